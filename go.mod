@@ -1,0 +1,3 @@
+module grainlab
+
+go 1.26
