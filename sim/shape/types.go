@@ -19,6 +19,7 @@ const (
 	Boundary
 )
 
+// String returns the kind's lower-case name.
 func (k EdgeKind) String() string {
 	switch k {
 	case Convex:
@@ -34,12 +35,14 @@ func (k EdgeKind) String() string {
 }
 
 // Edge is an undirected mesh edge. V[0] < V[1]. F[1] is −1 on a Boundary edge.
-// Faces F[0] and F[1] are ordered so that F[0] traverses V[0]→V[1].
+// Faces F[0] and F[1] are ordered so that F[0] traverses V[0]→V[1] (on a
+// Boundary edge F[0] is the only face, whichever way it runs).
 type Edge struct {
 	V    [2]int32
 	F    [2]int32
 	Kind EdgeKind
-	// Dihedral is the interior angle between the faces in radians (π for Flat).
+	// Dihedral is the interior angle between the faces in radians: < π for
+	// Convex, π for Flat, > π for Concave, 0 for Boundary.
 	Dihedral float64
 }
 
@@ -62,7 +65,10 @@ type Polyhedron struct {
 	Edges  []Edge
 	Closed bool
 
-	// VertEdges[v] and VertFaces[v] list the edges and faces that touch vertex v.
+	// VertEdges[v] and VertFaces[v] list the edges and faces that touch vertex v,
+	// counter-clockwise about the outward normal. VertEdges[v][i] is the edge
+	// by which VertFaces[v][i] leaves v; an open fan (surface boundary) starts
+	// at a boundary edge and has one more edge than faces.
 	VertEdges [][]int32
 	VertFaces [][]int32
 

@@ -1,0 +1,71 @@
+package body
+
+import (
+	"math"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/shape"
+)
+
+// A box of density ρ has m = ρabc and J = m/12·diag(b²+c², a²+c², a²+b²);
+// the world inertia is Q J Qᵀ (S0 eq. 15) and ½ω·Jω is frame independent.
+func TestBoxMassAndWorldInertia(t *testing.T) {
+	a, b, c, rho := 0.1, 0.2, 0.3, 1500.0
+	q := geom.QAxisAngle(geom.V(1, 2, 3), 0.7)
+	bd := New("box", shape.Box(a, b, c), rho, geom.V(1, 2, 3), q)
+	m := rho * a * b * c
+	if math.Abs(bd.Mass-m) > 1e-12*m {
+		t.Fatalf("mass %g want %g", bd.Mass, m)
+	}
+	Jb := geom.Diag(m*(b*b+c*c)/12, m*(a*a+c*c)/12, m*(a*a+b*b)/12)
+	if d := bd.IBody.MaxAbsDiff(Jb); d > 1e-12 {
+		t.Fatalf("body inertia off by %g", d)
+	}
+	R := q.Mat()
+	if d := bd.InertiaWorld().MaxAbsDiff(R.Mul(Jb).Mul(R.T())); d > 1e-12 {
+		t.Fatalf("world inertia off by %g", d)
+	}
+	if d := bd.InertiaWorld().Mul(bd.InvInertiaWorld()).MaxAbsDiff(geom.Identity()); d > 1e-9 {
+		t.Fatalf("J J⁻¹ ≠ I by %g", d)
+	}
+	wb := geom.V(0.3, -1, 2) // body-frame ω
+	bd.W = q.Rotate(wb)
+	want := 0.5 * wb.Dot(Jb.MulV(wb))
+	if e := bd.KineticEnergy(); math.Abs(e-want) > 1e-12*want {
+		t.Fatalf("rotational energy %g want %g", e, want)
+	}
+}
+
+// A force at a point gives the force plus the moment (p − x)×f about the centre.
+func TestApplyForceAt(t *testing.T) {
+	bd := New("box", shape.Box(1, 1, 1), 1, geom.V(1, 0, 0), geom.QIdent())
+	bd.ApplyForceAt(geom.V(0, 2, 0), geom.V(1, 0, 0.5))
+	if bd.F != geom.V(0, 2, 0) {
+		t.Fatalf("F = %v", bd.F)
+	}
+	if d := bd.T.Sub(geom.V(-1, 0, 0)).Norm(); d > 1e-15 {
+		t.Fatalf("T = %v want (−1,0,0)", bd.T)
+	}
+}
+
+// Linear ramps (S0 ex. 3: 0 → 16 N over 0.8 s) and body-frame follower loads.
+func TestRampAndLoad(t *testing.T) {
+	r := Ramp{From: geom.Vec3{}, To: geom.V(16, 0, 0), T0: 0, T1: 0.8}
+	for _, c := range []struct{ t, want float64 }{{-1, 0}, {0, 0}, {0.2, 4}, {0.4, 8}, {0.8, 16}, {5, 16}} {
+		if got := r.At(c.t).X; math.Abs(got-c.want) > 1e-12 {
+			t.Fatalf("ramp(%g) = %g want %g", c.t, got, c.want)
+		}
+	}
+	q := geom.QAxisAngle(geom.V(0, 0, 1), math.Pi/2)
+	bd := New("box", shape.Box(1, 1, 1), 1, geom.Vec3{}, q)
+	l := Load{Point: geom.V(0, 0, 0.5), Frame: BodyFrame, Force: Const(geom.V(1, 0, 0))}
+	f, _ := l.Apply(bd, 0)
+	if d := f.Sub(geom.V(0, 1, 0)).Norm(); d > 1e-12 {
+		t.Fatalf("follower force %v want (0,1,0)", f)
+	}
+	// Moment of a force at height 0.5: (0,0,0.5)×(0,1,0) = (−0.5,0,0).
+	if d := bd.T.Sub(geom.V(-0.5, 0, 0)).Norm(); d > 1e-12 {
+		t.Fatalf("moment %v", bd.T)
+	}
+}

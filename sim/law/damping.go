@@ -1,0 +1,46 @@
+package law
+
+import "math"
+
+// EquivalentMass returns m_eq = m_A m_B/(m_A + m_B) (S0 eq. 52). A fixed body
+// has mass +Inf: one fixed body gives the other mass, two give +Inf.
+func EquivalentMass(mA, mB float64) float64 {
+	switch {
+	case math.IsInf(mA, 1) && math.IsInf(mB, 1):
+		return math.Inf(1)
+	case math.IsInf(mB, 1):
+		return mA
+	case math.IsInf(mA, 1):
+		return mB
+	}
+	return mA * mB / (mA + mB)
+}
+
+// Damping returns the signed viscous normal force f_d = 2ζ√(k m_eq)·ġ_n of
+// S0 eq. (52), with k = −df_n/dg ≥ 0 the tangent stiffness of the normal law
+// (Normal.Stiffness) and m_eq from EquivalentMass. Sign convention: gnDot > 0
+// means separating, so f_d has the sign of gnDot; it enters the total normal
+// force through NormalTotal. Zero ζ or zero gnDot give exactly 0.
+func Damping(zeta, k, mA, mB, gnDot float64) float64 {
+	if zeta == 0 || gnDot == 0 {
+		return 0
+	}
+	return 2 * zeta * math.Sqrt(k*EquivalentMass(mA, mB)) * gnDot // S0 eq. (52)
+}
+
+// NormalTotal returns the total compressive normal force magnitude
+// max(f_n − f_d, 0) of the elastic force fn ≥ 0 (Normal.Force) and the signed
+// damping fd (Damping): S0 eq. (53) replaces f_d by −f_n whenever the sum
+// would be tensile, so the total never pulls the bodies together. The force
+// on body A is NormalTotal·n, on body B −NormalTotal·n. An infinite fn
+// (barrier at g ≤ 0) stays +Inf; NaN inputs propagate.
+func NormalTotal(fn, fd float64) float64 {
+	if math.IsInf(fn, 1) {
+		return fn
+	}
+	t := fn - fd // −(f_n + f_d n)·n with f_n = −f_n n, S0 eq. (39), (53)
+	if t < 0 {
+		return 0 // S0 eq. (53): f_d = −f_n, total zero
+	}
+	return t
+}
