@@ -1,0 +1,398 @@
+package broad
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"grainlab/sim/geom"
+)
+
+// brute returns the O(N²) reference pairs with the same predicate.
+func brute(c []geom.Vec3, r []float64, margin float64, active func(int) bool) [][2]int32 {
+	var out [][2]int32
+	margin = sanitizeMargin(margin)
+	for i := range c {
+		if (active != nil && !active(i)) || !validBody(c[i], r[i]) {
+			continue
+		}
+		for j := i + 1; j < len(c); j++ {
+			if (active != nil && !active(j)) || !validBody(c[j], r[j]) {
+				continue
+			}
+			if Overlaps(c[i], c[j], r[i], r[j], margin) {
+				out = append(out, [2]int32{int32(i), int32(j)})
+			}
+		}
+	}
+	return out
+}
+
+func randBox(rng *rand.Rand, n int, side float64) []geom.Vec3 {
+	c := make([]geom.Vec3, n)
+	for i := range c {
+		c[i] = geom.V(side*rng.Float64(), side*rng.Float64(), side*rng.Float64())
+	}
+	return c
+}
+
+func uniformRadii(rng *rand.Rand, n int, lo, hi float64) []float64 {
+	r := make([]float64, n)
+	for i := range r {
+		r[i] = lo + (hi-lo)*rng.Float64()
+	}
+	return r
+}
+
+func checkEqual(t *testing.T, name string, g *Grid, c []geom.Vec3, r []float64, margin float64, active func(int) bool) {
+	t.Helper()
+	got := g.Pairs(c, r, margin, active, nil)
+	want := brute(c, r, margin, active)
+	if !slices.Equal(got, want) {
+		missing, extra := 0, 0
+		for _, p := range want {
+			if _, ok := slices.BinarySearchFunc(got, p, cmpPair); !ok {
+				missing++
+			}
+		}
+		for _, p := range got {
+			if _, ok := slices.BinarySearchFunc(want, p, cmpPair); !ok {
+				extra++
+			}
+		}
+		t.Fatalf("%s: got %d pairs, want %d (missing %d, extra %d, sorted %v)", name, len(got), len(want),
+			missing, extra, slices.IsSortedFunc(got, cmpPair))
+	}
+}
+
+func cmpPair(a, b [2]int32) int {
+	if a[0] != b[0] {
+		return int(a[0] - b[0])
+	}
+	return int(a[1] - b[1])
+}
+
+// Grid.Pairs equals the brute-force list exactly (same pairs, same order) on
+// uniform, wide-spread, clustered, coincident, lattice (exact touching) and
+// sparse sets, with and without margin and an active filter.
+func TestPairsMatchBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var g Grid
+	for trial := 0; trial < 40; trial++ {
+		n := 1 + rng.Intn(600)
+		margin := []float64{0, 0.01, 0.3}[trial%3]
+		var c []geom.Vec3
+		var r []float64
+		kind := trial % 8
+		switch kind {
+		case 0: // uniform
+			c, r = randBox(rng, n, 10), uniformRadii(rng, n, 0.2, 0.6)
+		case 1: // wide spread: log-uniform over 4 decades plus one huge sphere
+			c = randBox(rng, n, 20)
+			r = make([]float64, n)
+			for i := range r {
+				r[i] = 0.01 * math.Pow(10, 4*rng.Float64()*rng.Float64())
+			}
+			r[rng.Intn(n)] = 50
+		case 2: // clustered: a few tight blobs far apart
+			c = make([]geom.Vec3, n)
+			for i := range c {
+				k := float64(rng.Intn(4))
+				c[i] = geom.V(1000*k+rng.NormFloat64(), rng.NormFloat64(), -500*k+rng.NormFloat64())
+			}
+			r = uniformRadii(rng, n, 0.05, 0.3)
+		case 3: // degenerate: all at the same position
+			c = make([]geom.Vec3, n)
+			for i := range c {
+				c[i] = geom.V(1.5, -2, 3)
+			}
+			r = uniformRadii(rng, n, 0, 1)
+		case 4: // lattice of touching unit spheres (exact ties)
+			c = c[:0]
+			for i := 0; i < 8; i++ {
+				for j := 0; j < 8; j++ {
+					for k := 0; k < 8; k++ {
+						c = append(c, geom.V(2*float64(i), 2*float64(j), 2*float64(k)))
+					}
+				}
+			}
+			n = len(c)
+			r = uniformRadii(rng, n, 1, 1)
+		case 5: // zero radii, some coincident points
+			c = randBox(rng, n, 3)
+			for i := 0; i < n/3; i++ {
+				c[rng.Intn(n)] = c[rng.Intn(n)]
+			}
+			r = make([]float64, n)
+		case 6: // sparse: tiny spheres spread over a huge box, plus a runaway body
+			c, r = randBox(rng, n, 1e4), uniformRadii(rng, n, 0.5, 300)
+			c[0] = geom.V(1e12, -1e12, 3)
+		case 7: // bimodal: half small, half 30× larger
+			c, r = randBox(rng, n, 30), uniformRadii(rng, n, 0.1, 0.2)
+			for i := 0; i < n; i += 2 {
+				r[i] *= 30
+			}
+		}
+		var active func(int) bool
+		if trial%5 == 4 {
+			active = func(i int) bool { return i%3 != 1 }
+		}
+		checkEqual(t, fmt.Sprintf("trial %d kind %d n %d", trial, kind, n), &g, c, r, margin, active)
+	}
+}
+
+// Empty, single and two-body inputs; NaN/Inf centres and bad radii are skipped and reported.
+func TestPairsEdgeCases(t *testing.T) {
+	var g Grid
+	if p := g.Pairs(nil, nil, 0.1, nil, nil); len(p) != 0 {
+		t.Fatalf("empty: %v", p)
+	}
+	if p := g.Pairs([]geom.Vec3{{}}, []float64{1}, 0.1, nil, nil); len(p) != 0 {
+		t.Fatalf("one: %v", p)
+	}
+	nan := math.NaN()
+	c := []geom.Vec3{geom.V(0, 0, 0), geom.V(nan, 0, 0), geom.V(1, 0, 0), geom.V(0, math.Inf(1), 0), geom.V(0.5, 0, 0), geom.V(2, 0, 0), geom.V(2, 0, 0)}
+	r := []float64{0.6, 1, 0.6, 1, nan, -1, math.Inf(1)}
+	p := g.Pairs(c, r, 0, nil, nil)
+	if !slices.Equal(p, [][2]int32{{0, 2}}) {
+		t.Fatalf("pairs %v", p)
+	}
+	if !slices.Equal(g.Invalid, []int{1, 3, 4, 5, 6}) {
+		t.Fatalf("invalid %v", g.Invalid)
+	}
+	// Exactly touching counts; a hair apart does not.
+	c = []geom.Vec3{geom.V(0, 0, 0), geom.V(2, 0, 0), geom.V(4+1e-12, 0, 0)}
+	p = g.Pairs(c, []float64{1, 1, 1}, 0, nil, p)
+	if !slices.Equal(p, [][2]int32{{0, 1}}) {
+		t.Fatalf("touching %v", p)
+	}
+	// NaN margin is 0; margin inflates both spheres.
+	p = g.Pairs(c, []float64{1, 1, 1}, nan, nil, p)
+	if len(p) != 1 {
+		t.Fatalf("nan margin %v", p)
+	}
+	p = g.Pairs(c, []float64{1, 1, 1}, 1e-11, nil, p)
+	if !slices.Equal(p, [][2]int32{{0, 1}, {1, 2}}) {
+		t.Fatalf("margin %v", p)
+	}
+	// All inactive.
+	if p = g.Pairs(c, []float64{1, 1, 1}, 0, func(int) bool { return false }, p); len(p) != 0 {
+		t.Fatalf("inactive %v", p)
+	}
+}
+
+// A fixed CellSize far from the automatic choice still gives exact results.
+func TestPairsFixedCellSize(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	c, r := randBox(rng, 400, 10), uniformRadii(rng, 400, 0.1, 0.5)
+	for _, h := range []float64{0.01, 0.3, 5, 100} {
+		g := Grid{CellSize: h}
+		checkEqual(t, fmt.Sprintf("h=%g", h), &g, c, r, 0.05, nil)
+	}
+}
+
+// One huge sphere among many small ones lands on its own coarse level and
+// does not coarsen the fine grid.
+func TestHugeSphereDoesNotCoarsen(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	n := 5000
+	c, r := randBox(rng, n, 40), uniformRadii(rng, n, 0.4, 0.5)
+	r[17] = 1000
+	var g Grid
+	checkEqual(t, "huge", &g, c, r, 0, nil)
+	if h := g.CellSize0(); h > 1.1 {
+		t.Fatalf("level-0 cell %g coarsened by the huge sphere", h)
+	}
+	if g.Levels() != 2 {
+		t.Fatalf("levels %d, want 2", g.Levels())
+	}
+}
+
+// Zero allocations per call after warm-up, for Grid and for Verlet rebuilds.
+func TestZeroAllocs(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	n := 2000
+	c, r := randBox(rng, n, 20), uniformRadii(rng, n, 0.2, 0.5)
+	r[3] = 30
+	c[9].X = math.NaN()
+	var g Grid
+	out := g.Pairs(c, r, 0.05, nil, nil)
+	active := func(i int) bool { return i%7 != 0 }
+	out = g.Pairs(c, r, 0.05, active, out)
+	if a := testing.AllocsPerRun(20, func() { out = g.Pairs(c, r, 0.05, active, out) }); a != 0 {
+		t.Fatalf("Grid.Pairs: %v allocs/op", a)
+	}
+	var v Verlet
+	v.Update(c, r, 0.1)
+	v.Invalidate()
+	v.Update(c, r, 0.1)
+	if a := testing.AllocsPerRun(20, func() { v.Invalidate(); v.Update(c, r, 0.1) }); a != 0 {
+		t.Fatalf("Verlet rebuild: %v allocs/op", a)
+	}
+	if a := testing.AllocsPerRun(20, func() { v.Update(c, r, 0.1) }); a != 0 {
+		t.Fatalf("Verlet reuse: %v allocs/op", a)
+	}
+}
+
+// Property: along random-walk trajectories (steps smaller than skin/2, with
+// occasional fast bodies, radius edits, bodies going NaN and back) the Verlet
+// list always contains every pair overlapping with the Verlet margin, and it
+// is reused between rebuilds.
+func TestVerletSupersetProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for trial := 0; trial < 6; trial++ {
+		n := 150 + rng.Intn(250)
+		side := math.Cbrt(float64(n)) * 1.6
+		c, r := randBox(rng, n, side), uniformRadii(rng, n, 0.3, 0.6)
+		if trial%2 == 1 {
+			r[0] = 4 // one big body
+		}
+		skin := 0.1 + 0.2*rng.Float64()
+		v := Verlet{Margin: []float64{0, 0.05}[trial%2]}
+		if trial == 5 {
+			v.Active = func(i int) bool { return i%4 != 0 }
+		}
+		saved := geom.Vec3{}
+		for step := 0; step < 120; step++ {
+			for i := range c {
+				d := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit()
+				c[i] = c[i].AddScaled(skin*0.1*rng.Float64(), d)
+			}
+			if step%17 == 5 { // one fast body
+				k := rng.Intn(n)
+				c[k] = c[k].AddScaled(0.8*skin, geom.V(1, 0, 0))
+			}
+			if step%23 == 7 { // live radius edit (grow)
+				r[rng.Intn(n)] *= 1.3
+			}
+			if step%29 == 3 { // shrink: no rebuild needed
+				r[rng.Intn(n)] *= 0.7
+			}
+			if step == 40 { // a body goes NaN, then comes back
+				saved = c[5]
+				c[5].Y = math.NaN()
+			}
+			if step == 45 {
+				c[5] = saved
+			}
+			_, pairs := v.Update(c, r, skin)
+			want := brute(c, r, v.Margin, v.Active)
+			for _, p := range want {
+				if _, ok := slices.BinarySearchFunc(pairs, p, cmpPair); !ok {
+					t.Fatalf("trial %d step %d: pair %v missing (builds %d)", trial, step, p, v.Builds())
+				}
+			}
+			if !slices.IsSortedFunc(pairs, cmpPair) {
+				t.Fatal("unsorted")
+			}
+		}
+		if v.Builds() >= v.Calls() || v.Builds() < 2 {
+			t.Fatalf("trial %d: %d builds for %d calls", trial, v.Builds(), v.Calls())
+		}
+	}
+}
+
+// Verlet rebuild criterion: not while every body moved ≤ skin/2, yes after
+// one moved more than skin (or two each more than skin/2), on radius growth,
+// skin change and Invalidate.
+func TestVerletCriterion(t *testing.T) {
+	c := []geom.Vec3{geom.V(0, 0, 0), geom.V(3, 0, 0), geom.V(6, 0, 0)}
+	r := []float64{1, 1, 1}
+	var v Verlet
+	if rb, _ := v.Update(c, r, 0.2); !rb {
+		t.Fatal("first call must build")
+	}
+	c[0].X, c[1].X = 0.0999, 3.0999
+	if rb, _ := v.Update(c, r, 0.2); rb {
+		t.Fatal("rebuilt although all moved < skin/2")
+	}
+	if d := v.MaxDisplacement(); math.Abs(d-0.0999) > 1e-12 {
+		t.Fatalf("max displacement %g", d)
+	}
+	c[1].X = 3
+	c[0].X = 0.19 // one body alone may use most of the skin
+	if rb, _ := v.Update(c, r, 0.2); rb {
+		t.Fatal("rebuilt with a single displacement < skin")
+	}
+	c[2].X = 6.011 // 0.19 + 0.011 > 0.2
+	if rb, _ := v.Update(c, r, 0.2); !rb {
+		t.Fatal("no rebuild after two displacements summing > skin")
+	}
+	if rb, _ := v.Update(c, r, 0.2); rb {
+		t.Fatal("rebuilt without motion")
+	}
+	r[1] = 1.0000001
+	if rb, _ := v.Update(c, r, 0.2); !rb {
+		t.Fatal("no rebuild after radius growth")
+	}
+	r[1] = 0.5
+	if rb, _ := v.Update(c, r, 0.2); rb {
+		t.Fatal("rebuilt after radius shrink")
+	}
+	if rb, _ := v.Update(c, r, 0.3); !rb {
+		t.Fatal("no rebuild after skin change")
+	}
+	v.Invalidate()
+	if rb, _ := v.Update(c, r, 0.3); !rb {
+		t.Fatal("no rebuild after Invalidate")
+	}
+	if v.Builds() != 5 || v.Calls() != 9 {
+		t.Fatalf("builds %d calls %d", v.Builds(), v.Calls())
+	}
+}
+
+func benchSet(n int) ([]geom.Vec3, []float64) {
+	rng := rand.New(rand.NewSource(int64(n)))
+	// Constant density: about 1 sphere of radius 0.35–0.5 per unit³ (≈ 35% solid fraction).
+	side := math.Cbrt(float64(n))
+	return randBox(rng, n, side), uniformRadii(rng, n, 0.35, 0.5)
+}
+
+// BenchmarkGridPairs measures one full linked-cell pass at constant density.
+func BenchmarkGridPairs(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		c, r := benchSet(n)
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			var g Grid
+			out := g.Pairs(c, r, 0.05, nil, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				out = g.Pairs(c, r, 0.05, nil, out)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
+			b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
+		})
+	}
+}
+
+// BenchmarkGridPairsWideSpread adds huge spheres (1% of bodies, 20× radius).
+func BenchmarkGridPairsWideSpread(b *testing.B) {
+	n := 100000
+	c, r := benchSet(n)
+	for i := 0; i < n; i += 100 {
+		r[i] = 10
+	}
+	var g Grid
+	out := g.Pairs(c, r, 0.05, nil, nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		out = g.Pairs(c, r, 0.05, nil, out)
+	}
+	b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
+}
+
+// BenchmarkVerletReuse measures an Update that keeps the cached list.
+func BenchmarkVerletReuse(b *testing.B) {
+	c, r := benchSet(100000)
+	var v Verlet
+	v.Update(c, r, 0.1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		v.Update(c, r, 0.1)
+	}
+}

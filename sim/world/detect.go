@@ -1,0 +1,191 @@
+package world
+
+import (
+	"math"
+	"sync"
+
+	"grainlab/sim/contact"
+)
+
+// pairEntry is a candidate body pair (A < B) with its contacts of the current
+// trial evaluation (cur) and of the last accepted step (prev).
+type pairEntry struct {
+	A, B      int32
+	cur, prev []contact.Contact
+	nightOwl  bool // the pair joined the candidates during the step
+}
+
+// stageDetect is solver stage 1 (S0 §2.5, §2.4.2–2.4.4): place every body,
+// update the candidate pairs (Verlet list over inflated bounding spheres plus
+// body–wall pairs) and run the narrow phase on every candidate pair in
+// parallel. It reports the number of night-owl contacts: active contacts in
+// pairs that were not candidates when the step started.
+func (w *World) stageDetect() (nightOwls int) {
+	n := len(w.Bodies)
+	if len(w.posed) != n {
+		w.posed = make([]contact.Posed, n)
+		w.wallPair = nil
+		w.verlet.Invalidate()
+	}
+	for i, b := range w.Bodies {
+		w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+	}
+	gmax := w.MaxGap()
+	if w.skin == 0 {
+		w.skin = w.chooseSkin(gmax)
+	}
+
+	// Body–body candidates from the Verlet list over movable bodies.
+	w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
+	for i, b := range w.Bodies {
+		if b.Wall >= 0 {
+			continue
+		}
+		w.centers = append(w.centers, b.X)
+		w.radii = append(w.radii, b.Radius()+gmax/2)
+		w.movable = append(w.movable, i)
+	}
+	rebuilt, cand := w.verlet.Update(w.centers, w.radii, w.skin)
+	if rebuilt {
+		old := make(map[[2]int32]*pairEntry, len(w.bbPairs))
+		for _, e := range w.bbPairs {
+			old[[2]int32{e.A, e.B}] = e
+		}
+		w.bbPairs = w.bbPairs[:0]
+		for _, c := range cand {
+			a, b := int32(w.movable[c[0]]), int32(w.movable[c[1]])
+			if a > b {
+				a, b = b, a
+			}
+			if w.Bodies[a].Fixed && w.Bodies[b].Fixed {
+				continue
+			}
+			e := old[[2]int32{a, b}]
+			if e == nil {
+				e = &pairEntry{A: a, B: b, nightOwl: w.Steps > 0}
+			}
+			w.bbPairs = append(w.bbPairs, e)
+		}
+	}
+	w.pairs = append(w.pairs[:0], w.bbPairs...)
+
+	// Body–wall candidates: inflated AABB overlap, every step (walls are few).
+	if len(w.wallPair) != len(w.Walls) {
+		w.wallPair = make([][]*pairEntry, len(w.Walls))
+	}
+	for wi := range w.Walls {
+		wl := &w.Walls[wi]
+		if len(w.wallPair[wi]) != n {
+			w.wallPair[wi] = make([]*pairEntry, n)
+		}
+		if !wl.Enabled {
+			continue
+		}
+		wb := wl.Body
+		wbox := w.posed[wb].Box.Inflate(gmax + w.skin)
+		for i, b := range w.Bodies {
+			if b.Fixed || !w.posed[i].Box.Overlaps(wbox) {
+				if e := w.wallPair[wi][i]; e != nil {
+					e.prev = e.prev[:0]
+				}
+				continue
+			}
+			e := w.wallPair[wi][i]
+			if e == nil {
+				a, bb := int32(i), int32(wb)
+				if a > bb {
+					a, bb = bb, a
+				}
+				e = &pairEntry{A: a, B: bb, nightOwl: w.Steps > 0}
+				w.wallPair[wi][i] = e
+			}
+			w.pairs = append(w.pairs, e)
+		}
+	}
+
+	// Narrow phase in parallel; each pair writes only its own slice, so the
+	// result does not depend on the number of workers.
+	w.parallel(len(w.pairs), func(worker, i int) {
+		e := w.pairs[i]
+		pa, pb := &w.posed[e.A], &w.posed[e.B]
+		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		e.cur = contact.Detect(pa, pb, g, e.prev, e.cur[:0], &w.scratch[worker])
+	})
+	for _, e := range w.pairs {
+		if e.nightOwl {
+			for i := range e.cur {
+				if e.cur[i].Active() {
+					nightOwls++
+				}
+			}
+			e.nightOwl = false // it is a candidate from now on
+		}
+	}
+	return nightOwls
+}
+
+// chooseSkin picks the Verlet skin: large enough that lists are rebuilt
+// rarely, small enough that few far pairs are tested.
+func (w *World) chooseSkin(gmax float64) float64 {
+	rmin := math.Inf(1)
+	for _, b := range w.Bodies {
+		if b.Wall < 0 && b.Radius() < rmin {
+			rmin = b.Radius()
+		}
+	}
+	if math.IsInf(rmin, 1) {
+		rmin = 1
+	}
+	return math.Max(4*gmax, 0.2*rmin)
+}
+
+// wallPairsOf returns the pair entries of wall i.
+func (w *World) wallPairsOf(i int) []*pairEntry {
+	if i >= len(w.wallPair) {
+		return nil
+	}
+	var out []*pairEntry
+	for _, e := range w.wallPair[i] {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// parallel runs f(worker, i) for i in [0, n) on Settings.Workers goroutines,
+// in contiguous chunks.
+func (w *World) parallel(n int, f func(worker, i int)) {
+	nw := w.Settings.Workers
+	if nw < 1 {
+		nw = 1
+	}
+	if len(w.scratch) < nw {
+		w.scratch = make([]contact.Scratch, nw)
+	}
+	if nw == 1 || n < 64 {
+		for i := 0; i < n; i++ {
+			f(0, i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + nw - 1) / nw
+	for k := 0; k < nw; k++ {
+		lo, hi := k*chunk, (k+1)*chunk
+		if hi > n {
+			hi = n
+		}
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func(k, lo, hi int) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				f(k, i)
+			}
+		}(k, lo, hi)
+	}
+	wg.Wait()
+}

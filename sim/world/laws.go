@@ -1,0 +1,215 @@
+package world
+
+import (
+	"math"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
+
+// stageLaws is solver stage 2: the interface laws of every active contact —
+// normal barrier/penalty force (S0 eq. 49–51), viscous damping with the
+// compressive clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57).
+// dt is the time since the previous accepted evaluation (the tangential
+// displacement increment is the relative velocity times dt). Each pair only
+// writes its own contacts, so the stage runs in parallel deterministically.
+func (w *World) stageLaws(dt float64) {
+	w.parallel(len(w.pairs), func(_, i int) {
+		e := w.pairs[i]
+		a, b := w.Bodies[e.A], w.Bodies[e.B]
+		p := w.Params(a.Material, b.Material)
+		ma, mb := a.MassOrInf(), b.MassOrInf()
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				c.Fn, c.Ft, c.Epot = 0, geom.Vec3{}, 0
+				continue
+			}
+			gn := c.Gn
+			fn := p.Normal.Force(gn)
+			kc := p.Normal.Stiffness(gn)
+			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+			gnDot := vrel.Dot(c.N) // > 0 separating
+			fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+			c.Fn = law.NormalTotal(fn, fd)
+			vt := vrel.Sub(c.N.Scale(gnDot))
+			c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
+		}
+	})
+}
+
+// stageAccumulate is solver stage 3: gravity, external loads at time t, and
+// the contact forces, summed into each body's force and moment in a fixed
+// order (pairs in list order), so the sum is independent of the worker count.
+func (w *World) stageAccumulate(t float64) {
+	for _, b := range w.Bodies {
+		b.F, b.T = geom.Vec3{}, geom.Vec3{}
+		if !b.Fixed {
+			b.F = w.Gravity.Scale(b.Mass)
+		}
+	}
+	if cap(w.LoadValues) < len(w.Loads) {
+		w.LoadValues = make([]LoadValue, len(w.Loads))
+	}
+	w.LoadValues = w.LoadValues[:len(w.Loads)]
+	for i := range w.Loads {
+		l := &w.Loads[i]
+		f, m := l.Apply(w.Bodies[l.Body], t)
+		w.LoadValues[i] = LoadValue{f, m}
+	}
+	for i := range w.Walls {
+		w.Walls[i].Force = geom.Vec3{}
+	}
+	for _, e := range w.pairs {
+		a, b := w.Bodies[e.A], w.Bodies[e.B]
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			f := c.N.Scale(c.Fn).Add(c.Ft) // on A
+			a.ApplyForceAt(f, c.PA)
+			b.ApplyForceAt(f.Neg(), c.PB)
+			if a.Wall >= 0 {
+				w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
+			}
+			if b.Wall >= 0 {
+				w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
+			}
+		}
+	}
+}
+
+// Evaluate runs detect → laws → accumulate at the current state and time.
+// dt is the time since the last accepted evaluation (0 at start). It returns
+// the number of night-owl contacts and whether any contact flipped its normal
+// (a penetration, S0 §2.4.5) or a force is not finite.
+func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
+	nightOwls = w.stageDetect()
+	w.stageLaws(dt)
+	w.stageAccumulate(t)
+	for _, e := range w.pairs {
+		for k := range e.cur {
+			if e.cur[k].Flip {
+				bad = true
+			}
+		}
+	}
+	for _, b := range w.Bodies {
+		if !b.F.IsFinite() || !b.T.IsFinite() {
+			bad = true
+		}
+	}
+	return nightOwls, bad
+}
+
+// Commit accepts the last evaluation: its contacts become the history the next
+// step matches against.
+func (w *World) Commit() {
+	for _, e := range w.pairs {
+		e.prev, e.cur = e.cur, e.prev[:0]
+		e.nightOwl = false
+	}
+	// Pairs that dropped out of the candidate set lose their history.
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil && !w.inPairs(e) {
+				e.prev = e.prev[:0]
+			}
+		}
+	}
+}
+
+func (w *World) inPairs(e *pairEntry) bool {
+	// Wall pairs are appended after body–body pairs; a linear scan of that tail is cheap.
+	for i := len(w.pairs) - 1; i >= len(w.bbPairs); i-- {
+		if w.pairs[i] == e {
+			return true
+		}
+	}
+	return false
+}
+
+// StableDt returns the largest step allowed by the contacts and the approach
+// speeds (S0 §2.4.7, Fig. 11):
+//   - every active contact: Δt ≤ s·2√(m_c/k_c), with the effective mass along the
+//     normal and k_c = −df_n/dg at the gap predicted for the end of the step (the
+//     barrier stiffens fast as the gap closes);
+//   - every closing gap may close by at most Settings.Approach of itself;
+//   - a pair that can reach the skin ḡ within one step already obeys the
+//     stiffness bound at the skin's edge, with the smaller mass shared by
+//     EntryContacts parallel contacts (a face landing flat);
+//   - no body point may cross more than half the distance to a neighbour (or
+//     of the skin) in one step.
+func (w *World) StableDt() float64 {
+	s := w.Settings
+	dt := s.DtMax
+	for _, e := range w.pairs {
+		a, b := w.Bodies[e.A], w.Bodies[e.B]
+		p := w.Params(a.Material, b.Material)
+		for k := range e.prev {
+			c := &e.prev[k]
+			if !c.Active() {
+				continue
+			}
+			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+			ap := -vrel.Dot(c.N)
+			g := c.Gn
+			if ap > 0 {
+				dt = math.Min(dt, s.Approach*c.Gn/ap)
+				g = math.Max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
+			}
+			if kc := p.Normal.Stiffness(g); kc > 0 {
+				if m := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); m > 0 {
+					dt = math.Min(dt, s.Safety*2*math.Sqrt(1/(m*kc)))
+				}
+			}
+		}
+		// Distance d that features must cross to reach each other, and the
+		// fastest relative speed v of any two body points.
+		var d, v float64
+		gbar := p.Normal.GBar
+		if a.Wall >= 0 || b.Wall >= 0 {
+			wb, bb := a, b
+			if b.Wall >= 0 {
+				wb, bb = b, a
+			}
+			wl := &w.Walls[wb.Wall]
+			d = 0
+			if wl.Planar {
+				d = math.Max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
+			}
+			v = bb.V.Norm() + bb.W.Norm()*bb.Radius()
+		} else {
+			d = math.Max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
+			v = a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+		}
+		if v > 0 {
+			dt = math.Min(dt, 0.5*math.Max(d, gbar)/v)
+		}
+		if d < gbar+v*s.DtMax {
+			m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
+			if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
+				dt = math.Min(dt, s.Safety*2*math.Sqrt(m/kc))
+			}
+		}
+	}
+	return math.Max(dt, s.DtMin)
+}
+
+// EntryContacts is how many parallel contacts the entry bound of StableDt
+// assumes share the lighter body's mass (a cube landing on a face has four,
+// each with rotational effective mass below m).
+const EntryContacts = 8
+
+// effMass returns 1/m_eff contribution of body b for a unit impulse along n at
+// point p: 1/m + (r×n)·J⁻¹(r×n).
+func effMass(b *body.Body, p, n geom.Vec3) float64 {
+	if b.Fixed {
+		return 0
+	}
+	rn := b.Q.InvRotate(p.Sub(b.X).Cross(n)) // body frame
+	return b.InvMass + rn.Dot(b.IBodyInv.MulV(rn))
+}

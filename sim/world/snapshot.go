@@ -1,0 +1,76 @@
+package world
+
+import (
+	"grainlab/sim/contact"
+	"grainlab/sim/shape"
+	"grainlab/sim/snap"
+)
+
+// Snapshot returns an immutable copy of what the view and the outputs need.
+// Meshes are shared by reference with prev when the shape did not change, so
+// a snapshot per frame costs O(bodies + contacts).
+func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
+	s := &snap.Snapshot{Scene: w.Name}
+	meshIndex := map[*shape.Polyhedron]int{}
+	for _, b := range w.Bodies {
+		if _, ok := meshIndex[b.Poly]; ok {
+			continue
+		}
+		meshIndex[b.Poly] = len(s.Meshes)
+		s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
+	}
+	s.Bodies = make([]snap.Body, len(w.Bodies))
+	for i, b := range w.Bodies {
+		s.Bodies[i] = snap.Body{
+			Mesh: meshIndex[b.Poly], Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
+			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name,
+		}
+	}
+	w.EachContact(func(a, b int, c *contact.Contact) {
+		if c.Active() {
+			f := c.N.Scale(c.Fn).Add(c.Ft).Norm()
+			s.Bodies[a].ContactForce += f
+			s.Bodies[b].ContactForce += f
+		}
+		s.Contacts = append(s.Contacts, snap.Contact{
+			A: a, B: b, FeatA: c.FA, FeatB: c.FB, Kind: c.Kind,
+			Point: c.Point(), Normal: c.N, Gap: c.Gn, Fn: c.Fn, Ft: c.Ft,
+			Sliding: c.Fric.Sliding, Suppressed: !c.Active(), SuppressedBy: c.Rule.String(),
+		})
+	})
+	for _, wl := range w.Walls {
+		s.Walls = append(s.Walls, snap.Wall{
+			Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
+			Mesh: meshIndex[w.Bodies[wl.Body].Poly], Force: wl.Force,
+		})
+	}
+	st := &w.Stats
+	s.Stats = snap.Stats{
+		Step: w.Steps, Time: w.Time, Dt: st.Dt,
+		Kinetic: st.Kinetic, PotentialGravity: st.PotentialGravity, PotentialContact: st.PotentialContact,
+		Contacts: st.Contacts, ByKind: st.ByKind, Suppressed: st.Suppressed,
+		NightOwls: st.NightOwls, Rejected: st.Rejected,
+	}
+	if w.Integrator != nil {
+		s.Stats.Integrator = w.Integrator.Name()
+	}
+	if p := w.DefaultParams(); p != nil {
+		s.SkinGap = p.Normal.GBar
+	}
+	return s
+}
+
+func meshOf(p *shape.Polyhedron, prev *snap.Snapshot) snap.Mesh {
+	if prev != nil {
+		for _, m := range prev.Meshes {
+			if m.Name == p.Name && len(m.Verts) == len(p.Verts) && len(m.Verts) > 0 && &m.Verts[0] == &p.Verts[0] {
+				return m
+			}
+		}
+	}
+	tris := make([][3]int32, len(p.Faces))
+	for i, f := range p.Faces {
+		tris[i] = f.V
+	}
+	return snap.Mesh{Name: p.Name, Verts: p.Verts, Tris: tris}
+}

@@ -1,0 +1,53 @@
+package world
+
+import (
+	"grainlab/sim/contact"
+	"grainlab/sim/snap"
+)
+
+// Stats are the scalars reported per step (series.csv, the panel).
+type Stats struct {
+	Kinetic, PotentialGravity, PotentialContact float64
+	Contacts                                    int // active contacts
+	ByKind                                      [snap.NumContactKinds]int
+	Suppressed                                  int
+	NightOwls, Rejected                         int64 // cumulative
+	Dt                                          float64
+}
+
+// Total returns the mechanical energy: kinetic + gravity + contact potential.
+func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.PotentialContact }
+
+// UpdateStats recomputes energies and contact counts from the accepted state.
+func (w *World) UpdateStats() {
+	s := &w.Stats
+	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
+	s.Contacts, s.Suppressed = 0, 0
+	s.ByKind = [snap.NumContactKinds]int{}
+	for _, b := range w.Bodies {
+		if b.Fixed {
+			continue
+		}
+		s.Kinetic += b.KineticEnergy()
+		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
+	}
+	w.EachContact(func(_, _ int, c *contact.Contact) {
+		if !c.Active() {
+			s.Suppressed++
+			return
+		}
+		s.Contacts++
+		s.ByKind[c.Kind]++
+		s.PotentialContact += c.Epot
+	})
+}
+
+// EachContact calls f for every contact of the last accepted step, active or
+// suppressed, in a deterministic order.
+func (w *World) EachContact(f func(a, b int, c *contact.Contact)) {
+	for _, e := range w.pairs {
+		for k := range e.prev {
+			f(int(e.A), int(e.B), &e.prev[k])
+		}
+	}
+}

@@ -1,0 +1,280 @@
+// Package world owns the bodies, walls, loads, contact parameters and the
+// contact list of a simulation, and the solver stages every integrator calls:
+// detect (broad + narrow phase, hierarchy) → laws (normal, damping, friction)
+// → accumulate (gravity, loads, contact forces into body accumulators).
+// Integrators (package integrate) advance the state using these stages.
+package world
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"grainlab/sim/body"
+	"grainlab/sim/broad"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/shape"
+)
+
+// ContactParams are the interface laws of one material pair.
+type ContactParams struct {
+	Normal   law.Normal   // S0 eq. (49)–(51)
+	Friction law.Friction // S0 eq. (54)–(57)
+	Zeta     float64      // damping ratio ζ, S0 eq. (52)
+}
+
+// Validate checks every parameter and prepares derived constants (ε2, c2 of S0 eq. 51).
+func (p *ContactParams) Validate() error {
+	if err := p.Normal.Prepare(); err != nil {
+		return err
+	}
+	if err := p.Friction.Validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(p.Zeta) || math.IsInf(p.Zeta, 0) || p.Zeta < 0 {
+		return fmt.Errorf("zeta must be a finite number ≥ 0 (got %g)", p.Zeta)
+	}
+	return nil
+}
+
+// Wall is a named boundary surface, backed by a fixed body.
+type Wall struct {
+	Name    string
+	Body    int
+	Enabled bool
+	// Planar walls know their plane (point P, unit normal N towards the bodies).
+	Planar bool
+	P, N   geom.Vec3
+	// Force is the total contact force the wall exerts on the bodies this step.
+	Force geom.Vec3
+}
+
+// Settings control time stepping.
+type Settings struct {
+	Dt, DtMin, DtMax float64
+	Safety           float64 // s in Δt ≤ s·2√(m_c/k_c) (S0 §2.4.7)
+	Approach         float64 // fraction of a gap that may close in one step
+	Workers          int
+}
+
+// DefaultSettings returns conservative stepping settings.
+func DefaultSettings() Settings {
+	return Settings{Dt: 1e-4, DtMin: 1e-10, DtMax: 1e-3, Safety: 0.2, Approach: 0.25, Workers: runtime.NumCPU()}
+}
+
+// Integrator advances a world by one (accepted) step.
+type Integrator interface {
+	Name() string
+	// Step advances w by one step of at most dtMax and returns the step taken.
+	Step(w *World, dtMax float64) (float64, error)
+}
+
+// World is the complete simulation state.
+type World struct {
+	Name     string
+	Bodies   []*body.Body
+	Walls    []Wall
+	Loads    []body.Load
+	Events   []Event
+	Gravity  geom.Vec3
+	Settings Settings
+
+	Materials []string
+	params    [][]*ContactParams // [matA][matB]
+
+	Time  float64
+	Steps int64
+	Dt    float64 // the step the integrator will try next
+
+	Integrator Integrator
+	Probes     []Probe
+
+	// Contact state (see detect.go).
+	posed    []contact.Posed
+	verlet   broad.Verlet
+	pairs    []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
+	bbPairs  []*pairEntry
+	wallPair [][]*pairEntry // [wall][body]
+	skin     float64
+	scratch  []contact.Scratch
+	centers  []geom.Vec3
+	radii    []float64
+	movable  []int
+
+	Stats Stats
+	// LoadValues are the applied force and moment of each load at the last evaluation.
+	LoadValues []LoadValue
+}
+
+// LoadValue is the applied force and moment of one load.
+type LoadValue struct{ F, M geom.Vec3 }
+
+// New returns an empty world with the default material.
+func New(name string) *World {
+	w := &World{Name: name, Gravity: geom.V(0, 0, -9.81), Settings: DefaultSettings()}
+	w.Materials = []string{"default"}
+	w.params = [][]*ContactParams{{nil}}
+	return w
+}
+
+// Material returns the index of the named material, adding it if new.
+func (w *World) Material(name string) int {
+	for i, m := range w.Materials {
+		if m == name {
+			return i
+		}
+	}
+	w.Materials = append(w.Materials, name)
+	n := len(w.Materials)
+	for i := range w.params {
+		w.params[i] = append(w.params[i], nil)
+	}
+	w.params = append(w.params, make([]*ContactParams, n))
+	return n - 1
+}
+
+// SetParams sets the contact parameters between materials a and b (symmetric).
+// Pairs without explicit parameters use those of (default, default).
+func (w *World) SetParams(a, b int, p ContactParams) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	pp := p
+	w.params[a][b], w.params[b][a] = &pp, &pp
+	w.invalidate()
+	return nil
+}
+
+// Params returns the contact parameters between materials a and b.
+func (w *World) Params(a, b int) *ContactParams {
+	if p := w.params[a][b]; p != nil {
+		return p
+	}
+	return w.params[0][0]
+}
+
+// DefaultParams returns the parameters of the default material pair (nil if unset).
+func (w *World) DefaultParams() *ContactParams { return w.params[0][0] }
+
+// MaxGap returns the largest contact skin ḡ over all material pairs.
+func (w *World) MaxGap() float64 {
+	g := 0.0
+	for i := range w.params {
+		for _, p := range w.params[i] {
+			if p != nil && p.Normal.GBar > g {
+				g = p.Normal.GBar
+			}
+		}
+	}
+	return g
+}
+
+// AddBody appends a body and returns its index.
+func (w *World) AddBody(b *body.Body) int {
+	w.Bodies = append(w.Bodies, b)
+	w.invalidate()
+	return len(w.Bodies) - 1
+}
+
+// AddWall adds a wall surface as a fixed body and returns the wall index.
+func (w *World) AddWall(name string, surf *shape.Polyhedron, material int, enabled bool) (int, error) {
+	for _, wl := range w.Walls {
+		if wl.Name == name {
+			return -1, fmt.Errorf("wall %q defined twice", name)
+		}
+	}
+	b := body.NewFixed("wall:"+name, surf, geom.Vec3{}, geom.QIdent())
+	b.Material = material
+	b.Wall = len(w.Walls)
+	bi := w.AddBody(b)
+	wl := Wall{Name: name, Body: bi, Enabled: enabled}
+	if n, p, ok := planeOf(surf); ok {
+		wl.Planar, wl.N, wl.P = true, n, p
+	}
+	w.Walls = append(w.Walls, wl)
+	return len(w.Walls) - 1, nil
+}
+
+// planeOf reports whether every face of surf lies in one plane.
+func planeOf(s *shape.Polyhedron) (n, p geom.Vec3, ok bool) {
+	if len(s.Faces) == 0 {
+		return
+	}
+	n = s.Faces[0].N
+	p = s.Verts[s.Faces[0].V[0]]
+	for _, f := range s.Faces {
+		if f.N.Dot(n) < 1-1e-9 {
+			return n, p, false
+		}
+	}
+	for _, v := range s.Verts {
+		if math.Abs(v.Sub(p).Dot(n)) > 1e-9*(1+s.Radius) {
+			return n, p, false
+		}
+	}
+	return n, p, true
+}
+
+// WallByName returns the index of the named wall or −1.
+func (w *World) WallByName(name string) int {
+	for i := range w.Walls {
+		if w.Walls[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// SetWallEnabled turns a wall on or off; contacts with a disabled wall vanish at once.
+func (w *World) SetWallEnabled(name string, on bool) error {
+	i := w.WallByName(name)
+	if i < 0 {
+		return fmt.Errorf("no wall named %q", name)
+	}
+	w.Walls[i].Enabled = on
+	if !on {
+		for _, e := range w.wallPairsOf(i) {
+			e.cur, e.prev = e.cur[:0], e.prev[:0]
+		}
+	}
+	return nil
+}
+
+// BodyByName returns the index of the named body or −1.
+func (w *World) BodyByName(name string) int {
+	for i, b := range w.Bodies {
+		if b.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// invalidate forces the broad phase to rebuild at the next detection.
+func (w *World) invalidate() { w.verlet.Invalidate() }
+
+// Check validates the world before a run: every body has finite state and
+// positive mass, and every material pair in use has parameters.
+func (w *World) Check() error {
+	if w.params[0][0] == nil {
+		return fmt.Errorf("contact.default: no contact parameters")
+	}
+	for i, b := range w.Bodies {
+		if !b.Finite() {
+			return fmt.Errorf("body %d (%s): non-finite state", i, b.Name)
+		}
+		if !b.Fixed && !(b.Mass > 0) {
+			return fmt.Errorf("body %d (%s): mass must be > 0", i, b.Name)
+		}
+	}
+	s := w.Settings
+	if !(s.DtMin > 0 && s.DtMax >= s.DtMin && s.Dt > 0) {
+		return fmt.Errorf("integrator: need 0 < dt_min ≤ dt_max and dt > 0 (got dt %g, dt_min %g, dt_max %g)", s.Dt, s.DtMin, s.DtMax)
+	}
+	if !(s.Safety > 0 && s.Safety <= 1) {
+		return fmt.Errorf("integrator.safety must be in (0, 1] (got %g)", s.Safety)
+	}
+	return nil
+}
