@@ -396,3 +396,33 @@ func BenchmarkVerletReuse(b *testing.B) {
 		v.Update(c, r, 0.1)
 	}
 }
+
+// Randomised stress: mixed scales, far offsets, duplicated points, radius
+// spreads over many decades; Grid must equal brute force exactly.
+func TestPairsFuzz(t *testing.T) {
+	rng := rand.New(rand.NewSource(99))
+	var g Grid
+	for trial := 0; trial < 400; trial++ {
+		n := 2 + rng.Intn(250)
+		scale := math.Pow(10, -6+12*rng.Float64())
+		off := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(math.Pow(10, 9*rng.Float64()) * scale)
+		side := scale * (0.5 + 20*rng.Float64())
+		decades := 6 * rng.Float64() * rng.Float64()
+		c := make([]geom.Vec3, n)
+		r := make([]float64, n)
+		for i := range c {
+			c[i] = off.Add(geom.V(side*rng.Float64(), side*rng.Float64(), side*rng.Float64()))
+			r[i] = scale * 0.3 * math.Pow(10, -decades*rng.Float64())
+			switch rng.Intn(20) {
+			case 0:
+				r[i] = 0
+			case 1:
+				c[i] = c[rng.Intn(i+1)]
+			case 2:
+				r[i] *= 1000
+			}
+		}
+		margin := scale * 0.05 * rng.Float64() * float64(rng.Intn(2))
+		checkEqual(t, fmt.Sprintf("fuzz %d", trial), &g, c, r, margin, nil)
+	}
+}

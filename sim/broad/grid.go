@@ -24,30 +24,63 @@ func Overlaps(a, b geom.Vec3, ra, rb, margin float64) bool {
 	return float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s)
 }
 
-// slack widens every cell by this relative amount so that rounding in the
-// cell-coordinate computation (about 2^-51·maxSpan ≈ 5e-4 cells on a
-// difference of two coordinates) can never put two overlapping spheres two
-// cells apart.
-const slack = 2e-3
+const (
+	// slack widens every cell and query box by this relative amount, so that
+	// rounding in cell coordinates (≤ about 2^-51·maxSpan ≈ 5e-4 cell on a
+	// difference of two coordinates) never loses an overlapping pair.
+	slack = 2e-3
+	// boxEps (in cells) widens every box query further, for the same reason.
+	boxEps = 2e-3
+	// maxSpan bounds (bounding-box extent)/(cell size) on every level; beyond
+	// it cells are enlarged, which keeps cell coordinates accurate (see slack).
+	maxSpan = 1 << 40
+	// maxLevel is the coarsest level; level L holds spheres whose inflated
+	// diameter·(1+slack) lies in (h0·2^(L−1), h0·2^L].
+	maxLevel = 60
+	// coordBits bits of each cell coordinate enter a hash key. They wrap: far
+	// cells may share a key, which costs distance tests but never loses or
+	// repeats a pair (stencils and boxes are narrower than 2^coordBits).
+	coordBits = 19
+	coordMask = 1<<coordBits - 1
+	// probeCost is the cost of probing one cell relative to one distance test
+	// (used only to choose the cheaper direction of cross-level queries).
+	probeCost = 1.5
+)
 
-// maxSpan bounds (bounding-box extent)/(level-0 cell size): beyond it the cell
-// size is enlarged, which keeps cell coordinates exact enough (see slack).
-const maxSpan = 1 << 40
+// level is one grid of the hierarchy: either a dense padded box of cells or
+// a hash of its non-empty cells.
+type level struct {
+	L        int      // level number
+	h, inv   float64  // cell edge and its inverse
+	rmax     float64  // largest inflated radius r+margin on this level
+	n        int32    // bodies on this level
+	s0       int32    // first slot (bodies sorted by level, then cell, then index)
+	cbase    int32    // first global cell index
+	ncell    int32    // dense: padded box cells; hash: non-empty cells
+	dense    bool     // dense box (else hashed)
+	qmin     [3]int64 // smallest occupied cell coordinates
+	qmax     [3]int64 // largest occupied cell coordinates
+	ny, nz   int64    // dense: padded dimensions in y and z
+	hqBase   int32    // hash: index of this level's first cell in Grid.hq
+	vol      float64  // volume of the occupied cell box (cost model)
+	boxCells float64  // number of cells of the occupied cell box (cost model)
+}
 
-// maxLevel is the coarsest grid level; cell sizes are h0·2^level.
-const maxLevel = 60
-
-// Grid is a hierarchical hashed linked-cell grid over bounding spheres. Level
-// L has cubic cells of edge h0·2^L anchored at the minimum corner of the
-// bounding box of the centres; a sphere lives on the finest level whose cell
-// edge is at least its inflated diameter (times 1+1e-3), so any overlapping
-// pair lies in adjacent cells of the coarser one's level. Level 0 is sized
-// from the bulk of the radius distribution (radii up to about 4× the median),
-// so a few huge spheres land on coarse levels and cost O(N) each at worst
-// instead of inflating every cell. The zero value is ready to use; a Grid
-// keeps its buffers between calls and must not be used concurrently.
+// Grid is a hierarchical linked-cell grid over bounding spheres (S0 §2.5).
+// Spheres are split into levels by inflated diameter in powers of two above
+// the level-0 cell edge h0, which is sized from the bulk of the radius
+// distribution (radii up to about 4× the median), so a few huge spheres sit on
+// their own coarse level instead of inflating every cell. Each level's cell
+// edge is its largest inflated diameter (×(1+2e-3)), so same-level pairs lie in
+// adjacent cells (13-cell half stencil); cross-level pairs are found by box
+// queries, from each small sphere into the coarse level or from each coarse
+// sphere into the fine level (or by scanning it), whichever a cost model says
+// is cheaper. A level is a dense padded cell array when its occupied box has
+// at most 4·n+4096 cells, else a hash of non-empty cells, so far-away or
+// runaway bodies cost nothing. The zero value is ready to use; a Grid reuses
+// its buffers between calls and must not be used concurrently.
 type Grid struct {
-	// CellSize, when > 0, fixes the level-0 cell edge instead of the automatic choice.
+	// CellSize, when > 0, replaces the automatic level-0 size class h0.
 	CellSize float64
 
 	// Invalid lists, after each Pairs call, the active bodies that were
@@ -55,48 +88,47 @@ type Grid struct {
 	// negative or +Inf. It is reused by the next call.
 	Invalid []int
 
-	h0      float64 // level-0 cell edge of the last call
-	nLevels int     // number of non-empty levels of the last call
-	nCells  int     // number of non-empty cells of the last call
+	h0   float64
+	lo   geom.Vec3
+	levs [maxLevel + 1]level
+	used []int // non-empty levels, ascending
 
-	// per valid body, in body order
+	// per valid body k (valid bodies in index order)
 	body  []int32
+	lev   []uint8
 	q     [][3]int64
-	level []uint8
 	cell  []int32
+	byLev []int32
 
-	// per cell
-	cellLevel []uint8
-	cellQ     [][3]int64 // cell coordinates at its own level (unwrapped)
-	cellStart []int32    // bodies of cell c are slots cellStart[c]..cellStart[c+1]-1
+	cstart []int32     // global cell → first slot; len total cells + 1
+	hq     [][3]int64  // hash cells' coordinates
+	table  []hashEntry // open addressing, key → global cell + 1
+	hMask  uint64
+	hBits  uint
 
-	// per slot (bodies sorted by cell, then by body index)
+	// per slot
 	sIdx []int32
 	sX   []float64
 	sY   []float64
 	sZ   []float64
 	sR   []float64
 
-	// open-addressing hash of (level, cell coordinates) → cell+1 (0 = empty);
-	// keys are compared in full against cellLevel/cellQ, so nothing aliases.
-	hVal  []int32
-	hMask uint64
-	hBits uint
-
-	hist [2200]int32 // radius-exponent histogram (index = exponent+1100)
+	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
 	tmp  [][2]int32
 	tmp2 [][2]int32
 }
 
-// CellSize0 returns the level-0 cell edge chosen by the last Pairs call.
+type hashEntry struct {
+	key uint64
+	val int32 // global cell + 1; 0 = empty
+}
+
+// CellSize0 returns the level-0 size class h0 chosen by the last Pairs call.
 func (g *Grid) CellSize0() float64 { return g.h0 }
 
 // Levels returns the number of non-empty grid levels in the last Pairs call.
-func (g *Grid) Levels() int { return g.nLevels }
-
-// Cells returns the number of non-empty cells in the last Pairs call.
-func (g *Grid) Cells() int { return g.nCells }
+func (g *Grid) Levels() int { return len(g.used) }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
@@ -128,12 +160,16 @@ func grow[T any](s []T, n int) []T {
 // entirely. Bodies with a non-finite centre or a NaN, negative or +Inf radius
 // are skipped and listed in g.Invalid. A NaN, negative or +Inf margin is
 // treated as 0. len(radii) must be at least len(centers), and
-// len(centers) < 2^31. Cost is O(N + pairs) for any radius spread; after
-// warm-up on inputs of similar size the call does not allocate.
+// len(centers) < 2^31. Cost is O(N + pairs) for typical inputs, including one
+// or a few huge spheres; after warm-up on inputs of similar size and layout
+// the call does not allocate.
 func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, active func(i int) bool, out [][2]int32) [][2]int32 {
 	out = out[:0]
 	g.Invalid = g.Invalid[:0]
-	g.nLevels, g.nCells = 0, 0
+	for _, L := range g.used {
+		g.levs[L] = level{}
+	}
+	g.used = g.used[:0]
 	n := len(centers)
 	if len(radii) < n {
 		panic("broad: len(radii) < len(centers)")
@@ -172,8 +208,9 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		}
 		return out
 	}
+	g.lo = lo
 
-	// 2. Level-0 cell edge from the bulk of the radius distribution.
+	// 2. Level-0 size class from the bulk of the radius distribution.
 	half := int32((nb + 1) / 2)
 	eMed, acc := minE, int32(0)
 	for e := minE; e <= maxE; e++ {
@@ -183,7 +220,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 			break
 		}
 	}
-	if eMed == 0 { // median radius is zero: size cells by the smallest positive radius
+	if eMed == 0 { // median radius is zero: size by the smallest positive radius
 		for e := 1; e <= maxE; e++ {
 			if g.hist[e] != 0 {
 				eMed = e
@@ -192,8 +229,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		}
 	}
 	clear(g.hist[minE : maxE+1])
-	// Bulk: radii below 2^(eMed+1) (bin eMed holds radii in [2^(e-1), 2^e)).
-	bulkLim := math.Ldexp(1, eMed-1100+1)
+	bulkLim := math.Ldexp(1, eMed-1100+1) // bin e holds radii in [2^(e-1101), 2^(e-1100))
 	rBulk, rMax := 0.0, 0.0
 	for _, i := range g.body {
 		r := radii[i] + margin
@@ -202,74 +238,134 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 			rBulk = max(rBulk, r)
 		}
 	}
+	span := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
+	if math.IsInf(span, 1) {
+		span = math.MaxFloat64
+	}
 	h0 := 2 * rBulk * (1 + slack)
 	if g.CellSize > 0 && finite(g.CellSize) {
 		h0 = g.CellSize
 	}
-	span := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
-	if math.IsInf(span, 1) { // centres near ±MaxFloat64
-		span = math.MaxFloat64
-	}
-	h0 = max(h0, span/maxSpan, 2*rMax*(1+slack)/(1<<maxLevel))
+	h0 = max(h0, 2*rMax*(1+slack)/(1<<maxLevel), span/maxSpan)
 	if h0 == 0 || math.IsInf(h0, 1) {
-		if span > 0 {
-			h0 = span
-		} else {
-			h0 = 1
-		}
+		h0 = 1
 	}
 	g.h0 = h0
-	inv := 1 / h0
 
-	// 3. Levels, cell coordinates and keys; hash cells.
-	g.q = grow(g.q, nb)
-	g.level = grow(g.level, nb)
-	g.cell = grow(g.cell, nb)
-	g.initHash(nb)
-	g.cellLevel = g.cellLevel[:0]
-	g.cellQ = g.cellQ[:0]
-	g.cnt = g.cnt[:0]
-	var levelMask uint64
+	// 3. Level of each body; per-level counts and largest radius.
+	g.lev = grow(g.lev, nb)
 	for k, i := range g.body {
-		c := centers[i]
-		d := 2 * (radii[i] + margin) * (1 + slack)
+		r := radii[i] + margin
+		d := 2 * r * (1 + slack)
 		L := 0
 		if d > h0 {
-			_, e := math.Frexp(d * inv)
-			L = max(e-1, 0)
+			_, e := math.Frexp(d / h0)
+			L = min(max(e-1, 0), maxLevel)
 			for L < maxLevel && d > math.Ldexp(h0, L) {
 				L++
 			}
 		}
-		q := [3]int64{cellCoord(c.X-lo.X, inv), cellCoord(c.Y-lo.Y, inv), cellCoord(c.Z-lo.Z, inv)}
-		g.q[k] = q
-		g.level[k] = uint8(L)
-		levelMask |= 1 << uint(L)
-		ql := [3]int64{q[0] >> uint(L), q[1] >> uint(L), q[2] >> uint(L)}
-		id, fresh := g.lookupOrInsert(L, ql, int32(len(g.cellQ)))
-		if fresh {
-			g.cellLevel = append(g.cellLevel, uint8(L))
-			g.cellQ = append(g.cellQ, ql)
-			g.cnt = append(g.cnt, 0)
+		g.lev[k] = uint8(L)
+		lv := &g.levs[L]
+		if lv.n == 0 {
+			g.used = append(g.used, L)
 		}
-		g.cell[k] = id
-		g.cnt[id]++
+		lv.n++
+		lv.rmax = max(lv.rmax, r)
 	}
-	nc := len(g.cellQ)
-	g.nCells = nc
-	for m := levelMask; m != 0; m &= m - 1 {
-		g.nLevels++
+	sortInts(g.used)
+
+	// 4. Bodies by level (stable), cell edge per level.
+	g.cnt = grow(g.cnt, maxLevel+2)
+	clear(g.cnt)
+	for _, L := range g.lev[:nb] {
+		g.cnt[L+1]++
+	}
+	for L := 1; L <= maxLevel+1; L++ {
+		g.cnt[L] += g.cnt[L-1]
+	}
+	for _, L := range g.used {
+		lv := &g.levs[L]
+		lv.L = L
+		lv.s0 = g.cnt[L]
+		h := max(2*lv.rmax*(1+slack), span/maxSpan)
+		if L == 0 && g.CellSize > 0 && finite(g.CellSize) {
+			h = max(h, g.CellSize)
+		}
+		if h == 0 || math.IsInf(h, 1) {
+			h = max(span, 1)
+			if math.IsInf(h, 1) {
+				h = math.MaxFloat64
+			}
+		}
+		lv.h, lv.inv = h, 1/h
+	}
+	g.byLev = grow(g.byLev, nb)
+	for k := range nb {
+		L := g.lev[k]
+		g.byLev[g.cnt[L]] = int32(k)
+		g.cnt[L]++
 	}
 
-	// 4. Counting sort of bodies by cell (stable: body order within a cell).
-	g.cellStart = grow(g.cellStart, nc+1)
-	s := int32(0)
-	for c := 0; c < nc; c++ {
-		g.cellStart[c] = s
-		s += g.cnt[c]
-		g.cnt[c] = g.cellStart[c]
+	// 5. Cell coordinates; dense or hashed cells per level; global cell index.
+	g.q = grow(g.q, nb)
+	g.cell = grow(g.cell, nb)
+	g.hq = g.hq[:0]
+	g.initHash(nb)
+	total := int32(0)
+	for _, L := range g.used {
+		lv := &g.levs[L]
+		ks := g.byLev[lv.s0 : lv.s0+lv.n]
+		lv.qmin = [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+		lv.qmax = [3]int64{-1, -1, -1}
+		for _, k := range ks {
+			c := centers[g.body[k]]
+			q := [3]int64{cellCoord(c.X-lo.X, lv.inv), cellCoord(c.Y-lo.Y, lv.inv), cellCoord(c.Z-lo.Z, lv.inv)}
+			g.q[k] = q
+			for a := range 3 {
+				lv.qmin[a] = min(lv.qmin[a], q[a])
+				lv.qmax[a] = max(lv.qmax[a], q[a])
+			}
+		}
+		dx, dy, dz := lv.qmax[0]-lv.qmin[0]+1, lv.qmax[1]-lv.qmin[1]+1, lv.qmax[2]-lv.qmin[2]+1
+		lv.boxCells = float64(dx) * float64(dy) * float64(dz)
+		lv.vol = lv.boxCells * lv.h * lv.h * lv.h
+		padded := float64(dx+2) * float64(dy+2) * float64(dz+2)
+		lv.cbase = total
+		if padded <= 4*float64(lv.n)+4096 {
+			lv.dense = true
+			lv.ny, lv.nz = dy+2, dz+2
+			lv.ncell = int32(padded)
+			for _, k := range ks {
+				g.cell[k] = total + int32(lv.local(g.q[k]))
+			}
+		} else {
+			lv.hqBase = int32(len(g.hq))
+			for _, k := range ks {
+				q := g.q[k]
+				id, fresh := g.lookupOrInsert(hashKey(L, q), total+lv.ncell)
+				if fresh {
+					lv.ncell++
+					g.hq = append(g.hq, q)
+				}
+				g.cell[k] = id
+			}
+		}
+		total += lv.ncell
 	}
-	g.cellStart[nc] = s
+
+	// 6. Counting sort of bodies by global cell (levels contiguous, body order within a cell).
+	g.cstart = grow(g.cstart, int(total)+1)
+	cs := g.cstart
+	clear(cs)
+	for k := range nb {
+		cs[g.cell[k]+1]++
+	}
+	for c := int32(1); c <= total; c++ {
+		cs[c] += cs[c-1]
+	}
+	g.cnt = grow(g.cnt, int(total))
+	copy(g.cnt, cs[:total])
 	g.sIdx = grow(g.sIdx, nb)
 	g.sX = grow(g.sX, nb)
 	g.sY = grow(g.sY, nb)
@@ -284,52 +380,20 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		g.sR[p] = radii[i]
 	}
 
-	// 5. Enumerate candidate pairs.
+	// 7. Enumerate candidate pairs.
 	m2 := 2 * margin
 	tmp := g.tmp[:0]
-	for c := 0; c < nc; c++ {
-		L := int(g.cellLevel[c])
-		cq := g.cellQ[c]
-		a0, a1 := g.cellStart[c], g.cellStart[c+1]
-		// Same cell.
-		for a := a0; a < a1; a++ {
-			for b := a + 1; b < a1; b++ {
-				if g.near(a, b, m2) {
-					tmp = append(tmp, [2]int32{g.sIdx[a], g.sIdx[b]})
-				}
-			}
-		}
-		// Same level, half stencil (13 forward neighbours).
-		for _, d := range halfStencil {
-			nc := g.lookup(L, [3]int64{cq[0] + d[0], cq[1] + d[1], cq[2] + d[2]})
-			if nc < 0 {
-				continue
-			}
-			tmp = g.cross(tmp, a0, a1, g.cellStart[nc], g.cellStart[nc+1], m2)
-		}
-		// Coarser non-empty levels, full stencil.
-		for L2 := L + 1; levelMask>>uint(L2) != 0; L2++ {
-			if levelMask>>uint(L2)&1 == 0 {
-				continue
-			}
-			sh := uint(L2 - L)
-			pq := [3]int64{cq[0] >> sh, cq[1] >> sh, cq[2] >> sh}
-			for dx := int64(-1); dx <= 1; dx++ {
-				for dy := int64(-1); dy <= 1; dy++ {
-					for dz := int64(-1); dz <= 1; dz++ {
-						nc := g.lookup(L2, [3]int64{pq[0] + dx, pq[1] + dy, pq[2] + dz})
-						if nc < 0 {
-							continue
-						}
-						tmp = g.cross(tmp, a0, a1, g.cellStart[nc], g.cellStart[nc+1], m2)
-					}
-				}
-			}
+	for _, L := range g.used {
+		tmp = g.sameLevel(tmp, L, m2)
+	}
+	for a, L := range g.used {
+		for _, M := range g.used[a+1:] {
+			tmp = g.crossLevel(tmp, &g.levs[L], &g.levs[M], margin)
 		}
 	}
 	g.tmp = tmp
 
-	// 6. Two-pass counting (LSD radix) sort: by j into tmp2, then stably by i into out.
+	// 8. Two-pass counting (LSD radix) sort: by j into tmp2, then stably by i into out.
 	g.tmp2 = grow(g.tmp2, len(tmp))
 	out = grow(out, len(tmp))
 	g.countSort(tmp, g.tmp2, 1, n)
@@ -337,27 +401,150 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	return out
 }
 
-// near tests slots a and b with the Overlaps predicate.
-func (g *Grid) near(a, b int32, m2 float64) bool {
-	dx, dy, dz := g.sX[a]-g.sX[b], g.sY[a]-g.sY[b], g.sZ[a]-g.sZ[b]
-	s := g.sR[a] + g.sR[b] + m2
-	return float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s)
+// local returns the dense local cell index of cell coordinates q.
+func (lv *level) local(q [3]int64) int64 {
+	return ((q[0]-lv.qmin[0]+1)*lv.ny+(q[1]-lv.qmin[1]+1))*lv.nz + (q[2] - lv.qmin[2] + 1)
 }
 
-// cross appends the overlapping pairs between slots [a0,a1) and [b0,b1), as (min, max).
-func (g *Grid) cross(tmp [][2]int32, a0, a1, b0, b1 int32, m2 float64) [][2]int32 {
-	for a := a0; a < a1; a++ {
-		xa, ya, za, ra, ia := g.sX[a], g.sY[a], g.sZ[a], g.sR[a], g.sIdx[a]
-		for b := b0; b < b1; b++ {
-			dx, dy, dz := xa-g.sX[b], ya-g.sY[b], za-g.sZ[b]
-			s := ra + g.sR[b] + m2
-			if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-				ib := g.sIdx[b]
-				if ia < ib {
-					tmp = append(tmp, [2]int32{ia, ib})
-				} else {
-					tmp = append(tmp, [2]int32{ib, ia})
+// sameLevel appends the overlapping pairs of two bodies on level L.
+func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
+	lv := &g.levs[L]
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	if lv.dense {
+		nz, nyz := lv.nz, lv.ny*lv.nz
+		// Forward half stencil: the cell itself and (0,0,+1), which are
+		// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
+		// (+1,0,·) and (+1,+1,·).
+		rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
+		for c := int64(0); c < int64(lv.ncell); c++ {
+			a0, a1 := cs[c], cs[c+1]
+			if a0 == a1 {
+				continue
+			}
+			next := cs[c+2]
+			for a := a0; a < a1; a++ {
+				tmp = g.test(tmp, a, a+1, next, m2)
+			}
+			for _, off := range rows {
+				b0, b1 := cs[c+off], cs[c+off+3]
+				if b0 == b1 {
+					continue
 				}
+				for a := a0; a < a1; a++ {
+					tmp = g.test(tmp, a, b0, b1, m2)
+				}
+			}
+		}
+		return tmp
+	}
+	for c := int32(0); c < lv.ncell; c++ {
+		a0, a1 := cs[c], cs[c+1]
+		for a := a0; a < a1; a++ {
+			tmp = g.test(tmp, a, a+1, a1, m2)
+		}
+		q := g.hq[lv.hqBase+c]
+		for _, d := range halfStencil {
+			nc := g.lookup(hashKey(L, [3]int64{q[0] + d[0], q[1] + d[1], q[2] + d[2]}))
+			if nc < 0 {
+				continue
+			}
+			b0, b1 := g.cstart[nc], g.cstart[nc+1]
+			for a := a0; a < a1; a++ {
+				tmp = g.test(tmp, a, b0, b1, m2)
+			}
+		}
+	}
+	return tmp
+}
+
+// crossLevel appends the overlapping pairs between fine level F and coarse level C.
+func (g *Grid) crossLevel(tmp [][2]int32, F, C *level, margin float64) [][2]int32 {
+	m2 := 2 * margin
+	// Up: every fine body queries the coarse level; down: every coarse body queries the fine one.
+	wu := (F.rmax + C.rmax) * (1 + slack)
+	cellsU := min(cube(2*wu*C.inv+1), C.boxCells)
+	rhoC := float64(C.n) / max(C.vol, math.SmallestNonzeroFloat64)
+	rhoF := float64(F.n) / max(F.vol, math.SmallestNonzeroFloat64)
+	costUp := float64(F.n) * (probeCost*cellsU + rhoC*min(cube(2*wu+C.h), C.vol))
+	cellsD := min(cube(2*wu*F.inv+1), F.boxCells)
+	costDown := float64(C.n) * min(probeCost*cellsD+rhoF*min(cube(2*wu+F.h), F.vol), float64(F.n))
+	if costUp <= costDown {
+		for a := F.s0; a < F.s0+F.n; a++ {
+			tmp = g.box(tmp, a, C, (g.sR[a]+margin+C.rmax)*(1+slack), m2)
+		}
+	} else {
+		for b := C.s0; b < C.s0+C.n; b++ {
+			tmp = g.box(tmp, b, F, (g.sR[b]+margin+F.rmax)*(1+slack), m2)
+		}
+	}
+	return tmp
+}
+
+func cube(x float64) float64 { return x * x * x }
+
+// box appends the overlapping pairs between slot a and the bodies of level T
+// whose cells meet the cube of half-width w around a (or all of T's bodies
+// when scanning them is cheaper).
+func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][2]int32 {
+	d := [3]float64{g.sX[a] - g.lo.X, g.sY[a] - g.lo.Y, g.sZ[a] - g.lo.Z}
+	var c0, c1 [3]int64
+	cells := 1.0
+	wide := false
+	for k := range 3 {
+		l := math.Floor((d[k]-w)*T.inv - boxEps)
+		u := math.Floor((d[k]+w)*T.inv + boxEps)
+		l = max(l, float64(T.qmin[k]))
+		u = min(u, float64(T.qmax[k]))
+		if l > u {
+			return tmp
+		}
+		c0[k], c1[k] = int64(l), int64(u)
+		cells *= u - l + 1
+		if u-l+1 >= 1<<coordBits {
+			wide = true
+		}
+	}
+	if wide || cells*probeCost > float64(T.n) {
+		return g.test(tmp, a, T.s0, T.s0+T.n, m2)
+	}
+	if T.dense {
+		cs := g.cstart[T.cbase:]
+		nz := c1[2] - c0[2] + 1
+		for x := c0[0]; x <= c1[0]; x++ {
+			for y := c0[1]; y <= c1[1]; y++ {
+				r := T.local([3]int64{x, y, c0[2]})
+				tmp = g.test(tmp, a, cs[r], cs[r+nz], m2)
+			}
+		}
+		return tmp
+	}
+	L := T.L
+	for x := c0[0]; x <= c1[0]; x++ {
+		for y := c0[1]; y <= c1[1]; y++ {
+			for z := c0[2]; z <= c1[2]; z++ {
+				if nc := g.lookup(hashKey(L, [3]int64{x, y, z})); nc >= 0 {
+					tmp = g.test(tmp, a, g.cstart[nc], g.cstart[nc+1], m2)
+				}
+			}
+		}
+	}
+	return tmp
+}
+
+// test appends, as (min, max) body indices, the pairs between slot a and the
+// slots [b0, b1) that satisfy the Overlaps predicate.
+func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
+	xa, ya, za, ra, ia := g.sX[a], g.sY[a], g.sZ[a], g.sR[a], g.sIdx[a]
+	sX, sY, sZ, sR := g.sX[b0:b1], g.sY[b0:b1], g.sZ[b0:b1], g.sR[b0:b1]
+	for b := range sX {
+		dx, dy, dz := xa-sX[b], ya-sY[b], za-sZ[b]
+		s := ra + sR[b] + m2
+		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
+			ib := g.sIdx[b0+int32(b)]
+			if ia < ib {
+				tmp = append(tmp, [2]int32{ia, ib})
+			} else {
+				tmp = append(tmp, [2]int32{ib, ia})
 			}
 		}
 	}
@@ -378,6 +565,14 @@ func (g *Grid) countSort(src, dst [][2]int32, k, n int) {
 	for _, p := range src {
 		dst[cnt[p[k]]] = p
 		cnt[p[k]]++
+	}
+}
+
+func sortInts(s []int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
 	}
 }
 
@@ -407,16 +602,22 @@ func expBin(r float64) int {
 	return e + 1100
 }
 
-// cellCoord returns floor(d·inv) for d ≥ 0, clamped to [0, 2^40].
+// cellCoord returns floor(d·inv) for d ≥ 0, clamped to [0, 2^41].
 func cellCoord(d, inv float64) int64 {
 	u := math.Floor(d * inv)
 	if !(u >= 0) {
 		return 0
 	}
-	if u > 1<<40 {
-		return 1 << 40
+	if u > 1<<41 {
+		return 1 << 41
 	}
 	return int64(u)
+}
+
+// hashKey packs a level and wrapped cell coordinates into a key.
+func hashKey(L int, q [3]int64) uint64 {
+	return uint64(L)<<(3*coordBits) | uint64(q[0]&coordMask)<<(2*coordBits) |
+		uint64(q[1]&coordMask)<<coordBits | uint64(q[2]&coordMask)
 }
 
 func (g *Grid) initHash(n int) {
@@ -424,43 +625,40 @@ func (g *Grid) initHash(n int) {
 	for 1<<bits < 2*n {
 		bits++
 	}
-	size := 1 << bits
-	g.hVal = grow(g.hVal, size)
-	clear(g.hVal)
-	g.hMask = uint64(size - 1)
+	g.table = grow(g.table, 1<<bits)
+	clear(g.table)
+	g.hMask = 1<<bits - 1
 	g.hBits = bits
 }
 
-func (g *Grid) slot(L int, q [3]int64) uint64 {
-	k := uint64(q[0])*0x9E3779B97F4A7C15 ^ uint64(q[1])*0xC2B2AE3D27D4EB4F ^
-		uint64(q[2])*0x165667B19E3779F9 ^ uint64(L)*0x27D4EB2F165667C5
-	k ^= k >> 29
-	return (k * 0xBF58476D1CE4E5B9) >> (64 - g.hBits)
+func (g *Grid) slot(key uint64) uint64 {
+	key ^= key >> 31
+	return (key * 0x9E3779B97F4A7C15) >> (64 - g.hBits)
 }
 
-// lookupOrInsert returns the cell (L, q), inserting it as cell next when absent.
-func (g *Grid) lookupOrInsert(L int, q [3]int64, next int32) (int32, bool) {
-	for h := g.slot(L, q); ; h = (h + 1) & g.hMask {
-		v := g.hVal[h]
-		if v == 0 {
-			g.hVal[h] = next + 1
+// lookupOrInsert returns the cell of key, inserting it as cell next when absent.
+func (g *Grid) lookupOrInsert(key uint64, next int32) (int32, bool) {
+	for h := g.slot(key); ; h = (h + 1) & g.hMask {
+		e := &g.table[h]
+		if e.val == 0 {
+			e.key, e.val = key, next+1
 			return next, true
 		}
-		if int(g.cellLevel[v-1]) == L && g.cellQ[v-1] == q {
-			return v - 1, false
+		if e.key == key {
+			return e.val - 1, false
 		}
 	}
 }
 
-// lookup returns the cell (L, q) or −1.
-func (g *Grid) lookup(L int, q [3]int64) int32 {
-	for h := g.slot(L, q); ; h = (h + 1) & g.hMask {
-		v := g.hVal[h]
-		if v == 0 {
+// lookup returns the cell of key or −1.
+func (g *Grid) lookup(key uint64) int32 {
+	for h := g.slot(key); ; h = (h + 1) & g.hMask {
+		e := g.table[h]
+		if e.val == 0 {
 			return -1
 		}
-		if int(g.cellLevel[v-1]) == L && g.cellQ[v-1] == q {
-			return v - 1
+		if e.key == key {
+			return e.val - 1
 		}
 	}
 }

@@ -162,8 +162,8 @@ func (w *World) StableDt() float64 {
 				g = math.Max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
 			}
 			if kc := p.Normal.Stiffness(g); kc > 0 {
-				if m := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); m > 0 {
-					dt = math.Min(dt, s.Safety*2*math.Sqrt(1/(m*kc)))
+				if im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); im > 0 {
+					dt = math.Min(dt, s.Safety*criticalDt(kc, 1/im, law.EquivalentMass(a.MassOrInf(), b.MassOrInf()), p.Zeta))
 				}
 			}
 		}
@@ -192,11 +192,21 @@ func (w *World) StableDt() float64 {
 		if d < gbar+v*s.DtMax {
 			m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
 			if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
-				dt = math.Min(dt, s.Safety*2*math.Sqrt(m/kc))
+				dt = math.Min(dt, s.Safety*criticalDt(kc, m, law.EquivalentMass(a.MassOrInf(), b.MassOrInf()), p.Zeta))
 			}
 		}
 	}
 	return math.Max(dt, s.DtMin)
+}
+
+// criticalDt is the stability limit of explicit integration of a spring k on
+// an effective mass m with the viscous damping of S0 eq. (52), whose
+// coefficient c = 2ζ√(k·m_eq) uses the equivalent translational mass m_eq:
+// Δt_c = (2/ω)(√(1+ζ_e²) − ζ_e), ω = √(k/m), ζ_e = c/(2√(k·m)). Without damping
+// it is S0's 2√(m_c/k_c) (§2.4.7); a dashpot on a light contact lowers it.
+func criticalDt(k, m, meq, zeta float64) float64 {
+	ze := zeta * math.Sqrt(meq/m)
+	return 2 * math.Sqrt(m/k) * (math.Sqrt(1+ze*ze) - ze)
 }
 
 // EntryContacts is how many parallel contacts the entry bound of StableDt

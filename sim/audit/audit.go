@@ -1,0 +1,435 @@
+// Package audit is an independent penetration checker for simulation output:
+// it shares no code with contact detection (only sim/geom value types) and
+// re-derives, from world-space triangle meshes alone, whether any two solids
+// interpenetrate or any solid crosses a wall. Decisions about triangle
+// crossings use exact orientation predicates (float filter + rational
+// fallback), so "no violation" at tol = 0 is a statement about the exact
+// float64 geometry, not about a tolerance.
+package audit
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"grainlab/sim/geom"
+)
+
+// Violation kinds.
+const (
+	// KindTriangle: a triangle of solid A and one of solid B penetrate (proper
+	// crossing, or coplanar same-facing faces with overlapping interiors).
+	KindTriangle = "triangle-intersection"
+	// KindVertexInside: a vertex of one solid lies strictly inside the other.
+	KindVertexInside = "vertex-inside"
+	// KindWall: a vertex of solid A lies behind a triangle of wall B (inside
+	// its prism), or a triangle of A crosses a triangle of B.
+	KindWall = "wall-crossing"
+	// KindInvalid: mesh A (a solid, or wall B when A is −1) has a non-finite
+	// vertex or an out-of-range index; it is skipped otherwise.
+	KindInvalid = "invalid-mesh"
+)
+
+// Solid is a closed, consistently oriented (counter-clockwise seen from
+// outside, i.e. outward normals) triangle mesh in world coordinates.
+type Solid struct {
+	Name  string
+	Verts []geom.Vec3
+	Tris  [][3]int32
+}
+
+// Surface is an open triangle mesh (a wall) in world coordinates; the normal
+// (b−a)×(c−a) of each triangle (a, b, c) points to the allowed side.
+type Surface struct {
+	Name  string
+	Verts []geom.Vec3
+	Tris  [][3]int32
+}
+
+// Violation is one offending pair. For solid pairs A < B index solids; for
+// KindWall A is the solid and B the wall. Point is a representative point of
+// the deepest detected contact and Depth an estimate of the penetration
+// depth there (see Check); one Violation is reported per pair and kind.
+type Violation struct {
+	A, B  int
+	Kind  string
+	Point geom.Vec3
+	Depth float64
+}
+
+// aabb is an axis-aligned box.
+type aabb struct{ lo, hi geom.Vec3 }
+
+func (b aabb) overlaps(c aabb) bool {
+	return b.lo.X <= c.hi.X && c.lo.X <= b.hi.X && b.lo.Y <= c.hi.Y && c.lo.Y <= b.hi.Y &&
+		b.lo.Z <= c.hi.Z && c.lo.Z <= b.hi.Z
+}
+
+// containsStrict reports whether p is in the open box.
+func (b aabb) containsStrict(p geom.Vec3) bool {
+	return p.X > b.lo.X && p.X < b.hi.X && p.Y > b.lo.Y && p.Y < b.hi.Y && p.Z > b.lo.Z && p.Z < b.hi.Z
+}
+
+func (b aabb) intersect(c aabb) aabb { return aabb{b.lo.Max(c.lo), b.hi.Min(c.hi)} }
+
+func emptyBox() aabb {
+	inf := math.Inf(1)
+	return aabb{geom.V(inf, inf, inf), geom.V(-inf, -inf, -inf)}
+}
+
+func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
+
+// mesh is a validated mesh with per-triangle boxes.
+type mesh struct {
+	verts []geom.Vec3
+	tris  [][3]geom.Vec3
+	boxes []aabb
+	box   aabb
+	ok    bool
+}
+
+func prepare(verts []geom.Vec3, tris [][3]int32) mesh {
+	m := mesh{verts: verts, box: emptyBox(), ok: true}
+	for _, v := range verts {
+		if !finite3(v) {
+			m.ok = false
+			return m
+		}
+		m.box = m.box.add(v)
+	}
+	m.tris = make([][3]geom.Vec3, len(tris))
+	m.boxes = make([]aabb, len(tris))
+	for i, t := range tris {
+		for k, vi := range t {
+			if vi < 0 || int(vi) >= len(verts) {
+				m.ok = false
+				return m
+			}
+			m.tris[i][k] = verts[vi]
+		}
+		m.boxes[i] = emptyBox().add(m.tris[i][0]).add(m.tris[i][1]).add(m.tris[i][2])
+	}
+	return m
+}
+
+func finite3(v geom.Vec3) bool {
+	return !math.IsNaN(v.X) && !math.IsInf(v.X, 0) && !math.IsNaN(v.Y) && !math.IsInf(v.Y, 0) &&
+		!math.IsNaN(v.Z) && !math.IsInf(v.Z, 0)
+}
+
+// Check returns every penetration among solids and between solids and walls:
+// KindInvalid entries first, then solid pairs sorted by (A, B), then
+// solid–wall pairs sorted by (A, B). A pair of solids whose boxes overlap
+// is examined by
+//
+//  1. exact triangle–triangle tests on triangle pairs with overlapping boxes
+//     (sort-and-sweep): a proper crossing, or coplanar same-facing faces with
+//     overlapping interiors, is a KindTriangle violation when its local
+//     depth — the separating-axis penetration depth of the two triangles
+//     (in-plane for coplanar ones), a lower bound of the solids' depth — exceeds tol;
+//  2. a point-in-mesh test (generalised winding number) of every vertex of
+//     one solid lying strictly inside the other's box: a vertex farther than
+//     tol (and than 1e-12 × the solid's size) from the other surface with
+//     |winding| > 1/2 is a KindVertexInside violation, Depth = that distance.
+//     This catches full containment, which has no crossing.
+//
+// For walls, a solid vertex behind a wall triangle's plane by more than tol
+// whose projection falls inside the triangle, or a solid triangle properly
+// crossing a wall triangle with local depth above tol, is a KindWall
+// violation (as is a solid face lying on a wall triangle and facing the same
+// way, i.e. the solid behind it). The prism behind a wall triangle is unbounded: walls are assumed
+// to forbid everything behind them.
+//
+// tol ≥ 0 lets touching and grazing contacts up to that depth pass; since
+// the simulation keeps a positive gap, tol = 0 is the natural default and
+// then exact touching (shared points, edges or back-to-back faces) passes and
+// any proper crossing fails. A NaN or negative tol is treated as 0. Meshes
+// with non-finite vertices or bad indices are reported as KindInvalid.
+func Check(solids []Solid, walls []Surface, tol float64) []Violation {
+	if !(tol >= 0) {
+		tol = 0
+	}
+	var out []Violation
+	ms := make([]mesh, len(solids))
+	for i, s := range solids {
+		ms[i] = prepare(s.Verts, s.Tris)
+		if !ms[i].ok {
+			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
+		}
+	}
+	ws := make([]mesh, len(walls))
+	for i, w := range walls {
+		ws[i] = prepare(w.Verts, w.Tris)
+		if !ws[i].ok {
+			out = append(out, Violation{A: -1, B: i, Kind: KindInvalid})
+		}
+	}
+	var sc scratch
+	for _, p := range boxPairs(ms) {
+		out = sc.solidPair(out, &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+	}
+	for i := range ms {
+		if !ms[i].ok {
+			continue
+		}
+		for j := range ws {
+			if ws[j].ok {
+				out = sc.wallPair(out, &ms[i], &ws[j], i, j, tol)
+			}
+		}
+	}
+	return out
+}
+
+// boxPairs returns the pairs (i < j) of valid meshes whose boxes overlap, by
+// sort-and-sweep along x, sorted.
+func boxPairs(ms []mesh) [][2]int {
+	idx := make([]int, 0, len(ms))
+	for i := range ms {
+		if ms[i].ok && len(ms[i].tris) > 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(ms[a].box.lo.X, ms[b].box.lo.X) })
+	var pairs [][2]int
+	for k, i := range idx {
+		for _, j := range idx[k+1:] {
+			if ms[j].box.lo.X > ms[i].box.hi.X {
+				break
+			}
+			if ms[i].box.overlaps(ms[j].box) {
+				pairs = append(pairs, [2]int{min(i, j), max(i, j)})
+			}
+		}
+	}
+	slices.SortFunc(pairs, func(a, b [2]int) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	})
+	return pairs
+}
+
+// scratch holds reusable candidate lists.
+type scratch struct {
+	ca, cb []int32
+}
+
+// record keeps the deepest hit of one kind for one pair.
+type record struct {
+	hit   bool
+	depth float64
+	point geom.Vec3
+}
+
+func (r *record) add(d float64, p geom.Vec3) {
+	if !r.hit || d > r.depth {
+		r.hit, r.depth, r.point = true, d, p
+	}
+}
+
+// candidates returns the triangles of m whose boxes meet box, sorted by lo.X.
+func candidates(dst []int32, m *mesh, box aabb) []int32 {
+	dst = dst[:0]
+	for t := range m.boxes {
+		if m.boxes[t].overlaps(box) {
+			dst = append(dst, int32(t))
+		}
+	}
+	slices.SortFunc(dst, func(a, b int32) int { return cmp.Compare(m.boxes[a].lo.X, m.boxes[b].lo.X) })
+	return dst
+}
+
+// sweepTriangles calls f for every pair of candidate triangles (one of a, one
+// of b) whose boxes overlap; ca and cb are sorted by lo.X.
+func sweepTriangles(a, b *mesh, ca, cb []int32, f func(ta, tb int32)) {
+	i, j := 0, 0
+	for i < len(ca) && j < len(cb) {
+		ba, bb := a.boxes[ca[i]], b.boxes[cb[j]]
+		if ba.lo.X <= bb.lo.X {
+			for k := j; k < len(cb) && b.boxes[cb[k]].lo.X <= ba.hi.X; k++ {
+				if ba.overlaps(b.boxes[cb[k]]) {
+					f(ca[i], cb[k])
+				}
+			}
+			i++
+		} else {
+			for k := i; k < len(ca) && a.boxes[ca[k]].lo.X <= bb.hi.X; k++ {
+				if bb.overlaps(a.boxes[ca[k]]) {
+					f(ca[k], cb[j])
+				}
+			}
+			j++
+		}
+	}
+}
+
+func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float64) []Violation {
+	var tri, inside record
+	box := a.box.intersect(b.box)
+	sc.ca = candidates(sc.ca, a, box)
+	sc.cb = candidates(sc.cb, b, box)
+	sweepTriangles(a, b, sc.ca, sc.cb, func(ta, tb int32) {
+		pa, pb := &a.tris[ta], &b.tris[tb]
+		switch classify(pa, pb) {
+		case triCrossing:
+			d, p := crossDepth(pa, pb)
+			if tol == 0 || d > tol {
+				tri.add(d, p)
+			}
+		case triCoplanar:
+			d, p := coplanarDepth(pa, pb)
+			if tol == 0 || d > tol {
+				tri.add(d, p)
+			}
+		}
+	})
+	containment(&inside, a, b, tol)
+	containment(&inside, b, a, tol)
+	if tri.hit {
+		out = append(out, Violation{A: ia, B: ib, Kind: KindTriangle, Point: tri.point, Depth: tri.depth})
+	}
+	if inside.hit {
+		out = append(out, Violation{A: ia, B: ib, Kind: KindVertexInside, Point: inside.point, Depth: inside.depth})
+	}
+	return out
+}
+
+// containment records the vertices of a strictly inside solid b.
+func containment(r *record, a, b *mesh, tol float64) {
+	size := b.box.hi.Sub(b.box.lo)
+	onSurface := 1e-12 * max(size.X, size.Y, size.Z)
+	for _, v := range a.verts {
+		if !b.box.containsStrict(v) {
+			continue
+		}
+		d, w := distWinding(v, b.tris)
+		if d > onSurface && d > tol && math.Abs(w) > 0.5 {
+			r.add(d, v)
+		}
+	}
+}
+
+// distWinding returns the distance from p to the triangles and their
+// generalised winding number about p (1 inside a closed outward mesh, 0 outside).
+func distWinding(p geom.Vec3, tris [][3]geom.Vec3) (float64, float64) {
+	d2 := math.Inf(1)
+	omega := 0.0
+	for i := range tris {
+		t := &tris[i]
+		d2 = min(d2, closestPoint(p, t).Sub(p).Norm2())
+		omega += solidAngle(p, t)
+	}
+	return math.Sqrt(d2), omega / (4 * math.Pi)
+}
+
+// solidAngle returns the signed solid angle of triangle t seen from p (van
+// Oosterom & Strackee), positive when p is behind the triangle's normal.
+func solidAngle(p geom.Vec3, t *[3]geom.Vec3) float64 {
+	a, b, c := t[0].Sub(p), t[1].Sub(p), t[2].Sub(p)
+	la, lb, lc := a.Norm(), b.Norm(), c.Norm()
+	num := a.Dot(b.Cross(c))
+	den := la*lb*lc + a.Dot(b)*lc + a.Dot(c)*lb + b.Dot(c)*la
+	return 2 * math.Atan2(num, den)
+}
+
+// closestPoint returns the point of triangle t closest to p (Ericson, RTCD §5.1.5).
+func closestPoint(p geom.Vec3, t *[3]geom.Vec3) geom.Vec3 {
+	a, b, c := t[0], t[1], t[2]
+	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
+	d1, d2 := ab.Dot(ap), ac.Dot(ap)
+	if d1 <= 0 && d2 <= 0 {
+		return a
+	}
+	bp := p.Sub(b)
+	d3, d4 := ab.Dot(bp), ac.Dot(bp)
+	if d3 >= 0 && d4 <= d3 {
+		return b
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return a.AddScaled(d1/(d1-d3), ab)
+	}
+	cp := p.Sub(c)
+	d5, d6 := ab.Dot(cp), ac.Dot(cp)
+	if d6 >= 0 && d5 <= d6 {
+		return c
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return a.AddScaled(d2/(d2-d6), ac)
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return b.AddScaled((d4-d3)/((d4-d3)+(d5-d6)), c.Sub(b))
+	}
+	den := va + vb + vc
+	if !(den > 0) { // degenerate triangle: fall back to the closest vertex
+		best := a
+		for _, q := range [2]geom.Vec3{b, c} {
+			if q.Sub(p).Norm2() < best.Sub(p).Norm2() {
+				best = q
+			}
+		}
+		return best
+	}
+	v, w := vb/den, vc/den
+	return a.AddScaled(v, ab).AddScaled(w, ac)
+}
+
+// wallPair checks solid a against wall w.
+func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64) []Violation {
+	var rec record
+	half := a.box.hi.Sub(a.box.lo).Scale(0.5)
+	mid := a.box.lo.Add(half)
+	for t := range w.tris {
+		tri := &w.tris[t]
+		n := tri[1].Sub(tri[0]).Cross(tri[2].Sub(tri[0]))
+		nn := n.Norm()
+		if !(nn > 0) {
+			continue
+		}
+		n = n.Scale(1 / nn)
+		// The whole solid box in front (within tol): nothing can be behind or cross.
+		if n.Dot(mid.Sub(tri[0]))-(abs(n.X)*half.X+abs(n.Y)*half.Y+abs(n.Z)*half.Z) >= -tol {
+			continue
+		}
+		for _, v := range a.verts {
+			d := n.Dot(v.Sub(tri[0]))
+			if d < -tol && inPrism(v, tri, n) {
+				rec.add(-d, v)
+			}
+		}
+		if !w.boxes[t].overlaps(a.box) {
+			continue
+		}
+		for s := range a.tris {
+			if !a.boxes[s].overlaps(w.boxes[t]) {
+				continue
+			}
+			switch classify(&a.tris[s], tri) {
+			case triCrossing:
+				if d, p := crossDepth(&a.tris[s], tri); tol == 0 || d > tol {
+					rec.add(d, p)
+				}
+			case triCoplanar: // a solid face on the wall, facing the same way: solid behind it
+				if d, p := coplanarDepth(&a.tris[s], tri); tol == 0 || d > tol {
+					rec.add(d, p)
+				}
+			}
+		}
+	}
+	if rec.hit {
+		out = append(out, Violation{A: ia, B: iw, Kind: KindWall, Point: rec.point, Depth: rec.depth})
+	}
+	return out
+}
+
+// inPrism reports whether the projection of p along n falls in triangle t (closed).
+func inPrism(p geom.Vec3, t *[3]geom.Vec3, n geom.Vec3) bool {
+	for k := range 3 {
+		a, b := t[k], t[(k+1)%3]
+		if b.Sub(a).Cross(p.Sub(a)).Dot(n) < 0 {
+			return false
+		}
+	}
+	return true
+}
