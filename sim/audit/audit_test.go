@@ -311,7 +311,9 @@ func crossDepthAll(a, b *[3]geom.Vec3) (float64, bool) {
 // pairs (outside a 1e-9 band), and proper crossings are symmetric.
 func TestClassifyVsSAT(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
-	rv := func(s float64) geom.Vec3 { return geom.V(s*rng.NormFloat64(), s*rng.NormFloat64(), s*rng.NormFloat64()) }
+	rv := func(s float64) geom.Vec3 {
+		return geom.V(s*rng.NormFloat64(), s*rng.NormFloat64(), s*rng.NormFloat64())
+	}
 	checked := 0
 	for i := 0; i < 20000; i++ {
 		var a, b [3]geom.Vec3
@@ -660,6 +662,11 @@ func TestClassifyLatticeExact(t *testing.T) {
 		var a, b [3]geom.Vec3
 		for k := range 3 {
 			a[k], b[k] = rp(), rp()
+		}
+		if i%4 == 0 { // force coplanarity (plane z = const)
+			for k := range 3 {
+				a[k].Z, b[k].Z = a[0].Z, a[0].Z
+			}
 		}
 		na := a[1].Sub(a[0]).Cross(a[2].Sub(a[0]))
 		nb := b[1].Sub(b[0]).Cross(b[2].Sub(b[0]))

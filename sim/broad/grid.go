@@ -535,12 +535,14 @@ func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][
 // slots [b0, b1) that satisfy the Overlaps predicate.
 func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
 	xa, ya, za, ra, ia := g.sX[a], g.sY[a], g.sZ[a], g.sR[a], g.sIdx[a]
-	sX, sY, sZ, sR := g.sX[b0:b1], g.sY[b0:b1], g.sZ[b0:b1], g.sR[b0:b1]
+	sX := g.sX[b0:b1]
+	sY, sZ, sR, sI := g.sY[b0:b1], g.sZ[b0:b1], g.sR[b0:b1], g.sIdx[b0:b1]
+	sY, sZ, sR, sI = sY[:len(sX)], sZ[:len(sX)], sR[:len(sX)], sI[:len(sX)]
 	for b := range sX {
 		dx, dy, dz := xa-sX[b], ya-sY[b], za-sZ[b]
 		s := ra + sR[b] + m2
 		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-			ib := g.sIdx[b0+int32(b)]
+			ib := sI[b]
 			if ia < ib {
 				tmp = append(tmp, [2]int32{ia, ib})
 			} else {

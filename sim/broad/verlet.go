@@ -10,9 +10,10 @@ import (
 // reuses them while no body can have closed the skin (S0 §2.5, "Verlet
 // lists"). Guarantee: after every Update the returned list contains every
 // pair of valid, active bodies with |ci−cj| ≤ ri + rj + 2·Margin for the
-// centres and radii just passed, provided Active, Margin and the set of
-// active bodies changed only together with a call to Invalidate. The zero
-// value is ready to use; a Verlet must not be used concurrently.
+// centres and radii just passed, provided the set of active bodies changed
+// only together with a call to Invalidate (changes of Margin, skin, body
+// count, validity and radius growth are detected). The zero value is ready
+// to use; a Verlet must not be used concurrently.
 type Verlet struct {
 	// Grid builds the lists; its Invalid field reports skipped bodies of the last build.
 	Grid Grid

@@ -542,8 +542,7 @@ func (d *decoder) decodeLoads(top *object, bodies []Body) []ExternalLoad {
 		o := d.object(it, it, p)
 		o.allow("name", "body", "point", "frame", "force", "moment")
 		l := ExternalLoad{Path: p, Frame: "world"}
-		var name string
-		o.name("name", &name)
+		o.name("name", &l.Name)
 		o.need("body")
 		if o.name("body", &l.Body) {
 			d.ref(o, "body", "body", l.Body, known)

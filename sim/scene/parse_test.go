@@ -211,8 +211,8 @@ func TestSlidingBlocks(t *testing.T) {
 func TestTetrapodScenes(t *testing.T) {
 	s := mustBuiltin(t, "tetrapod-twist")
 	sh := s.Shapes["tetrapod"]
-	if sh.Type != ShapeTetrapod || sh.LegLength != 0.69 || sh.BaseRadius != 0.21 || sh.TipRadius != 0 ||
-		sh.Sides != 6 || sh.RootDistance != 0.21 {
+	if sh.Type != ShapeTetrapod || sh.LegLength != 0.69 || sh.BaseRadius != 0.16 || sh.TipRadius != 0 ||
+		sh.Sides != 6 || sh.RootDistance != 0.16 {
 		t.Errorf("shape %+v", sh)
 	}
 	b := s.Bodies[0]

@@ -239,6 +239,7 @@ func (r Ramp) At(t float64) geom.Vec3 {
 // ExternalLoad is an external force and moment on a body.
 type ExternalLoad struct {
 	Path   string
+	Name   string // optional; names the load's series.csv columns
 	Body   string
 	Point  geom.Vec3 // body frame, relative to the centre of mass, m
 	Frame  string    // "world" or "body": frame of Force and Moment

@@ -1,0 +1,95 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+)
+
+// DefaultScene is what `grainlab` opens and `grainlab bench` measures.
+const DefaultScene = "box-of-tetrapods"
+
+// BenchResult holds the figures of one benchmark run.
+type BenchResult struct {
+	Scene          string
+	Bodies         int
+	SimTime        float64 // simulated seconds
+	Wall           time.Duration
+	Steps          int64
+	ContactSteps   int64 // Σ over steps of active contacts
+	MaxContacts    int
+	Workers        int
+	StepsPerSecond float64
+	USPerContact   float64 // µs of wall time per active contact per step
+	WallPerSimSec  float64 // s of wall time per simulated second
+}
+
+// Bench runs a scene headless and measures its speed.
+func Bench(o Options) (*BenchResult, error) {
+	s, err := Load(o)
+	if err != nil {
+		return nil, err
+	}
+	w := s.World
+	r := &BenchResult{Scene: s.Spec.Name, Workers: w.Settings.Workers}
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			r.Bodies++
+		}
+	}
+	t0 := w.Time
+	steps0 := w.Steps
+	start := time.Now()
+	_, err = s.StepTo(s.End, func() bool {
+		r.ContactSteps += int64(w.Stats.Contacts)
+		r.MaxContacts = max(r.MaxContacts, w.Stats.Contacts)
+		return false
+	})
+	if err != nil {
+		return nil, fmt.Errorf("simulation failed at t=%.6g s: %w", w.Time, err)
+	}
+	r.Wall = time.Since(start)
+	r.Steps = w.Steps - steps0
+	r.SimTime = w.Time - t0
+	secs := r.Wall.Seconds()
+	if secs > 0 {
+		r.StepsPerSecond = float64(r.Steps) / secs
+	}
+	if r.ContactSteps > 0 {
+		r.USPerContact = secs * 1e6 / float64(r.ContactSteps)
+	}
+	if r.SimTime > 0 {
+		r.WallPerSimSec = secs / r.SimTime
+	}
+	return r, nil
+}
+
+func cmdBench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o Options
+	var sets setFlags
+	fs.StringVar(&o.Scene, "scene", DefaultScene, "scene to measure")
+	fs.Float64Var(&o.Time, "time", 0, "simulated time in s (default: the scene's)")
+	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
+	fs.StringVar(&o.Integrator, "integrator", "", "integrator name")
+	fs.Var(&sets, "set", "override a scene value (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return ExitInput
+	}
+	o.Sets = sets
+	r, err := Bench(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab bench:", err)
+		return exitFor(err)
+	}
+	fmt.Fprintf(stdout, "scene            %s (%d bodies, %d workers)\n", r.Scene, r.Bodies, r.Workers)
+	fmt.Fprintf(stdout, "simulated        %.4g s in %d steps\n", r.SimTime, r.Steps)
+	fmt.Fprintf(stdout, "wall time        %.3f s\n", r.Wall.Seconds())
+	fmt.Fprintf(stdout, "steps/s          %.1f\n", r.StepsPerSecond)
+	fmt.Fprintf(stdout, "contacts         %.1f mean, %d max active per step\n", float64(r.ContactSteps)/float64(max(r.Steps, 1)), r.MaxContacts)
+	fmt.Fprintf(stdout, "µs/contact/step  %.3f\n", r.USPerContact)
+	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
+	return ExitOK
+}

@@ -1,0 +1,212 @@
+package app
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+	"grainlab/sim/world"
+)
+
+// Series writes series.csv: one row per output instant (columns in docs/outputs.md).
+type Series struct {
+	f   *os.File
+	w   *bufio.Writer
+	row []string
+}
+
+// NewSeries creates DIR/series.csv and writes its header.
+func NewSeries(dir string, w *world.World) (*Series, error) {
+	f, err := os.Create(filepath.Join(dir, "series.csv"))
+	if err != nil {
+		return nil, err
+	}
+	s := &Series{f: f, w: bufio.NewWriter(f)}
+	cols := []string{"t", "dt", "kinetic", "potential_gravity", "potential_contact", "total_energy",
+		"contacts", "contacts_vf", "contacts_ee", "contacts_ve", "contacts_vv", "contacts_suppressed",
+		"night_owls", "rejected_steps"}
+	for _, wl := range w.Walls {
+		cols = append(cols, "wall_"+wl.Name+"_fx", "wall_"+wl.Name+"_fy", "wall_"+wl.Name+"_fz")
+	}
+	for i, l := range w.Loads {
+		n := loadName(l.Name, i)
+		cols = append(cols, n+"_fx", n+"_fy", n+"_fz", n+"_mx", n+"_my", n+"_mz")
+	}
+	for _, p := range w.Probes {
+		cols = append(cols, "probe_"+p.Name+"_x", "probe_"+p.Name+"_y", "probe_"+p.Name+"_z")
+	}
+	s.writeRow(cols)
+	return s, nil
+}
+
+func loadName(name string, i int) string {
+	if name == "" {
+		return "load" + strconv.Itoa(i)
+	}
+	return "load_" + name
+}
+
+func (s *Series) writeRow(cols []string) {
+	for i, c := range cols {
+		if i > 0 {
+			s.w.WriteByte(',')
+		}
+		s.w.WriteString(c)
+	}
+	s.w.WriteByte('\n')
+}
+
+func g(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+func vec(v geom.Vec3) []string { return []string{g(v.X), g(v.Y), g(v.Z)} }
+
+// Write appends the current state of w as one row.
+func (s *Series) Write(w *world.World) error {
+	st := &w.Stats
+	r := s.row[:0]
+	r = append(r, g(w.Time), g(st.Dt), g(st.Kinetic), g(st.PotentialGravity), g(st.PotentialContact), g(st.Total()),
+		strconv.Itoa(st.Contacts), strconv.Itoa(st.ByKind[snap.VF]), strconv.Itoa(st.ByKind[snap.EE]),
+		strconv.Itoa(st.ByKind[snap.VE]), strconv.Itoa(st.ByKind[snap.VV]), strconv.Itoa(st.Suppressed),
+		strconv.FormatInt(st.NightOwls, 10), strconv.FormatInt(st.Rejected, 10))
+	for _, wl := range w.Walls {
+		r = append(r, vec(wl.Force)...)
+	}
+	for i := range w.Loads {
+		var lv world.LoadValue
+		if i < len(w.LoadValues) {
+			lv = w.LoadValues[i]
+		}
+		r = append(r, vec(lv.F)...)
+		r = append(r, vec(lv.M)...)
+	}
+	for i := range w.Probes {
+		v, err := w.ProbeValue(&w.Probes[i])
+		if err != nil {
+			return err
+		}
+		r = append(r, vec(v)...)
+	}
+	s.row = r
+	s.writeRow(r)
+	return nil
+}
+
+// Close flushes and closes the file.
+func (s *Series) Close() error {
+	if err := s.w.Flush(); err != nil {
+		s.f.Close()
+		return err
+	}
+	return s.f.Close()
+}
+
+// BodyState is one body in final.json.
+type BodyState struct {
+	Name            string     `json:"name"`
+	Position        [3]float64 `json:"position"`
+	Quaternion      [4]float64 `json:"quaternion"` // w, x, y, z
+	Velocity        [3]float64 `json:"velocity"`
+	AngularVelocity [3]float64 `json:"angular_velocity"`
+}
+
+// Final is the content of final.json.
+type Final struct {
+	Scene  string      `json:"scene"`
+	Time   float64     `json:"time"`
+	Steps  int64       `json:"steps"`
+	Bodies []BodyState `json:"bodies"`
+}
+
+func arr(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
+
+// WriteFinal writes DIR/final.json with every movable body's state.
+func WriteFinal(dir string, w *world.World) error {
+	fin := Final{Scene: w.Name, Time: w.Time, Steps: w.Steps}
+	for _, b := range w.Bodies {
+		if b.Wall >= 0 {
+			continue
+		}
+		fin.Bodies = append(fin.Bodies, BodyState{
+			Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
+			Velocity: arr(b.V), AngularVelocity: arr(b.W),
+		})
+	}
+	data, err := json.MarshalIndent(fin, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "final.json"), append(data, '\n'), 0o644)
+}
+
+// ContactsWriter writes contacts.csv rows (every contact, active or suppressed).
+type ContactsWriter struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+// NewContacts creates DIR/contacts.csv with its header.
+func NewContacts(dir string) (*ContactsWriter, error) {
+	f, err := os.Create(filepath.Join(dir, "contacts.csv"))
+	if err != nil {
+		return nil, err
+	}
+	c := &ContactsWriter{f: f, w: bufio.NewWriter(f)}
+	fmt.Fprintln(c.w, "t,body_a,body_b,name_a,name_b,type,feature_a,feature_b,x,y,z,nx,ny,nz,gap,fn,ftx,fty,ftz,state,suppressed_by")
+	return c, nil
+}
+
+// Write appends every contact of w at the current time.
+func (c *ContactsWriter) Write(w *world.World) {
+	w.EachContact(func(a, b int, k *contact.Contact) {
+		p := k.Point()
+		state := "stick"
+		if k.Fric.Sliding {
+			state = "slip"
+		}
+		if !k.Active() {
+			state = "suppressed"
+		}
+		fa, fb := featName(k, true), featName(k, false)
+		fmt.Fprintf(c.w, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+			g(w.Time), a, b, w.Bodies[a].Name, w.Bodies[b].Name, k.Kind, fa, fb,
+			g(p.X), g(p.Y), g(p.Z), g(k.N.X), g(k.N.Y), g(k.N.Z), g(k.Gn), g(k.Fn),
+			g(k.Ft.X), g(k.Ft.Y), g(k.Ft.Z), state, k.Rule)
+	})
+}
+
+// featName names a contact's feature on A (or B) as v12, e7 or f3.
+func featName(k *contact.Contact, onA bool) string {
+	var kinds [2]byte
+	switch k.Kind {
+	case snap.VF:
+		kinds = [2]byte{'v', 'f'}
+	case snap.VE:
+		kinds = [2]byte{'v', 'e'}
+	case snap.EE:
+		kinds = [2]byte{'e', 'e'}
+	default:
+		kinds = [2]byte{'v', 'v'}
+	}
+	if k.Swap {
+		kinds[0], kinds[1] = kinds[1], kinds[0]
+	}
+	if onA {
+		return string(kinds[0]) + strconv.Itoa(int(k.FA))
+	}
+	return string(kinds[1]) + strconv.Itoa(int(k.FB))
+}
+
+// Close flushes and closes the file.
+func (c *ContactsWriter) Close() error {
+	if err := c.w.Flush(); err != nil {
+		c.f.Close()
+		return err
+	}
+	return c.f.Close()
+}

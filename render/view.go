@@ -1,0 +1,201 @@
+package render
+
+import (
+	"math"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+)
+
+// ColorBy selects what the body colour encodes.
+type ColorBy int
+
+const (
+	// ColorNone paints bodies in a neutral per-body tint.
+	ColorNone ColorBy = iota
+	// ColorSpeed maps |v| (m/s) through Colormap.
+	ColorSpeed
+	// ColorForce maps Body.ContactForce (N) through Colormap.
+	ColorForce
+)
+
+// ColorByNames are display names of the ColorBy values, indexed by value.
+var ColorByNames = []string{"none", "speed |v|", "contact force"}
+
+// ContactKey identifies a contact across snapshots (indices change every step).
+type ContactKey struct {
+	A, B         int
+	FeatA, FeatB int32
+	Kind         snap.ContactKind
+}
+
+// KeyOf returns the key of contact c.
+func KeyOf(c *snap.Contact) ContactKey {
+	return ContactKey{A: c.A, B: c.B, FeatA: c.FeatA, FeatB: c.FeatB, Kind: c.Kind}
+}
+
+// FindContact returns the index of the contact with key k in s, or −1.
+func FindContact(s *snap.Snapshot, k ContactKey) int {
+	if s == nil {
+		return -1
+	}
+	for i := range s.Contacts {
+		c := &s.Contacts[i]
+		if c.A == k.A && c.B == k.B && c.FeatA == k.FeatA && c.FeatB == k.FeatB && c.Kind == k.Kind {
+			return i
+		}
+	}
+	return -1
+}
+
+// View holds every display toggle; the panel edits it directly.
+type View struct {
+	ShowBodies, ShowWalls, ShowGrid, ShowAxes bool
+	ShowEdges                                 bool // dark feature edges on bodies
+	ShowContacts                              bool // contact markers
+	ShowSuppressed                            bool // suppressed contacts in grey
+	KindFilter                                [snap.NumContactKinds]bool
+	ShowNormal, ShowFriction                  bool    // force arrow parts
+	ArrowScale                                float64 // arrow length per newton (m/N)
+	LogArrows                                 bool    // L = ArrowScale·ArrowRef·ln(1+|F|/ArrowRef)
+	ArrowRef                                  float64 // knee of the log mapping (N)
+	ShowSpheres                               bool    // bounding spheres (wireframe)
+	ShowSkin                                  bool    // contact-skin shell inflated by SkinGap
+	ColorBy                                   ColorBy
+	AutoRange                                 bool       // colour range from the current snapshot
+	Range                                     [2]float64 // manual colour range when !AutoRange
+	MarkerPx                                  float32    // contact marker radius in pixels
+	OccludedAlpha                             float32    // opacity of hidden markers/arrows (0 hides them)
+	WallAlpha                                 float32    // opacity of enabled walls
+	GridZ                                     float64    // height of the ground grid
+
+	SpringActive bool      // draw the Ctrl-drag spring from SpringFrom to SpringTo
+	SpringFrom   geom.Vec3 // attachment point on the body (world)
+	SpringTo     geom.Vec3 // mouse point (world)
+
+	SelectedBody       int        // body index or −1
+	SelectedContact    ContactKey // valid when HasSelectedContact
+	HasSelectedContact bool
+}
+
+// DefaultView returns the toggles a fresh window starts with.
+func DefaultView() View {
+	v := View{
+		ShowBodies: true, ShowWalls: true, ShowGrid: true, ShowAxes: true, ShowEdges: true,
+		ShowContacts: true, ShowNormal: true, ShowFriction: true,
+		ArrowScale: 1e-3, ArrowRef: 1,
+		AutoRange: true, Range: [2]float64{0, 1},
+		MarkerPx: 5, OccludedAlpha: 0.25, WallAlpha: 0.22,
+		SelectedBody: -1,
+	}
+	for k := range v.KindFilter {
+		v.KindFilter[k] = true
+	}
+	return v
+}
+
+// SelectContact selects contact i of s (−1 clears the contact selection).
+func (v *View) SelectContact(s *snap.Snapshot, i int) {
+	if s == nil || i < 0 || i >= len(s.Contacts) {
+		v.HasSelectedContact = false
+		return
+	}
+	v.SelectedContact = KeyOf(&s.Contacts[i])
+	v.HasSelectedContact = true
+}
+
+// SelectedContactIndex resolves the selected contact in s (−1 when absent).
+func (v *View) SelectedContactIndex(s *snap.Snapshot) int {
+	if !v.HasSelectedContact {
+		return -1
+	}
+	return FindContact(s, v.SelectedContact)
+}
+
+// ContactVisible reports whether contact c passes the kind and suppression filters.
+func (v *View) ContactVisible(c *snap.Contact) bool {
+	if c.Suppressed && !v.ShowSuppressed {
+		return false
+	}
+	return int(c.Kind) < len(v.KindFilter) && v.KindFilter[c.Kind]
+}
+
+// ArrowLength maps a force magnitude (N) to an arrow length (m).
+func (v *View) ArrowLength(mag float64) float64 {
+	if !(mag > 0) || math.IsInf(mag, 0) {
+		return 0
+	}
+	if v.LogArrows {
+		ref := v.ArrowRef
+		if !(ref > 0) {
+			ref = 1
+		}
+		return v.ArrowScale * ref * math.Log1p(mag/ref)
+	}
+	return v.ArrowScale * mag
+}
+
+// AutoArrowScale sets ArrowScale (and ArrowRef) so that the largest normal
+// force in s is drawn about 1.5 typical body radii long.
+func (v *View) AutoArrowScale(s *snap.Snapshot) {
+	if s == nil {
+		return
+	}
+	walls := wallMask(s, nil)
+	var rsum float64
+	var n int
+	for i := range s.Bodies {
+		if !walls[i] && s.Bodies[i].Radius > 0 {
+			rsum += s.Bodies[i].Radius
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	var fmax float64
+	var fsum float64
+	var m int
+	for i := range s.Contacts {
+		c := &s.Contacts[i]
+		if c.Suppressed {
+			continue
+		}
+		f := math.Max(math.Abs(c.Fn), c.Ft.Norm())
+		if f > fmax && !math.IsInf(f, 0) {
+			fmax = f
+		}
+		if f > 0 && !math.IsInf(f, 0) {
+			fsum += f
+			m++
+		}
+	}
+	if !(fmax > 0) {
+		return
+	}
+	target := 1.5 * rsum / float64(n)
+	if m > 0 {
+		v.ArrowRef = fsum / float64(m)
+	}
+	if v.LogArrows {
+		v.ArrowScale = target / (v.ArrowRef * math.Log1p(fmax/v.ArrowRef))
+	} else {
+		v.ArrowScale = target / fmax
+	}
+}
+
+// wallMask returns, in buf (grown as needed), which bodies are walls.
+func wallMask(s *snap.Snapshot, buf []bool) []bool {
+	n := len(s.Bodies)
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	for i := range s.Walls {
+		if b := s.Walls[i].Body; b >= 0 && b < n {
+			buf[b] = true
+		}
+	}
+	return buf
+}

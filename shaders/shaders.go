@@ -1,0 +1,28 @@
+// Package shaders embeds the GLSL sources of the renderer and the imgui backend.
+package shaders
+
+import (
+	"embed"
+	"fmt"
+)
+
+//go:embed *.vert *.frag
+var files embed.FS
+
+// Source returns the text of the shader file name (for example "mesh.vert").
+func Source(name string) (string, error) {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("shaders: %w", err)
+	}
+	return string(b), nil
+}
+
+// MustSource is Source that panics on a missing file (the set is fixed at build time).
+func MustSource(name string) string {
+	s, err := Source(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

@@ -1,0 +1,373 @@
+package scene
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand"
+	"strconv"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/integrate"
+	"grainlab/sim/law"
+	"grainlab/sim/shape"
+	"grainlab/sim/world"
+)
+
+// Build turns a parsed scene into a ready-to-run world: shapes, materials
+// and their contact laws, bodies, generated bodies, walls, loads, events and
+// probes. Every error names the scene file, line and key.
+func Build(s *Spec) (*world.World, error) {
+	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}}
+	w := b.w
+	w.Gravity = s.Gravity
+	steps := []func() error{b.integrator, b.contact, b.walls, b.bodies, b.generators, b.loads, b.events, b.probes}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.File, err)
+	}
+	return w, nil
+}
+
+type builder struct {
+	s      *Spec
+	w      *world.World
+	shapes map[string]*shape.Polyhedron
+}
+
+func (b *builder) integrator() error {
+	in := b.s.Integrator
+	st := &b.w.Settings
+	st.Dt, st.DtMin, st.DtMax, st.Safety = in.Dt, in.DtMin, in.DtMax, in.Safety
+	b.w.Dt = in.Dt
+	switch in.Name {
+	case "explicit", "":
+		b.w.Integrator = &integrate.Explicit{}
+	default:
+		return b.s.Errorf(in.Path+".name", "integrator %q is not available yet (available: explicit)", in.Name)
+	}
+	return nil
+}
+
+// lawParams converts a scene law into world contact parameters.
+func (b *builder) lawParams(l Law) (world.ContactParams, error) {
+	var k law.Kind
+	switch l.Law {
+	case "barrier", "":
+		k = law.Barrier
+	case "linear":
+		k = law.Linear
+	case "hertz":
+		k = law.Hertz
+	default:
+		return world.ContactParams{}, b.s.Errorf(l.Path+".law", "unknown law %q (barrier, linear, hertz)", l.Law)
+	}
+	p := world.ContactParams{
+		Normal:   law.Normal{Kind: k, GBar: l.Gbar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
+		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
+		Zeta:     l.Zeta,
+	}
+	if err := p.Validate(); err != nil {
+		return p, b.s.Errorf(l.Path, "%v", err)
+	}
+	return p, nil
+}
+
+func (b *builder) contact() error {
+	p, err := b.lawParams(b.s.Contact.Default)
+	if err != nil {
+		return err
+	}
+	if err := b.w.SetParams(0, 0, p); err != nil {
+		return b.s.Errorf(b.s.Contact.Default.Path, "%v", err)
+	}
+	for _, pr := range b.s.Contact.Pairs {
+		p, err := b.lawParams(pr.Law)
+		if err != nil {
+			return err
+		}
+		ma, mb := b.w.Material(pr.Between[0]), b.w.Material(pr.Between[1])
+		if err := b.w.SetParams(ma, mb, p); err != nil {
+			return b.s.Errorf(pr.Path, "%v", err)
+		}
+	}
+	return nil
+}
+
+// shape returns the polyhedron of a named shape, building it once.
+func (b *builder) shape(name, refPath string) (*shape.Polyhedron, error) {
+	if p, ok := b.shapes[name]; ok {
+		return p, nil
+	}
+	sh, ok := b.s.Shapes[name]
+	if !ok {
+		return nil, b.s.Errorf(refPath, "unknown shape %q", name)
+	}
+	var p *shape.Polyhedron
+	var err error
+	switch sh.Type {
+	case ShapeBox:
+		if !(sh.Size.X > 0 && sh.Size.Y > 0 && sh.Size.Z > 0) || !sh.Size.IsFinite() {
+			return nil, b.s.Errorf(sh.Path+".size", "edge lengths must be finite and > 0")
+		}
+		p = shape.Box(sh.Size.X, sh.Size.Y, sh.Size.Z)
+	case ShapeTetrapod:
+		p, err = shape.Tetrapod(shape.TetrapodParams{LegLength: sh.LegLength, BaseRadius: sh.BaseRadius,
+			TipRadius: sh.TipRadius, Sides: sh.Sides, RootDistance: sh.RootDistance})
+	case ShapeSTL:
+		data, rerr := b.s.ReadFile(sh.File)
+		if rerr != nil {
+			return nil, b.s.Errorf(sh.Path+".path", "%v", rerr)
+		}
+		vs, tris, rerr := shape.ReadSTL(bytes.NewReader(data), sh.File, sh.WeldTol)
+		if rerr != nil {
+			return nil, b.s.Errorf(sh.Path+".path", "%v", rerr)
+		}
+		scale := sh.Scale
+		if scale == 0 {
+			scale = 1
+		}
+		for i := range vs {
+			vs[i] = vs[i].Scale(scale)
+		}
+		p, err = shape.NewPolyhedron(sh.File, vs, tris)
+	default:
+		return nil, b.s.Errorf(sh.Path+".type", "shape type %q is not available yet (box, tetrapod, stl)", sh.Type)
+	}
+	if err != nil {
+		return nil, b.s.Errorf(sh.Path, "%v", err)
+	}
+	p.Name = name
+	b.shapes[name] = p
+	return p, nil
+}
+
+func (b *builder) bodies() error {
+	for i, bs := range b.s.Bodies {
+		p, err := b.shape(bs.Shape, bs.Path+".shape")
+		if err != nil {
+			return err
+		}
+		name := bs.Name
+		if name == "" {
+			name = "body" + strconv.Itoa(i)
+		}
+		var bd *body.Body
+		if bs.Fixed {
+			bd = body.NewFixed(name, p, bs.Position, bs.Orientation)
+		} else {
+			bd, err = b.newBody(name, p, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
+			if err != nil {
+				return err
+			}
+		}
+		bd.V, bd.W = bs.Velocity, bs.AngularVelocity
+		bd.Material = b.w.Material(bs.Material)
+		if bs.RestOnGround {
+			if err := b.restOnGround(bd, bs.Path); err != nil {
+				return err
+			}
+		}
+		b.w.AddBody(bd)
+	}
+	return nil
+}
+
+func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float64, x geom.Vec3, q geom.Quat, path string) (*body.Body, error) {
+	switch {
+	case mass > 0 && !math.IsInf(mass, 0):
+		bd := body.New(name, p, 1, x, q)
+		bd.SetMass(mass, p.InertiaUnit.Scale(mass/p.Volume))
+		return bd, nil
+	case density > 0 && !math.IsInf(density, 0):
+		return body.New(name, p, density, x, q), nil
+	}
+	return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
+}
+
+// restOnGround moves bd vertically so that its lowest vertex is 0.9·ḡ above
+// the highest upward-facing plane wall below it.
+func (b *builder) restOnGround(bd *body.Body, path string) error {
+	zmin := math.Inf(1)
+	for _, v := range bd.Poly.Verts {
+		zmin = math.Min(zmin, bd.Q.Rotate(v).Z)
+	}
+	ground := math.Inf(-1)
+	for _, wl := range b.w.Walls {
+		if wl.Planar && wl.N.Z > 0.999 && wl.P.Z <= bd.X.Z+zmin+1e-9 && wl.P.Z > ground {
+			ground = wl.P.Z
+		}
+	}
+	if math.IsInf(ground, -1) {
+		return b.s.Errorf(path+".rest_on_ground", "no horizontal plane wall (normal +z) below the body")
+	}
+	gbar := b.w.Params(bd.Material, 0).Normal.GBar
+	bd.X.Z = ground + 0.9*gbar - zmin
+	return nil
+}
+
+// generators places bodies without overlap: the region is divided into a
+// lattice of cells one inflated bounding diameter wide; bodies fill the
+// lowest layers (the top one at random cells), each jittered within its cell
+// slack and randomly oriented, all from the generator's seed. When the
+// region is too short for Count bodies its top is raised.
+func (b *builder) generators() error {
+	for _, g := range b.s.Generators {
+		if g.Count <= 0 {
+			continue
+		}
+		p, err := b.shape(g.Shape, g.Path+".shape")
+		if err != nil {
+			return err
+		}
+		mat := b.w.Material(g.Material)
+		gbar := b.w.Params(mat, mat).Normal.GBar
+		cell := 2*p.Radius + 2*gbar
+		ext := g.Max.Sub(g.Min)
+		nx, ny := int(ext.X/cell), int(ext.Y/cell)
+		if nx < 1 || ny < 1 {
+			return b.s.Errorf(g.Path+".region", "region %.4g × %.4g m is narrower than one body (bounding diameter %.4g m)", ext.X, ext.Y, cell)
+		}
+		nz := int(ext.Z / cell)
+		layers := (g.Count + nx*ny - 1) / (nx * ny)
+		if layers > nz {
+			nz = layers // raise the top of the region
+		}
+		rng := rand.New(rand.NewSource(g.Seed))
+		slack := geom.V(ext.X/float64(nx)-cell, ext.Y/float64(ny)-cell, math.Max(0, ext.Z/float64(max(nz, 1))-cell))
+		if layers > int(ext.Z/cell) {
+			slack.Z = 0
+		}
+		placed := 0
+		for k := 0; k < layers; k++ {
+			perm := rng.Perm(nx * ny)
+			for _, c := range perm {
+				if placed == g.Count {
+					break
+				}
+				i, j := c%nx, c/nx
+				lo := g.Min.Add(geom.V(float64(i)*(cell+slack.X), float64(j)*(cell+slack.Y), float64(k)*(cell+slack.Z)))
+				x := lo.Add(geom.V(cell/2+rng.Float64()*slack.X, cell/2+rng.Float64()*slack.Y, cell/2+rng.Float64()*slack.Z))
+				q := g.Orientation
+				if g.RandomOrientation {
+					q = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+				}
+				bd, err := b.newBody(fmt.Sprintf("%s%d", g.Name, placed), p, g.Density, g.Mass, x, q, g.Path)
+				if err != nil {
+					return err
+				}
+				bd.Material = mat
+				bd.V = g.Velocity
+				b.w.AddBody(bd)
+				placed++
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) walls() error {
+	for _, ws := range b.s.Walls {
+		var surf *shape.Polyhedron
+		var err error
+		switch ws.Type {
+		case "plane":
+			u, v := ws.Axes()
+			hu, hv := u.Scale(ws.Size[0]/2), v.Scale(ws.Size[1]/2)
+			c := ws.Point
+			vs := []geom.Vec3{c.Sub(hu).Sub(hv), c.Add(hu).Sub(hv), c.Add(hu).Add(hv), c.Sub(hu).Add(hv)}
+			tris := [][3]int32{{0, 1, 2}, {0, 2, 3}}
+			if u.Cross(v).Dot(ws.Normal) < 0 {
+				tris = [][3]int32{{0, 2, 1}, {0, 3, 2}}
+			}
+			surf, err = shape.NewSurface(ws.Name, vs, tris)
+		case "stl":
+			data, rerr := b.s.ReadFile(ws.File)
+			if rerr != nil {
+				return b.s.Errorf(ws.Path+".path", "%v", rerr)
+			}
+			vs, tris, rerr := shape.ReadSTL(bytes.NewReader(data), ws.File, 0)
+			if rerr != nil {
+				return b.s.Errorf(ws.Path+".path", "%v", rerr)
+			}
+			if ws.Scale != 0 && ws.Scale != 1 {
+				for i := range vs {
+					vs[i] = vs[i].Scale(ws.Scale)
+				}
+			}
+			surf, err = shape.NewSurface(ws.Name, vs, tris)
+		default:
+			return b.s.Errorf(ws.Path+".type", "unknown wall type %q", ws.Type)
+		}
+		if err != nil {
+			return b.s.Errorf(ws.Path, "%v", err)
+		}
+		if _, err := b.w.AddWall(ws.Name, surf, b.w.Material(ws.Material), ws.Enabled); err != nil {
+			return b.s.Errorf(ws.Path, "%v", err)
+		}
+	}
+	return nil
+}
+
+func (b *builder) loads() error {
+	for _, l := range b.s.Loads {
+		bi := b.w.BodyByName(l.Body)
+		if bi < 0 || b.w.Bodies[bi].Wall >= 0 {
+			return b.s.Errorf(l.Path+".body", "no body named %q", l.Body)
+		}
+		fr := body.World
+		if l.Frame == "body" {
+			fr = body.BodyFrame
+		}
+		b.w.Loads = append(b.w.Loads, body.Load{
+			Name: l.Name, Body: bi, Point: l.Point, Frame: fr,
+			Force:  body.Ramp(l.Force),
+			Moment: body.Ramp(l.Moment),
+		})
+	}
+	return nil
+}
+
+func (b *builder) events() error {
+	for _, ev := range b.s.Events {
+		e := world.Event{At: ev.At, Disable: ev.DisableWalls, Enable: ev.EnableWalls,
+			Source: fmt.Sprintf("%s:%d: %s", b.s.File, b.s.Line(ev.Path), ev.Path)}
+		for _, n := range append(append([]string(nil), ev.DisableWalls...), ev.EnableWalls...) {
+			if b.w.WallByName(n) < 0 {
+				return b.s.Errorf(ev.Path, "no wall named %q", n)
+			}
+		}
+		for _, a := range ev.Set {
+			v, err := strconv.ParseFloat(a.Value, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return b.s.Errorf(ev.Path+".set", "%s: expected a finite number, got %q", a.Path, a.Value)
+			}
+			e.Set = append(e.Set, world.Assign{Path: a.Path, Value: v})
+		}
+		b.w.Events = append(b.w.Events, e)
+	}
+	return nil
+}
+
+func (b *builder) probes() error {
+	for _, p := range b.s.Probes {
+		pr := world.Probe{Name: p.Name, Body: -1, Wall: -1, Quantity: p.Quantity}
+		if p.Wall != "" {
+			if pr.Wall = b.w.WallByName(p.Wall); pr.Wall < 0 {
+				return b.s.Errorf(p.Path+".wall", "no wall named %q", p.Wall)
+			}
+		} else if pr.Body = b.w.BodyByName(p.Body); pr.Body < 0 {
+			return b.s.Errorf(p.Path+".body", "no body named %q", p.Body)
+		}
+		if _, err := b.w.ProbeValue(&pr); err != nil {
+			return b.s.Errorf(p.Path+".quantity", "%v", err)
+		}
+		b.w.Probes = append(b.w.Probes, pr)
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ParseNumber parses a user-typed number, rejecting NaN and ±Inf.
+func ParseNumber(text string) (float64, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return 0, errors.New("empty")
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, errors.New("out of range")
+		}
+		return 0, errors.New("not a number")
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, errors.New("must be finite")
+	}
+	return v, nil
+}
+
+// FormatEdit formats v for an edit buffer so that it parses back exactly.
+func FormatEdit(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// FieldSpec describes one numeric field of a parameter struct T.
+type FieldSpec[T any] struct {
+	Label string
+	Tip   string
+	Get   func(*T) *float64
+}
+
+// Editor keeps text buffers for the numeric fields of a T, validates the
+// candidate on every edit and releases it only when valid.
+type Editor[T comparable] struct {
+	Fields []FieldSpec[T]
+	Bufs   []string // edit buffers, one per field
+	Errs   []string // per-field error ("" when fine)
+	Err    string   // whole-candidate error from the validator
+	ErrAt  int      // field the whole-candidate error is shown next to (−1: none)
+
+	base     T // value the buffers started from (non-numeric fields live here)
+	pending  T // last candidate (valid or not) built from the buffers
+	lastSeen T // last value passed to Sync
+	dirty    bool
+	synced   bool
+}
+
+// NewEditor returns an editor for fields.
+func NewEditor[T comparable](fields []FieldSpec[T]) *Editor[T] {
+	n := len(fields)
+	return &Editor[T]{Fields: fields, Bufs: make([]string, n), Errs: make([]string, n), ErrAt: -1}
+}
+
+// Dirty reports whether the buffers hold uncommitted edits.
+func (e *Editor[T]) Dirty() bool { return e.dirty }
+
+// Sync adopts the current value cur when nothing is being edited and cur
+// changed since the last Sync (so a committed edit is not overwritten by the
+// old value while the app applies it).
+func (e *Editor[T]) Sync(cur T) {
+	if e.dirty || (e.synced && cur == e.lastSeen) {
+		return
+	}
+	e.Reset(cur)
+}
+
+// Reset discards edits and shows cur.
+func (e *Editor[T]) Reset(cur T) {
+	e.base, e.pending, e.lastSeen = cur, cur, cur
+	e.dirty, e.synced = false, true
+	for i, f := range e.Fields {
+		e.Bufs[i] = FormatEdit(*f.Get(&cur))
+		e.Errs[i] = ""
+	}
+	e.Err, e.ErrAt = "", -1
+}
+
+// Base returns the value the buffers started from.
+func (e *Editor[T]) Base() T { return e.base }
+
+// Edit records new text for field i and revalidates the whole candidate.
+// validate may be nil. It returns the candidate and whether it is valid.
+func (e *Editor[T]) Edit(i int, text string, validate func(T) error) (T, bool) {
+	if i >= 0 && i < len(e.Bufs) {
+		e.Bufs[i] = text
+	}
+	e.dirty = true
+	return e.check(i, validate)
+}
+
+// Modify applies a non-text change (a combo box) to the candidate and revalidates.
+func (e *Editor[T]) Modify(f func(*T), validate func(T) error) (T, bool) {
+	f(&e.base) // non-text fields live in base; buffers cover the numbers
+	e.dirty = true
+	return e.check(-1, validate)
+}
+
+// Candidate rebuilds and validates the value the buffers describe.
+func (e *Editor[T]) Candidate(validate func(T) error) (T, bool) { return e.check(e.ErrAt, validate) }
+
+func (e *Editor[T]) check(at int, validate func(T) error) (T, bool) {
+	c := e.base
+	ok := true
+	for i, f := range e.Fields {
+		v, err := ParseNumber(e.Bufs[i])
+		if err != nil {
+			e.Errs[i] = err.Error()
+			ok = false
+			continue
+		}
+		e.Errs[i] = ""
+		*f.Get(&c) = v
+	}
+	e.pending = c
+	e.Err, e.ErrAt = "", -1
+	if !ok {
+		return c, false
+	}
+	if validate != nil {
+		if err := validate(c); err != nil {
+			e.Err, e.ErrAt = err.Error(), at
+			return c, false
+		}
+	}
+	return c, true
+}
+
+// Commit validates the candidate; when valid it becomes the new base, the
+// editor is clean, and the value is returned with ok.
+func (e *Editor[T]) Commit(validate func(T) error) (T, bool) {
+	c, ok := e.check(e.ErrAt, validate)
+	if !ok {
+		return c, false
+	}
+	e.base, e.pending = c, c
+	e.dirty = false
+	return c, true
+}
+
+// Pending returns the last candidate built from the buffers.
+func (e *Editor[T]) Pending() T { return e.pending }
+
+// FieldError returns the message to show next to field i ("" for none).
+func (e *Editor[T]) FieldError(i int) string {
+	if e.Errs[i] != "" {
+		return e.Errs[i]
+	}
+	if e.ErrAt == i {
+		return e.Err
+	}
+	return ""
+}
+
+// lawFields are the editable numeric fields of LawParams, in panel order.
+var lawFields = []FieldSpec[LawParams]{
+	{"gbar", "skin gap: the barrier acts for gaps below gbar (m)", func(p *LawParams) *float64 { return &p.GBar }},
+	{"eps1", "barrier stiffness parameter eps1", func(p *LawParams) *float64 { return &p.Eps1 }},
+	{"n1", "barrier exponent n1", func(p *LawParams) *float64 { return &p.N1 }},
+	{"f", "fraction f of gbar where the second branch starts", func(p *LawParams) *float64 { return &p.F }},
+	{"n2", "second-branch exponent n2", func(p *LawParams) *float64 { return &p.N2 }},
+	{"zeta", "normal damping ratio zeta", func(p *LawParams) *float64 { return &p.Zeta }},
+	{"mu_s", "static friction coefficient", func(p *LawParams) *float64 { return &p.MuS }},
+	{"mu_d", "dynamic friction coefficient", func(p *LawParams) *float64 { return &p.MuD }},
+	{"eps_t", "tangential penalty stiffness", func(p *LawParams) *float64 { return &p.EpsT }},
+	{"c_t", "tangential damping", func(p *LawParams) *float64 { return &p.CT }},
+}
+
+// number of the normal-law fields (the rest are friction)
+const lawNormalFields = 6
+
+// materialFields are the editable numeric fields of Material.
+var materialFields = []FieldSpec[Material]{
+	{"n1", "blockiness exponent n1 (2 = ellipsoid, large = box)", func(m *Material) *float64 { return &m.N1 }},
+	{"n2", "blockiness exponent n2", func(m *Material) *float64 { return &m.N2 }},
+	{"a", "semi-axis a (m)", func(m *Material) *float64 { return &m.A }},
+	{"b", "semi-axis b (m)", func(m *Material) *float64 { return &m.B }},
+	{"c", "semi-axis c (m)", func(m *Material) *float64 { return &m.C }},
+}
+
+// basicMaterialCheck rejects non-positive axes and exponents below 1.
+func basicMaterialCheck(m Material) error {
+	if m.A <= 0 || m.B <= 0 || m.C <= 0 {
+		return errors.New("semi-axes must be > 0")
+	}
+	if m.N1 < 1 || m.N2 < 1 {
+		return errors.New("exponents must be >= 1")
+	}
+	return nil
+}
+
+// chain combines the panel's own check with an optional validator.
+func chain[T any](own func(T) error, ext func(T) error) func(T) error {
+	return func(v T) error {
+		if own != nil {
+			if err := own(v); err != nil {
+				return err
+			}
+		}
+		if ext != nil {
+			if err := ext(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

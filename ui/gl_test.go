@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"grainlab/render"
+)
+
+// GL must run on the main OS thread: TestMain serves onMain calls there.
+func init() { runtime.LockOSThread() }
+
+var mainFuncs = make(chan func())
+
+func TestMain(m *testing.M) {
+	code := make(chan int, 1)
+	go func() { code <- m.Run() }()
+	for {
+		select {
+		case f := <-mainFuncs:
+			f()
+		case c := <-code:
+			os.Exit(c)
+		}
+	}
+}
+
+func onMain(f func()) {
+	done := make(chan struct{})
+	mainFuncs <- func() { defer close(done); f() }
+	<-done
+}
+
+// TestPlatformAndRenderer needs a display; it skips cleanly without one.
+func TestPlatformAndRenderer(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("no display (run under xvfb-run)")
+	}
+	var skip string
+	var errs []string
+	fail := func(s string) { errs = append(errs, s) }
+	onMain(func() {
+		if err := glfw.Init(); err != nil {
+			skip = "glfw.Init: " + err.Error()
+			return
+		}
+		defer glfw.Terminate()
+		glfw.WindowHint(glfw.ContextVersionMajor, 4)
+		glfw.WindowHint(glfw.ContextVersionMinor, 1)
+		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+		glfw.WindowHint(glfw.Visible, glfw.False)
+		win, err := glfw.CreateWindow(640, 400, "ui test", nil, nil)
+		if err != nil {
+			skip = "CreateWindow: " + err.Error()
+			return
+		}
+		defer win.Destroy()
+		win.MakeContextCurrent()
+
+		prevCalls := 0
+		win.SetMouseButtonCallback(func(*glfw.Window, glfw.MouseButton, glfw.Action, glfw.ModifierKey) { prevCalls++ })
+		u, err := New(win)
+		if err != nil {
+			fail(err.Error())
+			return
+		}
+		defer u.Close()
+		var clicks, keys []glfw.Action
+		var chars []rune
+		u.Platform.App = AppHandlers{
+			MouseButton: func(_ glfw.MouseButton, a glfw.Action, _ glfw.ModifierKey) { clicks = append(clicks, a) },
+			Key:         func(_ glfw.Key, _ int, a glfw.Action, _ glfw.ModifierKey) { keys = append(keys, a) },
+			Char:        func(r rune) { chars = append(chars, r) },
+		}
+		s := render.DemoSnapshot()
+		v := render.DefaultView()
+		p := &Panel{Width: 300}
+		in := &PanelInput{Snap: s, View: &v}
+
+		frame := func() {
+			u.NewFrame()
+			p.Draw(in)
+			gl.Enable(gl.DEPTH_TEST)
+			gl.Disable(gl.BLEND)
+			gl.Viewport(1, 2, 300, 200)
+			u.Render()
+		}
+		frame()
+		if gl.IsEnabled(gl.BLEND) || !gl.IsEnabled(gl.DEPTH_TEST) || gl.IsEnabled(gl.SCISSOR_TEST) {
+			fail("imgui renderer did not restore enable state")
+		}
+		var vp [4]int32
+		gl.GetIntegerv(gl.VIEWPORT, &vp[0])
+		if vp != [4]int32{1, 2, 300, 200} {
+			fail("viewport not restored")
+		}
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			fail("GL error")
+		}
+
+		// mouse far from the panel: the app gets press and release
+		io := imgui.CurrentIO()
+		if io.WantCaptureMouse() {
+			fail("imgui wants the mouse with no mouse activity")
+		}
+		u.Platform.mouseButton(win, glfw.MouseButtonLeft, glfw.Press, 0)
+		frame()
+		u.Platform.mouseButton(win, glfw.MouseButtonLeft, glfw.Release, 0)
+		if len(clicks) != 2 || prevCalls != 2 {
+			fail("app or previous callback missed mouse events")
+		}
+		u.Platform.key(win, glfw.KeySpace, 0, glfw.Press, 0)
+		u.Platform.char(win, 'x')
+		if len(keys) != 1 || len(chars) != 1 {
+			fail("app missed key/char events")
+		}
+		u.Platform.key(win, glfw.KeySpace, 0, glfw.Release, 0)
+	})
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}

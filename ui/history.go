@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"math"
+
+	"grainlab/sim/snap"
+)
+
+// History keeps the recent kinetic energy, contact count and Δt samples for
+// the Stats plots plus a smoothed real-time factor.
+type History struct {
+	Kinetic, Contacts, Dt *Ring
+	Interval              float64 // minimum wall time between samples (s)
+
+	RTF float64 // simulated seconds per wall second, NaN until known
+
+	scene               string
+	lastStep            int64
+	lastSample          float64
+	rtfWall, rtfSim     float64
+	haveRTF, haveSample bool
+}
+
+// NewHistory keeps n samples taken at most every interval seconds.
+func NewHistory(n int, interval float64) *History {
+	return &History{Kinetic: NewRing(n), Contacts: NewRing(n), Dt: NewRing(n), Interval: interval, RTF: math.NaN()}
+}
+
+// Reset clears every sample.
+func (h *History) Reset() {
+	h.Kinetic.Reset()
+	h.Contacts.Reset()
+	h.Dt.Reset()
+	h.RTF = math.NaN()
+	h.haveRTF, h.haveSample = false, false
+}
+
+// Observe records s at wall time now (s) when the simulation advanced and the
+// sampling interval has passed; a new scene or a step going back resets it.
+func (h *History) Observe(s *snap.Snapshot, now float64) {
+	if s == nil {
+		return
+	}
+	st := &s.Stats
+	if s.Scene != h.scene || (h.haveSample && st.Step < h.lastStep) {
+		h.scene = s.Scene
+		h.Reset()
+	}
+	if h.haveSample && (st.Step == h.lastStep || now-h.lastSample < h.Interval-1e-9) {
+		if st.Step == h.lastStep && h.haveRTF && now-h.rtfWall > 1 {
+			h.RTF = 0 // paused
+		}
+		return
+	}
+	h.Kinetic.Push(float32(st.Kinetic))
+	h.Contacts.Push(float32(st.Contacts))
+	h.Dt.Push(float32(st.Dt))
+	h.lastStep, h.lastSample, h.haveSample = st.Step, now, true
+	if !h.haveRTF {
+		h.rtfWall, h.rtfSim, h.haveRTF = now, st.Time, true
+		return
+	}
+	if dw := now - h.rtfWall; dw >= 0.5 {
+		r := (st.Time - h.rtfSim) / dw
+		if math.IsNaN(h.RTF) || h.RTF == 0 {
+			h.RTF = r
+		} else {
+			h.RTF = 0.5*h.RTF + 0.5*r
+		}
+		h.rtfWall, h.rtfSim = now, st.Time
+	}
+}

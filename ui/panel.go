@@ -1,0 +1,788 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"grainlab/render"
+	"grainlab/sim/snap"
+)
+
+// KeyHelp lists the window's keyboard and mouse bindings shown in the Keys section.
+var KeyHelp = [][2]string{
+	{"Space", "play / pause"},
+	{"Right", "single step"},
+	{"R", "reset scene"},
+	{"F", "fit camera"},
+	{"S", "screenshot"},
+	{"H", "hide / show panel"},
+	{"1-4", "toggle VF / EE / VE / VV contacts"},
+	{"Left drag", "orbit"},
+	{"Right/Middle drag", "pan"},
+	{"Wheel", "zoom"},
+	{"Click", "select body / contact"},
+	{"Ctrl-drag", "spring force on a body"},
+}
+
+var (
+	colRed   = imgui.Vec4{X: 1, Y: 0.35, Z: 0.3, W: 1}
+	colDim   = imgui.Vec4{X: 0.6, Y: 0.6, Z: 0.6, W: 1}
+	colGood  = imgui.Vec4{X: 0.5, Y: 0.9, Z: 0.5, W: 1}
+	fieldW   = float32(110)
+	plotH    = float32(48)
+	maxFloat = float32(math.MaxFloat32)
+)
+
+// Panel is the imgui control panel; the zero value is ready to use.
+type Panel struct {
+	Width     float32 // panel width in pixels (default 330)
+	ExpandAll bool    // open every section this frame (for screenshots and docs)
+
+	hist *History
+	law  *Editor[LawParams]
+	mats []*Editor[Material]
+
+	openPath  string
+	sceneIdx  int32
+	speed     float32
+	curveLog  bool
+	curveInit bool
+
+	curveKey             LawParams
+	curveHave            bool
+	curveG, curveFn, cDt []float32
+	curveErr             string
+	plotFn, plotDt       []float32
+
+	walls    []WallToggle
+	lawValid func(LawParams) error
+	matValid func(Material) error
+	inValid  func(LawParams) error
+	inMatVal func(Material) error
+	selList  []int
+}
+
+// History returns the panel's stats ring buffers (created on first use).
+func (p *Panel) History() *History {
+	if p.hist == nil {
+		p.hist = NewHistory(600, 1.0/30)
+	}
+	return p.hist
+}
+
+// ownLawCheck is the panel's own sanity check on top of finiteness.
+func ownLawCheck(l LawParams) error {
+	switch {
+	case l.GBar <= 0:
+		return errors.New("gbar must be > 0")
+	case l.Zeta < 0:
+		return errors.New("zeta must be >= 0")
+	case l.MuS < 0 || l.MuD < 0:
+		return errors.New("friction coefficients must be >= 0")
+	case l.EpsT < 0 || l.CT < 0:
+		return errors.New("tangential parameters must be >= 0")
+	}
+	return nil
+}
+
+func textColored(c imgui.Vec4, s string) {
+	imgui.PushStyleColor(imgui.StyleColorText, c)
+	imgui.Text(s)
+	imgui.PopStyleColor()
+}
+
+func tooltip(s string) {
+	if s != "" && imgui.IsItemHovered() {
+		imgui.SetTooltip(s)
+	}
+}
+
+func checkbox(label string, v *bool, changed *bool) {
+	if imgui.Checkbox(label, v) {
+		*changed = true
+	}
+}
+
+// Draw builds the panel for this imgui frame and returns the requested changes.
+// Call it between imgui.NewFrame and imgui.Render.
+func (p *Panel) Draw(in *PanelInput) Actions {
+	var a Actions
+	p.walls = p.walls[:0]
+	if p.law == nil {
+		p.law = NewEditor(lawFields)
+		p.curveLog = true
+		p.speed = 1
+	}
+	if p.Width <= 0 {
+		p.Width = 330
+	}
+	p.inValid, p.inMatVal = in.ValidateLaw, in.ValidateMaterial
+	if p.lawValid == nil {
+		p.lawValid = chain(ownLawCheck, func(l LawParams) error {
+			if p.inValid != nil {
+				return p.inValid(l)
+			}
+			return nil
+		})
+		p.matValid = chain(basicMaterialCheck, func(m Material) error {
+			if p.inMatVal != nil {
+				return p.inMatVal(m)
+			}
+			return nil
+		})
+	}
+	s := in.Snap
+	p.History().Observe(s, imgui.Time())
+	p.law.Sync(in.Law)
+
+	ds := imgui.MainViewport().Size()
+	imgui.SetNextWindowPosV(imgui.Vec2{X: ds.X - p.Width - 6, Y: 6}, imgui.ConditionFirstUseEver, imgui.Vec2{})
+	imgui.SetNextWindowSizeV(imgui.Vec2{X: p.Width, Y: ds.Y - 12}, imgui.ConditionFirstUseEver)
+	imgui.SetNextWindowBgAlpha(0.88)
+	if !imgui.BeginV("Grainlab", nil, imgui.WindowFlagsNoCollapse) {
+		imgui.End()
+		return a
+	}
+	imgui.PushItemWidth(fieldW)
+	p.runControls(in, &a)
+	if in.Status != "" {
+		if in.StatusIsError {
+			imgui.PushTextWrapPos()
+			textColored(colRed, in.Status)
+			imgui.PopTextWrapPos()
+		} else {
+			imgui.Text(in.Status)
+		}
+	}
+	if p.header("Scene", imgui.TreeNodeFlagsDefaultOpen) {
+		p.sceneSection(in, &a)
+	}
+	if len(in.Integrators) > 0 && p.header1("Integrator") {
+		cur := int32(indexOf(in.Integrators, in.Integrator))
+		if imgui.Combo("integrator", &cur, in.Integrators) && cur >= 0 && in.Integrators[cur] != in.Integrator {
+			a.Integrator = in.Integrators[cur]
+		}
+	}
+	if p.header1("Barrier / normal law") {
+		p.lawSection(in, &a)
+	}
+	if p.header1("Friction") {
+		p.frictionSection(in, &a)
+	}
+	if hasSQ(in.Materials) && p.header1("Blockiness") {
+		p.blockinessSection(in, &a)
+	}
+	if s != nil && len(s.Walls) > 0 && p.header1("Walls") {
+		for i := range s.Walls {
+			w := &s.Walls[i]
+			on := w.Enabled
+			name := w.Name
+			if name == "" {
+				name = fmt.Sprintf("wall %d", i)
+			}
+			if imgui.Checkbox(name+"##wall"+fmt.Sprint(i), &on) {
+				p.walls = append(p.walls, WallToggle{Index: i, Name: w.Name, Enabled: on})
+			}
+			if f := w.Force.Norm(); f > 0 {
+				imgui.SameLine()
+				textColored(colDim, "F="+FormatSI(f, "N"))
+			}
+		}
+	}
+	if in.View != nil && p.header("View", imgui.TreeNodeFlagsDefaultOpen) {
+		p.viewSection(in, &a)
+	}
+	if p.header("Stats", imgui.TreeNodeFlagsDefaultOpen) {
+		p.statsSection(in)
+	}
+	if in.View != nil && p.header("Selection", imgui.TreeNodeFlagsDefaultOpen) {
+		p.selectionSection(in, &a)
+	}
+	if p.header1("Keys") {
+		for _, k := range KeyHelp {
+			textColored(colGood, k[0])
+			imgui.SameLineV(120, -1)
+			imgui.Text(k[1])
+		}
+	}
+	imgui.PopItemWidth()
+	imgui.End()
+	if len(p.walls) > 0 {
+		a.Walls = p.walls
+	}
+	return a
+}
+
+func (p *Panel) header(label string, flags imgui.TreeNodeFlags) bool {
+	if p.ExpandAll {
+		imgui.SetNextItemOpen(true, imgui.ConditionAlways)
+	}
+	return imgui.CollapsingHeaderV(label, flags)
+}
+
+func (p *Panel) header1(label string) bool { return p.header(label, 0) }
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasSQ(ms []Material) bool {
+	for i := range ms {
+		if ms[i].Superquadric {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Panel) runControls(in *PanelInput, a *Actions) {
+	if in.Playing {
+		if imgui.ButtonV("Pause", imgui.Vec2{X: 60}) {
+			a.Pause = true
+		}
+	} else if imgui.ButtonV("Play", imgui.Vec2{X: 60}) {
+		a.Play = true
+	}
+	imgui.SameLine()
+	if imgui.Button("Step") {
+		a.Step = true
+	}
+	imgui.SameLine()
+	if imgui.Button("Reset") {
+		a.Reset = true
+	}
+	imgui.SameLine()
+	if imgui.Button("Fit") {
+		a.Fit = true
+	}
+	imgui.SameLine()
+	if imgui.Button("Shot") {
+		a.Screenshot = true
+	}
+	fast := in.AsFast
+	if imgui.Checkbox("as fast as possible", &fast) {
+		a.SpeedChanged, a.AsFast, a.Speed = true, fast, in.Speed
+	}
+	if !imgui.IsAnyItemActive() && in.Speed > 0 {
+		p.speed = float32(in.Speed)
+	}
+	if !in.AsFast {
+		imgui.SameLine()
+		imgui.PushItemWidth(90)
+		if imgui.SliderFloatV("speed##run", &p.speed, 1e-4, 1e3, "%.3gx", imgui.SliderFlagsLogarithmic|imgui.SliderFlagsAlwaysClamp) {
+			a.SpeedChanged, a.AsFast, a.Speed = true, false, float64(p.speed)
+		}
+		tooltip("simulated seconds per real second")
+		imgui.PopItemWidth()
+	}
+}
+
+func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
+	if s := in.Snap; s != nil {
+		imgui.Text("scene: " + s.Scene)
+	}
+	if len(in.Scenes) > 0 {
+		cur := int32(-1)
+		if in.Snap != nil {
+			cur = int32(indexOf(in.Scenes, in.Snap.Scene))
+		}
+		preview := "(choose)"
+		if cur >= 0 {
+			preview = in.Scenes[cur]
+		}
+		imgui.PushItemWidth(200)
+		if imgui.BeginCombo("scene##pick", preview) {
+			for i, name := range in.Scenes {
+				if imgui.SelectableV(name, int32(i) == cur, 0, imgui.Vec2{}) {
+					a.LoadScene = name
+				}
+			}
+			imgui.EndCombo()
+		}
+		imgui.PopItemWidth()
+	}
+	imgui.PushItemWidth(200)
+	enter := imgui.InputTextWithHintV("##open", "scene file path", &p.openPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
+	imgui.PopItemWidth()
+	imgui.SameLine()
+	if (imgui.Button("Open file...") || enter) && strings.TrimSpace(p.openPath) != "" {
+		a.OpenFile = strings.TrimSpace(p.openPath)
+	}
+}
+
+// numField draws field i of editor e; it returns true when the user finished
+// an edit (Enter or leaving the field) so the caller may commit.
+func numField[T comparable](e *Editor[T], i int, validate func(T) error) (done bool) {
+	f := e.Fields[i]
+	buf := e.Bufs[i]
+	enter := imgui.InputTextV(f.Label+"##f"+fmt.Sprint(i), &buf,
+		imgui.InputTextFlagsCharsScientific|imgui.InputTextFlagsAutoSelectAll|imgui.InputTextFlagsEnterReturnsTrue, nil)
+	if buf != e.Bufs[i] {
+		e.Edit(i, buf, validate)
+	}
+	tooltip(f.Tip)
+	done = enter || imgui.IsItemDeactivatedAfterEdit()
+	if msg := e.FieldError(i); msg != "" {
+		imgui.SameLine()
+		textColored(colRed, msg)
+	}
+	return done
+}
+
+func (p *Panel) lawSection(in *PanelInput, a *Actions) {
+	e := p.law
+	kinds := in.LawKinds
+	if len(kinds) > 0 {
+		base := e.Base()
+		cur := int32(indexOf(kinds, base.Kind))
+		if imgui.Combo("law", &cur, kinds) && cur >= 0 {
+			e.Modify(func(l *LawParams) { l.Kind = kinds[cur] }, p.lawValid)
+			p.commitLaw(in, a)
+		}
+	} else if in.Law.Kind != "" {
+		imgui.Text("law: " + in.Law.Kind)
+	}
+	for i := 0; i < lawNormalFields; i++ {
+		if numField(e, i, p.lawValid) {
+			p.commitLaw(in, a)
+		}
+	}
+	// derived, read-only
+	d := in.Law
+	if e.Dirty() && in.DeriveLaw != nil {
+		if c, ok := e.Candidate(p.lawValid); ok {
+			if dd, err := in.DeriveLaw(c); err == nil {
+				d = dd
+			}
+		}
+	}
+	textColored(colDim, "eps2 = "+FormatSci(d.Eps2)+"   c2 = "+FormatSci(d.C2)+"  (derived)")
+	if e.Dirty() {
+		if imgui.Button("Apply") {
+			p.commitLaw(in, a)
+		}
+		imgui.SameLine()
+		if imgui.Button("Revert") {
+			e.Reset(in.Law)
+		}
+		if e.Err != "" && e.ErrAt < 0 {
+			textColored(colRed, e.Err)
+		}
+	}
+	p.lawPlots(in)
+}
+
+func (p *Panel) frictionSection(in *PanelInput, a *Actions) {
+	for i := lawNormalFields; i < len(lawFields); i++ {
+		if numField(p.law, i, p.lawValid) {
+			p.commitLaw(in, a)
+		}
+	}
+}
+
+func (p *Panel) commitLaw(in *PanelInput, a *Actions) {
+	if c, ok := p.law.Commit(p.lawValid); ok && c != in.Law {
+		v := c
+		a.Law = &v
+	}
+}
+
+func (p *Panel) lawPlots(in *PanelInput) {
+	if in.LawCurve == nil {
+		return
+	}
+	params := in.Law
+	if p.law.Dirty() {
+		if c, ok := p.law.Candidate(p.lawValid); ok {
+			params = c
+		}
+	}
+	if !p.curveHave || params != p.curveKey {
+		g, fn, dt, err := in.LawCurve(params)
+		p.curveKey, p.curveHave = params, true
+		p.curveG, p.curveFn, p.cDt = g, fn, dt
+		p.curveErr = ""
+		if err != nil {
+			p.curveErr = err.Error()
+		}
+	}
+	if p.curveErr != "" {
+		textColored(colRed, "curve: "+p.curveErr)
+		return
+	}
+	imgui.Checkbox("log10 plots", &p.curveLog)
+	w := imgui.ContentRegionAvail().X
+	gr := ""
+	if n := len(p.curveG); n > 1 {
+		gr = fmt.Sprintf("g: %s .. %s", FormatSI(float64(p.curveG[0]), "m"), FormatSI(float64(p.curveG[n-1]), "m"))
+	}
+	p.plotFn = transformPlot(p.plotFn, p.curveFn, p.curveLog)
+	p.plotDt = transformPlot(p.plotDt, p.cDt, p.curveLog)
+	if len(p.plotFn) > 0 {
+		lo, hi := finiteRange(p.curveFn)
+		imgui.PlotLinesV("##fn", p.plotFn, 0, "f_n(g)  "+FormatSI(lo, "N")+" .. "+FormatSI(hi, "N"), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH * 1.5})
+	}
+	if len(p.plotDt) > 0 {
+		lo, hi := finiteRange(p.cDt)
+		imgui.PlotLinesV("##dtc", p.plotDt, 0, "dt_c(g)  "+FormatSI(lo, "s")+" .. "+FormatSI(hi, "s"), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH * 1.5})
+	}
+	if gr != "" {
+		textColored(colDim, gr)
+	}
+	textColored(colDim, "dt_c = 2 sqrt(m_c/k_c),  k_c = -df_n/dg")
+}
+
+// transformPlot copies src into dst (log10 of |v| when lg), replacing
+// non-finite values so imgui's autoscale is not poisoned.
+func transformPlot(dst, src []float32, lg bool) []float32 {
+	dst = dst[:0]
+	for _, v := range src {
+		x := float64(v)
+		if lg {
+			x = math.Log10(math.Abs(x))
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			if lg {
+				x = -30
+			} else {
+				x = 0
+			}
+		}
+		dst = append(dst, float32(x))
+	}
+	return dst
+}
+
+func finiteRange(v []float32) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		lo, hi = math.Min(lo, f), math.Max(hi, f)
+	}
+	if lo > hi {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+func (p *Panel) blockinessSection(in *PanelInput, a *Actions) {
+	if len(p.mats) != len(in.Materials) {
+		p.mats = make([]*Editor[Material], len(in.Materials))
+	}
+	for mi := range in.Materials {
+		m := in.Materials[mi]
+		if !m.Superquadric {
+			continue
+		}
+		if p.mats[mi] == nil {
+			p.mats[mi] = NewEditor(materialFields)
+		}
+		e := p.mats[mi]
+		e.Sync(m)
+		imgui.PushIDInt(mi)
+		name := m.Name
+		if name == "" {
+			name = fmt.Sprintf("material %d", mi)
+		}
+		imgui.Text(name)
+		for i := range e.Fields {
+			if numField(e, i, p.matValid) {
+				if c, ok := e.Commit(p.matValid); ok && c != m {
+					a.Material = &MaterialEdit{Index: mi, Material: c}
+				}
+			}
+		}
+		imgui.PopID()
+	}
+}
+
+// flow lays items out left to right, wrapping when the next one does not fit.
+type flow struct {
+	right, last float32
+	any         bool
+}
+
+func beginFlow() flow {
+	return flow{right: imgui.CursorScreenPos().X + imgui.ContentRegionAvail().X}
+}
+
+// place positions the next item of width w.
+func (f *flow) place(w float32) {
+	if f.any && f.last+imgui.CurrentStyle().ItemSpacing().X+w <= f.right {
+		imgui.SameLine()
+	}
+	f.any = true
+}
+
+func (f *flow) end() { f.last = imgui.ItemRectMax().X }
+
+func checkWidth(label string) float32 {
+	if i := strings.Index(label, "##"); i >= 0 {
+		label = label[:i]
+	}
+	return imgui.FrameHeight() + imgui.CurrentStyle().ItemInnerSpacing().X + imgui.CalcTextSize(label, false, 0).X
+}
+
+func (f *flow) check(label string, v *bool, changed *bool) {
+	f.place(checkWidth(label))
+	checkbox(label, v, changed)
+	f.end()
+}
+
+// swatchCheck is a colour swatch followed by a checkbox, kept together.
+func (f *flow) swatchCheck(id string, c [3]float32, label string, v *bool, changed *bool) {
+	f.place(12 + 2 + checkWidth(label))
+	imgui.BeginGroup()
+	imgui.ColorButton(id, imgui.Vec4{X: c[0], Y: c[1], Z: c[2], W: 1}, imgui.ColorEditFlagsNoTooltip, imgui.Vec2{X: 10, Y: 10})
+	imgui.SameLineV(0, 2)
+	checkbox(label, v, changed)
+	imgui.EndGroup()
+	f.end()
+}
+
+func (p *Panel) viewSection(in *PanelInput, a *Actions) {
+	v := in.View
+	ch := &a.ViewChanged
+	f := beginFlow()
+	f.check("bodies", &v.ShowBodies, ch)
+	f.check("edges", &v.ShowEdges, ch)
+	f.check("walls", &v.ShowWalls, ch)
+	f.check("grid", &v.ShowGrid, ch)
+	f.check("axes", &v.ShowAxes, ch)
+	f.check("spheres", &v.ShowSpheres, ch)
+	f.check("skin", &v.ShowSkin, ch)
+	tooltip("contact-skin shell inflated by the skin gap gbar of the default law")
+	f.check("markers", &v.ShowContacts, ch)
+
+	textColored(colDim, "contact types")
+	f = beginFlow()
+	for k := snap.ContactKind(0); k < snap.NumContactKinds; k++ {
+		f.swatchCheck("##kc"+k.String(), render.KindColors[k], k.String()+"##kf", &v.KindFilter[k], ch)
+	}
+	f.swatchCheck("##kcs", render.SuppressedColor, "suppressed", &v.ShowSuppressed, ch)
+
+	textColored(colDim, "force arrows")
+	f = beginFlow()
+	f.swatchCheck("##nc", render.NormalArrowColor, "normal", &v.ShowNormal, ch)
+	f.swatchCheck("##fc", render.FrictionArrowColor, "friction", &v.ShowFriction, ch)
+	f.check("log", &v.LogArrows, ch)
+	tooltip("L = scale * knee * ln(1 + |F|/knee)")
+	sc := float32(v.ArrowScale)
+	if imgui.SliderFloatV("arrow m/N", &sc, 1e-9, 1e3, "%.3g", imgui.SliderFlagsLogarithmic) && sc > 0 {
+		v.ArrowScale, *ch = float64(sc), true
+	}
+	imgui.SameLine()
+	if imgui.Button("auto##arrow") && in.Snap != nil {
+		v.AutoArrowScale(in.Snap)
+		*ch = true
+	}
+	if v.LogArrows {
+		ref := float32(v.ArrowRef)
+		if imgui.DragFloatV("knee (N)", &ref, float32(math.Max(v.ArrowRef*0.01, 1e-9)), 1e-9, 1e9, "%.3g", imgui.SliderFlagsLogarithmic) && ref > 0 {
+			v.ArrowRef, *ch = float64(ref), true
+		}
+	}
+	mp := v.MarkerPx
+	if imgui.SliderFloatV("marker px", &mp, 1, 20, "%.1f", 0) {
+		v.MarkerPx, *ch = mp, true
+	}
+	if imgui.SliderFloatV("hidden alpha", &v.OccludedAlpha, 0, 1, "%.2f", 0) {
+		*ch = true
+	}
+	tooltip("opacity of markers and arrows hidden behind bodies")
+	if imgui.SliderFloatV("wall alpha", &v.WallAlpha, 0, 1, "%.2f", 0) {
+		*ch = true
+	}
+	gz := float32(v.GridZ)
+	if imgui.DragFloatV("grid z (m)", &gz, 0.01, -1e6, 1e6, "%.3g", 0) {
+		v.GridZ, *ch = float64(gz), true
+	}
+
+	cb := int32(v.ColorBy)
+	if imgui.Combo("colour by", &cb, render.ColorByNames) {
+		v.ColorBy, *ch = render.ColorBy(cb), true
+	}
+	if v.ColorBy != render.ColorNone {
+		checkbox("auto range", &v.AutoRange, ch)
+		if !v.AutoRange {
+			r := [2]float32{float32(v.Range[0]), float32(v.Range[1])}
+			if imgui.DragFloat2V("range", &r, float32(math.Max(math.Abs(v.Range[1]-v.Range[0])*0.005, 1e-9)), -1e12, 1e12, "%.3g", 0) {
+				v.Range, *ch = [2]float64{float64(r[0]), float64(r[1])}, true
+			}
+		} else {
+			v.Range = in.ColorRange
+		}
+		unit := "m/s"
+		if v.ColorBy == render.ColorForce {
+			unit = "N"
+		}
+		colorBar(in.ColorRange[0], in.ColorRange[1], unit)
+	}
+}
+
+// colorBar draws the Colormap gradient with its range labels.
+func colorBar(lo, hi float64, unit string) {
+	dl := imgui.WindowDrawList()
+	p0 := imgui.CursorScreenPos()
+	w := imgui.ContentRegionAvail().X
+	h := float32(12)
+	const n = 32
+	for i := 0; i < n; i++ {
+		c0 := render.Colormap(float64(i) / n)
+		c1 := render.Colormap(float64(i+1) / n)
+		a := imgui.PackedColorFromVec4(imgui.Vec4{X: c0[0], Y: c0[1], Z: c0[2], W: 1})
+		b := imgui.PackedColorFromVec4(imgui.Vec4{X: c1[0], Y: c1[1], Z: c1[2], W: 1})
+		x0 := p0.X + w*float32(i)/n
+		x1 := p0.X + w*float32(i+1)/n
+		dl.AddRectFilledMultiColor(imgui.Vec2{X: x0, Y: p0.Y}, imgui.Vec2{X: x1, Y: p0.Y + h}, a, b, b, a)
+	}
+	imgui.Dummy(imgui.Vec2{X: w, Y: h})
+	imgui.Text(FormatSI(lo, unit))
+	hiS := FormatSI(hi, unit)
+	imgui.SameLineV(w-imgui.CalcTextSize(hiS, false, 0).X, -1)
+	imgui.Text(hiS)
+}
+
+func (p *Panel) statsSection(in *PanelInput) {
+	s := in.Snap
+	h := p.History()
+	fps := imgui.CurrentIO().Framerate()
+	if s == nil {
+		imgui.Text(fmt.Sprintf("no snapshot   fps %.0f", fps))
+		return
+	}
+	st := &s.Stats
+	nb := len(s.Bodies) - len(s.Walls)
+	imgui.Text(fmt.Sprintf("bodies %d   walls %d   meshes %d", nb, len(s.Walls), len(s.Meshes)))
+	imgui.Text(fmt.Sprintf("contacts %d   suppressed %d", st.Contacts, st.Suppressed))
+	for k := snap.ContactKind(0); k < snap.NumContactKinds; k++ {
+		c := render.KindColors[k]
+		if k > 0 {
+			imgui.SameLine()
+		}
+		textColored(imgui.Vec4{X: c[0], Y: c[1], Z: c[2], W: 1}, fmt.Sprintf("%s %d", k, st.ByKind[k]))
+	}
+	imgui.Text("t = " + FormatSI(st.Time, "s") + "   step " + FormatCount(st.Step))
+	imgui.Text("dt = " + FormatSI(st.Dt, "s") + "   " + st.Integrator)
+	imgui.Text(fmt.Sprintf("steps/s %s   RTF %s   fps %.0f", FormatSci(st.StepsPerSecond), FormatFactor(h.RTF), fps))
+	if st.NightOwls > 0 || st.Rejected > 0 {
+		imgui.Text(fmt.Sprintf("night owls %d   rejected %d", st.NightOwls, st.Rejected))
+	}
+	imgui.Text("E_kin " + FormatSI(st.Kinetic, "J") + "  E_g " + FormatSI(st.PotentialGravity, "J") + "  E_c " + FormatSI(st.PotentialContact, "J"))
+	w := imgui.ContentRegionAvail().X
+	plot := func(id, name string, r *Ring, unit string) {
+		raw, off := r.Raw()
+		if len(raw) == 0 {
+			return
+		}
+		imgui.PlotLinesV(id, raw, off, name+" "+FormatSI(float64(r.Last()), unit), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
+	}
+	plot("##ke", "E_kin", h.Kinetic, "J")
+	plot("##nc", "contacts", h.Contacts, "")
+	plot("##dt", "dt", h.Dt, "s")
+}
+
+func (p *Panel) selectionSection(in *PanelInput, a *Actions) {
+	s, v := in.Snap, in.View
+	if s == nil {
+		return
+	}
+	if v.SelectedBody < 0 && !v.HasSelectedContact {
+		textColored(colDim, "click a body or a contact marker")
+		return
+	}
+	if b := v.SelectedBody; b >= 0 && b < len(s.Bodies) {
+		body := &s.Bodies[b]
+		name := body.Name
+		if name == "" {
+			name = fmt.Sprintf("#%d", b)
+		}
+		mesh := ""
+		if body.Mesh >= 0 && body.Mesh < len(s.Meshes) {
+			mesh = s.Meshes[body.Mesh].Name
+		}
+		imgui.Text(fmt.Sprintf("body %s (%d)  mesh %s", name, b, mesh))
+		if body.Fixed {
+			imgui.SameLine()
+			textColored(colDim, "fixed")
+		}
+		imgui.Text(fmt.Sprintf("x  = (%s, %s, %s) m", FormatSci(body.Pos.X), FormatSci(body.Pos.Y), FormatSci(body.Pos.Z)))
+		imgui.Text(fmt.Sprintf("v  = (%s, %s, %s)  |v| %s", FormatSci(body.Vel.X), FormatSci(body.Vel.Y), FormatSci(body.Vel.Z), FormatSI(body.Vel.Norm(), "m/s")))
+		imgui.Text(fmt.Sprintf("w  = (%s, %s, %s) rad/s", FormatSci(body.AngVel.X), FormatSci(body.AngVel.Y), FormatSci(body.AngVel.Z)))
+		imgui.Text("sum|F| " + FormatSI(body.ContactForce, "N") + "   r " + FormatSI(body.Radius, "m"))
+		p.selList = p.selList[:0]
+		for i := range s.Contacts {
+			if c := &s.Contacts[i]; c.A == b || c.B == b {
+				p.selList = append(p.selList, i)
+			}
+		}
+		imgui.Text(fmt.Sprintf("%d contacts", len(p.selList)))
+		if len(p.selList) > 0 {
+			h := float32(min(len(p.selList), 6))*imgui.TextLineHeightWithSpacing() + 4
+			if imgui.BeginChildV("##bc", imgui.Vec2{X: 0, Y: h}, true, 0) {
+				p.contactList(s, v, a, b)
+			}
+			imgui.EndChild() // always paired with BeginChild
+		}
+	}
+	if v.HasSelectedContact {
+		i := v.SelectedContactIndex(s)
+		imgui.Separator()
+		if i < 0 {
+			textColored(colDim, "selected contact no longer exists")
+		} else {
+			c := &s.Contacts[i]
+			kc := render.KindColors[c.Kind%snap.NumContactKinds]
+			textColored(imgui.Vec4{X: kc[0], Y: kc[1], Z: kc[2], W: 1}, fmt.Sprintf("contact %s  bodies %d / %d", c.Kind, c.A, c.B))
+			imgui.Text(fmt.Sprintf("features %d / %d   gap %s", c.FeatA, c.FeatB, FormatSI(c.Gap, "m")))
+			slip := "stick"
+			if c.Sliding {
+				slip = "slip"
+			}
+			imgui.Text("f_n " + FormatSI(c.Fn, "N") + "   |f_t| " + FormatSI(c.Ft.Norm(), "N") + "   " + slip)
+			if c.Fn > 0 {
+				imgui.SameLine()
+				textColored(colDim, fmt.Sprintf("(|f_t|/f_n %.3g)", c.Ft.Norm()/c.Fn))
+			}
+			imgui.Text(fmt.Sprintf("n = (%.3f, %.3f, %.3f)", c.Normal.X, c.Normal.Y, c.Normal.Z))
+			if c.Suppressed {
+				textColored(colRed, "suppressed by "+c.SuppressedBy)
+			}
+		}
+	}
+	if imgui.Button("clear selection") {
+		v.SelectedBody = -1
+		v.HasSelectedContact = false
+		a.SelectionChanged = true
+	}
+}
+
+func (p *Panel) contactList(s *snap.Snapshot, v *render.View, a *Actions, b int) {
+	for _, i := range p.selList {
+		c := &s.Contacts[i]
+		other := c.B
+		if other == b {
+			other = c.A
+		}
+		lbl := fmt.Sprintf("%s with %d  fn %s##c%d", c.Kind, other, FormatSI(c.Fn, "N"), i)
+		if c.Suppressed {
+			lbl = fmt.Sprintf("%s with %d  suppressed##c%d", c.Kind, other, i)
+		}
+		if imgui.SelectableV(lbl, v.HasSelectedContact && render.KeyOf(c) == v.SelectedContact, 0, imgui.Vec2{}) {
+			v.SelectContact(s, i)
+			a.SelectionChanged = true
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"math"
+	"testing"
+
+	"github.com/inkyblackness/imgui-go/v4"
+
+	"grainlab/render"
+	"grainlab/sim/snap"
+)
+
+// TestPanelHeadless runs the whole panel through imgui without any GL context
+// or display: imgui asserts (unbalanced Begin/End, ID stacks) turn into panics.
+func TestPanelHeadless(t *testing.T) {
+	ctx := imgui.CreateContext(nil)
+	defer ctx.Destroy()
+	io := imgui.CurrentIO()
+	io.SetIniFilename("")
+	io.SetDisplaySize(imgui.Vec2{X: 1280, Y: 800})
+	io.Fonts().TextureDataRGBA32() // build the atlas; no texture upload needed
+
+	s := render.DemoSnapshot()
+	v := render.DefaultView()
+	v.SelectedBody = 0
+	v.SelectContact(s, 4)
+	v.ColorBy = render.ColorSpeed
+	curveCalls := 0
+	in := &PanelInput{
+		Snap: s, View: &v, Scenes: []string{"demo", "pile"}, Integrators: []string{"a", "b"}, Integrator: "a",
+		LawKinds: []string{"barrier"}, Law: testLaw, Playing: false, Speed: 1, Status: "oops", StatusIsError: true,
+		Materials: []Material{{Name: "sq", Superquadric: true, N1: 4, N2: 4, A: 1, B: 1, C: 1}},
+		LawCurve: func(l LawParams) (g, fn, dtc []float32, err error) {
+			curveCalls++
+			for i := 1; i <= 32; i++ {
+				g = append(g, float32(i))
+				fn = append(fn, float32(math.Inf(1))) // non-finite values must not break the plots
+				dtc = append(dtc, float32(i))
+			}
+			return
+		},
+		DeriveLaw: func(l LawParams) (LawParams, error) { l.Eps2 = 2 * l.Eps1; return l, nil },
+	}
+	for _, expand := range []bool{false, true} {
+		p := &Panel{ExpandAll: expand}
+		for i := 0; i < 4; i++ {
+			io.SetDeltaTime(1.0 / 60)
+			imgui.NewFrame()
+			s.Stats.Step += 5
+			a := p.Draw(in)
+			imgui.Render()
+			if a.Any() {
+				t.Fatalf("frame %d: actions without input: %+v", i, a)
+			}
+		}
+		if expand && curveCalls != 1 {
+			t.Fatalf("law curve evaluated %d times, want once (cached)", curveCalls)
+		}
+	}
+	if p := (&Panel{}); p.History().Kinetic.Cap() == 0 {
+		t.Fatal("history")
+	}
+	_ = snap.VF
+}

@@ -1,0 +1,100 @@
+// Package ui holds the imgui-go backends for GLFW and OpenGL 3.2+/4.1 core and
+// the Grainlab control panel. The panel's logic (edit buffers and validation,
+// ring buffers, formatting) needs no GL context and is unit-tested headless.
+package ui
+
+import (
+	"grainlab/render"
+	"grainlab/sim/snap"
+)
+
+// LawParams mirrors the contact-law parameters the panel shows and edits.
+type LawParams struct {
+	Kind     string  // law name, one of PanelInput.LawKinds
+	GBar     float64 // ḡ: skin gap where the barrier starts (m)
+	Eps1     float64 // ε1: barrier stiffness parameter
+	N1       float64 // n1: barrier exponent
+	F        float64 // f: fraction of ḡ where the second branch starts
+	N2       float64 // n2: second-branch exponent
+	Eps2, C2 float64 // derived by the law (read-only in the panel)
+	Zeta     float64 // ζ: normal damping ratio
+	MuS, MuD float64 // static and dynamic friction coefficients
+	EpsT, CT float64 // tangential penalty stiffness and damping
+}
+
+// Material mirrors the per-material superquadric shape parameters.
+type Material struct {
+	Name         string
+	Superquadric bool    // only superquadric materials are shown in Blockiness
+	N1, N2       float64 // blockiness exponents
+	A, B, C      float64 // semi-axes (m)
+}
+
+// MaterialEdit is a validated change of material Index.
+type MaterialEdit struct {
+	Index    int
+	Material Material
+}
+
+// WallToggle requests enabling or disabling wall Index (Name for logging).
+type WallToggle struct {
+	Index   int
+	Name    string
+	Enabled bool
+}
+
+// PanelInput is everything the panel reads in one frame.
+type PanelInput struct {
+	Snap          *snap.Snapshot // latest snapshot, may be nil
+	View          *render.View   // edited in place by the View section
+	ColorRange    [2]float64     // Renderer.ColorRange() of the last frame
+	Scenes        []string       // scene names for the picker
+	Integrators   []string       // integrator names
+	Integrator    string         // current integrator
+	LawKinds      []string       // contact-law names
+	Law           LawParams      // current contact law (Eps2, C2 as derived by sim)
+	Materials     []Material     // materials of the scene
+	Playing       bool           // the simulation runs
+	Speed         float64        // simulated seconds per real second when !AsFast
+	AsFast        bool           // run as fast as possible
+	Status        string         // one status line from the app (errors shown in red)
+	StatusIsError bool
+
+	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
+	ValidateLaw func(LawParams) error
+	// DeriveLaw fills the derived fields (Eps2, C2) of a candidate; optional.
+	DeriveLaw func(LawParams) (LawParams, error)
+	// LawCurve samples f_n(g) and the critical Δt(g) on evenly spaced gaps g; optional.
+	LawCurve func(LawParams) (g, fn, dtc []float32, err error)
+	// ValidateMaterial checks a candidate material; optional.
+	ValidateMaterial func(Material) error
+}
+
+// Actions are the changes the user requested in one Draw. Slices alias panel
+// buffers and stay valid until the next Draw.
+type Actions struct {
+	Play, Pause, Step, Reset bool
+	Fit, Screenshot          bool
+
+	SpeedChanged bool    // Speed/AsFast below are new
+	Speed        float64 // simulated seconds per real second
+	AsFast       bool
+
+	LoadScene  string // scene name to load, "" for none
+	OpenFile   string // scene file path to open, "" for none
+	Integrator string // integrator to switch to, "" for none
+
+	Law      *LawParams    // validated new contact law, nil for none
+	Material *MaterialEdit // validated material change, nil for none
+	Walls    []WallToggle  // wall enable toggles
+
+	ViewChanged      bool // a View field was edited (already applied)
+	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
+}
+
+// Any reports whether a requires the app to do something.
+func (a *Actions) Any() bool {
+	return a.Play || a.Pause || a.Step || a.Reset || a.Fit || a.Screenshot || a.SpeedChanged ||
+		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
+		a.Material != nil || len(a.Walls) > 0 || a.SelectionChanged
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/inkyblackness/imgui-go/v4"
+)
+
+// UI bundles an imgui context with the GLFW platform and GL renderer backends.
+type UI struct {
+	Context  *imgui.Context
+	IO       imgui.IO
+	Platform *Platform
+	Renderer *Renderer
+}
+
+// New creates an imgui context (no .ini file), the platform backend on window
+// and the GL renderer. window's GL context must be current.
+func New(window *glfw.Window) (*UI, error) {
+	ctx := imgui.CreateContext(nil)
+	io := imgui.CurrentIO()
+	io.SetIniFilename("")
+	Style()
+	p := NewPlatform(window)
+	r, err := NewRenderer()
+	if err != nil {
+		p.Close()
+		ctx.Destroy()
+		return nil, err
+	}
+	return &UI{Context: ctx, IO: io, Platform: p, Renderer: r}, nil
+}
+
+// Style applies the Grainlab imgui style to the current context.
+func Style() {
+	imgui.StyleColorsDark()
+	st := imgui.CurrentStyle()
+	st.SetWindowRounding(4)
+	st.SetFrameRounding(3)
+	st.SetItemSpacing(imgui.Vec2{X: 6, Y: 4})
+	st.SetFramePadding(imgui.Vec2{X: 5, Y: 3})
+}
+
+// NewFrame starts an imgui frame (platform inputs, then imgui.NewFrame).
+func (u *UI) NewFrame() {
+	u.Platform.NewFrame()
+	imgui.NewFrame()
+}
+
+// Render finishes the imgui frame and draws it over the current framebuffer.
+func (u *UI) Render() {
+	imgui.Render()
+	u.Renderer.Render(u.Platform.DisplaySize(), u.Platform.FramebufferSize(), imgui.RenderedDrawData())
+}
+
+// WantCaptureMouse reports whether imgui uses the mouse.
+func (u *UI) WantCaptureMouse() bool { return u.IO.WantCaptureMouse() }
+
+// WantCaptureKeyboard reports whether imgui uses the keyboard.
+func (u *UI) WantCaptureKeyboard() bool { return u.IO.WantCaptureKeyboard() }
+
+// Close frees the renderer, restores the window callbacks and destroys the context.
+func (u *UI) Close() {
+	if u.Renderer != nil {
+		u.Renderer.Close()
+	}
+	if u.Platform != nil {
+		u.Platform.Close()
+	}
+	if u.Context != nil {
+		u.Context.Destroy()
+	}
+}
