@@ -109,7 +109,7 @@ func TestCubeDropGeometry(t *testing.T) {
 			t.Errorf("%s: law %+v", c.name, l)
 		}
 		it := s.Integrator
-		if it.Name != "explicit" || it.Dt != 1e-4 || it.DtMin != 1e-9 || it.DtMax != 1e-3 || it.Safety != 0.2 || s.Time != 1 {
+		if it.Name != "explicit" || it.Dt != 1e-4 || it.DtMin != 1e-9 || it.DtMax != 1e-3 || it.Safety != 0.05 || s.Time != 1 {
 			t.Errorf("%s: integrator %+v time %v", c.name, it, s.Time)
 		}
 		vs := boxVerts(s, b)
