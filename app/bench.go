@@ -4,8 +4,23 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"time"
 )
+
+// startProfile starts CPU profiling into path and returns the function that stops it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
 
 // DefaultScene is what `grainlab` opens and `grainlab bench` measures.
 const DefaultScene = "box-of-tetrapods"
@@ -74,11 +89,21 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.Time, "time", 0, "simulated time in s (default: the scene's)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name")
+	fs.StringVar(&o.Restart, "restart", "", "start from the body states of a final.json")
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
+	prof := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return ExitInput
 	}
 	o.Sets = sets
+	if *prof != "" {
+		stop, err := startProfile(*prof)
+		if err != nil {
+			fmt.Fprintln(stderr, "grainlab bench:", err)
+			return ExitInput
+		}
+		defer stop()
+	}
 	r, err := Bench(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab bench:", err)

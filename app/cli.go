@@ -56,7 +56,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   grainlab                          open the window on the default scene
   grainlab view SCENE               open the window on SCENE
-  grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet] [--workers N]
+  grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet] [--workers N] [--restart final.json]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
   grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]...
   grainlab scenes                   list the built-in scenes
@@ -112,6 +112,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name (default: the scene's)")
 	fs.Float64Var(&o.Dt, "dt", 0, "initial/maximum time step in s (default: the scene's)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
+	fs.StringVar(&o.Restart, "restart", "", "start from the body states of a final.json")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
 	name, err := parseWithPositional(fs, args)
 	if err != nil {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
+	"grainlab/sim/state"
 	"grainlab/sim/world"
 )
 
@@ -106,42 +106,9 @@ func (s *Series) Close() error {
 	return s.f.Close()
 }
 
-// BodyState is one body in final.json.
-type BodyState struct {
-	Name            string     `json:"name"`
-	Position        [3]float64 `json:"position"`
-	Quaternion      [4]float64 `json:"quaternion"` // w, x, y, z
-	Velocity        [3]float64 `json:"velocity"`
-	AngularVelocity [3]float64 `json:"angular_velocity"`
-}
-
-// Final is the content of final.json.
-type Final struct {
-	Scene  string      `json:"scene"`
-	Time   float64     `json:"time"`
-	Steps  int64       `json:"steps"`
-	Bodies []BodyState `json:"bodies"`
-}
-
-func arr(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
-
 // WriteFinal writes DIR/final.json with every movable body's state.
 func WriteFinal(dir string, w *world.World) error {
-	fin := Final{Scene: w.Name, Time: w.Time, Steps: w.Steps}
-	for _, b := range w.Bodies {
-		if b.Wall >= 0 {
-			continue
-		}
-		fin.Bodies = append(fin.Bodies, BodyState{
-			Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
-			Velocity: arr(b.V), AngularVelocity: arr(b.W),
-		})
-	}
-	data, err := json.MarshalIndent(fin, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "final.json"), append(data, '\n'), 0o644)
+	return state.Write(filepath.Join(dir, "final.json"), w)
 }
 
 // ContactsWriter writes contacts.csv rows (every contact, active or suppressed).

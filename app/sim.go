@@ -5,6 +5,7 @@ import (
 
 	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
+	"grainlab/sim/state"
 	"grainlab/sim/world"
 )
 
@@ -16,6 +17,7 @@ type Options struct {
 	Dt         float64  // overrides integrator.dt when > 0
 	Time       float64  // overrides the scene's end time when > 0
 	Workers    int      // goroutines for detection and laws; 0 = all cores
+	Restart    string   // a final.json to start from (bodies by name, and the time)
 }
 
 // InputError is bad input (a scene file, a flag): exit code 2.
@@ -54,6 +56,15 @@ func Load(o Options) (*Sim, error) {
 	}
 	if o.Workers > 0 {
 		w.Settings.Workers = o.Workers
+	}
+	if o.Restart != "" {
+		f, err := state.Read(o.Restart)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		if err := state.Apply(w, f, o.Restart); err != nil {
+			return nil, &InputError{err}
+		}
 	}
 	if err := integrate.Start(w); err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %w", spec.File, err)}

@@ -81,6 +81,16 @@ func (b *Body) InvInertiaWorld() geom.Mat3 {
 	return R.Mul(b.IBodyInv).Mul(R.T())
 }
 
+// MulInertia returns J·v = Q J^r Qᵀ v without forming the world tensor.
+func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 {
+	return b.Q.Rotate(b.IBody.MulV(b.Q.InvRotate(v)))
+}
+
+// MulInvInertia returns J⁻¹·v = Q (J^r)⁻¹ Qᵀ v (zero for a fixed body).
+func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 {
+	return b.Q.Rotate(b.IBodyInv.MulV(b.Q.InvRotate(v)))
+}
+
 // ToWorld maps a body-frame point to the world frame.
 func (b *Body) ToWorld(p geom.Vec3) geom.Vec3 { return b.X.Add(b.Q.Rotate(p)) }
 
@@ -101,7 +111,8 @@ func (b *Body) KineticEnergy() float64 {
 	if b.Fixed {
 		return 0
 	}
-	return 0.5*b.Mass*b.V.Norm2() + 0.5*b.W.Dot(b.InertiaWorld().MulV(b.W))
+	wb := b.Q.InvRotate(b.W)
+	return 0.5*b.Mass*b.V.Norm2() + 0.5*wb.Dot(b.IBody.MulV(wb))
 }
 
 // Radius returns the bounding-sphere radius about the centre of mass.

@@ -70,26 +70,146 @@ type Scratch struct {
 	va, ea, fa, vb, eb, fb []int32
 }
 
-// Detect finds every pointwise contact with gap below gbar between a and b,
-// applies the contact hierarchy, and matches each contact with prev (the
-// pair's contacts of the previous step) to carry friction state. It appends
-// to out and returns it.
-func Detect(a, b *Posed, gbar float64, prev []Contact, out []Contact, s *Scratch) []Contact {
-	start := len(out)
-	boxA, boxB := a.Box.Inflate(gbar), b.Box.Inflate(gbar)
+// Cache is the second level of the contact search of one body pair (S0 §2.5):
+// the feature pairs (sub-region pairs) that lie within ḡ + Margin of each
+// other, found when the cache was built. It stays valid while no point of
+// one body has moved by more than Margin relative to the other, so that
+// every feature pair that comes within ḡ is already listed; until then each
+// step only solves the listed local problems.
+type Cache struct {
+	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
+	refT                   geom.Vec3  // B's centre in A's frame at the build
+	refQ                   geom.Quat  // A⁻¹·B at the build
+	refS                   geom.Vec3  // A's centre in B's frame at the build
+	margin, gbar           float64
+	built                  bool
+	// Builds counts how often the cache was rebuilt.
+	Builds int
+}
+
+// Invalidate forces a rebuild at the next use.
+func (c *Cache) Invalidate() { c.built = false }
+
+// Stale reports whether the cache must be rebuilt for the current poses:
+// the relative displacement of any point of one body in the other's frame,
+// bounded by |Δt| + θ·R, exceeds the margin (or gbar changed).
+func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
+	if !c.built || gbar != c.gbar {
+		return true
+	}
+	q := a.Q.Conj().Mul(b.Q)
+	th := c.refQ.AngleTo(q)
+	dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
+	if dB <= c.margin {
+		return false
+	}
+	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
+	return dA > c.margin
+}
+
+// Build lists the feature pairs of a and b within gbar + margin. Both bodies
+// must have their feature boxes (Posed.UpdateBoxes) for the current poses.
+func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
+	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
+	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
+	c.margin, c.gbar, c.built = margin, gbar, true
+	c.Builds++
+	g := gbar + margin
+	boxA, boxB := a.Box.Inflate(g), b.Box.Inflate(g)
 	if !boxA.Overlaps(boxB) {
-		return out
+		return
 	}
 	s.va, s.ea, s.fa = a.near(boxB, s.va, s.ea, s.fa)
 	s.vb, s.eb, s.fb = b.near(boxA, s.vb, s.eb, s.fb)
+	c.vf = listVF(a, b, s.va, s.fb, g, false, c.vf)
+	c.fv = listVF(b, a, s.vb, s.fa, g, true, c.fv)
+	for _, i := range s.ea {
+		bx := a.EBox[i].Inflate(g)
+		for _, j := range s.eb {
+			if bx.Overlaps(b.EBox[j]) {
+				c.ee = append(c.ee, [2]int32{i, j})
+			}
+		}
+	}
+	c.ve = listVE(a, b, s.va, s.eb, g, false, c.ve)
+	c.ev = listVE(b, a, s.vb, s.ea, g, true, c.ev)
+	for _, i := range s.va {
+		for _, j := range s.vb {
+			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
+				c.vv = append(c.vv, [2]int32{i, j})
+			}
+		}
+	}
+}
 
-	out = vertexFace(a, b, s.va, s.fb, false, gbar, prev, out)
-	out = vertexFace(b, a, s.vb, s.fa, true, gbar, prev, out)
-	out = edgeEdge(a, b, s.ea, s.eb, gbar, prev, out)
-	out = vertexEdge(a, b, s.va, s.eb, false, gbar, prev, out)
-	out = vertexEdge(b, a, s.vb, s.ea, true, gbar, prev, out)
-	out = vertexVertex(a, b, s.va, s.vb, gbar, prev, out)
+// listVF lists (vertex of p, face of q) within g of the face plane and box;
+// pairs are stored as (feature of A, feature of B).
+func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for _, fi := range faces {
+		f1 := q.V[q.Poly.Faces[fi].V[0]]
+		n := q.FN[fi]
+		box := q.FBox[fi].Inflate(g)
+		for _, vi := range verts {
+			x := p.V[vi]
+			if d := x.Sub(f1).Dot(n); d < g && d > -g && box.Contains(x) {
+				if swap {
+					out = append(out, [2]int32{fi, vi})
+				} else {
+					out = append(out, [2]int32{vi, fi})
+				}
+			}
+		}
+	}
+	return out
+}
 
+// listVE lists (vertex of p, edge of q) within the inflated edge box.
+func listVE(p, q *Posed, verts, edges []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for _, ei := range edges {
+		box := q.EBox[ei].Inflate(g)
+		for _, vi := range verts {
+			if box.Contains(p.V[vi]) {
+				if swap {
+					out = append(out, [2]int32{ei, vi})
+				} else {
+					out = append(out, [2]int32{vi, ei})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Detect finds every pointwise contact with gap below gbar between a and b
+// among the feature pairs listed in the cache (build it first when Stale),
+// applies the contact hierarchy, and matches each contact with prev (the
+// pair's contacts of the previous step) to carry friction state and detect
+// reversed normals. It appends to out and returns it.
+func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
+	start := len(out)
+	for _, p := range c.vf {
+		out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+	}
+	for _, p := range c.fv {
+		out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+	}
+	for _, p := range c.ee {
+		out = edgeEdge(a, b, p[0], p[1], gbar, out)
+	}
+	for _, p := range c.ve {
+		out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+	}
+	for _, p := range c.ev {
+		out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+	}
+	for _, p := range c.vv {
+		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
+			out = append(out, mk(Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false))
+		}
+	}
+	if len(out) == start {
+		return out
+	}
 	applyHierarchy(a.Poly, b.Poly, out[start:])
 	for i := start; i < len(out); i++ {
 		c := &out[i]
@@ -115,38 +235,32 @@ func find(cs []Contact, k Key) *Contact {
 	return nil
 }
 
-// vertexFace tests vertices of p against faces of q (S0 Appendix eq. 64–66).
+// vertexFace solves vertex vi of p against face fi of q (S0 Appendix eq. 64–66);
 // swap says p is body B of the pair.
-func vertexFace(p, q *Posed, verts, faces []int32, swap bool, gbar float64, prev, out []Contact) []Contact {
-	for _, fi := range faces {
-		f := &q.Poly.Faces[fi]
-		f1, f2, f3 := q.V[f.V[0]], q.V[f.V[1]], q.V[f.V[2]]
-		n := q.FN[fi]
-		for _, vi := range verts {
-			x := p.V[vi]
-			d := x.Sub(f1).Dot(n) // signed distance above the face plane
-			if d >= gbar || d <= -gbar {
-				continue
-			}
-			_, _, proj, ok := VertexFace(x, f1, f2, f3)
-			if !ok {
-				continue
-			}
-			k := Key{Kind: snap.VF, Swap: swap, FA: vi, FB: fi}
-			if swap {
-				k.FA, k.FB = fi, vi
-			}
-			if d <= 0 {
-				// Behind the face: only meaningful as a flip of an existing contact.
-				if find(prev, k) != nil {
-					out = append(out, mk(k, x, proj, swap, true))
-				}
-				continue
-			}
-			out = append(out, mk(k, x, proj, swap, false))
-		}
+func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []Contact) []Contact {
+	f := &q.Poly.Faces[fi]
+	f1 := q.V[f.V[0]]
+	x := p.V[vi]
+	d := x.Sub(f1).Dot(q.FN[fi]) // signed distance above the face plane
+	if d >= gbar || d <= -gbar {
+		return out
 	}
-	return out
+	_, _, proj, ok := VertexFace(x, f1, q.V[f.V[1]], q.V[f.V[2]])
+	if !ok {
+		return out
+	}
+	k := Key{Kind: snap.VF, Swap: swap, FA: vi, FB: fi}
+	if swap {
+		k.FA, k.FB = fi, vi
+	}
+	if d <= 0 {
+		// Behind the face: only meaningful as a flip of an existing contact.
+		if find(prev, k) != nil {
+			out = append(out, mk(k, x, proj, swap, true))
+		}
+		return out
+	}
+	return append(out, mk(k, x, proj, swap, false))
 }
 
 // mk builds a contact from the point xp on the "vertex" body p and xq on q.
@@ -165,69 +279,29 @@ func mk(k Key, xp, xq geom.Vec3, swap, flip bool) Contact {
 	return c
 }
 
-// edgeEdge tests non-flat edges of a against those of b (S0 Appendix eq. 67–69).
-func edgeEdge(a, b *Posed, ea, eb []int32, gbar float64, prev, out []Contact) []Contact {
-	for _, i := range ea {
-		e := &a.Poly.Edges[i]
-		a1, a2 := a.V[e.V[0]], a.V[e.V[1]]
-		boxA := segBox(a1, a2).Inflate(gbar)
-		for _, j := range eb {
-			f := &b.Poly.Edges[j]
-			b1, b2 := b.V[f.V[0]], b.V[f.V[1]]
-			if !boxA.Overlaps(segBox(b1, b2)) {
-				continue
-			}
-			_, _, pa, pb, ok := EdgeEdge(a1, a2, b1, b2)
-			if !ok {
-				continue
-			}
-			g := pa.Sub(pb)
-			if g.Norm2() >= gbar*gbar {
-				continue
-			}
-			out = append(out, mk(Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false))
-		}
+// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69).
+func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
+	e, f := &a.Poly.Edges[i], &b.Poly.Edges[j]
+	_, _, pa, pb, ok := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]])
+	if !ok || pa.Sub(pb).Norm2() >= gbar*gbar {
+		return out
 	}
-	return out
+	return append(out, mk(Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false))
 }
 
-// vertexEdge tests vertices of p against non-flat edges of q (S0 Appendix eq. 70).
-func vertexEdge(p, q *Posed, verts, edges []int32, swap bool, gbar float64, prev, out []Contact) []Contact {
-	for _, ei := range edges {
-		e := &q.Poly.Edges[ei]
-		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
-		box := segBox(b1, b2).Inflate(gbar)
-		for _, vi := range verts {
-			x := p.V[vi]
-			if !box.Contains(x) {
-				continue
-			}
-			_, proj, ok := VertexEdge(x, b1, b2)
-			if !ok || x.Sub(proj).Norm2() >= gbar*gbar {
-				continue
-			}
-			k := Key{Kind: snap.VE, Swap: swap, FA: vi, FB: ei}
-			if swap {
-				k.FA, k.FB = ei, vi
-			}
-			out = append(out, mk(k, x, proj, swap, false))
-		}
+// vertexEdge solves vertex vi of p against edge ei of q (S0 Appendix eq. 70).
+func vertexEdge(p, q *Posed, vi, ei int32, swap bool, gbar float64, out []Contact) []Contact {
+	e := &q.Poly.Edges[ei]
+	x := p.V[vi]
+	_, proj, ok := VertexEdge(x, q.V[e.V[0]], q.V[e.V[1]])
+	if !ok || x.Sub(proj).Norm2() >= gbar*gbar {
+		return out
 	}
-	return out
-}
-
-// vertexVertex tests vertex pairs (S0 §2.4.2: the normal joins the two vertices).
-func vertexVertex(a, b *Posed, va, vb []int32, gbar float64, prev, out []Contact) []Contact {
-	for _, i := range va {
-		x := a.V[i]
-		for _, j := range vb {
-			if x.Sub(b.V[j]).Norm2() >= gbar*gbar {
-				continue
-			}
-			out = append(out, mk(Key{Kind: snap.VV, FA: i, FB: j}, x, b.V[j], false, false))
-		}
+	k := Key{Kind: snap.VE, Swap: swap, FA: vi, FB: ei}
+	if swap {
+		k.FA, k.FB = ei, vi
 	}
-	return out
+	return append(out, mk(k, x, proj, swap, false))
 }
 
 // faceHas reports whether face f of poly has vertex v.

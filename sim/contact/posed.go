@@ -40,6 +40,8 @@ type Posed struct {
 	V     []geom.Vec3 // world vertices
 	FN    []geom.Vec3 // world unit face normals
 	Box   AABB        // world AABB of V
+	EBox  []AABB      // world AABB of each edge (empty box for Flat edges)
+	FBox  []AABB      // world AABB of each face
 	Fixed bool
 }
 
@@ -68,6 +70,34 @@ func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed b
 	p.Box = AABB{mn, mx}
 }
 
+// UpdateBoxes computes the world boxes of every edge and face for the
+// current pose (needed only when a pair's feature cache is rebuilt).
+func (p *Posed) UpdateBoxes() {
+	poly := p.Poly
+	p.EBox = resize(p.EBox, len(poly.Edges))
+	empty := AABB{Min: geom.V(1e300, 1e300, 1e300), Max: geom.V(-1e300, -1e300, -1e300)}
+	for i := range poly.Edges {
+		e := &poly.Edges[i]
+		if e.Kind == shape.Flat {
+			p.EBox[i] = empty
+			continue
+		}
+		p.EBox[i] = segBox(p.V[e.V[0]], p.V[e.V[1]])
+	}
+	p.FBox = resize(p.FBox, len(poly.Faces))
+	for i := range poly.Faces {
+		f := &poly.Faces[i]
+		p.FBox[i] = triBox(p.V[f.V[0]], p.V[f.V[1]], p.V[f.V[2]])
+	}
+}
+
+func resize(b []AABB, n int) []AABB {
+	if cap(b) < n {
+		return make([]AABB, n)
+	}
+	return b[:n]
+}
+
 // near collects the features of p whose bounds meet box (edges of kind Flat are skipped).
 func (p *Posed) near(box AABB, verts, edges, faces []int32) ([]int32, []int32, []int32) {
 	verts, edges, faces = verts[:0], edges[:0], faces[:0]
@@ -76,18 +106,13 @@ func (p *Posed) near(box AABB, verts, edges, faces []int32) ([]int32, []int32, [
 			verts = append(verts, int32(i))
 		}
 	}
-	for i := range p.Poly.Edges {
-		e := &p.Poly.Edges[i]
-		if e.Kind == shape.Flat {
-			continue
-		}
-		if segBox(p.V[e.V[0]], p.V[e.V[1]]).Overlaps(box) {
+	for i := range p.EBox {
+		if p.EBox[i].Overlaps(box) { // Flat edges have an empty box
 			edges = append(edges, int32(i))
 		}
 	}
-	for i := range p.Poly.Faces {
-		f := &p.Poly.Faces[i]
-		if triBox(p.V[f.V[0]], p.V[f.V[1]], p.V[f.V[2]]).Overlaps(box) {
+	for i := range p.FBox {
+		if p.FBox[i].Overlaps(box) {
 			faces = append(faces, int32(i))
 		}
 	}

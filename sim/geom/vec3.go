@@ -54,14 +54,25 @@ func (a Vec3) Unit() Vec3 {
 // Mul returns the component-wise product of a and b.
 func (a Vec3) Mul(b Vec3) Vec3 { return Vec3{a.X * b.X, a.Y * b.Y, a.Z * b.Z} }
 
-// Min returns the component-wise minimum of a and b.
-func (a Vec3) Min(b Vec3) Vec3 {
-	return Vec3{math.Min(a.X, b.X), math.Min(a.Y, b.Y), math.Min(a.Z, b.Z)}
+// Min returns the component-wise minimum of a and b (plain comparisons, for
+// speed: NaN and signed zeros are not treated specially).
+func (a Vec3) Min(b Vec3) Vec3 { return Vec3{fmin(a.X, b.X), fmin(a.Y, b.Y), fmin(a.Z, b.Z)} }
+
+// Max returns the component-wise maximum of a and b (plain comparisons).
+func (a Vec3) Max(b Vec3) Vec3 { return Vec3{fmax(a.X, b.X), fmax(a.Y, b.Y), fmax(a.Z, b.Z)} }
+
+func fmin(a, b float64) float64 {
+	if b < a {
+		return b
+	}
+	return a
 }
 
-// Max returns the component-wise maximum of a and b.
-func (a Vec3) Max(b Vec3) Vec3 {
-	return Vec3{math.Max(a.X, b.X), math.Max(a.Y, b.Y), math.Max(a.Z, b.Z)}
+func fmax(a, b float64) float64 {
+	if b > a {
+		return b
+	}
+	return a
 }
 
 // Dist returns |a − b|.

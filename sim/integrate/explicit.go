@@ -93,20 +93,19 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 func kickDrift(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	b.X = b.X.AddScaled(dt, b.V)
-	L := b.InertiaWorld().MulV(b.W).AddScaled(0.5*dt, b.T)
-	w0 := b.InvInertiaWorld().MulV(L)
+	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
+	w0 := b.MulInvInertia(L)
 	qm := b.Q.Integrate(w0, 0.5*dt)
-	R := qm.Mat()
-	w1 := R.Mul(b.IBodyInv).Mul(R.T()).MulV(L)
+	w1 := qm.Rotate(b.IBodyInv.MulV(qm.InvRotate(L)))
 	b.Q = b.Q.Integrate(w1, dt)
-	b.W = b.InvInertiaWorld().MulV(L) // half-step ω expressed at the new orientation
+	b.W = b.MulInvInertia(L) // half-step ω expressed at the new orientation
 }
 
 // kick is the second half kick with the forces at the new state.
 func kick(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
-	L := b.InertiaWorld().MulV(b.W).AddScaled(0.5*dt, b.T)
-	b.W = b.InvInertiaWorld().MulV(L)
+	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
+	b.W = b.MulInvInertia(L)
 }
 
 func (x *Explicit) save(w *world.World) {

@@ -12,7 +12,9 @@ import (
 type pairEntry struct {
 	A, B      int32
 	cur, prev []contact.Contact
-	nightOwl  bool // the pair joined the candidates during the step
+	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
+	stale     bool          // the cache must be rebuilt this evaluation
+	nightOwl  bool          // the pair joined the candidates during the step
 }
 
 // stageDetect is solver stage 1 (S0 §2.5, §2.4.2–2.4.4): place every body,
@@ -27,9 +29,10 @@ func (w *World) stageDetect() (nightOwls int) {
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
-	for i, b := range w.Bodies {
+	w.parallel(n, func(_, i int) {
+		b := w.Bodies[i]
 		w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
-	}
+	})
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
@@ -103,13 +106,39 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 
+	// Second level: pairs whose feature cache went stale need the feature
+	// boxes of both bodies; compute those once per body, then rebuild.
+	if cap(w.needBoxes) < n {
+		w.needBoxes = make([]bool, n)
+	}
+	w.needBoxes = w.needBoxes[:n]
+	clear(w.needBoxes)
+	w.parallel(len(w.pairs), func(_, i int) {
+		e := w.pairs[i]
+		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		e.stale = e.cache.Stale(&w.posed[e.A], &w.posed[e.B], g)
+	})
+	for _, e := range w.pairs {
+		if e.stale {
+			w.needBoxes[e.A], w.needBoxes[e.B] = true, true
+		}
+	}
+	w.parallel(n, func(_, i int) {
+		if w.needBoxes[i] {
+			w.posed[i].UpdateBoxes()
+		}
+	})
+
 	// Narrow phase in parallel; each pair writes only its own slice, so the
 	// result does not depend on the number of workers.
 	w.parallel(len(w.pairs), func(worker, i int) {
 		e := w.pairs[i]
 		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-		e.cur = contact.Detect(pa, pb, g, e.prev, e.cur[:0], &w.scratch[worker])
+		if e.stale {
+			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker])
+		}
+		e.cur = contact.Detect(pa, pb, g, &e.cache, e.prev, e.cur[:0])
 	})
 	for _, e := range w.pairs {
 		if e.nightOwl {
@@ -138,6 +167,10 @@ func (w *World) chooseSkin(gmax float64) float64 {
 	}
 	return math.Max(4*gmax, 0.2*rmin)
 }
+
+// featureSkin is the margin of the second-level (feature-pair) lists: a
+// pair's list is rebuilt when one body has moved this far relative to the other.
+func (w *World) featureSkin(gbar float64) float64 { return 2 * gbar }
 
 // wallPairsOf returns the pair entries of wall i.
 func (w *World) wallPairsOf(i int) []*pairEntry {

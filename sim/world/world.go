@@ -92,16 +92,17 @@ type World struct {
 	Probes     []Probe
 
 	// Contact state (see detect.go).
-	posed    []contact.Posed
-	verlet   broad.Verlet
-	pairs    []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
-	bbPairs  []*pairEntry
-	wallPair [][]*pairEntry // [wall][body]
-	skin     float64
-	scratch  []contact.Scratch
-	centers  []geom.Vec3
-	radii    []float64
-	movable  []int
+	posed     []contact.Posed
+	verlet    broad.Verlet
+	pairs     []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
+	bbPairs   []*pairEntry
+	wallPair  [][]*pairEntry // [wall][body]
+	skin      float64
+	scratch   []contact.Scratch
+	needBoxes []bool
+	centers   []geom.Vec3
+	radii     []float64
+	movable   []int
 
 	Stats Stats
 	// LoadValues are the applied force and moment of each load at the last evaluation.
@@ -252,8 +253,20 @@ func (w *World) BodyByName(name string) int {
 	return -1
 }
 
-// invalidate forces the broad phase to rebuild at the next detection.
-func (w *World) invalidate() { w.verlet.Invalidate() }
+// invalidate forces both levels of the contact search to rebuild at the next detection.
+func (w *World) invalidate() {
+	w.verlet.Invalidate()
+	for _, e := range w.bbPairs {
+		e.cache.Invalidate()
+	}
+	for _, ws := range w.wallPair {
+		for _, e := range ws {
+			if e != nil {
+				e.cache.Invalidate()
+			}
+		}
+	}
+}
 
 // Check validates the world before a run: every body has finite state and
 // positive mass, and every material pair in use has parameters.

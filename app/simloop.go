@@ -1,0 +1,671 @@
+package app
+
+// The simulation goroutine of the window. It owns the *Sim: nothing else
+// touches the world while the loop runs. The GL thread talks to it only
+// through a mutex-guarded command queue (never blocking for longer than an
+// append) and reads what it publishes through an atomic pointer: an
+// immutable LoopState holding the latest snap.Snapshot. This file imports no
+// GL so that the handoff is tested with `go test -race` like any Go code.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/integrate"
+	"grainlab/sim/snap"
+	"grainlab/sim/world"
+)
+
+// DefaultPublishInterval is the wall time between two snapshots while the
+// simulation runs: at most one snapshot per display frame.
+const DefaultPublishInterval = time.Second / 60
+
+// SpringName is the name of the load a Ctrl-drag spring applies.
+const SpringName = "spring"
+
+// SpringStiffness is the spring rate of a Ctrl-drag per kilogram of the
+// dragged body (N/m per kg = 1/s²): ω = 10 rad/s whatever the body's mass.
+// The spring is critically damped on the body's mass.
+const SpringStiffness = 100.0
+
+// Integrators lists the integrators the window can switch between live.
+func Integrators() []string {
+	out := make([]string, len(integrators))
+	for i, in := range integrators {
+		out[i] = in.name
+	}
+	return out
+}
+
+var integrators = []struct {
+	name string
+	make func() world.Integrator
+}{
+	{"explicit", func() world.Integrator { return &integrate.Explicit{} }},
+}
+
+// LoopState is what the simulation goroutine publishes: the snapshot plus
+// the controls' state. It is immutable once published.
+type LoopState struct {
+	Snap       *snap.Snapshot
+	Gen        uint64 // incremented whenever a scene is loaded or reset
+	Scene      string // the scene as loaded: built-in name or file path
+	Playing    bool
+	Speed      float64 // target simulated seconds per wall second
+	AsFast     bool    // run as fast as possible (Speed ignored)
+	End        float64 // the run pauses when the time reaches End (+Inf once passed)
+	Integrator string
+	Law        world.ContactParams // default material pair, prepared
+	MeanMass   float64             // mean mass of the free bodies (kg), for Δt_c plots
+	Spring     bool                // a Ctrl-drag spring is attached
+
+	Status    string // last message (result of a command, a failure)
+	StatusErr bool
+	StatusSeq uint64 // incremented with every new Status
+
+	StepsPerSecond float64 // measured while running
+	RealTime       float64 // simulated seconds per wall second, measured while running
+}
+
+type cmdKind uint8
+
+const (
+	cmdPlay cmdKind = iota
+	cmdPause
+	cmdStep
+	cmdReset
+	cmdSpeed
+	cmdParam
+	cmdLaw
+	cmdWall
+	cmdLoad
+	cmdIntegrator
+	cmdSpring
+	cmdSpringOff
+	cmdSync
+)
+
+// Command is one request to the simulation goroutine; build it with the
+// SimLoop methods. Commands are applied in order between two steps.
+type Command struct {
+	kind   cmdKind
+	name   string
+	value  float64
+	on     bool
+	params world.ContactParams
+	opts   Options
+	file   bool
+	body   int
+	point  geom.Vec3 // spring attachment, body frame
+	target geom.Vec3 // spring target, world
+	done   chan struct{}
+}
+
+// SimLoop runs a simulation on its own goroutine.
+type SimLoop struct {
+	// PublishInterval is the wall time between snapshots while running
+	// (set before Start; default DefaultPublishInterval).
+	PublishInterval time.Duration
+
+	mu    sync.Mutex
+	queue []Command
+	wake  chan struct{}
+	quit  chan struct{}
+	done  chan struct{}
+	state atomic.Pointer[LoopState]
+
+	// Owned by the loop goroutine after Start.
+	sim       *Sim
+	opts      Options  // how sim was loaded (for reset)
+	lawSets   []string // live law changes, re-applied on reset as overrides
+	gen       uint64
+	playing   bool
+	speed     float64
+	asFast    bool
+	end       float64
+	steps     int // single steps requested while paused
+	spring    *springState
+	status    string
+	statusErr bool
+	statusSeq uint64
+	meanMass  float64
+	last      *snap.Snapshot
+	lastPub   time.Time
+	dirty     bool // state changed since the last publication
+
+	// real-time control: sim time simT0 at wall time wall0
+	simT0 float64
+	wall0 time.Time
+	// rate measurement
+	rateWall  time.Time
+	rateSteps int64
+	rateSim   float64
+	sps, rtf  float64
+}
+
+type springState struct {
+	body   int
+	point  geom.Vec3 // body frame
+	target geom.Vec3
+}
+
+// NewSimLoop wraps a loaded simulation; o is how it was loaded (reset
+// reloads from it). Call Start to run it.
+func NewSimLoop(s *Sim, o Options) *SimLoop {
+	l := &SimLoop{
+		PublishInterval: DefaultPublishInterval,
+		wake:            make(chan struct{}, 1),
+		quit:            make(chan struct{}),
+		done:            make(chan struct{}),
+		speed:           1,
+	}
+	l.install(s, o)
+	l.publish(time.Now())
+	return l
+}
+
+// Start launches the simulation goroutine (paused).
+func (l *SimLoop) Start() {
+	if l.PublishInterval <= 0 {
+		l.PublishInterval = DefaultPublishInterval
+	}
+	go l.run()
+}
+
+// Close stops the goroutine and waits for it (safe to call twice).
+func (l *SimLoop) Close() {
+	select {
+	case <-l.quit:
+	default:
+		close(l.quit)
+	}
+	<-l.done
+}
+
+// State returns the latest published state (never nil).
+func (l *SimLoop) State() *LoopState { return l.state.Load() }
+
+// Latest returns the latest published snapshot.
+func (l *SimLoop) Latest() *snap.Snapshot { return l.state.Load().Snap }
+
+// Send queues a command; it never blocks on the simulation.
+func (l *SimLoop) Send(c Command) {
+	l.mu.Lock()
+	if c.kind == cmdSpring && len(l.queue) > 0 && l.queue[len(l.queue)-1].kind == cmdSpring {
+		l.queue[len(l.queue)-1] = c // mouse motion: only the latest target matters
+	} else {
+		l.queue = append(l.queue, c)
+	}
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Play runs the simulation.
+func (l *SimLoop) Play() { l.Send(Command{kind: cmdPlay}) }
+
+// Pause stops the simulation.
+func (l *SimLoop) Pause() { l.Send(Command{kind: cmdPause}) }
+
+// Step advances one time step (and pauses).
+func (l *SimLoop) Step() { l.Send(Command{kind: cmdStep}) }
+
+// Reset reloads the scene as it was loaded, with the live law changes.
+func (l *SimLoop) Reset() { l.Send(Command{kind: cmdReset}) }
+
+// SetSpeed sets the real-time factor target, or as fast as possible.
+func (l *SimLoop) SetSpeed(speed float64, asFast bool) {
+	l.Send(Command{kind: cmdSpeed, value: speed, on: asFast})
+}
+
+// SetParam changes one contact parameter by dotted path (world.SetParam).
+func (l *SimLoop) SetParam(path string, v float64) {
+	l.Send(Command{kind: cmdParam, name: path, value: v})
+}
+
+// SetLaw replaces the contact law of the default material pair.
+func (l *SimLoop) SetLaw(p world.ContactParams) { l.Send(Command{kind: cmdLaw, params: p}) }
+
+// SetWall enables or disables the named wall.
+func (l *SimLoop) SetWall(name string, on bool) { l.Send(Command{kind: cmdWall, name: name, on: on}) }
+
+// Load switches to another scene; the current one keeps running when that fails.
+func (l *SimLoop) Load(o Options) { l.Send(Command{kind: cmdLoad, opts: o}) }
+
+// OpenFile switches to the scene file at path (which must exist).
+func (l *SimLoop) OpenFile(path string) {
+	l.Send(Command{kind: cmdLoad, opts: Options{Scene: path}, file: true})
+}
+
+// SetIntegrator switches the integrator, keeping the state.
+func (l *SimLoop) SetIntegrator(name string) { l.Send(Command{kind: cmdIntegrator, name: name}) }
+
+// Spring attaches (or moves) a spring between point (body frame) of body b
+// and the world point target.
+func (l *SimLoop) Spring(b int, point, target geom.Vec3) {
+	l.Send(Command{kind: cmdSpring, body: b, point: point, target: target})
+}
+
+// SpringOff removes the spring.
+func (l *SimLoop) SpringOff() { l.Send(Command{kind: cmdSpringOff}) }
+
+// Sync waits until every command sent before it is applied and the result
+// published, or until timeout; it reports whether that happened.
+func (l *SimLoop) Sync(timeout time.Duration) bool {
+	c := Command{kind: cmdSync, done: make(chan struct{})}
+	l.Send(c)
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-c.done:
+		return true
+	case <-l.done:
+		return false
+	case <-t.C:
+		return false
+	}
+}
+
+func (l *SimLoop) take() []Command {
+	l.mu.Lock()
+	q := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	return q
+}
+
+// install makes s the running simulation (loop goroutine or before Start).
+func (l *SimLoop) install(s *Sim, o Options) {
+	l.sim, l.opts = s, o
+	l.gen++
+	l.end = s.End
+	if !(l.end > s.World.Time) {
+		l.end = math.Inf(1)
+	}
+	l.spring = nil
+	l.last = nil
+	l.steps = 0
+	var m float64
+	n := 0
+	for _, b := range s.World.Bodies {
+		if !b.Fixed {
+			m += b.Mass
+			n++
+		}
+	}
+	l.meanMass = 0
+	if n > 0 {
+		l.meanMass = m / float64(n)
+	}
+	l.anchor(time.Now())
+	l.dirty = true
+}
+
+func (l *SimLoop) setStatus(err bool, format string, args ...any) {
+	l.status, l.statusErr = fmt.Sprintf(format, args...), err
+	l.statusSeq++
+	l.dirty = true
+}
+
+// anchor restarts the real-time clock and the rate measurement at now.
+func (l *SimLoop) anchor(now time.Time) {
+	w := l.sim.World
+	l.simT0, l.wall0 = w.Time, now
+	l.rateWall, l.rateSteps, l.rateSim = now, w.Steps, w.Time
+}
+
+func (l *SimLoop) run() {
+	defer close(l.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	wait := func(d time.Duration) bool { // false when quitting
+		if d <= 0 {
+			select {
+			case <-l.quit:
+				return false
+			case <-l.wake:
+			}
+			return true
+		}
+		timer.Reset(d)
+		select {
+		case <-l.quit:
+			timer.Stop()
+			return false
+		case <-l.wake:
+			if !timer.Stop() {
+				<-timer.C
+			}
+		case <-timer.C:
+		}
+		return true
+	}
+	for {
+		select {
+		case <-l.quit:
+			return
+		default:
+		}
+		var syncs []chan struct{}
+		for _, c := range l.take() {
+			if c.kind == cmdSync {
+				syncs = append(syncs, c.done)
+				continue
+			}
+			l.apply(c)
+		}
+		now := time.Now()
+		w := l.sim.World
+		switch {
+		case l.steps > 0:
+			l.steps--
+			l.stepOnce()
+			l.dirty = true
+		case l.playing:
+			if l.asFast {
+				l.stepOnce()
+				break
+			}
+			target := l.simT0 + l.speed*now.Sub(l.wall0).Seconds()
+			if w.Time < target {
+				// Behind: step. Never owe more than a quarter second of
+				// wall time, so a slow scene does not race after a speed-up.
+				if lag := (target - w.Time) / l.speed; lag > 0.25 {
+					l.simT0 = w.Time - 0.25*l.speed
+					l.wall0 = now
+				}
+				l.stepOnce()
+				break
+			}
+			if l.dirty || now.Sub(l.lastPub) >= l.PublishInterval {
+				l.publish(now)
+			}
+			for _, d := range syncs {
+				close(d)
+			}
+			ahead := time.Duration((w.Time - target) / l.speed * float64(time.Second))
+			if !wait(min(ahead+time.Millisecond, l.PublishInterval)) {
+				return
+			}
+			continue
+		default:
+			if l.dirty {
+				l.publish(now)
+			}
+			for _, d := range syncs {
+				close(d)
+			}
+			if !wait(0) {
+				return
+			}
+			continue
+		}
+		now = time.Now()
+		if l.dirty || len(syncs) > 0 || now.Sub(l.lastPub) >= l.PublishInterval {
+			l.publish(now)
+		}
+		for _, d := range syncs {
+			close(d)
+		}
+	}
+}
+
+// stepOnce advances one step as integrate.Advance does (events land exactly),
+// with the spring load refreshed first; a failure pauses the run.
+func (l *SimLoop) stepOnce() {
+	w := l.sim.World
+	err := w.ApplyEvents()
+	if err == nil {
+		l.updateSpring()
+		limit := math.Min(w.NextEventTime(), l.end) - w.Time
+		if !(limit > 0) {
+			limit = math.Inf(1)
+		}
+		_, err = w.Integrator.Step(w, limit)
+	}
+	if err == nil {
+		err = w.ApplyEvents()
+	}
+	if err != nil {
+		l.playing, l.steps = false, 0
+		l.setStatus(true, "simulation failed at t=%.6g s (step %d): %v; paused (R resets)", w.Time, w.Steps, err)
+		return
+	}
+	if l.playing && w.Time >= l.end-1e-12 {
+		l.playing = false
+		l.end = math.Inf(1)
+		l.setStatus(false, "reached the scene's end time t=%.6g s; paused (play continues)", w.Time)
+	}
+}
+
+func (l *SimLoop) updateSpring() {
+	w := l.sim.World
+	idx := -1
+	for i := range w.Loads {
+		if w.Loads[i].Name == SpringName {
+			idx = i
+			break
+		}
+	}
+	sp := l.spring
+	if sp == nil || sp.body < 0 || sp.body >= len(w.Bodies) || w.Bodies[sp.body].Fixed {
+		if idx >= 0 {
+			w.Loads = append(w.Loads[:idx], w.Loads[idx+1:]...)
+		}
+		return
+	}
+	b := w.Bodies[sp.body]
+	p := b.ToWorld(sp.point)
+	k := SpringStiffness * b.Mass
+	c := 2 * math.Sqrt(k*b.Mass)
+	f := sp.target.Sub(p).Scale(k).Sub(b.VelocityAt(p).Scale(c))
+	ld := body.Load{Name: SpringName, Body: sp.body, Point: sp.point, Frame: body.World, Force: body.Const(f)}
+	if idx >= 0 {
+		w.Loads[idx] = ld
+	} else {
+		w.Loads = append(w.Loads, ld)
+	}
+}
+
+func (l *SimLoop) apply(c Command) {
+	w := l.sim.World
+	now := time.Now()
+	switch c.kind {
+	case cmdPlay:
+		if !l.playing {
+			l.playing = true
+			l.anchor(now)
+			l.dirty = true
+		}
+	case cmdPause:
+		if l.playing {
+			l.playing = false
+			l.dirty = true
+		}
+	case cmdStep:
+		l.playing = false
+		l.steps++
+	case cmdSpeed:
+		if c.on {
+			l.asFast = true
+		} else if c.value > 0 && !math.IsInf(c.value, 0) {
+			l.asFast, l.speed = false, c.value
+		} else {
+			l.setStatus(true, "speed must be a finite number > 0 (got %g)", c.value)
+			return
+		}
+		l.anchor(now)
+		l.dirty = true
+	case cmdParam:
+		if err := w.SetParam(c.name, c.value); err != nil {
+			l.setStatus(true, "refused: %v", err)
+			return
+		}
+		if key, ok := defaultLawKey(c.name); ok {
+			l.rememberLaw(key, strconv.FormatFloat(c.value, 'g', -1, 64))
+		}
+		l.setStatus(false, "%s = %g", c.name, c.value)
+	case cmdLaw:
+		if err := l.setLaw(c.params); err != nil {
+			l.setStatus(true, "refused: %v", err)
+			return
+		}
+		l.setStatus(false, "contact law updated")
+	case cmdWall:
+		if err := w.SetWallEnabled(c.name, c.on); err != nil {
+			l.setStatus(true, "%v", err)
+			return
+		}
+		w.UpdateStats()
+		state := "off"
+		if c.on {
+			state = "on"
+		}
+		l.setStatus(false, "wall %s %s", c.name, state)
+	case cmdReset:
+		o := l.opts
+		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)
+		s, err := Load(o)
+		if err != nil {
+			l.setStatus(true, "reset failed, the scene keeps running: %v", err)
+			return
+		}
+		l.install(s, l.opts)
+		l.setStatus(false, "reset %s", l.opts.Scene)
+	case cmdLoad:
+		if c.file {
+			if st, err := os.Stat(c.opts.Scene); err != nil {
+				l.setStatus(true, "open failed, the current scene keeps running: %v", err)
+				return
+			} else if st.IsDir() {
+				l.setStatus(true, "open failed, the current scene keeps running: %s is a directory", c.opts.Scene)
+				return
+			}
+		}
+		o := c.opts
+		if o.Workers == 0 {
+			o.Workers = l.opts.Workers
+		}
+		s, err := Load(o)
+		if err != nil {
+			l.setStatus(true, "load failed, the current scene keeps running: %v", err)
+			return
+		}
+		l.lawSets = nil
+		l.playing = false
+		l.install(s, o)
+		l.setStatus(false, "loaded %s", o.Scene)
+	case cmdIntegrator:
+		for _, in := range integrators {
+			if in.name == c.name {
+				if w.Integrator == nil || w.Integrator.Name() != c.name {
+					w.Integrator = in.make()
+				}
+				l.opts.Integrator = c.name
+				l.setStatus(false, "integrator %s", c.name)
+				return
+			}
+		}
+		l.setStatus(true, "unknown integrator %q (available: %v)", c.name, Integrators())
+	case cmdSpring:
+		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
+			return
+		}
+		if l.spring == nil {
+			l.dirty = true
+		}
+		l.spring = &springState{body: c.body, point: c.point, target: c.target}
+	case cmdSpringOff:
+		if l.spring != nil {
+			l.spring = nil
+			l.updateSpring()
+			l.dirty = true
+		}
+	}
+}
+
+// lawKeys are the scene keys of a contact law, in world.SetField's names.
+var lawKeys = []string{"gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t"}
+
+func defaultLawKey(path string) (string, bool) {
+	key, ok := strings.CutPrefix(path, "contact.default.")
+	return key, ok && key != ""
+}
+
+// rememberLaw records a live change of the default law as a scene override
+// so that a reset keeps it (one entry per key, the latest value).
+func (l *SimLoop) rememberLaw(key, value string) {
+	pre := "contact.default." + key + "="
+	out := l.lawSets[:0]
+	for _, s := range l.lawSets {
+		if !strings.HasPrefix(s, pre) {
+			out = append(out, s)
+		}
+	}
+	l.lawSets = append(out, pre+value)
+}
+
+// setLaw validates p and makes it the default pair's law.
+func (l *SimLoop) setLaw(p world.ContactParams) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	w := l.sim.World
+	if err := w.SetParams(0, 0, p); err != nil {
+		return err
+	}
+	// SetParam resets the broad-phase skin for a new ḡ (SetParams does not).
+	if err := w.SetParam("contact.default.gbar", p.Normal.GBar); err != nil {
+		return err
+	}
+	vals := []float64{p.Normal.GBar, p.Normal.Eps1, p.Normal.N1, p.Normal.F, p.Normal.N2, p.Zeta,
+		p.Friction.MuS, p.Friction.MuD, p.Friction.EpsT, p.Friction.CT}
+	l.rememberLaw("law", p.Normal.Kind.String())
+	for i, k := range lawKeys {
+		l.rememberLaw(k, strconv.FormatFloat(vals[i], 'g', -1, 64))
+	}
+	return nil
+}
+
+// publish makes the current state visible to readers.
+func (l *SimLoop) publish(now time.Time) {
+	w := l.sim.World
+	if l.playing {
+		if dt := now.Sub(l.rateWall).Seconds(); dt >= 0.5 {
+			l.sps = float64(w.Steps-l.rateSteps) / dt
+			l.rtf = (w.Time - l.rateSim) / dt
+			l.rateWall, l.rateSteps, l.rateSim = now, w.Steps, w.Time
+		}
+	} else {
+		l.rateWall, l.rateSteps, l.rateSim = now, w.Steps, w.Time
+		l.sps, l.rtf = 0, 0
+	}
+	s := w.Snapshot(l.last)
+	s.Stats.StepsPerSecond = l.sps
+	l.last = s
+	st := &LoopState{
+		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
+		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
+		Status: l.status, StatusErr: l.statusErr, StatusSeq: l.statusSeq,
+		StepsPerSecond: l.sps, RealTime: l.rtf,
+	}
+	if w.Integrator != nil {
+		st.Integrator = w.Integrator.Name()
+	}
+	if p := w.DefaultParams(); p != nil {
+		st.Law = *p
+	}
+	l.state.Store(st)
+	l.lastPub = now
+	l.dirty = false
+}
