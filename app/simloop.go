@@ -114,6 +114,9 @@ type SimLoop struct {
 	// PublishInterval is the wall time between snapshots while running
 	// (set before Start; default DefaultPublishInterval).
 	PublishInterval time.Duration
+	// OnPublish, when set (before Start), is called on the simulation
+	// goroutine after each publication (the window wakes its event loop).
+	OnPublish func()
 
 	mu    sync.Mutex
 	queue []Command
@@ -295,18 +298,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.spring = nil
 	l.last = nil
 	l.steps = 0
-	var m float64
-	n := 0
-	for _, b := range s.World.Bodies {
-		if !b.Fixed {
-			m += b.Mass
-			n++
-		}
-	}
-	l.meanMass = 0
-	if n > 0 {
-		l.meanMass = m / float64(n)
-	}
+	l.meanMass = meanMass(s.World)
 	l.anchor(time.Now())
 	l.dirty = true
 }
@@ -668,4 +660,23 @@ func (l *SimLoop) publish(now time.Time) {
 	l.state.Store(st)
 	l.lastPub = now
 	l.dirty = false
+	if l.OnPublish != nil {
+		l.OnPublish()
+	}
+}
+
+// meanMass returns the mean mass of the free bodies of w (0 without any).
+func meanMass(w *world.World) float64 {
+	var m float64
+	n := 0
+	for _, b := range w.Bodies {
+		if !b.Fixed {
+			m += b.Mass
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return m / float64(n)
 }

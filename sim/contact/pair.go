@@ -119,8 +119,11 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	if !boxA.Overlaps(boxB) {
 		return
 	}
-	s.va, s.ea, s.fa = a.near(boxB, s.va, s.ea, s.fa)
-	s.vb, s.eb, s.fb = b.near(boxA, s.vb, s.eb, s.fb)
+	// Only features inside the overlap of the two inflated boxes can be
+	// within g of the other body.
+	region := AABB{boxA.Min.Max(boxB.Min), boxA.Max.Min(boxB.Max)}
+	s.va, s.ea, s.fa = a.near(region, s.va, s.ea, s.fa)
+	s.vb, s.eb, s.fb = b.near(region, s.vb, s.eb, s.fb)
 	c.vf = listVF(a, b, s.va, s.fb, g, false, c.vf)
 	c.fv = listVF(b, a, s.vb, s.fa, g, true, c.fv)
 	for _, i := range s.ea {

@@ -1,0 +1,252 @@
+package app
+
+// `grainlab shot`: simulate headless, render one frame in a hidden window,
+// read it back (glReadPixels) and write a PNG.
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"grainlab/render"
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+	"grainlab/sim/world"
+	"grainlab/ui"
+)
+
+// ShotOptions control how a snapshot is rendered to an image.
+type ShotOptions struct {
+	Width, Height int
+	View          *render.View // nil: render.DefaultView with the arrow scale fitted to the forces
+	Panel         bool         // draw the control panel as the window shows it
+	Law           *world.ContactParams
+	MeanMass      float64 // for the panel's Δt_c plot
+	// Yaw, Pitch (degrees) orient the camera when Orient is set. The camera
+	// frames the bodies (not the walls) and is then zoomed by Zoom steps.
+	Orient     bool
+	Yaw, Pitch float64
+	Zoom       float64
+}
+
+func cmdShot(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("shot", stderr)
+	var o Options
+	var sets setFlags
+	var t float64
+	var out, size, camera string
+	var quiet, panel bool
+	var zoom float64
+	fs.Float64Var(&t, "time", 0, "simulated time of the picture in s")
+	fs.StringVar(&out, "out", "", "PNG file to write (required)")
+	fs.StringVar(&size, "size", "1280x800", "image size WIDTHxHEIGHT in pixels")
+	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
+	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
+	fs.StringVar(&o.Integrator, "integrator", "", "integrator name (default: the scene's)")
+	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&panel, "panel", false, "draw the control panel too")
+	fs.StringVar(&camera, "camera", "", "camera direction YAW,PITCH in degrees (default: the window's)")
+	fs.Float64Var(&zoom, "zoom", 0, "zoom steps after framing the bodies (positive: closer)")
+	name, err := parseWithPositional(fs, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab shot:", err)
+		return ExitInput
+	}
+	o.Scene, o.Sets = name, sets
+	so := ShotOptions{Panel: panel, Zoom: zoom}
+	if so.Width, so.Height, err = parseSize(size); err != nil {
+		fmt.Fprintln(stderr, "grainlab shot: --size:", err)
+		return ExitInput
+	}
+	if camera != "" {
+		parts := strings.Split(camera, ",")
+		var yaw, pitch float64
+		var e1, e2 error
+		if len(parts) == 2 {
+			yaw, e1 = strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+			pitch, e2 = strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		}
+		if len(parts) != 2 || e1 != nil || e2 != nil || math.IsNaN(yaw+pitch) || math.IsInf(yaw+pitch, 0) {
+			fmt.Fprintf(stderr, "grainlab shot: --camera: want YAW,PITCH in degrees (got %q)\n", camera)
+			return ExitInput
+		}
+		so.Orient, so.Yaw, so.Pitch = true, yaw, pitch
+	}
+	switch {
+	case out == "":
+		fmt.Fprintln(stderr, "grainlab shot: --out FILE.png is required")
+		return ExitInput
+	case math.IsNaN(t) || math.IsInf(t, 0) || t < 0:
+		fmt.Fprintln(stderr, "grainlab shot: --time must be a finite number ≥ 0")
+		return ExitInput
+	case math.IsNaN(zoom) || math.IsInf(zoom, 0) || math.Abs(zoom) > 100:
+		fmt.Fprintln(stderr, "grainlab shot: --zoom must be within ±100 steps")
+		return ExitInput
+	}
+	if t > 0 {
+		o.Time = t // the run's end is the picture's time
+	}
+	s, err := Load(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab shot:", err)
+		return exitFor(err)
+	}
+	w := s.World
+	if t > w.Time {
+		var bar *Progress
+		if !quiet {
+			bar = NewProgress(stderr, w.Time, t)
+		}
+		_, err := s.StepTo(t, func() bool {
+			if bar != nil {
+				bar.Update(w.Time, w.Steps)
+			}
+			return false
+		})
+		if bar != nil {
+			bar.Done(w.Time)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "grainlab shot: simulation failed at t=%.6g s (step %d): %v\n", w.Time, w.Steps, err)
+			return ExitFailure
+		}
+	}
+	so.Law = w.DefaultParams()
+	so.MeanMass = meanMass(w)
+	img, err := RenderShot(w.Snapshot(nil), so)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab shot:", err)
+		return ExitFailure
+	}
+	if err := writePNG(out, img); err != nil {
+		fmt.Fprintln(stderr, "grainlab shot:", err)
+		return ExitFailure
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "wrote %s (%dx%d, t=%.4g s, %d contacts)\n", out, img.Bounds().Dx(), img.Bounds().Dy(), w.Time, w.Stats.Contacts)
+	}
+	return ExitOK
+}
+
+// parseSize parses "WIDTHxHEIGHT".
+func parseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if ok {
+		w, err = strconv.Atoi(a)
+		if err == nil {
+			h, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil {
+		return 0, 0, fmt.Errorf("want WIDTHxHEIGHT, e.g. 1280x800 (got %q)", s)
+	}
+	if w < 16 || h < 16 || w > 8192 || h > 8192 {
+		return 0, 0, fmt.Errorf("each side must be within 16..8192 pixels (got %dx%d)", w, h)
+	}
+	return w, h, nil
+}
+
+// RenderShot renders s in a hidden window of the given size and reads the
+// frame back. It must run on the main OS thread (GLFW) and needs a display.
+func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
+	if o.Width <= 0 || o.Height <= 0 {
+		o.Width, o.Height = WindowWidth, WindowHeight
+	}
+	win, err := openWindow(o.Width, o.Height, "Grainlab shot", false)
+	if err != nil {
+		return nil, err
+	}
+	defer glfw.Terminate()
+	defer win.Destroy()
+	r, err := render.New()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	fbw, fbh := win.GetFramebufferSize()
+
+	v := render.DefaultView()
+	if o.View != nil {
+		v = *o.View
+	} else {
+		v.AutoArrowScale(s)
+	}
+	cam := render.NewCamera()
+	if o.Orient {
+		cam.Yaw, cam.Pitch = o.Yaw*math.Pi/180, o.Pitch*math.Pi/180
+	}
+	cam.Aspect = float64(fbw) / float64(fbh)
+	fitBodies(cam, s)
+	if o.Zoom != 0 {
+		cam.Zoom(o.Zoom)
+	}
+	if !o.Panel {
+		r.Draw(s, &v, cam, fbw, fbh)
+		img := render.Screenshot(fbw, fbh)
+		win.SwapBuffers()
+		return img, nil
+	}
+	u, err := ui.New(win)
+	if err != nil {
+		return nil, err
+	}
+	defer u.Close()
+	p := &ui.Panel{}
+	in := ui.PanelInput{
+		Snap: s, View: &v, Scenes: []string{s.Scene}, Integrators: Integrators(), Integrator: s.Stats.Integrator,
+		LawKinds: LawKinds, Speed: 1, ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(o.MeanMass),
+		Status: fmt.Sprintf("%s at t = %.3g s (grainlab shot)", s.Scene, s.Stats.Time),
+	}
+	if o.Law != nil {
+		in.Law = PanelLaw(*o.Law)
+	}
+	var img *image.RGBA
+	for i := 0; i < 3; i++ { // imgui lays out over a couple of frames
+		u.NewFrame()
+		in.ColorRange[0], in.ColorRange[1] = r.ColorRange()
+		p.Draw(&in)
+		r.Draw(s, &v, cam, fbw, fbh)
+		u.Render()
+		if i == 2 {
+			img = render.Screenshot(fbw, fbh)
+		}
+		win.SwapBuffers()
+	}
+	return img, nil
+}
+
+// fitBodies frames the free bodies of s (without the walls), falling back to
+// Camera.Fit when there are none.
+func fitBodies(cam *render.Camera, s *snap.Snapshot) {
+	if s == nil {
+		return
+	}
+	wall := make([]bool, len(s.Bodies))
+	for _, w := range s.Walls {
+		if w.Body >= 0 && w.Body < len(wall) {
+			wall[w.Body] = true
+		}
+	}
+	inf := math.Inf(1)
+	lo, hi := geom.V(inf, inf, inf), geom.V(-inf, -inf, -inf)
+	n := 0
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		if wall[i] || b.Fixed || !b.Pos.IsFinite() {
+			continue
+		}
+		r := geom.V(b.Radius, b.Radius, b.Radius)
+		lo, hi = lo.Min(b.Pos.Sub(r)), hi.Max(b.Pos.Add(r))
+		n++
+	}
+	if n == 0 {
+		cam.Fit(s)
+		return
+	}
+	cam.FitSphere(lo.Add(hi).Scale(0.5), math.Max(hi.Sub(lo).Norm()/2, 1e-4))
+}

@@ -1,0 +1,654 @@
+package app
+
+// The interactive window: GLFW + OpenGL 4.1 core + imgui on the main OS
+// thread. The simulation runs on the SimLoop goroutine; each frame takes the
+// latest published snapshot, draws it and the panel, and turns the panel's
+// actions and the keyboard and mouse into SimLoop commands.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"grainlab/render"
+	"grainlab/sim/geom"
+	"grainlab/sim/scene"
+	"grainlab/sim/snap"
+	"grainlab/ui"
+)
+
+// GLFW and OpenGL must be used from the main OS thread: lock the main
+// goroutine to it before main runs.
+func init() { runtime.LockOSThread() }
+
+// Window size of `grainlab` and `grainlab view`.
+const (
+	WindowWidth  = 1280
+	WindowHeight = 800
+)
+
+// errNoWindow wraps failures to create a window (no display, no GL 4.1).
+var errNoWindow = errors.New("cannot open a window")
+
+// openWindow initialises GLFW and creates a w×h GL 4.1 core window with its
+// context current. The caller must Destroy it and call glfw.Terminate.
+func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
+	if err := glfw.Init(); err != nil {
+		return nil, fmt.Errorf("%w (is there a display? without one use 'grainlab run SCENE'): %v", errNoWindow, err)
+	}
+	glfw.WindowHint(glfw.ContextVersionMajor, 4)
+	glfw.WindowHint(glfw.ContextVersionMinor, 1)
+	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+	glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+	glfw.WindowHint(glfw.CocoaRetinaFramebuffer, glfw.False)
+	if visible {
+		glfw.WindowHint(glfw.Visible, glfw.True)
+	} else {
+		glfw.WindowHint(glfw.Visible, glfw.False)
+	}
+	win, err := glfw.CreateWindow(w, h, title, nil, nil)
+	if err != nil {
+		glfw.Terminate()
+		return nil, fmt.Errorf("%w (OpenGL 4.1 core is required): %v", errNoWindow, err)
+	}
+	win.MakeContextCurrent()
+	return win, nil
+}
+
+// viewOptions are the choices of `grainlab view`.
+type viewOptions struct {
+	Options
+	Play      bool          // start running
+	Fast      bool          // as fast as possible
+	Speed     float64       // real-time factor target (default 1)
+	MaxFPS    float64       // frame-rate cap (default 60)
+	ExitAfter time.Duration // close the window after this wall time (0: never)
+	Report    bool          // print frame and simulation rates on exit
+	QuitAtEnd bool          // close the window when the run pauses at its end time
+	Share     float64       // wall-time share of rendering while the simulation is CPU-bound
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func runDefault(stdout, stderr io.Writer) int {
+	return runWindow(viewOptions{Options: Options{Scene: DefaultScene}}, stdout, stderr)
+}
+
+func cmdView(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("view", stderr)
+	var vo viewOptions
+	var sets setFlags
+	fs.StringVar(&vo.Integrator, "integrator", "", "integrator name (default: the scene's)")
+	fs.Float64Var(&vo.Dt, "dt", 0, "initial/maximum time step in s (default: the scene's)")
+	fs.Float64Var(&vo.Time, "time", 0, "pause at this time in s (default: the scene's end time)")
+	fs.IntVar(&vo.Workers, "workers", 0, "worker goroutines (default: all cores)")
+	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
+	fs.BoolVar(&vo.Play, "play", false, "start running (default: paused; Space plays)")
+	fs.BoolVar(&vo.Fast, "fast", false, "run as fast as possible instead of at --speed")
+	fs.Float64Var(&vo.Speed, "speed", 1, "real-time factor target (simulated s per wall s)")
+	fs.Float64Var(&vo.MaxFPS, "fps", 60, "frame-rate cap")
+	fs.DurationVar(&vo.ExitAfter, "exit-after", 0, "close the window after this wall time (e.g. 30s)")
+	fs.BoolVar(&vo.Report, "report", false, "print frame time and simulation rate on exit")
+	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
+	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
+	name, err := parseWithPositional(fs, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab view:", err)
+		return ExitInput
+	}
+	vo.Scene, vo.Sets = name, sets
+	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
+		fmt.Fprintln(stderr, "grainlab view: --speed and --fps must be > 0, --render-share in (0, 1], --time, --dt and --exit-after ≥ 0")
+		return ExitInput
+	}
+	return runWindow(vo, stdout, stderr)
+}
+
+// runWindow loads the scene, opens the window and runs it until closed.
+func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
+	if vo.Speed <= 0 {
+		vo.Speed = 1
+	}
+	if vo.MaxFPS <= 0 {
+		vo.MaxFPS = 60
+	}
+	if !(vo.Share > 0 && vo.Share <= 1) {
+		vo.Share = DefaultRenderShare
+	}
+	s, err := Load(vo.Options)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab:", err)
+		return exitFor(err)
+	}
+	win, err := openWindow(WindowWidth, WindowHeight, "Grainlab — "+s.Spec.Name, true)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab:", err)
+		return ExitFailure
+	}
+	defer glfw.Terminate()
+	defer win.Destroy()
+	glfw.SwapInterval(1)
+	r, err := render.New()
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab:", err)
+		return ExitFailure
+	}
+	defer r.Close()
+	u, err := ui.New(win)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab:", err)
+		return ExitFailure
+	}
+	defer u.Close()
+
+	loop := NewSimLoop(s, vo.Options)
+	loop.OnPublish = glfw.PostEmptyEvent
+	loop.SetSpeed(vo.Speed, vo.Fast)
+	if vo.Play {
+		loop.Play()
+	}
+	loop.Start()
+	defer loop.Close()
+
+	w := newWindow(win, r, u, loop, vo)
+	w.run()
+	if vo.Report {
+		w.report(stdout)
+	}
+	return ExitOK
+}
+
+type dragMode uint8
+
+const (
+	dragNone dragMode = iota
+	dragOrbit
+	dragPan
+	dragSpring
+)
+
+// window is the state of the render loop (main thread only).
+type window struct {
+	win   *glfw.Window
+	r     *render.Renderer
+	u     *ui.UI
+	loop  *SimLoop
+	opts  viewOptions
+	panel ui.Panel
+	view  render.View
+	cam   *render.Camera
+
+	scenes    []string
+	hidePanel bool
+	gen       uint64
+	arrowSet  bool // the arrow scale was fitted to the forces (or set by the user)
+	shotReq   bool
+	shots     chan string // results of screenshot writers
+
+	status    string
+	statusErr bool
+	loopSeq   uint64
+
+	// mouse
+	drag           dragMode
+	pressX, pressY float64
+	lastX, lastY   float64
+	moved          bool
+	springBody     int
+	springLocal    geom.Vec3 // body frame
+	springAnchor   geom.Vec3 // world point the drag plane goes through
+	springTarget   geom.Vec3
+	lastInput      time.Time
+	lastSnap       *snap.Snapshot
+	frameStart     time.Time
+
+	// measurements
+	started       time.Time
+	frames        int
+	renderTime    time.Duration // Draw + imgui + SwapBuffers
+	frameWork     time.Duration // whole frame except pacing
+	runWall       time.Duration
+	runSteps      int64
+	runSim        float64
+	lastRunCheck  time.Time
+	lastRunStep   int64
+	lastRunSim    float64
+	lastRunActive bool
+}
+
+func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo viewOptions) *window {
+	w := &window{win: win, r: r, u: u, loop: loop, opts: vo, view: render.DefaultView(), cam: render.NewCamera(),
+		shots: make(chan string, 4), springBody: -1}
+	for _, b := range scene.Builtins() {
+		w.scenes = append(w.scenes, b.Name)
+	}
+	u.Platform.App = ui.AppHandlers{
+		MouseButton: w.mouseButton,
+		CursorPos:   w.cursorPos,
+		Scroll:      w.scroll,
+		Key:         w.key,
+	}
+	return w
+}
+
+// DefaultRenderShare is the largest share of wall time the render loop
+// spends drawing while the simulation runs flat out (and the user does not
+// interact): with a software renderer (llvmpipe) a frame costs CPU the
+// simulation goroutine needs.
+const DefaultRenderShare = 0.08
+
+// Render pacing: at most MaxFPS frames per second, and while the simulation
+// is CPU-bound the frames take at most opts.Share of the wall time unless the
+// user is interacting.
+const (
+	interactive  = 500 * time.Millisecond
+	idleWaitTime = 0.5 // s: event wait when nothing changes
+)
+
+func (w *window) run() {
+	w.started = time.Now()
+	w.lastInput = w.started
+	exitAt := time.Time{}
+	if w.opts.ExitAfter > 0 {
+		exitAt = w.started.Add(w.opts.ExitAfter)
+	}
+	minFrame := time.Duration(float64(time.Second) / w.opts.MaxFPS)
+	var lastWork time.Duration
+	for !w.win.ShouldClose() {
+		if !exitAt.IsZero() && time.Now().After(exitAt) {
+			break
+		}
+		st := w.loop.State()
+		if w.opts.QuitAtEnd && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
+			break
+		}
+		// pacing: sleep until the next frame is due, then take the events
+		now := time.Now()
+		interval := minFrame
+		// the simulation wants the CPU when it runs flat out or lags behind its target
+		cpuBound := st.Playing && (st.AsFast || st.RealTime < 0.95*st.Speed)
+		busy := cpuBound && now.Sub(w.lastInput) > interactive && w.drag == dragNone
+		if busy {
+			interval = max(interval, time.Duration(float64(lastWork)/w.opts.Share))
+		}
+		idle := !st.Playing && st.Snap == w.lastSnap && now.Sub(w.lastInput) > interactive && w.drag == dragNone
+		if wait := w.frameStart.Add(interval).Sub(now); wait > 0 && !idle {
+			time.Sleep(wait)
+		}
+		if idle {
+			glfw.WaitEventsTimeout(idleWaitTime)
+		} else {
+			glfw.PollEvents()
+		}
+		w.frameStart = time.Now()
+		w.frame()
+		lastWork = time.Since(w.frameStart)
+		w.frameWork += lastWork
+		w.frames++
+		w.measure()
+	}
+}
+
+// frame draws one frame and applies what the user asked for.
+func (w *window) frame() {
+	st := w.loop.State()
+	s := st.Snap
+	if st.Gen != w.gen {
+		w.gen = st.Gen
+		w.view.SelectedBody, w.view.HasSelectedContact = -1, false
+		w.cancelDrag()
+		w.cam.Aspect = aspect(w.win)
+		w.cam.Fit(s)
+		w.arrowSet = false
+		w.win.SetTitle("Grainlab — " + s.Scene)
+	}
+	if !w.arrowSet && s != nil && s.Stats.Contacts > 0 {
+		old := w.view.ArrowScale
+		w.view.AutoArrowScale(s)
+		w.arrowSet = w.view.ArrowScale != old
+	}
+	if st.StatusSeq != w.loopSeq {
+		w.loopSeq = st.StatusSeq
+		w.status, w.statusErr = st.Status, st.StatusErr
+	}
+	select {
+	case msg := <-w.shots:
+		w.status, w.statusErr = msg, strings.HasPrefix(msg, "screenshot failed")
+	default:
+	}
+	w.updateSpringView(s)
+	w.lastSnap = s
+
+	w.u.NewFrame()
+	var acts ui.Actions
+	if !w.hidePanel {
+		in := ui.PanelInput{
+			Snap: s, View: &w.view, Scenes: w.scenes,
+			Integrators: Integrators(), Integrator: st.Integrator,
+			LawKinds: LawKinds, Law: PanelLaw(st.Law),
+			Playing: st.Playing, Speed: st.Speed, AsFast: st.AsFast,
+			Status: w.status, StatusIsError: w.statusErr,
+			ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(st.MeanMass),
+		}
+		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
+		acts = w.panel.Draw(&in)
+	}
+	fbw, fbh := w.win.GetFramebufferSize()
+	t0 := time.Now()
+	w.r.Draw(s, &w.view, w.cam, fbw, fbh)
+	w.u.Render()
+	if w.shotReq {
+		w.shotReq = false
+		w.saveScreenshot(render.Screenshot(fbw, fbh), s)
+	}
+	w.win.SwapBuffers()
+	w.renderTime += time.Since(t0)
+	w.apply(&acts, s)
+}
+
+func aspect(win *glfw.Window) float64 {
+	fw, fh := win.GetFramebufferSize()
+	if fw <= 0 || fh <= 0 {
+		return 0
+	}
+	return float64(fw) / float64(fh)
+}
+
+// apply turns the panel's actions into commands.
+func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
+	if a.Any() || a.ViewChanged {
+		w.lastInput = time.Now()
+	}
+	if a.Play {
+		w.loop.Play()
+	}
+	if a.Pause {
+		w.loop.Pause()
+	}
+	if a.Step {
+		w.loop.Step()
+	}
+	if a.Reset {
+		w.loop.Reset()
+	}
+	if a.Fit {
+		w.cam.Fit(s)
+	}
+	if a.Screenshot {
+		w.shotReq = true
+	}
+	if a.SpeedChanged {
+		w.loop.SetSpeed(a.Speed, a.AsFast)
+	}
+	if a.LoadScene != "" {
+		w.loop.Load(Options{Scene: a.LoadScene, Workers: w.opts.Workers})
+	}
+	if a.OpenFile != "" {
+		w.loop.OpenFile(a.OpenFile)
+	}
+	if a.Integrator != "" {
+		w.loop.SetIntegrator(a.Integrator)
+	}
+	if a.Law != nil {
+		if p, err := WorldLaw(*a.Law); err != nil { // the panel validated it already
+			w.status, w.statusErr = "refused: "+err.Error(), true
+		} else {
+			w.loop.SetLaw(p)
+		}
+	}
+	if a.Material != nil {
+		w.status, w.statusErr = "material shapes cannot change while running (edit the scene file)", true
+	}
+	for _, t := range a.Walls {
+		w.loop.SetWall(t.Name, t.Enabled)
+	}
+	if a.ViewChanged {
+		w.arrowSet = true // the user owns the arrow scale now
+	}
+}
+
+func (w *window) saveScreenshot(img *image.RGBA, s *snap.Snapshot) {
+	name := "grainlab"
+	t := 0.0
+	if s != nil {
+		name, t = s.Scene, s.Stats.Time
+	}
+	path := fmt.Sprintf("grainlab-%s-t%.4gs-%s.png", sanitize(name), t, time.Now().Format("150405"))
+	go func() { // PNG encoding off the GL thread
+		if err := writePNG(path, img); err != nil {
+			w.shots <- "screenshot failed: " + err.Error()
+			return
+		}
+		abs, _ := filepath.Abs(path)
+		w.shots <- "screenshot saved to " + abs
+	}()
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// writePNG writes img to path.
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ---- keyboard and mouse ----
+
+func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
+	if a == glfw.Release {
+		return
+	}
+	w.lastInput = time.Now()
+	if a == glfw.Repeat && k != glfw.KeyRight {
+		return
+	}
+	if mods&(glfw.ModControl|glfw.ModAlt|glfw.ModSuper) != 0 {
+		return
+	}
+	switch k {
+	case glfw.KeySpace:
+		if w.loop.State().Playing {
+			w.loop.Pause()
+		} else {
+			w.loop.Play()
+		}
+	case glfw.KeyRight:
+		w.loop.Step()
+	case glfw.KeyR:
+		w.loop.Reset()
+	case glfw.KeyF:
+		w.cam.Fit(w.loop.Latest())
+	case glfw.KeyS:
+		w.shotReq = true
+	case glfw.KeyH:
+		w.hidePanel = !w.hidePanel
+	case glfw.Key1, glfw.Key2, glfw.Key3, glfw.Key4:
+		i := int(k - glfw.Key1)
+		w.view.KindFilter[i] = !w.view.KindFilter[i]
+	}
+}
+
+func (w *window) mouseButton(b glfw.MouseButton, a glfw.Action, mods glfw.ModifierKey) {
+	w.lastInput = time.Now()
+	x, y := w.win.GetCursorPos()
+	if a == glfw.Release {
+		switch w.drag {
+		case dragOrbit:
+			if !w.moved && b == glfw.MouseButtonLeft {
+				w.click(x, y)
+			}
+		case dragSpring:
+			if b == glfw.MouseButtonLeft {
+				w.loop.SpringOff()
+				w.springBody = -1
+				w.view.SpringActive = false
+			}
+		}
+		if b == glfw.MouseButtonLeft || w.drag == dragPan {
+			w.drag = dragNone
+		}
+		return
+	}
+	if w.drag != dragNone {
+		return
+	}
+	w.pressX, w.pressY, w.lastX, w.lastY, w.moved = x, y, x, y, false
+	switch b {
+	case glfw.MouseButtonLeft:
+		if mods&glfw.ModControl != 0 && w.startSpring(x, y) {
+			w.drag = dragSpring
+			return
+		}
+		w.drag = dragOrbit
+	case glfw.MouseButtonRight, glfw.MouseButtonMiddle:
+		w.drag = dragPan
+	}
+}
+
+func (w *window) cursorPos(x, y float64) {
+	dx, dy := x-w.lastX, y-w.lastY
+	w.lastX, w.lastY = x, y
+	if w.drag == dragNone {
+		return
+	}
+	w.lastInput = time.Now()
+	if !w.moved && (x-w.pressX)*(x-w.pressX)+(y-w.pressY)*(y-w.pressY) > 9 {
+		w.moved = true
+	}
+	ww, wh := w.win.GetSize()
+	switch w.drag {
+	case dragOrbit:
+		if w.moved {
+			w.cam.Orbit(dx, dy)
+		}
+	case dragPan:
+		w.cam.Pan(dx, dy, wh)
+	case dragSpring:
+		w.springTarget = w.cam.DragPoint(x, y, ww, wh, w.springAnchor)
+		w.loop.Spring(w.springBody, w.springLocal, w.springTarget)
+	}
+}
+
+func (w *window) scroll(_, dy float64) {
+	w.lastInput = time.Now()
+	w.cam.Zoom(dy)
+}
+
+func (w *window) cancelDrag() {
+	if w.drag == dragSpring {
+		w.loop.SpringOff()
+	}
+	w.drag, w.springBody, w.view.SpringActive = dragNone, -1, false
+}
+
+// click selects the contact marker or the body under the cursor.
+func (w *window) click(x, y float64) {
+	s := w.loop.Latest()
+	ww, wh := w.win.GetSize()
+	if w.view.ShowContacts {
+		if i, ok := render.PickContactScreen(s, &w.view, w.cam, x, y, ww, wh, 7); ok {
+			w.view.SelectContact(s, i)
+			return
+		}
+	}
+	o, d := w.cam.Ray(x, y, ww, wh)
+	if i, _, ok := render.PickBody(s, o, d); ok {
+		w.view.SelectedBody = i
+		w.view.HasSelectedContact = false
+		return
+	}
+	w.view.SelectedBody, w.view.HasSelectedContact = -1, false
+}
+
+// startSpring attaches the Ctrl-drag spring to the free body under the cursor.
+func (w *window) startSpring(x, y float64) bool {
+	s := w.loop.Latest()
+	ww, wh := w.win.GetSize()
+	o, d := w.cam.Ray(x, y, ww, wh)
+	i, t, ok := render.PickBody(s, o, d)
+	if !ok || s.Bodies[i].Fixed {
+		return false
+	}
+	b := &s.Bodies[i]
+	hit := o.AddScaled(t, d.Unit())
+	w.springBody = i
+	w.springLocal = b.Rot.Normalize().InvRotate(hit.Sub(b.Pos))
+	w.springAnchor, w.springTarget = hit, hit
+	w.view.SelectedBody, w.view.HasSelectedContact = i, false
+	w.loop.Spring(i, w.springLocal, hit)
+	return true
+}
+
+func (w *window) updateSpringView(s *snap.Snapshot) {
+	w.view.SpringActive = false
+	if w.drag != dragSpring || s == nil || w.springBody < 0 || w.springBody >= len(s.Bodies) {
+		return
+	}
+	b := &s.Bodies[w.springBody]
+	w.view.SpringActive = true
+	w.view.SpringFrom = b.Pos.Add(b.Rot.Rotate(w.springLocal))
+	w.view.SpringTo = w.springTarget
+}
+
+// ---- measurements (--report) ----
+
+// measure accumulates the simulation rate over the frames in which it ran.
+func (w *window) measure() {
+	st := w.loop.State()
+	now := time.Now()
+	step, t := st.Snap.Stats.Step, st.Snap.Stats.Time
+	if w.lastRunActive && st.Playing {
+		w.runWall += now.Sub(w.lastRunCheck)
+		w.runSteps += step - w.lastRunStep
+		w.runSim += t - w.lastRunSim
+	}
+	w.lastRunActive = st.Playing
+	w.lastRunCheck, w.lastRunStep, w.lastRunSim = now, step, t
+}
+
+func (w *window) report(out io.Writer) {
+	wall := time.Since(w.started)
+	n := max(w.frames, 1)
+	fbw, fbh := w.win.GetFramebufferSize()
+	s := w.loop.Latest()
+	fmt.Fprintf(out, "window           %dx%d, %d bodies, %d contacts at the end\n", fbw, fbh, len(s.Bodies)-len(s.Walls), s.Stats.Contacts)
+	fmt.Fprintf(out, "frames           %d in %.2f s (%.1f fps)\n", w.frames, wall.Seconds(), float64(w.frames)/wall.Seconds())
+	fmt.Fprintf(out, "render ms/frame  %.2f (draw + panel + swap), %.2f whole frame\n",
+		w.renderTime.Seconds()*1e3/float64(n), w.frameWork.Seconds()*1e3/float64(n))
+	if st := w.loop.State(); st.Status != "" {
+		fmt.Fprintf(out, "status           %s\n", st.Status)
+	}
+	if w.runWall > 0 {
+		fmt.Fprintf(out, "simulation       %d steps, %.4g s simulated in %.2f s running\n", w.runSteps, w.runSim, w.runWall.Seconds())
+		fmt.Fprintf(out, "steps/s          %.1f\n", float64(w.runSteps)/w.runWall.Seconds())
+		fmt.Fprintf(out, "wall s / sim s   %.2f\n", w.runWall.Seconds()/max(w.runSim, 1e-300))
+	}
+}

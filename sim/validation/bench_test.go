@@ -1,0 +1,72 @@
+package validation
+
+import (
+	"os"
+	"testing"
+
+	"grainlab/sim/integrate"
+	"grainlab/sim/state"
+	"grainlab/sim/world"
+)
+
+// packed loads a built-in scene and restores a packed state saved by
+// `grainlab run SCENE --time T` (its final.json, kept in testdata/).
+func packed(b *testing.B, name, file string, sets ...string) *world.World {
+	b.Helper()
+	path := "testdata/" + file
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s missing: regenerate it as described in docs/performance.md", path)
+	}
+	w := load(b, name, sets...)
+	f, err := state.Read(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := state.Apply(w, f, path); err != nil {
+		b.Fatal(err)
+	}
+	if err := integrate.Start(w); err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// benchSteps times single explicit steps of w and reports the active
+// contacts and the cost per contact per step.
+func benchSteps(b *testing.B, w *world.World) {
+	for i := 0; i < 20; i++ { // warm the caches and the step size
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	contacts := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			b.Fatal(err)
+		}
+		contacts += w.Stats.Contacts
+	}
+	b.StopTimer()
+	if contacts > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(contacts), "µs/contact")
+		b.ReportMetric(float64(contacts)/float64(b.N), "contacts")
+	}
+}
+
+// One full step (detect → laws → integrate) of S0 example 5's box of 564
+// cubes, packed and at rest before the side walls are removed.
+func BenchmarkStepBoxOfCubes564(b *testing.B) {
+	benchSteps(b, packed(b, "box-of-cubes", "box-of-cubes-564-packed.json"))
+}
+
+// One full step of S0 example 6's box of 1005 tetrapods, packed.
+func BenchmarkStepBoxOfTetrapods1005(b *testing.B) {
+	benchSteps(b, packed(b, "box-of-tetrapods", "box-of-tetrapods-1005-packed.json", "generators.fill.count=1005"))
+}
+
+// One full step of the default 300-tetrapod box, packed.
+func BenchmarkStepBoxOfTetrapods300(b *testing.B) {
+	benchSteps(b, packed(b, "box-of-tetrapods", "box-of-tetrapods-300-packed.json"))
+}
