@@ -25,6 +25,10 @@ func startProfile(path string) (func(), error) {
 // DefaultScene is what `grainlab` opens and `grainlab bench` measures.
 const DefaultScene = "box-of-tetrapods"
 
+// DefaultPacked is the shipped packed state of the default scene
+// (assets/states/NAME.json): the fill done, just before the side walls go.
+const DefaultPacked = "box-of-tetrapods-300-packed"
+
 // BenchResult holds the figures of one benchmark run.
 type BenchResult struct {
 	Scene          string
@@ -55,8 +59,12 @@ func Bench(o Options) (*BenchResult, error) {
 	}
 	t0 := w.Time
 	steps0 := w.Steps
+	end := s.End
+	if o.Duration > 0 {
+		end = t0 + o.Duration
+	}
 	start := time.Now()
-	_, err = s.StepTo(s.End, func() bool {
+	_, err = s.StepTo(end, func() bool {
 		r.ContactSteps += int64(w.Stats.Contacts)
 		r.MaxContacts = max(r.MaxContacts, w.Stats.Contacts)
 		return false
@@ -86,16 +94,25 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	var o Options
 	var sets setFlags
 	fs.StringVar(&o.Scene, "scene", DefaultScene, "scene to measure")
-	fs.Float64Var(&o.Time, "time", 0, "simulated time in s (default: the scene's)")
+	dur := fs.Float64("time", 0, "simulated seconds to run from the start state (default: to the scene's end time)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name")
-	fs.StringVar(&o.Restart, "restart", "", "start from the body states of a final.json")
+	fs.StringVar(&o.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene, else none)`)
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
 	prof := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return ExitInput
 	}
 	o.Sets = sets
+	if o.Restart == "auto" {
+		o.Restart = ""
+		if o.Scene == DefaultScene && len(sets) == 0 {
+			o.Restart = "builtin:" + DefaultPacked // time the collapse, not the fill
+		}
+	}
+	if *dur > 0 {
+		o.Duration = *dur
+	}
 	if *prof != "" {
 		stop, err := startProfile(*prof)
 		if err != nil {

@@ -18,6 +18,7 @@ type Options struct {
 	Time       float64  // overrides the scene's end time when > 0
 	Workers    int      // goroutines for detection and laws; 0 = all cores
 	Restart    string   // a final.json to start from (bodies by name, and the time)
+	Duration   float64  // bench: simulated seconds to run from the start state
 }
 
 // InputError is bad input (a scene file, a flag): exit code 2.

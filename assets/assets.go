@@ -1,12 +1,13 @@
-// Package assets embeds the built-in scenes (scenes/*.yaml) and the meshes
-// they reference (meshes/*.stl). Scene paths such as "meshes/tetrapod.stl"
-// resolve inside FS.
+// Package assets embeds the built-in scenes (scenes/*.yaml), the meshes
+// they reference (meshes/*.stl) and saved packed states (states/*.json, the
+// final.json of a fill run) that benchmarks and the window start from. Scene
+// paths such as "meshes/tetrapod.stl" resolve inside FS.
 package assets
 
 import "embed"
 
-// FS holds scenes/ and meshes/. meshes/ is embedded with all: so that its
-// .keep placeholder keeps the pattern valid before any mesh exists.
+// FS holds scenes/, meshes/ and states/ (the latter two with all: so that
+// their .keep placeholders keep the patterns valid).
 //
-//go:embed scenes all:meshes
+//go:embed scenes all:meshes all:states
 var FS embed.FS

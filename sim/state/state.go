@@ -6,8 +6,12 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
+	"strings"
+
+	"grainlab/assets"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/world"
@@ -58,10 +62,17 @@ func Write(path string, w *world.World) error {
 	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
-// Read reads a state file.
+// Read reads a state file. A path "builtin:NAME" reads states/NAME.json
+// from the embedded assets.
 func Read(path string) (File, error) {
 	var f File
-	data, err := os.ReadFile(path)
+	var data []byte
+	var err error
+	if name, ok := strings.CutPrefix(path, "builtin:"); ok {
+		data, err = fs.ReadFile(assets.FS, "states/"+name+".json")
+	} else {
+		data, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return f, err
 	}
