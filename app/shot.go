@@ -23,7 +23,7 @@ import (
 // ShotOptions control how a snapshot is rendered to an image.
 type ShotOptions struct {
 	Width, Height int
-	View          *render.View // nil: render.DefaultView with the arrow scale fitted to the forces
+	View          *render.View // nil: AppView with the arrow scale fitted to the forces
 	Panel         bool         // draw the control panel as the window shows it
 	Law           *world.ContactParams
 	MeanMass      float64 // for the panel's Δt_c plot
@@ -32,6 +32,7 @@ type ShotOptions struct {
 	Orient     bool
 	Yaw, Pitch float64
 	Zoom       float64
+	Overlays   bool // AllOverlays on the default view
 }
 
 func cmdShot(args []string, stdout, stderr io.Writer) int {
@@ -42,6 +43,7 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	var out, size, camera string
 	var quiet, panel bool
 	var zoom float64
+	var overlays bool
 	fs.Float64Var(&t, "time", 0, "simulated time of the picture in s")
 	fs.StringVar(&out, "out", "", "PNG file to write (required)")
 	fs.StringVar(&size, "size", "1280x800", "image size WIDTHxHEIGHT in pixels")
@@ -52,13 +54,14 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&panel, "panel", false, "draw the control panel too")
 	fs.StringVar(&camera, "camera", "", "camera direction YAW,PITCH in degrees (default: the window's)")
 	fs.Float64Var(&zoom, "zoom", 0, "zoom steps after framing the bodies (positive: closer)")
+	fs.BoolVar(&overlays, "overlays", false, "turn on every overlay (spheres, skin, suppressed contacts, colour by speed)")
 	name, err := parseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
 		return ExitInput
 	}
 	o.Scene, o.Sets = name, sets
-	so := ShotOptions{Panel: panel, Zoom: zoom}
+	so := ShotOptions{Panel: panel, Zoom: zoom, Overlays: overlays}
 	if so.Width, so.Height, err = parseSize(size); err != nil {
 		fmt.Fprintln(stderr, "grainlab shot: --size:", err)
 		return ExitInput
@@ -170,11 +173,14 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	defer r.Close()
 	fbw, fbh := win.GetFramebufferSize()
 
-	v := render.DefaultView()
+	v := AppView()
 	if o.View != nil {
 		v = *o.View
 	} else {
 		v.AutoArrowScale(s)
+		if o.Overlays {
+			AllOverlays(&v)
+		}
 	}
 	cam := render.NewCamera()
 	if o.Orient {
@@ -249,4 +255,25 @@ func fitBodies(cam *render.Camera, s *snap.Snapshot) {
 		return
 	}
 	cam.FitSphere(lo.Add(hi).Scale(0.5), math.Max(hi.Sub(lo).Norm()/2, 1e-4))
+}
+
+// AppView is the view the window and shots start with: render.DefaultView
+// with logarithmic force arrows, so that the many small resting forces of a
+// pack stay visible next to the impact peaks.
+func AppView() render.View {
+	v := render.DefaultView()
+	v.LogArrows = true
+	return v
+}
+
+// AllOverlays turns on every overlay of v: bounding spheres, contact skin,
+// suppressed contacts, and bodies coloured by speed.
+func AllOverlays(v *render.View) {
+	v.ShowBodies, v.ShowWalls, v.ShowGrid, v.ShowAxes, v.ShowEdges = true, true, true, true, true
+	v.ShowContacts, v.ShowSuppressed, v.ShowNormal, v.ShowFriction = true, true, true, true
+	v.ShowSpheres, v.ShowSkin = true, true
+	for k := range v.KindFilter {
+		v.KindFilter[k] = true
+	}
+	v.ColorBy = render.ColorSpeed
 }

@@ -73,6 +73,11 @@ type LoopState struct {
 
 	StepsPerSecond float64 // measured while running
 	RealTime       float64 // simulated seconds per wall second, measured while running
+
+	// Totals over the whole session while playing (single steps excluded).
+	RunWall  time.Duration
+	RunSteps int64
+	RunSim   float64
 }
 
 type cmdKind uint8
@@ -152,6 +157,11 @@ type SimLoop struct {
 	rateSteps int64
 	rateSim   float64
 	sps, rtf  float64
+	// totals while playing (any scene)
+	runStart time.Time
+	runWall  time.Duration
+	runSteps int64
+	runSim   float64
 }
 
 type springState struct {
@@ -416,6 +426,7 @@ func (l *SimLoop) run() {
 // with the spring load refreshed first; a failure pauses the run.
 func (l *SimLoop) stepOnce() {
 	w := l.sim.World
+	t0 := w.Time
 	err := w.ApplyEvents()
 	if err == nil {
 		l.updateSpring()
@@ -429,12 +440,17 @@ func (l *SimLoop) stepOnce() {
 		err = w.ApplyEvents()
 	}
 	if err != nil {
-		l.playing, l.steps = false, 0
+		l.setPlaying(false)
+		l.steps = 0
 		l.setStatus(true, "simulation failed at t=%.6g s (step %d): %v; paused (R resets)", w.Time, w.Steps, err)
 		return
 	}
+	if l.playing {
+		l.runSteps++
+		l.runSim += w.Time - t0
+	}
 	if l.playing && w.Time >= l.end-1e-12 {
-		l.playing = false
+		l.setPlaying(false)
 		l.end = math.Inf(1)
 		l.setStatus(false, "reached the scene's end time t=%.6g s; paused (play continues)", w.Time)
 	}
@@ -475,17 +491,17 @@ func (l *SimLoop) apply(c Command) {
 	switch c.kind {
 	case cmdPlay:
 		if !l.playing {
-			l.playing = true
+			l.setPlaying(true)
 			l.anchor(now)
 			l.dirty = true
 		}
 	case cmdPause:
 		if l.playing {
-			l.playing = false
+			l.setPlaying(false)
 			l.dirty = true
 		}
 	case cmdStep:
-		l.playing = false
+		l.setPlaying(false)
 		l.steps++
 	case cmdSpeed:
 		if c.on {
@@ -554,7 +570,7 @@ func (l *SimLoop) apply(c Command) {
 			return
 		}
 		l.lawSets = nil
-		l.playing = false
+		l.setPlaying(false)
 		l.install(s, o)
 		l.setStatus(false, "loaded %s", o.Scene)
 	case cmdIntegrator:
@@ -629,6 +645,18 @@ func (l *SimLoop) setLaw(p world.ContactParams) error {
 	return nil
 }
 
+// setPlaying starts or stops the run, accounting the running wall time.
+func (l *SimLoop) setPlaying(on bool) {
+	now := time.Now()
+	if l.playing && !on {
+		l.runWall += now.Sub(l.runStart)
+	}
+	if on && !l.playing {
+		l.runStart = now
+	}
+	l.playing = on
+}
+
 // publish makes the current state visible to readers.
 func (l *SimLoop) publish(now time.Time) {
 	w := l.sim.World
@@ -650,6 +678,10 @@ func (l *SimLoop) publish(now time.Time) {
 		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
 		Status: l.status, StatusErr: l.statusErr, StatusSeq: l.statusSeq,
 		StepsPerSecond: l.sps, RealTime: l.rtf,
+		RunWall: l.runWall, RunSteps: l.runSteps, RunSim: l.runSim,
+	}
+	if l.playing {
+		st.RunWall += now.Sub(l.runStart)
 	}
 	if w.Integrator != nil {
 		st.Integrator = w.Integrator.Name()

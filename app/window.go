@@ -75,6 +75,7 @@ type viewOptions struct {
 	ExitAfter time.Duration // close the window after this wall time (0: never)
 	Report    bool          // print frame and simulation rates on exit
 	QuitAtEnd bool          // close the window when the run pauses at its end time
+	Overlays  bool          // start with every overlay on
 	Share     float64       // wall-time share of rendering while the simulation is CPU-bound
 }
 
@@ -103,6 +104,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&vo.MaxFPS, "fps", 60, "frame-rate cap")
 	fs.DurationVar(&vo.ExitAfter, "exit-after", 0, "close the window after this wall time (e.g. 30s)")
 	fs.BoolVar(&vo.Report, "report", false, "print frame time and simulation rate on exit")
+	fs.BoolVar(&vo.Overlays, "overlays", false, "start with every overlay on (spheres, skin, suppressed contacts, colour by speed)")
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
 	name, err := parseWithPositional(fs, args)
@@ -215,24 +217,23 @@ type window struct {
 	lastInput      time.Time
 	lastSnap       *snap.Snapshot
 	frameStart     time.Time
+	work           time.Duration // smoothed cost of a frame
+	testCursor     bool          // tests: the cursor is where cursorPos last put it
+	shownStatus    string        // status of the last frame drawn
 
 	// measurements
-	started       time.Time
-	frames        int
-	renderTime    time.Duration // Draw + imgui + SwapBuffers
-	frameWork     time.Duration // whole frame except pacing
-	runWall       time.Duration
-	runSteps      int64
-	runSim        float64
-	lastRunCheck  time.Time
-	lastRunStep   int64
-	lastRunSim    float64
-	lastRunActive bool
+	started    time.Time
+	frames     int
+	renderTime time.Duration // Draw + imgui + SwapBuffers
+	frameWork  time.Duration // whole frame except pacing
 }
 
 func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo viewOptions) *window {
-	w := &window{win: win, r: r, u: u, loop: loop, opts: vo, view: render.DefaultView(), cam: render.NewCamera(),
+	w := &window{win: win, r: r, u: u, loop: loop, opts: vo, view: AppView(), cam: render.NewCamera(),
 		shots: make(chan string, 4), springBody: -1}
+	if vo.Overlays {
+		AllOverlays(&w.view)
+	}
 	for _, b := range scene.Builtins() {
 		w.scenes = append(w.scenes, b.Name)
 	}
@@ -255,8 +256,9 @@ const DefaultRenderShare = 0.08
 // is CPU-bound the frames take at most opts.Share of the wall time unless the
 // user is interacting.
 const (
-	interactive  = 500 * time.Millisecond
-	idleWaitTime = 0.5 // s: event wait when nothing changes
+	interactive = 500 * time.Millisecond // input this recent means the user interacts
+	maxInterval = time.Second            // slowest frame rate while the simulation is busy
+	idleWait    = 500 * time.Millisecond // longest event wait when nothing changes
 )
 
 func (w *window) run() {
@@ -266,8 +268,6 @@ func (w *window) run() {
 	if w.opts.ExitAfter > 0 {
 		exitAt = w.started.Add(w.opts.ExitAfter)
 	}
-	minFrame := time.Duration(float64(time.Second) / w.opts.MaxFPS)
-	var lastWork time.Duration
 	for !w.win.ShouldClose() {
 		if !exitAt.IsZero() && time.Now().After(exitAt) {
 			break
@@ -276,30 +276,54 @@ func (w *window) run() {
 		if w.opts.QuitAtEnd && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
 			break
 		}
-		// pacing: sleep until the next frame is due, then take the events
-		now := time.Now()
-		interval := minFrame
-		// the simulation wants the CPU when it runs flat out or lags behind its target
-		cpuBound := st.Playing && (st.AsFast || st.RealTime < 0.95*st.Speed)
-		busy := cpuBound && now.Sub(w.lastInput) > interactive && w.drag == dragNone
-		if busy {
-			interval = max(interval, time.Duration(float64(lastWork)/w.opts.Share))
-		}
-		idle := !st.Playing && st.Snap == w.lastSnap && now.Sub(w.lastInput) > interactive && w.drag == dragNone
-		if wait := w.frameStart.Add(interval).Sub(now); wait > 0 && !idle {
-			time.Sleep(wait)
-		}
-		if idle {
-			glfw.WaitEventsTimeout(idleWaitTime)
-		} else {
-			glfw.PollEvents()
+		if !w.pace(exitAt) {
+			break
 		}
 		w.frameStart = time.Now()
 		w.frame()
-		lastWork = time.Since(w.frameStart)
-		w.frameWork += lastWork
+		work := time.Since(w.frameStart)
+		w.frameWork += work
 		w.frames++
-		w.measure()
+		if w.frames > 3 { // the first frames compile shaders and build the font atlas
+			w.work = time.Duration(0.7*float64(w.work) + 0.3*float64(work))
+		} else if w.work == 0 || work < w.work {
+			w.work = work
+		}
+	}
+}
+
+// pace waits, handling window events, until the next frame is due: at most
+// MaxFPS frames per second; while the simulation is CPU-bound and the user
+// does not interact, frames take at most opts.Share of the wall time (but
+// at least one per maxInterval); when paused and nothing changes, the loop
+// sleeps until an event or a new snapshot. It returns false to quit.
+func (w *window) pace(exitAt time.Time) bool {
+	minFrame := time.Duration(float64(time.Second) / w.opts.MaxFPS)
+	for {
+		if w.win.ShouldClose() || (!exitAt.IsZero() && time.Now().After(exitAt)) {
+			return false
+		}
+		st := w.loop.State()
+		now := time.Now()
+		calm := now.Sub(w.lastInput) > interactive && w.drag == dragNone
+		// the simulation wants the CPU when it runs flat out or lags behind its target
+		cpuBound := st.Playing && (st.AsFast || st.RealTime < 0.95*st.Speed)
+		interval := minFrame
+		if cpuBound && calm {
+			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
+		}
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus
+		wait := w.frameStart.Add(interval).Sub(now)
+		if idle {
+			wait = idleWait
+		} else if wait <= 0 {
+			glfw.PollEvents()
+			return true
+		}
+		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
+		if idle && (w.loop.State().Snap != w.lastSnap || time.Since(w.lastInput) <= interactive) {
+			return true
+		}
 	}
 }
 
@@ -332,6 +356,7 @@ func (w *window) frame() {
 	}
 	w.updateSpringView(s)
 	w.lastSnap = s
+	w.shownStatus = w.status
 
 	w.u.NewFrame()
 	var acts ui.Actions
@@ -498,7 +523,10 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 
 func (w *window) mouseButton(b glfw.MouseButton, a glfw.Action, mods glfw.ModifierKey) {
 	w.lastInput = time.Now()
-	x, y := w.win.GetCursorPos()
+	x, y := w.lastX, w.lastY
+	if !w.testCursor {
+		x, y = w.win.GetCursorPos()
+	}
 	if a == glfw.Release {
 		switch w.drag {
 		case dragOrbit:
@@ -620,20 +648,6 @@ func (w *window) updateSpringView(s *snap.Snapshot) {
 
 // ---- measurements (--report) ----
 
-// measure accumulates the simulation rate over the frames in which it ran.
-func (w *window) measure() {
-	st := w.loop.State()
-	now := time.Now()
-	step, t := st.Snap.Stats.Step, st.Snap.Stats.Time
-	if w.lastRunActive && st.Playing {
-		w.runWall += now.Sub(w.lastRunCheck)
-		w.runSteps += step - w.lastRunStep
-		w.runSim += t - w.lastRunSim
-	}
-	w.lastRunActive = st.Playing
-	w.lastRunCheck, w.lastRunStep, w.lastRunSim = now, step, t
-}
-
 func (w *window) report(out io.Writer) {
 	wall := time.Since(w.started)
 	n := max(w.frames, 1)
@@ -646,9 +660,10 @@ func (w *window) report(out io.Writer) {
 	if st := w.loop.State(); st.Status != "" {
 		fmt.Fprintf(out, "status           %s\n", st.Status)
 	}
-	if w.runWall > 0 {
-		fmt.Fprintf(out, "simulation       %d steps, %.4g s simulated in %.2f s running\n", w.runSteps, w.runSim, w.runWall.Seconds())
-		fmt.Fprintf(out, "steps/s          %.1f\n", float64(w.runSteps)/w.runWall.Seconds())
-		fmt.Fprintf(out, "wall s / sim s   %.2f\n", w.runWall.Seconds()/max(w.runSim, 1e-300))
+	if st := w.loop.State(); st.RunWall > 0 {
+		secs := st.RunWall.Seconds()
+		fmt.Fprintf(out, "simulation       %d steps, %.4g s simulated in %.3f s running\n", st.RunSteps, st.RunSim, secs)
+		fmt.Fprintf(out, "steps/s          %.1f\n", float64(st.RunSteps)/secs)
+		fmt.Fprintf(out, "wall s / sim s   %.2f\n", secs/max(st.RunSim, 1e-300))
 	}
 }

@@ -126,3 +126,51 @@ func sameSet(a, b []Contact) bool {
 	}
 	return true
 }
+
+// The segment distances used to build the lists agree with dense sampling.
+func TestSegmentDistances(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	for i := 0; i < 2000; i++ {
+		p1, p2, q1, q2, x := rv(), rv(), rv(), rv(), rv()
+		if i%10 == 0 {
+			p2 = p1.Add(q2.Sub(q1)) // parallel segments
+		}
+		best, bestP := math.Inf(1), math.Inf(1)
+		const n = 400
+		for a := 0; a <= n; a++ {
+			pa := geom.Lerp(p1, p2, float64(a)/n)
+			bestP = math.Min(bestP, x.Sub(geom.Lerp(q1, q2, float64(a)/n)).Norm2())
+			for b := 0; b <= n; b += 4 {
+				best = math.Min(best, pa.Sub(geom.Lerp(q1, q2, float64(b)/n)).Norm2())
+			}
+		}
+		if d := segSegDist2(p1, p2, q1, q2); d > best+1e-12 || math.Sqrt(best)-math.Sqrt(d) > 0.02 {
+			t.Fatalf("segment distance %g, sampled %g", math.Sqrt(d), math.Sqrt(best))
+		}
+		if d := pointSegDist2(x, q1, q2); d > bestP+1e-12 || math.Sqrt(bestP)-math.Sqrt(d) > 0.01 {
+			t.Fatalf("point–segment distance %g, sampled %g", math.Sqrt(d), math.Sqrt(bestP))
+		}
+	}
+}
+
+// angleBound never underestimates the rotation angle, and is tight for small angles.
+func TestAngleBound(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 100000; i++ {
+		p := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+		ang := math.Pi * rng.Float64()
+		if i%2 == 0 {
+			ang *= 1e-3
+		}
+		q := geom.QAxisAngle(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), ang).Mul(p)
+		th := p.AngleTo(q)
+		b := angleBound(p, q)
+		if b < th*(1-1e-7) { // both sides round at ~1e-8 relative for tiny angles
+			t.Fatalf("bound %g below the angle %g", b, th)
+		}
+		if th < 0.1 && b > th*1.01 {
+			t.Fatalf("bound %g not tight for a small angle %g", b, th)
+		}
+	}
+}

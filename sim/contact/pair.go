@@ -1,6 +1,8 @@
 package contact
 
 import (
+	"math"
+
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/shape"
@@ -97,14 +99,25 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
 		return true
 	}
-	q := a.Q.Conj().Mul(b.Q)
-	th := c.refQ.AngleTo(q)
+	th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
 	dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
 		return false
 	}
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
 	return dA > c.margin
+}
+
+// angleBound returns an upper bound of the rotation angle θ between unit
+// quaternions p and q without trigonometry: with s = sin(θ/2) = |vec(p⁻¹q)|,
+// θ = 2·asin(s) ≤ 2s(1 + s²/5) for s ≤ ½, and θ ≤ π·s otherwise.
+func angleBound(p, q geom.Quat) float64 {
+	r := p.Conj().Mul(q)
+	s := math.Sqrt(r.X*r.X + r.Y*r.Y + r.Z*r.Z)
+	if s <= 0.5 {
+		return 2 * s * (1 + s*s/5)
+	}
+	return math.Pi * s
 }
 
 // Build lists the feature pairs of a and b within gbar + margin. Both bodies
@@ -128,8 +141,14 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.fv = listVF(b, a, s.vb, s.fa, g, true, c.fv)
 	for _, i := range s.ea {
 		bx := a.EBox[i].Inflate(g)
+		ea := &a.Poly.Edges[i]
+		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
 		for _, j := range s.eb {
-			if bx.Overlaps(b.EBox[j]) {
+			if !bx.Overlaps(b.EBox[j]) {
+				continue
+			}
+			eb := &b.Poly.Edges[j]
+			if segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]) < g*g {
 				c.ee = append(c.ee, [2]int32{i, j})
 			}
 		}
@@ -166,12 +185,14 @@ func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]in
 	return out
 }
 
-// listVE lists (vertex of p, edge of q) within the inflated edge box.
+// listVE lists (vertex of p, edge of q) closer than g.
 func listVE(p, q *Posed, verts, edges []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
 	for _, ei := range edges {
 		box := q.EBox[ei].Inflate(g)
+		e := &q.Poly.Edges[ei]
+		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
 		for _, vi := range verts {
-			if box.Contains(p.V[vi]) {
+			if x := p.V[vi]; box.Contains(x) && pointSegDist2(x, b1, b2) < g*g {
 				if swap {
 					out = append(out, [2]int32{ei, vi})
 				} else {
@@ -181,6 +202,59 @@ func listVE(p, q *Posed, verts, edges []int32, g float64, swap bool, out [][2]in
 		}
 	}
 	return out
+}
+
+// pointSegDist2 returns the squared distance from x to the segment [a, b].
+func pointSegDist2(x, a, b geom.Vec3) float64 {
+	d := b.Sub(a)
+	t := x.Sub(a).Dot(d)
+	if l := d.Norm2(); l > 0 {
+		t = clamp01(t / l)
+	} else {
+		t = 0
+	}
+	return x.Sub(a.AddScaled(t, d)).Norm2()
+}
+
+// segSegDist2 returns the squared distance between segments [p1, p2] and
+// [q1, q2] (closest points clamped to the segments).
+func segSegDist2(p1, p2, q1, q2 geom.Vec3) float64 {
+	d1, d2, r := p2.Sub(p1), q2.Sub(q1), p1.Sub(q1)
+	a, e, f := d1.Norm2(), d2.Norm2(), d2.Dot(r)
+	var s, t float64
+	switch {
+	case a == 0 && e == 0:
+		return r.Norm2()
+	case a == 0:
+		t = clamp01(f / e)
+	default:
+		c := d1.Dot(r)
+		if e == 0 {
+			s = clamp01(-c / a)
+		} else {
+			b := d1.Dot(d2)
+			if den := a*e - b*b; den > 0 {
+				s = clamp01((b*f - c*e) / den)
+			}
+			t = (b*s + f) / e
+			if t < 0 {
+				t, s = 0, clamp01(-c/a)
+			} else if t > 1 {
+				t, s = 1, clamp01((b-c)/a)
+			}
+		}
+	}
+	return p1.AddScaled(s, d1).Sub(q1.AddScaled(t, d2)).Norm2()
+}
+
+func clamp01(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
 }
 
 // Detect finds every pointwise contact with gap below gbar between a and b

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"grainlab/sim/integrate"
@@ -13,9 +14,12 @@ import (
 // `grainlab run SCENE --time T` (its final.json, kept in testdata/).
 func packed(b *testing.B, name, file string, sets ...string) *world.World {
 	b.Helper()
-	path := "testdata/" + file
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s missing: regenerate it as described in docs/performance.md", path)
+	path := file
+	if !strings.HasPrefix(file, "builtin:") {
+		path = "testdata/" + file
+		if _, err := os.Stat(path); err != nil {
+			b.Skipf("%s missing: regenerate it as described in docs/performance.md", path)
+		}
 	}
 	w := load(b, name, sets...)
 	f, err := state.Read(path)
@@ -68,5 +72,5 @@ func BenchmarkStepBoxOfTetrapods1005(b *testing.B) {
 
 // One full step of the default 300-tetrapod box, packed.
 func BenchmarkStepBoxOfTetrapods300(b *testing.B) {
-	benchSteps(b, packed(b, "box-of-tetrapods", "box-of-tetrapods-300-packed.json"))
+	benchSteps(b, packed(b, "box-of-tetrapods", "builtin:box-of-tetrapods-300-packed"))
 }

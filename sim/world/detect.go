@@ -14,6 +14,7 @@ type pairEntry struct {
 	cur, prev []contact.Contact
 	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
 	stale     bool          // the cache must be rebuilt this evaluation
+	dtMax     float64       // this pair's bound on the next step (StableDt)
 	nightOwl  bool          // the pair joined the candidates during the step
 }
 

@@ -145,58 +145,67 @@ func (w *World) inPairs(e *pairEntry) bool {
 //     of the skin) in one step.
 func (w *World) StableDt() float64 {
 	s := w.Settings
+	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
 	dt := s.DtMax
 	for _, e := range w.pairs {
-		a, b := w.Bodies[e.A], w.Bodies[e.B]
-		p := w.Params(a.Material, b.Material)
-		for k := range e.prev {
-			c := &e.prev[k]
-			if !c.Active() {
-				continue
-			}
-			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-			ap := -vrel.Dot(c.N)
-			g := c.Gn
-			if ap > 0 {
-				dt = math.Min(dt, s.Approach*c.Gn/ap)
-				g = math.Max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
-			}
-			if kc := p.Normal.Stiffness(g); kc > 0 {
-				if im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); im > 0 {
-					dt = math.Min(dt, s.Safety*criticalDt(kc, 1/im, law.EquivalentMass(a.MassOrInf(), b.MassOrInf()), p.Zeta))
-				}
-			}
+		dt = math.Min(dt, e.dtMax)
+	}
+	return math.Max(dt, s.DtMin)
+}
+
+// pairDt is StableDt's bound for one candidate pair.
+func (w *World) pairDt(e *pairEntry) float64 {
+	s := w.Settings
+	dt := s.DtMax
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	p := w.Params(a.Material, b.Material)
+	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	for k := range e.prev {
+		c := &e.prev[k]
+		if !c.Active() {
+			continue
 		}
-		// Distance d that features must cross to reach each other, and the
-		// fastest relative speed v of any two body points.
-		var d, v float64
-		gbar := p.Normal.GBar
-		if a.Wall >= 0 || b.Wall >= 0 {
-			wb, bb := a, b
-			if b.Wall >= 0 {
-				wb, bb = b, a
-			}
-			wl := &w.Walls[wb.Wall]
-			d = 0
-			if wl.Planar {
-				d = math.Max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
-			}
-			v = bb.V.Norm() + bb.W.Norm()*bb.Radius()
-		} else {
-			d = math.Max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
-			v = a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+		ap := -vrel.Dot(c.N)
+		g := c.Gn
+		if ap > 0 {
+			dt = math.Min(dt, s.Approach*c.Gn/ap)
+			g = math.Max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
 		}
-		if v > 0 {
-			dt = math.Min(dt, 0.5*math.Max(d, gbar)/v)
-		}
-		if d < gbar+v*s.DtMax {
-			m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
-			if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
-				dt = math.Min(dt, s.Safety*criticalDt(kc, m, law.EquivalentMass(a.MassOrInf(), b.MassOrInf()), p.Zeta))
+		if kc := p.Normal.Stiffness(g); kc > 0 {
+			if im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); im > 0 {
+				dt = math.Min(dt, s.Safety*criticalDt(kc, 1/im, meq, p.Zeta))
 			}
 		}
 	}
-	return math.Max(dt, s.DtMin)
+	// Distance d that features must cross to reach each other, and the
+	// fastest relative speed v of any two body points.
+	var d, v float64
+	gbar := p.Normal.GBar
+	if a.Wall >= 0 || b.Wall >= 0 {
+		wb, bb := a, b
+		if b.Wall >= 0 {
+			wb, bb = b, a
+		}
+		wl := &w.Walls[wb.Wall]
+		if wl.Planar {
+			d = math.Max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
+		}
+		v = bb.V.Norm() + bb.W.Norm()*bb.Radius()
+	} else {
+		d = math.Max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
+		v = a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+	}
+	if v > 0 {
+		dt = math.Min(dt, 0.5*math.Max(d, gbar)/v)
+	}
+	if d < gbar+v*s.DtMax {
+		m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
+		if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
+			dt = math.Min(dt, s.Safety*criticalDt(kc, m, meq, p.Zeta))
+		}
+	}
+	return dt
 }
 
 // criticalDt is the stability limit of explicit integration of a spring k on

@@ -1,0 +1,238 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"grainlab/render"
+	"grainlab/sim/snap"
+	"grainlab/ui"
+)
+
+// GL must run on the main OS thread (locked in window.go's init): TestMain
+// runs the tests on another goroutine and serves onMain calls here.
+var mainFuncs = make(chan func())
+
+func TestMain(m *testing.M) {
+	code := make(chan int, 1)
+	go func() { code <- m.Run() }()
+	for {
+		select {
+		case f := <-mainFuncs:
+			f()
+		case c := <-code:
+			os.Exit(c)
+		}
+	}
+}
+
+func onMain(f func()) {
+	done := make(chan struct{})
+	mainFuncs <- func() { defer close(done); f() }
+	<-done
+}
+
+func needDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("no display (run under xvfb-run)")
+	}
+}
+
+// TestWindowInteraction drives the real window code (hidden window): frames
+// with the panel, keys, a click that selects a body, a Ctrl-drag spring, a
+// wall toggle and a broken scene file from the panel.
+func TestWindowInteraction(t *testing.T) {
+	needDisplay(t)
+	o := smallScene("8")
+	s, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []string
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	var skip string
+	onMain(func() {
+		win, err := openWindow(800, 500, "grainlab test", false)
+		if err != nil {
+			skip = err.Error()
+			return
+		}
+		defer glfw.Terminate()
+		defer win.Destroy()
+		r, err := render.New()
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		defer r.Close()
+		u, err := ui.New(win)
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		defer u.Close()
+		loop := NewSimLoop(s, o)
+		loop.Start()
+		defer loop.Close()
+		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare})
+		w.testCursor = true
+		frames := func(n int) {
+			for i := 0; i < n; i++ {
+				w.frameStart = time.Now()
+				w.frame()
+			}
+		}
+		synced := func() *LoopState {
+			if !loop.Sync(30 * time.Second) {
+				fail("sync timed out")
+			}
+			frames(1)
+			return loop.State()
+		}
+		frames(3)
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			fail("GL error 0x%x", e)
+		}
+
+		// Space plays, Space pauses, → steps
+		w.key(glfw.KeySpace, 0, glfw.Press, 0)
+		if st := synced(); !st.Playing {
+			fail("Space did not play")
+		}
+		w.key(glfw.KeySpace, 0, glfw.Press, 0)
+		st := synced()
+		if st.Playing {
+			fail("Space did not pause")
+		}
+		step := st.Snap.Stats.Step
+		w.key(glfw.KeyRight, 0, glfw.Press, 0)
+		w.key(glfw.KeyRight, 0, glfw.Repeat, 0)
+		if st := synced(); st.Snap.Stats.Step != step+2 {
+			fail("→ ×2: step %d → %d", step, st.Snap.Stats.Step)
+		}
+		// 1 toggles VF contacts, H hides the panel
+		w.key(glfw.Key1, 0, glfw.Press, 0)
+		w.key(glfw.KeyH, 0, glfw.Press, 0)
+		frames(1)
+		if w.view.KindFilter[snap.VF] || !w.hidePanel {
+			fail("keys 1/H: filter %v hidden %v", w.view.KindFilter[snap.VF], w.hidePanel)
+		}
+		w.key(glfw.Key1, 0, glfw.Press, 0)
+		w.key(glfw.KeyH, 0, glfw.Press, 0)
+
+		// click on a body selects it
+		sn := loop.Latest()
+		ww, wh := win.GetSize()
+		b := firstFree(sn)
+		x, y, ok := w.cam.Project(sn.Bodies[b].Pos, ww, wh)
+		if !ok {
+			fail("body %d not in view", b)
+			return
+		}
+		w.cursorPos(x, y)
+		w.mouseButton(glfw.MouseButtonLeft, glfw.Press, 0)
+		w.mouseButton(glfw.MouseButtonLeft, glfw.Release, 0)
+		if w.view.SelectedBody < 0 {
+			fail("click at (%.0f, %.0f) on body %d selected nothing", x, y, b)
+		}
+		frames(2)
+
+		// Ctrl-drag pulls a body with a spring
+		hit := -1
+		for i := range sn.Bodies {
+			if sn.Bodies[i].Fixed {
+				continue
+			}
+			x, y, ok = w.cam.Project(sn.Bodies[i].Pos, ww, wh)
+			if !ok {
+				continue
+			}
+			w.cursorPos(x, y)
+			w.mouseButton(glfw.MouseButtonLeft, glfw.Press, glfw.ModControl)
+			if w.drag == dragSpring {
+				hit = w.springBody
+				break
+			}
+			w.mouseButton(glfw.MouseButtonLeft, glfw.Release, glfw.ModControl)
+		}
+		if hit < 0 {
+			fail("Ctrl-click hit no body")
+			return
+		}
+		z0 := sn.Bodies[hit].Pos.Z
+		w.cursorPos(x, y-120) // drag upwards
+		loop.SetSpeed(1, true)
+		loop.Play()
+		t0 := loop.State().Snap.Stats.Time
+		for i := 0; i < 200 && loop.State().Snap.Stats.Time < t0+0.3; i++ {
+			frames(1)
+			time.Sleep(10 * time.Millisecond)
+		}
+		st = synced()
+		if !st.Spring || !w.view.SpringActive {
+			fail("spring not active: loop %v view %v", st.Spring, w.view.SpringActive)
+		}
+		if z := st.Snap.Bodies[hit].Pos.Z; !(z > z0+0.05) {
+			fail("the spring did not lift body %d: z %.3f → %.3f", hit, z0, z)
+		}
+		t.Logf("spring lifted body %d from z=%.3f to %.3f m; selected body %d", hit, z0, st.Snap.Bodies[hit].Pos.Z, w.view.SelectedBody)
+		w.mouseButton(glfw.MouseButtonLeft, glfw.Release, glfw.ModControl)
+		loop.Pause()
+		if st = synced(); st.Spring || w.view.SpringActive {
+			fail("spring still on after release")
+		}
+
+		// the panel's wall toggle and a broken scene file
+		w.apply(&ui.Actions{Walls: []ui.WallToggle{{Name: "left", Enabled: false}}}, loop.Latest())
+		st = synced()
+		for _, wl := range st.Snap.Walls {
+			if wl.Name == "left" && wl.Enabled {
+				fail("wall left still enabled")
+			}
+		}
+		bad := filepath.Join(t.TempDir(), "bad.yaml")
+		os.WriteFile(bad, []byte("name: x\ntime: [1\n"), 0o644)
+		w.apply(&ui.Actions{OpenFile: bad}, loop.Latest())
+		st = synced()
+		if !w.statusErr || !strings.Contains(w.status, "bad.yaml:") || st.Gen != 1 {
+			fail("broken file: status %q (error %v), gen %d", w.status, w.statusErr, st.Gen)
+		}
+		// an invalid law never reaches the simulation; R resets
+		law := PanelLaw(st.Law)
+		law.N2 = 1
+		w.apply(&ui.Actions{Law: &law}, loop.Latest())
+		w.key(glfw.KeyR, 0, glfw.Press, 0)
+		st = synced()
+		if st.Gen != 2 || st.Law.Normal.N2 >= 0 || !strings.Contains(w.status, "n2") && !strings.Contains(w.status, "reset") {
+			fail("after bad law + reset: gen %d n2 %g status %q", st.Gen, st.Law.Normal.N2, w.status)
+		}
+		frames(2)
+		if e := gl.GetError(); e != gl.NO_ERROR {
+			fail("GL error 0x%x", e)
+		}
+		t.Logf("status after the broken file, the bad law and R: %q", w.status)
+	})
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
+
+func firstFree(s *snap.Snapshot) int {
+	for i := range s.Bodies {
+		if !s.Bodies[i].Fixed {
+			return i
+		}
+	}
+	return -1
+}
