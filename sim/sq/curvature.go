@@ -1,0 +1,85 @@
+package sq
+
+import (
+	"math"
+
+	"grainlab/sim/geom"
+)
+
+// RadiusMethod selects the particle radius used in the equivalent radius.
+type RadiusMethod int
+
+// Radius methods of S1 §2.5.
+const (
+	RadiusMean   RadiusMethod = iota // 1/K_mean, S1 eq. (39)
+	RadiusGauss                      // 1/√(κ₁κ₂), S1 eq. (40)
+	RadiusVolume                     // radius of the volume-equivalent sphere
+)
+
+// DefaultCurvatureCap is S1's limiting coefficient q: R ≤ q·R_vol.
+const DefaultCurvatureCap = 10
+
+// MeanCurvature returns (κ₁ + κ₂)/2 at the body-frame surface point x, S1 eq.
+// (39) negated: as printed it gives −1/R on a sphere; here convex is positive.
+func (s Shape) MeanCurvature(x geom.Vec3) float64 {
+	_, g, h := s.Eval(x)
+	g2 := g.Norm2()
+	if g2 == 0 {
+		return 0
+	}
+	return (g2*h.Trace() - g.Dot(h.MulV(g))) / (2 * g2 * math.Sqrt(g2)) // S1 eq. (39), negated
+}
+
+// GaussianCurvature returns κ₁κ₂ at the body-frame surface point x, the ratio
+// (AB − C²)/D of S1 eq. (40) in the equivalent form ∇fᵀ adj(H) ∇f / |∇f|⁴,
+// which has no 1/f_z² singularity on the equator. (S1 prints √(AB − C²)/D for
+// √(κ₁κ₂); only √((AB − C²)/D) gives 1/R on a sphere.)
+func (s Shape) GaussianCurvature(x geom.Vec3) float64 {
+	_, g, h := s.Eval(x)
+	g2 := g.Norm2()
+	if g2 == 0 {
+		return 0
+	}
+	return g.Dot(adjugate(h).MulV(g)) / (g2 * g2) // S1 eq. (40)
+}
+
+// adjugate returns the adjugate (transposed cofactor matrix) of m.
+func adjugate(m geom.Mat3) geom.Mat3 {
+	return geom.Mat3{
+		{m[1][1]*m[2][2] - m[1][2]*m[2][1], m[0][2]*m[2][1] - m[0][1]*m[2][2], m[0][1]*m[1][2] - m[0][2]*m[1][1]},
+		{m[1][2]*m[2][0] - m[1][0]*m[2][2], m[0][0]*m[2][2] - m[0][2]*m[2][0], m[0][2]*m[1][0] - m[0][0]*m[1][2]},
+		{m[1][0]*m[2][1] - m[1][1]*m[2][0], m[0][1]*m[2][0] - m[0][0]*m[2][1], m[0][0]*m[1][1] - m[0][1]*m[1][0]},
+	}
+}
+
+// CurvatureRadius returns the particle radius at the body-frame surface point
+// x by method m, capped at q·R_vol (S1 §2.5; q ≤ 0 means DefaultCurvatureCap).
+func (s Shape) CurvatureRadius(m RadiusMethod, x geom.Vec3, q float64) float64 {
+	if q <= 0 {
+		q = DefaultCurvatureCap
+	}
+	rv := s.VolumeRadius()
+	var k float64
+	switch m {
+	case RadiusVolume:
+		return rv
+	case RadiusGauss:
+		k = math.Sqrt(math.Max(0, s.GaussianCurvature(x))) // S1 eq. (40): K = √(κ₁κ₂)
+	default:
+		k = s.MeanCurvature(x) // S1 eq. (39)
+	}
+	rmax := q * rv
+	if !(k > 1/rmax) { // S1 §2.5: R = min(1/K, q·R_vol)
+		return rmax
+	}
+	return 1 / k
+}
+
+// EquivalentRadius returns R_eq = R_A R_B/(R_A + R_B) (S1 eq. 38) with the
+// radii of the two particles at their world surface points PA and PB by method
+// m, each capped at q·R_vol.
+func EquivalentRadius(m RadiusMethod, a Shape, pa Pose, PA geom.Vec3, b Shape, pb Pose, PB geom.Vec3, q float64) float64 {
+	ra := a.CurvatureRadius(m, pa.ToLocal(PA), q)
+	rb := b.CurvatureRadius(m, pb.ToLocal(PB), q)
+	return ra * rb / (ra + rb) // S1 eq. (38)
+}
