@@ -54,14 +54,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  grainlab                          open the window on the default scene
-  grainlab view SCENE               open the window on SCENE
-  grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet] [--workers N] [--restart final.json]
+  grainlab                          open the window on the default scene (box of tetrapods, packed)
+  grainlab view SCENE [--set k=v]... [--play] [--fast] [--speed X] [--time T] [--overlays] [--restart FILE]
+                                    open the window on SCENE (Space plays; see docs/window.md)
+  grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
+                     [--workers N] [--restart final.json]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
-  grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]...
+  grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]... [--panel] [--overlays]
+                                    simulate T seconds headless and render one frame to a PNG
   grainlab scenes                   list the built-in scenes
-  grainlab bench [--time T] [--workers N] [--set k=v]...
+  grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE]
+                                    measure steps/s, µs per contact per step, wall s per simulated s
 SCENE is a built-in name (see 'grainlab scenes') or a path to a .yaml file.
+Each command's -h lists all its flags.
 `)
 }
 

@@ -14,29 +14,37 @@ import (
 )
 
 // TestPerfWindow measures, on the default scene (300 tetrapods) advanced to
-// GRAINLAB_PERF seconds (e.g. GRAINLAB_PERF=1): the frame time of the window
+// GRAINLAB_PERF seconds (e.g. GRAINLAB_PERF=1), or from its packed state
+// with the walls going (GRAINLAB_PERF=packed): the frame time of the window
 // at 1280×800 with the panel and every overlay on, and the simulation rate
 // with the window open against headless stepping of the same run, in
-// alternating segments (headless, window, window, headless) of
-// GRAINLAB_PERF_SEG seconds (default 8) so that the slow growth of the
-// contact count cancels. It only runs when GRAINLAB_PERF is set.
+// alternating segments (GRAINLAB_PERF_PATTERN, default HWWH: headless,
+// window, window, headless; L: the simulation goroutine without frames) of
+// GRAINLAB_PERF_SEG each (default 8s) so that a slow drift of the contact
+// count cancels. It only runs when GRAINLAB_PERF is set.
 func TestPerfWindow(t *testing.T) {
 	env := os.Getenv("GRAINLAB_PERF")
 	if env == "" {
 		t.Skip("set GRAINLAB_PERF=T (simulated seconds before measuring) to run")
 	}
 	needDisplay(t)
-	t0, err := strconv.ParseFloat(env, 64)
-	if err != nil {
-		t.Fatal(err)
+	o := Options{Scene: DefaultScene, Time: 1e6}
+	t0 := 0.0
+	if env == "packed" {
+		o.Restart = "builtin:" + DefaultPacked // the collapse: a steady contact count
+	} else {
+		var err error
+		if t0, err = strconv.ParseFloat(env, 64); err != nil {
+			t.Fatal(err)
+		}
 	}
 	seg := 8 * time.Second
 	if v := os.Getenv("GRAINLAB_PERF_SEG"); v != "" {
+		var err error
 		if seg, err = time.ParseDuration(v); err != nil {
 			t.Fatal(err)
 		}
 	}
-	o := Options{Scene: DefaultScene, Time: 1e6}
 	s, err := Load(o)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +68,7 @@ func TestPerfWindow(t *testing.T) {
 			return
 		}
 		defer r.Close()
+		input := watchInput(win)
 		u, err := ui.New(win)
 		if err != nil {
 			t.Error(err)
@@ -72,7 +81,7 @@ func TestPerfWindow(t *testing.T) {
 		loop.Start()
 		defer loop.Close()
 		vo := viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}
-		w := newWindow(win, r, u, loop, vo)
+		w := newWindow(win, r, u, loop, vo, input)
 		AllOverlays(&w.view)
 
 		// frame time, paused, panel and every overlay on
@@ -121,30 +130,52 @@ func TestPerfWindow(t *testing.T) {
 			s0, w0 := st.RunSteps, st.RunWall
 			loop.Play()
 			w.opts.ExitAfter = seg
-			w.lastInput = time.Time{}
+			w.input.last = time.Time{}
 			w.run()
 			loop.Pause()
 			loop.Sync(time.Minute)
 			st = loop.State()
 			return st.RunSteps - s0, st.RunWall - w0
 		}
-		var hs, ws int64
-		var hw, ww time.Duration
+		loopOnly := func() (steps int64, wall time.Duration) {
+			st := loop.State()
+			s0, w0 := st.RunSteps, st.RunWall
+			loop.Play()
+			time.Sleep(seg)
+			loop.Pause()
+			loop.Sync(time.Minute)
+			st = loop.State()
+			return st.RunSteps - s0, st.RunWall - w0
+		}
+		pattern := os.Getenv("GRAINLAB_PERF_PATTERN")
+		if pattern == "" {
+			pattern = "HWWH"
+		}
+		var steps [3]int64
+		var walls [3]time.Duration
 		frames0 := w.frames
-		for _, mode := range []string{"headless", "window", "window", "headless"} {
-			if mode == "headless" {
-				st, wl, c := headless()
-				hs, hw = hs+st, hw+wl
-				t.Logf("headless: %d steps in %.2f s = %.1f steps/s (%.0f contacts/step)", st, wl.Seconds(), float64(st)/wl.Seconds(), float64(c)/float64(max(st, 1)))
-			} else {
+		for _, mode := range pattern {
+			var st int64
+			var wl time.Duration
+			switch mode {
+			case 'H':
+				var c int64
+				st, wl, c = headless()
+				steps[0], walls[0] = steps[0]+st, walls[0]+wl
+				t.Logf("headless: %5d steps in %.2f s = %6.1f steps/s (%.0f contacts/step)", st, wl.Seconds(), float64(st)/wl.Seconds(), float64(c)/float64(max(st, 1)))
+			case 'W':
 				f := w.frames
-				st, wl := windowed()
-				ws, ww = ws+st, ww+wl
-				t.Logf("window:   %d steps in %.2f s = %.1f steps/s, %d frames", st, wl.Seconds(), float64(st)/wl.Seconds(), w.frames-f)
+				st, wl = windowed()
+				steps[1], walls[1] = steps[1]+st, walls[1]+wl
+				t.Logf("window:   %5d steps in %.2f s = %6.1f steps/s, %d frames", st, wl.Seconds(), float64(st)/wl.Seconds(), w.frames-f)
+			case 'L':
+				st, wl = loopOnly()
+				steps[2], walls[2] = steps[2]+st, walls[2]+wl
+				t.Logf("loop:     %5d steps in %.2f s = %6.1f steps/s (no frames)", st, wl.Seconds(), float64(st)/wl.Seconds())
 			}
 		}
-		hr, wr := float64(hs)/hw.Seconds(), float64(ws)/ww.Seconds()
-		t.Logf("simulation rate: headless %.1f steps/s, window open %.1f steps/s (%.1f%%), %.2f fps while running",
-			hr, wr, 100*(wr/hr-1), float64(w.frames-frames0)/ww.Seconds())
+		rate := func(i int) float64 { return float64(steps[i]) / walls[i].Seconds() }
+		t.Logf("simulation rate: headless %.1f steps/s, window open %.1f steps/s (%+.1f%%), sim goroutine without frames %.1f steps/s; %.2f fps while running",
+			rate(0), rate(1), 100*(rate(1)/rate(0)-1), rate(2), float64(w.frames-frames0)/walls[1].Seconds())
 	})
 }

@@ -50,6 +50,7 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name (default: the scene's)")
+	fs.StringVar(&o.Restart, "restart", "", `start from the body states of a final.json ("builtin:NAME" for a shipped state, e.g. builtin:`+DefaultPacked+`); --time is then absolute`)
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&panel, "panel", false, "draw the control panel too")
 	fs.StringVar(&camera, "camera", "", "camera direction YAW,PITCH in degrees (default: the window's)")
@@ -98,6 +99,10 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
 		return exitFor(err)
+	}
+	if err := checkDisplay(); err != nil { // before a long simulation
+		fmt.Fprintln(stderr, "grainlab shot:", err)
+		return ExitFailure
 	}
 	w := s.World
 	if t > w.Time {
@@ -206,7 +211,7 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	in := ui.PanelInput{
 		Snap: s, View: &v, Scenes: []string{s.Scene}, Integrators: Integrators(), Integrator: s.Stats.Integrator,
 		LawKinds: LawKinds, Speed: 1, ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(o.MeanMass),
-		Status: fmt.Sprintf("%s at t = %.3g s (grainlab shot)", s.Scene, s.Stats.Time),
+		Status: fmt.Sprintf("grainlab shot at t = %.3g s", s.Stats.Time),
 	}
 	if o.Law != nil {
 		in.Law = PanelLaw(*o.Law)

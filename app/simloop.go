@@ -28,6 +28,11 @@ import (
 // simulation runs: at most one snapshot per display frame.
 const DefaultPublishInterval = time.Second / 60
 
+// maxLag is how far (in wall seconds) the simulation may fall behind its
+// real-time target: a scene slower than the target runs flat out and does
+// not race to catch up after a speed-up.
+const maxLag = 0.25
+
 // SpringName is the name of the load a Ctrl-drag spring applies.
 const SpringName = "spring"
 
@@ -98,9 +103,9 @@ const (
 	cmdSync
 )
 
-// Command is one request to the simulation goroutine; build it with the
+// command is one request to the simulation goroutine, built by the
 // SimLoop methods. Commands are applied in order between two steps.
-type Command struct {
+type command struct {
 	kind   cmdKind
 	name   string
 	value  float64
@@ -124,11 +129,12 @@ type SimLoop struct {
 	OnPublish func()
 
 	mu    sync.Mutex
-	queue []Command
+	queue []command
 	wake  chan struct{}
 	quit  chan struct{}
 	done  chan struct{}
 	state atomic.Pointer[LoopState]
+	began atomic.Bool
 
 	// Owned by the loop goroutine after Start.
 	sim       *Sim
@@ -148,6 +154,7 @@ type SimLoop struct {
 	last      *snap.Snapshot
 	lastPub   time.Time
 	dirty     bool // state changed since the last publication
+	syncs     []chan struct{}
 
 	// real-time control: sim time simT0 at wall time wall0
 	simT0 float64
@@ -190,17 +197,23 @@ func (l *SimLoop) Start() {
 	if l.PublishInterval <= 0 {
 		l.PublishInterval = DefaultPublishInterval
 	}
+	if l.began.Swap(true) {
+		return
+	}
 	go l.run()
 }
 
-// Close stops the goroutine and waits for it (safe to call twice).
+// Close stops the goroutine and waits for it (safe to call twice, or
+// without Start).
 func (l *SimLoop) Close() {
 	select {
 	case <-l.quit:
 	default:
 		close(l.quit)
 	}
-	<-l.done
+	if l.began.Load() {
+		<-l.done
+	}
 }
 
 // State returns the latest published state (never nil).
@@ -209,8 +222,8 @@ func (l *SimLoop) State() *LoopState { return l.state.Load() }
 // Latest returns the latest published snapshot.
 func (l *SimLoop) Latest() *snap.Snapshot { return l.state.Load().Snap }
 
-// Send queues a command; it never blocks on the simulation.
-func (l *SimLoop) Send(c Command) {
+// send queues a command; it never blocks on the simulation.
+func (l *SimLoop) send(c command) {
 	l.mu.Lock()
 	if c.kind == cmdSpring && len(l.queue) > 0 && l.queue[len(l.queue)-1].kind == cmdSpring {
 		l.queue[len(l.queue)-1] = c // mouse motion: only the latest target matters
@@ -225,58 +238,58 @@ func (l *SimLoop) Send(c Command) {
 }
 
 // Play runs the simulation.
-func (l *SimLoop) Play() { l.Send(Command{kind: cmdPlay}) }
+func (l *SimLoop) Play() { l.send(command{kind: cmdPlay}) }
 
 // Pause stops the simulation.
-func (l *SimLoop) Pause() { l.Send(Command{kind: cmdPause}) }
+func (l *SimLoop) Pause() { l.send(command{kind: cmdPause}) }
 
 // Step advances one time step (and pauses).
-func (l *SimLoop) Step() { l.Send(Command{kind: cmdStep}) }
+func (l *SimLoop) Step() { l.send(command{kind: cmdStep}) }
 
 // Reset reloads the scene as it was loaded, with the live law changes.
-func (l *SimLoop) Reset() { l.Send(Command{kind: cmdReset}) }
+func (l *SimLoop) Reset() { l.send(command{kind: cmdReset}) }
 
 // SetSpeed sets the real-time factor target, or as fast as possible.
 func (l *SimLoop) SetSpeed(speed float64, asFast bool) {
-	l.Send(Command{kind: cmdSpeed, value: speed, on: asFast})
+	l.send(command{kind: cmdSpeed, value: speed, on: asFast})
 }
 
 // SetParam changes one contact parameter by dotted path (world.SetParam).
 func (l *SimLoop) SetParam(path string, v float64) {
-	l.Send(Command{kind: cmdParam, name: path, value: v})
+	l.send(command{kind: cmdParam, name: path, value: v})
 }
 
 // SetLaw replaces the contact law of the default material pair.
-func (l *SimLoop) SetLaw(p world.ContactParams) { l.Send(Command{kind: cmdLaw, params: p}) }
+func (l *SimLoop) SetLaw(p world.ContactParams) { l.send(command{kind: cmdLaw, params: p}) }
 
 // SetWall enables or disables the named wall.
-func (l *SimLoop) SetWall(name string, on bool) { l.Send(Command{kind: cmdWall, name: name, on: on}) }
+func (l *SimLoop) SetWall(name string, on bool) { l.send(command{kind: cmdWall, name: name, on: on}) }
 
 // Load switches to another scene; the current one keeps running when that fails.
-func (l *SimLoop) Load(o Options) { l.Send(Command{kind: cmdLoad, opts: o}) }
+func (l *SimLoop) Load(o Options) { l.send(command{kind: cmdLoad, opts: o}) }
 
 // OpenFile switches to the scene file at path (which must exist).
 func (l *SimLoop) OpenFile(path string) {
-	l.Send(Command{kind: cmdLoad, opts: Options{Scene: path}, file: true})
+	l.send(command{kind: cmdLoad, opts: Options{Scene: path}, file: true})
 }
 
 // SetIntegrator switches the integrator, keeping the state.
-func (l *SimLoop) SetIntegrator(name string) { l.Send(Command{kind: cmdIntegrator, name: name}) }
+func (l *SimLoop) SetIntegrator(name string) { l.send(command{kind: cmdIntegrator, name: name}) }
 
 // Spring attaches (or moves) a spring between point (body frame) of body b
 // and the world point target.
 func (l *SimLoop) Spring(b int, point, target geom.Vec3) {
-	l.Send(Command{kind: cmdSpring, body: b, point: point, target: target})
+	l.send(command{kind: cmdSpring, body: b, point: point, target: target})
 }
 
 // SpringOff removes the spring.
-func (l *SimLoop) SpringOff() { l.Send(Command{kind: cmdSpringOff}) }
+func (l *SimLoop) SpringOff() { l.send(command{kind: cmdSpringOff}) }
 
 // Sync waits until every command sent before it is applied and the result
 // published, or until timeout; it reports whether that happened.
 func (l *SimLoop) Sync(timeout time.Duration) bool {
-	c := Command{kind: cmdSync, done: make(chan struct{})}
-	l.Send(c)
+	c := command{kind: cmdSync, done: make(chan struct{})}
+	l.send(c)
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -289,7 +302,7 @@ func (l *SimLoop) Sync(timeout time.Duration) bool {
 	}
 }
 
-func (l *SimLoop) take() []Command {
+func (l *SimLoop) take() []command {
 	l.mu.Lock()
 	q := l.queue
 	l.queue = nil
@@ -358,42 +371,37 @@ func (l *SimLoop) run() {
 			return
 		default:
 		}
-		var syncs []chan struct{}
 		for _, c := range l.take() {
 			if c.kind == cmdSync {
-				syncs = append(syncs, c.done)
+				l.syncs = append(l.syncs, c.done)
 				continue
 			}
-			l.apply(c)
+			l.guard("command", func() { l.apply(c) })
 		}
 		now := time.Now()
 		w := l.sim.World
 		switch {
 		case l.steps > 0:
 			l.steps--
-			l.stepOnce()
+			l.guard("step", l.stepOnce)
 			l.dirty = true
 		case l.playing:
 			if l.asFast {
-				l.stepOnce()
+				l.guard("step", l.stepOnce)
 				break
 			}
 			target := l.simT0 + l.speed*now.Sub(l.wall0).Seconds()
 			if w.Time < target {
 				// Behind: step. Never owe more than a quarter second of
 				// wall time, so a slow scene does not race after a speed-up.
-				if lag := (target - w.Time) / l.speed; lag > 0.25 {
-					l.simT0 = w.Time - 0.25*l.speed
-					l.wall0 = now
+				if lag := (target - w.Time) / l.speed; lag > maxLag {
+					l.simT0, l.wall0 = w.Time+maxLag*l.speed, now
 				}
-				l.stepOnce()
+				l.guard("step", l.stepOnce)
 				break
 			}
-			if l.dirty || now.Sub(l.lastPub) >= l.PublishInterval {
+			if l.dirty || len(l.syncs) > 0 || now.Sub(l.lastPub) >= l.PublishInterval {
 				l.publish(now)
-			}
-			for _, d := range syncs {
-				close(d)
 			}
 			ahead := time.Duration((w.Time - target) / l.speed * float64(time.Second))
 			if !wait(min(ahead+time.Millisecond, l.PublishInterval)) {
@@ -401,11 +409,8 @@ func (l *SimLoop) run() {
 			}
 			continue
 		default:
-			if l.dirty {
+			if l.dirty || len(l.syncs) > 0 {
 				l.publish(now)
-			}
-			for _, d := range syncs {
-				close(d)
 			}
 			if !wait(0) {
 				return
@@ -413,13 +418,23 @@ func (l *SimLoop) run() {
 			continue
 		}
 		now = time.Now()
-		if l.dirty || len(syncs) > 0 || now.Sub(l.lastPub) >= l.PublishInterval {
+		if l.dirty || (len(l.syncs) > 0 && l.steps == 0) || now.Sub(l.lastPub) >= l.PublishInterval {
 			l.publish(now)
 		}
-		for _, d := range syncs {
-			close(d)
-		}
 	}
+}
+
+// guard runs f and turns a panic into a paused run with the message in the
+// status line: whatever happens, the window keeps the scene and stays open.
+func (l *SimLoop) guard(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.setPlaying(false)
+			l.steps = 0
+			l.setStatus(true, "internal error in %s at t=%.6g s: %v; paused (R resets)", what, l.sim.World.Time, r)
+		}
+	}()
+	f()
 }
 
 // stepOnce advances one step as integrate.Advance does (events land exactly),
@@ -485,7 +500,7 @@ func (l *SimLoop) updateSpring() {
 	}
 }
 
-func (l *SimLoop) apply(c Command) {
+func (l *SimLoop) apply(c command) {
 	w := l.sim.World
 	now := time.Now()
 	switch c.kind {
@@ -692,6 +707,12 @@ func (l *SimLoop) publish(now time.Time) {
 	l.state.Store(st)
 	l.lastPub = now
 	l.dirty = false
+	if l.steps == 0 { // requested single steps are part of what Sync waits for
+		for _, d := range l.syncs {
+			close(d)
+		}
+		l.syncs = l.syncs[:0]
+	}
 	if l.OnPublish != nil {
 		l.OnPublish()
 	}

@@ -14,6 +14,7 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
+	"grainlab/sim/world"
 )
 
 // smallScene is the default scene cut down to a few tetrapods that land
@@ -487,5 +488,69 @@ func TestSimLoopSpring(t *testing.T) {
 	l2.Spring(-1, geom.Vec3{}, geom.Vec3{})
 	if st := sync1(t, l2); st.Spring {
 		t.Fatal("spring on a missing body")
+	}
+}
+
+// TestSimLoopBehindRunsFlatOut: a scene slower than its real-time target
+// steps continuously (as fast as possible), it never idles.
+func TestSimLoopBehindRunsFlatOut(t *testing.T) {
+	l := startLoop(t, smallScene("8"))
+	run := func(speed float64, fast bool) (int64, time.Duration) {
+		st := sync1(t, l)
+		s0, w0 := st.RunSteps, st.RunWall
+		l.SetSpeed(speed, fast)
+		l.Play()
+		time.Sleep(700 * time.Millisecond) // longer than maxLag: a loop that idles when behind shows
+		l.Pause()
+		st = sync1(t, l)
+		return st.RunSteps - s0, st.RunWall - w0
+	}
+	var n [2]int64
+	var d [2]time.Duration
+	for i := 0; i < 4; i++ { // interleaved: the contact count changes as the bodies land
+		fast := i%2 == 0
+		if i >= 2 {
+			fast = !fast
+		}
+		k := 0
+		speed := 1.0
+		if !fast {
+			k, speed = 1, 1e4 // far beyond what the scene can do
+		}
+		dn, dd := run(speed, fast)
+		n[k], d[k] = n[k]+dn, d[k]+dd
+	}
+	fast, behind := float64(n[0])/d[0].Seconds(), float64(n[1])/d[1].Seconds()
+	t.Logf("as fast as possible %.0f steps/s, speed 10⁴ %.0f steps/s", fast, behind)
+	if !(behind > 0.75*fast) {
+		t.Fatalf("behind its target the loop ran at %.0f steps/s, flat out at %.0f", behind, fast)
+	}
+}
+
+type panicky struct{}
+
+func (panicky) Name() string { return "panicky" }
+func (panicky) Step(*world.World, float64) (float64, error) {
+	panic("boom")
+}
+
+// TestSimLoopSurvivesPanic: a panic in a step pauses the run with the
+// message; the goroutine keeps serving commands and a reset recovers.
+func TestSimLoopSurvivesPanic(t *testing.T) {
+	l := startLoop(t, Options{Scene: "cube-drop-a"}, func(l *SimLoop) { l.sim.World.Integrator = panicky{} })
+	l.Play()
+	st := sync1(t, l)
+	deadline := time.Now().Add(10 * time.Second)
+	for !st.StatusErr && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+		st = sync1(t, l)
+	}
+	if st.Playing || !st.StatusErr || !strings.Contains(st.Status, "boom") {
+		t.Fatalf("after a panic: playing %v status %q", st.Playing, st.Status)
+	}
+	l.Reset()
+	l.Step()
+	if st = sync1(t, l); st.StatusErr || st.Snap.Stats.Step != 1 || st.Integrator != "explicit" {
+		t.Fatalf("after reset: %q step %d integrator %s", st.Status, st.Snap.Stats.Step, st.Integrator)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
@@ -42,10 +43,25 @@ var errNoWindow = errors.New("cannot open a window")
 
 // openWindow initialises GLFW and creates a w×h GL 4.1 core window with its
 // context current. The caller must Destroy it and call glfw.Terminate.
-func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
+func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err error) {
+	if err := checkDisplay(); err != nil {
+		return nil, err
+	}
+	// go-gl/glfw logs platform errors and panics on use after a failed Init.
+	initialised := false
+	defer func() {
+		if r := recover(); r != nil {
+			if initialised {
+				glfw.Terminate()
+			}
+			win, err = nil, fmt.Errorf("%w: %v", errNoWindow, r)
+		}
+	}()
 	if err := glfw.Init(); err != nil {
 		return nil, fmt.Errorf("%w (is there a display? without one use 'grainlab run SCENE'): %v", errNoWindow, err)
 	}
+	initialised = true
+	glfw.GetTime() // panics (recovered above) when Init failed quietly
 	glfw.WindowHint(glfw.ContextVersionMajor, 4)
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
@@ -56,13 +72,21 @@ func openWindow(w, h int, title string, visible bool) (*glfw.Window, error) {
 	} else {
 		glfw.WindowHint(glfw.Visible, glfw.False)
 	}
-	win, err := glfw.CreateWindow(w, h, title, nil, nil)
+	win, err = glfw.CreateWindow(w, h, title, nil, nil)
 	if err != nil {
 		glfw.Terminate()
 		return nil, fmt.Errorf("%w (OpenGL 4.1 core is required): %v", errNoWindow, err)
 	}
 	win.MakeContextCurrent()
 	return win, nil
+}
+
+// checkDisplay fails early on X11/Wayland systems without a display.
+func checkDisplay() error {
+	if (runtime.GOOS == "linux" || runtime.GOOS == "freebsd") && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return fmt.Errorf("%w: no display (DISPLAY and WAYLAND_DISPLAY are unset); without one use 'grainlab run SCENE'", errNoWindow)
+	}
+	return nil
 }
 
 // viewOptions are the choices of `grainlab view`.
@@ -86,7 +110,22 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func runDefault(stdout, stderr io.Writer) int {
-	return runWindow(viewOptions{Options: Options{Scene: DefaultScene}}, stdout, stderr)
+	o := Options{Scene: DefaultScene, Restart: "auto"}
+	autoRestart(&o)
+	return runWindow(viewOptions{Options: o}, stdout, stderr)
+}
+
+// autoRestart resolves Restart "auto": the default scene without overrides
+// starts from its shipped packed state (the fill done, the side walls about
+// to go), anything else from the scene's own initial state.
+func autoRestart(o *Options) {
+	if o.Restart != "auto" {
+		return
+	}
+	o.Restart = ""
+	if o.Scene == DefaultScene && len(o.Sets) == 0 {
+		o.Restart = "builtin:" + DefaultPacked
+	}
 }
 
 func cmdView(args []string, stdout, stderr io.Writer) int {
@@ -98,6 +137,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&vo.Time, "time", 0, "pause at this time in s (default: the scene's end time)")
 	fs.IntVar(&vo.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
+	fs.StringVar(&vo.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene without --set, else none)`)
 	fs.BoolVar(&vo.Play, "play", false, "start running (default: paused; Space plays)")
 	fs.BoolVar(&vo.Fast, "fast", false, "run as fast as possible instead of at --speed")
 	fs.Float64Var(&vo.Speed, "speed", 1, "real-time factor target (simulated s per wall s)")
@@ -113,6 +153,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return ExitInput
 	}
 	vo.Scene, vo.Sets = name, sets
+	autoRestart(&vo.Options)
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
 		fmt.Fprintln(stderr, "grainlab view: --speed and --fps must be > 0, --render-share in (0, 1], --time, --dt and --exit-after ≥ 0")
 		return ExitInput
@@ -150,6 +191,7 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 		return ExitFailure
 	}
 	defer r.Close()
+	input := watchInput(win)
 	u, err := ui.New(win)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
@@ -166,7 +208,7 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 	loop.Start()
 	defer loop.Close()
 
-	w := newWindow(win, r, u, loop, vo)
+	w := newWindow(win, r, u, loop, vo, input)
 	w.run()
 	if vo.Report {
 		w.report(stdout)
@@ -197,9 +239,11 @@ type window struct {
 	scenes    []string
 	hidePanel bool
 	gen       uint64
-	arrowSet  bool // the arrow scale was fitted to the forces (or set by the user)
+	scene     string // LoopState.Scene of the framed scene
+	arrowSet  bool   // the arrow scale was fitted to the forces (or set by the user)
 	shotReq   bool
 	shots     chan string // results of screenshot writers
+	shotDir   string      // where S saves screenshots ("" = the current directory)
 
 	status    string
 	statusErr bool
@@ -214,11 +258,13 @@ type window struct {
 	springLocal    geom.Vec3 // body frame
 	springAnchor   geom.Vec3 // world point the drag plane goes through
 	springTarget   geom.Vec3
-	lastInput      time.Time
+	input          *inputClock
 	lastSnap       *snap.Snapshot
 	frameStart     time.Time
 	work           time.Duration // smoothed cost of a frame
+	cpuWork        time.Duration // last frame up to SwapBuffers
 	testCursor     bool          // tests: the cursor is where cursorPos last put it
+	software       bool          // the GL renderer runs on the CPU (llvmpipe)
 	shownStatus    string        // status of the last frame drawn
 
 	// measurements
@@ -228,12 +274,38 @@ type window struct {
 	frameWork  time.Duration // whole frame except pacing
 }
 
-func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo viewOptions) *window {
+// inputClock remembers when the user last did anything in the window.
+type inputClock struct{ last time.Time }
+
+func (c *inputClock) touch() { c.last = time.Now() }
+
+// watchInput installs window callbacks that note every input event, also
+// those imgui consumes, and expose/resize (install it before ui.New, which
+// chains to them).
+func watchInput(win *glfw.Window) *inputClock {
+	c := &inputClock{last: time.Now()}
+	win.SetCursorPosCallback(func(*glfw.Window, float64, float64) { c.touch() })
+	win.SetMouseButtonCallback(func(*glfw.Window, glfw.MouseButton, glfw.Action, glfw.ModifierKey) { c.touch() })
+	win.SetScrollCallback(func(*glfw.Window, float64, float64) { c.touch() })
+	win.SetKeyCallback(func(*glfw.Window, glfw.Key, int, glfw.Action, glfw.ModifierKey) { c.touch() })
+	win.SetCharCallback(func(*glfw.Window, rune) { c.touch() })
+	win.SetRefreshCallback(func(*glfw.Window) { c.touch() })
+	win.SetSizeCallback(func(*glfw.Window, int, int) { c.touch() })
+	win.SetFocusCallback(func(*glfw.Window, bool) { c.touch() })
+	return c
+}
+
+// newWindow wires the render loop; input comes from watchInput (nil: none).
+func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo viewOptions, input *inputClock) *window {
+	if input == nil {
+		input = &inputClock{last: time.Now()}
+	}
 	w := &window{win: win, r: r, u: u, loop: loop, opts: vo, view: AppView(), cam: render.NewCamera(),
-		shots: make(chan string, 4), springBody: -1}
+		shots: make(chan string, 4), springBody: -1, input: input}
 	if vo.Overlays {
 		AllOverlays(&w.view)
 	}
+	w.software = softwareGL()
 	for _, b := range scene.Builtins() {
 		w.scenes = append(w.scenes, b.Name)
 	}
@@ -250,20 +322,20 @@ func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo
 // spends drawing while the simulation runs flat out (and the user does not
 // interact): with a software renderer (llvmpipe) a frame costs CPU the
 // simulation goroutine needs.
-const DefaultRenderShare = 0.08
+const DefaultRenderShare = 0.04
 
 // Render pacing: at most MaxFPS frames per second, and while the simulation
 // is CPU-bound the frames take at most opts.Share of the wall time unless the
 // user is interacting.
 const (
 	interactive = 500 * time.Millisecond // input this recent means the user interacts
-	maxInterval = time.Second            // slowest frame rate while the simulation is busy
+	maxInterval = 2 * time.Second        // slowest frame rate while the simulation is busy
 	idleWait    = 500 * time.Millisecond // longest event wait when nothing changes
 )
 
 func (w *window) run() {
 	w.started = time.Now()
-	w.lastInput = w.started
+	w.input.touch()
 	exitAt := time.Time{}
 	if w.opts.ExitAfter > 0 {
 		exitAt = w.started.Add(w.opts.ExitAfter)
@@ -283,6 +355,11 @@ func (w *window) run() {
 		w.frame()
 		work := time.Since(w.frameStart)
 		w.frameWork += work
+		if !w.software {
+			// A GPU draws while the CPU waits in SwapBuffers (vsync); only
+			// the submission costs CPU, and only one core of all.
+			work = w.cpuWork / time.Duration(runtime.NumCPU())
+		}
 		w.frames++
 		if w.frames > 3 { // the first frames compile shaders and build the font atlas
 			w.work = time.Duration(0.7*float64(w.work) + 0.3*float64(work))
@@ -305,14 +382,14 @@ func (w *window) pace(exitAt time.Time) bool {
 		}
 		st := w.loop.State()
 		now := time.Now()
-		calm := now.Sub(w.lastInput) > interactive && w.drag == dragNone
+		calm := now.Sub(w.input.last) > interactive && w.drag == dragNone
 		// the simulation wants the CPU when it runs flat out or lags behind its target
 		cpuBound := st.Playing && (st.AsFast || st.RealTime < 0.95*st.Speed)
 		interval := minFrame
 		if cpuBound && calm {
 			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0
 		wait := w.frameStart.Add(interval).Sub(now)
 		if idle {
 			wait = idleWait
@@ -321,7 +398,7 @@ func (w *window) pace(exitAt time.Time) bool {
 			return true
 		}
 		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
-		if idle && (w.loop.State().Snap != w.lastSnap || time.Since(w.lastInput) <= interactive) {
+		if idle && (w.loop.State().Snap != w.lastSnap || time.Since(w.input.last) <= interactive) {
 			return true
 		}
 	}
@@ -332,13 +409,17 @@ func (w *window) frame() {
 	st := w.loop.State()
 	s := st.Snap
 	if st.Gen != w.gen {
+		// a reset keeps the camera and the selection (same bodies); a new
+		// scene is framed afresh
 		w.gen = st.Gen
-		w.view.SelectedBody, w.view.HasSelectedContact = -1, false
 		w.cancelDrag()
-		w.cam.Aspect = aspect(w.win)
-		w.cam.Fit(s)
-		w.arrowSet = false
-		w.win.SetTitle("Grainlab — " + s.Scene)
+		if st.Scene != w.scene {
+			w.scene = st.Scene
+			w.view.SelectedBody, w.view.HasSelectedContact = -1, false
+			w.fit(s)
+			w.arrowSet = false
+			w.win.SetTitle("Grainlab — " + s.Scene)
+		}
 	}
 	if !w.arrowSet && s != nil && s.Stats.Contacts > 0 {
 		old := w.view.ArrowScale
@@ -380,9 +461,40 @@ func (w *window) frame() {
 		w.shotReq = false
 		w.saveScreenshot(render.Screenshot(fbw, fbh), s)
 	}
+	w.cpuWork = time.Since(w.frameStart)
 	w.win.SwapBuffers()
 	w.renderTime += time.Since(t0)
 	w.apply(&acts, s)
+}
+
+// softwareGL reports whether the current context renders on the CPU, where
+// a frame costs CPU time on every core (llvmpipe runs one thread per core).
+func softwareGL() bool {
+	r := strings.ToLower(gl.GoStr(gl.GetString(gl.RENDERER)))
+	for _, sw := range []string{"llvmpipe", "softpipe", "swrast", "swiftshader", "software"} {
+		if strings.Contains(r, sw) {
+			return true
+		}
+	}
+	return false
+}
+
+// fit frames the bodies (the walls only when there are none) in the part
+// of the window the panel leaves free.
+func (w *window) fit(s *snap.Snapshot) {
+	w.cam.Aspect = aspect(w.win)
+	fitBodies(w.cam, s)
+	ww, wh := w.win.GetSize()
+	if pw := float64(w.panel.Width); !w.hidePanel && ww > 0 {
+		if pw <= 0 {
+			pw = 330
+		}
+		pw = min(pw+6, 0.5*float64(ww))
+		// the free area is narrower: step back so the bodies fit it, then
+		// shift them into its middle
+		w.cam.Dist *= float64(ww) / (float64(ww) - pw)
+		w.cam.Pan(-pw/2, 0, wh)
+	}
 }
 
 func aspect(win *glfw.Window) float64 {
@@ -396,7 +508,7 @@ func aspect(win *glfw.Window) float64 {
 // apply turns the panel's actions into commands.
 func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	if a.Any() || a.ViewChanged {
-		w.lastInput = time.Now()
+		w.input.touch()
 	}
 	if a.Play {
 		w.loop.Play()
@@ -411,7 +523,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.loop.Reset()
 	}
 	if a.Fit {
-		w.cam.Fit(s)
+		w.fit(s)
 	}
 	if a.Screenshot {
 		w.shotReq = true
@@ -420,7 +532,9 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.loop.SetSpeed(a.Speed, a.AsFast)
 	}
 	if a.LoadScene != "" {
-		w.loop.Load(Options{Scene: a.LoadScene, Workers: w.opts.Workers})
+		o := Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
+		autoRestart(&o)
+		w.loop.Load(o)
 	}
 	if a.OpenFile != "" {
 		w.loop.OpenFile(a.OpenFile)
@@ -452,7 +566,7 @@ func (w *window) saveScreenshot(img *image.RGBA, s *snap.Snapshot) {
 	if s != nil {
 		name, t = s.Scene, s.Stats.Time
 	}
-	path := fmt.Sprintf("grainlab-%s-t%.4gs-%s.png", sanitize(name), t, time.Now().Format("150405"))
+	path := filepath.Join(w.shotDir, fmt.Sprintf("grainlab-%s-t%.4gs-%s.png", sanitize(name), t, time.Now().Format("150405.000")))
 	go func() { // PNG encoding off the GL thread
 		if err := writePNG(path, img); err != nil {
 			w.shots <- "screenshot failed: " + err.Error()
@@ -491,7 +605,7 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 	if a == glfw.Release {
 		return
 	}
-	w.lastInput = time.Now()
+	w.input.touch()
 	if a == glfw.Repeat && k != glfw.KeyRight {
 		return
 	}
@@ -510,7 +624,7 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 	case glfw.KeyR:
 		w.loop.Reset()
 	case glfw.KeyF:
-		w.cam.Fit(w.loop.Latest())
+		w.fit(w.loop.Latest())
 	case glfw.KeyS:
 		w.shotReq = true
 	case glfw.KeyH:
@@ -522,7 +636,7 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 }
 
 func (w *window) mouseButton(b glfw.MouseButton, a glfw.Action, mods glfw.ModifierKey) {
-	w.lastInput = time.Now()
+	w.input.touch()
 	x, y := w.lastX, w.lastY
 	if !w.testCursor {
 		x, y = w.win.GetCursorPos()
@@ -567,7 +681,7 @@ func (w *window) cursorPos(x, y float64) {
 	if w.drag == dragNone {
 		return
 	}
-	w.lastInput = time.Now()
+	w.input.touch()
 	if !w.moved && (x-w.pressX)*(x-w.pressX)+(y-w.pressY)*(y-w.pressY) > 9 {
 		w.moved = true
 	}
@@ -586,7 +700,7 @@ func (w *window) cursorPos(x, y float64) {
 }
 
 func (w *window) scroll(_, dy float64) {
-	w.lastInput = time.Now()
+	w.input.touch()
 	w.cam.Zoom(dy)
 }
 

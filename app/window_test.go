@@ -73,6 +73,7 @@ func TestWindowInteraction(t *testing.T) {
 			return
 		}
 		defer r.Close()
+		input := watchInput(win)
 		u, err := ui.New(win)
 		if err != nil {
 			fail("%v", err)
@@ -82,7 +83,7 @@ func TestWindowInteraction(t *testing.T) {
 		loop := NewSimLoop(s, o)
 		loop.Start()
 		defer loop.Close()
-		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare})
+		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
 		w.testCursor = true
 		frames := func(n int) {
 			for i := 0; i < n; i++ {
@@ -219,6 +220,27 @@ func TestWindowInteraction(t *testing.T) {
 			fail("GL error 0x%x", e)
 		}
 		t.Logf("status after the broken file, the bad law and R: %q", w.status)
+
+		// S saves a screenshot of the window (kept in GRAINLAB_SHOT_DIR when set)
+		w.shotDir = t.TempDir()
+		if d := os.Getenv("GRAINLAB_SHOT_DIR"); d != "" {
+			w.shotDir = d
+		}
+		w.view.SelectedBody = hit
+		w.key(glfw.KeyS, 0, glfw.Press, 0)
+		frames(1)
+		select {
+		case msg := <-w.shots:
+			if !strings.HasPrefix(msg, "screenshot saved to ") {
+				fail("screenshot: %s", msg)
+			} else if _, err := os.Stat(strings.TrimPrefix(msg, "screenshot saved to ")); err != nil {
+				fail("screenshot: %v", err)
+			} else {
+				t.Log(msg)
+			}
+		case <-time.After(10 * time.Second):
+			fail("no screenshot written")
+		}
 	})
 	if skip != "" {
 		t.Skip(skip)

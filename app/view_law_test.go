@@ -1,0 +1,114 @@
+package app
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"grainlab/sim/law"
+	"grainlab/sim/world"
+	"grainlab/ui"
+)
+
+var goodLaw = ui.LawParams{Kind: "barrier", GBar: 0.005, Eps1: 1e7, N1: 1, F: 0.5, N2: -2, Zeta: 0.5,
+	MuS: 0.3, MuD: 0.3, EpsT: 1e7, CT: 2e3}
+
+// TestValidateLaw: the panel's validator refuses every invalid law with the
+// reason, using the simulation's own rules.
+func TestValidateLaw(t *testing.T) {
+	if err := ValidateLaw(goodLaw); err != nil {
+		t.Fatalf("valid law refused: %v", err)
+	}
+	for _, kind := range []string{"linear", "hertz"} {
+		l := goodLaw
+		l.Kind, l.N2, l.F = kind, 0, 0 // barrier-only fields do not matter (but must be finite)
+		if err := ValidateLaw(l); err != nil {
+			t.Errorf("%s: %v", kind, err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*ui.LawParams)
+		why  string
+	}{
+		{"NaN gbar", func(l *ui.LawParams) { l.GBar = math.NaN() }, "gbar"},
+		{"Inf eps1", func(l *ui.LawParams) { l.Eps1 = math.Inf(1) }, "eps1"},
+		{"NaN zeta", func(l *ui.LawParams) { l.Zeta = math.NaN() }, "zeta"},
+		{"NaN mu_s", func(l *ui.LawParams) { l.MuS = math.NaN() }, "mu_s"},
+		{"gbar 0", func(l *ui.LawParams) { l.GBar = 0 }, "gbar"},
+		{"eps1 < 0", func(l *ui.LawParams) { l.Eps1 = -1 }, "eps1"},
+		{"n1 < 1", func(l *ui.LawParams) { l.N1 = 0.5 }, "n1"},
+		{"n2 = 0 for a barrier", func(l *ui.LawParams) { l.N2 = 0 }, "n2"},
+		{"n2 > 0 for a barrier", func(l *ui.LawParams) { l.N2 = 2 }, "n2"},
+		{"f = 0", func(l *ui.LawParams) { l.F = 0 }, "f must be in (0, 1)"},
+		{"f = 1", func(l *ui.LawParams) { l.F = 1 }, "f must be in (0, 1)"},
+		{"f > 1", func(l *ui.LawParams) { l.F = 1.5 }, "f must be in (0, 1)"},
+		{"mu_d > mu_s", func(l *ui.LawParams) { l.MuD = 0.4 }, "mu_d must be <= mu_s"},
+		{"negative mu_s", func(l *ui.LawParams) { l.MuS, l.MuD = -0.1, -0.2 }, "mu_s"},
+		{"negative eps_t", func(l *ui.LawParams) { l.EpsT = -1 }, "eps_t"},
+		{"negative c_t", func(l *ui.LawParams) { l.CT = -1 }, "c_t"},
+		{"negative zeta", func(l *ui.LawParams) { l.Zeta = -0.1 }, "zeta"},
+		{"unknown kind", func(l *ui.LawParams) { l.Kind = "spring" }, "unknown law"},
+		{"NaN f on a linear law", func(l *ui.LawParams) { l.Kind, l.F = "linear", math.NaN() }, "f must be finite"},
+	} {
+		l := goodLaw
+		c.edit(&l)
+		err := ValidateLaw(l)
+		if err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s: got %v, want a reason containing %q", c.name, err, c.why)
+		}
+		if _, err := DeriveLaw(l); err == nil {
+			t.Errorf("%s: DeriveLaw accepted it", c.name)
+		}
+	}
+}
+
+// TestLawConversions: panel ↔ world round trip, derived ε2, c2 and the plots.
+func TestLawConversions(t *testing.T) {
+	p, err := WorldLaw(goodLaw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := law.NewNormal(goodLaw.GBar, goodLaw.Eps1, goodLaw.N1, goodLaw.F, goodLaw.N2)
+	back := PanelLaw(p)
+	want := goodLaw
+	want.Eps2, want.C2 = n.Eps2(), n.C2()
+	if back != want {
+		t.Fatalf("round trip\n got %+v\nwant %+v", back, want)
+	}
+	d, err := DeriveLaw(goodLaw)
+	if err != nil || d.Eps2 != n.Eps2() || d.C2 != n.C2() || !(d.Eps2 > 0) {
+		t.Fatalf("DeriveLaw: %+v, %v", d, err)
+	}
+	if p2, _ := WorldLaw(PanelLaw(world.ContactParams{Normal: n, Friction: p.Friction, Zeta: p.Zeta})); p2 != p {
+		t.Fatal("world → panel → world changed the law")
+	}
+
+	g, fn, dtc, err := LawCurve(313.188)(goodLaw)
+	if err != nil || len(g) != LawCurvePoints || len(fn) != len(g) || len(dtc) != len(g) {
+		t.Fatalf("LawCurve: %d/%d/%d points, %v", len(g), len(fn), len(dtc), err)
+	}
+	for i := range g {
+		if !(g[i] > 0 && float64(g[i]) < goodLaw.GBar) {
+			t.Fatalf("gap %d = %g outside (0, gbar)", i, g[i])
+		}
+		if i > 0 && !(fn[i] <= fn[i-1]) {
+			t.Fatalf("f_n not decreasing with the gap at %d: %g → %g", i, fn[i-1], fn[i])
+		}
+		if !(dtc[i] > 0) {
+			t.Fatalf("critical dt %g at g=%g", dtc[i], g[i])
+		}
+		// S0 §2.4.7: Δt_c = 2√(m_c/k_c), m_c = m/2
+		want := 2 * math.Sqrt(313.188/2/n.Stiffness(float64(g[i])))
+		if math.Abs(float64(dtc[i])-want) > 1e-6*want {
+			t.Fatalf("dt_c(%g) = %g, want %g", g[i], dtc[i], want)
+		}
+	}
+	// the barrier stiffens towards contact: the critical step shrinks
+	if !(dtc[0] < dtc[len(dtc)-1]) {
+		t.Fatalf("dt_c does not shrink towards g = 0: %g … %g", dtc[0], dtc[len(dtc)-1])
+	}
+	if _, _, _, err := LawCurve(0)(ui.LawParams{Kind: "barrier"}); err == nil {
+		t.Fatal("LawCurve of an invalid law")
+	}
+}
