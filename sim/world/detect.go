@@ -15,6 +15,7 @@ type pairEntry struct {
 	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
 	stale     bool          // the cache must be rebuilt this evaluation
 	dtMax     float64       // this pair's bound on the next step (StableDt)
+	gen       uint64        // the evaluation that last listed this pair
 	nightOwl  bool          // the pair joined the candidates during the step
 }
 
@@ -72,6 +73,7 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
+	w.gen++
 
 	// Body–wall candidates: inflated AABB overlap, every step (walls are few).
 	if len(w.wallPair) != len(w.Walls) {
@@ -103,6 +105,7 @@ func (w *World) stageDetect() (nightOwls int) {
 				e = &pairEntry{A: a, B: bb, nightOwl: w.Steps > 0}
 				w.wallPair[wi][i] = e
 			}
+			e.gen = w.gen
 			w.pairs = append(w.pairs, e)
 		}
 	}

@@ -112,24 +112,14 @@ func (w *World) Commit() {
 		e.prev, e.cur = e.cur, e.prev[:0]
 		e.nightOwl = false
 	}
-	// Pairs that dropped out of the candidate set lose their history.
+	// Wall pairs that dropped out of the candidate set lose their history.
 	for wi := range w.wallPair {
 		for _, e := range w.wallPair[wi] {
-			if e != nil && !w.inPairs(e) {
+			if e != nil && e.gen != w.gen {
 				e.prev = e.prev[:0]
 			}
 		}
 	}
-}
-
-func (w *World) inPairs(e *pairEntry) bool {
-	// Wall pairs are appended after body–body pairs; a linear scan of that tail is cheap.
-	for i := len(w.pairs) - 1; i >= len(w.bbPairs); i-- {
-		if w.pairs[i] == e {
-			return true
-		}
-	}
-	return false
 }
 
 // StableDt returns the largest step allowed by the contacts and the approach

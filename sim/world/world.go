@@ -100,6 +100,7 @@ type World struct {
 	skin      float64
 	scratch   []contact.Scratch
 	needBoxes []bool
+	gen       uint64 // evaluation counter (pairEntry.gen)
 	centers   []geom.Vec3
 	radii     []float64
 	movable   []int
