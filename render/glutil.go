@@ -23,17 +23,31 @@ func (p *program) u(name string) int32 {
 	return -1
 }
 
-// CompileProgram links the embedded shaders vert and frag; uniforms lists the
+// compileProgram links the embedded shaders vert and frag; uniforms lists the
 // uniform names whose locations are cached.
 func compileProgram(vert, frag string, uniforms ...string) (*program, error) {
-	vs, err := compileShader(vert, gl.VERTEX_SHADER)
+	id, err := LinkProgram(vert, frag)
 	if err != nil {
 		return nil, err
+	}
+	p := &program{id: id, loc: make(map[string]int32, len(uniforms))}
+	for _, name := range uniforms {
+		p.loc[name] = gl.GetUniformLocation(id, gl.Str(name+"\x00"))
+	}
+	return p, nil
+}
+
+// LinkProgram compiles the embedded shaders vert and frag (names in package
+// shaders) and links them into a GL program; errors carry the GL info log.
+func LinkProgram(vert, frag string) (uint32, error) {
+	vs, err := compileShader(vert, gl.VERTEX_SHADER)
+	if err != nil {
+		return 0, err
 	}
 	defer gl.DeleteShader(vs)
 	fs, err := compileShader(frag, gl.FRAGMENT_SHADER)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer gl.DeleteShader(fs)
 	id := gl.CreateProgram()
@@ -48,15 +62,11 @@ func compileProgram(vert, frag string, uniforms ...string) (*program, error) {
 		log := strings.Repeat("\x00", int(n+1))
 		gl.GetProgramInfoLog(id, n, nil, gl.Str(log))
 		gl.DeleteProgram(id)
-		return nil, fmt.Errorf("render: link %s+%s: %s", vert, frag, strings.TrimRight(log, "\x00"))
+		return 0, fmt.Errorf("render: link %s+%s: %s", vert, frag, strings.TrimRight(log, "\x00"))
 	}
 	gl.DetachShader(id, vs)
 	gl.DetachShader(id, fs)
-	p := &program{id: id, loc: make(map[string]int32, len(uniforms))}
-	for _, name := range uniforms {
-		p.loc[name] = gl.GetUniformLocation(id, gl.Str(name+"\x00"))
-	}
-	return p, nil
+	return id, nil
 }
 
 func compileShader(name string, kind uint32) (uint32, error) {

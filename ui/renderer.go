@@ -2,12 +2,11 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/inkyblackness/imgui-go/v4"
 
-	"grainlab/shaders"
+	"grainlab/render"
 )
 
 // Renderer is the imgui renderer backend for OpenGL 3.2+ / 4.1 core.
@@ -219,54 +218,4 @@ func setEnabled(cap uint32, on bool) {
 	}
 }
 
-func linkProgram(vert, frag string) (uint32, error) {
-	compile := func(name string, kind uint32) (uint32, error) {
-		src, err := shaders.Source(name)
-		if err != nil {
-			return 0, err
-		}
-		sh := gl.CreateShader(kind)
-		cs, free := gl.Strs(src + "\x00")
-		gl.ShaderSource(sh, 1, cs, nil)
-		free()
-		gl.CompileShader(sh)
-		var ok int32
-		gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
-		if ok == gl.FALSE {
-			var n int32
-			gl.GetShaderiv(sh, gl.INFO_LOG_LENGTH, &n)
-			log := strings.Repeat("\x00", int(n+1))
-			gl.GetShaderInfoLog(sh, n, nil, gl.Str(log))
-			gl.DeleteShader(sh)
-			return 0, fmt.Errorf("ui: compile %s: %s", name, strings.TrimRight(log, "\x00"))
-		}
-		return sh, nil
-	}
-	vs, err := compile(vert, gl.VERTEX_SHADER)
-	if err != nil {
-		return 0, err
-	}
-	defer gl.DeleteShader(vs)
-	fs, err := compile(frag, gl.FRAGMENT_SHADER)
-	if err != nil {
-		return 0, err
-	}
-	defer gl.DeleteShader(fs)
-	p := gl.CreateProgram()
-	gl.AttachShader(p, vs)
-	gl.AttachShader(p, fs)
-	gl.LinkProgram(p)
-	var ok int32
-	gl.GetProgramiv(p, gl.LINK_STATUS, &ok)
-	if ok == gl.FALSE {
-		var n int32
-		gl.GetProgramiv(p, gl.INFO_LOG_LENGTH, &n)
-		log := strings.Repeat("\x00", int(n+1))
-		gl.GetProgramInfoLog(p, n, nil, gl.Str(log))
-		gl.DeleteProgram(p)
-		return 0, fmt.Errorf("ui: link imgui program: %s", strings.TrimRight(log, "\x00"))
-	}
-	gl.DetachShader(p, vs)
-	gl.DetachShader(p, fs)
-	return p, nil
-}
+func linkProgram(vert, frag string) (uint32, error) { return render.LinkProgram(vert, frag) }
