@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
+	"grainlab/render/mainthread"
 	"grainlab/ui"
 )
 
@@ -27,7 +28,7 @@ func TestPerfWindow(t *testing.T) {
 	if env == "" {
 		t.Skip("set GRAINLAB_PERF=T (simulated seconds before measuring) to run")
 	}
-	needDisplay(t)
+	mainthread.NeedDisplay(t)
 	o := Options{Scene: DefaultScene, Time: 1e6}
 	t0 := 0.0
 	if env == "packed" {

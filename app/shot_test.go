@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"grainlab/render"
+	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
 )
 
@@ -72,7 +73,7 @@ func toRGBA(img image.Image) *image.RGBA {
 // the picture: right size, not blank, bodies, contact markers and force
 // arrows in their colours.
 func TestShotDefaultScene(t *testing.T) {
-	needDisplay(t)
+	mainthread.NeedDisplay(t)
 	out := filepath.Join(t.TempDir(), "shot.png")
 	if d := os.Getenv("GRAINLAB_SHOT_DIR"); d != "" {
 		out = filepath.Join(d, "shot.png")

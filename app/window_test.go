@@ -12,45 +12,22 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
+	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
 	"grainlab/ui"
 )
 
 // GL must run on the main OS thread (locked in window.go's init): TestMain
 // runs the tests on another goroutine and serves onMain calls here.
-var mainFuncs = make(chan func())
+func TestMain(m *testing.M) { os.Exit(mainthread.Run(m.Run)) }
 
-func TestMain(m *testing.M) {
-	code := make(chan int, 1)
-	go func() { code <- m.Run() }()
-	for {
-		select {
-		case f := <-mainFuncs:
-			f()
-		case c := <-code:
-			os.Exit(c)
-		}
-	}
-}
-
-func onMain(f func()) {
-	done := make(chan struct{})
-	mainFuncs <- func() { defer close(done); f() }
-	<-done
-}
-
-func needDisplay(t *testing.T) {
-	t.Helper()
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("no display (run under xvfb-run)")
-	}
-}
+func onMain(f func()) { mainthread.Call(f) }
 
 // TestWindowInteraction drives the real window code (hidden window): frames
 // with the panel, keys, a click that selects a body, a Ctrl-drag spring, a
 // wall toggle and a broken scene file from the panel.
 func TestWindowInteraction(t *testing.T) {
-	needDisplay(t)
+	mainthread.NeedDisplay(t)
 	o := smallScene("8")
 	s, err := Load(o)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
+	"grainlab/render/mainthread"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/ui"
@@ -24,34 +25,15 @@ import (
 // GL must run on the main OS thread: TestMain serves onMain calls there.
 func init() { runtime.LockOSThread() }
 
-var mainFuncs = make(chan func())
+func TestMain(m *testing.M) { os.Exit(mainthread.Run(m.Run)) }
 
-func TestMain(m *testing.M) {
-	code := make(chan int, 1)
-	go func() { code <- m.Run() }()
-	for {
-		select {
-		case f := <-mainFuncs:
-			f()
-		case c := <-code:
-			os.Exit(c)
-		}
-	}
-}
-
-func onMain(f func()) {
-	done := make(chan struct{})
-	mainFuncs <- func() { defer close(done); f() }
-	<-done
-}
+func onMain(f func()) { mainthread.Call(f) }
 
 // withWindow runs f on the main thread with a hidden w×h GL 4.1 core window,
 // skipping the test when no display is available.
 func withWindow(t *testing.T, w, h int, f func(win *glfw.Window)) {
 	t.Helper()
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("no display (run under xvfb-run)")
-	}
+	mainthread.NeedDisplay(t)
 	var skip string
 	onMain(func() {
 		if err := glfw.Init(); err != nil {

@@ -10,37 +10,19 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"grainlab/render"
+	"grainlab/render/mainthread"
 )
 
 // GL must run on the main OS thread: TestMain serves onMain calls there.
 func init() { runtime.LockOSThread() }
 
-var mainFuncs = make(chan func())
+func TestMain(m *testing.M) { os.Exit(mainthread.Run(m.Run)) }
 
-func TestMain(m *testing.M) {
-	code := make(chan int, 1)
-	go func() { code <- m.Run() }()
-	for {
-		select {
-		case f := <-mainFuncs:
-			f()
-		case c := <-code:
-			os.Exit(c)
-		}
-	}
-}
-
-func onMain(f func()) {
-	done := make(chan struct{})
-	mainFuncs <- func() { defer close(done); f() }
-	<-done
-}
+func onMain(f func()) { mainthread.Call(f) }
 
 // TestPlatformAndRenderer needs a display; it skips cleanly without one.
 func TestPlatformAndRenderer(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("no display (run under xvfb-run)")
-	}
+	mainthread.NeedDisplay(t)
 	var skip string
 	var errs []string
 	fail := func(s string) { errs = append(errs, s) }
