@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"grainlab/sim/contact"
 )
@@ -140,7 +141,7 @@ func (w *World) stageDetect() (nightOwls int) {
 		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 		if e.stale {
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker])
+			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
 		}
 		e.cur = contact.Detect(pa, pb, g, &e.cache, e.prev, e.cur[:0])
 	})
@@ -190,15 +191,17 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 	return out
 }
 
-// parallel runs f(worker, i) for i in [0, n) on Settings.Workers goroutines,
-// in contiguous chunks.
+// parallel runs f(worker, i) for i in [0, n) on Settings.Workers goroutines
+// (the caller's among them). Work is handed out in small batches from an
+// atomic counter, so costly items (pairs whose lists are rebuilt) do not pile
+// up on one worker. Results must not depend on which worker ran an item.
 func (w *World) parallel(n int, f func(worker, i int)) {
 	nw := w.Settings.Workers
 	if nw < 1 {
 		nw = 1
 	}
 	if len(w.scratch) < nw {
-		w.scratch = make([]contact.Scratch, nw)
+		w.scratch = make([]paddedScratch, nw)
 	}
 	if nw == 1 || n < 64 {
 		for i := 0; i < n; i++ {
@@ -206,23 +209,30 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	chunk := (n + nw - 1) / nw
-	for k := 0; k < nw; k++ {
-		lo, hi := k*chunk, (k+1)*chunk
-		if hi > n {
-			hi = n
-		}
-		if lo >= hi {
-			break
-		}
-		wg.Add(1)
-		go func(k, lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
+	batch := max(8, n/(16*nw))
+	var next atomic.Int64
+	run := func(k int) {
+		for {
+			lo := int(next.Add(int64(batch))) - batch
+			if lo >= n {
+				return
+			}
+			for i := lo; i < min(lo+batch, n); i++ {
 				f(k, i)
 			}
-		}(k, lo, hi)
+		}
 	}
+	var wg sync.WaitGroup
+	for k := 1; k < nw; k++ {
+		wg.Add(1)
+		go func(k int) { defer wg.Done(); run(k) }(k)
+	}
+	run(0)
 	wg.Wait()
+}
+
+// paddedScratch keeps each worker's buffers on their own cache lines.
+type paddedScratch struct {
+	contact.Scratch
+	_ [64]byte
 }

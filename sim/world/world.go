@@ -98,7 +98,7 @@ type World struct {
 	bbPairs   []*pairEntry
 	wallPair  [][]*pairEntry // [wall][body]
 	skin      float64
-	scratch   []contact.Scratch
+	scratch   []paddedScratch
 	needBoxes []bool
 	gen       uint64 // evaluation counter (pairEntry.gen)
 	centers   []geom.Vec3
