@@ -7,6 +7,8 @@ SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB     := xvfb-run -a -s '-screen 0 1280x800x24'
 BIN      := bin/grainlab
 FUZZTIME ?= 10s
+# A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
+GO       := $(shell sh .ci/go.sh)
 
 .PHONY: run test deps build bench fuzz clean
 
@@ -15,24 +17,25 @@ run: build
 	else echo "no display: running the default scene headless"; ./$(BIN) run box-of-tetrapods; fi
 
 test: deps
-	go vet ./...
-	CGO_ENABLED=0 go test -count=1 ./sim/...
-	$(XVFB) go test -count=1 ./...
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
+	$(XVFB) $(GO) test -count=1 ./...
 	$(MAKE) --no-print-directory fuzz
 
 build: deps
-	go build -o $(BIN) .
+	$(GO) build -o $(BIN) .
 
 bench: build
 	./$(BIN) bench
 
 fuzz:
-	go test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/
-	go test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./sim/scene/
+	$(GO) test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./sim/scene/
 
-# deps installs the system packages that are missing and checks the Go toolchain.
+# deps installs the system packages that are missing (the Go toolchain is
+# taken care of by .ci/go.sh when the Makefile is read).
 deps:
-	@command -v go >/dev/null 2>&1 || { echo "Go 1.26 is required (https://go.dev/dl); install it and re-run"; exit 1; }
+	@test -x "$(GO)" || { echo "no Go toolchain (.ci/go.sh failed)"; exit 1; }
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
