@@ -55,7 +55,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   grainlab                          open the window on the default scene (box of tetrapods, packed)
-  grainlab view SCENE [--set k=v]... [--play] [--fast] [--speed X] [--time T] [--overlays] [--restart FILE]
+  grainlab view [SCENE] [--set k=v]... [--play] [--fast] [--speed X] [--time T] [--overlays] [--restart FILE]
                                     open the window on SCENE (Space plays; see docs/window.md)
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
                      [--workers N] [--restart final.json]
@@ -73,6 +73,12 @@ Each command's -h lists all its flags.
 // parseWithPositional parses flags that may come before or after one
 // positional argument (the scene).
 func parseWithPositional(fs *flag.FlagSet, args []string) (string, error) {
+	return parseScene(fs, args, "")
+}
+
+// parseScene is parseWithPositional with a default scene when none is given
+// (no default: the scene is required).
+func parseScene(fs *flag.FlagSet, args []string, def string) (string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -87,6 +93,9 @@ func parseWithPositional(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	switch len(pos) {
 	case 0:
+		if def != "" {
+			return def, nil
+		}
 		return "", errors.New("missing SCENE (a built-in name or a .yaml path)")
 	case 1:
 		return pos[0], nil

@@ -147,7 +147,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&vo.Overlays, "overlays", false, "start with every overlay on (spheres, skin, suppressed contacts, colour by speed)")
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
-	name, err := parseWithPositional(fs, args)
+	name, err := parseScene(fs, args, DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
 		return ExitInput
