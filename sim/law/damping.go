@@ -4,16 +4,21 @@ import "math"
 
 // EquivalentMass returns m_eq = m_A m_B/(m_A + m_B) (S0 eq. 52). A fixed body
 // has mass +Inf: one fixed body gives the other mass, two give +Inf.
-func EquivalentMass(mA, mB float64) float64 {
+func EquivalentMass(mA, mB float64) float64 { return Reduced(mA, mB) }
+
+// Reduced returns a·b/(a + b), the series combination of two masses or
+// radii, where +Inf stands for "absent" (a fixed body, a plane): Reduced(a,
+// +Inf) = a, and two infinities give +Inf.
+func Reduced(a, b float64) float64 {
 	switch {
-	case math.IsInf(mA, 1) && math.IsInf(mB, 1):
+	case math.IsInf(a, 1) && math.IsInf(b, 1):
 		return math.Inf(1)
-	case math.IsInf(mB, 1):
-		return mA
-	case math.IsInf(mA, 1):
-		return mB
+	case math.IsInf(b, 1):
+		return a
+	case math.IsInf(a, 1):
+		return b
 	}
-	return mA * mB / (mA + mB)
+	return a * b / (a + b)
 }
 
 // Damping returns the signed viscous normal force f_d = 2ζ√(k m_eq)·ġ_n of

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 )
 
 // SphereSphere returns the overlap δ = ra + rb − |xa − xb| (S2 §2.2, below
@@ -47,14 +48,4 @@ func SpherePlane(x geom.Vec3, r float64, p, nPlane geom.Vec3) (overlap float64, 
 
 // EffectiveRadius returns R_eff = ra rb/(ra + rb); an infinite radius (a
 // plane) gives the other radius.
-func EffectiveRadius(ra, rb float64) float64 {
-	switch {
-	case math.IsInf(ra, 1) && math.IsInf(rb, 1):
-		return math.Inf(1)
-	case math.IsInf(rb, 1):
-		return ra
-	case math.IsInf(ra, 1):
-		return rb
-	}
-	return ra * rb / (ra + rb)
-}
+func EffectiveRadius(ra, rb float64) float64 { return law.Reduced(ra, rb) }
