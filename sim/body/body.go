@@ -8,13 +8,39 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
+	"grainlab/sim/sq"
 )
+
+// Kind is the geometric model of a body.
+type Kind uint8
+
+// The body kinds: polyhedra (S0), spheres, superquadrics (S1).
+const (
+	Polyhedral Kind = iota
+	Sphere
+	Superquadric
+)
+
+// String returns the kind's scene-file name.
+func (k Kind) String() string {
+	switch k {
+	case Sphere:
+		return "sphere"
+	case Superquadric:
+		return "superquadric"
+	}
+	return "polyhedron"
+}
 
 // Body is one rigid body. Walls are Fixed bodies too, so that contact treats
 // body-to-boundary exactly as body-to-body (S0 §3).
 type Body struct {
 	Name     string
-	Poly     *shape.Polyhedron // geometry in the body frame (origin = centre of mass)
+	Kind     Kind
+	Poly     *shape.Polyhedron // Polyhedral: geometry in the body frame (origin = centre of mass)
+	SQ       sq.Shape          // Superquadric: the shape in the body frame (Sphere: A = B = C = R, N1 = N2 = 2)
+	R        float64           // bounding-sphere radius about the centre of mass
+	Density  float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
 	Material int               // index into the world's material table
 
 	Mass, InvMass   float64   // InvMass = 0 for a Fixed body
@@ -33,14 +59,46 @@ type Body struct {
 
 // New returns a body of the given shape and density with the centre of mass at x.
 func New(name string, p *shape.Polyhedron, density float64, x geom.Vec3, q geom.Quat) *Body {
-	b := &Body{Name: name, Poly: p, X: x, Q: q.Normalize(), Wall: -1}
+	b := &Body{Name: name, Poly: p, R: p.Radius, Density: density, X: x, Q: q.Normalize(), Wall: -1}
 	b.SetMass(density*p.Volume, p.InertiaUnit.Scale(density))
 	return b
 }
 
+// NewSphere returns a sphere of radius r and the given density centred at x.
+func NewSphere(name string, r, density float64, x geom.Vec3) *Body {
+	b := &Body{Name: name, Kind: Sphere, SQ: sq.Sphere(r), R: r, Density: density, X: x, Q: geom.QIdent(), Wall: -1}
+	m := density * 4 / 3 * math.Pi * r * r * r
+	i := 0.4 * m * r * r
+	b.SetMass(m, geom.Diag(i, i, i))
+	return b
+}
+
+// NewSuperquadric returns a superquadric body (S1 eq. 1) of the given density.
+// The shape must be valid (sq.Shape.Validate).
+func NewSuperquadric(name string, s sq.Shape, density float64, x geom.Vec3, q geom.Quat) *Body {
+	b := &Body{Name: name, Kind: Superquadric, Density: density, X: x, Q: q.Normalize(), Wall: -1}
+	b.SetShape(s)
+	return b
+}
+
+// SetShape replaces the superquadric (or sphere, when s is one) of the body and
+// updates mass, inertia (S1 §2.1, closed form) and bounding radius (S1 eq. 12)
+// at the body's density. The state (x, q, v, ω) is kept.
+func (b *Body) SetShape(s sq.Shape) {
+	b.SQ = s
+	if b.Kind == Sphere {
+		b.R = s.A
+	} else {
+		b.R = s.BoundingRadius()
+	}
+	m := b.Density * s.Volume()
+	in := s.Inertia(m)
+	b.SetMass(m, geom.Diag(in.X, in.Y, in.Z))
+}
+
 // NewFixed returns an immovable body (a wall or support) with infinite mass.
 func NewFixed(name string, p *shape.Polyhedron, x geom.Vec3, q geom.Quat) *Body {
-	return &Body{Name: name, Poly: p, X: x, Q: q.Normalize(), Fixed: true, Wall: -1}
+	return &Body{Name: name, Poly: p, R: p.Radius, X: x, Q: q.Normalize(), Fixed: true, Wall: -1}
 }
 
 // SetMass sets the mass and body-frame inertia (about the centre of mass).
@@ -116,7 +174,7 @@ func (b *Body) KineticEnergy() float64 {
 }
 
 // Radius returns the bounding-sphere radius about the centre of mass.
-func (b *Body) Radius() float64 { return b.Poly.Radius }
+func (b *Body) Radius() float64 { return b.R }
 
 // Finite reports whether the body's state holds no NaN or Inf.
 func (b *Body) Finite() bool {

@@ -62,6 +62,7 @@ func (w *World) stageAccumulate(t float64) {
 	for i := range w.Walls {
 		w.Walls[i].Force = geom.Vec3{}
 	}
+	w.accumulateBonds()
 	for _, e := range w.pairs {
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		for k := range e.cur {

@@ -13,6 +13,14 @@ type Stats struct {
 	Suppressed                                  int
 	NightOwls, Rejected                         int64 // cumulative
 	Dt                                          float64
+
+	// Filled by the integrator that took the last step (0 where it does not apply).
+	Integrator  string  // its name
+	NewtonIters int     // Newton iterations of the last step (newmark, variational)
+	LinearIters int     // linear-solver iterations of the last step (CG/GMRES, PGS/APGD sweeps)
+	Residual    float64 // final residual of the last step's nonlinear or complementarity solve
+	// SQFailures counts superquadric contact solves that missed their tolerance (cumulative, S1 §2.3).
+	SQFailures int64
 }
 
 // Total returns the mechanical energy: kinetic + gravity + contact potential.
@@ -31,6 +39,7 @@ func (w *World) UpdateStats() {
 		s.Kinetic += b.KineticEnergy()
 		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
 	}
+	s.PotentialContact += w.bondEnergy()
 	w.EachContact(func(_, _ int, c *contact.Contact) {
 		if !c.Active() {
 			s.Suppressed++

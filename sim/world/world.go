@@ -18,15 +18,33 @@ import (
 	"grainlab/sim/shape"
 )
 
-// ContactParams are the interface laws of one material pair.
+// ContactParams are the interface laws of one material pair: Normal,
+// Friction and Zeta for polyhedron–polyhedron contacts (S0), Smooth for every
+// contact that involves a sphere or a superquadric (S1, S2, LAMMPS).
 type ContactParams struct {
 	Normal   law.Normal   // S0 eq. (49)–(51)
 	Friction law.Friction // S0 eq. (54)–(57)
 	Zeta     float64      // damping ratio ζ, S0 eq. (52)
+	Smooth   law.Smooth   // spring–dashpot of smooth bodies (spheres, superquadrics)
+	// HasPoly and HasSmooth tell which of the two sets was given; Validate sets
+	// them from non-zero stiffnesses when both are false.
+	HasPoly, HasSmooth bool
 }
 
 // Validate checks every parameter and prepares derived constants (ε2, c2 of S0 eq. 51).
 func (p *ContactParams) Validate() error {
+	if !p.HasPoly && !p.HasSmooth {
+		p.HasPoly = p.Normal.Eps1 != 0 || p.Normal.GBar != 0
+		p.HasSmooth = p.Smooth.Kn != 0 || p.Smooth.E != 0
+	}
+	if p.HasSmooth {
+		if err := p.Smooth.Validate(); err != nil {
+			return err
+		}
+	}
+	if !p.HasPoly {
+		return nil
+	}
 	if err := p.Normal.Prepare(); err != nil {
 		return err
 	}
@@ -77,6 +95,7 @@ type World struct {
 	Bodies   []*body.Body
 	Walls    []Wall
 	Loads    []body.Load
+	Bonds    []Bond
 	Events   []Event
 	Gravity  geom.Vec3
 	Settings Settings
