@@ -44,6 +44,14 @@ func (w *World) stageLaws(dt float64) {
 // the contact forces, summed into each body's force and moment in a fixed
 // order (pairs in list order), so the sum is independent of the worker count.
 func (w *World) stageAccumulate(t float64) {
+	w.ExternalForces(t)
+	w.accumulateContacts()
+}
+
+// ExternalForces sets every body's force and moment to gravity, the external
+// loads at time t and the bond forces — everything but contacts. Contact
+// dynamics (integrate.CD) calls it after DetectContacts.
+func (w *World) ExternalForces(t float64) {
 	for _, b := range w.Bodies {
 		b.F, b.T = geom.Vec3{}, geom.Vec3{}
 		if !b.Fixed {
@@ -63,6 +71,10 @@ func (w *World) stageAccumulate(t float64) {
 		w.Walls[i].Force = geom.Vec3{}
 	}
 	w.accumulateBonds()
+}
+
+// accumulateContacts adds the contact forces of the current evaluation.
+func (w *World) accumulateContacts() {
 	for _, e := range w.pairs {
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		for k := range e.cur {
@@ -104,6 +116,16 @@ func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 		}
 	}
 	return nightOwls, bad
+}
+
+// DetectContacts runs stage 1 alone (no laws, no forces) and accepts its
+// contacts as the current list, for integrators that compute contact forces
+// themselves (contact dynamics): afterwards EachContact visits contacts with
+// points, normals and gaps; Fn and Ft keep whatever the caller writes.
+func (w *World) DetectContacts() (nightOwls int) {
+	nightOwls = w.stageDetect()
+	w.Commit()
+	return nightOwls
 }
 
 // Commit accepts the last evaluation: its contacts become the history the next
