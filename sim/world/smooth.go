@@ -98,7 +98,7 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		r := sq.PlaneContact(pb.SQ, poseOf(pb, geom.Vec3{}), wl.P, wl.N) // S1 eq. (30)–(34)
 		pa, pw, n, gap = r.PA, r.PB, r.Normal, r.Gap
 	}
-	if gap < 0 {
+	if gap < 0 && onSurface(wb, pw) {
 		if swap { // A is the wall: normal from B (particle) to A (wall)
 			e.cur = append(e.cur, smoothContact(0, 0, pw, pa, n.Neg(), gap, pa))
 		} else {
@@ -246,4 +246,18 @@ func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
 	}
 	k := math.Log2(v1 / v0)
 	return d0 * math.Pow(e/v0, 1/k)
+}
+
+// onSurface reports whether the world point p, lying in the plane of the
+// planar wall body w, falls inside one of its triangles (walls have finite extent).
+func onSurface(w *body.Body, p geom.Vec3) bool {
+	poly := w.Poly
+	for _, f := range poly.Faces {
+		a, b, c := w.ToWorld(poly.Verts[f.V[0]]), w.ToWorld(poly.Verts[f.V[1]]), w.ToWorld(poly.Verts[f.V[2]])
+		n := b.Sub(a).Cross(c.Sub(a))
+		if b.Sub(a).Cross(p.Sub(a)).Dot(n) >= 0 && c.Sub(b).Cross(p.Sub(b)).Dot(n) >= 0 && a.Sub(c).Cross(p.Sub(c)).Dot(n) >= 0 {
+			return true
+		}
+	}
+	return false
 }

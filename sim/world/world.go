@@ -320,7 +320,7 @@ func (w *World) Check() error {
 		for v := range seen {
 			p := w.Params(u.m, v.m)
 			if (u.smooth || v.smooth) && !p.HasSmooth {
-				return fmt.Errorf("contact %s–%s: spheres and superquadrics need the smooth law (contact.<pair>.smooth: model, kn or E, ...)", w.Materials[u.m], w.Materials[v.m])
+				return fmt.Errorf("contact %s–%s: spheres and superquadrics need a smooth model (model: hooke|hertz with kn, or hertz-material with youngs_modulus)", w.Materials[u.m], w.Materials[v.m])
 			}
 			if !u.smooth && !v.smooth && !p.HasPoly {
 				return fmt.Errorf("contact %s–%s: polyhedra need the barrier law (gbar, eps1, ...)", w.Materials[u.m], w.Materials[v.m])
