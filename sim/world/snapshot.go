@@ -69,6 +69,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 		Kinetic: st.Kinetic, PotentialGravity: st.PotentialGravity, PotentialContact: st.PotentialContact,
 		Contacts: st.Contacts, ByKind: st.ByKind, Suppressed: st.Suppressed,
 		NightOwls: st.NightOwls, Rejected: st.Rejected,
+		NewtonIters: st.NewtonIters, LinearIters: st.LinearIters, Residual: st.Residual, SQFailures: st.SQFailures,
 	}
 	if w.Integrator != nil {
 		s.Stats.Integrator = w.Integrator.Name()

@@ -309,12 +309,12 @@ func (w *World) Check() error {
 	}
 	// Every material pair in use needs the law set of its body kinds.
 	type use struct {
-		m      int
-		smooth bool
+		m             int
+		smooth, fixed bool
 	}
 	seen := map[use]bool{}
 	for _, b := range w.Bodies {
-		seen[use{b.Material, isSmooth(b)}] = true
+		seen[use{b.Material, isSmooth(b), b.Fixed}] = true
 	}
 	for u := range seen {
 		for v := range seen {
@@ -322,7 +322,7 @@ func (w *World) Check() error {
 			if (u.smooth || v.smooth) && !p.HasSmooth {
 				return fmt.Errorf("contact %s–%s: spheres and superquadrics need a smooth model (model: hooke|hertz with kn, or hertz-material with youngs_modulus)", w.Materials[u.m], w.Materials[v.m])
 			}
-			if !u.smooth && !v.smooth && !p.HasPoly {
+			if !u.smooth && !v.smooth && !(u.fixed && v.fixed) && !p.HasPoly {
 				return fmt.Errorf("contact %s–%s: polyhedra need the barrier law (gbar, eps1, ...)", w.Materials[u.m], w.Materials[v.m])
 			}
 		}
