@@ -1,0 +1,103 @@
+package validation
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/sq"
+	"grainlab/sim/world"
+)
+
+// S1 §3.2, Fig. 10: a superquadric cylinder (D = L, n1 = 10, n2 = 2) tilted by
+// θ hits a frictionless wall at V⁻ without spin. The post-impact r·ω⁺/V⁻ and
+// V⁺/V⁻ follow Kodam's rigid-body impact relations S1 eq. (41)–(42) within
+// 2% of V⁻ (the issue asks 5%) for θ from 10° to 80° (ε = 1: the scene's law is elastic), with
+// the corner point C taken where the superquadric first touches the wall (its
+// extreme point towards the wall, S1 eq. 30). S1 notes that the rounded
+// superquadric corner moves C off the true cylinder's sharp corner; the test
+// logs eq. (41)–(42) with the sharp corner too, for docs/validation.md.
+func TestS1CylinderWallImpact(t *testing.T) {
+	const eps = 1.0
+	for th := 10; th <= 80; th += 10 {
+		w := load(t, "kodam-impact", fmt.Sprintf("params.theta=%d", th))
+		b := w.Bodies[w.BodyByName("cyl")]
+		v0 := -b.V.Z
+		var xc geom.Vec3 // C in the body frame at first touch
+		touched, done := false, false
+		advance(t, w, 0.004, func() bool {
+			if w.Stats.Contacts > 0 {
+				if !touched {
+					p, _ := b.SQ.SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
+					xc = b.ToBody(p)
+				}
+				touched = true
+			} else if touched {
+				done = true // S1: the wall is removed right after the impact
+			}
+			return done
+		})
+		if !done {
+			t.Fatalf("θ=%d°: the impact did not finish", th)
+		}
+		m, iyy := b.Mass, b.IBody[1][1]
+		kodam := func(r, alpha float64) (rw, vup float64) {
+			d := r * math.Cos(alpha+float64(th)*math.Pi/180) // lever arm of the wall force
+			omega := m * v0 * (1 + eps) * d / (iyy + m*d*d)  // S1 eq. (41)
+			return math.Abs(omega) * r / v0, (eps*v0 - omega*d) / v0 // S1 eq. (42): rebound away from the wall
+		}
+		r := math.Hypot(xc.X, xc.Z)
+		alpha := math.Atan2(math.Abs(xc.Z), math.Abs(xc.X))
+		wantRW, wantV := kodam(r, alpha)
+		sharpRW, sharpV := kodam(math.Hypot(b.SQ.A, b.SQ.C), math.Atan2(b.SQ.C, b.SQ.A))
+		gotRW, gotV := math.Abs(b.W.Y)*r/v0, b.V.Z/v0
+		t.Logf("θ=%2d°: rω⁺/V⁻ %.4f (eq. 41: %.4f; sharp corner %.4f)  V⁺/V⁻ %.4f (eq. 42: %.4f; sharp corner %.4f)",
+			th, gotRW, wantRW, sharpRW*math.Hypot(xc.X, xc.Z)/math.Hypot(b.SQ.A, b.SQ.C), gotV, wantV, sharpV)
+		if math.Abs(gotRW-wantRW) > 0.02 || math.Abs(gotV-wantV) > 0.02 {
+			t.Errorf("θ=%d°: rω⁺/V⁻ = %.4f vs %.4f, V⁺/V⁻ = %.4f vs %.4f (±0.02)", th, gotRW, wantRW, gotV, wantV)
+		}
+	}
+}
+
+// S1 §2.5, Table 1 set-up: two equal ellipsoids pressed tip to tip along x.
+// The overlap from the contact line (S1 eq. 36–37) equals the geometric
+// 2a − d, and the force follows Hertz, F = 4/3·Y*·√(R δ)·δ, with R the
+// equivalent radius (eq. 38) of the tips' mean (eq. 39) or Gaussian (eq. 40)
+// curvature radii, computed here from the ellipsoid's principal curvatures
+// a/b² and a/c² (within 1e-6).
+func TestS1EllipsoidsHertz(t *testing.T) {
+	s := sq.Shape{A: 0.01, B: 0.006, C: 0.004, N1: 2, N2: 2}
+	k1, k2 := s.A/(s.B*s.B), s.A/(s.C*s.C) // principal curvatures at the tip (a, 0, 0)
+	for _, c := range []struct {
+		method string
+		r      float64
+	}{{"mean", 2 / (k1 + k2)}, {"gaussian", 1 / math.Sqrt(k1*k2)}} {
+		p := law.Smooth{Model: law.HertzMaterial, E: 1e8, Nu: 0.3, Restitution: 0.9, Radius: c.method}
+		w := world.New("ellipsoids")
+		if err := w.SetParams(0, 0, world.ContactParams{Smooth: p}); err != nil {
+			t.Fatal(err)
+		}
+		w.Gravity = geom.Vec3{}
+		a := body.NewSuperquadric("a", s, 1000, geom.V(-s.A, 0, 0), geom.QIdent())
+		b := body.NewSuperquadric("b", s, 1000, geom.V(s.A, 0, 0), geom.QIdent())
+		w.AddBody(a)
+		w.AddBody(b)
+		ystar := p.E / (2 * (1 - p.Nu*p.Nu))
+		req := c.r / 2 // S1 eq. (38) for two equal radii
+		for _, delta := range []float64{1e-6, 1e-5, 5e-5, 2e-4} {
+			a.X.X, b.X.X = -s.A+delta/2, s.A-delta/2
+			if _, bad := w.Evaluate(0, 0); bad {
+				t.Fatal("bad evaluation")
+			}
+			want := 4.0 / 3.0 * ystar * math.Sqrt(req*delta) * delta
+			got := b.F.X
+			if math.Abs(got-want) > 1e-6*want {
+				t.Errorf("%s: δ = %g: F = %.9g N, Hertz %.9g N", c.method, delta, got, want)
+			}
+		}
+	}
+}
+
