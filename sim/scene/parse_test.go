@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -19,8 +19,8 @@ import (
 var wantBuiltins = []string{
 	"box-of-cubes", "box-of-tetrapods",
 	"cube-drop-a", "cube-drop-b", "cube-drop-c", "cube-drop-d",
-	"pile-of-blocks", "sliding-block-a", "sliding-block-b", "sliding-block-c",
-	"tetrapod-twist",
+	"kodam-impact", "pile-of-blocks", "sliding-block-a", "sliding-block-b", "sliding-block-c",
+	"sphere-box", "sq-hopper", "sq-settling", "tetrapod-twist",
 }
 
 func mustBuiltin(t *testing.T, name string, sets ...string) *Spec {

@@ -45,8 +45,8 @@ func TestS1CylinderWallImpact(t *testing.T) {
 		}
 		m, iyy := b.Mass, b.IBody[1][1]
 		kodam := func(r, alpha float64) (rw, vup float64) {
-			d := r * math.Cos(alpha+float64(th)*math.Pi/180) // lever arm of the wall force
-			omega := m * v0 * (1 + eps) * d / (iyy + m*d*d)  // S1 eq. (41)
+			d := r * math.Cos(alpha+float64(th)*math.Pi/180)         // lever arm of the wall force
+			omega := m * v0 * (1 + eps) * d / (iyy + m*d*d)          // S1 eq. (41)
 			return math.Abs(omega) * r / v0, (eps*v0 - omega*d) / v0 // S1 eq. (42): rebound away from the wall
 		}
 		r := math.Hypot(xc.X, xc.Z)
@@ -100,4 +100,3 @@ func TestS1EllipsoidsHertz(t *testing.T) {
 		}
 	}
 }
-

@@ -98,7 +98,7 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		r := sq.PlaneContact(pb.SQ, poseOf(pb, geom.Vec3{}), wl.P, wl.N) // S1 eq. (30)–(34)
 		pa, pw, n, gap = r.PA, r.PB, r.Normal, r.Gap
 	}
-	if gap < 0 && onSurface(wb, pw) {
+	if gap < 0 && (onSurface(wb, pw) || w.Periodic.On() && onSurface(wb, w.Periodic.wrap(pw))) {
 		if swap { // A is the wall: normal from B (particle) to A (wall)
 			e.cur = append(e.cur, smoothContact(0, 0, pw, pa, n.Neg(), gap, pa))
 		} else {
