@@ -568,6 +568,12 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		if n.iters >= n.MaxIter {
 			return false, nil
 		}
+		// Stagnation (a non-smooth residual: contact sets or friction states
+		// switching within the step): less than a halving over two
+		// iterations. A smaller step is the remedy (S0 §3.5), so stop early.
+		if k := len(n.hist); k >= 4 && rn > 0.5*n.hist[k-3] {
+			return false, nil
+		}
 		n.iters++
 		n.buildPrec(w)
 		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
@@ -577,7 +583,8 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			n.rt[i] = -n.r[i]
 		}
 		clear(n.dy)
-		n.linIters += n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		n.linIters += li
 		lam := n.fractionToBoundary(w)
 		accepted := false
 		for ls := 0; ls < 12; ls++ {
