@@ -185,7 +185,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					f = math.Min(f, n.OmegaDt/x)
 				}
 			}
-			if f < 1 {
+			if f < 1 && dt > s.DtMin {
 				reason = "a body crossed the contact skin or the step is too large for a contact"
 				n.restore(w)
 				w.Stats.Rejected++
