@@ -30,6 +30,11 @@ import (
 // contact skin towards a neighbour it was not touching, so no contact is
 // jumped over.
 //
+// Newton stalls where the residual is discontinuous; the common case is a
+// closing contact entering the skin, whose dashpot 2ζ√(k m_eq)·ġ (S0 eq. 52)
+// switches on with k = ε1 at g = ḡ. A stalled solve is rejected and the step
+// cut, which moves the end state off the jump.
+//
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
 // the moments T of the last evaluation.
