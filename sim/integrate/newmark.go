@@ -1,0 +1,720 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/world"
+)
+
+// Newmark is the implicit integrator of S0 §2.2 and §2.6: per movable body
+// the unknowns are the incremental displacement u^Δ of the centre of mass
+// and the incremental Rodrigues rotation vector α^Δ (S0 eq. 6–9, 59); the
+// Newmark formulas (S0 eq. 20–22) express the end-of-step accelerations and
+// velocities through them, and Newton–Raphson drives the residual of the
+// equations of motion (S0 eq. 62) to zero. The tangent is matrix-free
+// (Jacobian–vector products by finite differences of world.Evaluate) and
+// the linear systems are solved by GMRES, right-preconditioned by 6×6 body
+// blocks built from mass, inertia and the contact stiffness of the current
+// iterate. Velocity-dependent forces (damping, friction) are part of the
+// residual, evaluated with the step size as friction increment time.
+//
+// The step adapts to convergence (S0 §3.5): it grows after a Newton solve
+// that needs few iterations, shrinks after one that needs many, and a failed
+// solve (no convergence, a contact normal that reverses — a penetration, S0
+// §2.4.7 — or non-finite forces) is rejected and retried with a smaller step.
+// A solve that meets night-owl contacts (S0 §2.6) is recomputed with them as
+// candidates. A step may not let a body point cross more than part of the
+// contact skin towards a neighbour it was not touching, so no contact is
+// jumped over.
+//
+// Newton stalls where the residual is discontinuous; the common case is a
+// closing contact entering the skin, whose dashpot 2ζ√(k m_eq)·ġ (S0 eq. 52)
+// switches on with k = ε1 at g = ḡ. A stalled solve is rejected and the step
+// cut, which moves the end state off the jump.
+//
+// Step works from whatever state another integrator left: the start-of-step
+// accelerations are the bodies' F/m and, for rotation, Euler's equation with
+// the moments T of the last evaluation.
+type Newmark struct {
+	Beta, Gamma float64 // Newmark parameters β, γ (S0 §2.2: 0.3, 0.5)
+	// Tol: the Newton solve has converged when the RMS over bodies of the
+	// scaled residual (force/mass and moment/(mass·radius of gyration)) is at
+	// most Tol times the reference acceleration of the step (max of |g| and
+	// the bodies' start-of-step |F|/m and |T|/(m·ρ)).
+	Tol     float64
+	MaxIter int // Newton iterations per attempt
+	// LinMaxIter bounds the GMRES iterations per Newton iteration; Restart is
+	// the GMRES restart length.
+	LinMaxIter, Restart int
+	// Step control (S0 §3.5): grow by Grow after at most GrowIters Newton
+	// iterations, shrink by Shrink after at least ShrinkIters, cut by Cut on
+	// a failed attempt.
+	GrowIters, ShrinkIters int
+	Grow, Shrink, Cut      float64
+	// Optional accuracy guidelines (0 = off; S0 §3.5 drives the step by
+	// convergence alone, S0 ex. 1 adds a maximum step for energy accuracy):
+	// Approach bounds Δt so that no active contact closes more than this
+	// fraction of its gap in one step; OmegaDt bounds Δt·ω_c of every active
+	// contact, ω_c = √(k_c/m_c) (S0 §2.4.7), as a multiple of what explicit
+	// integration could take (2 at the stability limit).
+	Approach, OmegaDt float64
+
+	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
+	// step (k = 0 is the predictor).
+	History []float64
+
+	nb    []nmBody // movable bodies
+	kOf   []int    // body index → position in nb, −1 when fixed
+	y, r  []float64
+	dy    []float64
+	yt    []float64
+	rt    []float64
+	prec  []mat6
+	gm    gmresWork
+	guard []nmGuard
+
+	saved  []body.State
+	forces []geom.Vec3
+	walls  []geom.Vec3
+
+	t, dt           float64
+	a1, a2, a3      float64 // S0 eq. (21) constants α1–α3
+	a4, a5, a6      float64 // S0 eq. (21) constants α4–α6
+	aref, lfd       float64
+	owls            int
+	linIters, iters int
+	lastRes         float64
+	hist            []float64
+}
+
+// nmBody is the start-of-step state and the trial kinematics of one movable body.
+type nmBody struct {
+	i           int
+	x0, v0, a0  geom.Vec3 // position, velocity, acceleration at step start
+	q0          geom.Quat
+	w0, wd0     geom.Vec3 // ω and ω̇ at step start (world frame)
+	m, rho      float64   // mass and radius of gyration √(tr J/3m)
+	acc, wdot   geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
+	xi          geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
+	u, alpha    geom.Vec3 // trial increments (unscaled)
+	radius      float64   // bounding radius
+	displaceMax float64   // largest point displacement of the trial step
+}
+
+// nmGuard is a candidate pair whose bodies must not jump the contact skin.
+type nmGuard struct {
+	a, b   int // body indices; b may be a wall
+	d0     float64
+	gbar   float64
+	planar bool
+	n      geom.Vec3 // plane normal towards the bodies (planar walls)
+}
+
+// NewNewmark returns the integrator with S0's β = 0.3, γ = 0.5 and default
+// tolerances and step control.
+func NewNewmark() *Newmark {
+	return &Newmark{
+		Beta: 0.3, Gamma: 0.5,
+		Tol: 1e-8, MaxIter: 12,
+		LinMaxIter: 120, Restart: 40,
+		GrowIters: 4, ShrinkIters: 8,
+		Grow: 1.5, Shrink: 0.7, Cut: 0.25,
+	}
+}
+
+// Name returns "newmark".
+func (*Newmark) Name() string { return "newmark" }
+
+// validate checks the parameters, naming the offending field.
+func (n *Newmark) validate() error {
+	switch {
+	case !(n.Beta > 0 && n.Beta <= 0.5):
+		return fmt.Errorf("newmark.beta must be in (0, 0.5] (got %g)", n.Beta)
+	case !(n.Gamma >= 0.5 && n.Gamma <= 1):
+		return fmt.Errorf("newmark.gamma must be in [0.5, 1] (got %g)", n.Gamma)
+	case !(n.Tol > 0 && n.Tol < 1):
+		return fmt.Errorf("newmark.tol must be in (0, 1) (got %g)", n.Tol)
+	case n.MaxIter < 1:
+		return fmt.Errorf("newmark.max_iter must be ≥ 1 (got %d)", n.MaxIter)
+	case n.LinMaxIter < 1 || n.Restart < 1:
+		return fmt.Errorf("newmark.lin_max_iter and newmark.restart must be ≥ 1 (got %d, %d)", n.LinMaxIter, n.Restart)
+	case !(n.Grow >= 1) || !(n.Shrink > 0 && n.Shrink <= 1) || !(n.Cut > 0 && n.Cut < 1):
+		return fmt.Errorf("newmark: need grow ≥ 1, shrink in (0, 1], cut in (0, 1) (got %g, %g, %g)", n.Grow, n.Shrink, n.Cut)
+	}
+	return nil
+}
+
+// Step advances w by one accepted step of at most dtMax.
+func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
+	if err := n.validate(); err != nil {
+		return 0, err
+	}
+	s := w.Settings
+	n.prepare(w)
+	dt := w.Dt
+	if !(dt > 0) {
+		dt = s.Dt
+	}
+	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
+	// A body point may approach a neighbour it is not touching by at most
+	// half the skin (or half the clearance) per step.
+	dt = math.Max(math.Min(dt, n.approachDt(w)), s.DtMin)
+	dt = math.Max(math.Min(dt, n.accuracyDt(w)), s.DtMin)
+	want := dt
+	if dtMax < dt {
+		dt = dtMax
+	}
+	n.save(w)
+	w.Stats.Integrator = n.Name()
+	totalLin := 0
+	owlRetry := false
+	for {
+		ok, err := n.solve(w, dt)
+		totalLin += n.linIters
+		if err != nil {
+			return 0, err
+		}
+		reason := ""
+		switch {
+		case !ok:
+			reason = "Newton–Raphson did not converge"
+		case n.owls > 0:
+			reason = "night-owl contacts"
+		default:
+			f := n.guardFactor(w)
+			if n.OmegaDt > 0 {
+				if x := n.omegaDtEnd(w); x > 1.25*n.OmegaDt {
+					f = math.Min(f, n.OmegaDt/x)
+				}
+			}
+			if f < 1 && dt > s.DtMin {
+				reason = "a body crossed the contact skin or the step is too large for a contact"
+				n.restore(w)
+				w.Stats.Rejected++
+				dt = math.Max(dt*math.Max(f, n.Cut), s.DtMin)
+				continue
+			}
+		}
+		if reason == "" {
+			break
+		}
+		w.Stats.NightOwls += int64(n.owls)
+		if n.owls > 0 && ok && !owlRetry {
+			// S0 §2.6: recompute the step with the night owls as candidates.
+			owlRetry = true
+			n.restore(w)
+			w.Stats.Rejected++
+			continue
+		}
+		if dt <= s.DtMin {
+			if ok { // night owls again at the smallest step: accept them
+				break
+			}
+			n.restore(w)
+			return 0, fmt.Errorf("t=%.6g s: newmark: %s even at dt_min=%g (residual %.3g)", w.Time, reason, s.DtMin, n.lastRes)
+		}
+		n.restore(w)
+		w.Stats.Rejected++
+		dt = math.Max(dt*n.Cut, s.DtMin)
+		owlRetry = false
+	}
+	omEnd := 0.0
+	if n.OmegaDt > 0 {
+		omEnd = n.omegaDtEnd(w) / dt
+	}
+	w.Commit()
+	w.Time += dt
+	w.Steps++
+	w.UpdateStats()
+	n.History = append(n.History[:0], n.hist...)
+	w.Stats.Dt = dt
+	w.Stats.NewtonIters = n.iters
+	w.Stats.LinearIters = totalLin
+	w.Stats.Residual = n.lastRes
+
+	// Next step (S0 §3.5): driven by the Newton iteration count. A step cut
+	// short by dtMax (an event or the end time) does not shrink the next one.
+	next := dt
+	if dt < want && dt == dtMax {
+		next = want
+	}
+	switch {
+	case n.iters <= n.GrowIters:
+		next *= n.Grow
+	case n.iters >= n.ShrinkIters:
+		next *= n.Shrink
+	}
+	if omEnd > 0 {
+		next = math.Min(next, n.OmegaDt/omEnd)
+	}
+	w.Dt = math.Min(math.Max(next, s.DtMin), s.DtMax)
+	return dt, nil
+}
+
+// prepare records the start-of-step state of every movable body: position,
+// orientation, velocities, and the accelerations of the last evaluation
+// (a = F/m, Jω̇ = T − ω×Jω by Euler's equation), and the guard pairs.
+func (n *Newmark) prepare(w *world.World) {
+	nb := len(w.Bodies)
+	if cap(n.kOf) < nb {
+		n.kOf = make([]int, nb)
+	}
+	n.kOf = n.kOf[:nb]
+	n.nb = n.nb[:0]
+	gmag := w.Gravity.Norm()
+	n.aref = gmag
+	lsum := 0.0
+	for i, b := range w.Bodies {
+		n.kOf[i] = -1
+		if b.Fixed {
+			continue
+		}
+		n.kOf[i] = len(n.nb)
+		jw := b.MulInertia(b.W)
+		wd := b.MulInvInertia(b.T.Sub(b.W.Cross(jw))) // Euler: J ω̇ + ω × Jω = T
+		ib := b.IBody
+		rho := math.Sqrt((ib[0][0] + ib[1][1] + ib[2][2]) / (3 * b.Mass)) // radius of gyration
+		if !(rho > 0) {
+			rho = math.Max(b.Radius(), 1e-3)
+		}
+		nbd := nmBody{i: i, x0: b.X, v0: b.V, a0: b.F.Scale(b.InvMass), q0: b.Q, w0: b.W, wd0: wd,
+			m: b.Mass, rho: rho, radius: b.Radius()}
+		n.nb = append(n.nb, nbd)
+		n.aref = math.Max(n.aref, b.F.Norm()/b.Mass)
+		n.aref = math.Max(n.aref, b.T.Norm()/(b.Mass*rho))
+		lsum += rho
+	}
+	if !(n.aref > 0) || math.IsInf(n.aref, 0) {
+		n.aref = 1
+	}
+	if len(n.nb) > 0 {
+		n.lfd = 1e-8 * lsum / float64(len(n.nb)) // finite-difference displacement
+	}
+	m := 6 * len(n.nb)
+	n.y, n.r, n.dy = resize(n.y, m), resize(n.r, m), resize(n.dy, m)
+	n.yt, n.rt = resize(n.yt, m), resize(n.rt, m)
+	if cap(n.prec) < len(n.nb) {
+		n.prec = make([]mat6, len(n.nb))
+	}
+	n.prec = n.prec[:len(n.nb)]
+
+	// Guard pairs from the candidates of the last accepted evaluation.
+	n.guard = n.guard[:0]
+	w.EachCandidatePair(func(a, b int) {
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		g := nmGuard{a: a, b: b, gbar: w.Params(ba.Material, bb.Material).Normal.GBar}
+		if ba.Wall >= 0 { // keep the wall second
+			g.a, g.b = b, a
+			ba, bb = bb, ba
+		}
+		if bb.Wall >= 0 && w.Walls[bb.Wall].Planar {
+			wl := &w.Walls[bb.Wall]
+			g.planar, g.n = true, wl.N
+			g.d0 = ba.X.Sub(wl.P).Dot(wl.N) - ba.Radius()
+			if ba.Kind == body.Polyhedral && ba.Poly != nil { // lowest vertex above the plane
+				nb := ba.Q.InvRotate(wl.N)
+				lo := math.Inf(1)
+				for _, v := range ba.Poly.Verts {
+					lo = math.Min(lo, v.Dot(nb))
+				}
+				g.d0 = ba.X.Sub(wl.P).Dot(wl.N) + lo
+			}
+		} else {
+			g.d0 = bb.X.Sub(ba.X).Norm() - ba.Radius() - bb.Radius()
+		}
+		n.guard = append(n.guard, g)
+	})
+}
+
+func resize(s []float64, m int) []float64 {
+	if cap(s) < m {
+		return make([]float64, m)
+	}
+	return s[:m]
+}
+
+// approachDt bounds the step so that, at the start-of-step velocities, no
+// body point approaches a candidate neighbour by more than half of the skin
+// or of the clearance (the explicit integrator's crossing bound).
+func (n *Newmark) approachDt(w *world.World) float64 {
+	dt := math.Inf(1)
+	for _, g := range n.guard {
+		v := n.approachSpeed(w, g)
+		if v > 0 {
+			dt = math.Min(dt, 0.5*math.Max(g.d0, g.gbar)/v)
+		}
+	}
+	return dt
+}
+
+// accuracyDt applies the optional Approach and OmegaDt bounds to the
+// contacts of the last accepted step.
+func (n *Newmark) accuracyDt(w *world.World) float64 {
+	dt := math.Inf(1)
+	if n.Approach <= 0 && n.OmegaDt <= 0 {
+		return dt
+	}
+	w.EachContact(func(a, b int, c *contactT) {
+		if !c.Active() {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		if n.Approach > 0 {
+			vrel := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB))
+			if ap := -vrel.Dot(c.N); ap > 0 {
+				dt = math.Min(dt, n.Approach*c.Gn/ap)
+			}
+		}
+		if n.OmegaDt > 0 {
+			if om := contactOmega(w, a, b, c); om > 0 {
+				dt = math.Min(dt, n.OmegaDt/om) // Δt ω_c ≤ OmegaDt
+			}
+		}
+	})
+	if n.Approach > 0 {
+		// A pair not yet in contact enters at most Approach of the skin.
+		for _, g := range n.guard {
+			if v := n.approachSpeed(w, g); v > 0 {
+				dt = math.Min(dt, (math.Max(g.d0, 0)+n.Approach*g.gbar)/v)
+			}
+		}
+	}
+	return dt
+}
+
+// omegaDtEnd returns the largest Δt·ω_c over the contacts of the last
+// evaluation (the end of the trial step).
+func (n *Newmark) omegaDtEnd(w *world.World) float64 {
+	x := 0.0
+	w.EachTrialContact(func(a, b int, c *contactT) {
+		if c.Active() {
+			x = math.Max(x, n.dt*contactOmega(w, a, b, c))
+		}
+	})
+	return x
+}
+
+// contactOmega returns ω_c = √(k_c/m_c) of an active contact: k_c =
+// −df_n/dg (S0 §2.4.7) and 1/m_c the inverse mass of both bodies along n.
+func contactOmega(w *world.World, a, b int, c *contactT) float64 {
+	ba, bb := w.Bodies[a], w.Bodies[b]
+	p := w.Params(ba.Material, bb.Material)
+	k := p.Normal.Stiffness(c.Gn) // S0 §2.4.7: k_c = −df_n/dg
+	im := invMassAlong(ba, c.PA, c.N) + invMassAlong(bb, c.PB, c.N)
+	if !(k > 0 && im > 0) {
+		return 0
+	}
+	return math.Sqrt(k * im)
+}
+
+// invMassAlong returns 1/m + (r×n)·J⁻¹(r×n) for a unit force along n at p.
+func invMassAlong(b *body.Body, p, n geom.Vec3) float64 {
+	if b.Fixed {
+		return 0
+	}
+	rn := p.Sub(b.X).Cross(n)
+	return b.InvMass + rn.Dot(b.MulInvInertia(rn))
+}
+
+// approachSpeed is the fastest approach of any two points of the pair.
+func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
+	a, b := w.Bodies[g.a], w.Bodies[g.b]
+	if g.planar {
+		return math.Max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
+	}
+	return a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+}
+
+// guardFactor checks the converged step: every candidate pair may approach
+// by at most its clearance plus 0.9 of the skin. It returns 1 when the step
+// passes, else the factor by which to cut it.
+func (n *Newmark) guardFactor(w *world.World) float64 {
+	f := 1.0
+	disp := func(i int) (geom.Vec3, float64) {
+		k := n.kOf[i]
+		if k < 0 {
+			return geom.Vec3{}, 0
+		}
+		bd := &n.nb[k]
+		return bd.u, geom.RotVecFromRodrigues(bd.alpha).Norm() * bd.radius
+	}
+	for _, g := range n.guard {
+		ua, ra := disp(g.a)
+		ub, rb := disp(g.b)
+		var app float64
+		if g.planar {
+			app = math.Max(0, -ua.Dot(g.n)) + ra
+		} else {
+			app = ua.Sub(ub).Norm() + ra + rb
+		}
+		lim := math.Max(g.d0, 0) + 0.9*g.gbar
+		if app > lim {
+			f = math.Min(f, 0.5*lim/app)
+		}
+	}
+	return f
+}
+
+// constants sets the Newmark constants α1–α6 for step dt. // S0 eq. (21)
+func (n *Newmark) constants(dt float64) {
+	b, g := n.Beta, n.Gamma
+	n.dt = dt
+	n.a1 = 1 / (b * dt * dt)   // α1, S0 eq. (21)
+	n.a2 = 1 / (b * dt)        // α2, S0 eq. (21)
+	n.a3 = (1 - 2*b) / (2 * b) // α3, S0 eq. (21)
+	n.a4 = g / (b * dt)        // α4, S0 eq. (21)
+	n.a5 = 1 - g/b             // α5, S0 eq. (21)
+	n.a6 = (1 - g/(2*b)) * dt  // α6, S0 eq. (21)
+}
+
+// setTrial places every movable body at the trial increments y (u^Δ, then
+// ρ·α^Δ per body) and sets its end-of-step velocities and accelerations.
+func (n *Newmark) setTrial(w *world.World, y []float64) {
+	for k := range n.nb {
+		bd := &n.nb[k]
+		b := w.Bodies[bd.i]
+		o := 6 * k
+		u := geom.V(y[o], y[o+1], y[o+2])
+		al := geom.V(y[o+3], y[o+4], y[o+5]).Scale(1 / bd.rho)
+		bd.u, bd.alpha = u, al
+		b.X = bd.x0.Add(u)
+		b.V = u.Scale(n.a4).AddScaled(n.a5, bd.v0).AddScaled(n.a6, bd.a0)      // S0 eq. (21)
+		bd.acc = u.Scale(n.a1).AddScaled(-n.a2, bd.v0).AddScaled(-n.a3, bd.a0) // S0 eq. (21)
+		qd := geom.QFromRodrigues(al)
+		b.Q = qd.Mul(bd.q0).Normalize()                                                    // Q^{i+1} = Q^Δ Q^i, S0 eq. (5)
+		Qd := geom.RodriguesMat(al)                                                        // S0 eq. (6)
+		b.W = Qd.MulV(al.Scale(n.a4).AddScaled(n.a5, bd.w0).AddScaled(n.a6, bd.wd0))       // S0 eq. (22)
+		bd.wdot = Qd.MulV(al.Scale(n.a1).AddScaled(-n.a2, bd.w0).AddScaled(-n.a3, bd.wd0)) // S0 eq. (22)
+		bd.xi = geom.RodriguesXi(al)                                                       // S0 eq. (9)
+	}
+}
+
+// residual evaluates the scaled residual r(y) of S0 eq. (62) into r:
+// r_f = m ü − f, r_μ = Ξᵀ(ω×Jω + Jω̇ − m_e), divided by m and m·ρ. It reports
+// a penetration or a non-finite force.
+func (n *Newmark) residual(w *world.World, y, r []float64) bool {
+	n.setTrial(w, y)
+	owls, bad := w.Evaluate(n.t+n.dt, n.dt)
+	n.owls += owls
+	if bad {
+		return true
+	}
+	for k := range n.nb {
+		bd := &n.nb[k]
+		b := w.Bodies[bd.i]
+		o := 6 * k
+		rf := bd.acc.Scale(bd.m).Sub(b.F) // f_t − f_e − f_c, S0 eq. (19), (62)
+		jw := b.MulInertia(b.W)
+		mt := b.W.Cross(jw).Add(b.MulInertia(bd.wdot))            // S0 eq. (19)
+		rm := bd.xi.TMulV(mt.Sub(b.T)).Scale(1 / (bd.m * bd.rho)) // μ = Ξᵀ m, S0 eq. (17), (24), (62)
+		rf = rf.Scale(1 / bd.m)
+		r[o], r[o+1], r[o+2] = rf.X, rf.Y, rf.Z
+		r[o+3], r[o+4], r[o+5] = rm.X, rm.Y, rm.Z
+	}
+	for _, v := range r {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// rnorm is the RMS over bodies of the scaled residual, relative to a_ref.
+func (n *Newmark) rnorm(r []float64) float64 {
+	if len(n.nb) == 0 {
+		return 0
+	}
+	return norm2(r) / math.Sqrt(float64(len(n.nb))) / n.aref
+}
+
+// solve runs Newton–Raphson for step dt from the saved start state. It
+// returns whether it converged; on success the bodies hold the end state
+// and the world's last evaluation is at that state.
+func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
+	n.t = w.Time
+	n.constants(dt)
+	n.owls, n.linIters, n.iters = 0, 0, 0
+	n.hist = n.hist[:0]
+	if len(n.nb) == 0 {
+		_, bad := w.Evaluate(n.t+dt, dt)
+		return !bad, nil
+	}
+	// Predictor: the end-of-step acceleration equals the start one (S0 eq. 20
+	// with ü^{i+1} = ü^i), halved towards no motion while it penetrates.
+	for k := range n.nb {
+		bd := &n.nb[k]
+		u := bd.v0.Scale(dt).AddScaled(0.5*dt*dt, bd.a0)
+		th := bd.w0.Scale(dt).AddScaled(0.5*dt*dt, bd.wd0)
+		al := geom.RodriguesFromRotVec(th).Scale(bd.rho)
+		o := 6 * k
+		n.y[o], n.y[o+1], n.y[o+2] = u.X, u.Y, u.Z
+		n.y[o+3], n.y[o+4], n.y[o+5] = al.X, al.Y, al.Z
+	}
+	bad := n.residual(w, n.y, n.r)
+	for tries := 0; bad; tries++ {
+		if tries == 8 {
+			clear(n.y)
+		} else if tries > 8 {
+			return false, nil
+		}
+		scale(n.y, 0.5)
+		bad = n.residual(w, n.y, n.r)
+	}
+	rn := n.rnorm(n.r)
+	n.hist = append(n.hist, rn)
+	for {
+		n.lastRes = rn
+		if rn <= n.Tol {
+			return true, nil
+		}
+		if n.iters >= n.MaxIter {
+			return false, nil
+		}
+		// Stagnation (a non-smooth residual: contact sets or friction states
+		// switching within the step): less than a halving over two
+		// iterations. A smaller step is the remedy (S0 §3.5), so stop early.
+		if k := len(n.hist); k >= 4 && rn > 0.5*n.hist[k-3] {
+			return false, nil
+		}
+		n.iters++
+		n.buildPrec(w)
+		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
+		// the residual, which keeps the convergence quadratic.
+		eta := math.Max(math.Min(0.1, rn), 0.1*n.Tol/rn)
+		for i := range n.rt {
+			n.rt[i] = -n.r[i]
+		}
+		clear(n.dy)
+		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		n.linIters += li
+		lam := n.fractionToBoundary(w)
+		accepted := false
+		for ls := 0; ls < 12; ls++ {
+			for i := range n.yt {
+				n.yt[i] = n.y[i] + lam*n.dy[i]
+			}
+			if !n.residual(w, n.yt, n.rt) {
+				if rt := n.rnorm(n.rt); rt <= (1-1e-4*lam)*rn || rt <= n.Tol {
+					accepted = true
+					rn = rt
+					break
+				}
+			}
+			lam *= 0.5
+		}
+		if !accepted {
+			// Leave the world evaluated at the last good iterate.
+			n.residual(w, n.y, n.r)
+			return false, nil
+		}
+		n.y, n.yt = n.yt, n.y
+		n.r, n.rt = n.rt, n.r
+		n.hist = append(n.hist, rn)
+	}
+}
+
+// jv returns the matrix-free product v ↦ J v ≈ (r(y + h v) − r(y))/h, with h
+// such that no body point moves by more than lfd.
+func (n *Newmark) jv(w *world.World) func(v, out []float64) {
+	return func(v, out []float64) {
+		vmax := 0.0
+		for k := range n.nb {
+			o := 6 * k
+			vmax = math.Max(vmax, math.Sqrt(v[o]*v[o]+v[o+1]*v[o+1]+v[o+2]*v[o+2])+
+				math.Sqrt(v[o+3]*v[o+3]+v[o+4]*v[o+4]+v[o+5]*v[o+5]))
+		}
+		if vmax == 0 {
+			clear(out)
+			return
+		}
+		h := n.lfd / vmax
+		for _, sgn := range [2]float64{1, -1} {
+			for i := range n.yt {
+				n.yt[i] = n.y[i] + sgn*h*v[i]
+			}
+			if !n.residual(w, n.yt, out) {
+				for i := range out {
+					out[i] = sgn * (out[i] - n.r[i]) / h
+				}
+				return
+			}
+		}
+		clear(out)
+	}
+}
+
+// fractionToBoundary returns the largest λ ≤ 1 for which the linearised gap
+// of every active barrier contact of the current iterate keeps at least a
+// tenth of its value (an interior-point safeguard: the barrier law admits no
+// closed gap).
+func (n *Newmark) fractionToBoundary(w *world.World) float64 {
+	const keep = 0.1
+	lam := 1.0
+	w.EachTrialContact(func(a, b int, c *contactT) {
+		if !c.Active() || c.Gn <= 0 {
+			return
+		}
+		dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
+		if dg < 0 {
+			lam = math.Min(lam, (1-keep)*c.Gn/-dg)
+		}
+	})
+	return lam
+}
+
+// pointMotion is the linearised motion of point p of body i along n.dy.
+func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
+	k := n.kOf[i]
+	if k < 0 {
+		return geom.Vec3{}
+	}
+	o := 6 * k
+	bd := &n.nb[k]
+	du := geom.V(n.dy[o], n.dy[o+1], n.dy[o+2])
+	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
+	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
+}
+
+func (n *Newmark) save(w *world.World) {
+	nb := len(w.Bodies)
+	if cap(n.saved) < nb {
+		n.saved = make([]body.State, nb)
+		n.forces = make([]geom.Vec3, 2*nb)
+	}
+	n.saved, n.forces = n.saved[:nb], n.forces[:2*nb]
+	for i, b := range w.Bodies {
+		n.saved[i] = b.Save()
+		n.forces[2*i], n.forces[2*i+1] = b.F, b.T
+	}
+	n.walls = n.walls[:0]
+	for _, wl := range w.Walls {
+		n.walls = append(n.walls, wl.Force)
+	}
+}
+
+func (n *Newmark) restore(w *world.World) {
+	for i, b := range w.Bodies {
+		b.Restore(n.saved[i])
+		b.F, b.T = n.forces[2*i], n.forces[2*i+1]
+	}
+	for i := range w.Walls {
+		w.Walls[i].Force = n.walls[i]
+	}
+}
+
+func norm2(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+func scale(v []float64, s float64) {
+	for i := range v {
+		v[i] *= s
+	}
+}

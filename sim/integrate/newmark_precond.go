@@ -1,0 +1,168 @@
+package integrate
+
+import (
+	"math"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/world"
+)
+
+type contactT = contact.Contact
+
+// mat6 is a dense 6×6 block (translation rows/columns first, then rotation).
+type mat6 [6][6]float64
+
+// buildPrec assembles, for every movable body, the 6×6 diagonal block of an
+// approximate tangent of the scaled residual at the current iterate and
+// stores its inverse (block-Jacobi preconditioner). The block holds the
+// inertia terms m·α1 and α1·J (S0 eq. 19, 21–22) and, for each active
+// contact of the body, K = k_n n⊗n + k_t (I − n⊗n) moved to the centre of
+// mass through the lever r: [K, −K[r]×; [r]×K, −[r]×K[r]×]. Here k_n is the
+// normal-law stiffness −df_n/dg (S0 §2.4.7) plus α4 times the dashpot
+// coefficient 2ζ√(k m_eq) (S0 eq. 52), and k_t, for a sticking contact, is
+// ε_t·γ/β + c_t·α4 (S0 eq. 54 with the increment ġ_t Δt); a sliding contact
+// adds no tangential stiffness. Rotational corrections of Ξ and Q^Δ are
+// left out: the preconditioner only needs to be close.
+func (n *Newmark) buildPrec(w *world.World) {
+	blocks := n.prec
+	for k := range n.nb {
+		bd := &n.nb[k]
+		b := w.Bodies[bd.i]
+		blocks[k] = mat6{}
+		J := b.InertiaWorld()
+		for i := 0; i < 3; i++ {
+			blocks[k][i][i] = bd.m * n.a1
+			for j := 0; j < 3; j++ {
+				blocks[k][3+i][3+j] = n.a1 * J[i][j]
+			}
+		}
+	}
+	w.EachTrialContact(func(a, b int, c *contact.Contact) {
+		if !c.Active() || (n.kOf[a] < 0 && n.kOf[b] < 0) {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		p := w.Params(ba.Material, bb.Material)
+		var kc float64
+		if p.HasPoly || !p.HasSmooth {
+			kc = p.Normal.Stiffness(c.Gn) // S0 §2.4.7: k_c = −df_n/dg
+		} else {
+			kc = p.Smooth.Kn // rough estimate for smooth bodies
+		}
+		if math.IsInf(kc, 0) || math.IsNaN(kc) || kc > 1e30 {
+			kc = 1e30
+		}
+		meq := law.EquivalentMass(ba.MassOrInf(), bb.MassOrInf())
+		kn := kc
+		if p.Zeta > 0 && !math.IsInf(meq, 0) {
+			kn += n.a4 * 2 * p.Zeta * math.Sqrt(kc*meq) // S0 eq. (52) dashpot, ∂ġ/∂u = α4
+		}
+		kt := 0.0
+		if p.Friction.MuS > 0 && !c.Fric.Sliding {
+			kt = p.Friction.EpsT*n.Gamma/n.Beta + p.Friction.CT*n.a4 // S0 eq. (54), Δg_t = ġ_t Δt
+		}
+		nn := geom.Outer(c.N, c.N)
+		K := nn.Scale(kn - kt).Add(geom.Identity().Scale(kt))
+		if k := n.kOf[a]; k >= 0 {
+			addContactBlock(&blocks[k], K, c.PA.Sub(ba.X))
+		}
+		if k := n.kOf[b]; k >= 0 {
+			addContactBlock(&blocks[k], K, c.PB.Sub(bb.X))
+		}
+	})
+	for k := range n.nb {
+		bd := &n.nb[k]
+		B := &blocks[k]
+		for i := 0; i < 6; i++ {
+			for j := 0; j < 6; j++ {
+				s := 1 / bd.m
+				if i >= 3 {
+					s /= bd.rho
+				}
+				if j >= 3 {
+					s /= bd.rho
+				}
+				B[i][j] *= s
+			}
+		}
+		if !B.invert() {
+			*B = mat6{}
+			for i := 0; i < 6; i++ {
+				B[i][i] = 1 / n.a1
+			}
+		}
+	}
+}
+
+// addContactBlock adds the stiffness K of a contact at lever r to a body block.
+func addContactBlock(B *mat6, K geom.Mat3, r geom.Vec3) {
+	R := geom.Skew(r)
+	KR := K.Mul(R)
+	RK := R.Mul(K)
+	RKR := RK.Mul(R)
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			B[i][j] += K[i][j]
+			B[i][3+j] -= KR[i][j]
+			B[3+i][j] += RK[i][j]
+			B[3+i][3+j] -= RKR[i][j]
+		}
+	}
+}
+
+// invert replaces B by its inverse (Gauss–Jordan, partial pivoting) and
+// reports false when B is singular.
+func (B *mat6) invert() bool {
+	var inv mat6
+	for i := range inv {
+		inv[i][i] = 1
+	}
+	a := *B
+	for c := 0; c < 6; c++ {
+		p := c
+		for r := c + 1; r < 6; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if !(math.Abs(a[p][c]) > 0) || math.IsInf(a[p][c], 0) {
+			return false
+		}
+		a[c], a[p] = a[p], a[c]
+		inv[c], inv[p] = inv[p], inv[c]
+		d := 1 / a[c][c]
+		for j := 0; j < 6; j++ {
+			a[c][j] *= d
+			inv[c][j] *= d
+		}
+		for r := 0; r < 6; r++ {
+			if r == c || a[r][c] == 0 {
+				continue
+			}
+			f := a[r][c]
+			for j := 0; j < 6; j++ {
+				a[r][j] -= f * a[c][j]
+				inv[r][j] -= f * inv[c][j]
+			}
+		}
+	}
+	*B = inv
+	return true
+}
+
+// applyPrec computes out = P⁻¹ v body block by body block.
+func (n *Newmark) applyPrec(v, out []float64) {
+	for k := range n.nb {
+		B := &n.prec[k]
+		o := 6 * k
+		for i := 0; i < 6; i++ {
+			s := 0.0
+			for j := 0; j < 6; j++ {
+				s += B[i][j] * v[o+j]
+			}
+			out[o+i] = s
+		}
+	}
+}

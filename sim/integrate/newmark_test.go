@@ -1,0 +1,163 @@
+package integrate
+
+import (
+	"math"
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/shape"
+	"grainlab/sim/world"
+)
+
+// A cube inside the contact skin, pushed down by 1 kN into the barrier part
+// of the normal law (S0 eq. 49), tries one Newmark step of 5 ms (the
+// crossing guard may cut it; it must stay ≥ 10× the explicit StableDt): Newton–Raphson must converge to the tolerance
+// within 8 iterations, and its last reductions must be superlinear — each
+// ratio r_{k+1}/r_k smaller than the one before, the last one below 1e-2.
+func TestNewmarkNewtonConvergence(t *testing.T) {
+	w := groundWorld(t, cubeParams(0.5, 0.5))
+	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(1, 1, 0), 0.02))
+	lowestAt(b, 0.9e-3)
+	b.V = geom.V(0.05, 0, -0.05)
+	ib := w.AddBody(b)
+	// A 1 kN push brings the contacts into the barrier part of the law.
+	w.Loads = append(w.Loads, body.Load{Body: ib, Force: body.Const(geom.V(0, 0, -1000))})
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	nm := NewNewmark()
+	w.Integrator = nm
+	w.Settings.DtMax = 1
+	sdt := w.StableDt()
+	w.Dt = 5e-3
+	dt, err := nm.Step(w, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := nm.History
+	t.Logf("Δt %.3g s (explicit StableDt %.3g s), residual history %.3g, %d linear iterations",
+		dt, sdt, h, w.Stats.LinearIters)
+	if dt < 10*sdt {
+		t.Fatalf("step %.3g s is less than 10× the explicit StableDt %.3g s", dt, sdt)
+	}
+	n := len(h) - 1
+	if n < 3 || n > 8 {
+		t.Fatalf("%d Newton iterations, want 3–8 on this nonlinear contact problem", n)
+	}
+	if h[n] > nm.Tol {
+		t.Errorf("final residual %.3g above tolerance %.3g", h[n], nm.Tol)
+	}
+	r1, r2 := h[n-1]/h[n-2], h[n]/h[n-1]
+	if !(r2 < r1) || r2 > 1e-2 {
+		t.Errorf("last reduction ratios %.3g then %.3g: not superlinear", r1, r2)
+	}
+	if w.Stats.NewtonIters != n || w.Stats.Integrator != "newmark" || w.Stats.Dt != dt {
+		t.Errorf("stats %+v do not describe the step", w.Stats)
+	}
+}
+
+// Two cubes joined by a linear bond (no gravity, no contact) form a linear
+// oscillator of ω² = 2K/m. Newmark with γ = ½ advances it exactly by the
+// recurrence x_{n+1} + x_{n−1} = 2 cos θ · x_n with cos θ = 1 − Ω²/(2(1+βΩ²)),
+// Ω = ωΔt (S0 eq. 20–21 applied to m ẍ + k x = 0): no numerical damping and a
+// longer period. At Ω = 1.5 the least-squares cos θ of 200 steps of the
+// stretch must match to 1e-5, and the amplitude invariant must hold to 1e-6.
+func TestNewmarkLinearOscillator(t *testing.T) {
+	w := world.New("bond")
+	w.Gravity = geom.Vec3{}
+	if err := w.SetParams(0, 0, cubeParams(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	w.Settings.Workers = 1
+	a := body.New("a", shape.Box(0.1, 0.1, 0.1), 1000, geom.V(0, 0, 1), geom.QIdent())
+	b := body.New("b", shape.Box(0.1, 0.1, 0.1), 1000, geom.V(1, 0, 1), geom.QIdent())
+	ia, ib := w.AddBody(a), w.AddBody(b)
+	const k = 1000.0
+	w.AddBond(ia, ib, k, 0, 0)
+	a.V, b.V = geom.V(-0.01, 0, 0), geom.V(0.01, 0, 0)
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	omega := math.Sqrt(2 * k / a.Mass)
+	const Om = 1.5
+	dt := Om / omega
+	nm := NewNewmark()
+	w.Integrator = nm
+	w.Settings.DtMin, w.Settings.DtMax, w.Dt = dt, dt, dt
+	var x []float64
+	for i := 0; i < 200; i++ {
+		if _, err := nm.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		x = append(x, w.Bonds[0].Stretch)
+	}
+	var num, den float64
+	for i := 1; i+1 < len(x); i++ {
+		num += x[i] * (x[i+1] + x[i-1])
+		den += 2 * x[i] * x[i]
+	}
+	got := num / den
+	want := 1 - Om*Om/(2*(1+nm.Beta*Om*Om))
+	// The recurrence conserves I = x_n² + x_{n+1}² − 2 cos θ x_n x_{n+1}
+	// (amplitude² times sin² θ): no numerical damping, no growth.
+	inv := func(i int) float64 { return x[i]*x[i] + x[i+1]*x[i+1] - 2*want*x[i]*x[i+1] }
+	i0, i1 := inv(0), inv(len(x)-2)
+	t.Logf("Ω = %.2f: cos θ = %.8f (Newmark %.8f, exact %.8f), invariant %.6g → %.6g", Om, got, want, math.Cos(Om), i0, i1)
+	if math.Abs(got-want) > 1e-5 {
+		t.Errorf("cos θ = %.8f, want %.8f (Newmark γ=½, β=%g)", got, want, nm.Beta)
+	}
+	if math.Abs(i1-i0) > 1e-6*i0 {
+		t.Errorf("invariant changed from %.8g to %.8g: Newmark with γ = ½ has no numerical damping", i0, i1)
+	}
+}
+
+// Switching integrators mid-run: a cube settles with explicit, continues
+// with newmark, then explicit again, and a second world of a different size
+// reuses the same Newmark value. Each switch starts from the state left
+// behind (no restart): at the end the ground carries the weight (±1%).
+func TestNewmarkSwitching(t *testing.T) {
+	w := groundWorld(t, cubeParams(1.0, 0.5))
+	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(1, 0, 0), 0.1))
+	lowestAt(b, 0.01)
+	w.AddBody(b)
+	run(t, w, 0.1, nil)
+	nm := NewNewmark()
+	w.Integrator = nm
+	run(t, w, 0.3, nil)
+	if w.Stats.Integrator != "newmark" {
+		t.Errorf("stats name %q after newmark steps", w.Stats.Integrator)
+	}
+	w2 := groundWorld(t, cubeParams(1.0, 0.5))
+	for i := 0; i < 3; i++ {
+		c := body.New("c", shape.Box(0.1, 0.1, 0.1), 1000, geom.V(0.3*float64(i), 0, 0), geom.QIdent())
+		lowestAt(c, 0.5e-3+0.2*float64(i))
+		w2.AddBody(c)
+	}
+	if err := Start(w2); err != nil {
+		t.Fatal(err)
+	}
+	w2.Integrator = nm
+	run(t, w2, 0.1, nil)
+	w.Integrator = &Explicit{}
+	run(t, w, 0.4, nil)
+	W := b.Mass * 9.81
+	if fz := w.Walls[0].Force.Z; math.Abs(fz-W) > 0.01*W {
+		t.Errorf("ground reaction %.5g N after switching, want %.5g N (±1%%)", fz, W)
+	}
+	w.Integrator = nm
+	run(t, w, 0.6, nil)
+	if fz := w.Walls[0].Force.Z; math.Abs(fz-W) > 0.01*W {
+		t.Errorf("ground reaction %.5g N with newmark, want %.5g N (±1%%)", fz, W)
+	}
+}
+
+// Invalid parameters are reported by field name, not by a panic.
+func TestNewmarkBadParams(t *testing.T) {
+	w := groundWorld(t, cubeParams(0, 0))
+	nm := NewNewmark()
+	nm.Beta = -1
+	if _, err := nm.Step(w, 1); err == nil {
+		t.Fatal("beta = -1 accepted")
+	}
+}

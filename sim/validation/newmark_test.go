@@ -1,0 +1,210 @@
+package validation
+
+import (
+	"math"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/integrate"
+	"grainlab/sim/world"
+)
+
+// The S0 examples 2–4 with the implicit Newmark integrator (S0 §2.2, §2.6),
+// the same physical checks as with the explicit one (s0_test.go), and the
+// step sizes compared: newmark's mean accepted Δt (time / accepted steps)
+// must be at least 10× explicit's mean Δt on the same scene over the same
+// time. The scenes' dt_max (1 ms, a guideline for explicit) is raised to
+// newmarkDtMax, as S0 runs its implicit examples with larger steps.
+const newmarkDtMax = 0.02
+
+// newmarkWorld loads a built-in scene and switches it to newmark.
+func newmarkWorld(t testing.TB, name string, sets ...string) (*world.World, *integrate.Newmark) {
+	t.Helper()
+	w := load(t, name, sets...)
+	nm := integrate.NewNewmark()
+	w.Integrator = nm
+	w.Settings.DtMax = newmarkDtMax
+	return w, nm
+}
+
+// explicitMeanDt runs the scene with its explicit integrator to time until
+// and returns the mean step.
+func explicitMeanDt(t testing.TB, name string, until float64, sets ...string) float64 {
+	t.Helper()
+	w := load(t, name, sets...)
+	advance(t, w, until, nil)
+	return w.Time / float64(w.Steps)
+}
+
+// checkRatio asserts newmark's mean step is ≥ 10× explicit's.
+func checkRatio(t *testing.T, w *world.World, explicit float64) {
+	t.Helper()
+	mean := w.Time / float64(w.Steps)
+	t.Logf("newmark: %d steps, mean Δt %.3g s, %d rejected; explicit mean Δt %.3g s; ratio %.1f",
+		w.Steps, mean, w.Stats.Rejected, explicit, mean/explicit)
+	if mean < 10*explicit {
+		t.Errorf("newmark mean Δt %.3g s is less than 10× explicit's %.3g s", mean, explicit)
+	}
+}
+
+// S0 example 2 with newmark: the settled pile's ground reaction equals the
+// total weight (±1%).
+func TestNewmarkS0Ex2Pile(t *testing.T) {
+	ex := explicitMeanDt(t, "pile-of-blocks", 3.0)
+	w, _ := newmarkWorld(t, "pile-of-blocks")
+	advance(t, w, 3.0, nil)
+	W := movableMass(w) * 9.81
+	g := w.Walls[w.WallByName("ground")].Force
+	t.Logf("ground reaction %v N, weight %.5g N, kinetic %.3g J", g, W, w.Stats.Kinetic)
+	if math.Abs(g.Z-W) > 0.01*W {
+		t.Errorf("ground reaction F_z = %.5g N, want %.5g N (±1%%)", g.Z, W)
+	}
+	checkRatio(t, w, ex)
+}
+
+// S0 example 3a with newmark: sticking friction equals the applied force
+// (±2% of μ_s·W) below the limit, sliding friction is μ_d·W (±2%).
+func TestNewmarkS0Ex3aFriction(t *testing.T) {
+	ex := explicitMeanDt(t, "sliding-block-a", 1.0)
+	w, _ := newmarkWorld(t, "sliding-block-a")
+	bi := w.BodyByName("block")
+	if bi < 0 {
+		bi = len(w.Bodies) - 1
+	}
+	p := w.Params(w.Bodies[bi].Material, 0)
+	W := w.Bodies[bi].Mass * 9.81
+	muS, muD := p.Friction.MuS, p.Friction.MuD
+	var nStick, nSlide int
+	var worstStick, worstSlide float64
+	x0 := w.Bodies[bi].X.X
+	advance(t, w, 1.0, func() bool {
+		F := w.LoadValues[0].F.X
+		R := w.Walls[w.WallByName("ground")].Force.X
+		moved := w.Bodies[bi].X.X - x0
+		switch {
+		case F > 0.05*muS*W && F < 0.95*muS*W:
+			worstStick = math.Max(worstStick, math.Abs(-R-F)/(muS*W))
+			nStick++
+			if moved > 1e-3 {
+				t.Fatalf("t=%.4f: block slid %.3g m at F = %.3g N < μ_s·W", w.Time, moved, F)
+			}
+		case F > 1.1*muS*W && moved > 0.01 && w.Time <= 0.8:
+			worstSlide = math.Max(worstSlide, math.Abs(-R-muD*W)/(muD*W))
+			nSlide++
+		}
+		return false
+	})
+	t.Logf("stick: %d samples, worst %.3g; slide: %d samples, worst %.3g", nStick, worstStick, nSlide, worstSlide)
+	if nStick < 10 || nSlide < 10 {
+		t.Fatalf("too few samples: %d sticking, %d sliding", nStick, nSlide)
+	}
+	if worstStick > 0.02 {
+		t.Errorf("sticking friction off by %.3g of μ_s·W (> 2%%)", worstStick)
+	}
+	if worstSlide > 0.02 {
+		t.Errorf("sliding friction off by %.3g of μ_d·W (> 2%%)", worstSlide)
+	}
+	checkRatio(t, w, ex)
+}
+
+// S0 example 3c with newmark: the trailing edge unloads at F ∈ [0.48, 0.55]·W
+// (statics: W/2) and the block topples 10° with the leading edge slid < 1 mm.
+func TestNewmarkS0Ex3cTopple(t *testing.T) {
+	w, _ := newmarkWorld(t, "sliding-block-c")
+	bi := len(w.Bodies) - 1
+	b := w.Bodies[bi]
+	q0 := b.Q
+	W := b.Mass * 9.81
+	lead := geom.V(0.05, 0, -0.05)
+	lead0 := b.ToWorld(lead)
+	unload, toppled, slip := -1.0, -1.0, 0.0
+	advance(t, w, 1.0, func() bool {
+		F := w.LoadValues[0].F.X
+		if unload < 0 && F > 0.1*W {
+			cs, f := wallContacts(w, bi)
+			trail := 0.0
+			for i, c := range cs {
+				if c.Point().X < b.X.X {
+					trail += f[i].Z
+				}
+			}
+			if trail < 0.01*W {
+				unload = F
+			}
+		}
+		if q0.AngleTo(b.Q) > 10*math.Pi/180 {
+			toppled = F
+			p := b.ToWorld(lead)
+			slip = math.Hypot(p.X-lead0.X, p.Y-lead0.Y)
+			return true
+		}
+		return false
+	})
+	t.Logf("unload at %.3g W, 10° at %.3g W, slip %.3g m, %d steps", unload/W, toppled/W, slip, w.Steps)
+	if unload < 0 || toppled < 0 {
+		t.Fatalf("the block did not topple (unload %.3g N, toppled %.3g N)", unload, toppled)
+	}
+	if unload < 0.48*W || unload > 0.55*W {
+		t.Errorf("trailing edge unloaded at F = %.3g W; statics says W/2", unload/W)
+	}
+	if slip > 1e-3 {
+		t.Errorf("leading edge slid %.3g m before toppling", slip)
+	}
+}
+
+// S0 example 4 with newmark: three tips carry W/3 each (±2%); the friction
+// moment tracks the applied moment (±3% of μWr) below the Coulomb limit μWr
+// and stays at it (±3%) beyond.
+func TestNewmarkS0Ex4Twist(t *testing.T) {
+	ex := explicitMeanDt(t, "tetrapod-twist", 2.0)
+	w, _ := newmarkWorld(t, "tetrapod-twist")
+	bi := w.BodyByName("tetrapod")
+	b := w.Bodies[bi]
+	mu := w.Params(b.Material, 0).Friction.MuD
+	W := b.Mass * 9.81
+	advance(t, w, 0.05, nil)
+	cs, f := wallContacts(w, bi)
+	if len(cs) != 3 {
+		t.Fatalf("%d ground contacts, want 3", len(cs))
+	}
+	r := 0.0
+	for i, c := range cs {
+		d := c.Point().Sub(b.X)
+		r += math.Hypot(d.X, d.Y) / 3
+		if math.Abs(f[i].Z-W/3) > 0.02*W/3 {
+			t.Errorf("tip %d carries %.5g N, want W/3 = %.5g N (±2%%)", i, f[i].Z, W/3)
+		}
+	}
+	limit := mu * W * r
+	var worstTrack, worstLimit float64
+	var nTrack, nLimit int
+	advance(t, w, 2.0, func() bool {
+		M := w.LoadValues[0].M.Z
+		cs, f := wallContacts(w, bi)
+		Mf := 0.0
+		for i, c := range cs {
+			d := c.Point().Sub(b.X)
+			Mf += d.X*f[i].Y - d.Y*f[i].X
+		}
+		switch {
+		case M < 0.95*limit:
+			worstTrack = math.Max(worstTrack, math.Abs(Mf+M)/limit)
+			nTrack++
+		case M > 1.1*limit:
+			worstLimit = math.Max(worstLimit, math.Abs(math.Abs(Mf)-limit)/limit)
+			nLimit++
+		}
+		return false
+	})
+	t.Logf("μWr = %.4g N·m; tracking worst %.3g (%d), at limit worst %.3g (%d)", limit, worstTrack, nTrack, worstLimit, nLimit)
+	if nTrack < 10 || nLimit < 10 {
+		t.Fatalf("too few samples: %d below and %d above the limit", nTrack, nLimit)
+	}
+	if worstTrack > 0.03 {
+		t.Errorf("friction moment tracking off by %.3g of μWr (> 3%%)", worstTrack)
+	}
+	if worstLimit > 0.03 {
+		t.Errorf("friction moment at the limit off by %.3g of μWr (> 3%%)", worstLimit)
+	}
+	checkRatio(t, w, ex)
+}
