@@ -30,7 +30,7 @@ func NewSeries(dir string, w *world.World) (*Series, error) {
 	s := &Series{f: f, w: bufio.NewWriter(f)}
 	cols := []string{"t", "dt", "kinetic", "potential_gravity", "potential_contact", "total_energy",
 		"contacts", "contacts_vf", "contacts_ee", "contacts_ve", "contacts_vv", "contacts_suppressed",
-		"night_owls", "rejected_steps"}
+		"night_owls", "rejected_steps", "contacts_sq", "sq_failures", "newton_iters", "linear_iters", "residual"}
 	for _, wl := range w.Walls {
 		cols = append(cols, "wall_"+wl.Name+"_fx", "wall_"+wl.Name+"_fy", "wall_"+wl.Name+"_fz")
 	}
@@ -73,7 +73,9 @@ func (s *Series) Write(w *world.World) error {
 	r = append(r, g(w.Time), g(st.Dt), g(st.Kinetic), g(st.PotentialGravity), g(st.PotentialContact), g(st.Total()),
 		strconv.Itoa(st.Contacts), strconv.Itoa(st.ByKind[snap.VF]), strconv.Itoa(st.ByKind[snap.EE]),
 		strconv.Itoa(st.ByKind[snap.VE]), strconv.Itoa(st.ByKind[snap.VV]), strconv.Itoa(st.Suppressed),
-		strconv.FormatInt(st.NightOwls, 10), strconv.FormatInt(st.Rejected, 10))
+		strconv.FormatInt(st.NightOwls, 10), strconv.FormatInt(st.Rejected, 10),
+		strconv.Itoa(st.ByKind[snap.SQ]), strconv.FormatInt(st.SQFailures, 10),
+		strconv.Itoa(st.NewtonIters), strconv.Itoa(st.LinearIters), g(st.Residual))
 	for _, wl := range w.Walls {
 		r = append(r, vec(wl.Force)...)
 	}

@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/rand"
 	"strconv"
+	"strings"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/law"
 	"grainlab/sim/shape"
+	"grainlab/sim/sq"
 	"grainlab/sim/world"
 )
 
@@ -19,7 +21,7 @@ import (
 // and their contact laws, bodies, generated bodies, walls, loads, events and
 // probes. Every error names the scene file, line and key.
 func Build(s *Spec) (*world.World, error) {
-	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}}
+	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}, smooth: map[string]smoothShape{}}
 	w := b.w
 	w.Gravity = s.Gravity
 	steps := []func() error{b.integrator, b.contact, b.walls, b.bodies, b.generators, b.loads, b.events, b.probes}
@@ -28,7 +30,16 @@ func Build(s *Spec) (*world.World, error) {
 			return nil, err
 		}
 	}
+	if ps := s.Periodic; ps.X || ps.Y {
+		w.Periodic = world.Periodic{X: ps.X, Y: ps.Y, Lo: ps.Min, Hi: ps.Max}
+	}
 	if err := w.Check(); err != nil {
+		if strings.HasPrefix(err.Error(), "periodic") {
+			return nil, s.Errorf("periodic", "%v", err)
+		}
+		if strings.HasPrefix(err.Error(), "contact ") {
+			return nil, s.Errorf("contact.default", "%v", err)
+		}
 		return nil, fmt.Errorf("%s: %w", s.File, err)
 	}
 	return w, nil
@@ -38,6 +49,13 @@ type builder struct {
 	s      *Spec
 	w      *world.World
 	shapes map[string]*shape.Polyhedron
+	smooth map[string]smoothShape
+}
+
+// smoothShape is a sphere or superquadric shape of the scene.
+type smoothShape struct {
+	kind body.Kind
+	sq   sq.Shape
 }
 
 func (b *builder) integrator() error {
@@ -71,6 +89,19 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 		Normal:   law.Normal{Kind: k, GBar: l.Gbar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
 		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
 		Zeta:     l.Zeta,
+		HasPoly:  l.Poly || l.Gbar > 0,
+	}
+	if l.Model != "" {
+		m, err := law.ParseSmoothModel(l.Model)
+		if err != nil {
+			return p, b.s.Errorf(l.Path+".model", "%v", err)
+		}
+		p.HasSmooth = true
+		p.Smooth = law.Smooth{Model: m, Kn: l.Kn, GammaN: l.GammaN, Kt: l.Kt, GammaT: l.GammaT,
+			E: l.E, Nu: l.Nu, Restitution: l.Restitution, Mu: l.Mu, MuRoll: l.MuRoll, Radius: l.Curvature, CapQ: l.CapQ}
+	}
+	if !p.HasPoly && !p.HasSmooth {
+		return p, b.s.Errorf(l.Path, "give the barrier law (gbar, eps1) for polyhedra or a smooth model for spheres and superquadrics")
 	}
 	if err := p.Validate(); err != nil {
 		return p, b.s.Errorf(l.Path, "%v", err)
@@ -149,21 +180,33 @@ func (b *builder) shape(name, refPath string) (*shape.Polyhedron, error) {
 
 func (b *builder) bodies() error {
 	for i, bs := range b.s.Bodies {
-		p, err := b.shape(bs.Shape, bs.Path+".shape")
-		if err != nil {
-			return err
-		}
 		name := bs.Name
 		if name == "" {
 			name = "body" + strconv.Itoa(i)
 		}
 		var bd *body.Body
-		if bs.Fixed {
-			bd = body.NewFixed(name, p, bs.Position, bs.Orientation)
-		} else {
-			bd, err = b.newBody(name, p, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
+		if ss, ok, err := b.smoothShape(bs.Shape, bs.Path+".shape"); err != nil {
+			return err
+		} else if ok {
+			if bs.Fixed {
+				return b.s.Errorf(bs.Path+".fixed", "fixed spheres and superquadrics are not supported; use a wall")
+			}
+			bd, err = b.newSmooth(name, ss, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
 			if err != nil {
 				return err
+			}
+		} else {
+			p, err := b.shape(bs.Shape, bs.Path+".shape")
+			if err != nil {
+				return err
+			}
+			if bs.Fixed {
+				bd = body.NewFixed(name, p, bs.Position, bs.Orientation)
+			} else {
+				bd, err = b.newBody(name, p, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
+				if err != nil {
+					return err
+				}
 			}
 		}
 		bd.V, bd.W = bs.Velocity, bs.AngularVelocity
@@ -176,6 +219,46 @@ func (b *builder) bodies() error {
 		b.w.AddBody(bd)
 	}
 	return nil
+}
+
+// smoothShape reports whether the named shape is a sphere or superquadric and returns it.
+func (b *builder) smoothShape(name, refPath string) (smoothShape, bool, error) {
+	if ss, ok := b.smooth[name]; ok {
+		return ss, true, nil
+	}
+	sh, ok := b.s.Shapes[name]
+	if !ok {
+		return smoothShape{}, false, b.s.Errorf(refPath, "unknown shape %q", name)
+	}
+	var ss smoothShape
+	switch sh.Type {
+	case ShapeSphere:
+		ss = smoothShape{body.Sphere, sq.Sphere(sh.Radius)}
+	case ShapeSuperquadric:
+		ss = smoothShape{body.Superquadric, sq.Shape{A: sh.A, B: sh.B, C: sh.C, N1: sh.N1, N2: sh.N2}}
+	default:
+		return smoothShape{}, false, nil
+	}
+	if err := ss.sq.Validate(); err != nil {
+		return ss, false, b.s.Errorf(sh.Path, "%v", err)
+	}
+	b.smooth[name] = ss
+	return ss, true, nil
+}
+
+// newSmooth makes a sphere or superquadric body from a density or a mass.
+func (b *builder) newSmooth(name string, ss smoothShape, density, mass float64, x geom.Vec3, q geom.Quat, path string) (*body.Body, error) {
+	switch {
+	case mass > 0 && !math.IsInf(mass, 0):
+		density = mass / ss.sq.Volume()
+	case density > 0 && !math.IsInf(density, 0):
+	default:
+		return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
+	}
+	if ss.kind == body.Sphere {
+		return body.NewSphere(name, ss.sq.A, density, x), nil
+	}
+	return body.NewSuperquadric(name, ss.sq, density, x, q), nil
 }
 
 func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float64, x geom.Vec3, q geom.Quat, path string) (*body.Body, error) {
@@ -194,8 +277,15 @@ func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float6
 // the highest upward-facing plane wall below it.
 func (b *builder) restOnGround(bd *body.Body, path string) error {
 	zmin := math.Inf(1)
-	for _, v := range bd.Poly.Verts {
-		zmin = math.Min(zmin, bd.Q.Rotate(v).Z)
+	lift := 0.0
+	if bd.Kind == body.Polyhedral {
+		for _, v := range bd.Poly.Verts {
+			zmin = math.Min(zmin, bd.Q.Rotate(v).Z)
+		}
+		lift = 0.9 * b.w.Params(bd.Material, 0).Normal.GBar
+	} else {
+		lo, _ := bd.SQ.SupportWorld(sq.Pose{X: bd.X, Q: bd.Q}, geom.V(0, 0, -1))
+		zmin = lo.Z - bd.X.Z
 	}
 	ground := math.Inf(-1)
 	for _, wl := range b.w.Walls {
@@ -206,8 +296,7 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 	if math.IsInf(ground, -1) {
 		return b.s.Errorf(path+".rest_on_ground", "no horizontal plane wall (normal +z) below the body")
 	}
-	gbar := b.w.Params(bd.Material, 0).Normal.GBar
-	bd.X.Z = ground + 0.9*gbar - zmin
+	bd.X.Z = ground + lift - zmin
 	return nil
 }
 
@@ -221,13 +310,26 @@ func (b *builder) generators() error {
 		if g.Count <= 0 {
 			continue
 		}
-		p, err := b.shape(g.Shape, g.Path+".shape")
+		ss, smooth, err := b.smoothShape(g.Shape, g.Path+".shape")
 		if err != nil {
 			return err
 		}
+		var p *shape.Polyhedron
 		mat := b.w.Material(g.Material)
-		gbar := b.w.Params(mat, mat).Normal.GBar
-		cell := 2*p.Radius + 2*gbar
+		var cell float64
+		if smooth {
+			r := ss.sq.A
+			if ss.kind == body.Superquadric {
+				r = ss.sq.BoundingRadius()
+			}
+			cell = 2.1 * r
+		} else {
+			if p, err = b.shape(g.Shape, g.Path+".shape"); err != nil {
+				return err
+			}
+			gbar := b.w.Params(mat, mat).Normal.GBar
+			cell = 2*p.Radius + 2*gbar
+		}
 		ext := g.Max.Sub(g.Min)
 		nx, ny := int(ext.X/cell), int(ext.Y/cell)
 		if nx < 1 || ny < 1 {
@@ -257,7 +359,12 @@ func (b *builder) generators() error {
 				if g.RandomOrientation {
 					q = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 				}
-				bd, err := b.newBody(fmt.Sprintf("%s%d", g.Name, placed), p, g.Density, g.Mass, x, q, g.Path)
+				var bd *body.Body
+				if smooth {
+					bd, err = b.newSmooth(fmt.Sprintf("%s%d", g.Name, placed), ss, g.Density, g.Mass, x, q, g.Path)
+				} else {
+					bd, err = b.newBody(fmt.Sprintf("%s%d", g.Name, placed), p, g.Density, g.Mass, x, q, g.Path)
+				}
 				if err != nil {
 					return err
 				}

@@ -83,7 +83,7 @@ walls:
   - {name: ground, type: plane, point: [0, 0, 0], normal: [0, 0, 1]}
 `
 	cases := []struct{ name, extra, want string }{
-		{"superquadric", "  sq: {type: superquadric, a: 1, b: 1, c: 1}\nbodies:\n  - {name: s, shape: sq, density: 1, position: [0, 0, 1]}\n", "bad.yaml:8: shapes.sq.type: shape type \"superquadric\" is not available yet"},
+		{"superquadric", "  sq: {type: superquadric, a: 1, b: 1, c: 1}\nbodies:\n  - {name: s, shape: sq, density: 1, position: [0, 0, 1]}\n", "bad.yaml:5: contact.default: contact default–default: spheres and superquadrics need a smooth model"},
 		{"rest without ground", "bodies:\n  - {name: c, shape: cube, density: 1000, position: [0, 0, -1], rest_on_ground: true}\n", "bad.yaml:11: bodies[0].rest_on_ground: no horizontal plane wall"},
 		{"narrow region", "generators:\n  - {name: g, shape: cube, count: 3, density: 1000, region: {min: [0, 0, 0], max: [0.1, 0.1, 1]}}\n", "bad.yaml:11: generators[0].region: region 0.1 × 0.1 m is narrower than one body"},
 	}

@@ -14,7 +14,13 @@ import (
 func (d *decoder) decodeIntegrator(top *object) Integrator {
 	it := Integrator{Path: "integrator", Name: "explicit", Safety: 0.2}
 	o := top.sub("integrator")
-	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter")
+	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter", "method", "compatible", "restitution")
+	it.Method = "apgd"
+	o.enum("method", &it.Method, "pgs", "apgd")
+	o.boolean("compatible", &it.Compatible)
+	if o.num("restitution", &it.Restitution) {
+		o.check("restitution", it.Restitution >= 0 && it.Restitution <= 1, fmt.Sprintf("must be in [0, 1], got %v", it.Restitution))
+	}
 	o.enum("name", &it.Name, "explicit", "newmark", "variational", "cd")
 	o.need("dt")
 	o.num("dt", &it.Dt)
@@ -48,7 +54,11 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 }
 
 // lawKeys are the keys of a contact law block, in documentation order.
-var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t"}
+var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t",
+	"model", "curvature", "kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap"}
+
+// smoothStart is the index in lawKeys of the first numeric smooth-law key.
+const smoothStart = 13
 
 func lawField(l *Law, k string) *float64 {
 	switch k {
@@ -72,6 +82,26 @@ func lawField(l *Law, k string) *float64 {
 		return &l.EpsT
 	case "c_t":
 		return &l.CT
+	case "kn":
+		return &l.Kn
+	case "gamma_n":
+		return &l.GammaN
+	case "kt":
+		return &l.Kt
+	case "gamma_t":
+		return &l.GammaT
+	case "youngs_modulus":
+		return &l.E
+	case "poisson_ratio":
+		return &l.Nu
+	case "restitution":
+		return &l.Restitution
+	case "mu":
+		return &l.Mu
+	case "mu_roll":
+		return &l.MuRoll
+	case "curvature_cap":
+		return &l.CapQ
 	}
 	return nil
 }
@@ -82,7 +112,13 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 	if o.enum("law", &l.Law, "barrier", "linear", "hertz") {
 		given["law"] = true
 	}
-	for _, k := range lawKeys[1:] {
+	if o.enum("model", &l.Model, "hooke", "hertz", "hertz-material") {
+		given["model"] = true
+	}
+	if o.enum("curvature", &l.Curvature, "mean", "gaussian", "volume") {
+		given["curvature"] = true
+	}
+	for _, k := range append(lawKeys[1:11:11], lawKeys[smoothStart:]...) {
 		if !o.num(k, lawField(l, k)) {
 			continue
 		}
@@ -95,6 +131,12 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 			o.check(k, v > 0 && v < 1, fmt.Sprintf("must be between 0 and 1 (exclusive), got %v", v))
 		case "n2":
 			o.check(k, v < 0, fmt.Sprintf("must be < 0 (barrier exponent), got %v", v))
+		case "kn", "youngs_modulus", "curvature_cap":
+			o.positive(k, v)
+		case "poisson_ratio":
+			o.check(k, v >= 0 && v < 0.5, fmt.Sprintf("must be in [0, 0.5), got %v", v))
+		case "restitution":
+			o.check(k, v > 0 && v <= 1, fmt.Sprintf("must be in (0, 1], got %v", v))
 		default:
 			o.nonNeg(k, v)
 		}
@@ -109,8 +151,12 @@ func (d *decoder) decodeContact(top *object) Contact {
 	co.need("default")
 	def := co.sub("default")
 	def.allow(lawKeys...)
-	def.need("gbar", "eps1")
-	d.readLaw(def, &c.Default)
+	given := d.readLaw(def, &c.Default)
+	if d.err == nil && !given["model"] && !(given["gbar"] && given["eps1"]) {
+		def.need("gbar", "eps1") // polyhedra: the barrier law; spheres and superquadrics: model
+	}
+	c.Default.Poly = given["gbar"] || given["eps1"]
+	c.Default.Smooth = given["model"]
 	seen := map[[2]string]string{}
 	for i, it := range co.list("pairs") {
 		p := d.object(it, it, index("contact.pairs", i))
@@ -643,4 +689,25 @@ func (d *decoder) decodeProbes(top *object, bodies []Body, walls []Wall) []Probe
 		out = append(out, pr)
 	}
 	return out
+}
+
+func (d *decoder) decodePeriodic(top *object) Periodic {
+	p := Periodic{Path: "periodic"}
+	if !top.has("periodic") {
+		return p
+	}
+	o := top.sub("periodic")
+	o.allow("x", "y", "min", "max")
+	o.boolean("x", &p.X)
+	o.boolean("y", &p.Y)
+	o.need("min", "max")
+	o.vec3("min", &p.Min)
+	o.vec3("max", &p.Max)
+	if p.X {
+		o.check("max", p.Max.X > p.Min.X, "max.x must exceed min.x")
+	}
+	if p.Y {
+		o.check("max", p.Max.Y > p.Min.Y, "max.y must exceed min.y")
+	}
+	return p
 }

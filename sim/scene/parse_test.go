@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -44,8 +45,8 @@ func TestBuiltinsParse(t *testing.T) {
 		if b.Description == "" || strings.ContainsAny(b.Description, "\n\r") || b.Description != s.Description {
 			t.Errorf("%s: bad description %q", b.Name, b.Description)
 		}
-		if !strings.HasPrefix(s.Description, "S0 ex. ") {
-			t.Errorf("%s: description should name its S0 example: %q", b.Name, s.Description)
+		if !regexp.MustCompile(`^S[0-3] (ex\. |§)`).MatchString(s.Description) {
+			t.Errorf("%s: description should name its paper example (\"S0 ex. 1\", \"S1 §3.1\"): %q", b.Name, s.Description)
 		}
 		data, _ := fs.ReadFile(assets.FS, "scenes/"+b.Name+".yaml")
 		if !strings.Contains(string(data), "# chosen:") {

@@ -42,6 +42,7 @@ type Spec struct {
 	Events     []Event
 	Output     Output
 	Probes     []Probe
+	Periodic   Periodic
 
 	// Src maps a key path to where its value came from. Only keys present in
 	// the file (or set by an override) appear; use Lookup, Line or Errorf,
@@ -69,6 +70,13 @@ func (s *Spec) With(as ...Assignment) (*Spec, error) {
 	return out, nil
 }
 
+// Periodic makes x and/or y periodic over [Min, Max) (spheres and superquadrics).
+type Periodic struct {
+	Path     string // "periodic"
+	X, Y     bool
+	Min, Max geom.Vec3
+}
+
 // Source is the origin of one value.
 type Source struct {
 	Line int    // 1-based line in Spec.File; 0 when the value came from --set
@@ -88,6 +96,10 @@ type Integrator struct {
 	Alpha   *float64
 	Tol     *float64
 	MaxIter *int
+
+	Method      string  // cd: pgs | apgd (default apgd)
+	Compatible  bool    // cd: compatibility post-processing (S3 §6–7)
+	Restitution float64 // cd: restitution coefficient (0: perfectly inelastic)
 }
 
 // Law is one contact interface law (S0 §2.5, eq. 50 and 53–55).
@@ -104,6 +116,16 @@ type Law struct {
 	MuD  float64 // dynamic friction coefficient
 	EpsT float64 // ε_t, tangential stiffness, N/m
 	CT   float64 // c_t, tangential damping, N·s/m
+
+	// Smooth bodies (spheres, superquadrics): spring–dashpot law (law.Smooth).
+	Model              string  // hooke | hertz (LAMMPS gran/hooke, gran/hertz) | hertz-material (E, ν, e)
+	Curvature          string  // mean | gaussian | volume: particle radius in R_eff (S1 eq. 38–40)
+	Kn, GammaN         float64 // k_n (N/m; hertz N/m²), γ_n (1/s)
+	Kt, GammaT         float64 // k_t, γ_t
+	E, Nu, Restitution float64 // hertz-material: Young's modulus (Pa), Poisson's ratio, coefficient of restitution
+	Mu, MuRoll         float64 // Coulomb coefficient, rolling resistance coefficient
+	CapQ               float64 // q: R ≤ q·R_vol (S1 §2.5), default 10
+	Poly, Smooth       bool    // which law sets the default block gives
 }
 
 // Contact holds the default law and per-material-pair overrides.

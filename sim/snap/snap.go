@@ -81,6 +81,9 @@ type Stats struct {
 	NightOwls, Rejected                         int64
 	StepsPerSecond                              float64
 	Integrator                                  string
+	NewtonIters, LinearIters                    int     // of the last step (implicit integrators, CD)
+	Residual                                    float64 // of the last step's solve
+	SQFailures                                  int64   // superquadric contact solves that missed their tolerance
 }
 
 // Snapshot is everything the view needs of one instant.

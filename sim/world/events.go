@@ -62,7 +62,9 @@ func (w *World) NextEventTime() float64 {
 
 // SetParam changes a contact parameter of the running world by dotted path:
 // contact.default.<key> or contact.<matA>.<matB>.<key>, with key one of
-// gbar, eps1, n1, f, n2, zeta, mu_s, mu_d, eps_t, c_t. The change is validated
+// gbar, eps1, n1, f, n2, zeta, mu_s, mu_d, eps_t, c_t (polyhedra) or kn,
+// gamma_n, kt, gamma_t, youngs_modulus, poisson_ratio, restitution, mu,
+// mu_roll, curvature_cap (spheres, superquadrics). The change is validated
 // first; an invalid value is refused and nothing changes.
 func (w *World) SetParam(path string, v float64) error {
 	parts := strings.Split(path, ".")
@@ -122,6 +124,26 @@ func SetField(p *ContactParams, key string, v float64) error {
 		p.Friction.EpsT = v
 	case "c_t":
 		p.Friction.CT = v
+	case "kn":
+		p.Smooth.Kn = v
+	case "gamma_n":
+		p.Smooth.GammaN = v
+	case "kt":
+		p.Smooth.Kt = v
+	case "gamma_t":
+		p.Smooth.GammaT = v
+	case "youngs_modulus":
+		p.Smooth.E = v
+	case "poisson_ratio":
+		p.Smooth.Nu = v
+	case "restitution":
+		p.Smooth.Restitution = v
+	case "mu":
+		p.Smooth.Mu = v
+	case "mu_roll":
+		p.Smooth.MuRoll = v
+	case "curvature_cap":
+		p.Smooth.CapQ = v
 	default:
 		return fmt.Errorf("unknown contact parameter %q", key)
 	}

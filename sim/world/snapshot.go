@@ -1,9 +1,14 @@
 package world
 
 import (
+	"fmt"
+	"sync"
+
+	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/shape"
 	"grainlab/sim/snap"
+	"grainlab/sim/sq"
 )
 
 // Snapshot returns an immutable copy of what the view and the outputs need.
@@ -12,7 +17,21 @@ import (
 func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s := &snap.Snapshot{Scene: w.Name}
 	meshIndex := map[*shape.Polyhedron]int{}
+	smoothIndex := map[sq.Shape]int{}
+	bodyMesh := func(b *body.Body) int {
+		if b.Kind == body.Polyhedral {
+			return meshIndex[b.Poly]
+		}
+		return smoothIndex[b.SQ]
+	}
 	for _, b := range w.Bodies {
+		if b.Kind != body.Polyhedral {
+			if _, ok := smoothIndex[b.SQ]; !ok {
+				smoothIndex[b.SQ] = len(s.Meshes)
+				s.Meshes = append(s.Meshes, w.smoothMesh(b.SQ))
+			}
+			continue
+		}
 		if _, ok := meshIndex[b.Poly]; ok {
 			continue
 		}
@@ -22,7 +41,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s.Bodies = make([]snap.Body, len(w.Bodies))
 	for i, b := range w.Bodies {
 		s.Bodies[i] = snap.Body{
-			Mesh: meshIndex[b.Poly], Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
+			Mesh: bodyMesh(b), Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
 			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name,
 		}
 	}
@@ -50,6 +69,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 		Kinetic: st.Kinetic, PotentialGravity: st.PotentialGravity, PotentialContact: st.PotentialContact,
 		Contacts: st.Contacts, ByKind: st.ByKind, Suppressed: st.Suppressed,
 		NightOwls: st.NightOwls, Rejected: st.Rejected,
+		NewtonIters: st.NewtonIters, LinearIters: st.LinearIters, Residual: st.Residual, SQFailures: st.SQFailures,
 	}
 	if w.Integrator != nil {
 		s.Stats.Integrator = w.Integrator.Name()
@@ -73,4 +93,28 @@ func meshOf(p *shape.Polyhedron, prev *snap.Snapshot) snap.Mesh {
 		tris[i] = f.V
 	}
 	return snap.Mesh{Name: p.Name, Verts: p.Verts, Tris: tris}
+}
+
+// smoothMeshes caches render meshes of superquadric shapes (shared by all
+// worlds: a mesh depends on the shape only).
+var smoothMeshes sync.Map // sq.Shape → snap.Mesh
+
+// smoothMesh returns the render tessellation of a sphere or superquadric: a
+// finer grid for blockier shapes so that edges stay crisp (S1 §2.1, Fig. 1).
+func (w *World) smoothMesh(s sq.Shape) snap.Mesh {
+	if m, ok := smoothMeshes.Load(s); ok {
+		return m.(snap.Mesh)
+	}
+	nu, nv := 24, 12
+	if n := max(s.N1, s.N2); n > 3 {
+		nu, nv = 40, 20
+	}
+	vs, tris := s.Mesh(nu, nv)
+	name := fmt.Sprintf("sq %.4g×%.4g×%.4g n=%.3g,%.3g", s.A, s.B, s.C, s.N1, s.N2)
+	if s.A == s.B && s.B == s.C && s.N1 == 2 && s.N2 == 2 {
+		name = fmt.Sprintf("sphere r=%.4g", s.A)
+	}
+	m := snap.Mesh{Name: name, Verts: vs, Tris: tris}
+	smoothMeshes.Store(s, m)
+	return m
 }
