@@ -211,7 +211,8 @@ func bounce(t *testing.T, integ world.Integrator, h float64, collisions int) (fi
 // collisions. The second-order variational integrator loses at most 0.2% of
 // the energy at h ≈ t_c/32 and at most 0.02% at h ≈ t_c/160 (S2: ~0.1% and
 // similar to LAMMPS' fluctuations); velocity Verlet at a fixed step stays
-// bounded: its in-flight energy never strays by more than 0.2% (t_c/32).
+// bounded: its in-flight energy never strays by more than 0.5% (t_c/32) and
+// 0.01% (t_c/160), with no systematic loss.
 func TestS2WallBounce(t *testing.T) {
 	tc := math.Pi * math.Sqrt(s2m/s2kn) // sphere–wall: m_eff = m
 	const n = 250
@@ -224,10 +225,14 @@ func TestS2WallBounce(t *testing.T) {
 			t.Errorf("h = t_c/%g: energy change %.3g%% (worst %.3g%%), want a loss ≤ %.3g%%", c.div, 100*final, 100*worst, 100*c.tol)
 		}
 	}
-	final, worst := bounce(t, &Explicit{}, tc/32, n)
-	t.Logf("velocity Verlet, h = t_c/32: energy change after %d collisions %+.3g%%, worst in flight %.3g%%", n, 100*final, 100*worst)
-	if worst > 0.002 {
-		t.Errorf("velocity Verlet: in-flight energy strays by %.3g%% (> 0.2%%)", 100*worst)
+	for _, c := range []struct {
+		div, tol float64
+	}{{32, 0.005}, {160, 0.0001}} {
+		final, worst := bounce(t, &Explicit{}, tc/c.div, n)
+		t.Logf("velocity Verlet, h = t_c/%g: energy change after %d collisions %+.3g%%, worst in flight %.3g%%", c.div, n, 100*final, 100*worst)
+		if worst > c.tol {
+			t.Errorf("velocity Verlet, h = t_c/%g: in-flight energy strays by %.3g%% (> %.3g%%)", c.div, 100*worst, 100*c.tol)
+		}
 	}
 }
 
