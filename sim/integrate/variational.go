@@ -78,6 +78,10 @@ type Variational struct {
 	MaxLinear int     // CG (then BiCGStab) iterations per Newton iteration (default 60)
 	LinearTol float64 // relative tolerance of each linear solve (default 1e-4)
 
+	// Fallbacks counts the linear solves that CG could not finish and
+	// BiCGStab completed (cumulative, for diagnostics).
+	Fallbacks int64
+
 	mov          []int // indices of the movable bodies
 	saved        []body.State
 	forces       []geom.Vec3
@@ -288,11 +292,10 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		for i := range v.res {
 			v.tmpr[i] = -v.res[i]
 		}
-		its, conv, fail := v.kr.cg(A, P, v.tmpr, v.du, v.LinearTol, v.MaxLinear)
+		its, fellBack, _, fail := v.kr.solve(A, P, v.tmpr, v.du, v.LinearTol, v.MaxLinear)
 		linear += its
-		if !conv && !fail { // nonsymmetric or indefinite: BiCGStab from the CG iterate
-			its, _, fail = v.kr.bicgstab(A, P, v.tmpr, v.du, v.LinearTol, v.MaxLinear)
-			linear += its
+		if fellBack {
+			v.Fallbacks++
 		}
 		if fail {
 			return false, owls, newton, linear, err / v.vscale

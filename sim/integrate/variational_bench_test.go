@@ -61,6 +61,7 @@ func BenchmarkVariational(b *testing.B) {
 		b.ReportMetric(float64(newton)/float64(b.N), "newton/step")
 		b.ReportMetric(float64(linear)/float64(b.N), "linear/step")
 		b.ReportMetric(float64(w.Stats.Contacts), "contacts")
+		b.ReportMetric(float64(w.Integrator.(*Variational).Fallbacks)/float64(max(newton, 1)), "bicgstab/newton")
 	})
 	b.Run("cube", func(b *testing.B) {
 		w := groundWorld(b, cubeParams(1, 0.5))

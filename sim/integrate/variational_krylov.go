@@ -139,3 +139,15 @@ func (k *krylov) bicgstab(A linOp, P precond, b, x []float64, tol float64, maxIt
 	}
 	return its, false, false
 }
+
+// solve runs CG and, when CG breaks down or misses the tolerance in maxIt
+// iterations, continues with BiCGStab from the CG iterate. An unconverged
+// result is still a usable (inexact) Newton direction.
+func (k *krylov) solve(A linOp, P precond, b, x []float64, tol float64, maxIt int) (its int, fellBack, conv, fail bool) {
+	its, conv, fail = k.cg(A, P, b, x, tol, maxIt)
+	if conv || fail {
+		return its, false, conv, fail
+	}
+	n, conv, fail := k.bicgstab(A, P, b, x, tol, maxIt)
+	return its + n, true, conv, fail
+}
