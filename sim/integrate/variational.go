@@ -58,19 +58,29 @@ import (
 // frictionless tests), but friction in sliding, moment arms of non-spherical
 // contacts and the gyroscopic part of the SO(3) map add a nonsymmetric N.
 // CG (S2 Algorithm 1) is tried first; its residual is the true residual of
-// its iterate, so a converged CG solve is valid whatever the symmetry; when
-// CG meets non-positive curvature or misses the tolerance in MaxLinear
-// iterations, BiCGStab continues from the CG iterate. Newton stops when
-// every body's residual, as a velocity error max(|R_x|/m, R_b·|J⁻¹R_θ|),
-// is below Tol times the velocity scale of the step.
+// its iterate, so a converged CG solve is valid whatever the symmetry, and
+// for h below the contact time M/h dominates, so CG almost always converges
+// (no fallback in any test scene). When CG meets non-positive curvature or
+// misses the tolerance in MaxLinear iterations, BiCGStab continues from the
+// CG iterate (it needs no symmetry, only a spectrum away from the imaginary
+// axis, which M/h guarantees). An unconverged linear solve is still used as
+// an inexact Newton direction; a damped update (step halved while the
+// residual grows or the trial state is bad) guards the iteration. Newton
+// stops when every body's residual, as a velocity error
+// max(|R_x|/m, R_b·|J⁻¹R_θ|), is below Tol times the velocity scale of the
+// step (largest |v| + |ω|R_b + h|F|/m, h|g|).
 //
-// A step whose Newton solve fails, or whose endpoint has a penetrating
-// (flipped) or non-finite contact, is rejected and retried with h/4
-// (Stats.Rejected); night owls are counted but need no retry, the implicit
-// solve already includes their forces. The accepted endpoint is evaluated
-// once more (with the step's mean velocities and the full friction
-// increment) and committed, so b.F, b.T, the contact list and the energies
-// refer to the new state.
+// Step size: fixed, h = min(w.Dt, dtMax, Settings.DtMax), with w.Dt set back
+// to Settings.Dt after each step (S2 uses fixed steps). A step whose Newton
+// solve fails, or whose endpoint has a penetrating (flipped) or non-finite
+// contact, is rejected and retried with h/4 (Stats.Rejected); the reduced
+// step is kept for 8 accepted steps, then doubles back. Night owls are
+// counted but need no retry: the implicit solve already includes their
+// forces. The accepted endpoint is evaluated once more (with the step's
+// mean velocities and the full friction increment) and committed, so b.F,
+// b.T, the contact list and the energies refer to the new state. Stats get
+// Integrator, NewtonIters, LinearIters (CG + BiCGStab, each one
+// w.Evaluate), Residual (final velocity error / velocity scale) and Dt.
 type Variational struct {
 	Alpha     float64 // 0: first order (S2 α = 0); 0.5: second order (midpoint)
 	Tol       float64 // Newton tolerance, relative velocity error (default 1e-10)
@@ -94,7 +104,11 @@ type Variational struct {
 	kr           krylov
 	scaleU       float64 // FD scale: typical coordinate size
 	vscale       float64
+	calm         int // accepted steps since the step was last reduced
 }
+
+// regrowAfter is how many accepted steps a reduced step is kept before it doubles.
+const regrowAfter = 8
 
 // NewVariational returns the variational integrator of order 1 (alpha = 0)
 // or 2 (alpha = 0.5) with default tolerances.
@@ -178,10 +192,17 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	w.UpdateStats()
 	st := &w.Stats
 	st.Integrator, st.NewtonIters, st.LinearIters, st.Residual, st.Dt = v.Name(), newton, linear, resid, h
-	if rejected > 0 {
-		w.Dt = h // regrow towards the fixed step by ×2 per accepted step
-	} else {
-		w.Dt = math.Min(target, 2*math.Max(h, w.Dt))
+	// After a rejection keep the reduced step for regrowAfter accepted steps,
+	// then double it back towards the fixed step.
+	switch {
+	case rejected > 0:
+		w.Dt, v.calm = h, 0
+	case w.Dt < target:
+		if v.calm++; v.calm >= regrowAfter {
+			w.Dt, v.calm = math.Min(target, 2*w.Dt), 0
+		}
+	default:
+		w.Dt = target
 	}
 	return h, nil
 }
