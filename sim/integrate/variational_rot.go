@@ -58,6 +58,17 @@ func lgviJacobian(J geom.Mat3, th geom.Vec3) geom.Mat3 {
 // large for one step: a sphere needs h|Π|/I < 1).
 func solveLGVI(J, Jinv geom.Mat3, hPi geom.Vec3) (th geom.Vec3, ok bool) {
 	th = Jinv.MulV(hPi)
+	if i, iso := isotropic(J); iso {
+		// Sphere: I·sin|θ|·θ/|θ| = hΠ, so θ = asin(s)·hΠ/|hΠ| with s = |hΠ|/I.
+		s := hPi.Norm() / i
+		if s >= 1 {
+			return th, false
+		}
+		if s < 1e-300 {
+			return geom.Vec3{}, true
+		}
+		return hPi.Scale(math.Asin(s) / (s * i)), true
+	}
 	for it := 0; it < 30; it++ {
 		r := lgviMomentum(J, th).Sub(hPi)
 		inv, good := lgviJacobian(J, th).Inv()
@@ -71,4 +82,11 @@ func solveLGVI(J, Jinv geom.Mat3, hPi geom.Vec3) (th geom.Vec3, ok bool) {
 		}
 	}
 	return th, false
+}
+
+// isotropic reports whether J = I·1 (a sphere, or any body with three equal
+// principal moments) and returns I.
+func isotropic(J geom.Mat3) (float64, bool) {
+	i := J[0][0]
+	return i, i > 0 && J[1][1] == i && J[2][2] == i && J[0][1] == 0 && J[0][2] == 0 && J[1][2] == 0 && J[1][0] == 0 && J[2][0] == 0 && J[2][1] == 0
 }
