@@ -535,7 +535,9 @@ func (p *Panel) shapesSection(in *PanelInput, a *Actions) {
 		}
 		imgui.PopID()
 	}
+	imgui.PushTextWrapPos()
 	textColored(colDim, "(|x/a|^n2 + |y/b|^n2)^(n1/n2) + |z/c|^n1 = 1  (S1 eq. 1)")
+	imgui.PopTextWrapPos()
 }
 
 func plural(kind string, n int) string {
