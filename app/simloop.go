@@ -21,6 +21,7 @@ import (
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/snap"
+	"grainlab/sim/sq"
 	"grainlab/sim/world"
 )
 
@@ -41,20 +42,16 @@ const SpringName = "spring"
 // The spring is critically damped on the body's mass.
 const SpringStiffness = 100.0
 
-// Integrators lists the integrators the window can switch between live.
-func Integrators() []string {
-	out := make([]string, len(integrators))
-	for i, in := range integrators {
-		out[i] = in.name
-	}
-	return out
-}
+// Integrators lists the integrators the window can switch between live:
+// the registry integrate.Names, in its menu order.
+func Integrators() []string { return append([]string(nil), integrate.Names...) }
 
-var integrators = []struct {
-	name string
-	make func() world.Integrator
-}{
-	{"explicit", func() world.Integrator { return &integrate.Explicit{} }},
+// CompatibleSwitch is implemented by integrators that can report either the
+// classic or the compatible contact forces (contact dynamics, S3 §6–7). The
+// panel's toggle sends SetCompatible; for other integrators it is a no-op.
+type CompatibleSwitch interface {
+	CompatibleForces() bool
+	SetCompatibleForces(on bool)
 }
 
 // LoopState is what the simulation goroutine publishes: the snapshot plus
@@ -68,9 +65,13 @@ type LoopState struct {
 	AsFast     bool    // run as fast as possible (Speed ignored)
 	End        float64 // the run pauses when the time reaches End (+Inf once passed)
 	Integrator string
-	Law        world.ContactParams // default material pair, prepared
-	MeanMass   float64             // mean mass of the free bodies (kg), for Δt_c plots
-	Spring     bool                // a Ctrl-drag spring is attached
+	Law        world.ContactParams   // default material pair, prepared
+	Shapes     []world.MaterialShape // per material, the sphere/superquadric shape (world.SmoothShapes)
+	// HasCompatible tells that the integrator implements CompatibleSwitch;
+	// Compatible is its current setting.
+	HasCompatible, Compatible bool
+	MeanMass                  float64 // mean mass of the free bodies (kg), for Δt_c plots
+	Spring                    bool    // a Ctrl-drag spring is attached
 
 	Status    string // last message (result of a command, a failure)
 	StatusErr bool
@@ -100,6 +101,8 @@ const (
 	cmdIntegrator
 	cmdSpring
 	cmdSpringOff
+	cmdShape
+	cmdCompatible
 	cmdSync
 )
 
@@ -116,6 +119,7 @@ type command struct {
 	body   int
 	point  geom.Vec3 // spring attachment, body frame
 	target geom.Vec3 // spring target, world
+	shape  sq.Shape  // cmdShape: new shape of material body
 	done   chan struct{}
 }
 
@@ -138,8 +142,10 @@ type SimLoop struct {
 
 	// Owned by the loop goroutine after Start.
 	sim       *Sim
-	opts      Options  // how sim was loaded (for reset)
-	lawSets   []string // live law changes, re-applied on reset as overrides
+	opts      Options               // how sim was loaded (for reset)
+	lawSets   []string              // live law changes, re-applied on reset as overrides
+	shapeSets map[int]sq.Shape      // live shape edits by material, re-applied on reset
+	shapes    []world.MaterialShape // world.SmoothShapes, refreshed on install and edits
 	gen       uint64
 	playing   bool
 	speed     float64
@@ -276,6 +282,18 @@ func (l *SimLoop) OpenFile(path string) {
 // SetIntegrator switches the integrator, keeping the state.
 func (l *SimLoop) SetIntegrator(name string) { l.send(command{kind: cmdIntegrator, name: name}) }
 
+// SetShape gives the sphere and superquadric bodies of material m the shape
+// s (world.SetSmoothShape) between two steps; an invalid shape is refused
+// with a status message and nothing changes.
+func (l *SimLoop) SetShape(m int, s sq.Shape) {
+	l.send(command{kind: cmdShape, body: m, shape: s})
+}
+
+// SetCompatible switches an integrator that implements CompatibleSwitch
+// between classic and compatible contact forces; a no-op (with a status
+// message) for the others.
+func (l *SimLoop) SetCompatible(on bool) { l.send(command{kind: cmdCompatible, on: on}) }
+
 // Spring attaches (or moves) a spring between point (body frame) of body b
 // and the world point target.
 func (l *SimLoop) Spring(b int, point, target geom.Vec3) {
@@ -322,6 +340,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.last = nil
 	l.steps = 0
 	l.meanMass = meanMass(s.World)
+	l.shapes = s.World.SmoothShapes()
 	l.anchor(time.Now())
 	l.dirty = true
 }
@@ -564,6 +583,7 @@ func (l *SimLoop) apply(c command) {
 			return
 		}
 		l.install(s, l.opts)
+		l.reapplyShapes()
 		l.setStatus(false, "reset %s", l.opts.Scene)
 	case cmdLoad:
 		if c.file {
@@ -584,22 +604,34 @@ func (l *SimLoop) apply(c command) {
 			l.setStatus(true, "load failed, the current scene keeps running: %v", err)
 			return
 		}
-		l.lawSets = nil
+		l.lawSets, l.shapeSets = nil, nil
 		l.setPlaying(false)
 		l.install(s, o)
 		l.setStatus(false, "loaded %s", o.Scene)
 	case cmdIntegrator:
-		for _, in := range integrators {
-			if in.name == c.name {
-				if w.Integrator == nil || w.Integrator.Name() != c.name {
-					w.Integrator = in.make()
-				}
-				l.opts.Integrator = c.name
-				l.setStatus(false, "integrator %s", c.name)
-				return
-			}
+		if err := l.setIntegrator(c.name); err != nil {
+			l.setStatus(true, "%v", err)
+			return
 		}
-		l.setStatus(true, "unknown integrator %q (available: %v)", c.name, Integrators())
+		l.setStatus(false, "integrator %s", c.name)
+	case cmdShape:
+		if err := l.setShape(c.body, c.shape); err != nil {
+			l.setStatus(true, "refused: %v", err)
+			return
+		}
+		l.setStatus(false, "material %s: shape %s", l.materialName(c.body), shapeString(c.shape))
+	case cmdCompatible:
+		cs, ok := w.Integrator.(CompatibleSwitch)
+		if !ok {
+			l.setStatus(false, "integrator %s has no classic/compatible switch", integratorName(w))
+			return
+		}
+		cs.SetCompatibleForces(c.on)
+		mode := "classic"
+		if c.on {
+			mode = "compatible"
+		}
+		l.setStatus(false, "%s contact forces", mode)
 	case cmdSpring:
 		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
 			return
@@ -615,6 +647,106 @@ func (l *SimLoop) apply(c command) {
 			l.dirty = true
 		}
 	}
+}
+
+// setIntegrator switches to the named integrator (integrate.New). The world
+// keeps positions, velocities and the contact (friction) history; the forces
+// of the current state are evaluated afresh (integrate.Start, Δt = 0: no
+// friction increment) so that the new integrator starts from forces of the
+// laws whatever the previous one left (contact dynamics writes its own).
+func (l *SimLoop) setIntegrator(name string) error {
+	w := l.sim.World
+	if w.Integrator != nil && w.Integrator.Name() == name {
+		l.opts.Integrator = name
+		return nil
+	}
+	in, err := integrate.New(name)
+	if err != nil {
+		return err
+	}
+	old := w.Integrator
+	w.Integrator = in
+	if err := integrate.Start(w); err != nil {
+		w.Integrator = old
+		l.setPlaying(false)
+		return fmt.Errorf("integrator %s refused, paused: %w", name, err)
+	}
+	l.opts.Integrator = name
+	return nil
+}
+
+// setShape changes the smooth shape of material m (world.SetSmoothShape)
+// and re-evaluates the forces at the new masses and surfaces; when that
+// fails the old shape comes back.
+func (l *SimLoop) setShape(m int, s sq.Shape) error {
+	w := l.sim.World
+	idx := -1
+	for i, ms := range l.shapes {
+		if ms.Material == m {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return fmt.Errorf("material %d has no sphere or superquadric bodies", m)
+	}
+	old := l.shapes[idx].Shape
+	if err := w.SetSmoothShape(m, s); err != nil {
+		return err
+	}
+	if err := integrate.Start(w); err != nil {
+		if err2 := w.SetSmoothShape(m, old); err2 == nil {
+			err2 = integrate.Start(w)
+			if err2 != nil {
+				l.setPlaying(false)
+			}
+		}
+		l.shapes = w.SmoothShapes()
+		return fmt.Errorf("shape %s: %w", shapeString(s), err)
+	}
+	if l.shapeSets == nil {
+		l.shapeSets = map[int]sq.Shape{}
+	}
+	l.shapeSets[m] = s
+	l.shapes = w.SmoothShapes()
+	l.meanMass = meanMass(w)
+	return nil
+}
+
+// reapplyShapes repeats the live shape edits on a reset world.
+func (l *SimLoop) reapplyShapes() {
+	w := l.sim.World
+	for m, s := range l.shapeSets {
+		if w.SetSmoothShape(m, s) != nil {
+			delete(l.shapeSets, m)
+		}
+	}
+	if len(l.shapeSets) > 0 {
+		if err := integrate.Start(w); err != nil {
+			l.setStatus(true, "reset: the edited shapes do not fit: %v", err)
+		}
+		l.shapes = w.SmoothShapes()
+		l.meanMass = meanMass(w)
+	}
+}
+
+func (l *SimLoop) materialName(m int) string {
+	for _, ms := range l.shapes {
+		if ms.Material == m && ms.Name != "" {
+			return ms.Name
+		}
+	}
+	return strconv.Itoa(m)
+}
+
+func shapeString(s sq.Shape) string {
+	return fmt.Sprintf("a=%g b=%g c=%g n1=%g n2=%g", s.A, s.B, s.C, s.N1, s.N2)
+}
+
+func integratorName(w *world.World) string {
+	if w.Integrator == nil {
+		return "(none)"
+	}
+	return w.Integrator.Name()
 }
 
 // lawKeys are the scene keys of a contact law, in world.SetField's names.
@@ -640,10 +772,14 @@ func (l *SimLoop) rememberLaw(key, value string) {
 
 // setLaw validates p and makes it the default pair's law.
 func (l *SimLoop) setLaw(p world.ContactParams) error {
+	w := l.sim.World
+	if cur := w.DefaultParams(); cur != nil && cur.HasSmooth {
+		// the panel's law is the polyhedral part; the smooth law stays
+		p.Smooth, p.HasSmooth, p.HasPoly = cur.Smooth, true, true
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	w := l.sim.World
 	if err := w.SetParams(0, 0, p); err != nil {
 		return err
 	}
@@ -700,6 +836,10 @@ func (l *SimLoop) publish(now time.Time) {
 	}
 	if w.Integrator != nil {
 		st.Integrator = w.Integrator.Name()
+	}
+	st.Shapes = l.shapes
+	if cs, ok := w.Integrator.(CompatibleSwitch); ok {
+		st.HasCompatible, st.Compatible = true, cs.CompatibleForces()
 	}
 	if p := w.DefaultParams(); p != nil {
 		st.Law = *p

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"grainlab/sim/body"
 	"grainlab/sim/law"
+	"grainlab/sim/sq"
 	"grainlab/sim/world"
 	"grainlab/ui"
 )
@@ -43,6 +45,7 @@ func WorldLaw(l ui.LawParams) (world.ContactParams, error) {
 		Normal:   law.Normal{Kind: k, GBar: l.GBar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
 		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
 		Zeta:     l.Zeta,
+		HasPoly:  true, // the panel's law is the polyhedral one, also when all zero
 	}
 	if err := p.Validate(); err != nil {
 		return p, err
@@ -90,5 +93,54 @@ func LawCurve(mass float64) func(ui.LawParams) (g, fn, dtc []float32, err error)
 			dtc = append(dtc, float32(n.CriticalDt(x, mc)))
 		}
 		return g, fn, dtc, nil
+	}
+}
+
+// PanelShapes converts the world's smooth shapes per material to the
+// panel's form.
+func PanelShapes(ms []world.MaterialShape) []ui.Material {
+	out := make([]ui.Material, 0, len(ms))
+	for _, m := range ms {
+		kind := "superquadric"
+		if m.Kind == body.Sphere {
+			kind = "sphere"
+		}
+		s := m.Shape
+		out = append(out, ui.Material{Index: m.Material, Name: m.Name, Kind: kind, Count: m.Count,
+			A: s.A, B: s.B, C: s.C, N1: s.N1, N2: s.N2})
+	}
+	return out
+}
+
+// ShapeOf returns the superquadric of a panel material (S1 eq. 1).
+func ShapeOf(m ui.Material) sq.Shape { return sq.Shape{A: m.A, B: m.B, C: m.C, N1: m.N1, N2: m.N2} }
+
+// ValidateShape is the panel's shape validator: the simulation's own rules
+// (sq.Shape.Validate).
+func ValidateShape(m ui.Material) error { return ShapeOf(m).Validate() }
+
+// PanelSmooth converts the smooth law of world contact parameters to the
+// panel's form.
+func PanelSmooth(p world.ContactParams) ui.SmoothLaw {
+	s := p.Smooth
+	return ui.SmoothLaw{Model: s.Model.String(), Kn: s.Kn, GammaN: s.GammaN, Kt: s.Kt, GammaT: s.GammaT,
+		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ}
+}
+
+// ValidateSmooth returns the panel's validator of smooth-law candidates on
+// top of base (the current parameters): the keys are applied as
+// world.SetParam would and checked with world.ContactParams.Validate.
+func ValidateSmooth(base world.ContactParams) func(ui.SmoothLaw) error {
+	return func(l ui.SmoothLaw) error {
+		p := base
+		for _, e := range []ui.ParamEdit{{Key: "kn", Value: l.Kn}, {Key: "gamma_n", Value: l.GammaN}, {Key: "kt", Value: l.Kt},
+			{Key: "gamma_t", Value: l.GammaT}, {Key: "youngs_modulus", Value: l.E}, {Key: "poisson_ratio", Value: l.Nu},
+			{Key: "restitution", Value: l.Restitution}, {Key: "mu", Value: l.Mu}, {Key: "mu_roll", Value: l.MuRoll},
+			{Key: "curvature_cap", Value: l.CapQ}} {
+			if err := world.SetField(&p, e.Key, e.Value); err != nil {
+				return err
+			}
+		}
+		return p.Validate()
 	}
 }

@@ -112,3 +112,70 @@ func TestLawConversions(t *testing.T) {
 		t.Fatal("LawCurve of an invalid law")
 	}
 }
+
+// TestPanelShapesAndSmoothLaw: the panel's shape and smooth-law forms
+// round-trip the world's values, and the validators refuse what the
+// simulation refuses (naming the field).
+func TestPanelShapesAndSmoothLaw(t *testing.T) {
+	s, err := Load(smallSQ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.World
+	ms := PanelShapes(w.SmoothShapes())
+	if len(ms) != 1 || ms[0].Kind != "superquadric" || ms[0].Count != 20 {
+		t.Fatalf("PanelShapes: %+v", ms)
+	}
+	if got := ShapeOf(ms[0]); got != w.SmoothShapes()[0].Shape || ValidateShape(ms[0]) != nil {
+		t.Fatalf("ShapeOf: %+v", got)
+	}
+	for _, bad := range []func(*ui.Material){
+		func(m *ui.Material) { m.A = math.NaN() },
+		func(m *ui.Material) { m.B = 0 },
+		func(m *ui.Material) { m.C = -1 },
+		func(m *ui.Material) { m.N1 = 1.9 },
+		func(m *ui.Material) { m.N2 = math.Inf(1) },
+	} {
+		m := ms[0]
+		bad(&m)
+		if ValidateShape(m) == nil {
+			t.Errorf("shape %+v accepted", m)
+		}
+	}
+
+	p := *w.DefaultParams()
+	l := PanelSmooth(p)
+	if l.Model != "hertz-material" || l.E != 5e6 || l.Nu != 0.3 || l.Restitution != 0.5 || l.Mu != 0.5 || l.CapQ != 10 {
+		t.Fatalf("PanelSmooth: %+v", l)
+	}
+	v := ValidateSmooth(p)
+	if err := v(l); err != nil {
+		t.Fatalf("current law refused: %v", err)
+	}
+	for _, c := range []struct {
+		field string
+		set   func(*ui.SmoothLaw)
+	}{
+		{"restitution", func(l *ui.SmoothLaw) { l.Restitution = 0 }},
+		{"restitution", func(l *ui.SmoothLaw) { l.Restitution = 1.5 }},
+		{"nu", func(l *ui.SmoothLaw) { l.Nu = 0.5 }},
+		{"E", func(l *ui.SmoothLaw) { l.E = 0 }},
+		{"mu", func(l *ui.SmoothLaw) { l.Mu = math.NaN() }},
+	} {
+		bad := l
+		c.set(&bad)
+		err := v(bad)
+		if err == nil || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%+v: error %v, want one naming %s", bad, err, c.field)
+		}
+	}
+	// the same key goes through world.SetParam on the running world
+	if err := w.SetParam("contact.default.restitution", 0); err == nil {
+		t.Error("SetParam accepted restitution 0")
+	}
+	if err := w.SetParam("contact.default.restitution", 0.8); err != nil || w.DefaultParams().Smooth.Restitution != 0.8 {
+		t.Errorf("SetParam restitution 0.8: %v", err)
+	}
+	_ = law.HookeLAMMPS
+	_ = world.SetField
+}

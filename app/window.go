@@ -25,6 +25,7 @@ import (
 	"grainlab/sim/geom"
 	"grainlab/sim/scene"
 	"grainlab/sim/snap"
+	"grainlab/sim/world"
 	"grainlab/ui"
 )
 
@@ -249,6 +250,9 @@ type window struct {
 	statusErr bool
 	loopSeq   uint64
 
+	shapeSrc []world.MaterialShape // LoopState.Shapes converted into shapeUI
+	shapeUI  []ui.Material
+
 	// mouse
 	drag           dragMode
 	pressX, pressY float64
@@ -449,6 +453,10 @@ func (w *window) frame() {
 			Playing: st.Playing, Speed: st.Speed, AsFast: st.AsFast,
 			Status: w.status, StatusIsError: w.statusErr,
 			ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(st.MeanMass),
+			Materials: w.shapes(st), ValidateMaterial: ValidateShape,
+			SmoothLaw: PanelSmooth(st.Law), HasSmooth: st.Law.HasSmooth || len(st.Shapes) > 0,
+			SmoothOnly: !st.Law.HasPoly, ValidateSmooth: ValidateSmooth(st.Law),
+			HasCompatible: st.HasCompatible, Compatible: st.Compatible,
 		}
 		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
 		acts = w.panel.Draw(&in)
@@ -477,6 +485,18 @@ func softwareGL() bool {
 		}
 	}
 	return false
+}
+
+// shapes returns the panel's form of st.Shapes, converted once per
+// published list.
+func (w *window) shapes(st *LoopState) []ui.Material {
+	if len(st.Shapes) == 0 {
+		return nil
+	}
+	if len(w.shapeSrc) == 0 || &w.shapeSrc[0] != &st.Shapes[0] {
+		w.shapeSrc, w.shapeUI = st.Shapes, PanelShapes(st.Shapes)
+	}
+	return w.shapeUI
 }
 
 // fit frames the bodies (the walls only when there are none) in the part
@@ -550,7 +570,13 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		}
 	}
 	if a.Material != nil {
-		w.status, w.statusErr = "material shapes cannot change while running (edit the scene file)", true
+		w.loop.SetShape(a.Material.Index, ShapeOf(a.Material.Material))
+	}
+	for _, p := range a.Params {
+		w.loop.SetParam("contact.default."+p.Key, p.Value)
+	}
+	if a.Compatible != nil {
+		w.loop.SetCompatible(*a.Compatible)
 	}
 	for _, t := range a.Walls {
 		w.loop.SetWall(t.Name, t.Enabled)
@@ -629,8 +655,8 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 		w.shotReq = true
 	case glfw.KeyH:
 		w.hidePanel = !w.hidePanel
-	case glfw.Key1, glfw.Key2, glfw.Key3, glfw.Key4:
-		i := int(k - glfw.Key1)
+	case glfw.Key1, glfw.Key2, glfw.Key3, glfw.Key4, glfw.Key5:
+		i := int(k - glfw.Key1) // VF, EE, VE, VV, SQ
 		w.view.KindFilter[i] = !w.view.KindFilter[i]
 	}
 }

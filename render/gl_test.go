@@ -352,7 +352,7 @@ func TestPanelShot(t *testing.T) {
 			Snap: s, View: &v, Scenes: []string{"demo", "pile"}, Integrators: []string{"demo", "RK4"}, Integrator: "demo",
 			LawKinds:  []string{"barrier", "hertz"},
 			Law:       ui.LawParams{Kind: "barrier", GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3, Eps2: 2e4, C2: 0.1, Zeta: 0.1, MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 1},
-			Materials: []ui.Material{{Name: "rock"}, {Name: "sq", Superquadric: true, N1: 4, N2: 4, A: 0.1, B: 0.08, C: 0.05}},
+			Materials: []ui.Material{{Name: "rock"}, {Index: 1, Name: "sq", Kind: "superquadric", Count: 12, N1: 4, N2: 4, A: 0.1, B: 0.08, C: 0.05}},
 			Speed:     1, Status: "loaded demo", ColorRange: [2]float64{0, 12},
 			LawCurve: func(l ui.LawParams) (g, fn, dtc []float32, err error) {
 				for i := 1; i <= 64; i++ {

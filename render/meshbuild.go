@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"strings"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -22,6 +23,34 @@ type meshCPU struct {
 	flipped   bool      // winding reversed so closed meshes face outward
 	center    geom.Vec3 // local AABB centre
 	radius    float64   // max |v|
+	smooth    bool      // shaded with per-vertex normals (SmoothMesh)
+}
+
+// SmoothMesh reports whether a mesh is the tessellation of a smooth surface
+// (the snapshot names spheres "sphere r=…" and superquadrics "sq …"): such
+// meshes are shaded with interpolated vertex normals and have no feature
+// edges; polyhedra keep flat faces and dark feature edges.
+func SmoothMesh(name string) bool {
+	return strings.HasPrefix(name, "sq ") || strings.HasPrefix(name, "sphere ")
+}
+
+// areaNormals returns the area-weighted vertex normals of a triangle mesh:
+// the unit sum of the (un-normalised) face normals around each vertex.
+func areaNormals(verts []geom.Vec3, tris [][3]int32) []geom.Vec3 {
+	vn := make([]geom.Vec3, len(verts))
+	for _, t := range tris {
+		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
+		n := b.Sub(a).Cross(c.Sub(a)) // |n| = twice the area
+		for k := 0; k < 3; k++ {
+			vn[t[k]] = vn[t[k]].Add(n)
+		}
+	}
+	for i := range vn {
+		if l := vn[i].Norm(); l > 0 {
+			vn[i] = vn[i].Scale(1 / l)
+		}
+	}
+	return vn
 }
 
 type edgeInfo struct {
@@ -40,6 +69,7 @@ func edgeKey(a, b int32) uint64 {
 // outward winding for closed meshes, and per-vertex skin offset directions.
 func buildMesh(m *snap.Mesh) meshCPU {
 	var out meshCPU
+	out.smooth = SmoothMesh(m.Name)
 	nv := int32(len(m.Verts))
 	tris := make([][3]int32, 0, len(m.Tris))
 	for _, t := range m.Tris {
@@ -138,15 +168,22 @@ func buildMesh(m *snap.Mesh) meshCPU {
 		skin[i] = vn[i].Scale(1 / math.Max(minDot[i], 0.5))
 	}
 
+	var smoothN []geom.Vec3
+	if out.smooth {
+		smoothN = areaNormals(m.Verts, tris)
+	}
 	out.tri = make([]float32, 0, len(tris)*3*meshVertFloats)
 	for fi, t := range tris {
 		var nonFeat [3]bool // edge opposite corner k
 		for k := 0; k < 3; k++ {
-			nonFeat[k] = !feature(t[(k+1)%3], t[(k+2)%3])
+			nonFeat[k] = out.smooth || !feature(t[(k+1)%3], t[(k+2)%3])
 		}
 		n := fn[fi]
 		for k := 0; k < 3; k++ {
 			p, s := m.Verts[t[k]], skin[t[k]]
+			if out.smooth {
+				n = smoothN[t[k]]
+			}
 			var bary [3]float32
 			bary[k] = 1
 			for j := 0; j < 3; j++ {
@@ -167,6 +204,9 @@ func buildMesh(m *snap.Mesh) meshCPU {
 		out.lineVerts = append(out.lineVerts, float32(v.X), float32(v.Y), float32(v.Z))
 	}
 	for key, e := range edges {
+		if out.smooth {
+			break // no feature edges on a smooth surface
+		}
 		a, b := int32(key>>32), int32(uint32(key))
 		if e.n != 2 || e.f1 < 0 || fn[e.f0].Dot(fn[e.f1]) < featureCos {
 			out.lineIdx = append(out.lineIdx, uint32(a), uint32(b))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -176,24 +177,81 @@ var lawFields = []FieldSpec[LawParams]{
 // number of the normal-law fields (the rest are friction)
 const lawNormalFields = 6
 
-// materialFields are the editable numeric fields of Material.
+// materialFields are the editable numeric fields of Material: the
+// half-lengths (text fields) then the exponents (sliders).
 var materialFields = []FieldSpec[Material]{
-	{"n1", "blockiness exponent n1 (2 = ellipsoid, large = box)", func(m *Material) *float64 { return &m.N1 }},
-	{"n2", "blockiness exponent n2", func(m *Material) *float64 { return &m.N2 }},
-	{"a", "semi-axis a (m)", func(m *Material) *float64 { return &m.A }},
-	{"b", "semi-axis b (m)", func(m *Material) *float64 { return &m.B }},
-	{"c", "semi-axis c (m)", func(m *Material) *float64 { return &m.C }},
+	{"a (m)", "half-length along the body x axis (m)", func(m *Material) *float64 { return &m.A }},
+	{"b (m)", "half-length along the body y axis (m)", func(m *Material) *float64 { return &m.B }},
+	{"c (m)", "half-length along the body z axis (m)", func(m *Material) *float64 { return &m.C }},
+	{"n1", "blockiness of the profile along z (2 = round, 10 = nearly flat ends)", func(m *Material) *float64 { return &m.N1 }},
+	{"n2", "blockiness of the xy cross-section (2 = round, 10 = nearly square)", func(m *Material) *float64 { return &m.N2 }},
 }
 
-// basicMaterialCheck rejects non-positive axes and exponents below 1.
+// first exponent field of materialFields
+const materialExpField = 3
+
+// Blockiness range of the panel's sliders.
+const (
+	MinBlockiness = 2
+	MaxBlockiness = 10
+)
+
+// basicMaterialCheck rejects non-positive half-lengths and exponents outside
+// the sliders' range [MinBlockiness, MaxBlockiness].
 func basicMaterialCheck(m Material) error {
-	if m.A <= 0 || m.B <= 0 || m.C <= 0 {
-		return errors.New("semi-axes must be > 0")
+	if !(m.A > 0 && m.B > 0 && m.C > 0) {
+		return errors.New("half-lengths must be > 0")
 	}
-	if m.N1 < 1 || m.N2 < 1 {
-		return errors.New("exponents must be >= 1")
+	if !(m.N1 >= MinBlockiness && m.N1 <= MaxBlockiness && m.N2 >= MinBlockiness && m.N2 <= MaxBlockiness) {
+		return fmt.Errorf("exponents must lie in [%d, %d]", MinBlockiness, MaxBlockiness)
 	}
 	return nil
+}
+
+// smoothFields are the editable numeric fields of SmoothLaw; each label is
+// the scene key world.SetParam takes (contact.default.<label>).
+var smoothFields = []FieldSpec[SmoothLaw]{
+	{"kn", "normal spring stiffness (hooke: N/m)", func(l *SmoothLaw) *float64 { return &l.Kn }},
+	{"gamma_n", "normal damping per effective mass (1/s)", func(l *SmoothLaw) *float64 { return &l.GammaN }},
+	{"kt", "tangential spring stiffness", func(l *SmoothLaw) *float64 { return &l.Kt }},
+	{"gamma_t", "tangential damping per effective mass (1/s)", func(l *SmoothLaw) *float64 { return &l.GammaT }},
+	{"youngs_modulus", "Young's modulus E (Pa)", func(l *SmoothLaw) *float64 { return &l.E }},
+	{"poisson_ratio", "Poisson's ratio (< 0.5)", func(l *SmoothLaw) *float64 { return &l.Nu }},
+	{"restitution", "coefficient of restitution in (0, 1]", func(l *SmoothLaw) *float64 { return &l.Restitution }},
+	{"mu", "Coulomb friction coefficient", func(l *SmoothLaw) *float64 { return &l.Mu }},
+	{"mu_roll", "rolling resistance coefficient (0: off)", func(l *SmoothLaw) *float64 { return &l.MuRoll }},
+	{"curvature_cap", "limit q of the curvature radius (S1 §2.5)", func(l *SmoothLaw) *float64 { return &l.CapQ }},
+}
+
+// smoothFieldUsed reports whether field i of smoothFields applies to model.
+func smoothFieldUsed(model string, i int) bool {
+	switch {
+	case i < 4:
+		return model != "hertz-material"
+	case i < 7:
+		return model == "hertz-material"
+	}
+	return true
+}
+
+// ownSmoothCheck rejects negative values (the simulation checks the rest).
+func ownSmoothCheck(l SmoothLaw) error {
+	for _, f := range smoothFields {
+		if *f.Get(&l) < 0 {
+			return fmt.Errorf("%s must be >= 0", f.Label)
+		}
+	}
+	return nil
+}
+
+// smoothChanges lists the fields of c that differ from cur.
+func smoothChanges(dst []ParamEdit, cur, c SmoothLaw) []ParamEdit {
+	for _, f := range smoothFields {
+		if v := *f.Get(&c); v != *f.Get(&cur) {
+			dst = append(dst, ParamEdit{Key: f.Label, Value: v})
+		}
+	}
+	return dst
 }
 
 // chain combines the panel's own check with an optional validator.

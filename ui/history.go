@@ -6,10 +6,12 @@ import (
 	"grainlab/sim/snap"
 )
 
-// History keeps the recent kinetic energy, contact count and Δt samples for
-// the Stats plots plus a smoothed real-time factor.
+// History keeps the recent kinetic energy, contact count, Δt and the
+// integrator's iteration counts for the Stats and Integrator plots plus a
+// smoothed real-time factor.
 type History struct {
 	Kinetic, Contacts, Dt *Ring
+	Newton, Linear        *Ring   // Newton and linear-solver iterations of the sampled step
 	Interval              float64 // minimum wall time between samples (s)
 
 	RTF float64 // simulated seconds per wall second, NaN until known
@@ -23,7 +25,8 @@ type History struct {
 
 // NewHistory keeps n samples taken at most every interval seconds.
 func NewHistory(n int, interval float64) *History {
-	return &History{Kinetic: NewRing(n), Contacts: NewRing(n), Dt: NewRing(n), Interval: interval, RTF: math.NaN()}
+	return &History{Kinetic: NewRing(n), Contacts: NewRing(n), Dt: NewRing(n), Newton: NewRing(n), Linear: NewRing(n),
+		Interval: interval, RTF: math.NaN()}
 }
 
 // Reset clears every sample.
@@ -31,6 +34,8 @@ func (h *History) Reset() {
 	h.Kinetic.Reset()
 	h.Contacts.Reset()
 	h.Dt.Reset()
+	h.Newton.Reset()
+	h.Linear.Reset()
 	h.RTF = math.NaN()
 	h.haveRTF, h.haveSample = false, false
 }
@@ -55,6 +60,8 @@ func (h *History) Observe(s *snap.Snapshot, now float64) {
 	h.Kinetic.Push(float32(st.Kinetic))
 	h.Contacts.Push(float32(st.Contacts))
 	h.Dt.Push(float32(st.Dt))
+	h.Newton.Push(float32(st.NewtonIters))
+	h.Linear.Push(float32(st.LinearIters))
 	h.lastStep, h.lastSample, h.haveSample = st.Step, now, true
 	if !h.haveRTF {
 		h.rtfWall, h.rtfSim, h.haveRTF = now, st.Time, true

@@ -117,18 +117,64 @@ func TestEditorGatesInvalidEdits(t *testing.T) {
 
 func TestMaterialEditor(t *testing.T) {
 	e := NewEditor(materialFields)
-	m := Material{Name: "sq", Superquadric: true, N1: 4, N2: 4, A: 0.1, B: 0.1, C: 0.05}
+	m := Material{Index: 1, Name: "sq", Kind: "superquadric", Count: 3, N1: 4, N2: 4, A: 0.1, B: 0.1, C: 0.05}
 	e.Sync(m)
 	v := chain(basicMaterialCheck, nil)
-	if _, ok := e.Edit(2, "0", v); ok {
-		t.Fatal("zero axis accepted")
+	for _, bad := range []struct {
+		field int
+		text  string
+	}{{0, "0"}, {1, "-0.1"}, {2, "NaN"}, {materialExpField, "1.9"}, {materialExpField + 1, "10.5"}, {materialExpField, "inf"}} {
+		if _, ok := e.Edit(bad.field, bad.text, v); ok {
+			t.Errorf("%s = %q accepted", materialFields[bad.field].Label, bad.text)
+		}
+		e.Reset(m)
 	}
-	if _, ok := e.Edit(2, "0.2", v); !ok {
-		t.Fatal(e.FieldError(2))
+	if _, ok := e.Edit(0, "0.2", v); !ok {
+		t.Fatal(e.FieldError(0))
+	}
+	if _, ok := e.Edit(materialExpField+1, "2", v); !ok { // the range ends are allowed
+		t.Fatal(e.FieldError(materialExpField + 1))
 	}
 	got, ok := e.Commit(v)
-	if !ok || got.A != 0.2 || got.Name != "sq" || !got.Superquadric {
+	if !ok || got.A != 0.2 || got.N2 != 2 || got.Name != "sq" || got.Index != 1 || got.Kind != "superquadric" {
 		t.Fatalf("%+v %v", got, ok)
+	}
+}
+
+func TestSmoothLawEditor(t *testing.T) {
+	cur := SmoothLaw{Model: "hooke", Kn: 10, GammaN: 20, Kt: 0, GammaT: 10, Mu: 0.5, CapQ: 10}
+	e := NewEditor(smoothFields)
+	e.Sync(cur)
+	v := chain(ownSmoothCheck, nil)
+	if _, ok := e.Edit(0, "-1", v); ok {
+		t.Fatal("negative kn accepted")
+	}
+	e.Edit(0, "12.5", v)
+	e.Edit(7, "0.3", v)
+	c, ok := e.Commit(v)
+	if !ok {
+		t.Fatal(e.Err)
+	}
+	ch := smoothChanges(nil, cur, c)
+	if len(ch) != 2 || ch[0] != (ParamEdit{"kn", 12.5}) || ch[1] != (ParamEdit{"mu", 0.3}) {
+		t.Fatalf("changes %+v", ch)
+	}
+	for i, f := range smoothFields {
+		hooke, mat := smoothFieldUsed("hooke", i), smoothFieldUsed("hertz-material", i)
+		switch f.Label {
+		case "kn", "gamma_n", "kt", "gamma_t":
+			if !hooke || mat {
+				t.Errorf("%s: hooke %v material %v", f.Label, hooke, mat)
+			}
+		case "youngs_modulus", "poisson_ratio", "restitution":
+			if hooke || !mat {
+				t.Errorf("%s: hooke %v material %v", f.Label, hooke, mat)
+			}
+		default:
+			if !hooke || !mat {
+				t.Errorf("%s: hooke %v material %v", f.Label, hooke, mat)
+			}
+		}
 	}
 }
 
@@ -207,12 +253,16 @@ func TestHistory(t *testing.T) {
 		s.Stats.Time = float64(i) * 0.01 // 0.1 sim s per wall s
 		s.Stats.Kinetic = float64(i)
 		s.Stats.Contacts = i
+		s.Stats.NewtonIters, s.Stats.LinearIters = i%4, 3*i
 		h.Observe(s, now)
 		h.Observe(s, now+0.01) // same step: ignored
 		now += 0.1
 	}
 	if h.Kinetic.Len() != 30 || h.Kinetic.Last() != 29 {
 		t.Fatalf("samples %d last %v", h.Kinetic.Len(), h.Kinetic.Last())
+	}
+	if h.Newton.Len() != 30 || h.Newton.Last() != 1 || h.Linear.Last() != 87 {
+		t.Fatalf("iterations: %d samples, last %v / %v", h.Newton.Len(), h.Newton.Last(), h.Linear.Last())
 	}
 	if math.Abs(h.RTF-0.1) > 1e-9 {
 		t.Fatalf("RTF %v", h.RTF)

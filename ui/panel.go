@@ -20,7 +20,7 @@ var KeyHelp = [][2]string{
 	{"F", "fit camera"},
 	{"S", "screenshot"},
 	{"H", "hide / show panel"},
-	{"1-4", "toggle VF / EE / VE / VV contacts"},
+	{"1-5", "toggle VF / EE / VE / VV / SQ contacts"},
 	{"Left drag", "orbit"},
 	{"Right/Middle drag", "pan"},
 	{"Wheel", "zoom"},
@@ -42,9 +42,11 @@ type Panel struct {
 	Width     float32 // panel width in pixels (default 330)
 	ExpandAll bool    // open every section this frame (for screenshots and docs)
 
-	hist *History
-	law  *Editor[LawParams]
-	mats []*Editor[Material]
+	hist   *History
+	law    *Editor[LawParams]
+	mats   []*Editor[Material]
+	smooth *Editor[SmoothLaw]
+	params []ParamEdit
 
 	openPath  string
 	sceneIdx  int32
@@ -61,8 +63,10 @@ type Panel struct {
 	walls    []WallToggle
 	lawValid func(LawParams) error
 	matValid func(Material) error
+	smValid  func(SmoothLaw) error
 	inValid  func(LawParams) error
 	inMatVal func(Material) error
+	inSmVal  func(SmoothLaw) error
 	selList  []int
 }
 
@@ -112,15 +116,17 @@ func checkbox(label string, v *bool, changed *bool) {
 func (p *Panel) Draw(in *PanelInput) Actions {
 	var a Actions
 	p.walls = p.walls[:0]
+	p.params = p.params[:0]
 	if p.law == nil {
 		p.law = NewEditor(lawFields)
+		p.smooth = NewEditor(smoothFields)
 		p.curveLog = true
 		p.speed = 1
 	}
 	if p.Width <= 0 {
 		p.Width = 330
 	}
-	p.inValid, p.inMatVal = in.ValidateLaw, in.ValidateMaterial
+	p.inValid, p.inMatVal, p.inSmVal = in.ValidateLaw, in.ValidateMaterial, in.ValidateSmooth
 	if p.lawValid == nil {
 		p.lawValid = chain(ownLawCheck, func(l LawParams) error {
 			if p.inValid != nil {
@@ -134,10 +140,17 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 			}
 			return nil
 		})
+		p.smValid = chain(ownSmoothCheck, func(l SmoothLaw) error {
+			if p.inSmVal != nil {
+				return p.inSmVal(l)
+			}
+			return nil
+		})
 	}
 	s := in.Snap
 	p.History().Observe(s, imgui.Time())
 	p.law.Sync(in.Law)
+	p.smooth.Sync(in.SmoothLaw)
 
 	ds := imgui.MainViewport().Size()
 	imgui.SetNextWindowPosV(imgui.Vec2{X: ds.X - p.Width - 6, Y: 6}, imgui.ConditionFirstUseEver, imgui.Vec2{})
@@ -162,19 +175,21 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		p.sceneSection(in, &a)
 	}
 	if len(in.Integrators) > 0 && p.header1("Integrator") {
-		cur := int32(indexOf(in.Integrators, in.Integrator))
-		if imgui.Combo("integrator", &cur, in.Integrators) && cur >= 0 && in.Integrators[cur] != in.Integrator {
-			a.Integrator = in.Integrators[cur]
+		p.integratorSection(in, &a)
+	}
+	if !in.SmoothOnly {
+		if p.header1("Barrier / normal law") {
+			p.lawSection(in, &a)
+		}
+		if p.header1("Friction") {
+			p.frictionSection(in, &a)
 		}
 	}
-	if p.header1("Barrier / normal law") {
-		p.lawSection(in, &a)
+	if in.HasSmooth && p.header1("Smooth contact law") {
+		p.smoothSection(in, &a)
 	}
-	if p.header1("Friction") {
-		p.frictionSection(in, &a)
-	}
-	if hasSQ(in.Materials) && p.header1("Blockiness") {
-		p.blockinessSection(in, &a)
+	if hasShapes(in.Materials) && p.header1("Shapes") {
+		p.shapesSection(in, &a)
 	}
 	if s != nil && len(s.Walls) > 0 && p.header1("Walls") {
 		for i := range s.Walls {
@@ -214,6 +229,9 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	if len(p.walls) > 0 {
 		a.Walls = p.walls
 	}
+	if len(p.params) > 0 {
+		a.Params = p.params
+	}
 	return a
 }
 
@@ -235,9 +253,9 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-func hasSQ(ms []Material) bool {
+func hasShapes(ms []Material) bool {
 	for i := range ms {
-		if ms[i].Superquadric {
+		if ms[i].Kind != "" {
 			return true
 		}
 	}
@@ -477,13 +495,16 @@ func finiteRange(v []float32) (lo, hi float64) {
 	return lo, hi
 }
 
-func (p *Panel) blockinessSection(in *PanelInput, a *Actions) {
+// shapesSection edits the smooth shape of each material: half-lengths as
+// numbers, exponents with sliders; an edit is sent when the field is left
+// (or the slider released) and valid.
+func (p *Panel) shapesSection(in *PanelInput, a *Actions) {
 	if len(p.mats) != len(in.Materials) {
 		p.mats = make([]*Editor[Material], len(in.Materials))
 	}
 	for mi := range in.Materials {
 		m := in.Materials[mi]
-		if !m.Superquadric {
+		if m.Kind == "" {
 			continue
 		}
 		if p.mats[mi] == nil {
@@ -494,17 +515,117 @@ func (p *Panel) blockinessSection(in *PanelInput, a *Actions) {
 		imgui.PushIDInt(mi)
 		name := m.Name
 		if name == "" {
-			name = fmt.Sprintf("material %d", mi)
+			name = fmt.Sprintf("material %d", m.Index)
 		}
-		imgui.Text(name)
-		for i := range e.Fields {
-			if numField(e, i, p.matValid) {
-				if c, ok := e.Commit(p.matValid); ok && c != m {
-					a.Material = &MaterialEdit{Index: mi, Material: c}
-				}
+		imgui.Text(fmt.Sprintf("%s: %d %s", name, m.Count, plural(m.Kind, m.Count)))
+		done := false
+		for i := 0; i < materialExpField; i++ {
+			done = numField(e, i, p.matValid) || done
+		}
+		for i := materialExpField; i < len(e.Fields); i++ {
+			done = expSlider(e, i, p.matValid) || done
+		}
+		if done {
+			if c, ok := e.Commit(p.matValid); ok && c != m {
+				a.Material = &MaterialEdit{Index: m.Index, Material: c}
 			}
 		}
+		if e.Err != "" && e.ErrAt < 0 {
+			textColored(colRed, e.Err)
+		}
 		imgui.PopID()
+	}
+	imgui.PushTextWrapPos()
+	textColored(colDim, "(|x/a|^n2 + |y/b|^n2)^(n1/n2) + |z/c|^n1 = 1  (S1 eq. 1)")
+	imgui.PopTextWrapPos()
+}
+
+func plural(kind string, n int) string {
+	if n == 1 {
+		return kind
+	}
+	return kind + "s"
+}
+
+// expSlider draws field i of e as a slider over [MinBlockiness,
+// MaxBlockiness]; it returns true when the user released it after a change.
+func expSlider[T comparable](e *Editor[T], i int, validate func(T) error) bool {
+	f := e.Fields[i]
+	v, err := ParseNumber(e.Bufs[i])
+	if err != nil {
+		v = MinBlockiness
+	}
+	x := float32(v)
+	if imgui.SliderFloatV(f.Label+"##s"+fmt.Sprint(i), &x, MinBlockiness, MaxBlockiness, "%.2f", imgui.SliderFlagsAlwaysClamp) {
+		e.Edit(i, FormatEdit(math.Round(float64(x)*1000)/1000), validate)
+	}
+	tooltip(f.Tip + " (Ctrl-click to type)")
+	done := imgui.IsItemDeactivatedAfterEdit()
+	if msg := e.FieldError(i); msg != "" {
+		imgui.SameLine()
+		textColored(colRed, msg)
+	}
+	return done
+}
+
+// smoothSection edits the smooth contact law of the default pair; each
+// valid change is sent as contact.default.<key>.
+func (p *Panel) smoothSection(in *PanelInput, a *Actions) {
+	e := p.smooth
+	model := in.SmoothLaw.Model
+	imgui.Text("model: " + model)
+	for i := range e.Fields {
+		if !smoothFieldUsed(model, i) {
+			continue
+		}
+		if numField(e, i, p.smValid) {
+			if c, ok := e.Commit(p.smValid); ok {
+				p.params = smoothChanges(p.params, in.SmoothLaw, c)
+			}
+		}
+	}
+	if e.Err != "" && e.ErrAt < 0 {
+		textColored(colRed, e.Err)
+	}
+}
+
+// integratorSection picks the integrator and shows its statistics with
+// plots of Δt and the iteration counts.
+func (p *Panel) integratorSection(in *PanelInput, a *Actions) {
+	cur := int32(indexOf(in.Integrators, in.Integrator))
+	if imgui.Combo("integrator", &cur, in.Integrators) && cur >= 0 && in.Integrators[cur] != in.Integrator {
+		a.Integrator = in.Integrators[cur]
+	}
+	if in.HasCompatible {
+		on := in.Compatible
+		if imgui.Checkbox("compatible forces", &on) {
+			a.Compatible = &on
+		}
+		tooltip("contact dynamics: show the compatible (S3 §6) instead of the classic contact forces")
+	}
+	s := in.Snap
+	if s == nil {
+		return
+	}
+	st := &s.Stats
+	imgui.Text(fmt.Sprintf("%s   dt = %s", st.Integrator, FormatSI(st.Dt, "s")))
+	imgui.Text(fmt.Sprintf("Newton it. %d   linear it. %d   residual %s", st.NewtonIters, st.LinearIters, FormatSci(st.Residual)))
+	imgui.Text(fmt.Sprintf("rejected steps %d   sq failures %d", st.Rejected, st.SQFailures))
+	h := p.History()
+	w := imgui.ContentRegionAvail().X
+	if raw, off := h.Dt.Raw(); len(raw) > 0 {
+		lo, hi := h.Dt.MinMax()
+		imgui.PlotLinesV("##idt", raw, off, "dt "+FormatSI(float64(lo), "s")+" .. "+FormatSI(float64(hi), "s"), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
+	}
+	for _, r := range []struct {
+		id, name string
+		ring     *Ring
+	}{{"##inw", "Newton it.", h.Newton}, {"##iln", "linear it.", h.Linear}} {
+		raw, off := r.ring.Raw()
+		if _, hi := r.ring.MinMax(); len(raw) == 0 || hi <= 0 {
+			continue // explicit integrators do not iterate
+		}
+		imgui.PlotHistogramV(r.id, raw, off, fmt.Sprintf("%s %.0f", r.name, r.ring.Last()), 0, maxFloat, imgui.Vec2{X: w, Y: plotH})
 	}
 }
 

@@ -29,7 +29,10 @@ func TestPanelHeadless(t *testing.T) {
 	in := &PanelInput{
 		Snap: s, View: &v, Scenes: []string{"demo", "pile"}, Integrators: []string{"a", "b"}, Integrator: "a",
 		LawKinds: []string{"barrier"}, Law: testLaw, Playing: false, Speed: 1, Status: "oops", StatusIsError: true,
-		Materials: []Material{{Name: "sq", Superquadric: true, N1: 4, N2: 4, A: 1, B: 1, C: 1}},
+		Materials: []Material{{Name: "sq", Kind: "superquadric", Count: 3, N1: 4, N2: 4, A: 1, B: 1, C: 1},
+			{Index: 1, Name: "ball", Kind: "sphere", Count: 1, N1: 2, N2: 2, A: 1, B: 1, C: 1}},
+		SmoothLaw: SmoothLaw{Model: "hertz-material", E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5, CapQ: 10},
+		HasSmooth: true, HasCompatible: true,
 		LawCurve: func(l LawParams) (g, fn, dtc []float32, err error) {
 			curveCalls++
 			for i := 1; i <= 32; i++ {

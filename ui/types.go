@@ -22,18 +22,40 @@ type LawParams struct {
 	EpsT, CT float64 // tangential penalty stiffness and damping
 }
 
-// Material mirrors the per-material superquadric shape parameters.
+// Material mirrors the smooth shape (sphere or superquadric, S1 eq. 1) of
+// one material's bodies; the Shapes section edits it.
 type Material struct {
-	Name         string
-	Superquadric bool    // only superquadric materials are shown in Blockiness
-	N1, N2       float64 // blockiness exponents
-	A, B, C      float64 // semi-axes (m)
+	Index   int     // material index in the world
+	Name    string  // material name
+	Kind    string  // "sphere" or "superquadric"; "" (polyhedra) is not shown
+	Count   int     // bodies of this material with the shape
+	A, B, C float64 // half-lengths (m)
+	N1, N2  float64 // blockiness exponents (2 = ellipsoid, large = box)
 }
 
-// MaterialEdit is a validated change of material Index.
+// MaterialEdit is a validated change of the shape of material Index
+// (Material.Index).
 type MaterialEdit struct {
 	Index    int
 	Material Material
+}
+
+// SmoothLaw mirrors the spring–dashpot law of smooth bodies (spheres,
+// superquadrics) of the default material pair. Which fields apply depends
+// on Model: hooke and hertz use Kn, GammaN, Kt, GammaT; hertz-material uses
+// E, Nu, Restitution; all use Mu, MuRoll and CapQ.
+type SmoothLaw struct {
+	Model                  string
+	Kn, GammaN, Kt, GammaT float64
+	E, Nu, Restitution     float64
+	Mu, MuRoll, CapQ       float64
+}
+
+// ParamEdit is one validated contact-parameter change by scene key
+// (contact.default.<Key>, see world.SetParam).
+type ParamEdit struct {
+	Key   string
+	Value float64
 }
 
 // WallToggle requests enabling or disabling wall Index (Name for logging).
@@ -53,7 +75,12 @@ type PanelInput struct {
 	Integrator    string         // current integrator
 	LawKinds      []string       // contact-law names
 	Law           LawParams      // current contact law (Eps2, C2 as derived by sim)
-	Materials     []Material     // materials of the scene
+	Materials     []Material     // smooth shapes per material (Shapes section)
+	SmoothLaw     SmoothLaw      // smooth contact law of the default pair
+	HasSmooth     bool           // the scene has smooth bodies: show the smooth law
+	SmoothOnly    bool           // no polyhedral law: hide the barrier and friction sections
+	HasCompatible bool           // the integrator can switch classic/compatible forces
+	Compatible    bool           // its current setting
 	Playing       bool           // the simulation runs
 	Speed         float64        // simulated seconds per real second when !AsFast
 	AsFast        bool           // run as fast as possible
@@ -68,6 +95,8 @@ type PanelInput struct {
 	LawCurve func(LawParams) (g, fn, dtc []float32, err error)
 	// ValidateMaterial checks a candidate material; optional.
 	ValidateMaterial func(Material) error
+	// ValidateSmooth checks a candidate smooth law (sim's rules); optional.
+	ValidateSmooth func(SmoothLaw) error
 }
 
 // Actions are the changes the user requested in one Draw. Slices alias panel
@@ -86,7 +115,10 @@ type Actions struct {
 
 	Law      *LawParams    // validated new contact law, nil for none
 	Material *MaterialEdit // validated material change, nil for none
+	Params   []ParamEdit   // validated smooth-law changes
 	Walls    []WallToggle  // wall enable toggles
+
+	Compatible *bool // switch classic (false) / compatible (true) contact forces, nil for none
 
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
@@ -96,5 +128,5 @@ type Actions struct {
 func (a *Actions) Any() bool {
 	return a.Play || a.Pause || a.Step || a.Reset || a.Fit || a.Screenshot || a.SpeedChanged ||
 		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
-		a.Material != nil || len(a.Walls) > 0 || a.SelectionChanged
+		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged
 }
