@@ -125,6 +125,7 @@ func (g *gmresWork) alloc(n, restart int) {
 	}
 }
 
+// dot returns the Euclidean inner product of a and b (shared by the Krylov solvers).
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {

@@ -117,7 +117,12 @@ func NewVariational(alpha float64) *Variational {
 }
 
 // Name returns "variational".
-func (*Variational) Name() string { return "variational" }
+func (v *Variational) Name() string {
+	if v.Alpha == 0 {
+		return "variational1" // first order (S2 α = 0)
+	}
+	return "variational"
+}
 
 func (v *Variational) validate() error {
 	if math.IsNaN(v.Alpha) || v.Alpha < 0 || v.Alpha > 1 {

@@ -18,14 +18,6 @@ func (k *krylov) resize(n int) {
 	}
 }
 
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 // linOp applies the Jacobian to v (out = K·v); false when the trial state was bad.
 type linOp func(v, out []float64) bool
 

@@ -317,8 +317,8 @@ func TestVariationalRestingSwitch(t *testing.T) {
 		w.Settings.Dt = 1e-4
 		newton, linear := 0, 0
 		stepN(t, w, 500, func() { newton += w.Stats.NewtonIters; linear += w.Stats.LinearIters })
-		if w.Stats.Integrator != "variational" || w.Stats.Dt != 1e-4 {
-			t.Errorf("α=%g: stats report integrator %q, dt %g; want variational, 1e-4", al, w.Stats.Integrator, w.Stats.Dt)
+		if w.Stats.Integrator != vi.Name() || w.Stats.Dt != 1e-4 {
+			t.Errorf("α=%g: stats report integrator %q, dt %g; want %s, 1e-4", al, w.Stats.Integrator, w.Stats.Dt, vi.Name())
 		}
 		check := func(stage string) {
 			f := w.Walls[0].Force

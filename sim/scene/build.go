@@ -63,12 +63,36 @@ func (b *builder) integrator() error {
 	st := &b.w.Settings
 	st.Dt, st.DtMin, st.DtMax, st.Safety = in.Dt, in.DtMin, in.DtMax, in.Safety
 	b.w.Dt = in.Dt
-	switch in.Name {
-	case "explicit", "":
-		b.w.Integrator = &integrate.Explicit{}
-	default:
-		return b.s.Errorf(in.Path+".name", "integrator %q is not available yet (available: explicit)", in.Name)
+	it, err := integrate.New(in.Name)
+	if err != nil {
+		return b.s.Errorf(in.Path+".name", "%v", err)
 	}
+	switch x := it.(type) {
+	case *integrate.Newmark:
+		if in.Beta != nil {
+			x.Beta = *in.Beta
+		}
+		if in.Gamma != nil {
+			x.Gamma = *in.Gamma
+		}
+		if in.Tol != nil {
+			x.Tol = *in.Tol
+		}
+		if in.MaxIter != nil {
+			x.MaxIter = *in.MaxIter
+		}
+	case *integrate.Variational:
+		if in.Alpha != nil {
+			x.Alpha = *in.Alpha
+		}
+		if in.Tol != nil {
+			x.Tol = *in.Tol
+		}
+		if in.MaxIter != nil {
+			x.MaxNewton = *in.MaxIter
+		}
+	}
+	b.w.Integrator = it
 	return nil
 }
 
