@@ -30,8 +30,24 @@ func smoothBox(b *body.Body) contact.AABB {
 		r := geom.V(b.R, b.R, b.R)
 		return contact.AABB{Min: b.X.Sub(r), Max: b.X.Add(r)}
 	}
-	lo, hi := b.SQ.AABB(sq.Pose{X: b.X, Q: b.Q})
-	return contact.AABB{Min: lo, Max: hi}
+	// The oriented bounding box (S1 §2.2: half-lengths a, b, c) rotated into
+	// the world: a cheap, slightly loose box for the candidate search.
+	r := b.Q.Mat()
+	var h geom.Vec3
+	ext := [3]float64{b.SQ.A, b.SQ.B, b.SQ.C}
+	for i := 0; i < 3; i++ {
+		v := math.Abs(r[i][0])*ext[0] + math.Abs(r[i][1])*ext[1] + math.Abs(r[i][2])*ext[2]
+		switch i {
+		case 0:
+			h.X = v
+		case 1:
+			h.Y = v
+		default:
+			h.Z = v
+		}
+	}
+	h = h.Min(geom.V(b.R, b.R, b.R))
+	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
 }
 
 // narrowSmooth is the narrow phase of a smooth pair (S1 §2.3–2.4, S2 §2.2).
