@@ -41,6 +41,7 @@ type BenchResult struct {
 	Workers        int
 	StepsPerSecond float64
 	USPerContact   float64 // µs of wall time per active contact per step
+	USPerParticle  float64 // µs of wall time per movable body per step (LAMMPS' "particle-step")
 	WallPerSimSec  float64 // s of wall time per simulated second
 }
 
@@ -81,6 +82,9 @@ func Bench(o Options) (*BenchResult, error) {
 	}
 	if r.ContactSteps > 0 {
 		r.USPerContact = secs * 1e6 / float64(r.ContactSteps)
+	}
+	if r.Steps > 0 && r.Bodies > 0 {
+		r.USPerParticle = secs * 1e6 / float64(r.Steps) / float64(r.Bodies)
 	}
 	if r.SimTime > 0 {
 		r.WallPerSimSec = secs / r.SimTime
@@ -132,6 +136,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "steps/s          %.1f\n", r.StepsPerSecond)
 	fmt.Fprintf(stdout, "contacts         %.1f mean, %d max active per step\n", float64(r.ContactSteps)/float64(max(r.Steps, 1)), r.MaxContacts)
 	fmt.Fprintf(stdout, "µs/contact/step  %.3f\n", r.USPerContact)
+	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
 	return ExitOK
 }

@@ -196,46 +196,55 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 // pair about to touch, at the overlap its approach speed would reach) obeys
 // Δt ≤ s·Δt_c of its spring–dashpot with the effective mass along the normal;
 // no point may travel more than a tenth of the smaller radius per step.
+// Spring stiffness and dashpot come in closed form from the law (no calls
+// per contact beyond a square root), since this runs for every pair and step.
 func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	s := w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
-	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	rmin := math.Min(a.R, b.R)
+	reff := law.Reduced(a.R, b.R)
 	if a.Wall >= 0 {
-		rmin = b.R
+		rmin, reff = b.R, b.R
 	} else if b.Wall >= 0 {
-		rmin = a.R
+		rmin, reff = a.R, a.R
 	}
-	va := a.V.Norm() + a.W.Norm()*a.R
-	vb := b.V.Norm() + b.W.Norm()*b.R
-	if v := va + vb; v > 0 {
+	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
+	if v > 0 {
 		dt = math.Min(dt, 0.1*rmin/v)
 	}
-	reff := rmin
-	if a.Wall < 0 && b.Wall < 0 {
-		reff = law.Reduced(a.R, b.R)
+	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	if math.IsInf(meq, 0) {
+		return dt
 	}
-	check := func(delta, m float64) {
-		nf := p.Smooth.Normal(delta, 0, meq, reff)
-		if nf.K > 0 && m > 0 && !math.IsInf(m, 0) {
-			c := smoothDashpot(&p.Smooth, delta, meq, reff)
-			zeta := c / (2 * math.Sqrt(nf.K*m))
-			dt = math.Min(dt, s.Safety*2*math.Sqrt(m/nf.K)*(math.Sqrt(1+zeta*zeta)-zeta))
-		}
-	}
-	vrel := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
-	dImpact := impactOverlap(&p.Smooth, meq, reff, vrel)
+	// The stiffest state this pair can reach this step: its deepest current
+	// overlap or the overlap of an elastic impact at the current speed.
+	delta := 0.0
 	for k := range e.prev {
-		c := &e.prev[k]
-		im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N)
-		if im > 0 {
-			check(math.Max(-c.Gn, dImpact), 1/im)
-		}
+		delta = math.Max(delta, -e.prev[k].Gn)
 	}
-	// Entry: a pair that may touch within the step.
-	check(math.Max(dImpact, 1e-3*reff), math.Min(a.MassOrInf(), b.MassOrInf()))
+	k, c := smoothSpring(&p.Smooth, math.Max(delta, impactOverlap(&p.Smooth, meq, reff, v)), meq, reff)
+	if k > 0 {
+		// The lighter body alone (a contact far from its centre has a lower
+		// effective mass than m_eq along the normal; take the smaller of the two).
+		m := math.Min(meq, math.Min(a.MassOrInf(), b.MassOrInf())/2)
+		zeta := c / (2 * math.Sqrt(k*m))
+		dt = math.Min(dt, s.Safety*2*math.Sqrt(m/k)*(math.Sqrt(1+zeta*zeta)-zeta))
+	}
 	return dt
+}
+
+// smoothSpring returns the normal stiffness dF/dδ and dashpot coefficient of
+// law p at overlap delta (at least a thousandth of R_eff, so that a Hertzian
+// contact about to form is not taken as infinitely soft).
+func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c float64) {
+	switch p.Model {
+	case law.HookeLAMMPS:
+		return p.Kn, meff * p.GammaN
+	}
+	delta = math.Max(delta, 1e-3*reff)
+	nf := p.Normal(delta, 0, meff, reff)
+	return nf.K, smoothDashpot(p, delta, meff, reff)
 }
 
 // smoothDashpot returns the normal dashpot coefficient (N·s/m) at overlap delta.
@@ -246,22 +255,25 @@ func smoothDashpot(p *law.Smooth, delta, meff, reff float64) float64 {
 }
 
 // impactOverlap estimates the largest overlap of an elastic impact at
-// relative speed v (energy balance ½ m v² = V(δ)), used to bound the
-// stiffness of Hertzian contacts that are about to form.
+// relative speed v: ½ m v² = V(δ) with V = k δ²/2 (Hooke) or (2/5)·h·δ^{5/2}
+// (Hertz, F = h δ^{3/2}).
 func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 0
 	}
-	e := 0.5 * m * v * v
-	// V(δ) is a power law c·δ^k: find it from two evaluations.
-	d0 := 1e-6 * reff
-	v0 := p.Normal(d0, 0, m, reff).Epot
-	v1 := p.Normal(2*d0, 0, m, reff).Epot
-	if !(v0 > 0) || !(v1 > v0) {
+	var h float64 // F = h δ^{3/2}
+	switch p.Model {
+	case law.HookeLAMMPS:
+		return v * math.Sqrt(m/p.Kn)
+	case law.HertzLAMMPS:
+		h = p.Kn * math.Sqrt(reff)
+	case law.HertzMaterial:
+		h = 4.0 / 3.0 * p.E / (2 * (1 - p.Nu*p.Nu)) * math.Sqrt(reff) // 4/3 Y* √R
+	}
+	if !(h > 0) {
 		return 0
 	}
-	k := math.Log2(v1 / v0)
-	return d0 * math.Pow(e/v0, 1/k)
+	return math.Pow(1.25*m*v*v/h, 0.4) // ½ m v² = (2/5) h δ^{5/2}
 }
 
 // onSurface reports whether the world point p, lying in the plane of the
