@@ -93,6 +93,12 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 func kickDrift(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	b.X = b.X.AddScaled(dt, b.V)
+	if b.Kind == body.Sphere {
+		// Isotropic inertia: ω = L/I in any frame, no gyroscopic term.
+		b.W = b.W.AddScaled(0.5*dt*b.IBodyInv[0][0], b.T)
+		b.Q = b.Q.Integrate(b.W, dt)
+		return
+	}
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
 	qm := b.Q.Integrate(w0, 0.5*dt)
@@ -104,6 +110,10 @@ func kickDrift(b *body.Body, dt float64) {
 // kick is the second half kick with the forces at the new state.
 func kick(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
+	if b.Kind == body.Sphere {
+		b.W = b.W.AddScaled(0.5*dt*b.IBodyInv[0][0], b.T)
+		return
+	}
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
 }

@@ -26,6 +26,10 @@ type pairEntry struct {
 	smooth bool      // a sphere or superquadric takes part (smooth.go)
 	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
 	hasMid bool
+
+	dtSpring     float64 // cached Hookean Δt bound (pairDtSmooth), valid while springGen == World.lawGen
+	springGen    uint64
+	springSafety float64
 }
 
 // pairKey identifies a candidate pair with its periodic image.

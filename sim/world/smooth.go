@@ -202,7 +202,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	s := w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
-	rmin := math.Min(a.R, b.R)
+	rmin := min(a.R, b.R)
 	reff := law.Reduced(a.R, b.R)
 	if a.Wall >= 0 {
 		rmin, reff = b.R, b.R
@@ -211,27 +211,41 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	}
 	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	if v > 0 {
-		dt = math.Min(dt, 0.1*rmin/v)
+		dt = min(dt, 0.1*rmin/v)
 	}
 	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	if math.IsInf(meq, 0) {
 		return dt
 	}
+	if p.Smooth.Model == law.HookeLAMMPS {
+		// A linear spring: the bound depends on the masses only; keep it
+		// until a law or a shape changes.
+		if e.springGen != w.lawGen || e.springSafety != s.Safety {
+			e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
+		}
+		return min(dt, e.dtSpring)
+	}
 	// The stiffest state this pair can reach this step: its deepest current
 	// overlap or the overlap of an elastic impact at the current speed.
 	delta := 0.0
 	for k := range e.prev {
-		delta = math.Max(delta, -e.prev[k].Gn)
+		delta = max(delta, -e.prev[k].Gn)
 	}
-	k, c := smoothSpring(&p.Smooth, math.Max(delta, impactOverlap(&p.Smooth, meq, reff, v)), meq, reff)
-	if k > 0 {
-		// The lighter body alone (a contact far from its centre has a lower
-		// effective mass than m_eq along the normal; take the smaller of the two).
-		m := math.Min(meq, math.Min(a.MassOrInf(), b.MassOrInf())/2)
-		zeta := c / (2 * math.Sqrt(k*m))
-		dt = math.Min(dt, s.Safety*2*math.Sqrt(m/k)*(math.Sqrt(1+zeta*zeta)-zeta))
+	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlap(&p.Smooth, meq, reff, v)), reff))
+}
+
+// springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
+// law p at overlap delta between bodies a and b.
+func (w *World) springDt(a, b *body.Body, meq float64, p *law.Smooth, delta, reff float64) float64 {
+	k, c := smoothSpring(p, delta, meq, reff)
+	if !(k > 0) {
+		return math.Inf(1)
 	}
-	return dt
+	// A contact far from a centre has an effective mass along the normal
+	// below m_eq; take at most half the lighter mass.
+	m := min(meq, min(a.MassOrInf(), b.MassOrInf())/2)
+	zeta := c / (2 * math.Sqrt(k*m))
+	return w.Settings.Safety * 2 * math.Sqrt(m/k) * (math.Sqrt(1+zeta*zeta) - zeta)
 }
 
 // smoothSpring returns the normal stiffness dF/dδ and dashpot coefficient of
@@ -242,7 +256,7 @@ func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c float64) {
 	case law.HookeLAMMPS:
 		return p.Kn, meff * p.GammaN
 	}
-	delta = math.Max(delta, 1e-3*reff)
+	delta = max(delta, 1e-3*reff)
 	nf := p.Normal(delta, 0, meff, reff)
 	return nf.K, smoothDashpot(p, delta, meff, reff)
 }
@@ -251,7 +265,7 @@ func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c float64) {
 func smoothDashpot(p *law.Smooth, delta, meff, reff float64) float64 {
 	f0 := p.Normal(delta, 0, meff, reff).Fn
 	f1 := p.Normal(delta, 1, meff, reff).Fn // unit approach speed
-	return math.Max(0, f1-f0)
+	return max(0, f1-f0)
 }
 
 // impactOverlap estimates the largest overlap of an elastic impact at

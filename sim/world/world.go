@@ -120,6 +120,7 @@ type World struct {
 	scratch   []paddedScratch
 	needBoxes []bool
 	gen       uint64 // evaluation counter (pairEntry.gen)
+	lawGen    uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
 	centers   []geom.Vec3
 	radii     []float64
 	movable   []int
@@ -280,6 +281,7 @@ func (w *World) BodyByName(name string) int {
 
 // invalidate forces both levels of the contact search to rebuild at the next detection.
 func (w *World) invalidate() {
+	w.lawGen++
 	w.verlet.Invalidate()
 	for _, e := range w.bbPairs {
 		e.cache.Invalidate()
