@@ -10,7 +10,7 @@ FUZZTIME ?= 10s
 # A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
 GO       := $(shell sh .ci/go.sh)
 
-.PHONY: run test deps build bench fuzz clean
+.PHONY: run test deps build bench bench-sq bench-spheres fuzz clean
 
 run: build
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then ./$(BIN); \
@@ -27,6 +27,27 @@ build: deps
 
 bench: build
 	./$(BIN) bench
+
+# S1 §3.1 speed: superquadric settling (250 particles, periodic 0.05 m box)
+# for blockiness 2…10: the dynamic regime from the start, the static one
+# from the settled bed (docs/performance.md).
+SQ_SETS := --set generators[0].count=250 --set periodic.max=[0.05,0.05,0.25] \
+           --set generators[0].region.max=[0.05,0.05,0.245]
+bench-sq: build
+	@mkdir -p bin/bench-sq
+	@for n in 2 4 6 8 10; do \
+	  echo "== blockiness $$n (dynamic: first 0.15 s)"; \
+	  ./$(BIN) bench --scene sq-settling $(SQ_SETS) --set params.n=$$n --time 0.15 | grep -E 'µs/contact|contacts'; \
+	  ./$(BIN) run sq-settling $(SQ_SETS) --set params.n=$$n --set time=0.6 --out bin/bench-sq/n$$n >/dev/null 2>&1; \
+	  echo "== blockiness $$n (static: settled bed)"; \
+	  ./$(BIN) bench --scene sq-settling $(SQ_SETS) --set params.n=$$n --restart bin/bench-sq/n$$n/final.json --time 0.05 | grep -E 'µs/contact|contacts'; \
+	done
+
+# S2 §3.4 box of 218 spheres, settled: time per particle-step (LAMMPS reference 0.056 µs).
+bench-spheres: build
+	@mkdir -p bin/bench-spheres
+	./$(BIN) run sphere-box --out bin/bench-spheres >/dev/null 2>&1
+	./$(BIN) bench --scene sphere-box --restart bin/bench-spheres/final.json --time 0.5
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/
