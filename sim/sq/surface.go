@@ -40,11 +40,36 @@ const (
 
 // facet is a maximal connected set of coplanar triangles.
 type facet struct {
-	n, p   geom.Vec3       // unit outward normal and a point of the plane
-	u, v   geom.Vec3       // in-plane orthonormal basis, u × v = n
-	tris   [][3][2]float64 // triangles in (u, v) coordinates relative to p
-	bnd    []bedge         // polygon boundary in (u, v) coordinates
+	n, p   geom.Vec3 // unit outward normal and a point of the plane
+	u, v   geom.Vec3 // in-plane orthonormal basis, u × v = n
+	tris   []tri2    // triangles in (u, v) coordinates relative to p
+	bnd    []bedge   // polygon boundary in (u, v) coordinates
 	lo, hi geom.Vec3
+}
+
+// tri2 is a triangle in facet coordinates as three inward unit edge normals
+// and offsets: q is inside when n_i·q ≥ o_i for all i.
+type tri2 struct {
+	n [3][2]float64
+	o [3]float64
+}
+
+// newTri2 returns the half-plane form of the triangle abc (either winding).
+func newTri2(a, b, c [2]float64) tri2 {
+	var t tri2
+	p := [3][2]float64{a, b, c}
+	sg := 1.0
+	if cross2(a, b, c) < 0 {
+		sg = -1
+	}
+	for i := 0; i < 3; i++ {
+		u, v := p[i], p[(i+1)%3]
+		dx, dy := v[0]-u[0], v[1]-u[1]
+		l := math.Hypot(dx, dy)
+		n := [2]float64{-sg * dy / l, sg * dx / l} // left normal for a counter-clockwise triangle
+		t.n[i], t.o[i] = n, n[0]*u[0]+n[1]*u[1]
+	}
+	return t
 }
 
 // bedge is a facet boundary segment with the class of the mesh edge there.
@@ -205,7 +230,7 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		if len(f.tris) == 0 {
 			f.p = a
 		}
-		f.tris = append(f.tris, [3][2]float64{}) // placeholder, filled below
+		f.tris = append(f.tris, tri2{}) // placeholder, filled below
 		for _, x := range [3]geom.Vec3{a, b, c} {
 			f.lo, f.hi = f.lo.Min(x), f.hi.Max(x)
 		}
@@ -223,7 +248,7 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 	}
 	for i, t := range tris {
 		f := &S.facets[facetOf[i]]
-		f.tris = append(f.tris, [3][2]float64{to2(f, verts[t[0]]), to2(f, verts[t[1]]), to2(f, verts[t[2]])})
+		f.tris = append(f.tris, newTri2(to2(f, verts[t[0]]), to2(f, verts[t[1]]), to2(f, verts[t[2]])))
 	}
 	// opposite vertex of triangle ti across edge k
 	opp := func(ti int32, k edgeKey) geom.Vec3 {
@@ -412,8 +437,8 @@ func edgeClass(n1, a, o geom.Vec3) int {
 // lies in the facet polygon, or beyond it across a concave edge (there the
 // neighbouring facet rises in front of this one and cannot own the contact).
 func (f *facet) contains(q [2]float64, eps float64) bool {
-	for _, t := range f.tris {
-		if inTri(q, t, eps) {
+	for i := range f.tris {
+		if inTri(q, &f.tris[i], eps) {
 			return true
 		}
 	}
@@ -432,19 +457,9 @@ func (f *facet) contains(q [2]float64, eps float64) bool {
 }
 
 // inTri reports whether q lies in the triangle t (closed, with tolerance eps).
-func inTri(q [2]float64, t [3][2]float64, eps float64) bool {
-	area := cross2(t[0], t[1], t[2])
-	if area == 0 {
-		return false
-	}
-	sg := 1.0
-	if area < 0 {
-		sg = -1
-	}
+func inTri(q [2]float64, t *tri2, eps float64) bool {
 	for i := 0; i < 3; i++ {
-		a, b := t[i], t[(i+1)%3]
-		l := math.Hypot(b[0]-a[0], b[1]-a[1])
-		if sg*cross2(a, b, q) < -eps*l {
+		if t.n[i][0]*q[0]+t.n[i][1]*q[1] < t.o[i]-eps {
 			return false
 		}
 	}

@@ -126,9 +126,9 @@ type surfStats struct {
 	ratio                [3][2]float64 // worst deviation / tolerance: overlap, angle
 	skipped              int           // |brute-force gap| > 6% of the size: tolerances not checked
 	behind               int           // centre behind a one-sided triangle
-	maxSepRel            float64 // separations
-	maxFacet             float64 // facet contacts: |gap − brute force| / size
-	maxDeep              float64 // PA depth below the deepest particle point along u, / size
+	maxSepRel            float64       // separations
+	maxFacet             float64       // facet contacts: |gap − brute force| / size
+	maxDeep              float64       // PA depth below the deepest particle point along u, / size
 }
 
 // devTol returns the tolerated relative overlap (or gap) deviation and the

@@ -48,8 +48,18 @@ func (s Shape) surfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, o
 	// the particle in the surface frame
 	c := pw.ToLocal(ps.X)
 	q := pw.Q.Conj().Mul(ps.Q)
-	k := surfCtx{s: s, c: c, m: q.Mat(), pw: pw, reach: reach, sphere: sphere, pr: s.prep()}
-	lo, hi := s.AABB(Pose{X: c, Q: q})
+	k := surfCtx{s: s, c: c, m: q.Mat(), pw: pw, reach: reach, sphere: sphere}
+	if !sphere {
+		k.pr = s.prep()
+	}
+	var lo, hi geom.Vec3
+	if sphere {
+		r := geom.V(s.A, s.A, s.A)
+		lo, hi = c.Sub(r), c.Add(r)
+	} else {
+		lo, hi = s.AABB(Pose{X: c, Q: q})
+	}
+	k.rmax = math.Sqrt(s.A*s.A + s.B*s.B + s.C*s.C) // ≥ the bounding radius
 	if reach > 0 {
 		r := geom.V(reach, reach, reach)
 		lo, hi = lo.Sub(r), hi.Add(r)
@@ -100,6 +110,7 @@ type surfCtx struct {
 	m      geom.Mat3 // body → surface-frame rotation
 	pw     Pose
 	reach  float64
+	rmax   float64 // bound on the distance of surface points from the centre
 	sphere bool
 }
 
@@ -158,6 +169,11 @@ func (k *surfCtx) edge(e *fedge) (SurfaceContact, bool) {
 			return SurfaceContact{}, false
 		}
 		return SurfaceContact{Kind: KindEdge, PA: k.c.AddScaled(-k.s.A, n), PB: xs, Normal: n, Gap: gap}, true
+	}
+	// cheap reject: the line is farther from the centre than any surface point
+	ac := k.c.Sub(e.a)
+	if d := ac.AddScaled(-ac.Dot(e.e), e.e).Norm(); d-k.rmax >= k.reach {
+		return SurfaceContact{}, false
 	}
 	// body-frame line a + t e, t ∈ [0, l]
 	a := k.m.TMulV(e.a.Sub(k.c))
@@ -302,6 +318,7 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 	if t <= 0 || t >= l {
 		t = l / 2
 	}
+	tol := 1e-12 / math.Min(q.ia, math.Min(q.ib, q.ic)) // 1e-12 of the particle size
 	for it := 0; it < 100; it++ {
 		d, dd := dphi(t, true)
 		if d == 0 {
@@ -313,10 +330,13 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 			hi = t
 		}
 		tn := t - d/dd
+		if dd > 0 && math.Abs(tn-t) <= tol {
+			return tn, true
+		}
 		if !(dd > 0) || !(tn > lo && tn < hi) {
 			tn = (lo + hi) / 2
 		}
-		if math.Abs(tn-t) <= 1e-14*l || hi-lo <= 1e-14*l {
+		if hi-lo <= tol {
 			return tn, true
 		}
 		t = tn
