@@ -75,7 +75,20 @@ func newTri2(a, b, c [2]float64) tri2 {
 // bedge is a facet boundary segment with the class of the mesh edge there.
 type bedge struct {
 	a, b    [2]float64
+	out     [2]float64 // unit normal pointing out of the polygon
 	concave bool
+}
+
+// newBedge returns the boundary segment ab of a facet whose triangle there has
+// the opposite vertex o (all in facet coordinates).
+func newBedge(a, b, o [2]float64, concave bool) bedge {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	l := math.Hypot(dx, dy)
+	n := [2]float64{dy / l, -dx / l}
+	if n[0]*(o[0]-a[0])+n[1]*(o[1]-a[1]) > 0 {
+		n = [2]float64{-n[0], -n[1]}
+	}
+	return bedge{a: a, b: b, out: n, concave: concave}
 }
 
 // fedge is a feature edge: a maximal straight run of convex (or open boundary)
@@ -273,7 +286,7 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		a, b := verts[k.a], verts[k.b]
 		if len(u.tris) == 1 {
 			f := &S.facets[f1]
-			f.bnd = append(f.bnd, bedge{a: to2(f, a), b: to2(f, b)})
+			f.bnd = append(f.bnd, newBedge(to2(f, a), to2(f, b), to2(f, opp(t1, k)), false))
 			cands = append(cands, cand{k, f1, -1, t1})
 			continue
 		}
@@ -283,9 +296,9 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 			continue // interior edge of a facet
 		}
 		cls := edgeClass(S.facets[f1].n, a, opp(t2, k))
-		for _, fi := range [2]int32{f1, f2} {
+		for i, fi := range [2]int32{f1, f2} {
 			f := &S.facets[fi]
-			f.bnd = append(f.bnd, bedge{a: to2(f, a), b: to2(f, b), concave: cls == edgeConcave})
+			f.bnd = append(f.bnd, newBedge(to2(f, a), to2(f, b), to2(f, opp(u.tris[i], k)), cls == edgeConcave))
 		}
 		if cls == edgeConvex {
 			if f2 < f1 {
@@ -434,23 +447,31 @@ func edgeClass(n1, a, o geom.Vec3) int {
 }
 
 // contains reports whether the in-plane point q (coordinates relative to f.p)
-// lies in the facet polygon, or beyond it across a concave edge (there the
-// neighbouring facet rises in front of this one and cannot own the contact).
+// lies in the facet polygon, or beyond it across a concave edge only (there
+// the neighbouring facet rises in front of this one and cannot own the
+// contact). Outside the polygon, the boundary edges nearest to q decide: q is
+// accepted when one of them is concave and q lies beyond none of the others'
+// lines (a polygon corner shared by a concave and a convex edge).
 func (f *facet) contains(q [2]float64, eps float64) bool {
 	for i := range f.tris {
 		if inTri(q, &f.tris[i], eps) {
 			return true
 		}
 	}
-	best, concave := math.Inf(1), false
+	best := math.Inf(1)
 	for _, b := range f.bnd {
-		d := segDist2(q, b.a, b.b)
-		switch {
-		case d < best-eps*eps:
-			best, concave = d, b.concave
-		case d <= best+eps*eps:
-			concave = concave || b.concave
-			best = math.Min(best, d)
+		best = math.Min(best, segDist2(q, b.a, b.b))
+	}
+	lim := best*(1+1e-9) + eps*eps
+	concave := false
+	for _, b := range f.bnd {
+		if segDist2(q, b.a, b.b) > lim {
+			continue
+		}
+		if b.concave {
+			concave = true
+		} else if b.out[0]*(q[0]-b.a[0])+b.out[1]*(q[1]-b.a[1]) > eps {
+			return false
 		}
 	}
 	return concave
