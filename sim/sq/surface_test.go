@@ -253,3 +253,44 @@ func TestSurfaceSphereFastPath(t *testing.T) {
 	}
 	t.Logf("compared contacts by kind (facet, edge, vertex): %v", counts)
 }
+
+// Robustness: random and degenerate poses (centres at cube vertices, on edges,
+// at face centres, deep inside) against the cube, the L-prism and the hopper
+// never produce NaN: every contact has finite points, a unit normal (1e-12),
+// Gap < reach, a feature id in the range of its kind, and at most one contact
+// per feature.
+func TestSurfaceContactsRobust(t *testing.T) {
+	rng := rand.New(rand.NewSource(seedEnv(46)))
+	cv, ct := boxMesh(geom.V(-1, -1, -1), geom.V(1, 1, 1), false)
+	lv, lt := lPrism()
+	hv, ht := hopper()
+	surfs := []*Surface{mustSurface(t, cv, ct), mustSurface(t, lv, lt), mustSurface(t, hv, ht)}
+	special := []geom.Vec3{{X: 1, Y: 1, Z: 1}, {X: 1, Z: 1}, {X: 1}, {}, {X: 1, Y: 1, Z: 0.5}, {Y: -0.5}, {X: 0.5, Y: -0.5}}
+	const reach = 0.5
+	for k := 0; k < 3000; k++ {
+		surf := surfs[k%3]
+		s := randShape(rng, 10).Scaled(0.5)
+		if k%4 == 0 {
+			s = Sphere(0.2 + 0.5*rng.Float64())
+		}
+		x := geom.V(3*rng.Float64()-1.5, 3*rng.Float64()-1.5, 3*rng.Float64()-1)
+		if k%5 == 0 {
+			x = special[rng.Intn(len(special))]
+		}
+		out := s.SurfaceContacts(Pose{X: x, Q: randQuat(rng)}, surf, Pose{Q: geom.QIdent()}, reach, nil)
+		seen := map[int32]bool{}
+		nf, ne := int32(surf.NumFacets()), int32(surf.NumEdges())
+		for _, c := range out {
+			kind := KindFacet
+			if c.Feature >= nf+ne {
+				kind = KindVertex
+			} else if c.Feature >= nf {
+				kind = KindEdge
+			}
+			if !c.PA.IsFinite() || !c.PB.IsFinite() || math.Abs(c.Normal.Norm()-1) > 1e-12 || !(c.Gap < reach) || seen[c.Feature] || c.Kind != kind {
+				t.Fatalf("%+v at %v: bad contact %+v (duplicate %v)", s, x, c, seen[c.Feature])
+			}
+			seen[c.Feature] = true
+		}
+	}
+}
