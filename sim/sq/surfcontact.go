@@ -52,14 +52,20 @@ func (s Shape) surfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, o
 	if !sphere {
 		k.pr = s.prep()
 	}
-	var lo, hi geom.Vec3
+	// culling box: the axis-aligned box of the rotated OBB (S1 §2.2), within
+	// the sphere of radius |(a, b, c)| ≥ the bounding radius
+	k.rmax = math.Sqrt(s.A*s.A + s.B*s.B + s.C*s.C)
+	var ext geom.Vec3
 	if sphere {
-		r := geom.V(s.A, s.A, s.A)
-		lo, hi = c.Sub(r), c.Add(r)
+		ext = geom.V(s.A, s.A, s.A)
 	} else {
-		lo, hi = s.AABB(Pose{X: c, Q: q})
+		m := &k.m
+		ext = geom.V(
+			math.Min(k.rmax, math.Abs(m[0][0])*s.A+math.Abs(m[0][1])*s.B+math.Abs(m[0][2])*s.C),
+			math.Min(k.rmax, math.Abs(m[1][0])*s.A+math.Abs(m[1][1])*s.B+math.Abs(m[1][2])*s.C),
+			math.Min(k.rmax, math.Abs(m[2][0])*s.A+math.Abs(m[2][1])*s.B+math.Abs(m[2][2])*s.C))
 	}
-	k.rmax = math.Sqrt(s.A*s.A + s.B*s.B + s.C*s.C) // ≥ the bounding radius
+	lo, hi := c.Sub(ext), c.Add(ext)
 	if reach > 0 {
 		r := geom.V(reach, reach, reach)
 		lo, hi = lo.Sub(r), hi.Add(r)
@@ -298,14 +304,18 @@ func (q *prep) gaugeEval(x geom.Vec3, wantH bool) (float64, geom.Vec3, geom.Mat3
 
 // lineMin returns the minimiser t of the convex gauge φ(t) = g(a + t·e) over
 // [0, l] (e unit) when it lies strictly inside, by Newton's method on φ′ with
-// bisection safeguard; ok is false when the minimum is at an endpoint.
+// bisection safeguard; ok is false when the minimum is at an endpoint. With
+// Φ = 1 + f, φ′ = s·∇f·e and φ″ = s·[eᵀH_f e + (1/n1 − 1)(∇f·e)²/Φ] share the
+// positive factor s = g/(n1Φ), which therefore cancels from the signs and the
+// Newton step (no root is taken).
 func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 	dphi := func(t float64, wantH bool) (float64, float64) {
-		_, g, h := q.gaugeEval(a.AddScaled(t, e), wantH)
+		f, g, h := q.eval(a.AddScaled(t, e), true, wantH)
+		d := g.Dot(e)
 		if !wantH {
-			return g.Dot(e), 0
+			return d, 0
 		}
-		return g.Dot(e), e.Dot(h.MulV(e))
+		return d, e.Dot(h.MulV(e)) + (1/q.n1-1)*d*d/(f+1)
 	}
 	if d0, _ := dphi(0, false); !(d0 < 0) {
 		return 0, false
