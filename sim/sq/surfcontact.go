@@ -329,7 +329,8 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 		t = l / 2
 	}
 	tol := 1e-12 / math.Min(q.ia, math.Min(q.ib, q.ic)) // 1e-12 of the particle size
-	for it := 0; it < 100; it++ {
+	dprev := math.Inf(1)
+	for it := 0; it < 200; it++ {
 		d, dd := dphi(t, true)
 		if d == 0 {
 			return t, true
@@ -343,9 +344,12 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 		if dd > 0 && math.Abs(tn-t) <= tol {
 			return tn, true
 		}
-		if !(dd > 0) || !(tn > lo && tn < hi) {
+		// bisect when Newton leaves the bracket or stalls (|φ′| not halved:
+		// it can cycle across the sharp bend of a blocky surface)
+		if !(dd > 0) || !(tn > lo && tn < hi) || math.Abs(d) > 0.5*dprev {
 			tn = (lo + hi) / 2
 		}
+		dprev = math.Abs(d)
 		if hi-lo <= tol {
 			return tn, true
 		}
