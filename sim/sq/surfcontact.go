@@ -148,7 +148,7 @@ func (k *surfCtx) facet(f *facet, scale float64) (SurfaceContact, bool) {
 	// minimiser of the gauge over the plane: the ray centre → support point
 	xp := k.c.AddScaled(D/h, pa.Sub(k.c))
 	d := xp.Sub(f.p)
-	if !f.contains([2]float64{d.Dot(f.u), d.Dot(f.v)}, 1e-12*scale) {
+	if !f.contains([2]float64{d.Dot(f.u), d.Dot(f.v)}, coneTol*scale) {
 		return SurfaceContact{}, false
 	}
 	return SurfaceContact{Kind: KindFacet, PA: pa, PB: pa.AddScaled(-gap, f.n), Normal: f.n, Gap: gap}, true // S1 eq. (34): x* = x + ((x_w − x)·n)n
@@ -160,9 +160,10 @@ func (k *surfCtx) edge(e *fedge) (SurfaceContact, bool) {
 	var gap float64
 	if k.sphere {
 		t := k.c.Sub(e.a).Dot(e.e) // closest point of the line to the centre
-		if !(t > 0 && t < e.l) {
-			return SurfaceContact{}, false // endpoint: a corner's region
+		if !(t > -coneTol*e.l && t < (1+coneTol)*e.l) {
+			return SurfaceContact{}, false // beyond an endpoint: a corner's region
 		}
+		t = math.Max(0, math.Min(e.l, t))
 		xs = e.a.AddScaled(t, e.e)
 		d := k.c.Sub(xs)
 		dist := d.Norm()
@@ -216,10 +217,15 @@ func (k *surfCtx) edge(e *fedge) (SurfaceContact, bool) {
 // between the facet normal and the outward in-plane direction on a boundary.
 func (e *fedge) inCone(n geom.Vec3) bool {
 	if e.boundary {
-		return n.Dot(e.n1) >= 0 && n.Dot(e.m1) >= 0
+		return n.Dot(e.n1) >= -coneTol && n.Dot(e.m1) >= -coneTol
 	}
-	return n.Dot(e.m1) >= 0 && n.Dot(e.m2) >= 0
+	return n.Dot(e.m1) >= -coneTol && n.Dot(e.m2) >= -coneTol
 }
+
+// coneTol widens every region test by 1e-9 (radians, or relative lengths) so
+// that neighbouring regions overlap by rounding instead of leaving a gap: at
+// a region boundary a particle may get both contacts (nearly equal), never none.
+const coneTol = 1e-9
 
 // corner returns the vertex contact when the particle is in the corner's region.
 func (k *surfCtx) corner(cr *corner) (SurfaceContact, bool) {
@@ -255,12 +261,12 @@ func (k *surfCtx) corner(cr *corner) (SurfaceContact, bool) {
 
 func (cr *corner) inCone(n geom.Vec3) bool {
 	for _, d := range cr.dirs {
-		if n.Dot(d) > 0 {
+		if n.Dot(d) > coneTol {
 			return false
 		}
 	}
 	for _, m := range cr.ns {
-		if n.Dot(m) < 0 {
+		if n.Dot(m) < -coneTol {
 			return false
 		}
 	}
@@ -313,15 +319,21 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 		f, g, h := q.eval(a.AddScaled(t, e), true, wantH)
 		d := g.Dot(e)
 		if !wantH {
-			return d, 0
+			return d, g.Norm()
 		}
 		return d, e.Dot(h.MulV(e)) + (1/q.n1-1)*d*d/(f+1)
 	}
-	if d0, _ := dphi(0, false); !(d0 < 0) {
+	// endpoint tests widened by coneTol (relative to |∇f|), matching the corners'
+	d0, n0 := dphi(0, false)
+	d1, n1 := dphi(l, false)
+	if !(d0 < coneTol*n0) || !(d1 > -coneTol*n1) {
 		return 0, false
 	}
-	if d1, _ := dphi(l, false); !(d1 > 0) {
-		return 0, false
+	if d0 >= 0 {
+		return 0, true
+	}
+	if d1 <= 0 {
+		return l, true
 	}
 	lo, hi := 0.0, l
 	t := math.Max(0, math.Min(l, -a.Dot(e))) // closest point to the centre
