@@ -99,6 +99,7 @@ type fedge struct {
 	n1, n2   geom.Vec3 // facet normals (n2 unused on a boundary)
 	m1, m2   geom.Vec3 // in-plane directions leaving facet 1 (2) across the edge
 	boundary bool
+	f1, f2   int32 // facet ids (f2 = −1 on a boundary)
 	lo, hi   geom.Vec3
 }
 
@@ -108,6 +109,8 @@ type corner struct {
 	v    geom.Vec3
 	dirs []geom.Vec3
 	ns   []geom.Vec3
+	fs   []int32 // incident facet ids
+	es   []int32 // feature edges ending here
 }
 
 // NumFacets returns the number of planar facets (feature ids 0 … NumFacets−1).
@@ -314,7 +317,7 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		}
 		return cands[i].f2 < cands[j].f2
 	})
-	endpoint := map[int32]bool{}
+	endpoint := map[int32][]int32{} // vertex → feature edges ending there
 	for lo := 0; lo < len(cands); {
 		hi := lo + 1
 		for hi < len(cands) && cands[hi].f1 == cands[lo].f1 && cands[hi].f2 == cands[lo].f2 {
@@ -378,10 +381,12 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 				}
 				a := a0.AddScaled(ivs[p].t0, e)
 				b := a0.AddScaled(t1, e)
-				fe := fedge{a: a, e: e, l: t1 - ivs[p].t0, n1: f1.n, n2: n2, m1: m1, m2: m2, boundary: group[i].f2 < 0}
+				fe := fedge{a: a, e: e, l: t1 - ivs[p].t0, n1: f1.n, n2: n2, m1: m1, m2: m2, boundary: group[i].f2 < 0, f1: group[i].f1, f2: group[i].f2}
 				fe.lo, fe.hi = a.Min(b), a.Max(b)
+				id := int32(len(S.edges))
 				S.edges = append(S.edges, fe)
-				endpoint[ivs[p].v0], endpoint[v1] = true, true
+				endpoint[ivs[p].v0] = append(endpoint[ivs[p].v0], id)
+				endpoint[v1] = append(endpoint[v1], id)
 				p = q + 1
 			}
 		}
@@ -410,10 +415,11 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 	}
 	sort.Slice(vs, func(i, j int) bool { return vs[i] < vs[j] })
 	for _, v := range vs {
-		c := corner{v: verts[v]}
+		c := corner{v: verts[v], es: endpoint[v]}
 		convex := true
 		for f := range inc[v] {
 			c.ns = append(c.ns, S.facets[f].n)
+			c.fs = append(c.fs, f)
 		}
 		for w := range nbr[v] {
 			d := verts[w].Sub(verts[v])

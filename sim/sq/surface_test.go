@@ -208,6 +208,28 @@ func TestSurfaceContactCounts(t *testing.T) {
 	}
 }
 
+// Exactly on a region boundary (both owners' tests pass within rounding) the
+// duplicate is dropped: a sphere and an n = 4 shape centred above the cube
+// edge line x = z = 1, and above the corner (1, 1, 1), each get one contact
+// with normal +z and the exact depth 0.05.
+func TestSurfaceBoundaryNoDuplicate(t *testing.T) {
+	cv, ct := boxMesh(geom.V(-1, -1, -1), geom.V(1, 1, 1), false)
+	cube := mustSurface(t, cv, ct)
+	for _, s := range []Shape{Sphere(0.5), {0.5, 0.4, 0.5, 4, 4}} {
+		for _, x := range []geom.Vec3{{X: 1, Y: 0.3, Z: 1.45}, {X: 1, Y: 1, Z: 1.45}} {
+			for _, sphere := range []bool{true, false} {
+				if sphere && s.N1 != 2 {
+					continue
+				}
+				out := s.surfaceContacts(Pose{X: x, Q: geom.QIdent()}, cube, Pose{Q: geom.QIdent()}, 0, nil, sphere)
+				if len(out) != 1 || out[0].Normal.Dist(geom.V(0, 0, 1)) > 1e-9 || math.Abs(out[0].Gap+0.05) > 1e-9 {
+					t.Errorf("%+v at %v (fast %v): %d contacts %+v", s, x, sphere, len(out), out)
+				}
+			}
+		}
+	}
+}
+
 // The sphere fast path equals the generic gauge path for n = 2 spheres: the
 // same features and PA, PB, normal, gap within 1e-9 (random spheres near a
 // cube, a single triangle and inside a box, reach 0.3).

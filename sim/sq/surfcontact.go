@@ -74,6 +74,7 @@ func (s Shape) surfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, o
 		return out
 	}
 	nf, ne := int32(len(surf.facets)), int32(len(surf.edges))
+	n0 := len(out)
 	for i := range surf.facets {
 		f := &surf.facets[i]
 		if boxOverlap(lo, hi, f.lo, f.hi) {
@@ -101,7 +102,57 @@ func (s Shape) surfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, o
 			}
 		}
 	}
-	return out
+	return surf.dedupe(out, n0)
+}
+
+// dedupe drops, from out[n0:], an edge or corner contact whose normal equals
+// (within 1.4e-6 rad) that of a contact of an adjacent higher-dimensional
+// feature (a facet of the edge; a facet or edge at the corner): within coneTol
+// of a region boundary both owners report the same contact, and it must not
+// count twice.
+func (s *Surface) dedupe(out []SurfaceContact, n0 int) []SurfaceContact {
+	if len(out)-n0 < 2 {
+		return out
+	}
+	nf, ne := int32(len(s.facets)), int32(len(s.edges))
+	same := func(c SurfaceContact, id int32) bool {
+		for _, o := range out[n0:] {
+			if o.Feature == id && o.Normal.Dot(c.Normal) > 1-1e-12 {
+				return true
+			}
+		}
+		return false
+	}
+	var drop uint64 // first pass: decide on the original list (≤ 64 contacts)
+	for i, c := range out[n0:] {
+		if i >= 64 {
+			break
+		}
+		d := false
+		switch c.Kind {
+		case KindEdge:
+			e := &s.edges[c.Feature-nf]
+			d = same(c, e.f1) || e.f2 >= 0 && same(c, e.f2)
+		case KindVertex:
+			cr := &s.corners[c.Feature-nf-ne]
+			for _, f := range cr.fs {
+				d = d || same(c, f)
+			}
+			for _, e := range cr.es {
+				d = d || same(c, nf+e)
+			}
+		}
+		if d {
+			drop |= 1 << uint(i)
+		}
+	}
+	keep := out[:n0]
+	for i, c := range out[n0:] {
+		if i >= 64 || drop&(1<<uint(i)) == 0 {
+			keep = append(keep, c)
+		}
+	}
+	return keep
 }
 
 func boxOverlap(alo, ahi, blo, bhi geom.Vec3) bool {
