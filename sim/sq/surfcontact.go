@@ -29,12 +29,19 @@ type SurfaceContact struct {
 // the vertex lies in the corner's normal cone. By convexity of g these tests
 // partition space consistently, so a particle on a facet split into many
 // triangles gets one contact, one over a convex edge one edge contact, and one
-// in a concave corner one contact per wall. Spheres take a closed-form path.
+// in a concave corner one contact per wall. The tests are widened by 1e-9 so
+// that neighbouring regions overlap rather than leave a gap; on a boundary the
+// duplicate of the adjacent lower-dimensional feature is dropped. Facets are
+// one-sided: a particle whose centre is behind a facet's plane gets no contact
+// from it. Spheres (A = B = C, N1 = N2 = 2) take a closed-form path.
 //
 // Facet contacts use the extreme point of the particle against the facet
 // normal (S1 eq. 30–34, exact); edge and corner contacts measure the overlap
 // along the line through the feature point x* in the normal direction (the
-// contact line of S1 eq. 36). The particle must be convex: 2 ≤ N1, N2.
+// contact line of S1 eq. 36); they agree with the minimum translation
+// distance to first order in the overlap δ (normals within about δ/ρ, ρ the
+// particle's local radius of curvature). The particle must be convex
+// (2 ≤ N1, N2); the shape is assumed valid (Shape.Validate).
 func (s Shape) SurfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, out []SurfaceContact) []SurfaceContact {
 	sphere := s.A == s.B && s.B == s.C && s.N1 == 2 && s.N2 == 2
 	return s.surfaceContacts(ps, surf, pw, reach, out, sphere)
