@@ -182,7 +182,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 	f, r := phi(ea, eb, st.mu)
 	st.res = r
 	for st.iter < maxIter {
-		if r < tol {
+		if converged(&f, ea.g, tol) {
 			return true
 		}
 		if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -227,10 +227,20 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 		}
 		st.res = r
 		if !accepted {
-			return r < tol
+			return converged(&f, ea.g, tol)
 		}
 	}
-	return r < tol
+	return converged(&f, ea.g, tol)
+}
+
+// converged reports whether Φ of S1 eq. (24) meets the tolerance: |F₁ − F₂|
+// below tol and the gradient rows below tol·min(1, |∇F₁|). The relative part
+// matters only at deep overlaps, where the midway point lies near the centres
+// and the gradients of blocky shapes nearly vanish, so that an absolute test
+// would accept a point whose gradients are not antiparallel.
+func converged(f *[4]float64, ga geom.Vec3, tol float64) bool {
+	g := math.Sqrt(f[0]*f[0] + f[1]*f[1] + f[2]*f[2])
+	return math.Abs(f[3]) < tol && g < tol*math.Min(1, ga.Norm())
 }
 
 // maxStep caps a Newton position step (in units of the length scale).
