@@ -5,8 +5,11 @@ import (
 	"testing"
 
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/shape"
+	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
 	"grainlab/sim/sq"
 	"grainlab/sim/world"
@@ -203,4 +206,62 @@ func TestSuperquadricPairConserves(t *testing.T) {
 // angMom returns the angular momentum of b about the origin.
 func angMom(b *body.Body) geom.Vec3 {
 	return b.X.Cross(b.V.Scale(b.Mass)).Add(b.MulInertia(b.W))
+}
+
+// A sphere resting on a cube that rests on the ground mixes the two law sets:
+// the sphere–cube contact (smooth law, the cube's top facet) carries the
+// sphere's weight with the Hookean overlap m g/k_n (0.1%), the ground carries
+// both weights (0.1%).
+func TestSphereOnCube(t *testing.T) {
+	p := cubeParams(0.5, 0.5)
+	p.Smooth = law.Smooth{Model: law.HookeLAMMPS, Kn: 1e5, GammaN: 300, Kt: 1e4, GammaT: 50, Mu: 0.5}
+	w := groundWorld(t, p)
+	cube := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.V(0, 0, 0.05+0.0009), geom.QIdent())
+	w.AddBody(cube)
+	const r = 0.02
+	s := body.NewSphere("ball", r, 2500, geom.V(0.01, -0.02, 0.1009+r))
+	w.AddBody(s)
+	if err := w.Check(); err != nil {
+		t.Fatal(err)
+	}
+	run(t, w, 0.6, nil)
+	ms := s.Mass * 9.81
+	got, n := 0.0, 0
+	w.EachContact(func(a, b int, c *contact.Contact) {
+		if c.Kind == snap.SQ && c.Active() {
+			got, n = -c.Gn, n+1
+		}
+	})
+	if want := ms / 1e5; n != 1 || math.Abs(got-want) > 1e-3*want {
+		t.Errorf("%d sphere–cube contacts, overlap %.6g m; want 1 of m g/k_n = %.6g m (±0.1%%)", n, got, want)
+	}
+	if got, want := w.Walls[0].Force.Z, (cube.Mass+s.Mass)*9.81; math.Abs(got-want) > 1e-3*want {
+		t.Errorf("ground reaction %.6g N, want %.6g N (±0.1%%)", got, want)
+	}
+}
+
+// A sphere in a frictionless V-shaped trough of two planes at ±θ from the
+// horizontal touches each plane once, with force m g/(2 cos θ) (0.1%).
+func TestSphereInTrough(t *testing.T) {
+	const r, theta = 0.01, 30 * math.Pi / 180
+	w := smoothWorld(t, law.Smooth{Model: law.HookeLAMMPS, Kn: 1e5, GammaN: 300})
+	for i, sgn := range []float64{1, -1} {
+		n := geom.V(-sgn*math.Sin(theta), 0, math.Cos(theta))
+		c := geom.V(sgn*0.05*math.Cos(theta), 0, 0.05*math.Sin(theta))
+		if _, err := w.AddWall([]string{"left", "right"}[i], plane(t, "p", c, n, 0.1), 0, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := body.NewSphere("ball", r, 2500, geom.V(0, 0, r/math.Cos(theta)))
+	w.AddBody(s)
+	run(t, w, 0.5, nil)
+	want := s.Mass * 9.81 / (2 * math.Cos(theta))
+	if n := w.Stats.Contacts; n != 2 {
+		t.Errorf("%d contacts, want 2", n)
+	}
+	for _, wl := range w.Walls {
+		if got := wl.Force.Norm(); math.Abs(got-want) > 1e-3*want {
+			t.Errorf("wall %s pushes %.6g N, want m g/(2 cos θ) = %.6g N (±0.1%%)", wl.Name, got, want)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/shape"
 	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
 	"grainlab/sim/sq"
@@ -84,11 +85,62 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap, r.Point))
 		}
 	default:
-		// A smooth body against a movable polyhedron: not supported yet
-		// (scene.Build refuses such scenes).
+		// A smooth body against a polyhedron: its surface's facets, convex
+		// edges and corners (sq.SurfaceContacts).
+		w.narrowSmoothSurface(e)
 	}
 	w.matchSmooth(e)
 	return false
+}
+
+// narrowSmoothSurface is the contact of a smooth body with the triangulated
+// surface of a polyhedron or a non-planar wall: at most one contact per
+// facet, convex edge or corner (Voronoi regions), keyed by the feature id.
+func (w *World) narrowSmoothSurface(e *pairEntry) {
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	pb, sb, swap := a, b, false // particle, surface body
+	shift := e.Shift            // of B
+	if !isSmooth(a) {
+		pb, sb, swap = b, a, true
+	}
+	surf := w.surfaceOf(sb.Poly)
+	if surf == nil {
+		return
+	}
+	pp, ps := poseOf(pb, geom.Vec3{}), poseOf(sb, geom.Vec3{})
+	if swap {
+		pp = poseOf(pb, shift) // the particle is B
+	} else {
+		ps = poseOf(sb, shift)
+	}
+	var buf [8]sq.SurfaceContact
+	for _, c := range pb.SQ.SurfaceContacts(pp, surf, ps, 0, buf[:0]) {
+		if !(c.Gap < 0) {
+			continue
+		}
+		if swap { // A is the surface: normal from B (particle) to A
+			e.cur = append(e.cur, smoothContact(c.Feature, 0, c.PB, c.PA, c.Normal.Neg(), c.Gap, c.PA))
+		} else {
+			e.cur = append(e.cur, smoothContact(0, c.Feature, c.PA, c.PB, c.Normal, c.Gap, c.PA))
+		}
+	}
+}
+
+// surfaceOf returns the contact surface of a polyhedron (built once, shared).
+func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
+	if s, ok := w.surfaces.Load(p); ok {
+		return s.(*sq.Surface)
+	}
+	tris := make([][3]int32, len(p.Faces))
+	for i, f := range p.Faces {
+		tris[i] = f.V
+	}
+	s, err := sq.NewSurface(p.Verts, tris)
+	if err != nil {
+		s = nil // an unusable surface has no smooth contacts (Check reports it)
+	}
+	act, _ := w.surfaces.LoadOrStore(p, s)
+	return act.(*sq.Surface)
 }
 
 // narrowSmoothWall handles a smooth body against a wall.
@@ -100,9 +152,15 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		pb, wb, swap = b, a, true
 	}
 	wl := &w.Walls[wb.Wall]
-	if !wl.Planar {
-		return false // triangulated walls: see scene.Build
+	if !wl.Planar || !w.Periodic.On() {
+		// Triangulated walls, and planar walls of finite extent outside
+		// periodic boxes: facets, convex (open) edges and corners.
+		w.narrowSmoothSurface(e)
+		w.matchSmooth(e)
+		return false
 	}
+	// A planar wall in a periodic box: the analytic plane contact (S1 eq.
+	// 30–34), kept where its point lies on the wall or on its periodic image.
 	var pa, pw, n geom.Vec3
 	var gap float64
 	if pb.Kind == body.Sphere {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 
 	"grainlab/sim/body"
 	"grainlab/sim/broad"
@@ -126,6 +127,8 @@ type World struct {
 	movable   []int
 	ghosts    []ghost // periodic images (periodic.go)
 	ghostBuf  []ghost
+
+	surfaces sync.Map // *shape.Polyhedron → *sq.Surface, for smooth contacts (smooth.go)
 
 	// Periodic boundaries along x and/or y (periodic.go).
 	Periodic Periodic
