@@ -42,34 +42,8 @@ const (
 type facet struct {
 	n, p   geom.Vec3 // unit outward normal and a point of the plane
 	u, v   geom.Vec3 // in-plane orthonormal basis, u × v = n
-	tris   []tri2    // triangles in (u, v) coordinates relative to p
 	bnd    []bedge   // polygon boundary in (u, v) coordinates
 	lo, hi geom.Vec3
-}
-
-// tri2 is a triangle in facet coordinates as three inward unit edge normals
-// and offsets: q is inside when n_i·q ≥ o_i for all i.
-type tri2 struct {
-	n [3][2]float64
-	o [3]float64
-}
-
-// newTri2 returns the half-plane form of the triangle abc (either winding).
-func newTri2(a, b, c [2]float64) tri2 {
-	var t tri2
-	p := [3][2]float64{a, b, c}
-	sg := 1.0
-	if cross2(a, b, c) < 0 {
-		sg = -1
-	}
-	for i := 0; i < 3; i++ {
-		u, v := p[i], p[(i+1)%3]
-		dx, dy := v[0]-u[0], v[1]-u[1]
-		l := math.Hypot(dx, dy)
-		n := [2]float64{-sg * dy / l, sg * dx / l} // left normal for a counter-clockwise triangle
-		t.n[i], t.o[i] = n, n[0]*u[0]+n[1]*u[1]
-	}
-	return t
 }
 
 // bedge is a facet boundary segment with the class of the mesh edge there.
@@ -243,10 +217,9 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		f := &S.facets[facetOf[i]]
 		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
 		f.n = f.n.Add(b.Sub(a).Cross(c.Sub(a)))
-		if len(f.tris) == 0 {
+		if math.IsInf(f.lo.X, 1) { // first triangle of the facet
 			f.p = a
 		}
-		f.tris = append(f.tris, tri2{}) // placeholder, filled below
 		for _, x := range [3]geom.Vec3{a, b, c} {
 			f.lo, f.hi = f.lo.Min(x), f.hi.Max(x)
 		}
@@ -256,15 +229,10 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		f.n = f.n.Unit()
 		f.u = f.n.AnyPerp()
 		f.v = f.n.Cross(f.u)
-		f.tris = f.tris[:0]
 	}
 	to2 := func(f *facet, x geom.Vec3) [2]float64 {
 		d := x.Sub(f.p)
 		return [2]float64{d.Dot(f.u), d.Dot(f.v)}
-	}
-	for i, t := range tris {
-		f := &S.facets[facetOf[i]]
-		f.tris = append(f.tris, newTri2(to2(f, verts[t[0]]), to2(f, verts[t[1]]), to2(f, verts[t[2]])))
 	}
 	// opposite vertex of triangle ti across edge k
 	opp := func(ti int32, k edgeKey) geom.Vec3 {
@@ -453,20 +421,33 @@ func edgeClass(n1, a, o geom.Vec3) int {
 }
 
 // contains reports whether the in-plane point q (coordinates relative to f.p)
-// lies in the facet polygon, or beyond it across a concave edge only (there
-// the neighbouring facet rises in front of this one and cannot own the
+// lies in the facet polygon (closed, by the crossing number of its boundary
+// cycles, so holes and non-convex facets work, in O(boundary edges) however
+// finely the facet is triangulated), or beyond it across a concave edge only
+// (there the neighbouring facet rises in front of this one and cannot own the
 // contact). Outside the polygon, the boundary edges nearest to q decide: q is
 // accepted when one of them is concave and q lies beyond none of the others'
 // lines (a polygon corner shared by a concave and a convex edge).
 func (f *facet) contains(q [2]float64, eps float64) bool {
-	for i := range f.tris {
-		if inTri(q, &f.tris[i], eps) {
-			return true
+	inside := false
+	for i := range f.bnd {
+		b := &f.bnd[i]
+		if (b.a[1] > q[1]) != (b.b[1] > q[1]) {
+			x := b.a[0] + (q[1]-b.a[1])*(b.b[0]-b.a[0])/(b.b[1]-b.a[1])
+			if q[0] < x {
+				inside = !inside
+			}
 		}
 	}
+	if inside {
+		return true
+	}
 	best := math.Inf(1)
-	for _, b := range f.bnd {
-		best = math.Min(best, segDist2(q, b.a, b.b))
+	for i := range f.bnd {
+		best = math.Min(best, segDist2(q, f.bnd[i].a, f.bnd[i].b))
+	}
+	if best <= eps*eps {
+		return true // on the boundary (closed polygon)
 	}
 	lim := best*(1+1e-9) + eps*eps
 	concave := false
@@ -481,20 +462,6 @@ func (f *facet) contains(q [2]float64, eps float64) bool {
 		}
 	}
 	return concave
-}
-
-// inTri reports whether q lies in the triangle t (closed, with tolerance eps).
-func inTri(q [2]float64, t *tri2, eps float64) bool {
-	for i := 0; i < 3; i++ {
-		if t.n[i][0]*q[0]+t.n[i][1]*q[1] < t.o[i]-eps {
-			return false
-		}
-	}
-	return true
-}
-
-func cross2(a, b, c [2]float64) float64 {
-	return (b[0]-a[0])*(c[1]-a[1]) - (b[1]-a[1])*(c[0]-a[0])
 }
 
 // segDist2 returns the squared distance from q to the segment ab.

@@ -12,13 +12,15 @@ var surfSink []SurfaceContact
 
 // BenchmarkSurfaceContacts: one SurfaceContacts call for a particle (sphere,
 // or n1 = n2 = n) poking 1% of its size into a 4×4-split floor (one facet
-// contact), a concave box corner (three), a convex cube edge (one edge
+// contact), the same floor split into 100×100 quads, a concave box corner (three), a convex cube edge (one edge
 // contact) and a cube corner (one vertex contact); 32 random orientations.
 func BenchmarkSurfaceContacts(bm *testing.B) {
 	fv, ft := floorMesh(3, 4)
 	iv, it := boxMesh(geom.V(-3, -3, 0), geom.V(3, 3, 6), true)
 	cv, ct := boxMesh(geom.V(-1, -1, -1), geom.V(1, 1, 1), false)
 	floor, box, cube := mustSurface(bm, fv, ft), mustSurface(bm, iv, it), mustSurface(bm, cv, ct)
+	bv, bt := floorMesh(3, 100) // 20000 triangles, one facet
+	big := mustSurface(bm, bv, bt)
 	type scene struct {
 		name string
 		surf *Surface
@@ -27,6 +29,7 @@ func BenchmarkSurfaceContacts(bm *testing.B) {
 	}
 	scenes := []scene{
 		{"floor", floor, geom.V(0.3, 0.2, 0), geom.V(0, 0, 1), 1},
+		{"floor100", big, geom.V(0.3, 0.2, 0), geom.V(0, 0, 1), 1},
 		{"corner3", box, geom.V(-3, -3, 0), geom.V(0, 0, 0), 3},
 		{"edge", cube, geom.V(1, 0.1, 1), geom.V(1, 0, 1.3).Unit(), 1},
 		{"vertex", cube, geom.V(1, 1, 1), geom.V(1, 0.9, 1.2).Unit(), 1},

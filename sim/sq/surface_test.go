@@ -101,6 +101,7 @@ func TestSurfaceFeatures(t *testing.T) {
 	cv, ct := boxMesh(geom.V(-1, -1, -1), geom.V(1, 1, 1), false)
 	iv, it := boxMesh(geom.V(-1, -1, -1), geom.V(1, 1, 1), true)
 	fv, ft := floorMesh(2, 4)
+	bfv, bft := floorMesh(2, 60)
 	cases := []struct {
 		name    string
 		v       []geom.Vec3
@@ -111,6 +112,7 @@ func TestSurfaceFeatures(t *testing.T) {
 		{"box inside", iv, it, 6, 0, 0},
 		{"triangle", []geom.Vec3{{}, {X: 1}, {Y: 1}}, [][3]int32{{0, 1, 2}}, 1, 3, 3},
 		{"floor 4×4", fv, ft, 1, 4, 4},
+		{"floor 60×60", bfv, bft, 1, 4, 4},
 	}
 	for _, c := range cases {
 		s := mustSurface(t, c.v, c.tr)
