@@ -59,6 +59,7 @@ type Contact struct {
 	Ft   geom.Vec3 // friction force acting on A
 	Fric law.FrictionState
 	Epot float64 // stored energy of the normal law and the tangential spring
+	M    geom.Vec3 // rolling-resistance torque on A (smooth contacts; B gets −M)
 }
 
 // Active reports whether the contact is not suppressed by the hierarchy.

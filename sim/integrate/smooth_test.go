@@ -265,3 +265,26 @@ func TestSphereInTrough(t *testing.T) {
 		}
 	}
 }
+
+// A sphere rolling on a floor with rolling resistance μ_r decelerates at
+// 5/7·μ_r·g (torque μ_r R F_n about the contact point, I_c = 7/5 m R²), ±2%.
+func TestSphereRollingResistance(t *testing.T) {
+	const r, mur = 0.01, 0.02
+	w := smoothWorld(t, law.Smooth{Model: law.HookeLAMMPS, Kn: 1e5, GammaN: 300, Kt: 3e4, GammaT: 100, Mu: 0.5, MuRoll: mur})
+	if _, err := w.AddWall("floor", plane(t, "floor", geom.Vec3{}, geom.V(0, 0, 1), 4), 0, true); err != nil {
+		t.Fatal(err)
+	}
+	s := body.NewSphere("ball", r, 2500, geom.V(0, 0, r-s0(r)))
+	s.V, s.W = geom.V(1, 0, 0), geom.V(0, 1/r, 0) // rolling without slip
+	w.AddBody(s)
+	run(t, w, 0.05, nil)
+	v0, t0 := s.V.X, w.Time
+	run(t, w, 0.5, nil)
+	a := (s.V.X - v0) / (w.Time - t0)
+	if want := -5.0 / 7.0 * mur * 9.81; math.Abs(a-want) > 0.02*math.Abs(want) {
+		t.Errorf("deceleration %.5f m/s², want 5/7 μ_r g = %.5f (±2%%)", a, want)
+	}
+}
+
+// s0 is the static Hookean overlap of a 2500 kg/m³ sphere of radius r (k_n = 1e5).
+func s0(r float64) float64 { return 2500 * 4 / 3 * math.Pi * r * r * r * 9.81 / 1e5 }

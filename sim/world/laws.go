@@ -90,8 +90,8 @@ func (w *World) accumulateContacts() {
 			if e.smooth {
 				// Both bodies take the force at the contact point (B at its image).
 				p := c.Point()
-				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f))
-				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f))
+				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
+				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
 			} else {
 				a.ApplyForceAt(f, c.PA)
 				b.ApplyForceAt(f.Neg(), c.PB)
