@@ -324,7 +324,33 @@ func (w *World) springDt(a, b *body.Body, meq float64, p *law.Smooth, delta, ref
 	// below m_eq; take at most half the lighter mass.
 	m := min(meq, min(a.MassOrInf(), b.MassOrInf())/2)
 	zeta := c / (2 * math.Sqrt(k*m))
-	return w.Settings.Safety * 2 * math.Sqrt(m/k) * (math.Sqrt(1+zeta*zeta) - zeta)
+	dt := w.Settings.Safety * 2 * math.Sqrt(m/k) * (math.Sqrt(1+zeta*zeta) - zeta)
+	// The tangential spring acts on the translational and rotational inertia
+	// together: its effective mass 1/(1/m + R²/I_min) is far below m for a
+	// contact at the tip of an elongated or flat particle.
+	if kt := tangentialStiffness(p, delta, meq, reff); kt > 0 {
+		mt := 1 / (tangentialInvMass(a) + tangentialInvMass(b))
+		dt = min(dt, w.Settings.Safety*2*math.Sqrt(mt/kt))
+	}
+	return dt
+}
+
+// tangentialInvMass returns 1/m + R²/I_min of body b (0 for a fixed body),
+// the largest inverse mass a tangential force at distance R can meet.
+func tangentialInvMass(b *body.Body) float64 {
+	if b.Fixed {
+		return 0
+	}
+	imax := max(b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2])
+	return b.InvMass + b.R*b.R*imax
+}
+
+// tangentialStiffness returns the tangential spring stiffness of law p at overlap delta.
+func tangentialStiffness(p *law.Smooth, delta, meff, reff float64) float64 {
+	if p.Model == law.HookeLAMMPS {
+		return p.Kt
+	}
+	return p.Normal(max(delta, 1e-3*reff), 0, meff, reff).Kt
 }
 
 // smoothSpring returns the normal stiffness dF/dδ and dashpot coefficient of
