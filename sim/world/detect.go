@@ -2,10 +2,13 @@ package world
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"grainlab/sim/body"
 	"grainlab/sim/contact"
+	"grainlab/sim/geom"
 )
 
 // pairEntry is a candidate body pair (A < B) with its contacts of the current
@@ -18,6 +21,17 @@ type pairEntry struct {
 	dtMax     float64       // this pair's bound on the next step (StableDt)
 	gen       uint64        // the evaluation that last listed this pair
 	nightOwl  bool          // the pair joined the candidates during the step
+
+	Shift  geom.Vec3 // B is evaluated at X_B + Shift (periodic image; zero otherwise)
+	smooth bool      // a sphere or superquadric takes part (smooth.go)
+	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
+	hasMid bool
+}
+
+// pairKey identifies a candidate pair with its periodic image.
+type pairKey struct {
+	a, b   int32
+	sx, sy float64
 }
 
 // stageDetect is solver stage 1 (S0 §2.5, §2.4.2–2.4.4): place every body,
@@ -32,9 +46,21 @@ func (w *World) stageDetect() (nightOwls int) {
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
+	if w.Periodic.On() {
+		for _, b := range w.Bodies {
+			if !b.Fixed {
+				b.X = w.Periodic.wrap(b.X)
+			}
+		}
+	}
 	w.parallel(n, func(_, i int) {
 		b := w.Bodies[i]
-		w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+		if b.Kind == body.Polyhedral {
+			w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+		} else {
+			w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
+			w.posed[i].Box = smoothBox(b)
+		}
 	})
 	gmax := w.MaxGap()
 	if w.skin == 0 {
@@ -51,24 +77,50 @@ func (w *World) stageDetect() (nightOwls int) {
 		w.radii = append(w.radii, b.Radius()+gmax/2)
 		w.movable = append(w.movable, i)
 	}
+	nm := len(w.movable)
+	if w.Periodic.On() {
+		w.addGhosts(gmax)
+	}
 	rebuilt, cand := w.verlet.Update(w.centers, w.radii, w.skin)
 	if rebuilt {
-		old := make(map[[2]int32]*pairEntry, len(w.bbPairs))
+		old := make(map[pairKey]*pairEntry, len(w.bbPairs))
 		for _, e := range w.bbPairs {
-			old[[2]int32{e.A, e.B}] = e
+			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 		}
+		seen := make(map[pairKey]bool)
 		w.bbPairs = w.bbPairs[:0]
 		for _, c := range cand {
-			a, b := int32(w.movable[c[0]]), int32(w.movable[c[1]])
+			i, j := int(c[0]), int(c[1])
+			var shift geom.Vec3 // of j's image relative to i
+			if i >= nm && j >= nm {
+				continue // two images
+			}
+			if i >= nm {
+				i, j = j, i
+			}
+			if j >= nm {
+				g := w.ghosts[j-nm]
+				j, shift = int(g.k), g.shift
+			}
+			a, b := int32(w.movable[i]), int32(w.movable[j])
+			if a == b {
+				continue
+			}
 			if a > b {
-				a, b = b, a
+				a, b, shift = b, a, shift.Neg()
 			}
 			if w.Bodies[a].Fixed && w.Bodies[b].Fixed {
 				continue
 			}
-			e := old[[2]int32{a, b}]
+			key := pairKey{a, b, shift.X, shift.Y}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			e := old[key]
 			if e == nil {
-				e = &pairEntry{A: a, B: b, nightOwl: w.Steps > 0}
+				e = &pairEntry{A: a, B: b, Shift: shift, nightOwl: w.Steps > 0}
+				e.smooth = isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b])
 			}
 			w.bbPairs = append(w.bbPairs, e)
 		}
@@ -103,7 +155,7 @@ func (w *World) stageDetect() (nightOwls int) {
 				if a > bb {
 					a, bb = bb, a
 				}
-				e = &pairEntry{A: a, B: bb, nightOwl: w.Steps > 0}
+				e = &pairEntry{A: a, B: bb, nightOwl: w.Steps > 0, smooth: isSmooth(b)}
 				w.wallPair[wi][i] = e
 			}
 			e.gen = w.gen
@@ -120,6 +172,10 @@ func (w *World) stageDetect() (nightOwls int) {
 	clear(w.needBoxes)
 	w.parallel(len(w.pairs), func(_, i int) {
 		e := w.pairs[i]
+		if e.smooth {
+			e.stale = false
+			return
+		}
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 		e.stale = e.cache.Stale(&w.posed[e.A], &w.posed[e.B], g)
 	})
@@ -136,8 +192,15 @@ func (w *World) stageDetect() (nightOwls int) {
 
 	// Narrow phase in parallel; each pair writes only its own slice, so the
 	// result does not depend on the number of workers.
+	var sqFail atomic.Int64
 	w.parallel(len(w.pairs), func(worker, i int) {
 		e := w.pairs[i]
+		if e.smooth {
+			if w.narrowSmooth(e) {
+				sqFail.Add(1)
+			}
+			return
+		}
 		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 		if e.stale {
@@ -145,6 +208,7 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 		e.cur = contact.Detect(pa, pb, g, &e.cache, e.prev, e.cur[:0])
 	})
+	w.Stats.SQFailures += sqFail.Load()
 	for _, e := range w.pairs {
 		if e.nightOwl {
 			for i := range e.cur {
@@ -235,4 +299,33 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 type paddedScratch struct {
 	contact.Scratch
 	_ [64]byte
+}
+
+// addGhosts appends the periodic images of movable bodies near the seams to
+// the broad-phase centres. The images' order is fixed between list rebuilds;
+// when the set of imaged bodies changes, the Verlet list is rebuilt.
+func (w *World) addGhosts(gmax float64) {
+	rmax := 0.0
+	for _, r := range w.radii {
+		rmax = math.Max(rmax, r)
+	}
+	band := 2*rmax + gmax + w.skin
+	nm := len(w.movable)
+	prev := w.ghosts
+	w.ghosts = w.ghostBuf[:0]
+	var shifts []geom.Vec3
+	for k := 0; k < nm; k++ {
+		shifts = w.Periodic.images(w.centers[k], band, shifts[:0])
+		for _, s := range shifts {
+			w.ghosts = append(w.ghosts, ghost{int32(k), s})
+		}
+	}
+	if !slices.Equal(prev, w.ghosts) {
+		w.verlet.Invalidate()
+	}
+	w.ghostBuf = prev[:0]
+	for _, g := range w.ghosts {
+		w.centers = append(w.centers, w.centers[g.k].Add(g.shift))
+		w.radii = append(w.radii, w.radii[g.k])
+	}
 }

@@ -19,6 +19,10 @@ func (w *World) stageLaws(dt float64) {
 		e := w.pairs[i]
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		p := w.Params(a.Material, b.Material)
+		if e.smooth {
+			w.lawsSmooth(e, p, dt)
+			return
+		}
 		ma, mb := a.MassOrInf(), b.MassOrInf()
 		for k := range e.cur {
 			c := &e.cur[k]
@@ -83,8 +87,15 @@ func (w *World) accumulateContacts() {
 				continue
 			}
 			f := c.N.Scale(c.Fn).Add(c.Ft) // on A
-			a.ApplyForceAt(f, c.PA)
-			b.ApplyForceAt(f.Neg(), c.PB)
+			if e.smooth {
+				// Both bodies take the force at the contact point (B at its image).
+				p := c.Point()
+				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f))
+				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f))
+			} else {
+				a.ApplyForceAt(f, c.PA)
+				b.ApplyForceAt(f.Neg(), c.PB)
+			}
 			if a.Wall >= 0 {
 				w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
 			}
@@ -172,6 +183,9 @@ func (w *World) pairDt(e *pairEntry) float64 {
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
+	if e.smooth {
+		return w.pairDtSmooth(e, p)
+	}
 	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	for k := range e.prev {
 		c := &e.prev[k]

@@ -123,6 +123,11 @@ type World struct {
 	centers   []geom.Vec3
 	radii     []float64
 	movable   []int
+	ghosts    []ghost // periodic images (periodic.go)
+	ghostBuf  []ghost
+
+	// Periodic boundaries along x and/or y (periodic.go).
+	Periodic Periodic
 
 	Stats Stats
 	// LoadValues are the applied force and moment of each load at the last evaluation.
@@ -300,6 +305,40 @@ func (w *World) Check() error {
 		}
 		if !b.Fixed && !(b.Mass > 0) {
 			return fmt.Errorf("body %d (%s): mass must be > 0", i, b.Name)
+		}
+	}
+	// Every material pair in use needs the law set of its body kinds.
+	type use struct {
+		m      int
+		smooth bool
+	}
+	seen := map[use]bool{}
+	for _, b := range w.Bodies {
+		seen[use{b.Material, isSmooth(b)}] = true
+	}
+	for u := range seen {
+		for v := range seen {
+			p := w.Params(u.m, v.m)
+			if (u.smooth || v.smooth) && !p.HasSmooth {
+				return fmt.Errorf("contact %s–%s: spheres and superquadrics need the smooth law (contact.<pair>.smooth: model, kn or E, ...)", w.Materials[u.m], w.Materials[v.m])
+			}
+			if !u.smooth && !v.smooth && !p.HasPoly {
+				return fmt.Errorf("contact %s–%s: polyhedra need the barrier law (gbar, eps1, ...)", w.Materials[u.m], w.Materials[v.m])
+			}
+		}
+	}
+	if w.Periodic.On() {
+		rmax := 0.0
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				if b.Kind == body.Polyhedral && !b.Fixed {
+					return fmt.Errorf("periodic boundaries: body %d (%s) is a polyhedron; periodic boxes support spheres and superquadrics only", w.BodyByName(b.Name), b.Name)
+				}
+				rmax = math.Max(rmax, b.R)
+			}
+		}
+		if err := w.Periodic.Validate(rmax, w.MaxGap()); err != nil {
+			return err
 		}
 	}
 	s := w.Settings
