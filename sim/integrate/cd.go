@@ -47,6 +47,11 @@ type CD struct {
 	// are driven to instead of 0, so that round-off and rotation never make a
 	// vertex cross a face (the barrier contacts of S0 only exist within ḡ).
 	Margin float64
+	// Overlap is the overlap, as a fraction of the smaller body radius, that
+	// contacts of smooth bodies (spheres, superquadrics) are driven to instead
+	// of 0: the world only reports smooth contacts that overlap, so a resting
+	// contact must keep a little overlap to stay in the contact set.
+	Overlap float64
 	// Touch is the gap below which a contact counts as formed for restitution
 	// (S3 §4.3); default 1e-6 × the smallest free body's radius.
 	Touch float64
@@ -71,9 +76,10 @@ type cdKey struct {
 
 // NewCD returns a CD integrator with APGD, no restitution, warm starts, the
 // Hookean compatibility post-processing with material laws for smooth
-// contacts, and a polyhedron contact margin of 0.1 ḡ.
+// contacts, a polyhedron contact margin of 0.1 ḡ and a smooth contact
+// overlap of 1e-6 radii.
 func NewCD() *CD {
-	return &CD{Method: cd.APGD, Warm: true, Compatible: true, CompatLaw: cd.Hookean, MaterialLaw: true, Margin: 0.1}
+	return &CD{Method: cd.APGD, Warm: true, Compatible: true, CompatLaw: cd.Hookean, MaterialLaw: true, Margin: 0.1, Overlap: 1e-6}
 }
 
 // Name returns "cd".
@@ -100,6 +106,8 @@ func (x *CD) validate() error {
 		return fmt.Errorf("cd.compat_max_iter must be ≥ 0 (got %d)", x.CompatMaxIter)
 	case !(x.Margin >= 0 && x.Margin < 1):
 		return fmt.Errorf("cd.margin must be in [0, 1) (got %g)", x.Margin)
+	case !(x.Overlap >= 0 && x.Overlap < 0.1):
+		return fmt.Errorf("cd.overlap must be in [0, 0.1) (got %g)", x.Overlap)
 	case !(x.Touch >= 0) || math.IsInf(x.Touch, 0):
 		return fmt.Errorf("cd.touch must be a finite number ≥ 0 (got %g)", x.Touch)
 	}
@@ -234,7 +242,7 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		p := x.sc.point[j]
 		ba.ApplyForceAt(f, p)
-		bb.ApplyForceAt(f.Neg(), p)
+		bb.ApplyForceAt(f.Neg(), p.Sub(x.sc.shift[j])) // B's lever arm to its image
 		if ba.Wall >= 0 {
 			w.Walls[ba.Wall].Force = w.Walls[ba.Wall].Force.Sub(f)
 		}

@@ -19,6 +19,7 @@ type cdScratch struct {
 	keys     []cdKey     // per solver contact
 	normal   []geom.Vec3 // per solver contact: unit normal B → A used by the solver
 	point    []geom.Vec3 // per solver contact: the point where the force acts
+	shift    []geom.Vec3 // per solver contact: B's periodic image shift
 }
 
 // build converts the world's bodies (world-frame inertia, external loads) and
@@ -39,7 +40,7 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 		s.bodies = append(s.bodies, cb)
 	}
 	s.contacts, s.row, s.keys = s.contacts[:0], s.row[:0], s.keys[:0]
-	s.normal, s.point = s.normal[:0], s.point[:0]
+	s.normal, s.point, s.shift = s.normal[:0], s.point[:0], s.shift[:0]
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		ct, ok := x.convert(w, a, b, c)
 		if !ok {
@@ -51,6 +52,7 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 		s.keys = append(s.keys, cdKey{a, b, c.Key})
 		s.normal = append(s.normal, ct.N)
 		s.point = append(s.point, ct.P)
+		s.shift = append(s.shift, ct.ShiftB)
 	})
 	return cd.NewSystem(s.bodies, s.contacts)
 }
@@ -61,8 +63,9 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 // Polyhedron contacts (S0) carry the unsigned gap |PA − PB| ≥ 0 inside the
 // skin ḡ; a flipped one (penetrated, S0 §2.4.5) gets its normal and gap
 // reversed, and all are driven to Margin·ḡ rather than 0. Contacts involving
-// a smooth body (sphere, superquadric) carry gap = −overlap. Either way the
-// solver enforces v_n ≥ −gap/Δt (S3 eq. 16).
+// a smooth body (sphere, superquadric) carry gap = −overlap and are driven to
+// an overlap of Overlap × the smaller radius. Either way the solver enforces
+// v_n ≥ −(gap − target)/Δt (S3 eq. 16).
 func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, bool) {
 	ba, bb := w.Bodies[a], w.Bodies[b]
 	if !c.Active() || (ba.Fixed && bb.Fixed) {
@@ -71,7 +74,9 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 	p := w.Params(ba.Material, bb.Material)
 	smooth := ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral
 	n, gap := c.N, c.Gn
-	if !smooth {
+	if smooth {
+		gap += x.Overlap * math.Min(curvatureRadius(ba), curvatureRadius(bb))
+	} else {
 		if c.Flip {
 			n, gap = n.Neg(), -gap
 		}
@@ -82,7 +87,8 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 	if l := n.Norm(); !(math.Abs(l-1) < 1e-6) || math.IsNaN(gap) || !c.PA.IsFinite() || !c.PB.IsFinite() {
 		return cd.Contact{}, false
 	}
-	ct := cd.Contact{A: a, B: b, P: c.Point(), N: n, Gap: gap, K: 1, Law: x.CompatLaw}
+	ct := cd.Contact{A: a, B: b, P: c.Point(), N: n, Gap: gap, K: 1, Law: x.CompatLaw,
+		ShiftB: imageShift(w, bb, c.PB)}
 	if smooth && p != nil && p.HasSmooth {
 		k, l := smoothStiffness(&p.Smooth, ba, bb)
 		if k > 0 && !math.IsInf(k, 0) {
@@ -124,4 +130,24 @@ func curvatureRadius(b *body.Body) float64 {
 		return math.Inf(1)
 	}
 	return b.R
+}
+
+// imageShift returns the periodic shift of the image of b that carries the
+// surface point p: the multiple of the period along each periodic direction
+// nearest to p − X_b (a body is much smaller than the period). Walls and
+// non-periodic worlds give zero.
+func imageShift(w *world.World, b *body.Body, p geom.Vec3) geom.Vec3 {
+	var s geom.Vec3
+	per := &w.Periodic
+	if !per.On() || b.Wall >= 0 {
+		return s
+	}
+	d := p.Sub(b.X)
+	if l := per.Hi.X - per.Lo.X; per.X && l > 0 {
+		s.X = l * math.Round(d.X/l)
+	}
+	if l := per.Hi.Y - per.Lo.Y; per.Y && l > 0 {
+		s.Y = l * math.Round(d.Y/l)
+	}
+	return s
 }
