@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"grainlab/sim/body"
 	"grainlab/sim/cd"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -18,9 +19,15 @@ import (
 // elastic truss (S3 §6–7, Algorithm 1); the motion is the same either way,
 // since the velocities of frictionless CD are unique (S3 §6.4).
 //
-// The step is fixed: Δt = min(Dt, dtMax), where Dt defaults to w.Dt
-// (w.Settings.Dt when w.Dt is unset). The integrator starts from whatever state the world holds, so it
-// can take over from another integrator at any step.
+// The step is fixed, Δt = min(Dt, dtMax), where Dt defaults to w.Dt
+// (w.Settings.Dt when w.Dt is unset), unless fast bodies need a shorter one
+// to meet their contacts (Approach). The integrator starts from whatever
+// state the world holds, so it can take over from another integrator at any
+// step (set Dt then: an explicit integrator leaves a tiny w.Dt behind).
+//
+// Contact forces are written into the committed contacts (c.Fn = impulse/Δt,
+// c.Ft = 0: frictionless); body F, T hold the external load plus the contact
+// resultant, and each wall's Force its total force on the bodies.
 type CD struct {
 	Dt          float64   // fixed step; 0 = w.Dt (w.Settings.Dt when unset), as left by the previous integrator
 	Method      cd.Method // cd.PGS or cd.APGD
@@ -52,6 +59,12 @@ type CD struct {
 	// of 0: the world only reports smooth contacts that overlap, so a resting
 	// contact must keep a little overlap to stay in the contact set.
 	Overlap float64
+	// Approach caps the step so that contacts are seen before bodies pass
+	// through each other: no body point may move more than Approach × its
+	// reach per step, the reach being half the skin left above the margin,
+	// (1 − Margin)·ḡ/2, for a polyhedron and a tenth of the radius for a
+	// smooth body. 0 turns the cap off (a fixed step).
+	Approach float64
 	// Touch is the gap below which a contact counts as formed for restitution
 	// (S3 §4.3); default 1e-6 × the smallest free body's radius.
 	Touch float64
@@ -60,12 +73,14 @@ type CD struct {
 	// EachContact order, zero for suppressed contacts; Compat is nil unless
 	// Compatible.
 	Classic, Compat []float64
-	// Step and CompatResult are the solver reports of the last step.
+	// Last and LastCompat are the solver reports of the last step.
 	Last       cd.StepResult
 	LastCompat cd.CompatResult
 
-	warm map[cdKey]float64
-	sc   cdScratch
+	warm    map[cdKey]float64
+	dtRatio float64        // Δt over the nominal step (the approach cap's share)
+	rev     map[cdKey]bool // reversed contacts of the previous step
+	sc      cdScratch
 }
 
 // cdKey identifies a contact across steps for warm starting.
@@ -76,10 +91,10 @@ type cdKey struct {
 
 // NewCD returns a CD integrator with APGD, no restitution, warm starts, the
 // Hookean compatibility post-processing with material laws for smooth
-// contacts, a polyhedron contact margin of 0.1 ḡ and a smooth contact
-// overlap of 1e-6 radii.
+// contacts, a polyhedron contact margin of 0.1 ḡ, a smooth contact overlap
+// of 1e-6 radii and the approach cap 0.5.
 func NewCD() *CD {
-	return &CD{Method: cd.APGD, Warm: true, Compatible: true, CompatLaw: cd.Hookean, MaterialLaw: true, Margin: 0.1, Overlap: 1e-6}
+	return &CD{Method: cd.APGD, Warm: true, Compatible: true, CompatLaw: cd.Hookean, MaterialLaw: true, Margin: 0.1, Overlap: 1e-6, Approach: 0.5}
 }
 
 // Name returns "cd".
@@ -108,13 +123,15 @@ func (x *CD) validate() error {
 		return fmt.Errorf("cd.margin must be in [0, 1) (got %g)", x.Margin)
 	case !(x.Overlap >= 0 && x.Overlap < 0.1):
 		return fmt.Errorf("cd.overlap must be in [0, 0.1) (got %g)", x.Overlap)
+	case !(x.Approach >= 0 && x.Approach <= 1):
+		return fmt.Errorf("cd.approach must be in [0, 1] (got %g)", x.Approach)
 	case !(x.Touch >= 0) || math.IsInf(x.Touch, 0):
 		return fmt.Errorf("cd.touch must be a finite number ≥ 0 (got %g)", x.Touch)
 	}
 	return nil
 }
 
-// Step advances w by one CD step of Δt = min(Dt, dtMax) (S3 Algorithm 1).
+// Step advances w by one CD step of Δt = min(Dt, dtMax, approach cap) (S3 Algorithm 1).
 func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	if err := x.validate(); err != nil {
 		return 0, err
@@ -126,10 +143,12 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	if !(dt > 0) {
 		dt = w.Settings.Dt
 	}
-	dt = math.Min(dt, dtMax)
+	dt0 := math.Min(dt, dtMax)
+	dt = math.Min(dt0, x.approachDt(w, dt0))
 	if !(dt > 0) || math.IsInf(dt, 0) {
 		return 0, fmt.Errorf("t=%g s: cd: time step %g must be positive (integrator.dt)", w.Time, dt)
 	}
+	x.dtRatio = dt / dt0
 	w.DetectContacts()
 	w.ExternalForces(w.Time)
 	sys, err := x.build(w)
@@ -253,4 +272,40 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 	if !x.Compatible {
 		x.Compat = nil
 	}
+}
+
+// approachDt returns the largest step (≤ dt) that keeps every free body's
+// fastest point, |v| + |ω|R + |g|Δt, within Approach × its reach (see
+// Approach), counting both bodies of a pair at that speed.
+func (x *CD) approachDt(w *world.World, dt float64) float64 {
+	if x.Approach == 0 {
+		return dt
+	}
+	reachPoly := 0.5 * (1 - x.Margin) * w.MaxGap()
+	g := w.Gravity.Norm()
+	for _, b := range w.Bodies {
+		if b.Fixed {
+			continue
+		}
+		reach := reachPoly
+		if b.Kind != body.Polyhedral {
+			reach = 0.1 * b.R
+		}
+		if !(reach > 0) {
+			continue
+		}
+		v := b.V.Norm() + b.W.Norm()*b.R
+		// Solve 2(v + g·Δt)Δt = Approach·reach for the largest Δt.
+		a := x.Approach * reach / 2
+		var lim float64
+		if g > 0 {
+			lim = 2 * a / (v + math.Sqrt(v*v+4*g*a))
+		} else if v > 0 {
+			lim = a / v
+		} else {
+			continue
+		}
+		dt = math.Min(dt, lim)
+	}
+	return dt
 }

@@ -8,6 +8,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
 
@@ -15,11 +16,12 @@ import (
 type cdScratch struct {
 	bodies   []cd.Body
 	contacts []cd.Contact
-	row      []int       // per EachContact visit: the solver contact, or −1
-	keys     []cdKey     // per solver contact
-	normal   []geom.Vec3 // per solver contact: unit normal B → A used by the solver
-	point    []geom.Vec3 // per solver contact: the point where the force acts
-	shift    []geom.Vec3 // per solver contact: B's periodic image shift
+	row      []int          // per EachContact visit: the solver contact, or −1
+	keys     []cdKey        // per solver contact
+	normal   []geom.Vec3    // per solver contact: unit normal B → A used by the solver
+	point    []geom.Vec3    // per solver contact: the point where the force acts
+	shift    []geom.Vec3    // per solver contact: B's periodic image shift
+	rev      map[cdKey]bool // polyhedron contacts whose normal is reversed this step
 }
 
 // build converts the world's bodies (world-frame inertia, external loads) and
@@ -39,6 +41,12 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 		}
 		s.bodies = append(s.bodies, cb)
 	}
+	// The reversed (penetrated) polyhedron contacts of the previous step.
+	x.rev, s.rev = s.rev, x.rev
+	if s.rev == nil {
+		s.rev = make(map[cdKey]bool)
+	}
+	clear(s.rev)
 	s.contacts, s.row, s.keys = s.contacts[:0], s.row[:0], s.keys[:0]
 	s.normal, s.point, s.shift = s.normal[:0], s.point[:0], s.shift[:0]
 	w.EachContact(func(a, b int, c *contact.Contact) {
@@ -60,12 +68,13 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 // convert returns the solver contact of one world contact, or false when the
 // contact is suppressed, joins two fixed bodies or has no usable normal.
 //
-// Polyhedron contacts (S0) carry the unsigned gap |PA − PB| ≥ 0 inside the
-// skin ḡ; a flipped one (penetrated, S0 §2.4.5) gets its normal and gap
-// reversed, and all are driven to Margin·ḡ rather than 0. Contacts involving
+// Polyhedron contacts (S0) carry the unsigned gap |PA − PB| inside the skin
+// ḡ; vertex–face contacts get the signed gap along the face normal, the
+// others their normal and gap reversed while penetrated (S0 §2.4.5), and all
+// are driven to Margin·ḡ rather than 0. Contacts involving
 // a smooth body (sphere, superquadric) carry gap = −overlap and are driven to
-// an overlap of Overlap × the smaller radius. Either way the solver enforces
-// v_n ≥ −(gap − target)/Δt (S3 eq. 16).
+// an overlap of Overlap × the smaller radius. See effectiveGap for the
+// condition the solver enforces.
 func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, bool) {
 	ba, bb := w.Bodies[a], w.Bodies[b]
 	if !c.Active() || (ba.Fixed && bb.Fixed) {
@@ -74,16 +83,37 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 	p := w.Params(ba.Material, bb.Material)
 	smooth := ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral
 	n, gap := c.N, c.Gn
+	// target is the gap the contact is driven to; below floor it counts as
+	// penetrated and is pushed back out.
+	var target, floor float64
 	if smooth {
-		gap += x.Overlap * math.Min(curvatureRadius(ba), curvatureRadius(bb))
+		target = -x.Overlap * math.Min(curvatureRadius(ba), curvatureRadius(bb))
+		floor = target
 	} else {
-		if c.Flip {
-			n, gap = n.Neg(), -gap
+		if c.Kind == snap.VF {
+			// Vertex–face: the face's outward normal gives the signed gap
+			// (S0 eq. 64–66), negative once the vertex is behind the face.
+			if c.Swap { // the face belongs to A: the normal B → A is minus it
+				n = ba.Q.Rotate(ba.Poly.Faces[c.FA].N).Neg()
+			} else {
+				n = bb.Q.Rotate(bb.Poly.Faces[c.FB].N)
+			}
+			gap = c.PA.Sub(c.PB).Dot(n)
+		} else {
+			// Edge–edge, vertex–edge, vertex–vertex: detection flags the
+			// step at which the normal reverses (S0 §2.4.5); the contact
+			// stays reversed (penetrated) until its normal reverses again.
+			key := cdKey{a, b, c.Key}
+			if !c.New && x.rev[key] != c.Flip {
+				n, gap = n.Neg(), -gap
+				x.sc.rev[key] = true
+			}
 		}
 		if p != nil {
-			gap -= x.Margin * p.Normal.GBar
+			target = x.Margin * p.Normal.GBar
 		}
 	}
+	gap = x.effectiveGap(gap, target, floor)
 	if l := n.Norm(); !(math.Abs(l-1) < 1e-6) || math.IsNaN(gap) || !c.PA.IsFinite() || !c.PB.IsFinite() {
 		return cd.Contact{}, false
 	}
@@ -150,4 +180,23 @@ func imageShift(w *world.World, b *body.Body, p geom.Vec3) geom.Vec3 {
 		s.Y = l * math.Round(d.Y/l)
 	}
 	return s
+}
+
+// effectiveGap returns the gap Φ handed to the solver, which enforces
+// v_n ≥ −Φ/Δt (S3 eq. 16), for a contact at signed gap g with target gap
+// gt and penetration floor gf ≤ gt:
+//   - g ≥ gt: Φ = g − gt, the contact may close exactly to its target;
+//   - gf ≤ g < gt (inside a polyhedron's margin): Φ = 0, it may not close
+//     further but is not pushed apart either (no energy is injected);
+//   - g < gf (penetrated): Φ = (g − gf)·Δt/Δt₀ with Δt₀ the nominal step,
+//     so that a step shortened by the approach cap does not turn the
+//     penetration into a violent push-out (S3's −Φ/Δt over Δt₀).
+func (x *CD) effectiveGap(g, gt, gf float64) float64 {
+	switch {
+	case g >= gt:
+		return g - gt
+	case g >= gf:
+		return 0
+	}
+	return (g - gf) * x.dtRatio
 }

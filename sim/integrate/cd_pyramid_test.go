@@ -214,7 +214,8 @@ func cdPyramid(t testing.TB, n int, s law.Smooth, m cd.Method) (classic, compat 
 // compatible CD (Hookean and Hertzian) against a stiff, damped explicit DEM
 // run to rest (overlaps ≈ 1e-6 r). Compatible CD must match DEM within 1e-3
 // relative (S3: ~2e-5); classic APGD and PGS are reported (S3, 20 spheres:
-// 0.17 and 0.19) and must differ from DEM by more than that.
+// 0.17 and 0.19) and must differ from DEM by at least 5e-3, so that the test
+// tells compatible from classic forces.
 func TestCDCannonballVsDEM(t *testing.T) {
 	n := 6
 	if v := os.Getenv("GRAINLAB_CD_PYRAMID"); v != "" {
@@ -237,7 +238,7 @@ func TestCDCannonballVsDEM(t *testing.T) {
 			if ek > 1e-3 {
 				t.Errorf("%v, %v: compatible floor reactions differ from DEM by %.3g (> 1e-3)", model, m, ek)
 			}
-			if ec < 1e-2 {
+			if ec < 5e-3 {
 				t.Errorf("%v, %v: classic CD matches DEM (%.3g): the test cannot tell compatible from classic", model, m, ec)
 			}
 			if comp != nil {
