@@ -73,6 +73,9 @@ type CD struct {
 	// EachContact order, zero for suppressed contacts; Compat is nil unless
 	// Compatible.
 	Classic, Compat []float64
+	// CompatFailures counts the steps whose compatibility solve missed its
+	// tolerance (those beyond 1e-6 relative show the classic forces).
+	CompatFailures int64
 	// Last and LastCompat are the solver reports of the last step.
 	Last       cd.StepResult
 	LastCompat cd.CompatResult
@@ -175,7 +178,12 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 		}
 		x.LastCompat = cr
 		w.Stats.NewtonIters = cr.Iter
-		if !x.ShowClassic {
+		if !cr.Converged {
+			x.CompatFailures++
+		}
+		// A truss solve that missed equilibrium by more than 1e-6 is not
+		// statically admissible: the classic forces are shown instead.
+		if !x.ShowClassic && cr.Residual <= 1e-6 {
 			shown = cr.F
 		}
 	}
