@@ -147,7 +147,7 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 		dt = w.Settings.Dt
 	}
 	dt0 := math.Min(dt, dtMax)
-	dt = math.Min(dt0, x.approachDt(w, dt0))
+	dt = math.Max(math.Min(dt0, x.approachDt(w, dt0)), math.Min(dt0, w.Settings.DtMin))
 	if !(dt > 0) || math.IsInf(dt, 0) {
 		return 0, fmt.Errorf("t=%g s: cd: time step %g must be positive (integrator.dt)", w.Time, dt)
 	}
@@ -203,7 +203,7 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Stats.Residual = res.Residual
 	w.Stats.Dt = dt
 	if !(w.Dt > 0) {
-		w.Dt = dt
+		w.Dt = dt0
 	}
 	return dt, nil
 }
