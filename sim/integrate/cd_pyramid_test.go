@@ -27,7 +27,10 @@ type cannonball struct {
 // cannonballWorld builds the pyramid with n spheres along the base edge and
 // law s, its lattice scaled by (1 − shrink) about the origin so that every
 // neighbour pair overlaps by shrink × the diameter (0: exact touching).
-func cannonballWorld(t testing.TB, n int, s law.Smooth, shrink float64) *cannonball {
+// With species, spheres of even and odd global index are two materials whose
+// contacts have k_n × 1, 5/3, 5 (even–even, even–odd, odd–odd: the relative
+// stiffnesses 1/5, 1/3, 1 of S3 §8.2.2), dashpots near critical for each.
+func cannonballWorld(t testing.TB, n int, s law.Smooth, shrink float64, species ...bool) *cannonball {
 	t.Helper()
 	spec := cd.PaperPyramid()
 	spec.N = n
@@ -37,9 +40,28 @@ func cannonballWorld(t testing.TB, n int, s law.Smooth, shrink float64) *cannonb
 		t.Fatal(err)
 	}
 	w.Settings.Workers = 1
+	multi := len(species) > 0 && species[0]
+	var mat [2]int
+	if multi {
+		mat = [2]int{w.Material("even"), w.Material("odd")}
+		for _, pr := range []struct {
+			a, b int
+			f    float64
+		}{{mat[0], mat[0], 1}, {mat[0], mat[1], 5.0 / 3}, {mat[1], mat[1], 5}} {
+			q := s
+			q.Kn *= pr.f
+			q.GammaN *= math.Sqrt(pr.f)
+			if err := w.SetParams(pr.a, pr.b, world.ContactParams{Smooth: q}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	cb := &cannonball{w: w, p: p, grid: map[int][2]int{}, n: n, mg: p.SphereWeight()}
 	for k, x := range p.Centres {
 		b := body.NewSphere("s", spec.Radius, spec.Density, x.Scale(1-shrink))
+		if multi {
+			b.Material = mat[k%2]
+		}
 		if p.Layer[k] == 0 {
 			b.Fixed = true
 			b.SetMass(b.Mass, b.IBody)
@@ -132,9 +154,9 @@ func demLaw(model law.SmoothModel) law.Smooth {
 // the speed at which its damping force would reach 1e-5 mg, checked every
 // 200 steps. It returns the floor reactions, the time
 // and the steps taken.
-func relaxDEM(t testing.TB, n int, s law.Smooth, tMax float64) ([][]float64, float64, int64) {
+func relaxDEM(t testing.TB, n int, s law.Smooth, tMax float64, species bool) ([][]float64, float64, int64) {
 	t.Helper()
-	cb := cannonballWorld(t, n, s, 0)
+	cb := cannonballWorld(t, n, s, 0, species)
 	w := cb.w
 	w.Settings.DtMax = 1e-4
 	if s.Model == law.HertzLAMMPS {
@@ -178,13 +200,13 @@ func relaxDEM(t testing.TB, n int, s law.Smooth, tMax float64) ([][]float64, flo
 // overlap, so that every touching pair is a contact) with CD for a few steps
 // of Δt = 1 ms (S3 §8.2) and returns the classic and compatible floor
 // reactions of the last step.
-func cdPyramid(t testing.TB, n int, s law.Smooth, m cd.Method) (classic, compat [][]float64, x *CD) {
+func cdPyramid(t testing.TB, n int, s law.Smooth, m cd.Method, species bool) (classic, compat [][]float64, x *CD) {
 	t.Helper()
 	x = NewCD()
 	x.Method, x.Tol, x.MaxIter = m, 1e-10, 100000
 	x.Dt = 1e-3
 	x.Warm = false
-	cb := cannonballWorld(t, n, s, x.Overlap/2)
+	cb := cannonballWorld(t, n, s, x.Overlap/2, species)
 	w := cb.w
 	w.Integrator = x
 	for range 3 {
@@ -211,7 +233,8 @@ func cdPyramid(t testing.TB, n int, s law.Smooth, m cd.Method) (classic, compat 
 // TestCDCannonballVsDEM reproduces S3 §8.3 / Table 1 on a smaller pyramid
 // (6 spheres along the base edge, 55 free spheres; the paper's 20-sphere
 // pyramid runs with GRAINLAB_CD_PYRAMID=20): the floor reactions of
-// compatible CD (Hookean and Hertzian) against a stiff, damped explicit DEM
+// compatible CD (uniform Hookean, uniform Hertzian, two-species Hookean
+// with k̃ taken from each pair's k_n) against a stiff, damped explicit DEM
 // run to rest (overlaps ≈ 1e-6 r). Compatible CD must match DEM within 1e-3
 // relative (S3: ~2e-5); classic APGD and PGS are reported (S3, 20 spheres:
 // 0.17 and 0.19) and must differ from DEM by at least 5e-3, so that the test
@@ -225,13 +248,18 @@ func TestCDCannonballVsDEM(t *testing.T) {
 		}
 		n = k
 	}
-	for _, model := range []law.SmoothModel{law.HookeLAMMPS, law.HertzLAMMPS} {
-		s := demLaw(model)
-		dem, tEnd, steps := relaxDEM(t, n, s, 5)
+	for _, c := range []struct {
+		name    string
+		model   law.SmoothModel
+		species bool
+	}{{"uniform Hookean", law.HookeLAMMPS, false}, {"uniform Hertzian", law.HertzLAMMPS, false}, {"multi-species Hookean", law.HookeLAMMPS, true}} {
+		model := c.name
+		s := demLaw(c.model)
+		dem, tEnd, steps := relaxDEM(t, n, s, 5, c.species)
 		t.Logf("%v: DEM static after %.4g s, %d steps", model, tEnd, steps)
 		var comp [][]float64
 		for _, m := range []cd.Method{cd.APGD, cd.PGS} {
-			classic, compat, x := cdPyramid(t, n, s, m)
+			classic, compat, x := cdPyramid(t, n, s, m, c.species)
 			ec, ek := gridRelErr(classic, dem), gridRelErr(compat, dem)
 			t.Logf("%v, %v: ‖F_classic − F_DEM‖/‖F_DEM‖ = %.3g, ‖F_compat − F_DEM‖/‖F_DEM‖ = %.3g (%d iterations, compat %d outer/%d inner)",
 				model, m, ec, ek, x.Last.Iter, x.LastCompat.Iter, x.LastCompat.Inner)
