@@ -83,10 +83,12 @@ func (s *System) newLCP(o StepOptions) *lcp {
 		l.diag[i] = o.Dt * (dot6(r.ja[:], ma[:]) + dot6(r.jb[:], mb[:])) // N_ii, S3 eq. (20)
 		// The velocity-level bias: Φ^t/Δt (S3 eq. 16), or e_n B v^t for a
 		// formed contact with restitution (S3 §4.3); min(·, 0) so that a
-		// separating contact is not pulled back.
+		// separating contact is not pulled back. A formed contact that
+		// penetrates (Φ < 0) is also pushed out at −Φ/Δt when that is the
+		// stronger condition, so that overlaps do not persist.
 		bias := c.Gap / o.Dt
 		if o.Restitution > 0 && c.Gap <= o.Touch {
-			bias = o.Restitution * math.Min(bv[i], 0)
+			bias = math.Min(o.Restitution*math.Min(bv[i], 0), c.Gap/o.Dt)
 		}
 		l.p[i] = bias + bv[i] + bg[i] // S3 eq. (20)
 		l.scale = math.Max(l.scale, math.Abs(l.p[i]))

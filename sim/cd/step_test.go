@@ -135,3 +135,21 @@ func TestPGSAPGDAgree(t *testing.T) {
 		t.Errorf("PGS and APGD differ by %g (max force %g)", diff, fmax)
 	}
 }
+
+// TestRestitutionPushesOutOverlap: with restitution, a formed contact that
+// penetrates (Φ < 0) is pushed out at −Φ/Δt when that beats e_n times the
+// approach speed, and bounces at e_n v otherwise (exact to 1e-12 m/s).
+func TestRestitutionPushesOutOverlap(t *testing.T) {
+	const m, r, dt, pen = 0.2, 0.01, 1e-3, 1e-4
+	for _, c := range []struct{ v, want float64 }{{0, pen / dt}, {-0.01, pen / dt}, {-2, 1}} {
+		b := sphereBody(m, r, geom.V(0, 0, r-pen), geom.V(0, 0, c.v), 0)
+		s, _ := NewSystem([]Body{b}, []Contact{groundContact(b, 0, r)})
+		res, err := s.Step(StepOptions{Dt: dt, Restitution: 0.5, Tol: 1e-14})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(res.V[0].Z-c.want) > 1e-12 {
+			t.Errorf("v = %g: v⁺ = %.15g, want %g", c.v, res.V[0].Z, c.want)
+		}
+	}
+}

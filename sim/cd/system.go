@@ -68,6 +68,9 @@ type Contact struct {
 	Gap  float64   // current gap Φ_i (≥ 0, or slightly negative)
 	K    float64   // relative stiffness k̃_i (S3 eq. 35); 0 means 1
 	Law  Law       // elastic law for the compatibility step
+	// ShiftB places B at X_B + ShiftB for this contact (a periodic image);
+	// zero otherwise.
+	ShiftB geom.Vec3
 }
 
 // row is one row of B (S3 eq. 15): the blocks of bodies a and b.
@@ -142,7 +145,7 @@ func NewSystem(bodies []Body, contacts []Contact) (*System, error) {
 		r.ja = [6]float64{n.X, n.Y, n.Z, ra.X, ra.Y, ra.Z}
 		r.fa = s.free[c.A]
 		if c.B >= 0 {
-			rb := c.P.Sub(bodies[c.B].X).Cross(n)
+			rb := c.P.Sub(bodies[c.B].X.Add(c.ShiftB)).Cross(n)
 			r.jb = [6]float64{-n.X, -n.Y, -n.Z, -rb.X, -rb.Y, -rb.Z}
 			r.fb = s.free[c.B]
 		}
