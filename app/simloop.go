@@ -660,7 +660,7 @@ func (l *SimLoop) setIntegrator(name string) error {
 		l.opts.Integrator = name
 		return nil
 	}
-	in, err := integrate.New(name)
+	in, err := integrate.NewFor(name, w)
 	if err != nil {
 		return err
 	}

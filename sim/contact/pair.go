@@ -58,7 +58,7 @@ type Contact struct {
 	Fn   float64   // total normal force magnitude (elastic + damping), ≥ 0
 	Ft   geom.Vec3 // friction force acting on A
 	Fric law.FrictionState
-	Epot float64 // stored energy of the normal law and the tangential spring
+	Epot float64   // stored energy of the normal law and the tangential spring
 	M    geom.Vec3 // rolling-resistance torque on A (smooth contacts; B gets −M)
 }
 

@@ -317,3 +317,11 @@ func (x *CD) approachDt(w *world.World, dt float64) float64 {
 	}
 	return dt
 }
+
+// CompatibleForces reports whether the contact forces shown (c.Fn) are the
+// compatible ones (S3 §6–7) rather than the classic CD solution.
+func (x *CD) CompatibleForces() bool { return x.Compatible && !x.ShowClassic }
+
+// SetCompatibleForces turns the compatibility post-processing on (the shown
+// forces are the compatible ones) or off (classic forces, cheaper).
+func (x *CD) SetCompatibleForces(on bool) { x.Compatible, x.ShowClassic = on, !on }

@@ -71,8 +71,8 @@ func supportForces(w *world.World, ib int, sup [3]int) ([3]float64, int) {
 	return f, n
 }
 
-// stepN takes n CD steps of at most 1 ms.
-func stepN(t testing.TB, w *world.World, n int) {
+// cdSteps takes n CD steps of at most 1 ms.
+func cdSteps(t testing.TB, w *world.World, n int) {
 	t.Helper()
 	for range n {
 		if _, err := w.Integrator.Step(w, 1e-3); err != nil {
@@ -123,7 +123,7 @@ func TestCDBeamWorld(t *testing.T) {
 			}
 		}
 		z0 := w.Bodies[ib].X.Z
-		stepN(t, w, 5)
+		cdSteps(t, w, 5)
 		f, n := supportForces(w, ib, sup)
 		beam := w.Bodies[ib]
 		t.Logf("%s: %d contacts, support forces %.9f N, %d iterations, residual %.1e", r.name, n, f, w.Stats.LinearIters, w.Stats.Residual)
@@ -179,7 +179,7 @@ func TestCDBoxLandsAndRests(t *testing.T) {
 		w.Dt = 1e-3
 		minGap := math.Inf(1)
 		for k := range 200 {
-			stepN(t, w, 1)
+			cdSteps(t, w, 1)
 			w.EachContact(func(_, _ int, c *contact.Contact) {
 				if c.Flip {
 					t.Fatalf("%v: step %d: flipped contact", m, k)
@@ -216,7 +216,7 @@ func TestCDRestitutionWorld(t *testing.T) {
 		w.AddBody(b)
 		w.Integrator = x
 		w.Dt = 1e-4
-		stepN(t, w, 1)
+		cdSteps(t, w, 1)
 		if math.Abs(b.V.Z-e) > 1e-9 || math.Abs(b.V.X-0.2) > 1e-12 || b.W.Norm() > 1e-9 {
 			t.Errorf("e = %g: v⁺ = %v, ω⁺ = %v, want (0.2, 0, %g)", e, b.V, b.W, e)
 		}
@@ -270,7 +270,7 @@ func TestCDFreeFlight(t *testing.T) {
 	x.Approach = 0 // a fixed step: the cap would shorten it for this fast body
 	w.Integrator, w.Dt = x, 1e-3
 	const n = 100
-	stepN(t, w, n)
+	cdSteps(t, w, n)
 	vz := 2 - 9.81*n*1e-3
 	z := 1 + 1e-3*(2*n-9.81*1e-3*n*(n+1)/2)
 	if math.Abs(b.V.Z-vz) > 1e-12 || math.Abs(b.X.Z-z) > 1e-12 || b.W.Dist(geom.V(0, 0, 5)) > 1e-12 {
@@ -338,7 +338,7 @@ func TestCDSmoothBodiesRest(t *testing.T) {
 			W := b.Mass * 9.81
 			worst := 0.0
 			for range 100 {
-				stepN(t, w, 1)
+				cdSteps(t, w, 1)
 				var fz float64
 				w.EachContact(func(_, _ int, c *contact.Contact) { fz += c.Fn * math.Abs(c.N.Z) })
 				worst = math.Max(worst, math.Abs(fz-W)/W)
@@ -378,7 +378,7 @@ func TestCDCubePileDissipates(t *testing.T) {
 	worstRise, minGap := math.Inf(-1), math.Inf(1)
 	steps := 0
 	for w.Time < 0.8 {
-		stepN(t, w, 1)
+		cdSteps(t, w, 1)
 		steps++
 		e := w.Stats.Total()
 		worstRise = math.Max(worstRise, e-prev)
@@ -428,7 +428,7 @@ func TestCDPeriodicSeamCollision(t *testing.T) {
 	w.Integrator = x
 	var n geom.Vec3
 	for w.Time < 0.03 {
-		stepN(t, w, 1)
+		cdSteps(t, w, 1)
 		w.EachContact(func(_, _ int, c *contact.Contact) {
 			if c.Active() && c.Fn > 0 && n == (geom.Vec3{}) {
 				n = c.N

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"grainlab/sim/body"
+	"grainlab/sim/cd"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/law"
@@ -90,6 +91,20 @@ func (b *builder) integrator() error {
 		}
 		if in.MaxIter != nil {
 			x.MaxNewton = *in.MaxIter
+		}
+	case *integrate.CD:
+		x.Dt = in.DtMax
+		x.Method = cd.APGD
+		if in.Method == "pgs" {
+			x.Method = cd.PGS
+		}
+		x.SetCompatibleForces(in.Compatible)
+		x.Restitution = in.Restitution
+		if in.Tol != nil {
+			x.Tol = *in.Tol
+		}
+		if in.MaxIter != nil {
+			x.MaxIter = *in.MaxIter
 		}
 	}
 	b.w.Integrator = it

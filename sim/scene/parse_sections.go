@@ -15,7 +15,7 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 	it := Integrator{Path: "integrator", Name: "explicit", Safety: 0.2}
 	o := top.sub("integrator")
 	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter", "method", "compatible", "restitution")
-	it.Method = "apgd"
+	it.Method, it.Compatible = "apgd", true
 	o.enum("method", &it.Method, "pgs", "apgd")
 	o.boolean("compatible", &it.Compatible)
 	if o.num("restitution", &it.Restitution) {
