@@ -250,6 +250,13 @@ func TestSimLoopIntegratorSwitch(t *testing.T) {
 	if !st.StatusErr || st.Integrator != cur || !strings.Contains(st.Status, "no-such-integrator") {
 		t.Errorf("unknown integrator: status %q, integrator %q", st.Status, st.Integrator)
 	}
+	l.SetIntegrator("cd") // contact dynamics switches between classic and compatible forces
+	l.SetCompatible(false)
+	st = sync1(t, l)
+	if !st.HasCompatible || st.Compatible || st.StatusErr || !strings.Contains(st.Status, "classic") {
+		t.Errorf("classic forces on cd: has %v, compatible %v, status %q", st.HasCompatible, st.Compatible, st.Status)
+	}
+	l.SetIntegrator("explicit")
 	l.SetCompatible(true) // explicit has no switch: a no-op with a message
 	st = sync1(t, l)
 	if st.HasCompatible || st.StatusErr || !strings.Contains(st.Status, "no classic/compatible") {
