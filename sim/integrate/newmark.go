@@ -310,6 +310,15 @@ func (n *Newmark) prepare(w *world.World) {
 			g.a, g.b = b, a
 			ba, bb = bb, ba
 		}
+		if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
+			// Smooth bodies have no skin: allow a tenth of the smaller radius,
+			// the explicit integrator's bound for them.
+			r := ba.Radius()
+			if bb.Wall < 0 {
+				r = math.Min(r, bb.Radius())
+			}
+			g.gbar = 0.1 * r
+		}
 		if bb.Wall >= 0 && w.Walls[bb.Wall].Planar {
 			wl := &w.Walls[bb.Wall]
 			g.planar, g.n = true, wl.N

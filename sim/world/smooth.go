@@ -152,15 +152,16 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		pb, wb, swap = b, a, true
 	}
 	wl := &w.Walls[wb.Wall]
-	if !wl.Planar || !w.Periodic.On() {
-		// Triangulated walls, and planar walls of finite extent outside
-		// periodic boxes: facets, convex (open) edges and corners.
+	if !wl.Planar {
+		// Triangulated walls: facets, convex (open) edges and corners.
 		w.narrowSmoothSurface(e)
 		w.matchSmooth(e)
 		return false
 	}
-	// A planar wall in a periodic box: the analytic plane contact (S1 eq.
-	// 30–34), kept where its point lies on the wall or on its periodic image.
+	// A planar wall: the analytic plane contact (S1 eq. 30–34), kept where
+	// its point lies on the wall (or its periodic image). Unlike the one-sided
+	// facets of sq.Surface it still pushes a body whose centre a trial state
+	// of an implicit integrator put behind the plane.
 	var pa, pw, n geom.Vec3
 	var gap float64
 	if pb.Kind == body.Sphere {
