@@ -21,7 +21,7 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 	if o.num("restitution", &it.Restitution) {
 		o.check("restitution", it.Restitution >= 0 && it.Restitution <= 1, fmt.Sprintf("must be in [0, 1], got %v", it.Restitution))
 	}
-	o.enum("name", &it.Name, "explicit", "newmark", "variational", "cd")
+	o.enum("name", &it.Name, "explicit", "newmark", "variational", "variational1", "cd")
 	o.need("dt")
 	o.num("dt", &it.Dt)
 	o.positive("dt", it.Dt)
