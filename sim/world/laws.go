@@ -170,9 +170,9 @@ func (w *World) Commit() {
 func (w *World) StableDt() float64 {
 	s := w.Settings
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
-	dt := s.DtMax
+	dt := min(s.DtMax, w.smoothTravelDt())
 	for _, e := range w.pairs {
-		dt = math.Min(dt, e.dtMax)
+		dt = min(dt, e.dtMax)
 	}
 	return math.Max(dt, s.DtMin)
 }

@@ -242,15 +242,22 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 		pt := c.Point()
 		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(xb))))
 		vn := vrel.Dot(c.N) // > 0 separating
-		nf := p.Smooth.Normal(-c.Gn, -vn, meff, w.effectiveRadius(e, &p.Smooth, c))
-		c.Fn = nf.Fn
-		vt := vrel.Sub(c.N.Scale(vn))
-		fr := law.Friction{MuS: p.Smooth.Mu, MuD: p.Smooth.Mu, EpsT: nf.Kt, CT: nf.Ct}
-		c.Ft = fr.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
-		c.Epot = nf.Epot + fr.Potential(&c.Fric)
-		c.M = geom.Vec3{}
+		reff := 0.0         // the Hookean law does not use it
+		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
+			reff = w.effectiveRadius(e, &p.Smooth, c)
+		}
+		nf := p.Smooth.Normal(-c.Gn, -vn, meff, reff)
+		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}
+		if p.Smooth.Mu > 0 { // frictionless (S2 §3): no tangential history at all
+			vt := vrel.Sub(c.N.Scale(vn))
+			fr := law.Friction{MuS: p.Smooth.Mu, MuD: p.Smooth.Mu, EpsT: nf.Kt, CT: nf.Ct}
+			c.Ft = fr.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+			c.Epot += fr.Potential(&c.Fric)
+		} else {
+			c.Ft = geom.Vec3{}
+		}
 		if p.Smooth.MuRoll > 0 {
-			c.M = rollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*w.effectiveRadius(e, &p.Smooth, c)*c.Fn)
+			c.M = rollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
 		}
 	}
 }
@@ -282,6 +289,12 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	s := w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety {
+		// A linear spring: the bound depends on the masses only and is kept
+		// until a law or a shape changes; the travel bound is per body
+		// (smoothTravelDt).
+		return min(dt, e.dtSpring)
+	}
 	rmin := min(a.R, b.R)
 	reff := law.Reduced(a.R, b.R)
 	if a.Wall >= 0 {
@@ -298,11 +311,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 		return dt
 	}
 	if p.Smooth.Model == law.HookeLAMMPS {
-		// A linear spring: the bound depends on the masses only; keep it
-		// until a law or a shape changes.
-		if e.springGen != w.lawGen || e.springSafety != s.Safety {
-			e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
-		}
+		e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
 		return min(dt, e.dtSpring)
 	}
 	// The stiffest state this pair can reach this step: its deepest current
@@ -408,4 +417,20 @@ func onSurface(w *body.Body, p geom.Vec3) bool {
 		}
 	}
 	return false
+}
+
+// smoothTravelDt bounds the step so that no sphere or superquadric travels
+// more than 5% of its radius (points on it: |v| + |ω|R), so that a pair's
+// relative motion stays within a tenth of the larger radius per step.
+func (w *World) smoothTravelDt() float64 {
+	dt := math.Inf(1)
+	for _, b := range w.Bodies {
+		if b.Kind == body.Polyhedral || b.Fixed {
+			continue
+		}
+		if v := b.V.Norm() + b.W.Norm()*b.R; v > 0 {
+			dt = min(dt, 0.05*b.R/v)
+		}
+	}
+	return dt
 }
