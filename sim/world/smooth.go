@@ -158,10 +158,20 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		w.matchSmooth(e)
 		return false
 	}
-	// A planar wall: the analytic plane contact (S1 eq. 30–34), kept where
-	// its point lies on the wall (or its periodic image). Unlike the one-sided
-	// facets of sq.Surface it still pushes a body whose centre a trial state
-	// of an implicit integrator put behind the plane.
+	if !w.Periodic.On() {
+		// A planar wall of finite extent: its facet and its rim edges and
+		// corners (sq.Surface), so that grains roll over the edge of a plate
+		// (the orifice of a hopper). Facets are one-sided; a body whose centre
+		// lies behind the plane (a trial state of an implicit integrator, a
+		// deep penetration) falls back to the analytic plane contact below.
+		w.narrowSmoothSurface(e)
+		if len(e.cur) > 0 || pb.X.Sub(wl.P).Dot(wl.N) >= 0 || !onSurface(wb, pb.X.AddScaled(-pb.X.Sub(wl.P).Dot(wl.N), wl.N)) {
+			w.matchSmooth(e)
+			return false
+		}
+	}
+	// The analytic plane contact (S1 eq. 30–34), kept where its point lies on
+	// the wall (or on its periodic image).
 	var pa, pw, n geom.Vec3
 	var gap float64
 	if pb.Kind == body.Sphere {
