@@ -217,7 +217,9 @@ func TestSimLoopIntegratorSwitch(t *testing.T) {
 	}
 	// Same contacts; the friction force comes back from the kept history:
 	// only its dashpot part sees the full-step instead of the half-step
-	// velocity. Tolerance: 10 % of the total friction force plus 1e-9 N.
+	// velocity, which depends on how fast the grains move at the switch
+	// (2–12% measured). Lost history would leave the dashpot part alone, a
+	// change near 100%. Tolerance: 50% of the total friction force plus 1e-9 N.
 	if len(after.Contacts) != len(before.Contacts) {
 		t.Fatalf("%d contacts after the switch, %d before", len(after.Contacts), len(before.Contacts))
 	}
@@ -233,7 +235,7 @@ func TestSimLoopIntegratorSwitch(t *testing.T) {
 	if ft == 0 {
 		t.Fatal("no friction force before the switch (the test needs one)")
 	}
-	if dft > 0.1*ft+1e-9 {
+	if dft > 0.5*ft+1e-9 {
 		t.Errorf("friction forces changed by Σ|ΔFt| = %g N of Σ|Ft| = %g N", dft, ft)
 	}
 	t.Logf("%d contacts, Σ|Ft| %.4g N, Σ|ΔFt| %.3g N at the switch", len(before.Contacts), ft, dft)
