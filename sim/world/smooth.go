@@ -158,6 +158,23 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		w.matchSmooth(e)
 		return false
 	}
+	if !w.Periodic.On() && pb.Kind == body.Sphere {
+		// Fast path: a sphere whose centre projects inside the wall touches
+		// its facet only (S2 §2.2 geometry); near the rim, sq.Surface below.
+		d := pb.X.Sub(wl.P).Dot(wl.N)
+		if foot := pb.X.AddScaled(-d, wl.N); onSurface(wb, foot) {
+			if d < pb.R {
+				pa := pb.X.AddScaled(-pb.R, wl.N)
+				if swap {
+					e.cur = append(e.cur, smoothContact(0, 0, foot, pa, wl.N.Neg(), d-pb.R, pa))
+				} else {
+					e.cur = append(e.cur, smoothContact(0, 0, pa, foot, wl.N, d-pb.R, pa))
+				}
+			}
+			w.matchSmooth(e)
+			return false
+		}
+	}
 	if !w.Periodic.On() {
 		// A planar wall of finite extent: its facet and its rim edges and
 		// corners (sq.Surface), so that grains roll over the edge of a plate
