@@ -40,6 +40,7 @@ type Body struct {
 	Poly     *shape.Polyhedron // Polyhedral: geometry in the body frame (origin = centre of mass)
 	SQ       sq.Shape          // Superquadric: the shape in the body frame (Sphere: A = B = C = R, N1 = N2 = 2)
 	R        float64           // bounding-sphere radius about the centre of mass
+	RVol     float64           // Sphere, Superquadric: radius of the volume-equivalent sphere
 	Density  float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
 	Material int               // index into the world's material table
 
@@ -66,7 +67,7 @@ func New(name string, p *shape.Polyhedron, density float64, x geom.Vec3, q geom.
 
 // NewSphere returns a sphere of radius r and the given density centred at x.
 func NewSphere(name string, r, density float64, x geom.Vec3) *Body {
-	b := &Body{Name: name, Kind: Sphere, SQ: sq.Sphere(r), R: r, Density: density, X: x, Q: geom.QIdent(), Wall: -1}
+	b := &Body{Name: name, Kind: Sphere, SQ: sq.Sphere(r), R: r, RVol: r, Density: density, X: x, Q: geom.QIdent(), Wall: -1}
 	m := density * 4 / 3 * math.Pi * r * r * r
 	i := 0.4 * m * r * r
 	b.SetMass(m, geom.Diag(i, i, i))
@@ -86,6 +87,7 @@ func NewSuperquadric(name string, s sq.Shape, density float64, x geom.Vec3, q ge
 // at the body's density. The state (x, q, v, ω) is kept.
 func (b *Body) SetShape(s sq.Shape) {
 	b.SQ = s
+	b.RVol = s.VolumeRadius()
 	if b.Kind == Sphere {
 		b.R = s.A
 	} else {

@@ -55,10 +55,15 @@ func adjugate(m geom.Mat3) geom.Mat3 {
 // CurvatureRadius returns the particle radius at the body-frame surface point
 // x by method m, capped at q·R_vol (S1 §2.5; q ≤ 0 means DefaultCurvatureCap).
 func (s Shape) CurvatureRadius(m RadiusMethod, x geom.Vec3, q float64) float64 {
+	return s.CurvatureRadiusRV(m, x, q, s.VolumeRadius())
+}
+
+// CurvatureRadiusRV is CurvatureRadius with the volume-equivalent radius rv
+// given (callers that cache it save the beta functions).
+func (s Shape) CurvatureRadiusRV(m RadiusMethod, x geom.Vec3, q, rv float64) float64 {
 	if q <= 0 {
 		q = DefaultCurvatureCap
 	}
-	rv := s.VolumeRadius()
 	var k float64
 	switch m {
 	case RadiusVolume:

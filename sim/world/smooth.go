@@ -75,7 +75,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		if e.hasMid {
 			warm = &e.mid
 		}
-		r := sq.Contact(a.SQ, poseOf(a, geom.Vec3{}), b.SQ, poseOf(b, e.Shift), warm) // S1 eq. (19)–(24)
+		r := sq.ContactWith(sqOptions, a.SQ, poseOf(a, geom.Vec3{}), b.SQ, poseOf(b, e.Shift), warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
@@ -252,7 +252,7 @@ func radiusAt(b *body.Body, x, shift geom.Vec3, p *law.Smooth) float64 {
 	case body.Sphere:
 		return b.R
 	case body.Superquadric:
-		return b.SQ.CurvatureRadius(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ) // S1 eq. (39)–(40)
+		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol) // S1 eq. (39)–(40)
 	}
 	return math.Inf(1)
 }
@@ -461,3 +461,10 @@ func (w *World) smoothTravelDt() float64 {
 	}
 	return dt
 }
+
+// sqOptions are the midway-point solver options of the world: a residual
+// of 1e-8 particle sizes, so that in a bed at rest the previous step's point
+// is usually accepted without a Newton iteration (S1 §3.1); the overlap comes
+// from the contact-line intersections (S1 eq. 36–37) and is insensitive to
+// the point to first order.
+var sqOptions = sq.Options{Tol: 1e-8, MaxIter: 60}
