@@ -100,3 +100,35 @@ func TestS1EllipsoidsHertz(t *testing.T) {
 		}
 	}
 }
+
+// S1 §3.1 on a small scale: 60 superquadrics (n = 6) settle in the periodic
+// box on its floor. Every grain stays above the floor (none slips through at
+// the periodic seams, where the floor's contact point is wrapped back), and
+// inside the box horizontally; every midway-point solve converges; the bed
+// comes to rest (kinetic energy below 1e-6 of the potential energy released).
+func TestS1SettlingPeriodicSmall(t *testing.T) {
+	w := load(t, "sq-settling", "generators[0].count=60", "params.n=6",
+		"periodic.max=[0.03,0.03,0.25]", "generators[0].region.max=[0.03,0.03,0.12]")
+	pe0 := w.Stats.PotentialGravity
+	advance(t, w, 0.6, nil)
+	released := pe0 - w.Stats.PotentialGravity
+	for _, b := range w.Bodies {
+		if b.Fixed {
+			continue
+		}
+		lo, _ := b.SQ.SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
+		if lo.Z < -1e-4 {
+			t.Errorf("%s: lowest point %.3g m below the floor (x = %.4f, y = %.4f)", b.Name, -lo.Z, b.X.X, b.X.Y)
+		}
+		if b.X.X < 0 || b.X.X >= 0.03 || b.X.Y < 0 || b.X.Y >= 0.03 {
+			t.Errorf("%s: centre (%.4f, %.4f) outside the periodic box", b.Name, b.X.X, b.X.Y)
+		}
+	}
+	if w.Stats.SQFailures != 0 {
+		t.Errorf("%d midway-point solves failed", w.Stats.SQFailures)
+	}
+	if !(released > 0) || w.Stats.Kinetic > 1e-6*released {
+		t.Errorf("kinetic energy %.3g J after releasing %.3g J: the bed is not at rest", w.Stats.Kinetic, released)
+	}
+	t.Logf("%d contacts, kinetic %.3g J of %.3g J released", w.Stats.Contacts, w.Stats.Kinetic, released)
+}
