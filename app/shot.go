@@ -26,6 +26,7 @@ type ShotOptions struct {
 	View          *render.View // nil: AppView with the arrow scale fitted to the forces
 	Panel         bool         // draw the control panel as the window shows it
 	Law           *world.ContactParams
+	Shapes        []world.MaterialShape // smooth shapes per material (the panel's Shapes section)
 	MeanMass      float64 // for the panel's Δt_c plot
 	// Yaw, Pitch (degrees) orient the camera when Orient is set. The camera
 	// frames the bodies (not the walls) and is then zoomed by Zoom steps.
@@ -125,6 +126,7 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	so.Law = w.DefaultParams()
+	so.Shapes = w.SmoothShapes()
 	so.MeanMass = meanMass(w)
 	img, err := RenderShot(w.Snapshot(nil), so)
 	if err != nil {
@@ -215,6 +217,11 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	}
 	if o.Law != nil {
 		in.Law = PanelLaw(*o.Law)
+		in.SmoothLaw, in.HasSmooth, in.SmoothOnly = PanelSmooth(*o.Law), o.Law.HasSmooth || len(o.Shapes) > 0, !o.Law.HasPoly
+		in.ValidateSmooth = ValidateSmooth(*o.Law)
+	}
+	if len(o.Shapes) > 0 {
+		in.Materials, in.ValidateMaterial = PanelShapes(o.Shapes), ValidateShape
 	}
 	var img *image.RGBA
 	for i := 0; i < 3; i++ { // imgui lays out over a couple of frames
