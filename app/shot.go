@@ -27,7 +27,7 @@ type ShotOptions struct {
 	Panel         bool         // draw the control panel as the window shows it
 	Law           *world.ContactParams
 	Shapes        []world.MaterialShape // smooth shapes per material (the panel's Shapes section)
-	MeanMass      float64 // for the panel's Δt_c plot
+	MeanMass      float64               // for the panel's Δt_c plot
 	// Yaw, Pitch (degrees) orient the camera when Orient is set. The camera
 	// frames the bodies (not the walls) and is then zoomed by Zoom steps.
 	Orient     bool
