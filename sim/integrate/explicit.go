@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"grainlab/sim/body"
-	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
 
@@ -17,9 +16,7 @@ import (
 // (S0 §2.4.5), that yields non-finite forces, or that meets night-owl
 // contacts (S0 §2.6) is rejected and retried with a quarter of the step.
 type Explicit struct {
-	saved  []body.State
-	forces []geom.Vec3 // F then T per body
-	walls  []geom.Vec3
+	cp checkpoint
 }
 
 // Name returns "explicit".
@@ -43,7 +40,7 @@ func Start(w *world.World) error {
 
 // Step advances w by one accepted step of at most dtMax.
 func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
-	x.save(w)
+	x.cp.save(w)
 	dt := math.Min(w.Dt, dtMax)
 	for {
 		for _, b := range w.Bodies {
@@ -55,7 +52,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 		if !bad && owls == 0 {
 			break
 		}
-		x.restore(w)
+		x.cp.restore(w)
 		w.Stats.Rejected++
 		w.Stats.NightOwls += int64(owls)
 		if dt <= w.Settings.DtMin {
@@ -116,31 +113,4 @@ func kick(b *body.Body, dt float64) {
 	}
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
-}
-
-func (x *Explicit) save(w *world.World) {
-	n := len(w.Bodies)
-	if cap(x.saved) < n {
-		x.saved = make([]body.State, n)
-		x.forces = make([]geom.Vec3, 2*n)
-	}
-	x.saved, x.forces = x.saved[:n], x.forces[:2*n]
-	for i, b := range w.Bodies {
-		x.saved[i] = b.Save()
-		x.forces[2*i], x.forces[2*i+1] = b.F, b.T
-	}
-	x.walls = x.walls[:0]
-	for _, wl := range w.Walls {
-		x.walls = append(x.walls, wl.Force)
-	}
-}
-
-func (x *Explicit) restore(w *world.World) {
-	for i, b := range w.Bodies {
-		b.Restore(x.saved[i])
-		b.F, b.T = x.forces[2*i], x.forces[2*i+1]
-	}
-	for i := range w.Walls {
-		w.Walls[i].Force = x.walls[i]
-	}
 }

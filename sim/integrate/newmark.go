@@ -76,9 +76,7 @@ type Newmark struct {
 	gm    gmresWork
 	guard []nmGuard
 
-	saved  []body.State
-	forces []geom.Vec3
-	walls  []geom.Vec3
+	cp checkpoint // the start of the step, for rejections
 
 	t, dt           float64
 	a1, a2, a3      float64 // S0 eq. (21) constants α1–α3
@@ -167,7 +165,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	if dtMax < dt {
 		dt = dtMax
 	}
-	n.save(w)
+	n.cp.save(w)
 	w.Stats.Integrator = n.Name()
 	totalLin := 0
 	owlRetry := false
@@ -192,7 +190,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			}
 			if f < 1 && dt > s.DtMin {
 				reason = "a body crossed the contact skin or the step is too large for a contact"
-				n.restore(w)
+				n.cp.restore(w)
 				w.Stats.Rejected++
 				dt = math.Max(dt*math.Max(f, n.Cut), s.DtMin)
 				continue
@@ -205,7 +203,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		if n.owls > 0 && ok && !owlRetry {
 			// S0 §2.6: recompute the step with the night owls as candidates.
 			owlRetry = true
-			n.restore(w)
+			n.cp.restore(w)
 			w.Stats.Rejected++
 			continue
 		}
@@ -213,10 +211,10 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			if ok { // night owls again at the smallest step: accept them
 				break
 			}
-			n.restore(w)
+			n.cp.restore(w)
 			return 0, fmt.Errorf("t=%.6g s: newmark: %s even at dt_min=%g (residual %.3g)", w.Time, reason, s.DtMin, n.lastRes)
 		}
-		n.restore(w)
+		n.cp.restore(w)
 		w.Stats.Rejected++
 		dt = math.Max(dt*n.Cut, s.DtMin)
 		owlRetry = false
@@ -685,33 +683,6 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	du := geom.V(n.dy[o], n.dy[o+1], n.dy[o+2])
 	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
 	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
-}
-
-func (n *Newmark) save(w *world.World) {
-	nb := len(w.Bodies)
-	if cap(n.saved) < nb {
-		n.saved = make([]body.State, nb)
-		n.forces = make([]geom.Vec3, 2*nb)
-	}
-	n.saved, n.forces = n.saved[:nb], n.forces[:2*nb]
-	for i, b := range w.Bodies {
-		n.saved[i] = b.Save()
-		n.forces[2*i], n.forces[2*i+1] = b.F, b.T
-	}
-	n.walls = n.walls[:0]
-	for _, wl := range w.Walls {
-		n.walls = append(n.walls, wl.Force)
-	}
-}
-
-func (n *Newmark) restore(w *world.World) {
-	for i, b := range w.Bodies {
-		b.Restore(n.saved[i])
-		b.F, b.T = n.forces[2*i], n.forces[2*i+1]
-	}
-	for i := range w.Walls {
-		w.Walls[i].Force = n.walls[i]
-	}
 }
 
 func norm2(v []float64) float64 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
@@ -92,10 +91,8 @@ type Variational struct {
 	// BiCGStab completed (cumulative, for diagnostics).
 	Fallbacks int64
 
-	mov          []int // indices of the movable bodies
-	saved        []body.State
-	forces       []geom.Vec3
-	walls        []geom.Vec3
+	mov          []int       // indices of the movable bodies
+	cp           checkpoint  // the start of the step, for rejections
 	x0, v0, l0   []geom.Vec3 // state at t_k: position, velocity, world angular momentum
 	q0           []geom.Quat
 	fs, ts       []geom.Vec3 // force and moment of the last residual evaluation
@@ -183,7 +180,7 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		if ok {
 			break
 		}
-		v.restore(w)
+		v.cp.restore(w)
 		rejected++
 		w.Stats.Rejected++
 		if h <= s.DtMin {
@@ -215,7 +212,6 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 // setup sizes the per-body arrays (bodies may be added between steps) and
 // saves the state for a rollback.
 func (v *Variational) setup(w *world.World) error {
-	n := len(w.Bodies)
 	v.mov = v.mov[:0]
 	for i, b := range w.Bodies {
 		if b.Fixed {
@@ -226,19 +222,7 @@ func (v *Variational) setup(w *world.World) error {
 		}
 		v.mov = append(v.mov, i)
 	}
-	if cap(v.saved) < n {
-		v.saved = make([]body.State, n)
-		v.forces = make([]geom.Vec3, 2*n)
-	}
-	v.saved, v.forces = v.saved[:n], v.forces[:2*n]
-	for i, b := range w.Bodies {
-		v.saved[i] = b.Save()
-		v.forces[2*i], v.forces[2*i+1] = b.F, b.T
-	}
-	v.walls = v.walls[:0]
-	for _, wl := range w.Walls {
-		v.walls = append(v.walls, wl.Force)
-	}
+	v.cp.save(w)
 	m := len(v.mov)
 	grow := func(a []geom.Vec3) []geom.Vec3 {
 		if cap(a) < m {
@@ -259,16 +243,6 @@ func (v *Variational) setup(w *world.World) error {
 	}
 	v.kr.resize(6 * m)
 	return nil
-}
-
-func (v *Variational) restore(w *world.World) {
-	for i, b := range w.Bodies {
-		b.Restore(v.saved[i])
-		b.F, b.T = v.forces[2*i], v.forces[2*i+1]
-	}
-	for i := range w.Walls {
-		w.Walls[i].Force = v.walls[i]
-	}
 }
 
 func get3(a []float64, i int) geom.Vec3 { return geom.Vec3{X: a[i], Y: a[i+1], Z: a[i+2]} }

@@ -158,53 +158,6 @@ func TestNewmarkS0Ex3cTopple(t *testing.T) {
 func TestNewmarkS0Ex4Twist(t *testing.T) {
 	ex := explicitMeanDt(t, "tetrapod-twist", 2.0)
 	w, _ := newmarkWorld(t, "tetrapod-twist")
-	bi := w.BodyByName("tetrapod")
-	b := w.Bodies[bi]
-	mu := w.Params(b.Material, 0).Friction.MuD
-	W := b.Mass * 9.81
-	advance(t, w, 0.05, nil)
-	cs, f := wallContacts(w, bi)
-	if len(cs) != 3 {
-		t.Fatalf("%d ground contacts, want 3", len(cs))
-	}
-	r := 0.0
-	for i, c := range cs {
-		d := c.Point().Sub(b.X)
-		r += math.Hypot(d.X, d.Y) / 3
-		if math.Abs(f[i].Z-W/3) > 0.02*W/3 {
-			t.Errorf("tip %d carries %.5g N, want W/3 = %.5g N (±2%%)", i, f[i].Z, W/3)
-		}
-	}
-	limit := mu * W * r
-	var worstTrack, worstLimit float64
-	var nTrack, nLimit int
-	advance(t, w, 2.0, func() bool {
-		M := w.LoadValues[0].M.Z
-		cs, f := wallContacts(w, bi)
-		Mf := 0.0
-		for i, c := range cs {
-			d := c.Point().Sub(b.X)
-			Mf += d.X*f[i].Y - d.Y*f[i].X
-		}
-		switch {
-		case M < 0.95*limit:
-			worstTrack = math.Max(worstTrack, math.Abs(Mf+M)/limit)
-			nTrack++
-		case M > 1.1*limit:
-			worstLimit = math.Max(worstLimit, math.Abs(math.Abs(Mf)-limit)/limit)
-			nLimit++
-		}
-		return false
-	})
-	t.Logf("μWr = %.4g N·m; tracking worst %.3g (%d), at limit worst %.3g (%d)", limit, worstTrack, nTrack, worstLimit, nLimit)
-	if nTrack < 10 || nLimit < 10 {
-		t.Fatalf("too few samples: %d below and %d above the limit", nTrack, nLimit)
-	}
-	if worstTrack > 0.03 {
-		t.Errorf("friction moment tracking off by %.3g of μWr (> 3%%)", worstTrack)
-	}
-	if worstLimit > 0.03 {
-		t.Errorf("friction moment at the limit off by %.3g of μWr (> 3%%)", worstLimit)
-	}
+	checkS0Ex4(t, w)
 	checkRatio(t, w, ex)
 }

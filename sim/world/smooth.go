@@ -58,12 +58,12 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	e.cur = e.cur[:0]
 	switch {
 	case a.Wall >= 0 || b.Wall >= 0:
-		return w.narrowSmoothWall(e)
+		w.narrowSmoothWall(e)
 	case a.Kind == body.Sphere && b.Kind == body.Sphere:
 		xb := b.X.Add(e.Shift)
 		ov, n, p, ok := sphere.SphereSphere(a.X, xb, a.R, b.R) // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
 		if ok {
-			e.cur = append(e.cur, smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov, p))
+			e.cur = append(e.cur, smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov))
 		}
 	case isSmooth(a) && isSmooth(b):
 		// Cheap rejection: bounding spheres apart.
@@ -82,7 +82,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		}
 		e.mid, e.hasMid = r.Point, true
 		if r.InContact {
-			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap, r.Point))
+			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap))
 		}
 	default:
 		// A smooth body against a polyhedron: its surface's facets, convex
@@ -118,11 +118,7 @@ func (w *World) narrowSmoothSurface(e *pairEntry) {
 		if !(c.Gap < 0) {
 			continue
 		}
-		if swap { // A is the surface: normal from B (particle) to A
-			e.cur = append(e.cur, smoothContact(c.Feature, 0, c.PB, c.PA, c.Normal.Neg(), c.Gap, c.PA))
-		} else {
-			e.cur = append(e.cur, smoothContact(0, c.Feature, c.PA, c.PB, c.Normal, c.Gap, c.PA))
-		}
+		e.addSurfaceContact(swap, c.Feature, c.PA, c.PB, c.Normal, c.Gap)
 	}
 }
 
@@ -144,7 +140,7 @@ func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
 }
 
 // narrowSmoothWall handles a smooth body against a wall.
-func (w *World) narrowSmoothWall(e *pairEntry) bool {
+func (w *World) narrowSmoothWall(e *pairEntry) {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	swap := false
 	pb, wb := a, b // particle, wall
@@ -155,24 +151,18 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 	if !wl.Planar {
 		// Triangulated walls: facets, convex (open) edges and corners.
 		w.narrowSmoothSurface(e)
-		w.matchSmooth(e)
-		return false
+		return
 	}
+	d := pb.X.Sub(wl.P).Dot(wl.N) // signed distance of the centre from the plane
+	foot := pb.X.AddScaled(-d, wl.N)
 	if !w.Periodic.On() && pb.Kind == body.Sphere {
 		// Fast path: a sphere whose centre projects inside the wall touches
 		// its facet only (S2 §2.2 geometry); near the rim, sq.Surface below.
-		d := pb.X.Sub(wl.P).Dot(wl.N)
-		if foot := pb.X.AddScaled(-d, wl.N); onSurface(wb, foot) {
+		if onSurface(wb, foot) {
 			if d < pb.R {
-				pa := pb.X.AddScaled(-pb.R, wl.N)
-				if swap {
-					e.cur = append(e.cur, smoothContact(0, 0, foot, pa, wl.N.Neg(), d-pb.R, pa))
-				} else {
-					e.cur = append(e.cur, smoothContact(0, 0, pa, foot, wl.N, d-pb.R, pa))
-				}
+				e.addSurfaceContact(swap, 0, pb.X.AddScaled(-pb.R, wl.N), foot, wl.N, d-pb.R)
 			}
-			w.matchSmooth(e)
-			return false
+			return
 		}
 	}
 	if !w.Periodic.On() {
@@ -182,9 +172,8 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		// lies behind the plane (a trial state of an implicit integrator, a
 		// deep penetration) falls back to the analytic plane contact below.
 		w.narrowSmoothSurface(e)
-		if len(e.cur) > 0 || pb.X.Sub(wl.P).Dot(wl.N) >= 0 || !onSurface(wb, pb.X.AddScaled(-pb.X.Sub(wl.P).Dot(wl.N), wl.N)) {
-			w.matchSmooth(e)
-			return false
+		if len(e.cur) > 0 || d >= 0 || !onSurface(wb, foot) {
+			return
 		}
 	}
 	// The analytic plane contact (S1 eq. 30–34), kept where its point lies on
@@ -201,17 +190,25 @@ func (w *World) narrowSmoothWall(e *pairEntry) bool {
 		pa, pw, n, gap = r.PA, r.PB, r.Normal, r.Gap
 	}
 	if gap < 0 && (onSurface(wb, pw) || w.Periodic.On() && onSurface(wb, w.Periodic.wrap(pw))) {
-		if swap { // A is the wall: normal from B (particle) to A (wall)
-			e.cur = append(e.cur, smoothContact(0, 0, pw, pa, n.Neg(), gap, pa))
-		} else {
-			e.cur = append(e.cur, smoothContact(0, 0, pa, pw, n, gap, pa))
-		}
+		e.addSurfaceContact(swap, 0, pa, pw, n, gap)
 	}
-	w.matchSmooth(e)
-	return false
 }
 
-func smoothContact(fa, fb int32, pa, pb, n geom.Vec3, gap float64, _ geom.Vec3) contact.Contact {
+// addSurfaceContact appends a contact of the pair's smooth body with a wall
+// or polyhedron surface: pp on the particle, ps on the surface, n the unit
+// normal from the surface to the particle, feature the surface's feature id.
+// swap says the surface body is A: the contact is then stated from A's side
+// (normal from B to A, as every contact).
+func (e *pairEntry) addSurfaceContact(swap bool, feature int32, pp, ps, n geom.Vec3, gap float64) {
+	if swap {
+		e.cur = append(e.cur, smoothContact(feature, 0, ps, pp, n.Neg(), gap))
+	} else {
+		e.cur = append(e.cur, smoothContact(0, feature, pp, ps, n, gap))
+	}
+}
+
+// smoothContact returns a new smooth contact (Kind SQ) between features fa, fb.
+func smoothContact(fa, fb int32, pa, pb, n geom.Vec3, gap float64) contact.Contact {
 	return contact.Contact{Key: contact.Key{Kind: snap.SQ, FA: fa, FB: fb}, PA: pa, PB: pb, N: n, Gn: gap, New: true}
 }
 
@@ -353,7 +350,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
 // law p at overlap delta between bodies a and b.
 func (w *World) springDt(a, b *body.Body, meq float64, p *law.Smooth, delta, reff float64) float64 {
-	k, c := smoothSpring(p, delta, meq, reff)
+	k, c, kt := smoothSpring(p, delta, meq, reff)
 	if !(k > 0) {
 		return math.Inf(1)
 	}
@@ -365,7 +362,7 @@ func (w *World) springDt(a, b *body.Body, meq float64, p *law.Smooth, delta, ref
 	// The tangential spring acts on the translational and rotational inertia
 	// together: its effective mass 1/(1/m + R²/I_min) is far below m for a
 	// contact at the tip of an elongated or flat particle.
-	if kt := tangentialStiffness(p, delta, meq, reff); kt > 0 {
+	if kt > 0 {
 		mt := 1 / (tangentialInvMass(a) + tangentialInvMass(b))
 		dt = min(dt, w.Settings.Safety*2*math.Sqrt(mt/kt))
 	}
@@ -382,32 +379,19 @@ func tangentialInvMass(b *body.Body) float64 {
 	return b.InvMass + b.R*b.R*imax
 }
 
-// tangentialStiffness returns the tangential spring stiffness of law p at overlap delta.
-func tangentialStiffness(p *law.Smooth, delta, meff, reff float64) float64 {
+// smoothSpring returns the normal stiffness dF/dδ, the normal dashpot
+// coefficient (N·s/m) and the tangential stiffness of law p at overlap delta
+// (at least a thousandth of R_eff, so that a Hertzian contact about to form
+// is not taken as infinitely soft). Two evaluations of the law: at rest and
+// at unit approach speed.
+func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c, kt float64) {
 	if p.Model == law.HookeLAMMPS {
-		return p.Kt
-	}
-	return p.Normal(max(delta, 1e-3*reff), 0, meff, reff).Kt
-}
-
-// smoothSpring returns the normal stiffness dF/dδ and dashpot coefficient of
-// law p at overlap delta (at least a thousandth of R_eff, so that a Hertzian
-// contact about to form is not taken as infinitely soft).
-func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c float64) {
-	switch p.Model {
-	case law.HookeLAMMPS:
-		return p.Kn, meff * p.GammaN
+		return p.Kn, meff * p.GammaN, p.Kt
 	}
 	delta = max(delta, 1e-3*reff)
-	nf := p.Normal(delta, 0, meff, reff)
-	return nf.K, smoothDashpot(p, delta, meff, reff)
-}
-
-// smoothDashpot returns the normal dashpot coefficient (N·s/m) at overlap delta.
-func smoothDashpot(p *law.Smooth, delta, meff, reff float64) float64 {
-	f0 := p.Normal(delta, 0, meff, reff).Fn
-	f1 := p.Normal(delta, 1, meff, reff).Fn // unit approach speed
-	return max(0, f1-f0)
+	f0 := p.Normal(delta, 0, meff, reff)
+	f1 := p.Normal(delta, 1, meff, reff) // unit approach speed
+	return f0.K, max(0, f1.Fn-f0.Fn), f0.Kt
 }
 
 // impactOverlap estimates the largest overlap of an elastic impact at

@@ -1,0 +1,44 @@
+package integrate
+
+import (
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/world"
+)
+
+// checkpoint holds what a rejected step must roll back: every body's
+// kinematic state and force accumulators, and the walls' forces.
+type checkpoint struct {
+	states []body.State
+	forces []geom.Vec3 // F then T per body
+	walls  []geom.Vec3
+}
+
+// save records the current state of w.
+func (c *checkpoint) save(w *world.World) {
+	n := len(w.Bodies)
+	if cap(c.states) < n {
+		c.states = make([]body.State, n)
+		c.forces = make([]geom.Vec3, 2*n)
+	}
+	c.states, c.forces = c.states[:n], c.forces[:2*n]
+	for i, b := range w.Bodies {
+		c.states[i] = b.Save()
+		c.forces[2*i], c.forces[2*i+1] = b.F, b.T
+	}
+	c.walls = c.walls[:0]
+	for _, wl := range w.Walls {
+		c.walls = append(c.walls, wl.Force)
+	}
+}
+
+// restore puts w back to the last save.
+func (c *checkpoint) restore(w *world.World) {
+	for i, b := range w.Bodies {
+		b.Restore(c.states[i])
+		b.F, b.T = c.forces[2*i], c.forces[2*i+1]
+	}
+	for i := range w.Walls {
+		w.Walls[i].Force = c.walls[i]
+	}
+}
