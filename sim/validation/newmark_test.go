@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/world"
 )
@@ -111,45 +110,7 @@ func TestNewmarkS0Ex3aFriction(t *testing.T) {
 // (statics: W/2) and the block topples 10° with the leading edge slid < 1 mm.
 func TestNewmarkS0Ex3cTopple(t *testing.T) {
 	w, _ := newmarkWorld(t, "sliding-block-c")
-	bi := len(w.Bodies) - 1
-	b := w.Bodies[bi]
-	q0 := b.Q
-	W := b.Mass * 9.81
-	lead := geom.V(0.05, 0, -0.05)
-	lead0 := b.ToWorld(lead)
-	unload, toppled, slip := -1.0, -1.0, 0.0
-	advance(t, w, 1.0, func() bool {
-		F := w.LoadValues[0].F.X
-		if unload < 0 && F > 0.1*W {
-			cs, f := wallContacts(w, bi)
-			trail := 0.0
-			for i, c := range cs {
-				if c.Point().X < b.X.X {
-					trail += f[i].Z
-				}
-			}
-			if trail < 0.01*W {
-				unload = F
-			}
-		}
-		if q0.AngleTo(b.Q) > 10*math.Pi/180 {
-			toppled = F
-			p := b.ToWorld(lead)
-			slip = math.Hypot(p.X-lead0.X, p.Y-lead0.Y)
-			return true
-		}
-		return false
-	})
-	t.Logf("unload at %.3g W, 10° at %.3g W, slip %.3g m, %d steps", unload/W, toppled/W, slip, w.Steps)
-	if unload < 0 || toppled < 0 {
-		t.Fatalf("the block did not topple (unload %.3g N, toppled %.3g N)", unload, toppled)
-	}
-	if unload < 0.48*W || unload > 0.55*W {
-		t.Errorf("trailing edge unloaded at F = %.3g W; statics says W/2", unload/W)
-	}
-	if slip > 1e-3 {
-		t.Errorf("leading edge slid %.3g m before toppling", slip)
-	}
+	checkS0Ex3c(t, w)
 }
 
 // S0 example 4 with newmark: three tips carry W/3 each (±2%); the friction
