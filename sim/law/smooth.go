@@ -156,3 +156,25 @@ func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 	}
 	return r
 }
+
+// Stiffness returns, in closed form, what Normal's K and Kt give and the
+// normal dashpot coefficient dF_n/dv_n (N·s/m) at overlap delta > 0 with
+// effective mass meff and radius reff: the tangents of the spring–dashpot
+// for the explicit stability bound (no force evaluation).
+func (s *Smooth) Stiffness(delta, meff, reff float64) (k, c, kt float64) {
+	switch s.Model {
+	case HookeLAMMPS:
+		return s.Kn, meff * s.GammaN, s.Kt // S2 eq. (20)
+	case HertzLAMMPS:
+		sq := math.Sqrt(delta * reff)
+		return 1.5 * s.Kn * sq, sq * meff * s.GammaN, s.Kt * sq // LAMMPS gran/hertz
+	case HertzMaterial:
+		ystar := s.E / (2 * (1 - s.Nu*s.Nu))                        // Y* of two equal materials
+		gstar := s.E / (4 * (2 - s.Nu) * (1 + s.Nu))                // G* of two equal materials
+		sq := math.Sqrt(reff * delta)                               // √(R* δ)
+		sn := 2 * ystar * sq                                        // S_n = dF_n/dδ
+		gn := -2 * math.Sqrt(5.0/6.0) * s.beta * math.Sqrt(sn*meff) // γ_n
+		return sn, math.Max(0, gn), 8 * gstar * sq
+	}
+	return 0, 0, 0
+}

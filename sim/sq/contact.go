@@ -58,17 +58,25 @@ func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3)
 	if o.MaxIter <= 0 {
 		o.MaxIter = DefaultOptions.MaxIter
 	}
-	// Work relative to A's centre in units of the smaller particle, so that
-	// the tolerance is relative and the rows of Φ are commensurate.
-	L := math.Min(math.Max(a.A, math.Max(a.B, a.C)), math.Max(b.A, math.Max(b.B, b.C)))
+	// Work in A's body frame, relative to A's centre and in units of the
+	// smaller particle, so that the tolerance is relative, the rows of Φ are
+	// commensurate and A needs no rotation; B is placed by the relative pose.
+	L := math.Min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 	invL := 1 / L
-	origin := pa.X
+	ra := pa.Q.Mat()
+	fr := frame{
+		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),            // B's body axes in A's frame
+		cb:   tmulV(&ra, pb.X.Sub(pa.X)).Scale(invL), // B's centre in A's frame
+		invL: invL,
+	}
 	var sol newtonState
 	ok := false
 	iter := 0
-	A, B := a.posed(pa, origin, invL), b.posed(pb, origin, invL)
+	var A, B posed
+	fr.placeA(&A, a)
+	fr.placeB(&B, b)
 	if warm != nil && warm.IsFinite() {
-		sol.x = warm.Sub(origin).Scale(invL)
+		sol.x = tmulV(&ra, warm.Sub(pa.X)).Scale(invL)
 		sol.mu = -1 // from the gradients
 		ok = newton(&A, &B, &sol, o.Tol, o.MaxIter)
 		iter += sol.iter
@@ -79,7 +87,7 @@ func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3)
 			n = defaultSteps(a, b)
 		}
 		for try := 0; try < 3 && !ok; try++ {
-			ok = continuation(a, pa, b, pb, &A, &B, origin, invL, n, o, &sol)
+			ok = continuation(a, b, &fr, &A, &B, n, o, &sol)
 			iter += sol.iter
 			n *= 3
 		}
@@ -90,13 +98,34 @@ func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3)
 	if !ok {
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
-	// back to world units
-	res.Point = res.Point.Scale(L).Add(origin)
-	res.PA = res.PA.Scale(L).Add(origin)
-	res.PB = res.PB.Scale(L).Add(origin)
+	// back to world axes and units
+	res.Point = pa.X.Add(mulV(&ra, res.Point.Scale(L)))
+	res.PA = pa.X.Add(mulV(&ra, res.PA.Scale(L)))
+	res.PB = pa.X.Add(mulV(&ra, res.PB.Scale(L)))
+	res.Normal = mulV(&ra, res.Normal)
 	res.Overlap *= L
 	res.Gap *= L
 	return res
+}
+
+// frame is the working frame of a contact query: A's body frame with the
+// origin at A's centre, lengths divided by L = 1/invL.
+type frame struct {
+	rab  geom.Mat3 // B's body → A's body rotation
+	cb   geom.Vec3 // B's centre
+	invL float64
+}
+
+// placeA sets ps to shape s (of A, or a blend of it) in the frame.
+func (fr *frame) placeA(ps *posed, s Shape) {
+	ps.c, ps.r, ps.ident = geom.Vec3{}, geom.Identity(), true
+	s.prepInto(&ps.q, fr.invL)
+}
+
+// placeB sets ps to shape s (of B, or a blend of it) in the frame.
+func (fr *frame) placeB(ps *posed, s Shape) {
+	ps.c, ps.r, ps.ident = fr.cb, fr.rab, false
+	s.prepInto(&ps.q, fr.invL)
 }
 
 // defaultSteps returns the continuation step count N for the pair.
@@ -108,18 +137,18 @@ func defaultSteps(a, b Shape) int {
 // continuation runs S1 §2.3 steps 1–5: start from the analytic contact point of
 // the volume-equivalent spheres and move shape and blockiness linearly to the
 // real ones in n steps, each solved by Newton from the previous point.
-func continuation(a Shape, pa Pose, b Shape, pb Pose, fa, fb *posed, origin geom.Vec3, invL float64, n int, o Options, st *newtonState) bool {
+func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *newtonState) bool {
 	r1, r2 := a.VolumeRadius(), b.VolumeRadius()
-	c1, c2 := pa.X.Sub(origin).Scale(invL), pb.X.Sub(origin).Scale(invL)
-	st.x = c1.Scale(r2).Add(c2.Scale(r1)).Scale(1 / (r1 + r2)) // S1 eq. (25)
-	st.mu = math.Sqrt(r2 / r1)                                 // |∇F₁|/|∇F₂| = r₂/r₁ for the spheres
+	st.x = fr.cb.Scale(r1 / (r1 + r2)) // S1 eq. (25) with A's centre at the origin
+	st.mu = math.Sqrt(r2 / r1)         // |∇F₁|/|∇F₂| = r₂/r₁ for the spheres
 	total := 0
 	ok := false
 	for k := 1; k <= n; k++ {
 		t := float64(k) / float64(n)
 		if k < n {
-			sa, sb := blend(a, r1, t), blend(b, r2, t) // S1 eq. (26)–(27)
-			A, B := sa.posed(pa, origin, invL), sb.posed(pb, origin, invL)
+			var A, B posed
+			fr.placeA(&A, blend(a, r1, t)) // S1 eq. (26)–(27)
+			fr.placeB(&B, blend(b, r2, t))
 			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter)
 		} else {
 			ok = newton(fa, fb, st, o.Tol, o.MaxIter)
@@ -147,14 +176,22 @@ func blend(s Shape, r, t float64) Shape {
 	}
 }
 
-// newtonState is the unknown Z = (X, μ) of S1 eq. (23) with the last residual.
+// newtonState is the unknown Z = (X, μ) of S1 eq. (23) with the last residual
+// and the evaluations of A and B at X (F, ∇F, and H when a step was taken):
+// e[cur] is the current point, e[1−cur] the trial point, swapped in when
+// accepted.
 type newtonState struct {
-	x      geom.Vec3
-	mu     float64
-	res    float64 // ‖Φ‖ at x, μ
-	iter   int
-	ea, eb evalOut // F, ∇F, H of A and B at x
+	x    geom.Vec3
+	mu   float64
+	res  float64 // ‖Φ‖ at x, μ
+	iter int
+	e    [2][2]evalOut // [point][A, B]
+	cur  int
 }
+
+// ea and eb return the evaluations of A and B at the current point.
+func (st *newtonState) ea() *evalOut { return &st.e[st.cur&1][0] }
+func (st *newtonState) eb() *evalOut { return &st.e[st.cur&1][1] }
 
 // phi returns Φ of S1 eq. (24) and its norm from the evaluations at one point.
 func phi(ea, eb *evalOut, mu float64) ([4]float64, float64) {
@@ -167,10 +204,9 @@ func phi(ea, eb *evalOut, mu float64) ([4]float64, float64) {
 // step halving on ‖Φ‖ (S1 §2.3), starting from st. A negative st.mu is
 // initialised from the gradients, μ² = |∇F₁|/|∇F₂|.
 func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
-	var ta, tb evalOut
-	ea, eb := &st.ea, &st.eb
-	A.evalW(st.x, true, ea)
-	B.evalW(st.x, true, eb)
+	ea, eb := st.ea(), st.eb()
+	A.evalW(st.x, ea)
+	B.evalW(st.x, eb)
 	if st.mu <= 0 || math.IsNaN(st.mu) {
 		na, nb := ea.g.Norm(), eb.g.Norm()
 		st.mu = 1
@@ -189,17 +225,16 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 			return false
 		}
 		st.iter++
+		ha, hb := A.hessW(ea), B.hessW(eb) // the Hessians only when a step is taken
 		// S1 §2.3: J δZ = −Φ with J = [[H₁ + μ²H₂, 2μ∇F₂], [(∇F₁ − ∇F₂)ᵀ, 0]].
-		var j [4][5]float64
-		m2 := st.mu * st.mu
-		for i := 0; i < 3; i++ {
-			for k := 0; k < 3; k++ {
-				j[i][k] = ea.h[i][k] + m2*eb.h[i][k]
-			}
-			j[i][4] = -f[i]
+		m2, mu2 := st.mu*st.mu, 2*st.mu
+		xy, xz, yz := ha.xy+m2*hb.xy, ha.xz+m2*hb.xz, ha.yz+m2*hb.yz
+		j := [4][5]float64{
+			{ha.xx + m2*hb.xx, xy, xz, mu2 * eb.g.X, -f[0]},
+			{xy, ha.yy + m2*hb.yy, yz, mu2 * eb.g.Y, -f[1]},
+			{xz, yz, ha.zz + m2*hb.zz, mu2 * eb.g.Z, -f[2]},
+			{ea.g.X - eb.g.X, ea.g.Y - eb.g.Y, ea.g.Z - eb.g.Z, 0, -f[3]},
 		}
-		j[0][3], j[1][3], j[2][3] = 2*st.mu*eb.g.X, 2*st.mu*eb.g.Y, 2*st.mu*eb.g.Z
-		j[3][0], j[3][1], j[3][2], j[3][3], j[3][4] = ea.g.X-eb.g.X, ea.g.Y-eb.g.Y, ea.g.Z-eb.g.Z, 0, -f[3]
 		d, ok := solve4(&j)
 		if !ok {
 			return false
@@ -212,14 +247,17 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 		// Step halving until ‖Φ‖ decreases (S1 §2.3).
 		alpha := 1.0
 		accepted := false
+		ta, tb := &st.e[(st.cur+1)&1][0], &st.e[(st.cur+1)&1][1]
 		for h := 0; h < 40; h++ {
 			xn := st.x.AddScaled(alpha, dx)
 			mun := math.Abs(st.mu + alpha*dmu)
-			A.evalW(xn, true, &ta)
-			B.evalW(xn, true, &tb)
-			fn, rn := phi(&ta, &tb, mun)
+			A.evalW(xn, ta)
+			B.evalW(xn, tb)
+			fn, rn := phi(ta, tb, mun)
 			if rn < r {
-				st.x, st.mu, *ea, *eb, f, r = xn, mun, ta, tb, fn, rn
+				st.x, st.mu, f, r = xn, mun, fn, rn
+				st.cur++
+				ea, eb, ta, tb = ta, tb, ea, eb
 				accepted = true
 				break
 			}
@@ -247,45 +285,75 @@ func converged(f *[4]float64, ga geom.Vec3, tol float64) bool {
 const maxStep = 0.5
 
 // solve4 solves the 4×4 system stored as an augmented matrix by Gaussian
-// elimination with partial pivoting.
+// elimination with partial pivoting, unrolled over scalars (rows a–d; a
+// pivot row is swapped in when its entry is larger in magnitude).
 func solve4(m *[4][5]float64) ([4]float64, bool) {
-	var x [4]float64
-	for c := 0; c < 4; c++ {
-		p := c
-		for r := c + 1; r < 4; r++ {
-			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
-				p = r
-			}
-		}
-		if m[p][c] == 0 || math.IsNaN(m[p][c]) {
-			return x, false
-		}
-		m[c], m[p] = m[p], m[c]
-		inv := 1 / m[c][c]
-		for r := c + 1; r < 4; r++ {
-			k := m[r][c] * inv
-			if k == 0 {
-				continue
-			}
-			for q := c; q < 5; q++ {
-				m[r][q] -= k * m[c][q]
-			}
-		}
+	a0, a1, a2, a3, a4 := m[0][0], m[0][1], m[0][2], m[0][3], m[0][4]
+	b0, b1, b2, b3, b4 := m[1][0], m[1][1], m[1][2], m[1][3], m[1][4]
+	c0, c1, c2, c3, c4 := m[2][0], m[2][1], m[2][2], m[2][3], m[2][4]
+	d0, d1, d2, d3, d4 := m[3][0], m[3][1], m[3][2], m[3][3], m[3][4]
+	if math.Abs(b0) > math.Abs(a0) {
+		a0, a1, a2, a3, a4, b0, b1, b2, b3, b4 = b0, b1, b2, b3, b4, a0, a1, a2, a3, a4
 	}
-	for r := 3; r >= 0; r-- {
-		s := m[r][4]
-		for q := r + 1; q < 4; q++ {
-			s -= m[r][q] * x[q]
-		}
-		x[r] = s / m[r][r]
+	if math.Abs(c0) > math.Abs(a0) {
+		a0, a1, a2, a3, a4, c0, c1, c2, c3, c4 = c0, c1, c2, c3, c4, a0, a1, a2, a3, a4
 	}
-	return x, true
+	if math.Abs(d0) > math.Abs(a0) {
+		a0, a1, a2, a3, a4, d0, d1, d2, d3, d4 = d0, d1, d2, d3, d4, a0, a1, a2, a3, a4
+	}
+	if a0 == 0 || math.IsNaN(a0) {
+		return [4]float64{}, false
+	}
+	inv0 := 1 / a0
+	if k := b0 * inv0; k != 0 {
+		b1, b2, b3, b4 = b1-k*a1, b2-k*a2, b3-k*a3, b4-k*a4
+	}
+	if k := c0 * inv0; k != 0 {
+		c1, c2, c3, c4 = c1-k*a1, c2-k*a2, c3-k*a3, c4-k*a4
+	}
+	if k := d0 * inv0; k != 0 {
+		d1, d2, d3, d4 = d1-k*a1, d2-k*a2, d3-k*a3, d4-k*a4
+	}
+	if math.Abs(c1) > math.Abs(b1) {
+		b1, b2, b3, b4, c1, c2, c3, c4 = c1, c2, c3, c4, b1, b2, b3, b4
+	}
+	if math.Abs(d1) > math.Abs(b1) {
+		b1, b2, b3, b4, d1, d2, d3, d4 = d1, d2, d3, d4, b1, b2, b3, b4
+	}
+	if b1 == 0 || math.IsNaN(b1) {
+		return [4]float64{}, false
+	}
+	inv1 := 1 / b1
+	if k := c1 * inv1; k != 0 {
+		c2, c3, c4 = c2-k*b2, c3-k*b3, c4-k*b4
+	}
+	if k := d1 * inv1; k != 0 {
+		d2, d3, d4 = d2-k*b2, d3-k*b3, d4-k*b4
+	}
+	if math.Abs(d2) > math.Abs(c2) {
+		c2, c3, c4, d2, d3, d4 = d2, d3, d4, c2, c3, c4
+	}
+	if c2 == 0 || math.IsNaN(c2) {
+		return [4]float64{}, false
+	}
+	inv2 := 1 / c2
+	if k := d2 * inv2; k != 0 {
+		d3, d4 = d3-k*c3, d4-k*c4
+	}
+	if d3 == 0 || math.IsNaN(d3) {
+		return [4]float64{}, false
+	}
+	x3 := d4 / d3
+	x2 := (c4 - c3*x3) / c2
+	x1 := (b4 - b2*x2 - b3*x3) / b1
+	x0 := (a4 - a1*x1 - a2*x2 - a3*x3) / a0
+	return [4]float64{x0, x1, x2, x3}, true
 }
 
 // finish computes the normal at the midway point and the overlap along the
 // contact line, S1 eq. (36)–(37); lengths stay in the scaled frame.
 func finish(A, B *posed, st *newtonState) ContactResult {
-	ea, eb := &st.ea, &st.eb
+	ea, eb := st.ea(), st.eb()
 	// At the solution ∇F_A ∥ −∇F_B; average the two unit normals (S1 §2.3: n₁₂ = ∇F₁/|∇F₁| = −∇F₂/|∇F₂|).
 	n := eb.g.Unit().Sub(ea.g.Unit()).Unit()
 	if n == (geom.Vec3{}) { // both gradients vanish: the centres coincide
@@ -308,65 +376,97 @@ func finish(A, B *posed, st *newtonState) ContactResult {
 
 // lineExit returns s such that X₀ + s·d lies on the surface where the line
 // leaves the body in direction d (d ≈ the outward normal there), by Newton's
-// iteration S1 eq. (37) — on the gauge (1 + F)^(1/n1) − 1, which has the same
-// root and is convex and degree-one along the line, when X₀ is far from the
-// surface. e0 holds F, ∇F at X₀. From inside, the root is bracketed and
+// iteration S1 eq. (37) on the gauge (1 + F)^(1/n1) − 1, which has the same
+// root and is degree-one along the line (nearly linear on the contact line,
+// where F has the curvature of the power n1): the step is the one on F scaled
+// by gaugeStep. e0 holds F, ∇F at X₀. From inside, the root is bracketed and
 // bisection guards each step; from outside, the iteration is monotone, and if
 // the line misses the body (possible only for separated pairs) the radial
 // projection of X₀ is used instead.
 func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 	s := 0.0
-	e := *e0
-	useGauge := e.f < -0.5 || e.f > 1
-	inside := e.f < 0
+	f, df := e0.f, e0.g.Dot(d)
+	inside := f < 0
 	lo, hi := 0.0, 0.0
 	if inside { // the exit lies within |X₀ − c| + the half-diagonal
 		a, b, c := 1/ps.q.ia, 1/ps.q.ib, 1/ps.q.ic
 		hi = x0.Sub(ps.c).Norm() + math.Sqrt(a*a+b*b+c*c)
 	}
+	var e evalOut
+	prev := 0.0 // the last Newton step
 	for it := 0; it < 200; it++ {
 		if it > 0 {
-			ps.evalW(x0.AddScaled(s, d), false, &e)
+			ps.evalW(x0.AddScaled(s, d), &e)
+			f, df = e.f, e.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
 		}
-		h, dh := e.f, e.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
-		if h == 0 {
+		if f == 0 {
 			return s
 		}
-		if useGauge {
-			if g := ps.q.root1(1 + e.f); g > 0 {
-				h, dh = g-1, g/(ps.q.n1*(1+e.f))*dh
-			}
-		}
+		newton := df > 0
 		var ds float64
+		if newton {
+			ds = -f / df * ps.q.gaugeStep(f) // S1 eq. (37) on the gauge
+		}
 		if inside {
-			if h < 0 {
+			if f < 0 {
 				lo = s
 			} else {
 				hi = s
 			}
-			ds = -h / dh // S1 eq. (37)
-			if !(dh > 0) || s+ds <= lo || s+ds >= hi {
-				ds = (lo+hi)/2 - s
+			if !newton || s+ds <= lo || s+ds >= hi {
+				ds, newton = (lo+hi)/2-s, false
 			}
-		} else {
-			if !(dh > 0) {
-				break
-			}
-			ds = -h / dh // S1 eq. (37)
+		} else if !newton {
+			break
 		}
 		s += ds
 		if math.Abs(ds) < 1e-14*(1+math.Abs(s)) {
 			return s
+		}
+		if newton {
+			// quadratic convergence: the error left is about κ·ds² with
+			// κ ≈ |ds|/prev² observed on the last two Newton steps
+			a := math.Abs(ds)
+			if a < lineTol || prev != 0 && a < 1e-5 && a*a*a < lineErr*prev*prev {
+				return s
+			}
+			prev = ds
+		} else {
+			prev = 0
 		}
 	}
 	if inside {
 		return s
 	}
 	// Fallback: radial projection of X₀ onto the surface, measured along d.
-	x := ps.r.TMulV(x0.Sub(ps.c))
+	x := tmulV(&ps.r, x0.Sub(ps.c))
 	if g := ps.q.root1(ps.q.phi(x)); g > 0 {
-		p := ps.r.MulV(x.Scale(1 / g)).Add(ps.c)
+		p := mulV(&ps.r, x.Scale(1/g)).Add(ps.c)
 		return p.Sub(x0).Dot(d)
 	}
 	return 0
+}
+
+// lineExit stops after a Newton step below lineTol (the error left is about
+// κ·lineTol², κ the ratio of second to first derivative of the gauge along
+// the line, of order one) or when the error predicted from the last two steps
+// is below lineErr; both in units of the length scale.
+const (
+	lineTol = 1e-8
+	lineErr = 1e-12
+)
+
+// gaugeStep returns the factor that turns the Newton step −F/F′ on F = G^n1 − 1
+// into the Newton step on the gauge G − 1 = (1 + F)^(1/n1) − 1 (S1 eq. 1):
+// (G − 1)/(F·G′/F′) with G′/F′ = G/(n1(1 + F)); near the surface from the
+// series of (1 + F)^(1/n1), without a root.
+func (q *prep) gaugeStep(f float64) float64 {
+	if math.Abs(f) < 0.25 {
+		return (1 + f*(q.l1+f*q.l2)) / (1 + f*(2*q.l1+3*f*q.l2)) // φ(F)/(F·φ′(F)), φ the cubic series of G − 1
+	}
+	if !(f > -1) {
+		return 1
+	}
+	g := q.root1(1 + f)
+	return (g - 1) * q.n1 * (1 + f) / (g * f)
 }

@@ -22,12 +22,22 @@ const DefaultCurvatureCap = 10
 // MeanCurvature returns (κ₁ + κ₂)/2 at the body-frame surface point x, S1 eq.
 // (39) negated: as printed it gives −1/R on a sphere; here convex is positive.
 func (s Shape) MeanCurvature(x geom.Vec3) float64 {
-	_, g, h := s.Eval(x)
+	g, h := s.gradHess(x)
 	g2 := g.Norm2()
 	if g2 == 0 {
 		return 0
 	}
-	return (g2*h.Trace() - g.Dot(h.MulV(g))) / (2 * g2 * math.Sqrt(g2)) // S1 eq. (39), negated
+	ghg := h.xx*g.X*g.X + 2*h.xy*g.X*g.Y + h.yy*g.Y*g.Y + h.zz*g.Z*g.Z // ∇fᵀH∇f (f_xz = f_yz = 0)
+	return (g2*(h.xx+h.yy+h.zz) - ghg) / (2 * g2 * math.Sqrt(g2))      // S1 eq. (39), negated
+}
+
+// gradHess returns ∇f and the Hessian at the body-frame point x.
+func (s Shape) gradHess(x geom.Vec3) (geom.Vec3, hbody) {
+	var q prep
+	s.prepInto(&q, 1)
+	var e evalOut
+	q.evalFG(x, &e)
+	return e.g, q.hess(&e)
 }
 
 // GaussianCurvature returns κ₁κ₂ at the body-frame surface point x, the ratio
@@ -35,21 +45,15 @@ func (s Shape) MeanCurvature(x geom.Vec3) float64 {
 // which has no 1/f_z² singularity on the equator. (S1 prints √(AB − C²)/D for
 // √(κ₁κ₂); only √((AB − C²)/D) gives 1/R on a sphere.)
 func (s Shape) GaussianCurvature(x geom.Vec3) float64 {
-	_, g, h := s.Eval(x)
+	g, h := s.gradHess(x)
 	g2 := g.Norm2()
 	if g2 == 0 {
 		return 0
 	}
-	return g.Dot(adjugate(h).MulV(g)) / (g2 * g2) // S1 eq. (40)
-}
-
-// adjugate returns the adjugate (transposed cofactor matrix) of m.
-func adjugate(m geom.Mat3) geom.Mat3 {
-	return geom.Mat3{
-		{m[1][1]*m[2][2] - m[1][2]*m[2][1], m[0][2]*m[2][1] - m[0][1]*m[2][2], m[0][1]*m[1][2] - m[0][2]*m[1][1]},
-		{m[1][2]*m[2][0] - m[1][0]*m[2][2], m[0][0]*m[2][2] - m[0][2]*m[2][0], m[0][2]*m[1][0] - m[0][0]*m[1][2]},
-		{m[1][0]*m[2][1] - m[1][1]*m[2][0], m[0][1]*m[2][0] - m[0][0]*m[2][1], m[0][0]*m[1][1] - m[0][1]*m[1][0]},
-	}
+	// ∇fᵀ adj(H) ∇f for f_xz = f_yz = 0: adj(H) has the block f_zz·[[f_yy, −f_xy], [−f_xy, f_xx]]
+	// and f_xx f_yy − f_xy² in the corner
+	gag := h.zz*(h.yy*g.X*g.X-2*h.xy*g.X*g.Y+h.xx*g.Y*g.Y) + (h.xx*h.yy-h.xy*h.xy)*g.Z*g.Z
+	return gag / (g2 * g2) // S1 eq. (40)
 }
 
 // CurvatureRadius returns the particle radius at the body-frame surface point

@@ -136,27 +136,41 @@ func (s Shape) FWorld(p Pose, w geom.Vec3) float64 { return s.F(p.ToLocal(w)) }
 func (s Shape) EvalWorld(p Pose, w geom.Vec3) (float64, geom.Vec3, geom.Mat3) {
 	ps := s.posed(p, geom.Vec3{}, 1)
 	var e evalOut
-	ps.evalW(w, true, &e)
-	return e.f, e.g, e.h
+	ps.evalW(w, &e)
+	return e.f, e.g, ps.hessW(&e).mat()
 }
 
-// prep is a Shape with the reciprocals and exponent flags the hot loop needs.
+// prep is a Shape with the reciprocals, exponent flags and coefficients the
+// hot loop needs (computed once per shape and contact query).
 type prep struct {
 	ia, ib, ic float64 // 1/a, 1/b, 1/c
 	n1, n2, p  float64 // p = n1/n2
 	i1, i2     int     // n1, n2 when they are small integers, else 0
 	pk         int     // kind of ν^(p−1): 0 generic, 1 p = 1, 2 p = 2, 3 p = 1/2
+	same       int     // n1 = n2 = same, a small integer (the fast path of evalFG), else 0
+	gx, gy, gz float64 // n1/a, n1/b, n1/c: the gradient factors of S1 eq. (14)
+	hz         float64 // n1(n1 − 1)/c²: f_zz factor, S1 eq. (15)
+	l1, l2     float64 // series coefficients of the gauge step (lineExit)
 }
 
 func smallInt(n float64) int {
-	if n == math.Trunc(n) && n >= 2 && n <= MaxBlockiness {
-		return int(n)
+	if n >= 2 && n <= MaxBlockiness {
+		if i := int(n); float64(i) == n {
+			return i
+		}
 	}
 	return 0
 }
 
 func (s Shape) prep() prep {
-	q := prep{ia: 1 / s.A, ib: 1 / s.B, ic: 1 / s.C, n1: s.N1, n2: s.N2, p: s.N1 / s.N2}
+	var q prep
+	s.prepInto(&q, 1)
+	return q
+}
+
+// prepInto sets q to the prep of s scaled by k (s.Scaled(k).prep()).
+func (s Shape) prepInto(q *prep, k float64) {
+	*q = prep{ia: 1 / (s.A * k), ib: 1 / (s.B * k), ic: 1 / (s.C * k), n1: s.N1, n2: s.N2, p: s.N1 / s.N2}
 	q.i1, q.i2 = smallInt(s.N1), smallInt(s.N2)
 	switch {
 	case s.N1 == s.N2:
@@ -166,22 +180,56 @@ func (s Shape) prep() prep {
 	case 2*s.N1 == s.N2:
 		q.pk = 3
 	}
-	return q
+	if q.pk == 1 && q.i1 > 0 {
+		q.same = q.i1
+	}
+	q.gx, q.gy, q.gz = s.N1*q.ia, s.N1*q.ib, s.N1*q.ic
+	q.hz = s.N1 * (s.N1 - 1) * q.ic * q.ic
+	r := 1 / s.N1 // (1 + u)^r = 1 + r·u + r(r − 1)/2·u² + r(r − 1)(r − 2)/6·u³ + …
+	q.l1, q.l2 = (r-1)/2, (r-1)*(r-2)/6
 }
 
 // powParts returns t^(n−2), t^(n−1), t^n for t ≥ 0 and n ≥ 2 (ni = n when n is
-// a small integer): one multiplication chain or one math.Pow, never 0/0.
+// a small integer): a few multiplications by repeated squaring for an integer
+// n, one math.Pow otherwise; never 0/0.
 func powParts(t, n float64, ni int) (m2, m1, m0 float64) {
-	if ni > 0 {
-		m2 = 1
-		for k := 2; k < ni; k++ {
-			m2 *= t
-		}
-	} else {
+	switch ni {
+	case 0:
 		m2 = math.Pow(t, n-2)
+	case 2:
+		m2 = 1
+	case 3:
+		m2 = t
+	case 4:
+		m2 = t * t
+	case 6:
+		t2 := t * t
+		m2 = t2 * t2
+	case 8:
+		t2 := t * t
+		m2 = t2 * t2 * t2
+	case 10:
+		t2 := t * t
+		t4 := t2 * t2
+		m2 = t4 * t4
+	default:
+		m2 = ipow(t, ni-2)
 	}
 	m1 = m2 * t
 	return m2, m1, m1 * t
+}
+
+// ipow returns t^k for k ≥ 0 by repeated squaring.
+func ipow(t float64, k int) float64 {
+	r := 1.0
+	for k > 0 {
+		if k&1 != 0 {
+			r *= t
+		}
+		t *= t
+		k >>= 1
+	}
+	return r
 }
 
 // nuPow1 returns ν^(p−1) for ν > 0.
@@ -207,6 +255,8 @@ func (q *prep) root1(t float64) float64 {
 		return math.Sqrt(t)
 	case 4:
 		return math.Sqrt(math.Sqrt(t))
+	case 8:
+		return math.Sqrt(math.Sqrt(math.Sqrt(t)))
 	}
 	return math.Pow(t, 1/q.n1)
 }
@@ -218,100 +268,195 @@ func sgn(v float64) float64 {
 	return 1
 }
 
-// eval returns f and, on request, ∇f (S1 eq. 14) and the Hessian (S1 eq. 15–17)
-// at the body-frame point x. Absolute values and signs are split so that
-// non-integer powers never see a negative base, and the z-axis (ν = 0) takes the
-// limits: zero gradient in x, y and the Hessian block 2/a², 2/b² when n1 = 2.
-func (q *prep) eval(x geom.Vec3, wantG, wantH bool) (f float64, g geom.Vec3, h geom.Mat3) {
-	X, Y, Z := math.Abs(x.X)*q.ia, math.Abs(x.Y)*q.ib, math.Abs(x.Z)*q.ic
-	x2, x1, x0 := powParts(X, q.n2, q.i2)
-	y2, y1, y0 := powParts(Y, q.n2, q.i2)
-	z2, z1, z0 := powParts(Z, q.n1, q.i1)
-	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
-	var nup1 float64
-	if nu > 0 {
-		nup1 = q.nuPow1(nu)
-	}
-	f = nup1*nu + z0 - 1 // S1 eq. (1)
-	if !wantG {
-		return f, g, h
-	}
-	sx, sy, sz := sgn(x.X), sgn(x.Y), sgn(x.Z)
-	n1 := q.n1
-	g.Z = n1 * q.ic * z1 * sz // S1 eq. (14)
-	if nu > 0 {
-		g.X = n1 * q.ia * x1 * nup1 * sx // S1 eq. (14)
-		g.Y = n1 * q.ib * y1 * nup1 * sy // S1 eq. (14)
-	}
-	if !wantH {
-		return f, g, h
-	}
-	h[2][2] = n1 * (n1 - 1) * q.ic * q.ic * z2 // S1 eq. (15): f_zz
-	if nu > 0 {
-		d := n1 - q.n2
-		inu := 1 / nu
-		h[0][0] = n1 * q.ia * q.ia * nup1 * ((q.n2-1)*x2 + d*x1*x1*inu) // S1 eq. (15): f_xx
-		h[1][1] = n1 * q.ib * q.ib * nup1 * ((q.n2-1)*y2 + d*y1*y1*inu) // S1 eq. (15): f_yy
-		h[0][1] = n1 * q.ia * q.ib * d * nup1 * x1 * y1 * inu * sx * sy // S1 eq. (15): f_xy
-		h[1][0] = h[0][1]
-	} else if n1 == 2 {
-		h[0][0], h[1][1] = 2*q.ia*q.ia, 2*q.ib*q.ib // limit along the axes
-	}
-	return f, g, h
+// evalOut holds F and ∇F at one point, with the powers of the body-frame
+// coordinates that the Hessian needs, so that it can be formed later (hess)
+// without evaluating the powers again.
+type evalOut struct {
+	f float64
+	g geom.Vec3
+
+	x2, x1, y2, y1, z2 float64 // |x/a|^(n2−2), |x/a|^(n2−1), likewise y; |z/c|^(n1−2)
+	nu, nup1           float64 // ν of S1 eq. (14) and ν^(n1/n2 − 1) (0 on the z-axis)
+	sxy                float64 // sign(x)·sign(y)
 }
 
-// posed is a prepared shape placed in a (shifted, scaled) world frame.
+// evalFG sets e.f and e.g to f and ∇f at the body-frame point x (S1 eq. 1,
+// 14) and keeps the powers for hess. Absolute values and signs are split so
+// that non-integer powers never see a negative base. n1 = n2 = an integer
+// (the common blockiness) takes products only.
+func (q *prep) evalFG(x geom.Vec3, e *evalOut) {
+	X, Y, Z := math.Abs(x.X)*q.ia, math.Abs(x.Y)*q.ib, math.Abs(x.Z)*q.ic
+	var x2, y2, z2, x1, y1, z1, x0, y0, z0, nup1 float64
+	if q.same > 0 {
+		// |t|^(n−2) by repeated squaring for all three coordinates at once
+		switch q.same {
+		case 2:
+			x2, y2, z2 = 1, 1, 1
+		case 3:
+			x2, y2, z2 = X, Y, Z
+		case 4:
+			x2, y2, z2 = X*X, Y*Y, Z*Z
+		case 6:
+			x2, y2, z2 = X*X, Y*Y, Z*Z
+			x2, y2, z2 = x2*x2, y2*y2, z2*z2
+		case 8:
+			x2, y2, z2 = X*X, Y*Y, Z*Z
+			x2, y2, z2 = x2*x2*x2, y2*y2*y2, z2*z2*z2
+		case 10:
+			x2, y2, z2 = X*X, Y*Y, Z*Z
+			x2, y2, z2 = x2*x2, y2*y2, z2*z2
+			x2, y2, z2 = x2*x2, y2*y2, z2*z2
+		default:
+			k := q.same - 2
+			x2, y2, z2 = ipow(X, k), ipow(Y, k), ipow(Z, k)
+		}
+		x1, y1, z1 = x2*X, y2*Y, z2*Z
+		x0, y0, z0 = x1*X, y1*Y, z1*Z
+		nup1 = 1 // ν^(n1/n2 − 1) with n1/n2 = 1
+	} else {
+		x2, x1, x0 = powParts(X, q.n2, q.i2)
+		y2, y1, y0 = powParts(Y, q.n2, q.i2)
+		z2, z1, z0 = powParts(Z, q.n1, q.i1)
+	}
+	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
+	if !(nu > 0) {
+		nup1 = 0
+	} else if q.same == 0 {
+		nup1 = q.nuPow1(nu)
+	}
+	e.f = nup1*nu + z0 - 1                   // S1 eq. (1)
+	e.g.X = math.Copysign(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
+	e.g.Y = math.Copysign(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
+	e.g.Z = math.Copysign(q.gz*z1, x.Z)      // S1 eq. (14): f_z
+	e.x2, e.x1, e.y2, e.y1, e.z2, e.nu, e.nup1 = x2, x1, y2, y1, z2, nu, nup1
+	e.sxy = math.Copysign(1, x.X) * math.Copysign(1, x.Y)
+}
+
+// hbody is the body-frame Hessian of f: symmetric with f_xz = f_yz = 0 (S1
+// eq. 15–17), so four entries.
+type hbody struct{ xx, xy, yy, zz float64 }
+
+// sym3 is a symmetric 3×3 matrix by its upper triangle.
+type sym3 struct{ xx, xy, xz, yy, yz, zz float64 }
+
+// mat returns h as a Mat3.
+func (h sym3) mat() geom.Mat3 {
+	return geom.Mat3{{h.xx, h.xy, h.xz}, {h.xy, h.yy, h.yz}, {h.xz, h.yz, h.zz}}
+}
+
+// hess returns the body-frame Hessian of f (S1 eq. 15–17) from the powers
+// kept by evalFG. On the z-axis (ν = 0) it takes the limit: the block
+// 2/a², 2/b² when n1 = 2 (zero otherwise).
+func (q *prep) hess(e *evalOut) hbody {
+	var h hbody
+	h.zz = q.hz * e.z2 // S1 eq. (15): f_zz
+	if e.nu > 0 {
+		n1 := q.n1
+		d := n1 - q.n2
+		inu := 1 / e.nu
+		c := n1 * e.nup1
+		h.xx = c * q.ia * q.ia * ((q.n2-1)*e.x2 + d*e.x1*e.x1*inu) // S1 eq. (15): f_xx
+		h.yy = c * q.ib * q.ib * ((q.n2-1)*e.y2 + d*e.y1*e.y1*inu) // S1 eq. (15): f_yy
+		h.xy = c * q.ia * q.ib * d * e.x1 * e.y1 * inu * e.sxy     // S1 eq. (15): f_xy
+	} else if q.n1 == 2 {
+		h.xx, h.yy = 2*q.ia*q.ia, 2*q.ib*q.ib // limit along the axes
+	}
+	return h
+}
+
+// eval returns f and, on request, ∇f (S1 eq. 14) and the Hessian (S1 eq. 15–17)
+// at the body-frame point x.
+func (q *prep) eval(x geom.Vec3, wantG, wantH bool) (f float64, g geom.Vec3, h geom.Mat3) {
+	var e evalOut
+	q.evalFG(x, &e)
+	if wantG {
+		g = e.g
+	}
+	if wantH {
+		hb := q.hess(&e)
+		h = geom.Mat3{{hb.xx, hb.xy, 0}, {hb.xy, hb.yy, 0}, {0, 0, hb.zz}}
+	}
+	return e.f, g, h
+}
+
+// posed is a prepared shape placed in a (shifted, scaled) frame; ident marks
+// a shape at the origin of that frame with no rotation (the frame is its own
+// body frame), which skips the rotations.
 type posed struct {
-	c geom.Vec3 // centre
-	r geom.Mat3 // body → world rotation A(q), S1 eq. (4)
-	q prep
+	c     geom.Vec3 // centre
+	r     geom.Mat3 // body → frame rotation A(q), S1 eq. (4)
+	ident bool      // c = 0, r = I
+	q     prep
 }
 
 // posed places s at pose p, with world coordinates shifted by −origin and
 // scaled by invL (the shape is scaled alike).
 func (s Shape) posed(p Pose, origin geom.Vec3, invL float64) posed {
-	return posed{c: p.X.Sub(origin).Scale(invL), r: p.Q.Mat(), q: s.Scaled(invL).prep()}
+	ps := posed{c: p.X.Sub(origin).Scale(invL), r: p.Q.Mat()}
+	s.prepInto(&ps.q, invL)
+	return ps
 }
 
-// evalOut holds F, ∇F and H_F at one world point.
-type evalOut struct {
-	f float64
-	g geom.Vec3
-	h geom.Mat3
-}
-
-// evalW evaluates F, ∇F and (on request) H_F at the world point w, S1 eq. (18).
-func (ps *posed) evalW(w geom.Vec3, wantH bool, e *evalOut) {
-	x := ps.r.TMulV(w.Sub(ps.c)) // S1 eq. (18): x = Aᵀ(X − X_C)
-	f, g, h := ps.q.eval(x, true, wantH)
-	e.f = f
-	e.g = ps.r.MulV(g) // S1 eq. (18): ∇F = A∇f
-	if wantH {
-		e.h = rotSym(ps.r, h) // S1 eq. (18): H_F = A H_f Aᵀ
+// evalW sets F and ∇F at the frame point w, S1 eq. (18).
+func (ps *posed) evalW(w geom.Vec3, e *evalOut) {
+	if ps.ident {
+		ps.q.evalFG(w, e)
+		return
+	}
+	r := &ps.r
+	dx, dy, dz := w.X-ps.c.X, w.Y-ps.c.Y, w.Z-ps.c.Z
+	ps.q.evalFG(geom.Vec3{ // S1 eq. (18): x = Aᵀ(X − X_C)
+		X: r[0][0]*dx + r[1][0]*dy + r[2][0]*dz,
+		Y: r[0][1]*dx + r[1][1]*dy + r[2][1]*dz,
+		Z: r[0][2]*dx + r[1][2]*dy + r[2][2]*dz,
+	}, e)
+	g := e.g
+	e.g = geom.Vec3{ // S1 eq. (18): ∇F = A∇f
+		X: r[0][0]*g.X + r[0][1]*g.Y + r[0][2]*g.Z,
+		Y: r[1][0]*g.X + r[1][1]*g.Y + r[1][2]*g.Z,
+		Z: r[2][0]*g.X + r[2][1]*g.Y + r[2][2]*g.Z,
 	}
 }
 
-// fW returns F at the world point w.
-func (ps *posed) fW(w geom.Vec3) float64 {
-	f, _, _ := ps.q.eval(ps.r.TMulV(w.Sub(ps.c)), false, false)
-	return f
+// hessW returns H_F from the powers of the last evalW into e, S1 eq. (18).
+func (ps *posed) hessW(e *evalOut) sym3 {
+	h := ps.q.hess(e)
+	if ps.ident {
+		return sym3{xx: h.xx, xy: h.xy, yy: h.yy, zz: h.zz}
+	}
+	return rotSym(&ps.r, h) // S1 eq. (18): H_F = A H_f Aᵀ
 }
 
-// rotSym returns R h Rᵀ for h with the block structure of the superquadric
-// Hessian (h_xz = h_yz = 0).
-func rotSym(r, h geom.Mat3) geom.Mat3 {
-	var rh geom.Mat3
-	for i := 0; i < 3; i++ {
-		rh[i][0] = r[i][0]*h[0][0] + r[i][1]*h[1][0]
-		rh[i][1] = r[i][0]*h[0][1] + r[i][1]*h[1][1]
-		rh[i][2] = r[i][2] * h[2][2]
+// mulV returns m·v.
+func mulV(m *geom.Mat3, v geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z,
+		Y: m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z,
+		Z: m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z,
 	}
-	var out geom.Mat3
-	for i := 0; i < 3; i++ {
-		for j := i; j < 3; j++ {
-			v := rh[i][0]*r[j][0] + rh[i][1]*r[j][1] + rh[i][2]*r[j][2]
-			out[i][j], out[j][i] = v, v
-		}
+}
+
+// tmulV returns mᵀ·v.
+func tmulV(m *geom.Mat3, v geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: m[0][0]*v.X + m[1][0]*v.Y + m[2][0]*v.Z,
+		Y: m[0][1]*v.X + m[1][1]*v.Y + m[2][1]*v.Z,
+		Z: m[0][2]*v.X + m[1][2]*v.Y + m[2][2]*v.Z,
 	}
-	return out
+}
+
+// rotSym returns R h Rᵀ for a body-frame Hessian h.
+func rotSym(r *geom.Mat3, h hbody) sym3 {
+	// rows of R·h
+	a0, a1, a2 := r[0][0]*h.xx+r[0][1]*h.xy, r[0][0]*h.xy+r[0][1]*h.yy, r[0][2]*h.zz
+	b0, b1, b2 := r[1][0]*h.xx+r[1][1]*h.xy, r[1][0]*h.xy+r[1][1]*h.yy, r[1][2]*h.zz
+	c0, c1, c2 := r[2][0]*h.xx+r[2][1]*h.xy, r[2][0]*h.xy+r[2][1]*h.yy, r[2][2]*h.zz
+	return sym3{
+		xx: a0*r[0][0] + a1*r[0][1] + a2*r[0][2],
+		xy: a0*r[1][0] + a1*r[1][1] + a2*r[1][2],
+		xz: a0*r[2][0] + a1*r[2][1] + a2*r[2][2],
+		yy: b0*r[1][0] + b1*r[1][1] + b2*r[1][2],
+		yz: b0*r[2][0] + b1*r[2][1] + b2*r[2][2],
+		zz: c0*r[2][0] + c1*r[2][1] + c2*r[2][2],
+	}
 }

@@ -71,16 +71,26 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 			e.hasMid = false
 			return false
 		}
+		// The warm start is kept in A's body frame, so that it follows the
+		// pair's common motion.
+		pa, pb := poseOf(a, geom.Vec3{}), poseOf(b, e.Shift)
 		var warm *geom.Vec3
+		var wp geom.Vec3
 		if e.hasMid {
-			warm = &e.mid
+			wp = pa.ToWorld(e.mid)
+			warm = &wp
 		}
-		r := sq.ContactWith(sqOptions, a.SQ, poseOf(a, geom.Vec3{}), b.SQ, poseOf(b, e.Shift), warm) // S1 eq. (19)–(24)
+		// A pair apart last step is first tested for a separating axis (with
+		// the normal at its last midway point): no midway point needed.
+		if len(e.prev) == 0 && sq.Separated(a.SQ, pa, b.SQ, pb, warm) {
+			return false
+		}
+		r := sq.ContactWith(sqOptions, a.SQ, pa, b.SQ, pb, warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
 		}
-		e.mid, e.hasMid = r.Point, true
+		e.mid, e.hasMid = pa.ToLocal(r.Point), true
 		if r.InContact {
 			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap))
 		}
@@ -382,16 +392,12 @@ func tangentialInvMass(b *body.Body) float64 {
 // smoothSpring returns the normal stiffness dF/dδ, the normal dashpot
 // coefficient (N·s/m) and the tangential stiffness of law p at overlap delta
 // (at least a thousandth of R_eff, so that a Hertzian contact about to form
-// is not taken as infinitely soft). Two evaluations of the law: at rest and
-// at unit approach speed.
+// is not taken as infinitely soft), in closed form (law.Smooth.Stiffness).
 func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c, kt float64) {
 	if p.Model == law.HookeLAMMPS {
 		return p.Kn, meff * p.GammaN, p.Kt
 	}
-	delta = max(delta, 1e-3*reff)
-	f0 := p.Normal(delta, 0, meff, reff)
-	f1 := p.Normal(delta, 1, meff, reff) // unit approach speed
-	return f0.K, max(0, f1.Fn-f0.Fn), f0.Kt
+	return p.Stiffness(max(delta, 1e-3*reff), meff, reff)
 }
 
 // impactOverlap estimates the largest overlap of an elastic impact at
@@ -413,7 +419,7 @@ func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
 	if !(h > 0) {
 		return 0
 	}
-	return math.Pow(1.25*m*v*v/h, 0.4) // ½ m v² = (2/5) h δ^{5/2}
+	return math.Exp(0.4 * math.Log(1.25*m*v*v/h)) // ½ m v² = (2/5) h δ^{5/2}
 }
 
 // onSurface reports whether the world point p, lying in the plane of the
