@@ -110,3 +110,32 @@ func BenchmarkEval(bm *testing.B) {
 		})
 	}
 }
+
+var sepSink bool
+
+// BenchmarkSeparated: the separating-plane test on pairs 2% apart, with the
+// midway point of the unmoved pair as the hint, and without a hint.
+func BenchmarkSeparated(bm *testing.B) {
+	for _, n := range []float64{2, 4, 10} {
+		for _, hint := range []bool{true, false} {
+			bm.Run(fmt.Sprintf("n=%g/hint=%v", n, hint), func(bm *testing.B) {
+				const k = 32
+				a, b, pas, pbs := benchPairs(n, k)
+				pts := make([]geom.Vec3, k)
+				for i := range pbs {
+					pbs[i].X = pbs[i].X.Scale(1.02 * (pbs[i].X.Norm() + 0.01) / pbs[i].X.Norm())
+					pts[i] = Contact(a, pas[i], b, pbs[i], nil).Point
+				}
+				bm.ResetTimer()
+				for it := 0; it < bm.N; it++ {
+					i := it % k
+					var h *geom.Vec3
+					if hint {
+						h = &pts[i]
+					}
+					sepSink = Separated(a, pas[i], b, pbs[i], h)
+				}
+			})
+		}
+	}
+}

@@ -389,8 +389,7 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 	inside := f < 0
 	lo, hi := 0.0, 0.0
 	if inside { // the exit lies within |X₀ − c| + the half-diagonal
-		a, b, c := 1/ps.q.ia, 1/ps.q.ib, 1/ps.q.ic
-		hi = x0.Sub(ps.c).Norm() + math.Sqrt(a*a+b*b+c*c)
+		hi = x0.Sub(ps.c).Norm() + ps.q.diag
 	}
 	var e evalOut
 	prev := 0.0 // the last Newton step

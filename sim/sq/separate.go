@@ -7,40 +7,70 @@ import (
 )
 
 // Separated reports whether shape a at pose pa and shape b at pose pb are
-// certainly apart, by a separating axis: first the line of centres and the
-// six body axes with upper bounds of the support functions (S1 §2.2: the
-// particle lies in its bounding box (a, b, c); for n1 = n2 = n it is the unit
-// ball of the scaled ℓ_n norm, whose support function is the dual ℓ_q norm,
-// q = n/(n − 1), at most 3^(1/q − 1/2) times the ℓ_2 norm); then, when hint
-// is not nil, the contact normal at the world point *hint (a previous
-// midway point of a separated pair, ContactResult.Point) with the exact
-// support functions (S1 eq. 30–33), which separates a pair that has moved
-// little since. It costs a fraction of Contact and never reports true for
-// touching or overlapping shapes.
+// certainly apart, by a separating plane. With hint (a previous midway point
+// of the pair, ContactResult.Point, as a world point) the plane is normal to
+// the contact normal at the hint (the averaged unit gradients of S1 §2.3):
+// each particle lies in its bounding box (S1 §2.2) and, f being convex for
+// n1 ≥ n2, behind the linearisation of its shape function at the hint,
+// f(y) ≥ f(X) + ∇f(X)·(y − X), whose support on the box is bounded in closed
+// form (linear-programming duality); for n1 < n2 the exact support functions
+// of S1 eq. (30)–(33) are used instead. This separates a pair that has moved
+// little since the hint was found. Then (and without hint) the line of
+// centres and the six body axes are tried with upper bounds of the support
+// functions (the bounding box; for n1 = n2 = n the particle is the unit ball
+// of the scaled ℓ_n norm, whose support function is the dual ℓ_q norm,
+// q = n/(n − 1), at most 3^(1/q − 1/2) times the ℓ_2 norm). It costs a
+// fraction of Contact and never reports true for touching or overlapping
+// shapes.
 func Separated(a Shape, pa Pose, b Shape, pb Pose, hint *geom.Vec3) bool {
 	// work in A's body frame: B's axes (the columns of r) and centre c
 	r := pa.Q.Conj().Mul(pb.Q).Mat()
 	c := pa.Q.InvRotate(pb.X.Sub(pa.X))
-	if sepAxes(a, b, &r, c) {
+	if hint != nil && hint.IsFinite() && sepHint(a, b, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))) {
 		return true
 	}
-	if hint == nil || !hint.IsFinite() {
+	return sepAxes(a, b, &r, c)
+}
+
+// sepHint tests the plane normal to the contact normal at x (A's frame).
+func sepHint(a, b Shape, r *geom.Mat3, c, x geom.Vec3) bool {
+	var qa, qb prep
+	a.prepInto(&qa, 1)
+	b.prepInto(&qb, 1)
+	var ea, eb evalOut
+	qa.evalFG(x, &ea)
+	xb := tmulV(r, x.Sub(c))
+	qb.evalFG(xb, &eb)
+	ga, gb := ea.g, mulV(r, eb.g)
+	na, nb := ga.Norm(), gb.Norm()
+	if !(na > 0 && nb > 0) {
 		return false
 	}
-	// the normal at the hint from the two gradients (as in finish), pointing from A to B
-	x := pa.Q.InvRotate(hint.Sub(pa.X))
-	qa, qb := a.prep(), b.prep()
-	_, ga, _ := qa.eval(x, true, false)
-	_, gb, _ := qb.eval(tmulV(&r, x.Sub(c)), true, false)
-	gb = mulV(&r, gb)
-	u := ga.Unit().Sub(gb.Unit()).Unit()
+	u := ga.Scale(1 / na).Sub(gb.Scale(1 / nb)).Unit() // from A to B
 	if u == (geom.Vec3{}) {
 		return false
 	}
-	ha := u.Dot(a.Support(u))   // S1 eq. (30)–(33): h_A(u)
-	ub := tmulV(&r, u).Neg()    // −u in B's frame
-	hb := ub.Dot(b.Support(ub)) // h_B(−u)
-	return apart(c.Dot(u), ha+hb)
+	var hA, hB float64 // max over A of u·y, max over B of −u·y
+	if a.N1 >= a.N2 {
+		// max u·y over {ga·y ≤ ga·x − f_A(x)} ∩ box ≤ λβ + h_box(u − λga) for any λ ≥ 0
+		lam := max(0, u.Dot(ga)/(na*na))
+		v := u.Sub(ga.Scale(lam))
+		hA = lam*(ga.Dot(x)-ea.f) + a.A*math.Abs(v.X) + a.B*math.Abs(v.Y) + a.C*math.Abs(v.Z)
+	} else {
+		hA = u.Dot(a.Support(u)) // S1 eq. (30)–(33)
+	}
+	if b.N1 >= b.N2 {
+		// the same in B's body frame: −u·y = −u·c − ub·z, z in B's frame
+		ub := tmulV(r, u)
+		lam := max(0, -ub.Dot(eb.g)/(nb*nb))
+		v := ub.Neg().Sub(eb.g.Scale(lam))
+		hB = -u.Dot(c) + lam*(eb.g.Dot(xb)-eb.f) + b.A*math.Abs(v.X) + b.B*math.Abs(v.Y) + b.C*math.Abs(v.Z)
+	} else {
+		ub := tmulV(r, u).Neg()
+		hB = -u.Dot(c) + ub.Dot(b.Support(ub))
+	}
+	// apart when max_A u·y < min_B u·y = −hB, with a relative margin for rounding
+	return hA+hB < -1e-9*(math.Abs(hA)+math.Abs(hB)+c.Norm())
 }
 
 // sepAxes is the first stage of Separated: B's rotation r and centre c in A's frame.

@@ -151,6 +151,7 @@ type prep struct {
 	gx, gy, gz float64 // n1/a, n1/b, n1/c: the gradient factors of S1 eq. (14)
 	hz         float64 // n1(n1 − 1)/c²: f_zz factor, S1 eq. (15)
 	l1, l2     float64 // series coefficients of the gauge step (lineExit)
+	diag       float64 // |(a, b, c)|, the half-diagonal of the bounding box
 }
 
 func smallInt(n float64) int {
@@ -170,24 +171,43 @@ func (s Shape) prep() prep {
 
 // prepInto sets q to the prep of s scaled by k (s.Scaled(k).prep()).
 func (s Shape) prepInto(q *prep, k float64) {
-	*q = prep{ia: 1 / (s.A * k), ib: 1 / (s.B * k), ic: 1 / (s.C * k), n1: s.N1, n2: s.N2, p: s.N1 / s.N2}
+	a, b, c := s.A*k, s.B*k, s.C*k
+	q.ia, q.ib, q.ic = 1/a, 1/b, 1/c
+	q.n1, q.n2 = s.N1, s.N2
+	q.diag = math.Sqrt(a*a + b*b + c*c)
 	q.i1, q.i2 = smallInt(s.N1), smallInt(s.N2)
+	q.pk, q.same = 0, 0
 	switch {
 	case s.N1 == s.N2:
 		q.pk = 1
+		q.same = q.i1
 	case s.N1 == 2*s.N2:
 		q.pk = 2
 	case 2*s.N1 == s.N2:
 		q.pk = 3
 	}
-	if q.pk == 1 && q.i1 > 0 {
-		q.same = q.i1
+	q.p = 1 // n1/n2, used by nuPow1 in the generic case only
+	if q.pk != 1 {
+		q.p = s.N1 / s.N2
 	}
 	q.gx, q.gy, q.gz = s.N1*q.ia, s.N1*q.ib, s.N1*q.ic
 	q.hz = s.N1 * (s.N1 - 1) * q.ic * q.ic
-	r := 1 / s.N1 // (1 + u)^r = 1 + r·u + r(r − 1)/2·u² + r(r − 1)(r − 2)/6·u³ + …
+	r := 0.0 // 1/n1: (1 + u)^r = 1 + r·u + r(r − 1)/2·u² + r(r − 1)(r − 2)/6·u³ + …
+	if q.i1 > 0 {
+		r = invInt[q.i1]
+	} else {
+		r = 1 / s.N1
+	}
 	q.l1, q.l2 = (r-1)/2, (r-1)*(r-2)/6
 }
+
+// invInt holds 1/i for the integer blockiness exponents.
+var invInt = func() (t [MaxBlockiness + 1]float64) {
+	for i := 1; i <= MaxBlockiness; i++ {
+		t[i] = 1 / float64(i)
+	}
+	return t
+}()
 
 // powParts returns t^(n−2), t^(n−1), t^n for t ≥ 0 and n ≥ 2 (ni = n when n is
 // a small integer): a few multiplications by repeated squaring for an integer

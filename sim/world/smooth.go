@@ -354,7 +354,11 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	for k := range e.prev {
 		delta = max(delta, -e.prev[k].Gn)
 	}
-	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlap(&p.Smooth, meq, reff, v)), reff))
+	floor := delta // below which the impact overlap cannot change the bound
+	if p.Smooth.Model != law.HookeLAMMPS {
+		floor = max(delta, 1e-3*reff) // smoothSpring's least overlap
+	}
+	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlap(&p.Smooth, meq, reff, v, floor)), reff))
 }
 
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
@@ -402,8 +406,9 @@ func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c, kt float64) {
 
 // impactOverlap estimates the largest overlap of an elastic impact at
 // relative speed v: ½ m v² = V(δ) with V = k δ²/2 (Hooke) or (2/5)·h·δ^{5/2}
-// (Hertz, F = h δ^{3/2}).
-func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
+// (Hertz, F = h δ^{3/2}). It returns 0 when that overlap is at most floor
+// (then the caller's bound does not depend on it; no root taken).
+func impactOverlap(p *law.Smooth, m, reff, v, floor float64) float64 {
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 0
 	}
@@ -419,7 +424,11 @@ func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
 	if !(h > 0) {
 		return 0
 	}
-	return math.Exp(0.4 * math.Log(1.25*m*v*v/h)) // ½ m v² = (2/5) h δ^{5/2}
+	x := 1.25 * m * v * v / h // δ^{5/2}
+	if f2 := floor * floor; x*x <= f2*f2*floor {
+		return 0 // δ ≤ floor
+	}
+	return math.Exp(0.4 * math.Log(x)) // ½ m v² = (2/5) h δ^{5/2}
 }
 
 // onSurface reports whether the world point p, lying in the plane of the
