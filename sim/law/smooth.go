@@ -174,7 +174,7 @@ func (s *Smooth) Stiffness(delta, meff, reff float64) (k, c, kt float64) {
 		sq := math.Sqrt(reff * delta)                               // √(R* δ)
 		sn := 2 * ystar * sq                                        // S_n = dF_n/dδ
 		gn := -2 * math.Sqrt(5.0/6.0) * s.beta * math.Sqrt(sn*meff) // γ_n
-		return sn, math.Max(0, gn), 8 * gstar * sq
+		return sn, max(0, gn), 8 * gstar * sq
 	}
 	return 0, 0, 0
 }

@@ -61,7 +61,7 @@ func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3)
 	// Work in A's body frame, relative to A's centre and in units of the
 	// smaller particle, so that the tolerance is relative, the rows of Φ are
 	// commensurate and A needs no rotation; B is placed by the relative pose.
-	L := math.Min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+	L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 	invL := 1 / L
 	ra := pa.Q.Mat()
 	fr := frame{
@@ -194,9 +194,9 @@ func (st *newtonState) ea() *evalOut { return &st.e[st.cur&1][0] }
 func (st *newtonState) eb() *evalOut { return &st.e[st.cur&1][1] }
 
 // phi returns Φ of S1 eq. (24) and its norm from the evaluations at one point.
-func phi(ea, eb *evalOut, mu float64) ([4]float64, float64) {
+func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 	m2 := mu * mu
-	v := [4]float64{ea.g.X + m2*eb.g.X, ea.g.Y + m2*eb.g.Y, ea.g.Z + m2*eb.g.Z, ea.f - eb.f} // S1 eq. (24)
+	v[0], v[1], v[2], v[3] = ea.g.X+m2*eb.g.X, ea.g.Y+m2*eb.g.Y, ea.g.Z+m2*eb.g.Z, ea.f-eb.f // S1 eq. (24)
 	return v, math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
 }
 
@@ -278,7 +278,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 // would accept a point whose gradients are not antiparallel.
 func converged(f *[4]float64, ga geom.Vec3, tol float64) bool {
 	g := math.Sqrt(f[0]*f[0] + f[1]*f[1] + f[2]*f[2])
-	return math.Abs(f[3]) < tol && g < tol*math.Min(1, ga.Norm())
+	return math.Abs(f[3]) < tol && g < tol*min(1, ga.Norm())
 }
 
 // maxStep caps a Newton position step (in units of the length scale).
@@ -393,6 +393,7 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 	}
 	var e evalOut
 	prev := 0.0 // the last Newton step
+	l1, l2 := ps.q.l1, ps.q.l2
 	for it := 0; it < 200; it++ {
 		if it > 0 {
 			ps.evalW(x0.AddScaled(s, d), &e)
@@ -404,7 +405,13 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		newton := df > 0
 		var ds float64
 		if newton {
-			ds = -f / df * ps.q.gaugeStep(f) // S1 eq. (37) on the gauge
+			r := 0.0 // gaugeStep, inlined
+			if math.Abs(f) < 0.25 {
+				r = (1 + f*(l1+f*l2)) / (1 + f*(2*l1+3*f*l2))
+			} else {
+				r = ps.q.gaugeStepFar(f)
+			}
+			ds = -f / df * r // S1 eq. (37) on the gauge
 		}
 		if inside {
 			if f < 0 {
@@ -463,6 +470,11 @@ func (q *prep) gaugeStep(f float64) float64 {
 	if math.Abs(f) < 0.25 {
 		return (1 + f*(q.l1+f*q.l2)) / (1 + f*(2*q.l1+3*f*q.l2)) // φ(F)/(F·φ′(F)), φ the cubic series of G − 1
 	}
+	return q.gaugeStepFar(f)
+}
+
+// gaugeStepFar is gaugeStep for |F| ≥ 1/4, with the root.
+func (q *prep) gaugeStepFar(f float64) float64 {
 	if !(f > -1) {
 		return 1
 	}
