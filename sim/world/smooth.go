@@ -155,7 +155,12 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 	}
 	d := pb.X.Sub(wl.P).Dot(wl.N) // signed distance of the centre from the plane
 	foot := pb.X.AddScaled(-d, wl.N)
-	if !w.Periodic.On() && pb.Kind == body.Sphere {
+	// A wall is one-sided: a body whose centre is behind the plane is pushed
+	// back out only if it came from the front, i.e. touched the wall at the
+	// last accepted step. One first seen behind it is on the back side (under
+	// a funnel's rim, below a plate) and touches at most the rim.
+	back := d < 0 && len(e.prev) == 0
+	if !w.Periodic.On() && pb.Kind == body.Sphere && !back {
 		// Fast path: a sphere whose centre projects inside the wall touches
 		// its facet only (S2 §2.2 geometry); near the rim, sq.Surface below.
 		if onSurface(wb, foot) {
@@ -172,9 +177,11 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 		// lies behind the plane (a trial state of an implicit integrator, a
 		// deep penetration) falls back to the analytic plane contact below.
 		w.narrowSmoothSurface(e)
-		if len(e.cur) > 0 || d >= 0 || !onSurface(wb, foot) {
+		if len(e.cur) > 0 || d >= 0 || back || !onSurface(wb, foot) {
 			return
 		}
+	} else if back {
+		return
 	}
 	// The analytic plane contact (S1 eq. 30–34), kept where its point lies on
 	// the wall (or on its periodic image).
