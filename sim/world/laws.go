@@ -36,6 +36,10 @@ func (w *World) stageLaws(dt float64) {
 			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
 			gnDot := vrel.Dot(c.N) // > 0 separating
 			fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+			if fd != 0 && p.DampBand > 0 {
+				s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
+				fd *= s // S0 eq. (52), switched on across the band (our regularisation)
+			}
 			c.Fn = law.NormalTotal(fn, fd)
 			vt := vrel.Sub(c.N.Scale(gnDot))
 			c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)

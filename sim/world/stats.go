@@ -21,7 +21,19 @@ type Stats struct {
 	Residual    float64 // final residual of the last step's nonlinear or complementarity solve
 	// SQFailures counts superquadric contact solves that missed their tolerance (cumulative, S1 §2.3).
 	SQFailures int64
+	// RejectedBy breaks Rejected down by reason (cumulative; filled by
+	// newmark, the other integrators count Rejected only).
+	RejectedBy [NumRejectReasons]int64
 }
+
+// Reasons for rejecting a step attempt (Stats.RejectedBy).
+const (
+	RejectSolve       = iota // the nonlinear solve did not converge
+	RejectPenetration        // the solve met a reversed normal (S0 §2.4.5) or a non-finite force
+	RejectNightOwl           // night-owl contacts: the step is recomputed (S0 §2.6)
+	RejectStepSize           // too large: a skin or swept crossing, or an accuracy guideline
+	NumRejectReasons
+)
 
 // Total returns the mechanical energy: kinetic + gravity + contact potential.
 func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.PotentialContact }

@@ -26,7 +26,11 @@ type ContactParams struct {
 	Normal   law.Normal   // S0 eq. (49)–(51)
 	Friction law.Friction // S0 eq. (54)–(57)
 	Zeta     float64      // damping ratio ζ, S0 eq. (52)
-	Smooth   law.Smooth   // spring–dashpot of smooth bodies (spheres, superquadrics)
+	// DampBand is the outer fraction of the skin over which the dashpot of
+	// S0 eq. (52) switches on smoothly (law.DampingRamp, our regularisation);
+	// 0 gives eq. (52) as written, which jumps at g = ḡ when n1 = 1.
+	DampBand float64
+	Smooth   law.Smooth // spring–dashpot of smooth bodies (spheres, superquadrics)
 	// HasPoly and HasSmooth tell which of the two sets was given; Validate sets
 	// them from non-zero stiffnesses when both are false.
 	HasPoly, HasSmooth bool
@@ -54,6 +58,9 @@ func (p *ContactParams) Validate() error {
 	}
 	if math.IsNaN(p.Zeta) || math.IsInf(p.Zeta, 0) || p.Zeta < 0 {
 		return fmt.Errorf("zeta must be a finite number ≥ 0 (got %g)", p.Zeta)
+	}
+	if !(p.DampBand >= 0 && p.DampBand <= 1) {
+		return fmt.Errorf("damp_band must be in [0, 1] (got %g)", p.DampBand)
 	}
 	return nil
 }
