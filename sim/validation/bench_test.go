@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -73,4 +74,18 @@ func BenchmarkStepBoxOfTetrapods1005(b *testing.B) {
 // One full step of the default 300-tetrapod box, packed.
 func BenchmarkStepBoxOfTetrapods300(b *testing.B) {
 	benchSteps(b, packed(b, "box-of-tetrapods", "builtin:box-of-tetrapods-300-packed"))
+}
+
+// One explicit step of the 218-sphere box of S2 §3.4 (Hookean, frictionless),
+// settled for 1 s (`grainlab run sphere-box`, its final.json), with one and
+// two workers; reports µs per particle-step, the unit of LAMMPS' timings.
+func BenchmarkStepSphereBox218(b *testing.B) {
+	for _, nw := range []int{1, 2} {
+		b.Run(fmt.Sprintf("W%d", nw), func(b *testing.B) {
+			w := packed(b, "sphere-box", "sphere-box-218-settled.json")
+			w.Settings.Workers = nw
+			benchSteps(b, w)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N)/218, "µs/particle")
+		})
+	}
 }
