@@ -288,27 +288,10 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 			c.Ft = geom.Vec3{}
 		}
 		if p.Smooth.MuRoll > 0 {
-			c.M = rollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
+			c.M = law.RollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
 		}
 	}
 }
-
-// rollingTorque is the rolling resistance on A of a contact with normal n:
-// a torque of magnitude m = μ_r R_eff F_n against the relative rolling
-// velocity (ω_A − ω_B projected on the tangent plane), made viscous below
-// OmegaRollReg so that a body at rest does not chatter (constant directional
-// torque model with regularisation).
-func rollingTorque(wrel, n geom.Vec3, m float64) geom.Vec3 {
-	roll := wrel.Sub(n.Scale(wrel.Dot(n)))
-	r := roll.Norm()
-	if r == 0 || m == 0 {
-		return geom.Vec3{}
-	}
-	return roll.Scale(-m / max(r, OmegaRollReg))
-}
-
-// OmegaRollReg (rad/s) is the rolling speed below which rolling resistance is viscous.
-const OmegaRollReg = 1e-2
 
 // pairDtSmooth is StableDt's bound for a smooth pair: every contact (and a
 // pair about to touch, at the overlap its approach speed would reach) obeys
