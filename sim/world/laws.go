@@ -20,7 +20,7 @@ func (w *World) stageLaws(dt float64) {
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		p := w.Params(a.Material, b.Material)
 		if e.smooth {
-			w.lawsSmooth(e, p, dt)
+			w.lawsSmooth(e, a, b, p, dt)
 			return
 		}
 		ma, mb := a.MassOrInf(), b.MassOrInf()

@@ -58,7 +58,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	e.cur = e.cur[:0]
 	switch {
 	case a.Wall >= 0 || b.Wall >= 0:
-		w.narrowSmoothWall(e)
+		w.narrowSmoothWall(e, a, b)
 	case a.Kind == body.Sphere && b.Kind == body.Sphere:
 		xb := b.X.Add(e.Shift)
 		ov, n, p, ok := sphere.SphereSphere(a.X, xb, a.R, b.R) // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
@@ -87,7 +87,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	default:
 		// A smooth body against a polyhedron: its surface's facets, convex
 		// edges and corners (sq.SurfaceContacts).
-		w.narrowSmoothSurface(e)
+		w.narrowSmoothSurface(e, a, b)
 	}
 	w.matchSmooth(e)
 	return false
@@ -96,8 +96,8 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 // narrowSmoothSurface is the contact of a smooth body with the triangulated
 // surface of a polyhedron or a non-planar wall: at most one contact per
 // facet, convex edge or corner (Voronoi regions), keyed by the feature id.
-func (w *World) narrowSmoothSurface(e *pairEntry) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// a and b are the pair's bodies (or copies at a trial state).
+func (w *World) narrowSmoothSurface(e *pairEntry, a, b *body.Body) {
 	pb, sb, swap := a, b, false // particle, surface body
 	shift := e.Shift            // of B
 	if !isSmooth(a) {
@@ -139,9 +139,9 @@ func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
 	return act.(*sq.Surface)
 }
 
-// narrowSmoothWall handles a smooth body against a wall.
-func (w *World) narrowSmoothWall(e *pairEntry) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// narrowSmoothWall handles a smooth body against a wall; a and b are the
+// pair's bodies (or copies at a trial state).
+func (w *World) narrowSmoothWall(e *pairEntry, a, b *body.Body) {
 	swap := false
 	pb, wb := a, b // particle, wall
 	if a.Wall >= 0 {
@@ -150,7 +150,7 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 	wl := &w.Walls[wb.Wall]
 	if !wl.Planar {
 		// Triangulated walls: facets, convex (open) edges and corners.
-		w.narrowSmoothSurface(e)
+		w.narrowSmoothSurface(e, a, b)
 		return
 	}
 	d := pb.X.Sub(wl.P).Dot(wl.N) // signed distance of the centre from the plane
@@ -176,7 +176,7 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 		// (the orifice of a hopper). Facets are one-sided; a body whose centre
 		// lies behind the plane (a trial state of an implicit integrator, a
 		// deep penetration) falls back to the analytic plane contact below.
-		w.narrowSmoothSurface(e)
+		w.narrowSmoothSurface(e, a, b)
 		if len(e.cur) > 0 || d >= 0 || back || !onSurface(wb, foot) {
 			return
 		}
@@ -244,8 +244,7 @@ func radiusMethod(s string) sq.RadiusMethod {
 }
 
 // effectiveRadius returns R_eff of a smooth contact (S1 eq. 38; spheres: r_a r_b/(r_a + r_b)).
-func (w *World) effectiveRadius(e *pairEntry, p *law.Smooth, c *contact.Contact) float64 {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c *contact.Contact) float64 {
 	ra, rb := radiusAt(a, c.PA, geom.Vec3{}, p), radiusAt(b, c.PB, e.Shift, p)
 	return law.Reduced(ra, rb) // S1 eq. (38)
 }
@@ -263,9 +262,9 @@ func radiusAt(b *body.Body, x, shift geom.Vec3, p *law.Smooth) float64 {
 
 // lawsSmooth evaluates law.Smooth on the contacts of a smooth pair: normal
 // spring–dashpot on the overlap, tangential spring with dashpot and Coulomb
-// cap on the accumulated tangential displacement (history).
-func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// cap on the accumulated tangential displacement (history). a and b are the
+// pair's bodies (or copies at a trial state).
+func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
 	meff := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
@@ -275,7 +274,7 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 		vn := vrel.Dot(c.N) // > 0 separating
 		reff := 0.0         // the Hookean law does not use it
 		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
-			reff = w.effectiveRadius(e, &p.Smooth, c)
+			reff = w.effectiveRadius(e, a, b, &p.Smooth, c)
 		}
 		nf := p.Smooth.Normal(-c.Gn, -vn, meff, reff)
 		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}
