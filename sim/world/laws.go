@@ -146,6 +146,7 @@ func (w *World) DetectContacts() (nightOwls int) {
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
 func (w *World) Commit() {
+	w.leaveSpheres()
 	for _, e := range w.pairs {
 		e.prev, e.cur = e.cur, e.prev[:0]
 		e.nightOwl = false
@@ -172,6 +173,7 @@ func (w *World) Commit() {
 //   - no body point may cross more than half the distance to a neighbour (or
 //     of the skin) in one step.
 func (w *World) StableDt() float64 {
+	w.leaveSpheres()
 	s := w.Settings
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
 	dt := min(s.DtMax, w.smoothTravelDt())

@@ -52,6 +52,13 @@ func (w *World) UpdateStats() {
 		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
 	}
 	s.PotentialContact += w.bondEnergy()
+	if sp := w.sph; sp != nil && sp.owns && sp.valid {
+		// The sphere path's sums of its last evaluation (no suppressed contacts).
+		s.PotentialContact += sp.epot
+		s.Contacts = sp.contacts
+		s.ByKind[snap.SQ] = sp.contacts
+		return
+	}
 	w.EachContact(func(_, _ int, c *contact.Contact) {
 		if !c.Active() {
 			s.Suppressed++
@@ -66,6 +73,13 @@ func (w *World) UpdateStats() {
 // EachContact calls f for every contact of the last accepted step, active or
 // suppressed, in a deterministic order.
 func (w *World) EachContact(f func(a, b int, c *contact.Contact)) {
+	if s := w.sph; s != nil && s.owns {
+		if s.valid {
+			s.eachContact(f)
+			return
+		}
+		w.leaveSpheres()
+	}
 	for _, e := range w.pairs {
 		for k := range e.prev {
 			f(int(e.A), int(e.B), &e.prev[k])

@@ -7,6 +7,7 @@ import "grainlab/sim/contact"
 // deterministic order. Implicit integrators read it to estimate contact
 // tangents within a Newton iteration; after Commit use EachContact.
 func (w *World) EachTrialContact(f func(a, b int, c *contact.Contact)) {
+	w.leaveSpheres()
 	for _, e := range w.pairs {
 		for k := range e.cur {
 			f(int(e.A), int(e.B), &e.cur[k])
@@ -17,6 +18,7 @@ func (w *World) EachTrialContact(f func(a, b int, c *contact.Contact)) {
 // EachCandidatePair calls f for every body pair (a < b) that the last
 // detection kept as a contact candidate (Verlet list and wall pairs).
 func (w *World) EachCandidatePair(f func(a, b int)) {
+	w.leaveSpheres()
 	for _, e := range w.pairs {
 		f(int(e.A), int(e.B))
 	}
@@ -30,6 +32,7 @@ func (w *World) EachCandidatePair(f func(a, b int)) {
 // results do not change. Implicit integrators use it to check a step for
 // crossings (contact.Cache.Crossed).
 func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float64, rebuild func() float64)) {
+	w.leaveSpheres()
 	for _, e := range w.pairs {
 		if e.smooth {
 			continue

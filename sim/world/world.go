@@ -83,6 +83,11 @@ type Settings struct {
 	Safety           float64 // s in Δt ≤ s·2√(m_c/k_c) (S0 §2.4.7)
 	Approach         float64 // fraction of a gap that may close in one step
 	Workers          int
+	// NoSpherePath keeps worlds of spheres on the generic stages (World.Spheres
+	// returns nil): for comparisons and benchmarks of the sphere path.
+	NoSpherePath bool
+	// SphereSplit says when the sphere path evaluates on two workers (Workers > 1).
+	SphereSplit SplitMode
 }
 
 // DefaultSettings returns conservative stepping settings.
@@ -136,6 +141,8 @@ type World struct {
 	ghostBuf  []ghost
 
 	surfaces sync.Map // *shape.Polyhedron → *sq.Surface, for smooth contacts (smooth.go)
+
+	sph *Spheres // the sphere path (spheres.go), nil until asked for
 
 	// Periodic boundaries along x and/or y (periodic.go).
 	Periodic Periodic
@@ -274,6 +281,13 @@ func (w *World) SetWallEnabled(name string, on bool) error {
 	if !on {
 		for _, e := range w.wallPairsOf(i) {
 			e.cur, e.prev = e.cur[:0], e.prev[:0]
+		}
+		if s := w.sph; s != nil && s.owns {
+			for j := range s.slots {
+				if sl := &s.slots[j]; int(sl.wall) == i {
+					sl.pTouch, sl.pRim, sl.touch, sl.rim, sl.cand = false, false, false, false, false
+				}
+			}
 		}
 	}
 	return nil
