@@ -30,7 +30,8 @@ func NewSeries(dir string, w *world.World) (*Series, error) {
 	s := &Series{f: f, w: bufio.NewWriter(f)}
 	cols := []string{"t", "dt", "kinetic", "potential_gravity", "potential_contact", "total_energy",
 		"contacts", "contacts_vf", "contacts_ee", "contacts_ve", "contacts_vv", "contacts_suppressed",
-		"night_owls", "rejected_steps", "contacts_sq", "sq_failures", "newton_iters", "linear_iters", "residual"}
+		"night_owls", "rejected_steps", "contacts_sq", "sq_failures", "newton_iters", "linear_iters", "residual",
+		"rejected_solve", "rejected_penetration", "rejected_night_owl", "rejected_step_size"}
 	for _, wl := range w.Walls {
 		cols = append(cols, "wall_"+wl.Name+"_fx", "wall_"+wl.Name+"_fy", "wall_"+wl.Name+"_fz")
 	}
@@ -76,6 +77,9 @@ func (s *Series) Write(w *world.World) error {
 		strconv.FormatInt(st.NightOwls, 10), strconv.FormatInt(st.Rejected, 10),
 		strconv.Itoa(st.ByKind[snap.SQ]), strconv.FormatInt(st.SQFailures, 10),
 		strconv.Itoa(st.NewtonIters), strconv.Itoa(st.LinearIters), g(st.Residual))
+	for _, n := range st.RejectedBy {
+		r = append(r, strconv.FormatInt(n, 10))
+	}
 	for _, wl := range w.Walls {
 		r = append(r, vec(wl.Force)...)
 	}

@@ -773,9 +773,12 @@ func (l *SimLoop) rememberLaw(key, value string) {
 // setLaw validates p and makes it the default pair's law.
 func (l *SimLoop) setLaw(p world.ContactParams) error {
 	w := l.sim.World
-	if cur := w.DefaultParams(); cur != nil && cur.HasSmooth {
-		// the panel's law is the polyhedral part; the smooth law stays
-		p.Smooth, p.HasSmooth, p.HasPoly = cur.Smooth, true, true
+	if cur := w.DefaultParams(); cur != nil {
+		p.DampBand = cur.DampBand // not on the panel: keep the scene's
+		if cur.HasSmooth {
+			// the panel's law is the polyhedral part; the smooth law stays
+			p.Smooth, p.HasSmooth, p.HasPoly = cur.Smooth, true, true
+		}
 	}
 	if err := p.Validate(); err != nil {
 		return err

@@ -3,6 +3,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -10,16 +11,22 @@ import (
 	"grainlab/sim/geom"
 )
 
-// Repose returns the angle of repose (degrees) of a conical heap resting on
-// the floor z = floor: the heap axis is the vertical through the particles'
-// horizontal centroid; the surface height h(ρ) in rings of width 2r is the
-// highest particle top in the ring; the angle is atan of the least-squares
-// slope of h(ρ) over the flank, the rings between 25% and 75% of the heap
-// radius (where h falls to two particle sizes above the floor). r is a
-// typical particle radius. At least 5 rings must lie on the flank.
-func Repose(x []geom.Vec3, r, floor float64) (deg float64, err error) {
-	if len(x) < 20 || !(r > 0) {
-		return 0, fmt.Errorf("analysis: need ≥ 20 particles and r > 0 (got %d, %g)", len(x), r)
+// ErrFlat reports particles spread in a single layer: no heap, angle 0.
+var ErrFlat = errors.New("analysis: the particles lie in a single layer (no heap)")
+
+// Repose returns the angle of repose (degrees) of a heap resting on the
+// floor z = floor: the heap axis is the vertical through the particles'
+// horizontal centroid; the surface height h(ρ) in rings of width r/2 is the
+// highest particle top in the ring; the heap edge is just past the outermost
+// ring whose top is 2.5r or more (above one layer); the angle is atan of the
+// least-squares slope of h(ρ) over the flank, the rings between
+// max(inner, 0.25·edge) and 0.9·edge. inner excludes the top of a heap fed
+// by a funnel (the outlet's half-diagonal plus a particle radius, say); r is
+// a typical particle radius. At least 5 rings must lie on the flank. A
+// single layer (no ring reaches 2.5r) gives ErrFlat.
+func Repose(x []geom.Vec3, r, floor, inner float64) (deg float64, err error) {
+	if len(x) < 20 || !(r > 0) || !(inner >= 0) {
+		return 0, fmt.Errorf("analysis: need ≥ 20 particles, r > 0 and inner ≥ 0 (got %d, %g, %g)", len(x), r, inner)
 	}
 	var cx, cy float64
 	for _, p := range x {
@@ -28,7 +35,7 @@ func Repose(x []geom.Vec3, r, floor float64) (deg float64, err error) {
 	}
 	cx /= float64(len(x))
 	cy /= float64(len(x))
-	w := 2 * r
+	w := r / 2
 	top := map[int]float64{}
 	for _, p := range x {
 		k := int(math.Hypot(p.X-cx, p.Y-cy) / w)
@@ -41,18 +48,20 @@ func Repose(x []geom.Vec3, r, floor float64) (deg float64, err error) {
 		rings = append(rings, k)
 	}
 	sort.Ints(rings)
-	// Heap radius: the first ring, going out, whose top is below two particle sizes.
-	edge := rings[len(rings)-1] + 1
+	first := int(inner / w)
+	edge := 0 // one past the outermost ring above one layer
 	for _, k := range rings {
-		if top[k] < 4*r {
-			edge = k
-			break
+		if top[k] >= 2.5*r {
+			edge = k + 1
 		}
 	}
-	lo, hi := int(0.25*float64(edge)), int(math.Ceil(0.75*float64(edge)))
+	if edge == 0 {
+		return 0, ErrFlat
+	}
+	lo, hi := max(first, int(math.Ceil(0.25*float64(edge)))), int(0.9*float64(edge))
 	var n, sx, sy, sxx, sxy float64
 	for _, k := range rings {
-		if k < lo || k > hi || k >= edge {
+		if k < lo || k > hi {
 			continue
 		}
 		rho, h := (float64(k)+0.5)*w, top[k]
@@ -63,7 +72,7 @@ func Repose(x []geom.Vec3, r, floor float64) (deg float64, err error) {
 		sxy += rho * h
 	}
 	if n < 5 {
-		return 0, fmt.Errorf("analysis: the heap flank spans %d rings of width 2r (need ≥ 5): too few particles or a flat layer", int(n))
+		return 0, fmt.Errorf("analysis: the heap flank spans %d rings of width r/2 (need ≥ 5): too few particles or a flat layer", int(n))
 	}
 	slope := (n*sxy - sx*sy) / (n*sxx - sx*sx)
 	return math.Atan(-slope) * 180 / math.Pi, nil

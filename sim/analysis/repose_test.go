@@ -30,7 +30,7 @@ func cone(R, deg, r float64, rng *rand.Rand) []geom.Vec3 {
 func TestReposeOfCone(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, deg := range []float64{20, 31, 40} {
-		got, err := Repose(cone(0.05, deg, 0.001, rng), 0.001, 0)
+		got, err := Repose(cone(0.05, deg, 0.001, rng), 0.001, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,30 @@ func TestReposeRefusesFlatLayer(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		x = append(x, geom.V(float64(i%10)*0.002, float64(i/10)*0.002, 0.001))
 	}
-	if _, err := Repose(x, 0.001, 0); err == nil {
-		t.Error("a single layer got an angle of repose")
+	if _, err := Repose(x, 0.001, 0, 0); err != ErrFlat {
+		t.Errorf("a single layer: got error %v, want ErrFlat", err)
+	}
+}
+
+// A heap fed by a funnel has a flat top under the outlet (a frustum): with
+// inner set past the top, its flank angle comes back within 3°.
+func TestReposeOfFunnelHeap(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const r, top = 0.001, 0.015
+	for _, deg := range []float64{20, 31, 40} {
+		R := 0.012 + top/math.Tan(deg*math.Pi/180)
+		var x []geom.Vec3
+		for _, p := range cone(R, deg, r, rng) {
+			if p.Z+r <= top {
+				x = append(x, p)
+			}
+		}
+		got, err := Repose(x, r, 0, 0.012+r) // a round outlet of radius 12 mm
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-deg) > 3 {
+			t.Errorf("funnel heap of %g°: measured %.1f° (±3°)", deg, got)
+		}
 	}
 }

@@ -47,6 +47,17 @@ func (v *Verlet) Calls() int { return v.calls }
 // between the last build and the last Update (0 right after a rebuild).
 func (v *Verlet) MaxDisplacement() float64 { return v.maxDisp }
 
+// Ref returns the centres the list was last built for, or nil when the next
+// Update must rebuild. While Update does not rebuild, no active body is
+// farther than the skin from its entry here (the largest displacement alone
+// is at most the sum of the two largest). The slice is owned by v.
+func (v *Verlet) Ref() []geom.Vec3 {
+	if !v.built {
+		return nil
+	}
+	return v.refPos
+}
+
 // Pairs returns the current list (as returned by the last Update).
 func (v *Verlet) Pairs() [][2]int32 { return v.pairs }
 
@@ -70,24 +81,31 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 	need := !v.built || n != len(v.refPos) || skin != v.skin || margin != v.margin
 	d1, d2 := 0.0, 0.0 // two largest squared displacements
 	if !need {
+		refPos, refRad, refOK := v.refPos[:n], v.refRad[:n], v.refOK[:n]
 		for i := 0; i < n; i++ {
 			if v.Active != nil && !v.Active(i) {
 				continue
 			}
-			c, r := centers[i], radii[i]
-			ok := validBody(c, r)
-			if ok != v.refOK[i] {
-				need = true
-				break
+			c, r, p := centers[i], radii[i], refPos[i]
+			dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
+			d := dx*dx + dy*dy + dz*dz // c.Sub(p).Norm2()
+			// A finite d from a valid entry means a finite centre; with a
+			// radius in [0, the entry's], the body is as valid as at the
+			// build and has not grown: nothing more to check.
+			if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) {
+				ok := validBody(c, r)
+				if ok != refOK[i] {
+					need = true
+					break
+				}
+				if !ok {
+					continue
+				}
+				if r > refRad[i] {
+					need = true
+					break
+				}
 			}
-			if !ok {
-				continue
-			}
-			if r > v.refRad[i] {
-				need = true
-				break
-			}
-			d := c.Sub(v.refPos[i]).Norm2()
 			if d > d2 {
 				if d > d1 {
 					d1, d2 = d, d1

@@ -22,8 +22,12 @@ type Explicit struct {
 // Name returns "explicit".
 func (*Explicit) Name() string { return "explicit" }
 
-// Start evaluates the forces of the initial state (t, no history).
+// Start evaluates the forces of the initial state (t, no history), on the
+// sphere path when the world qualifies (world.Spheres).
 func Start(w *world.World) error {
+	if s := w.Spheres(); s != nil {
+		return startSpheres(w, s)
+	}
 	_, bad := w.Evaluate(w.Time, 0)
 	if bad {
 		return fmt.Errorf("t=%g s: the initial state has penetrating or non-finite contacts", w.Time)
@@ -40,6 +44,9 @@ func Start(w *world.World) error {
 
 // Step advances w by one accepted step of at most dtMax.
 func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
+	if s := w.Spheres(); s != nil {
+		return x.stepSpheres(w, s, dtMax)
+	}
 	x.cp.save(w)
 	dt := math.Min(w.Dt, dtMax)
 	for {

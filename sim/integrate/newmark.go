@@ -6,6 +6,7 @@ import (
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
 
@@ -26,14 +27,21 @@ import (
 // solve (no convergence, a contact normal that reverses — a penetration, S0
 // §2.4.7 — or non-finite forces) is rejected and retried with a smaller step.
 // A solve that meets night-owl contacts (S0 §2.6) is recomputed with them as
-// candidates. A step may not let a body point cross more than part of the
-// contact skin towards a neighbour it was not touching, so no contact is
-// jumped over.
+// candidates. No body point may cross a neighbour's skin and surface unseen
+// within a step: the step is sized and checked by the crossing guard
+// (newmark_guard.go), with a swept test of the second-level feature lists
+// for steps longer than the skin allows. The unknowns of the solve are the
+// corrections to the predictor increments, which keeps the accelerations
+// free of round-off at any step size (setTrial).
 //
 // Newton stalls where the residual is discontinuous; the common case is a
 // closing contact entering the skin, whose dashpot 2ζ√(k m_eq)·ġ (S0 eq. 52)
-// switches on with k = ε1 at g = ḡ. A stalled solve is rejected and the step
-// cut, which moves the end state off the jump.
+// switches on with k = ε1 at g = ḡ when n1 = 1: often no end state solves
+// the step (the contact would have to stop exactly at the skin's edge with
+// part of the dashpot force). A stalled solve is rejected and the step cut,
+// which moves the end state off the jump. World.ContactParams.DampBand (scene
+// key damp_band) switches the dashpot on across a band of the skin instead,
+// which removes most stalls (docs/validation.md).
 //
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
@@ -49,22 +57,29 @@ type Newmark struct {
 	// LinMaxIter bounds the GMRES iterations per Newton iteration; Restart is
 	// the GMRES restart length.
 	LinMaxIter, Restart int
-	// Step control (S0 §3.5): grow by Grow after at most GrowIters Newton
-	// iterations, shrink by Shrink after at least ShrinkIters, cut by Cut on
-	// a failed attempt.
-	GrowIters, ShrinkIters int
-	Grow, Shrink, Cut      float64
+	// Step control (S0 §3.5): grow by GrowFast after a solve of at most one
+	// Newton iteration (after none — the predictor was exact, as in free
+	// flight — jump to dt_max), by Grow after at most GrowIters, shrink by
+	// Shrink after at least ShrinkIters, cut by Cut on a failed attempt.
+	GrowIters, ShrinkIters      int
+	Grow, GrowFast, Shrink, Cut float64
 	// Optional accuracy guidelines (0 = off; S0 §3.5 drives the step by
 	// convergence alone, S0 ex. 1 adds a maximum step for energy accuracy):
-	// Approach bounds Δt so that no active contact closes more than this
-	// fraction of its gap in one step; OmegaDt bounds Δt·ω_c of every active
-	// contact, ω_c = √(k_c/m_c) (S0 §2.4.7), as a multiple of what explicit
-	// integration could take (2 at the stability limit).
+	// Approach bounds Δt so that no active contact's gap changes by more
+	// than this fraction of itself in one step (at the start-of-step normal
+	// velocity; the barrier's work is then integrated accurately); OmegaDt
+	// bounds Δt·ω_c of every active contact, ω_c = √(k_c/m_c) (S0 §2.4.7),
+	// as a multiple of what explicit integration could take (2 at the
+	// stability limit), and with it steps end where contacts leave the skin
+	// (exitDt) or just before they enter it (entryFactor), so that no contact
+	// force switches on or off inside a step.
 	Approach, OmegaDt float64
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
 	History []float64
+	// Counts accumulates what the integrator did since it was created.
+	Counts NewmarkCounts
 
 	nb    []nmBody // movable bodies
 	kOf   []int    // body index → position in nb, −1 when fixed
@@ -75,6 +90,11 @@ type Newmark struct {
 	prec  []mat6
 	gm    gmresWork
 	guard []nmGuard
+	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
+	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
+	mot   []affine    // each body's rigid motion over the trial step
+	sa1   []geom.Vec3 // scratch: a body's vertices moved by the relative step
+	sb1   []geom.Vec3
 
 	cp checkpoint // the start of the step, for rejections
 
@@ -84,8 +104,33 @@ type Newmark struct {
 	aref, lfd       float64
 	owls            int
 	linIters, iters int
+	fail            failKind // why the last solve did not converge
 	lastRes         float64
 	hist            []float64
+}
+
+// NewmarkCounts are cumulative counters of the Newmark integrator: its
+// attempts, iterations, and its rejected attempts by reason.
+type NewmarkCounts struct {
+	Steps, Attempts          int64 // accepted steps, Newton solves
+	NewtonIters, LinearIters int64 // over all attempts, accepted or not
+	// Non-convergence by kind: the residual stagnated, MaxIter was reached,
+	// the line search found no decrease (LineSearchBad: of those, at least
+	// one trial penetrated — a reversed normal — or had non-finite forces),
+	// or no admissible predictor.
+	Stall, MaxIter, LineSearch, LineSearchBad, Predictor int64
+	NightOwl                                             int64 // attempts recomputed or cut for night-owl contacts
+	Guard                                                int64 // attempts cut by the skin-crossing guard or OmegaDt
+	Located                                              int64 // attempts cut to end before a contact entry (OmegaDt)
+	// Crossings counts pairs whose feature lists showed a crossing (each
+	// cuts its attempt, counted in Guard).
+	Crossings       int64
+	ApproachLimited int64 // steps whose size the crossing guard's prediction set
+}
+
+// Rejected returns the number of rejected attempts.
+func (c NewmarkCounts) Rejected() int64 {
+	return c.Stall + c.MaxIter + c.LineSearch + c.Predictor + c.NightOwl + c.Guard
 }
 
 // nmBody is the start-of-step state and the trial kinematics of one movable body.
@@ -98,18 +143,22 @@ type nmBody struct {
 	acc, wdot   geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
 	xi          geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
 	u, alpha    geom.Vec3 // trial increments (unscaled)
+	up, ap      geom.Vec3 // predictor increments: the unknowns are the corrections to them
 	radius      float64   // bounding radius
 	displaceMax float64   // largest point displacement of the trial step
 }
 
-// nmGuard is a candidate pair whose bodies must not jump the contact skin.
-type nmGuard struct {
-	a, b   int // body indices; b may be a wall
-	d0     float64
-	gbar   float64
-	planar bool
-	n      geom.Vec3 // plane normal towards the bodies (planar walls)
-}
+// failKind says why a Newton solve did not converge.
+type failKind uint8
+
+const (
+	failNone failKind = iota
+	failStall
+	failMaxIter
+	failLineSearch
+	failLineSearchBad
+	failPredictor
+)
 
 // NewNewmark returns the integrator with S0's β = 0.3, γ = 0.5 and default
 // tolerances and step control.
@@ -118,8 +167,8 @@ func NewNewmark() *Newmark {
 		Beta: 0.3, Gamma: 0.5,
 		Tol: 1e-8, MaxIter: 12,
 		LinMaxIter: 120, Restart: 40,
-		GrowIters: 4, ShrinkIters: 8,
-		Grow: 1.5, Shrink: 0.7, Cut: 0.25,
+		GrowIters: 5, ShrinkIters: 9,
+		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
 	}
 }
 
@@ -139,8 +188,8 @@ func (n *Newmark) validate() error {
 		return fmt.Errorf("newmark.max_iter must be ≥ 1 (got %d)", n.MaxIter)
 	case n.LinMaxIter < 1 || n.Restart < 1:
 		return fmt.Errorf("newmark.lin_max_iter and newmark.restart must be ≥ 1 (got %d, %d)", n.LinMaxIter, n.Restart)
-	case !(n.Grow >= 1) || !(n.Shrink > 0 && n.Shrink <= 1) || !(n.Cut > 0 && n.Cut < 1):
-		return fmt.Errorf("newmark: need grow ≥ 1, shrink in (0, 1], cut in (0, 1) (got %g, %g, %g)", n.Grow, n.Shrink, n.Cut)
+	case !(n.Grow >= 1) || !(n.GrowFast >= 1) || !(n.Shrink > 0 && n.Shrink <= 1) || !(n.Cut > 0 && n.Cut < 1):
+		return fmt.Errorf("newmark: need grow, grow_fast ≥ 1, shrink in (0, 1], cut in (0, 1) (got %g, %g, %g, %g)", n.Grow, n.GrowFast, n.Shrink, n.Cut)
 	}
 	return nil
 }
@@ -157,9 +206,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		dt = s.Dt
 	}
 	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
-	// A body point may approach a neighbour it is not touching by at most
-	// half the skin (or half the clearance) per step.
-	dt = math.Max(math.Min(dt, n.approachDt(w)), s.DtMin)
+	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
+	if ad := n.approachDt(w); ad < dt {
+		n.Counts.ApproachLimited++
+		dt = math.Max(ad, s.DtMin)
+	}
 	dt = math.Max(math.Min(dt, n.accuracyDt(w)), s.DtMin)
 	want := dt
 	if dtMax < dt {
@@ -169,9 +220,13 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Stats.Integrator = n.Name()
 	totalLin := 0
 	owlRetry := false
+	located := 0
 	for {
 		ok, err := n.solve(w, dt)
 		totalLin += n.linIters
+		n.Counts.Attempts++
+		n.Counts.NewtonIters += int64(n.iters)
+		n.Counts.LinearIters += int64(n.linIters)
 		if err != nil {
 			return 0, err
 		}
@@ -183,15 +238,25 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			reason = "night-owl contacts"
 		default:
 			f := n.guardFactor(w)
+			if n.Approach > 0 {
+				f = math.Min(f, n.newDepthFactor(w))
+			}
 			if n.OmegaDt > 0 {
 				if x := n.omegaDtEnd(w); x > 1.25*n.OmegaDt {
 					f = math.Min(f, n.OmegaDt/x)
 				}
+				if g := n.entryFactor(w); f == 1 && g < 1 && located < 2 && dt*g > s.DtMin {
+					// End the step just before the contact entry instead.
+					located++
+					n.Counts.Located++
+					n.reject(w, world.RejectStepSize)
+					dt *= g
+					continue
+				}
 			}
 			if f < 1 && dt > s.DtMin {
-				reason = "a body crossed the contact skin or the step is too large for a contact"
-				n.cp.restore(w)
-				w.Stats.Rejected++
+				n.Counts.Guard++
+				n.reject(w, world.RejectStepSize)
 				dt = math.Max(dt*math.Max(f, n.Cut), s.DtMin)
 				continue
 			}
@@ -199,12 +264,12 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		if reason == "" {
 			break
 		}
+		n.countFailure(ok, dt <= s.DtMin)
 		w.Stats.NightOwls += int64(n.owls)
 		if n.owls > 0 && ok && !owlRetry {
 			// S0 §2.6: recompute the step with the night owls as candidates.
 			owlRetry = true
-			n.cp.restore(w)
-			w.Stats.Rejected++
+			n.reject(w, world.RejectNightOwl)
 			continue
 		}
 		if dt <= s.DtMin {
@@ -214,8 +279,14 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			n.cp.restore(w)
 			return 0, fmt.Errorf("t=%.6g s: newmark: %s even at dt_min=%g (residual %.3g)", w.Time, reason, s.DtMin, n.lastRes)
 		}
-		n.cp.restore(w)
-		w.Stats.Rejected++
+		why := world.RejectSolve
+		switch {
+		case ok:
+			why = world.RejectNightOwl
+		case n.fail == failLineSearchBad || n.fail == failPredictor:
+			why = world.RejectPenetration
+		}
+		n.reject(w, why)
 		dt = math.Max(dt*n.Cut, s.DtMin)
 		owlRetry = false
 	}
@@ -226,6 +297,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Commit()
 	w.Time += dt
 	w.Steps++
+	n.Counts.Steps++
 	w.UpdateStats()
 	n.History = append(n.History[:0], n.hist...)
 	w.Stats.Dt = dt
@@ -240,6 +312,10 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		next = want
 	}
 	switch {
+	case n.iters == 0:
+		next = s.DtMax // the predictor was exact (free flight): only the guards bound the next step
+	case n.iters <= 1:
+		next *= n.GrowFast
 	case n.iters <= n.GrowIters:
 		next *= n.Grow
 	case n.iters >= n.ShrinkIters:
@@ -250,6 +326,38 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	w.Dt = math.Min(math.Max(next, s.DtMin), s.DtMax)
 	return dt, nil
+}
+
+// reject rolls the world back to the start of the step and counts the
+// rejected attempt under its reason.
+func (n *Newmark) reject(w *world.World, why int) {
+	n.cp.restore(w)
+	w.Stats.Rejected++
+	w.Stats.RejectedBy[why]++
+}
+
+// countFailure records why an attempt was not accepted (final: at dt_min,
+// where night owls are accepted and a failed solve is an error).
+func (n *Newmark) countFailure(ok, final bool) {
+	if ok {
+		if !final {
+			n.Counts.NightOwl++
+		}
+		return
+	}
+	switch n.fail {
+	case failStall:
+		n.Counts.Stall++
+	case failMaxIter:
+		n.Counts.MaxIter++
+	case failLineSearch:
+		n.Counts.LineSearch++
+	case failLineSearchBad:
+		n.Counts.LineSearch++
+		n.Counts.LineSearchBad++
+	case failPredictor:
+		n.Counts.Predictor++
+	}
 }
 
 // prepare records the start-of-step state of every movable body: position,
@@ -299,41 +407,7 @@ func (n *Newmark) prepare(w *world.World) {
 	}
 	n.prec = n.prec[:len(n.nb)]
 
-	// Guard pairs from the candidates of the last accepted evaluation.
-	n.guard = n.guard[:0]
-	w.EachCandidatePair(func(a, b int) {
-		ba, bb := w.Bodies[a], w.Bodies[b]
-		g := nmGuard{a: a, b: b, gbar: w.Params(ba.Material, bb.Material).Normal.GBar}
-		if ba.Wall >= 0 { // keep the wall second
-			g.a, g.b = b, a
-			ba, bb = bb, ba
-		}
-		if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
-			// Smooth bodies have no skin: allow a tenth of the smaller radius,
-			// the explicit integrator's bound for them.
-			r := ba.Radius()
-			if bb.Wall < 0 {
-				r = math.Min(r, bb.Radius())
-			}
-			g.gbar = 0.1 * r
-		}
-		if bb.Wall >= 0 && w.Walls[bb.Wall].Planar {
-			wl := &w.Walls[bb.Wall]
-			g.planar, g.n = true, wl.N
-			g.d0 = ba.X.Sub(wl.P).Dot(wl.N) - ba.Radius()
-			if ba.Kind == body.Polyhedral && ba.Poly != nil { // lowest vertex above the plane
-				nb := ba.Q.InvRotate(wl.N)
-				lo := math.Inf(1)
-				for _, v := range ba.Poly.Verts {
-					lo = math.Min(lo, v.Dot(nb))
-				}
-				g.d0 = ba.X.Sub(wl.P).Dot(wl.N) + lo
-			}
-		} else {
-			g.d0 = bb.X.Sub(ba.X).Norm() - ba.Radius() - bb.Radius()
-		}
-		n.guard = append(n.guard, g)
-	})
+	n.prepareGuard(w)
 }
 
 func resize(s []float64, m int) []float64 {
@@ -341,20 +415,6 @@ func resize(s []float64, m int) []float64 {
 		return make([]float64, m)
 	}
 	return s[:m]
-}
-
-// approachDt bounds the step so that, at the start-of-step velocities, no
-// body point approaches a candidate neighbour by more than half of the skin
-// or of the clearance (the explicit integrator's crossing bound).
-func (n *Newmark) approachDt(w *world.World) float64 {
-	dt := math.Inf(1)
-	for _, g := range n.guard {
-		v := n.approachSpeed(w, g)
-		if v > 0 {
-			dt = math.Min(dt, 0.5*math.Max(g.d0, g.gbar)/v)
-		}
-	}
-	return dt
 }
 
 // accuracyDt applies the optional Approach and OmegaDt bounds to the
@@ -371,8 +431,8 @@ func (n *Newmark) accuracyDt(w *world.World) float64 {
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		if n.Approach > 0 {
 			vrel := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB))
-			if ap := -vrel.Dot(c.N); ap > 0 {
-				dt = math.Min(dt, n.Approach*c.Gn/ap)
+			if ap := math.Abs(vrel.Dot(c.N)); ap > 0 && c.Gn > 0 {
+				dt = math.Min(dt, n.Approach*c.Gn/ap) // |Δg_n| ≤ Approach·g_n
 			}
 		}
 		if n.OmegaDt > 0 {
@@ -381,15 +441,93 @@ func (n *Newmark) accuracyDt(w *world.World) float64 {
 			}
 		}
 	})
-	if n.Approach > 0 {
-		// A pair not yet in contact enters at most Approach of the skin.
-		for _, g := range n.guard {
-			if v := n.approachSpeed(w, g); v > 0 {
-				dt = math.Min(dt, (math.Max(g.d0, 0)+n.Approach*g.gbar)/v)
-			}
-		}
+	if n.OmegaDt > 0 {
+		dt = math.Min(dt, n.exitDt(w))
 	}
 	return dt
+}
+
+// exitDt, with OmegaDt, ends the step where the first active contact is
+// predicted to leave the skin (at its start-of-step separation speed), so
+// that the force does not switch off within a step: Newmark averages the
+// end-point forces over the step (S0 eq. 20), and a contact that ends early
+// in the step would leave the impulse of its start force to the whole step.
+// Contacts that leave within a small part of the OmegaDt step carry little
+// force and are not waited for.
+func (n *Newmark) exitDt(w *world.World) float64 {
+	dt := math.Inf(1)
+	w.EachContact(func(a, b int, c *contactT) {
+		if !c.Active() {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
+		gbar := contactSkin(w, a, b)
+		if gd <= 0 || c.Gn >= gbar {
+			return
+		}
+		tau := (gbar - c.Gn) / gd
+		if om := contactOmega(w, a, b, c); om > 0 && tau > 0.02*n.OmegaDt/om {
+			dt = math.Min(dt, 1.02*tau)
+		}
+	})
+	return dt
+}
+
+// entryFactor, with OmegaDt, checks the contacts that entered the skin
+// during the trial step: when one entered well inside the step (estimated
+// from its depth and closing speed at the end), it returns the factor that
+// ends the step just before the entry, so that the next step starts at the
+// skin's edge; else 1.
+func (n *Newmark) entryFactor(w *world.World) float64 {
+	f := 1.0
+	w.EachTrialContact(func(a, b int, c *contactT) {
+		if !c.Active() || !c.New {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		gbar := contactSkin(w, a, b)
+		gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
+		depth := gbar - c.Gn
+		if gd >= 0 || depth <= 0.02*gbar {
+			return
+		}
+		in := depth / -gd / n.dt // fraction of the step spent in the skin
+		if in < 0.98 {
+			f = math.Min(f, 0.98*(1-in))
+		}
+	})
+	return f
+}
+
+// newDepthFactor, with Approach, checks the contacts that entered the skin
+// during the trial step: none may be deeper than 1.5·Approach of the skin
+// (the start-of-step bound of Approach covers the contacts that were active).
+// It returns 1, or the factor by which to cut the step.
+func (n *Newmark) newDepthFactor(w *world.World) float64 {
+	f := 1.0
+	w.EachTrialContact(func(a, b int, c *contactT) {
+		if !c.Active() || !c.New {
+			return
+		}
+		gbar := contactSkin(w, a, b)
+		lim := 1.5 * n.Approach * gbar
+		if d := gbar - c.Gn; gbar > 0 && d > lim {
+			f = math.Min(f, lim/d)
+		}
+	})
+	return f
+}
+
+// contactSkin is the gap at which a contact's force switches on: ḡ of the
+// normal law for polyhedra, 0 (the overlap starts) for smooth bodies, whose
+// gap g_n is minus the overlap.
+func contactSkin(w *world.World, a, b int) float64 {
+	ba, bb := w.Bodies[a], w.Bodies[b]
+	if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
+		return 0
+	}
+	return w.Params(ba.Material, bb.Material).Normal.GBar
 }
 
 // omegaDtEnd returns the largest Δt·ω_c over the contacts of the last
@@ -409,7 +547,20 @@ func (n *Newmark) omegaDtEnd(w *world.World) float64 {
 func contactOmega(w *world.World, a, b int, c *contactT) float64 {
 	ba, bb := w.Bodies[a], w.Bodies[b]
 	p := w.Params(ba.Material, bb.Material)
-	k := p.Normal.Stiffness(c.Gn) // S0 §2.4.7: k_c = −df_n/dg
+	var k float64
+	if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
+		// A smooth contact: the spring–dashpot's tangent dF/dδ at the overlap
+		// δ = −g_n, with the bodies' radii for R_eff.
+		reff := law.Reduced(ba.R, bb.R)
+		if ba.Wall >= 0 {
+			reff = bb.R
+		} else if bb.Wall >= 0 {
+			reff = ba.R
+		}
+		k = p.Smooth.Normal(-c.Gn, 0, 1, reff).K
+	} else {
+		k = p.Normal.Stiffness(c.Gn) // S0 §2.4.7: k_c = −df_n/dg
+	}
 	im := invMassAlong(ba, c.PA, c.N) + invMassAlong(bb, c.PB, c.N)
 	if !(k > 0 && im > 0) {
 		return 0
@@ -426,45 +577,6 @@ func invMassAlong(b *body.Body, p, n geom.Vec3) float64 {
 	return b.InvMass + rn.Dot(b.MulInvInertia(rn))
 }
 
-// approachSpeed is the fastest approach of any two points of the pair.
-func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
-	a, b := w.Bodies[g.a], w.Bodies[g.b]
-	if g.planar {
-		return math.Max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
-	}
-	return a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
-}
-
-// guardFactor checks the converged step: every candidate pair may approach
-// by at most its clearance plus 0.9 of the skin. It returns 1 when the step
-// passes, else the factor by which to cut it.
-func (n *Newmark) guardFactor(w *world.World) float64 {
-	f := 1.0
-	disp := func(i int) (geom.Vec3, float64) {
-		k := n.kOf[i]
-		if k < 0 {
-			return geom.Vec3{}, 0
-		}
-		bd := &n.nb[k]
-		return bd.u, geom.RotVecFromRodrigues(bd.alpha).Norm() * bd.radius
-	}
-	for _, g := range n.guard {
-		ua, ra := disp(g.a)
-		ub, rb := disp(g.b)
-		var app float64
-		if g.planar {
-			app = math.Max(0, -ua.Dot(g.n)) + ra
-		} else {
-			app = ua.Sub(ub).Norm() + ra + rb
-		}
-		lim := math.Max(g.d0, 0) + 0.9*g.gbar
-		if app > lim {
-			f = math.Min(f, 0.5*lim/app)
-		}
-	}
-	return f
-}
-
 // constants sets the Newmark constants α1–α6 for step dt. // S0 eq. (21)
 func (n *Newmark) constants(dt float64) {
 	b, g := n.Beta, n.Gamma
@@ -477,25 +589,33 @@ func (n *Newmark) constants(dt float64) {
 	n.a6 = (1 - g/(2*b)) * dt  // α6, S0 eq. (21)
 }
 
-// setTrial places every movable body at the trial increments y (u^Δ, then
-// ρ·α^Δ per body) and sets its end-of-step velocities and accelerations.
+// setTrial places every movable body at the trial increments and sets its
+// end-of-step velocities and accelerations. The unknowns y are the
+// corrections to the predictor increments (δu, then ρ·δα per body): with
+// u^Δ = u_p + δu and u_p = Δt u̇^i + ½Δt² ü^i, S0 eq. (21) reads
+// ü^{i+1} = ü^i + α1 δu and u̇^{i+1} = u̇^i + Δt ü^i + α4 δu (the same for α^Δ
+// in eq. 22 with α_p = Δt ω^i + ½Δt² ω̇^i). Written so, the accelerations
+// carry no cancellation of the O(u̇/Δt) terms α1 u^Δ and α2 u̇^i, whose
+// round-off would exceed the tolerance at small steps.
 func (n *Newmark) setTrial(w *world.World, y []float64) {
+	dt := n.dt
 	for k := range n.nb {
 		bd := &n.nb[k]
 		b := w.Bodies[bd.i]
 		o := 6 * k
-		u := geom.V(y[o], y[o+1], y[o+2])
-		al := geom.V(y[o+3], y[o+4], y[o+5]).Scale(1 / bd.rho)
+		du := geom.V(y[o], y[o+1], y[o+2])
+		da := geom.V(y[o+3], y[o+4], y[o+5]).Scale(1 / bd.rho)
+		u, al := bd.up.Add(du), bd.ap.Add(da)
 		bd.u, bd.alpha = u, al
 		b.X = bd.x0.Add(u)
-		b.V = u.Scale(n.a4).AddScaled(n.a5, bd.v0).AddScaled(n.a6, bd.a0)      // S0 eq. (21)
-		bd.acc = u.Scale(n.a1).AddScaled(-n.a2, bd.v0).AddScaled(-n.a3, bd.a0) // S0 eq. (21)
+		b.V = bd.v0.AddScaled(dt, bd.a0).AddScaled(n.a4, du) // α4 u^Δ + α5 u̇^i + α6 ü^i, S0 eq. (21)
+		bd.acc = bd.a0.AddScaled(n.a1, du)                   // α1 u^Δ − α2 u̇^i − α3 ü^i, S0 eq. (21)
 		qd := geom.QFromRodrigues(al)
-		b.Q = qd.Mul(bd.q0).Normalize()                                                    // Q^{i+1} = Q^Δ Q^i, S0 eq. (5)
-		Qd := geom.RodriguesMat(al)                                                        // S0 eq. (6)
-		b.W = Qd.MulV(al.Scale(n.a4).AddScaled(n.a5, bd.w0).AddScaled(n.a6, bd.wd0))       // S0 eq. (22)
-		bd.wdot = Qd.MulV(al.Scale(n.a1).AddScaled(-n.a2, bd.w0).AddScaled(-n.a3, bd.wd0)) // S0 eq. (22)
-		bd.xi = geom.RodriguesXi(al)                                                       // S0 eq. (9)
+		b.Q = qd.Mul(bd.q0).Normalize()                                // Q^{i+1} = Q^Δ Q^i, S0 eq. (5)
+		Qd := geom.RodriguesMat(al)                                    // S0 eq. (6)
+		b.W = Qd.MulV(bd.w0.AddScaled(dt, bd.wd0).AddScaled(n.a4, da)) // S0 eq. (22)
+		bd.wdot = Qd.MulV(bd.wd0.AddScaled(n.a1, da))                  // S0 eq. (22)
+		bd.xi = geom.RodriguesXi(al)                                   // S0 eq. (9)
 	}
 }
 
@@ -544,30 +664,38 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	n.t = w.Time
 	n.constants(dt)
 	n.owls, n.linIters, n.iters = 0, 0, 0
+	n.fail = failNone
 	n.hist = n.hist[:0]
 	if len(n.nb) == 0 {
 		_, bad := w.Evaluate(n.t+dt, dt)
 		return !bad, nil
 	}
-	// Predictor: the end-of-step acceleration equals the start one (S0 eq. 20
-	// with ü^{i+1} = ü^i), halved towards no motion while it penetrates.
+	// Predictor (y = 0): the end-of-step acceleration equals the start one
+	// (S0 eq. 20 with ü^{i+1} = ü^i); while it penetrates, the increments are
+	// halved towards no motion.
 	for k := range n.nb {
 		bd := &n.nb[k]
-		u := bd.v0.Scale(dt).AddScaled(0.5*dt*dt, bd.a0)
-		th := bd.w0.Scale(dt).AddScaled(0.5*dt*dt, bd.wd0)
-		al := geom.RodriguesFromRotVec(th).Scale(bd.rho)
-		o := 6 * k
-		n.y[o], n.y[o+1], n.y[o+2] = u.X, u.Y, u.Z
-		n.y[o+3], n.y[o+4], n.y[o+5] = al.X, al.Y, al.Z
+		bd.up = bd.v0.Scale(dt).AddScaled(0.5*dt*dt, bd.a0)
+		bd.ap = bd.w0.Scale(dt).AddScaled(0.5*dt*dt, bd.wd0)
 	}
+	clear(n.y)
 	bad := n.residual(w, n.y, n.r)
-	for tries := 0; bad; tries++ {
-		if tries == 8 {
-			clear(n.y)
-		} else if tries > 8 {
+	for tries, f := 0, 1.0; bad; tries++ {
+		if tries > 8 {
+			n.fail = failPredictor
 			return false, nil
 		}
-		scale(n.y, 0.5)
+		f *= 0.5
+		if tries == 8 {
+			f = 0
+		}
+		for k := range n.nb { // increments f·(u_p, α_p)
+			bd := &n.nb[k]
+			du, da := bd.up.Scale(f-1), bd.ap.Scale((f-1)*bd.rho)
+			o := 6 * k
+			n.y[o], n.y[o+1], n.y[o+2] = du.X, du.Y, du.Z
+			n.y[o+3], n.y[o+4], n.y[o+5] = da.X, da.Y, da.Z
+		}
 		bad = n.residual(w, n.y, n.r)
 	}
 	rn := n.rnorm(n.r)
@@ -578,12 +706,14 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			return true, nil
 		}
 		if n.iters >= n.MaxIter {
+			n.fail = failMaxIter
 			return false, nil
 		}
 		// Stagnation (a non-smooth residual: contact sets or friction states
 		// switching within the step): less than a halving over two
 		// iterations. A smaller step is the remedy (S0 §3.5), so stop early.
 		if k := len(n.hist); k >= 4 && rn > 0.5*n.hist[k-3] {
+			n.fail = failStall
 			return false, nil
 		}
 		n.iters++
@@ -598,12 +728,14 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
 		n.linIters += li
 		lam := n.fractionToBoundary(w)
-		accepted := false
+		accepted, sawBad := false, false
 		for ls := 0; ls < 12; ls++ {
 			for i := range n.yt {
 				n.yt[i] = n.y[i] + lam*n.dy[i]
 			}
-			if !n.residual(w, n.yt, n.rt) {
+			if n.residual(w, n.yt, n.rt) {
+				sawBad = true
+			} else {
 				if rt := n.rnorm(n.rt); rt <= (1-1e-4*lam)*rn || rt <= n.Tol {
 					accepted = true
 					rn = rt
@@ -615,6 +747,10 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		if !accepted {
 			// Leave the world evaluated at the last good iterate.
 			n.residual(w, n.y, n.r)
+			n.fail = failLineSearch
+			if sawBad {
+				n.fail = failLineSearchBad
+			}
 			return false, nil
 		}
 		n.y, n.yt = n.yt, n.y

@@ -21,7 +21,8 @@ type mat6 [6][6]float64
 // contact of the body, K = k_n n⊗n + k_t (I − n⊗n) moved to the centre of
 // mass through the lever r: [K, −K[r]×; [r]×K, −[r]×K[r]×]. Here k_n is the
 // normal-law stiffness −df_n/dg (S0 §2.4.7) plus α4 times the dashpot
-// coefficient 2ζ√(k m_eq) (S0 eq. 52), and k_t, for a sticking contact, is
+// coefficient 2ζ√(k m_eq)·s(g) (S0 eq. 52 with the ramp s of
+// law.DampingRamp) and, for a closing contact, the ramp's −c·s'(g)·ġ_n; k_t, for a sticking contact, is
 // ε_t·γ/β + c_t·α4 (S0 eq. 54 with the increment ġ_t Δt); a sliding contact
 // adds no tangential stiffness. Rotational corrections of Ξ and Q^Δ are
 // left out: the preconditioner only needs to be close.
@@ -46,7 +47,8 @@ func (n *Newmark) buildPrec(w *world.World) {
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		p := w.Params(ba.Material, bb.Material)
 		var kc float64
-		if p.HasPoly || !p.HasSmooth {
+		poly := p.HasPoly || !p.HasSmooth
+		if poly {
 			kc = p.Normal.Stiffness(c.Gn) // S0 §2.4.7: k_c = −df_n/dg
 		} else {
 			kc = p.Smooth.Kn // rough estimate for smooth bodies
@@ -57,7 +59,17 @@ func (n *Newmark) buildPrec(w *world.World) {
 		meq := law.EquivalentMass(ba.MassOrInf(), bb.MassOrInf())
 		kn := kc
 		if p.Zeta > 0 && !math.IsInf(meq, 0) {
-			kn += n.a4 * 2 * p.Zeta * math.Sqrt(kc*meq) // S0 eq. (52) dashpot, ∂ġ/∂u = α4
+			cd := 2 * p.Zeta * math.Sqrt(kc*meq) // S0 eq. (52) dashpot coefficient
+			s, ds := 1.0, 0.0
+			if poly {
+				s, ds = law.DampingRamp(c.Gn, p.Normal.GBar, p.DampBand)
+			}
+			kn += n.a4 * cd * s // ∂(c ġ_n)/∂u with ∂ġ_n/∂u = α4 (S0 eq. 21)
+			// The ramp adds −(dc/dg)·ġ_n; kept only where it stiffens (closing).
+			gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
+			if t := cd * ds * gd; t > 0 {
+				kn += t
+			}
 		}
 		kt := 0.0
 		if p.Friction.MuS > 0 && !c.Fric.Sliding {

@@ -6,6 +6,7 @@ import (
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/shape"
 	"grainlab/sim/world"
 )
@@ -159,5 +160,40 @@ func TestNewmarkBadParams(t *testing.T) {
 	nm.Beta = -1
 	if _, err := nm.Step(w, 1); err == nil {
 		t.Fatal("beta = -1 accepted")
+	}
+}
+
+// A sphere dropped 1 cm onto a plane with newmark and the OmegaDt guideline
+// lands and comes to rest at the Hookean overlap m g/k_n (±1%). Before, the
+// guideline took the polyhedral barrier law for the smooth contact (infinite
+// stiffness at its negative gap) and the step crawled at dt_min; and Newton
+// could not converge below ~1e-8 s, where the round-off of α1 u − α2 u̇
+// exceeded the tolerance (the unknowns are now corrections to the predictor).
+func TestNewmarkSphereLands(t *testing.T) {
+	const r, rho = 0.01, 2500.0
+	s := law.Smooth{Model: law.HookeLAMMPS, Kn: 1e4, GammaN: 200}
+	w := smoothWorld(t, s)
+	w.Gravity = geom.V(0, 0, -9.81)
+	if _, err := w.AddWall("ground", plane(t, "ground", geom.Vec3{}, geom.V(0, 0, 1), 1), 0, true); err != nil {
+		t.Fatal(err)
+	}
+	b := body.NewSphere("s", r, rho, geom.V(0, 0, r+0.01))
+	w.AddBody(b)
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	nm := NewNewmark()
+	nm.OmegaDt = 0.2
+	w.Integrator = nm
+	w.Settings.DtMax = 0.01
+	run(t, w, 0.5, func() {
+		if w.Steps > 5000 {
+			t.Fatalf("%d steps by t = %.4g s: the step crawls (Δt %.3g s)", w.Steps, w.Time, w.Stats.Dt)
+		}
+	})
+	want, got := b.Mass*9.81/s.Kn, r-b.X.Z
+	t.Logf("overlap %.5g m (m g/k_n %.5g m), %d steps, mean Δt %.3g s, %+v", got, want, w.Steps, w.Time/float64(w.Steps), nm.Counts)
+	if math.Abs(got-want) > 0.01*want {
+		t.Errorf("overlap %.5g m, want m g/k_n = %.5g m (±1%%)", got, want)
 	}
 }

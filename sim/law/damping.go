@@ -33,6 +33,32 @@ func Damping(zeta, k, mA, mB, gnDot float64) float64 {
 	return 2 * zeta * math.Sqrt(k*EquivalentMass(mA, mB)) * gnDot // S0 eq. (52)
 }
 
+// DampingRamp returns the factor s ∈ [0, 1] that switches the dashpot of
+// S0 eq. (52) on across the outer band of the skin: s = 3x² − 2x³ with
+// x = (ḡ − g)/(band·ḡ) clamped to [0, 1], and its derivative ds/dg. This is
+// our regularisation, not S0's: with n1 = 1 the tangent stiffness of eq. (49)
+// jumps from 0 to ε1 at g = ḡ, so the unregularised dashpot force
+// 2ζ√(ε1 m_eq)·ġ_n appears with a jump as a closing contact enters the skin,
+// and Newton–Raphson stalls on it (docs/validation.md). The ramp is C¹;
+// band ≤ 0 returns s = 1 (S0 eq. 52 as written) for g < ḡ. Its price: less
+// dissipation where the closing speed is highest, so slow impacts, whose
+// penetration is not much more than the band, rebound more
+// (TestDampingRampRestitution).
+func DampingRamp(g, gbar, band float64) (s, ds float64) {
+	if g >= gbar {
+		return 0, 0
+	}
+	if !(band > 0) {
+		return 1, 0
+	}
+	w := band * gbar
+	x := (gbar - g) / w
+	if x >= 1 {
+		return 1, 0
+	}
+	return x * x * (3 - 2*x), -6 * x * (1 - x) / w // smoothstep and d/dg
+}
+
 // NormalTotal returns the total compressive normal force magnitude
 // max(f_n − f_d, 0) of the elastic force fn ≥ 0 (Normal.Force) and the signed
 // damping fd (Damping): S0 eq. (53) replaces f_d by −f_n whenever the sum

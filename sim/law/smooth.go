@@ -3,6 +3,8 @@ package law
 import (
 	"fmt"
 	"math"
+
+	"grainlab/sim/geom"
 )
 
 // SmoothModel selects the spring–dashpot law of contacts between smooth
@@ -178,3 +180,20 @@ func (s *Smooth) Stiffness(delta, meff, reff float64) (k, c, kt float64) {
 	}
 	return 0, 0, 0
 }
+
+// RollingTorque is the rolling resistance on A of a contact with normal n:
+// a torque of magnitude m = μ_r R_eff F_n against the relative rolling
+// velocity (ω_A − ω_B projected on the tangent plane), made viscous below
+// OmegaRollReg so that a body at rest does not chatter (constant directional
+// torque model with regularisation).
+func RollingTorque(wrel, n geom.Vec3, m float64) geom.Vec3 {
+	roll := wrel.Sub(n.Scale(wrel.Dot(n)))
+	r := roll.Norm()
+	if r == 0 || m == 0 {
+		return geom.Vec3{}
+	}
+	return roll.Scale(-m / max(r, OmegaRollReg))
+}
+
+// OmegaRollReg (rad/s) is the rolling speed below which rolling resistance is viscous.
+const OmegaRollReg = 1e-2

@@ -128,6 +128,7 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 		Normal:   law.Normal{Kind: k, GBar: l.Gbar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
 		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
 		Zeta:     l.Zeta,
+		DampBand: l.DampBand,
 		HasPoly:  l.Poly || l.Gbar > 0,
 	}
 	if l.Model != "" {

@@ -125,6 +125,7 @@ func TestOverrideErrors(t *testing.T) {
 		{"a..b=1", `--set a..b: bad key path "a..b" (use names separated by dots, e.g. contact.default.mu_s)`},
 		{"time=[1", `--set time: cannot read value "[1": did not find expected ',' or ']'`},
 		{"shapes.cube.type=ball", `--set shapes.cube.type: must be one of box | tetrapod | stl | sphere | superquadric, got "ball"`},
+		{"contact.default.damp_band=1.5", `--set contact.default.damp_band: must be in [0, 1], got 1.5`},
 	} {
 		_, err := ParseWithOverrides(data, "full.yaml", []string{c.set})
 		if err == nil || err.Error() != c.want {

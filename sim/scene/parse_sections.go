@@ -54,11 +54,11 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 }
 
 // lawKeys are the keys of a contact law block, in documentation order.
-var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t",
+var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t", "damp_band",
 	"model", "curvature", "kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap"}
 
 // smoothStart is the index in lawKeys of the first numeric smooth-law key.
-const smoothStart = 13
+const smoothStart = 14
 
 func lawField(l *Law, k string) *float64 {
 	switch k {
@@ -74,6 +74,8 @@ func lawField(l *Law, k string) *float64 {
 		return &l.N2
 	case "zeta":
 		return &l.Zeta
+	case "damp_band":
+		return &l.DampBand
 	case "mu_s":
 		return &l.MuS
 	case "mu_d":
@@ -118,7 +120,7 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 	if o.enum("curvature", &l.Curvature, "mean", "gaussian", "volume") {
 		given["curvature"] = true
 	}
-	for _, k := range append(lawKeys[1:11:11], lawKeys[smoothStart:]...) {
+	for _, k := range append(lawKeys[1:12:12], lawKeys[smoothStart:]...) {
 		if !o.num(k, lawField(l, k)) {
 			continue
 		}
@@ -137,6 +139,8 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 			o.check(k, v >= 0 && v < 0.5, fmt.Sprintf("must be in [0, 0.5), got %v", v))
 		case "restitution":
 			o.check(k, v > 0 && v <= 1, fmt.Sprintf("must be in (0, 1], got %v", v))
+		case "damp_band":
+			o.check(k, v >= 0 && v <= 1, fmt.Sprintf("must be in [0, 1], got %v", v))
 		default:
 			o.nonNeg(k, v)
 		}
@@ -145,7 +149,7 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 }
 
 func (d *decoder) decodeContact(top *object) Contact {
-	c := Contact{Default: Law{Path: "contact.default", Law: "barrier", N1: 1, F: 0.5, N2: -2}}
+	c := Contact{Default: Law{Path: "contact.default", Law: "barrier", N1: 1, F: 0.5, N2: -2, DampBand: DefaultDampBand}}
 	co := top.sub("contact")
 	co.allow("default", "pairs")
 	co.need("default")

@@ -12,7 +12,8 @@ import (
 // the same physical checks as with the explicit one (s0_test.go), and the
 // step sizes compared: newmark's mean accepted Δt (time / accepted steps)
 // must be at least 10× explicit's mean Δt on the same scene over the same
-// time. The scenes' dt_max (1 ms, a guideline for explicit) is raised to
+// time (the bar; each test asserts what newmark reaches, with a
+// margin). The scenes' dt_max (1 ms, a guideline for explicit) is raised to
 // newmarkDtMax, as S0 runs its implicit examples with larger steps.
 const newmarkDtMax = 0.02
 
@@ -35,14 +36,14 @@ func explicitMeanDt(t testing.TB, name string, until float64, sets ...string) fl
 	return w.Time / float64(w.Steps)
 }
 
-// checkRatio asserts newmark's mean step is ≥ 10× explicit's.
-func checkRatio(t *testing.T, w *world.World, explicit float64) {
+// checkRatio asserts newmark's mean step is ≥ atLeast× explicit's (atLeast ≥ 10).
+func checkRatio(t *testing.T, w *world.World, explicit, atLeast float64) {
 	t.Helper()
 	mean := w.Time / float64(w.Steps)
-	t.Logf("newmark: %d steps, mean Δt %.3g s, %d rejected; explicit mean Δt %.3g s; ratio %.1f",
-		w.Steps, mean, w.Stats.Rejected, explicit, mean/explicit)
-	if mean < 10*explicit {
-		t.Errorf("newmark mean Δt %.3g s is less than 10× explicit's %.3g s", mean, explicit)
+	t.Logf("newmark: %d steps, mean Δt %.3g s, %d rejected %v; explicit mean Δt %.3g s; ratio %.1f",
+		w.Steps, mean, w.Stats.Rejected, w.Stats.RejectedBy, explicit, mean/explicit)
+	if mean < atLeast*explicit {
+		t.Errorf("newmark mean Δt %.3g s is less than %g× explicit's %.3g s", mean, atLeast, explicit)
 	}
 }
 
@@ -58,7 +59,7 @@ func TestNewmarkS0Ex2Pile(t *testing.T) {
 	if math.Abs(g.Z-W) > 0.01*W {
 		t.Errorf("ground reaction F_z = %.5g N, want %.5g N (±1%%)", g.Z, W)
 	}
-	checkRatio(t, w, ex)
+	checkRatio(t, w, ex, 50)
 }
 
 // S0 example 3a with newmark: sticking friction equals the applied force
@@ -103,7 +104,7 @@ func TestNewmarkS0Ex3aFriction(t *testing.T) {
 	if worstSlide > 0.02 {
 		t.Errorf("sliding friction off by %.3g of μ_d·W (> 2%%)", worstSlide)
 	}
-	checkRatio(t, w, ex)
+	checkRatio(t, w, ex, 100)
 }
 
 // S0 example 3c with newmark: the trailing edge unloads at F ∈ [0.48, 0.55]·W
@@ -120,5 +121,5 @@ func TestNewmarkS0Ex4Twist(t *testing.T) {
 	ex := explicitMeanDt(t, "tetrapod-twist", 2.0)
 	w, _ := newmarkWorld(t, "tetrapod-twist")
 	checkS0Ex4(t, w)
-	checkRatio(t, w, ex)
+	checkRatio(t, w, ex, 60)
 }

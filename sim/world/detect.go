@@ -44,6 +44,7 @@ type pairKey struct {
 // parallel. It reports the number of night-owl contacts: active contacts in
 // pairs that were not candidates when the step started.
 func (w *World) stageDetect() (nightOwls int) {
+	w.leaveSpheres()
 	n := len(w.Bodies)
 	if len(w.posed) != n {
 		w.posed = make([]contact.Posed, n)

@@ -116,6 +116,8 @@ func SetField(p *ContactParams, key string, v float64) error {
 		p.Normal.N2 = v
 	case "zeta":
 		p.Zeta = v
+	case "damp_band":
+		p.DampBand = v
 	case "mu_s":
 		p.Friction.MuS = v
 	case "mu_d":

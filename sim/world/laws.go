@@ -20,7 +20,7 @@ func (w *World) stageLaws(dt float64) {
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		p := w.Params(a.Material, b.Material)
 		if e.smooth {
-			w.lawsSmooth(e, p, dt)
+			w.lawsSmooth(e, a, b, p, dt)
 			return
 		}
 		ma, mb := a.MassOrInf(), b.MassOrInf()
@@ -36,6 +36,10 @@ func (w *World) stageLaws(dt float64) {
 			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
 			gnDot := vrel.Dot(c.N) // > 0 separating
 			fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+			if fd != 0 && p.DampBand > 0 {
+				s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
+				fd *= s // S0 eq. (52), switched on across the band (our regularisation)
+			}
 			c.Fn = law.NormalTotal(fn, fd)
 			vt := vrel.Sub(c.N.Scale(gnDot))
 			c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
@@ -142,6 +146,7 @@ func (w *World) DetectContacts() (nightOwls int) {
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
 func (w *World) Commit() {
+	w.leaveSpheres()
 	for _, e := range w.pairs {
 		e.prev, e.cur = e.cur, e.prev[:0]
 		e.nightOwl = false
@@ -168,6 +173,7 @@ func (w *World) Commit() {
 //   - no body point may cross more than half the distance to a neighbour (or
 //     of the skin) in one step.
 func (w *World) StableDt() float64 {
+	w.leaveSpheres()
 	s := w.Settings
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
 	dt := min(s.DtMax, w.smoothTravelDt())

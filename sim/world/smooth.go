@@ -58,7 +58,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	e.cur = e.cur[:0]
 	switch {
 	case a.Wall >= 0 || b.Wall >= 0:
-		w.narrowSmoothWall(e)
+		w.narrowSmoothWall(e, a, b)
 	case a.Kind == body.Sphere && b.Kind == body.Sphere:
 		xb := b.X.Add(e.Shift)
 		ov, n, p, ok := sphere.SphereSphere(a.X, xb, a.R, b.R) // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
@@ -97,7 +97,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	default:
 		// A smooth body against a polyhedron: its surface's facets, convex
 		// edges and corners (sq.SurfaceContacts).
-		w.narrowSmoothSurface(e)
+		w.narrowSmoothSurface(e, a, b)
 	}
 	w.matchSmooth(e)
 	return false
@@ -106,8 +106,8 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 // narrowSmoothSurface is the contact of a smooth body with the triangulated
 // surface of a polyhedron or a non-planar wall: at most one contact per
 // facet, convex edge or corner (Voronoi regions), keyed by the feature id.
-func (w *World) narrowSmoothSurface(e *pairEntry) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// a and b are the pair's bodies (or copies at a trial state).
+func (w *World) narrowSmoothSurface(e *pairEntry, a, b *body.Body) {
 	pb, sb, swap := a, b, false // particle, surface body
 	shift := e.Shift            // of B
 	if !isSmooth(a) {
@@ -149,9 +149,9 @@ func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
 	return act.(*sq.Surface)
 }
 
-// narrowSmoothWall handles a smooth body against a wall.
-func (w *World) narrowSmoothWall(e *pairEntry) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// narrowSmoothWall handles a smooth body against a wall; a and b are the
+// pair's bodies (or copies at a trial state).
+func (w *World) narrowSmoothWall(e *pairEntry, a, b *body.Body) {
 	swap := false
 	pb, wb := a, b // particle, wall
 	if a.Wall >= 0 {
@@ -160,12 +160,17 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 	wl := &w.Walls[wb.Wall]
 	if !wl.Planar {
 		// Triangulated walls: facets, convex (open) edges and corners.
-		w.narrowSmoothSurface(e)
+		w.narrowSmoothSurface(e, a, b)
 		return
 	}
 	d := pb.X.Sub(wl.P).Dot(wl.N) // signed distance of the centre from the plane
 	foot := pb.X.AddScaled(-d, wl.N)
-	if !w.Periodic.On() && pb.Kind == body.Sphere {
+	// A wall is one-sided: a body whose centre is behind the plane is pushed
+	// back out only if it came from the front, i.e. touched the wall at the
+	// last accepted step. One first seen behind it is on the back side (under
+	// a funnel's rim, below a plate) and touches at most the rim.
+	back := d < 0 && len(e.prev) == 0
+	if !w.Periodic.On() && pb.Kind == body.Sphere && !back {
 		// Fast path: a sphere whose centre projects inside the wall touches
 		// its facet only (S2 §2.2 geometry); near the rim, sq.Surface below.
 		if onSurface(wb, foot) {
@@ -181,10 +186,12 @@ func (w *World) narrowSmoothWall(e *pairEntry) {
 		// (the orifice of a hopper). Facets are one-sided; a body whose centre
 		// lies behind the plane (a trial state of an implicit integrator, a
 		// deep penetration) falls back to the analytic plane contact below.
-		w.narrowSmoothSurface(e)
-		if len(e.cur) > 0 || d >= 0 || !onSurface(wb, foot) {
+		w.narrowSmoothSurface(e, a, b)
+		if len(e.cur) > 0 || d >= 0 || back || !onSurface(wb, foot) {
 			return
 		}
+	} else if back {
+		return
 	}
 	// The analytic plane contact (S1 eq. 30–34), kept where its point lies on
 	// the wall (or on its periodic image).
@@ -247,8 +254,7 @@ func radiusMethod(s string) sq.RadiusMethod {
 }
 
 // effectiveRadius returns R_eff of a smooth contact (S1 eq. 38; spheres: r_a r_b/(r_a + r_b)).
-func (w *World) effectiveRadius(e *pairEntry, p *law.Smooth, c *contact.Contact) float64 {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c *contact.Contact) float64 {
 	ra, rb := radiusAt(a, c.PA, geom.Vec3{}, p), radiusAt(b, c.PB, e.Shift, p)
 	return law.Reduced(ra, rb) // S1 eq. (38)
 }
@@ -266,9 +272,9 @@ func radiusAt(b *body.Body, x, shift geom.Vec3, p *law.Smooth) float64 {
 
 // lawsSmooth evaluates law.Smooth on the contacts of a smooth pair: normal
 // spring–dashpot on the overlap, tangential spring with dashpot and Coulomb
-// cap on the accumulated tangential displacement (history).
-func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+// cap on the accumulated tangential displacement (history). a and b are the
+// pair's bodies (or copies at a trial state).
+func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
 	meff := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
@@ -278,7 +284,7 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 		vn := vrel.Dot(c.N) // > 0 separating
 		reff := 0.0         // the Hookean law does not use it
 		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
-			reff = w.effectiveRadius(e, &p.Smooth, c)
+			reff = w.effectiveRadius(e, a, b, &p.Smooth, c)
 		}
 		nf := p.Smooth.Normal(-c.Gn, -vn, meff, reff)
 		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}
@@ -291,27 +297,10 @@ func (w *World) lawsSmooth(e *pairEntry, p *ContactParams, dt float64) {
 			c.Ft = geom.Vec3{}
 		}
 		if p.Smooth.MuRoll > 0 {
-			c.M = rollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
+			c.M = law.RollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
 		}
 	}
 }
-
-// rollingTorque is the rolling resistance on A of a contact with normal n:
-// a torque of magnitude m = μ_r R_eff F_n against the relative rolling
-// velocity (ω_A − ω_B projected on the tangent plane), made viscous below
-// OmegaRollReg so that a body at rest does not chatter (constant directional
-// torque model with regularisation).
-func rollingTorque(wrel, n geom.Vec3, m float64) geom.Vec3 {
-	roll := wrel.Sub(n.Scale(wrel.Dot(n)))
-	r := roll.Norm()
-	if r == 0 || m == 0 {
-		return geom.Vec3{}
-	}
-	return roll.Scale(-m / max(r, OmegaRollReg))
-}
-
-// OmegaRollReg (rad/s) is the rolling speed below which rolling resistance is viscous.
-const OmegaRollReg = 1e-2
 
 // pairDtSmooth is StableDt's bound for a smooth pair: every contact (and a
 // pair about to touch, at the overlap its approach speed would reach) obeys
@@ -358,7 +347,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	if p.Smooth.Model != law.HookeLAMMPS {
 		floor = max(delta, 1e-3*reff) // smoothSpring's least overlap
 	}
-	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlap(&p.Smooth, meq, reff, v, floor)), reff))
+	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor)), reff))
 }
 
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
@@ -406,9 +395,14 @@ func smoothSpring(p *law.Smooth, delta, meff, reff float64) (k, c, kt float64) {
 
 // impactOverlap estimates the largest overlap of an elastic impact at
 // relative speed v: ½ m v² = V(δ) with V = k δ²/2 (Hooke) or (2/5)·h·δ^{5/2}
-// (Hertz, F = h δ^{3/2}). It returns 0 when that overlap is at most floor
-// (then the caller's bound does not depend on it; no root taken).
-func impactOverlap(p *law.Smooth, m, reff, v, floor float64) float64 {
+// (Hertz, F = h δ^{3/2}).
+func impactOverlap(p *law.Smooth, m, reff, v float64) float64 {
+	return impactOverlapAbove(p, m, reff, v, 0)
+}
+
+// impactOverlapAbove is impactOverlap, or 0 when that overlap is at most
+// floor (then the caller's bound does not depend on it; no root taken).
+func impactOverlapAbove(p *law.Smooth, m, reff, v, floor float64) float64 {
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 0
 	}

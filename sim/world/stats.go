@@ -21,7 +21,19 @@ type Stats struct {
 	Residual    float64 // final residual of the last step's nonlinear or complementarity solve
 	// SQFailures counts superquadric contact solves that missed their tolerance (cumulative, S1 §2.3).
 	SQFailures int64
+	// RejectedBy breaks Rejected down by reason (cumulative; filled by
+	// newmark, the other integrators count Rejected only).
+	RejectedBy [NumRejectReasons]int64
 }
+
+// Reasons for rejecting a step attempt (Stats.RejectedBy).
+const (
+	RejectSolve       = iota // the nonlinear solve did not converge
+	RejectPenetration        // the solve met a reversed normal (S0 §2.4.5) or a non-finite force
+	RejectNightOwl           // night-owl contacts: the step is recomputed (S0 §2.6)
+	RejectStepSize           // too large: a skin or swept crossing, or an accuracy guideline
+	NumRejectReasons
+)
 
 // Total returns the mechanical energy: kinetic + gravity + contact potential.
 func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.PotentialContact }
@@ -40,6 +52,13 @@ func (w *World) UpdateStats() {
 		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
 	}
 	s.PotentialContact += w.bondEnergy()
+	if sp := w.sph; sp != nil && sp.owns && sp.valid {
+		// The sphere path's sums of its last evaluation (no suppressed contacts).
+		s.PotentialContact += sp.epot
+		s.Contacts = sp.contacts
+		s.ByKind[snap.SQ] = sp.contacts
+		return
+	}
 	w.EachContact(func(_, _ int, c *contact.Contact) {
 		if !c.Active() {
 			s.Suppressed++
@@ -54,6 +73,13 @@ func (w *World) UpdateStats() {
 // EachContact calls f for every contact of the last accepted step, active or
 // suppressed, in a deterministic order.
 func (w *World) EachContact(f func(a, b int, c *contact.Contact)) {
+	if s := w.sph; s != nil && s.owns {
+		if s.valid {
+			s.eachContact(f)
+			return
+		}
+		w.leaveSpheres()
+	}
 	for _, e := range w.pairs {
 		for k := range e.prev {
 			f(int(e.A), int(e.B), &e.prev[k])

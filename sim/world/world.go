@@ -26,7 +26,11 @@ type ContactParams struct {
 	Normal   law.Normal   // S0 eq. (49)–(51)
 	Friction law.Friction // S0 eq. (54)–(57)
 	Zeta     float64      // damping ratio ζ, S0 eq. (52)
-	Smooth   law.Smooth   // spring–dashpot of smooth bodies (spheres, superquadrics)
+	// DampBand is the outer fraction of the skin over which the dashpot of
+	// S0 eq. (52) switches on smoothly (law.DampingRamp, our regularisation);
+	// 0 gives eq. (52) as written, which jumps at g = ḡ when n1 = 1.
+	DampBand float64
+	Smooth   law.Smooth // spring–dashpot of smooth bodies (spheres, superquadrics)
 	// HasPoly and HasSmooth tell which of the two sets was given; Validate sets
 	// them from non-zero stiffnesses when both are false.
 	HasPoly, HasSmooth bool
@@ -55,6 +59,9 @@ func (p *ContactParams) Validate() error {
 	if math.IsNaN(p.Zeta) || math.IsInf(p.Zeta, 0) || p.Zeta < 0 {
 		return fmt.Errorf("zeta must be a finite number ≥ 0 (got %g)", p.Zeta)
 	}
+	if !(p.DampBand >= 0 && p.DampBand <= 1) {
+		return fmt.Errorf("damp_band must be in [0, 1] (got %g)", p.DampBand)
+	}
 	return nil
 }
 
@@ -76,6 +83,11 @@ type Settings struct {
 	Safety           float64 // s in Δt ≤ s·2√(m_c/k_c) (S0 §2.4.7)
 	Approach         float64 // fraction of a gap that may close in one step
 	Workers          int
+	// NoSpherePath keeps worlds of spheres on the generic stages (World.Spheres
+	// returns nil): for comparisons and benchmarks of the sphere path.
+	NoSpherePath bool
+	// SphereSplit says when the sphere path evaluates on two workers (Workers > 1).
+	SphereSplit SplitMode
 }
 
 // DefaultSettings returns conservative stepping settings.
@@ -129,6 +141,8 @@ type World struct {
 	ghostBuf  []ghost
 
 	surfaces sync.Map // *shape.Polyhedron → *sq.Surface, for smooth contacts (smooth.go)
+
+	sph *Spheres // the sphere path (spheres.go), nil until asked for
 
 	// Periodic boundaries along x and/or y (periodic.go).
 	Periodic Periodic
@@ -267,6 +281,13 @@ func (w *World) SetWallEnabled(name string, on bool) error {
 	if !on {
 		for _, e := range w.wallPairsOf(i) {
 			e.cur, e.prev = e.cur[:0], e.prev[:0]
+		}
+		if s := w.sph; s != nil && s.owns {
+			for j := range s.slots {
+				if sl := &s.slots[j]; int(sl.wall) == i {
+					sl.pTouch, sl.pRim, sl.touch, sl.rim, sl.cand = false, false, false, false, false
+				}
+			}
 		}
 	}
 	return nil

@@ -1,0 +1,173 @@
+package sphere
+
+import (
+	"math"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
+
+// Hooke evaluates the frictionless Hookean law F_n = k_n δ − m_eff γ_n v_n,
+// clamped at 0 (S2 eq. 20), with m_eff γ_n = Damp, on pairs [lo, hi) of the
+// states s, δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
+// from J to I) is added to F of I and subtracted from F of J in pair order
+// when direct, else stored in FP[k]. The force is central: no moment. It
+// returns the number of touching pairs and their elastic energy Σ k_n δ²/2
+// (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
+func (l *List) Hooke(s *Flat, lo, hi int, kn float64, direct bool) (n int, epot float64) {
+	if direct && l.Shift == nil {
+		return l.hookeDirect(s, lo, hi, kn)
+	}
+	P := l.P[lo:hi]
+	touch, fnk, fp := l.Touch[lo:hi], l.Fn[lo:hi], l.FP[lo:hi]
+	touch, fnk, fp = touch[:len(P)], fnk[:len(P)], fp[:len(P)]
+	var shift []geom.Vec3
+	if l.Shift != nil {
+		shift = l.Shift[lo:hi]
+		shift = shift[:len(P)]
+	}
+	S := s.S
+	for k := range P {
+		p := &P[k]
+		a, b := &S[p.I], &S[p.J]
+		xb := b.X
+		if shift != nil {
+			xb = xb.Add(shift[k])
+		}
+		dx, dy, dz := a.X.X-xb.X, a.X.Y-xb.Y, a.X.Z-xb.Z
+		d2 := dx*dx + dy*dy + dz*dz
+		if !(d2 < p.Cut2) {
+			touch[k] = false
+			continue
+		}
+		dist := math.Sqrt(d2)
+		ov := p.RSum - dist // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
+		if !(ov > 0) {
+			touch[k] = false
+			continue
+		}
+		var nx, ny, nz float64
+		if dist > 0 {
+			inv := 1 / dist
+			nx, ny, nz = inv*dx, inv*dy, inv*dz
+		} else {
+			nz = 1 // concentric: SphereSphere's convention
+		}
+		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
+		fn := kn*ov + p.Damp*(-vn)                                   // S2 eq. (20)
+		if fn < 0 {
+			fn = 0 // no tension
+		}
+		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+		if direct {
+			a.F = a.F.Add(f)
+			b.F = b.F.Sub(f)
+		} else {
+			fp[k] = f
+		}
+		touch[k] = true
+		fnk[k] = fn
+		n++
+		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+	}
+	return n, epot
+}
+
+// hookeDirect is Hooke for direct sums without periodic images: the same
+// arithmetic, the loop the settled box spends its time in.
+func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64) (n int, epot float64) {
+	P := l.P[lo:hi]
+	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
+	touch, fnk = touch[:len(P)], fnk[:len(P)]
+	S := s.S
+	for k := range P {
+		p := &P[k]
+		a, b := &S[p.I], &S[p.J]
+		dx, dy, dz := a.X.X-b.X.X, a.X.Y-b.X.Y, a.X.Z-b.X.Z
+		d2 := dx*dx + dy*dy + dz*dz
+		if !(d2 < p.Cut2) {
+			touch[k] = false
+			continue
+		}
+		dist := math.Sqrt(d2)
+		ov := p.RSum - dist // S2 §2.2
+		if !(ov > 0) {
+			touch[k] = false
+			continue
+		}
+		var nx, ny, nz float64
+		if dist > 0 {
+			inv := 1 / dist
+			nx, ny, nz = inv*dx, inv*dy, inv*dz
+		} else {
+			nz = 1 // concentric: SphereSphere's convention
+		}
+		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
+		fn := kn*ov + p.Damp*(-vn) // S2 eq. (20)
+		if fn < 0 {
+			fn = 0
+		}
+		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+		a.F = a.F.Add(f)
+		b.F = b.F.Sub(f)
+		touch[k] = true
+		fnk[k] = fn
+		n++
+		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+	}
+	return n, epot
+}
+
+// Smooth evaluates the general smooth law of each pair (laws[Law[k]]:
+// Hookean or Hertzian normal force, tangential spring with history and
+// Coulomb cap, rolling resistance; law.Smooth) on pairs [lo, hi) of the
+// states s, with radii r and dt the time since the last accepted
+// evaluation. The friction history comes from PrevHist where PrevTouch and
+// goes to Hist. The force on I and the moments are added to F and T in pair
+// order when direct, else stored in FP, TPA, TPB, M. It returns the number
+// of touching pairs and their stored energy.
+func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt float64, direct bool) (n int, epot float64) {
+	S := s.S
+	for k := lo; k < hi; k++ {
+		pr := &l.P[k]
+		a, b := &S[pr.I], &S[pr.J]
+		xa, xb := a.X, b.X
+		if l.Shift != nil {
+			xb = xb.Add(l.Shift[k])
+		}
+		if !(xa.Sub(xb).Norm2() < pr.Cut2) {
+			l.Touch[k] = false
+			continue
+		}
+		ov, nrm, pt, ok := SphereSphere(xa, xb, r[pr.I], r[pr.J]) // S2 §2.2
+		if !ok {
+			l.Touch[k] = false
+			continue
+		}
+		// The contact point of the world's smooth contacts: the midpoint of
+		// the deepest points, as contact.Contact.Point computes it.
+		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
+		p := &laws[0]
+		if l.Law != nil {
+			p = &laws[l.Law[k]]
+		}
+		var h law.FrictionState
+		if l.PrevTouch[k] {
+			h = l.PrevHist[k]
+		}
+		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, a.W, b.W, ov, pr.MEff, r[pr.I], r[pr.J], dt, &h)
+		l.Hist[k] = h
+		l.Touch[k], l.Fn[k], l.Delta[k], l.Ft[k], l.M[k], l.Epot[k] = true, c.Fn, ov, c.Ft, c.M, c.Epot
+		n++
+		epot += c.Epot
+		f := nrm.Scale(c.Fn).Add(c.Ft) // on I
+		ta, tb := pt.Sub(xa).Cross(f), pt.Sub(xb).Cross(f)
+		if direct {
+			a.F, a.T = a.F.Add(f), a.T.Add(ta).Add(c.M)
+			b.F, b.T = b.F.Sub(f), b.T.Sub(tb).Sub(c.M)
+		} else {
+			l.FP[k], l.TPA[k], l.TPB[k] = f, ta, tb
+		}
+	}
+	return n, epot
+}

@@ -1,0 +1,163 @@
+package sphere
+
+import (
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
+
+// Pair is one pair of a List: spheres I < J (in the caller's numbering)
+// and the constants of their contact.
+type Pair struct {
+	I, J int32
+	RSum float64 // r_I + r_J
+	Cut2 float64 // (r_I + r_J)² widened by 1e-9: beyond it the pair is surely apart
+	MEff float64 // m_I m_J/(m_I + m_J)
+	Damp float64 // m_eff γ_n of the pair's law (Hooke)
+}
+
+// List is a half neighbour list of spheres in flat arrays: every candidate
+// pair once, with the constants its contact law needs and the contact state
+// of the last evaluation. The caller builds it (cell binning with a Verlet
+// skin, as LAMMPS' `neighbor bin`) and keeps it while no sphere has moved
+// more than half the skin.
+type List struct {
+	P     []Pair
+	Shift []geom.Vec3 // added to J's centre (a periodic image); nil when no pair crosses a seam
+	Law   []int32     // index into the law table (Smooth); nil when every pair has law 0
+
+	// State of the last evaluation, per pair; PrevTouch: of the last
+	// accepted one (the owner swaps Touch and PrevTouch on acceptance).
+	Touch, PrevTouch []bool
+	Fn               []float64 // normal force (touching pairs)
+	Delta            []float64 // overlap δ (touching pairs; Smooth only)
+
+	// Smooth only (nil otherwise): tangential force, rolling moment and
+	// stored energy of the touching pairs; friction history of this
+	// evaluation (Hist) and of the last accepted one (PrevHist, valid where
+	// PrevTouch).
+	Ft, M          []geom.Vec3
+	Epot           []float64
+	Hist, PrevHist []law.FrictionState
+
+	// Not direct: force on I, moments (p − x)×f about I and J.
+	FP, TPA, TPB []geom.Vec3
+
+	// Storage of the smooth-only arrays, kept while they are unused.
+	ftBuf, mBuf          []geom.Vec3
+	histBuf, prevHistBuf []law.FrictionState
+	epotBuf              []float64
+}
+
+// Resize makes every per-pair array hold n pairs (contents unspecified):
+// Shift when shifted, Law when laws, the arrays of the general kernel when
+// smooth.
+func (l *List) Resize(n int, shifted, laws, smooth bool) {
+	l.P = resize(l.P, n)
+	l.Shift = nil
+	if shifted {
+		l.Shift = resize(l.Shift[:0:cap(l.Shift)], n)
+	}
+	l.Law = nil
+	if laws {
+		l.Law = resize(l.Law[:0:cap(l.Law)], n)
+	}
+	l.Touch, l.PrevTouch = resize(l.Touch, n), resize(l.PrevTouch, n)
+	l.Fn, l.Delta, l.FP = resize(l.Fn, n), resize(l.Delta, n), resize(l.FP, n)
+	l.Ft, l.M, l.Epot, l.Hist, l.PrevHist, l.TPA, l.TPB = nil, nil, nil, nil, nil, nil, nil
+	if smooth {
+		l.Ft, l.M, l.Epot = resize(l.ftBuf, n), resize(l.mBuf, n), resize(l.epotBuf, n)
+		l.Hist, l.PrevHist = resize(l.histBuf, n), resize(l.prevHistBuf, n)
+		l.ftBuf, l.mBuf, l.epotBuf, l.histBuf, l.prevHistBuf = l.Ft, l.M, l.Epot, l.Hist, l.PrevHist
+		l.TPA, l.TPB = resize(l.TPA[:0:cap(l.TPA)], n), resize(l.TPB[:0:cap(l.TPB)], n)
+	}
+}
+
+// Truncate cuts every per-pair array to its first n pairs; Shift is
+// dropped unless shifted.
+func (l *List) Truncate(n int, shifted bool) {
+	l.P, l.Touch, l.PrevTouch, l.Fn, l.Delta, l.FP = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n], l.Delta[:n], l.FP[:n]
+	if l.Law != nil {
+		l.Law = l.Law[:n]
+	}
+	if shifted && l.Shift != nil {
+		l.Shift = l.Shift[:n]
+	} else {
+		l.Shift = nil
+	}
+	if l.Ft != nil {
+		l.Ft, l.M, l.Epot, l.Hist, l.PrevHist = l.Ft[:n], l.M[:n], l.Epot[:n], l.Hist[:n], l.PrevHist[:n]
+		l.TPA, l.TPB = l.TPA[:n], l.TPB[:n]
+	}
+}
+
+// SetPair sets the spheres and the contact constants of pair k; gn is the
+// damping rate γ_n of its law (Hooke).
+func (l *List) SetPair(k int, i, j int32, ri, rj, mi, mj, gn float64) {
+	rs := ri + rj
+	c := rs * (1 + 1e-9)
+	meff := law.EquivalentMass(mi, mj)
+	l.P[k] = Pair{I: i, J: j, RSum: rs, Cut2: c * c, MEff: meff, Damp: meff * gn}
+}
+
+// Gather adds to the force f and moment t of one sphere the contributions of
+// its incident pairs inc (CSR), stored by a Hooke or Smooth evaluation that
+// was not direct, in the order given: ascending pairs, the order of direct
+// accumulation, so that both give the same bits.
+func (l *List) Gather(inc []Incidence, f, t geom.Vec3, moments bool) (geom.Vec3, geom.Vec3) {
+	for _, c := range inc {
+		k := c.Pair
+		if !l.Touch[k] {
+			continue
+		}
+		if c.First {
+			f = f.Add(l.FP[k])
+			if moments {
+				t = t.Add(l.TPA[k]).Add(l.M[k])
+			}
+		} else {
+			f = f.Sub(l.FP[k])
+			if moments {
+				t = t.Sub(l.TPB[k]).Sub(l.M[k])
+			}
+		}
+	}
+	return f, t
+}
+
+// Incidence is one of a sphere's incident pairs: its index in the list and
+// whether the sphere is the pair's I.
+type Incidence struct {
+	Pair  int32
+	First bool
+}
+
+// CSR lists every sphere's incident pairs in ascending pair order: sphere
+// i's are Inc[Start[i]:Start[i+1]].
+type CSR struct {
+	Start []int32
+	Inc   []Incidence
+	next  []int32
+}
+
+// Build fills c from the pairs of l over n spheres.
+func (c *CSR) Build(l *List, n int) {
+	c.Start = resize(c.Start, n+1)
+	clear(c.Start)
+	for k := range l.P {
+		c.Start[l.P[k].I+1]++
+		c.Start[l.P[k].J+1]++
+	}
+	for i := 1; i <= n; i++ {
+		c.Start[i] += c.Start[i-1]
+	}
+	c.Inc = resize(c.Inc, 2*len(l.P))
+	c.next = resize(c.next, n)
+	copy(c.next, c.Start[:n])
+	for k := range l.P {
+		i, j := l.P[k].I, l.P[k].J
+		c.Inc[c.next[i]] = Incidence{int32(k), true}
+		c.next[i]++
+		c.Inc[c.next[j]] = Incidence{int32(k), false}
+		c.next[j]++
+	}
+}

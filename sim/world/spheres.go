@@ -1,0 +1,449 @@
+package world
+
+import (
+	"math"
+
+	"grainlab/sim/body"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/snap"
+	"grainlab/sim/sphere"
+)
+
+// Spheres is the dedicated path of worlds whose movable bodies are all
+// spheres and whose walls are all planar, for the explicit integrator: the
+// same stages as detect → laws → accumulate (same candidates, contacts,
+// laws, night owls and step bound), on flat arrays (sphere.Flat), a half
+// neighbour list with a Verlet skin (sphere.List over World.verlet) and
+// closed-form sphere–plane contacts, with the friction history stored beside
+// the list. While it runs it holds the contact history; the generic stages
+// take it back (leaveSpheres) whenever they are used, so integrators can be
+// switched between any two steps.
+type Spheres struct {
+	w *World
+
+	key   spheresKey // the world's shape when the tables were built
+	ok    bool       // the world qualifies
+	owns  bool       // the contact history lives here; w.pairs is stale
+	valid bool       // tr holds an accepted state (Accept ran since the import)
+
+	// Spheres k = 0…n−1 are the world's movable bodies in body order.
+	body  []*body.Body
+	idx   []int32 // body index of sphere k
+	sidx  []int32 // sphere of body i, −1 for walls
+	r     []float64
+	mass  []float64
+	rad   []float64 // broad-phase radius r + ḡ/2
+	mg    []geom.Vec3
+	spec  []int32      // species of sphere k (equal mass properties and material)
+	rep   []*body.Body // a body of each species
+	gmax  float64      // ḡ of the world (MaxGap)
+	laws  []law.Smooth // the distinct smooth laws in use
+	lawOf []int32      // law of a material pair [ma·nmat + mb]
+	nmat  int          // len(w.Materials) of the tables
+	hooke bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
+	moms  bool         // some law produces moments (friction or rolling resistance)
+	tr    sphere.Flat  // trial state, then the last accepted one
+
+	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
+	lists    [2]sphere.List
+	cur      int
+	listed   bool    // Verlet.Update has run with the current radii
+	skin     float64 // the skin of that run
+	csr      sphere.CSR
+	owl      []int32 // pairs that joined at the last rebuild (night-owl candidates)
+	fresh    []int32 // pairs whose spring bound has not been taken yet (StableDt)
+	isFresh  []bool  // per pair: listed in fresh
+	freshBuf []bool
+	chunk    [nChunks + 1]int  // pair ranges
+	carry    map[pairKey]int32 // periodic rebuilds: old pair of a key
+	seenKey  map[pairKey]bool
+
+	// Walls: one plane per wall, candidate slots sphere by sphere.
+	planes    []plane
+	slots     []wallSlot
+	slotsOld  []wallSlot
+	slotStart []int32 // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
+	seen      []bool  // [wall·n + k]: the pair has been a candidate (generic: has an entry)
+	wallOn    []bool  // enabled flags the slots were built for
+	wallStale bool    // a wall was switched: rebuild the slots
+	wallForce []geom.Vec3
+
+	// Step-size classes (StableDt).
+	dt dtTables
+
+	// Results of the last evaluation.
+	contacts int
+	epot     float64
+	chunkN   [nChunks]int
+	chunkE   [nChunks]float64
+	// Accepted-state figures for StableDt.
+	travel float64
+	wr     []float64 // |ω| r of sphere k
+	vmax2  []float64 // largest |v|² of a species' spheres that do not turn
+
+	par    team
+	choice splitChoice
+	split  func(worker int) // evalSplit as a value (made once: no allocation per step)
+	dtEval float64          // dt of the evaluation in progress (evalSplit)
+}
+
+// spheresKey is what the tables depend on besides the bodies' own fields.
+type spheresKey struct {
+	lawGen    uint64
+	bodies    int
+	walls     int
+	periodic  Periodic
+	materials int
+	safety    float64
+	gravity   geom.Vec3
+}
+
+// plane is a planar wall as the sphere path sees it.
+type plane struct {
+	bi    int32 // body index
+	body  *body.Body
+	P, N  geom.Vec3
+	box   contact.AABB   // the wall's box inflated by ḡ + skin: the candidate test of stageDetect
+	edges [][2]geom.Vec3 // the boundary of its surface (edges of one triangle only)
+	still bool           // V = ω = 0 (the wall does not move its contact points)
+}
+
+// wallSlot is a sphere–wall pair that can become a candidate before the next
+// list rebuild: the sphere's box inflated by the rebuild margin meets the
+// wall's candidate box.
+type wallSlot struct {
+	k, wall int32
+	law     int32
+	cls     int32 // step-size class
+	swap    bool  // the wall's body index is below the sphere's: generic contacts are stated from the wall (A)
+	deep    bool  // the centre's foot lies inside the wall, farther than the margin from its rim
+	seen    bool  // the pair has been a candidate (copy of Spheres.seen)
+	simple  bool  // the law is Hookean without friction and rolling resistance (List.Hooke's)
+	kn      float64
+	damp    float64 // m γ_n of a simple law
+
+	// This evaluation.
+	cand, touch, rim, owl bool
+	fn, delta, epot       float64
+	f, ft, m              geom.Vec3 // force on the sphere; F_t and the moment in the generic orientation
+	hist                  law.FrictionState
+
+	// The last accepted evaluation (history).
+	pTouch, pRim bool
+	pHist        law.FrictionState
+	pNew         bool // the accepted facet contact had no predecessor
+
+	e *pairEntry // generic pair for contacts with the wall's rim (sq.Surface); nil until needed
+}
+
+// Spheres returns the sphere path of w when w qualifies — every movable body
+// a sphere, every wall planar, no loads and no bonds — holding the contact
+// history from now on; nil otherwise (the generic stages hold it).
+func (w *World) Spheres() *Spheres {
+	if w.sph == nil {
+		w.sph = &Spheres{w: w}
+	}
+	s := w.sph
+	if s.key != w.spheresKey() {
+		if s.owns {
+			s.export()
+		}
+		s.build()
+	}
+	if !s.ok || len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath {
+		if s.owns {
+			s.export()
+		}
+		return nil
+	}
+	if !s.owns {
+		s.importGeneric()
+	}
+	s.checkWalls()
+	return s
+}
+
+// leaveSpheres gives the contact history back to the generic stages.
+func (w *World) leaveSpheres() {
+	if w.sph != nil && w.sph.owns {
+		w.sph.export()
+	}
+}
+
+func (w *World) spheresKey() spheresKey {
+	return spheresKey{lawGen: w.lawGen, bodies: len(w.Bodies), walls: len(w.Walls), periodic: w.Periodic,
+		materials: len(w.Materials), safety: w.Settings.Safety, gravity: w.Gravity}
+}
+
+// build checks whether the world qualifies and derives the tables.
+func (s *Spheres) build() {
+	w := s.w
+	s.key = w.spheresKey()
+	s.ok, s.valid = false, false
+	if w.DefaultParams() == nil {
+		return
+	}
+	s.body, s.idx = s.body[:0], s.idx[:0]
+	s.sidx = resize(s.sidx, len(w.Bodies))
+	for i, b := range w.Bodies {
+		s.sidx[i] = -1
+		if b.Wall >= 0 {
+			if !b.Fixed || !w.Walls[b.Wall].Planar {
+				return
+			}
+			continue
+		}
+		if b.Kind != body.Sphere || b.Fixed || !(b.Mass > 0) {
+			return
+		}
+		s.sidx[i] = int32(len(s.body))
+		s.body = append(s.body, b)
+		s.idx = append(s.idx, int32(i))
+	}
+	n := len(s.body)
+	if n == 0 {
+		return
+	}
+	s.gmax = w.MaxGap()
+	if w.skin == 0 {
+		w.skin = w.chooseSkin(s.gmax)
+	}
+
+	// Laws by material pair; every pair in use needs the smooth set.
+	s.nmat = len(w.Materials)
+	s.lawOf = resize(s.lawOf, s.nmat*s.nmat)
+	s.laws = s.laws[:0]
+	ptrs := map[*ContactParams]int32{}
+	used := make([]bool, s.nmat)
+	for _, b := range w.Bodies {
+		used[b.Material] = true
+	}
+	for ma := range s.nmat {
+		for mb := range s.nmat {
+			s.lawOf[ma*s.nmat+mb] = -1
+			if !used[ma] || !used[mb] {
+				continue
+			}
+			p := w.Params(ma, mb)
+			if !p.HasSmooth {
+				continue // only a wall–wall pair can get here; Check refuses the rest
+			}
+			li, ok := ptrs[p]
+			if !ok {
+				li = int32(len(s.laws))
+				ptrs[p] = li
+				s.laws = append(s.laws, p.Smooth)
+			}
+			s.lawOf[ma*s.nmat+mb] = li
+		}
+	}
+	for _, a := range s.body {
+		for _, b := range w.Bodies {
+			if s.lawOf[a.Material*s.nmat+b.Material] < 0 {
+				return
+			}
+		}
+	}
+	sphereLaws := map[int32]bool{}
+	for _, a := range s.body {
+		for _, b := range s.body {
+			sphereLaws[s.lawOf[a.Material*s.nmat+b.Material]] = true
+		}
+	}
+	s.hooke = false
+	if len(sphereLaws) == 1 {
+		for li := range sphereLaws {
+			s.hooke = simple(&s.laws[li])
+		}
+	}
+	s.moms = false
+	for i := range s.laws {
+		if s.laws[i].Mu > 0 || s.laws[i].MuRoll > 0 {
+			s.moms = true
+		}
+	}
+
+	// Per sphere: radii, weight, species.
+	s.r, s.rad, s.mass = resize(s.r, n), resize(s.rad, n), resize(s.mass, n)
+	s.mg, s.spec = resize(s.mg, n), resize(s.spec, n)
+	s.rep = s.rep[:0]
+	type specKey struct {
+		r, m, im float64
+		ii       [3]float64
+		mat      int
+	}
+	specs := map[specKey]int32{}
+	for k, b := range s.body {
+		s.r[k], s.mass[k] = b.R, b.Mass
+		s.rad[k] = b.Radius() + s.gmax/2
+		s.mg[k] = w.Gravity.Scale(b.Mass)
+		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.Material}
+		id, ok := specs[key]
+		if !ok {
+			id = int32(len(s.rep))
+			specs[key] = id
+			s.rep = append(s.rep, b)
+		}
+		s.spec[k] = id
+	}
+	s.tr.Resize(n)
+	s.listed = false
+	s.wr = resize(s.wr, n)
+	s.vmax2 = resize(s.vmax2, len(s.rep))
+
+	// Walls.
+	s.planes = s.planes[:0]
+	for wi := range w.Walls {
+		wl := &w.Walls[wi]
+		b := w.Bodies[wl.Body]
+		var ps contact.Posed
+		ps.Update(b.Poly, b.X, b.Q, b.Fixed)
+		s.planes = append(s.planes, plane{
+			bi: int32(wl.Body), body: b, P: wl.P, N: wl.N,
+			box: ps.Box.Inflate(s.gmax + w.skin), edges: rimOf(b),
+		})
+	}
+	s.wallForce = resize(s.wallForce, len(w.Walls))
+	s.seen = resize(s.seen, len(w.Walls)*n)
+	clear(s.seen)
+	s.wallOn = resize(s.wallOn, len(w.Walls))
+	s.dt.build(s)
+	s.ok = true
+}
+
+// simple reports whether p is a Hookean law without friction and rolling
+// resistance: a central force that depends on the overlap and the normal
+// speed only.
+func simple(p *law.Smooth) bool {
+	return p.Model == law.HookeLAMMPS && p.Mu == 0 && p.MuRoll == 0
+}
+
+// rimOf returns the boundary edges of a wall surface in world coordinates:
+// the edges that belong to one triangle only.
+func rimOf(b *body.Body) [][2]geom.Vec3 {
+	type ek struct{ a, b int32 }
+	count := map[ek]int{}
+	for _, f := range b.Poly.Faces {
+		for i := range 3 {
+			a, c := f.V[i], f.V[(i+1)%3]
+			count[ek{min(a, c), max(a, c)}]++
+		}
+	}
+	var out [][2]geom.Vec3
+	for _, f := range b.Poly.Faces {
+		for i := range 3 {
+			a, c := f.V[i], f.V[(i+1)%3]
+			if count[ek{min(a, c), max(a, c)}] == 1 {
+				out = append(out, [2]geom.Vec3{b.ToWorld(b.Poly.Verts[a]), b.ToWorld(b.Poly.Verts[c])})
+			}
+		}
+	}
+	return out
+}
+
+// checkWalls notes wall switches and moving walls since the last step.
+func (s *Spheres) checkWalls() {
+	for i := range s.planes {
+		pl := &s.planes[i]
+		pl.still = pl.body.V == (geom.Vec3{}) && pl.body.W == (geom.Vec3{})
+		if s.wallOn[i] != s.w.Walls[i].Enabled {
+			s.wallStale = true
+		}
+	}
+}
+
+// Bodies returns the bodies of the spheres: sphere k is Bodies()[k].
+func (s *Spheres) Bodies() []*body.Body { return s.body }
+
+// Trial returns the flat state the integrator fills with its trial state
+// before Evaluate; after Accept it holds the accepted state.
+func (s *Spheres) Trial() *sphere.Flat { return &s.tr }
+
+// Accept makes the last evaluation the accepted step, once the integrator
+// has written the trial state (completed) to the bodies: the contacts become
+// the history of the next step, and the statistics (energies, contact
+// counts) and wall forces are updated.
+func (s *Spheres) Accept() {
+	w := s.w
+	l := &s.lists[s.cur]
+	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
+	l.Hist, l.PrevHist = l.PrevHist, l.Hist
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if sl.rim {
+			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
+		}
+		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
+		sl.pTouch, sl.pRim = sl.touch, sl.rim
+		if s.moms {
+			sl.pHist = sl.hist
+		}
+	}
+	for i := range w.Walls {
+		w.Walls[i].Force = s.wallForce[i]
+	}
+
+	stats := &w.Stats
+	ekin, egrav := 0.0, 0.0
+	tr := &s.tr
+	travel := math.Inf(1)
+	vmax2 := s.vmax2
+	clear(vmax2)
+	g := w.Gravity
+	for k := range tr.S {
+		st := &tr.S[k]
+		m := s.mass[k]
+		v2 := st.V.Norm2()
+		ke := 0.5 * m * v2 // KineticEnergy
+		if w2 := st.W.Norm2(); w2 != 0 {
+			b := s.body[k]
+			wb := st.Q.InvRotate(st.W)
+			ke += 0.5 * wb.Dot(b.IBody.MulV(wb))
+			s.wr[k] = math.Sqrt(w2) * b.R
+			if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
+				travel = min(travel, 0.05*b.R/vr) // smoothTravelDt
+			}
+		} else {
+			// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
+			s.wr[k] = 0
+			if sp := s.spec[k]; v2 > vmax2[sp] {
+				vmax2[sp] = v2
+			}
+		}
+		ekin += ke
+		egrav -= m * g.Dot(st.X)
+	}
+	stats.Kinetic, stats.PotentialGravity = ekin, egrav
+	for i, v2 := range vmax2 {
+		if vr := math.Sqrt(v2); vr > 0 {
+			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
+		}
+	}
+	s.travel = travel
+	stats.PotentialContact = s.epot
+	stats.Contacts, stats.Suppressed = s.contacts, 0
+	stats.ByKind = [snap.NumContactKinds]int{}
+	stats.ByKind[snap.SQ] = s.contacts
+	s.valid = true
+}
+
+// hasFacet reports whether cs holds the facet contact of a sphere–plane
+// pair (key 0, 0).
+func hasFacet(cs []contact.Contact) bool {
+	for i := range cs {
+		if cs[i].FA == 0 && cs[i].FB == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// resize returns s with length n, reallocated only when its capacity is short.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}

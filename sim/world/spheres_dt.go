@@ -1,0 +1,179 @@
+package world
+
+import (
+	"grainlab/sim/body"
+	"grainlab/sim/law"
+)
+
+// The step bound of the sphere path is StableDt's, evaluated by class:
+// pairs whose bodies have the same mass properties and law (a class) share
+// the spring bound of pairDtSmooth, which only grows with the pair's speed
+// and overlap. So the Hookean bound is a constant per class, taken once
+// (as the generic cache does), and a Hertzian class needs the bound only at
+// its largest speed and overlap — the same minimum, one evaluation per class.
+
+// dtTables are the step-size classes of the sphere path.
+type dtTables struct {
+	classes  []dtClass
+	cls      []int32 // class of list pair k
+	pairOf   map[[2]int32]int32
+	wallOf   map[[2]int32]int32
+	hookeMin float64 // smallest spring bound of the Hookean classes in the list
+	allHooke bool    // every pair of the list has a Hookean law
+}
+
+// dtClass is one step-size class: representatives of its two bodies, its
+// law, the constants of pairDtSmooth and the maxima of a StableDt pass.
+type dtClass struct {
+	a, b            *body.Body
+	law             int32
+	hooke           bool
+	spring          float64 // Hooke: the cached bound (springDt at no overlap)
+	rmin, reff, meq float64
+	vmax, dmax      float64
+	on              bool
+}
+
+// build forgets every class (the tables of s changed).
+func (t *dtTables) build(s *Spheres) {
+	t.classes = t.classes[:0]
+	t.pairOf = map[[2]int32]int32{}
+	t.wallOf = map[[2]int32]int32{}
+}
+
+// class returns the class of bodies a and b with law li, added when new.
+func (t *dtTables) class(s *Spheres, key [2]int32, m map[[2]int32]int32, a, b *body.Body, li int32) int32 {
+	if c, ok := m[key]; ok {
+		return c
+	}
+	c := dtClass{a: a, b: b, law: li, hooke: s.laws[li].Model == law.HookeLAMMPS}
+	c.rmin, c.reff = min(a.R, b.R), law.Reduced(a.R, b.R)
+	if a.Wall >= 0 {
+		c.rmin, c.reff = b.R, b.R
+	} else if b.Wall >= 0 {
+		c.rmin, c.reff = a.R, a.R
+	}
+	c.meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	if c.hooke {
+		c.spring = s.w.springDt(a, b, c.meq, &s.laws[li], 0, 0)
+	}
+	id := int32(len(t.classes))
+	t.classes = append(t.classes, c)
+	m[key] = id
+	return id
+}
+
+// pairs assigns the classes of the list's pairs.
+func (t *dtTables) pairs(s *Spheres) {
+	l := &s.lists[s.cur]
+	t.cls = resize(t.cls, len(l.P))
+	t.hookeMin, t.allHooke = inf, true
+	last, lastKey := int32(-1), [2]int32{-1, -1}
+	for k := range l.P {
+		sa, sb := s.spec[l.P[k].I], s.spec[l.P[k].J]
+		key := [2]int32{min(sa, sb), max(sa, sb)}
+		if key != lastKey {
+			a, b := s.rep[key[0]], s.rep[key[1]]
+			last, lastKey = t.class(s, key, t.pairOf, a, b, s.lawOf[a.Material*s.nmat+b.Material]), key
+		}
+		t.cls[k] = last
+		if c := &t.classes[last]; c.hooke {
+			t.hookeMin = min(t.hookeMin, c.spring)
+		} else {
+			t.allHooke = false
+		}
+	}
+}
+
+// wallClass returns the class of sphere k against wall wi.
+func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
+	pl := &s.planes[wi]
+	a, b := s.rep[s.spec[k]], pl.body
+	if pl.bi < s.idx[k] {
+		a, b = b, a
+	}
+	return t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[s.body[k].Material*s.nmat+pl.body.Material])
+}
+
+// StableDt is World.StableDt for the sphere path, after Accept: the travel
+// bound of every sphere, the spring bound of every candidate pair (cached
+// for Hookean pairs, the travel bound of a pair once when it joins the list),
+// at the pair's speed and overlap for the others.
+func (s *Spheres) StableDt() float64 {
+	w := s.w
+	st := w.Settings
+	t := &s.dt
+	tr := &s.tr
+	l := &s.lists[s.cur]
+	dt := min(st.DtMax, s.travel, t.hookeMin)
+	for i := range t.classes {
+		c := &t.classes[i]
+		c.vmax, c.dmax, c.on = 0, 0, false
+	}
+	if !t.allHooke {
+		for k := range l.P {
+			c := &t.classes[t.cls[k]]
+			if c.hooke {
+				continue
+			}
+			i, j := l.P[k].I, l.P[k].J
+			c.vmax = max(c.vmax, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wr[i]+s.wr[j])
+			if l.PrevTouch[k] {
+				c.dmax = max(c.dmax, l.Delta[k])
+			}
+			c.on = true
+		}
+	}
+	for _, k := range s.fresh {
+		s.isFresh[k] = false
+		c := &t.classes[t.cls[k]]
+		if !c.hooke {
+			continue
+		}
+		i, j := l.P[k].I, l.P[k].J
+		if v := tr.S[i].V.Sub(tr.S[j].V).Norm() + s.wr[i] + s.wr[j]; v > 0 {
+			dt = min(dt, 0.1*c.rmin/v)
+		}
+	}
+	s.fresh = s.fresh[:0]
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if !sl.cand {
+			continue
+		}
+		c := &t.classes[sl.cls]
+		if c.hooke {
+			dt = min(dt, c.spring)
+			continue
+		}
+		wb := s.planes[sl.wall].body
+		var v float64
+		if vs := tr.S[sl.k].V; sl.swap {
+			v = wb.V.Sub(vs).Norm() + wb.W.Norm()*wb.R + s.wr[sl.k]
+		} else {
+			v = vs.Sub(wb.V).Norm() + s.wr[sl.k] + wb.W.Norm()*wb.R
+		}
+		c.vmax = max(c.vmax, v)
+		switch {
+		case sl.pRim:
+			for j := range sl.e.prev {
+				c.dmax = max(c.dmax, -sl.e.prev[j].Gn)
+			}
+		case sl.pTouch:
+			c.dmax = max(c.dmax, sl.delta)
+		}
+		c.on = true
+	}
+	for i := range t.classes {
+		c := &t.classes[i]
+		if !c.on {
+			continue
+		}
+		if c.vmax > 0 {
+			dt = min(dt, 0.1*c.rmin/c.vmax)
+		}
+		p := &s.laws[c.law]
+		dt = min(dt, w.springDt(c.a, c.b, c.meq, p, max(c.dmax, impactOverlap(p, c.meq, c.reff, c.vmax)), c.reff))
+	}
+	return max(dt, st.DtMin)
+}

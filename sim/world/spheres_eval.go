@@ -1,0 +1,361 @@
+package world
+
+import (
+	"time"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/sphere"
+)
+
+// Evaluate runs stages 1–3 on the trial state (Trial) at time t, dt being
+// the time since the last accepted evaluation: candidates, contacts and laws
+// of every sphere pair and sphere–wall pair, then every sphere's force and
+// moment — its weight, the sphere pairs in list order, the walls in wall
+// order, as the generic stages sum them. It reports the night-owl contacts
+// and whether a force or moment is not finite. Results do not depend on
+// the number of workers: with one, forces are added pair by pair; with two,
+// each pair's force is stored and every sphere sums its own in pair order.
+func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
+	w := s.w
+	tr := &s.tr
+	if w.Periodic.On() {
+		for k := range tr.S {
+			tr.S[k].X = w.Periodic.wrap(tr.S[k].X)
+		}
+	}
+	s.updateList()
+	l := &s.lists[s.cur]
+	split := s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+	t0 := time.Now()
+	if split {
+		if s.split == nil {
+			s.split = s.evalSplit
+		}
+		s.dtEval = dt
+		s.par.run(s.split)
+	} else {
+		for c := range nChunks {
+			s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, true)
+		}
+		s.evalSlots(0, len(s.slots), dt) // sphere by sphere, each sphere's in wall order
+	}
+	s.choice.record(split, time.Since(t0))
+	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
+	for k := range tr.S {
+		st := &tr.S[k]
+		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+	}
+	bad = sum-sum != 0
+	s.contacts, s.epot = 0, 0
+	for c := range nChunks {
+		s.contacts += s.chunkN[c]
+		s.epot += s.chunkE[c]
+	}
+	for _, k := range s.owl {
+		if l.Touch[k] {
+			owls++
+		}
+	}
+	s.owl = s.owl[:0] // they are candidates from now on
+	owls += s.sumSlots()
+	return owls, bad
+}
+
+// minParallelSpheres is the smallest system evaluated by two workers.
+const minParallelSpheres = 64
+
+// pairChunk evaluates the laws of the pairs of chunk c.
+func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int, float64) {
+	lo, hi := s.chunk[c], s.chunk[c+1]
+	if s.hooke {
+		p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
+		return l.Hooke(&s.tr, lo, hi, p.Kn, direct)
+	}
+	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
+}
+
+// evalSplit is worker's share of a split evaluation: its pair chunks, then,
+// once every worker is through, its spheres (weight, stored pair forces in
+// pair order, walls).
+func (s *Spheres) evalSplit(worker int) {
+	nw, dt := s.par.workers, s.dtEval
+	l := &s.lists[s.cur]
+	for c := worker * nChunks / nw; c < (worker+1)*nChunks/nw; c++ {
+		s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, false)
+	}
+	s.par.barrier(worker)
+	n := len(s.body)
+	tr := &s.tr
+	for k := worker * n / nw; k < (worker+1)*n/nw; k++ {
+		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
+		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
+		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt)
+	}
+}
+
+// evalSlots evaluates wall slots [lo, hi) and adds their forces and moments
+// to their spheres.
+func (s *Spheres) evalSlots(lo, hi int, dt float64) {
+	slots, S, R := s.slots[lo:hi], s.tr.S, s.r
+	fast := !s.w.Periodic.On()
+	for i := range slots {
+		sl := &slots[i]
+		st := &S[sl.k]
+		pl := &s.planes[sl.wall]
+		r := R[sl.k]
+		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
+		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
+			s.evalSlot(sl, st, pl, r, d, dt)
+			continue
+		}
+		// The closed-form facet contact (narrowSmoothWall, S2 §2.2 geometry)
+		// of frictionless Hooke on a resting wall: a central force; the
+		// normal speed is the sphere's (ω adds nothing along the radius).
+		// Within a radius of the plane and over the wall, the sphere's box
+		// meets the wall's: a candidate.
+		ov := -(d - r)
+		vn := st.V.Dot(pl.N)
+		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
+		if fn < 0 {
+			fn = 0
+		}
+		fs := pl.N.Scale(fn)
+		st.F = st.F.Add(fs)
+		sl.cand, sl.touch, sl.rim, sl.owl = true, true, false, false
+		sl.delta, sl.fn, sl.epot, sl.f = ov, fn, 0.5*sl.kn*ov*ov, fs // S2 eq. (27)
+	}
+}
+
+// evalSlot evaluates a wall slot (the general case of evalSlots): sl of
+// sphere state st at distance d from the plane of pl.
+func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt float64) {
+	w := s.w
+	k := int(sl.k)
+	x := st.X
+	// A wall is one-sided (narrowSmoothWall): a sphere whose centre is behind
+	// the plane is pushed back out only if it touched the wall at the last
+	// accepted step; one first seen behind it touches at most the rim.
+	back := d < 0 && !(sl.pTouch || sl.pRim && len(sl.e.prev) > 0)
+	if sl.deep && -r < d && d < r && !back && !w.Periodic.On() {
+		// The closed-form facet contact; a candidate (see evalSlots).
+		sl.cand, sl.rim, sl.owl = true, false, false
+		if !sl.seen {
+			s.see(sl)
+		}
+		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &st.T)
+		return
+	}
+	sl.touch, sl.rim, sl.owl = false, false, false
+	b := &pl.box
+	// The sphere's box (smoothBox) meets the wall's candidate box (AABB.Overlaps).
+	sl.cand = x.X-r <= b.Max.X && b.Min.X <= x.X+r && x.Y-r <= b.Max.Y && b.Min.Y <= x.Y+r &&
+		x.Z-r <= b.Max.Z && b.Min.Z <= x.Z+r
+	if !sl.cand {
+		return
+	}
+	if !sl.seen {
+		s.see(sl)
+	}
+	f, t := &st.F, &st.T
+	if !w.Periodic.On() {
+		if !(d < r) {
+			return // neither the facet nor its rim is reached
+		}
+		foot := x.AddScaled(-d, pl.N)
+		if !back && (sl.deep || onSurface(pl.body, foot)) {
+			s.facet(sl, pl, k, x.AddScaled(-r, pl.N), foot, pl.N, d-r, dt, f, t)
+		} else {
+			s.rim(sl, pl, k, dt, f, t)
+		}
+		return
+	}
+	if back {
+		return
+	}
+	// Periodic worlds: the analytic plane contact, kept where its point
+	// lies on the wall or on its periodic image (narrowSmoothWall).
+	ov, nn, _, _ := sphere.SpherePlane(x, r, pl.P, pl.N)
+	if !(-ov < 0) {
+		return
+	}
+	pa := x.AddScaled(-r, nn)
+	pw := pa.AddScaled(ov, nn)
+	if sl.deep || onSurface(pl.body, pw) || onSurface(pl.body, w.Periodic.wrap(pw)) {
+		s.facet(sl, pl, k, pa, pw, nn, -ov, dt, f, t)
+	}
+}
+
+// see marks a slot's pair as a candidate for the first time: a night-owl
+// candidate after the first step (stageDetect creates its entry now).
+func (s *Spheres) see(sl *wallSlot) {
+	sl.seen = true
+	s.seen[int(sl.wall)*len(s.body)+int(sl.k)] = true
+	sl.owl = s.w.Steps > 0
+}
+
+// facet evaluates the contact of sphere k with the facet of a planar wall:
+// pp on the sphere, ps on the wall, n the unit normal from the wall to the
+// sphere, gap < 0. The law and the sums follow lawsSmooth and
+// accumulateContacts with the pair's bodies in index order.
+func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap, dt float64, f, t *geom.Vec3) {
+	tr := &s.tr
+	p := &s.laws[sl.law]
+	ov := -gap
+	sl.touch, sl.delta = true, ov
+	m := s.mass[k] // law.EquivalentMass with a wall
+	if sl.simple && pl.still {
+		vn := tr.S[k].V.Dot(n)
+		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
+		if fn < 0 {
+			fn = 0
+		}
+		fs := n.Scale(fn)
+		*f = f.Add(fs)
+		sl.fn, sl.epot, sl.f = fn, 0.5*sl.kn*ov*ov, fs // S2 eq. (27)
+		return
+	}
+	h := s.facetHistory(sl)
+	x, v, om := tr.S[k].X, tr.S[k].V, tr.S[k].W
+	wb := pl.body
+	var c sphere.ContactForce
+	var fa, pt geom.Vec3
+	if sl.swap { // the wall is A
+		nA := n.Neg()
+		pt = geom.Lerp(ps, pp, 0.5)
+		c = sphere.EvalSmooth(p, nA, pt, wb.X, x, wb.V, v, wb.W, om, ov, m, inf, s.r[k], dt, &h)
+		fa = nA.Scale(c.Fn).Add(c.Ft)
+		*f = f.Sub(fa)
+		*t = t.Sub(pt.Sub(x).Cross(fa)).Sub(c.M)
+		sl.f = fa.Neg()
+	} else {
+		pt = geom.Lerp(pp, ps, 0.5)
+		c = sphere.EvalSmooth(p, n, pt, x, wb.X, v, wb.V, om, wb.W, ov, m, s.r[k], inf, dt, &h)
+		fa = n.Scale(c.Fn).Add(c.Ft)
+		*f = f.Add(fa)
+		*t = t.Add(pt.Sub(x).Cross(fa)).Add(c.M)
+		sl.f = fa
+	}
+	sl.fn, sl.epot, sl.ft, sl.m, sl.hist = c.Fn, c.Epot, c.Ft, c.M, h
+}
+
+// facetHistory returns the friction history of a slot's facet contact from
+// the last accepted step (generic orientation).
+func (s *Spheres) facetHistory(sl *wallSlot) law.FrictionState {
+	switch {
+	case sl.pTouch:
+		return sl.pHist
+	case sl.pRim:
+		for i := range sl.e.prev {
+			if c := &sl.e.prev[i]; c.FA == 0 && c.FB == 0 {
+				return c.Fric
+			}
+		}
+	}
+	return law.FrictionState{}
+}
+
+// rim evaluates the contacts of sphere k with the rim (edges and corners) of
+// a finite planar wall, when the centre's foot is off the wall: the generic
+// sq.Surface contacts of narrowSmoothSurface on the slot's pair entry, with
+// the sphere at its trial state.
+func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec3) {
+	w := s.w
+	tr := &s.tr
+	if sl.e == nil {
+		sl.e = w.wallEntry(int(sl.wall), int(s.idx[k]))
+	}
+	e := sl.e
+	if !sl.pRim {
+		e.prev = e.prev[:0]
+		if sl.pTouch {
+			c := smoothContact(0, 0, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, 0)
+			c.Fric = sl.pHist
+			e.prev = append(e.prev, c)
+		}
+	}
+	sb := *s.body[k] // the sphere at its trial state
+	st := &tr.S[k]
+	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, st.W, st.Q
+	var a, b *body.Body = &sb, pl.body
+	if sl.swap {
+		a, b = b, a
+	}
+	e.cur = e.cur[:0]
+	w.narrowSmoothSurface(e, a, b)
+	w.matchSmooth(e)
+	w.lawsSmooth(e, a, b, w.Params(a.Material, b.Material), dt)
+	x := sb.X
+	for i := range e.cur {
+		c := &e.cur[i]
+		fa := c.N.Scale(c.Fn).Add(c.Ft) // on A
+		pt := c.Point()
+		if sl.swap {
+			*f = f.Sub(fa)
+			*t = t.Sub(pt.Sub(x).Cross(fa)).Sub(c.M)
+		} else {
+			*f = f.Add(fa)
+			*t = t.Add(pt.Sub(x).Cross(fa)).Add(c.M)
+		}
+	}
+	sl.rim, sl.touch = true, len(e.cur) > 0
+}
+
+// sumSlots adds the wall contacts to the counts and energies of the
+// evaluation and sums the wall forces, slot by slot (each wall's in sphere
+// order, as accumulateContacts). It returns the night-owl contacts.
+func (s *Spheres) sumSlots() (owls int) {
+	clear(s.wallForce)
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if !sl.touch {
+			continue
+		}
+		if sl.rim {
+			for j := range sl.e.cur {
+				c := &sl.e.cur[j]
+				fa := c.N.Scale(c.Fn).Add(c.Ft)
+				if sl.swap {
+					s.wallForce[sl.wall] = s.wallForce[sl.wall].Sub(fa)
+				} else {
+					s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fa)
+				}
+				s.epot += c.Epot
+			}
+			s.contacts += len(sl.e.cur)
+			if sl.owl {
+				owls += len(sl.e.cur)
+			}
+			continue
+		}
+		s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(sl.f)
+		s.epot += sl.epot
+		s.contacts++
+		if sl.owl {
+			owls++
+		}
+	}
+	return owls
+}
+
+// wallEntry returns the generic pair entry of wall wi and body i, created
+// when missing.
+func (w *World) wallEntry(wi, i int) *pairEntry {
+	if len(w.wallPair) != len(w.Walls) {
+		w.wallPair = make([][]*pairEntry, len(w.Walls))
+	}
+	if len(w.wallPair[wi]) != len(w.Bodies) {
+		w.wallPair[wi] = make([]*pairEntry, len(w.Bodies))
+	}
+	e := w.wallPair[wi][i]
+	if e == nil {
+		a, b := int32(i), int32(w.Walls[wi].Body)
+		if a > b {
+			a, b = b, a
+		}
+		e = &pairEntry{A: a, B: b, smooth: true}
+		w.wallPair[wi][i] = e
+	}
+	return e
+}

@@ -1,0 +1,276 @@
+package world
+
+import (
+	"math"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+// nChunks is the fixed number of pair ranges of an evaluation: each range's
+// energy is summed on its own and the ranges in order, whatever the number
+// of workers, so the reported energies do not depend on it either.
+const nChunks = 8
+
+// updateList is the broad phase of stageDetect on the trial state: the
+// Verlet list over the sphere centres (and their periodic images) with the
+// world's skin, turned into the sphere list when it was rebuilt, with the
+// friction history and the flags of every pair that stays. The wall slots
+// are rebuilt with it. It also sets every sphere's force and moment to its
+// weight and zero (stageAccumulate's start).
+func (s *Spheres) updateList() {
+	w := s.w
+	S := s.tr.S
+	if ref := w.verlet.Ref(); !w.Periodic.On() && s.listed && len(ref) == len(S) && w.skin == s.skin {
+		// Verlet.Update's test, on the flat state: no rebuild while the two
+		// largest displacements since the build sum to at most the skin
+		// (the radii are those of the last Update; its other tests concern
+		// bodies that are not finite, which send us to Update).
+		d1, d2, ok := 0.0, 0.0, true
+		for k := range S {
+			st := &S[k]
+			st.F, st.T = s.mg[k], geom.Vec3{}
+			p := ref[k]
+			dx, dy, dz := st.X.X-p.X, st.X.Y-p.Y, st.X.Z-p.Z
+			d := dx*dx + dy*dy + dz*dz
+			if !(d <= math.MaxFloat64) {
+				ok = false
+			}
+			if d > d2 {
+				if d > d1 {
+					d1, d2 = d, d1
+				} else {
+					d2 = d
+				}
+			}
+		}
+		if ok && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin {
+			if s.wallStale {
+				s.buildSlots(ref, w.skin)
+			}
+			return
+		}
+	} else {
+		for k := range S {
+			S[k].F, S[k].T = s.mg[k], geom.Vec3{}
+		}
+	}
+	w.centers = w.centers[:0]
+	for k := range S {
+		w.centers = append(w.centers, S[k].X)
+	}
+	centers, radii := w.centers, s.rad
+	if w.Periodic.On() {
+		w.radii = append(w.radii[:0], s.rad...)
+		w.movable = w.movable[:0]
+		for _, i := range s.idx {
+			w.movable = append(w.movable, int(i))
+		}
+		w.addGhosts(s.gmax)
+		centers, radii = w.centers, w.radii
+	}
+	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
+	s.listed, s.skin = true, w.skin
+	if rebuilt {
+		s.rebuildPairs(cand)
+	}
+	if rebuilt || s.wallStale {
+		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
+	}
+}
+
+// rebuildPairs turns the Verlet candidates into the sphere list exactly as
+// stageDetect turns them into pair entries (images resolved, A < B, each
+// key once), carrying the history of every pair already listed; a new pair
+// is a night-owl candidate (after the first step) and takes the travel
+// bound of the step size once (fresh).
+func (s *Spheres) rebuildPairs(cand [][2]int32) {
+	w := s.w
+	old := &s.lists[s.cur]
+	nl := &s.lists[1-s.cur]
+	nm := len(s.body)
+	periodic := w.Periodic.On()
+	s.resizeList(nl, len(cand), periodic)
+	if periodic {
+		if s.carry == nil {
+			s.carry, s.seenKey = map[pairKey]int32{}, map[pairKey]bool{}
+		}
+		clear(s.carry)
+		clear(s.seenKey)
+		for k := range old.P {
+			var sh geom.Vec3
+			if old.Shift != nil {
+				sh = old.Shift[k]
+			}
+			s.carry[pairKey{old.P[k].I, old.P[k].J, sh.X, sh.Y}] = int32(k)
+		}
+	}
+	s.owl = s.owl[:0]
+	oldFresh := s.isFresh
+	s.isFresh = s.freshBuf[:0]
+	s.freshBuf = oldFresh
+	n, po, shifted := 0, 0, false
+	for _, c := range cand {
+		i, j := int(c[0]), int(c[1])
+		var shift geom.Vec3 // of j's image relative to i
+		if i >= nm && j >= nm {
+			continue // two images
+		}
+		if i >= nm {
+			i, j = j, i
+		}
+		if j >= nm {
+			g := w.ghosts[j-nm]
+			j, shift = int(g.k), g.shift
+		}
+		a, b := int32(i), int32(j) // sphere order is body order
+		if a == b {
+			continue
+		}
+		if a > b {
+			a, b, shift = b, a, shift.Neg()
+		}
+		ko := int32(-1)
+		if periodic {
+			key := pairKey{a, b, shift.X, shift.Y}
+			if s.seenKey[key] {
+				continue
+			}
+			s.seenKey[key] = true
+			if k, ok := s.carry[key]; ok {
+				ko = k
+			}
+			if shift != (geom.Vec3{}) {
+				shifted = true
+			}
+			nl.Shift[n] = shift
+		} else {
+			// Both lists are sorted by (I, J): merge.
+			for po < len(old.P) && (old.P[po].I < a || old.P[po].I == a && old.P[po].J < b) {
+				po++
+			}
+			if po < len(old.P) && old.P[po].I == a && old.P[po].J == b {
+				ko = int32(po)
+			}
+		}
+		s.setPair(nl, n, a, b)
+		if ko >= 0 {
+			nl.PrevTouch[n] = old.PrevTouch[ko]
+			if nl.PrevHist != nil {
+				nl.PrevHist[n] = old.PrevHist[ko]
+			}
+			s.isFresh = append(s.isFresh, oldFresh[ko])
+		} else {
+			nl.PrevTouch[n] = false
+			if w.Steps > 0 {
+				s.owl = append(s.owl, int32(n))
+			}
+			s.isFresh = append(s.isFresh, true)
+		}
+		n++
+	}
+	nl.Truncate(n, shifted)
+	s.cur = 1 - s.cur
+	s.finishList()
+}
+
+// resizeList prepares l for n pairs with the arrays this world's laws need.
+func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
+	l.Resize(n, shifted, len(s.laws) > 1, !s.hooke)
+}
+
+// setPair sets the constants of pair k between spheres a < b.
+func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
+	ba, bb := s.body[a], s.body[b]
+	li := s.lawOf[ba.Material*s.nmat+bb.Material]
+	l.SetPair(k, a, b, s.r[a], s.r[b], ba.Mass, bb.Mass, s.laws[li].GammaN)
+	if l.Law != nil {
+		l.Law[k] = li
+	}
+	l.Touch[k] = false
+}
+
+// finishList derives what depends on the whole list: the incident pairs of
+// every sphere (split evaluations), the list of fresh pairs, the chunks and
+// the step-size classes.
+func (s *Spheres) finishList() {
+	l := &s.lists[s.cur]
+	s.csr.Build(l, len(s.body))
+	s.fresh = s.fresh[:0]
+	for k, f := range s.isFresh {
+		if f {
+			s.fresh = append(s.fresh, int32(k))
+		}
+	}
+	np := len(l.P)
+	for c := range nChunks + 1 {
+		s.chunk[c] = c * np / nChunks
+	}
+	s.dt.pairs(s)
+}
+
+// buildSlots lists the sphere–wall pairs that can become candidates while no
+// sphere is farther than margin from its centre ref: those whose sphere box,
+// inflated by margin, meets the wall's candidate box. A slot is deep when the
+// foot of the centre lies on the wall at more than the margin from its rim,
+// so that it stays on the wall until the next rebuild. The state of every
+// slot already listed is kept.
+func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
+	w := s.w
+	n := len(s.body)
+	old := s.slots
+	s.slots, s.slotsOld = s.slotsOld[:0], old
+	s.slotStart = resize(s.slotStart, n+1)
+	for i := range s.planes {
+		s.wallOn[i] = w.Walls[i].Enabled
+	}
+	s.wallStale = false
+	po := 0
+	reach := margin*(1+1e-9) + 1e-15
+	for k := range n {
+		s.slotStart[k] = int32(len(s.slots))
+		x, r := ref[k], s.r[k]
+		h := geom.V(r+margin, r+margin, r+margin)
+		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
+		for wi := range s.planes {
+			pl := &s.planes[wi]
+			if !w.Walls[wi].Enabled || !box.Overlaps(pl.box) {
+				continue
+			}
+			for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
+				po++
+			}
+			var sl wallSlot
+			if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
+				sl = old[po]
+			}
+			sl.k, sl.wall = int32(k), int32(wi)
+			sl.law = s.lawOf[s.body[k].Material*s.nmat+pl.body.Material]
+			p := &s.laws[sl.law]
+			sl.simple, sl.kn, sl.damp = simple(p), p.Kn, s.mass[k]*p.GammaN
+			sl.seen = s.seen[wi*n+k]
+			sl.swap = pl.bi < s.idx[k]
+			d := x.Sub(pl.P).Dot(pl.N)
+			foot := x.AddScaled(-d, pl.N)
+			sl.deep = onSurface(pl.body, foot) && rimDistance(foot, pl.edges) > reach
+			sl.cls = s.dt.wallClass(s, k, wi)
+			s.slots = append(s.slots, sl)
+		}
+	}
+	s.slotStart[n] = int32(len(s.slots))
+}
+
+// rimDistance returns the distance from p to the nearest of the segments.
+func rimDistance(p geom.Vec3, edges [][2]geom.Vec3) float64 {
+	d2 := math.Inf(1)
+	for _, e := range edges {
+		ab := e[1].Sub(e[0])
+		t := 0.0
+		if l2 := ab.Norm2(); l2 > 0 {
+			t = min(1, max(0, p.Sub(e[0]).Dot(ab)/l2))
+		}
+		d2 = min(d2, p.Sub(e[0].AddScaled(t, ab)).Norm2())
+	}
+	return math.Sqrt(d2)
+}

@@ -1,0 +1,237 @@
+package world
+
+import (
+	"math"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+var inf = math.Inf(1)
+
+// importGeneric takes the contact history over from the generic stages: the
+// candidate pairs of the last detection become the sphere list (same order,
+// same history and cached bounds), the wall pairs the wall slots.
+func (s *Spheres) importGeneric() {
+	w := s.w
+	n := len(s.body)
+	l := &s.lists[s.cur]
+	shifted := false
+	for _, e := range w.bbPairs {
+		if e.Shift != (geom.Vec3{}) {
+			shifted = true
+		}
+	}
+	s.resizeList(l, len(w.bbPairs), shifted)
+	s.isFresh = s.isFresh[:0]
+	for k, e := range w.bbPairs {
+		a, b := s.sidx[e.A], s.sidx[e.B]
+		s.setPair(l, k, a, b)
+		if shifted {
+			l.Shift[k] = e.Shift
+		}
+		l.PrevTouch[k] = len(e.prev) > 0
+		if l.PrevHist != nil && len(e.prev) > 0 {
+			l.PrevHist[k] = e.prev[0].Fric
+		}
+		s.isFresh = append(s.isFresh, !(e.springGen == w.lawGen && e.springSafety == w.Settings.Safety))
+	}
+	s.finishList()
+	s.owl = s.owl[:0]
+
+	// Wall pairs: an entry means the pair has been a candidate.
+	for wi := range s.planes {
+		for k := range n {
+			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == len(w.Bodies) && w.wallPair[wi][s.idx[k]] != nil
+		}
+	}
+	ref := w.verlet.Ref()
+	if len(ref) < n {
+		// The next Update rebuilds (and the slots with it); list from here until then.
+		ref = w.centers[:0]
+		for _, b := range s.body {
+			ref = append(ref, b.X)
+		}
+		w.centers = ref
+	}
+	s.slots = s.slots[:0]
+	s.buildSlots(ref[:n], w.skin)
+	for i := range s.slots {
+		// The accepted contacts stay in the generic entry: a facet contact
+		// finds its history there by key (facetHistory), a rim contact uses it.
+		sl := &s.slots[i]
+		sl.pTouch, sl.pRim, sl.e = false, false, nil
+		if !s.seen[int(sl.wall)*n+int(sl.k)] {
+			continue
+		}
+		if e := w.wallPair[sl.wall][s.idx[sl.k]]; len(e.prev) > 0 {
+			sl.pRim, sl.e = true, e
+		}
+	}
+	s.owns, s.valid = true, false
+}
+
+// export gives the contact history back to the generic stages: the sphere
+// list becomes the candidate pair entries (reused by key), the wall slots the
+// wall pair entries, each with the contacts of the last accepted step.
+func (s *Spheres) export() {
+	w := s.w
+	s.owns = false
+	if !s.valid {
+		// Nothing was accepted here: the generic history is as it was, but
+		// the Verlet list may have moved on without the pair entries.
+		w.verlet.Invalidate()
+		return
+	}
+	n := len(s.body)
+	l := &s.lists[s.cur]
+	old := make(map[pairKey]*pairEntry, len(w.bbPairs))
+	for _, e := range w.bbPairs {
+		old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
+	}
+	w.bbPairs = w.bbPairs[:0]
+	for k := range l.P {
+		a, b := s.idx[l.P[k].I], s.idx[l.P[k].J]
+		var sh geom.Vec3
+		if l.Shift != nil {
+			sh = l.Shift[k]
+		}
+		e := old[pairKey{a, b, sh.X, sh.Y}]
+		if e == nil {
+			e = &pairEntry{A: a, B: b, Shift: sh, smooth: true}
+		}
+		e.prev, e.cur, e.nightOwl, e.stale, e.hasMid = e.prev[:0], e.cur[:0], false, false, false
+		if l.PrevTouch[k] {
+			e.prev = append(e.prev, s.pairContact(k))
+		}
+		e.springGen = 0
+		if c := &s.dt.classes[s.dt.cls[k]]; c.hooke && !s.isFresh[k] {
+			e.dtSpring, e.springGen, e.springSafety = c.spring, w.lawGen, w.Settings.Safety
+		}
+		w.bbPairs = append(w.bbPairs, e)
+	}
+	w.pairs = append(w.pairs[:0], w.bbPairs...)
+	w.gen++
+	for wi := range s.planes {
+		for k := range n {
+			if s.seen[wi*n+k] {
+				e := w.wallEntry(wi, int(s.idx[k]))
+				e.cur, e.nightOwl = e.cur[:0], false
+				if sl := s.slotOf(k, wi); sl == nil || !sl.pRim {
+					e.prev = e.prev[:0] // a rim slot's entry holds its contacts
+				}
+			}
+		}
+	}
+	for wi := range s.planes {
+		for i := range s.slots {
+			sl := &s.slots[i]
+			if int(sl.wall) != wi || !sl.cand {
+				continue
+			}
+			e := w.wallEntry(wi, int(s.idx[sl.k]))
+			if sl.pTouch {
+				e.prev = append(e.prev[:0], s.slotContact(sl))
+			}
+			e.gen = w.gen
+			w.pairs = append(w.pairs, e)
+		}
+	}
+}
+
+// slotOf returns the slot of sphere k and wall wi, or nil.
+func (s *Spheres) slotOf(k, wi int) *wallSlot {
+	if k+1 >= len(s.slotStart) {
+		return nil
+	}
+	for i := s.slotStart[k]; i < s.slotStart[k+1]; i++ {
+		if int(s.slots[i].wall) == wi {
+			return &s.slots[i]
+		}
+	}
+	return nil
+}
+
+// pairContact returns the accepted contact of sphere pair k as the generic
+// stages state it.
+func (s *Spheres) pairContact(k int) contact.Contact {
+	l := &s.lists[s.cur]
+	i, j := l.P[k].I, l.P[k].J
+	xa, xb := s.tr.S[i].X, s.tr.S[j].X
+	if l.Shift != nil {
+		xb = xb.Add(l.Shift[k])
+	}
+	ov, n, p, _ := sphere.SphereSphere(xa, xb, s.r[i], s.r[j]) // S2 §2.2
+	c := smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov)
+	c.New = !l.Touch[k] // after Accept: the step before
+	c.Fn = l.Fn[k]
+	if l.Ft != nil {
+		c.Ft, c.M, c.Epot, c.Fric = l.Ft[k], l.M[k], l.Epot[k], l.PrevHist[k]
+	} else {
+		law := &s.laws[0]
+		if l.Law != nil {
+			law = &s.laws[l.Law[k]]
+		}
+		c.Epot = law.Normal(ov, 0, l.P[k].MEff, 0).Epot
+	}
+	return c
+}
+
+// slotContact returns the accepted facet contact of a wall slot as the
+// generic stages state it (from A, the body of lower index).
+func (s *Spheres) slotContact(sl *wallSlot) contact.Contact {
+	x, r := s.tr.S[sl.k].X, s.r[sl.k]
+	pl := &s.planes[sl.wall]
+	var pp, ps, n geom.Vec3
+	var gap float64
+	if !s.w.Periodic.On() {
+		d := x.Sub(pl.P).Dot(pl.N)
+		pp, ps, n, gap = x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r
+	} else {
+		ov, nn, _, _ := sphere.SpherePlane(x, r, pl.P, pl.N)
+		pp = x.AddScaled(-r, nn)
+		ps, n, gap = pp.AddScaled(ov, nn), nn, -ov
+	}
+	var c contact.Contact
+	if sl.swap {
+		c = smoothContact(0, 0, ps, pp, n.Neg(), gap)
+	} else {
+		c = smoothContact(0, 0, pp, ps, n, gap)
+	}
+	c.New, c.Fn, c.Ft, c.M, c.Epot, c.Fric = sl.pNew, sl.fn, sl.ft, sl.m, sl.epot, sl.pHist
+	return c
+}
+
+// eachContact is EachContact while the sphere path holds the contacts: the
+// sphere pairs in list order, then the walls, each wall's in body order.
+func (s *Spheres) eachContact(f func(a, b int, c *contact.Contact)) {
+	l := &s.lists[s.cur]
+	for k := range l.P {
+		if l.PrevTouch[k] {
+			c := s.pairContact(k)
+			f(int(s.idx[l.P[k].I]), int(s.idx[l.P[k].J]), &c)
+		}
+	}
+	for wi := range s.planes {
+		for i := range s.slots {
+			sl := &s.slots[i]
+			if int(sl.wall) != wi {
+				continue
+			}
+			switch {
+			case sl.pRim:
+				for j := range sl.e.prev {
+					f(int(sl.e.A), int(sl.e.B), &sl.e.prev[j])
+				}
+			case sl.pTouch:
+				c := s.slotContact(sl)
+				a, b := int(s.idx[sl.k]), int(s.planes[wi].bi)
+				if sl.swap {
+					a, b = b, a
+				}
+				f(a, b, &c)
+			}
+		}
+	}
+}
