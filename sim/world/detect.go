@@ -95,17 +95,9 @@ func (w *World) stageDetect() (nightOwls int) {
 		seen := make(map[pairKey]bool)
 		w.bbPairs = w.bbPairs[:0]
 		for _, c := range cand {
-			i, j := int(c[0]), int(c[1])
-			var shift geom.Vec3 // of j's image relative to i
-			if i >= nm && j >= nm {
-				continue // two images
-			}
-			if i >= nm {
-				i, j = j, i
-			}
-			if j >= nm {
-				g := w.ghosts[j-nm]
-				j, shift = int(g.k), g.shift
+			i, j, shift, ok := w.candidatePair(c, nm)
+			if !ok {
+				continue
 			}
 			a, b := int32(w.movable[i]), int32(w.movable[j])
 			if a == b {
@@ -333,4 +325,22 @@ func (w *World) addGhosts(gmax float64) {
 		w.centers = append(w.centers, w.centers[g.k].Add(g.shift))
 		w.radii = append(w.radii, w.radii[g.k])
 	}
+}
+
+// candidatePair maps a Verlet candidate over the nm movable bodies and their
+// periodic ghosts (indices ≥ nm) to two movable indices i, j and the shift of
+// j's image relative to i; ok is false for a pair of two ghosts.
+func (w *World) candidatePair(c [2]int32, nm int) (i, j int, shift geom.Vec3, ok bool) {
+	i, j = int(c[0]), int(c[1])
+	if i >= nm && j >= nm {
+		return 0, 0, shift, false
+	}
+	if i >= nm {
+		i, j = j, i
+	}
+	if j >= nm {
+		g := w.ghosts[j-nm]
+		j, shift = int(g.k), g.shift
+	}
+	return i, j, shift, true
 }

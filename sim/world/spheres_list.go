@@ -112,17 +112,9 @@ func (s *Spheres) rebuildPairs(cand [][2]int32) {
 	s.freshBuf = oldFresh
 	n, po, shifted := 0, 0, false
 	for _, c := range cand {
-		i, j := int(c[0]), int(c[1])
-		var shift geom.Vec3 // of j's image relative to i
-		if i >= nm && j >= nm {
-			continue // two images
-		}
-		if i >= nm {
-			i, j = j, i
-		}
-		if j >= nm {
-			g := w.ghosts[j-nm]
-			j, shift = int(g.k), g.shift
+		i, j, shift, ok := w.candidatePair(c, nm)
+		if !ok {
+			continue
 		}
 		a, b := int32(i), int32(j) // sphere order is body order
 		if a == b {
