@@ -17,7 +17,7 @@ import (
 // floor; the heaps below the outlet are measured with analysis.Repose after
 // the scene's 2 s, leaving out the top under the outlet; the superquadric
 // heap must be steeper by at least 3° (a single layer counts as 0°). The two
-// runs take ~8 min on two cores, so the test runs only with GRAINLAB_LONG=1
+// runs take ~4 min on two cores, so the test runs only with GRAINLAB_LONG=1
 // (docs/validation.md has its figures).
 func TestS1PilingAngleOfRepose(t *testing.T) {
 	if os.Getenv("GRAINLAB_LONG") == "" {
