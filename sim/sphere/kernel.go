@@ -34,24 +34,10 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, direct bool) (n int, epot 
 		if shift != nil {
 			xb = xb.Add(shift[k])
 		}
-		dx, dy, dz := a.X.X-xb.X, a.X.Y-xb.Y, a.X.Z-xb.Z
-		d2 := dx*dx + dy*dy + dz*dz
-		if !(d2 < p.Cut2) {
+		ov, nx, ny, nz, ok := p.overlap(a.X.X-xb.X, a.X.Y-xb.Y, a.X.Z-xb.Z)
+		if !ok {
 			touch[k] = false
 			continue
-		}
-		dist := math.Sqrt(d2)
-		ov := p.RSum - dist // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
-		if !(ov > 0) {
-			touch[k] = false
-			continue
-		}
-		var nx, ny, nz float64
-		if dist > 0 {
-			inv := 1 / dist
-			nx, ny, nz = inv*dx, inv*dy, inv*dz
-		} else {
-			nz = 1 // concentric: SphereSphere's convention
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
 		fn := kn*ov + p.Damp*(-vn)                                   // S2 eq. (20)
@@ -73,6 +59,27 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, direct bool) (n int, epot 
 	return n, epot
 }
 
+// overlap returns the overlap δ = r_a + r_b − |d| (S2 §2.2) of a pair whose
+// centres are d = (dx, dy, dz) apart and the unit normal d/|d| (+z for
+// concentric centres, SphereSphere's convention); ok is false beyond the
+// pair's cut-off or without overlap.
+func (p *Pair) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool) {
+	d2 := dx*dx + dy*dy + dz*dz
+	if !(d2 < p.Cut2) {
+		return
+	}
+	dist := math.Sqrt(d2)
+	if ov = p.RSum - dist; !(ov > 0) {
+		return // the other results are meaningless without ok
+	}
+	nz = 1
+	if dist > 0 {
+		inv := 1 / dist
+		nx, ny, nz = inv*dx, inv*dy, inv*dz
+	}
+	return ov, nx, ny, nz, true
+}
+
 // hookeDirect is Hooke for direct sums without periodic images: the same
 // arithmetic, the loop the settled box spends its time in.
 func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64) (n int, epot float64) {
@@ -83,24 +90,10 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64) (n int, epot float64
 	for k := range P {
 		p := &P[k]
 		a, b := &S[p.I], &S[p.J]
-		dx, dy, dz := a.X.X-b.X.X, a.X.Y-b.X.Y, a.X.Z-b.X.Z
-		d2 := dx*dx + dy*dy + dz*dz
-		if !(d2 < p.Cut2) {
+		ov, nx, ny, nz, ok := p.overlap(a.X.X-b.X.X, a.X.Y-b.X.Y, a.X.Z-b.X.Z)
+		if !ok {
 			touch[k] = false
 			continue
-		}
-		dist := math.Sqrt(d2)
-		ov := p.RSum - dist // S2 §2.2
-		if !(ov > 0) {
-			touch[k] = false
-			continue
-		}
-		var nx, ny, nz float64
-		if dist > 0 {
-			inv := 1 / dist
-			nx, ny, nz = inv*dx, inv*dy, inv*dz
-		} else {
-			nz = 1 // concentric: SphereSphere's convention
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
 		fn := kn*ov + p.Damp*(-vn) // S2 eq. (20)
