@@ -14,7 +14,7 @@ import (
 func (x *Explicit) stepSpheres(w *world.World, s *world.Spheres, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	for {
-		kickDriftSpheres(s, dt)
+		s.Drift(dt)
 		owls, bad := s.Evaluate(w.Time+dt, dt)
 		if !bad && owls == 0 {
 			break
@@ -26,22 +26,13 @@ func (x *Explicit) stepSpheres(w *world.World, s *world.Spheres, dtMax float64) 
 				return 0, fmt.Errorf("t=%.6g s: contact normal reversed (penetration) or non-finite force even at dt_min=%g", w.Time, w.Settings.DtMin)
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
-			kickDriftSpheres(s, dt)
+			s.Drift(dt)
 			s.Evaluate(w.Time+dt, dt)
 			break
 		}
 		dt = math.Max(dt/4, w.Settings.DtMin)
 	}
-	tr := s.Trial()
-	for k, b := range s.Bodies() {
-		// Second half kick with the forces at the new state; the state
-		// goes to the body.
-		st := &tr.S[k]
-		st.V = st.V.AddScaled(0.5*dt*b.InvMass, st.F)
-		st.W = st.W.AddScaled(0.5*dt*b.IBodyInv[0][0], st.T)
-		b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
-	}
-	s.Accept()
+	s.Accept(0.5 * dt) // the second half kick, the state to the bodies
 	w.Time += dt
 	w.Steps++
 	w.Stats.Dt = dt
@@ -59,33 +50,11 @@ func startSpheres(w *world.World, s *world.Spheres) error {
 	if _, bad := s.Evaluate(w.Time, 0); bad {
 		return fmt.Errorf("t=%g s: the initial state has penetrating or non-finite contacts", w.Time)
 	}
-	for k, b := range s.Bodies() {
-		b.F, b.T = tr.S[k].F, tr.S[k].T
-	}
-	s.Accept()
+	s.Accept(0)
 	if w.Dt <= 0 {
 		w.Dt = w.Settings.Dt
 	}
 	w.Dt = math.Min(w.Dt, s.StableDt())
 	w.Stats.Dt = w.Dt
 	return nil
-}
-
-// kickDriftSpheres is kickDrift of every sphere from its body into the trial
-// state: half kick with the stored forces, drift; isotropic inertia, so
-// ω = L/I in any frame and the orientation turns only while ω ≠ 0.
-func kickDriftSpheres(s *world.Spheres, dt float64) {
-	tr := s.Trial()
-	for k, b := range s.Bodies() {
-		st := &tr.S[k]
-		v := b.V.AddScaled(0.5*dt*b.InvMass, b.F)
-		st.V = v
-		st.X = b.X.AddScaled(dt, v)
-		om := b.W.AddScaled(0.5*dt*b.IBodyInv[0][0], b.T)
-		st.W = om
-		st.Q = b.Q
-		if om.Norm2() != 0 {
-			st.Q = b.Q.Integrate(om, dt)
-		}
-	}
 }

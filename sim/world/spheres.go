@@ -1,8 +1,6 @@
 package world
 
 import (
-	"math"
-
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -34,6 +32,8 @@ type Spheres struct {
 	sidx  []int32 // sphere of body i, −1 for walls
 	r     []float64
 	mass  []float64
+	invM  []float64 // 1/m of sphere k (its body's InvMass)
+	invI  []float64 // 1/I of sphere k (its body's IBodyInv, isotropic)
 	rad   []float64 // broad-phase radius r + ḡ/2
 	mg    []geom.Vec3
 	spec  []int32      // species of sphere k (equal mass properties and material)
@@ -87,6 +87,7 @@ type Spheres struct {
 	choice splitChoice
 	split  func(worker int) // evalSplit as a value (made once: no allocation per step)
 	dtEval float64          // dt of the evaluation in progress (evalSplit)
+	drift  driftTest        // the last Drift's list test
 }
 
 // spheresKey is what the tables depend on besides the bodies' own fields.
@@ -267,6 +268,7 @@ func (s *Spheres) build() {
 
 	// Per sphere: radii, weight, species.
 	s.r, s.rad, s.mass = resize(s.r, n), resize(s.rad, n), resize(s.mass, n)
+	s.invM, s.invI = resize(s.invM, n), resize(s.invI, n)
 	s.mg, s.spec = resize(s.mg, n), resize(s.spec, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
@@ -277,6 +279,7 @@ func (s *Spheres) build() {
 	specs := map[specKey]int32{}
 	for k, b := range s.body {
 		s.r[k], s.mass[k] = b.R, b.Mass
+		s.invM[k], s.invI[k] = b.InvMass, b.IBodyInv[0][0]
 		s.rad[k] = b.Radius() + s.gmax/2
 		s.mg[k] = w.Gravity.Scale(b.Mass)
 		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.Material}
@@ -361,11 +364,12 @@ func (s *Spheres) Bodies() []*body.Body { return s.body }
 // before Evaluate; after Accept it holds the accepted state.
 func (s *Spheres) Trial() *sphere.Flat { return &s.tr }
 
-// Accept makes the last evaluation the accepted step, once the integrator
-// has written the trial state (completed) to the bodies: the contacts become
+// Accept makes the last evaluation the accepted step: it completes the
+// trial state with velocity Verlet's second half kick of h = dt/2 (0 for
+// the forces of a start) and writes it to the bodies; the contacts become
 // the history of the next step, and the statistics (energies, contact
 // counts) and wall forces are updated.
-func (s *Spheres) Accept() {
+func (s *Spheres) Accept(h float64) {
 	w := s.w
 	l := &s.lists[s.cur]
 	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
@@ -386,42 +390,7 @@ func (s *Spheres) Accept() {
 	}
 
 	stats := &w.Stats
-	ekin, egrav := 0.0, 0.0
-	tr := &s.tr
-	travel := math.Inf(1)
-	vmax2 := s.vmax2
-	clear(vmax2)
-	g := w.Gravity
-	for k := range tr.S {
-		st := &tr.S[k]
-		m := s.mass[k]
-		v2 := st.V.Norm2()
-		ke := 0.5 * m * v2 // KineticEnergy
-		if w2 := st.W.Norm2(); w2 != 0 {
-			b := s.body[k]
-			wb := st.Q.InvRotate(st.W)
-			ke += 0.5 * wb.Dot(b.IBody.MulV(wb))
-			s.wr[k] = math.Sqrt(w2) * b.R
-			if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
-				travel = min(travel, 0.05*b.R/vr) // smoothTravelDt
-			}
-		} else {
-			// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
-			s.wr[k] = 0
-			if sp := s.spec[k]; v2 > vmax2[sp] {
-				vmax2[sp] = v2
-			}
-		}
-		ekin += ke
-		egrav -= m * g.Dot(st.X)
-	}
-	stats.Kinetic, stats.PotentialGravity = ekin, egrav
-	for i, v2 := range vmax2 {
-		if vr := math.Sqrt(v2); vr > 0 {
-			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
-		}
-	}
-	s.travel = travel
+	stats.Kinetic, stats.PotentialGravity, s.travel = s.finish(h)
 	stats.PotentialContact = s.epot
 	stats.Contacts, stats.Suppressed = s.contacts, 0
 	stats.ByKind = [snap.NumContactKinds]int{}

@@ -35,11 +35,15 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		}
 		s.dtEval = dt
 		s.par.run(s.split)
+		s.sumChunks()
+		owls += s.sumSlots()
 	} else {
 		for c := range nChunks {
 			s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, true)
 		}
-		s.evalSlots(0, len(s.slots), dt) // sphere by sphere, each sphere's in wall order
+		s.sumChunks()
+		clear(s.wallForce)
+		owls += s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
 	}
 	s.choice.record(split, time.Since(t0))
 	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
@@ -48,19 +52,23 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
 	}
 	bad = sum-sum != 0
-	s.contacts, s.epot = 0, 0
-	for c := range nChunks {
-		s.contacts += s.chunkN[c]
-		s.epot += s.chunkE[c]
-	}
 	for _, k := range s.owl {
 		if l.Touch[k] {
 			owls++
 		}
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
-	owls += s.sumSlots()
 	return owls, bad
+}
+
+// sumChunks sets the evaluation's contact count and energy to those of the
+// sphere pairs, chunk by chunk (the wall slots add theirs in slot order).
+func (s *Spheres) sumChunks() {
+	s.contacts, s.epot = 0, 0
+	for c := range nChunks {
+		s.contacts += s.chunkN[c]
+		s.epot += s.chunkE[c]
+	}
 }
 
 // minParallelSpheres is the smallest system evaluated by two workers.
@@ -91,13 +99,14 @@ func (s *Spheres) evalSplit(worker int) {
 	for k := worker * n / nw; k < (worker+1)*n/nw; k++ {
 		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
-		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt)
+		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
 	}
 }
 
 // evalSlots evaluates wall slots [lo, hi) and adds their forces and moments
-// to their spheres.
-func (s *Spheres) evalSlots(lo, hi int, dt float64) {
+// to their spheres. With sum (all slots, in order, after sumChunks), it
+// also does sumSlots' work slot by slot and returns the night-owl contacts.
+func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 	slots, S, R := s.slots[lo:hi], s.tr.S, s.r
 	fast := !s.w.Periodic.On()
 	for i := range slots {
@@ -108,6 +117,9 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64) {
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
 			s.evalSlot(sl, st, pl, r, d, dt)
+			if sum && sl.touch {
+				owls += s.sumSlot(sl)
+			}
 			continue
 		}
 		// The closed-form facet contact (narrowSmoothWall, S2 §2.2 geometry)
@@ -125,7 +137,13 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64) {
 		st.F = st.F.Add(fs)
 		sl.cand, sl.touch, sl.rim, sl.owl = true, true, false, false
 		sl.delta, sl.fn, sl.epot, sl.f = ov, fn, 0.5*sl.kn*ov*ov, fs // S2 eq. (27)
+		if sum {
+			s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fs)
+			s.epot += sl.epot
+			s.contacts++
+		}
 	}
+	return owls
 }
 
 // evalSlot evaluates a wall slot (the general case of evalSlots): sl of
@@ -308,33 +326,37 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec
 func (s *Spheres) sumSlots() (owls int) {
 	clear(s.wallForce)
 	for i := range s.slots {
-		sl := &s.slots[i]
-		if !sl.touch {
-			continue
+		if sl := &s.slots[i]; sl.touch {
+			owls += s.sumSlot(sl)
 		}
-		if sl.rim {
-			for j := range sl.e.cur {
-				c := &sl.e.cur[j]
-				fa := c.N.Scale(c.Fn).Add(c.Ft)
-				if sl.swap {
-					s.wallForce[sl.wall] = s.wallForce[sl.wall].Sub(fa)
-				} else {
-					s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fa)
-				}
-				s.epot += c.Epot
+	}
+	return owls
+}
+
+// sumSlot is sumSlots' work for one touching slot.
+func (s *Spheres) sumSlot(sl *wallSlot) (owls int) {
+	if sl.rim {
+		for j := range sl.e.cur {
+			c := &sl.e.cur[j]
+			fa := c.N.Scale(c.Fn).Add(c.Ft)
+			if sl.swap {
+				s.wallForce[sl.wall] = s.wallForce[sl.wall].Sub(fa)
+			} else {
+				s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fa)
 			}
-			s.contacts += len(sl.e.cur)
-			if sl.owl {
-				owls += len(sl.e.cur)
-			}
-			continue
+			s.epot += c.Epot
 		}
-		s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(sl.f)
-		s.epot += sl.epot
-		s.contacts++
+		s.contacts += len(sl.e.cur)
 		if sl.owl {
-			owls++
+			owls += len(sl.e.cur)
 		}
+		return owls
+	}
+	s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(sl.f)
+	s.epot += sl.epot
+	s.contacts++
+	if sl.owl {
+		owls++
 	}
 	return owls
 }

@@ -17,41 +17,20 @@ const nChunks = 8
 // Verlet list over the sphere centres (and their periodic images) with the
 // world's skin, turned into the sphere list when it was rebuilt, with the
 // friction history and the flags of every pair that stays. The wall slots
-// are rebuilt with it. It also sets every sphere's force and moment to its
-// weight and zero (stageAccumulate's start).
+// are rebuilt with it. Drift has made Verlet.Update's displacement test
+// when it could (and set the forces to the weights).
 func (s *Spheres) updateList() {
 	w := s.w
 	S := s.tr.S
-	if ref := w.verlet.Ref(); !w.Periodic.On() && s.listed && len(ref) == len(S) && w.skin == s.skin {
-		// Verlet.Update's test, on the flat state: no rebuild while the two
-		// largest displacements since the build sum to at most the skin
-		// (the radii are those of the last Update; its other tests concern
-		// bodies that are not finite, which send us to Update).
-		d1, d2, ok := 0.0, 0.0, true
-		for k := range S {
-			st := &S[k]
-			st.F, st.T = s.mg[k], geom.Vec3{}
-			p := ref[k]
-			dx, dy, dz := st.X.X-p.X, st.X.Y-p.Y, st.X.Z-p.Z
-			d := dx*dx + dy*dy + dz*dz
-			if !(d <= math.MaxFloat64) {
-				ok = false
-			}
-			if d > d2 {
-				if d > d1 {
-					d1, d2 = d, d1
-				} else {
-					d2 = d
-				}
-			}
+	test := s.drift
+	s.drift = driftTest{}
+	if test.keep {
+		if s.wallStale {
+			s.buildSlots(w.verlet.Ref(), w.skin)
 		}
-		if ok && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin {
-			if s.wallStale {
-				s.buildSlots(ref, w.skin)
-			}
-			return
-		}
-	} else {
+		return
+	}
+	if !test.ran {
 		for k := range S {
 			S[k].F, S[k].T = s.mg[k], geom.Vec3{}
 		}
