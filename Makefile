@@ -3,6 +3,8 @@
 
 APT_PKGS := libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth
+# Tests and bench-lammps also compare with LAMMPS (sim/lammps).
+TEST_PKGS := lammps
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB     := xvfb-run -a -s '-screen 0 1280x800x24'
 BIN      := bin/grainlab
@@ -10,13 +12,13 @@ FUZZTIME ?= 10s
 # A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
 GO       := $(shell sh .ci/go.sh)
 
-.PHONY: run test deps build bench bench-sq bench-spheres fuzz clean
+.PHONY: run test deps deps-test build bench bench-sq bench-spheres bench-lammps fuzz clean
 
 run: build
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then ./$(BIN); \
 	else echo "no display: running the default scene headless"; ./$(BIN) run box-of-tetrapods; fi
 
-test: deps
+test: deps-test
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
 	$(XVFB) $(GO) test -count=1 ./...
@@ -49,15 +51,38 @@ bench-spheres: build
 	./$(BIN) run sphere-box --out bin/bench-spheres >/dev/null 2>&1
 	./$(BIN) bench --scene sphere-box --restart bin/bench-spheres/final.json --time 0.5
 
+# The same settled box side by side with LAMMPS (Debian's lmp, serial,
+# velocity Verlet, gran/hooke): the deck `grainlab lammps` writes holds the
+# same spheres, law, walls, gravity and skin; LAMMPS runs 30000 steps of
+# 1e-4 s (Grainlab's step in this box), Grainlab 3 s on one worker and on
+# two, alternately, five times, and the best of each. Timings on a shared machine only compare
+# when they are taken together like this.
+SETTLED := sim/validation/testdata/sphere-box-218-settled.json
+bench-lammps: build deps-test
+	@./$(BIN) lammps sphere-box --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
+	@for i in 1 2 3 4 5; do \
+	  (cd bin/bench-lammps && lmp -in in.lammps -log none | awk '/^Loop time/ {printf "LAMMPS %.4f\n", $$4*1e6/$$9/$$12}'); \
+	  for n in 1 2; do ./$(BIN) bench --scene sphere-box --restart $(SETTLED) --time 3 --workers $$n | \
+	    awk -v n=$$n '/particle/ {printf "Grainlab/%dw %s\n", n, $$2}'; done; \
+	done | awk '{ print $$1 "\t" $$2 " µs/particle-step"; if (!($$1 in b) || $$2 < b[$$1]) b[$$1] = $$2 } \
+	  END { for (k in b) printf "best of 5: %-12s %.4f µs/particle-step\n", k, b[k] }'
+
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./sim/scene/
 
 # deps installs the system packages that are missing (the Go toolchain is
-# taken care of by .ci/go.sh when the Makefile is read).
+# taken care of by .ci/go.sh when the Makefile is read); deps-test adds the
+# test-only ones.
 deps:
+	@$(MAKE) --no-print-directory install-pkgs PKGS="$(APT_PKGS)"
+
+deps-test:
+	@$(MAKE) --no-print-directory install-pkgs PKGS="$(APT_PKGS) $(TEST_PKGS)"
+
+install-pkgs:
 	@test -x "$(GO)" || { echo "no Go toolchain (.ci/go.sh failed)"; exit 1; }
-	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \

@@ -43,6 +43,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return cmdView(args[1:], stdout, stderr)
 	case "shot":
 		return cmdShot(args[1:], stdout, stderr)
+	case "lammps":
+		return cmdLammps(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return ExitOK
@@ -65,6 +67,8 @@ func usage(w io.Writer) {
   grainlab scenes                   list the built-in scenes
   grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE]
                                     measure steps/s, µs per contact per step, wall s per simulated s
+  grainlab lammps SCENE [--restart FILE] [--steps N] [--dt DT] [--set k=v]... [--out DIR]
+                                    write a world of spheres as a LAMMPS deck (timing side by side)
 SCENE is a built-in name (see 'grainlab scenes') or a path to a .yaml file.
 Each command's -h lists all its flags.
 `)

@@ -118,6 +118,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"run", "cube-drop-a", "--time", "NaN", "--out", dir}, ExitInput, "--time"},
 		{[]string{"run"}, ExitInput, "missing SCENE"},
 		{[]string{"frobnicate"}, ExitInput, "unknown command"},
+		{[]string{"lammps", "cube-drop-a", "--out", dir}, ExitInput, "is not a sphere"},
+		{[]string{"lammps", "sphere-box", "--dt", "NaN", "--out", dir}, ExitInput, "--dt"},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer
@@ -125,6 +127,28 @@ func TestRunExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr.String(), c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.msg)
 		}
+	}
+}
+
+// `grainlab lammps` writes the deck of a sphere scene: the input script and
+// the data file it reads, one atom per sphere.
+func TestLammpsWritesDeck(t *testing.T) {
+	dir := t.TempDir()
+	var stderr bytes.Buffer
+	if code := Main([]string{"lammps", "sphere-box", "--steps", "50", "--out", dir}, &bytes.Buffer{}, &stderr); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	in, err := os.ReadFile(filepath.Join(dir, "in.lammps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "data.spheres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(in), "read_data data.spheres\n") || !strings.Contains(string(in), "timestep 0.0001\nthermo 50\nrun 50\n") ||
+		!strings.Contains(string(data), "218 atoms\n") {
+		t.Errorf("deck:\n%s\n%.300s", in, data)
 	}
 }
 

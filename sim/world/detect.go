@@ -219,6 +219,15 @@ func (w *World) stageDetect() (nightOwls int) {
 	return nightOwls
 }
 
+// VerletSkin returns the skin of the world's Verlet list: the one in use,
+// or the one the next detection will choose.
+func (w *World) VerletSkin() float64 {
+	if w.skin > 0 {
+		return w.skin
+	}
+	return w.chooseSkin(w.MaxGap())
+}
+
 // chooseSkin picks the Verlet skin: large enough that lists are rebuilt
 // rarely, small enough that few far pairs are tested.
 func (w *World) chooseSkin(gmax float64) float64 {
