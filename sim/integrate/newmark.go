@@ -207,7 +207,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
 	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
-	if ad := n.approachDt(w); ad < dt {
+	if ad := n.approachDt(w, dt); ad < dt {
 		n.Counts.ApproachLimited++
 		dt = math.Max(ad, s.DtMin)
 	}

@@ -91,4 +91,3 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 	same("at the moved state", get(), fixed)
 	t.Logf("%d active contacts; %d bodies' forces changed by the perturbation", len(k0), moved)
 }
-

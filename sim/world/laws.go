@@ -153,7 +153,7 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 			w.placed[i] = contact.Placement{Poly: b.Poly, X: b.X, R: b.Q.Mat()}
 		}
 	}
-	w.posedOld = true // the bodies moved; w.posed is that of the last detection
+	w.posedOld = true        // the bodies moved; w.posed is that of the last detection
 	if w.fixedGen != w.gen { // the pairs with contacts (smooth ones may gain some)
 		w.fixedGen = w.gen
 		w.fixedPairs = w.fixedPairs[:0]
