@@ -19,39 +19,41 @@ import (
 // It works on pairs (w.pairs, or a subset that holds every contact); energy
 // says whether to fill Contact.Epot.
 func (w *World) stageLaws(pairs []*pairEntry, dt float64, energy bool) {
-	w.parallel(len(pairs), func(_, i int) {
-		e := pairs[i]
-		a, b := w.Bodies[e.A], w.Bodies[e.B]
-		p := w.Params(a.Material, b.Material)
-		if e.smooth {
-			w.lawsSmooth(e, a, b, p, dt)
-			return
+	w.parallel(len(pairs), func(_, i int) { w.lawsPair(pairs[i], dt, energy) })
+}
+
+// lawsPair is stageLaws for one pair.
+func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	p := w.Params(a.Material, b.Material)
+	if e.smooth {
+		w.lawsSmooth(e, a, b, p, dt)
+		return
+	}
+	ma, mb := a.MassOrInf(), b.MassOrInf()
+	for k := range e.cur {
+		c := &e.cur[k]
+		if !c.Active() {
+			c.Fn, c.Ft, c.Epot = 0, geom.Vec3{}, 0
+			continue
 		}
-		ma, mb := a.MassOrInf(), b.MassOrInf()
-		for k := range e.cur {
-			c := &e.cur[k]
-			if !c.Active() {
-				c.Fn, c.Ft, c.Epot = 0, geom.Vec3{}, 0
-				continue
-			}
-			gn := c.Gn
-			fn := p.Normal.Force(gn)
-			kc := p.Normal.Stiffness(gn)
-			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-			gnDot := vrel.Dot(c.N) // > 0 separating
-			fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
-			if fd != 0 && p.DampBand > 0 {
-				s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
-				fd *= s // S0 eq. (52), switched on across the band (our regularisation)
-			}
-			c.Fn = law.NormalTotal(fn, fd)
-			vt := vrel.Sub(c.N.Scale(gnDot))
-			c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
-			if energy {
-				c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
-			}
+		gn := c.Gn
+		fn := p.Normal.Force(gn)
+		kc := p.Normal.Stiffness(gn)
+		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+		gnDot := vrel.Dot(c.N) // > 0 separating
+		fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+		if fd != 0 && p.DampBand > 0 {
+			s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
+			fd *= s // S0 eq. (52), switched on across the band (our regularisation)
 		}
-	})
+		c.Fn = law.NormalTotal(fn, fd)
+		vt := vrel.Sub(c.N.Scale(gnDot))
+		c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+		if energy {
+			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
+		}
+	}
 }
 
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
@@ -165,18 +167,18 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 	}
 	pairs := w.fixedPairs
 	var sqFail atomic.Int64
-	w.parallel(len(pairs), func(_, i int) {
+	w.parallel(len(pairs), func(_, i int) { // geometry, then laws (Epot: that of the last Evaluate)
 		e := pairs[i]
 		if e.smooth {
 			if w.narrowSmooth(e) {
 				sqFail.Add(1)
 			}
-			return
+		} else {
+			contact.Refresh(&w.placed[e.A], &w.placed[e.B], e.cur, e.prev)
 		}
-		contact.Refresh(&w.placed[e.A], &w.placed[e.B], e.cur, e.prev)
+		w.lawsPair(e, dt, false)
 	})
 	w.Stats.SQFailures += sqFail.Load()
-	w.stageLaws(pairs, dt, false) // Epot: that of the last Evaluate
 	w.stageAccumulate(pairs, t)
 	return w.badEvaluation(pairs)
 }
