@@ -392,3 +392,71 @@ func edgeHas(poly *shape.Polyhedron, e, v int32) bool {
 	ev := poly.Edges[e].V
 	return ev[0] == v || ev[1] == v
 }
+
+// Placement is a polyhedron's pose for computing single world vertices,
+// as Posed.Update computes them all: x + R·v.
+type Placement struct {
+	Poly *shape.Polyhedron
+	X    geom.Vec3
+	R    geom.Mat3 // Q.Mat()
+}
+
+// V returns world vertex i.
+func (p *Placement) V(i int32) geom.Vec3 { return p.X.Add(p.R.MulV(p.Poly.Verts[i])) }
+
+// Refresh recomputes, at the placements a and b, the points, normal and gap
+// of the active contacts in cs that Detect found at nearby poses, each by the
+// local problem of its key (S0 App. eq. 64–70) but without the validity and
+// gap tests, so that the contact set and the hierarchy's choices stay as they
+// were; each contact's friction state restarts from its match in prev (the
+// history), as in Detect. At the poses of the Detect call it reproduces
+// Detect's active contacts exactly. For finite-difference tangents of
+// implicit integrators, whose state moves by tiny amounts.
+func Refresh(a, b *Placement, cs []Contact, prev []Contact) {
+	for i := range cs {
+		c := &cs[i]
+		if !c.Active() {
+			continue
+		}
+		var xa, xb geom.Vec3 // the contact points on A and B
+		switch c.Kind {
+		case snap.VF:
+			if c.Swap { // face FA of A, vertex FB of B
+				f := &a.Poly.Faces[c.FA]
+				xb = b.V(c.FB)
+				_, _, xa, _ = VertexFace(xb, a.V(f.V[0]), a.V(f.V[1]), a.V(f.V[2]))
+			} else {
+				f := &b.Poly.Faces[c.FB]
+				xa = a.V(c.FA)
+				_, _, xb, _ = VertexFace(xa, b.V(f.V[0]), b.V(f.V[1]), b.V(f.V[2]))
+			}
+		case snap.EE:
+			e, f := &a.Poly.Edges[c.FA], &b.Poly.Edges[c.FB]
+			_, _, xa, xb, _ = EdgeEdge(a.V(e.V[0]), a.V(e.V[1]), b.V(f.V[0]), b.V(f.V[1]))
+		case snap.VE:
+			if c.Swap { // edge FA of A, vertex FB of B
+				e := &a.Poly.Edges[c.FA]
+				xb = b.V(c.FB)
+				_, xa, _ = VertexEdge(xb, a.V(e.V[0]), a.V(e.V[1]))
+			} else {
+				e := &b.Poly.Edges[c.FB]
+				xa = a.V(c.FA)
+				_, xb, _ = VertexEdge(xa, b.V(e.V[0]), b.V(e.V[1]))
+			}
+		case snap.VV:
+			xa, xb = a.V(c.FA), b.V(c.FB)
+		default:
+			continue
+		}
+		// As mk: g = PA − PB, S0 eq. (29).
+		g := xa.Sub(xb)
+		c.PA, c.PB, c.Gn = xa, xb, g.Norm()
+		if c.Gn > 0 {
+			c.N = g.Scale(1 / c.Gn)
+		}
+		c.Fric = law.FrictionState{}
+		if p := find(prev, c.Key); p != nil {
+			c.Fric = p.Fric
+		}
+	}
+}

@@ -207,7 +207,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
 	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
-	if ad := n.approachDt(w); ad < dt {
+	if ad := n.approachDt(w, dt); ad < dt {
 		n.Counts.ApproachLimited++
 		dt = math.Max(ad, s.DtMin)
 	}
@@ -629,6 +629,21 @@ func (n *Newmark) residual(w *world.World, y, r []float64) bool {
 	if bad {
 		return true
 	}
+	return n.residualForces(w, r)
+}
+
+// residualFixed is residual with the contact set of the last evaluation
+// (world.EvaluateFixed), for the finite-difference products.
+func (n *Newmark) residualFixed(w *world.World, y, r []float64) bool {
+	n.setTrial(w, y)
+	if w.EvaluateFixed(n.t+n.dt, n.dt) {
+		return true
+	}
+	return n.residualForces(w, r)
+}
+
+// residualForces fills r from the evaluated forces and the trial kinematics.
+func (n *Newmark) residualForces(w *world.World, r []float64) bool {
 	for k := range n.nb {
 		bd := &n.nb[k]
 		b := w.Bodies[bd.i]
@@ -760,7 +775,9 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 }
 
 // jv returns the matrix-free product v ↦ J v ≈ (r(y + h v) − r(y))/h, with h
-// such that no body point moves by more than lfd.
+// such that no body point moves by more than lfd. r(y + h v) keeps the
+// contact set of r(y) (residualFixed): the same contacts, their geometry
+// recomputed, without the detection stage.
 func (n *Newmark) jv(w *world.World) func(v, out []float64) {
 	return func(v, out []float64) {
 		vmax := 0.0
@@ -778,7 +795,7 @@ func (n *Newmark) jv(w *world.World) func(v, out []float64) {
 			for i := range n.yt {
 				n.yt[i] = n.y[i] + sgn*h*v[i]
 			}
-			if !n.residual(w, n.yt, out) {
+			if !n.residualFixed(w, n.yt, out) {
 				for i := range out {
 					out[i] = sgn * (out[i] - n.r[i]) / h
 				}

@@ -58,15 +58,7 @@ func (w *World) stageDetect() (nightOwls int) {
 			}
 		}
 	}
-	w.parallel(n, func(_, i int) {
-		b := w.Bodies[i]
-		if b.Kind == body.Polyhedral {
-			w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
-		} else {
-			w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
-			w.posed[i].Box = smoothBox(b)
-		}
-	})
+	w.place()
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
@@ -217,6 +209,21 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 	return nightOwls
+}
+
+// place poses every body: world vertices and face normals of polyhedra
+// (contact.Posed), the box of smooth bodies.
+func (w *World) place() {
+	w.posedOld = false
+	w.parallel(len(w.Bodies), func(_, i int) {
+		b := w.Bodies[i]
+		if b.Kind == body.Polyhedral {
+			w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+		} else {
+			w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
+			w.posed[i].Box = smoothBox(b)
+		}
+	})
 }
 
 // VerletSkin returns the skin of the world's Verlet list: the one in use,

@@ -2,8 +2,10 @@ package world
 
 import (
 	"math"
+	"sync/atomic"
 
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 )
@@ -14,46 +16,52 @@ import (
 // dt is the time since the previous accepted evaluation (the tangential
 // displacement increment is the relative velocity times dt). Each pair only
 // writes its own contacts, so the stage runs in parallel deterministically.
-func (w *World) stageLaws(dt float64) {
-	w.parallel(len(w.pairs), func(_, i int) {
-		e := w.pairs[i]
-		a, b := w.Bodies[e.A], w.Bodies[e.B]
-		p := w.Params(a.Material, b.Material)
-		if e.smooth {
-			w.lawsSmooth(e, a, b, p, dt)
-			return
+// It works on pairs (w.pairs, or a subset that holds every contact); energy
+// says whether to fill Contact.Epot.
+func (w *World) stageLaws(pairs []*pairEntry, dt float64, energy bool) {
+	w.parallel(len(pairs), func(_, i int) { w.lawsPair(pairs[i], dt, energy) })
+}
+
+// lawsPair is stageLaws for one pair.
+func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	p := w.Params(a.Material, b.Material)
+	if e.smooth {
+		w.lawsSmooth(e, a, b, p, dt)
+		return
+	}
+	ma, mb := a.MassOrInf(), b.MassOrInf()
+	for k := range e.cur {
+		c := &e.cur[k]
+		if !c.Active() {
+			c.Fn, c.Ft, c.Epot = 0, geom.Vec3{}, 0
+			continue
 		}
-		ma, mb := a.MassOrInf(), b.MassOrInf()
-		for k := range e.cur {
-			c := &e.cur[k]
-			if !c.Active() {
-				c.Fn, c.Ft, c.Epot = 0, geom.Vec3{}, 0
-				continue
-			}
-			gn := c.Gn
-			fn := p.Normal.Force(gn)
-			kc := p.Normal.Stiffness(gn)
-			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-			gnDot := vrel.Dot(c.N) // > 0 separating
-			fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
-			if fd != 0 && p.DampBand > 0 {
-				s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
-				fd *= s // S0 eq. (52), switched on across the band (our regularisation)
-			}
-			c.Fn = law.NormalTotal(fn, fd)
-			vt := vrel.Sub(c.N.Scale(gnDot))
-			c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+		gn := c.Gn
+		fn := p.Normal.Force(gn)
+		kc := p.Normal.Stiffness(gn)
+		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+		gnDot := vrel.Dot(c.N) // > 0 separating
+		fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+		if fd != 0 && p.DampBand > 0 {
+			s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
+			fd *= s // S0 eq. (52), switched on across the band (our regularisation)
+		}
+		c.Fn = law.NormalTotal(fn, fd)
+		vt := vrel.Sub(c.N.Scale(gnDot))
+		c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+		if energy {
 			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
 		}
-	})
+	}
 }
 
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
 // the contact forces, summed into each body's force and moment in a fixed
 // order (pairs in list order), so the sum is independent of the worker count.
-func (w *World) stageAccumulate(t float64) {
+func (w *World) stageAccumulate(pairs []*pairEntry, t float64) {
 	w.ExternalForces(t)
-	w.accumulateContacts()
+	w.accumulateContacts(pairs)
 }
 
 // ExternalForces sets every body's force and moment to gravity, the external
@@ -81,9 +89,10 @@ func (w *World) ExternalForces(t float64) {
 	w.accumulateBonds()
 }
 
-// accumulateContacts adds the contact forces of the current evaluation.
-func (w *World) accumulateContacts() {
-	for _, e := range w.pairs {
+// accumulateContacts adds the contact forces of the current evaluation, pair
+// by pair in the order of pairs (w.pairs, or a subset that holds every contact).
+func (w *World) accumulateContacts(pairs []*pairEntry) {
+	for _, e := range pairs {
 		a, b := w.Bodies[e.A], w.Bodies[e.B]
 		for k := range e.cur {
 			c := &e.cur[k]
@@ -116,9 +125,68 @@ func (w *World) accumulateContacts() {
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 	nightOwls = w.stageDetect()
-	w.stageLaws(dt)
-	w.stageAccumulate(t)
-	for _, e := range w.pairs {
+	w.stageLaws(w.pairs, dt, true)
+	w.stageAccumulate(w.pairs, t)
+	return nightOwls, w.badEvaluation(w.pairs)
+}
+
+// EvaluateFixed runs laws → accumulate at the current state for the contacts
+// of the last evaluation: each active contact's points, normal and gap are
+// recomputed for its key at the bodies' poses (contact.Refresh), but the
+// candidate pairs, the contact keys and the active set stay as the last
+// Evaluate found them (no broad phase, no list upkeep, no narrow-phase
+// search; smooth pairs are detected anew; only pairs with contacts are
+// visited; Contact.Epot keeps its value). At the state of that Evaluate it
+// gives the same forces, to the bit. Implicit integrators use it for
+// finite-difference Jacobian–vector products, whose states differ from the
+// evaluated one by tiny amounts: a contact set that changed within the
+// difference would only add a jump. bad is as for Evaluate.
+func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
+	if w.Periodic.On() || len(w.posed) != len(w.Bodies) {
+		_, bad = w.Evaluate(t, dt)
+		return bad
+	}
+	w.leaveSpheres()
+	if len(w.placed) != len(w.Bodies) {
+		w.placed = make([]contact.Placement, len(w.Bodies))
+	}
+	for i, b := range w.Bodies {
+		if b.Kind == body.Polyhedral {
+			w.placed[i] = contact.Placement{Poly: b.Poly, X: b.X, R: b.Q.Mat()}
+		}
+	}
+	w.posedOld = true        // the bodies moved; w.posed is that of the last detection
+	if w.fixedGen != w.gen { // the pairs with contacts (smooth ones may gain some)
+		w.fixedGen = w.gen
+		w.fixedPairs = w.fixedPairs[:0]
+		for _, e := range w.pairs {
+			if e.smooth || len(e.cur) > 0 {
+				w.fixedPairs = append(w.fixedPairs, e)
+			}
+		}
+	}
+	pairs := w.fixedPairs
+	var sqFail atomic.Int64
+	w.parallel(len(pairs), func(_, i int) { // geometry, then laws (Epot: that of the last Evaluate)
+		e := pairs[i]
+		if e.smooth {
+			if w.narrowSmooth(e) {
+				sqFail.Add(1)
+			}
+		} else {
+			contact.Refresh(&w.placed[e.A], &w.placed[e.B], e.cur, e.prev)
+		}
+		w.lawsPair(e, dt, false)
+	})
+	w.Stats.SQFailures += sqFail.Load()
+	w.stageAccumulate(pairs, t)
+	return w.badEvaluation(pairs)
+}
+
+// badEvaluation reports a reversed contact normal (a penetration, S0
+// §2.4.5) or a non-finite force in the last evaluation.
+func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
+	for _, e := range pairs {
 		for k := range e.cur {
 			if e.cur[k].Flip {
 				bad = true
@@ -130,7 +198,7 @@ func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 			bad = true
 		}
 	}
-	return nightOwls, bad
+	return bad
 }
 
 // DetectContacts runs stage 1 alone (no laws, no forces) and accepts its

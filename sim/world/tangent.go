@@ -33,6 +33,9 @@ func (w *World) EachCandidatePair(f func(a, b int)) {
 // crossings (contact.Cache.Crossed).
 func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float64, rebuild func() float64)) {
 	w.leaveSpheres()
+	if w.posedOld {
+		w.place()
+	}
 	for _, e := range w.pairs {
 		if e.smooth {
 			continue

@@ -124,21 +124,25 @@ type World struct {
 	Probes     []Probe
 
 	// Contact state (see detect.go).
-	posed     []contact.Posed
-	verlet    broad.Verlet
-	pairs     []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
-	bbPairs   []*pairEntry
-	wallPair  [][]*pairEntry // [wall][body]
-	skin      float64
-	scratch   []paddedScratch
-	needBoxes []bool
-	gen       uint64 // evaluation counter (pairEntry.gen)
-	lawGen    uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
-	centers   []geom.Vec3
-	radii     []float64
-	movable   []int
-	ghosts    []ghost // periodic images (periodic.go)
-	ghostBuf  []ghost
+	posed      []contact.Posed
+	posedOld   bool                // bodies moved since posed was placed (EvaluateFixed)
+	placed     []contact.Placement // EvaluateFixed's poses
+	fixedPairs []*pairEntry        // EvaluateFixed's pairs: those with contacts at evaluation fixedGen
+	fixedGen   uint64
+	verlet     broad.Verlet
+	pairs      []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
+	bbPairs    []*pairEntry
+	wallPair   [][]*pairEntry // [wall][body]
+	skin       float64
+	scratch    []paddedScratch
+	needBoxes  []bool
+	gen        uint64 // evaluation counter (pairEntry.gen)
+	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	centers    []geom.Vec3
+	radii      []float64
+	movable    []int
+	ghosts     []ghost // periodic images (periodic.go)
+	ghostBuf   []ghost
 
 	surfaces sync.Map // *shape.Polyhedron → *sq.Surface, for smooth contacts (smooth.go)
 
