@@ -45,7 +45,7 @@ bench-sq: build
 	  ./$(BIN) bench --scene sq-settling $(SQ_SETS) --set params.n=$$n --restart bin/bench-sq/n$$n/final.json --time 0.05 | grep -E 'µs/contact|contacts'; \
 	done
 
-# S2 §3.4 box of 218 spheres, settled: time per particle-step (LAMMPS reference 0.056 µs).
+# S2 §3.4 box of 218 spheres, settled: time per particle-step (LAMMPS side by side: bench-lammps).
 bench-spheres: build
 	@mkdir -p bin/bench-spheres
 	./$(BIN) run sphere-box --out bin/bench-spheres >/dev/null 2>&1
