@@ -59,10 +59,17 @@ func (n *Newmark) buildPrec(w *world.World) {
 		meq := law.EquivalentMass(ba.MassOrInf(), bb.MassOrInf())
 		kn := kc
 		if p.Zeta > 0 && !math.IsInf(meq, 0) {
-			cd := 2 * p.Zeta * math.Sqrt(kc*meq) // S0 eq. (52) dashpot coefficient
+			kd, lag := kc, poly && w.DampLag()
+			if lag { // the coefficient at the committed gap: constant in the step
+				kd = math.Min(p.Normal.Stiffness(w.DashpotGap(c)), 1e30)
+			}
+			cd := 2 * p.Zeta * math.Sqrt(kd*meq) // S0 eq. (52) dashpot coefficient
 			s, ds := 1.0, 0.0
 			if poly {
-				s, ds = law.DampingRamp(c.Gn, p.Normal.GBar, p.DampBand)
+				s, ds = law.DampingRamp(w.DashpotGap(c), p.Normal.GBar, p.DampBand)
+			}
+			if lag {
+				ds = 0
 			}
 			kn += n.a4 * cd * s // ∂(c ġ_n)/∂u with ∂ġ_n/∂u = α4 (S0 eq. 21)
 			// The ramp adds −(dc/dg)·ġ_n; kept only where it stiffens (closing).

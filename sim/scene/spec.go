@@ -96,6 +96,9 @@ type Integrator struct {
 	Alpha   *float64
 	Tol     *float64
 	MaxIter *int
+	// DampLag: newmark takes the dashpot coefficient of S0 eq. (52) at the
+	// start of each step (world.Settings.DampLag); other integrators ignore it.
+	DampLag bool
 
 	Method      string  // cd: pgs | apgd (default apgd)
 	Compatible  bool    // cd: compatibility post-processing (S3 §6–7)

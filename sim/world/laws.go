@@ -39,12 +39,16 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		}
 		gn := c.Gn
 		fn := p.Normal.Force(gn)
-		kc := p.Normal.Stiffness(gn)
+		gd := gn // the gap of the dashpot coefficient: gn, or the lagged one
+		if w.dampLag {
+			gd = w.DashpotGap(c)
+		}
+		kc := p.Normal.Stiffness(gd)
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-		gnDot := vrel.Dot(c.N) // > 0 separating
-		fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
+		gnDot := vrel.Dot(c.N)                       // > 0 separating
+		fd := law.Damping(p.Zeta, kc, ma, mb, gnDot) // S0 eq. (52), k at gd (SetDampLag)
 		if fd != 0 && p.DampBand > 0 {
-			s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
+			s, _ := law.DampingRamp(gd, p.Normal.GBar, p.DampBand)
 			fd *= s // S0 eq. (52), switched on across the band (our regularisation)
 		}
 		c.Fn = law.NormalTotal(fn, fd)
