@@ -47,7 +47,9 @@ import (
 // at its gap at the start of the step (World.SetDampLag) while ġ is the
 // trial velocity, so the residual is continuous in the unknowns within a
 // step — our semi-implicit time discretisation of eq. (52), first order in
-// Δt, converging to it as Δt → 0 (docs/performance.md).
+// Δt, converging to it as Δt → 0 (docs/performance.md); with
+// integrator.damp_lag_entry a contact new in the step gets the fraction of
+// the step it spent in the skin instead of no dashpot.
 //
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
@@ -207,9 +209,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	s := w.Settings
 	// The lagged dashpot (World.SetDampLag) for this step's evaluations only.
-	lag0 := w.DampLag()
-	w.SetDampLag(s.DampLag)
-	defer w.SetDampLag(lag0)
+	lag0, entry0 := w.DampLag()
+	w.SetDampLag(s.DampLag, s.DampLagEntry)
+	defer w.SetDampLag(lag0, entry0)
 	n.prepare(w)
 	dt := w.Dt
 	if !(dt > 0) {

@@ -24,7 +24,7 @@ type bounceResult struct {
 // the lowest face crosses the skin's edge g = ḡ, from the flight energy
 // ½v² + g·z (per unit mass) before and after the impact, which free flight
 // conserves.
-func faceBounce(t *testing.T, integ world.Integrator, zeta, h, dtMax float64, lag bool) bounceResult {
+func faceBounce(t *testing.T, integ world.Integrator, zeta, h, dtMax float64, lag, entry bool) bounceResult {
 	t.Helper()
 	const grav = 9.81
 	p := cubeParams(zeta, 0)
@@ -38,7 +38,7 @@ func faceBounce(t *testing.T, integ world.Integrator, zeta, h, dtMax float64, la
 	}
 	w.Integrator = integ
 	w.Settings.DtMax = dtMax
-	w.Settings.DampLag = lag
+	w.Settings.DampLag, w.Settings.DampLagEntry = lag, entry
 	zSkin := b.X.Z - h + p.Normal.GBar // the centre's height when the face is at g = ḡ
 	flight := func() float64 { return 0.5*b.V.Norm2() + grav*(b.X.Z-zSkin) }
 	var r bounceResult
@@ -108,17 +108,18 @@ func faceBounceRef(t *testing.T, zeta, h float64) float64 {
 // The reference e is eq. (52) integrated by RK4 (faceBounceRef); explicit
 // (eq. 52 as written, Δt ≈ 1e-5 s) must agree with it within 1.5%. Newmark
 // runs with the step bounded by dt_max = 62.5, 31.25, 15.6 and 7.8 µs (≈ 55
-// to 450 steps in contact), with and without the lag: the lag's own error,
-// e_lag − e_eq52 at the same Δt, must be positive (the coefficient trails
-// the entering contact: less dissipation) and halve with Δt (ratio in
-// [0.35, 0.65]: first order), and at the smallest step e_lag must lie within
-// 2% of the reference. Explicit must ignore Settings.DampLag (the same e to
-// the bit).
+// to 450 steps in contact), with and without the lag. The plain lag's own
+// error, e_lag − e_eq52 at the same Δt, must be positive (the coefficient
+// trails the entering contact: less dissipation) and halve with Δt (ratio
+// in [0.35, 0.65]: first order); the lag with the entry fraction must err
+// less than the plain lag at every Δt (|e − e_eq52|, both newmark), and at
+// the smallest step both must lie within 2% of the reference. Explicit must
+// ignore Settings.DampLag (the same e to the bit).
 func TestDampLagConverges(t *testing.T) {
 	const zeta, h = 0.3, 0.02
 	ref := faceBounceRef(t, zeta, h)
-	ex := faceBounce(t, &Explicit{}, zeta, h, 1e-3, false)
-	exLag := faceBounce(t, &Explicit{}, zeta, h, 1e-3, true)
+	ex := faceBounce(t, &Explicit{}, zeta, h, 1e-3, false, false)
+	exLag := faceBounce(t, &Explicit{}, zeta, h, 1e-3, true, true)
 	t.Logf("e: %.5f (eq. 52, RK4), %.5f (explicit, %+.2f%%)", ref, ex.e, 100*(ex.e/ref-1))
 	if d := math.Abs(ex.e/ref - 1); d > 0.015 {
 		t.Errorf("explicit e = %.5f is %.2f%% off the reference %.5f (tolerance 1.5%%)", ex.e, 100*d, ref)
@@ -127,24 +128,34 @@ func TestDampLagConverges(t *testing.T) {
 		t.Errorf("explicit with Settings.DampLag: e = %v in %d steps, want %v in %d steps", exLag.e, exLag.steps, ex.e, ex.steps)
 	}
 	prev := 0.0
-	var last bounceResult
+	var lag, entry bounceResult
 	for i, dt := range []float64{6.25e-5, 3.125e-5, 1.5625e-5, 7.8125e-6} {
-		plain := faceBounce(t, NewNewmark(), zeta, h, dt, false)
-		last = faceBounce(t, NewNewmark(), zeta, h, dt, true)
-		d := last.e - plain.e
-		t.Logf("Δt %.3g s: e %.5f lagged (%+.2f%%), %.5f eq. 52 (%+.2f%%): lag error %.5f", dt, last.e, 100*(last.e/ref-1), plain.e, 100*(plain.e/ref-1), d)
+		plain := faceBounce(t, NewNewmark(), zeta, h, dt, false, false)
+		lag = faceBounce(t, NewNewmark(), zeta, h, dt, true, false)
+		entry = faceBounce(t, NewNewmark(), zeta, h, dt, true, true)
+		d, de := lag.e-plain.e, entry.e-plain.e
+		t.Logf("Δt %.3g s: e %.5f eq. 52 (%+.2f%%), %.5f lagged (%+.2f%%), %.5f with entry (%+.2f%%): errors %.5f, %.5f",
+			dt, plain.e, 100*(plain.e/ref-1), lag.e, 100*(lag.e/ref-1), entry.e, 100*(entry.e/ref-1), d, de)
 		if d <= 0 {
-			t.Errorf("Δt %.3g s: lagged e %.5f not above eq. 52's %.5f", dt, last.e, plain.e)
+			t.Errorf("Δt %.3g s: lagged e %.5f not above eq. 52's %.5f", dt, lag.e, plain.e)
 		}
 		if i > 0 {
 			if q := d / prev; q < 0.35 || q > 0.65 {
 				t.Errorf("Δt %.3g s: the lag error fell by a factor %.3f on halving Δt, want [0.35, 0.65] (first order)", dt, q)
 			}
 		}
+		if math.Abs(de) >= d {
+			t.Errorf("Δt %.3g s: the entry fraction errs by %.5f, not less than the plain lag's %.5f", dt, de, d)
+		}
 		prev = d
 	}
-	if d := math.Abs(last.e/ref - 1); d > 0.02 {
-		t.Errorf("at the smallest step the lagged e = %.5f is %.2f%% off the reference %.5f (tolerance 2%%)", last.e, 100*d, ref)
+	for _, r := range []struct {
+		name string
+		e    float64
+	}{{"lagged", lag.e}, {"lagged with entry", entry.e}} {
+		if d := math.Abs(r.e/ref - 1); d > 0.02 {
+			t.Errorf("at the smallest step the %s e = %.5f is %.2f%% off the reference %.5f (tolerance 2%%)", r.name, r.e, 100*d, ref)
+		}
 	}
 }
 
@@ -152,7 +163,8 @@ func TestDampLagConverges(t *testing.T) {
 // dropped from 5 cm (ζ = 0.5, μ = 0.3, S0 ex. 1 law) face down, vertex down
 // and tilted, with newmark at dt_max = 0.02 s for 0.5 s. Without the lag,
 // every drop has Newton stalls (Counts.Stall ≥ 1: the dashpot switching on
-// as contacts enter the skin); with it, none does (Counts.Stall = 0).
+// as contacts enter the skin); with it, none does (Counts.Stall = 0), and
+// with the entry fraction the stalls fall to at most a tenth.
 func TestDampLagRemovesStalls(t *testing.T) {
 	diag := geom.QAxisAngle(geom.V(0, 1, 0), -math.Atan(1/math.Sqrt2)).Mul(geom.QAxisAngle(geom.V(1, 0, 0), math.Pi/4))
 	cases := []struct {
@@ -164,8 +176,8 @@ func TestDampLagRemovesStalls(t *testing.T) {
 		{"tilted", geom.QAxisAngle(geom.V(0, 1, 0), 10*math.Pi/180).Mul(geom.QAxisAngle(geom.V(1, 0, 0), 20*math.Pi/180))},
 	}
 	for _, c := range cases {
-		var stall [2]int64
-		for i, lag := range []bool{false, true} {
+		var stall [3]int64
+		for i, mode := range [][2]bool{{false, false}, {true, false}, {true, true}} {
 			w := groundWorld(t, cubeParams(0.5, 0.3))
 			b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, c.q)
 			lowestAt(b, 0.05)
@@ -176,17 +188,20 @@ func TestDampLagRemovesStalls(t *testing.T) {
 			nm := NewNewmark()
 			w.Integrator = nm
 			w.Settings.DtMax = 0.02
-			w.Settings.DampLag = lag
+			w.Settings.DampLag, w.Settings.DampLagEntry = mode[0], mode[1]
 			run(t, w, 0.5, nil)
 			k := nm.Counts
 			stall[i] = k.Stall
-			t.Logf("%s, lag %v: %d steps, %d attempts, %d stalled, %d rejected", c.name, lag, k.Steps, k.Attempts, k.Stall, k.Rejected())
+			t.Logf("%s, lag %v, entry %v: %d steps, %d attempts, %d stalled, %d rejected", c.name, mode[0], mode[1], k.Steps, k.Attempts, k.Stall, k.Rejected())
 		}
 		if stall[0] < 1 {
 			t.Errorf("%s: no stall without the lag; the case does not test the lag", c.name)
 		}
 		if stall[1] != 0 {
 			t.Errorf("%s: %d stalls with the lag, want 0", c.name, stall[1])
+		}
+		if 10*stall[2] > stall[0] {
+			t.Errorf("%s: %d stalls with the lag and entry fraction, want ≤ %d/10", c.name, stall[2], stall[0])
 		}
 	}
 }

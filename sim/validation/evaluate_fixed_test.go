@@ -17,7 +17,8 @@ import (
 // collapse 0.05 s after the side walls went (all four contact kinds, sticking
 // and slipping friction, ground contacts), at a trial state drifted 1 ms on;
 // with the dashpot as written and with the lagged dashpot
-// (World.SetDampLag), which must change at least one body's force there.
+// (World.SetDampLag, without and with the entry fraction), which must change
+// at least one body's force there.
 func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 	w := collapseWorld(t)
 	advance(t, w, w.Time+0.05, nil)
@@ -28,10 +29,10 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 		}
 	}
 	var plain []geom.Vec3
-	for _, lag := range []bool{false, true} {
-		w.SetDampLag(lag)
-		f := evaluateFixedMatches(t, w, lag)
-		if !lag {
+	for _, mode := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+		w.SetDampLag(mode[0], mode[1])
+		f := evaluateFixedMatches(t, w, mode)
+		if !mode[0] {
 			plain = f
 			continue
 		}
@@ -42,16 +43,16 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 			}
 		}
 		if changed == 0 {
-			t.Errorf("the lagged dashpot changed no body's force")
+			t.Errorf("the lagged dashpot (entry fraction %v) changed no body's force", mode[1])
 		}
-		t.Logf("lagged dashpot: %d bodies' forces differ from eq. (52) as written", changed)
+		t.Logf("lagged dashpot (entry fraction %v): %d bodies' forces differ from eq. (52) as written", mode[1], changed)
 	}
-	w.SetDampLag(false)
+	w.SetDampLag(false, false)
 }
 
 // evaluateFixedMatches is TestEvaluateFixedMatchesEvaluate at w's state,
 // which it restores; it returns the forces of the first Evaluate.
-func evaluateFixedMatches(t *testing.T, w *world.World, lag bool) []geom.Vec3 {
+func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3 {
 	t.Helper()
 	saved := make([]body.State, len(w.Bodies))
 	for i, b := range w.Bodies {
@@ -134,6 +135,6 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag bool) []geom.Vec3 {
 		}
 	}
 	same("at the moved state", get(), fixed)
-	t.Logf("lag %v: %d active contacts; %d bodies' forces changed by the perturbation", lag, len(k0), moved)
+	t.Logf("lag, entry %v: %d active contacts; %d bodies' forces changed by the perturbation", lag, len(k0), moved)
 	return full.F
 }
