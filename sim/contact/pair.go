@@ -53,6 +53,10 @@ type Contact struct {
 	Rule Rule // NoRule when active
 	New  bool // no contact with this key in the previous step
 	Flip bool // the normal reversed since the previous step: a penetration (S0 §2.4.5)
+	// G0 is the gap of the contact with this key in the previous step (the
+	// last committed state; valid when !New): the start-of-step gap at which
+	// a lagged dashpot takes its coefficient (World.SetDampLag, S0 eq. 52).
+	G0 float64
 
 	// Filled by the contact laws.
 	Fn   float64   // total normal force magnitude (elastic + damping), ≥ 0
@@ -293,7 +297,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 		c := &out[i]
 		if p := find(prev, c.Key); p != nil {
 			c.Fric = p.Fric
-			c.New = false
+			c.New, c.G0 = false, p.Gn
 			if p.N.Dot(c.N) < 0 {
 				c.Flip = true
 			}
@@ -456,7 +460,7 @@ func Refresh(a, b *Placement, cs []Contact, prev []Contact) {
 		}
 		c.Fric = law.FrictionState{}
 		if p := find(prev, c.Key); p != nil {
-			c.Fric = p.Fric
+			c.Fric, c.G0 = p.Fric, p.Gn // G0 and New as Detect set them
 		}
 	}
 }

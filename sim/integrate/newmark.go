@@ -39,9 +39,17 @@ import (
 // switches on with k = ε1 at g = ḡ when n1 = 1: often no end state solves
 // the step (the contact would have to stop exactly at the skin's edge with
 // part of the dashpot force). A stalled solve is rejected and the step cut,
-// which moves the end state off the jump. World.ContactParams.DampBand (scene
-// key damp_band) switches the dashpot on across a band of the skin instead,
-// which removes most stalls (docs/validation.md).
+// which moves the end state off the jump. Two options remove most stalls:
+// World.ContactParams.DampBand (scene key damp_band) switches the dashpot on
+// across a band of the skin instead, a change of the law at every Δt
+// (docs/validation.md); World.Settings.DampLag (scene key
+// integrator.damp_lag) takes each contact's dashpot coefficient of eq. (52)
+// at its gap at the start of the step (World.SetDampLag) while ġ is the
+// trial velocity, so the residual is continuous in the unknowns within a
+// step — our semi-implicit time discretisation of eq. (52), first order in
+// Δt, converging to it as Δt → 0 (docs/performance.md); with
+// integrator.damp_lag_entry a contact new in the step gets the fraction of
+// the step it spent in the skin instead of no dashpot.
 //
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
@@ -200,6 +208,10 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		return 0, err
 	}
 	s := w.Settings
+	// The lagged dashpot (World.SetDampLag) for this step's evaluations only.
+	lag0, entry0 := w.DampLag()
+	w.SetDampLag(s.DampLag, s.DampLagEntry)
+	defer w.SetDampLag(lag0, entry0)
 	n.prepare(w)
 	dt := w.Dt
 	if !(dt > 0) {

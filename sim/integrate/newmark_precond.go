@@ -59,14 +59,24 @@ func (n *Newmark) buildPrec(w *world.World) {
 		meq := law.EquivalentMass(ba.MassOrInf(), bb.MassOrInf())
 		kn := kc
 		if p.Zeta > 0 && !math.IsInf(meq, 0) {
-			cd := 2 * p.Zeta * math.Sqrt(kc*meq) // S0 eq. (52) dashpot coefficient
+			gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
+			kd, g, sl, lag := kc, c.Gn, 1.0, false
+			if on, _ := w.DampLag(); on && poly {
+				// The lagged coefficient (World.DashpotAt), its entry fraction
+				// taken as constant: no ramp derivative.
+				g, sl = w.DashpotAt(c, p.Normal.GBar, gd, n.dt)
+				kd, lag = math.Min(p.Normal.Stiffness(g), 1e30), true
+			}
+			cd := 2 * p.Zeta * math.Sqrt(kd*meq) * sl // S0 eq. (52) dashpot coefficient
 			s, ds := 1.0, 0.0
 			if poly {
-				s, ds = law.DampingRamp(c.Gn, p.Normal.GBar, p.DampBand)
+				s, ds = law.DampingRamp(g, p.Normal.GBar, p.DampBand)
+			}
+			if lag {
+				ds = 0
 			}
 			kn += n.a4 * cd * s // ∂(c ġ_n)/∂u with ∂ġ_n/∂u = α4 (S0 eq. 21)
 			// The ramp adds −(dc/dg)·ġ_n; kept only where it stiffens (closing).
-			gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
 			if t := cd * ds * gd; t > 0 {
 				kn += t
 			}

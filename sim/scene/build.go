@@ -63,6 +63,7 @@ func (b *builder) integrator() error {
 	in := b.s.Integrator
 	st := &b.w.Settings
 	st.Dt, st.DtMin, st.DtMax, st.Safety = in.Dt, in.DtMin, in.DtMax, in.Safety
+	st.DampLag, st.DampLagEntry = in.DampLag, in.DampLagEntry
 	b.w.Dt = in.Dt
 	it, err := integrate.New(in.Name)
 	if err != nil {

@@ -96,6 +96,12 @@ type Integrator struct {
 	Alpha   *float64
 	Tol     *float64
 	MaxIter *int
+	// DampLag: newmark takes the dashpot coefficient of S0 eq. (52) at the
+	// start of each step (world.Settings.DampLag); other integrators ignore it.
+	DampLag bool
+	// DampLagEntry: with DampLag, a contact new in a step gets the fraction
+	// of the step it spent in the skin (world.Settings.DampLagEntry).
+	DampLagEntry bool
 
 	Method      string  // cd: pgs | apgd (default apgd)
 	Compatible  bool    // cd: compatibility post-processing (S3 §6–7)

@@ -4,8 +4,10 @@ import (
 	"math/rand"
 	"testing"
 
+	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/world"
 )
 
 // World.EvaluateFixed, which newmark's finite-difference products use,
@@ -13,10 +15,54 @@ import (
 // and at a state moved by ~1e-7 m (or rad) per body, where full detection
 // finds the same contacts (keys and active set, checked) — on the tetrapod
 // collapse 0.05 s after the side walls went (all four contact kinds, sticking
-// and slipping friction, ground contacts).
+// and slipping friction, ground contacts), at a trial state drifted 1 ms on;
+// with the dashpot as written and with the lagged dashpot
+// (World.SetDampLag, without and with the entry fraction), which must change
+// at least one body's force there.
 func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 	w := collapseWorld(t)
 	advance(t, w, w.Time+0.05, nil)
+	// A trial state 1 ms on (free drift): gaps differ from the committed ones.
+	for _, b := range w.Bodies {
+		if !b.Fixed {
+			b.X, b.Q = b.X.AddScaled(1e-3, b.V), b.Q.Integrate(b.W, 1e-3)
+		}
+	}
+	var plain []geom.Vec3
+	for _, mode := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+		w.SetDampLag(mode[0], mode[1])
+		f := evaluateFixedMatches(t, w, mode)
+		if !mode[0] {
+			plain = f
+			continue
+		}
+		changed := 0
+		for i := range f {
+			if f[i] != plain[i] {
+				changed++
+			}
+		}
+		if changed == 0 {
+			t.Errorf("the lagged dashpot (entry fraction %v) changed no body's force", mode[1])
+		}
+		t.Logf("lagged dashpot (entry fraction %v): %d bodies' forces differ from eq. (52) as written", mode[1], changed)
+	}
+	w.SetDampLag(false, false)
+}
+
+// evaluateFixedMatches is TestEvaluateFixedMatchesEvaluate at w's state,
+// which it restores; it returns the forces of the first Evaluate.
+func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3 {
+	t.Helper()
+	saved := make([]body.State, len(w.Bodies))
+	for i, b := range w.Bodies {
+		saved[i] = b.Save()
+	}
+	defer func() {
+		for i, b := range w.Bodies {
+			b.Restore(saved[i])
+		}
+	}()
 	const dt = 1e-3
 	type forces struct{ F, T []geom.Vec3 }
 	get := func() forces {
@@ -89,5 +135,6 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 		}
 	}
 	same("at the moved state", get(), fixed)
-	t.Logf("%d active contacts; %d bodies' forces changed by the perturbation", len(k0), moved)
+	t.Logf("lag, entry %v: %d active contacts; %d bodies' forces changed by the perturbation", lag, len(k0), moved)
+	return full.F
 }

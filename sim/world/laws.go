@@ -39,14 +39,9 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		}
 		gn := c.Gn
 		fn := p.Normal.Force(gn)
-		kc := p.Normal.Stiffness(gn)
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-		gnDot := vrel.Dot(c.N) // > 0 separating
-		fd := law.Damping(p.Zeta, kc, ma, mb, gnDot)
-		if fd != 0 && p.DampBand > 0 {
-			s, _ := law.DampingRamp(gn, p.Normal.GBar, p.DampBand)
-			fd *= s // S0 eq. (52), switched on across the band (our regularisation)
-		}
+		gnDot := vrel.Dot(c.N)                   // > 0 separating
+		fd := w.dashpot(c, p, ma, mb, gnDot, dt) // S0 eq. (52) (damplag.go)
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
 		c.Ft = p.Friction.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)

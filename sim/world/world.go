@@ -88,6 +88,12 @@ type Settings struct {
 	NoSpherePath bool
 	// SphereSplit says when the sphere path evaluates on two workers (Workers > 1).
 	SphereSplit SplitMode
+	// DampLag asks the implicit integrator (newmark) to lag the dashpot
+	// coefficient of S0 eq. (52) by one step (SetDampLag; scene key
+	// integrator.damp_lag), DampLagEntry to give contacts new in a step the
+	// fraction of the step spent in the skin (integrator.damp_lag_entry).
+	// Explicit ignores both.
+	DampLag, DampLagEntry bool
 }
 
 // DefaultSettings returns conservative stepping settings.
@@ -138,6 +144,8 @@ type World struct {
 	needBoxes  []bool
 	gen        uint64 // evaluation counter (pairEntry.gen)
 	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	dampLag    bool   // SetDampLag
+	dampEntry  bool   // SetDampLag
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int

@@ -1,0 +1,78 @@
+package world
+
+import (
+	"math"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/law"
+)
+
+// SetDampLag switches the lagged dashpot coefficient on or off for the
+// following evaluations (Evaluate and EvaluateFixed alike). With it on, the
+// dashpot of a polyhedral contact, f_d = c·ġ_n with c = 2ζ√(k m_eq) (S0
+// eq. 52), takes k at the contact's gap in the last committed state
+// (Contact.G0, carried by key like the friction history) instead of its
+// current gap, while ġ_n stays the current (trial) velocity: c = 0 for a
+// contact that was outside the skin or did not exist at the last Commit.
+// Within one step of an implicit integrator the dashpot force is then
+// continuous in the unknowns, without the jump of eq. (52) at g = ḡ that
+// stalls Newton; over a step the coefficient differs from eq. (52)'s by
+// k(g_0) − k(g_1) (for n1 = 1: only in a contact's first step), a time
+// discretisation of first order in Δt that converges to eq. (52) as Δt → 0
+// (TestDampLagConverges).
+//
+// With entry also on, a contact new since the last Commit gets, instead of
+// no dashpot, eq. (52)'s coefficient at its current gap times the fraction
+// of the step it has spent in the skin at its current speed,
+// min(1, (ḡ − g)/(|ġ_n|·dt)) (dt: the evaluation's step): still continuous
+// (0 at g = ḡ), and the dashpot impulse of the entry step is not lost.
+//
+// The newmark integrator turns the lag on for its steps when
+// Settings.DampLag (and DampLagEntry) is set; smooth contacts (spheres,
+// superquadrics) are not affected.
+func (w *World) SetDampLag(on, entry bool) { w.dampLag, w.dampEntry = on, on && entry }
+
+// DampLag reports whether the lagged dashpot coefficient is on, and with
+// the entry fraction (SetDampLag).
+func (w *World) DampLag() (on, entry bool) { return w.dampLag, w.dampEntry }
+
+// DashpotAt returns how the dashpot of S0 eq. (52) of the polyhedral
+// contact c is evaluated at normal velocity gnDot in a step dt: the gap g at
+// which its coefficient is taken and a factor s on the force. Without the
+// lag (SetDampLag) g is the current gap and s = 1; with it g is the gap at
+// the last committed state (+Inf for a contact new since then: no dashpot),
+// or, with the entry fraction, a new contact's current gap and s the
+// fraction of the step it has spent in the skin.
+func (w *World) DashpotAt(c *contact.Contact, gbar, gnDot, dt float64) (g, s float64) {
+	switch {
+	case !w.dampLag:
+		return c.Gn, 1
+	case !c.New:
+		return c.G0, 1
+	case !w.dampEntry || !(dt > 0):
+		return math.Inf(1), 1
+	}
+	if v := math.Abs(gnDot) * dt; v > 0 {
+		return c.Gn, math.Min(1, (gbar-c.Gn)/v) // time in the skin / dt at speed |ġ_n|
+	}
+	return c.Gn, 1
+}
+
+// dashpot returns the signed dashpot force of S0 eq. (52) of the polyhedral
+// contact c (law.Damping, switched on across ContactParams.DampBand, lagged
+// as DashpotAt says).
+func (w *World) dashpot(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt float64) float64 {
+	g, s := c.Gn, 1.0
+	if w.dampLag {
+		g, s = w.DashpotAt(c, p.Normal.GBar, gnDot, dt)
+	}
+	fd := law.Damping(p.Zeta, p.Normal.Stiffness(g), ma, mb, gnDot) // S0 eq. (52), k at g
+	if fd != 0 && p.DampBand > 0 {
+		r, _ := law.DampingRamp(g, p.Normal.GBar, p.DampBand)
+		fd *= r // switched on across the band (our regularisation)
+	}
+	if s != 1 {
+		fd *= s
+	}
+	return fd
+}
