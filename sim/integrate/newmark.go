@@ -39,7 +39,7 @@ import (
 // switches on with k = ε1 at g = ḡ when n1 = 1: often no end state solves
 // the step (the contact would have to stop exactly at the skin's edge with
 // part of the dashpot force). A stalled solve is rejected and the step cut,
-// which moves the end state off the jump. Two options remove most stalls:
+// which moves the end state off the jump. Two settings remove most stalls:
 // World.ContactParams.DampBand (scene key damp_band) switches the dashpot on
 // across a band of the skin instead, a change of the law at every Δt
 // (docs/validation.md); World.Settings.DampLag (scene key
@@ -49,7 +49,9 @@ import (
 // step — our semi-implicit time discretisation of eq. (52), first order in
 // Δt, converging to it as Δt → 0 (docs/performance.md); with
 // integrator.damp_lag_entry a contact new in the step gets the fraction of
-// the step it spent in the skin instead of no dashpot.
+// the step it spent in the skin instead of no dashpot. The lag with the
+// entry fraction is the default (world.DefaultSettings, scene defaults);
+// damp_lag: false gives eq. (52)'s coefficient fully implicit.
 //
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with

@@ -28,9 +28,10 @@ func TestOverrides(t *testing.T) {
 			return s.Contact.Pairs[0].Law.Zeta == 0.3 && s.Contact.Pairs[1].Law.Zeta == 0.7
 		}},
 		{[]string{"integrator.dt=2e-5"}, func(s *Spec) bool { return s.Integrator.Dt == 2e-5 }},
-		{[]string{"integrator.damp_lag=true"}, func(s *Spec) bool { return s.Integrator.DampLag }},
-		{[]string{"integrator.damp_lag=true", "integrator.damp_lag_entry=true"}, func(s *Spec) bool {
-			return s.Integrator.DampLag && s.Integrator.DampLagEntry
+		{nil, func(s *Spec) bool { return s.Integrator.DampLag && s.Integrator.DampLagEntry }}, // the defaults
+		{[]string{"integrator.damp_lag=false"}, func(s *Spec) bool { return !s.Integrator.DampLag }},
+		{[]string{"integrator.damp_lag_entry=false"}, func(s *Spec) bool {
+			return s.Integrator.DampLag && !s.Integrator.DampLagEntry
 		}},
 		{[]string{"generators.fill.count=1005"}, func(s *Spec) bool { return s.Generators[0].Count == 1005 }},
 		{[]string{"generators.0.count=7"}, func(s *Spec) bool { return s.Generators[0].Count == 7 }},
@@ -121,7 +122,6 @@ func TestOverrideErrors(t *testing.T) {
 		{"integrator.dt=.nan", `--set integrator.dt: must be a finite number, got .nan`},
 		{"integrator.dt=-1", `--set integrator.dt: must be > 0, got -1`},
 		{"integrator.damp_lag=1", `--set integrator.damp_lag: expected true or false, got "1"`},
-		{"integrator.damp_lag_entry=true", `--set integrator.damp_lag_entry: needs damp_lag: true`},
 		{"bodies.q.position=[0, 1]", `--set bodies.q.position: bodies[0].position: expected 3 numbers [x, y, z], got 2`},
 		{"bodies.nobody.mass=1", `--set bodies.nobody.mass: no entry named "nobody" in bodies (names: q, aa, eu, rot); address entries by name or index`},
 		{"bodies.9.mass=1", `--set bodies.9.mass: index 9 out of range: bodies has 4 entries`},
@@ -141,6 +141,11 @@ func TestOverrideErrors(t *testing.T) {
 		if err != nil && (!errors.As(err, &e) || !strings.HasPrefix(e.Set, "--set ")) {
 			t.Errorf("%s: not an override *Error: %#v", c.set, err)
 		}
+	}
+	// The entry fraction needs the lag.
+	if _, err := ParseWithOverrides(data, "full.yaml", []string{"integrator.damp_lag=false", "integrator.damp_lag_entry=true"}); err == nil ||
+		err.Error() != "--set integrator.damp_lag_entry: needs damp_lag: true" {
+		t.Errorf("damp_lag_entry without damp_lag: %v", err)
 	}
 	// Lists absent from the file cannot be addressed.
 	_, err := ParseWithOverrides([]byte("time: 1\n"), "t.yaml", []string{"generators.fill.count=3"})

@@ -12,7 +12,7 @@ import (
 )
 
 func (d *decoder) decodeIntegrator(top *object) Integrator {
-	it := Integrator{Path: "integrator", Name: "explicit", Safety: 0.2}
+	it := Integrator{Path: "integrator", Name: "explicit", Safety: 0.2, DampLag: true, DampLagEntry: true}
 	o := top.sub("integrator")
 	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter", "method", "compatible", "restitution", "damp_lag", "damp_lag_entry")
 	o.boolean("damp_lag", &it.DampLag)

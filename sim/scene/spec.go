@@ -97,10 +97,11 @@ type Integrator struct {
 	Tol     *float64
 	MaxIter *int
 	// DampLag: newmark takes the dashpot coefficient of S0 eq. (52) at the
-	// start of each step (world.Settings.DampLag); other integrators ignore it.
+	// start of each step (world.Settings.DampLag); other integrators ignore
+	// it. Default true.
 	DampLag bool
 	// DampLagEntry: with DampLag, a contact new in a step gets the fraction
-	// of the step it spent in the skin (world.Settings.DampLagEntry).
+	// of the step it spent in the skin (world.Settings.DampLagEntry). Default true.
 	DampLagEntry bool
 
 	Method      string  // cd: pgs | apgd (default apgd)

@@ -92,13 +92,15 @@ type Settings struct {
 	// coefficient of S0 eq. (52) by one step (SetDampLag; scene key
 	// integrator.damp_lag), DampLagEntry to give contacts new in a step the
 	// fraction of the step spent in the skin (integrator.damp_lag_entry).
-	// Explicit ignores both.
+	// Both are on by default (DefaultSettings); false gives newmark the
+	// dashpot of eq. (52) fully implicit, as written. Explicit ignores both.
 	DampLag, DampLagEntry bool
 }
 
 // DefaultSettings returns conservative stepping settings.
 func DefaultSettings() Settings {
-	return Settings{Dt: 1e-4, DtMin: 1e-10, DtMax: 1e-3, Safety: 0.2, Approach: 0.25, Workers: runtime.NumCPU()}
+	return Settings{Dt: 1e-4, DtMin: 1e-10, DtMax: 1e-3, Safety: 0.2, Approach: 0.25, Workers: runtime.NumCPU(),
+		DampLag: true, DampLagEntry: true}
 }
 
 // Integrator advances a world by one (accepted) step.
