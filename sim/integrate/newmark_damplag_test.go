@@ -85,21 +85,11 @@ func faceBounceRef(t *testing.T, zeta, h float64) float64 {
 		return 4*law.NormalTotal(l.Force(g), fd)/m - grav           // S0 eq. (53)
 	}
 	v0 := math.Sqrt(2 * grav * (h - l.GBar))
-	const dt = 1e-7
-	g, gd := l.GBar, -v0
-	for i := 0; i < 1e7; i++ {
-		k1g, k1v := gd, acc(g, gd)
-		k2g, k2v := gd+dt/2*k1v, acc(g+dt/2*k1g, gd+dt/2*k1v)
-		k3g, k3v := gd+dt/2*k2v, acc(g+dt/2*k2g, gd+dt/2*k2v)
-		k4g, k4v := gd+dt*k3v, acc(g+dt*k3g, gd+dt*k3v)
-		g += dt / 6 * (k1g + 2*k2g + 2*k3g + k4g)
-		gd += dt / 6 * (k1v + 2*k2v + 2*k3v + k4v)
-		if g >= l.GBar && gd > 0 {
-			return gd / v0
-		}
+	e, ok := law.ReboundRK4(acc, l.GBar, v0, 1e-7, 1e7)
+	if !ok {
+		t.Fatal("no rebound")
 	}
-	t.Fatal("no rebound")
-	return 0
+	return e
 }
 
 // The lagged dashpot (World.SetDampLag) is a first-order time

@@ -182,19 +182,9 @@ func rampBounce(t *testing.T, l law.Normal, m, zeta, band, v0 float64) float64 {
 		}
 		return law.NormalTotal(l.Force(g), fd) / m
 	}
-	const dt = 2e-7
-	g, gd := l.GBar, -v0
-	for i := 0; i < 1e6; i++ {
-		k1g, k1v := gd, acc(g, gd)
-		k2g, k2v := gd+dt/2*k1v, acc(g+dt/2*k1g, gd+dt/2*k1v)
-		k3g, k3v := gd+dt/2*k2v, acc(g+dt/2*k2g, gd+dt/2*k2v)
-		k4g, k4v := gd+dt*k3v, acc(g+dt*k3g, gd+dt*k3v)
-		g += dt / 6 * (k1g + 2*k2g + 2*k3g + k4g)
-		gd += dt / 6 * (k1v + 2*k2v + 2*k3v + k4v)
-		if i > 10 && g >= l.GBar {
-			return gd / v0
-		}
+	e, ok := law.ReboundRK4(acc, l.GBar, v0, 2e-7, 1e6)
+	if !ok {
+		t.Fatal("no rebound")
 	}
-	t.Fatal("no rebound")
-	return 0
+	return e
 }
