@@ -163,16 +163,25 @@ func pairStyle(w *world.World, spheres []*body.Body) (string, error) {
 		}
 		return nil
 	}
+	// One body per material stands for the rest: the law depends on the
+	// material pair only (sphere–sphere, sphere–enabled wall).
+	var mats, others []*body.Body
+	seen := map[int]bool{}
 	for _, a := range spheres {
-		for _, b := range w.Bodies {
-			if b != a && (b.Wall < 0 || w.Walls[b.Wall].Enabled) {
-				if err := check(a, b); err != nil {
-					return "", err
-				}
-			}
+		if !seen[a.Material] {
+			seen[a.Material] = true
+			mats = append(mats, a)
 		}
-		if len(spheres) == 1 {
-			if err := check(a, a); err != nil {
+	}
+	for _, b := range w.Bodies {
+		if b.Wall >= 0 && w.Walls[b.Wall].Enabled {
+			others = append(others, b)
+		}
+	}
+	all := append(append([]*body.Body(nil), mats...), others...)
+	for _, a := range mats {
+		for _, b := range all {
+			if err := check(a, b); err != nil {
 				return "", err
 			}
 		}

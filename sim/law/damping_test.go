@@ -33,21 +33,11 @@ func bounce(t *testing.T, zeta float64, clamp bool) float64 {
 	}
 	period := 2 * math.Pi * math.Sqrt(m/l.Eps1)
 	dt := period / 40000
-	g, gd := l.GBar, -v0
-	for i := 0; ; i++ {
-		k1g, k1v := gd, acc(g, gd)
-		k2g, k2v := gd+dt/2*k1v, acc(g+dt/2*k1g, gd+dt/2*k1v)
-		k3g, k3v := gd+dt/2*k2v, acc(g+dt/2*k2g, gd+dt/2*k2v)
-		k4g, k4v := gd+dt*k3v, acc(g+dt*k3g, gd+dt*k3v)
-		g += dt / 6 * (k1g + 2*k2g + 2*k3g + k4g)
-		gd += dt / 6 * (k1v + 2*k2v + 2*k3v + k4v)
-		if i > 10 && g >= l.GBar {
-			return gd / v0
-		}
-		if i > 1e6 {
-			t.Fatal("no rebound")
-		}
+	e, ok := law.ReboundRK4(acc, l.GBar, v0, dt, 1e6)
+	if !ok {
+		t.Fatal("no rebound")
 	}
+	return e
 }
 
 // The equivalent linear oscillator restores e = exp(−ζπ/√(1−ζ²)) (no clamp).

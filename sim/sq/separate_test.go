@@ -20,18 +20,14 @@ func TestSeparated(t *testing.T) {
 	dirs := fibSphere(600)
 	apart, caught := 0, 0
 	for k := 0; k < 2000; k++ {
-		a, b := randShape(rng, 10), randShape(rng, 10)
-		qa, qb, d := randQuat(rng), randQuat(rng), randDir(rng)
-		t0 := touchDist(a, qa, b, qb, d, dirs)
-		pa := Pose{X: geom.V(1, -2, 0.5), Q: qa}
-		pb := Pose{X: pa.X.AddScaled(t0*(0.7+0.6*rng.Float64()), d), Q: qb}
+		a, b, pa, pb, t0 := randPairNear(rng, dirs, 0.7, 0.6)
 		r := Contact(a, pa, b, pb, nil)
 		if !r.Converged {
 			continue
 		}
 		// the pair moves a little: B shifted and turned
 		step := 1e-5 * t0
-		pb2 := Pose{X: pb.X.Add(randDir(rng).Scale(step)), Q: geom.QAxisAngle(randDir(rng), step).Mul(qb)}
+		pb2 := Pose{X: pb.X.Add(randDir(rng).Scale(step)), Q: geom.QAxisAngle(randDir(rng), step).Mul(pb.Q)}
 		r2 := Contact(a, pa, b, pb2, &r.Point)
 		if !r2.Converged {
 			continue
@@ -61,13 +57,9 @@ func TestSeparated(t *testing.T) {
 	// of touching: the hint's plane is far from optimal, the bounds must hold
 	stale := 0
 	for k := 0; k < 2000; k++ {
-		a, b := randShape(rng, 10), randShape(rng, 10)
-		qa, qb, d := randQuat(rng), randQuat(rng), randDir(rng)
-		t0 := touchDist(a, qa, b, qb, d, dirs)
-		pa := Pose{X: geom.V(1, -2, 0.5), Q: qa}
-		pb := Pose{X: pa.X.AddScaled(t0*(0.97+0.06*rng.Float64()), d), Q: qb}
+		a, b, pa, pb, _ := randPairNear(rng, dirs, 0.97, 0.06)
 		r := Contact(a, pa, b, pb, nil)
-		pb2 := Pose{X: pb.X, Q: geom.QAxisAngle(randDir(rng), 0.2*rng.Float64()).Mul(qb)}
+		pb2 := Pose{X: pb.X, Q: geom.QAxisAngle(randDir(rng), 0.2*rng.Float64()).Mul(pb.Q)}
 		r2 := Contact(a, pa, b, pb2, nil)
 		if !r.Converged || !r2.Converged {
 			continue
@@ -81,4 +73,16 @@ func TestSeparated(t *testing.T) {
 		}
 	}
 	t.Logf("stale hints: %d pairs separated", stale)
+}
+
+// randPairNear places two random shapes (n ≤ 10) in random orientations
+// along a random direction at lo + span·U(0, 1) times their touching
+// distance t0, A at a fixed point.
+func randPairNear(rng *rand.Rand, dirs []geom.Vec3, lo, span float64) (a, b Shape, pa, pb Pose, t0 float64) {
+	a, b = randShape(rng, 10), randShape(rng, 10)
+	qa, qb, d := randQuat(rng), randQuat(rng), randDir(rng)
+	t0 = touchDist(a, qa, b, qb, d, dirs)
+	pa = Pose{X: geom.V(1, -2, 0.5), Q: qa}
+	pb = Pose{X: pa.X.AddScaled(t0*(lo+span*rng.Float64()), d), Q: qb}
+	return a, b, pa, pb, t0
 }
