@@ -43,8 +43,11 @@ func Main(args []string, stdout, stderr io.Writer) (code int) {
 			code = ExitInternal
 		}
 	}()
-	return dispatch(args, stdout, stderr)
+	return dispatchFn(args, stdout, stderr)
 }
+
+// dispatchFn runs a command (a variable: tests make it panic).
+var dispatchFn = dispatch
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -136,6 +136,9 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 }
 
 func exitFor(err error) int {
+	if err == nil {
+		return ExitOK
+	}
 	var ie *InputError
 	if errors.As(err, &ie) {
 		return ExitInput
@@ -161,7 +164,7 @@ func nextTime(t, every float64) float64 {
 		next = k * every
 	}
 	if next <= t+1e-12 { // t/every beyond 2⁵³: the multiples are not representable
-		next = t + every
+		next = max(t+every, math.Nextafter(t, math.Inf(1)))
 	}
 	return next
 }
