@@ -18,6 +18,7 @@ import (
 
 	"grainlab/assets"
 	"grainlab/sim/state"
+	"grainlab/sim/world"
 )
 
 // The child process of the signal tests: the test binary re-executed with
@@ -452,5 +453,36 @@ func TestMainRecoversPanic(t *testing.T) {
 	if code != ExitInternal || !strings.Contains(msg, "internal error: unreachable for positive finite sides") ||
 		!strings.Contains(msg, "please report") || strings.Contains(msg, "goroutine") {
 		t.Fatalf("exit %d, stderr %q", code, msg)
+	}
+}
+
+// BenchmarkFiniteGuard: the per-step cost of the finite guard (CheckFinite
+// and the copy of the last good state) on the packed box of tetrapods (300
+// bodies); compare with a step of BenchmarkStep… (docs/performance.md).
+func BenchmarkFiniteGuard(b *testing.B) {
+	s, err := Load(Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var good world.BodyStates
+	for i := 0; i < b.N; i++ {
+		if err := s.World.CheckFinite(); err != nil {
+			b.Fatal(err)
+		}
+		good.Save(s.World)
+	}
+}
+
+// BenchmarkStartAudit: the start audit (findOverlaps) on the packed box of
+// tetrapods, 300 bodies and 5 walls.
+func BenchmarkStartAudit(b *testing.B) {
+	s, err := Load(Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if ov := findOverlaps(s.World); len(ov) != 0 {
+			b.Fatal(ov)
+		}
 	}
 }
