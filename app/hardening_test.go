@@ -144,26 +144,35 @@ func TestRunSignalWritesOutputs(t *testing.T) {
 	}
 }
 
-// --checkpoint writes final.json during the run (atomically: a reader never
-// sees a partial file), before the end time.
+// --checkpoint (and the scene key output.checkpoint) writes final.json
+// during the run (atomically: a reader never sees a partial file), before
+// the end time; a negative scene value is bad input.
 func TestRunCheckpoint(t *testing.T) {
-	dir := t.TempDir()
-	cmd, stderr := child(t, "run", "cube-drop-a", "--time", "1000", "--out", dir, "--quiet", "--checkpoint", "0.02")
-	fin := filepath.Join(dir, FinalFile)
-	var f state.File
-	waitFor(t, "checkpoint at t ≥ 0.04", func() bool {
-		var err error
-		if f, err = state.Read(fin); err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("reading a checkpoint: %v", err) // a partial file
+	keyed := sceneWith(t, "output:\n", "  checkpoint: 0.02\n")
+	for _, args := range [][]string{{"cube-drop-a", "--checkpoint", "0.02"}, {keyed}} {
+		dir := t.TempDir()
+		cmd, stderr := child(t, append([]string{"run"}, append(args, "--time", "1000", "--out", dir, "--quiet")...)...)
+		fin := filepath.Join(dir, FinalFile)
+		var f state.File
+		waitFor(t, "checkpoint at t ≥ 0.04", func() bool {
+			var err error
+			if f, err = state.Read(fin); err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("reading a checkpoint: %v", err) // a partial file
+				}
+				return false
 			}
-			return false
+			return f.Time >= 0.04
+		})
+		cmd.Process.Kill()
+		if f.Time >= 1000 || len(f.Bodies) != 1 {
+			t.Fatalf("%v: checkpoint %+v; stderr %s", args, f, stderr)
 		}
-		return f.Time >= 0.04
-	})
-	cmd.Process.Kill()
-	if f.Time >= 1000 || len(f.Bodies) != 1 {
-		t.Fatalf("checkpoint %+v; stderr %s", f, stderr)
+	}
+	var stderr bytes.Buffer
+	if code := Main([]string{"run", "cube-drop-a", "--set", "output.checkpoint=-1", "--out", t.TempDir()}, &bytes.Buffer{}, &stderr); code != ExitInput ||
+		!strings.Contains(stderr.String(), "output.checkpoint") {
+		t.Errorf("output.checkpoint=-1: exit %d, %q", code, stderr.String())
 	}
 }
 
