@@ -495,3 +495,18 @@ func BenchmarkStartAudit(b *testing.B) {
 		}
 	}
 }
+
+// --audit EVERY reports, as warnings with time and bodies, a body that
+// tunnels through the ground at 1e6 m/s (the run goes on, exit 0); without
+// it, nothing is reported.
+func TestRunPeriodicAudit(t *testing.T) {
+	for _, audit := range []string{"0.01", "0"} {
+		var stderr bytes.Buffer
+		code := Main([]string{"run", "cube-drop-a", "--set", "bodies.cube.velocity=[0,0,-1e6]", "--time", "0.03", "--audit", audit,
+			"--out", t.TempDir(), "--quiet"}, &bytes.Buffer{}, &stderr)
+		found := strings.Contains(stderr.String(), "warning: audit at t=") && strings.Contains(stderr.String(), `body "cube" crosses wall "wall:ground"`)
+		if code != ExitOK || found != (audit != "0") {
+			t.Errorf("--audit %s: exit %d, stderr %q", audit, code, stderr.String())
+		}
+	}
+}
