@@ -46,7 +46,11 @@ type BenchResult struct {
 }
 
 // Bench runs a scene headless and measures its speed.
-func Bench(o Options) (*BenchResult, error) {
+func Bench(o Options) (*BenchResult, error) { return bench(o, nil) }
+
+// bench is Bench stopped early (after a complete step) when stop is set;
+// the figures are those of the steps taken, with an *Interrupted error.
+func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 	s, err := Load(o)
 	if err != nil {
 		return nil, err
@@ -68,10 +72,13 @@ func Bench(o Options) (*BenchResult, error) {
 	_, err = s.StepTo(end, func() bool {
 		r.ContactSteps += int64(w.Stats.Contacts)
 		r.MaxContacts = max(r.MaxContacts, w.Stats.Contacts)
-		return false
+		return stop.stopped() != nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("simulation failed at t=%.6g s: %w", w.Time, err)
+	}
+	if sig := stop.stopped(); sig != nil {
+		err = &Interrupted{sig}
 	}
 	r.Wall = time.Since(start)
 	r.Steps = w.Steps - steps0
@@ -89,7 +96,7 @@ func Bench(o Options) (*BenchResult, error) {
 	if r.SimTime > 0 {
 		r.WallPerSimSec = secs / r.SimTime
 	}
-	return r, nil
+	return r, err
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) int {
@@ -125,10 +132,19 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stop()
 	}
-	r, err := Bench(o)
-	if err != nil {
+	if err := checkFlags(o, map[string]float64{"--time": *dur}); err != nil {
+		fmt.Fprintln(stderr, "grainlab bench:", err)
+		return ExitInput
+	}
+	stop, release := catchSignals(stderr, "stopping the benchmark")
+	defer release()
+	r, err := bench(o, stop)
+	if err != nil && r == nil {
 		fmt.Fprintln(stderr, "grainlab bench:", err)
 		return exitFor(err)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "grainlab bench: %v after %.6g s simulated; the figures below are of the steps taken\n", err, r.SimTime)
 	}
 	fmt.Fprintf(stdout, "scene            %s (%d bodies, %d workers)\n", r.Scene, r.Bodies, r.Workers)
 	fmt.Fprintf(stdout, "simulated        %.4g s in %d steps\n", r.SimTime, r.Steps)
@@ -138,5 +154,5 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "µs/contact/step  %.3f\n", r.USPerContact)
 	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
-	return ExitOK
+	return exitFor(err)
 }

@@ -8,18 +8,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"grainlab/sim/scene"
 )
 
-// Exit codes.
+// Exit codes (README, docs/outputs.md); a run stopped by a signal exits
+// with ExitInterrupt or ExitTerminate.
 const (
-	ExitOK      = 0
-	ExitFailure = 1 // the simulation failed (message says when and why)
-	ExitInput   = 2 // bad input (message says what)
+	ExitOK       = 0
+	ExitFailure  = 1 // the simulation failed, or an output could not be written (message says when and why)
+	ExitInput    = 2 // bad input (message says what)
+	ExitInternal = 3 // an internal error (a recovered panic): a bug to report
 )
 
 type setFlags []string
@@ -27,8 +29,27 @@ type setFlags []string
 func (s *setFlags) String() string     { return strings.Join(*s, " ") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
-// Main runs the command line and returns the exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
+// Main runs the command line and returns the exit code. A panic in a
+// command is an internal error: a message asking for a report, exit code
+// ExitInternal, and the Go stack trace only with GRAINLAB_DEBUG=1.
+func Main(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "grainlab: internal error: %v\n", r)
+			fmt.Fprintln(stderr, "grainlab: this is a bug; please report it with the command line (set GRAINLAB_DEBUG=1 for a stack trace)")
+			if os.Getenv("GRAINLAB_DEBUG") == "1" {
+				stderr.Write(debug.Stack())
+			}
+			code = ExitInternal
+		}
+	}()
+	return dispatchFn(args, stdout, stderr)
+}
+
+// dispatchFn runs a command (a variable: tests make it panic).
+var dispatchFn = dispatch
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runDefault(stdout, stderr)
 	}
@@ -60,7 +81,7 @@ func usage(w io.Writer) {
   grainlab view [SCENE] [--set k=v]... [--play] [--fast] [--speed X] [--time T] [--overlays] [--restart FILE]
                                     open the window on SCENE (Space plays; see docs/window.md)
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
-                     [--workers N] [--restart final.json]
+                     [--workers N] [--restart final.json] [--checkpoint EVERY] [--audit EVERY]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
   grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]... [--panel] [--overlays]
                                     simulate T seconds headless and render one frame to a PNG
@@ -117,113 +138,4 @@ func cmdScenes(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-*s  %s\n", wid, b.Name, b.Description)
 	}
 	return ExitOK
-}
-
-func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o Options
-	var sets setFlags
-	out := fs.String("out", "out", "output directory")
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	fs.Float64Var(&o.Time, "time", 0, "end time in s (default: the scene's)")
-	fs.StringVar(&o.Integrator, "integrator", "", "integrator name (default: the scene's)")
-	fs.Float64Var(&o.Dt, "dt", 0, "initial/maximum time step in s (default: the scene's)")
-	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
-	fs.StringVar(&o.Restart, "restart", "", "start from the body states of a final.json")
-	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
-	name, err := parseWithPositional(fs, args)
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab run:", err)
-		return ExitInput
-	}
-	o.Scene, o.Sets = name, sets
-	if math.IsNaN(o.Time) || o.Time < 0 || math.IsNaN(o.Dt) || o.Dt < 0 {
-		fmt.Fprintln(stderr, "grainlab run: --time and --dt must be ≥ 0")
-		return ExitInput
-	}
-	return Run(o, *out, *quiet, stderr)
-}
-
-// Run executes a headless run and writes its outputs; it returns the exit code.
-func Run(o Options, out string, quiet bool, stderr io.Writer) int {
-	s, err := Load(o)
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return exitFor(err)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitInput
-	}
-	if err := s.RunOutputs(out, quiet, stderr); err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return exitFor(err)
-	}
-	return ExitOK
-}
-
-func exitFor(err error) int {
-	var ie *InputError
-	if errors.As(err, &ie) {
-		return ExitInput
-	}
-	return ExitFailure
-}
-
-// RunOutputs advances the simulation to its end time, writing series.csv
-// every output interval, contacts.csv (final or every row) and final.json.
-func (s *Sim) RunOutputs(dir string, quiet bool, stderr io.Writer) error {
-	w := s.World
-	ser, err := NewSeries(dir, w)
-	if err != nil {
-		return err
-	}
-	defer ser.Close()
-	con, err := NewContacts(dir)
-	if err != nil {
-		return err
-	}
-	defer con.Close()
-	every := s.Spec.Output.Every
-	if every <= 0 {
-		every = s.End / 1000
-	}
-	allContacts := s.Spec.Output.Contacts == "every"
-	var bar *Progress
-	if !quiet {
-		bar = NewProgress(stderr, w.Time, s.End)
-	}
-	if err := ser.Write(w); err != nil {
-		return err
-	}
-	for k := 1; w.Time < s.End-1e-12; k++ {
-		next := math.Min(s.End, float64(k)*every)
-		if next <= w.Time {
-			continue
-		}
-		_, err := s.StepTo(next, nil)
-		if err != nil {
-			if bar != nil {
-				bar.Done(w.Time)
-			}
-			return fmt.Errorf("simulation failed at t=%.6g s (step %d): %w", w.Time, w.Steps, err)
-		}
-		if err := ser.Write(w); err != nil {
-			return err
-		}
-		if allContacts {
-			con.Write(w)
-		}
-		if bar != nil {
-			bar.Update(w.Time, w.Steps)
-		}
-	}
-	if !allContacts {
-		con.Write(w)
-	}
-	if bar != nil {
-		bar.Done(w.Time)
-	}
-	return WriteFinal(dir, w)
 }

@@ -1,33 +1,29 @@
 package app
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
-	"grainlab/sim/state"
 	"grainlab/sim/world"
 )
 
 // Series writes series.csv: one row per output instant (columns in docs/outputs.md).
 type Series struct {
-	f   *os.File
-	w   *bufio.Writer
+	w   *sink
 	row []string
 }
 
 // NewSeries creates DIR/series.csv and writes its header.
 func NewSeries(dir string, w *world.World) (*Series, error) {
-	f, err := os.Create(filepath.Join(dir, "series.csv"))
+	out, err := openSink(filepath.Join(dir, SeriesFile))
 	if err != nil {
 		return nil, err
 	}
-	s := &Series{f: f, w: bufio.NewWriter(f)}
+	s := &Series{w: out}
 	cols := []string{"t", "dt", "kinetic", "potential_gravity", "potential_contact", "total_energy",
 		"contacts", "contacts_vf", "contacts_ee", "contacts_ve", "contacts_vv", "contacts_suppressed",
 		"night_owls", "rejected_steps", "contacts_sq", "sq_failures", "newton_iters", "linear_iters", "residual",
@@ -42,7 +38,10 @@ func NewSeries(dir string, w *world.World) (*Series, error) {
 	for _, p := range w.Probes {
 		cols = append(cols, "probe_"+p.Name+"_x", "probe_"+p.Name+"_y", "probe_"+p.Name+"_z")
 	}
-	s.writeRow(cols)
+	if err := s.writeRow(cols); err != nil {
+		out.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -53,14 +52,14 @@ func loadName(name string, i int) string {
 	return "load_" + name
 }
 
-func (s *Series) writeRow(cols []string) {
+func (s *Series) writeRow(cols []string) error {
 	for i, c := range cols {
 		if i > 0 {
 			s.w.WriteByte(',')
 		}
 		s.w.WriteString(c)
 	}
-	s.w.WriteByte('\n')
+	return s.w.WriteByte('\n')
 }
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
@@ -99,43 +98,41 @@ func (s *Series) Write(w *world.World) error {
 		r = append(r, vec(v)...)
 	}
 	s.row = r
-	s.writeRow(r)
-	return nil
+	return s.writeRow(r)
 }
 
-// Close flushes and closes the file.
-func (s *Series) Close() error {
-	if err := s.w.Flush(); err != nil {
-		s.f.Close()
-		return err
-	}
-	return s.f.Close()
-}
+// Flush writes the complete rows buffered so far to the file.
+func (s *Series) Flush() error { return s.w.Flush() }
 
-// WriteFinal writes DIR/final.json with every movable body's state.
+// Close flushes and closes the file; it returns the first write, flush or
+// close error of the file (an *OutputError naming it).
+func (s *Series) Close() error { return s.w.Close() }
+
+// WriteFinal writes DIR/final.json with every movable body's state,
+// atomically (a temporary file renamed over it).
 func WriteFinal(dir string, w *world.World) error {
-	return state.Write(filepath.Join(dir, "final.json"), w)
+	return writeFinalAtomic(filepath.Join(dir, FinalFile), w)
 }
 
 // ContactsWriter writes contacts.csv rows (every contact, active or suppressed).
 type ContactsWriter struct {
-	f *os.File
-	w *bufio.Writer
+	w *sink
 }
 
 // NewContacts creates DIR/contacts.csv with its header.
 func NewContacts(dir string) (*ContactsWriter, error) {
-	f, err := os.Create(filepath.Join(dir, "contacts.csv"))
+	out, err := openSink(filepath.Join(dir, ContactsFile))
 	if err != nil {
 		return nil, err
 	}
-	c := &ContactsWriter{f: f, w: bufio.NewWriter(f)}
+	c := &ContactsWriter{w: out}
 	fmt.Fprintln(c.w, "t,body_a,body_b,name_a,name_b,type,feature_a,feature_b,x,y,z,nx,ny,nz,gap,fn,ftx,fty,ftz,state,suppressed_by")
 	return c, nil
 }
 
-// Write appends every contact of w at the current time.
-func (c *ContactsWriter) Write(w *world.World) {
+// Write appends every contact of w at the current time; it returns the
+// file's first write error.
+func (c *ContactsWriter) Write(w *world.World) error {
 	w.EachContact(func(a, b int, k *contact.Contact) {
 		p := k.Point()
 		state := "stick"
@@ -151,7 +148,11 @@ func (c *ContactsWriter) Write(w *world.World) {
 			g(p.X), g(p.Y), g(p.Z), g(k.N.X), g(k.N.Y), g(k.N.Z), g(k.Gn), g(k.Fn),
 			g(k.Ft.X), g(k.Ft.Y), g(k.Ft.Z), state, k.Rule)
 	})
+	return c.w.err
 }
+
+// Flush writes the complete rows buffered so far to the file.
+func (c *ContactsWriter) Flush() error { return c.w.Flush() }
 
 // featName names a contact's feature on A (or B) as v12, e7 or f3.
 func featName(k *contact.Contact, onA bool) string {
@@ -175,11 +176,5 @@ func featName(k *contact.Contact, onA bool) string {
 	return string(kinds[1]) + strconv.Itoa(int(k.FB))
 }
 
-// Close flushes and closes the file.
-func (c *ContactsWriter) Close() error {
-	if err := c.w.Flush(); err != nil {
-		c.f.Close()
-		return err
-	}
-	return c.f.Close()
-}
+// Close flushes and closes the file; it returns the file's first error.
+func (c *ContactsWriter) Close() error { return c.w.Close() }

@@ -3,52 +3,101 @@ package app
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Progress draws a one-line progress bar on a terminal stream: simulated
-// time, wall time, steps per second and the estimated time to completion.
+// time, the current time step, wall time, steps per second and the
+// estimated time to completion. It draws from its own goroutine every Every
+// of wall time (the first line within Every of the start), so a slow run
+// (a tiny step, a step of many seconds) still shows that it is alive; the
+// stepping side only stores the numbers (Update, Set).
 type Progress struct {
-	out       io.Writer
-	start     time.Time
-	last      time.Time
-	t0, end   float64
-	steps     int64
+	out     io.Writer
+	start   time.Time
+	t0, end float64
+	// Every is the wall time between redraws (set before the first Update).
+	Every time.Duration
+
+	t, dt     atomic.Uint64 // float64 bits
+	steps     atomic.Int64
 	lastSteps int64
+	last      time.Time
 	rate      float64
-	Every     time.Duration
+
+	once sync.Once
+	quit chan struct{}
+	done chan struct{}
 }
 
 // NewProgress starts a bar for simulated time from t0 to end.
 func NewProgress(out io.Writer, t0, end float64) *Progress {
 	now := time.Now()
-	return &Progress{out: out, start: now, last: now, t0: t0, end: end, Every: 200 * time.Millisecond}
+	p := &Progress{out: out, start: now, last: now, t0: t0, end: end, Every: 200 * time.Millisecond,
+		quit: make(chan struct{}), done: make(chan struct{})}
+	p.t.Store(math.Float64bits(t0))
+	return p
 }
 
-// Update redraws the bar when Every has elapsed since the last draw.
-func (p *Progress) Update(t float64, steps int64) {
-	p.steps = steps
-	now := time.Now()
-	if now.Sub(p.last) < p.Every {
-		return
-	}
-	dt := now.Sub(p.last).Seconds()
-	p.rate = float64(steps-p.lastSteps) / dt
-	p.last, p.lastSteps = now, steps
-	p.draw(t, now, false)
+// Update records the simulated time and step count reached (the bar draws
+// them on its next tick).
+func (p *Progress) Update(t float64, steps int64) { p.Set(t, steps, math.NaN()) }
+
+// Set records the time, step count and the current time step dt (NaN:
+// unknown).
+func (p *Progress) Set(t float64, steps int64, dt float64) {
+	p.once.Do(p.startTicker)
+	p.t.Store(math.Float64bits(t))
+	p.steps.Store(steps)
+	p.dt.Store(math.Float64bits(dt))
 }
 
-// Done draws the final state and ends the line.
+// Begin starts the periodic redraw before the first step (Set does it too).
+func (p *Progress) Begin() { p.once.Do(p.startTicker) }
+
+func (p *Progress) startTicker() {
+	go func() {
+		defer close(p.done)
+		tick := time.NewTicker(p.Every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.quit:
+				return
+			case now := <-tick.C:
+				steps := p.steps.Load()
+				if dt := now.Sub(p.last).Seconds(); dt > 0 {
+					p.rate = float64(steps-p.lastSteps) / dt
+				}
+				p.last, p.lastSteps = now, steps
+				p.draw(now, false)
+			}
+		}
+	}()
+}
+
+// Done stops the redraws, draws the final state at time t and ends the line.
 func (p *Progress) Done(t float64) {
+	started := true
+	p.once.Do(func() { started = false })
+	if started {
+		close(p.quit)
+		<-p.done
+	}
+	p.t.Store(math.Float64bits(t))
 	now := time.Now()
 	if wall := now.Sub(p.start).Seconds(); wall > 0 {
-		p.rate = float64(p.steps) / wall
+		p.rate = float64(p.steps.Load()) / wall
 	}
-	p.draw(t, now, true)
+	p.draw(now, true)
 }
 
-func (p *Progress) draw(t float64, now time.Time, final bool) {
+func (p *Progress) draw(now time.Time, final bool) {
+	t := math.Float64frombits(p.t.Load())
 	frac := 1.0
 	if p.end > p.t0 {
 		frac = (t - p.t0) / (p.end - p.t0)
@@ -68,8 +117,12 @@ func (p *Progress) draw(t float64, now time.Time, final bool) {
 	if final {
 		end = "\n"
 	}
-	fmt.Fprintf(p.out, "\r%s %5.1f%%  t=%.4g/%.4g s  wall %s  %.0f steps/s  ETA %s   %s",
-		bar, 100*frac, t, p.end, fmtDur(wall), p.rate, eta, end)
+	step := ""
+	if dt := math.Float64frombits(p.dt.Load()); dt > 0 {
+		step = fmt.Sprintf("  Δt=%.3g s", dt)
+	}
+	fmt.Fprintf(p.out, "\r%s %5.1f%%  t=%.4g/%.4g s%s  wall %s  %.0f steps/s  ETA %s   %s",
+		bar, 100*frac, t, p.end, step, fmtDur(wall), p.rate, eta, end)
 }
 
 func fmtDur(s float64) string {

@@ -1,7 +1,12 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
 
 	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
@@ -29,14 +34,27 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 // Sim is a loaded scene ready to advance: the world, its spec and end time.
 type Sim struct {
-	Spec  *scene.Spec
-	World *world.World
-	End   float64
+	Spec    *scene.Spec
+	World   *world.World
+	End     float64
+	Restart string // the state file it started from ("" for the scene's own state)
+	// Warnings are findings at load that do not stop a run (overlapping
+	// spheres: their overlap is a contact force).
+	Warnings []string
 }
 
 // Load reads the scene (with overrides), builds the world and evaluates the
 // initial forces. Errors in the input are *InputError.
 func Load(o Options) (*Sim, error) {
+	if err := checkScenePath(o.Scene); err != nil {
+		return nil, &InputError{err}
+	}
+	if o.Integrator != "" && !slices.Contains(integrate.Names, o.Integrator) {
+		return nil, &InputError{fmt.Errorf("--integrator %q: unknown integrator (one of %s)", o.Integrator, strings.Join(integrate.Names, ", "))}
+	}
+	if err := checkFlags(o, nil); err != nil {
+		return nil, &InputError{err}
+	}
 	sets := append([]string(nil), o.Sets...)
 	if o.Integrator != "" {
 		sets = append(sets, "integrator.name="+o.Integrator)
@@ -67,10 +85,57 @@ func Load(o Options) (*Sim, error) {
 			return nil, &InputError{err}
 		}
 	}
+	if every, dtMin := spec.Output.Every, spec.Integrator.DtMin; every > 0 && every < dtMin {
+		return nil, &InputError{fmt.Errorf("%s: output.every = %g s is below the smallest time step integrator.dt_min = %g s "+
+			"(a row per step at most; raise output.every)", spec.File, every, dtMin)}
+	}
+	if o.Restart != "" && w.Time >= spec.Time {
+		return nil, &InputError{fmt.Errorf("%s: restart time %g s is not before the end time %g s (raise --time)", o.Restart, w.Time, spec.Time)}
+	}
+	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart}
+	var bad []string
+	for _, ov := range findOverlaps(w) {
+		if ov.Smooth {
+			s.Warnings = append(s.Warnings, "at the start: "+ov.String()+": a contact force acts at once")
+		} else {
+			bad = append(bad, ov.String())
+		}
+	}
+	if len(bad) > 0 {
+		from := spec.File
+		if o.Restart != "" {
+			from = o.Restart
+		}
+		more := ""
+		if len(bad) > 3 {
+			more = fmt.Sprintf(" (and %d more)", len(bad)-3)
+			bad = bad[:3]
+		}
+		return nil, &InputError{fmt.Errorf("%s: the start state interpenetrates: %s%s; move the bodies apart", from, strings.Join(bad, "; "), more)}
+	}
 	if err := integrate.Start(w); err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %w", spec.File, err)}
 	}
-	return &Sim{Spec: spec, World: w, End: spec.Time}, nil
+	return s, nil
+}
+
+// checkScenePath: an argument that looks like a path (it contains a slash
+// or ends in .yaml) must name a readable file; say so plainly rather than
+// "no built-in scene".
+func checkScenePath(arg string) error {
+	if !strings.ContainsRune(arg, '/') && !strings.HasSuffix(arg, ".yaml") && !strings.HasSuffix(arg, ".yml") {
+		return nil
+	}
+	st, err := os.Stat(arg)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file", arg)
+	case err != nil:
+		return err
+	case st.IsDir():
+		return fmt.Errorf("%s: is a directory, not a scene file", arg)
+	}
+	return nil
 }
 
 // StepTo advances the world until time t (landing on t and on event times

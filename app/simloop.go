@@ -139,6 +139,9 @@ type SimLoop struct {
 	done  chan struct{}
 	state atomic.Pointer[LoopState]
 	began atomic.Bool
+	// idles counts the waits of the playing loop when it is ahead of its
+	// real-time target (never when behind: tests read it).
+	idles atomic.Int64
 
 	// Owned by the loop goroutine after Start.
 	sim       *Sim
@@ -153,6 +156,7 @@ type SimLoop struct {
 	end       float64
 	steps     int // single steps requested while paused
 	spring    *springState
+	good      world.BodyStates // the last finite state (the finite guard puts it back)
 	status    string
 	statusErr bool
 	statusSeq uint64
@@ -341,6 +345,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.steps = 0
 	l.meanMass = meanMass(s.World)
 	l.shapes = s.World.SmoothShapes()
+	l.good.Save(s.World)
 	l.anchor(time.Now())
 	l.dirty = true
 }
@@ -423,6 +428,7 @@ func (l *SimLoop) run() {
 				l.publish(now)
 			}
 			ahead := time.Duration((w.Time - target) / l.speed * float64(time.Second))
+			l.idles.Add(1)
 			if !wait(min(ahead+time.Millisecond, l.PublishInterval)) {
 				return
 			}
@@ -472,6 +478,18 @@ func (l *SimLoop) stepOnce() {
 	}
 	if err == nil {
 		err = w.ApplyEvents()
+	}
+	if err == nil {
+		if nf := w.CheckFinite(); nf != nil {
+			// The finite guard: pause with the last finite state on screen.
+			l.setPlaying(false)
+			l.steps = 0
+			l.good.Restore(w)
+			integrate.Start(w) // forces and contacts of the restored state (its error, if any, is the one shown)
+			l.setStatus(true, "%v; paused at the last finite state t=%.6g s (R resets)", nf, w.Time)
+			return
+		}
+		l.good.Save(w)
 	}
 	if err != nil {
 		l.setPlaying(false)

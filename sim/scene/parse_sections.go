@@ -648,9 +648,12 @@ func (d *decoder) ramp(o *object) Ramp {
 func (d *decoder) decodeOutput(top *object) Output {
 	out := Output{Every: 0.01, Contacts: "final"}
 	o := top.sub("output")
-	o.allow("every", "contacts")
+	o.allow("every", "contacts", "checkpoint")
 	if o.num("every", &out.Every) {
 		o.positive("every", out.Every)
+	}
+	if o.num("checkpoint", &out.Checkpoint) {
+		o.positive("checkpoint", out.Checkpoint)
 	}
 	o.enum("contacts", &out.Contacts, "final", "every")
 	return out

@@ -303,8 +303,9 @@ type Assignment struct {
 
 // Output controls what a run writes.
 type Output struct {
-	Every    float64 // s between series rows, default 0.01
-	Contacts string  // "final" or "every"
+	Every      float64 // s between series rows, default 0.01
+	Contacts   string  // "final" or "every"
+	Checkpoint float64 // s of simulated time between final.json checkpoints; 0 (default): only at the end
 }
 
 // Probe records one quantity per output row.

@@ -1,0 +1,169 @@
+package app
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"grainlab/sim/state"
+	"grainlab/sim/world"
+)
+
+// Output file names in --out (docs/outputs.md).
+const (
+	SeriesFile   = "series.csv"
+	ContactsFile = "contacts.csv"
+	FinalFile    = "final.json"
+)
+
+// createOutput opens an output file for writing; tests replace it to inject
+// write failures (a full disk).
+var createOutput = func(path string) (io.WriteCloser, error) { return os.Create(path) }
+
+// OutputError is a failed write, flush, sync, rename or close of an output
+// file: exit 1, the file named.
+type OutputError struct {
+	Path string
+	Op   string
+	Err  error
+}
+
+func (e *OutputError) Error() string {
+	return fmt.Sprintf("%s: %s failed: %v (outputs are incomplete)", e.Path, e.Op, e.Err)
+}
+func (e *OutputError) Unwrap() error { return e.Err }
+
+// sink is a buffered output file whose first error sticks and names the file.
+type sink struct {
+	path string
+	f    io.WriteCloser
+	w    *bufio.Writer
+	err  error
+}
+
+func openSink(path string) (*sink, error) {
+	f, err := createOutput(path)
+	if err != nil {
+		return nil, &OutputError{path, "create", err}
+	}
+	return &sink{path: path, f: f, w: bufio.NewWriter(f)}, nil
+}
+
+func (s *sink) fail(op string, err error) {
+	if s.err == nil && err != nil {
+		s.err = &OutputError{s.path, op, err}
+	}
+}
+
+// WriteString appends to the buffer (a write error is kept for Err).
+func (s *sink) WriteString(v string) {
+	if s.err == nil {
+		_, err := s.w.WriteString(v)
+		s.fail("write", err)
+	}
+}
+
+// WriteByte appends one byte.
+func (s *sink) WriteByte(c byte) error {
+	if s.err == nil {
+		s.fail("write", s.w.WriteByte(c))
+	}
+	return s.err
+}
+
+// Write appends p (io.Writer, for fmt.Fprintf).
+func (s *sink) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.fail("write", err)
+	return n, s.err
+}
+
+// Flush writes the buffered bytes (complete rows) to the file.
+func (s *sink) Flush() error {
+	if s.err == nil {
+		s.fail("write", s.w.Flush())
+	}
+	return s.err
+}
+
+// Close flushes and closes; the first error of the file's life is returned.
+func (s *sink) Close() error {
+	if s.f == nil {
+		return s.err
+	}
+	s.Flush()
+	s.fail("close", s.f.Close())
+	s.f = nil
+	return s.err
+}
+
+// writeFinalAtomic writes the state of w to path through a temporary file in
+// the same directory, synced and then renamed over path: a reader (or a
+// crash) sees the old file or the new one, never a partial one.
+func writeFinalAtomic(path string, w *world.World) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return &OutputError{path, "create", err}
+	}
+	name := tmp.Name()
+	tmp.Close()
+	os.Chmod(name, 0o644) // CreateTemp makes 0600; final.json is an ordinary output
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(name)
+		}
+	}()
+	if err := state.Write(name, w); err != nil {
+		return &OutputError{path, "write", err}
+	}
+	if err := syncFile(name); err != nil {
+		return &OutputError{path, "sync", err}
+	}
+	if err := os.Rename(name, path); err != nil {
+		return &OutputError{path, "rename", err}
+	}
+	ok = true
+	return nil
+}
+
+func syncFile(name string) error {
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// removeStale deletes the outputs of an earlier run in dir (series.csv,
+// contacts.csv, final.json), so the directory never mixes two runs; keep is
+// a file not to delete (the --restart file when it is dir/final.json).
+func removeStale(dir, keep string) error {
+	for _, n := range []string{SeriesFile, ContactsFile, FinalFile} {
+		p := filepath.Join(dir, n)
+		if keep != "" && sameFile(p, keep) {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return &OutputError{p, "remove the previous run's", err}
+		}
+	}
+	return nil
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
