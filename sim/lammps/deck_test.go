@@ -18,12 +18,13 @@ import (
 	"grainlab/sim/world"
 )
 
-const settled = "../validation/testdata/sphere-box-218-settled.json"
+const settled = "../validation/testdata/sphere-box-soft-218-settled.json"
 
-// box returns the S2 §3.4 box of 218 spheres settled for 1 s, started.
+// box returns the S2 §3.4 box of 218 spheres in its soft variant
+// (sphere-box-soft) settled for 1 s, started.
 func box(t *testing.T, sets ...string) *world.World {
 	t.Helper()
-	s, err := scene.LoadBuiltin("sphere-box", sets...)
+	s, err := scene.LoadBuiltin("sphere-box-soft", sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestDeckSphereBox(t *testing.T) {
 	}
 	in := string(d.Input)
 	for _, want := range []string{
-		"pair_style gran/hooke 10.02 0 20 10 0 1 limit_damping",
+		"pair_style gran/hooke 10.02 0 20 10 0 1\n",
 		"fix wallx all wall/gran hooke 10.02 0 20 10 0 1 xplane 0 0.012\n",
 		"fix wally all wall/gran hooke 10.02 0 20 10 0 1 yplane 0 0.012\n",
 		"zplane 0 NULL\n",
@@ -117,6 +118,19 @@ func TestDeckSphereBox(t *testing.T) {
 		if !strings.Contains(in, want) {
 			t.Errorf("input lacks %q:\n%s", want, in)
 		}
+	}
+	// limit_damping: the pair style's keyword, only when the law has it on
+	// (fix wall/gran has none).
+	if strings.Contains(in, "limit_damping") {
+		t.Errorf("limit_damping written for a law without it:\n%s", in)
+	}
+	d, err = lammps.Write(box(t, "contact.default.limit_damping=true"), lammps.Options{Steps: 100, Dt: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = string(d.Input)
+	if !strings.Contains(in, "pair_style gran/hooke 10.02 0 20 10 0 1 limit_damping\n") || strings.Count(in, "limit_damping") != 1 {
+		t.Errorf("limit_damping: want it once, on the pair style:\n%s", in)
 	}
 }
 
@@ -154,13 +168,14 @@ func TestDeckRefuses(t *testing.T) {
 
 // With LAMMPS installed (Debian's lmp), the deck and Grainlab's explicit
 // sphere path run the settled box for 2000 steps of 1e-5 s: both are
-// velocity Verlet on gran/hooke. Without damping (γ_n = 0) they agree to
+// velocity Verlet on gran/hooke (S2 eq. 20 as written, the dashpot free to
+// pull). Without damping (γ_n = 0) and with the scene's γ_n they agree to
 // rounding: positions to 1e-15 m (5e-13 diameters), velocities to
-// 1e-12 m/s. With the scene's γ_n they agree to 1e-9 m and 1e-6 m/s: the
-// one difference is that LAMMPS' fix wall/gran lets a wall contact pull
-// while its dashpot outweighs its spring (it has no limit_damping), which
-// our law clamps (S2 eq. 20); letting our wall contacts pull too brought
-// the damped run to 3e-17 m and 2e-14 m/s (checked once by hand).
+// 1e-12 m/s (measured 3e-17 m, 3e-14 m/s), wall contacts included. With
+// limit_damping the pair style clamps as our law does, but LAMMPS' fix
+// wall/gran has no such keyword and lets a wall contact pull while its
+// dashpot outweighs its spring, which our clamped law does not: 1e-9 m and
+// 1e-6 m/s.
 func TestDeckAgreesWithLAMMPS(t *testing.T) {
 	lmp, err := exec.LookPath("lmp")
 	if err != nil {
@@ -172,7 +187,8 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 		dx, dv float64
 	}{
 		{"undamped", []string{"contact.default.gamma_n=0"}, 1e-15, 1e-12},
-		{"damped", nil, 1e-9, 1e-6},
+		{"damped", nil, 1e-15, 1e-12},
+		{"limit_damping", []string{"contact.default.limit_damping=true"}, 1e-9, 1e-6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dx, dv := runBoth(t, lmp, c.sets)
