@@ -70,7 +70,8 @@ func TestS2HeadOnImpact(t *testing.T) {
 	for _, gn := range []float64{0, 30} {
 		o := s2Oscillator(gn)
 		tc := o.ContactTime()
-		tStar, e := o.ContactTime(), o.Restitution() // S2 eq. (33)–(34) to t_c
+		// S2 eq. (33)–(34) hold until the overlap closes at t_c.
+		tStar, e := o.ContactTime(), o.Restitution()
 		h := tc / 160 // S2 §3.1
 		for _, al := range []float64{0, 0.5} {
 			w := s2World(t, gn)
