@@ -45,11 +45,12 @@ bench-sq: build
 	  ./$(BIN) bench --scene sq-settling $(SQ_SETS) --set params.n=$$n --restart bin/bench-sq/n$$n/final.json --time 0.05 | grep -E 'µs/contact|contacts'; \
 	done
 
-# S2 §3.4 box of 218 spheres, settled: time per particle-step (LAMMPS side by side: bench-lammps).
+# S2 §3.4 box of 218 spheres (sphere-box-soft: 1000× below S2's stiffness),
+# settled: time per particle-step (LAMMPS side by side: bench-lammps).
 bench-spheres: build
 	@mkdir -p bin/bench-spheres
-	./$(BIN) run sphere-box --out bin/bench-spheres >/dev/null 2>&1
-	./$(BIN) bench --scene sphere-box --restart bin/bench-spheres/final.json --time 0.5
+	./$(BIN) run sphere-box-soft --out bin/bench-spheres >/dev/null 2>&1
+	./$(BIN) bench --scene sphere-box-soft --restart bin/bench-spheres/final.json --time 0.5
 
 # The same settled box side by side with LAMMPS (Debian's lmp, serial,
 # velocity Verlet, gran/hooke): the deck `grainlab lammps` writes holds the
@@ -57,12 +58,12 @@ bench-spheres: build
 # 1e-4 s (Grainlab's step in this box), Grainlab 3 s on one worker and on
 # two, alternately, five times, and the best of each. Timings on a shared machine only compare
 # when they are taken together like this.
-SETTLED := sim/validation/testdata/sphere-box-218-settled.json
+SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
 bench-lammps: build deps-test
-	@./$(BIN) lammps sphere-box --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
+	@./$(BIN) lammps sphere-box-soft --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
 	@for i in 1 2 3 4 5; do \
 	  (cd bin/bench-lammps && lmp -in in.lammps -log none | awk '/^Loop time/ {printf "LAMMPS %.4f\n", $$4*1e6/$$9/$$12}'); \
-	  for n in 1 2; do ./$(BIN) bench --scene sphere-box --restart $(SETTLED) --time 3 --workers $$n | \
+	  for n in 1 2; do ./$(BIN) bench --scene sphere-box-soft --restart $(SETTLED) --time 3 --workers $$n | \
 	    awk -v n=$$n '/particle/ {printf "Grainlab/%dw %s\n", n, $$2}'; done; \
 	done | awk '{ print $$1 "\t" $$2 " µs/particle-step"; if (!($$1 in b) || $$2 < b[$$1]) b[$$1] = $$2 } \
 	  END { for (k in b) printf "best of 5: %-12s %.4f µs/particle-step\n", k, b[k] }'

@@ -67,7 +67,7 @@ func Write(w *world.World, o Options) (*Deck, error) {
 	if len(spheres) == 0 {
 		return nil, fmt.Errorf("the world has no movable spheres")
 	}
-	style, err := pairStyle(w, spheres)
+	style, limit, err := pairStyle(w, spheres)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,16 @@ func Write(w *world.World, o Options) (*Deck, error) {
 	fmt.Fprintf(&in, "boundary %s %s %s\n", bound[0], bound[1], bound[2])
 	in.WriteString("newton off\ncomm_modify vel yes\n")
 	fmt.Fprintf(&in, "read_data %s\n", DataName)
-	fmt.Fprintf(&in, "pair_style %s%s\npair_coeff * *\n", style, limitDamping)
+	keyword := ""
+	if limit {
+		// The pair style's clamp of the normal force at zero, as the law's
+		// LimitDamping (off: S2 eq. 20 as written, LAMMPS' default). LAMMPS'
+		// fix wall/gran has no such keyword: with it on, a wall contact
+		// separating faster than k_n δ/(m γ_n) pulls briefly in LAMMPS and
+		// not in Grainlab.
+		keyword = " limit_damping"
+	}
+	fmt.Fprintf(&in, "pair_style %s%s\npair_coeff * *\n", style, keyword)
 	fmt.Fprintf(&in, "neighbor %.17g bin\nneigh_modify delay 0 every 1 check yes\n", w.VerletSkin())
 	in.WriteString("fix integrate all nve/sphere\n")
 	if g := w.Gravity.Norm(); g > 0 {
@@ -146,8 +155,9 @@ func Write(w *world.World, o Options) (*Deck, error) {
 }
 
 // pairStyle returns the pair style with its coefficients for the one law
-// between every two spheres and between spheres and walls.
-func pairStyle(w *world.World, spheres []*body.Body) (string, error) {
+// between every two spheres and between spheres and walls, and whether
+// the law clamps the normal force at zero (law.Smooth.LimitDamping).
+func pairStyle(w *world.World, spheres []*body.Body) (style string, limit bool, err error) {
 	var p *law.Smooth
 	check := func(a, b *body.Body) error {
 		cp := w.Params(a.Material, b.Material)
@@ -182,18 +192,17 @@ func pairStyle(w *world.World, spheres []*body.Body) (string, error) {
 	for _, a := range mats {
 		for _, b := range all {
 			if err := check(a, b); err != nil {
-				return "", err
+				return "", false, err
 			}
 		}
 	}
 	if p.MuRoll > 0 {
-		return "", fmt.Errorf("contact.mu_roll = %g has no gran/hooke or gran/hertz equivalent", p.MuRoll)
+		return "", false, fmt.Errorf("contact.mu_roll = %g has no gran/hooke or gran/hertz equivalent", p.MuRoll)
 	}
 	damp := 0
 	if p.GammaT > 0 {
 		damp = 1
 	}
-	var style string
 	switch {
 	case p.Model == law.HookeLAMMPS && !(p.Kt > 0 && p.Mu > 0):
 		style = "gran/hooke" // no tangential spring: no history
@@ -202,16 +211,10 @@ func pairStyle(w *world.World, spheres []*body.Body) (string, error) {
 	case p.Model == law.HertzLAMMPS:
 		style = "gran/hertz/history"
 	default:
-		return "", fmt.Errorf("contact.model = %s has no LAMMPS pair style (use hooke or hertz)", p.Model)
+		return "", false, fmt.Errorf("contact.model = %s has no LAMMPS pair style (use hooke or hertz)", p.Model)
 	}
-	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, p.GammaT, p.Mu, damp), nil
+	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, p.GammaT, p.Mu, damp), p.LimitDamping, nil
 }
-
-// limitDamping is the pair-style keyword that clamps the normal force at
-// zero as our laws do (S2 eq. 20); LAMMPS' fix wall/gran has no such
-// keyword, so a wall contact separating faster than k_n δ/(m γ_n) pulls
-// briefly in LAMMPS and not in Grainlab.
-const limitDamping = " limit_damping"
 
 // axisPlanes are the walls normal to one axis: at most one facing +axis
 // (lo) and one facing −axis (hi).

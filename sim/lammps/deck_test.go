@@ -18,12 +18,26 @@ import (
 	"grainlab/sim/world"
 )
 
-const settled = "../validation/testdata/sphere-box-218-settled.json"
+// The states the decks start from: the soft box (sphere-box-soft) settled
+// for 1 s, and the box at S2's stiffness (sphere-box) at 0.1 s, while its
+// spheres fall and collide (`grainlab run sphere-box --time 0.1`, its
+// final.json).
+const (
+	settled = "../validation/testdata/sphere-box-soft-218-settled.json"
+	falling = "../validation/testdata/sphere-box-218-t0.1.json"
+)
 
-// box returns the S2 §3.4 box of 218 spheres settled for 1 s, started.
+// box returns the S2 §3.4 box of 218 spheres in its soft variant
+// (sphere-box-soft) settled for 1 s, started.
 func box(t *testing.T, sets ...string) *world.World {
 	t.Helper()
-	s, err := scene.LoadBuiltin("sphere-box", sets...)
+	return boxAt(t, "sphere-box-soft", settled, sets...)
+}
+
+// boxAt returns the scene name with the states of file, started.
+func boxAt(t *testing.T, name, settled string, sets ...string) *world.World {
+	t.Helper()
+	s, err := scene.LoadBuiltin(name, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +120,7 @@ func TestDeckSphereBox(t *testing.T) {
 	}
 	in := string(d.Input)
 	for _, want := range []string{
-		"pair_style gran/hooke 10.02 0 20 10 0 1 limit_damping",
+		"pair_style gran/hooke 10.02 0 20 10 0 1\n",
 		"fix wallx all wall/gran hooke 10.02 0 20 10 0 1 xplane 0 0.012\n",
 		"fix wally all wall/gran hooke 10.02 0 20 10 0 1 yplane 0 0.012\n",
 		"zplane 0 NULL\n",
@@ -117,6 +131,19 @@ func TestDeckSphereBox(t *testing.T) {
 		if !strings.Contains(in, want) {
 			t.Errorf("input lacks %q:\n%s", want, in)
 		}
+	}
+	// limit_damping: the pair style's keyword, only when the law has it on
+	// (fix wall/gran has none).
+	if strings.Contains(in, "limit_damping") {
+		t.Errorf("limit_damping written for a law without it:\n%s", in)
+	}
+	d, err = lammps.Write(box(t, "contact.default.limit_damping=true"), lammps.Options{Steps: 100, Dt: 1e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = string(d.Input)
+	if !strings.Contains(in, "pair_style gran/hooke 10.02 0 20 10 0 1 limit_damping\n") || strings.Count(in, "limit_damping") != 1 {
+		t.Errorf("limit_damping: want it once, on the pair style:\n%s", in)
 	}
 }
 
@@ -153,29 +180,38 @@ func TestDeckRefuses(t *testing.T) {
 }
 
 // With LAMMPS installed (Debian's lmp), the deck and Grainlab's explicit
-// sphere path run the settled box for 2000 steps of 1e-5 s: both are
-// velocity Verlet on gran/hooke. Without damping (γ_n = 0) they agree to
-// rounding: positions to 1e-15 m (5e-13 diameters), velocities to
-// 1e-12 m/s. With the scene's γ_n they agree to 1e-9 m and 1e-6 m/s: the
-// one difference is that LAMMPS' fix wall/gran lets a wall contact pull
-// while its dashpot outweighs its spring (it has no limit_damping), which
-// our law clamps (S2 eq. 20); letting our wall contacts pull too brought
-// the damped run to 3e-17 m and 2e-14 m/s (checked once by hand).
+// sphere path run the soft box, settled, for 2000 steps of 1e-5 s, and the
+// box at S2's stiffness while its spheres fall and collide (from 0.1 s) for
+// 100 steps of 2e-6 s: both are velocity Verlet on gran/hooke (S2 eq. 20
+// as written, the dashpot free to pull). Without damping (γ_n = 0) and
+// with the scenes' γ_n they agree to rounding: positions to 1e-15 m
+// (5e-13 diameters), velocities to 1e-12 m/s (measured ≤ 3e-17 m and
+// 5e-14 m/s), wall contacts included; clamping our law alone moves the
+// falling box by 2e-8 m and 2.5e-4 m/s. Longer runs of the falling box
+// drift apart by chaos alone (5e-12 m/s after 500 steps). With
+// limit_damping the pair style clamps as our law does, but LAMMPS' fix
+// wall/gran has no such keyword and lets a wall contact pull while its
+// dashpot outweighs its spring, which our clamped law does not: 1e-9 m and
+// 1e-6 m/s (measured 1e-10 m, 8e-8 m/s).
 func TestDeckAgreesWithLAMMPS(t *testing.T) {
 	lmp, err := exec.LookPath("lmp")
 	if err != nil {
 		t.Skip("lmp (LAMMPS) not installed: apt-get install lammps")
 	}
 	for _, c := range []struct {
-		name   string
-		sets   []string
-		dx, dv float64
+		name, scene, state string
+		steps              int
+		dt                 float64
+		sets               []string
+		dx, dv             float64
 	}{
-		{"undamped", []string{"contact.default.gamma_n=0"}, 1e-15, 1e-12},
-		{"damped", nil, 1e-9, 1e-6},
+		{"undamped", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.gamma_n=0"}, 1e-15, 1e-12},
+		{"damped", "sphere-box-soft", settled, 2000, 1e-5, nil, 1e-15, 1e-12},
+		{"limit_damping", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.limit_damping=true"}, 1e-9, 1e-6},
+		{"s2-stiffness-falling", "sphere-box", falling, 100, 2e-6, nil, 1e-15, 1e-12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dx, dv := runBoth(t, lmp, c.sets)
+			dx, dv := runBoth(t, lmp, c.scene, c.state, c.steps, c.dt, c.sets)
 			if dx > c.dx || dv > c.dv {
 				t.Errorf("|Δx| = %g m (≤ %g), |Δv| = %g m/s (≤ %g)", dx, c.dx, dv, c.dv)
 			}
@@ -183,12 +219,12 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 	}
 }
 
-// runBoth runs the settled box for 2000 steps of 1e-5 s in LAMMPS and in
-// Grainlab and returns the largest differences of a position and of a
-// velocity component.
-func runBoth(t *testing.T, lmp string, sets []string) (dx, dv float64) {
-	const steps, dt = 2000, 1e-5
-	w := box(t, append([]string{"integrator.dt=1e-5", "integrator.dt_max=1e-5"}, sets...)...)
+// runBoth runs the box of scene name from the states of file state for
+// steps steps of dt in LAMMPS and in Grainlab and returns the largest
+// differences of a position and of a velocity component.
+func runBoth(t *testing.T, lmp, name, state string, steps int, dt float64, sets []string) (dx, dv float64) {
+	fix := strconv.FormatFloat(dt, 'g', -1, 64)
+	w := boxAt(t, name, state, append([]string{"integrator.dt=" + fix, "integrator.dt_max=" + fix}, sets...)...)
 	dir := t.TempDir()
 	d, err := lammps.Write(w, lammps.Options{Steps: steps, Dt: dt, Dump: "final.dump"})
 	if err != nil {
@@ -214,7 +250,7 @@ func runBoth(t *testing.T, lmp string, sets []string) (dx, dv float64) {
 			t.Fatalf("step %d: Δt = %g, want the fixed %g", w.Steps, w.Stats.Dt, dt)
 		}
 	}
-	if got := w.Time - t0; math.Abs(got-steps*dt) > 1e-12 {
+	if got := w.Time - t0; math.Abs(got-float64(steps)*dt) > 1e-12 {
 		t.Fatalf("advanced %g s", got)
 	}
 	dump, err := os.ReadFile(filepath.Join(dir, "final.dump"))

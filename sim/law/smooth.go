@@ -52,7 +52,13 @@ func ParseSmoothModel(s string) (SmoothModel, error) {
 // Overlap δ ≥ 0, approach speed v_n (> 0 closing), effective mass m_eff and
 // effective radius R_eff define the normal force; the tangential force is a
 // spring on the accumulated tangential displacement with a dashpot, capped by
-// Coulomb's μ F_n (history, as LAMMPS/LIGGGHTS "history").
+// Coulomb's μ |F_n| (history, as LAMMPS/LIGGGHTS "history").
+//
+// The normal force is the spring–dashpot sum as written (S2 eq. 20 and 32,
+// LAMMPS gran/hooke and gran/hertz, LIGGGHTS hertz/history without
+// limitForce): while the bodies separate, the dashpot may outweigh the
+// spring and the force turn tensile before the overlap closes. LimitDamping
+// clamps it at ≥ 0 (LAMMPS' limit_damping keyword), for every model.
 type Smooth struct {
 	Model SmoothModel
 
@@ -63,7 +69,11 @@ type Smooth struct {
 	E, Nu, Restitution float64
 
 	Mu     float64 // Coulomb coefficient
-	MuRoll float64 // rolling resistance coefficient (0: off); torque ≤ μ_r R_eff F_n
+	MuRoll float64 // rolling resistance coefficient (0: off); torque ≤ μ_r R_eff |F_n|
+
+	// LimitDamping clamps the normal force at ≥ 0 (no tension; LAMMPS pair
+	// gran keyword limit_damping). Off: the law as S2 eq. 20 writes it.
+	LimitDamping bool
 
 	// Curvature radius of non-spherical bodies (S1 §2.5, eq. 38–40): "mean",
 	// "gaussian" or "volume"; CapQ is the limiting coefficient q (S1 uses 10).
@@ -119,7 +129,7 @@ func (s *Smooth) Validate() error {
 
 // SmoothForce is the result of the smooth normal law at one instant.
 type SmoothForce struct {
-	Fn     float64 // total normal force (elastic + damping), clamped ≥ 0
+	Fn     float64 // total normal force (elastic + damping), > 0 compressive; ≥ 0 with LimitDamping
 	Kt, Ct float64 // tangential spring stiffness (N/m) and dashpot coefficient (N·s/m) at this overlap
 	K      float64 // elastic normal tangent dF/dδ (for Δt and implicit tangents)
 	Epot   float64 // elastic energy stored in the normal spring
@@ -153,8 +163,8 @@ func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 		r.K, r.Epot = sn, 8.0/15.0*ystar*sq*delta*delta
 		r.Kt, r.Ct = st, -2*math.Sqrt(5.0/6.0)*s.beta*math.Sqrt(st*meff)
 	}
-	if r.Fn < 0 {
-		r.Fn = 0 // no tension
+	if s.LimitDamping && r.Fn < 0 {
+		r.Fn = 0 // no tension: LAMMPS limit_damping
 	}
 	return r
 }

@@ -139,7 +139,8 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 		}
 		p.HasSmooth = true
 		p.Smooth = law.Smooth{Model: m, Kn: l.Kn, GammaN: l.GammaN, Kt: l.Kt, GammaT: l.GammaT,
-			E: l.E, Nu: l.Nu, Restitution: l.Restitution, Mu: l.Mu, MuRoll: l.MuRoll, Radius: l.Curvature, CapQ: l.CapQ}
+			E: l.E, Nu: l.Nu, Restitution: l.Restitution, Mu: l.Mu, MuRoll: l.MuRoll, Radius: l.Curvature, CapQ: l.CapQ,
+			LimitDamping: l.LimitDamping}
 	}
 	if !p.HasPoly && !p.HasSmooth {
 		return p, b.s.Errorf(l.Path, "give the barrier law (gbar, eps1) for polyhedra or a smooth model for spheres and superquadrics")

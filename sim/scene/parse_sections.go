@@ -57,9 +57,11 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 	return it
 }
 
-// lawKeys are the keys of a contact law block, in documentation order.
+// lawKeys are the keys of a contact law block, in documentation order; the
+// last one, limit_damping, is the smooth law's boolean.
 var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t", "damp_band",
-	"model", "curvature", "kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap"}
+	"model", "curvature", "kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap",
+	"limit_damping"}
 
 // smoothStart is the index in lawKeys of the first numeric smooth-law key.
 const smoothStart = 14
@@ -124,7 +126,10 @@ func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
 	if o.enum("curvature", &l.Curvature, "mean", "gaussian", "volume") {
 		given["curvature"] = true
 	}
-	for _, k := range append(lawKeys[1:12:12], lawKeys[smoothStart:]...) {
+	if o.boolean("limit_damping", &l.LimitDamping) {
+		given["limit_damping"] = true
+	}
+	for _, k := range append(lawKeys[1:12:12], lawKeys[smoothStart:len(lawKeys)-1]...) {
 		if !o.num(k, lawField(l, k)) {
 			continue
 		}

@@ -20,7 +20,7 @@ var wantBuiltins = []string{
 	"box-of-cubes", "box-of-tetrapods",
 	"cube-drop-a", "cube-drop-b", "cube-drop-c", "cube-drop-d",
 	"kodam-impact", "pile-of-blocks", "sliding-block-a", "sliding-block-b", "sliding-block-c",
-	"sphere-box", "sphere-piling", "sq-hopper", "sq-piling", "sq-settling", "tetrapod-twist",
+	"sphere-box", "sphere-box-soft", "sphere-piling", "sq-hopper", "sq-piling", "sq-settling", "tetrapod-twist",
 }
 
 func mustBuiltin(t *testing.T, name string, sets ...string) *Spec {

@@ -141,6 +141,7 @@ type Law struct {
 	E, Nu, Restitution float64 // hertz-material: Young's modulus (Pa), Poisson's ratio, coefficient of restitution
 	Mu, MuRoll         float64 // Coulomb coefficient, rolling resistance coefficient
 	CapQ               float64 // q: R ≤ q·R_vol (S1 §2.5), default 10
+	LimitDamping       bool    // clamp F_n at ≥ 0 (LAMMPS limit_damping); default off: S2 eq. 20 as written
 	Poly, Smooth       bool    // which law sets the default block gives
 }
 

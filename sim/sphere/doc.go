@@ -9,7 +9,8 @@
 //
 // Conventions (shared with packages law and contact):
 //   - the normal n is a unit vector from B towards A; the force on A is +F·n,
-//     on B −F·n, with F ≥ 0 a compressive magnitude (no tension);
+//     on B −F·n, F > 0 compressive; the dashpot may make it tensile
+//     (S2 eq. 20 as written) unless the law's LimitDamping clamps it at 0;
 //   - the overlap δ = r_A + r_B − |x_A − x_B| is positive in contact and
 //     negative (minus the gap) when separated;
 //   - v_n = (v_A − v_B)·n is positive when the bodies separate;

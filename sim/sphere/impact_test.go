@@ -58,9 +58,10 @@ func impactRun(t *testing.T, force func(delta, vn float64) float64, o Oscillator
 
 // TestImpactS2 checks S2 §3.1 (Fig. 8): the kinetic energy history against
 // S2 eq. (33)–(34) within 1% of KE0 and the restitution within 1e-3, for the
-// clamped Hooke law and for the linear (tension-allowing) oscillator. γ_n =
-// 30/s is S2's case read as a LAMMPS rate; γ_n = 60/s reads S2's γ = 30 as a
-// dashpot coefficient with m = 1 (decay e^{−γt/m}, S2 eq. 33).
+// Hooke law as written (the linear, tension-allowing oscillator) and with
+// LimitDamping (clamped). γ_n = 30/s is S2's case read as a LAMMPS rate;
+// γ_n = 60/s reads S2's γ = 30 as a dashpot coefficient with m = 1 (decay
+// e^{−γt/m}, S2 eq. 33).
 func TestImpactS2(t *testing.T) {
 	meff := s2M / 2
 	for _, gn := range []float64{0, 30, 60} {
@@ -69,13 +70,10 @@ func TestImpactS2(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := law.Oscillator(meff)
-		clamped := func(delta, vn float64) float64 { return law.Force(delta, vn, meff, 0) }
-		linear := func(delta, vn float64) float64 {
-			if delta <= 0 {
-				return 0
-			}
-			return law.Kn*delta - meff*law.GammaN*vn // S2 eq. (20) without the clamp
-		}
+		lim := law
+		lim.LimitDamping = true
+		clamped := func(delta, vn float64) float64 { return lim.Force(delta, vn, meff, 0) }
+		linear := func(delta, vn float64) float64 { return law.Force(delta, vn, meff, 0) } // S2 eq. (20) as written
 		for _, c := range []struct {
 			name    string
 			f       func(delta, vn float64) float64

@@ -7,16 +7,17 @@ import (
 	"grainlab/sim/law"
 )
 
-// Hooke evaluates the frictionless Hookean law F_n = k_n δ − m_eff γ_n v_n,
-// clamped at 0 (S2 eq. 20), with m_eff γ_n = Damp, on pairs [lo, hi) of the
+// Hooke evaluates the frictionless Hookean law F_n = k_n δ − m_eff γ_n v_n
+// (S2 eq. 20), clamped at 0 when limit (LAMMPS limit_damping; else the
+// dashpot may pull), with m_eff γ_n = Damp, on pairs [lo, hi) of the
 // states s, δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
 // from J to I) is added to F of I and subtracted from F of J in pair order
 // when direct, else stored in FP[k]. The force is central: no moment. It
 // returns the number of touching pairs and their elastic energy Σ k_n δ²/2
 // (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
-func (l *List) Hooke(s *Flat, lo, hi int, kn float64, direct bool) (n int, epot float64) {
+func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int, epot float64) {
 	if direct && l.Shift == nil {
-		return l.hookeDirect(s, lo, hi, kn)
+		return l.hookeDirect(s, lo, hi, kn, limit)
 	}
 	P := l.P[lo:hi]
 	touch, fnk, fp := l.Touch[lo:hi], l.Fn[lo:hi], l.FP[lo:hi]
@@ -41,8 +42,8 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, direct bool) (n int, epot 
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
 		fn := kn*ov + p.Damp*(-vn)                                   // S2 eq. (20)
-		if fn < 0 {
-			fn = 0 // no tension
+		if limit && fn < 0 {
+			fn = 0 // no tension: limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
 		if direct {
@@ -82,7 +83,7 @@ func (p *Pair) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool) {
 
 // hookeDirect is Hooke for direct sums without periodic images: the same
 // arithmetic, the loop the settled box spends its time in.
-func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64) (n int, epot float64) {
+func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, epot float64) {
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
@@ -97,8 +98,8 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64) (n int, epot float64
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
 		fn := kn*ov + p.Damp*(-vn) // S2 eq. (20)
-		if fn < 0 {
-			fn = 0
+		if limit && fn < 0 {
+			fn = 0 // limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
 		a.F = a.F.Add(f)

@@ -56,10 +56,19 @@ func clone(s *Flat) *Flat {
 // exact; the split evaluation (FP, then Gather in pair order) gives the same
 // bits as direct sums.
 func TestHookeKernel(t *testing.T) {
-	const kn, gn = 1e4, 30
+	for _, limit := range []bool{false, true} {
+		hookeKernel(t, limit)
+	}
+}
+
+// hookeKernel is TestHookeKernel with or without limit_damping; it also
+// checks that some pair's dashpot outweighs its spring, so that both
+// variants are exercised (a tensile force without the clamp).
+func hookeKernel(t *testing.T, limit bool) {
+	const kn, gn = 1e4, 2e4 // strong damping: some pairs separate fast enough to pull
 	s, l, r, m := cloud(60, 1, gn)
 	ref := clone(s)
-	wantN, wantE := 0, 0.0
+	wantN, wantE, tensile := 0, 0.0, 0
 	for k := range l.P {
 		p := &l.P[k]
 		a, b := &ref.S[p.I], &ref.S[p.J]
@@ -68,15 +77,24 @@ func TestHookeKernel(t *testing.T) {
 			continue
 		}
 		meff := law.EquivalentMass(m[p.I], m[p.J])
-		f := n.Scale(Hooke{Kn: kn, GammaN: gn}.Force(ov, a.V.Sub(b.V).Dot(n), meff, 0))
+		fn := Hooke{Kn: kn, GammaN: gn, LimitDamping: limit}.Force(ov, a.V.Sub(b.V).Dot(n), meff, 0)
+		if kn*ov-meff*gn*a.V.Sub(b.V).Dot(n) < 0 {
+			tensile++
+		}
+		f := n.Scale(fn)
 		a.F, b.F = a.F.Add(f), b.F.Sub(f)
 		wantN++
 		wantE += 0.5 * kn * ov * ov
 	}
 	direct := clone(s)
-	n, e := l.Hooke(direct, 0, len(l.P), kn, true)
-	if n != wantN || n == 0 || math.Abs(e-wantE) > 1e-12*wantE {
-		t.Fatalf("%d contacts, energy %g; want %d, %g", n, e, wantN, wantE)
+	n, e := l.Hooke(direct, 0, len(l.P), kn, limit, true)
+	if n != wantN || n == 0 || tensile == 0 || math.Abs(e-wantE) > 1e-12*wantE {
+		t.Fatalf("limit %v: %d contacts (%d tensile), energy %g; want %d, %g", limit, n, tensile, e, wantN, wantE)
+	}
+	for k := range l.P {
+		if l.Touch[k] && l.Fn[k] < 0 && limit {
+			t.Fatalf("pair %d: F_n = %g < 0 with limit_damping", k, l.Fn[k])
+		}
 	}
 	for k := range s.S {
 		if d := direct.S[k].F.Sub(ref.S[k].F).Norm(); d > 1e-12*(1+ref.S[k].F.Norm()) || direct.S[k].T != (geom.Vec3{}) {
@@ -87,8 +105,8 @@ func TestHookeKernel(t *testing.T) {
 	var csr CSR
 	csr.Build(l, len(s.S))
 	half := len(l.P) / 3
-	n1, _ := l.Hooke(split, 0, half, kn, false)
-	n2, _ := l.Hooke(split, half, len(l.P), kn, false)
+	n1, _ := l.Hooke(split, 0, half, kn, limit, false)
+	n2, _ := l.Hooke(split, half, len(l.P), kn, limit, false)
 	for k := range split.S {
 		st := &split.S[k]
 		st.F, st.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, st.T, false)

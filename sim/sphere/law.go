@@ -9,14 +9,15 @@ import (
 // vn the separating normal velocity, meff the effective mass
 // (law.EquivalentMass) and reff the effective radius (EffectiveRadius).
 type Law interface {
-	Force(delta, vn, meff, reff float64) float64 // compressive normal force ≥ 0
+	Force(delta, vn, meff, reff float64) float64 // normal force, > 0 compressive
 	Stiffness(delta, reff float64) float64       // elastic tangent dF/dδ
 	Potential(delta, reff float64) float64       // elastic energy V(δ)
 	Validate() error                             // first invalid field, named
 }
 
 // Hooke is the linear spring–dashpot law (the LAMMPS granular pair style
-// convention gran/hooke, S2 eq. 20–21): F_n = k_n δ − m_eff γ_n v_n.
+// convention gran/hooke, S2 eq. 20–21): F_n = k_n δ − m_eff γ_n v_n, which
+// turns tensile when the dashpot outweighs the spring unless LimitDamping.
 // Kt, GammaT and Mu are the tangential parameters (history-based shear,
 // not yet used here).
 type Hooke struct {
@@ -25,17 +26,21 @@ type Hooke struct {
 	Kt     float64 // k_t: tangential stiffness (N/m)
 	GammaT float64 // γ_t: tangential damping rate (1/s)
 	Mu     float64 // μ: Coulomb friction coefficient
+
+	LimitDamping bool // clamp F_n at ≥ 0 (LAMMPS limit_damping; law.Smooth.LimitDamping)
 }
 
 // Hertz is the Hertzian spring–dashpot law (the LAMMPS granular pair style
 // convention gran/hertz): the Hookean terms times √(δ R_eff), so
-// F_n = √(δ R_eff)·(k_n δ − m_eff γ_n v_n).
+// F_n = √(δ R_eff)·(k_n δ − m_eff γ_n v_n), clamped at ≥ 0 when LimitDamping.
 type Hertz struct {
 	Kn     float64 // k_n: normal stiffness (N/m², scaled by √(δ R_eff))
 	GammaN float64 // γ_n: normal damping (1/(s·m), scaled by √(δ R_eff))
 	Kt     float64 // k_t: tangential stiffness (N/m², scaled by √(δ R_eff))
 	GammaT float64 // γ_t: tangential damping (1/(s·m), scaled by √(δ R_eff))
 	Mu     float64 // μ: Coulomb friction coefficient
+
+	LimitDamping bool // clamp F_n at ≥ 0 (LAMMPS limit_damping; law.Smooth.LimitDamping)
 }
 
 var (
@@ -43,12 +48,17 @@ var (
 	_ Law = Hertz{}
 )
 
-// Force returns max(k_n δ − m_eff γ_n v_n, 0) for δ > 0 and 0 otherwise (S2 eq. 20).
+// Force returns k_n δ − m_eff γ_n v_n for δ > 0 (S2 eq. 20; with
+// LimitDamping at least 0) and 0 otherwise.
 func (h Hooke) Force(delta, vn, meff, reff float64) float64 {
 	if !(delta > 0) {
 		return 0
 	}
-	return math.Max(h.Kn*delta-meff*h.GammaN*vn, 0) // S2 eq. (20), clamped: no tension
+	f := h.Kn*delta - meff*h.GammaN*vn // S2 eq. (20)
+	if h.LimitDamping {
+		return math.Max(f, 0) // no tension: limit_damping
+	}
+	return f
 }
 
 // Stiffness returns k_n for δ > 0 and 0 otherwise.
@@ -79,12 +89,17 @@ func (h Hooke) Oscillator(meff float64) Oscillator {
 	return Oscillator{Omega0: math.Sqrt(h.Kn / meff), Gamma: h.GammaN}
 }
 
-// Force returns max(√(δ R_eff)(k_n δ − m_eff γ_n v_n), 0) for δ > 0 and 0 otherwise.
+// Force returns √(δ R_eff)(k_n δ − m_eff γ_n v_n) for δ > 0 (LAMMPS
+// gran/hertz; with LimitDamping at least 0) and 0 otherwise.
 func (h Hertz) Force(delta, vn, meff, reff float64) float64 {
 	if !(delta > 0) {
 		return 0
 	}
-	return math.Max(math.Sqrt(delta*reff)*(h.Kn*delta-meff*h.GammaN*vn), 0)
+	f := math.Sqrt(delta*reff) * (h.Kn*delta - meff*h.GammaN*vn) // LAMMPS gran/hertz
+	if h.LimitDamping {
+		return math.Max(f, 0) // no tension: limit_damping
+	}
+	return f
 }
 
 // Stiffness returns dF/dδ = (3/2) k_n √(δ R_eff) of the elastic part for δ > 0, else 0.

@@ -44,10 +44,16 @@ func TestPotentialDerivative(t *testing.T) {
 	}
 }
 
-// TestNoTension checks F = 0 without overlap, F ≥ 0 when separating fast
-// (the clamp), and the Hooke value k δ − m γ v_n otherwise.
+// TestNoTension checks F = 0 without overlap; separating fast, F < 0 (the
+// dashpot pulls, S2 eq. 20 as written) and F = 0 with LimitDamping (the
+// clamp); the Hooke value k δ − m γ v_n otherwise.
 func TestNoTension(t *testing.T) {
 	for _, l := range []Law{Hooke{Kn: 1e4, GammaN: 50}, Hertz{Kn: 1e6, GammaN: 500}} {
+		if f := l.Force(1e-4, 1e3, 1, 0.01); !(f < 0) {
+			t.Errorf("%T: separating fast gives %g, want < 0 (no clamp)", l, f)
+		}
+	}
+	for _, l := range []Law{Hooke{Kn: 1e4, GammaN: 50, LimitDamping: true}, Hertz{Kn: 1e6, GammaN: 500, LimitDamping: true}} {
 		for _, d := range []float64{0, -1e-3, math.Inf(-1), math.NaN()} {
 			if f := l.Force(d, -5, 1, 0.01); f != 0 {
 				t.Errorf("%T δ=%g: F = %g, want 0", l, d, f)

@@ -75,8 +75,9 @@ func BenchmarkStepBoxOfTetrapods300(b *testing.B) {
 	benchSteps(b, packed(b, "box-of-tetrapods", "builtin:box-of-tetrapods-300-packed"))
 }
 
-// One explicit step of the 218-sphere box of S2 §3.4 (Hookean, frictionless),
-// settled for 1 s (`grainlab run sphere-box`, its final.json), on the sphere
+// One explicit step of the 218-sphere box of S2 §3.4 (Hookean, frictionless)
+// in its soft variant (sphere-box-soft, 1000× below S2's stiffness), settled
+// for 1 s (`grainlab run sphere-box-soft`, its final.json), on the sphere
 // path (world.Spheres) with one worker, with two (split when measured
 // faster, and always split), and, for comparison, on the generic stages;
 // reports µs per particle-step, the unit of LAMMPS' timings.
@@ -88,7 +89,7 @@ func BenchmarkStepSphereBox218(b *testing.B) {
 		generic bool
 	}{{"W1", 1, world.SplitAuto, false}, {"W2", 2, world.SplitAuto, false}, {"W2split", 2, world.SplitAlways, false}, {"W1generic", 1, world.SplitAuto, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			w := packed(b, "sphere-box", "sphere-box-218-settled.json")
+			w := packed(b, "sphere-box-soft", "sphere-box-soft-218-settled.json")
 			w.Settings.Workers, w.Settings.SphereSplit, w.Settings.NoSpherePath = c.workers, c.split, c.generic
 			benchSteps(b, w)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N)/218, "µs/particle")

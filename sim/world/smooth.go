@@ -291,13 +291,13 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 		if p.Smooth.Mu > 0 { // frictionless (S2 §3): no tangential history at all
 			vt := vrel.Sub(c.N.Scale(vn))
 			fr := law.Friction{MuS: p.Smooth.Mu, MuD: p.Smooth.Mu, EpsT: nf.Kt, CT: nf.Ct}
-			c.Ft = fr.Update(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn)
+			c.Ft = fr.Update(&c.Fric, c.N, vt.Scale(dt), vt, math.Abs(c.Fn)) // μ|F_n|, as LAMMPS gran/*/history
 			c.Epot += fr.Potential(&c.Fric)
 		} else {
 			c.Ft = geom.Vec3{}
 		}
 		if p.Smooth.MuRoll > 0 {
-			c.M = law.RollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*c.Fn)
+			c.M = law.RollingTorque(a.W.Sub(b.W), c.N, p.Smooth.MuRoll*reff*math.Abs(c.Fn))
 		}
 	}
 }

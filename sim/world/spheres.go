@@ -122,6 +122,7 @@ type wallSlot struct {
 	deep    bool  // the centre's foot lies inside the wall, farther than the margin from its rim
 	seen    bool  // the pair has been a candidate (copy of Spheres.seen)
 	simple  bool  // the law is Hookean without friction and rolling resistance (List.Hooke's)
+	limit   bool  // a simple law's limit_damping: F_n clamped at ≥ 0
 	kn      float64
 	damp    float64 // m γ_n of a simple law
 

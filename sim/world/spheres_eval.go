@@ -79,7 +79,7 @@ func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int
 	lo, hi := s.chunk[c], s.chunk[c+1]
 	if s.hooke {
 		p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
-		return l.Hooke(&s.tr, lo, hi, p.Kn, direct)
+		return l.Hooke(&s.tr, lo, hi, p.Kn, p.LimitDamping, direct)
 	}
 	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
 }
@@ -130,8 +130,8 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		ov := -(d - r)
 		vn := st.V.Dot(pl.N)
 		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
-		if fn < 0 {
-			fn = 0
+		if sl.limit && fn < 0 {
+			fn = 0 // limit_damping
 		}
 		fs := pl.N.Scale(fn)
 		st.F = st.F.Add(fs)
@@ -226,8 +226,8 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	if sl.simple && pl.still {
 		vn := tr.S[k].V.Dot(n)
 		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
-		if fn < 0 {
-			fn = 0
+		if sl.limit && fn < 0 {
+			fn = 0 // limit_damping
 		}
 		fs := n.Scale(fn)
 		*f = f.Add(fs)

@@ -219,7 +219,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.k, sl.wall = int32(k), int32(wi)
 			sl.law = s.lawOf[s.body[k].Material*s.nmat+pl.body.Material]
 			p := &s.laws[sl.law]
-			sl.simple, sl.kn, sl.damp = simple(p), p.Kn, s.mass[k]*p.GammaN
+			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.mass[k]*p.GammaN, p.LimitDamping
 			sl.seen = s.seen[wi*n+k]
 			sl.swap = pl.bi < s.idx[k]
 			d := x.Sub(pl.P).Dot(pl.N)
