@@ -145,7 +145,7 @@ func TestRunExitCodes(t *testing.T) {
 func TestLammpsWritesDeck(t *testing.T) {
 	dir := t.TempDir()
 	var stderr bytes.Buffer
-	if code := Main([]string{"lammps", "sphere-box", "--steps", "50", "--out", dir}, &bytes.Buffer{}, &stderr); code != ExitOK {
+	if code := Main([]string{"lammps", "sphere-box-soft", "--steps", "50", "--out", dir}, &bytes.Buffer{}, &stderr); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	in, err := os.ReadFile(filepath.Join(dir, "in.lammps"))
