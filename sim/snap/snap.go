@@ -54,7 +54,7 @@ type Contact struct {
 	Point        geom.Vec3 // midpoint of the gap vector
 	Normal       geom.Vec3 // unit, from B towards A
 	Gap          float64
-	Fn           float64   // normal force magnitude (elastic + damping), ≥ 0
+	Fn           float64   // normal force (elastic + damping) along the normal; < 0 only when a smooth law without limit_damping pulls
 	Ft           geom.Vec3 // friction force on A
 	Sliding      bool
 	Suppressed   bool
