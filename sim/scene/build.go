@@ -184,10 +184,9 @@ func (b *builder) shape(name, refPath string) (*shape.Polyhedron, error) {
 	var err error
 	switch sh.Type {
 	case ShapeBox:
-		if !(sh.Size.X > 0 && sh.Size.Y > 0 && sh.Size.Z > 0) || !sh.Size.IsFinite() {
-			return nil, b.s.Errorf(sh.Path+".size", "edge lengths must be finite and > 0")
+		if p, err = shape.NewBox(sh.Size.X, sh.Size.Y, sh.Size.Z); err != nil {
+			return nil, b.s.Errorf(sh.Path+".size", "%v", err)
 		}
-		p = shape.Box(sh.Size.X, sh.Size.Y, sh.Size.Z)
 	case ShapeTetrapod:
 		p, err = shape.Tetrapod(shape.TetrapodParams{LegLength: sh.LegLength, BaseRadius: sh.BaseRadius,
 			TipRadius: sh.TipRadius, Sides: sh.Sides, RootDistance: sh.RootDistance})

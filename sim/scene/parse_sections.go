@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/shape"
 )
 
 func (d *decoder) decodeIntegrator(top *object) Integrator {
@@ -226,7 +227,7 @@ func (d *decoder) decodeShapes(top *object) (map[string]Shape, []string) {
 			if o.num("tip_radius", &sh.TipRadius) {
 				o.nonNeg("tip_radius", sh.TipRadius)
 			}
-			o.integer("sides", &sh.Sides, 3, 64)
+			o.integer("sides", &sh.Sides, 3, shape.MaxTetrapodSides)
 			o.num("root_distance", &sh.RootDistance)
 			o.nonNeg("root_distance", sh.RootDistance)
 		case ShapeSTL:

@@ -20,6 +20,11 @@ const (
 	// face's plane (sliver triangles of float32 STL files have noisy normals).
 	flatDistRel    = 1e-6
 	flatNoiseAngle = 1e-3
+	// minDiag, maxDiag bound the bounding-box diagonal d (m): the mass
+	// properties scale as d³ (volume) and d⁵ (inertia) and the tolerances
+	// above as d², all of which must stay normal float64 numbers.
+	minDiag = 1e-30
+	maxDiag = 1e30
 )
 
 // NewPolyhedron validates a closed triangle mesh and builds the contact
@@ -83,6 +88,9 @@ func build(name string, verts []geom.Vec3, tris [][3]int32, closed bool) (*Polyh
 		lo, hi = lo.Min(v), hi.Max(v)
 	}
 	diag := hi.Sub(lo).Norm()
+	if !(diag >= minDiag && diag <= maxDiag) {
+		return nil, meshErr(name, ErrScale, "size out of range: bounding-box diagonal %.3g m, want %g…%g m", diag, minDiag, maxDiag)
+	}
 	p := &Polyhedron{Name: name, Closed: closed, Verts: make([]geom.Vec3, len(orig)), Faces: make([]Face, len(tris))}
 	for i, o := range orig {
 		p.Verts[i] = verts[o]
