@@ -419,7 +419,7 @@ func (d *decoder) decodeGenerators(top *object, shapes map[string]Shape) []Gener
 		if o.name("shape", &g.Shape) {
 			d.ref(o, "shape", "shape", g.Shape, known)
 		}
-		o.integer("count", &g.Count, 0, 10_000_000)
+		o.integer("count", &g.Count, 0, MaxBodies)
 		r := o.sub("region")
 		r.allow("min", "max")
 		r.need("min", "max")
