@@ -112,6 +112,9 @@ func build(name string, verts []geom.Vec3, tris [][3]int32, closed bool) (*Polyh
 		return nil, err
 	}
 	if closed {
+		if err := p.checkSelfIntersection(diag, orig); err != nil {
+			return nil, err
+		}
 		if err := p.massProperties(lo.Add(hi).Scale(0.5), diag); err != nil {
 			return nil, err
 		}
