@@ -424,18 +424,23 @@ func (b *builder) generators() error {
 			cell = 2*p.Radius + 2*gbar
 		}
 		ext := g.Max.Sub(g.Min)
-		nx, ny := int(ext.X/cell), int(ext.Y/cell)
+		nx, ny := cells(ext.X/cell), cells(ext.Y/cell)
 		if nx < 1 || ny < 1 {
 			return b.s.Errorf(g.Path+".region", "region %.4g × %.4g m is narrower than one body (bounding diameter %.4g m)", ext.X, ext.Y, cell)
 		}
-		nz := int(ext.Z / cell)
+		// A layer wider than maxLayerCells cells (far more than the bodies)
+		// is divided into fewer, larger cells: the rest goes to the slack.
+		for float64(nx)*float64(ny) > maxLayerCells {
+			nx, ny = max(1, nx/2), max(1, ny/2)
+		}
+		nz := cells(ext.Z / cell)
 		layers := (g.Count + nx*ny - 1) / (nx * ny)
 		if layers > nz {
 			nz = layers // raise the top of the region
 		}
 		rng := rand.New(rand.NewSource(g.Seed))
 		slack := geom.V(ext.X/float64(nx)-cell, ext.Y/float64(ny)-cell, math.Max(0, ext.Z/float64(max(nz, 1))-cell))
-		if layers > int(ext.Z/cell) {
+		if layers > cells(ext.Z/cell) {
 			slack.Z = 0
 		}
 		placed := 0
@@ -469,6 +474,18 @@ func (b *builder) generators() error {
 		}
 	}
 	return nil
+}
+
+// maxLayerCells bounds the cells of one generator layer (the random
+// permutation of a layer's cells is allocated whole).
+const maxLayerCells = 1 << 20
+
+// cells converts a cell count ≥ 0 to an int without overflow (NaN → 0).
+func cells(x float64) int {
+	if !(x > 0) {
+		return 0
+	}
+	return int(math.Min(x, 1<<40))
 }
 
 func (b *builder) walls() error {
