@@ -126,3 +126,30 @@ func TestBuildRefusesBodiesBeyondMemory(t *testing.T) {
 		t.Fatalf("MemoryLimit %g", lim)
 	}
 }
+
+// A generator region many cells wide (2·10⁴ m of 3.9 mm cells: 2.7·10¹³
+// cells per layer) builds with few bodies inside the region, without
+// allocating a permutation of every cell.
+func TestGeneratorWideRegion(t *testing.T) {
+	s, err := LoadBuiltin("sphere-piling", "generators.0.region.min=[-1e4,-1e4,0]", "generators.0.region.max=[1e4,1e4,1]", "generators.0.count=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, b := range w.Bodies {
+		if b.Wall >= 0 {
+			continue
+		}
+		n++
+		if r := b.Radius(); b.X.X-r < -1e4 || b.X.X+r > 1e4 || b.X.Y-r < -1e4 || b.X.Y+r > 1e4 || b.X.Z-r < 0 || b.X.Z+r > 1 {
+			t.Fatalf("%s at %v (radius %g) is outside the region", b.Name, b.X, r)
+		}
+	}
+	if n != 10 {
+		t.Fatalf("%d bodies, want 10", n)
+	}
+}

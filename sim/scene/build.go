@@ -286,6 +286,10 @@ func (b *builder) smoothShape(name, refPath string) (smoothShape, bool, error) {
 	if err := ss.sq.Validate(); err != nil {
 		return ss, false, b.s.Errorf(sh.Path, "%v", err)
 	}
+	lo, hi := 2*math.Min(ss.sq.A, math.Min(ss.sq.B, ss.sq.C)), 2*ss.sq.BoundingRadius()
+	if !(lo >= shape.MinSize && hi <= shape.MaxSize) {
+		return ss, false, b.s.Errorf(sh.Path, "size out of range: extents %.3g…%.3g m, want %g…%g m", lo, hi, shape.MinSize, shape.MaxSize)
+	}
 	b.smooth[name] = ss
 	return ss, true, nil
 }
@@ -298,6 +302,11 @@ func (b *builder) newSmooth(name string, ss smoothShape, density, mass float64, 
 	case density > 0 && !math.IsInf(density, 0):
 	default:
 		return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
+	}
+	if mass > 0 {
+		path += ".mass"
+	} else {
+		path += ".density"
 	}
 	var bd *body.Body
 	if ss.kind == body.Sphere {
@@ -353,10 +362,10 @@ func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float6
 	case mass > 0 && !math.IsInf(mass, 0):
 		bd := body.New(name, p, 1, x, q)
 		bd.SetMass(mass, p.InertiaUnit.Scale(mass/p.Volume))
-		return bd, b.checkMass(bd, path)
+		return bd, b.checkMass(bd, path+".mass")
 	case density > 0 && !math.IsInf(density, 0):
 		bd := body.New(name, p, density, x, q)
-		return bd, b.checkMass(bd, path)
+		return bd, b.checkMass(bd, path+".density")
 	}
 	return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
 }

@@ -10,6 +10,7 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
+	"grainlab/sim/sq"
 )
 
 func (d *decoder) decodeIntegrator(top *object) Integrator {
@@ -256,10 +257,10 @@ func (d *decoder) decodeShapes(top *object) (map[string]Shape, []string) {
 				o.positive(k, *f)
 			}
 			if o.num("n1", &sh.N1) {
-				o.check("n1", sh.N1 >= 2, fmt.Sprintf("must be ≥ 2, got %v", sh.N1))
+				o.check("n1", sh.N1 >= 2 && sh.N1 <= sq.MaxBlockiness, fmt.Sprintf("must be in [2, %d], got %v", sq.MaxBlockiness, sh.N1))
 			}
 			if o.num("n2", &sh.N2) {
-				o.check("n2", sh.N2 >= 2, fmt.Sprintf("must be ≥ 2, got %v", sh.N2))
+				o.check("n2", sh.N2 >= 2 && sh.N2 <= sq.MaxBlockiness, fmt.Sprintf("must be in [2, %d], got %v", sq.MaxBlockiness, sh.N2))
 			}
 		}
 		if d.err != nil {

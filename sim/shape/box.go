@@ -22,7 +22,7 @@ func Box(a, b, c float64) *Polyhedron {
 // NewBox is Box for sizes from input: an error, never a panic, when a side
 // is not positive and finite, when the sides are so disparate that a face
 // is degenerate relative to the box's diagonal (see degenerateAreaRel), or
-// when the box is too large or small for its mass properties (see maxDiag).
+// when the box is too large or small for its mass properties (see MaxSize).
 func NewBox(a, b, c float64) (*Polyhedron, error) {
 	name := fmt.Sprintf("box %gx%gx%g", a, b, c)
 	for _, s := range []float64{a, b, c} {

@@ -20,11 +20,15 @@ const (
 	// face's plane (sliver triangles of float32 STL files have noisy normals).
 	flatDistRel    = 1e-6
 	flatNoiseAngle = 1e-3
-	// minDiag, maxDiag bound the bounding-box diagonal d (m): the mass
-	// properties scale as d³ (volume) and d⁵ (inertia) and the tolerances
-	// above as d², all of which must stay normal float64 numbers.
-	minDiag = 1e-30
-	maxDiag = 1e30
+)
+
+// MinSize and MaxSize bound a solid's size (m): the bounding-box diagonal of
+// a mesh, the bounding diameter of a smooth body in the scene builder. The
+// mass properties scale as d³ (volume) and d⁵ (inertia) and the tolerances
+// above as d², all of which must stay normal float64 numbers.
+const (
+	MinSize = 1e-30
+	MaxSize = 1e30
 )
 
 // NewPolyhedron validates a closed triangle mesh and builds the contact
@@ -88,8 +92,8 @@ func build(name string, verts []geom.Vec3, tris [][3]int32, closed bool) (*Polyh
 		lo, hi = lo.Min(v), hi.Max(v)
 	}
 	diag := hi.Sub(lo).Norm()
-	if !(diag >= minDiag && diag <= maxDiag) {
-		return nil, meshErr(name, ErrScale, "size out of range: bounding-box diagonal %.3g m, want %g…%g m", diag, minDiag, maxDiag)
+	if !(diag >= MinSize && diag <= MaxSize) {
+		return nil, meshErr(name, ErrScale, "size out of range: bounding-box diagonal %.3g m, want %g…%g m", diag, MinSize, MaxSize)
 	}
 	p := &Polyhedron{Name: name, Closed: closed, Verts: make([]geom.Vec3, len(orig)), Faces: make([]Face, len(tris))}
 	for i, o := range orig {
