@@ -45,7 +45,7 @@ func TestBuildNameCollision(t *testing.T) {
     density: 1000
     region: {min: [2, 0, 0], max: [3, 1, 1]}
 `
-	s, err = LoadWith(two, "generators.fill.count=11")
+	s, err = parseWith(two, "generators.fill.count=11")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestBuildNameCollision(t *testing.T) {
 	}
 }
 
-// LoadWith parses scene text with overrides (a test helper).
-func LoadWith(text string, sets ...string) (*Spec, error) {
+// parseWith parses scene text with overrides (a test helper).
+func parseWith(text string, sets ...string) (*Spec, error) {
 	return ParseWithOverrides([]byte(text), "test.yaml", sets)
 }
 
