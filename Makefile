@@ -71,6 +71,7 @@ bench-lammps: build deps-test
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./sim/scene/
+	$(GO) test -run='^$$' -fuzz=FuzzBuild -fuzztime=$(FUZZTIME) ./sim/scene/
 
 # deps installs the system packages that are missing (the Go toolchain is
 # taken care of by .ci/go.sh when the Makefile is read); deps-test adds the

@@ -22,10 +22,10 @@ import (
 // and their contact laws, bodies, generated bodies, walls, loads, events and
 // probes. Every error names the scene file, line and key.
 func Build(s *Spec) (*world.World, error) {
-	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}, smooth: map[string]smoothShape{}}
+	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}, smooth: map[string]smoothShape{}, names: map[string]string{}}
 	w := b.w
 	w.Gravity = s.Gravity
-	steps := []func() error{b.integrator, b.contact, b.walls, b.bodies, b.generators, b.loads, b.events, b.probes}
+	steps := []func() error{b.integrator, b.contact, b.walls, b.memory, b.bodies, b.generators, b.criticalStep, b.loads, b.events, b.probes}
 	for _, f := range steps {
 		if err := f(); err != nil {
 			return nil, err
@@ -41,7 +41,7 @@ func Build(s *Spec) (*world.World, error) {
 		if strings.HasPrefix(err.Error(), "contact ") {
 			return nil, s.Errorf("contact.default", "%v", err)
 		}
-		return nil, fmt.Errorf("%s: %w", s.File, err)
+		return nil, &Error{File: s.File, Line: 1, Msg: err.Error()}
 	}
 	return w, nil
 }
@@ -51,6 +51,7 @@ type builder struct {
 	w      *world.World
 	shapes map[string]*shape.Polyhedron
 	smooth map[string]smoothShape
+	names  map[string]string // body name → key path of the entry that makes it
 }
 
 // smoothShape is a sphere or superquadric shape of the scene.
@@ -185,10 +186,9 @@ func (b *builder) shape(name, refPath string) (*shape.Polyhedron, error) {
 	var err error
 	switch sh.Type {
 	case ShapeBox:
-		if !(sh.Size.X > 0 && sh.Size.Y > 0 && sh.Size.Z > 0) || !sh.Size.IsFinite() {
-			return nil, b.s.Errorf(sh.Path+".size", "edge lengths must be finite and > 0")
+		if p, err = shape.NewBox(sh.Size.X, sh.Size.Y, sh.Size.Z); err != nil {
+			return nil, b.s.Errorf(sh.Path+".size", "%v", err)
 		}
-		p = shape.Box(sh.Size.X, sh.Size.Y, sh.Size.Z)
 	case ShapeTetrapod:
 		p, err = shape.Tetrapod(shape.TetrapodParams{LegLength: sh.LegLength, BaseRadius: sh.BaseRadius,
 			TipRadius: sh.TipRadius, Sides: sh.Sides, RootDistance: sh.RootDistance})
@@ -225,6 +225,9 @@ func (b *builder) bodies() error {
 		name := bs.Name
 		if name == "" {
 			name = "body" + strconv.Itoa(i)
+		}
+		if err := b.claim(name, bs.Path+".name", bs.Path); err != nil {
+			return err
 		}
 		var bd *body.Body
 		if ss, ok, err := b.smoothShape(bs.Shape, bs.Path+".shape"); err != nil {
@@ -284,6 +287,10 @@ func (b *builder) smoothShape(name, refPath string) (smoothShape, bool, error) {
 	if err := ss.sq.Validate(); err != nil {
 		return ss, false, b.s.Errorf(sh.Path, "%v", err)
 	}
+	lo, hi := 2*math.Min(ss.sq.A, math.Min(ss.sq.B, ss.sq.C)), 2*ss.sq.BoundingRadius()
+	if !(lo >= shape.MinSize && hi <= shape.MaxSize) {
+		return ss, false, b.s.Errorf(sh.Path, "size out of range: extents %.3g…%.3g m, want %g…%g m", lo, hi, shape.MinSize, shape.MaxSize)
+	}
 	b.smooth[name] = ss
 	return ss, true, nil
 }
@@ -297,10 +304,58 @@ func (b *builder) newSmooth(name string, ss smoothShape, density, mass float64, 
 	default:
 		return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
 	}
-	if ss.kind == body.Sphere {
-		return body.NewSphere(name, ss.sq.A, density, x), nil
+	if mass > 0 {
+		path += ".mass"
+	} else {
+		path += ".density"
 	}
-	return body.NewSuperquadric(name, ss.sq, density, x, q), nil
+	var bd *body.Body
+	if ss.kind == body.Sphere {
+		bd = body.NewSphere(name, ss.sq.A, density, x)
+	} else {
+		bd = body.NewSuperquadric(name, ss.sq, density, x, q)
+	}
+	return bd, b.checkMass(bd, path)
+}
+
+// checkMass refuses a body whose mass or inertia is not a positive finite
+// number with a finite inverse (a density or size at the end of the float
+// range: density 1e300 times a volume overflows).
+func (b *builder) checkMass(bd *body.Body, path string) error {
+	ok := bd.Mass > 0 && !math.IsInf(bd.Mass, 0) && !math.IsInf(bd.InvMass, 0)
+	for i := 0; i < 3 && ok; i++ {
+		for j := 0; j < 3; j++ {
+			ok = ok && !math.IsNaN(bd.IBody[i][j]) && !math.IsInf(bd.IBody[i][j], 0) &&
+				!math.IsNaN(bd.IBodyInv[i][j]) && !math.IsInf(bd.IBodyInv[i][j], 0)
+		}
+		ok = ok && bd.IBody[i][i] > 0
+	}
+	if !ok {
+		return b.s.Errorf(path, "mass %g kg (inertia diagonal %g, %g, %g kg·m²) is out of the float range: check density/mass and the shape's size",
+			bd.Mass, bd.IBody[0][0], bd.IBody[1][1], bd.IBody[2][2])
+	}
+	return nil
+}
+
+// claim records that the entry at path makes a body named name and refuses
+// a name already made by another entry (an explicit body "fill0" beside a
+// generator "fill"), naming both: keyPath (the entry's name key) is where
+// the error points and where a later clash points back to.
+func (b *builder) claim(name, keyPath, path string) error {
+	if prev, ok := b.names[name]; ok {
+		return b.s.Errorf(keyPath, "body name %q is also made by %s (%s): body names must be unique", name, parentPath(prev), b.where(prev))
+	}
+	b.names[name] = keyPath
+	return nil
+}
+
+// where renders the origin of the value at path: "scene.yaml:12" or "--set …".
+func (b *builder) where(path string) string {
+	src := b.s.Lookup(path)
+	if src.Set != "" {
+		return src.Set
+	}
+	return fmt.Sprintf("%s:%d", b.s.File, src.Line)
 }
 
 func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float64, x geom.Vec3, q geom.Quat, path string) (*body.Body, error) {
@@ -308,9 +363,10 @@ func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float6
 	case mass > 0 && !math.IsInf(mass, 0):
 		bd := body.New(name, p, 1, x, q)
 		bd.SetMass(mass, p.InertiaUnit.Scale(mass/p.Volume))
-		return bd, nil
+		return bd, b.checkMass(bd, path+".mass")
 	case density > 0 && !math.IsInf(density, 0):
-		return body.New(name, p, density, x, q), nil
+		bd := body.New(name, p, density, x, q)
+		return bd, b.checkMass(bd, path+".density")
 	}
 	return nil, b.s.Errorf(path, "needs a finite density > 0 or mass > 0")
 }
@@ -352,6 +408,11 @@ func (b *builder) generators() error {
 		if g.Count <= 0 {
 			continue
 		}
+		for i := 0; i < g.Count; i++ {
+			if err := b.claim(g.Name+strconv.Itoa(i), g.Path+".name", g.Path); err != nil {
+				return err
+			}
+		}
 		ss, smooth, err := b.smoothShape(g.Shape, g.Path+".shape")
 		if err != nil {
 			return err
@@ -373,18 +434,23 @@ func (b *builder) generators() error {
 			cell = 2*p.Radius + 2*gbar
 		}
 		ext := g.Max.Sub(g.Min)
-		nx, ny := int(ext.X/cell), int(ext.Y/cell)
+		nx, ny := cells(ext.X/cell), cells(ext.Y/cell)
 		if nx < 1 || ny < 1 {
 			return b.s.Errorf(g.Path+".region", "region %.4g × %.4g m is narrower than one body (bounding diameter %.4g m)", ext.X, ext.Y, cell)
 		}
-		nz := int(ext.Z / cell)
+		// A layer wider than maxLayerCells cells (far more than the bodies)
+		// is divided into fewer, larger cells: the rest goes to the slack.
+		for float64(nx)*float64(ny) > maxLayerCells {
+			nx, ny = max(1, nx/2), max(1, ny/2)
+		}
+		nz := cells(ext.Z / cell)
 		layers := (g.Count + nx*ny - 1) / (nx * ny)
 		if layers > nz {
 			nz = layers // raise the top of the region
 		}
 		rng := rand.New(rand.NewSource(g.Seed))
 		slack := geom.V(ext.X/float64(nx)-cell, ext.Y/float64(ny)-cell, math.Max(0, ext.Z/float64(max(nz, 1))-cell))
-		if layers > int(ext.Z/cell) {
+		if layers > cells(ext.Z/cell) {
 			slack.Z = 0
 		}
 		placed := 0
@@ -403,9 +469,9 @@ func (b *builder) generators() error {
 				}
 				var bd *body.Body
 				if smooth {
-					bd, err = b.newSmooth(fmt.Sprintf("%s%d", g.Name, placed), ss, g.Density, g.Mass, x, q, g.Path)
+					bd, err = b.newSmooth(g.Name+strconv.Itoa(placed), ss, g.Density, g.Mass, x, q, g.Path)
 				} else {
-					bd, err = b.newBody(fmt.Sprintf("%s%d", g.Name, placed), p, g.Density, g.Mass, x, q, g.Path)
+					bd, err = b.newBody(g.Name+strconv.Itoa(placed), p, g.Density, g.Mass, x, q, g.Path)
 				}
 				if err != nil {
 					return err
@@ -418,6 +484,18 @@ func (b *builder) generators() error {
 		}
 	}
 	return nil
+}
+
+// maxLayerCells bounds the cells of one generator layer (the random
+// permutation of a layer's cells is allocated whole).
+const maxLayerCells = 1 << 20
+
+// cells converts a cell count ≥ 0 to an int without overflow (NaN → 0).
+func cells(x float64) int {
+	if !(x > 0) {
+		return 0
+	}
+	return int(math.Min(x, 1<<40))
 }
 
 func (b *builder) walls() error {

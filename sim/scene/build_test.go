@@ -2,8 +2,11 @@ package scene
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"grainlab/sim/shape"
 )
 
 // Every built-in scene builds into a world whose bodies, walls and materials
@@ -102,5 +105,52 @@ walls:
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
 		})
+	}
+}
+
+// Extreme but finite box sizes set on the command line are bad input naming
+// the override, not a panic of shape.Box (issue 13).
+func TestBuildExtremeBoxNamesOverride(t *testing.T) {
+	for _, size := range []string{"[1e6,1e-6,1]", "[1e-12,1,1]", "[1e200,1e200,1e200]", "[1e-40,1e-40,1e-40]"} {
+		t.Run(size, func(t *testing.T) {
+			s, err := LoadBuiltin("cube-drop-a", "shapes.cube.size="+size)
+			if err != nil {
+				t.Fatalf("parse: %v (the size is finite and positive: the builder must judge it)", err)
+			}
+			_, err = Build(s)
+			if err == nil || !strings.HasPrefix(err.Error(), "--set shapes.cube.size: ") {
+				t.Fatalf("got %v, want an error starting with %q", err, "--set shapes.cube.size: ")
+			}
+		})
+	}
+}
+
+// A builder error about an entry whose keys were overridden names the
+// override, not the entry's file line.
+func TestBuildErrorAfterSetNamesOverride(t *testing.T) {
+	s, err := LoadBuiltin("tetrapod-twist", "shapes.tetrapod.base_radius=10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(s)
+	if err == nil || !strings.HasPrefix(err.Error(), "--set shapes.tetrapod.base_radius: shapes.tetrapod: ") {
+		t.Fatalf("got %v, want it to name --set shapes.tetrapod.base_radius", err)
+	}
+}
+
+// The parser and the builder allow the same tetrapod sides: the largest the
+// parser accepts builds, one more is refused by the parser at its line.
+func TestTetrapodSidesRangeAgrees(t *testing.T) {
+	max := strconv.Itoa(shape.MaxTetrapodSides)
+	s, err := LoadBuiltin("tetrapod-twist", "shapes.tetrapod.sides="+max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(s); err != nil {
+		t.Fatalf("sides %s parses but does not build: %v", max, err)
+	}
+	over := strconv.Itoa(shape.MaxTetrapodSides + 1)
+	if _, err := LoadBuiltin("tetrapod-twist", "shapes.tetrapod.sides="+over); err == nil || !strings.Contains(err.Error(), "--set shapes.tetrapod.sides") {
+		t.Fatalf("sides %s: got %v, want a parse error naming the override", over, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -67,12 +68,32 @@ func LoadBuiltin(name string, sets ...string) (*Spec, error) {
 }
 
 // Find loads a scene file if nameOrPath names an existing file, otherwise
-// the built-in scene of that name.
+// the built-in scene of that name. A name that looks like a path (it
+// contains a '/' or ends in .yaml or .yml) and is not a built-in scene gets
+// the file system's error: "no such file or directory", "is a directory".
 func Find(nameOrPath string, sets ...string) (*Spec, error) {
-	if st, err := os.Stat(nameOrPath); err == nil && !st.IsDir() {
+	st, err := os.Stat(nameOrPath)
+	if err == nil && !st.IsDir() {
 		return Load(nameOrPath, sets...)
 	}
+	builtin := !strings.ContainsAny(nameOrPath, "/\\")
+	if builtin {
+		_, berr := fs.Stat(assets.FS, "scenes/"+strings.TrimSuffix(nameOrPath, ".yaml")+".yaml")
+		builtin = berr == nil
+	}
+	switch {
+	case builtin:
+	case err == nil: // a directory
+		return nil, &fs.PathError{Op: "read scene", Path: nameOrPath, Err: syscall.EISDIR}
+	case looksLikePath(nameOrPath):
+		return nil, err
+	}
 	return LoadBuiltin(nameOrPath, sets...)
+}
+
+// looksLikePath reports whether a scene argument is meant as a file path.
+func looksLikePath(s string) bool {
+	return strings.ContainsAny(s, "/\\") || strings.HasSuffix(s, ".yaml") || strings.HasSuffix(s, ".yml")
 }
 
 // Builtins lists the embedded scenes sorted by name.

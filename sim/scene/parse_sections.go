@@ -9,6 +9,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/shape"
+	"grainlab/sim/sq"
 )
 
 func (d *decoder) decodeIntegrator(top *object) Integrator {
@@ -231,7 +233,7 @@ func (d *decoder) decodeShapes(top *object) (map[string]Shape, []string) {
 			if o.num("tip_radius", &sh.TipRadius) {
 				o.nonNeg("tip_radius", sh.TipRadius)
 			}
-			o.integer("sides", &sh.Sides, 3, 64)
+			o.integer("sides", &sh.Sides, 3, shape.MaxTetrapodSides)
 			o.num("root_distance", &sh.RootDistance)
 			o.nonNeg("root_distance", sh.RootDistance)
 		case ShapeSTL:
@@ -260,10 +262,10 @@ func (d *decoder) decodeShapes(top *object) (map[string]Shape, []string) {
 				o.positive(k, *f)
 			}
 			if o.num("n1", &sh.N1) {
-				o.check("n1", sh.N1 >= 2, fmt.Sprintf("must be ≥ 2, got %v", sh.N1))
+				o.check("n1", sh.N1 >= 2 && sh.N1 <= sq.MaxBlockiness, fmt.Sprintf("must be in [2, %d], got %v", sq.MaxBlockiness, sh.N1))
 			}
 			if o.num("n2", &sh.N2) {
-				o.check("n2", sh.N2 >= 2, fmt.Sprintf("must be ≥ 2, got %v", sh.N2))
+				o.check("n2", sh.N2 >= 2 && sh.N2 <= sq.MaxBlockiness, fmt.Sprintf("must be in [2, %d], got %v", sq.MaxBlockiness, sh.N2))
 			}
 		}
 		if d.err != nil {
@@ -423,7 +425,7 @@ func (d *decoder) decodeGenerators(top *object, shapes map[string]Shape) []Gener
 		if o.name("shape", &g.Shape) {
 			d.ref(o, "shape", "shape", g.Shape, known)
 		}
-		o.integer("count", &g.Count, 0, 10_000_000)
+		o.integer("count", &g.Count, 0, MaxBodies)
 		r := o.sub("region")
 		r.allow("min", "max")
 		r.need("min", "max")

@@ -537,3 +537,26 @@ func TestTruncatedScenes(t *testing.T) {
 		}
 	}
 }
+
+// A scene argument that looks like a path gets the file system's error, not
+// "no built-in scene"; built-in names (with or without .yaml) still resolve.
+func TestFindPathErrors(t *testing.T) {
+	cases := []struct{ arg, want string }{
+		{"testdata/missing.yaml", "no such file or directory"},
+		{"nowhere/scene", "no such file or directory"},
+		{"missing.yml", "no such file or directory"},
+		{"testdata", "is a directory"},
+		{"testdata/", "is a directory"},
+		{"cube-drop-z", "no built-in scene"},
+	}
+	for _, c := range cases {
+		if _, err := Find(c.arg); err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(c.want, "no such") && strings.Contains(err.Error(), "built-in") {
+			t.Errorf("Find(%q): got %v, want %q", c.arg, err, c.want)
+		}
+	}
+	for _, name := range []string{"cube-drop-a", "cube-drop-a.yaml"} {
+		if _, err := Find(name); err != nil {
+			t.Errorf("Find(%q): %v", name, err)
+		}
+	}
+}

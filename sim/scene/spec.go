@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"grainlab/sim/geom"
@@ -362,10 +363,33 @@ func (s *Spec) Lookup(path string) Source {
 func (s *Spec) Line(path string) int { return s.Lookup(path).Line }
 
 // Errorf returns an *Error for the value at path:
-// "scene.yaml:23: bodies[2].density: must be > 0".
+// "scene.yaml:23: bodies[2].density: must be > 0". When the value at path
+// comes from the file but keys below it were set by overrides (an error
+// about "shapes.cube" after --set shapes.cube.size=…), the error names
+// those overrides instead of the file line, since they changed the entry.
 func (s *Spec) Errorf(path, format string, args ...any) error {
 	src := s.Lookup(path)
+	if src.Set == "" {
+		src.Set = s.setsBelow(path)
+	}
 	return &Error{File: s.File, Line: src.Line, Set: src.Set, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// setsBelow returns the labels of the overrides that set keys below path,
+// sorted and joined by ", "; "" when there are none.
+func (s *Spec) setsBelow(path string) string {
+	var labels []string
+	seen := map[string]bool{}
+	for k, src := range s.Src {
+		if src.Set == "" || seen[src.Set] || path == "" ||
+			!(strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[")) {
+			continue
+		}
+		seen[src.Set] = true
+		labels = append(labels, src.Set)
+	}
+	sort.Strings(labels)
+	return strings.Join(labels, ", ")
 }
 
 // ReadFile reads a file named in the scene (an stl path): relative to the

@@ -8,12 +8,26 @@ import (
 )
 
 // Box returns the a×b×c box centred at the origin with edges along the axes:
-// 8 vertices, 12 triangles, 12 convex and 6 flat edges. It panics unless
-// every side is positive and finite.
+// 8 vertices, 12 triangles, 12 convex and 6 flat edges. It panics when NewBox
+// fails: use it for sizes known to be valid (tests, constants), and NewBox
+// for sizes that come from input.
 func Box(a, b, c float64) *Polyhedron {
+	p, err := NewBox(a, b, c)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// NewBox is Box for sizes from input: an error, never a panic, when a side
+// is not positive and finite, when the sides are so disparate that a face
+// is degenerate relative to the box's diagonal (see degenerateAreaRel), or
+// when the box is too large or small for its mass properties (see MaxSize).
+func NewBox(a, b, c float64) (*Polyhedron, error) {
+	name := fmt.Sprintf("box %gx%gx%g", a, b, c)
 	for _, s := range []float64{a, b, c} {
 		if !(s > 0) || math.IsInf(s, 0) {
-			panic(fmt.Sprintf("shape.Box(%g, %g, %g): sides must be positive and finite", a, b, c))
+			return nil, meshErr(name, ErrDegenerate, "sides must be positive and finite")
 		}
 	}
 	x, y, z := a/2, b/2, c/2
@@ -21,11 +35,7 @@ func Box(a, b, c float64) *Polyhedron {
 		{X: -x, Y: -y, Z: -z}, {X: x, Y: -y, Z: -z}, {X: x, Y: y, Z: -z}, {X: -x, Y: y, Z: -z},
 		{X: -x, Y: -y, Z: z}, {X: x, Y: -y, Z: z}, {X: x, Y: y, Z: z}, {X: -x, Y: y, Z: z},
 	}
-	p, err := NewPolyhedron(fmt.Sprintf("box %gx%gx%g", a, b, c), verts, boxTris())
-	if err != nil {
-		panic(err) // unreachable for positive finite sides
-	}
-	return p
+	return NewPolyhedron(name, verts, boxTris())
 }
 
 // boxTris triangulates the cube with the vertex numbering of Box, outward.

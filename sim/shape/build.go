@@ -22,6 +22,15 @@ const (
 	flatNoiseAngle = 1e-3
 )
 
+// MinSize and MaxSize bound a solid's size (m): the bounding-box diagonal of
+// a mesh, the bounding diameter of a smooth body in the scene builder. The
+// mass properties scale as d³ (volume) and d⁵ (inertia) and the tolerances
+// above as d², all of which must stay normal float64 numbers.
+const (
+	MinSize = 1e-30
+	MaxSize = 1e30
+)
+
 // NewPolyhedron validates a closed triangle mesh and builds the contact
 // topology and the mass properties of the solid it bounds. Triangles must be
 // counter-clockwise seen from outside. Vertices no triangle uses are dropped
@@ -83,6 +92,9 @@ func build(name string, verts []geom.Vec3, tris [][3]int32, closed bool) (*Polyh
 		lo, hi = lo.Min(v), hi.Max(v)
 	}
 	diag := hi.Sub(lo).Norm()
+	if !(diag >= MinSize && diag <= MaxSize) {
+		return nil, meshErr(name, ErrScale, "size out of range: bounding-box diagonal %.3g m, want %g…%g m", diag, MinSize, MaxSize)
+	}
 	p := &Polyhedron{Name: name, Closed: closed, Verts: make([]geom.Vec3, len(orig)), Faces: make([]Face, len(tris))}
 	for i, o := range orig {
 		p.Verts[i] = verts[o]
@@ -104,6 +116,9 @@ func build(name string, verts []geom.Vec3, tris [][3]int32, closed bool) (*Polyh
 		return nil, err
 	}
 	if closed {
+		if err := p.checkSelfIntersection(diag, orig); err != nil {
+			return nil, err
+		}
 		if err := p.massProperties(lo.Add(hi).Scale(0.5), diag); err != nil {
 			return nil, err
 		}

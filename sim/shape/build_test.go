@@ -439,3 +439,46 @@ func TestPointInsideBox(t *testing.T) {
 		t.Errorf("support vertex %v", p.Verts[i])
 	}
 }
+
+// twoBoxes returns one mesh made of two unit cubes, the second shifted by
+// d: closed, manifold, consistently oriented.
+func twoBoxes(d geom.Vec3) ([]geom.Vec3, [][3]int32) {
+	b := Box(1, 1, 1)
+	var vs []geom.Vec3
+	for _, s := range []geom.Vec3{{}, d} {
+		for _, v := range b.Verts {
+			vs = append(vs, v.Add(s))
+		}
+	}
+	var tris [][3]int32
+	for k := int32(0); k < 2; k++ {
+		for _, t := range b.Tris() {
+			tris = append(tris, [3]int32{t[0] + 8*k, t[1] + 8*k, t[2] + 8*k})
+		}
+	}
+	return vs, tris
+}
+
+// A closed mesh whose triangles cross (two overlapping cubes in one mesh,
+// which would count the overlap twice: volume 2 instead of 2 − 0.5·0.7·0.8)
+// is refused with ErrSelfIntersect; the same cubes apart build with volume 2.
+func TestSelfIntersectingMeshRefused(t *testing.T) {
+	vs, tris := twoBoxes(geom.V(0.5, 0.3, 0.2))
+	_, err := NewPolyhedron("overlap", vs, tris)
+	if !errors.Is(err, ErrSelfIntersect) {
+		t.Fatalf("got %v, want ErrSelfIntersect", err)
+	}
+	vs, tris = twoBoxes(geom.V(2, 0.3, 0.2))
+	p, err := NewPolyhedron("apart", vs, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(p.Volume-2) > 1e-12 {
+		t.Fatalf("volume %g, want 2", p.Volume)
+	}
+	// Faces touching within rounding do not cross: no edge passes through a face.
+	vs, tris = twoBoxes(geom.V(1+1e-9, 0.3, 0.2))
+	if _, err := NewPolyhedron("touching", vs, tris); err != nil {
+		t.Fatalf("cubes 1e-9 apart: %v", err)
+	}
+}

@@ -24,6 +24,10 @@ var (
 	ErrIndex = errors.New("vertex index out of range")
 	// ErrNonFinite marks a vertex with a NaN or infinite coordinate.
 	ErrNonFinite = errors.New("non-finite coordinate")
+	// ErrScale marks a mesh too large or too small for finite mass properties.
+	ErrScale = errors.New("size out of range")
+	// ErrSelfIntersect marks a closed mesh two of whose triangles intersect.
+	ErrSelfIntersect = errors.New("self-intersecting mesh")
 )
 
 // MeshError is a validation failure of a mesh, located at a face, an edge or a

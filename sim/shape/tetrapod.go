@@ -27,8 +27,9 @@ func DefaultTetrapod() TetrapodParams {
 	return TetrapodParams{LegLength: 0.69, BaseRadius: 0.16, TipRadius: 0, Sides: 6, RootDistance: 0.16}
 }
 
-// maxTetrapodSides bounds the brute-force hull (O(n⁴) in 4·Sides points).
-const maxTetrapodSides = 48
+// MaxTetrapodSides bounds TetrapodParams.Sides: the brute-force hull is
+// O(n⁴) in 4·Sides points. The scene parser allows the same range.
+const MaxTetrapodSides = 48
 
 // Tetrapod builds the tetrapod of p. One leg points along +z, the other three
 // point down at 109.47° from it so the body rests on their tips. The core is
@@ -48,8 +49,8 @@ func Tetrapod(p TetrapodParams) (*Polyhedron, error) {
 	switch {
 	case !finite(L) || !finite(R) || !finite(r) || !finite(rt):
 		return nil, fmt.Errorf("tetrapod %+v: non-finite parameter", p)
-	case S < 3 || S > maxTetrapodSides:
-		return nil, fmt.Errorf("tetrapod: Sides = %d, want 3…%d", S, maxTetrapodSides)
+	case S < 3 || S > MaxTetrapodSides:
+		return nil, fmt.Errorf("tetrapod: Sides = %d, want 3…%d", S, MaxTetrapodSides)
 	case !(r > 0) || !(R > 0):
 		return nil, fmt.Errorf("tetrapod: BaseRadius %g and RootDistance %g must be positive", r, R)
 	case !(L > R*(1+1e-6)):

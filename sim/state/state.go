@@ -4,8 +4,11 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -62,10 +65,29 @@ func Write(path string, w *world.World) error {
 	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
-// Read reads a state file. A path "builtin:NAME" reads states/NAME.json
-// from the embedded assets.
+// QuatTol is how far from 1 a quaternion's norm may be in a state file: it
+// is normalised within the tolerance and refused beyond it.
+const QuatTol = 1e-6
+
+// entry is one body entry as read, every field optional so that a missing
+// one can be named (encoding/json would leave it zero) and vectors as slices
+// so that a wrong count is seen (a [3]float64 drops a fourth number).
+type entry struct {
+	Name            *string    `json:"name"`
+	Position        *[]float64 `json:"position"`
+	Quaternion      *[]float64 `json:"quaternion"`
+	Velocity        *[]float64 `json:"velocity"`
+	AngularVelocity *[]float64 `json:"angular_velocity"`
+}
+
+// Read reads a state file (a path "builtin:NAME" reads states/NAME.json
+// from the embedded assets) and checks it on its own: a JSON object with a
+// finite time ≥ 0 and a non-empty body list; every entry with a name (not a
+// wall's, "wall:…"), used once, and position, quaternion, velocity and
+// angular_velocity of 3, 4, 3 and 3 finite numbers; the quaternion unit
+// within QuatTol (then normalised). Errors read "file:line: bodies[i]
+// (name): problem". Apply checks the file against a scene.
 func Read(path string) (File, error) {
-	var f File
 	var data []byte
 	var err error
 	if name, ok := strings.CutPrefix(path, "builtin:"); ok {
@@ -74,41 +96,297 @@ func Read(path string) (File, error) {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return f, err
+		return File{}, err
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		return f, fmt.Errorf("%s: %w", path, err)
+	return Parse(data, path)
+}
+
+// Parse decodes and checks the content of a state file (see Read); source
+// names it in errors.
+func Parse(data []byte, source string) (File, error) {
+	var f File
+	at := func(off int64) string { return fmt.Sprintf("%s:%d", source, lineAt(data, off)) }
+	jsonErr := func(off int64, err error) error {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			off = te.Offset
+		}
+		return fmt.Errorf("%s: %v", at(off), err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return f, fmt.Errorf("%s: empty file: want a JSON object with \"time\" and \"bodies\"", source)
+		}
+		return f, jsonErr(0, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return f, fmt.Errorf("%s: want a JSON object with \"time\" and \"bodies\", got %v", at(0), tokName(tok))
+	}
+	var hasTime, hasBodies bool
+	for dec.More() {
+		off := dec.InputOffset()
+		kt, err := dec.Token()
+		if err != nil {
+			return f, jsonErr(off, err)
+		}
+		key, _ := kt.(string)
+		off = dec.InputOffset()
+		switch key {
+		case "scene":
+			err = dec.Decode(&f.Scene)
+		case "steps":
+			err = dec.Decode(&f.Steps)
+		case "time":
+			var t *float64
+			if err = dec.Decode(&t); err == nil {
+				if t == nil {
+					return f, fmt.Errorf("%s: time is null", at(off))
+				}
+				hasTime, f.Time = true, *t
+			}
+		case "bodies":
+			hasBodies = true
+			err = parseBodies(dec, data, source, &f)
+		default: // fields of later versions
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			if _, ok := err.(*stateError); ok {
+				return f, err
+			}
+			return f, jsonErr(off, err)
+		}
+	}
+	switch {
+	case !hasTime:
+		return f, fmt.Errorf("%s: no \"time\"", source)
+	case !hasBodies:
+		return f, fmt.Errorf("%s: no \"bodies\"", source)
+	case !(f.Time >= 0) || math.IsInf(f.Time, 0):
+		return f, fmt.Errorf("%s: time %g: want a finite time ≥ 0", source, f.Time)
 	}
 	return f, nil
 }
 
-// Apply sets every named body of w to the state in f and sets the world's
-// time. Every body of f must exist in w by name and every number must be
-// finite; nothing changes on error.
-func Apply(w *world.World, f File, source string) error {
-	idx := make([]int, len(f.Bodies))
-	for i, b := range f.Bodies {
-		idx[i] = w.BodyByName(b.Name)
-		if idx[i] < 0 {
-			return fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
+// stateError is an error already located by parseBodies.
+type stateError struct{ msg string }
+
+func (e *stateError) Error() string { return e.msg }
+
+// parseBodies decodes the body list entry by entry, so that each error
+// names the entry's line.
+func parseBodies(dec *json.Decoder, data []byte, source string, f *File) error {
+	off := dec.InputOffset()
+	fail := func(off int64, format string, args ...any) error {
+		return &stateError{fmt.Sprintf("%s:%d: ", source, lineAt(data, off)) + fmt.Sprintf(format, args...)}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		return fail(off, "bodies is null: want a list of body states")
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return fail(off, "bodies: want a list of body states, got %v", tokName(tok))
+	}
+	seen := map[string]int{}
+	for i := 0; dec.More(); i++ {
+		off := dec.InputOffset()
+		var e *entry
+		if err := dec.Decode(&e); err != nil {
+			return err
 		}
-		all := append(append(append(b.Position[:], b.Quaternion[:]...), b.Velocity[:]...), b.AngularVelocity[:]...)
-		for _, x := range all {
+		if e == nil {
+			return fail(off, "bodies[%d] is null", i)
+		}
+		b, msg := e.body()
+		if msg != "" {
+			if e.Name != nil {
+				return fail(off, "bodies[%d] (%s): %s", i, *e.Name, msg)
+			}
+			return fail(off, "bodies[%d]: %s", i, msg)
+		}
+		if j, dup := seen[b.Name]; dup {
+			return fail(off, "bodies[%d] (%s): duplicate of bodies[%d]: each body appears once", i, b.Name, j)
+		}
+		seen[b.Name] = i
+		f.Bodies = append(f.Bodies, b)
+	}
+	if _, err := dec.Token(); err != nil { // ']'
+		return err
+	}
+	if len(f.Bodies) == 0 {
+		return fail(off, "bodies is empty: want the state of every body of the scene")
+	}
+	return nil
+}
+
+// body checks an entry and converts it; msg says what is wrong.
+func (e *entry) body() (b Body, msg string) {
+	if e.Name == nil || *e.Name == "" {
+		return b, "no name"
+	}
+	b.Name = *e.Name
+	if strings.HasPrefix(b.Name, wallPrefix) {
+		return b, "names a wall: a state holds only the bodies; walls are the scene's"
+	}
+	fields := []struct {
+		key string
+		v   *[]float64
+		dst []float64
+	}{
+		{"position", e.Position, b.Position[:]},
+		{"quaternion", e.Quaternion, b.Quaternion[:]},
+		{"velocity", e.Velocity, b.Velocity[:]},
+		{"angular_velocity", e.AngularVelocity, b.AngularVelocity[:]},
+	}
+	for _, fd := range fields {
+		if fd.v == nil {
+			return b, "no " + fd.key
+		}
+		if len(*fd.v) != len(fd.dst) {
+			return b, fmt.Sprintf("%s has %d numbers, want %d", fd.key, len(*fd.v), len(fd.dst))
+		}
+		copy(fd.dst, *fd.v)
+	}
+	if msg := b.check(); msg != "" {
+		return b, msg
+	}
+	q := b.quat().Normalize()
+	b.Quaternion = [4]float64{q.W, q.X, q.Y, q.Z}
+	return b, ""
+}
+
+// wallPrefix starts the body name of every wall (world.AddWall).
+const wallPrefix = "wall:"
+
+func (b Body) quat() geom.Quat {
+	return geom.Quat{W: b.Quaternion[0], X: b.Quaternion[1], Y: b.Quaternion[2], Z: b.Quaternion[3]}
+}
+
+// check reports a non-finite number or a quaternion farther than QuatTol
+// from unit length; "" when the body state is usable.
+func (b Body) check() string {
+	for _, fd := range []struct {
+		key string
+		v   []float64
+	}{{"position", b.Position[:]}, {"quaternion", b.Quaternion[:]}, {"velocity", b.Velocity[:]}, {"angular_velocity", b.AngularVelocity[:]}} {
+		for _, x := range fd.v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("%s: bodies[%d] (%s): non-finite value", source, i, b.Name)
+				return fmt.Sprintf("%s %v: non-finite value", fd.key, fd.v)
 			}
 		}
-		q := geom.Quat{W: b.Quaternion[0], X: b.Quaternion[1], Y: b.Quaternion[2], Z: b.Quaternion[3]}
-		if math.Abs(q.Norm()-1) > 1e-6 {
-			return fmt.Errorf("%s: bodies[%d] (%s): quaternion is not unit (|q| = %g)", source, i, b.Name, q.Norm())
+	}
+	if n := b.quat().Norm(); !(math.Abs(n-1) <= QuatTol) {
+		return fmt.Sprintf("quaternion is not unit (|q| = %.9g, tolerance %g)", n, QuatTol)
+	}
+	return ""
+}
+
+// lineAt returns the 1-based line of the first non-space byte at or after
+// off (a JSON decoder offset points before the separator and spaces).
+func lineAt(data []byte, off int64) int {
+	if off < 0 {
+		off = 0
+	}
+	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+		off++
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// tokName renders a JSON token for an error message.
+func tokName(t json.Token) string {
+	switch v := t.(type) {
+	case nil:
+		return "null"
+	case json.Delim:
+		if v == '[' {
+			return "a list"
 		}
+		return "an object"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	}
+	return fmt.Sprint(t)
+}
+
+// Apply sets every body of w to its state in f and sets the world's time.
+// f must hold each body of w that is not a wall exactly once, and nothing
+// else (missing, unknown and duplicate names are errors naming them), with
+// finite numbers, unit quaternions (within QuatTol) and a finite time ≥ 0;
+// nothing changes on error. source names f in errors. CheckTime checks the
+// time against the run's end.
+func Apply(w *world.World, f File, source string) error {
+	if !(f.Time >= 0) || math.IsInf(f.Time, 0) {
+		return fmt.Errorf("%s: time %g: want a finite time ≥ 0", source, f.Time)
+	}
+	if len(f.Bodies) == 0 {
+		return fmt.Errorf("%s: no bodies: want the state of every body of scene %q", source, w.Name)
+	}
+	idx := make([]int, len(f.Bodies))
+	seen := make(map[int]int, len(f.Bodies))
+	for i, b := range f.Bodies {
+		idx[i] = w.BodyByName(b.Name)
+		switch {
+		case idx[i] < 0:
+			return fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
+		case w.Bodies[idx[i]].Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
+			return fmt.Errorf("%s: bodies[%d] (%s): names a wall: a state holds only the bodies; walls are the scene's", source, i, b.Name)
+		}
+		if j, dup := seen[idx[i]]; dup {
+			return fmt.Errorf("%s: bodies[%d] (%s): duplicate of bodies[%d]: each body appears once", source, i, b.Name, j)
+		}
+		seen[idx[i]] = i
+		if msg := b.check(); msg != "" {
+			return fmt.Errorf("%s: bodies[%d] (%s): %s", source, i, b.Name, msg)
+		}
+	}
+	var missing []string
+	nb := 0
+	for i, bd := range w.Bodies {
+		if bd.Wall >= 0 {
+			continue
+		}
+		nb++
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, bd.Name)
+		}
+	}
+	if len(missing) > 0 {
+		list := missing
+		more := ""
+		if len(list) > 5 {
+			list, more = list[:5], ", …"
+		}
+		return fmt.Errorf("%s: %d of the %d bodies of scene %q are missing: %s%s", source, len(missing), nb, w.Name, strings.Join(list, ", "), more)
 	}
 	for i, b := range f.Bodies {
 		bd := w.Bodies[idx[i]]
 		bd.X = vec(b.Position)
-		bd.Q = geom.Quat{W: b.Quaternion[0], X: b.Quaternion[1], Y: b.Quaternion[2], Z: b.Quaternion[3]}.Normalize()
+		bd.Q = b.quat().Normalize()
 		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
 	}
 	w.Time = f.Time
+	return nil
+}
+
+// CheckTime reports a state time outside [0, end): a run restarted from it
+// would have nothing to do (end is the run's end time, the scene's or --time).
+func CheckTime(f File, source string, end float64) error {
+	if !(f.Time >= 0 && f.Time < end) {
+		return fmt.Errorf("%s: time %g is outside [0, %g): the run ends at %g s; give a later --time", source, f.Time, end, end)
+	}
 	return nil
 }
