@@ -81,6 +81,9 @@ func Load(o Options) (*Sim, error) {
 		if err != nil {
 			return nil, &InputError{err}
 		}
+		if err := state.CheckTime(f, o.Restart, spec.Time); err != nil {
+			return nil, &InputError{err}
+		}
 		if err := state.Apply(w, f, o.Restart); err != nil {
 			return nil, &InputError{err}
 		}
@@ -88,9 +91,6 @@ func Load(o Options) (*Sim, error) {
 	if every, dtMin := spec.Output.Every, spec.Integrator.DtMin; every > 0 && every < dtMin {
 		return nil, &InputError{fmt.Errorf("%s: output.every = %g s is below the smallest time step integrator.dt_min = %g s "+
 			"(a row per step at most; raise output.every)", spec.File, every, dtMin)}
-	}
-	if o.Restart != "" && w.Time >= spec.Time {
-		return nil, &InputError{fmt.Errorf("%s: restart time %g s is not before the end time %g s (raise --time)", o.Restart, w.Time, spec.Time)}
 	}
 	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart}
 	var bad []string
@@ -101,11 +101,11 @@ func Load(o Options) (*Sim, error) {
 			bad = append(bad, ov.String())
 		}
 	}
+	from := spec.File
+	if o.Restart != "" {
+		from = o.Restart
+	}
 	if len(bad) > 0 {
-		from := spec.File
-		if o.Restart != "" {
-			from = o.Restart
-		}
 		more := ""
 		if len(bad) > 3 {
 			more = fmt.Sprintf(" (and %d more)", len(bad)-3)
@@ -115,6 +115,12 @@ func Load(o Options) (*Sim, error) {
 	}
 	if err := integrate.Start(w); err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %w", spec.File, err)}
+	}
+	// The start state itself (velocities, energies) must be finite: a
+	// non-finite one is the input's fault, so bad input rather than a
+	// simulation failure at the first step.
+	if err := w.CheckFinite(); err != nil {
+		return nil, &InputError{fmt.Errorf("%s: the start state is not finite: %w", from, err)}
 	}
 	return s, nil
 }
