@@ -56,13 +56,24 @@ func Capture(w *world.World) File {
 	return f
 }
 
+// Encode returns the state of w as the bytes of a state file (indented
+// JSON, what Write writes and Parse reads): final.json, checkpoints and the
+// keyframes of a recording are all this.
+func Encode(w *world.World) ([]byte, error) {
+	data, err := json.MarshalIndent(Capture(w), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
 // Write writes the state of w as indented JSON to path.
 func Write(path string, w *world.World) error {
-	data, err := json.MarshalIndent(Capture(w), "", "  ")
+	data, err := Encode(w)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return os.WriteFile(path, data, 0o644)
 }
 
 // QuatTol is how far from 1 a quaternion's norm may be in a state file: it
