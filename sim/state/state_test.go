@@ -36,10 +36,11 @@ func TestShippedStatesLoad(t *testing.T) {
 		{"builtin:box-of-tetrapods-300-packed", "box-of-tetrapods", nil},
 		{"../validation/testdata/box-of-cubes-564-packed.json", "box-of-cubes", nil},
 		{"../validation/testdata/box-of-tetrapods-1005-packed.json", "box-of-tetrapods", []string{"generators.fill.count=1005"}},
-		{"../validation/testdata/sphere-box-218-settled.json", "sphere-box", nil},
+		{"../validation/testdata/sphere-box-soft-218-settled.json", "sphere-box-soft", nil},
+		{"../validation/testdata/sphere-box-218-t0.1.json", "sphere-box", nil},
 	}
 	for _, c := range cases {
-		t.Run(c.scene, func(t *testing.T) {
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
 			f, err := Read(c.path)
 			if err != nil {
 				t.Fatal(err)
