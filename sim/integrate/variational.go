@@ -86,6 +86,14 @@ type Variational struct {
 	MaxNewton int     // Newton iterations per attempt (default 25)
 	MaxLinear int     // CG (then BiCGStab) iterations per Newton iteration (default 60)
 	LinearTol float64 // relative tolerance of each linear solve (default 1e-4)
+	// Safety bounds every step to Safety·2√(m_c/k_c) over the active and
+	// approaching contacts (World.StableDt's bounds, stepcontrol.go); 0: the
+	// default (on conservative scenes 0.1 for α = ½ and 0.002 for α = 0; on
+	// damped ones 0.5).
+	Safety float64
+	// FixedStep turns that bound off: S2's fixed step h, which only the
+	// rejection of a failed step shortens.
+	FixedStep bool
 
 	// Fallbacks counts the linear solves that CG could not finish and
 	// BiCGStab completed (cumulative, for diagnostics).
@@ -168,6 +176,13 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		h = target
 	}
 	h = math.Min(math.Min(h, dtMax), s.DtMax)
+	// The contact laws' bound (stepcontrol.go): a fraction of the contact
+	// period of the stiffest active or approaching contact, no tunnelling.
+	if !v.FixedStep {
+		if lim := lawDt(w, v.safety(w)); lim < h {
+			h = math.Min(lim, dtMax)
+		}
+	}
 	if !(h > 0) {
 		return 0, fmt.Errorf("variational: step must be > 0 (dt %g, dt_max %g)", w.Dt, dtMax)
 	}
@@ -207,6 +222,22 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		w.Dt = target
 	}
 	return h, nil
+}
+
+// safety returns the fraction of the contact period a step may take
+// (stepcontrol.go): Safety when set, else the default of the order.
+func (v *Variational) safety(w *world.World) float64 {
+	if v.Safety > 0 {
+		return v.Safety
+	}
+	switch {
+	case !Conservative(w):
+	case v.Alpha == 0:
+		return variational1Safety
+	default:
+		return variationalSafety
+	}
+	return variationalDamped
 }
 
 // setup sizes the per-body arrays (bodies may be added between steps) and
