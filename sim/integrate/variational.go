@@ -88,7 +88,7 @@ type Variational struct {
 	LinearTol float64 // relative tolerance of each linear solve (default 1e-4)
 	// Safety bounds every step to Safety·2√(m_c/k_c) over the active and
 	// approaching contacts (World.StableDt's bounds, stepcontrol.go); 0: the
-	// default (on conservative scenes 0.1 for α = ½ and 0.002 for α = 0; on
+	// default (on conservative scenes 0.07 for α = ½ and 0.002 for α = 0; on
 	// damped ones 0.5).
 	Safety float64
 	// FixedStep turns that bound off: S2's fixed step h, which only the
