@@ -179,7 +179,12 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	// The contact laws' bound (stepcontrol.go): a fraction of the contact
 	// period of the stiffest active or approaching contact, no tunnelling.
 	if !v.FixedStep {
-		if lim := lawDt(w, v.safety(w)); lim < h {
+		lim := lawDt(w, v.safety(w))
+		if v.Alpha == 0 && Conservative(w) {
+			// First order: the energy error of a step itself (stepcontrol.go).
+			lim = math.Max(math.Min(lim, firstOrderDt(w, variational1Energy, variational1Rate)), s.DtMin)
+		}
+		if lim < h {
 			h = math.Min(lim, dtMax)
 		}
 	}
