@@ -3,6 +3,8 @@ package integrate
 import (
 	"math"
 
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
 
@@ -116,5 +118,45 @@ func firstOrderDt(w *world.World, frac, rate float64) float64 {
 			dt = math.Min(dt, 2*frac*e/p) // ½Δt|F·v + T·ω| ≤ frac·E
 		}
 	}
+	return dt
+}
+
+// tangentDt bounds Δt·ω_t ≤ 2·safety over the active contacts with a
+// tangential spring — ε_t of S0 eq. (54) for polyhedra, k_t of the smooth
+// laws — with ω_t = √(k_t·(1/m_t)) and 1/m_t an upper bound of the inverse
+// mass of both bodies along any tangent at the contact, Σ 1/m + |r|²·tr J⁻¹.
+// An integrator explicit in positions (S2 α = 0) integrates this spring
+// explicitly: past ω_tΔt = 2 it is unstable (a block tipping on an edge,
+// whose rotational effective mass is small, blew up at ω_nΔt = 0.74).
+func tangentDt(w *world.World, safety float64) float64 {
+	dt := math.Inf(1)
+	w.EachContact(func(a, b int, c *contactT) {
+		if !c.Active() {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		p := w.Params(ba.Material, bb.Material)
+		kt := p.Friction.EpsT
+		if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
+			kt = p.Smooth.Kt
+		}
+		if !(kt > 0) {
+			return
+		}
+		im := 0.0
+		for _, x := range []struct {
+			b *body.Body
+			p geom.Vec3
+		}{{ba, c.PA}, {bb, c.PB}} {
+			if x.b.Fixed {
+				continue
+			}
+			j := x.b.IBodyInv
+			im += x.b.InvMass + x.p.Sub(x.b.X).Norm2()*(j[0][0]+j[1][1]+j[2][2])
+		}
+		if im > 0 {
+			dt = math.Min(dt, 2*safety/math.Sqrt(kt*im)) // Δt ≤ safety·2/ω_t
+		}
+	})
 	return dt
 }

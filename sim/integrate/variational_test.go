@@ -22,8 +22,12 @@ func freeWorld(t testing.TB) *world.World {
 	return w
 }
 
-// fixedStep makes w take steps of exactly h.
+// fixedStep makes w take steps of exactly h (a variational integrator
+// already set on w without the contact laws' step bound: FixedStep).
 func fixedStep(w *world.World, h float64) {
+	if v, ok := w.Integrator.(*Variational); ok {
+		v.FixedStep = true // S2's fixed step, not the contact laws' bound
+	}
 	w.Settings.Dt, w.Settings.DtMax, w.Dt = h, h, h
 	w.Settings.DtMin = math.Min(w.Settings.DtMin, h/64)
 }
@@ -350,16 +354,13 @@ func TestVariationalRestingSwitch(t *testing.T) {
 // step through a 1 mm barrier skin) penetrates: the step is rejected and
 // retried with h/4 (Stats.Rejected), and then the fixed step regrows. The
 // cube never passes the ground (its lowest point stays above z = 0) and
-// rebounds. (FixedStep: the contact laws' step bound, which would keep
-// the step short enough, is off, to test the rejection itself.)
+// rebounds.
 func TestVariationalRejectsPenetration(t *testing.T) {
 	w := groundWorld(t, cubeParams(0, 0))
 	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QIdent())
 	lowestAt(b, 0.05)
 	w.AddBody(b)
-	vi := NewVariational(0.5)
-	vi.FixedStep = true
-	w.Integrator = vi
+	w.Integrator = NewVariational(0.5)
 	if err := Start(w); err != nil {
 		t.Fatal(err)
 	}
