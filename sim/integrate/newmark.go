@@ -73,8 +73,9 @@ type Newmark struct {
 	// Shrink after at least ShrinkIters, cut by Cut on a failed attempt.
 	GrowIters, ShrinkIters      int
 	Grow, GrowFast, Shrink, Cut float64
-	// Optional accuracy guidelines (0 = off; S0 §3.5 drives the step by
-	// convergence alone, S0 ex. 1 adds a maximum step for energy accuracy):
+	// Optional accuracy guidelines (S0 §3.5 drives the step by convergence
+	// alone, S0 ex. 1 adds a maximum step for energy accuracy; both 0: off
+	// on damped scenes, 0.2 and 0.7 on conservative ones, stepcontrol.go):
 	// Approach bounds Δt so that no active contact's gap changes by more
 	// than this fraction of itself in one step (at the start-of-step normal
 	// velocity; the barrier's work is then integrated accurately); OmegaDt
@@ -214,6 +215,15 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	lag0, entry0 := w.DampLag()
 	w.SetDampLag(s.DampLag, s.DampLagEntry)
 	defer w.SetDampLag(lag0, entry0)
+	// The accuracy guidelines when none are set (stepcontrol.go): on a
+	// conservative scene Approach and OmegaDt (energy must be conserved,
+	// S0 ex. 1); on a damped one the step stays convergence-driven.
+	if n.Approach == 0 && n.OmegaDt == 0 {
+		if Conservative(w) {
+			n.Approach, n.OmegaDt = newmarkApproach, newmarkOmegaDt
+			defer func() { n.Approach, n.OmegaDt = 0, 0 }()
+		}
+	}
 	n.prepare(w)
 	dt := w.Dt
 	if !(dt > 0) {

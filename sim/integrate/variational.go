@@ -86,6 +86,14 @@ type Variational struct {
 	MaxNewton int     // Newton iterations per attempt (default 25)
 	MaxLinear int     // CG (then BiCGStab) iterations per Newton iteration (default 60)
 	LinearTol float64 // relative tolerance of each linear solve (default 1e-4)
+	// Safety bounds every step to Safety·2√(m_c/k_c) over the active and
+	// approaching contacts (World.StableDt's bounds, stepcontrol.go); 0: the
+	// default (on conservative scenes 0.07 for α = ½ and 0.002 for α = 0; on
+	// damped ones 0.5).
+	Safety float64
+	// FixedStep turns that bound off: S2's fixed step h, which only the
+	// rejection of a failed step shortens.
+	FixedStep bool
 
 	// Fallbacks counts the linear solves that CG could not finish and
 	// BiCGStab completed (cumulative, for diagnostics).
@@ -168,14 +176,35 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		h = target
 	}
 	h = math.Min(math.Min(h, dtMax), s.DtMax)
+	// The contact laws' bound (stepcontrol.go): a fraction of the contact
+	// period of the stiffest active or approaching contact, no tunnelling.
+	if !v.FixedStep {
+		sf := v.safety(w)
+		lim := lawDt(w, sf)
+		if v.Alpha == 0 {
+			// Explicit in the tangential springs too (stepcontrol.go).
+			lim = math.Max(math.Min(lim, tangentDt(w, sf)), s.DtMin)
+		}
+		if v.Alpha == 0 && Conservative(w) {
+			// First order: the energy error of a step itself (stepcontrol.go).
+			lim = math.Max(math.Min(lim, firstOrderDt(w, variational1Energy, variational1Rate)), s.DtMin)
+		}
+		if lim < h {
+			h = math.Min(lim, dtMax)
+		}
+	}
 	if !(h > 0) {
 		return 0, fmt.Errorf("variational: step must be > 0 (dt %g, dt_max %g)", w.Dt, dtMax)
 	}
 	newton, linear, rejected := 0, 0, 0
 	var resid float64
+	avail := v.energyAvailable(w)
 	for {
 		ok, owls, ni, li, r := v.attempt(w, h)
 		newton, linear, resid = newton+ni, linear+li, r
+		if ok && v.kinetic(w) > 10*(avail+h*v.power(w)) {
+			ok = false // a spurious root of the step's equations (see energyAvailable)
+		}
 		w.Stats.NightOwls += int64(owls)
 		if ok {
 			break
@@ -207,6 +236,62 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		w.Dt = target
 	}
 	return h, nil
+}
+
+// safety returns the fraction of the contact period a step may take
+// (stepcontrol.go): Safety when set, else the default of the order.
+func (v *Variational) safety(w *world.World) float64 {
+	if v.Safety > 0 {
+		return v.Safety
+	}
+	switch {
+	case !Conservative(w):
+	case v.Alpha == 0:
+		return variational1Safety
+	default:
+		return variationalSafety
+	}
+	return variationalDamped
+}
+
+// energyAvailable returns the energy a step could at most turn into
+// kinetic energy without work of the loads: the kinetic energy of the
+// bodies, the contact energy of the committed state (Stats) and m·|g|·R
+// per movable body. A converged
+// step whose kinetic energy exceeds ten times that and the loads' work is
+// not a solution of the motion but a spurious root of the discrete
+// equations (the SO(3) map and the damped Newton update admit others: a
+// block tipping on an edge under variational1 once left a 1e-4 s step at
+// 2.9e4 J from below 15 J); it is rejected like a failed solve.
+func (v *Variational) energyAvailable(w *world.World) float64 {
+	e := v.kinetic(w) + math.Max(w.Stats.PotentialContact, 0)
+	g := w.Gravity.Norm()
+	for _, i := range v.mov {
+		b := w.Bodies[i]
+		e += b.Mass * g * b.R
+	}
+	return e
+}
+
+// kinetic returns the kinetic energy of the movable bodies' current state.
+func (v *Variational) kinetic(w *world.World) float64 {
+	k := 0.0
+	for _, i := range v.mov {
+		k += w.Bodies[i].KineticEnergy()
+	}
+	return k
+}
+
+// power returns Σ |F|·|v| + |T|·|ω| over the movable bodies at the start
+// of the step (the checkpoint's forces, the saved velocities): a bound of
+// the loads' work rate for energyAvailable.
+func (v *Variational) power(w *world.World) float64 {
+	p := 0.0
+	for k, i := range v.mov {
+		b := w.Bodies[i]
+		p += v.cp.forces[2*i].Norm()*v.v0[k].Norm() + v.cp.forces[2*i+1].Norm()*b.MulInvInertia(v.l0[k]).Norm()
+	}
+	return p
 }
 
 // setup sizes the per-body arrays (bodies may be added between steps) and

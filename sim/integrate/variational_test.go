@@ -22,8 +22,12 @@ func freeWorld(t testing.TB) *world.World {
 	return w
 }
 
-// fixedStep makes w take steps of exactly h.
+// fixedStep makes w take steps of exactly h (a variational integrator
+// already set on w without the contact laws' step bound: FixedStep).
 func fixedStep(w *world.World, h float64) {
+	if v, ok := w.Integrator.(*Variational); ok {
+		v.FixedStep = true // S2's fixed step, not the contact laws' bound
+	}
 	w.Settings.Dt, w.Settings.DtMax, w.Dt = h, h, h
 	w.Settings.DtMin = math.Min(w.Settings.DtMin, h/64)
 }

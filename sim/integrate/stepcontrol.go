@@ -1,0 +1,162 @@
+package integrate
+
+import (
+	"math"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/world"
+)
+
+// Per-integrator step control. Each integrator sizes its own steps from the
+// world's contact laws whenever it steps, so that it is accurate on a scene
+// whatever integrator the scene's step settings were chosen for (the scene,
+// the command line or the window may select it). The scene's dt_max and
+// dt_min stay the bounds.
+
+// lawDt returns World.StableDt evaluated with the step fraction safety in
+// place of the scene's Settings.Safety: Δt ≤ safety·2√(m_c/k_c) over the
+// active contacts at their predicted gap (S0 §2.4.7; for the barrier law
+// k_c = −df_n/dg of S0 eq. 49, for smooth contacts the tangent of the
+// spring–dashpot), a gap may close by at most Settings.Approach of itself in
+// a step, and a pair still apart may close at most half its distance (or the
+// skin) per step — no tunnelling. Bounded by the scene's dt_min and dt_max.
+func lawDt(w *world.World, safety float64) float64 {
+	s := w.Settings.Safety
+	w.Settings.Safety = safety
+	dt := w.StableDt()
+	w.Settings.Safety = s
+	return dt
+}
+
+// Conservative reports whether every contact law of w is undamped: no
+// dashpot (ζ = 0 of S0 eq. 52, γ_n = γ_t = 0 or e = 1 of the smooth laws)
+// and no friction. Total energy must then be conserved, and the implicit
+// integrators add the accuracy controls that keep it.
+func Conservative(w *world.World) bool {
+	n := len(w.Materials)
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			p := w.Params(a, b)
+			if p == nil {
+				continue
+			}
+			if p.HasPoly && (p.Zeta != 0 || p.Friction.MuS != 0 || p.Friction.MuD != 0) {
+				return false
+			}
+			if p.HasSmooth {
+				sm := p.Smooth
+				if sm.GammaN != 0 || sm.GammaT != 0 || sm.Mu != 0 || sm.MuRoll != 0 || (sm.E != 0 && sm.Restitution < 1) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// Step fractions of the contact period 2π/ω_c the integrators keep to:
+// Δt ≤ fraction·2√(m_c/k_c), i.e. ω_cΔt ≤ 2·fraction (S0 §2.4.7). The
+// fractions for conservative scenes are set by the energy criterion of
+// S0 ex. 1 (total energy within 2% of m·g·h on cube drops,
+// TestMatrixCubeDrops); on damped scenes a coarser bound keeps the step
+// stable and the barrier resolved.
+const (
+	// variationalSafety: α = ½ (S2 eq. 28, the implicit midpoint rule) is
+	// symplectic and second order; its energy error over an impact scales
+	// as (ω_cΔt)² (cube-drop-d: 2.0% of m·g·h at 0.15, 0.7% at 0.1; dropped
+	// from 0.2 m: 1.8% at 0.1).
+	variationalSafety = 0.07
+	// variational1Safety: α = 0 (S2, first order) is explicit in the
+	// conservative forces (symplectic Euler). With a step that varies
+	// within an impact (as the barrier's stiffness demands) its energy
+	// error per impact is first order, ∝ ω_cΔt (cube-drop-a: +1.7% of the
+	// energy at 0.01, +0.25% at 0.002; the fixed 0.1 ms step of the scene
+	// gave +1531%: ω_cΔt > 2 deep in the barrier), so it needs a small
+	// fraction.
+	variational1Safety = 0.002
+	// variational1Energy, variational1Rate: α = 0 on conservative scenes
+	// also bounds the energy error of its steps (firstOrderDt): the offset
+	// to this fraction of each body's energy scale, the accumulating loss
+	// to this fraction of it per second (cube-drop-a with --dt 0.1:
+	// 4.7% of m·g·h lost in 0.5 s without the rate bound).
+	variational1Energy, variational1Rate = 0.002, 0.01
+	// variationalDamped: both orders on damped scenes, ω_cΔt ≤ 1 (α = 0 is
+	// stable to ω_cΔt < 2, its dashpot being implicit).
+	variationalDamped = 0.5
+	// newmarkOmegaDt, newmarkApproach: the accuracy guidelines of Newmark
+	// (Newmark.OmegaDt, Newmark.Approach) used on conservative scenes when
+	// none are set (TestNewmarkCubeDropEnergy: energy between impacts within
+	// 1% of m·g·h).
+	newmarkOmegaDt, newmarkApproach = 0.7, 0.2
+)
+
+// firstOrderDt bounds the step of a first-order scheme (S2 α = 0:
+// symplectic Euler, explicit in the conservative forces) by its energy
+// error. Under a constant force such as gravity every step loses
+// ½m|g|²Δt² (a loss that accumulates: ½Δt·m|g|² per unit time); under any
+// force the energy is off by an offset ½Δt(F·v + T·ω) that varies with the
+// state and with Δt (S2: first order). For each movable body, with its
+// energy scale E = ½mv² + ½ω·Jω + m·|g|·R (R: bounding radius), the loss is
+// kept below rate·E per second and the offset below frac·E. F and T are
+// those of the last evaluation.
+func firstOrderDt(w *world.World, frac, rate float64) float64 {
+	dt := math.Inf(1)
+	g := w.Gravity.Norm()
+	for _, b := range w.Bodies {
+		if b.Fixed || !(b.Mass > 0) {
+			continue
+		}
+		e := b.KineticEnergy() + b.Mass*g*b.R
+		if !(e > 0) {
+			continue
+		}
+		if g > 0 {
+			dt = math.Min(dt, 2*rate*e/(b.Mass*g*g)) // ½Δt·m|g|² ≤ rate·E
+		}
+		if p := math.Abs(b.F.Dot(b.V)) + math.Abs(b.T.Dot(b.W)); p > 0 {
+			dt = math.Min(dt, 2*frac*e/p) // ½Δt|F·v + T·ω| ≤ frac·E
+		}
+	}
+	return dt
+}
+
+// tangentDt bounds Δt·ω_t ≤ 2·safety over the active contacts with a
+// tangential spring — ε_t of S0 eq. (54) for polyhedra, k_t of the smooth
+// laws — with ω_t = √(k_t·(1/m_t)) and 1/m_t an upper bound of the inverse
+// mass of both bodies along any tangent at the contact, Σ 1/m + |r|²·tr J⁻¹.
+// An integrator explicit in positions (S2 α = 0) integrates this spring
+// explicitly: past ω_tΔt = 2 it is unstable (a block tipping on an edge,
+// whose rotational effective mass is small, blew up at ω_nΔt = 0.74).
+func tangentDt(w *world.World, safety float64) float64 {
+	dt := math.Inf(1)
+	w.EachContact(func(a, b int, c *contactT) {
+		if !c.Active() {
+			return
+		}
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		p := w.Params(ba.Material, bb.Material)
+		kt := p.Friction.EpsT
+		if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
+			kt = p.Smooth.Kt
+		}
+		if !(kt > 0) {
+			return
+		}
+		im := 0.0
+		for _, x := range []struct {
+			b *body.Body
+			p geom.Vec3
+		}{{ba, c.PA}, {bb, c.PB}} {
+			if x.b.Fixed {
+				continue
+			}
+			j := x.b.IBodyInv
+			im += x.b.InvMass + x.p.Sub(x.b.X).Norm2()*(j[0][0]+j[1][1]+j[2][2])
+		}
+		if im > 0 {
+			dt = math.Min(dt, 2*safety/math.Sqrt(kt*im)) // Δt ≤ safety·2/ω_t
+		}
+	})
+	return dt
+}
