@@ -120,6 +120,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"run", "cube-drop-a", "--dt", "-inf", "--out", dir}, ExitInput, "--dt must be a finite number"},
 		{[]string{"run", "cube-drop-a", "--workers", "-3", "--out", dir}, ExitInput, "--workers must be ≥ 0"},
 		{[]string{"run", "cube-drop-a", "--integrator", "rk4", "--out", dir}, ExitInput, `--integrator "rk4": unknown integrator`},
+		{[]string{"run", "sphere-piling", "--integrator", "cd", "--set", "contact.default.mu_roll=0.1", "--out", dir}, ExitInput,
+			"--integrator cd: integrator cd cannot run this scene: contact default–default has rolling resistance"},
 		{[]string{"run", "cube-drop-a", "--checkpoint", "-1", "--out", dir}, ExitInput, "--checkpoint must be"},
 		{[]string{"run", filepath.Join(dir, "missing.yaml"), "--out", dir}, ExitInput, "missing.yaml: no such file"},
 		{[]string{"run", "scenes/cube-drop-x", "--out", dir}, ExitInput, "scenes/cube-drop-x: no such file"},

@@ -73,6 +73,15 @@ func Load(o Options) (*Sim, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
+	// An integrator that cannot run this scene is refused, never silently
+	// wrong (integrate.Check: the same reason the panel shows).
+	if err := integrate.Check(w.Integrator.Name(), w); err != nil {
+		where := spec.File + ": integrator.name"
+		if o.Integrator != "" {
+			where = "--integrator " + o.Integrator
+		}
+		return nil, &InputError{fmt.Errorf("%s: %w", where, err)}
+	}
 	if o.Workers > 0 {
 		w.Settings.Workers = o.Workers
 	}
