@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"grainlab/sim/record"
 	"grainlab/sim/snap"
@@ -23,8 +24,10 @@ type recorder struct {
 	nextFrame       float64
 	nextKey         float64
 	prev            *snap.Snapshot
-	lastFrame       float64 // time of the last frame written (NaN: none)
-	lastKey         float64 // time of the last keyframe written (NaN: none)
+	lastFrame       float64        // time of the last frame written (NaN: none)
+	lastKey         float64        // time of the last keyframe written (NaN: none)
+	spent           time.Duration  // wall time in write (snapshot, encoding, state.Encode, the writes)
+	report          *time.Duration // RunConfig.recSpent: spent, at finish
 }
 
 // newRecorder creates the recording at path (truncating it) and writes the
@@ -64,6 +67,8 @@ func (r *recorder) next() float64 {
 // write writes a frame of w (unless one at this time is written) and, when
 // key, a keyframe; it sets the next times after w.Time.
 func (r *recorder) write(w *world.World, key bool) error {
+	start := time.Now()
+	defer func() { r.spent += time.Since(start) }()
 	if w.Time != r.lastFrame {
 		s := w.Snapshot(r.prev)
 		if err := r.w.WriteFrame(s); err != nil {
@@ -111,6 +116,9 @@ func (r *recorder) finish(w *world.World, final bool) error {
 	if final {
 		err = r.write(w, true)
 	}
+	if r.report != nil {
+		*r.report = r.spent
+	}
 	if e := r.w.Close(); err == nil && e != nil {
 		err = fmt.Errorf("%s: %w", r.path, e)
 	}
@@ -123,6 +131,6 @@ func (r *recorder) summary() string {
 		return ""
 	}
 	l := r.w.Last()
-	return fmt.Sprintf("%s: %d frames (last t=%.6g s, step %d), %d keyframes, %.3g MB",
-		r.path, r.w.Frames(), l.Time, l.Step, r.w.Keyframes(), float64(r.w.Bytes())/1e6)
+	return fmt.Sprintf("%s: %d frames (last t=%.6g s, step %d), %d keyframes, %.3g MB, %.3g s of wall time",
+		r.path, r.w.Frames(), l.Time, l.Step, r.w.Keyframes(), float64(r.w.Bytes())/1e6, r.spent.Seconds())
 }

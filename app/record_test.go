@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"grainlab/sim/record"
 	"grainlab/sim/state"
@@ -159,4 +162,55 @@ func TestRunRecordInterrupted(t *testing.T) {
 		t.Logf("%v: %d frames readable, note %q", sig, n, r.Note())
 		r.Close()
 	}
+}
+
+// BenchmarkRunRecord times `run` over GRAINLAB_RECORD_SPAN (default 0.1)
+// simulated seconds of the 300-tetrapod collapse (the packed default
+// scene), without and with --record at 100 frames per simulated second
+// (record.every=0.01, keyframes every 1 s), in alternating runs; it
+// reports %cost, the difference of the two runs' times over the run
+// without (noisy on a shared machine), %own, the wall time spent inside
+// the recorder over the recording run's (the same cost, free of the noise
+// between runs), and the recording's bytes per simulated second.
+func BenchmarkRunRecord(b *testing.B) {
+	span := 0.1
+	if v := os.Getenv("GRAINLAB_RECORD_SPAN"); v != "" {
+		fmt.Sscan(v, &span)
+	}
+	var off, on, spent time.Duration
+	var bytes int64
+	run := func(record bool) time.Duration {
+		s, err := Load(Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked, Time: 6 + span, Sets: []string{"record.every=0.01"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := RunConfig{Dir: b.TempDir(), Quiet: true}
+		var own time.Duration
+		if record {
+			c.Record = filepath.Join(c.Dir, "run.grec")
+			c.recSpent = &own
+		}
+		start := time.Now()
+		if err := s.RunOutputs(c, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		d := time.Since(start)
+		if record {
+			st, err := os.Stat(c.Record)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bytes += st.Size()
+			spent += own
+		}
+		return d
+	}
+	for range b.N {
+		off += run(false)
+		on += run(true)
+	}
+	b.ReportMetric(100*(on.Seconds()-off.Seconds())/off.Seconds(), "%cost")
+	b.ReportMetric(100*spent.Seconds()/on.Seconds(), "%own")
+	b.ReportMetric(float64(bytes)/float64(b.N)/span/1e6, "MB/sim-s")
+	b.ReportMetric(off.Seconds()/float64(b.N), "s/run")
 }

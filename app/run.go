@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"grainlab/sim/integrate"
 	"grainlab/sim/world"
@@ -105,7 +106,8 @@ type RunConfig struct {
 	Resume     string  // the command that resumes the run (printed when it is interrupted)
 	Record     string  // the recording's path (--record; "": none)
 
-	stop *stopFlag // set by SIGINT/SIGTERM; nil: never
+	stop     *stopFlag      // set by SIGINT/SIGTERM; nil: never
+	recSpent *time.Duration // if set, receives the wall time spent recording (benchmarks)
 }
 
 // Run executes a headless run and writes its outputs; it returns the exit
@@ -215,6 +217,9 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	rec, err := newRecorder(c.Record, s, every)
 	if err != nil {
 		return err
+	}
+	if rec != nil {
+		rec.report = c.recSpent
 	}
 	defer rec.finish(w, false) // closes the file on every path; a no-op after the explicit finish
 	var bar *Progress
@@ -339,6 +344,9 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	finishBar()
 	if err := rec.finish(w, true); err != nil {
 		return err
+	}
+	if rec != nil && !c.Quiet {
+		fmt.Fprintf(stderr, "grainlab: recording %s\n", rec.summary())
 	}
 	return WriteFinal(dir, w)
 }
