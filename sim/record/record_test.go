@@ -442,7 +442,10 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		var prev *snap.Snapshot
-		for {
+		ppid, start := os.Getppid(), time.Now()
+		// Until killed; a guard against an orphan: stop when the parent
+		// test is gone, after 2 minutes or at 100 MB.
+		for os.Getppid() == ppid && time.Since(start) < 2*time.Minute && rw.Bytes() < 100<<20 {
 			prev = w.Snapshot(prev)
 			if err := rw.WriteFrame(prev); err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -453,6 +456,7 @@ func TestMain(m *testing.M) {
 				os.Exit(1)
 			}
 		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
