@@ -95,13 +95,18 @@ func TestRunRecord(t *testing.T) {
 	}
 }
 
-// A --record path that cannot be created is bad input naming the flag.
+// A --record path that cannot be created is bad input naming the flag,
+// found before any other output is written.
 func TestRunRecordBadPath(t *testing.T) {
 	var stderr bytes.Buffer
 	file := filepath.Join(t.TempDir(), "no", "such", "dir", "x.grec")
-	code := Main([]string{"run", "cube-drop-a", "--time", "0.01", "--quiet", "--out", t.TempDir(), "--record", file}, &bytes.Buffer{}, &stderr)
+	out := t.TempDir()
+	code := Main([]string{"run", "cube-drop-a", "--time", "0.01", "--quiet", "--out", out, "--record", file}, &bytes.Buffer{}, &stderr)
 	if code != ExitInput || !strings.Contains(stderr.String(), "--record") {
 		t.Errorf("exit %d, stderr %q; want %d naming --record", code, stderr.String(), ExitInput)
+	}
+	if _, err := os.Stat(filepath.Join(out, SeriesFile)); err == nil {
+		t.Errorf("%s written before the --record error", SeriesFile)
 	}
 }
 

@@ -186,6 +186,18 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	if err := removeStale(dir, s.Restart); err != nil {
 		return err
 	}
+	every := s.Spec.Output.Every
+	if every <= 0 {
+		every = (s.End - w.Time) / 1000
+	}
+	rec, err := newRecorder(c.Record, s, every)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		rec.report = c.recSpent
+	}
+	defer rec.finish(w, false) // closes the file on every path; a no-op after the explicit finish
 	ser, err := NewSeries(dir, w)
 	if err != nil {
 		return err
@@ -205,23 +217,11 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			}
 		}
 	}()
-	every := s.Spec.Output.Every
-	if every <= 0 {
-		every = (s.End - w.Time) / 1000
-	}
 	checkpoint := c.Checkpoint
 	if checkpoint == 0 {
 		checkpoint = s.Spec.Output.Checkpoint
 	}
 	allContacts := s.Spec.Output.Contacts == "every"
-	rec, err := newRecorder(c.Record, s, every)
-	if err != nil {
-		return err
-	}
-	if rec != nil {
-		rec.report = c.recSpent
-	}
-	defer rec.finish(w, false) // closes the file on every path; a no-op after the explicit finish
 	var bar *Progress
 	if !c.Quiet {
 		bar = NewProgress(stderr, w.Time, s.End)
