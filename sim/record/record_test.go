@@ -510,3 +510,60 @@ func TestKilledWriter(t *testing.T) {
 	}
 	t.Logf("killed writer: %d frames readable; note %q", n, rd.Note())
 }
+
+// One goroutine appends to a file while others Refresh and decode frames
+// (run with -race): every frame indexed decodes to what was written.
+func TestConcurrentRefresh(t *testing.T) {
+	r := record(t, 8, 5)
+	path := filepath.Join(t.TempDir(), "live.grec")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(r.data[:r.ends[0]])
+	rd, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for off := r.ends[0]; off < len(r.data); off += 997 { // pieces that cut chunks
+			f.Write(r.data[off:min(off+997, len(r.data))])
+		}
+	}()
+	check := func() {
+		for i := range rd.Len() {
+			got, err := rd.Frame(i)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if got.Stats.Time != r.frames[i].Stats.Time || len(got.Contacts) != len(r.frames[i].Contacts) {
+				t.Errorf("frame %d: t=%v, %d contacts; want %v, %d", i, got.Stats.Time, len(got.Contacts), r.frames[i].Stats.Time, len(r.frames[i].Contacts))
+			}
+		}
+	}
+	readers := make(chan struct{})
+	for range 2 {
+		go func() {
+			defer func() { readers <- struct{}{} }()
+			for k := 0; k < 50; k++ {
+				if _, err := rd.Refresh(); err != nil {
+					t.Error(err)
+					return
+				}
+				check()
+			}
+		}()
+	}
+	<-readers
+	<-readers
+	<-done
+	if _, err := rd.Refresh(); err != nil || rd.Len() != len(r.frames) || rd.Note() != "" {
+		t.Fatalf("after the writer: %d frames of %d, %v, note %q", rd.Len(), len(r.frames), err, rd.Note())
+	}
+	check()
+}
