@@ -82,7 +82,9 @@ func usage(w io.Writer) {
                                     open the window on SCENE (Space plays; see docs/window.md)
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
                      [--workers N] [--restart final.json] [--checkpoint EVERY] [--audit EVERY]
+                     [--record FILE]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
+                                    (and a recording of the run to FILE: docs/recording.md)
   grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]... [--panel] [--overlays]
                                     simulate T seconds headless and render one frame to a PNG
   grainlab scenes                   list the built-in scenes

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"grainlab/sim/integrate"
 	"grainlab/sim/world"
@@ -28,6 +29,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Restart, "restart", "", "start from the body states of a final.json")
 	fs.Float64Var(&c.Checkpoint, "checkpoint", 0, "write final.json every EVERY s of simulated time (default: the scene's output.checkpoint; 0: only at the end)")
+	fs.StringVar(&c.Record, "record", "", "write a recording of the run to FILE: frames at record.every (default output.every), keyframes at record.keyframes (docs/recording.md)")
 	fs.Float64Var(&c.Audit, "audit", 0, "audit penetrations every EVERY s of simulated time, warning on each (0: only at the start)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
 	name, err := parseWithPositional(fs, args)
@@ -102,8 +104,10 @@ type RunConfig struct {
 	Checkpoint float64 // s of simulated time between final.json checkpoints (0: the scene's output.checkpoint)
 	Audit      float64 // s of simulated time between penetration audits (0: none after the start)
 	Resume     string  // the command that resumes the run (printed when it is interrupted)
+	Record     string  // the recording's path (--record; "": none)
 
-	stop *stopFlag // set by SIGINT/SIGTERM; nil: never
+	stop     *stopFlag      // set by SIGINT/SIGTERM; nil: never
+	recSpent *time.Duration // if set, receives the wall time spent recording (benchmarks)
 }
 
 // Run executes a headless run and writes its outputs; it returns the exit
@@ -182,6 +186,18 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	if err := removeStale(dir, s.Restart); err != nil {
 		return err
 	}
+	every := s.Spec.Output.Every
+	if every <= 0 {
+		every = (s.End - w.Time) / 1000
+	}
+	rec, err := newRecorder(c.Record, s, every)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		rec.report = c.recSpent
+	}
+	defer rec.finish(w, false) // closes the file on every path; a no-op after the explicit finish
 	ser, err := NewSeries(dir, w)
 	if err != nil {
 		return err
@@ -201,10 +217,6 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			}
 		}
 	}()
-	every := s.Spec.Output.Every
-	if every <= 0 {
-		every = (s.End - w.Time) / 1000
-	}
 	checkpoint := c.Checkpoint
 	if checkpoint == 0 {
 		checkpoint = s.Spec.Output.Checkpoint
@@ -251,7 +263,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	lastRow := w.Time
 	nextOut, nextCk, nextAudit := nextTime(w.Time, every), nextTime(w.Time, checkpoint), nextTime(w.Time, c.Audit)
 	for w.Time < s.End-1e-12 {
-		target := min(nextOut, nextCk, nextAudit, s.End)
+		target := min(nextOut, nextCk, nextAudit, rec.next(), s.End)
 		_, stepErr := integrate.AdvancePast(w, target, s.End, each)
 		if bad != nil || stepErr != nil {
 			finishBar()
@@ -272,6 +284,9 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			}
 			lastRow = w.Time
 			nextOut = nextTime(w.Time, every)
+		}
+		if err := rec.step(w, s.End); err != nil {
+			return err
 		}
 		if w.Time >= nextCk-1e-12 {
 			nextCk = nextTime(w.Time, checkpoint)
@@ -309,6 +324,12 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			if err := WriteFinal(dir, w); err != nil {
 				return err
 			}
+			if err := rec.finish(w, true); err != nil {
+				return err
+			}
+			if rec != nil {
+				fmt.Fprintf(stderr, "grainlab: recording %s\n", rec.summary())
+			}
 			fmt.Fprintf(stderr, "grainlab: stopped at t=%.6g s (step %d) of %g s; outputs in %s: %s, %s, %s (complete rows up to t=%.6g s)\n",
 				w.Time, w.Steps, s.End, dir, SeriesFile, ContactsFile, FinalFile, w.Time)
 			fmt.Fprintf(stderr, "grainlab: to resume: %s\n", c.Resume)
@@ -321,6 +342,12 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 		}
 	}
 	finishBar()
+	if err := rec.finish(w, true); err != nil {
+		return err
+	}
+	if rec != nil && !c.Quiet {
+		fmt.Fprintf(stderr, "grainlab: recording %s\n", rec.summary())
+	}
 	return WriteFinal(dir, w)
 }
 

@@ -193,7 +193,7 @@ func yamlError(e error, data []byte, file string) error {
 
 // topKeys are the sections of a scene file.
 var topKeys = []string{"name", "description", "time", "gravity", "params", "integrator", "contact",
-	"shapes", "bodies", "generators", "walls", "loads", "events", "output", "probes", "periodic"}
+	"shapes", "bodies", "generators", "walls", "loads", "events", "output", "record", "probes", "periodic"}
 
 // decode turns the document into a Spec; withEvents=false skips events
 // (used to validate event "set" paths against the rest of the scene).
@@ -245,6 +245,7 @@ func decode(doc *yaml.Node, file string, origin map[*yaml.Node]setSrc, withEvent
 		s.Events, pending = d.decodeEvents(top, s.Walls)
 	}
 	s.Output = d.decodeOutput(top)
+	s.Record = d.decodeRecord(top)
 	s.Probes = d.decodeProbes(top, s.Bodies, s.Walls)
 	s.Periodic = d.decodePeriodic(top)
 	if d.err != nil {

@@ -666,6 +666,19 @@ func (d *decoder) decodeOutput(top *object) Output {
 	return out
 }
 
+func (d *decoder) decodeRecord(top *object) Record {
+	r := Record{Keyframes: 1}
+	o := top.sub("record")
+	o.allow("every", "keyframes")
+	if o.num("every", &r.Every) {
+		o.positive("every", r.Every)
+	}
+	if o.num("keyframes", &r.Keyframes) {
+		o.positive("keyframes", r.Keyframes)
+	}
+	return r
+}
+
 var (
 	bodyQuantities = []string{"position", "velocity", "angular_velocity", "force", "contact_force"}
 	wallQuantities = []string{"force", "contact_force"}

@@ -42,6 +42,7 @@ type Spec struct {
 	Loads      []ExternalLoad
 	Events     []Event
 	Output     Output
+	Record     Record
 	Probes     []Probe
 	Periodic   Periodic
 
@@ -308,6 +309,12 @@ type Output struct {
 	Every      float64 // s between series rows, default 0.01
 	Contacts   string  // "final" or "every"
 	Checkpoint float64 // s of simulated time between final.json checkpoints; 0 (default): only at the end
+}
+
+// Record controls what `grainlab run --record FILE` writes (docs/recording.md).
+type Record struct {
+	Every     float64 // s between recorded frames; 0 (default): output.every
+	Keyframes float64 // s between full-state keyframes, default 1
 }
 
 // Probe records one quantity per output row.
