@@ -131,6 +131,13 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 			return nil, "", fmt.Errorf("%s: %w", path, e)
 		}
 		_ = off
+		if !complete { // a last line cut while being written
+			if cur == nil {
+				cur = &block{start: lineNo}
+			}
+			_, note, err := incomplete("its line " + strconv.Itoa(lineNo) + " is cut")
+			return blocks, note, err
+		}
 		t := strings.TrimSpace(string(b))
 		if t == "" {
 			continue
@@ -247,7 +254,6 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 		default:
 			return nil, "", errAt(lineNo, "unknown item %q", clip(t))
 		}
-		_ = complete
 	}
 	if len(blocks) == 0 {
 		return nil, "", fmt.Errorf("%s: no frame (not a LAMMPS dump?)", path)
