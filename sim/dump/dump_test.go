@@ -2,9 +2,11 @@ package dump
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,5 +289,57 @@ func TestWriteRoundTrip(t *testing.T) {
 		if a.Pos != b.Pos || a.Vel != b.Vel || a.Radius != b.Radius || a.Material != b.Material {
 			t.Errorf("body %d: wrote %+v, read %+v", i, a, b)
 		}
+	}
+}
+
+// Open keeps per frame only its index entry, not its rows: a dump of 400
+// frames × 2000 atoms (78 MB) opens with the heap grown by less than
+// 1 MB (the rows alone would take more than 78), and its last frame decodes.
+func TestOpenStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 78 MB dump")
+	}
+	p := filepath.Join(t.TempDir(), "big.dump")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWriter(f)
+	s := &snap.Snapshot{}
+	for i := range 2000 {
+		s.Bodies = append(s.Bodies, snap.Body{Pos: geom.V(float64(i)/3, 1.0/7, float64(i)/11), Vel: geom.V(1.0/3, 0.1, 0.2), Radius: 0.0123456789})
+	}
+	const frames = 400
+	for k := range frames {
+		s.Stats.Step, s.Stats.Time = int64(k), float64(k)/9
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(p)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d frames, %.1f MB file: the heap grew by %.3f MB at Open", r.Len(), float64(st.Size())/1e6, float64(grown)/1e6)
+	if r.Len() != frames || grown > 1<<20 {
+		t.Fatalf("%d frames; heap grown by %d bytes (≤ 1 MB)", r.Len(), grown)
+	}
+	last, err := r.Frame(frames - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Bodies[1999].Pos != s.Bodies[1999].Pos || r.Time(frames-1) != s.Stats.Time {
+		t.Fatalf("last frame: %v at %g", last.Bodies[1999].Pos, r.Time(frames-1))
 	}
 }
