@@ -99,12 +99,12 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 		return fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, a...))
 	}
 	// value reads the one-line value of an item.
-	value := func(what string) (string, int, bool, error) {
+	value := func() (string, int, bool) {
 		b, complete, e := lr.next()
 		if e != nil || !complete {
-			return "", lr.line - 1, false, nil
+			return "", lr.line - 1, false
 		}
-		return strings.TrimSpace(string(b)), lr.line - 1, true, nil
+		return strings.TrimSpace(string(b)), lr.line - 1, true
 	}
 	incomplete := func(what string) (block, string, error) {
 		c := *cur
@@ -118,7 +118,6 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 	seen := map[string]bool{}
 	for {
 		lineNo := lr.line
-		off := lr.off
 		b, complete, e := lr.next()
 		if errors.Is(e, io.EOF) {
 			if cur != nil {
@@ -130,7 +129,6 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 		if e != nil {
 			return nil, "", fmt.Errorf("%s: %w", path, e)
 		}
-		_ = off
 		if !complete { // a last line cut while being written
 			if cur == nil {
 				cur = &block{start: lineNo}
@@ -159,12 +157,12 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 		seen[key] = true
 		switch {
 		case key == "UNITS":
-			if _, _, ok, _ := value("units"); !ok {
+			if _, _, ok := value(); !ok {
 				_, note, err := incomplete("no units")
 				return blocks, note, err
 			}
 		case key == "TIME":
-			v, ln, ok, _ := value("time")
+			v, ln, ok := value()
 			if !ok {
 				_, note, err := incomplete("no time")
 				return blocks, note, err
@@ -175,7 +173,7 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 			}
 			cur.time, cur.hasTime = x, true
 		case key == "TIMESTEP":
-			v, ln, ok, _ := value("timestep")
+			v, ln, ok := value()
 			if !ok {
 				_, note, err := incomplete("no timestep")
 				return blocks, note, err
@@ -186,7 +184,7 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 			}
 			cur.step = x
 		case "ITEM: "+key == countItem:
-			v, ln, ok, _ := value("count")
+			v, ln, ok := value()
 			if !ok {
 				_, note, err := incomplete("no count")
 				return blocks, note, err
@@ -199,7 +197,7 @@ func scan(r io.Reader, path, item string, parse func(names []string) (*header, e
 		case strings.HasPrefix(key, "BOX BOUNDS"):
 			cur.triclinic = strings.Contains(key, "xy")
 			for a := range 3 {
-				v, ln, ok, _ := value("box")
+				v, ln, ok := value()
 				if !ok {
 					_, note, err := incomplete("box bounds cut")
 					return blocks, note, err
