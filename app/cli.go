@@ -66,6 +66,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdShot(args[1:], stdout, stderr)
 	case "lammps":
 		return cmdLammps(args[1:], stdout, stderr)
+	case "export":
+		return cmdExport(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return ExitOK
@@ -82,16 +84,21 @@ func usage(w io.Writer) {
                                     open the window on SCENE (Space plays; see docs/window.md)
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
                      [--workers N] [--restart final.json] [--checkpoint EVERY] [--audit EVERY]
-                     [--record FILE]
+                     [--record FILE] [--vtk]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
-                                    (and a recording of the run to FILE: docs/recording.md)
+                                    (--record: and a recording of the run to FILE: docs/recording.md;
+                                    --vtk: and a ParaView series DIR/vtk/*.pvd at every output row)
+  grainlab export INPUT [--vtk DIR] [--dump FILE] [--contacts LOCAL] [--dt DT] [--every N]
+                                    convert a recording or a LAMMPS/LIGGGHTS dump into a ParaView
+                                    series (DIR/vtk/) and/or a LAMMPS dump custom of sphere centres
   grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]... [--panel] [--overlays]
                                     simulate T seconds headless and render one frame to a PNG
   grainlab scenes                   list the built-in scenes
   grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE]
                                     measure steps/s, µs per contact per step, wall s per simulated s
-  grainlab lammps SCENE [--restart FILE] [--steps N] [--dt DT] [--set k=v]... [--out DIR]
-                                    write a world of spheres as a LAMMPS deck (timing side by side)
+  grainlab lammps SCENE [--restart FILE] [--steps N] [--dt DT] [--dump-every N] [--set k=v]... [--out DIR]
+                                    write a world of spheres as a LAMMPS deck (timing side by side;
+                                    its trajectory dump opens in view/export)
 SCENE is a built-in name (see 'grainlab scenes') or a path to a .yaml file.
 Each command's -h lists all its flags.
 `)

@@ -21,6 +21,7 @@ func cmdLammps(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "lammps", "output directory (in.lammps and "+lammps.DataName+")")
 	steps := fs.Int("steps", 10000, "steps LAMMPS runs")
 	dt := fs.Float64("dt", 0, "LAMMPS' fixed step in s (default: the scene's dt_max, where Grainlab's explicit step sits in a settled box)")
+	every := fs.Int("dump-every", -1, "write the trajectory (dump custom: "+lammps.TrajectoryName+") every N steps (default: steps/100; 0: none)")
 	fs.StringVar(&o.Restart, "restart", "", `start from the body states of a final.json ("builtin:NAME" for a shipped state)`)
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
 	name, err := parseWithPositional(fs, args)
@@ -32,6 +33,13 @@ func cmdLammps(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab lammps: --dt must be ≥ 0")
 		return ExitInput
 	}
+	if *every < -1 {
+		fmt.Fprintln(stderr, "grainlab lammps: --dump-every must be ≥ 0 steps")
+		return ExitInput
+	}
+	if *every == -1 {
+		*every = max(1, *steps/100)
+	}
 	o.Scene, o.Sets = name, sets
 	s, err := Load(o)
 	if err != nil {
@@ -41,7 +49,7 @@ func cmdLammps(args []string, stdout, stderr io.Writer) int {
 	if *dt == 0 {
 		*dt = s.World.Settings.DtMax
 	}
-	deck, err := lammps.Write(s.World, lammps.Options{Steps: *steps, Dt: *dt})
+	deck, err := lammps.Write(s.World, lammps.Options{Steps: *steps, Dt: *dt, DumpEvery: *every})
 	if err != nil {
 		fmt.Fprintf(stderr, "grainlab lammps: scene %s: %v\n", name, err)
 		return ExitInput
@@ -60,5 +68,9 @@ func cmdLammps(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s: run it with  cd %s && lmp -in in.lammps -log none\n", *out, *out)
+	if *every > 0 {
+		fmt.Fprintf(stdout, "the trajectory goes to %s every %d steps: grainlab export %s --vtk DIR\n",
+			filepath.Join(*out, lammps.TrajectoryName), *every, filepath.Join(*out, lammps.TrajectoryName))
+	}
 	return ExitOK
 }

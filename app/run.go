@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"grainlab/sim/integrate"
+	"grainlab/sim/snap"
+	"grainlab/sim/vtk"
 	"grainlab/sim/world"
 )
 
@@ -32,6 +34,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.Record, "record", "", "write a recording of the run to FILE: frames at record.every (default output.every), keyframes at record.keyframes (docs/recording.md)")
 	fs.Float64Var(&c.Audit, "audit", 0, "audit penetrations every EVERY s of simulated time, warning on each (0: only at the start)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
+	fs.BoolVar(&c.VTK, "vtk", false, "also write a ParaView series DIR/vtk/ (bodies.pvd, contacts.pvd, walls.pvd) at every output row")
 	name, err := parseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab run:", err)
@@ -43,6 +46,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return ExitInput
 	}
 	c.Resume = resumeCommand(o, c.Dir)
+	if c.VTK {
+		c.Resume += " --vtk"
+	}
 	return Run(o, c, stderr)
 }
 
@@ -105,6 +111,7 @@ type RunConfig struct {
 	Audit      float64 // s of simulated time between penetration audits (0: none after the start)
 	Resume     string  // the command that resumes the run (printed when it is interrupted)
 	Record     string  // the recording's path (--record; "": none)
+	VTK        bool    // also write a ParaView series under DIR/vtk/ at every output row (sim/vtk)
 
 	stop     *stopFlag      // set by SIGINT/SIGTERM; nil: never
 	recSpent *time.Duration // if set, receives the wall time spent recording (benchmarks)
@@ -248,8 +255,28 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 		}
 		return c.stop.stopped() != nil
 	}
+	var vs *vtk.Series
+	var last *snap.Snapshot
+	if c.VTK { // every frame complete on disk before its collections list it
+		if vs, err = vtk.Create(dir); err != nil {
+			return &OutputError{filepath.Join(dir, vtk.Subdir), "create the VTK series", err}
+		}
+	}
+	vtkRow := func() error {
+		if vs == nil {
+			return nil
+		}
+		last = w.Snapshot(last)
+		if err := vs.Write(last); err != nil {
+			return &OutputError{vs.Dir(), "write a VTK frame", err}
+		}
+		return nil
+	}
 	row := func() error {
 		if err := ser.Write(w); err != nil {
+			return err
+		}
+		if err := vtkRow(); err != nil {
 			return err
 		}
 		if allContacts {
@@ -258,6 +285,9 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 		return nil
 	}
 	if err := ser.Write(w); err != nil {
+		return err
+	}
+	if err := vtkRow(); err != nil {
 		return err
 	}
 	lastRow := w.Time

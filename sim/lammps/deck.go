@@ -35,12 +35,23 @@ type Options struct {
 	Steps int     // steps to run (> 0)
 	Dt    float64 // the fixed step in s (> 0)
 	Dump  string  // when set, the final positions and velocities are written to this file (id x y z vx vy vz)
+	// DumpEvery > 0 adds a `dump custom` of the trajectory to TrajectoryName
+	// every DumpEvery steps (and at step 0): id type x y z vx vy vz omegax
+	// omegay omegaz radius, sorted by id, with ITEM: TIME (the deck's time,
+	// from 0), full precision — `grainlab view/export` open it (sim/dump).
+	DumpEvery int
 }
+
+// TrajectoryName is the file the deck's `dump custom` writes (Options.DumpEvery).
+const TrajectoryName = "dump.grainlab"
 
 // Write returns the deck of w.
 func Write(w *world.World, o Options) (*Deck, error) {
 	if o.Steps <= 0 {
 		return nil, fmt.Errorf("steps must be > 0 (got %d)", o.Steps)
+	}
+	if o.DumpEvery < 0 {
+		return nil, fmt.Errorf("dump every must be ≥ 0 steps (0: no trajectory dump; got %d)", o.DumpEvery)
 	}
 	if !(o.Dt > 0) || math.IsInf(o.Dt, 0) {
 		return nil, fmt.Errorf("dt must be a finite number > 0 (got %g)", o.Dt)
@@ -146,6 +157,11 @@ func Write(w *world.World, o Options) (*Deck, error) {
 			h = fmt.Sprintf("%.17g", p.hi)
 		}
 		fmt.Fprintf(&in, "fix wall%s all wall/gran %s %splane %s %s\n", n, style[len("gran/"):], n, l, h)
+	}
+	if o.DumpEvery > 0 {
+		// Atom ids are the spheres' order in the data file; type 1.
+		fmt.Fprintf(&in, "dump traj all custom %d %s id type x y z vx vy vz omegax omegay omegaz radius\n", o.DumpEvery, TrajectoryName)
+		in.WriteString("dump_modify traj sort id time yes format float %.17g\n")
 	}
 	fmt.Fprintf(&in, "timestep %.17g\nthermo %d\nrun %d\n", o.Dt, o.Steps, o.Steps)
 	if o.Dump != "" {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"grainlab/sim/dump"
+	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/lammps"
 	"grainlab/sim/scene"
@@ -295,4 +297,141 @@ func runBoth(t *testing.T, lmp, name, state string, steps int, dt float64, sets 
 		t.Fatalf("%d of %d spheres in the dump, largest |v| %g", n, len(spheres), moved)
 	}
 	return dx, dv
+}
+
+// The deck's trajectory dump, written by LAMMPS itself and opened by
+// sim/dump: frame 0 holds the deck's spheres where the world has them
+// (positions, velocities, radii to rounding: 1e-15 m, 1e-15 m/s), a
+// frame every DumpEvery steps at the deck's times, and the last frame
+// where Grainlab's own explicit run puts the spheres after the same steps
+// (1e-15 m, 1e-12 m/s, the tolerances of TestDeckAgreesWithLAMMPS).
+// The test adds LAMMPS' sphere–sphere pair forces as a `dump local`
+// (compute property/local patom1 patom2 + compute pair/local fx fy fz,
+// the documented 5-column convention): at step 0 they are Grainlab's
+// sphere–sphere contacts of the same state, pair for pair, F = F_n n +
+// F_t on the first sphere to 1e-9 of the largest force.
+func TestDeckDumpTrajectory(t *testing.T) {
+	lmp, err := exec.LookPath("lmp")
+	if err != nil {
+		t.Skip("lmp (LAMMPS) not installed: apt-get install lammps")
+	}
+	const steps, every, dt = 200, 50, 1e-5
+	fix := strconv.FormatFloat(dt, 'g', -1, 64)
+	w := box(t, "integrator.dt="+fix, "integrator.dt_max="+fix)
+	dir := t.TempDir()
+	d, err := lammps.Write(w, lammps.Options{Steps: steps, Dt: dt, DumpEvery: every})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(d.Input, []byte("dump traj all custom 50 "+lammps.TrajectoryName+" id type x y z vx vy vz omegax omegay omegaz radius")) {
+		t.Fatalf("no dump line in the deck:\n%s", d.Input)
+	}
+	local := "compute pairs all property/local patom1 patom2\ncompute forces all pair/local fx fy fz\n" +
+		"dump contacts all local 50 dump.contacts c_pairs[1] c_pairs[2] c_forces[1] c_forces[2] c_forces[3]\n" +
+		"dump_modify contacts format float %.17g\ntimestep "
+	input := strings.Replace(string(d.Input), "timestep ", local, 1)
+	if err := os.WriteFile(filepath.Join(dir, "in.lammps"), []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, lammps.DataName), d.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(lmp, "-in", "in.lammps", "-log", "none", "-screen", "none")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("lmp: %v\n%s", err, out)
+	}
+	r, err := dump.OpenWith(filepath.Join(dir, lammps.TrajectoryName), dump.Options{Contacts: filepath.Join(dir, "dump.contacts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Len() != steps/every+1 || r.Note() != "" {
+		t.Fatalf("%d frames (want %d), note %q", r.Len(), steps/every+1, r.Note())
+	}
+	for i := range r.Len() {
+		if want := float64(i*every) * dt; math.Abs(r.Time(i)-want) > 1e-15 {
+			t.Errorf("frame %d at t = %.17g s, want %g", i, r.Time(i), want)
+		}
+	}
+	var spheres []int
+	for i, b := range w.Bodies {
+		if b.Wall < 0 {
+			spheres = append(spheres, i)
+		}
+	}
+	compare := func(i int) (dx, dv float64) {
+		f, err := r.Frame(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Bodies) != len(spheres) {
+			t.Fatalf("frame %d: %d bodies, want %d", i, len(f.Bodies), len(spheres))
+		}
+		for k, bi := range spheres {
+			b, g := w.Bodies[bi], f.Bodies[k]
+			dx = max(dx, g.Pos.Sub(b.X).Norm())
+			dv = max(dv, g.Vel.Sub(b.V).Norm())
+			if math.Abs(g.Radius-b.R) > 1e-15 || g.Material != 0 {
+				t.Fatalf("frame %d, sphere %d: radius %g (want %g), material %d", i, k, g.Radius, b.R, g.Material)
+			}
+		}
+		return dx, dv
+	}
+	if dx, dv := compare(0); dx > 1e-15 || dv > 1e-15 {
+		t.Errorf("frame 0: |Δx| = %g m, |Δv| = %g m/s from the deck's world", dx, dv)
+	}
+	// Step 0's contacts: LAMMPS' pairs against the world's sphere pairs.
+	f0, err := r.Frame(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[int]int{} // body index → sphere rank (the dump's body index)
+	for k, bi := range spheres {
+		rank[bi] = k
+	}
+	type pair struct{ a, b int }
+	ours := map[pair]geom.Vec3{} // force on a
+	fmax := 0.0
+	for _, c := range w.Snapshot(nil).Contacts {
+		ra, okA := rank[c.A]
+		rb, okB := rank[c.B]
+		if !okA || !okB || c.Suppressed {
+			continue
+		}
+		F := c.Normal.Scale(c.Fn).Add(c.Ft)
+		ours[pair{ra, rb}], ours[pair{rb, ra}] = F, F.Neg()
+		fmax = max(fmax, F.Norm())
+	}
+	df := 0.0
+	for _, c := range f0.Contacts {
+		F := c.Normal.Scale(c.Fn).Add(c.Ft)
+		g, ok := ours[pair{c.A, c.B}]
+		if !ok {
+			if F.Norm() == 0 { // a pair within the cutoff, not touching
+				continue
+			}
+			t.Fatalf("LAMMPS pair %d–%d (|F| = %g N) is not a Grainlab contact", c.A, c.B, F.Norm())
+		}
+		df = max(df, F.Sub(g).Norm())
+		delete(ours, pair{c.A, c.B})
+		delete(ours, pair{c.B, c.A})
+	}
+	if len(ours) != 0 || len(f0.Contacts) == 0 {
+		t.Fatalf("%d Grainlab sphere contacts not in LAMMPS' dump local (%d entries)", len(ours)/2, len(f0.Contacts))
+	}
+	t.Logf("step 0: %d LAMMPS pairs, forces within %.3g N of Grainlab's (largest %.3g N)", len(f0.Contacts), df, fmax)
+	if df > 1e-9*fmax {
+		t.Errorf("pair forces differ by %g N (≤ 1e-9 × %g)", df, fmax)
+	}
+	for range steps {
+		if _, err := w.Integrator.Step(w, dt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dx, dv := compare(r.Len() - 1)
+	t.Logf("last frame (step %d) against Grainlab's run: |Δx| ≤ %.3g m, |Δv| ≤ %.3g m/s", r.Step(r.Len()-1), dx, dv)
+	if dx > 1e-15 || dv > 1e-12 {
+		t.Errorf("last frame: |Δx| = %g m (≤ 1e-15), |Δv| = %g m/s (≤ 1e-12)", dx, dv)
+	}
 }

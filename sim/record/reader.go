@@ -228,13 +228,14 @@ func (r *Reader) index(typ byte, p []byte, off int64) string {
 				l.meshes[i] = r.meshes[k]
 			}
 		}
-		l.bodies = make([]snap.Body, d.count(11))
+		l.bodies = make([]snap.Body, d.count(12))
 		for i := range l.bodies {
 			b := &l.bodies[i]
 			b.Name = d.str()
 			b.Mesh = d.index(len(l.meshes))
 			b.Radius = d.f64()
 			b.Fixed = d.byte1() != 0
+			b.Material = int(d.i())
 		}
 		l.walls = make([]snap.Wall, d.count(3))
 		for i := range l.walls {

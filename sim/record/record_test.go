@@ -128,6 +128,7 @@ func synthetic(s *snap.Snapshot) *snap.Snapshot {
 	c.Bodies[last].Mesh = len(c.Meshes) - 1
 	c.Bodies[last].Radius = 0.123
 	c.Bodies[last].Name = "renamed"
+	c.Bodies[last].Material = 3
 	c.Bodies[0].Vel = geom.V(math.Inf(1), -0.0, math.SmallestNonzeroFloat64)
 	c.Walls = append([]snap.Wall(nil), s.Walls...)
 	if len(c.Walls) > 0 {
@@ -192,7 +193,7 @@ func compare(t *testing.T, i int, want, got *snap.Snapshot, scene string) {
 		q, r := a.Rot, b.Rot
 		if !sameVec(a.Pos, b.Pos) || !same64(q.W, r.W) || !same64(q.X, r.X) || !same64(q.Y, r.Y) || !same64(q.Z, r.Z) ||
 			!sameVec(a.Vel, b.Vel) || !sameVec(a.AngVel, b.AngVel) || !same64(f32(a.ContactForce), b.ContactForce) ||
-			!same64(a.Radius, b.Radius) || a.Mesh != b.Mesh || a.Fixed != b.Fixed || a.Name != b.Name {
+			!same64(a.Radius, b.Radius) || a.Mesh != b.Mesh || a.Fixed != b.Fixed || a.Material != b.Material || a.Name != b.Name {
 			bad(fmt.Sprintf("body %d", k), a, b)
 		}
 	}

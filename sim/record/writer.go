@@ -68,10 +68,11 @@ type layoutKey struct {
 }
 
 type bodyConst struct {
-	Name   string
-	Mesh   int
-	Radius float64
-	Fixed  bool
+	Name     string
+	Mesh     int
+	Radius   float64
+	Fixed    bool
+	Material int
 }
 
 type wallConst struct {
@@ -196,7 +197,7 @@ func (w *Writer) layoutOf(s *snap.Snapshot, cur *layoutKey) (layoutKey, bool) {
 		for i := range s.Bodies {
 			b := &s.Bodies[i]
 			c := &cur.bodies[i]
-			if b.Mesh != c.Mesh || b.Radius != c.Radius || b.Fixed != c.Fixed || b.Name != c.Name {
+			if b.Mesh != c.Mesh || b.Radius != c.Radius || b.Fixed != c.Fixed || b.Material != c.Material || b.Name != c.Name {
 				same = false
 				break
 			}
@@ -215,7 +216,7 @@ func (w *Writer) layoutOf(s *snap.Snapshot, cur *layoutKey) (layoutKey, bool) {
 	}
 	l := layoutKey{meshes: ids, bodies: make([]bodyConst, len(s.Bodies)), walls: make([]wallConst, len(s.Walls))}
 	for i, b := range s.Bodies {
-		l.bodies[i] = bodyConst{Name: b.Name, Mesh: b.Mesh, Radius: b.Radius, Fixed: b.Fixed}
+		l.bodies[i] = bodyConst{Name: b.Name, Mesh: b.Mesh, Radius: b.Radius, Fixed: b.Fixed, Material: b.Material}
 	}
 	for i, wl := range s.Walls {
 		l.walls[i] = wallConst{Name: wl.Name, Body: wl.Body, Mesh: wl.Mesh}
@@ -294,6 +295,7 @@ func (w *Writer) WriteFrame(s *snap.Snapshot) error {
 			e.u(uint64(b.Mesh))
 			e.f64(b.Radius)
 			e.byte1(b2u(b.Fixed))
+			e.i(int64(b.Material))
 		}
 		e.u(uint64(len(l.walls)))
 		for _, wl := range l.walls {

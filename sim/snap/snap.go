@@ -44,6 +44,7 @@ type Body struct {
 	Radius       float64 // bounding sphere radius (m)
 	Fixed        bool
 	Name         string
+	Material     int // index into the world's material table (a dump's atom type − 1)
 }
 
 // Contact is one pointwise interaction, active or suppressed.

@@ -42,7 +42,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for i, b := range w.Bodies {
 		s.Bodies[i] = snap.Body{
 			Mesh: bodyMesh(b), Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
-			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name,
+			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material,
 		}
 	}
 	w.EachContact(func(a, b int, c *contact.Contact) {

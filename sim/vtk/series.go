@@ -1,0 +1,261 @@
+package vtk
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+)
+
+// Names of the series under DIR/vtk/ (scripts rely on them; docs/outputs.md).
+const (
+	Subdir      = "vtk"
+	BodiesPVD   = "bodies.pvd"
+	ContactsPVD = "contacts.pvd"
+	WallsPVD    = "walls.pvd"
+)
+
+var series = [3]string{"bodies", "contacts", "walls"}
+
+// Series writes one frame per Write into DIR/vtk/: bodies_NNNNNN.vtp,
+// contacts_NNNNNN.vtp and walls_NNNNNN.vtp, and rewrites the three .pvd
+// collections atomically after each frame, so that a run killed at any
+// point leaves collections that list only complete frames.
+type Series struct {
+	dir   string
+	times []float64
+	buf   bytes.Buffer
+	pvd   bytes.Buffer
+}
+
+// Create makes DIR/vtk (removing the frames and collections of an earlier
+// series there) and returns a Series writing into it.
+func Create(dir string) (*Series, error) {
+	d := filepath.Join(dir, Subdir)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return nil, err
+	}
+	for _, s := range series {
+		old, _ := filepath.Glob(filepath.Join(d, s+"_*.vtp"))
+		old = append(old, filepath.Join(d, s+".pvd"))
+		for _, f := range old {
+			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+				return nil, err
+			}
+		}
+	}
+	return &Series{dir: d}, nil
+}
+
+// Dir is the directory the series is written in (DIR/vtk).
+func (s *Series) Dir() string { return s.dir }
+
+// Len is the number of frames written.
+func (s *Series) Len() int { return len(s.times) }
+
+// Write adds the snapshot f as the next frame at time f.Stats.Time.
+func (s *Series) Write(f *snap.Snapshot) error {
+	k := len(s.times)
+	for i, p := range [3]*polyData{bodies(f), contacts(f), walls(f)} {
+		p.encode(&s.buf)
+		if err := os.WriteFile(filepath.Join(s.dir, frameName(series[i], k)), s.buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	s.times = append(s.times, f.Stats.Time)
+	return s.writePVDs()
+}
+
+// Close ends the series (every collection is already complete on disk).
+func (s *Series) Close() error { return nil }
+
+func frameName(series string, k int) string { return fmt.Sprintf("%s_%06d.vtp", series, k) }
+
+// writePVDs rewrites the three collections through a temporary file and
+// a rename.
+func (s *Series) writePVDs() error {
+	for _, name := range series {
+		b := &s.pvd
+		b.Reset()
+		b.WriteString(`<?xml version="1.0"?>` + "\n")
+		b.WriteString(`<VTKFile type="Collection" version="1.0" byte_order="LittleEndian" header_type="UInt64">` + "\n  <Collection>\n")
+		for k, t := range s.times {
+			fmt.Fprintf(b, `    <DataSet timestep="%s" group="" part="0" file="%s"/>`+"\n",
+				strconv.FormatFloat(t, 'g', -1, 64), frameName(name, k))
+		}
+		b.WriteString("  </Collection>\n</VTKFile>\n")
+		path := filepath.Join(s.dir, name+".pvd")
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isWall marks the bodies of a snapshot that are walls.
+func isWall(f *snap.Snapshot) []bool {
+	w := make([]bool, len(f.Bodies))
+	for _, wl := range f.Walls {
+		if wl.Body >= 0 && wl.Body < len(w) {
+			w[wl.Body] = true
+		}
+	}
+	return w
+}
+
+// bodies is the surface of every body that is not a wall: its mesh (a
+// polyhedron's triangles, a sphere's or superquadric's tessellation) at
+// its pose, with point arrays body_id (index in the snapshot's bodies),
+// velocity, angular_velocity (of the body, rad/s, world frame) and
+// material.
+func bodies(f *snap.Snapshot) *polyData {
+	p := newPolyData()
+	wall := isWall(f)
+	id := &array{name: "body_id", typ: "Int32", comps: 1}
+	vel := &array{name: "velocity", typ: "Float32", comps: 3}
+	ang := &array{name: "angular_velocity", typ: "Float32", comps: 3}
+	mat := &array{name: "material", typ: "Int32", comps: 1}
+	for i := range f.Bodies {
+		b := &f.Bodies[i]
+		if wall[i] || b.Mesh < 0 || b.Mesh >= len(f.Meshes) {
+			continue
+		}
+		m := &f.Meshes[b.Mesh]
+		base := int32(p.npts)
+		R := b.Rot.Mat()
+		for _, v := range m.Verts {
+			x := R.MulV(v).Add(b.Pos)
+			p.points.f64(x.X, x.Y, x.Z)
+			id.i32(int32(i))
+			vel.f32(b.Vel.X, b.Vel.Y, b.Vel.Z)
+			ang.f32(b.AngVel.X, b.AngVel.Y, b.AngVel.Z)
+			mat.i32(int32(b.Material))
+		}
+		p.npts += len(m.Verts)
+		for _, t := range m.Tris {
+			p.polys.add(base+t[0], base+t[1], base+t[2])
+		}
+	}
+	p.pointData = []*array{id, vel, ang, mat}
+	return p
+}
+
+// contacts is the active contacts: one vertex per contact at its point,
+// then one line per contact between the centres of its two bodies (a
+// wall's end at the contact point) — the force network. Point arrays (on
+// the vertex and on both line ends): force (on A: Fn n + Ft, N), normal
+// (from B to A), type (snap.ContactKind: 0 VF, 1 EE, 2 VE, 3 VV, 4 SQ),
+// stick (1 sticking, 0 sliding), body_a, body_b; cell array fn = |F_n|
+// (on the vertex and on the line).
+func contacts(f *snap.Snapshot) *polyData {
+	p := newPolyData()
+	wall := isWall(f)
+	var act []*snap.Contact
+	for i := range f.Contacts {
+		if c := &f.Contacts[i]; !c.Suppressed {
+			act = append(act, c)
+		}
+	}
+	n := len(act)
+	force := &array{name: "force", typ: "Float64", comps: 3}
+	normal := &array{name: "normal", typ: "Float64", comps: 3}
+	typ := &array{name: "type", typ: "Int32", comps: 1}
+	stick := &array{name: "stick", typ: "UInt8", comps: 1}
+	ba := &array{name: "body_a", typ: "Int32", comps: 1}
+	bb := &array{name: "body_b", typ: "Int32", comps: 1}
+	fn := &array{name: "fn", typ: "Float64", comps: 1}
+	end := func(body int, c *snap.Contact) geom.Vec3 {
+		if body < 0 || body >= len(f.Bodies) || wall[body] {
+			return c.Point
+		}
+		return f.Bodies[body].Pos
+	}
+	for pass := 0; pass < 2; pass++ { // the vertices, then the lines' ends
+		for _, c := range act {
+			pts := []geom.Vec3{c.Point}
+			if pass == 1 {
+				pts = []geom.Vec3{end(c.A, c), end(c.B, c)}
+			}
+			F := c.Normal.Scale(c.Fn).Add(c.Ft)
+			for _, x := range pts {
+				p.points.f64(x.X, x.Y, x.Z)
+				force.f64(F.X, F.Y, F.Z)
+				normal.f64(c.Normal.X, c.Normal.Y, c.Normal.Z)
+				typ.i32(int32(c.Kind))
+				s := uint8(1)
+				if c.Sliding {
+					s = 0
+				}
+				stick.u8(s)
+				ba.i32(int32(c.A))
+				bb.i32(int32(c.B))
+			}
+		}
+	}
+	for i := range act {
+		p.verts.add(int32(i))
+	}
+	for i := range act {
+		p.lines.add(int32(n+2*i), int32(n+2*i+1))
+	}
+	for pass := 0; pass < 2; pass++ { // cell order: verts, then lines
+		for _, c := range act {
+			fn.f64(abs(c.Fn))
+		}
+	}
+	p.npts = 3 * n
+	p.pointData = []*array{force, normal, typ, stick, ba, bb}
+	p.cellData = []*array{fn}
+	return p
+}
+
+// walls is every wall's surface at its pose, with point arrays wall_id
+// (index in the snapshot's walls), enabled (1/0) and force (the total
+// force the bodies exert on the wall, N).
+func walls(f *snap.Snapshot) *polyData {
+	p := newPolyData()
+	id := &array{name: "wall_id", typ: "Int32", comps: 1}
+	en := &array{name: "enabled", typ: "UInt8", comps: 1}
+	force := &array{name: "force", typ: "Float64", comps: 3}
+	for i, wl := range f.Walls {
+		if wl.Body < 0 || wl.Body >= len(f.Bodies) || wl.Mesh < 0 || wl.Mesh >= len(f.Meshes) {
+			continue
+		}
+		b := &f.Bodies[wl.Body]
+		m := &f.Meshes[wl.Mesh]
+		base := int32(p.npts)
+		R := b.Rot.Mat()
+		e := uint8(0)
+		if wl.Enabled {
+			e = 1
+		}
+		for _, v := range m.Verts {
+			x := R.MulV(v).Add(b.Pos)
+			p.points.f64(x.X, x.Y, x.Z)
+			id.i32(int32(i))
+			en.u8(e)
+			force.f64(wl.Force.X, wl.Force.Y, wl.Force.Z)
+		}
+		p.npts += len(m.Verts)
+		for _, t := range m.Tris {
+			p.polys.add(base+t[0], base+t[1], base+t[2])
+		}
+	}
+	p.pointData = []*array{id, en, force}
+	return p
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
