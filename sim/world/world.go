@@ -130,6 +130,11 @@ type World struct {
 
 	Integrator Integrator
 	Probes     []Probe
+	// Edits are the changes made while running (SetParam, SetSmoothShape), in
+	// order: a state file replays them (History).
+	Edits []Edit
+
+	resumed bool // RestoreHistory set the forces and contacts (Resumed)
 
 	// Contact state (see detect.go).
 	posed      []contact.Posed
