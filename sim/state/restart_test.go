@@ -15,12 +15,16 @@ import (
 )
 
 // sceneSpec reads a built-in scene; sets starting with "events:" are YAML
-// appended to it (overrides cannot add events to a scene without them).
+// appended to it (overrides cannot add events to a scene without them), one
+// "state:PATH" is a start state for started.
 func sceneSpec(t *testing.T, name string, sets ...string) *scene.Spec {
 	t.Helper()
 	var extra string
 	var rest []string
 	for _, s := range sets {
+		if strings.HasPrefix(s, "state:") {
+			continue
+		}
 		if strings.HasPrefix(s, "events:") {
 			extra += "\n" + s + "\n"
 		} else {
@@ -54,6 +58,17 @@ func started(t *testing.T, name string, sets ...string) (*world.World, float64) 
 		t.Fatal(err)
 	}
 	w.Settings.Workers = 2
+	for _, set := range sets {
+		if path, ok := strings.CutPrefix(set, "state:"); ok { // a start state (kinematics)
+			f, err := Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Apply(w, f, path); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	if err := integrate.Start(w); err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +158,10 @@ func TestExactRestart(t *testing.T) {
 		{"variational sliding block", "sliding-block-a", []string{"integrator.name=variational", ev}, 0.02, 0.04},
 		{"variational1 sliding block", "sliding-block-a", []string{"integrator.name=variational1", ev}, 0.02, 0.04},
 		{"cd sliding block", "sliding-block-a", []string{"integrator.name=cd", ev}, 0.02, 0.05},
-		{"explicit cube drop", "cube-drop-a", nil, 0.3, 0.36},
+		{"explicit cube drop", "cube-drop-a", nil, 0.1, 0.2},
 		{"explicit box of cubes, walls off between", "box-of-cubes", []string{"generators.fill.count=12", "events.0=at 0.66 s disable walls left,right,front,back"}, 0.62, 0.7},
-		{"spheres (sphere path)", "sphere-box-soft", []string{"events:\n  - \"at 0.01 s set contact.default.mu = 0.4\"\n  - \"at 0.025 s set contact.default.mu = 0.3\""}, 0.02, 0.04},
+		{"spheres (sphere path), settled box, friction switched on", "sphere-box-soft", []string{"time=1.2", "state:../validation/testdata/sphere-box-soft-218-settled.json",
+			"events:\n  - \"at 1.01 s set contact.default.kt = 7; set contact.default.mu = 0.4\"\n  - \"at 1.025 s set contact.default.mu = 0.3\""}, 1.02, 1.04},
 		{"superquadrics", "sq-settling", nil, 0.02, 0.04},
 	}
 	for _, c := range cases {

@@ -318,7 +318,7 @@ func (e *entry) body() (b Body, msg string) {
 	if msg := b.check(); msg != "" {
 		return b, msg
 	}
-	q := b.quat().Normalize()
+	q := unit(b.quat())
 	b.Quaternion = [4]float64{q.W, q.X, q.Y, q.Z}
 	return b, ""
 }
@@ -347,6 +347,20 @@ func (b Body) check() string {
 		return fmt.Sprintf("quaternion is not unit (|q| = %.9g, tolerance %g)", n, QuatTol)
 	}
 	return ""
+}
+
+// unitTol is how far from 1 a quaternion's norm may be to be kept as
+// written: a state file's quaternions are the simulation's, within rounding
+// of unit length, and renormalising them would change their bits (a restart
+// would not continue exactly).
+const unitTol = 1e-12
+
+// unit returns q normalised, or q itself when its norm is within unitTol of 1.
+func unit(q geom.Quat) geom.Quat {
+	if math.Abs(q.Norm()-1) <= unitTol {
+		return q
+	}
+	return q.Normalize()
 }
 
 func opt(v *[3]float64) []float64 {
@@ -475,7 +489,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	for i, b := range f.Bodies {
 		bd := w.Bodies[idx[i]]
 		bd.X = vec(b.Position)
-		bd.Q = b.quat().Normalize()
+		bd.Q = unit(b.quat())
 		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
 		if complete {
 			bd.F, bd.T = vec(*b.Force), vec(*b.Torque)
