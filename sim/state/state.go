@@ -80,15 +80,84 @@ func Capture(w *world.World) File {
 	return f
 }
 
-// Encode returns the state of w as the bytes of a state file (indented
-// JSON, what Write writes and Parse reads): final.json, checkpoints and the
-// keyframes of a recording are all this.
+// Encode returns the state of w as the bytes of a state file (JSON laid
+// out by layout: one body, pair or record per line; what Write writes and
+// Parse reads): final.json, checkpoints and the keyframes of a recording
+// are all this. Floats are written in encoding/json's shortest form, which
+// reads back to the same bits; a non-finite number is an error (JSON has
+// none).
 func Encode(w *world.World) ([]byte, error) {
-	data, err := json.MarshalIndent(Capture(w), "", "  ")
+	data, err := json.Marshal(Capture(w))
 	if err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return layout(data), nil
+}
+
+// layout indents compact JSON down to the records: the members of the
+// top-level object and of objects directly in it go on their own lines, as
+// do the elements of arrays up to two levels down (bodies, pairs, walls,
+// ...); everything deeper stays on its record's line.
+func layout(data []byte) []byte {
+	out := make([]byte, 0, len(data)+len(data)/8)
+	type level struct{ brk bool }
+	var stack []level
+	nl := func() {
+		out = append(out, '\n')
+		for range stack {
+			out = append(out, ' ', ' ')
+		}
+	}
+	inStr, esc := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inStr {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			out = append(out, c)
+		case '{', '[':
+			d := len(stack)
+			brk := (c == '{' && d <= 1) || (c == '[' && d <= 2)
+			empty := i+1 < len(data) && (data[i+1] == '}' || data[i+1] == ']')
+			stack = append(stack, level{brk && !empty})
+			out = append(out, c)
+			if brk && !empty {
+				nl()
+			}
+		case '}', ']':
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if top.brk {
+				nl()
+			}
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			if len(stack) > 0 && stack[len(stack)-1].brk {
+				nl()
+			}
+		case ':':
+			out = append(out, c)
+			if len(stack) > 0 && stack[len(stack)-1].brk {
+				out = append(out, ' ')
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '\n')
 }
 
 // Write writes the state of w as indented JSON to path.

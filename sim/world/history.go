@@ -103,18 +103,19 @@ type PairState struct {
 type ContactState struct {
 	// Key: kind, swap (0/1), feature of A, feature of B; then the hierarchy
 	// rule (0: active) and flags (1 new, 2 flip, 4 sliding).
-	Key   [6]int32   `json:"key"`
-	PA    [3]float64 `json:"pa"`
-	PB    [3]float64 `json:"pb"`
-	N     [3]float64 `json:"n"`
-	Gn    float64    `json:"gn"`
-	G0    float64    `json:"g0"`
-	Fn    float64    `json:"fn"`
-	Ft    [3]float64 `json:"ft"`
-	Epot  float64    `json:"epot"`
-	M     [3]float64 `json:"m"`
-	Gt    [3]float64 `json:"gt"`     // friction: recoverable tangential gap g_t (S0 eq. 44)
-	FricN [3]float64 `json:"fric_n"` // friction: the normal of its last update
+	Key  [6]int32   `json:"key"`
+	PA   [3]float64 `json:"pa"`
+	PB   [3]float64 `json:"pb"`
+	N    [3]float64 `json:"n"`
+	Gn   float64    `json:"gn"`
+	G0   float64    `json:"g0"`
+	Fn   float64    `json:"fn"`
+	Ft   [3]float64 `json:"ft"`
+	Epot float64    `json:"epot"`
+	M    [3]float64 `json:"m"`
+	Gt   [3]float64 `json:"gt"` // friction: recoverable tangential gap g_t (S0 eq. 44)
+	// FricN is the normal of the friction law's last update when it is not N.
+	FricN *[3]float64 `json:"fric_n,omitempty"`
 }
 
 func a3(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
@@ -136,9 +137,14 @@ func contactState(c *contact.Contact) ContactState {
 	if c.Swap {
 		sw = 1
 	}
-	return ContactState{Key: [6]int32{int32(c.Kind), sw, c.FA, c.FB, int32(c.Rule), fl},
+	s := ContactState{Key: [6]int32{int32(c.Kind), sw, c.FA, c.FB, int32(c.Rule), fl},
 		PA: a3(c.PA), PB: a3(c.PB), N: a3(c.N), Gn: c.Gn, G0: c.G0, Fn: c.Fn, Ft: a3(c.Ft), Epot: c.Epot,
-		M: a3(c.M), Gt: a3(c.Fric.Gt), FricN: a3(c.Fric.N)}
+		M: a3(c.M), Gt: a3(c.Fric.Gt)}
+	if c.Fric.N != c.N {
+		fn := a3(c.Fric.N)
+		s.FricN = &fn
+	}
+	return s
 }
 
 func contactOf(s *ContactState) (contact.Contact, error) {
@@ -149,7 +155,10 @@ func contactOf(s *ContactState) (contact.Contact, error) {
 	c := contact.Contact{Key: contact.Key{Kind: snap.ContactKind(k[0]), Swap: k[1] == 1, FA: k[2], FB: k[3]},
 		PA: v3(s.PA), PB: v3(s.PB), N: v3(s.N), Gn: s.Gn, G0: s.G0, Rule: contact.Rule(k[4]),
 		New: k[5]&1 != 0, Flip: k[5]&2 != 0, Fn: s.Fn, Ft: v3(s.Ft), Epot: s.Epot, M: v3(s.M),
-		Fric: law.FrictionState{Gt: v3(s.Gt), Sliding: k[5]&4 != 0, N: v3(s.FricN)}}
+		Fric: law.FrictionState{Gt: v3(s.Gt), Sliding: k[5]&4 != 0, N: v3(s.N)}}
+	if s.FricN != nil {
+		c.Fric.N = v3(*s.FricN)
+	}
 	return c, nil
 }
 
@@ -255,8 +264,8 @@ func (w *World) TakeHistory() *History {
 		if e.springGen == w.lawGen && e.springGen != 0 && !math.IsInf(e.dtSpring, 0) && !math.IsNaN(e.dtSpring) {
 			p.Spring = &[2]float64{e.dtSpring, e.springSafety}
 		}
-		if cs, ok := e.cache.State(); ok {
-			p.Cache = &cs
+		if cs, ok := e.cache.State(); ok && len(cs.VF)+len(cs.FV)+len(cs.EE)+len(cs.VE)+len(cs.EV)+len(cs.VV) > 0 {
+			p.Cache = &cs // an empty list is rebuilt at the next detection: the same contacts
 		}
 		for k := range e.prev {
 			p.Prev = append(p.Prev, contactState(&e.prev[k]))
