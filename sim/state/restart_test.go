@@ -169,6 +169,16 @@ func TestExactRestart(t *testing.T) {
 			ref, end := started(t, c.scene, c.sets...)
 			to(t, ref, c.t1, end)
 			to(t, ref, c.t2, end)
+			// Writing a state file does not change the run (a checkpoint).
+			obs, _ := started(t, c.scene, c.sets...)
+			to(t, obs, c.t1, end)
+			if _, err := Encode(obs); err != nil {
+				t.Fatal(err)
+			}
+			to(t, obs, c.t2, end)
+			if d := diffBodies(ref, obs); d != "" {
+				t.Fatalf("a run that wrote its state at %g s differs at %g s: %s", c.t1, c.t2, d)
+			}
 			b, notes := restarted(t, c.scene, c.sets, c.t1, false)
 			if len(notes) > 0 {
 				t.Fatalf("notes on a restart onto its own scene: %v", notes)

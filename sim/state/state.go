@@ -60,9 +60,21 @@ func vec(a [3]float64) geom.Vec3 { return geom.V(a[0], a[1], a[2]) }
 
 // Capture returns the complete state of w (version 2): every body that is
 // not a wall, in body order, with its forces; the integrator's state and
-// the world's history.
+// the world's history. When the history is not that of the bodies' state
+// (world.HistoryValid: the last good state of a failed run) it returns
+// the kinematics only, as a file without a version.
 func Capture(w *world.World) File {
 	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
+	if !w.HistoryValid() {
+		f.Version = 0
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				f.Bodies = append(f.Bodies, Body{Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
+					Velocity: arr(b.V), AngularVelocity: arr(b.W)})
+			}
+		}
+		return f
+	}
 	for _, b := range w.Bodies {
 		if b.Wall >= 0 {
 			continue

@@ -423,9 +423,15 @@ func (w *World) RestoreHistory(h *History) error {
 		w.verlet.Update(ref, h.VerletRad, w.skin)
 	}
 	w.Dt, w.Stats = h.Dt, h.Stats
-	w.resumed = true
+	w.resumed, w.histStale = true, false
 	return nil
 }
+
+// HistoryValid reports whether the contact history and forces belong to
+// the bodies' current state: false after BodyStates.Restore put an earlier
+// state back, until the next accepted evaluation (Commit, or the sphere
+// path's Accept). A state file then holds the kinematics only.
+func (w *World) HistoryValid() bool { return !w.histStale }
 
 // Resumed reports, once, whether RestoreHistory has set the forces and
 // contacts of the current state (integrate.Start then has nothing to do).

@@ -134,7 +134,8 @@ type World struct {
 	// order: a state file replays them (History).
 	Edits []Edit
 
-	resumed bool // RestoreHistory set the forces and contacts (Resumed)
+	resumed   bool // RestoreHistory set the forces and contacts (Resumed)
+	histStale bool // the bodies were put back without their history (HistoryValid)
 
 	// Contact state (see detect.go).
 	posed      []contact.Posed
