@@ -251,3 +251,53 @@ func TestExactRestartTetrapods(t *testing.T) {
 		})
 	}
 }
+
+// What a restart cannot restore or finds different is said, not hidden: a
+// file of another scene name whose bodies match applies with a note;
+// different contact parameters are named with both values; another
+// integrator starts its own state fresh; a malformed history is an error
+// naming the file; the last good state of a failed run (bodies put back
+// without their history) is written as kinematics only.
+func TestRestartNotes(t *testing.T) {
+	a, end := started(t, "sliding-block-a")
+	to(t, a, 0.01, end)
+	f := Capture(a)
+
+	b, _ := started(t, "sliding-block-a", "contact.default.mu_s=0.7", "integrator.name=newmark")
+	g := f
+	g.Scene = "other"
+	notes, err := ApplyNotes(b, g, "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`state file of scene "other" applied to scene "sliding-block-a"`,
+		"contact.default.mu_s: 0.8 in the file, 0.7 here", "integrator newmark here, explicit in the file"}
+	all := strings.Join(notes, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("notes %q: want %q", all, w)
+		}
+	}
+
+	bad := f
+	h := *f.History
+	h.Pairs = append([]world.PairState(nil), h.Pairs...)
+	h.Pairs = append(h.Pairs, world.PairState{A: 0, B: 99, Wall: -1})
+	bad.History = &h
+	c, _ := started(t, "sliding-block-a")
+	if _, err := ApplyNotes(c, bad, "x.json"); err == nil || !strings.Contains(err.Error(), "x.json: history: pairs[") {
+		t.Errorf("bad pair: %v", err)
+	}
+
+	var good world.BodyStates
+	good.Save(a)
+	to(t, a, 0.02, end)
+	good.Restore(a)
+	if k := Capture(a); k.Version != 0 || k.History != nil || k.Bodies[0].Force != nil {
+		t.Errorf("after BodyStates.Restore: version %d, history %v: want the kinematics only", k.Version, k.History != nil)
+	}
+	to(t, a, 0.03, end)
+	if k := Capture(a); k.Version != Version || k.History == nil {
+		t.Errorf("after a step: version %d: want a complete file", k.Version)
+	}
+}
