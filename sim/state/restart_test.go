@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"grainlab/assets"
 	"grainlab/sim/contact"
@@ -228,10 +229,17 @@ func TestExactRestartTetrapods(t *testing.T) {
 			t1, t2 := f0.Time+0.002, f0.Time+0.004
 			ref, end := started(t, "box-of-tetrapods", sets...)
 			to(t, ref, t1, end)
+			t0 := time.Now()
 			data, err := Encode(ref)
 			if err != nil {
 				t.Fatal(err)
 			}
+			enc := time.Since(t0)
+			t0 = time.Now()
+			if _, err := Parse(data, "final.json"); err != nil {
+				t.Fatal(err)
+			}
+			dec := time.Since(t0)
 			contacts := 0
 			ref.EachContact(func(_, _ int, c *contact.Contact) {
 				if c.Active() {
@@ -247,7 +255,8 @@ func TestExactRestartTetrapods(t *testing.T) {
 			if d := diffBodies(ref, b); d != "" {
 				t.Fatalf("restart at %g s differs at %g s: %s", t1, t2, d)
 			}
-			t.Logf("state file at %g s: %d bytes for %d bodies, %d active contacts; identical at %g s (%d steps)", t1, len(data), len(f0.Bodies), contacts, t2, b.Steps)
+			t.Logf("state file at %g s: %d bytes for %d bodies, %d active contacts (Encode %v, Parse %v); identical at %g s (%d steps)",
+				t1, len(data), len(f0.Bodies), contacts, enc.Round(time.Millisecond), dec.Round(time.Millisecond), t2, b.Steps)
 		})
 	}
 }
