@@ -298,6 +298,41 @@ func TestRestartNotes(t *testing.T) {
 		t.Errorf("bad pair: %v", err)
 	}
 
+	// Out-of-range features, kinds and steps are errors, never a panic later.
+	ca := a // the block on the ground: contacts and a feature list
+	for name, spoil := range map[string]func(h *world.History){
+		"feature list": func(h *world.History) {
+			for i := range h.Pairs {
+				if h.Pairs[i].Cache != nil {
+					h.Pairs[i].Cache.VF = append(h.Pairs[i].Cache.VF, [2]int32{0, 1 << 20})
+					return
+				}
+			}
+			t.Fatal("no feature list")
+		},
+		"contact key": func(h *world.History) {
+			for i := range h.Pairs {
+				if len(h.Pairs[i].Prev) > 0 {
+					h.Pairs[i].Prev[0].Key[2] = -3
+					return
+				}
+			}
+			t.Fatal("no contact")
+		},
+		"dt": func(h *world.History) { h.Dt = 0 },
+	} {
+		data, _ := Encode(ca)
+		g, err := Parse(data, "x.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spoil(g.History)
+		c, _ := started(t, "sliding-block-a")
+		if _, err := ApplyNotes(c, g, "x.json"); err == nil || !strings.Contains(err.Error(), "x.json: history: ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+
 	var good world.BodyStates
 	good.Save(a)
 	to(t, a, 0.02, end)

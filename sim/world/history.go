@@ -8,6 +8,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/shape"
 	"grainlab/sim/snap"
 	"grainlab/sim/sq"
 )
@@ -327,16 +328,30 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.Wall >= 0 && (p.Wall >= len(w.Walls) || int(p.B) != w.Walls[p.Wall].Body || w.Bodies[p.A].Wall >= 0) {
 			return fmt.Errorf("pairs[%d]: no wall %d with body %d", i, p.Wall, p.B)
 		}
-		if p.Wall < 0 && p.A > p.B {
-			return fmt.Errorf("pairs[%d]: bodies %d > %d", i, p.A, p.B)
+		if p.Wall < 0 && (p.A > p.B || w.Bodies[p.A].Wall >= 0 || w.Bodies[p.B].Wall >= 0) {
+			return fmt.Errorf("pairs[%d]: bodies %d, %d: a body–body pair lists two bodies that are not walls, the lower first", i, p.A, p.B)
+		}
+		ba, bb := w.Bodies[min(p.A, p.B)], w.Bodies[max(p.A, p.B)]
+		smooth := isSmooth(ba) || isSmooth(bb)
+		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly, bb.Poly)) {
+			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
 		}
 		for k := range p.Prev {
 			c, err := contactOf(&p.Prev[k])
+			if err == nil && (c.Kind == snap.SQ) != smooth {
+				err = fmt.Errorf("contact kind %v in a pair of %s and %s", c.Kind, ba.Name, bb.Name)
+			}
+			if err == nil && !smooth && !keyFits(c.Key, ba.Poly, bb.Poly) {
+				err = fmt.Errorf("contact key %v: no such features of %s and %s", p.Prev[k].Key, ba.Name, bb.Name)
+			}
 			if err != nil {
 				return fmt.Errorf("pairs[%d].prev[%d]: %w", i, k, err)
 			}
 			prev[i] = append(prev[i], c)
 		}
+	}
+	if !(h.Dt > 0) || math.IsInf(h.Dt, 0) || !(h.Skin >= 0) || math.IsInf(h.Skin, 0) {
+		return fmt.Errorf("dt %g, skin %g: want a finite dt > 0 and skin ≥ 0", h.Dt, h.Skin)
 	}
 	for _, e := range h.Edits {
 		var err error
@@ -432,6 +447,58 @@ func (w *World) RestoreHistory(h *History) error {
 // state back, until the next accepted evaluation (Commit, or the sphere
 // path's Accept). A state file then holds the kinematics only.
 func (w *World) HistoryValid() bool { return !w.histStale }
+
+// featureCounts returns the vertices, edges and faces of a polyhedron.
+func featureCounts(p *shape.Polyhedron) (v, e, f int32) {
+	return int32(len(p.Verts)), int32(len(p.Edges)), int32(len(p.Faces))
+}
+
+// keyFits reports whether a polyhedral contact key names features of a and b.
+func keyFits(k contact.Key, a, b *shape.Polyhedron) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	va, ea, fa := featureCounts(a)
+	vb, eb, fb := featureCounts(b)
+	in := func(i, n int32) bool { return i >= 0 && i < n }
+	switch k.Kind {
+	case snap.VF:
+		if k.Swap {
+			return in(k.FA, fa) && in(k.FB, vb)
+		}
+		return in(k.FA, va) && in(k.FB, fb)
+	case snap.EE:
+		return in(k.FA, ea) && in(k.FB, eb)
+	case snap.VE:
+		if k.Swap {
+			return in(k.FA, ea) && in(k.FB, vb)
+		}
+		return in(k.FA, va) && in(k.FB, eb)
+	case snap.VV:
+		return in(k.FA, va) && in(k.FB, vb)
+	}
+	return false
+}
+
+// cacheFits reports whether every feature pair of c names features of a and b.
+func cacheFits(c *contact.CacheState, a, b *shape.Polyhedron) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	va, ea, fa := featureCounts(a)
+	vb, eb, fb := featureCounts(b)
+	for _, l := range []struct {
+		p      [][2]int32
+		na, nb int32
+	}{{c.VF, va, fb}, {c.FV, fa, vb}, {c.EE, ea, eb}, {c.VE, va, eb}, {c.EV, ea, vb}, {c.VV, va, vb}} {
+		for _, q := range l.p {
+			if q[0] < 0 || q[0] >= l.na || q[1] < 0 || q[1] >= l.nb {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Resumed reports, once, whether RestoreHistory has set the forces and
 // contacts of the current state (integrate.Start then has nothing to do).
