@@ -96,10 +96,22 @@ func Capture(w *world.World) File {
 // out by layout: one body, pair or record per line; what Write writes and
 // Parse reads): final.json, checkpoints and the keyframes of a recording
 // are all this. Floats are written in encoding/json's shortest form, which
-// reads back to the same bits; a non-finite number is an error (JSON has
-// none).
+// reads back to the same bits. JSON has no NaN or ±Inf: a non-finite
+// number in the kinematics is an error, one elsewhere (forces, history)
+// leaves a file of the kinematics only.
 func Encode(w *world.World) ([]byte, error) {
-	data, err := json.Marshal(Capture(w))
+	f := Capture(w)
+	data, err := json.Marshal(f)
+	var uv *json.UnsupportedValueError
+	if errors.As(err, &uv) && f.Version >= 2 {
+		// A non-finite number in the history (never seen; JSON has none):
+		// the kinematics still make a state file, as an old one.
+		f.Version, f.History, f.Integrator = 0, nil, nil
+		for i := range f.Bodies {
+			f.Bodies[i].Force, f.Bodies[i].Torque = nil, nil
+		}
+		data, err = json.Marshal(f)
+	}
 	if err != nil {
 		return nil, err
 	}
