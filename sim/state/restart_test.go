@@ -121,7 +121,7 @@ func restarted(t *testing.T, name string, sets []string, t1 float64, strip bool)
 	if strip { // what a file without a version holds
 		f.Version, f.History, f.Integrator = 0, nil, nil
 		for i := range f.Bodies {
-			f.Bodies[i].Force, f.Bodies[i].Torque = nil, nil
+			f.Bodies[i].Force, f.Bodies[i].Torque = Opt3{}, Opt3{}
 		}
 	}
 	b, err := scene.Build(sceneSpec(t, name, sets...))
@@ -337,7 +337,7 @@ func TestRestartNotes(t *testing.T) {
 	good.Save(a)
 	to(t, a, 0.02, end)
 	good.Restore(a)
-	if k := Capture(a); k.Version != 0 || k.History != nil || k.Bodies[0].Force != nil {
+	if k := Capture(a); k.Version != 0 || k.History != nil || k.Bodies[0].Force.Set {
 		t.Errorf("after BodyStates.Restore: version %d, history %v: want the kinematics only", k.Version, k.History != nil)
 	}
 	to(t, a, 0.03, end)

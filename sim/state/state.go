@@ -38,8 +38,24 @@ type Body struct {
 	AngularVelocity [3]float64 `json:"angular_velocity"`
 	// Force and Torque are the total force and moment of the last
 	// evaluation (version 2), which the next step starts from.
-	Force  *[3]float64 `json:"force,omitempty"`
-	Torque *[3]float64 `json:"torque,omitempty"`
+	Force  Opt3 `json:"force,omitzero"`
+	Torque Opt3 `json:"torque,omitzero"`
+}
+
+// Opt3 is an optional 3-vector of a state file: written as [x, y, z] when
+// Set, absent otherwise (comparable, unlike a pointer).
+type Opt3 struct {
+	V   [3]float64
+	Set bool
+}
+
+// MarshalJSON writes the vector.
+func (o Opt3) MarshalJSON() ([]byte, error) { return json.Marshal(o.V) }
+
+// UnmarshalJSON reads the vector and marks it set.
+func (o *Opt3) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	return json.Unmarshal(b, &o.V)
 }
 
 // File is the content of final.json.
@@ -79,10 +95,9 @@ func Capture(w *world.World) File {
 		if b.Wall >= 0 {
 			continue
 		}
-		force, torque := arr(b.F), arr(b.T)
 		f.Bodies = append(f.Bodies, Body{
 			Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
-			Velocity: arr(b.V), AngularVelocity: arr(b.W), Force: &force, Torque: &torque,
+			Velocity: arr(b.V), AngularVelocity: arr(b.W), Force: Opt3{arr(b.F), true}, Torque: Opt3{arr(b.T), true},
 		})
 	}
 	if w.Integrator != nil {
@@ -108,7 +123,7 @@ func Encode(w *world.World) ([]byte, error) {
 		// the kinematics still make a state file, as an old one.
 		f.Version, f.History, f.Integrator = 0, nil, nil
 		for i := range f.Bodies {
-			f.Bodies[i].Force, f.Bodies[i].Torque = nil, nil
+			f.Bodies[i].Force, f.Bodies[i].Torque = Opt3{}, Opt3{}
 		}
 		data, err = json.Marshal(f)
 	}
@@ -398,7 +413,7 @@ func (e *entry) body() (b Body, msg string) {
 	for _, fd := range []struct {
 		key string
 		v   *[]float64
-		dst **[3]float64
+		dst *Opt3
 	}{{"force", e.Force, &b.Force}, {"torque", e.Torque, &b.Torque}} {
 		if fd.v == nil {
 			continue
@@ -406,7 +421,7 @@ func (e *entry) body() (b Body, msg string) {
 		if len(*fd.v) != 3 {
 			return b, fmt.Sprintf("%s has %d numbers, want 3", fd.key, len(*fd.v))
 		}
-		*fd.dst = (*[3]float64)(*fd.v)
+		*fd.dst = Opt3{[3]float64(*fd.v), true}
 	}
 	if msg := b.check(); msg != "" {
 		return b, msg
@@ -456,11 +471,11 @@ func unit(q geom.Quat) geom.Quat {
 	return q.Normalize()
 }
 
-func opt(v *[3]float64) []float64 {
-	if v == nil {
+func opt(v Opt3) []float64 {
+	if !v.Set {
 		return nil
 	}
-	return v[:]
+	return v.V[:]
 }
 
 // lineAt returns the 1-based line of the first non-space byte at or after
@@ -571,7 +586,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	complete := f.Version >= 2 && f.History != nil
 	for i, b := range f.Bodies {
-		if complete && (b.Force == nil || b.Torque == nil) {
+		if complete && (!b.Force.Set || !b.Torque.Set) {
 			return nil, fmt.Errorf("%s: bodies[%d] (%s): no force or torque: a version %d file holds both", source, i, b.Name, f.Version)
 		}
 	}
@@ -585,7 +600,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		bd.Q = unit(b.quat())
 		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
 		if complete {
-			bd.F, bd.T = vec(*b.Force), vec(*b.Torque)
+			bd.F, bd.T = vec(b.Force.V), vec(b.Torque.V)
 		}
 		inOrder = inOrder && (i == 0 || idx[i] > idx[i-1])
 	}
