@@ -215,19 +215,28 @@ func TestKinematicsOnlyRestartDiffers(t *testing.T) {
 	t.Logf("kinematics only: %s", d)
 }
 
-// The packed 300-tetrapod box (many contacts, walls, feature caches, the
-// Verlet list) restarts exactly too, explicit and newmark; the test logs
-// the state file's size.
-func TestExactRestartTetrapods(t *testing.T) {
-	f0, err := Read("builtin:box-of-tetrapods-300-packed")
-	if err != nil {
-		t.Fatal(err)
+// Dense piles restart exactly too: the packed 300-tetrapod box (explicit,
+// newmark; many contacts, walls, feature lists, the Verlet list) and the
+// 564-cube box collapsing after its side walls go (explicit: the issue's
+// "14 µm off after 1 s on a cube pile"); the test logs the state file's size.
+func TestExactRestartPiles(t *testing.T) {
+	cases := []struct {
+		scene, state, in string
+		d1, d2           float64 // t1, t2 after the state's time
+	}{
+		{"box-of-tetrapods", "builtin:box-of-tetrapods-300-packed", "explicit", 0.002, 0.004},
+		{"box-of-tetrapods", "builtin:box-of-tetrapods-300-packed", "newmark", 0.002, 0.004},
+		{"box-of-cubes", "../validation/testdata/box-of-cubes-564-packed.json", "explicit", 0.03, 0.06},
 	}
-	for _, in := range []string{"explicit", "newmark"} {
-		t.Run(in, func(t *testing.T) {
-			sets := []string{"state:builtin:box-of-tetrapods-300-packed", "integrator.name=" + in}
-			t1, t2 := f0.Time+0.002, f0.Time+0.004
-			ref, end := started(t, "box-of-tetrapods", sets...)
+	for _, c := range cases {
+		t.Run(c.scene+" "+c.in, func(t *testing.T) {
+			f0, err := Read(c.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sets := []string{"state:" + c.state, "integrator.name=" + c.in}
+			t1, t2 := f0.Time+c.d1, f0.Time+c.d2
+			ref, end := started(t, c.scene, sets...)
 			to(t, ref, t1, end)
 			t0 := time.Now()
 			data, err := Encode(ref)
@@ -247,7 +256,7 @@ func TestExactRestartTetrapods(t *testing.T) {
 				}
 			})
 			to(t, ref, t2, end)
-			b, notes := restarted(t, "box-of-tetrapods", sets, t1, false)
+			b, notes := restarted(t, c.scene, sets, t1, false)
 			if len(notes) > 0 {
 				t.Fatalf("notes: %v", notes)
 			}
