@@ -229,9 +229,12 @@ type entry struct {
 // from the embedded assets) and checks it on its own: a JSON object with a
 // finite time ≥ 0 and a non-empty body list; every entry with a name (not a
 // wall's, "wall:…"), used once, and position, quaternion, velocity and
-// angular_velocity of 3, 4, 3 and 3 finite numbers; the quaternion unit
-// within QuatTol (then normalised). Errors read "file:line: bodies[i]
-// (name): problem". Apply checks the file against a scene.
+// angular_velocity of 3, 4, 3 and 3 finite numbers (force and torque, when
+// given, 3 finite numbers); the quaternion unit within QuatTol (then
+// normalised, unless within 1e-12 of unit length: kept as written); a
+// version from 1 to Version. The history and integrator state of a
+// version 2 file are decoded here and checked against the scene by Apply.
+// Errors read "file:line: bodies[i] (name): problem".
 func Read(path string) (File, error) {
 	var data []byte
 	var err error
