@@ -126,6 +126,9 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return exitFor(err)
 	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(stderr, "grainlab: note: %s: %s\n", o.Restart, n)
+	}
 	for _, wn := range s.Warnings {
 		fmt.Fprintln(stderr, "grainlab: warning:", wn)
 	}

@@ -41,6 +41,9 @@ type Sim struct {
 	// Warnings are findings at load that do not stop a run (overlapping
 	// spheres: their overlap is a contact force).
 	Warnings []string
+	// Notes say what a restart could not restore or found different
+	// (state.ApplyNotes): an old state file, another scene, other parameters.
+	Notes []string
 }
 
 // Load reads the scene (with overrides), builds the world and evaluates the
@@ -85,6 +88,7 @@ func Load(o Options) (*Sim, error) {
 	if o.Workers > 0 {
 		w.Settings.Workers = o.Workers
 	}
+	var notes []string
 	if o.Restart != "" {
 		f, err := state.Read(o.Restart)
 		if err != nil {
@@ -93,7 +97,9 @@ func Load(o Options) (*Sim, error) {
 		if err := state.CheckTime(f, o.Restart, spec.Time); err != nil {
 			return nil, &InputError{err}
 		}
-		if err := state.Apply(w, f, o.Restart); err != nil {
+		// A complete (version 2) file restores the contact history and the
+		// integrator's state as well: the run continues bit for bit.
+		if notes, err = state.ApplyNotes(w, f, o.Restart); err != nil {
 			return nil, &InputError{err}
 		}
 	}
@@ -101,7 +107,7 @@ func Load(o Options) (*Sim, error) {
 		return nil, &InputError{fmt.Errorf("%s: output.every = %g s is below the smallest time step integrator.dt_min = %g s "+
 			"(a row per step at most; raise output.every)", spec.File, every, dtMin)}
 	}
-	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart}
+	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart, Notes: notes}
 	var bad []string
 	for _, ov := range findOverlaps(w) {
 		if ov.Smooth {

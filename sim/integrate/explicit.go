@@ -23,8 +23,13 @@ type Explicit struct {
 func (*Explicit) Name() string { return "explicit" }
 
 // Start evaluates the forces of the initial state (t, no history), on the
-// sphere path when the world qualifies (world.Spheres).
+// sphere path when the world qualifies (world.Spheres). After a complete
+// restore (world.RestoreHistory) the forces and contacts are already those
+// of the saved state and Start does nothing.
 func Start(w *world.World) error {
+	if w.Resumed() {
+		return nil
+	}
 	if s := w.Spheres(); s != nil {
 		return startSpheres(w, s)
 	}

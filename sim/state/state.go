@@ -1,6 +1,9 @@
-// Package state saves and restores the kinematic state of every body
-// (final.json of a run), so a run can continue from a saved state and
-// benchmarks can start from a packed configuration.
+// Package state saves and restores the complete state of a simulation
+// (final.json of a run, checkpoints, a recording's keyframes): every body's
+// kinematics and forces, the contact history, the integrator's own state,
+// walls, events and edits (version 2), so that a run continues from a saved
+// state bit for bit; and benchmarks start from packed configurations (files
+// without a version: the bodies' kinematics only).
 package state
 
 import (
@@ -17,8 +20,14 @@ import (
 	"grainlab/assets"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/integrate"
 	"grainlab/sim/world"
 )
+
+// Version is the version of the state files Encode writes. Version 2 adds
+// the bodies' forces, the integrator's state and the world's history; a
+// file without a version (1) holds the bodies' kinematics only.
+const Version = 2
 
 // Body is one body's state.
 type Body struct {
@@ -27,44 +36,167 @@ type Body struct {
 	Quaternion      [4]float64 `json:"quaternion"` // w, x, y, z
 	Velocity        [3]float64 `json:"velocity"`
 	AngularVelocity [3]float64 `json:"angular_velocity"`
+	// Force and Torque are the total force and moment of the last
+	// evaluation (version 2), which the next step starts from.
+	Force  Opt3 `json:"force,omitzero"`
+	Torque Opt3 `json:"torque,omitzero"`
+}
+
+// Opt3 is an optional 3-vector of a state file: written as [x, y, z] when
+// Set, absent otherwise (comparable, unlike a pointer).
+type Opt3 struct {
+	V   [3]float64
+	Set bool
+}
+
+// MarshalJSON writes the vector.
+func (o Opt3) MarshalJSON() ([]byte, error) { return json.Marshal(o.V) }
+
+// UnmarshalJSON reads the vector and marks it set.
+func (o *Opt3) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	return json.Unmarshal(b, &o.V)
 }
 
 // File is the content of final.json.
 type File struct {
-	Scene  string  `json:"scene"`
-	Time   float64 `json:"time"`
-	Steps  int64   `json:"steps"`
-	Bodies []Body  `json:"bodies"`
+	Version int     `json:"version,omitempty"` // 0 (absent) is version 1
+	Scene   string  `json:"scene"`
+	Time    float64 `json:"time"`
+	Steps   int64   `json:"steps"`
+	Bodies  []Body  `json:"bodies"`
+	// Integrator is the integrator's own state, History the world's (version 2).
+	Integrator *integrate.State `json:"integrator,omitempty"`
+	History    *world.History   `json:"history,omitempty"`
 }
 
 func arr(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
 
 func vec(a [3]float64) geom.Vec3 { return geom.V(a[0], a[1], a[2]) }
 
-// Capture returns the state of every body that is not a wall.
+// Capture returns the complete state of w (version 2): every body that is
+// not a wall, in body order, with its forces; the integrator's state and
+// the world's history. When the history is not that of the bodies' state
+// (world.HistoryValid: the last good state of a failed run) it returns
+// the kinematics only, as a file without a version.
 func Capture(w *world.World) File {
-	f := File{Scene: w.Name, Time: w.Time, Steps: w.Steps}
+	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
+	if !w.HistoryValid() {
+		f.Version = 0
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				f.Bodies = append(f.Bodies, Body{Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
+					Velocity: arr(b.V), AngularVelocity: arr(b.W)})
+			}
+		}
+		return f
+	}
 	for _, b := range w.Bodies {
 		if b.Wall >= 0 {
 			continue
 		}
 		f.Bodies = append(f.Bodies, Body{
 			Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
-			Velocity: arr(b.V), AngularVelocity: arr(b.W),
+			Velocity: arr(b.V), AngularVelocity: arr(b.W), Force: Opt3{arr(b.F), true}, Torque: Opt3{arr(b.T), true},
 		})
 	}
+	if w.Integrator != nil {
+		f.Integrator = integrate.SaveState(w.Integrator)
+	}
+	f.History = w.TakeHistory()
 	return f
 }
 
-// Encode returns the state of w as the bytes of a state file (indented
-// JSON, what Write writes and Parse reads): final.json, checkpoints and the
-// keyframes of a recording are all this.
+// Encode returns the state of w as the bytes of a state file (JSON laid
+// out by layout: one body, pair or record per line; what Write writes and
+// Parse reads): final.json, checkpoints and the keyframes of a recording
+// are all this. Floats are written in encoding/json's shortest form, which
+// reads back to the same bits. JSON has no NaN or ±Inf: a non-finite
+// number in the kinematics is an error, one elsewhere (forces, history)
+// leaves a file of the kinematics only.
 func Encode(w *world.World) ([]byte, error) {
-	data, err := json.MarshalIndent(Capture(w), "", "  ")
+	f := Capture(w)
+	data, err := json.Marshal(f)
+	var uv *json.UnsupportedValueError
+	if errors.As(err, &uv) && f.Version >= 2 {
+		// A non-finite number in the history (never seen; JSON has none):
+		// the kinematics still make a state file, as an old one.
+		f.Version, f.History, f.Integrator = 0, nil, nil
+		for i := range f.Bodies {
+			f.Bodies[i].Force, f.Bodies[i].Torque = Opt3{}, Opt3{}
+		}
+		data, err = json.Marshal(f)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return layout(data), nil
+}
+
+// layout indents compact JSON down to the records: the members of the
+// top-level object and of objects directly in it go on their own lines, as
+// do the elements of arrays up to two levels down (bodies, pairs, walls,
+// ...); everything deeper stays on its record's line.
+func layout(data []byte) []byte {
+	out := make([]byte, 0, len(data)+len(data)/8)
+	type level struct{ brk bool }
+	var stack []level
+	nl := func() {
+		out = append(out, '\n')
+		for range stack {
+			out = append(out, ' ', ' ')
+		}
+	}
+	inStr, esc := false, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inStr {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			out = append(out, c)
+		case '{', '[':
+			d := len(stack)
+			brk := (c == '{' && d <= 1) || (c == '[' && d <= 2)
+			empty := i+1 < len(data) && (data[i+1] == '}' || data[i+1] == ']')
+			stack = append(stack, level{brk && !empty})
+			out = append(out, c)
+			if brk && !empty {
+				nl()
+			}
+		case '}', ']':
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if top.brk {
+				nl()
+			}
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			if len(stack) > 0 && stack[len(stack)-1].brk {
+				nl()
+			}
+		case ':':
+			out = append(out, c)
+			if len(stack) > 0 && stack[len(stack)-1].brk {
+				out = append(out, ' ')
+			}
+		default:
+			out = append(out, c)
+		}
+	}
+	return append(out, '\n')
 }
 
 // Write writes the state of w as indented JSON to path.
@@ -89,15 +221,20 @@ type entry struct {
 	Quaternion      *[]float64 `json:"quaternion"`
 	Velocity        *[]float64 `json:"velocity"`
 	AngularVelocity *[]float64 `json:"angular_velocity"`
+	Force           *[]float64 `json:"force"`
+	Torque          *[]float64 `json:"torque"`
 }
 
 // Read reads a state file (a path "builtin:NAME" reads states/NAME.json
 // from the embedded assets) and checks it on its own: a JSON object with a
 // finite time ≥ 0 and a non-empty body list; every entry with a name (not a
 // wall's, "wall:…"), used once, and position, quaternion, velocity and
-// angular_velocity of 3, 4, 3 and 3 finite numbers; the quaternion unit
-// within QuatTol (then normalised). Errors read "file:line: bodies[i]
-// (name): problem". Apply checks the file against a scene.
+// angular_velocity of 3, 4, 3 and 3 finite numbers (force and torque, when
+// given, 3 finite numbers); the quaternion unit within QuatTol (then
+// normalised, unless within 1e-12 of unit length: kept as written); a
+// version from 1 to Version. The history and integrator state of a
+// version 2 file are decoded here and checked against the scene by Apply.
+// Errors read "file:line: bodies[i] (name): problem".
 func Read(path string) (File, error) {
 	var data []byte
 	var err error
@@ -149,6 +286,14 @@ func Parse(data []byte, source string) (File, error) {
 		key, _ := kt.(string)
 		off = dec.InputOffset()
 		switch key {
+		case "version":
+			if err = dec.Decode(&f.Version); err == nil && (f.Version < 1 || f.Version > Version) {
+				return f, fmt.Errorf("%s: version %d: this Grainlab reads state files of versions 1 to %d", at(off), f.Version, Version)
+			}
+		case "integrator":
+			err = dec.Decode(&f.Integrator)
+		case "history":
+			err = dec.Decode(&f.History)
 		case "scene":
 			err = dec.Decode(&f.Scene)
 		case "steps":
@@ -268,10 +413,23 @@ func (e *entry) body() (b Body, msg string) {
 		}
 		copy(fd.dst, *fd.v)
 	}
+	for _, fd := range []struct {
+		key string
+		v   *[]float64
+		dst *Opt3
+	}{{"force", e.Force, &b.Force}, {"torque", e.Torque, &b.Torque}} {
+		if fd.v == nil {
+			continue
+		}
+		if len(*fd.v) != 3 {
+			return b, fmt.Sprintf("%s has %d numbers, want 3", fd.key, len(*fd.v))
+		}
+		*fd.dst = Opt3{[3]float64(*fd.v), true}
+	}
 	if msg := b.check(); msg != "" {
 		return b, msg
 	}
-	q := b.quat().Normalize()
+	q := unit(b.quat())
 	b.Quaternion = [4]float64{q.W, q.X, q.Y, q.Z}
 	return b, ""
 }
@@ -289,7 +447,7 @@ func (b Body) check() string {
 	for _, fd := range []struct {
 		key string
 		v   []float64
-	}{{"position", b.Position[:]}, {"quaternion", b.Quaternion[:]}, {"velocity", b.Velocity[:]}, {"angular_velocity", b.AngularVelocity[:]}} {
+	}{{"position", b.Position[:]}, {"quaternion", b.Quaternion[:]}, {"velocity", b.Velocity[:]}, {"angular_velocity", b.AngularVelocity[:]}, {"force", opt(b.Force)}, {"torque", opt(b.Torque)}} {
 		for _, x := range fd.v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return fmt.Sprintf("%s %v: non-finite value", fd.key, fd.v)
@@ -300,6 +458,27 @@ func (b Body) check() string {
 		return fmt.Sprintf("quaternion is not unit (|q| = %.9g, tolerance %g)", n, QuatTol)
 	}
 	return ""
+}
+
+// unitTol is how far from 1 a quaternion's norm may be to be kept as
+// written: a state file's quaternions are the simulation's, within rounding
+// of unit length, and renormalising them would change their bits (a restart
+// would not continue exactly).
+const unitTol = 1e-12
+
+// unit returns q normalised, or q itself when its norm is within unitTol of 1.
+func unit(q geom.Quat) geom.Quat {
+	if math.Abs(q.Norm()-1) <= unitTol {
+		return q
+	}
+	return q.Normalize()
+}
+
+func opt(v Opt3) []float64 {
+	if !v.Set {
+		return nil
+	}
+	return v.V[:]
 }
 
 // lineAt returns the 1-based line of the first non-space byte at or after
@@ -337,14 +516,39 @@ func tokName(t json.Token) string {
 // f must hold each body of w that is not a wall exactly once, and nothing
 // else (missing, unknown and duplicate names are errors naming them), with
 // finite numbers, unit quaternions (within QuatTol) and a finite time ≥ 0;
-// nothing changes on error. source names f in errors. CheckTime checks the
-// time against the run's end.
+// nothing changes on such an error. source names f in errors. CheckTime
+// checks the time against the run's end. A complete file (version 2) also
+// restores forces, history and integrator state (ApplyNotes, which also
+// says what could not be restored).
 func Apply(w *world.World, f File, source string) error {
+	_, err := ApplyNotes(w, f, source)
+	return err
+}
+
+// OldFileNote is ApplyNotes' note for a file without a version.
+const OldFileNote = "old state file: contact history and integrator state start fresh"
+
+// ApplyNotes is Apply, returning notes for the user on what was not
+// restored or differs. The rules (docs/outputs.md, final.json):
+//   - bodies are matched by name: a file from a scene of another name
+//     applies when its bodies are exactly this scene's (a note says so);
+//   - a file without a version (or without history) restores the
+//     kinematics only (OldFileNote), and so does a complete file whose
+//     bodies or walls are in another order than this scene's;
+//   - otherwise forces, contact history, Verlet list, Δt, wall switches,
+//     events done, edits (replayed) and the step count are restored, and
+//     the integrator's state when it is the same integrator (else a note);
+//     the scene's contact parameters (after the replayed edits) apply, and
+//     a note names those that differ from the file's record.
+//
+// A malformed history is an error naming it; the world is then partly
+// changed (callers build a fresh one).
+func ApplyNotes(w *world.World, f File, source string) (notes []string, err error) {
 	if !(f.Time >= 0) || math.IsInf(f.Time, 0) {
-		return fmt.Errorf("%s: time %g: want a finite time ≥ 0", source, f.Time)
+		return nil, fmt.Errorf("%s: time %g: want a finite time ≥ 0", source, f.Time)
 	}
 	if len(f.Bodies) == 0 {
-		return fmt.Errorf("%s: no bodies: want the state of every body of scene %q", source, w.Name)
+		return nil, fmt.Errorf("%s: no bodies: want the state of every body of scene %q", source, w.Name)
 	}
 	idx := make([]int, len(f.Bodies))
 	seen := make(map[int]int, len(f.Bodies))
@@ -352,16 +556,16 @@ func Apply(w *world.World, f File, source string) error {
 		idx[i] = w.BodyByName(b.Name)
 		switch {
 		case idx[i] < 0:
-			return fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
+			return nil, fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
 		case w.Bodies[idx[i]].Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
-			return fmt.Errorf("%s: bodies[%d] (%s): names a wall: a state holds only the bodies; walls are the scene's", source, i, b.Name)
+			return nil, fmt.Errorf("%s: bodies[%d] (%s): names a wall: a state holds only the bodies; walls are the scene's", source, i, b.Name)
 		}
 		if j, dup := seen[idx[i]]; dup {
-			return fmt.Errorf("%s: bodies[%d] (%s): duplicate of bodies[%d]: each body appears once", source, i, b.Name, j)
+			return nil, fmt.Errorf("%s: bodies[%d] (%s): duplicate of bodies[%d]: each body appears once", source, i, b.Name, j)
 		}
 		seen[idx[i]] = i
 		if msg := b.check(); msg != "" {
-			return fmt.Errorf("%s: bodies[%d] (%s): %s", source, i, b.Name, msg)
+			return nil, fmt.Errorf("%s: bodies[%d] (%s): %s", source, i, b.Name, msg)
 		}
 	}
 	var missing []string
@@ -381,16 +585,52 @@ func Apply(w *world.World, f File, source string) error {
 		if len(list) > 5 {
 			list, more = list[:5], ", …"
 		}
-		return fmt.Errorf("%s: %d of the %d bodies of scene %q are missing: %s%s", source, len(missing), nb, w.Name, strings.Join(list, ", "), more)
+		return nil, fmt.Errorf("%s: %d of the %d bodies of scene %q are missing: %s%s", source, len(missing), nb, w.Name, strings.Join(list, ", "), more)
 	}
+	complete := f.Version >= 2 && f.History != nil
+	for i, b := range f.Bodies {
+		if complete && (!b.Force.Set || !b.Torque.Set) {
+			return nil, fmt.Errorf("%s: bodies[%d] (%s): no force or torque: a version %d file holds both", source, i, b.Name, f.Version)
+		}
+	}
+	if f.Scene != "" && f.Scene != w.Name {
+		notes = append(notes, fmt.Sprintf("state file of scene %q applied to scene %q: its bodies match by name", f.Scene, w.Name))
+	}
+	inOrder := true
 	for i, b := range f.Bodies {
 		bd := w.Bodies[idx[i]]
 		bd.X = vec(b.Position)
-		bd.Q = b.quat().Normalize()
+		bd.Q = unit(b.quat())
 		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
+		if complete {
+			bd.F, bd.T = vec(b.Force.V), vec(b.Torque.V)
+		}
+		inOrder = inOrder && (i == 0 || idx[i] > idx[i-1])
 	}
 	w.Time = f.Time
-	return nil
+	switch {
+	case !complete:
+		return append(notes, OldFileNote), nil
+	case !inOrder:
+		return append(notes, "the bodies are listed in another order than in this scene: contact history and integrator state start fresh"), nil
+	}
+	if err := w.RestoreHistory(f.History); err != nil {
+		return notes, fmt.Errorf("%s: history: %w", source, err)
+	}
+	w.Steps = f.Steps
+	if d := w.ParamDiff(f.History.Params); len(d) > 0 {
+		notes = append(notes, "the scene's contact parameters differ from the file's record (the scene's apply): "+strings.Join(d, "; "))
+	}
+	switch {
+	case f.Integrator == nil || w.Integrator == nil:
+	case f.Integrator.Name != w.Integrator.Name():
+		notes = append(notes, fmt.Sprintf("integrator %s here, %s in the file: its own state starts fresh", w.Integrator.Name(), f.Integrator.Name))
+	default:
+		if err := integrate.RestoreState(w.Integrator, f.Integrator, len(w.Bodies)); err != nil {
+			return notes, fmt.Errorf("%s: integrator: %w", source, err)
+		}
+	}
+	return notes, nil
 }
 
 // CheckTime reports a state time outside [0, end): a run restarted from it

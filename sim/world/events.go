@@ -98,6 +98,7 @@ func (w *World) SetParam(path string, v float64) error {
 	}
 	w.skin = 0 // ḡ may have changed
 	w.invalidate()
+	w.Edits = append(w.Edits, Edit{Time: w.Time, Path: path, Value: v})
 	return nil
 }
 

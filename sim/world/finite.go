@@ -121,4 +121,5 @@ func (s *BodyStates) Restore(w *World) {
 		b.X, b.V, b.W, b.Q = s.X[i], s.V[i], s.W[i], s.Q[i]
 	}
 	w.Time, w.Steps = s.Time, s.Steps
+	w.histStale = true // HistoryValid: the contact history is not this state's
 }

@@ -210,6 +210,7 @@ func (w *World) DetectContacts() (nightOwls int) {
 // step matches against.
 func (w *World) Commit() {
 	w.leaveSpheres()
+	w.histStale = false
 	for _, e := range w.pairs {
 		e.prev, e.cur = e.cur, e.prev[:0]
 		e.nightOwl = false

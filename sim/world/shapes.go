@@ -66,5 +66,6 @@ func (w *World) SetSmoothShape(m int, s sq.Shape) error {
 	}
 	w.skin = 0 // re-derive the Verlet skin from the new radii
 	w.invalidate()
+	w.Edits = append(w.Edits, Edit{Time: w.Time, Material: w.Materials[m], Shape: &s})
 	return nil
 }

@@ -372,6 +372,7 @@ func (s *Spheres) Trial() *sphere.Flat { return &s.tr }
 // counts) and wall forces are updated.
 func (s *Spheres) Accept(h float64) {
 	w := s.w
+	w.histStale = false
 	l := &s.lists[s.cur]
 	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
 	l.Hist, l.PrevHist = l.PrevHist, l.Hist

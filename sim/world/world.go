@@ -130,6 +130,12 @@ type World struct {
 
 	Integrator Integrator
 	Probes     []Probe
+	// Edits are the changes made while running (SetParam, SetSmoothShape), in
+	// order: a state file replays them (History).
+	Edits []Edit
+
+	resumed   bool // RestoreHistory set the forces and contacts (Resumed)
+	histStale bool // the bodies were put back without their history (HistoryValid)
 
 	// Contact state (see detect.go).
 	posed      []contact.Posed
