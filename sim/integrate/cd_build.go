@@ -119,6 +119,17 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 	}
 	ct := cd.Contact{A: a, B: b, P: c.Point(), N: n, Gap: gap, K: 1, Law: x.CompatLaw,
 		ShiftB: imageShift(w, bb, c.PB)}
+	// Coulomb cone: smooth contacts have the smooth law's single μ, polyhedron
+	// contacts S0's μ_s and μ_d (sim/cd/friction.go: μ_s while sticking, μ_d
+	// once sliding).
+	if p != nil && !x.Frictionless {
+		if smooth && p.HasSmooth {
+			ct.MuS, ct.MuD = p.Smooth.Mu, p.Smooth.Mu
+		} else if !smooth {
+			ct.MuS, ct.MuD = p.Friction.MuS, p.Friction.MuD
+		}
+		ct.Slid = x.slid[cdKey{a, b, c.Key}]
+	}
 	if smooth && p != nil && p.HasSmooth {
 		k, l := smoothStiffness(&p.Smooth, ba, bb)
 		if k > 0 && !math.IsInf(k, 0) {
