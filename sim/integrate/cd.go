@@ -52,7 +52,9 @@ type CD struct {
 
 	// Stiffness, when set, gives the relative stiffness k̃ (> 0) of a contact
 	// between bodies a and b (S3 eq. 35), e.g. per species as in S3 §8.2.2;
-	// returning 0 keeps the default (the smooth law's stiffness, else 1).
+	// returning 0 keeps the default: the smooth law's stiffness for smooth
+	// contacts, the normal law's tangent at the contact's gap for polyhedra
+	// (polyStiffness, S0 eq. 49–51).
 	Stiffness func(w *world.World, a, b int, c *contact.Contact) float64
 
 	// Margin is the gap, as a fraction of the skin ḡ, that polyhedron contacts

@@ -448,3 +448,43 @@ func TestCDPeriodicSeamCollision(t *testing.T) {
 		t.Errorf("v_a = %v, v_b = %v, Δp = %v, ω_a = %v, ω_b = %v", a.V, b.V, p, a.W, b.W)
 	}
 }
+
+// TestCDBeamLawStiffness: S3 §8.1.2 with the stiffness taken from the
+// polyhedral contact law itself, without a Stiffness callback. The middle
+// knife edge is of a material whose barrier law (S0 eq. 49–51) has 3× the
+// ε1 of the outer ones, so the law's tangent at the common gap is 3× larger:
+// compatible CD (APGD and PGS, either contact order) gives 2, 6, 2 N (±1e-4 N).
+// With equal laws it gives 10/3 N each (the split is not forced by the
+// solver).
+func TestCDBeamLawStiffness(t *testing.T) {
+	for _, c := range []struct {
+		method cd.Method
+		order  [3]int
+		scale  float64
+		want   [3]float64
+	}{
+		{cd.APGD, [3]int{0, 1, 2}, 3, [3]float64{2, 6, 2}},
+		{cd.PGS, [3]int{1, 0, 2}, 3, [3]float64{2, 6, 2}},
+		{cd.APGD, [3]int{2, 1, 0}, 1, [3]float64{10.0 / 3, 10.0 / 3, 10.0 / 3}},
+	} {
+		x := NewCD()
+		x.Method, x.Warm, x.Tol = c.method, false, 1e-12
+		w, ib, sup := beamWorld(t, x, c.order)
+		stiff := cubeParams(0, 0)
+		stiff.Normal.Eps1 *= c.scale
+		m := w.Material("stiff")
+		if err := w.SetParams(m, 0, stiff); err != nil {
+			t.Fatal(err)
+		}
+		w.Bodies[sup[1]].Material = m
+		cdSteps(t, w, 5)
+		f, n := supportForces(w, ib, sup)
+		t.Logf("%v, ε1 × %g: %d contacts, support forces %.9f N, compat residual %.1e", c.method, c.scale, n, f, x.LastCompat.Residual)
+		for k := range 3 {
+			if math.Abs(f[k]-c.want[k]) > 1e-4 {
+				t.Errorf("%v, ε1 × %g: support forces %v, want %v ± 1e-4 N", c.method, c.scale, f, c.want)
+				break
+			}
+		}
+	}
+}
