@@ -82,4 +82,3 @@ func TestFixedSmoothBase(t *testing.T) {
 		}
 	}
 }
-
