@@ -102,6 +102,7 @@ type ccp struct {
 	p0    []float64 // the normal p without the shift
 	mu    []float64 // per frictional contact: the coefficient in use
 	scale float64   // ‖p‖∞ over all rows (velocity scale)
+	fk    []int     // per contact: its frictional index, −1 if frictionless
 	z     []float64
 }
 
@@ -112,6 +113,13 @@ func (s *System) newCCP(l *lcp, o StepOptions) *ccp {
 		z: make([]float64, s.NumDOF()), scale: l.scale}
 	copy(q.p, l.p)
 	q.p0 = append([]float64(nil), l.p...)
+	q.fk = make([]int, nc)
+	for i := range q.fk {
+		q.fk[i] = -1
+	}
+	for k := range s.fric {
+		q.fk[s.fric[k].c] = k
+	}
 	v := s.velocities()
 	s.applyInvM(o.Dt, s.External(), q.z)
 	for k := range s.fric {
@@ -199,19 +207,12 @@ func (q *ccp) project(x []float64) {
 // for a frictionless contact this is |min(N_ii f_i, w_i)| as in lcp.residual.
 func (q *ccp) residual(x, g []float64) float64 {
 	var r float64
-	fk := make([]int, q.nc)
-	for i := range fk {
-		fk[i] = -1
-	}
-	for k := range q.s.fric {
-		fk[q.s.fric[k].c] = k
-	}
 	for i := 0; i < q.nc; i++ {
 		d := q.l.diag[i]
 		if d == 0 {
 			continue
 		}
-		k := fk[i]
+		k := q.fk[i]
 		if k < 0 {
 			v := d * x[i]
 			if g[i] < v {
@@ -291,13 +292,7 @@ type block struct {
 // slide, and u at x.
 func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 	s, nc := q.s, q.nc
-	fk := make([]int, nc)
-	for i := range fk {
-		fk[i] = -1
-	}
-	for k := range s.fric {
-		fk[s.fric[k].c] = k
-	}
+	fk := q.fk
 	var blocks []block
 	for i := range nc {
 		if q.l.diag[i] == 0 {
