@@ -354,17 +354,24 @@ func TestCDSmoothBodiesRest(t *testing.T) {
 	}
 }
 
-// TestCDCubePileDissipates drops 12 randomly rotated frictionless cubes in a
-// column onto the ground with classic CD (APGD, e = 0, Δt ≤ 1 ms with the
+// TestCDCubePileDissipates drops 12 randomly rotated frictionless cubes (and
+// the first 3 with Coulomb friction μ = 0.5, for 0.4 s) in a column onto
+// the ground with classic CD (APGD, e = 0, Δt ≤ 1 ms with the
 // approach cap) for 0.8 s, through impacts and a collapsing pile: the
 // mechanical energy never grows (semi-implicit Euler loses ½ m g² Δt² per
 // step in flight and CD contacts are perfectly plastic; tolerance 1e-9 of the
 // initial energy per step), and no vertex–face contact ever has a negative
 // signed gap (no penetration).
 func TestCDCubePileDissipates(t *testing.T) {
-	w := groundWorld(t, cubeParams(0, 0))
+	cubePileDissipates(t, 0, 12, 0.8)
+	cubePileDissipates(t, 0.5, 3, 0.4) // friction: more iterations per step, a smaller pile
+}
+
+// cubePileDissipates runs the check on n cubes with friction μ until time tEnd.
+func cubePileDissipates(t *testing.T, mu float64, n int, tEnd float64) {
+	w := groundWorld(t, cubeParams(0, mu))
 	rnd := rand.New(rand.NewPCG(1, 2))
-	for i := range 12 {
+	for i := range n {
 		q := geom.QFromRotVec(geom.V(rnd.NormFloat64(), rnd.NormFloat64(), rnd.NormFloat64()))
 		x := geom.V(0.03*rnd.NormFloat64(), 0.03*rnd.NormFloat64(), 0.1+0.13*float64(i))
 		w.AddBody(body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, x, q))
@@ -377,7 +384,7 @@ func TestCDCubePileDissipates(t *testing.T) {
 	prev := e0
 	worstRise, minGap := math.Inf(-1), math.Inf(1)
 	steps := 0
-	for w.Time < 0.8 {
+	for w.Time < tEnd {
 		cdSteps(t, w, 1)
 		steps++
 		e := w.Stats.Total()
@@ -395,13 +402,13 @@ func TestCDCubePileDissipates(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d steps; energy %.6g → %.6g J, largest rise in a step %.3g J; smallest vertex–face gap %.3g m; %d contacts at the end",
-		steps, e0, prev, worstRise, minGap, w.Stats.Contacts)
+	t.Logf("μ = %g: %d steps; energy %.6g → %.6g J, largest rise in a step %.3g J; smallest vertex–face gap %.3g m; %d contacts at the end",
+		mu, steps, e0, prev, worstRise, minGap, w.Stats.Contacts)
 	if worstRise > 1e-9*e0 || prev >= e0 {
-		t.Errorf("energy grew by %g J in a step (from %g to %g J overall)", worstRise, e0, prev)
+		t.Errorf("μ = %g: energy grew by %g J in a step (from %g to %g J overall)", mu, worstRise, e0, prev)
 	}
 	if minGap < 0 {
-		t.Errorf("a vertex went %g m behind a face", -minGap)
+		t.Errorf("μ = %g: a vertex went %g m behind a face", mu, -minGap)
 	}
 }
 
