@@ -15,6 +15,7 @@ type boxQP struct {
 	psi2  func(i int, x float64) float64         // ψ'' (projNewton only)
 	diagQ []float64                              // diag(Q) (projNewton only)
 	lip   float64                                // initial Lipschitz estimate; 0 = power iteration on Q
+	proj  func(x []float64)                      // projection onto a convex set replacing the box (friction cones); nil = box
 }
 
 // value returns the objective at x given Qx.
@@ -50,8 +51,13 @@ func (q *boxQP) grad(x, qx, g []float64) {
 	}
 }
 
-// project clamps x to the feasible box (x ≥ 0, held variables zero).
+// project clamps x to the feasible box (x ≥ 0, held variables zero), or
+// applies proj when set.
 func (q *boxQP) project(x []float64) {
+	if q.proj != nil {
+		q.proj(x)
+		return
+	}
 	for i := range x {
 		if x[i] < 0 || (q.fix != nil && q.fix(i)) {
 			x[i] = 0

@@ -28,15 +28,16 @@ func (m Method) String() string {
 
 // StepOptions configures one CD time step.
 type StepOptions struct {
-	Dt          float64   // time step Δt (> 0)
-	Restitution float64   // e_n ∈ [0, 1]; 0 is the gap form (S3 eq. 16)
-	Touch       float64   // with e_n > 0, contacts with Φ ≤ Touch count as formed (default 0)
-	Method      Method    // PGS or APGD
-	MaxIter     int       // sweeps (PGS) or iterations (APGD); default 10000
-	Tol         float64   // relative residual to stop (see Residual); default 1e-8
-	Order       []int     // PGS visiting order of the contacts; nil = 0…Nc−1
-	Omega       float64   // PGS over-relaxation; default 1
-	Warm        []float64 // initial forces (nil = zero)
+	Dt          float64     // time step Δt (> 0)
+	Restitution float64     // e_n ∈ [0, 1]; 0 is the gap form (S3 eq. 16)
+	Touch       float64     // with e_n > 0, contacts with Φ ≤ Touch count as formed (default 0)
+	Method      Method      // PGS or APGD
+	MaxIter     int         // sweeps (PGS) or iterations (APGD); default 10000
+	Tol         float64     // relative residual to stop (see Residual); default 1e-8
+	Order       []int       // PGS visiting order of the contacts; nil = 0…Nc−1
+	Omega       float64     // PGS over-relaxation; default 1
+	Warm        []float64   // initial forces (nil = zero)
+	WarmT       []geom.Vec3 // initial tangential forces on A, world, per contact (nil = zero; friction only)
 }
 
 // StepResult is the outcome of one CD time step.
@@ -45,7 +46,13 @@ type StepResult struct {
 	V, W []geom.Vec3 // end-of-step velocities (S3 eq. 13)
 	X    []geom.Vec3 // end-of-step centres x + Δt v^{t+Δt}
 	Q    []geom.Quat // end-of-step orientations exp(Δt ω^{t+Δt}) q
-	Load []float64   // generalised load F̃ = Bᵀf of S3 eq. (37), 6 per body
+	Load []float64   // generalised load F̃ = Bᵀf (+ Tᵀf_t with friction) of S3 eq. (37), 6 per body
+	// With friction (System.Frictional): the tangential forces on A (world,
+	// impulse/Δt) per contact, which contacts slide at the end of the step,
+	// and their resultant Tᵀf_t (6 per body, part of Load); nil otherwise.
+	Ft           []geom.Vec3
+	Slide        []bool
+	FrictionLoad []float64
 
 	Iter      int     // sweeps or iterations used
 	Residual  float64 // max_i |min(N_ii f_i, (Nf+p)_i)| / ‖p‖∞ at F
@@ -125,8 +132,9 @@ func (l *lcp) residual(f, w []float64) float64 {
 	return r
 }
 
-// Step advances the system by one semi-implicit Euler step of frictionless CD
-// (S3 eq. 13–21). The bodies are not modified; the new state is returned.
+// Step advances the system by one semi-implicit Euler step of CD (S3 eq.
+// 13–21), with Coulomb friction cones when some contact has MuS > 0
+// (friction.go). The bodies are not modified; the new state is returned.
 func (s *System) Step(o StepOptions) (StepResult, error) {
 	if !(o.Dt > 0) {
 		return StepResult{}, errNoDt
@@ -155,8 +163,20 @@ func (s *System) Step(o StepOptions) (StepResult, error) {
 			}
 		}
 	}
+	if o.WarmT != nil && len(o.WarmT) != nc {
+		return StepResult{}, fmt.Errorf("cd: tangential warm start has %d entries for %d contacts", len(o.WarmT), nc)
+	}
 	l := s.newLCP(o)
 	var res StepResult
+	if s.Frictional() {
+		// The cone complementarity problem is solved by APGD whatever the
+		// method (friction.go).
+		res.F, res.Ft, res.Slide, res.Iter, res.Residual = s.solveFriction(l, f, o)
+		res.Converged = res.Residual <= o.Tol
+		res.FrictionLoad = s.frictionLoad(res.Ft)
+		s.finishStep(&res, o.Dt)
+		return res, nil
+	}
 	switch o.Method {
 	case PGS:
 		if o.Order != nil {
@@ -189,6 +209,9 @@ func (s *System) finishStep(res *StepResult, dt float64) {
 	nb := len(s.Bodies)
 	res.Load = make([]float64, s.NumDOF())
 	s.btFree(res.F, res.Load)
+	for k, x := range res.FrictionLoad {
+		res.Load[k] += x
+	}
 	tot := s.External()
 	for k := range tot {
 		tot[k] += res.Load[k]

@@ -60,7 +60,7 @@ type Body struct {
 	Fixed   bool      // infinite mass: its degrees of freedom are Γ_D of S3 eq. (32)
 }
 
-// Contact is one frictionless contact between bodies A and B.
+// Contact is one contact between bodies A and B, frictionless unless MuS > 0.
 type Contact struct {
 	A, B int       // body indices; B = −1 for a fixed obstacle
 	P    geom.Vec3 // contact point (world)
@@ -71,6 +71,12 @@ type Contact struct {
 	// ShiftB places B at X_B + ShiftB for this contact (a periodic image);
 	// zero otherwise.
 	ShiftB geom.Vec3
+	// MuS and MuD (0 ≤ MuD ≤ MuS) are the Coulomb coefficients of the
+	// contact's cone (see friction.go): MuS while it sticks, MuD once it
+	// slides. MuS = 0 is a frictionless contact.
+	MuS, MuD float64
+	// Slid says the contact slid at the previous step: it starts with MuD.
+	Slid bool
 }
 
 // row is one row of B (S3 eq. 15): the blocks of bodies a and b.
@@ -93,6 +99,7 @@ type System struct {
 	kRel  []float64   // k̃ with the default applied
 	pExp  []float64   // p of each contact's law
 	nFree int
+	fric  []tangent // the frictional contacts (MuS > 0), in contact order
 }
 
 // NewSystem validates the input and builds B and M⁻¹.
@@ -137,6 +144,9 @@ func NewSystem(bodies []Body, contacts []Contact) (*System, error) {
 		if c.Law != Hookean && c.Law != Hertzian {
 			return nil, fmt.Errorf("cd: contact %d: unknown law %d", i, c.Law)
 		}
+		if !(c.MuD >= 0 && c.MuD <= c.MuS) || math.IsInf(c.MuS, 0) {
+			return nil, fmt.Errorf("cd: contact %d: friction coefficients mu_s = %g, mu_d = %g (want 0 ≤ mu_d ≤ mu_s, finite)", i, c.MuS, c.MuD)
+		}
 		n := c.N.Scale(1 / nn)
 		r := row{a: c.A, b: c.B}
 		// S3 eq. (15): Φ̇_i = n·(v_A + ω_A×r_A) − n·(v_B + ω_B×r_B) = B_i v,
@@ -155,6 +165,9 @@ func NewSystem(bodies []Body, contacts []Contact) (*System, error) {
 			s.kRel[i] = 1
 		}
 		s.pExp[i] = c.Law.Exponent()
+		if c.MuS > 0 {
+			s.fric = append(s.fric, s.tangentRows(i, n))
+		}
 	}
 	return s, nil
 }

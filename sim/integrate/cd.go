@@ -11,10 +11,14 @@ import (
 	"grainlab/sim/world"
 )
 
-// CD is the frictionless contact-dynamics integrator of Olsen & Kamrin (S3):
-// each step detects the contacts, solves the non-penetration complementarity
-// problem at the end of the step (S3 eq. 13–21) by PGS or APGD, and advances
-// the bodies by semi-implicit Euler. With Compatible set it then replaces the
+// CD is the contact-dynamics integrator of Olsen & Kamrin (S3): each step
+// detects the contacts, solves the non-penetration complementarity problem at
+// the end of the step (S3 eq. 13–21) by PGS or APGD, and advances the bodies
+// by semi-implicit Euler. Contacts whose material has friction (μ_s > 0, or
+// the smooth law's μ) get Coulomb cones (sim/cd/friction.go: APGD on the
+// cone complementarity problem, then exact Coulomb by non-smooth
+// Gauss–Seidel, whatever Method); μ_s applies while a contact sticks, μ_d
+// once it slides. With Compatible set it then replaces the
 // (indeterminate) contact forces by the compatible ones of a no-tension
 // elastic truss (S3 §6–7, Algorithm 1); the motion is the same either way,
 // since the velocities of frictionless CD are unique (S3 §6.4).
@@ -26,15 +30,16 @@ import (
 // step (set Dt then: an explicit integrator leaves a tiny w.Dt behind).
 //
 // Contact forces are written into the committed contacts (c.Fn = impulse/Δt,
-// c.Ft = 0: frictionless); body F, T hold the external load plus the contact
+// c.Ft the friction force on A, zero when frictionless); body F, T hold the external load plus the contact
 // resultant, and each wall's Force its total force on the bodies.
 type CD struct {
-	Dt          float64   // fixed step; 0 = w.Dt (w.Settings.Dt when unset), as left by the previous integrator
-	Method      cd.Method // cd.PGS or cd.APGD
-	Restitution float64   // e_n ∈ [0, 1]: 0 is the gap form (S3 eq. 16), > 0 the velocity form of S3 §4.3
-	MaxIter     int       // PGS sweeps or APGD iterations per step (default 10000)
-	Tol         float64   // relative complementarity residual (default 1e-8)
-	Warm        bool      // start PGS/APGD from the previous step's forces of the same contacts
+	Dt           float64   // fixed step; 0 = w.Dt (w.Settings.Dt when unset), as left by the previous integrator
+	Method       cd.Method // cd.PGS or cd.APGD
+	Restitution  float64   // e_n ∈ [0, 1]: 0 is the gap form (S3 eq. 16), > 0 the velocity form of S3 §4.3
+	MaxIter      int       // PGS sweeps or APGD iterations per step (default 10000)
+	Tol          float64   // relative complementarity residual (default 1e-8)
+	Warm         bool      // start PGS/APGD from the previous step's forces of the same contacts
+	Frictionless bool      // ignore the materials' friction coefficients (S3's frictionless CD)
 
 	// Compatible runs the compatibility post-processing (S3 Algorithm 1, step 2).
 	Compatible    bool
@@ -47,7 +52,9 @@ type CD struct {
 
 	// Stiffness, when set, gives the relative stiffness k̃ (> 0) of a contact
 	// between bodies a and b (S3 eq. 35), e.g. per species as in S3 §8.2.2;
-	// returning 0 keeps the default (the smooth law's stiffness, else 1).
+	// returning 0 keeps the default: the smooth law's stiffness for smooth
+	// contacts, the normal law's tangent at the contact's gap for polyhedra
+	// (polyStiffness, S0 eq. 49–51).
 	Stiffness func(w *world.World, a, b int, c *contact.Contact) float64
 
 	// Margin is the gap, as a fraction of the skin ḡ, that polyhedron contacts
@@ -81,8 +88,10 @@ type CD struct {
 	LastCompat cd.CompatResult
 
 	warm    map[cdKey]float64
-	dtRatio float64        // Δt over the nominal step (the approach cap's share)
-	rev     map[cdKey]bool // reversed contacts of the previous step
+	warmT   map[cdKey]geom.Vec3 // previous tangential forces (friction)
+	slid    map[cdKey]bool      // contacts that slid at the previous step
+	dtRatio float64             // Δt over the nominal step (the approach cap's share)
+	rev     map[cdKey]bool      // reversed contacts of the previous step
 	sc      cdScratch
 }
 
@@ -162,6 +171,12 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 		MaxIter: x.MaxIter, Tol: x.Tol}
 	if x.Warm {
 		o.Warm = x.warmStart()
+		if sys.Frictional() {
+			o.WarmT = make([]geom.Vec3, len(x.sc.keys))
+			for i, k := range x.sc.keys {
+				o.WarmT[i] = x.warmT[k]
+			}
+		}
 	}
 	res, err := sys.Step(o)
 	if err != nil {
@@ -172,7 +187,17 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Stats.NewtonIters = 0
 	if x.Compatible {
 		co := cd.CompatOptions{Method: x.CompatMethod, Tol: x.CompatTol, MaxIter: x.CompatMaxIter, Init: res.F}
-		cr, err := sys.Compatible(res.Load, co) // S3 eq. (36)–(37)
+		load := res.Load
+		if res.FrictionLoad != nil {
+			// With friction the truss redistributes the normal forces only:
+			// it carries F̃ minus the friction resultant (S3 eq. 37), and the
+			// result must keep every friction force inside its cone.
+			load = append([]float64(nil), res.Load...)
+			for k, f := range res.FrictionLoad {
+				load[k] -= f
+			}
+		}
+		cr, err := sys.Compatible(load, co) // S3 eq. (36)–(37)
 		if err != nil {
 			return 0, fmt.Errorf("t=%g s: %w", w.Time, err)
 		}
@@ -183,7 +208,7 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 		}
 		// A truss solve that missed equilibrium by more than 1e-6 is not
 		// statically admissible: the classic forces are shown instead.
-		if !x.ShowClassic && cr.Residual <= 1e-6 {
+		if !x.ShowClassic && cr.Residual <= 1e-6 && x.inCones(sys, res, cr.F) {
 			shown = cr.F
 		}
 	}
@@ -234,8 +259,8 @@ func (x *CD) warmStart() []float64 {
 	return f
 }
 
-// publish writes the shown forces into the committed contacts (normal only:
-// frictionless), records the classic and compatible forces in EachContact
+// publish writes the shown normal forces and the friction forces into the
+// committed contacts, records the classic and compatible forces in EachContact
 // order, sets every body's force and moment to the external load plus the
 // contact resultant, and sums each wall's force on the bodies.
 func (x *CD) publish(w *world.World, classic, shown []float64) {
@@ -245,6 +270,12 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 		x.warm = make(map[cdKey]float64)
 	}
 	clear(x.warm)
+	if x.warmT == nil {
+		x.warmT = make(map[cdKey]geom.Vec3)
+		x.slid = make(map[cdKey]bool)
+	}
+	clear(x.warmT)
+	clear(x.slid)
 	k := 0
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		c.Ft, c.Epot = geom.Vec3{}, 0
@@ -264,8 +295,17 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 			x.Compat = append(x.Compat, x.LastCompat.F[j])
 		}
 		x.warm[x.sc.keys[j]] = classic[j]
-		// Force on A along the solver's normal (reversed for a flipped contact).
+		// Force on A along the solver's normal (reversed for a flipped contact)
+		// plus friction.
 		f := x.sc.normal[j].Scale(shown[j])
+		if x.Last.Ft != nil {
+			c.Ft = x.Last.Ft[j]
+			f = f.Add(c.Ft)
+			x.warmT[x.sc.keys[j]] = c.Ft
+			if x.Last.Slide[j] {
+				x.slid[x.sc.keys[j]] = true
+			}
+		}
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		p := x.sc.point[j]
 		ba.ApplyForceAt(f, p)
@@ -280,6 +320,25 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 	if !x.Compatible {
 		x.Compat = nil
 	}
+}
+
+// inCones reports whether the friction forces of res stay within their cones
+// (|f_t| ≤ μ f_n, 1e-6 relative slack) under the normal forces fn, with μ_d
+// for sliding contacts and μ_s for the others.
+func (x *CD) inCones(sys *cd.System, res cd.StepResult, fn []float64) bool {
+	if res.Ft == nil {
+		return true
+	}
+	for i, c := range sys.Contacts {
+		mu := c.MuS
+		if res.Slide[i] {
+			mu = c.MuD
+		}
+		if t := res.Ft[i].Norm(); t > mu*fn[i]*(1+1e-6)+1e-12*t {
+			return false
+		}
+	}
+	return true
 }
 
 // approachDt returns the largest step (≤ dt) that keeps every free body's

@@ -113,12 +113,24 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 			target = x.Margin * p.Normal.GBar
 		}
 	}
+	geoGap := gap
 	gap = x.effectiveGap(gap, target, floor)
 	if l := n.Norm(); !(math.Abs(l-1) < 1e-6) || math.IsNaN(gap) || !c.PA.IsFinite() || !c.PB.IsFinite() {
 		return cd.Contact{}, false
 	}
 	ct := cd.Contact{A: a, B: b, P: c.Point(), N: n, Gap: gap, K: 1, Law: x.CompatLaw,
 		ShiftB: imageShift(w, bb, c.PB)}
+	// Coulomb cone: smooth contacts have the smooth law's single μ, polyhedron
+	// contacts S0's μ_s and μ_d (sim/cd/friction.go: μ_s while sticking, μ_d
+	// once sliding).
+	if p != nil && !x.Frictionless {
+		if smooth && p.HasSmooth {
+			ct.MuS, ct.MuD = p.Smooth.Mu, p.Smooth.Mu
+		} else if !smooth {
+			ct.MuS, ct.MuD = p.Friction.MuS, p.Friction.MuD
+		}
+		ct.Slid = x.slid[cdKey{a, b, c.Key}]
+	}
 	if smooth && p != nil && p.HasSmooth {
 		k, l := smoothStiffness(&p.Smooth, ba, bb)
 		if k > 0 && !math.IsInf(k, 0) {
@@ -127,6 +139,9 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 		if x.MaterialLaw {
 			ct.Law = l
 		}
+	}
+	if !smooth && p != nil && p.HasPoly {
+		ct.K = polyStiffness(&p.Normal, geoGap)
 	}
 	if x.Stiffness != nil {
 		if k := x.Stiffness(w, a, b, c); k > 0 && !math.IsInf(k, 0) {
@@ -152,6 +167,21 @@ func smoothStiffness(s *law.Smooth, a, b *body.Body) (float64, cd.Law) {
 		return k, cd.Hookean
 	}
 	return k, cd.Hertzian
+}
+
+// polyStiffness returns the relative stiffness k̃ of a polyhedron contact
+// at gap g (S3 eq. 35): the tangent k_c = −df_n/dg of its normal law (S0 eq.
+// 49–51, law.Normal.Stiffness), with g kept inside the skin, in
+// [10⁻³ḡ, ḡ(1 − 10⁻³)], where the tangent is finite and positive. Contacts of
+// one law at the same gap get the same k̃; a law with ε1 scaled by s (ε2, c2
+// follow, S0 eq. 51) gets s times it.
+func polyStiffness(n *law.Normal, g float64) float64 {
+	g = math.Min(math.Max(g, 1e-3*n.GBar), (1-1e-3)*n.GBar)
+	k := n.Stiffness(g)
+	if !(k > 0) || math.IsInf(k, 0) {
+		return 1
+	}
+	return k
 }
 
 // curvatureRadius is the radius a body contributes to R_eff (+Inf: flat).

@@ -354,17 +354,24 @@ func TestCDSmoothBodiesRest(t *testing.T) {
 	}
 }
 
-// TestCDCubePileDissipates drops 12 randomly rotated frictionless cubes in a
-// column onto the ground with classic CD (APGD, e = 0, Δt ≤ 1 ms with the
+// TestCDCubePileDissipates drops 12 randomly rotated frictionless cubes (and
+// the first 3 with Coulomb friction μ = 0.5, for 0.4 s) in a column onto
+// the ground with classic CD (APGD, e = 0, Δt ≤ 1 ms with the
 // approach cap) for 0.8 s, through impacts and a collapsing pile: the
 // mechanical energy never grows (semi-implicit Euler loses ½ m g² Δt² per
 // step in flight and CD contacts are perfectly plastic; tolerance 1e-9 of the
 // initial energy per step), and no vertex–face contact ever has a negative
 // signed gap (no penetration).
 func TestCDCubePileDissipates(t *testing.T) {
-	w := groundWorld(t, cubeParams(0, 0))
+	cubePileDissipates(t, 0, 12, 0.8)
+	cubePileDissipates(t, 0.5, 3, 0.4) // friction: more iterations per step, a smaller pile
+}
+
+// cubePileDissipates runs the check on n cubes with friction μ until time tEnd.
+func cubePileDissipates(t *testing.T, mu float64, n int, tEnd float64) {
+	w := groundWorld(t, cubeParams(0, mu))
 	rnd := rand.New(rand.NewPCG(1, 2))
-	for i := range 12 {
+	for i := range n {
 		q := geom.QFromRotVec(geom.V(rnd.NormFloat64(), rnd.NormFloat64(), rnd.NormFloat64()))
 		x := geom.V(0.03*rnd.NormFloat64(), 0.03*rnd.NormFloat64(), 0.1+0.13*float64(i))
 		w.AddBody(body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, x, q))
@@ -377,7 +384,7 @@ func TestCDCubePileDissipates(t *testing.T) {
 	prev := e0
 	worstRise, minGap := math.Inf(-1), math.Inf(1)
 	steps := 0
-	for w.Time < 0.8 {
+	for w.Time < tEnd {
 		cdSteps(t, w, 1)
 		steps++
 		e := w.Stats.Total()
@@ -395,13 +402,13 @@ func TestCDCubePileDissipates(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d steps; energy %.6g → %.6g J, largest rise in a step %.3g J; smallest vertex–face gap %.3g m; %d contacts at the end",
-		steps, e0, prev, worstRise, minGap, w.Stats.Contacts)
+	t.Logf("μ = %g: %d steps; energy %.6g → %.6g J, largest rise in a step %.3g J; smallest vertex–face gap %.3g m; %d contacts at the end",
+		mu, steps, e0, prev, worstRise, minGap, w.Stats.Contacts)
 	if worstRise > 1e-9*e0 || prev >= e0 {
-		t.Errorf("energy grew by %g J in a step (from %g to %g J overall)", worstRise, e0, prev)
+		t.Errorf("μ = %g: energy grew by %g J in a step (from %g to %g J overall)", mu, worstRise, e0, prev)
 	}
 	if minGap < 0 {
-		t.Errorf("a vertex went %g m behind a face", -minGap)
+		t.Errorf("μ = %g: a vertex went %g m behind a face", mu, -minGap)
 	}
 }
 
@@ -446,5 +453,45 @@ func TestCDPeriodicSeamCollision(t *testing.T) {
 	t.Logf("normal %v; v_a = %v (want %v), v_b = %v (want %v), |ω| %.1e, %.1e", n, a.V, wantA, b.V, wantB, a.W.Norm(), b.W.Norm())
 	if a.V.Dist(wantA) > 1e-9 || b.V.Dist(wantB) > 1e-9 || p.Norm() > 1e-12 || a.W.Norm() > 1e-9 || b.W.Norm() > 1e-9 {
 		t.Errorf("v_a = %v, v_b = %v, Δp = %v, ω_a = %v, ω_b = %v", a.V, b.V, p, a.W, b.W)
+	}
+}
+
+// TestCDBeamLawStiffness: S3 §8.1.2 with the stiffness taken from the
+// polyhedral contact law itself, without a Stiffness callback. The middle
+// knife edge is of a material whose barrier law (S0 eq. 49–51) has 3× the
+// ε1 of the outer ones, so the law's tangent at the common gap is 3× larger:
+// compatible CD (APGD and PGS, either contact order) gives 2, 6, 2 N (±1e-4 N).
+// With equal laws it gives 10/3 N each (the split is not forced by the
+// solver).
+func TestCDBeamLawStiffness(t *testing.T) {
+	for _, c := range []struct {
+		method cd.Method
+		order  [3]int
+		scale  float64
+		want   [3]float64
+	}{
+		{cd.APGD, [3]int{0, 1, 2}, 3, [3]float64{2, 6, 2}},
+		{cd.PGS, [3]int{1, 0, 2}, 3, [3]float64{2, 6, 2}},
+		{cd.APGD, [3]int{2, 1, 0}, 1, [3]float64{10.0 / 3, 10.0 / 3, 10.0 / 3}},
+	} {
+		x := NewCD()
+		x.Method, x.Warm, x.Tol = c.method, false, 1e-12
+		w, ib, sup := beamWorld(t, x, c.order)
+		stiff := cubeParams(0, 0)
+		stiff.Normal.Eps1 *= c.scale
+		m := w.Material("stiff")
+		if err := w.SetParams(m, 0, stiff); err != nil {
+			t.Fatal(err)
+		}
+		w.Bodies[sup[1]].Material = m
+		cdSteps(t, w, 5)
+		f, n := supportForces(w, ib, sup)
+		t.Logf("%v, ε1 × %g: %d contacts, support forces %.9f N, compat residual %.1e", c.method, c.scale, n, f, x.LastCompat.Residual)
+		for k := range 3 {
+			if math.Abs(f[k]-c.want[k]) > 1e-4 {
+				t.Errorf("%v, ε1 × %g: support forces %v, want %v ± 1e-4 N", c.method, c.scale, f, c.want)
+				break
+			}
+		}
 	}
 }

@@ -234,11 +234,14 @@ func (b *builder) bodies() error {
 			return err
 		} else if ok {
 			if bs.Fixed {
-				return b.s.Errorf(bs.Path+".fixed", "fixed spheres and superquadrics are not supported; use a wall")
-			}
-			bd, err = b.newSmooth(name, ss, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
-			if err != nil {
-				return err
+				// An immovable sphere or superquadric: no mass (InvMass = 0), as
+				// body.NewFixed for polyhedra; density and mass are ignored.
+				bd = b.newFixedSmooth(name, ss, bs.Position, bs.Orientation)
+			} else {
+				bd, err = b.newSmooth(name, ss, bs.Density, bs.Mass, bs.Position, bs.Orientation, bs.Path)
+				if err != nil {
+					return err
+				}
 			}
 		} else {
 			p, err := b.shape(bs.Shape, bs.Path+".shape")
@@ -293,6 +296,20 @@ func (b *builder) smoothShape(name, refPath string) (smoothShape, bool, error) {
 	}
 	b.smooth[name] = ss
 	return ss, true, nil
+}
+
+// newFixedSmooth makes an immovable sphere or superquadric (zero density and
+// mass, Fixed).
+func (b *builder) newFixedSmooth(name string, ss smoothShape, x geom.Vec3, q geom.Quat) *body.Body {
+	var bd *body.Body
+	if ss.kind == body.Sphere {
+		bd = body.NewSphere(name, ss.sq.A, 0, x)
+	} else {
+		bd = body.NewSuperquadric(name, ss.sq, 0, x, q)
+	}
+	bd.Fixed = true
+	bd.SetMass(0, geom.Mat3{})
+	return bd
 }
 
 // newSmooth makes a sphere or superquadric body from a density or a mass.

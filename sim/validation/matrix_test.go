@@ -42,6 +42,7 @@ var matrixScenes = map[string]matrixScene{
 	"sliding-block-b":  {until: 1},
 	"sliding-block-c":  {until: 1},
 	"sphere-box":       {sets: []string{"generators.s.count=20"}, until: 0.3},
+	"sphere-box-soft":  {sets: []string{"generators.s.count=20"}, until: 0.3},
 	"sphere-piling":    {sets: []string{"generators.p.count=20"}, until: 0.2, heavy: true},
 	"sq-hopper":        {sets: []string{"generators.p.count=20", "events.0.at=0.1"}, until: 0.2, heavy: true},
 	"sq-piling":        {sets: []string{"generators.p.count=20"}, until: 0.2, heavy: true},

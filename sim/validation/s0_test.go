@@ -85,7 +85,13 @@ func TestS0Ex2PileGroundReaction(t *testing.T) {
 // moment m·a·a/2 exceeds m·g·a/2: it starts to tip forward, which is physics
 // and not compared.
 func TestS0Ex3aFrictionLimits(t *testing.T) {
-	w := load(t, "sliding-block-a")
+	checkS0Ex3a(t, load(t, "sliding-block-a"))
+}
+
+// checkS0Ex3a runs the sliding-block-a world w (with any integrator) to 1 s
+// and checks S0 example 3a's Coulomb limits (see TestS0Ex3aFrictionLimits).
+func checkS0Ex3a(t *testing.T, w *world.World) {
+	t.Helper()
 	bi := w.BodyByName("block")
 	if bi < 0 {
 		bi = len(w.Bodies) - 1
