@@ -6,7 +6,9 @@ import (
 
 	"grainlab/sim/audit"
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
 
@@ -105,4 +107,47 @@ func auditWorld(w *world.World) []string {
 		msgs = append(msgs, o.String())
 	}
 	return msgs
+}
+
+// deepSmooth is the overlap, as a fraction of the smaller bounding radius,
+// beyond which a smooth contact at the start is reported: a settled pack
+// overlaps by far less (its weight over the stiffness), a body placed into
+// another by a large part of its size.
+const deepSmooth = 0.1
+
+// deepSmoothOverlaps summarises, in one line, the smooth contacts (spheres,
+// superquadrics, against each other, polyhedra or walls; the world's own
+// detection after integrate.Start) whose overlap exceeds deepSmooth of the
+// smaller bounding radius: "" when there are none. Such an overlap is not an
+// error — the law pushes the bodies apart — but the large force it makes at
+// once is rarely what was meant.
+func deepSmoothOverlaps(w *world.World) string {
+	n := 0
+	var worst overlap
+	worstRel := 0.0
+	w.EachContact(func(a, b int, k *contact.Contact) {
+		if k.Kind != snap.SQ || !k.Active() || !(k.Gn < 0) {
+			return
+		}
+		r := min(w.Bodies[a].R, w.Bodies[b].R)
+		if w.Bodies[a].Wall >= 0 {
+			r = w.Bodies[b].R
+		} else if w.Bodies[b].Wall >= 0 {
+			r = w.Bodies[a].R
+		}
+		rel := -k.Gn / r
+		if !(rel > deepSmooth) {
+			return
+		}
+		n++
+		if rel > worstRel {
+			worstRel = rel
+			worst = overlap{A: w.Bodies[a].Name, B: w.Bodies[b].Name, Depth: -k.Gn}
+		}
+	})
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d smooth contact(s) overlap by more than %g of the smaller radius (deepest: %q and %q by %.3g m, %.0f%%): "+
+		"a large contact force acts at once", n, deepSmooth, worst.A, worst.B, worst.Depth, 100*worstRel)
 }

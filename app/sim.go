@@ -110,9 +110,7 @@ func Load(o Options) (*Sim, error) {
 	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart, Notes: notes}
 	var bad []string
 	for _, ov := range findOverlaps(w) {
-		if ov.Smooth {
-			s.Warnings = append(s.Warnings, "at the start: "+ov.String()+": a contact force acts at once")
-		} else {
+		if !ov.Smooth { // smooth overlaps: deepSmoothOverlaps below, from the world's own contacts
 			bad = append(bad, ov.String())
 		}
 	}
@@ -130,6 +128,9 @@ func Load(o Options) (*Sim, error) {
 	}
 	if err := integrate.Start(w); err != nil {
 		return nil, &InputError{fmt.Errorf("%s: %w", spec.File, err)}
+	}
+	if msg := deepSmoothOverlaps(w); msg != "" {
+		s.Warnings = append(s.Warnings, "at the start: "+msg)
 	}
 	// The start state itself (velocities, energies) must be finite: a
 	// non-finite one is the input's fault, so bad input rather than a
