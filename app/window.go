@@ -241,11 +241,11 @@ const (
 
 // window is the state of the render loop (main thread only).
 type window struct {
-	win   *glfw.Window
-	r     *render.Renderer
-	u     *ui.UI
-	loop  *SimLoop
-	opts  viewOptions
+	win  *glfw.Window
+	r    *render.Renderer
+	u    *ui.UI
+	loop *SimLoop
+	opts viewOptions
 	// the time bar: src is the loop's history, or a recorded run in a
 	// player (then the loop, if any, is paused and not shown)
 	src      snap.Frames
@@ -258,9 +258,9 @@ type window struct {
 	cacheIdx int            // frame index of cache (file sources)
 	cache    *snap.Snapshot
 	pstate   LoopState // what the player shows in place of the loop's state
-	panel ui.Panel
-	view  render.View
-	cam   *render.Camera
+	panel    ui.Panel
+	view     render.View
+	cam      *render.Camera
 
 	scenes    []string
 	hidePanel bool
