@@ -2,7 +2,9 @@ package app
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"grainlab/sim/snap"
 )
@@ -123,5 +125,141 @@ func TestSimLoopResume(t *testing.T) {
 	}
 	if branch != 3 {
 		t.Errorf("%d branch markers, want 3", branch)
+	}
+}
+
+// mkSnap is a frame with nb bodies and nc contacts at step i, time t.
+func mkSnap(i int64, t float64, nb, nc int) *snap.Snapshot {
+	s := &snap.Snapshot{Bodies: make([]snap.Body, nb), Contacts: make([]snap.Contact, nc)}
+	s.Stats.Step, s.Stats.Time = i, t
+	return s
+}
+
+// TestHistoryBudget: frames are kept in time order within the budget; when
+// full the oldest go first (with a note saying so), keyframes older than
+// the oldest frame's own keyframe go with them; a snapshot of the same step
+// replaces the last frame; Truncate drops the future of a branch point.
+func TestHistoryBudget(t *testing.T) {
+	one := SnapshotBytes(mkSnap(0, 0, 10, 5))
+	h := NewHistory(10 * one)
+	for i := 0; i < 25; i++ {
+		if !h.Add(mkSnap(int64(i), float64(i)*0.01, 10, 5)) {
+			t.Fatalf("frame %d not appended", i)
+		}
+		if i%5 == 0 {
+			h.AddKeyframe(Keyframe{Time: float64(i) * 0.01, Step: int64(i), State: []byte("{}")})
+		}
+	}
+	if h.Len() != 9 && h.Len() != 10 {
+		t.Fatalf("%d frames held within a budget of 10 frames' bytes", h.Len())
+	}
+	if h.Bytes() > h.Budget() {
+		t.Errorf("bytes %d over the budget %d", h.Bytes(), h.Budget())
+	}
+	if got := h.Time(h.Len() - 1); got != 0.24 {
+		t.Errorf("newest frame t=%g, want 0.24", got)
+	}
+	n, tdrop := h.Dropped()
+	if n != 25-h.Len() || tdrop != h.Time(0)-0.01 {
+		t.Errorf("dropped %d up to t=%g; held %d from t=%g", n, tdrop, h.Len(), h.Time(0))
+	}
+	if !strings.Contains(h.Note(), "dropped") {
+		t.Errorf("note %q", h.Note())
+	}
+	k, ok := h.KeyframeAt(h.Time(0))
+	if !ok || k.Time > h.Time(0) {
+		t.Errorf("no keyframe at or before the oldest frame t=%g: %v %v", h.Time(0), k, ok)
+	}
+	if _, ok := h.KeyframeAt(k.Time - 0.001); ok {
+		t.Errorf("a keyframe older than the oldest frame's own was kept")
+	}
+	if h.Add(mkSnap(24, 0.24, 10, 5)) || h.Len() > 10 {
+		t.Errorf("the same step was appended, not replaced")
+	}
+	for i := 1; i < h.Len(); i++ {
+		if h.Time(i) <= h.Time(i-1) {
+			t.Fatalf("frames out of order at %d", i)
+		}
+	}
+	if i := h.Index(0.2049); h.Time(i) != 0.2 {
+		t.Errorf("Index(0.2049) → t=%g, want 0.2", h.Time(i))
+	}
+	h.Mark(Marker{Time: 0.2, Kind: MarkWall})
+	h.Mark(Marker{Time: 0.23, Kind: MarkParam})
+	h.Truncate(0.2)
+	if h.Time(h.Len()-1) != 0.19 || len(h.Markers()) != 1 {
+		t.Errorf("after Truncate(0.2): newest t=%g, %d markers", h.Time(h.Len()-1), len(h.Markers()))
+	}
+	if k, _ := h.KeyframeAt(1); k.Time >= 0.2 {
+		t.Errorf("keyframe at t=%g survived Truncate(0.2)", k.Time)
+	}
+	if _, err := h.Frame(h.Len()); err == nil {
+		t.Error("Frame out of range: no error")
+	}
+	if DefaultHistoryBytes() <= 0 || DefaultHistoryBytes() > 2<<30 {
+		t.Errorf("default budget %d", DefaultHistoryBytes())
+	}
+}
+
+// TestHistoryRace reads the history the way the time bar does while the
+// simulation goroutine records and a branch truncates it (run with -race).
+func TestHistoryRace(t *testing.T) {
+	l := startLoop(t, smallScene("4"), func(l *SimLoop) { l.KeyEvery = 3; l.PublishInterval = time.Millisecond })
+	h := l.History()
+	l.SetSpeed(1, true)
+	l.Play()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if n := h.Len(); n > 0 {
+				s, err := h.Frame(frameIndex(h, h.Time(n/2)))
+				if err == nil && s == nil {
+					t.Error("nil frame")
+				}
+			}
+			_ = h.Markers()
+			_ = h.Note()
+		}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	l.SetWall("left", false)
+	sync1(t, l)
+	time.Sleep(50 * time.Millisecond)
+	var wall *Marker
+	for _, m := range h.Markers() {
+		if m.Kind == MarkWall {
+			wall = &m
+		}
+	}
+	if wall == nil {
+		t.Fatalf("no wall marker: %v", h.Markers())
+	}
+	// branch from before the toggle: the wall is on again there, and the
+	// toggle's marker belongs to the dropped future
+	l.ResumeFrom(h.Time(h.Index(wall.Time) / 2))
+	time.Sleep(100 * time.Millisecond)
+	close(stop)
+	<-done
+	l.Pause()
+	st := sync1(t, l)
+	if st.StatusErr {
+		t.Errorf("status: %s", st.Status)
+	}
+	for _, w := range st.Snap.Walls {
+		if w.Name == "left" && !w.Enabled {
+			t.Error("branch from before the wall toggle: wall left still off")
+		}
+	}
+	for _, m := range h.Markers() {
+		if m.Kind == MarkWall {
+			t.Errorf("the dropped future's wall marker is still on the bar: %v", m)
+		}
 	}
 }

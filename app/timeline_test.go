@@ -235,3 +235,199 @@ func mustFrame(h *History, i int) *snap.Snapshot {
 	s, _ := h.Frame(i)
 	return s
 }
+
+// recorded runs the small scene into contact and returns its history (a
+// snap.Frames like a recording) and the loop (closed by the test).
+func recorded(t *testing.T) *History {
+	t.Helper()
+	l := startLoop(t, smallScene("8"))
+	for st := l.State(); st.Snap.Stats.Contacts < 4 && st.Snap.Stats.Time < 2; st = l.State() {
+		steps(t, l, 200)
+	}
+	steps(t, l, 40)
+	return l.History()
+}
+
+// TestWindowPlayer: the window on a recorded run (no simulation) shows its
+// frames: it starts at the first, → and ← step, the panel's Play plays the
+// frames to the end and stops, an edit is refused with a message; a broken
+// file from the panel leaves the shown run as it is.
+func TestWindowPlayer(t *testing.T) {
+	mainthread.NeedDisplay(t)
+	h := recorded(t)
+	n := h.Len()
+	var errs []string
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	var skip string
+	onMain(func() {
+		win, err := openWindow(640, 400, "grainlab test", false)
+		if err != nil {
+			skip = err.Error()
+			return
+		}
+		defer glfw.Terminate()
+		defer win.Destroy()
+		r, err := render.New()
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		defer r.Close()
+		u, err := ui.New(win)
+		if err != nil {
+			fail("%v", err)
+			return
+		}
+		defer u.Close()
+		w := newWindow(win, r, u, nil, viewOptions{MaxFPS: 60, Share: DefaultRenderShare}, watchInput(win))
+		w.setPlayer(h, "memory")
+		frames := func(m int) {
+			for i := 0; i < m; i++ {
+				w.frameStart = time.Now()
+				w.frame()
+			}
+		}
+		frames(2)
+		if w.shownIdx != 0 || w.shown != mustFrame(h, 0) {
+			fail("player starts at frame %d", w.shownIdx)
+		}
+		w.key(glfw.KeyRight, 0, glfw.Press, 0)
+		w.key(glfw.KeyRight, 0, glfw.Repeat, 0)
+		frames(1)
+		if w.shownIdx != 2 {
+			fail("→ ×2: frame %d, want 2", w.shownIdx)
+		}
+		w.key(glfw.KeyLeft, 0, glfw.Press, 0)
+		frames(1)
+		if w.shownIdx != 1 {
+			fail("←: frame %d, want 1", w.shownIdx)
+		}
+		w.apply(&ui.Actions{Params: []ui.ParamEdit{{Key: "mu", Value: 0.1}}}, w.shown)
+		if !w.statusErr || !strings.Contains(w.status, "nothing to simulate") {
+			fail("an edit in the player: status %q", w.status)
+		}
+		w.tl.Factor = 1000
+		w.apply(&ui.Actions{Play: true}, w.shown)
+		for i := 0; i < 300 && w.tl.Playing; i++ {
+			frames(1)
+			time.Sleep(2 * time.Millisecond)
+		}
+		if w.tl.Playing || w.shownIdx != n-1 || w.tl.Live {
+			fail("play to the end: playing %v, frame %d of %d, live %v", w.tl.Playing, w.shownIdx, n, w.tl.Live)
+		}
+		bad := filepath.Join(t.TempDir(), "broken.grec")
+		os.WriteFile(bad, []byte("not a recording\n"), 0o644)
+		w.apply(&ui.Actions{OpenFile: bad}, w.shown)
+		frames(1)
+		if !w.statusErr || !strings.Contains(w.status, "broken.grec") || w.src != snap.Frames(h) {
+			fail("broken run file: status %q, source kept %v", w.status, w.src == snap.Frames(h))
+		}
+	})
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestExportFrames writes a PNG sequence of a recorded run: one PNG per
+// --every frames, the first one the same picture as a shot of that frame,
+// the bodies moving between the first and the last; a stand-in ffmpeg
+// shows the MP4 step's command line, and without ffmpeg a note says so.
+func TestExportFrames(t *testing.T) {
+	mainthread.NeedDisplay(t)
+	h := recorded(t)
+	n := h.Len()
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "ffmpeg")
+	os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args\"\nfor a; do last=$a; done\n: > \"$last\"\n"), 0o755)
+	out := filepath.Join(dir, "frames")
+	every := n / 7
+	var log strings.Builder
+	var errs []string
+	var shot0 *image.RGBA
+	var skip string
+	onMain(func() {
+		if err := checkDisplay(); err != nil {
+			skip = err.Error()
+			return
+		}
+		if err := ExportFrames(h, out, FramesOptions{Width: 320, Height: 200, Every: every, Log: &log, FFmpeg: fake}); err != nil {
+			errs = append(errs, err.Error())
+			return
+		}
+		s0, _ := h.Frame(0)
+		img, err := RenderShot(s0, ShotOptions{Width: 320, Height: 200})
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		shot0 = img
+		var nolog strings.Builder
+		t.Setenv("PATH", dir+"/none")
+		if err := ExportFrames(h, filepath.Join(dir, "again"), FramesOptions{Width: 64, Height: 48, Every: n, Log: &nolog}); err != nil {
+			errs = append(errs, err.Error())
+		}
+		if !strings.Contains(nolog.String(), "ffmpeg is not on PATH") {
+			errs = append(errs, "no ffmpeg note: "+nolog.String())
+		}
+	})
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Fatal(e)
+	}
+	want := (n + every - 1) / every
+	pngs, _ := filepath.Glob(filepath.Join(out, "frame_*.png"))
+	if len(pngs) != want {
+		t.Fatalf("%d PNGs for %d frames every %d, want %d", len(pngs), n, every, want)
+	}
+	first, last := readPNG(t, filepath.Join(out, "frame_000000.png")), readPNG(t, pngs[len(pngs)-1])
+	if d := countDiff(first, shot0, 24); d != 0 {
+		t.Errorf("the first exported frame differs from its shot in %d pixels", d)
+	}
+	if d := countDiff(first, last, 24); d < 100 {
+		t.Errorf("first and last exported frames differ in only %d pixels", d)
+	}
+	args, err := os.ReadFile(filepath.Join(dir, "args"))
+	if err != nil {
+		t.Fatalf("ffmpeg not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "frames.mp4")); err != nil || !strings.Contains(string(args), "frame_%06d.png") || !strings.Contains(string(args), "-framerate") {
+		t.Errorf("ffmpeg command line %q (mp4: %v)", args, err)
+	}
+	t.Logf("%d PNGs; ffmpeg %s; log: %s", len(pngs), strings.TrimSpace(string(args)), strings.TrimSpace(log.String()))
+}
+
+// TestRunFileBadInput: `view` and `shot` of a file that is not a readable
+// run (a recording or a dump) exit 2 naming it; --time outside a run's
+// frames is an error naming their span.
+func TestRunFileBadInput(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "broken.grec")
+	os.WriteFile(bad, []byte("\x00garbage"), 0o644)
+	for _, args := range [][]string{{"view", bad}, {"shot", bad, "--time", "0", "--out", bad + ".png"}} {
+		var so, se strings.Builder
+		if code := Main(args, &so, &se); code != ExitInput || !strings.Contains(se.String(), "broken.grec") {
+			t.Errorf("%v: exit %d, %q", args[0], code, se.String())
+		}
+	}
+	h := NewHistory(1 << 20)
+	for i, tf := range []float64{0.1, 0.2, 0.3} {
+		h.Add(mkSnap(int64(i), tf, 1, 0))
+	}
+	for _, c := range []struct {
+		t    float64
+		want float64
+	}{{0.1, 0.1}, {0.25, 0.2}, {0.3, 0.3}} {
+		s, err := frameAtTime(h, "run", c.t)
+		if err != nil || s.Stats.Time != c.want {
+			t.Errorf("frameAtTime(%g) = %v, %v; want the frame at t=%g", c.t, s, err, c.want)
+		}
+	}
+	for _, bt := range []float64{0.05, 0.31} {
+		if _, err := frameAtTime(h, "run", bt); err == nil || !strings.Contains(err.Error(), "0.1 .. 0.3") {
+			t.Errorf("frameAtTime(%g): %v", bt, err)
+		}
+	}
+}
