@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"grainlab/sim/snap"
+	"grainlab/sim/state"
 )
 
 // maxDiff returns the largest difference of body positions (m) and
@@ -262,4 +263,42 @@ func TestHistoryRace(t *testing.T) {
 			t.Errorf("the dropped future's wall marker is still on the bar: %v", m)
 		}
 	}
+}
+
+// BenchmarkKeyframe measures a keyframe (state.Encode on the simulation
+// goroutine) and a recorded frame's snapshot on the default scene (300
+// tetrapods, packed) next to one step: docs/performance.md.
+func BenchmarkKeyframe(b *testing.B) {
+	o := Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked}
+	s, err := Load(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := s.World
+	b.Run("encode", func(b *testing.B) {
+		var n int
+		for i := 0; i < b.N; i++ {
+			data, err := state.Encode(w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = len(data)
+		}
+		b.ReportMetric(float64(n), "bytes")
+	})
+	b.Run("snapshot", func(b *testing.B) {
+		var prev *snap.Snapshot
+		for i := 0; i < b.N; i++ {
+			prev = w.Snapshot(prev)
+		}
+		b.ReportMetric(float64(SnapshotBytes(prev)), "bytes")
+		b.ReportMetric(float64(prev.Stats.Contacts), "contacts")
+	})
+	b.Run("step", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := w.Integrator.Step(w, math.Inf(1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
