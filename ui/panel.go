@@ -15,7 +15,8 @@ import (
 // KeyHelp lists the window's keyboard and mouse bindings shown in the Keys section.
 var KeyHelp = [][2]string{
 	{"Space", "play / pause"},
-	{"Right", "single step"},
+	{"Right", "next recorded frame; live: single step"},
+	{"Left", "previous recorded frame"},
 	{"R", "reset scene"},
 	{"F", "fit camera"},
 	{"S", "screenshot"},
