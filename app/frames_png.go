@@ -105,6 +105,33 @@ func ExportFrames(src snap.Frames, dir string, opt FramesOptions) error {
 	return encodeVideo(dir, fps, opt)
 }
 
+// RunExportFrames is `export INPUT --frames DIR [--size WxH] [--every N]`
+// after INPUT is open: it checks the flags (exit 2), writes the frames and
+// the video (exit 1 on failure) and returns the exit code.
+func RunExportFrames(src snap.Frames, dir, size string, every int, stderr io.Writer) int {
+	if size == "" {
+		size = fmt.Sprintf("%dx%d", WindowWidth, WindowHeight)
+	}
+	wd, ht, err := parseSize(size)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab export: --size:", err)
+		return ExitInput
+	}
+	if every < 1 {
+		fmt.Fprintf(stderr, "grainlab export: --every must be ≥ 1 (got %d)\n", every)
+		return ExitInput
+	}
+	if err := checkDisplay(); err != nil {
+		fmt.Fprintln(stderr, "grainlab export: --frames:", err)
+		return ExitFailure
+	}
+	if err := ExportFrames(src, dir, FramesOptions{Width: wd, Height: ht, Every: every, Log: stderr}); err != nil {
+		fmt.Fprintln(stderr, "grainlab export: --frames:", err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
 // encodeVideo runs ffmpeg over the PNGs of dir into dir/frames.mp4 (H.264,
 // even sizes), or says why there is no video.
 func encodeVideo(dir string, fps float64, opt FramesOptions) error {

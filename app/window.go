@@ -377,7 +377,7 @@ func (w *window) run() {
 			break
 		}
 		st := w.state()
-		if w.opts.QuitAtEnd && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
+		if w.opts.QuitAtEnd && !w.player && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
 			break
 		}
 		if !w.pace(exitAt) {
@@ -469,6 +469,9 @@ func (w *window) frame() {
 	}
 	w.updateSpringView(s)
 	w.lastSnap = st.Snap
+	if w.player {
+		w.lastSnap = s // state() shows it: the paused player idles
+	}
 	w.shown = s
 	w.shownStatus = w.status
 
