@@ -425,6 +425,15 @@ func TestRunFileBadInput(t *testing.T) {
 			t.Errorf("frameAtTime(%g) = %v, %v; want the frame at t=%g", c.t, s, err, c.want)
 		}
 	}
+	for _, c := range []struct {
+		size  string
+		every int
+	}{{"10x10", 1}, {"640x", 1}, {"640x400", 0}} {
+		var se strings.Builder
+		if code := RunExportFrames(h, t.TempDir(), c.size, c.every, &se); code != ExitInput || !strings.Contains(se.String(), "--") {
+			t.Errorf("--frames --size %q --every %d: exit %d, %q", c.size, c.every, code, se.String())
+		}
+	}
 	for _, bt := range []float64{0.05, 0.31} {
 		if _, err := frameAtTime(h, "run", bt); err == nil || !strings.Contains(err.Error(), "0.1 .. 0.3") {
 			t.Errorf("frameAtTime(%g): %v", bt, err)
