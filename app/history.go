@@ -104,6 +104,7 @@ func SnapshotBytes(s *snap.Snapshot) int64 {
 		return 0
 	}
 	n := int64(unsafe.Sizeof(*s))
+	n += int64(cap(s.Meshes)) * int64(unsafe.Sizeof(snap.Mesh{}))
 	n += int64(cap(s.Bodies)) * int64(unsafe.Sizeof(snap.Body{}))
 	n += int64(cap(s.Contacts)) * int64(unsafe.Sizeof(snap.Contact{}))
 	n += int64(cap(s.Walls)) * int64(unsafe.Sizeof(snap.Wall{}))

@@ -211,6 +211,15 @@ func TestWindowTimeline(t *testing.T) {
 		if got := loop.Latest().Stats.Step; got != step+1 || h.Len() != n+1 {
 			fail("→ live: step %d → %d, history %d → %d frames", step, got, n, h.Len())
 		}
+		// a broken run file from the panel: a message, the scene keeps running
+		bad := filepath.Join(dir, "broken.grec")
+		os.WriteFile(bad, []byte("not a recording\n"), 0o644)
+		gen := loop.State().Gen
+		w.apply(&ui.Actions{OpenFile: bad}, w.shown)
+		frames(1)
+		if w.player || !w.statusErr || !strings.Contains(w.status, "broken.grec") || loop.State().Gen != gen || w.src != snap.Frames(h) {
+			fail("broken run file: player %v, status %q, gen %d → %d", w.player, w.status, gen, loop.State().Gen)
+		}
 		// playback at 1000× reaches the live edge
 		w.tl.Seek(h.Time(0))
 		w.tl.Factor = 1000
