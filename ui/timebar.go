@@ -140,7 +140,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	}
 	f := float32(tl.Factor)
 	imgui.PushItemWidth(70)
-	if imgui.DragFloatV("x##factor", &f, 0.01, -1000, 1000, "%.3gx", imgui.SliderFlagsLogarithmic) && f != 0 {
+	if imgui.DragFloatV("##factor", &f, 0.01, -1000, 1000, "%.3gx", imgui.SliderFlagsLogarithmic) && f != 0 {
 		a.FactorChanged, a.Factor = true, float64(f)
 	}
 	imgui.PopItemWidth()
