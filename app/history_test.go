@@ -47,10 +47,10 @@ func resumeAndCompare(t *testing.T, l *SimLoop, idx int, edit func(), exact bool
 	h := l.History()
 	old := framesAfter(h, idx)
 	tf := h.Time(idx)
-	if edit != nil {
+	l.ResumeFrom(tf)
+	if edit != nil { // after the resume, as the window sends it (a keyframe may restore parameters)
 		edit()
 	}
-	l.ResumeFrom(tf)
 	st := sync1(t, l)
 	if st.StatusErr {
 		t.Fatalf("resume: %s", st.Status)
