@@ -58,6 +58,7 @@ type Keyframe struct {
 	Time  float64
 	Step  int64
 	Dt    float64 // the world's current Δt (until state files carry it)
+	Done  []bool  // which scene events were applied (until state files carry it)
 	State []byte
 }
 

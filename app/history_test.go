@@ -302,3 +302,63 @@ func BenchmarkKeyframe(b *testing.B) {
 		}
 	})
 }
+
+// TestSimLoopEventMarker: a scene event (the packed box's side walls go)
+// puts a marker on the bar at its time and a keyframe there.
+func TestSimLoopEventMarker(t *testing.T) {
+	l := startLoop(t, Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked, Workers: 2})
+	h := l.History()
+	t0 := l.State().Snap.Stats.Time
+	steps(t, l, 3)
+	var ev []Marker
+	for _, m := range h.Markers() {
+		if m.Kind == MarkEvent {
+			ev = append(ev, m)
+		}
+	}
+	if len(ev) != 1 || ev[0].Time != 6 || t0 != 6 {
+		t.Fatalf("event markers %v (start t=%g), want one at the event's t=6 s", ev, t0)
+	}
+	if k, ok := h.KeyframeAt(l.State().Snap.Stats.Time); !ok || k.Time < ev[0].Time {
+		t.Errorf("no keyframe at or after the event: %v %v", k.Time, ok)
+	}
+	t.Logf("event marker at t=%g s: %s", ev[0].Time, ev[0].Label)
+}
+
+// TestSimLoopResumeBeforeEvent: a branch from the frame just before a scene
+// event fires it again (the side walls go), and from just after keeps it.
+func TestSimLoopResumeBeforeEvent(t *testing.T) {
+	l := startLoop(t, Options{Scene: DefaultScene, Restart: "builtin:" + DefaultPacked, Workers: 2})
+	h := l.History()
+	steps(t, l, 3)
+	walls := func() (on int) {
+		for _, w := range l.State().Snap.Walls {
+			if w.Enabled {
+				on++
+			}
+		}
+		return on
+	}
+	after := walls()
+	for _, i := range []int{0, 1} {
+		l.ResumeFrom(h.Time(i))
+		st := sync1(t, l)
+		if st.StatusErr {
+			t.Fatal(st.Status)
+		}
+		s0, _ := h.Frame(i)
+		want := 0
+		for _, w := range s0.Walls {
+			if w.Enabled {
+				want++
+			}
+		}
+		if got := walls(); got != want {
+			t.Errorf("resumed at frame %d (t=%g): %d walls on, want %d", i, h.Time(i), got, want)
+		}
+		steps(t, l, 2)
+		if got := walls(); got != after {
+			t.Errorf("2 steps after resuming at frame %d: %d walls on, want %d (the event applied once)", i, got, after)
+		}
+	}
+}

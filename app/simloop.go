@@ -493,14 +493,7 @@ func (l *SimLoop) guard(what string, f func()) {
 func (l *SimLoop) stepOnce() {
 	w := l.sim.World
 	t0 := w.Time
-	pending := pendingEvents(w)
-	defer func() {
-		if n := pendingEvents(w); n < pending {
-			l.hist.Mark(Marker{Time: w.Time, Kind: MarkEvent, Label: fmt.Sprintf("%d scene event(s)", pending-n)})
-			l.needKey = true
-		}
-	}()
-	err := w.ApplyEvents()
+	err := l.applyEvents()
 	if err == nil {
 		l.updateSpring()
 		limit := math.Min(w.NextEventTime(), l.end) - w.Time
@@ -513,7 +506,7 @@ func (l *SimLoop) stepOnce() {
 		_, err = w.Integrator.Step(w, limit)
 	}
 	if err == nil {
-		err = w.ApplyEvents()
+		err = l.applyEvents()
 	}
 	if err == nil {
 		if nf := w.CheckFinite(); nf != nil {
@@ -970,7 +963,11 @@ func (l *SimLoop) record(s *snap.Snapshot) {
 			l.setStatus(true, "keyframe at t=%.6g s not kept: %v", w.Time, err)
 			return
 		}
-		l.hist.AddKeyframe(Keyframe{Time: w.Time, Step: w.Steps, Dt: w.Dt, State: data})
+		done := make([]bool, len(w.Events))
+		for i := range w.Events {
+			done[i] = w.Events[i].Done
+		}
+		l.hist.AddKeyframe(Keyframe{Time: w.Time, Step: w.Steps, Dt: w.Dt, Done: done, State: data})
 		l.sinceKey, l.needKey = 0, false
 	}
 }
@@ -983,6 +980,19 @@ func (l *SimLoop) edited(k MarkerKind, label string) {
 	}
 	l.hist.Mark(Marker{Time: l.sim.World.Time, Kind: k, Label: label})
 	l.needKey = true
+}
+
+// applyEvents applies the scene events that are due (world.ApplyEvents)
+// and marks the bar at their time.
+func (l *SimLoop) applyEvents() error {
+	w := l.sim.World
+	pending := pendingEvents(w)
+	err := w.ApplyEvents()
+	if n := pendingEvents(w); n < pending && !l.replaying {
+		l.hist.Mark(Marker{Time: w.Time, Kind: MarkEvent, Label: fmt.Sprintf("%d scene event(s)", pending-n)})
+		l.needKey = true
+	}
+	return err
 }
 
 // pendingEvents counts the scene events not applied yet.
@@ -1061,8 +1071,8 @@ func (l *SimLoop) resume(t float64) error {
 			_ = w.SetWallEnabled(sw.Name, sw.Enabled)
 		}
 	}
-	for j := range w.Events { // as ApplyEvents left them at the keyframe's time
-		w.Events[j].Done = w.Events[j].At <= k.Time+1e-12
+	for j := range w.Events { // as they were at the keyframe
+		w.Events[j].Done = j < len(k.Done) && k.Done[j]
 	}
 	l.spring = nil
 	l.updateSpring()
