@@ -76,7 +76,6 @@ type History struct {
 	markers []Marker
 	dropped int     // frames dropped because of the budget
 	dropT   float64 // time of the newest dropped frame
-	gen     uint64  // incremented on Reset and Truncate
 }
 
 // NewHistory keeps frames within budget bytes (≤ 0: DefaultHistoryBytes()).
@@ -149,20 +148,11 @@ func (h *History) Dropped() (int, float64) {
 	return h.dropped, h.dropT
 }
 
-// Gen changes whenever frames are removed other than from the old end
-// (Reset, Truncate): readers holding indices re-read.
-func (h *History) Gen() uint64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.gen
-}
-
 // Reset forgets everything (a new scene, a reset).
 func (h *History) Reset() {
 	h.mu.Lock()
 	h.frames, h.sizes, h.times, h.keys, h.markers = nil, nil, nil, nil, nil
 	h.bytes, h.dropped, h.dropT = 0, 0, 0
-	h.gen++
 	h.mu.Unlock()
 }
 
@@ -255,7 +245,6 @@ func (h *History) Truncate(t float64) {
 		}
 	}
 	h.markers = out
-	h.gen++
 }
 
 // trim drops the oldest frames (and keyframes before the oldest kept frame

@@ -439,6 +439,9 @@ func (w *window) pace(exitAt time.Time) bool {
 // frame draws one frame and applies what the user asked for.
 func (w *window) frame() {
 	st := w.state()
+	if st.Gen != w.gen && !w.player {
+		w.tl.Live, w.tl.Playing = true, false // a reset or a new scene: its own history
+	}
 	s, live := w.pick(st.Snap)
 	if st.Gen != w.gen {
 		// a reset keeps the camera and the selection (same bodies); a new
