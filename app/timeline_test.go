@@ -414,6 +414,12 @@ func TestExportFrames(t *testing.T) {
 func TestRunFileBadInput(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "broken.grec")
 	os.WriteFile(bad, []byte("\x00garbage"), 0o644)
+	for _, args := range [][]string{{"view", "--set", "time=1", bad}, {"shot", bad, "--integrator", "cd", "--out", bad + ".png"}} {
+		var so, se strings.Builder
+		if code := Main(args, &so, &se); code != ExitInput || !strings.Contains(se.String(), "recorded run") {
+			t.Errorf("%v: exit %d, %q", args, code, se.String())
+		}
+	}
 	for _, args := range [][]string{{"view", bad}, {"shot", bad, "--time", "0", "--out", bad + ".png"}} {
 		var so, se strings.Builder
 		if code := Main(args, &so, &se); code != ExitInput || !strings.Contains(se.String(), "broken.grec") {

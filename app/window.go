@@ -161,6 +161,10 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return ExitInput
 	}
 	if isRunFile(name) {
+		if len(sets) > 0 || vo.Integrator != "" || vo.Dt > 0 || vo.Time > 0 || vo.Restart != "auto" {
+			fmt.Fprintln(stderr, "grainlab view: --set, --integrator, --dt, --time and --restart apply to scenes, not to a recorded run")
+			return ExitInput
+		}
 		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets
