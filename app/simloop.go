@@ -22,6 +22,7 @@ import (
 	"grainlab/sim/integrate"
 	"grainlab/sim/snap"
 	"grainlab/sim/sq"
+	"grainlab/sim/state"
 	"grainlab/sim/world"
 )
 
@@ -104,6 +105,7 @@ const (
 	cmdShape
 	cmdCompatible
 	cmdSync
+	cmdResume
 )
 
 // command is one request to the simulation goroutine, built by the
@@ -131,6 +133,11 @@ type SimLoop struct {
 	// OnPublish, when set (before Start), is called on the simulation
 	// goroutine after each publication (the window wakes its event loop).
 	OnPublish func()
+	// KeyEvery is how many recorded frames separate two keyframes of the
+	// history (set before Start; default DefaultKeyEvery).
+	KeyEvery int
+
+	hist *History // every published frame (app/history.go)
 
 	mu    sync.Mutex
 	queue []command
@@ -164,6 +171,11 @@ type SimLoop struct {
 	last      *snap.Snapshot
 	lastPub   time.Time
 	dirty     bool // state changed since the last publication
+	sinceKey  int  // frames recorded since the last keyframe
+	needKey   bool // take a keyframe at the next publication (after an edit)
+	rejected  int64
+	replaying bool    // resume is stepping from a keyframe: nothing is recorded
+	replayTo  float64 // the time it steps to
 	syncs     []chan struct{}
 
 	// real-time control: sim time simT0 at wall time wall0
@@ -196,6 +208,8 @@ func NewSimLoop(s *Sim, o Options) *SimLoop {
 		quit:            make(chan struct{}),
 		done:            make(chan struct{}),
 		speed:           1,
+		KeyEvery:        DefaultKeyEvery,
+		hist:            NewHistory(0),
 	}
 	l.install(s, o)
 	l.publish(time.Now())
@@ -225,6 +239,15 @@ func (l *SimLoop) Close() {
 		<-l.done
 	}
 }
+
+// History returns the record of the published frames (safe to read from
+// any goroutine).
+func (l *SimLoop) History() *History { return l.hist }
+
+// ResumeFrom branches from the recorded frame at or before time t: the
+// simulation goroutine restores the newest keyframe at or before it, steps to
+// the frame's time and drops the recorded future (see resume).
+func (l *SimLoop) ResumeFrom(t float64) { l.send(command{kind: cmdResume, value: t}) }
 
 // State returns the latest published state (never nil).
 func (l *SimLoop) State() *LoopState { return l.state.Load() }
@@ -348,6 +371,9 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.good.Save(s.World)
 	l.anchor(time.Now())
 	l.dirty = true
+	l.hist.Reset()
+	l.needKey, l.sinceKey = true, 0
+	l.rejected = s.World.Stats.Rejected
 }
 
 func (l *SimLoop) setStatus(err bool, format string, args ...any) {
@@ -467,17 +493,20 @@ func (l *SimLoop) guard(what string, f func()) {
 func (l *SimLoop) stepOnce() {
 	w := l.sim.World
 	t0 := w.Time
-	err := w.ApplyEvents()
+	err := l.applyEvents()
 	if err == nil {
 		l.updateSpring()
 		limit := math.Min(w.NextEventTime(), l.end) - w.Time
+		if l.replaying { // land on the frame's time (the slack keeps an exact replay's own steps)
+			limit = math.Min(limit, l.replayTo-w.Time+1e-12*math.Max(1, math.Abs(l.replayTo)))
+		}
 		if !(limit > 0) {
 			limit = math.Inf(1)
 		}
 		_, err = w.Integrator.Step(w, limit)
 	}
 	if err == nil {
-		err = w.ApplyEvents()
+		err = l.applyEvents()
 	}
 	if err == nil {
 		if nf := w.CheckFinite(); nf != nil {
@@ -575,12 +604,14 @@ func (l *SimLoop) apply(c command) {
 			l.rememberLaw(key, strconv.FormatFloat(c.value, 'g', -1, 64))
 		}
 		l.setStatus(false, "%s = %g", c.name, c.value)
+		l.edited(MarkParam, l.status)
 	case cmdLaw:
 		if err := l.setLaw(c.params); err != nil {
 			l.setStatus(true, "refused: %v", err)
 			return
 		}
 		l.setStatus(false, "contact law updated")
+		l.edited(MarkParam, l.status)
 	case cmdWall:
 		if err := w.SetWallEnabled(c.name, c.on); err != nil {
 			l.setStatus(true, "%v", err)
@@ -592,6 +623,7 @@ func (l *SimLoop) apply(c command) {
 			state = "on"
 		}
 		l.setStatus(false, "wall %s %s", c.name, state)
+		l.edited(MarkWall, l.status)
 	case cmdReset:
 		o := l.opts
 		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)
@@ -632,12 +664,14 @@ func (l *SimLoop) apply(c command) {
 			return
 		}
 		l.setStatus(false, "integrator %s", c.name)
+		l.edited(MarkIntegrator, l.status)
 	case cmdShape:
 		if err := l.setShape(c.body, c.shape); err != nil {
 			l.setStatus(true, "refused: %v", err)
 			return
 		}
 		l.setStatus(false, "material %s: shape %s", l.materialName(c.body), shapeString(c.shape))
+		l.edited(MarkParam, l.status)
 	case cmdCompatible:
 		cs, ok := w.Integrator.(CompatibleSwitch)
 		if !ok {
@@ -650,6 +684,12 @@ func (l *SimLoop) apply(c command) {
 			mode = "compatible"
 		}
 		l.setStatus(false, "%s contact forces", mode)
+		l.edited(MarkParam, l.status)
+	case cmdResume:
+		if err := l.resume(c.value); err != nil {
+			l.setStatus(true, "resume refused, the run is unchanged: %v", err)
+			return
+		}
 	case cmdSpring:
 		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
 			return
@@ -845,6 +885,7 @@ func (l *SimLoop) publish(now time.Time) {
 	s := w.Snapshot(l.last)
 	s.Stats.StepsPerSecond = l.sps
 	l.last = s
+	l.record(s)
 	st := &LoopState{
 		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
 		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
@@ -893,4 +934,174 @@ func meanMass(w *world.World) float64 {
 		return 0
 	}
 	return m / float64(n)
+}
+
+// ---- the history: recording, markers, branch (issue 14 items 3–4) ----
+
+// record keeps the published snapshot s in the history, with a keyframe
+// every KeyEvery frames and after an edit, and a marker when steps were
+// rejected since the previous frame.
+func (l *SimLoop) record(s *snap.Snapshot) {
+	if l.replaying {
+		return
+	}
+	w := l.sim.World
+	if l.hist.Add(s) {
+		l.sinceKey++
+	}
+	if r := w.Stats.Rejected; r > l.rejected {
+		l.hist.Mark(Marker{Time: w.Time, Kind: MarkRejected, Label: fmt.Sprintf("%d rejected step(s)", r-l.rejected)})
+		l.rejected = r
+	}
+	every := l.KeyEvery
+	if every <= 0 {
+		every = DefaultKeyEvery
+	}
+	if l.needKey || l.sinceKey >= every {
+		data, err := state.Encode(w)
+		if err != nil {
+			l.setStatus(true, "keyframe at t=%.6g s not kept: %v", w.Time, err)
+			return
+		}
+		done := make([]bool, len(w.Events))
+		for i := range w.Events {
+			done[i] = w.Events[i].Done
+		}
+		l.hist.AddKeyframe(Keyframe{Time: w.Time, Step: w.Steps, Dt: w.Dt, Done: done, State: data})
+		l.sinceKey, l.needKey = 0, false
+	}
+}
+
+// edited marks a user edit on the time bar and asks for a keyframe of the
+// edited state (a branch point).
+func (l *SimLoop) edited(k MarkerKind, label string) {
+	if l.replaying {
+		return
+	}
+	l.hist.Mark(Marker{Time: l.sim.World.Time, Kind: k, Label: label})
+	l.needKey = true
+}
+
+// applyEvents applies the scene events that are due (world.ApplyEvents)
+// and marks the bar at their time.
+func (l *SimLoop) applyEvents() error {
+	w := l.sim.World
+	pending := pendingEvents(w)
+	err := w.ApplyEvents()
+	if n := pendingEvents(w); n < pending && !l.replaying {
+		l.hist.Mark(Marker{Time: w.Time, Kind: MarkEvent, Label: fmt.Sprintf("%d scene event(s)", pending-n)})
+		l.needKey = true
+	}
+	return err
+}
+
+// pendingEvents counts the scene events not applied yet.
+func pendingEvents(w *world.World) int {
+	n := 0
+	for i := range w.Events {
+		if !w.Events[i].Done {
+			n++
+		}
+	}
+	return n
+}
+
+// startAfterRestore is the integrator start path after a state was applied:
+// the one Load uses for `--restart` (forces and contacts of the state, Δt = 0).
+func startAfterRestore(w *world.World) error { return integrate.Start(w) }
+
+// resume branches from the recorded frame at or before time t: it restores
+// the newest keyframe at or before that frame (state.Parse + state.Apply,
+// the walls and the scene events as they were then, the restart's start
+// path), steps to the frame's time as the run did, and drops the recorded
+// future after it. The current parameters (the user's edit) stay. On error
+// the run is unchanged.
+func (l *SimLoop) resume(t float64) error {
+	h := l.hist
+	i := h.Index(t)
+	if i < 0 {
+		return fmt.Errorf("nothing is recorded yet")
+	}
+	target := h.Time(i)
+	k, ok := h.KeyframeAt(target)
+	if !ok {
+		return fmt.Errorf("no keyframe at or before t=%.6g s (the oldest frames were dropped)", target)
+	}
+	src := fmt.Sprintf("keyframe at t=%.6g s", k.Time)
+	f, err := state.Parse(k.State, src)
+	if err != nil {
+		return err
+	}
+	kf, err := h.Frame(h.Index(k.Time))
+	if err != nil {
+		return err
+	}
+	w := l.sim.World
+	var back world.BodyStates
+	back.Save(w)
+	steps, dt := w.Steps, w.Dt
+	walls := make([]bool, len(w.Walls))
+	for j := range w.Walls {
+		walls[j] = w.Walls[j].Enabled
+	}
+	done := make([]bool, len(w.Events))
+	for j := range w.Events {
+		done[j] = w.Events[j].Done
+	}
+	rollback := func() {
+		back.Restore(w)
+		w.Steps, w.Dt = steps, dt
+		for j := range w.Walls {
+			_ = w.SetWallEnabled(w.Walls[j].Name, walls[j])
+		}
+		for j := range w.Events {
+			w.Events[j].Done = done[j]
+		}
+		_ = startAfterRestore(w)
+	}
+	if err := state.Apply(w, f, src); err != nil {
+		return err
+	}
+	w.Steps = k.Step
+	if k.Dt > 0 {
+		w.Dt = k.Dt
+	}
+	for _, sw := range kf.Walls {
+		if sw.Name != "" {
+			_ = w.SetWallEnabled(sw.Name, sw.Enabled)
+		}
+	}
+	for j := range w.Events { // as they were at the keyframe
+		w.Events[j].Done = j < len(k.Done) && k.Done[j]
+	}
+	l.spring = nil
+	l.updateSpring()
+	if err := startAfterRestore(w); err != nil {
+		rollback()
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	playing := l.playing
+	l.playing = false
+	l.replaying, l.replayTo = true, target
+	seq := l.statusSeq
+	for w.Time < target-1e-12*math.Max(1, math.Abs(target)) && l.statusSeq == seq {
+		l.stepOnce()
+	}
+	l.replaying = false
+	if l.statusSeq != seq && l.statusErr {
+		msg := l.status
+		rollback()
+		l.playing = playing
+		return fmt.Errorf("replaying from %s to t=%.6g s: %s", src, target, msg)
+	}
+	l.playing = playing
+	h.Truncate(target)
+	h.Mark(Marker{Time: w.Time, Kind: MarkBranch, Label: fmt.Sprintf("resumed from t=%.6g s", target)})
+	l.good.Save(w)
+	l.steps = 0
+	l.needKey, l.dirty = true, true
+	l.rejected = w.Stats.Rejected
+	l.anchor(time.Now())
+	l.setStatus(false, "resumed from t=%.6g s (keyframe t=%.6g s); the recorded future was dropped", w.Time, k.Time)
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,6 +103,7 @@ type viewOptions struct {
 	QuitAtEnd bool          // close the window when the run pauses at its end time
 	Overlays  bool          // start with every overlay on
 	Share     float64       // wall-time share of rendering while the simulation is CPU-bound
+	HistoryMB float64       // memory budget of the time bar's history in MB (0: DefaultHistoryBytes)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
@@ -148,10 +150,22 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&vo.Overlays, "overlays", false, "start with every overlay on (spheres, skin, suppressed contacts, colour by speed)")
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
+	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", DefaultHistoryBytes()>>20))
 	name, err := parseScene(fs, args, DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
 		return ExitInput
+	}
+	if vo.HistoryMB < 0 || math.IsNaN(vo.HistoryMB) || math.IsInf(vo.HistoryMB, 0) {
+		fmt.Fprintln(stderr, "grainlab view: --history-mb must be a finite number ≥ 0")
+		return ExitInput
+	}
+	if isRunFile(name) {
+		if len(sets) > 0 || vo.Integrator != "" || vo.Dt > 0 || vo.Time > 0 || vo.Restart != "auto" {
+			fmt.Fprintln(stderr, "grainlab view: --set, --integrator, --dt, --time and --restart apply to scenes, not to a recorded run")
+			return ExitInput
+		}
+		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets
 	autoRestart(&vo.Options)
@@ -202,6 +216,9 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 
 	loop := NewSimLoop(s, vo.Options)
 	loop.OnPublish = glfw.PostEmptyEvent
+	if vo.HistoryMB > 0 {
+		loop.History().SetBudget(int64(vo.HistoryMB * (1 << 20)))
+	}
 	loop.SetSpeed(vo.Speed, vo.Fast)
 	if vo.Play {
 		loop.Play()
@@ -228,14 +245,26 @@ const (
 
 // window is the state of the render loop (main thread only).
 type window struct {
-	win   *glfw.Window
-	r     *render.Renderer
-	u     *ui.UI
-	loop  *SimLoop
-	opts  viewOptions
-	panel ui.Panel
-	view  render.View
-	cam   *render.Camera
+	win  *glfw.Window
+	r    *render.Renderer
+	u    *ui.UI
+	loop *SimLoop
+	opts viewOptions
+	// the time bar: src is the loop's history, or a recorded run in a
+	// player (then the loop, if any, is paused and not shown)
+	src      snap.Frames
+	player   bool
+	runName  string // the recorded run's path (player)
+	tl       ui.Timeline
+	tick     time.Time      // wall time of the previous frame (playback)
+	shown    *snap.Snapshot // the snapshot drawn by the last frame
+	shownIdx int            // its frame index in src (-1: the live snapshot)
+	cacheIdx int            // frame index of cache (file sources)
+	cache    *snap.Snapshot
+	pstate   LoopState // what the player shows in place of the loop's state
+	panel    ui.Panel
+	view     render.View
+	cam      *render.Camera
 
 	scenes    []string
 	hidePanel bool
@@ -305,7 +334,10 @@ func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo
 		input = &inputClock{last: time.Now()}
 	}
 	w := &window{win: win, r: r, u: u, loop: loop, opts: vo, view: AppView(), cam: render.NewCamera(),
-		shots: make(chan string, 4), springBody: -1, input: input}
+		shots: make(chan string, 4), springBody: -1, input: input, tl: ui.NewTimeline(), shownIdx: -1, cacheIdx: -1}
+	if loop != nil {
+		w.src = loop.History()
+	}
 	if vo.Overlays {
 		AllOverlays(&w.view)
 	}
@@ -348,8 +380,8 @@ func (w *window) run() {
 		if !exitAt.IsZero() && time.Now().After(exitAt) {
 			break
 		}
-		st := w.loop.State()
-		if w.opts.QuitAtEnd && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
+		st := w.state()
+		if w.opts.QuitAtEnd && !w.player && w.frames > 0 && !st.Playing && st.Snap.Stats.Time > 0 {
 			break
 		}
 		if !w.pace(exitAt) {
@@ -384,7 +416,7 @@ func (w *window) pace(exitAt time.Time) bool {
 		if w.win.ShouldClose() || (!exitAt.IsZero() && time.Now().After(exitAt)) {
 			return false
 		}
-		st := w.loop.State()
+		st := w.state()
 		now := time.Now()
 		calm := now.Sub(w.input.last) > interactive && w.drag == dragNone
 		// the simulation wants the CPU when it runs flat out or lags behind its target
@@ -393,7 +425,7 @@ func (w *window) pace(exitAt time.Time) bool {
 		if cpuBound && calm {
 			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing
 		wait := w.frameStart.Add(interval).Sub(now)
 		if idle {
 			wait = idleWait
@@ -402,7 +434,7 @@ func (w *window) pace(exitAt time.Time) bool {
 			return true
 		}
 		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
-		if idle && (w.loop.State().Snap != w.lastSnap || time.Since(w.input.last) <= interactive) {
+		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive) {
 			return true
 		}
 	}
@@ -410,8 +442,11 @@ func (w *window) pace(exitAt time.Time) bool {
 
 // frame draws one frame and applies what the user asked for.
 func (w *window) frame() {
-	st := w.loop.State()
-	s := st.Snap
+	st := w.state()
+	if st.Gen != w.gen && !w.player {
+		w.tl.Live, w.tl.Playing = true, false // a reset or a new scene: its own history
+	}
+	s, live := w.pick(st.Snap)
 	if st.Gen != w.gen {
 		// a reset keeps the camera and the selection (same bodies); a new
 		// scene is framed afresh
@@ -440,7 +475,11 @@ func (w *window) frame() {
 	default:
 	}
 	w.updateSpringView(s)
-	w.lastSnap = s
+	w.lastSnap = st.Snap
+	if w.player {
+		w.lastSnap = s // state() shows it: the paused player idles
+	}
+	w.shown = s
 	w.shownStatus = w.status
 
 	w.u.NewFrame()
@@ -448,6 +487,7 @@ func (w *window) frame() {
 	if !w.hidePanel {
 		in := ui.PanelInput{
 			Snap: s, View: &w.view, Scenes: w.scenes,
+			HasCursor: s != live && s != nil, Live: live,
 			Integrators: Integrators(), Integrator: st.Integrator,
 			LawKinds: LawKinds, Law: PanelLaw(st.Law),
 			Playing: st.Playing, Speed: st.Speed, AsFast: st.AsFast,
@@ -458,9 +498,13 @@ func (w *window) frame() {
 			SmoothOnly: !st.Law.HasPoly, ValidateSmooth: ValidateSmooth(st.Law),
 			HasCompatible: st.HasCompatible, Compatible: st.Compatible,
 		}
+		if in.HasCursor {
+			in.Cursor = s.Stats.Time
+		}
 		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
 		acts = w.panel.Draw(&in)
 	}
+	tacts := w.timeBar()
 	fbw, fbh := w.win.GetFramebufferSize()
 	t0 := time.Now()
 	w.r.Draw(s, &w.view, w.cam, fbw, fbh)
@@ -472,6 +516,7 @@ func (w *window) frame() {
 	w.cpuWork = time.Since(w.frameStart)
 	w.win.SwapBuffers()
 	w.renderTime += time.Since(t0)
+	w.applyTimeBar(&tacts)
 	w.apply(&acts, s)
 }
 
@@ -530,6 +575,16 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	if a.Any() || a.ViewChanged {
 		w.input.touch()
 	}
+	if w.player {
+		w.applyPlayer(a, s)
+		return
+	}
+	if !w.tl.Live && s != nil && (a.Law != nil || a.Material != nil || len(a.Params) > 0 || a.Compatible != nil ||
+		len(a.Walls) > 0 || a.Integrator != "") {
+		// an edit of a past frame is a branch from it (issue 14 item 4)
+		w.loop.ResumeFrom(s.Stats.Time)
+		w.tl.Live, w.tl.Playing = true, false
+	}
 	if a.Play {
 		w.loop.Play()
 	}
@@ -557,7 +612,11 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.loop.Load(o)
 	}
 	if a.OpenFile != "" {
-		w.loop.OpenFile(a.OpenFile)
+		if isRunFile(a.OpenFile) {
+			w.openRun(a.OpenFile)
+		} else {
+			w.loop.OpenFile(a.OpenFile)
+		}
 	}
 	if a.Integrator != "" {
 		w.loop.SetIntegrator(a.Integrator)
@@ -632,7 +691,7 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 		return
 	}
 	w.input.touch()
-	if a == glfw.Repeat && k != glfw.KeyRight {
+	if a == glfw.Repeat && k != glfw.KeyRight && k != glfw.KeyLeft {
 		return
 	}
 	if mods&(glfw.ModControl|glfw.ModAlt|glfw.ModSuper) != 0 {
@@ -640,17 +699,26 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 	}
 	switch k {
 	case glfw.KeySpace:
-		if w.loop.State().Playing {
+		switch {
+		case w.player:
+			w.togglePlayback()
+		case w.loop.State().Playing:
 			w.loop.Pause()
-		} else {
+		default:
 			w.loop.Play()
 		}
 	case glfw.KeyRight:
-		w.loop.Step()
+		w.stepFrame(+1)
+	case glfw.KeyLeft:
+		w.stepFrame(-1)
 	case glfw.KeyR:
-		w.loop.Reset()
+		if w.player {
+			w.tl.Seek(w.src.Time(0))
+		} else {
+			w.loop.Reset()
+		}
 	case glfw.KeyF:
-		w.fit(w.loop.Latest())
+		w.fit(w.shownSnap())
 	case glfw.KeyS:
 		w.shotReq = true
 	case glfw.KeyH:
@@ -691,7 +759,7 @@ func (w *window) mouseButton(b glfw.MouseButton, a glfw.Action, mods glfw.Modifi
 	w.pressX, w.pressY, w.lastX, w.lastY, w.moved = x, y, x, y, false
 	switch b {
 	case glfw.MouseButtonLeft:
-		if mods&glfw.ModControl != 0 && w.startSpring(x, y) {
+		if mods&glfw.ModControl != 0 && !w.player && w.tl.Live && w.startSpring(x, y) {
 			w.drag = dragSpring
 			return
 		}
@@ -731,7 +799,7 @@ func (w *window) scroll(_, dy float64) {
 }
 
 func (w *window) cancelDrag() {
-	if w.drag == dragSpring {
+	if w.drag == dragSpring && w.loop != nil {
 		w.loop.SpringOff()
 	}
 	w.drag, w.springBody, w.view.SpringActive = dragNone, -1, false
@@ -739,7 +807,10 @@ func (w *window) cancelDrag() {
 
 // click selects the contact marker or the body under the cursor.
 func (w *window) click(x, y float64) {
-	s := w.loop.Latest()
+	s := w.shownSnap()
+	if s == nil {
+		return
+	}
 	ww, wh := w.win.GetSize()
 	if w.view.ShowContacts {
 		if i, ok := render.PickContactScreen(s, &w.view, w.cam, x, y, ww, wh, 7); ok {
@@ -792,15 +863,18 @@ func (w *window) report(out io.Writer) {
 	wall := time.Since(w.started)
 	n := max(w.frames, 1)
 	fbw, fbh := w.win.GetFramebufferSize()
-	s := w.loop.Latest()
+	s := w.shownSnap()
+	if s == nil {
+		return
+	}
 	fmt.Fprintf(out, "window           %dx%d, %d bodies, %d contacts at the end\n", fbw, fbh, len(s.Bodies)-len(s.Walls), s.Stats.Contacts)
 	fmt.Fprintf(out, "frames           %d in %.2f s (%.1f fps)\n", w.frames, wall.Seconds(), float64(w.frames)/wall.Seconds())
 	fmt.Fprintf(out, "render ms/frame  %.2f (draw + panel + swap), %.2f whole frame\n",
 		w.renderTime.Seconds()*1e3/float64(n), w.frameWork.Seconds()*1e3/float64(n))
-	if st := w.loop.State(); st.Status != "" {
+	if st := w.state(); st.Status != "" {
 		fmt.Fprintf(out, "status           %s\n", st.Status)
 	}
-	if st := w.loop.State(); st.RunWall > 0 {
+	if st := w.state(); st.RunWall > 0 {
 		secs := st.RunWall.Seconds()
 		fmt.Fprintf(out, "simulation       %d steps, %.4g s simulated in %.3f s running\n", st.RunSteps, st.RunSim, secs)
 		fmt.Fprintf(out, "steps/s          %.1f\n", float64(st.RunSteps)/secs)

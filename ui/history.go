@@ -12,6 +12,7 @@ import (
 type History struct {
 	Kinetic, Contacts, Dt *Ring
 	Newton, Linear        *Ring   // Newton and linear-solver iterations of the sampled step
+	Times                 *Ring   // simulated time of each sample (s), for the time-bar cursor
 	Interval              float64 // minimum wall time between samples (s)
 
 	RTF float64 // simulated seconds per wall second, NaN until known
@@ -25,7 +26,7 @@ type History struct {
 
 // NewHistory keeps n samples taken at most every interval seconds.
 func NewHistory(n int, interval float64) *History {
-	return &History{Kinetic: NewRing(n), Contacts: NewRing(n), Dt: NewRing(n), Newton: NewRing(n), Linear: NewRing(n),
+	return &History{Kinetic: NewRing(n), Contacts: NewRing(n), Dt: NewRing(n), Newton: NewRing(n), Linear: NewRing(n), Times: NewRing(n),
 		Interval: interval, RTF: math.NaN()}
 }
 
@@ -36,6 +37,7 @@ func (h *History) Reset() {
 	h.Dt.Reset()
 	h.Newton.Reset()
 	h.Linear.Reset()
+	h.Times.Reset()
 	h.RTF = math.NaN()
 	h.haveRTF, h.haveSample = false, false
 }
@@ -62,6 +64,7 @@ func (h *History) Observe(s *snap.Snapshot, now float64) {
 	h.Dt.Push(float32(st.Dt))
 	h.Newton.Push(float32(st.NewtonIters))
 	h.Linear.Push(float32(st.LinearIters))
+	h.Times.Push(float32(st.Time))
 	h.lastStep, h.lastSample, h.haveSample = st.Step, now, true
 	if !h.haveRTF {
 		h.rtfWall, h.rtfSim, h.haveRTF = now, st.Time, true
@@ -76,4 +79,22 @@ func (h *History) Observe(s *snap.Snapshot, now float64) {
 		}
 		h.rtfWall, h.rtfSim = now, st.Time
 	}
+}
+
+// CursorFraction returns where time t falls among the samples, from 0 (the
+// oldest) to 1 (the newest), and false when t is outside them.
+func (h *History) CursorFraction(t float64) (float64, bool) {
+	n := h.Times.Len()
+	if n < 2 {
+		return 0, false
+	}
+	ts := h.Times.Values(nil)
+	if t < float64(ts[0]) || t > float64(ts[n-1]) {
+		return 0, false
+	}
+	j := 0
+	for j+1 < n && float64(ts[j+1]) <= t {
+		j++
+	}
+	return float64(j) / float64(n-1), true
 }

@@ -15,7 +15,8 @@ import (
 // KeyHelp lists the window's keyboard and mouse bindings shown in the Keys section.
 var KeyHelp = [][2]string{
 	{"Space", "play / pause"},
-	{"Right", "single step"},
+	{"Right", "next recorded frame; live: single step"},
+	{"Left", "previous recorded frame"},
 	{"R", "reset scene"},
 	{"F", "fit camera"},
 	{"S", "screenshot"},
@@ -148,7 +149,11 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		})
 	}
 	s := in.Snap
-	p.History().Observe(s, imgui.Time())
+	if in.Live != nil {
+		p.History().Observe(in.Live, imgui.Time())
+	} else {
+		p.History().Observe(s, imgui.Time())
+	}
 	p.law.Sync(in.Law)
 	p.smooth.Sync(in.SmoothLaw)
 
@@ -616,6 +621,7 @@ func (p *Panel) integratorSection(in *PanelInput, a *Actions) {
 	if raw, off := h.Dt.Raw(); len(raw) > 0 {
 		lo, hi := h.Dt.MinMax()
 		imgui.PlotLinesV("##idt", raw, off, "dt "+FormatSI(float64(lo), "s")+" .. "+FormatSI(float64(hi), "s"), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
+		p.plotCursor(in)
 	}
 	for _, r := range []struct {
 		id, name string
@@ -809,10 +815,27 @@ func (p *Panel) statsSection(in *PanelInput) {
 			return
 		}
 		imgui.PlotLinesV(id, raw, off, name+" "+FormatSI(float64(r.Last()), unit), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
+		p.plotCursor(in)
 	}
 	plot("##ke", "E_kin", h.Kinetic, "J")
 	plot("##nc", "contacts", h.Contacts, "")
 	plot("##dt", "dt", h.Dt, "s")
+}
+
+// plotCursor draws a vertical line over the last plot at the shown past
+// frame's time (PanelInput.Cursor).
+func (p *Panel) plotCursor(in *PanelInput) {
+	if !in.HasCursor {
+		return
+	}
+	f, ok := p.History().CursorFraction(in.Cursor)
+	if !ok {
+		return
+	}
+	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
+	pad := imgui.CurrentStyle().FramePadding()
+	x := lo.X + pad.X + float32(f)*(hi.X-lo.X-2*pad.X)
+	imgui.WindowDrawList().AddLineV(imgui.Vec2{X: x, Y: lo.Y}, imgui.Vec2{X: x, Y: hi.Y}, imgui.PackedColorFromVec4(imgui.Vec4{X: 1, Y: 0.9, Z: 0.2, W: 1}), 2)
 }
 
 func (p *Panel) selectionSection(in *PanelInput, a *Actions) {

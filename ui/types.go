@@ -67,7 +67,10 @@ type WallToggle struct {
 
 // PanelInput is everything the panel reads in one frame.
 type PanelInput struct {
-	Snap          *snap.Snapshot // latest snapshot, may be nil
+	Snap          *snap.Snapshot // snapshot shown (latest, or a past frame), may be nil
+	Live          *snap.Snapshot // newest snapshot for the plots when Snap is a past frame (nil: Snap)
+	HasCursor     bool           // Snap is a past frame: the plots show a cursor at Cursor
+	Cursor        float64        // its time (s)
 	View          *render.View   // edited in place by the View section
 	ColorRange    [2]float64     // Renderer.ColorRange() of the last frame
 	Scenes        []string       // scene names for the picker
