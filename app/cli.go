@@ -81,18 +81,23 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   grainlab                          open the window on the default scene (box of tetrapods, packed)
   grainlab view [SCENE] [--set k=v]... [--play] [--fast] [--speed X] [--time T] [--overlays] [--restart FILE]
-                                    open the window on SCENE (Space plays; see docs/window.md)
+                                    open the window on SCENE (Space plays; the time bar scrubs,
+                                    replays and branches; see docs/window.md) [--history-mb MB]
+  grainlab view RUN                 the window as a player of a recording or a LAMMPS/LIGGGHTS dump
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
                      [--workers N] [--restart final.json] [--checkpoint EVERY] [--audit EVERY]
                      [--record FILE] [--vtk]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
                                     (--record: and a recording of the run to FILE: docs/recording.md;
                                     --vtk: and a ParaView series DIR/vtk/*.pvd at every output row)
-  grainlab export INPUT [--vtk DIR] [--dump FILE] [--contacts LOCAL] [--dt DT] [--every N]
+  grainlab export INPUT [--vtk DIR] [--dump FILE] [--frames DIR [--size WxH]] [--contacts LOCAL]
+                     [--dt DT] [--every N]
                                     convert a recording or a LAMMPS/LIGGGHTS dump into a ParaView
-                                    series (DIR/vtk/) and/or a LAMMPS dump custom of sphere centres
+                                    series (DIR/vtk/), a LAMMPS dump custom of sphere centres and/or
+                                    PNG frames of the window's rendering (+ frames.mp4 with ffmpeg)
   grainlab shot SCENE --time T --out FILE.png [--size 1280x800] [--set k=v]... [--panel] [--overlays]
                                     simulate T seconds headless and render one frame to a PNG
+  grainlab shot RUN --time T --out FILE.png   the frame of a recorded run at time T
   grainlab scenes                   list the built-in scenes
   grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE]
                                     measure steps/s, µs per contact per step, wall s per simulated s

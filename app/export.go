@@ -26,6 +26,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	contacts := fs.String("contacts", "", "a dump's contact pairs: a LAMMPS/LIGGGHTS dump local FILE (docs/outputs.md)")
 	dt := fs.Float64("dt", 0, "a dump's time step in s, for dumps without ITEM: TIME (default: times are timestep numbers)")
 	every := fs.Int("every", 1, "export every N-th frame")
+	size := fs.String("size", "", "--frames: image size WxH (default: the window's)")
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -44,12 +45,8 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	}
 	in := pos[0]
 	switch {
-	case *frames != "":
-		// TODO(merge, H8 timeline): the PNG sequence needs the window's renderer.
-		fmt.Fprintln(stderr, "grainlab export: --frames needs the window build (not in this build)")
-		return ExitInput
-	case *vtkDir == "" && *dumpFile == "":
-		fmt.Fprintln(stderr, "grainlab export: nothing to write: give --vtk DIR and/or --dump FILE")
+	case *vtkDir == "" && *dumpFile == "" && *frames == "":
+		fmt.Fprintln(stderr, "grainlab export: nothing to write: give --vtk DIR, --dump FILE and/or --frames DIR")
 		return ExitInput
 	case math.IsNaN(*dt) || math.IsInf(*dt, 0) || *dt < 0:
 		fmt.Fprintln(stderr, "grainlab export: --dt must be a finite number ≥ 0")
@@ -67,9 +64,16 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	if n, ok := src.(interface{ Note() string }); ok && n.Note() != "" {
 		fmt.Fprintln(stderr, "grainlab export: note:", n.Note())
 	}
-	if err := Export(src, ExportConfig{VTK: *vtkDir, Dump: *dumpFile, Every: *every}); err != nil {
-		fmt.Fprintln(stderr, "grainlab export:", err)
-		return exitFor(err)
+	if *vtkDir != "" || *dumpFile != "" {
+		if err := Export(src, ExportConfig{VTK: *vtkDir, Dump: *dumpFile, Every: *every}); err != nil {
+			fmt.Fprintln(stderr, "grainlab export:", err)
+			return exitFor(err)
+		}
+	}
+	if *frames != "" { // the window's rendering, headless (app/frames_png.go)
+		if code := RunExportFrames(src, *frames, *size, *every, stderr); code != ExitOK {
+			return code
+		}
 	}
 	k := (src.Len() + *every - 1) / *every
 	if *vtkDir != "" {

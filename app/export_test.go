@@ -167,7 +167,7 @@ func TestRunVTK(t *testing.T) {
 }
 
 // Bad input to export: exit 2 with a message naming the file, line and
-// column; --frames is the window build's.
+// column, whatever is to be written.
 func TestExportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.dump")
@@ -182,7 +182,7 @@ func TestExportBadInput(t *testing.T) {
 		{[]string{"export", notDump, "--vtk", dir}, "not a Grainlab recording or a LAMMPS dump"},
 		{[]string{"export", filepath.Join(dir, "none"), "--vtk", dir}, "no such file"},
 		{[]string{"export", bad}, "nothing to write"},
-		{[]string{"export", bad, "--frames", dir}, "--frames needs the window build"},
+		{[]string{"export", bad, "--frames", dir}, bad + ":9: column z missing"},
 		{[]string{"export", "--vtk", dir}, "expected one INPUT"},
 	} {
 		var out, errb bytes.Buffer

@@ -454,3 +454,57 @@ func TestRunFileBadInput(t *testing.T) {
 		}
 	}
 }
+
+// `grainlab export RECORDING --frames DIR` (the command, on the main thread
+// as main.go runs it): one PNG per --every-th recorded frame, of --size, the
+// first one the same picture as the shot of the recording's first frame.
+func TestExportFramesCommand(t *testing.T) {
+	mainthread.NeedDisplay(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.grec")
+	var se strings.Builder
+	if code := Main([]string{"run", "sliding-block-a", "--time", "0.05", "--record", rec, "--out", dir, "--quiet"}, &strings.Builder{}, &se); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, se.String())
+	}
+	src, err := OpenFrames(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	n := src.Len()
+	out := filepath.Join(dir, "frames")
+	var code int
+	var shot0 *image.RGBA
+	onMain(func() {
+		if err := checkDisplay(); err != nil {
+			return
+		}
+		code = Main([]string{"export", rec, "--frames", out, "--size", "160x100", "--every", "5"}, &strings.Builder{}, &se)
+		if s0, err := src.Frame(0); err == nil {
+			shot0, _ = RenderShot(s0, ShotOptions{Width: 160, Height: 100})
+		}
+	})
+	if shot0 == nil {
+		t.Skip("no GL display")
+	}
+	if code != ExitOK {
+		t.Fatalf("export --frames: exit %d: %s", code, se.String())
+	}
+	pngs, _ := filepath.Glob(filepath.Join(out, "frame_*.png"))
+	if want := (n + 4) / 5; len(pngs) != want {
+		t.Fatalf("%d PNGs for %d frames every 5, want %d", len(pngs), n, want)
+	}
+	first := readPNG(t, filepath.Join(out, fmt.Sprintf(FramePattern, 0)))
+	if b := first.Bounds(); b.Dx() != 160 || b.Dy() != 100 {
+		t.Fatalf("PNG size %v, want 160x100", b)
+	}
+	diff := 0
+	for i := range first.Pix {
+		if first.Pix[i] != shot0.Pix[i] {
+			diff++
+		}
+	}
+	if diff != 0 {
+		t.Errorf("the first PNG differs from the shot of frame 0 in %d bytes", diff)
+	}
+}
