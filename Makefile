@@ -22,7 +22,8 @@ run: build
 test: deps-test
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
-	$(XVFB) $(GO) test -count=1 ./...
+	$(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v '/sim/')
+	$(XVFB) $(GO) test -count=1 -race -run 'SimLoop|History' ./app/
 	$(MAKE) --no-print-directory fuzz
 
 build: deps
