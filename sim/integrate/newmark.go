@@ -215,6 +215,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	lag0, entry0 := w.DampLag()
 	w.SetDampLag(s.DampLag, s.DampLagEntry)
 	defer w.SetDampLag(lag0, entry0)
+	// The lagged Coulomb test (World.SetStickLag): the stick→slip switch
+	// against the start-of-step normal force.
+	stick0 := w.StickLag()
+	w.SetStickLag(true)
+	defer w.SetStickLag(stick0)
 	// The accuracy guidelines when none are set (stepcontrol.go): on a
 	// conservative scene Approach and OmegaDt (energy must be conserved,
 	// S0 ex. 1); on a damped one the step stays convergence-driven.

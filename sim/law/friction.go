@@ -61,6 +61,20 @@ func (f Friction) Validate() error {
 // f_t is the one conjugate to δg_t in the weak form (eq. 45); the force on A
 // is −f_t, which is what this method returns.
 func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64) geom.Vec3 {
+	return f.UpdateStick(st, n, dgt, gtDot, fn, fn)
+}
+
+// UpdateStick is Update with the normal force fnStick in the Coulomb test
+// that decides whether a sticking contact starts to slide (|f_tr| > μ_s·fnStick,
+// S0 §2.4.9) and in the elastic limit of a contact that keeps sticking;
+// the sliding force is μ_d·fn (S0 eq. 56) and a sliding contact's test is
+// against μ_d·fn, as in Update. An implicit integrator passes the normal
+// force at the start of the step (World.SetStickLag): the stick→slip switch
+// is then independent of the end-of-step velocities, through which the
+// normal dashpot (S0 eq. 52) can otherwise raise μ_s·f_n faster than the
+// trial force, leaving a step with neither a sticking nor a sliding end
+// state. A negative or NaN fnStick counts as 0.
+func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnStick float64) geom.Vec3 {
 	gt := st.Gt
 	if st.N != (geom.Vec3{}) {
 		gt = minimalRotation(st.N, n, gt) // Q_c^Δ g_t^i, S0 eq. (44)
@@ -71,10 +85,13 @@ func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64)
 	if fn < 0 || math.IsNaN(fn) {
 		fn = 0
 	}
+	if fnStick < 0 || math.IsNaN(fnStick) {
+		fnStick = 0
+	}
 	fe := gt.Scale(f.EpsT)                          // S0 eq. (54)
 	ftr := fe.Add(tangential(n, gtDot).Scale(f.CT)) // S0 eq. (54)–(55)
 
-	limS, limD := coulomb(f.MuS, fn), coulomb(f.MuD, fn)
+	limS, limD := coulomb(f.MuS, fnStick), coulomb(f.MuD, fn)
 	lim := limS
 	if st.Sliding {
 		lim = limD

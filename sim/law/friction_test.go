@@ -181,3 +181,44 @@ func BenchmarkFrictionUpdate(b *testing.B) {
 		sinkF += f.Update(&st, n, geom.V(1e-5, 2e-5, 0), geom.V(0.1, 0, 0), 10).X
 	}
 }
+
+// UpdateStick decides the stick→slip switch against μ_s·fnStick (S0
+// §2.4.9 with the start-of-step normal force) and slides at μ_d·fn (eq. 56):
+// a trial force between μ_s·fn and μ_s·fnStick sticks (Update would slide),
+// one beyond μ_s·fnStick slides at μ_d·fn, and a sliding contact keeps its
+// test against μ_d·fn whatever fnStick is.
+func TestFrictionUpdateStick(t *testing.T) {
+	f := law.Friction{MuS: 0.8, MuD: 0.6, EpsT: 1e5}
+	const fn, fnStick = 10.0, 12.0
+	for _, c := range []struct {
+		gt        float64 // tangential displacement this step from a fresh state
+		slideWant bool
+	}{
+		{0.9 * f.MuS * fn / f.EpsT, false},
+		{1.1 * f.MuS * fn / f.EpsT, false}, // 8.8 N: beyond μ_s·fn = 8, below μ_s·fnStick = 9.6
+		{1.25 * f.MuS * fn / f.EpsT, true}, // 10 N > 9.6 N
+	} {
+		var st, ref law.FrictionState
+		ft := f.UpdateStick(&st, ez, geom.V(c.gt, 0, 0), geom.Vec3{}, fn, fnStick)
+		want := -f.EpsT * c.gt
+		if c.slideWant {
+			want = -f.MuD * fn
+		}
+		if st.Sliding != c.slideWant || math.Abs(ft.X-want) > 1e-9*math.Abs(want) {
+			t.Errorf("g_t %.3g: ft %v sliding %v, want %.6g sliding %v", c.gt, ft, st.Sliding, want, c.slideWant)
+		}
+		// Update is UpdateStick with fnStick = fn.
+		fu := f.Update(&ref, ez, geom.V(c.gt, 0, 0), geom.Vec3{}, fn)
+		fs := f.UpdateStick(&law.FrictionState{}, ez, geom.V(c.gt, 0, 0), geom.Vec3{}, fn, fn)
+		if fu != fs {
+			t.Errorf("g_t %.3g: Update %v ≠ UpdateStick(fn, fn) %v", c.gt, fu, fs)
+		}
+	}
+	// Sliding: a trial force of 7 N > μ_d·fn = 6 N slides at μ_d·fn, even
+	// though it is below μ_d·fnStick = 7.2 N.
+	st := law.FrictionState{Sliding: true, N: ez}
+	ft := f.UpdateStick(&st, ez, geom.V(7/f.EpsT, 0, 0), geom.Vec3{}, fn, fnStick)
+	if !st.Sliding || math.Abs(ft.X+f.MuD*fn) > 1e-9 {
+		t.Errorf("sliding: ft %v sliding %v, want %.3g sliding", ft, st.Sliding, -f.MuD*fn)
+	}
+}

@@ -57,12 +57,6 @@ var matrixRefused = map[string]bool{}
 // this matrix; see docs/validation.md). The matrix asserts they still fail,
 // so that a fix removes them here.
 var matrixKnown = map[string]string{
-	// S0 eq. (54)–(57) with μ_s > μ_d: when a contact passes from stick at
-	// μ_s to slip at μ_d the residual jumps by (μ_s − μ_d)·f_n and Newton
-	// finds no end state at any step below the scene's dt_max of 1 ms, down
-	// to dt_min (dt_max ≥ 2 ms: it runs; μ_d = μ_s: it runs).
-	"sliding-block-b/newmark": "stick→slip with μs > μd at dt_max 1 ms",
-	"sliding-block-c/newmark": "stick→slip with μs > μd at dt_max 1 ms",
 	// The lagged dashpot (integrator.damp_lag, newmark's default) gains
 	// energy at impacts: +2.3% of the largest kinetic energy in one impact
 	// of the 12-cube fill; with damp_lag: false +0.06%.
