@@ -110,7 +110,10 @@ func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fn
 		lim = limD
 	}
 	if me := fe.Norm(); me > lim {
-		gt = fe.Scale(limD / (f.EpsT * me)) // (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58)
+		// (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58); never above lim, so the
+		// recoverable gap only shrinks (with fnStick < fn, μ_d·f_n may exceed
+		// μ_s·fnStick: growing g_t would store energy from nothing).
+		gt = fe.Scale(math.Min(limD, lim) / (f.EpsT * me))
 	}
 	st.Gt = gt
 	st.N = n

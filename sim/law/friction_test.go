@@ -222,3 +222,24 @@ func TestFrictionUpdateStick(t *testing.T) {
 		t.Errorf("sliding: ft %v sliding %v, want %.3g sliding", ft, st.Sliding, -f.MuD*fn)
 	}
 }
+
+// The recoverable gap never grows by the return mapping (S0 eq. 57–58): a
+// sticking contact whose viscous part cancels an elastic force above
+// μ_s·fnStick, with μ_d·fn far above it, keeps |g_t| ≤ its trial value (a
+// growth would store ½ε_t|g_t|² from nothing).
+func TestFrictionUpdateStickNoGrowth(t *testing.T) {
+	f := law.Friction{MuS: 0.5, MuD: 0.5, EpsT: 1e5, CT: 20}
+	const fn, fnStick = 100.0, 1.0 // μ_s·fnStick = 0.5 N, μ_d·fn = 50 N
+	st := law.FrictionState{Gt: geom.V(1e-4, 0, 0), N: ez} // f_e = 10 N
+	ft := f.UpdateStick(&st, ez, geom.Vec3{}, geom.V(-0.49, 0, 0), fn, fnStick)
+	// f_tr = 10 − 9.8 = 0.2 N ≤ 0.5 N: sticks with f_t = f_tr.
+	if st.Sliding || math.Abs(ft.X+0.2) > 1e-9 {
+		t.Fatalf("ft %v sliding %v, want −0.2 N sticking", ft, st.Sliding)
+	}
+	if g := st.Gt.Norm(); g > 1e-4*(1+1e-12) {
+		t.Errorf("|g_t| grew from 1e-4 to %.3g m", g)
+	}
+	if g := st.Gt.Norm(); math.Abs(g-f.MuS*fnStick/f.EpsT) > 1e-15 {
+		t.Errorf("|g_t| = %.3g m, want μ_s·fnStick/ε_t = %.3g m", g, f.MuS*fnStick/f.EpsT)
+	}
+}
