@@ -229,7 +229,7 @@ func TestFrictionUpdateStick(t *testing.T) {
 // growth would store ½ε_t|g_t|² from nothing).
 func TestFrictionUpdateStickNoGrowth(t *testing.T) {
 	f := law.Friction{MuS: 0.5, MuD: 0.5, EpsT: 1e5, CT: 20}
-	const fn, fnStick = 100.0, 1.0 // μ_s·fnStick = 0.5 N, μ_d·fn = 50 N
+	const fn, fnStick = 100.0, 1.0                         // μ_s·fnStick = 0.5 N, μ_d·fn = 50 N
 	st := law.FrictionState{Gt: geom.V(1e-4, 0, 0), N: ez} // f_e = 10 N
 	ft := f.UpdateStick(&st, ez, geom.Vec3{}, geom.V(-0.49, 0, 0), fn, fnStick)
 	// f_tr = 10 − 9.8 = 0.2 N ≤ 0.5 N: sticks with f_t = f_tr.
