@@ -64,16 +64,17 @@ func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64)
 	return f.UpdateStick(st, n, dgt, gtDot, fn, fn)
 }
 
-// UpdateStick is Update with the normal force fnStick in the Coulomb test
-// that decides whether a sticking contact starts to slide (|f_tr| > μ_s·fnStick,
-// S0 §2.4.9) and in the elastic limit of a contact that keeps sticking;
-// the sliding force is μ_d·fn (S0 eq. 56) and a sliding contact's test is
-// against μ_d·fn, as in Update. An implicit integrator passes the normal
-// force at the start of the step (World.SetStickLag): the stick→slip switch
-// is then independent of the end-of-step velocities, through which the
-// normal dashpot (S0 eq. 52) can otherwise raise μ_s·f_n faster than the
-// trial force, leaving a step with neither a sticking nor a sliding end
-// state. A negative or NaN fnStick counts as 0.
+// UpdateStick is Update with the static excess of the Coulomb test at the
+// normal force fnStick: a sticking contact starts to slide when
+// |f_tr| > μ_d·fn + (μ_s − μ_d)·fnStick (S0 §2.4.9 with fnStick = fn), and
+// keeps its elastic limit there; the sliding force is μ_d·fn (S0 eq. 56) and
+// a sliding contact's test is against μ_d·fn, as in Update. The force drop
+// at the switch is then (μ_s − μ_d)·fnStick whatever fn is. An implicit
+// integrator passes the normal force at the start of the step
+// (World.SetStickLag): with the end-of-step fn the drop (μ_s − μ_d)·f_n
+// follows the end-of-step velocities through the normal dashpot (S0 eq. 52),
+// which can leave a step with neither a sticking nor a sliding end state.
+// With μ_s = μ_d it is Update. A negative or NaN fnStick counts as 0.
 func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnStick float64) geom.Vec3 {
 	gt := st.Gt
 	if st.N != (geom.Vec3{}) {
@@ -91,7 +92,8 @@ func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fn
 	fe := gt.Scale(f.EpsT)                          // S0 eq. (54)
 	ftr := fe.Add(tangential(n, gtDot).Scale(f.CT)) // S0 eq. (54)–(55)
 
-	limS, limD := coulomb(f.MuS, fnStick), coulomb(f.MuD, fn)
+	limD := coulomb(f.MuD, fn)
+	limS := limD + coulomb(f.MuS-f.MuD, fnStick) // μ_s·fn when fnStick = fn
 	lim := limS
 	if st.Sliding {
 		lim = limD
@@ -110,10 +112,10 @@ func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fn
 		lim = limD
 	}
 	if me := fe.Norm(); me > lim {
-		// (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58); never above lim, so the
-		// recoverable gap only shrinks (with fnStick < fn, μ_d·f_n may exceed
-		// μ_s·fnStick: growing g_t would store energy from nothing).
-		gt = fe.Scale(math.Min(limD, lim) / (f.EpsT * me))
+		// (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58): μ_d·f_n ≤ lim, so the
+		// recoverable gap only shrinks (a growth would store ½ε_t|g_t|² from
+		// nothing).
+		gt = fe.Scale(limD / (f.EpsT * me))
 	}
 	st.Gt = gt
 	st.N = n
