@@ -53,6 +53,11 @@ import (
 // entry fraction is the default (world.DefaultSettings, scene defaults);
 // damp_lag: false gives eq. (52)'s coefficient fully implicit.
 //
+// On damped scenes a step that gains energy beyond EnergyGain is rejected
+// and cut (newmark_budget.go), and the stick→slip test takes the static
+// excess of the Coulomb limit at the start-of-step normal force
+// (World.SetStickLag), which keeps Newton solvable at the switch.
+//
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
 // the moments T of the last evaluation.
