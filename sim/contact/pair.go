@@ -57,6 +57,10 @@ type Contact struct {
 	// last committed state; valid when !New): the start-of-step gap at which
 	// a lagged dashpot takes its coefficient (World.SetDampLag, S0 eq. 52).
 	G0 float64
+	// Fn0 is the total normal force of the contact with this key in the
+	// previous step (valid when !New): the start-of-step force of the
+	// lagged Coulomb test (World.SetStickLag, S0 §2.4.9).
+	Fn0 float64
 
 	// Filled by the contact laws.
 	Fn   float64   // total normal force magnitude (elastic + damping), ≥ 0
@@ -297,7 +301,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 		c := &out[i]
 		if p := find(prev, c.Key); p != nil {
 			c.Fric = p.Fric
-			c.New, c.G0 = false, p.Gn
+			c.New, c.G0, c.Fn0 = false, p.Gn, p.Fn
 			if p.N.Dot(c.N) < 0 {
 				c.Flip = true
 			}
@@ -460,7 +464,7 @@ func Refresh(a, b *Placement, cs []Contact, prev []Contact) {
 		}
 		c.Fric = law.FrictionState{}
 		if p := find(prev, c.Key); p != nil {
-			c.Fric, c.G0 = p.Fric, p.Gn // G0 and New as Detect set them
+			c.Fric, c.G0, c.Fn0 = p.Fric, p.Gn, p.Fn // G0, Fn0 and New as Detect set them
 		}
 	}
 }

@@ -53,6 +53,11 @@ import (
 // entry fraction is the default (world.DefaultSettings, scene defaults);
 // damp_lag: false gives eq. (52)'s coefficient fully implicit.
 //
+// On damped scenes a step that gains energy beyond EnergyGain is rejected
+// and cut (newmark_budget.go), and the stick→slip test takes the static
+// excess of the Coulomb limit at the start-of-step normal force
+// (World.SetStickLag), which keeps Newton solvable at the switch.
+//
 // Step works from whatever state another integrator left: the start-of-step
 // accelerations are the bodies' F/m and, for rotation, Euler's equation with
 // the moments T of the last evaluation.
@@ -85,6 +90,11 @@ type Newmark struct {
 	// (exitDt) or just before they enter it (entryFactor), so that no contact
 	// force switches on or off inside a step.
 	Approach, OmegaDt float64
+	// EnergyGain: where the guidelines are off (damped scenes), a step whose
+	// trial end state holds more than EnergyGain × the largest kinetic
+	// energy seen above its start energy plus the loads' work is rejected
+	// and cut (newmark_budget.go); 0 turns the check off.
+	EnergyGain float64
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
@@ -107,7 +117,8 @@ type Newmark struct {
 	sa1   []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1   []geom.Vec3
 
-	cp checkpoint // the start of the step, for rejections
+	cp  checkpoint // the start of the step, for rejections
+	bud budget     // the energy check (newmark_budget.go)
 
 	t, dt           float64
 	a1, a2, a3      float64 // S0 eq. (21) constants α1–α3
@@ -137,11 +148,12 @@ type NewmarkCounts struct {
 	// cuts its attempt, counted in Guard).
 	Crossings       int64
 	ApproachLimited int64 // steps whose size the crossing guard's prediction set
+	Energy          int64 // attempts cut for gaining energy (EnergyGain)
 }
 
 // Rejected returns the number of rejected attempts.
 func (c NewmarkCounts) Rejected() int64 {
-	return c.Stall + c.MaxIter + c.LineSearch + c.Predictor + c.NightOwl + c.Guard
+	return c.Stall + c.MaxIter + c.LineSearch + c.Predictor + c.NightOwl + c.Guard + c.Energy
 }
 
 // nmBody is the start-of-step state and the trial kinematics of one movable body.
@@ -180,6 +192,7 @@ func NewNewmark() *Newmark {
 		LinMaxIter: 120, Restart: 40,
 		GrowIters: 5, ShrinkIters: 9,
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
+		EnergyGain: 0.002,
 	}
 }
 
@@ -199,6 +212,8 @@ func (n *Newmark) validate() error {
 		return fmt.Errorf("newmark.max_iter must be ≥ 1 (got %d)", n.MaxIter)
 	case n.LinMaxIter < 1 || n.Restart < 1:
 		return fmt.Errorf("newmark.lin_max_iter and newmark.restart must be ≥ 1 (got %d, %d)", n.LinMaxIter, n.Restart)
+	case !(n.EnergyGain >= 0) || math.IsInf(n.EnergyGain, 0):
+		return fmt.Errorf("newmark.energy_gain must be finite and ≥ 0 (got %g)", n.EnergyGain)
 	case !(n.Grow >= 1) || !(n.GrowFast >= 1) || !(n.Shrink > 0 && n.Shrink <= 1) || !(n.Cut > 0 && n.Cut < 1):
 		return fmt.Errorf("newmark: need grow, grow_fast ≥ 1, shrink in (0, 1], cut in (0, 1) (got %g, %g, %g, %g)", n.Grow, n.GrowFast, n.Shrink, n.Cut)
 	}
@@ -215,6 +230,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	lag0, entry0 := w.DampLag()
 	w.SetDampLag(s.DampLag, s.DampLagEntry)
 	defer w.SetDampLag(lag0, entry0)
+	// The lagged Coulomb test (World.SetStickLag): the stick→slip switch
+	// against the start-of-step normal force.
+	stick0 := w.StickLag()
+	w.SetStickLag(true)
+	defer w.SetStickLag(stick0)
 	// The accuracy guidelines when none are set (stepcontrol.go): on a
 	// conservative scene Approach and OmegaDt (energy must be conserved,
 	// S0 ex. 1); on a damped one the step stays convergence-driven.
@@ -225,6 +245,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		}
 	}
 	n.prepare(w)
+	if n.energyOn() {
+		n.startBudget(w)
+	}
 	dt := w.Dt
 	if !(dt > 0) {
 		dt = s.Dt
@@ -275,6 +298,14 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					n.Counts.Located++
 					n.reject(w, world.RejectStepSize)
 					dt *= g
+					continue
+				}
+			}
+			if n.energyOn() && f == 1 && dt > s.DtMin {
+				if g := n.energyFactor(w, dt); g < 1 {
+					n.Counts.Energy++
+					n.reject(w, world.RejectStepSize)
+					dt = math.Max(dt*g, s.DtMin)
 					continue
 				}
 			}

@@ -154,7 +154,10 @@ func TestDampLagConverges(t *testing.T) {
 // and tilted, with newmark at dt_max = 0.02 s for 0.5 s. Without the lag,
 // every drop has Newton stalls (Counts.Stall ≥ 1: the dashpot switching on
 // as contacts enter the skin); with it, none does (Counts.Stall = 0), and
-// with the entry fraction the stalls fall to at most a tenth.
+// with the entry fraction the stalls fall to at most a tenth. The energy
+// check (Newmark.EnergyGain) is off: its cuts move the step ends of these
+// big-step impacts (1–10 stalls then, with or without the lag); this test
+// isolates the dashpot's time discretisation.
 func TestDampLagRemovesStalls(t *testing.T) {
 	diag := geom.QAxisAngle(geom.V(0, 1, 0), -math.Atan(1/math.Sqrt2)).Mul(geom.QAxisAngle(geom.V(1, 0, 0), math.Pi/4))
 	cases := []struct {
@@ -176,6 +179,7 @@ func TestDampLagRemovesStalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			nm := NewNewmark()
+			nm.EnergyGain = 0
 			w.Integrator = nm
 			w.Settings.DtMax = 0.02
 			w.Settings.DampLag, w.Settings.DampLagEntry = mode[0], mode[1]

@@ -61,6 +61,21 @@ func (f Friction) Validate() error {
 // f_t is the one conjugate to δg_t in the weak form (eq. 45); the force on A
 // is −f_t, which is what this method returns.
 func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64) geom.Vec3 {
+	return f.UpdateStick(st, n, dgt, gtDot, fn, fn)
+}
+
+// UpdateStick is Update with the static excess of the Coulomb test at the
+// normal force fnStick: a sticking contact starts to slide when
+// |f_tr| > μ_d·fn + (μ_s − μ_d)·fnStick (S0 §2.4.9 with fnStick = fn), and
+// keeps its elastic limit there; the sliding force is μ_d·fn (S0 eq. 56) and
+// a sliding contact's test is against μ_d·fn, as in Update. The force drop
+// at the switch is then (μ_s − μ_d)·fnStick whatever fn is. An implicit
+// integrator passes the normal force at the start of the step
+// (World.SetStickLag): with the end-of-step fn the drop (μ_s − μ_d)·f_n
+// follows the end-of-step velocities through the normal dashpot (S0 eq. 52),
+// which can leave a step with neither a sticking nor a sliding end state.
+// With μ_s = μ_d it is Update. A negative or NaN fnStick counts as 0.
+func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnStick float64) geom.Vec3 {
 	gt := st.Gt
 	if st.N != (geom.Vec3{}) {
 		gt = minimalRotation(st.N, n, gt) // Q_c^Δ g_t^i, S0 eq. (44)
@@ -71,10 +86,14 @@ func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64)
 	if fn < 0 || math.IsNaN(fn) {
 		fn = 0
 	}
+	if fnStick < 0 || math.IsNaN(fnStick) {
+		fnStick = 0
+	}
 	fe := gt.Scale(f.EpsT)                          // S0 eq. (54)
 	ftr := fe.Add(tangential(n, gtDot).Scale(f.CT)) // S0 eq. (54)–(55)
 
-	limS, limD := coulomb(f.MuS, fn), coulomb(f.MuD, fn)
+	limD := coulomb(f.MuD, fn)
+	limS := limD + coulomb(f.MuS-f.MuD, fnStick) // μ_s·fn when fnStick = fn
 	lim := limS
 	if st.Sliding {
 		lim = limD
@@ -93,7 +112,10 @@ func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64)
 		lim = limD
 	}
 	if me := fe.Norm(); me > lim {
-		gt = fe.Scale(limD / (f.EpsT * me)) // (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58)
+		// (μ_d f_n/ε_t) f_e/|f_e|, S0 eq. (57)–(58): μ_d·f_n ≤ lim, so the
+		// recoverable gap only shrinks (a growth would store ½ε_t|g_t|² from
+		// nothing).
+		gt = fe.Scale(limD / (f.EpsT * me))
 	}
 	st.Gt = gt
 	st.N = n

@@ -181,3 +181,72 @@ func BenchmarkFrictionUpdate(b *testing.B) {
 		sinkF += f.Update(&st, n, geom.V(1e-5, 2e-5, 0), geom.V(0.1, 0, 0), 10).X
 	}
 }
+
+// UpdateStick decides the stick→slip switch against μ_d·fn + (μ_s − μ_d)·fnStick
+// (S0 §2.4.9 with the static excess at the start-of-step normal force) and
+// slides at μ_d·fn (eq. 56): with fn = 10 N, fnStick = 12 N the limit is
+// 8.4 N instead of Update's 8 N; a trial force between them sticks (Update
+// would slide), one beyond slides at μ_d·fn, and a sliding contact keeps its
+// test against μ_d·fn. With μ_s = μ_d, UpdateStick is Update for any fnStick.
+func TestFrictionUpdateStick(t *testing.T) {
+	f := law.Friction{MuS: 0.8, MuD: 0.6, EpsT: 1e5}
+	const fn, fnStick = 10.0, 12.0
+	for _, c := range []struct {
+		ftr       float64 // elastic trial force of a fresh contact (N)
+		slideWant bool
+	}{
+		{7.5, false},
+		{8.2, false}, // beyond μ_s·fn = 8, below 8.4
+		{8.6, true},
+	} {
+		var st law.FrictionState
+		gt := c.ftr / f.EpsT
+		ft := f.UpdateStick(&st, ez, geom.V(gt, 0, 0), geom.Vec3{}, fn, fnStick)
+		want := -c.ftr
+		if c.slideWant {
+			want = -f.MuD * fn
+		}
+		if st.Sliding != c.slideWant || math.Abs(ft.X-want) > 1e-9*math.Abs(want) {
+			t.Errorf("f_tr %.3g N: ft %v sliding %v, want %.6g sliding %v", c.ftr, ft, st.Sliding, want, c.slideWant)
+		}
+		// Update is UpdateStick with fnStick = fn.
+		fu := f.Update(&law.FrictionState{}, ez, geom.V(gt, 0, 0), geom.Vec3{}, fn)
+		fs := f.UpdateStick(&law.FrictionState{}, ez, geom.V(gt, 0, 0), geom.Vec3{}, fn, fn)
+		if fu != fs {
+			t.Errorf("f_tr %.3g N: Update %v ≠ UpdateStick(fn, fn) %v", c.ftr, fu, fs)
+		}
+		// μ_s = μ_d: fnStick plays no part.
+		eq := law.Friction{MuS: 0.6, MuD: 0.6, EpsT: 1e5}
+		if a, b := eq.Update(&law.FrictionState{}, ez, geom.V(gt, 0, 0), geom.Vec3{}, fn),
+			eq.UpdateStick(&law.FrictionState{}, ez, geom.V(gt, 0, 0), geom.Vec3{}, fn, 3*fnStick); a != b {
+			t.Errorf("μ_s = μ_d, f_tr %.3g N: Update %v ≠ UpdateStick %v", c.ftr, a, b)
+		}
+	}
+	// Sliding: a trial force of 7 N > μ_d·fn = 6 N slides at μ_d·fn, even
+	// though it is below μ_d·fnStick = 7.2 N.
+	st := law.FrictionState{Sliding: true, N: ez}
+	ft := f.UpdateStick(&st, ez, geom.V(7/f.EpsT, 0, 0), geom.Vec3{}, fn, fnStick)
+	if !st.Sliding || math.Abs(ft.X+f.MuD*fn) > 1e-9 {
+		t.Errorf("sliding: ft %v sliding %v, want %.3g sliding", ft, st.Sliding, -f.MuD*fn)
+	}
+}
+
+// The return mapping of UpdateStick never grows the recoverable gap (S0
+// eq. 57–58; a growth would store ½ε_t|g_t|² from nothing): random states,
+// normal forces fn and fnStick, and tangential velocities whose viscous part
+// may cancel the elastic force, with no displacement increment.
+func TestFrictionUpdateStickNoGrowth(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 20000; i++ {
+		muD := rng.Float64()
+		f := law.Friction{MuS: muD + rng.Float64(), MuD: muD, EpsT: 1e5, CT: 20}
+		gt0 := geom.V(rng.NormFloat64(), rng.NormFloat64(), 0).Scale(1e-4)
+		st := law.FrictionState{Gt: gt0, N: ez, Sliding: rng.Intn(2) == 0}
+		v := geom.V(rng.NormFloat64(), rng.NormFloat64(), 0).Scale(0.5)
+		fn, fnStick := 100*rng.Float64(), 100*rng.Float64()
+		f.UpdateStick(&st, ez, geom.Vec3{}, v, fn, fnStick)
+		if g, g0 := st.Gt.Norm(), gt0.Norm(); g > g0*(1+1e-12) {
+			t.Fatalf("case %d: |g_t| grew from %.3g to %.3g m (μ_s %.3g, μ_d %.3g, fn %.3g, fnStick %.3g)", i, g0, g, f.MuS, f.MuD, fn, fnStick)
+		}
+	}
+}

@@ -24,6 +24,8 @@ type matrixScene struct {
 	sets  []string
 	until float64
 	heavy bool // skipped in -short mode
+	// setup, when set, adjusts the world after integrate.Start (tests only).
+	setup func(w *world.World)
 }
 
 // matrixScenes holds every shipped scene (TestMatrix fails on a scene
@@ -57,18 +59,7 @@ var matrixRefused = map[string]bool{}
 // matrixKnown lists the pairs that still fail, with the reason (found by
 // this matrix; see docs/validation.md). The matrix asserts they still fail,
 // so that a fix removes them here.
-var matrixKnown = map[string]string{
-	// S0 eq. (54)–(57) with μ_s > μ_d: when a contact passes from stick at
-	// μ_s to slip at μ_d the residual jumps by (μ_s − μ_d)·f_n and Newton
-	// finds no end state at any step below the scene's dt_max of 1 ms, down
-	// to dt_min (dt_max ≥ 2 ms: it runs; μ_d = μ_s: it runs).
-	"sliding-block-b/newmark": "stick→slip with μs > μd at dt_max 1 ms",
-	"sliding-block-c/newmark": "stick→slip with μs > μd at dt_max 1 ms",
-	// The lagged dashpot (integrator.damp_lag, newmark's default) gains
-	// energy at impacts: +2.3% of the largest kinetic energy in one impact
-	// of the 12-cube fill; with damp_lag: false +0.06%.
-	"box-of-cubes/newmark": "lagged dashpot (damp_lag) gains energy at impacts",
-}
+var matrixKnown = map[string]string{}
 
 // matrixResult is what one scene × integrator run measured.
 type matrixResult struct {
@@ -125,6 +116,9 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 	}
 	if err := integrate.Start(w); err != nil {
 		t.Fatal(err)
+	}
+	if ms.setup != nil {
+		ms.setup(w)
 	}
 	// Contact dynamics replaces the contact law by an inelastic impact law
 	// (S3 eq. 16, restitution e_n): it dissipates on any scene.

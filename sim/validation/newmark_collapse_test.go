@@ -104,9 +104,9 @@ func runCollapse(t *testing.T, span float64, auditEvery int, sets ...string) col
 	t.Logf("explicit: mean Δt %.3g s, critical Δt 2√(m_c/k_c) %.3g s on average, %.3g s at least; wall %.1f s per simulated s", r.exMean, r.exCrit, r.exCritMin, r.exWall)
 	t.Logf("newmark: %d steps, mean Δt %.3g s = %.1f× explicit's mean step, %.2f× the mean and %.2f× the smallest critical step; wall %.1f s per simulated s",
 		r.steps, r.mean, r.mean/r.exMean, r.mean/r.exCrit, r.mean/r.exCritMin, r.wall)
-	t.Logf("  %d attempts, %.2f Newton and %.1f GMRES iterations per attempt; rejected %d (stall %d, max-iter %d, line search %d, predictor %d, night owls %d, step size %d with %d swept crossings); RejectedBy %v",
+	t.Logf("  %d attempts, %.2f Newton and %.1f GMRES iterations per attempt; rejected %d (stall %d, max-iter %d, line search %d, predictor %d, night owls %d, step size %d with %d swept crossings, energy %d); RejectedBy %v",
 		c.Attempts, float64(c.NewtonIters)/float64(c.Attempts), float64(c.LinearIters)/float64(c.Attempts),
-		c.Rejected(), c.Stall, c.MaxIter, c.LineSearch, c.Predictor, c.NightOwl, c.Guard+c.Located, c.Crossings, r.stats.RejectedBy)
+		c.Rejected(), c.Stall, c.MaxIter, c.LineSearch, c.Predictor, c.NightOwl, c.Guard+c.Located, c.Crossings, c.Energy, r.stats.RejectedBy)
 	t.Logf("  %d of %d steps sized by the crossing guard's prediction", c.ApproachLimited, r.steps)
 	if auditEvery > 0 {
 		t.Logf("  audit: %d of %d audited states with penetrating pairs", r.violations, r.audited)

@@ -76,3 +76,35 @@ func (w *World) dashpot(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt 
 	}
 	return fd
 }
+
+// SetStickLag switches the lagged Coulomb test on or off for the following
+// evaluations (Evaluate and EvaluateFixed alike). With it on, a sticking
+// polyhedral contact starts to slide when its trial force exceeds
+// μ_d·f_n + (μ_s − μ_d)·f_n0, with f_n0 its normal force at the last
+// committed state (Contact.Fn0), instead of μ_s·f_n (law.Friction.UpdateStick;
+// a contact new since then uses f_n); the sliding force stays μ_d·f_n (S0
+// eq. 56), and with μ_s = μ_d nothing changes. The force then drops by
+// (μ_s − μ_d)·f_n0 at the stick→slip switch, a jump fixed within the step.
+// With the current f_n, whose dashpot part (S0 eq. 52) follows the
+// end-of-step velocities, a contact on the verge of slipping can have no
+// end state — sticking drives |f_tr| past μ_s·f_n, sliding changes the
+// velocities so that the dashpot raises μ_s·f_n above |f_tr| — and Newton
+// fails at any step size (S0 ex. 3b and 3c at dt_max 1 ms). The test differs
+// from S0's by (μ_s − μ_d)·(f_n0 − f_n), first order in Δt.
+// The newmark integrator turns it on for its steps; smooth contacts are not
+// affected.
+func (w *World) SetStickLag(on bool) { w.stickLag = on }
+
+// StickLag reports whether the lagged Coulomb test is on (SetStickLag).
+func (w *World) StickLag() bool { return w.stickLag }
+
+// stickForce returns the normal force of the Coulomb test that decides
+// whether the sticking polyhedral contact c starts to slide: the committed
+// Contact.Fn0 under SetStickLag for a contact that existed then, else the
+// current Contact.Fn.
+func (w *World) stickForce(c *contact.Contact) float64 {
+	if w.stickLag && !c.New {
+		return c.Fn0
+	}
+	return c.Fn
+}

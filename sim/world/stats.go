@@ -86,3 +86,22 @@ func (w *World) EachContact(f func(a, b int, c *contact.Contact)) {
 		}
 	}
 }
+
+// TrialEnergy returns the mechanical energy of Stats.Total (kinetic +
+// gravity + contact and bond potential) at the bodies' current state with
+// the contacts of the last Evaluate (EachTrialContact): the energy of an
+// implicit integrator's trial end state before Commit.
+func (w *World) TrialEnergy() float64 {
+	e := w.bondEnergy()
+	for _, b := range w.Bodies {
+		if !b.Fixed {
+			e += b.KineticEnergy() - b.Mass*w.Gravity.Dot(b.X)
+		}
+	}
+	w.EachTrialContact(func(_, _ int, c *contact.Contact) {
+		if c.Active() {
+			e += c.Epot
+		}
+	})
+	return e
+}

@@ -154,6 +154,7 @@ type World struct {
 	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
 	dampLag    bool   // SetDampLag
 	dampEntry  bool   // SetDampLag
+	stickLag   bool   // SetStickLag
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int
