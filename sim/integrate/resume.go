@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"grainlab/sim/contact"
+	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -26,6 +27,17 @@ type State struct {
 	// Reversed the polyhedron contacts it found penetrated.
 	Warm     []CDContact `json:"warm,omitempty"`
 	Reversed []CDContact `json:"reversed,omitempty"`
+	// Friction are cd's tangential forces of the last step by contact (the
+	// friction warm starts) and whether each slid (then μ_d applies).
+	Friction []CDFriction `json:"friction,omitempty"`
+}
+
+// CDFriction is one entry of cd's friction maps: the contact, its
+// tangential force on A (N) and whether it slid in the last step.
+type CDFriction struct {
+	CDContact
+	Ft   [3]float64 `json:"ft"`
+	Slid bool       `json:"slid,omitempty"`
 }
 
 // CDContact is one contact of cd's maps: bodies, key (kind, swap, features)
@@ -49,24 +61,24 @@ func (c CDContact) key() cdKey {
 	return cdKey{c.A, c.B, contact.Key{Kind: snap.ContactKind(c.Key[0]), Swap: c.Key[1] == 1, FA: c.Key[2], FB: c.Key[3]}}
 }
 
-// sortCD orders cd's map entries (maps have no order; the file does).
-func sortCD(l []CDContact) {
-	sort.Slice(l, func(i, j int) bool {
-		a, b := l[i], l[j]
-		if a.A != b.A {
-			return a.A < b.A
+// cdLess orders cd's map entries (maps have no order; the file does).
+func cdLess(a, b CDContact) bool {
+	if a.A != b.A {
+		return a.A < b.A
+	}
+	if a.B != b.B {
+		return a.B < b.B
+	}
+	for k := range a.Key {
+		if a.Key[k] != b.Key[k] {
+			return a.Key[k] < b.Key[k]
 		}
-		if a.B != b.B {
-			return a.B < b.B
-		}
-		for k := range a.Key {
-			if a.Key[k] != b.Key[k] {
-				return a.Key[k] < b.Key[k]
-			}
-		}
-		return false
-	})
+	}
+	return false
 }
+
+// sortCD orders cd's map entries.
+func sortCD(l []CDContact) { sort.Slice(l, func(i, j int) bool { return cdLess(l[i], l[j]) }) }
 
 // SaveState returns in's own state (State).
 func SaveState(in world.Integrator) *State {
@@ -84,8 +96,12 @@ func SaveState(in world.Integrator) *State {
 				s.Reversed = append(s.Reversed, cdContact(k, 0))
 			}
 		}
+		for k, ft := range x.warmT {
+			s.Friction = append(s.Friction, CDFriction{CDContact: cdContact(k, 0), Ft: [3]float64{ft.X, ft.Y, ft.Z}, Slid: x.slid[k]})
+		}
 		sortCD(s.Warm)
 		sortCD(s.Reversed)
+		sort.Slice(s.Friction, func(i, j int) bool { return cdLess(s.Friction[i].CDContact, s.Friction[j].CDContact) })
 	}
 	return s
 }
@@ -114,6 +130,11 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 		if err := check(s.Reversed); err != nil {
 			return err
 		}
+		for _, c := range s.Friction {
+			if err := check([]CDContact{c.CDContact}); err != nil {
+				return err
+			}
+		}
 		x.Dt = s.CDDt
 		x.warm = make(map[cdKey]float64, len(s.Warm))
 		for _, c := range s.Warm {
@@ -122,6 +143,14 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 		x.rev = make(map[cdKey]bool, len(s.Reversed))
 		for _, c := range s.Reversed {
 			x.rev[c.key()] = true
+		}
+		x.warmT = make(map[cdKey]geom.Vec3, len(s.Friction))
+		x.slid = make(map[cdKey]bool)
+		for _, c := range s.Friction {
+			x.warmT[c.key()] = geom.V(c.Ft[0], c.Ft[1], c.Ft[2])
+			if c.Slid {
+				x.slid[c.key()] = true
+			}
 		}
 	}
 	return nil
