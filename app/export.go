@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"grainlab/sim/dump"
 	"grainlab/sim/snap"
@@ -65,7 +66,17 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab export: note:", n.Note())
 	}
 	if *vtkDir != "" || *dumpFile != "" {
-		if err := Export(src, ExportConfig{VTK: *vtkDir, Dump: *dumpFile, Every: *every}); err != nil {
+		stop, release := catchSignals(stderr, "stopping the export")
+		c := &ExportConfig{VTK: *vtkDir, Dump: *dumpFile, Every: *every, stop: stop}
+		err := Export(src, c)
+		release()
+		var in *Interrupted
+		if errors.As(err, &in) {
+			fmt.Fprintf(stderr, "grainlab export: stopped after %d of %d frames; every frame written is complete (%s)\n",
+				c.written, (src.Len()+*every-1) / *every, strings.Join(nonEmpty(*vtkDir, *dumpFile), ", "))
+			return in.Code()
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, "grainlab export:", err)
 			return exitFor(err)
 		}
@@ -90,12 +101,19 @@ type ExportConfig struct {
 	VTK   string // directory of the ParaView series (DIR/vtk/); "" none
 	Dump  string // LAMMPS dump custom file; "" none
 	Every int    // every N-th frame (≤ 1: all)
+
+	stop    *stopFlag // set by SIGINT/SIGTERM: stop after the current frame; nil: never
+	written int       // frames written (set by Export)
 }
 
 // Export writes every Every-th frame of src as a ParaView series and/or a
 // LAMMPS dump. A frame that does not decode is an *InputError; the dump
 // is written to FILE.tmp and renamed at the end.
-func Export(src snap.Frames, c ExportConfig) (err error) {
+//
+// A signal (c.stop) stops it after the frame being written: the series and
+// the dump are closed with every frame so far complete, and the error is an
+// *Interrupted.
+func Export(src snap.Frames, c *ExportConfig) (err error) {
 	every := max(c.Every, 1)
 	var series *vtk.Series
 	if c.VTK != "" {
@@ -133,6 +151,10 @@ func Export(src snap.Frames, c ExportConfig) (err error) {
 				return &OutputError{c.Dump, "write", err}
 			}
 		}
+		c.written++
+		if c.stop.stopped() != nil {
+			break
+		}
 	}
 	if series != nil {
 		if err := series.Close(); err != nil {
@@ -150,5 +172,19 @@ func Export(src snap.Frames, c ExportConfig) (err error) {
 			return &OutputError{c.Dump, "write", err}
 		}
 	}
+	if sig := c.stop.stopped(); sig != nil {
+		return &Interrupted{sig}
+	}
 	return nil
+}
+
+// nonEmpty returns the arguments that are not "".
+func nonEmpty(s ...string) []string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"grainlab/sim/dump"
 	"grainlab/sim/lammps"
 	"grainlab/sim/snap"
 	"grainlab/sim/vtk"
@@ -218,4 +219,46 @@ func TestExportRecording(t *testing.T) {
 	}
 	worst := vtktest.Check(t, filepath.Join(out, vtk.Subdir), want, true)
 	t.Logf("%d recorded frames exported; bodies within %.3g m", len(want), worst)
+}
+
+// A signal during export stops it after the frame being written: the series
+// lists that frame, the dump holds it (renamed from its .tmp), and the
+// error is an *Interrupted (exit 130).
+func TestExportStopsOnSignal(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.grec")
+	var stderr bytes.Buffer
+	if code := Main([]string{"run", "sliding-block-a", "--time", "0.02", "--record", rec, "--out", dir, "--quiet"}, &bytes.Buffer{}, &stderr); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	src, err := OpenFrames(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if src.Len() < 3 {
+		t.Fatalf("%d frames", src.Len())
+	}
+	out, dfile := filepath.Join(dir, "x"), filepath.Join(dir, "x.dump")
+	c := &ExportConfig{VTK: out, Dump: dfile, stop: &stopFlag{}}
+	c.stop.sig.Store(os.Interrupt)
+	err = Export(src, c)
+	var in *Interrupted
+	if !errors.As(err, &in) || in.Code() != ExitInterrupt || c.written != 1 {
+		t.Fatalf("Export: %v after %d frames; want *Interrupted after 1", err, c.written)
+	}
+	if n := pvdLen(t, filepath.Join(out, vtk.Subdir, vtk.BodiesPVD)); n != 1 {
+		t.Errorf("bodies.pvd lists %d frames, want 1", n)
+	}
+	d, err := dump.Open(dfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Len() != 1 {
+		t.Errorf("the dump holds %d frames, want 1", d.Len())
+	}
+	if _, err := os.Stat(dfile + ".tmp"); err == nil {
+		t.Error("the dump's .tmp is left behind")
+	}
 }
