@@ -335,3 +335,34 @@ func TestHistorySpillRace(t *testing.T) {
 		}
 	}
 }
+
+// TestSimLoopResumeSpilled: a branch from a frame whose frame and keyframe
+// are both in the spill file replays the old frames bit for bit (free
+// flight, as TestSimLoopResume in memory) and drops the spilled future.
+func TestSimLoopResumeSpilled(t *testing.T) {
+	dir := t.TempDir()
+	l := startLoop(t, smallScene("8"), func(l *SimLoop) {
+		l.KeyEvery = 5
+		l.History().SetBudget(16 << 10)
+		l.History().SetSpill(dir, true)
+	})
+	h := l.History()
+	steps(t, l, 24)
+	ns, disk, path := h.Spilled()
+	t.Logf("%d of %d frames on disk (%d bytes)", ns, h.Len(), disk)
+	if h.Len() != 25 || ns < 14 {
+		t.Fatalf("history holds %d frames, %d spilled; want 25, frames 0..13 at least spilled", h.Len(), ns)
+	}
+	dx, dv := resumeAndCompare(t, l, 12, nil, true) // keyframe at frame 10, both spilled
+	t.Logf("free flight from a spilled frame: unchanged resume max |Δx| = %g m, |Δv| = %g m/s", dx, dv)
+	if dx != 0 || dv != 0 {
+		t.Errorf("resume from a spilled frame differs: |Δx| = %g m, |Δv| = %g m/s (want bitwise equal)", dx, dv)
+	}
+	l.Close()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("spill file %s after Close: %v", path, err)
+	}
+}
