@@ -181,7 +181,8 @@ func (h *History) Dropped() (int, float64) {
 
 // SetSpill says where the frames beyond the budget go: a temporary file in
 // dir ("" the system's temporary directory), or nowhere (on false: they are
-// dropped). It applies from the next spill file (after a Reset).
+// dropped from then on). The directory applies to the next spill file (the
+// first spill after a Reset).
 func (h *History) SetSpill(dir string, on bool) {
 	h.mu.Lock()
 	h.spillDir, h.noSpill = dir, !on
