@@ -1,21 +1,26 @@
 package app
 
-// The window's in-memory history: every snapshot the simulation goroutine
-// publishes is kept (snapshots are immutable, so keeping the pointer is
-// enough) within a memory budget, with full-state keyframes (state.Encode)
-// every KeyEvery frames and at each edit, and the markers of the time bar.
-// It implements snap.Frames, so the time bar reads it like a recording.
-// No GL here: the handoff is tested with -race like the SimLoop.
+// The window's history: every snapshot the simulation goroutine publishes
+// is kept (snapshots are immutable, so keeping the pointer is enough) within
+// a memory budget, with full-state keyframes (state.Encode) every KeyEvery
+// frames and at each edit, and the markers of the time bar. Beyond the
+// budget the oldest frames and their keyframes move to a spill recording
+// (sim/record, a temporary file) and are read back on demand. It implements
+// snap.Frames, so the time bar reads it like a recording. No GL here: the
+// handoff is tested with -race like the SimLoop.
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
+	"grainlab/sim/record"
 	"grainlab/sim/snap"
 )
 
@@ -64,18 +69,44 @@ type Keyframe struct {
 
 // History is the window's record of published frames. Its methods are safe
 // for concurrent use: the simulation goroutine appends, the render thread
-// reads. Indices are those of the frames held now (0 is the oldest kept).
+// reads. Indices are those of the frames held now (0 is the oldest kept):
+// the spilled frames first (on disk), then the ones in memory.
 type History struct {
 	mu      sync.Mutex
 	budget  int64
 	bytes   int64
-	frames  []*snap.Snapshot
+	frames  []*snap.Snapshot // in memory: frame len(sidx)+i is frames[i]
 	sizes   []int64
-	times   []float64
+	times   []float64 // of every frame held, spilled or in memory
 	keys    []Keyframe
 	markers []Marker
 	dropped int     // frames dropped because of the budget
 	dropT   float64 // time of the newest dropped frame
+
+	noSpill  bool         // drop instead of spilling (SetSpill)
+	spillDir string       // directory of the spill file ("" os.TempDir())
+	sp       *spillFile   // nil until the first spill
+	sidx     []int32      // the spill file's frame index of each spilled frame
+	skeys    []spilledKey // spilled keyframes (State nil), all older than keys
+	spillErr error        // why spilling stopped (then frames are dropped)
+}
+
+// spillFile is the recording the oldest frames move to: written by w,
+// read back by r, both on f. Frames of a dropped future (Truncate) stay in
+// the file unreferenced.
+type spillFile struct {
+	f    *os.File
+	path string
+	w    *record.Writer
+	r    *record.Reader
+}
+
+// spilledKey is a keyframe whose state bytes are in the spill file: they
+// are those of r.Keyframe(frame), the newest keyframe at or before that
+// spilled frame, written with it.
+type spilledKey struct {
+	Keyframe
+	frame int32
 }
 
 // NewHistory keeps frames within budget bytes (≤ 0: DefaultHistoryBytes()).
@@ -148,12 +179,48 @@ func (h *History) Dropped() (int, float64) {
 	return h.dropped, h.dropT
 }
 
-// Reset forgets everything (a new scene, a reset).
+// SetSpill says where the frames beyond the budget go: a temporary file in
+// dir ("" the system's temporary directory), or nowhere (on false: they are
+// dropped from then on). The directory applies to the next spill file (the
+// first spill after a Reset).
+func (h *History) SetSpill(dir string, on bool) {
+	h.mu.Lock()
+	h.spillDir, h.noSpill = dir, !on
+	h.mu.Unlock()
+}
+
+// Spilled returns how many of the frames held are on disk, the size of the
+// spill file and its path ("" when there is none).
+func (h *History) Spilled() (frames int, disk int64, path string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.sp == nil {
+		return len(h.sidx), 0, ""
+	}
+	return len(h.sidx), h.sp.w.Bytes(), h.sp.path
+}
+
+// Reset forgets everything (a new scene, a reset) and removes the spill
+// file.
 func (h *History) Reset() {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	_ = h.reset()
+}
+
+// reset is Reset with h.mu held; it returns the error of removing the
+// spill file.
+func (h *History) reset() error {
 	h.frames, h.sizes, h.times, h.keys, h.markers = nil, nil, nil, nil, nil
 	h.bytes, h.dropped, h.dropT = 0, 0, 0
-	h.mu.Unlock()
+	h.sidx, h.skeys, h.spillErr = nil, nil, nil
+	sp := h.sp
+	h.sp = nil
+	if sp == nil {
+		return nil
+	}
+	// a reader decoding a spilled frame meanwhile gets an error, not a crash
+	return errors.Join(sp.r.Close(), sp.f.Close(), os.Remove(sp.path))
 }
 
 // Add records a published snapshot. A snapshot of the same step as the last
@@ -166,7 +233,7 @@ func (h *History) Add(s *snap.Snapshot) bool {
 	sz := SnapshotBytes(s)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if n := len(h.frames); n > 0 && h.frames[n-1].Stats.Step == s.Stats.Step && h.times[n-1] == s.Stats.Time {
+	if n := len(h.frames); n > 0 && h.frames[n-1].Stats.Step == s.Stats.Step && h.frames[n-1].Stats.Time == s.Stats.Time {
 		h.bytes += sz - h.sizes[n-1]
 		h.frames[n-1], h.sizes[n-1] = s, sz
 		h.trim()
@@ -211,28 +278,57 @@ func (h *History) Markers() []Marker {
 	return out
 }
 
-// KeyframeAt returns the newest keyframe at or before time t.
+// KeyframeAt returns the newest keyframe at or before time t; a spilled
+// one is read back from the spill file (ok is false if that fails).
 func (h *History) KeyframeAt(t float64) (Keyframe, bool) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	i := sort.Search(len(h.keys), func(i int) bool { return h.keys[i].Time > t }) - 1
-	if i < 0 {
+	if i >= 0 {
+		defer h.mu.Unlock()
+		return h.keys[i], true
+	}
+	j := sort.Search(len(h.skeys), func(i int) bool { return h.skeys[i].Time > t }) - 1
+	if j < 0 || h.sp == nil {
+		h.mu.Unlock()
 		return Keyframe{}, false
 	}
-	return h.keys[i], true
+	sk, r := h.skeys[j], h.sp.r
+	h.mu.Unlock()
+	if int(sk.frame) >= r.Len() {
+		if _, err := r.Refresh(); err != nil {
+			return Keyframe{}, false
+		}
+	}
+	// the newest keyframe at or before the frame it was spilled with is
+	// this one: later ones are newer in time, or of a dropped future at or
+	// after a branch point later than this keyframe
+	kt, data, ok := r.Keyframe(int(sk.frame))
+	if !ok || kt != sk.Time {
+		return Keyframe{}, false
+	}
+	k := sk.Keyframe
+	k.State = data
+	return k, true
 }
 
 // Truncate drops the frames and keyframes at or after time t and the
 // markers after it: a branch from the frame at t, which the simulation
 // publishes again.
+//
+// Spilled frames and keyframes at or after t are forgotten (their bytes
+// stay in the spill file, unreferenced).
 func (h *History) Truncate(t float64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := sort.Search(len(h.times), func(i int) bool { return h.times[i] >= t })
-	for i := n; i < len(h.frames); i++ {
+	m := max(n-len(h.sidx), 0) // in-memory frames kept
+	for i := m; i < len(h.frames); i++ {
 		h.bytes -= h.sizes[i]
+		h.frames[i] = nil
 	}
-	h.frames, h.sizes, h.times = h.frames[:n], h.sizes[:n], h.times[:n]
+	h.frames, h.sizes, h.times = h.frames[:m], h.sizes[:m], h.times[:n]
+	h.sidx = h.sidx[:min(n, len(h.sidx))]
+	h.skeys = h.skeys[:sort.Search(len(h.skeys), func(i int) bool { return h.skeys[i].Time >= t })]
 	k := sort.Search(len(h.keys), func(i int) bool { return h.keys[i].Time >= t })
 	for i := k; i < len(h.keys); i++ {
 		h.bytes -= int64(len(h.keys[i].State))
@@ -247,32 +343,133 @@ func (h *History) Truncate(t float64) {
 	h.markers = out
 }
 
-// trim drops the oldest frames (and keyframes before the oldest kept frame
-// but the one it needs) until the history fits its budget; the newest frame
-// always stays. Called with h.mu held.
+// trim moves the oldest frames in memory (with the keyframes at or before
+// them) to the spill file until the history fits its budget; the newest
+// frame always stays in memory. When spilling is off or failed it drops
+// them instead (and keyframes before the oldest kept frame but the one it
+// needs). Called with h.mu held.
 func (h *History) trim() {
 	for h.bytes > h.budget && len(h.frames) > 1 {
+		if h.spillOldest() {
+			continue
+		}
+		ns := len(h.sidx) // the oldest frame in memory
 		h.bytes -= h.sizes[0]
-		h.dropT = h.times[0]
+		h.dropT = h.times[ns]
 		h.dropped++
 		h.frames[0] = nil
-		h.frames, h.sizes, h.times = h.frames[1:], h.sizes[1:], h.times[1:]
+		h.frames, h.sizes = h.frames[1:], h.sizes[1:]
+		if ns == 0 {
+			h.times = h.times[1:]
+		} else {
+			h.times = append(h.times[:ns], h.times[ns+1:]...)
+		}
 		// a keyframe is useful while it is at or before the oldest frame
 		// only if it is the newest such one
-		for len(h.keys) > 1 && h.keys[1].Time <= h.times[0] {
+		for len(h.keys) > 1 && h.keys[1].Time <= h.times[ns] {
 			h.bytes -= int64(len(h.keys[0].State))
 			h.keys = h.keys[1:]
 		}
 	}
 }
 
-// Note describes what the budget cost, "" when nothing was dropped.
+// spillOldest writes the oldest frame in memory, then the keyframes at or
+// before its time, to the spill file (created on first use) and frees them;
+// false when spilling is off or fails (h.spillErr says why, and nothing
+// more is spilled). Called with h.mu held.
+func (h *History) spillOldest() bool {
+	if h.noSpill || h.spillErr != nil {
+		return false
+	}
+	s := h.frames[0]
+	if h.sp == nil {
+		sp, err := createSpill(h.spillDir, s.Scene)
+		if err != nil {
+			h.spillErr = err
+			return false
+		}
+		h.sp = sp
+	}
+	fi := h.sp.w.Frames()
+	if err := h.sp.w.WriteFrame(s); err != nil {
+		h.spillErr = err
+		return false
+	}
+	t := h.times[len(h.sidx)]
+	h.sidx = append(h.sidx, int32(fi))
+	h.bytes -= h.sizes[0]
+	h.frames[0] = nil
+	h.frames, h.sizes = h.frames[1:], h.sizes[1:]
+	for len(h.keys) > 0 && h.keys[0].Time <= t {
+		k := h.keys[0]
+		if err := h.sp.w.WriteKeyframe(k.Time, k.State); err != nil {
+			h.spillErr = err // the keyframe stays in memory
+			break
+		}
+		h.bytes -= int64(len(k.State))
+		k.State = nil
+		h.skeys = append(h.skeys, spilledKey{Keyframe: k, frame: int32(fi)})
+		h.keys[0] = Keyframe{}
+		h.keys = h.keys[1:]
+	}
+	return true
+}
+
+// createSpill creates a spill recording in dir ("" os.TempDir()) and
+// opens its reader on the same file.
+func createSpill(dir, scene string) (*spillFile, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	f, err := os.CreateTemp(dir, "grainlab-history-*.grec")
+	if err != nil {
+		return nil, err
+	}
+	path := f.Name()
+	fail := func(err error) (*spillFile, error) {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	w, err := record.NewWriter(f, record.Header{Scene: scene})
+	if err != nil {
+		return fail(err)
+	}
+	size := func() (int64, error) {
+		st, err := f.Stat()
+		if err != nil {
+			return 0, err
+		}
+		return st.Size(), nil
+	}
+	r, err := record.NewReader(f, size, path)
+	if err != nil {
+		return fail(err)
+	}
+	return &spillFile{f: f, path: path, w: w, r: r}, nil
+}
+
+// Note describes what the budget cost: how many frames are on disk and
+// where, why spilling failed, how many were dropped; "" when everything is
+// in memory.
 func (h *History) Note() string {
-	n, t := h.Dropped()
-	if n == 0 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var parts []string
+	if ns := len(h.sidx); ns > 0 && h.sp != nil {
+		parts = append(parts, fmt.Sprintf("%d oldest frames (up to t=%.4g s) on disk: %s in %s",
+			ns, h.times[ns-1], formatBytes(h.sp.w.Bytes()), filepath.Base(h.sp.path)))
+	}
+	if h.spillErr != nil {
+		parts = append(parts, fmt.Sprintf("spilling failed (%v)", h.spillErr))
+	}
+	if h.dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%d oldest frames dropped, up to t=%.4g s", h.dropped, h.dropT))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("history full (%s): %d oldest frames dropped, up to t=%.4g s", formatBytes(h.Budget()), n, t)
+	return fmt.Sprintf("history over its memory budget (%s): %s", formatBytes(h.budget), strings.Join(parts, "; "))
 }
 
 // Index returns the index of the newest frame at or before t (0 when t is
@@ -287,11 +484,11 @@ func (h *History) Index(t float64) int {
 	return i
 }
 
-// Len is the number of frames held (snap.Frames).
+// Len is the number of frames held, spilled or in memory (snap.Frames).
 func (h *History) Len() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.frames)
+	return len(h.times)
 }
 
 // Time is the time of frame i (snap.Frames).
@@ -304,18 +501,42 @@ func (h *History) Time(i int) float64 {
 	return h.times[i]
 }
 
-// Frame returns frame i (snap.Frames); the snapshot is shared, not copied.
+// Frame returns frame i (snap.Frames): one in memory is shared, not
+// copied; a spilled one is decoded from the spill file (contact data to
+// float32, docs/recording.md).
 func (h *History) Frame(i int) (*snap.Snapshot, error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if i < 0 || i >= len(h.frames) {
-		return nil, fmt.Errorf("history: frame %d out of range [0, %d)", i, len(h.frames))
+	if i < 0 || i >= len(h.times) {
+		n := len(h.times)
+		h.mu.Unlock()
+		return nil, fmt.Errorf("history: frame %d out of range [0, %d)", i, n)
 	}
-	return h.frames[i], nil
+	ns := len(h.sidx)
+	if i >= ns {
+		defer h.mu.Unlock()
+		return h.frames[i-ns], nil
+	}
+	fi, r := int(h.sidx[i]), h.sp.r
+	h.mu.Unlock()
+	if fi >= r.Len() {
+		if _, err := r.Refresh(); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+	}
+	s, err := r.Frame(fi)
+	if err != nil {
+		return nil, fmt.Errorf("history: spilled frame %d: %w", i, err)
+	}
+	return s, nil
 }
 
-// Close does nothing: the history is in memory (snap.Frames).
-func (h *History) Close() error { return nil }
+// Close forgets every frame and removes the spill file (snap.Frames); the
+// history stays usable, empty.
+func (h *History) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.reset()
+}
 
 var _ snap.Frames = (*History)(nil)
 

@@ -141,6 +141,7 @@ func mkSnap(i int64, t float64, nb, nc int) *snap.Snapshot {
 func TestHistoryBudget(t *testing.T) {
 	one := SnapshotBytes(mkSnap(0, 0, 10, 5))
 	h := NewHistory(10 * one)
+	h.SetSpill("", false) // the drop path (spilling off, or failed: TestHistorySpillFails)
 	for i := 0; i < 25; i++ {
 		if !h.Add(mkSnap(int64(i), float64(i)*0.01, 10, 5)) {
 			t.Fatalf("frame %d not appended", i)

@@ -104,6 +104,7 @@ type viewOptions struct {
 	Overlays  bool          // start with every overlay on
 	Share     float64       // wall-time share of rendering while the simulation is CPU-bound
 	HistoryMB float64       // memory budget of the time bar's history in MB (0: DefaultHistoryBytes)
+	SpillDir  string        // directory of the history's spill file ("": the system's temporary directory)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
@@ -151,6 +152,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
 	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", DefaultHistoryBytes()>>20))
+	fs.StringVar(&vo.SpillDir, "history-dir", "", "directory of the temporary file the history's oldest frames move to beyond --history-mb (default: the system's temporary directory)")
 	name, err := parseScene(fs, args, DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
@@ -158,6 +160,10 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	}
 	if vo.HistoryMB < 0 || math.IsNaN(vo.HistoryMB) || math.IsInf(vo.HistoryMB, 0) {
 		fmt.Fprintln(stderr, "grainlab view: --history-mb must be a finite number ≥ 0")
+		return ExitInput
+	}
+	if st, err := os.Stat(vo.SpillDir); vo.SpillDir != "" && (err != nil || !st.IsDir()) {
+		fmt.Fprintf(stderr, "grainlab view: --history-dir %s: not a directory\n", vo.SpillDir)
 		return ExitInput
 	}
 	if isRunFile(name) {
@@ -219,6 +225,8 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 	if vo.HistoryMB > 0 {
 		loop.History().SetBudget(int64(vo.HistoryMB * (1 << 20)))
 	}
+	loop.History().SetSpill(vo.SpillDir, true)
+	defer loop.History().Close() // after loop.Close: removes the spill file
 	loop.SetSpeed(vo.Speed, vo.Fast)
 	if vo.Play {
 		loop.Play()

@@ -1,0 +1,381 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+)
+
+// spillSnap is a frame at step i, time t with nb bodies on one mesh, a
+// wall and nb−1 contacts whose values (odd multiples of irrational numbers,
+// shifted by v to tell two runs apart) need every bit of a float64.
+func spillSnap(i int64, t float64, nb int, v float64) *snap.Snapshot {
+	mesh := snap.Mesh{Name: "tri", Verts: []geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}, Tris: [][3]int32{{0, 1, 2}}}
+	s := &snap.Snapshot{Scene: "spill", Meshes: []snap.Mesh{mesh}, SkinGap: 1e-4}
+	s.Stats.Step, s.Stats.Time, s.Stats.Dt, s.Stats.Integrator = i, t, 1e-5, "explicit"
+	s.Stats.Kinetic = math.Pi * float64(i)
+	x := float64(i)*math.Sqrt2 + v
+	for k := range nb {
+		f := x + float64(k)*math.E
+		s.Bodies = append(s.Bodies, snap.Body{
+			Name: fmt.Sprintf("b%d", k), Radius: 0.1, Pos: geom.V(f, -f/3, f/7),
+			Rot: geom.Quat{W: math.Cos(f), X: math.Sin(f) / math.Sqrt(3), Y: math.Sin(f) / math.Sqrt(3), Z: math.Sin(f) / math.Sqrt(3)},
+			Vel: geom.V(f/11, 0, -f/13), AngVel: geom.V(0, f/17, 0), ContactForce: f / 19,
+		})
+		if k > 0 {
+			s.Contacts = append(s.Contacts, snap.Contact{
+				A: k, B: k - 1, FeatA: int32(k), Kind: snap.VF, Point: geom.V(f/23, f/29, f/31),
+				Normal: geom.V(0, 0.6, 0.8), Gap: -f * 1e-7, Fn: f * 3.3, Ft: geom.V(f/37, 0, 0), Sliding: k%2 == 0,
+			})
+		}
+	}
+	s.Bodies[0].Fixed = true
+	s.Walls = []snap.Wall{{Name: "floor", Body: 0, Enabled: i%3 != 0, Force: geom.V(0, 0, x)}}
+	return s
+}
+
+func f32(x float64) float64 { return float64(float32(x)) }
+
+func v32(v geom.Vec3) geom.Vec3 { return geom.V(f32(v.X), f32(v.Y), f32(v.Z)) }
+
+// sameFrame says how got differs from want as a recording stores it
+// (docs/recording.md): poses, velocities, wall forces and stats bit for
+// bit, contact data and the bodies' summed contact force to float32; ""
+// when it does not.
+func sameFrame(want, got *snap.Snapshot) string {
+	if fmt.Sprintf("%#v", want.Stats) != fmt.Sprintf("%#v", got.Stats) || math.Float64bits(want.SkinGap) != math.Float64bits(got.SkinGap) {
+		return fmt.Sprintf("stats %+v, want %+v", got.Stats, want.Stats)
+	}
+	if len(got.Bodies) != len(want.Bodies) || len(got.Contacts) != len(want.Contacts) {
+		return fmt.Sprintf("%d bodies %d contacts, want %d %d", len(got.Bodies), len(got.Contacts), len(want.Bodies), len(want.Contacts))
+	}
+	for k := range want.Bodies {
+		b := want.Bodies[k]
+		b.ContactForce = f32(b.ContactForce)
+		if fmt.Sprintf("%#v", b) != fmt.Sprintf("%#v", got.Bodies[k]) { // %#v prints every bit of a float64
+			return fmt.Sprintf("body %d: %#v, want %#v", k, got.Bodies[k], b)
+		}
+	}
+	for k := range want.Contacts {
+		c := want.Contacts[k]
+		c.Point, c.Normal, c.Ft, c.Gap, c.Fn = v32(c.Point), v32(c.Normal), v32(c.Ft), f32(c.Gap), f32(c.Fn)
+		if fmt.Sprintf("%#v", c) != fmt.Sprintf("%#v", got.Contacts[k]) {
+			return fmt.Sprintf("contact %d: %#v, want %#v", k, got.Contacts[k], c)
+		}
+	}
+	if fmt.Sprintf("%#v", want.Walls) != fmt.Sprintf("%#v", got.Walls) {
+		return fmt.Sprintf("walls %#v, want %#v", got.Walls, want.Walls)
+	}
+	if len(got.Meshes) != 1 || got.Meshes[0].Name != "tri" || len(got.Meshes[0].Tris) != 1 {
+		return fmt.Sprintf("meshes %v", got.Meshes)
+	}
+	return ""
+}
+
+// spillKey is the keyframe the tests add at frame i of run tag.
+func spillKey(i int, t float64, tag string) Keyframe {
+	return Keyframe{Time: t, Step: int64(i), Dt: 1e-5 * float64(i+1), Done: []bool{i%2 == 0, true},
+		State: bytes.Repeat([]byte(fmt.Sprintf("%s-%d;", tag, i)), 50)}
+}
+
+// checkFrames compares every frame of h with want (a spilled one as the
+// recording stores it, one in memory is the snapshot added) and the times
+// with theirs, and that they increase.
+func checkFrames(t *testing.T, h *History, want []*snap.Snapshot) {
+	t.Helper()
+	if h.Len() != len(want) {
+		t.Fatalf("Len() = %d, want %d (every frame added)", h.Len(), len(want))
+	}
+	for i, w := range want {
+		if h.Time(i) != w.Stats.Time || (i > 0 && !(h.Time(i) > h.Time(i-1))) {
+			t.Fatalf("Time(%d) = %.17g, want %.17g (increasing)", i, h.Time(i), w.Stats.Time)
+		}
+		got, err := h.Frame(i)
+		if err != nil {
+			t.Fatalf("Frame(%d): %v", i, err)
+		}
+		if ns, _, _ := h.Spilled(); i >= ns { // in memory: the snapshot added
+			if got != w {
+				t.Fatalf("Frame(%d) (in memory) is not the snapshot added", i)
+			}
+		} else if d := sameFrame(w, got); d != "" {
+			t.Fatalf("Frame(%d) (spilled): %s", i, d)
+		}
+	}
+}
+
+// checkKey asserts that KeyframeAt(t) is want, state bytes included.
+func checkKey(t *testing.T, h *History, at float64, want Keyframe) {
+	t.Helper()
+	k, ok := h.KeyframeAt(at)
+	if !ok {
+		t.Fatalf("KeyframeAt(%g): none, want the one at t=%g", at, want.Time)
+	}
+	if k.Time != want.Time || k.Step != want.Step || k.Dt != want.Dt || fmt.Sprint(k.Done) != fmt.Sprint(want.Done) || !bytes.Equal(k.State, want.State) {
+		t.Fatalf("KeyframeAt(%g) = t=%g step %d dt=%g done %v state %.20q…, want t=%g step %d dt=%g done %v state %.20q…",
+			at, k.Time, k.Step, k.Dt, k.Done, k.State, want.Time, want.Step, want.Dt, want.Done, want.State)
+	}
+}
+
+// TestHistorySpill: with a budget of a few frames every frame added stays
+// readable (the oldest from the spill file, as the recording stores them),
+// spilled keyframes are found, a branch (Truncate) into the spilled part
+// forgets its future there too and the new frames and keyframes at the same
+// times are the ones read back; Close removes the file.
+func TestHistorySpill(t *testing.T) {
+	const nb, n, every, cut = 6, 60, 7, 23
+	dir := t.TempDir()
+	one := SnapshotBytes(spillSnap(0, 0, nb, 0))
+	h := NewHistory(4 * one)
+	h.SetSpill(dir, true)
+	var want []*snap.Snapshot
+	keys := map[int]Keyframe{}
+	add := func(i int, v float64, tag string) {
+		tm := 0.001 * float64(i+1)
+		s := spillSnap(int64(i), tm, nb, v)
+		if !h.Add(s) {
+			t.Fatalf("frame %d not appended", i)
+		}
+		want = append(want, s)
+		if i%every == 0 {
+			keys[i] = spillKey(i, tm, tag)
+			h.AddKeyframe(keys[i])
+		}
+	}
+	for i := range n {
+		add(i, 0, "a")
+	}
+	ns, disk, path := h.Spilled()
+	t.Logf("%d frames held, %d on disk (%d bytes, %s); memory %d of %d bytes; note %q", h.Len(), ns, disk, path, h.Bytes(), h.Budget(), h.Note())
+	if ns < n-5 || disk <= 0 || filepath.Dir(path) != dir {
+		t.Fatalf("%d frames spilled to %q (%d bytes), want ≥ %d in %s", ns, path, disk, n-5, dir)
+	}
+	if h.Bytes() > h.Budget() {
+		t.Errorf("memory %d bytes over the budget %d", h.Bytes(), h.Budget())
+	}
+	if d, _ := h.Dropped(); d != 0 {
+		t.Errorf("%d frames dropped", d)
+	}
+	if note := h.Note(); !strings.Contains(note, "on disk") || !strings.Contains(note, filepath.Base(path)) || strings.Contains(note, "dropped") {
+		t.Errorf("note %q", note)
+	}
+	checkFrames(t, h, want)
+	for i := 0; i < n; i++ { // every frame's keyframe, spilled or not
+		checkKey(t, h, want[i].Stats.Time, keys[i-i%every])
+	}
+	if _, ok := h.KeyframeAt(0.0005); ok {
+		t.Error("a keyframe before the first")
+	}
+	if i := h.Index(want[10].Stats.Time + 1e-4); i != 10 {
+		t.Errorf("Index in the spilled part: %d, want 10", i)
+	}
+
+	// branch from frame cut (spilled): its future goes, the new one has
+	// other values and keyframes at the same times
+	h.Truncate(want[cut].Stats.Time)
+	want = want[:cut]
+	checkFrames(t, h, want)
+	checkKey(t, h, 1, keys[cut-cut%every])
+	for i := cut; i < n; i++ {
+		add(i, 0.5, "b")
+	}
+	checkFrames(t, h, want)
+	for i := 0; i < n; i++ { // the new run's keyframes where it has them, at the old times
+		checkKey(t, h, want[i].Stats.Time, keys[i-i%every])
+	}
+	if !bytes.HasPrefix(keys[n-1-(n-1)%every].State, []byte("b-")) {
+		t.Fatal("test setup: the newest keyframe is not the new run's")
+	}
+
+	if err := h.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("spill file %s after Close: %v", path, err)
+	}
+	if h.Len() != 0 || h.Note() != "" {
+		t.Errorf("after Close: %d frames, note %q", h.Len(), h.Note())
+	}
+	// usable again: a reset scene spills to a new file, Reset removes it
+	for i := range 10 {
+		add(i, 0, "c")
+	}
+	if _, _, p := h.Spilled(); p == "" || p == path {
+		t.Errorf("spill file after Close and 10 frames: %q", p)
+	} else {
+		h.Reset()
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("spill file %s after Reset: %v", p, err)
+		}
+	}
+}
+
+// TestHistorySpillFails: a spill file that cannot be created, or whose
+// writes fail, leaves the history dropping its oldest frames as without a
+// spill, with a note saying why; never a crash.
+func TestHistorySpillFails(t *testing.T) {
+	const nb, n = 4, 30
+	one := SnapshotBytes(spillSnap(0, 0, nb, 0))
+	t.Run("create", func(t *testing.T) {
+		h := NewHistory(4 * one)
+		h.SetSpill(filepath.Join(t.TempDir(), "no", "such", "dir"), true)
+		for i := range n {
+			h.Add(spillSnap(int64(i), 0.001*float64(i+1), nb, 0))
+		}
+		d, _ := h.Dropped()
+		if ns, _, _ := h.Spilled(); ns != 0 || d == 0 || h.Len()+d != n || h.Bytes() > h.Budget() {
+			t.Errorf("%d held, %d spilled, %d dropped of %d; %d bytes of %d", h.Len(), ns, d, n, h.Bytes(), h.Budget())
+		}
+		if note := h.Note(); !strings.Contains(note, "spilling failed") || !strings.Contains(note, "no such file") || !strings.Contains(note, "dropped") {
+			t.Errorf("note %q", note)
+		}
+		if err := h.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	t.Run("write", func(t *testing.T) {
+		dir := t.TempDir()
+		h := NewHistory(4 * one)
+		h.SetSpill(dir, true)
+		var want []*snap.Snapshot
+		for i := range n {
+			s := spillSnap(int64(i), 0.001*float64(i+1), nb, 0)
+			want = append(want, s)
+			h.Add(s)
+			if i == n/2 {
+				h.sp.f.Close() // the disk goes away under the writer
+			}
+		}
+		ns, _, path := h.Spilled()
+		d, _ := h.Dropped()
+		if ns == 0 || d == 0 || h.Len()+d != n || h.Bytes() > h.Budget() {
+			t.Errorf("%d held, %d spilled, %d dropped of %d; %d bytes of %d", h.Len(), ns, d, n, h.Bytes(), h.Budget())
+		}
+		if note := h.Note(); !strings.Contains(note, "spilling failed") || !strings.Contains(note, "on disk") || !strings.Contains(note, "dropped") {
+			t.Errorf("note %q", note)
+		}
+		for i := ns; i < h.Len(); i++ { // the frames in memory are the newest
+			if s, err := h.Frame(i); err != nil || s != want[n-h.Len()+i] {
+				t.Fatalf("Frame(%d) = %p (%v), want the frame at t=%g", i, s, err, want[n-h.Len()+i].Stats.Time)
+			}
+		}
+		if _, err := h.Frame(0); err == nil {
+			t.Error("a spilled frame read from a closed file: no error")
+		}
+		h.Close()
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("spill file %s after Close: %v", path, err)
+		}
+	})
+}
+
+// TestHistorySpillRace reads spilled and in-memory frames and keyframes the
+// way the time bar and a branch do while frames are added and the history
+// is truncated (run with -race).
+func TestHistorySpillRace(t *testing.T) {
+	const nb = 4
+	h := NewHistory(3 * SnapshotBytes(spillSnap(0, 0, nb, 0)))
+	h.SetSpill(t.TempDir(), true)
+	defer h.Close()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if n := h.Len(); n > 0 {
+					i := h.Index(h.Time(n / 3))
+					s, err := h.Frame(i)
+					if err == nil && s == nil {
+						t.Error("nil frame")
+					}
+					if k, ok := h.KeyframeAt(h.Time(i)); ok && len(k.State) == 0 {
+						t.Error("keyframe without state")
+					}
+				}
+				_ = h.Note()
+			}
+		}()
+	}
+	step := 0
+	for r := range 4 {
+		for i := 0; i < 150; i++ {
+			step++
+			tm := 1e-3 * float64(step)
+			h.Add(spillSnap(int64(step), tm, nb, float64(r)))
+			if step%5 == 0 {
+				h.AddKeyframe(spillKey(step, tm, "r"))
+			}
+		}
+		step -= 100
+		h.Truncate(1e-3 * float64(step+1))
+	}
+	close(stop)
+	wg.Wait()
+	if ns, _, _ := h.Spilled(); ns == 0 || h.Note() == "" {
+		t.Errorf("nothing spilled: note %q", h.Note())
+	}
+	for i := 1; i < h.Len(); i++ {
+		if !(h.Time(i) > h.Time(i-1)) {
+			t.Fatalf("times out of order at %d", i)
+		}
+	}
+}
+
+// TestSimLoopResumeSpilled: a branch from a frame whose frame and keyframe
+// are both in the spill file replays the old frames bit for bit (free
+// flight, as TestSimLoopResume in memory) and drops the spilled future.
+func TestSimLoopResumeSpilled(t *testing.T) {
+	dir := t.TempDir()
+	l := startLoop(t, smallScene("8"), func(l *SimLoop) {
+		l.KeyEvery = 5
+		l.History().SetBudget(16 << 10)
+		l.History().SetSpill(dir, true)
+	})
+	h := l.History()
+	steps(t, l, 24)
+	ns, disk, path := h.Spilled()
+	t.Logf("%d of %d frames on disk (%d bytes)", ns, h.Len(), disk)
+	if h.Len() != 25 || ns < 14 {
+		t.Fatalf("history holds %d frames, %d spilled; want 25, frames 0..13 at least spilled", h.Len(), ns)
+	}
+	dx, dv := resumeAndCompare(t, l, 12, nil, true) // keyframe at frame 10, both spilled
+	t.Logf("free flight from a spilled frame: unchanged resume max |Δx| = %g m, |Δv| = %g m/s", dx, dv)
+	if dx != 0 || dv != 0 {
+		t.Errorf("resume from a spilled frame differs: |Δx| = %g m, |Δv| = %g m/s (want bitwise equal)", dx, dv)
+	}
+	l.Close()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("spill file %s after Close: %v", path, err)
+	}
+}
+
+// TestHistoryDirBadInput: `view --history-dir` naming no directory exits 2
+// naming the flag and the path, before any window opens.
+func TestHistoryDirBadInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(file, nil, 0o644)
+	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		var so, se strings.Builder
+		if code := Main([]string{"view", "--history-dir", dir}, &so, &se); code != ExitInput || !strings.Contains(se.String(), "--history-dir "+dir) {
+			t.Errorf("--history-dir %s: exit %d, %q", dir, code, se.String())
+		}
+	}
+}
