@@ -1025,7 +1025,7 @@ func (l *SimLoop) resume(t float64) error {
 	target := h.Time(i)
 	k, ok := h.KeyframeAt(target)
 	if !ok {
-		return fmt.Errorf("no keyframe at or before t=%.6g s (the oldest frames were dropped)", target)
+		return fmt.Errorf("no keyframe at or before t=%.6g s (the oldest frames were dropped: their spill file could not be written)", target)
 	}
 	src := fmt.Sprintf("keyframe at t=%.6g s", k.Time)
 	f, err := state.Parse(k.State, src)
