@@ -3,9 +3,10 @@
 
 APT_PKGS := libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth
-# Tests and bench-lammps also compare with LAMMPS (sim/lammps); VTK's own reader
-# (python3-vtk9, run with /usr/bin/python3) checks the ParaView series (sim/vtk).
-TEST_PKGS := lammps python3-vtk9
+# Tests and bench-lammps also compare with LAMMPS and LIGGGHTS (sim/lammps);
+# VTK's own reader (python3-vtk9, run with /usr/bin/python3) checks the
+# ParaView series (sim/vtk).
+TEST_PKGS := lammps liggghts python3-vtk9
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB     := xvfb-run -a -s '-screen 0 1280x800x24'
 BIN      := bin/grainlab

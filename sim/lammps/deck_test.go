@@ -213,7 +213,7 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 		{"s2-stiffness-falling", "sphere-box", falling, 100, 2e-6, nil, 1e-15, 1e-12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dx, dv := runBoth(t, lmp, c.scene, c.state, c.steps, c.dt, c.sets)
+			dx, dv := runBoth(t, lammpsEngine(lmp), c.scene, c.state, c.steps, c.dt, c.sets)
 			if dx > c.dx || dv > c.dv {
 				t.Errorf("|Δx| = %g m (≤ %g), |Δv| = %g m/s (≤ %g)", dx, c.dx, dv, c.dv)
 			}
@@ -221,27 +221,36 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 	}
 }
 
+// engine is a program that runs a deck: its binary, the deck writer and
+// the input script's name.
+type engine struct {
+	bin, input string
+	write      func(*world.World, lammps.Options) (*lammps.Deck, error)
+}
+
+func lammpsEngine(bin string) engine { return engine{bin, "in.lammps", lammps.Write} }
+
 // runBoth runs the box of scene name from the states of file state for
-// steps steps of dt in LAMMPS and in Grainlab and returns the largest
+// steps steps of dt in the engine and in Grainlab and returns the largest
 // differences of a position and of a velocity component.
-func runBoth(t *testing.T, lmp, name, state string, steps int, dt float64, sets []string) (dx, dv float64) {
+func runBoth(t *testing.T, e engine, name, state string, steps int, dt float64, sets []string) (dx, dv float64) {
 	fix := strconv.FormatFloat(dt, 'g', -1, 64)
 	w := boxAt(t, name, state, append([]string{"integrator.dt=" + fix, "integrator.dt_max=" + fix}, sets...)...)
 	dir := t.TempDir()
-	d, err := lammps.Write(w, lammps.Options{Steps: steps, Dt: dt, Dump: "final.dump"})
+	d, err := e.write(w, lammps.Options{Steps: steps, Dt: dt, Dump: "final.dump"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "in.lammps"), d.Input, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, e.input), d.Input, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, lammps.DataName), d.Data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(lmp, "-in", "in.lammps", "-log", "none", "-screen", "none")
+	cmd := exec.Command(e.bin, "-in", e.input, "-log", "none", "-screen", "none")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("lmp: %v\n%s", err, out)
+		t.Fatalf("%s: %v\n%s", e.bin, err, out)
 	}
 	t0 := w.Time
 	for range steps {
