@@ -44,6 +44,7 @@ func TestSphereOverlapsMatchAllPairs(t *testing.T) {
 	if len(want) < 100 {
 		t.Fatalf("only %d overlaps in the cloud: the test needs a denser one", len(want))
 	}
+	t.Logf("%d overlaps among %d spheres", len(want), len(idx))
 	if len(got) != len(want) {
 		t.Errorf("%d overlaps, all pairs find %d", len(got), len(want))
 	}
