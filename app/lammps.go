@@ -17,7 +17,7 @@ import (
 type deckEngine struct {
 	cmd, input, run string
 	write           func(*world.World, lammps.Options) (*lammps.Deck, error)
-	timeItem        bool // the dump has ITEM: TIME (else export/view need --dt)
+	timeItem        bool // the dump has ITEM: TIME (else `grainlab export` needs --dt)
 }
 
 // cmdLammps writes a scene (optionally from a saved state) as a LAMMPS input
@@ -31,6 +31,8 @@ func cmdLiggghts(args []string, stdout, stderr io.Writer) int {
 	return cmdDeck(deckEngine{"liggghts", lammps.InputLIGGGHTS, "liggghts -in " + lammps.InputLIGGGHTS + " -log none", lammps.WriteLIGGGHTS, false}, args, stdout, stderr)
 }
 
+// cmdDeck writes the deck of a scene for engine e: the input script and
+// the data file in --out (exit 2 for a scene the deck cannot hold).
 func cmdDeck(e deckEngine, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(e.cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
