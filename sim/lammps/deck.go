@@ -246,7 +246,7 @@ func pairStyle(p *law.Smooth) (style string, err error) {
 	if p.MuRoll > 0 {
 		return "", fmt.Errorf("contact.mu_roll = %g has no gran/hooke or gran/hertz equivalent", p.MuRoll)
 	}
-	damp := 0
+	damp, gammaT := 0, p.GammaT
 	if p.GammaT > 0 {
 		damp = 1
 	}
@@ -257,10 +257,20 @@ func pairStyle(p *law.Smooth) (style string, err error) {
 		style = "gran/hooke/history"
 	case p.Model == law.HertzLAMMPS:
 		style = "gran/hertz/history"
+		// gran/hertz/history (pair and wall) rescales a sliding contact's
+		// shear by 1/k_t: with k_t = 0 and a tangential dashpot it gives
+		// NaN. Without friction the tangential force is zero (|F_t| ≤ μ F_n)
+		// and the dashpot is left out; with friction k_t must be > 0.
+		switch {
+		case !(p.Mu > 0):
+			damp, gammaT = 0, 0
+		case !(p.Kt > 0) && p.GammaT > 0:
+			return "", fmt.Errorf("contact.kt = 0 with mu = %g and gamma_t = %g: LAMMPS' gran/hertz/history divides by k_t when a contact slides (set kt > 0)", p.Mu, p.GammaT)
+		}
 	default:
 		return "", fmt.Errorf("contact.model = %s has no LAMMPS pair style (use hooke or hertz)", p.Model)
 	}
-	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, p.GammaT, p.Mu, damp), nil
+	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, gammaT, p.Mu, damp), nil
 }
 
 // axisPlanes are the walls normal to one axis: at most one facing +axis

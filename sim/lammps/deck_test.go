@@ -159,6 +159,7 @@ func TestDeckRefuses(t *testing.T) {
 		{"box-of-tetrapods", nil, `"fill0" is not a sphere`},
 		{"sphere-box", []string{"contact.default.mu_roll=0.1"}, "mu_roll"},
 		{"sphere-box", []string{"contact.default.model=hertz-material", "contact.default.youngs_modulus=1e7", "contact.default.poisson_ratio=0.3", "contact.default.restitution=0.5"}, "hertz-material"},
+		{"sphere-box", []string{"contact.default.model=hertz", "contact.default.mu=0.3", "contact.default.kt=0"}, "contact.kt = 0 with mu = 0.3"},
 	} {
 		s, err := scene.LoadBuiltin(c.scene, c.sets...)
 		if err != nil {
@@ -211,6 +212,7 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 		{"damped", "sphere-box-soft", settled, 2000, 1e-5, nil, 1e-15, 1e-12},
 		{"limit_damping", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.limit_damping=true"}, 1e-9, 1e-6},
 		{"s2-stiffness-falling", "sphere-box", falling, 100, 2e-6, nil, 1e-15, 1e-12},
+		{"hertz", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.model=hertz", "contact.default.kn=1e5"}, 1e-15, 1e-12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dx, dv := runBoth(t, lammpsEngine(lmp), c.scene, c.state, c.steps, c.dt, c.sets)
