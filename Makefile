@@ -3,9 +3,10 @@
 
 APT_PKGS := libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth
-# Tests and bench-lammps also compare with LAMMPS (sim/lammps); VTK's own reader
-# (python3-vtk9, run with /usr/bin/python3) checks the ParaView series (sim/vtk).
-TEST_PKGS := lammps python3-vtk9
+# Tests and bench-lammps also compare with LAMMPS and LIGGGHTS (sim/lammps);
+# VTK's own reader (python3-vtk9, run with /usr/bin/python3) checks the
+# ParaView series (sim/vtk).
+TEST_PKGS := lammps liggghts python3-vtk9
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB     := xvfb-run -a -s '-screen 0 1280x800x24'
 BIN      := bin/grainlab
@@ -60,8 +61,21 @@ bench-spheres: build
 # 1e-4 s (Grainlab's step in this box), Grainlab 3 s on one worker and on
 # two, alternately, five times, and the best of each. Timings on a shared machine only compare
 # when they are taken together like this.
+#
+# With a size, `make bench-lammps N=100000`: sphere-box-soft with N spheres
+# in a box ⌈∛N⌉ lattice cells wide (2.1 d each) and twice as tall, falling
+# from the generator's lattice, BENCH_STEPS steps of 1e-4 s in LAMMPS, in
+# LIGGGHTS (the decks of `grainlab lammps` and `grainlab liggghts`) and in
+# Grainlab (one worker, the same simulated time in its own steps), one after
+# the other. CPU time only (user + sys, /usr/bin/time), as the machine may
+# be shared: per particle-step, the difference between the run and a run of
+# one step over N × the steps between them (set-up left out); the whole
+# process's CPU (set-up, reading the deck, the run) and its peak memory.
 SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
+N ?=
+BENCH_STEPS ?= 500
 bench-lammps: build deps-test
+ifeq ($(N),)
 	@./$(BIN) lammps sphere-box-soft --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
 	@for i in 1 2 3 4 5; do \
 	  (cd bin/bench-lammps && lmp -in in.lammps -log none | awk '/^Loop time/ {printf "LAMMPS %.4f\n", $$4*1e6/$$9/$$12}'); \
@@ -69,6 +83,34 @@ bench-lammps: build deps-test
 	    awk -v n=$$n '/particle/ {printf "Grainlab/%dw %s\n", n, $$2}'; done; \
 	done | awk '{ print $$1 "\t" $$2 " µs/particle-step"; if (!($$1 in b) || $$2 < b[$$1]) b[$$1] = $$2 } \
 	  END { for (k in b) printf "best of 5: %-12s %.4f µs/particle-step\n", k, b[k] }'
+else
+	@set -e; d=bin/bench-lammps-$(N); mkdir -p $$d; \
+	L=$$(awk 'BEGIN { n = int(exp(log($(N))/3)); if (n*n*n < $(N)) n++; printf "%.6g", n*0.0021 + 1e-4 }'); \
+	H=$$(awk "BEGIN { printf \"%.6g\", 2*$$L }"); \
+	sets="--set generators[0].count=$(N) --set generators[0].region.max=[$$L,$$L,$$H] --set walls[0].max=[$$L,$$L,$$H]"; \
+	T=$$(awk 'BEGIN { printf "%.6g", $(BENCH_STEPS)*1e-4 }'); \
+	for s in 1 $(BENCH_STEPS); do \
+	  ./$(BIN) lammps sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
+	  ./$(BIN) liggghts sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
+	done; \
+	echo "$(N) spheres in a $$L × $$L × $$H m box, $(BENCH_STEPS) steps of 1e-4 s ($$T s), one core each, CPU time"; \
+	printf "%-10s %8s %18s %14s %9s\n" code steps "µs/particle-step" "process CPU s" "peak MB"; \
+	for code in LAMMPS LIGGGHTS Grainlab; do \
+	  for s in 1 $(BENCH_STEPS); do \
+	    case $$code in \
+	      LAMMPS)   (cd $$d/s$$s && /usr/bin/time -f "%U %S %M" -o ../time.$$code.$$s lmp -in in.lammps -log none -screen none >/dev/null); \
+	                echo $$s >$$d/steps.$$code.$$s ;; \
+	      LIGGGHTS) (cd $$d/s$$s && /usr/bin/time -f "%U %S %M" -o ../time.$$code.$$s liggghts -in in.liggghts -log none -screen none >/dev/null); \
+	                echo $$s >$$d/steps.$$code.$$s ;; \
+	      Grainlab) t=$$T; [ $$s = 1 ] && t=1e-9; \
+	                /usr/bin/time -f "%U %S %M" -o $$d/time.$$code.$$s ./$(BIN) bench --scene sphere-box-soft $$sets --time $$t --workers 1 | \
+	                  awk '/^simulated/ { print $$5 }' >$$d/steps.$$code.$$s ;; \
+	    esac; \
+	  done; \
+	  cat $$d/steps.$$code.1 $$d/time.$$code.1 $$d/steps.$$code.$(BENCH_STEPS) $$d/time.$$code.$(BENCH_STEPS) | tr '\n' ' ' | \
+	    awk -v c=$$code -v n=$(N) '{ printf "%-10s %8d %18.4f %14.2f %9.0f\n", c, $$5, ($$6+$$7-$$2-$$3)*1e6/n/($$5-$$1), $$6+$$7, $$8/1024 }'; \
+	done
+endif
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzReadSTL -fuzztime=$(FUZZTIME) ./sim/shape/

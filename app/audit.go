@@ -1,8 +1,11 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"sort"
 
 	"grainlab/sim/audit"
 	"grainlab/sim/body"
@@ -72,29 +75,121 @@ func findOverlaps(w *world.World) []overlap {
 			out = append(out, overlap{A: solids[v.A].Name, B: solids[v.B].Name, Kind: v.Kind, Depth: v.Depth})
 		}
 	}
-	// Spheres: sorted by the low end of their x extent, each compared with
-	// the following ones whose extent starts before its own ends.
-	slices.SortFunc(sphere, func(i, j int) int {
-		a, b := w.Bodies[i], w.Bodies[j]
-		switch lo, lo2 := a.X.X-a.R, b.X.X-b.R; {
-		case lo < lo2:
-			return -1
-		case lo > lo2:
-			return 1
+	return append(out, sphereOverlaps(w, sphere)...)
+}
+
+// sphereOverlaps returns the overlapping pairs among the spheres w.Bodies[i],
+// i in idx, in O(N): a grid of cells one largest diameter wide, the spheres
+// sorted by cell (z, y, x), and each compared with those of its own and the
+// 13 forward neighbouring cells (each pair once). A pair is named lower body
+// index first, the pairs in that order. Spheres with a non-finite centre or
+// radius are the finite guard's business and left out.
+func sphereOverlaps(w *world.World, idx []int) []overlap {
+	type cellOf struct {
+		c [3]int64 // z, y, x
+		i int      // body index
+	}
+	rmax := 0.0
+	for _, i := range idx {
+		if b := w.Bodies[i]; b.R > rmax && !math.IsInf(b.R, 1) {
+			rmax = b.R
 		}
-		return i - j
+	}
+	size := 2 * rmax
+	if !(size > 0) {
+		return nil // no sphere has a radius: nothing overlaps
+	}
+	cell := func(x float64) int64 { // monotone, clamped: neighbours stay neighbours
+		return int64(math.Max(-1<<50, math.Min(1<<50, math.Floor(x/size))))
+	}
+	sp := make([]cellOf, 0, len(idx))
+	for _, i := range idx {
+		b := w.Bodies[i]
+		if !b.X.IsFinite() || !(b.R >= 0) || math.IsInf(b.R, 1) {
+			continue
+		}
+		sp = append(sp, cellOf{[3]int64{cell(b.X.Z), cell(b.X.Y), cell(b.X.X)}, i})
+	}
+	cmp3 := func(a, b [3]int64) int {
+		for d := range 3 {
+			if a[d] != b[d] {
+				return cmp.Compare(a[d], b[d])
+			}
+		}
+		return 0
+	}
+	slices.SortFunc(sp, func(a, b cellOf) int {
+		if c := cmp3(a.c, b.c); c != 0 {
+			return c
+		}
+		return a.i - b.i
 	})
-	for k, i := range sphere {
-		a := w.Bodies[i]
-		for _, j := range sphere[k+1:] {
-			b := w.Bodies[j]
-			if b.X.X-b.R > a.X.X+a.R {
-				break
+	// rows: the first entry of each (z, y) row of cells, in sorted order.
+	type row struct {
+		z, y       int64
+		start, end int
+	}
+	var rows []row
+	for k := range sp {
+		if k == 0 || sp[k].c[0] != sp[k-1].c[0] || sp[k].c[1] != sp[k-1].c[1] {
+			rows = append(rows, row{z: sp[k].c[0], y: sp[k].c[1], start: k})
+		}
+		rows[len(rows)-1].end = k + 1
+	}
+	findRow := func(z, y int64) (int, int) {
+		r, ok := slices.BinarySearchFunc(rows, [2]int64{z, y}, func(r row, t [2]int64) int {
+			if r.z != t[0] {
+				return cmp.Compare(r.z, t[0])
 			}
-			if d := a.R + b.R - a.X.Sub(b.X).Norm(); d > 0 {
-				out = append(out, overlap{A: a.Name, B: b.Name, Kind: "sphere-overlap", Depth: d, Smooth: true})
+			return cmp.Compare(r.y, t[1])
+		})
+		if !ok {
+			return 0, 0
+		}
+		return rows[r].start, rows[r].end
+	}
+	type pair struct{ a, b int }
+	var pairs []pair
+	test := func(i, j int) {
+		a, b := w.Bodies[i], w.Bodies[j]
+		if d := a.R + b.R - a.X.Sub(b.X).Norm(); d > 0 {
+			pairs = append(pairs, pair{min(i, j), max(i, j)})
+		}
+	}
+	// The forward half of the 3×3 rows around a row: itself, then (y+1), and
+	// the three rows at z+1.
+	forward := [][2]int64{{0, 1}, {1, -1}, {1, 0}, {1, 1}}
+	for _, r := range rows {
+		// cached ranges of the forward rows
+		var fr [4][2]int
+		for f, d := range forward {
+			fr[f][0], fr[f][1] = findRow(r.z+d[0], r.y+d[1])
+		}
+		for k := r.start; k < r.end; k++ {
+			x := sp[k].c[2]
+			// own row: later entries of the same cell and of cell x+1
+			for m := k + 1; m < r.end && sp[m].c[2] <= x+1; m++ {
+				test(sp[k].i, sp[m].i)
+			}
+			for f := range forward {
+				lo, hi := fr[f][0], fr[f][1]
+				m := lo + sort.Search(hi-lo, func(t int) bool { return sp[lo+t].c[2] >= x-1 })
+				for ; m < hi && sp[m].c[2] <= x+1; m++ {
+					test(sp[k].i, sp[m].i)
+				}
 			}
 		}
+	}
+	slices.SortFunc(pairs, func(p, q pair) int {
+		if p.a != q.a {
+			return p.a - q.a
+		}
+		return p.b - q.b
+	})
+	out := make([]overlap, 0, len(pairs))
+	for _, p := range pairs {
+		a, b := w.Bodies[p.a], w.Bodies[p.b]
+		out = append(out, overlap{A: a.Name, B: b.Name, Kind: "sphere-overlap", Depth: a.R + b.R - a.X.Sub(b.X).Norm(), Smooth: true})
 	}
 	return out
 }

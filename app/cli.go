@@ -66,6 +66,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdShot(args[1:], stdout, stderr)
 	case "lammps":
 		return cmdLammps(args[1:], stdout, stderr)
+	case "liggghts":
+		return cmdLiggghts(args[1:], stdout, stderr)
 	case "export":
 		return cmdExport(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -104,6 +106,8 @@ func usage(w io.Writer) {
   grainlab lammps SCENE [--restart FILE] [--steps N] [--dt DT] [--dump-every N] [--set k=v]... [--out DIR]
                                     write a world of spheres as a LAMMPS deck (timing side by side;
                                     its trajectory dump opens in view/export)
+  grainlab liggghts SCENE [--restart FILE] [--steps N] [--dt DT] [--dump-every N] [--set k=v]... [--out DIR]
+                                    the same as a LIGGGHTS deck (in.liggghts; its dump opens with --dt)
 SCENE is a built-in name (see 'grainlab scenes') or a path to a .yaml file.
 Each command's -h lists all its flags.
 `)

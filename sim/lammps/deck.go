@@ -7,7 +7,8 @@
 // bench-lammps`, docs/performance.md). Worlds LAMMPS cannot run the same
 // way (other shapes, walls not normal to an axis, laws without a LAMMPS
 // equivalent, periodic boxes) are refused with an error that names the body,
-// wall or field.
+// wall or field. WriteLIGGGHTS writes the same system as a LIGGGHTS deck
+// (the same data file; liggghts.go).
 package lammps
 
 import (
@@ -45,8 +46,19 @@ type Options struct {
 // TrajectoryName is the file the deck's `dump custom` writes (Options.DumpEvery).
 const TrajectoryName = "dump.grainlab"
 
-// Write returns the deck of w.
-func Write(w *world.World, o Options) (*Deck, error) {
+// system is what the LAMMPS and LIGGGHTS decks of a world share: its
+// spheres, their one law, the walls by axis, the box and the data file.
+type system struct {
+	spheres []*body.Body
+	law     *law.Smooth
+	style   string // LAMMPS' pair_style line (without limit_damping)
+	planes  [3]axisPlanes
+	bound   [3]string
+	data    []byte
+}
+
+// prepare checks o and w for a deck and returns the system.
+func prepare(w *world.World, o Options) (*system, error) {
 	if o.Steps <= 0 {
 		return nil, fmt.Errorf("steps must be > 0 (got %d)", o.Steps)
 	}
@@ -78,7 +90,11 @@ func Write(w *world.World, o Options) (*Deck, error) {
 	if len(spheres) == 0 {
 		return nil, fmt.Errorf("the world has no movable spheres")
 	}
-	style, limit, err := pairStyle(w, spheres)
+	p, err := sphereLaw(w, spheres)
+	if err != nil {
+		return nil, err
+	}
+	style, err := pairStyle(p)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +137,16 @@ func Write(w *world.World, o Options) (*Deck, error) {
 	for i, b := range spheres {
 		fmt.Fprintf(&d, "%d %.17g %.17g %.17g %.17g %.17g %.17g\n", i+1, b.V.X, b.V.Y, b.V.Z, b.W.X, b.W.Y, b.W.Z)
 	}
+	return &system{spheres: spheres, law: p, style: style, planes: planes, bound: bound, data: d.Bytes()}, nil
+}
 
+// Write returns the deck of w.
+func Write(w *world.World, o Options) (*Deck, error) {
+	sy, err := prepare(w, o)
+	if err != nil {
+		return nil, err
+	}
+	style, limit, planes, bound, spheres := sy.style, sy.law.LimitDamping, sy.planes, sy.bound, sy.spheres
 	var in bytes.Buffer
 	fmt.Fprintf(&in, "# Written by grainlab: %d spheres, the same law, walls, gravity and skin.\n", len(spheres))
 	in.WriteString("units si\natom_style sphere\n")
@@ -167,13 +192,13 @@ func Write(w *world.World, o Options) (*Deck, error) {
 	if o.Dump != "" {
 		fmt.Fprintf(&in, "write_dump all custom %s id x y z vx vy vz modify sort id format float %%.17g\n", o.Dump)
 	}
-	return &Deck{Data: d.Bytes(), Input: in.Bytes()}, nil
+	return &Deck{Data: sy.data, Input: in.Bytes()}, nil
 }
 
-// pairStyle returns the pair style with its coefficients for the one law
-// between every two spheres and between spheres and walls, and whether
-// the law clamps the normal force at zero (law.Smooth.LimitDamping).
-func pairStyle(w *world.World, spheres []*body.Body) (style string, limit bool, err error) {
+// sphereLaw returns the one law between every two spheres and between
+// spheres and enabled walls, or an error naming two bodies whose law
+// differs or is missing.
+func sphereLaw(w *world.World, spheres []*body.Body) (*law.Smooth, error) {
 	var p *law.Smooth
 	check := func(a, b *body.Body) error {
 		cp := w.Params(a.Material, b.Material)
@@ -208,14 +233,20 @@ func pairStyle(w *world.World, spheres []*body.Body) (style string, limit bool, 
 	for _, a := range mats {
 		for _, b := range all {
 			if err := check(a, b); err != nil {
-				return "", false, err
+				return nil, err
 			}
 		}
 	}
+	return p, nil
+}
+
+// pairStyle returns LAMMPS' pair style with its coefficients for law p
+// (its LimitDamping is the caller's keyword).
+func pairStyle(p *law.Smooth) (style string, err error) {
 	if p.MuRoll > 0 {
-		return "", false, fmt.Errorf("contact.mu_roll = %g has no gran/hooke or gran/hertz equivalent", p.MuRoll)
+		return "", fmt.Errorf("contact.mu_roll = %g has no gran/hooke or gran/hertz equivalent", p.MuRoll)
 	}
-	damp := 0
+	damp, gammaT := 0, p.GammaT
 	if p.GammaT > 0 {
 		damp = 1
 	}
@@ -226,10 +257,20 @@ func pairStyle(w *world.World, spheres []*body.Body) (style string, limit bool, 
 		style = "gran/hooke/history"
 	case p.Model == law.HertzLAMMPS:
 		style = "gran/hertz/history"
+		// gran/hertz/history (pair and wall) rescales a sliding contact's
+		// shear by 1/k_t: with k_t = 0 and a tangential dashpot it gives
+		// NaN. Without friction the tangential force is zero (|F_t| ≤ μ F_n)
+		// and the dashpot is left out; with friction k_t must be > 0.
+		switch {
+		case !(p.Mu > 0):
+			damp, gammaT = 0, 0
+		case !(p.Kt > 0) && p.GammaT > 0:
+			return "", fmt.Errorf("contact.kt = 0 with mu = %g and gamma_t = %g: LAMMPS' gran/hertz/history divides by k_t when a contact slides (set kt > 0)", p.Mu, p.GammaT)
+		}
 	default:
-		return "", false, fmt.Errorf("contact.model = %s has no LAMMPS pair style (use hooke or hertz)", p.Model)
+		return "", fmt.Errorf("contact.model = %s has no LAMMPS pair style (use hooke or hertz)", p.Model)
 	}
-	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, p.GammaT, p.Mu, damp), p.LimitDamping, nil
+	return fmt.Sprintf("%s %.17g %.17g %.17g %.17g %.17g %d", style, p.Kn, p.Kt, p.GammaN, gammaT, p.Mu, damp), nil
 }
 
 // axisPlanes are the walls normal to one axis: at most one facing +axis

@@ -159,6 +159,7 @@ func TestDeckRefuses(t *testing.T) {
 		{"box-of-tetrapods", nil, `"fill0" is not a sphere`},
 		{"sphere-box", []string{"contact.default.mu_roll=0.1"}, "mu_roll"},
 		{"sphere-box", []string{"contact.default.model=hertz-material", "contact.default.youngs_modulus=1e7", "contact.default.poisson_ratio=0.3", "contact.default.restitution=0.5"}, "hertz-material"},
+		{"sphere-box", []string{"contact.default.model=hertz", "contact.default.mu=0.3", "contact.default.kt=0"}, "contact.kt = 0 with mu = 0.3"},
 	} {
 		s, err := scene.LoadBuiltin(c.scene, c.sets...)
 		if err != nil {
@@ -211,9 +212,10 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 		{"damped", "sphere-box-soft", settled, 2000, 1e-5, nil, 1e-15, 1e-12},
 		{"limit_damping", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.limit_damping=true"}, 1e-9, 1e-6},
 		{"s2-stiffness-falling", "sphere-box", falling, 100, 2e-6, nil, 1e-15, 1e-12},
+		{"hertz", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.model=hertz", "contact.default.kn=1e5"}, 1e-15, 1e-12},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dx, dv := runBoth(t, lmp, c.scene, c.state, c.steps, c.dt, c.sets)
+			dx, dv := runBoth(t, lammpsEngine(lmp), c.scene, c.state, c.steps, c.dt, c.sets)
 			if dx > c.dx || dv > c.dv {
 				t.Errorf("|Δx| = %g m (≤ %g), |Δv| = %g m/s (≤ %g)", dx, c.dx, dv, c.dv)
 			}
@@ -221,27 +223,36 @@ func TestDeckAgreesWithLAMMPS(t *testing.T) {
 	}
 }
 
+// engine is a program that runs a deck: its binary, the deck writer and
+// the input script's name.
+type engine struct {
+	bin, input string
+	write      func(*world.World, lammps.Options) (*lammps.Deck, error)
+}
+
+func lammpsEngine(bin string) engine { return engine{bin, "in.lammps", lammps.Write} }
+
 // runBoth runs the box of scene name from the states of file state for
-// steps steps of dt in LAMMPS and in Grainlab and returns the largest
+// steps steps of dt in the engine and in Grainlab and returns the largest
 // differences of a position and of a velocity component.
-func runBoth(t *testing.T, lmp, name, state string, steps int, dt float64, sets []string) (dx, dv float64) {
+func runBoth(t *testing.T, e engine, name, state string, steps int, dt float64, sets []string) (dx, dv float64) {
 	fix := strconv.FormatFloat(dt, 'g', -1, 64)
 	w := boxAt(t, name, state, append([]string{"integrator.dt=" + fix, "integrator.dt_max=" + fix}, sets...)...)
 	dir := t.TempDir()
-	d, err := lammps.Write(w, lammps.Options{Steps: steps, Dt: dt, Dump: "final.dump"})
+	d, err := e.write(w, lammps.Options{Steps: steps, Dt: dt, Dump: "final.dump"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "in.lammps"), d.Input, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, e.input), d.Input, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, lammps.DataName), d.Data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(lmp, "-in", "in.lammps", "-log", "none", "-screen", "none")
+	cmd := exec.Command(e.bin, "-in", e.input, "-log", "none", "-screen", "none")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("lmp: %v\n%s", err, out)
+		t.Fatalf("%s: %v\n%s", e.bin, err, out)
 	}
 	t0 := w.Time
 	for range steps {

@@ -366,6 +366,58 @@ func (b *builder) claim(name, keyPath, path string) error {
 	return nil
 }
 
+// claimGenerated refuses generator g when one of the names it makes
+// (g.Name+"0", g.Name+"1", …) is a body's or an earlier generator's, naming
+// the first such name as claim does; the generated names are tested by
+// their form (prefix and index), not stored, so that a million bodies need
+// no map.
+func (b *builder) claimGenerated(g *Generator) error {
+	first, prev := -1, ""
+	for name, path := range b.names {
+		if i, ok := generatedIndex(name, g.Name, g.Count); ok && (first < 0 || i < first) {
+			first, prev = i, path
+		}
+	}
+	for k := range b.s.Generators {
+		p := &b.s.Generators[k]
+		if p == g {
+			break
+		}
+		// Two names of the forms a+digits and c+digits can only be equal
+		// when one of a, c begins the other.
+		if p.Count <= 0 || !strings.HasPrefix(g.Name, p.Name) && !strings.HasPrefix(p.Name, g.Name) {
+			continue
+		}
+		for i := 0; i < g.Count && (first < 0 || i < first); i++ {
+			if _, ok := generatedIndex(g.Name+strconv.Itoa(i), p.Name, p.Count); ok {
+				first, prev = i, p.Path+".name"
+				break
+			}
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return b.s.Errorf(g.Path+".name", "body name %q is also made by %s (%s): body names must be unique",
+		g.Name+strconv.Itoa(first), parentPath(prev), b.where(prev))
+}
+
+// generatedIndex reports whether name is prefix+strconv.Itoa(i) for some
+// 0 ≤ i < count, and i.
+func generatedIndex(name, prefix string, count int) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" || len(rest) > 1 && rest[0] == '0' {
+		return 0, false
+	}
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.Atoi(rest)
+	return i, err == nil && i < count
+}
+
 // where renders the origin of the value at path: "scene.yaml:12" or "--set …".
 func (b *builder) where(path string) string {
 	src := b.s.Lookup(path)
@@ -421,14 +473,13 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 // slack and randomly oriented, all from the generator's seed. When the
 // region is too short for Count bodies its top is raised.
 func (b *builder) generators() error {
-	for _, g := range b.s.Generators {
+	for k := range b.s.Generators {
+		g := &b.s.Generators[k]
 		if g.Count <= 0 {
 			continue
 		}
-		for i := 0; i < g.Count; i++ {
-			if err := b.claim(g.Name+strconv.Itoa(i), g.Path+".name", g.Path); err != nil {
-				return err
-			}
+		if err := b.claimGenerated(g); err != nil {
+			return err
 		}
 		ss, smooth, err := b.smoothShape(g.Shape, g.Path+".shape")
 		if err != nil {

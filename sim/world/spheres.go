@@ -241,17 +241,25 @@ func (s *Spheres) build() {
 			s.lawOf[ma*s.nmat+mb] = li
 		}
 	}
+	// Over the materials in use, not the body pairs (O(N) set-up): every
+	// sphere's material against every body's has a law, and the laws
+	// between spheres' materials are counted.
+	sphereMat := make([]bool, s.nmat)
 	for _, a := range s.body {
-		for _, b := range w.Bodies {
-			if s.lawOf[a.Material*s.nmat+b.Material] < 0 {
-				return
-			}
-		}
+		sphereMat[a.Material] = true
 	}
 	sphereLaws := map[int32]bool{}
-	for _, a := range s.body {
-		for _, b := range s.body {
-			sphereLaws[s.lawOf[a.Material*s.nmat+b.Material]] = true
+	for ma := range s.nmat {
+		if !sphereMat[ma] {
+			continue
+		}
+		for mb := range s.nmat {
+			if used[mb] && s.lawOf[ma*s.nmat+mb] < 0 {
+				return
+			}
+			if sphereMat[mb] {
+				sphereLaws[s.lawOf[ma*s.nmat+mb]] = true
+			}
 		}
 	}
 	s.hooke = false

@@ -1,0 +1,58 @@
+//go:build unix
+
+package scene_test
+
+import (
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"grainlab/sim/integrate"
+	"grainlab/sim/scene"
+)
+
+// BenchmarkSetupSpheres times the set-up of sphere-box-soft with N spheres
+// in a 0.2 × 0.2 × 0.5 m box on one worker: generating and placing them
+// (scene.Build: world creation, generator) and integrate.Start (sphere path,
+// first Verlet list, first evaluation). Besides ns/op it reports the
+// process's CPU time per op (getrusage: user + sys, GC included) as
+// build-cpu-s and start-cpu-s, the figures of docs/performance.md (the
+// machine may be shared: CPU time, not wall time).
+func BenchmarkSetupSpheres(b *testing.B) {
+	for _, n := range []int{5000, 20000, 50000, 200000, 1000000} {
+		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
+			sets := []string{"generators[0].count=" + strconv.Itoa(n),
+				"generators[0].region.max=[0.2,0.2,0.5]", "walls[0].max=[0.2,0.2,0.5]"}
+			var build, start time.Duration
+			for b.Loop() {
+				t0 := cpu()
+				s, err := scene.LoadBuiltin("sphere-box-soft", sets...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w, err := scene.Build(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.Settings.Workers = 1
+				t1 := cpu()
+				if err := integrate.Start(w); err != nil {
+					b.Fatal(err)
+				}
+				build, start = build+t1-t0, start+cpu()-t1
+			}
+			b.ReportMetric(build.Seconds()/float64(b.N), "build-cpu-s")
+			b.ReportMetric(start.Seconds()/float64(b.N), "start-cpu-s")
+		})
+	}
+}
+
+// cpu returns the process's user + system CPU time.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
