@@ -57,15 +57,11 @@ func TestCacheMatchesFreshSearch(t *testing.T) {
 					break // interpenetrating: outside what detection promises
 				}
 				if cache.Stale(&a, &b, gbar) {
-					a.UpdateBoxes()
-					b.UpdateBoxes()
 					cache.Build(&a, &b, gbar, 2*gbar, &s)
 					rebuilds++
 				}
 				cur = Detect(&a, &b, gbar, &cache, nil, cur[:0])
 				var fresh Cache
-				a.UpdateBoxes()
-				b.UpdateBoxes()
 				fresh.Build(&a, &b, gbar, 0, &s)
 				want := Detect(&a, &b, gbar, &fresh, nil, nil)
 				if !sameSet(cur, want) {

@@ -74,7 +74,7 @@ func (c *Contact) Point() geom.Vec3 { return geom.Lerp(c.PA, c.PB, 0.5) }
 
 // Scratch holds per-worker buffers so that detection does not allocate.
 type Scratch struct {
-	va, ea, fa, vb, eb, fb []int32
+	a, b nearSet
 }
 
 // Cache is the second level of the contact search of one body pair (S0 §2.5):
@@ -125,8 +125,7 @@ func angleBound(p, q geom.Quat) float64 {
 	return math.Pi * s
 }
 
-// Build lists the feature pairs of a and b within gbar + margin. Both bodies
-// must have their feature boxes (Posed.UpdateBoxes) for the current poses.
+// Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
@@ -140,16 +139,17 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	// Only features inside the overlap of the two inflated boxes can be
 	// within g of the other body.
 	region := AABB{boxA.Min.Max(boxB.Min), boxA.Max.Min(boxB.Max)}
-	s.va, s.ea, s.fa = a.near(region, s.va, s.ea, s.fa)
-	s.vb, s.eb, s.fb = b.near(region, s.vb, s.eb, s.fb)
-	c.vf = listVF(a, b, s.va, s.fb, g, false, c.vf)
-	c.fv = listVF(b, a, s.vb, s.fa, g, true, c.fv)
-	for _, i := range s.ea {
-		bx := a.EBox[i].Inflate(g)
+	na, nb := &s.a, &s.b
+	a.near(region, na)
+	b.near(region, nb)
+	c.vf = listVF(a, b, na.verts, nb.faces, nb.fbox, g, false, c.vf)
+	c.fv = listVF(b, a, nb.verts, na.faces, na.fbox, g, true, c.fv)
+	for k, i := range na.edges {
+		bx := na.ebox[k].Inflate(g)
 		ea := &a.Poly.Edges[i]
 		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for _, j := range s.eb {
-			if !bx.Overlaps(b.EBox[j]) {
+		for l, j := range nb.edges {
+			if !bx.Overlaps(nb.ebox[l]) {
 				continue
 			}
 			eb := &b.Poly.Edges[j]
@@ -158,10 +158,10 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
-	c.ve = listVE(a, b, s.va, s.eb, g, false, c.ve)
-	c.ev = listVE(b, a, s.vb, s.ea, g, true, c.ev)
-	for _, i := range s.va {
-		for _, j := range s.vb {
+	c.ve = listVE(a, b, na.verts, nb.edges, nb.ebox, g, false, c.ve)
+	c.ev = listVE(b, a, nb.verts, na.edges, na.ebox, g, true, c.ev)
+	for _, i := range na.verts {
+		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
 				c.vv = append(c.vv, [2]int32{i, j})
 			}
@@ -169,13 +169,14 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	}
 }
 
-// listVF lists (vertex of p, face of q) within g of the face plane and box;
-// pairs are stored as (feature of A, feature of B).
-func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
-	for _, fi := range faces {
+// listVF lists (vertex of p, face of q) within g of the face plane and box
+// (fbox[k] is the world box of faces[k]); pairs are stored as (feature of
+// A, feature of B).
+func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for k, fi := range faces {
 		f1 := q.V[q.Poly.Faces[fi].V[0]]
 		n := q.FN[fi]
-		box := q.FBox[fi].Inflate(g)
+		box := fbox[k].Inflate(g)
 		for _, vi := range verts {
 			x := p.V[vi]
 			if d := x.Sub(f1).Dot(n); d < g && d > -g && box.Contains(x) {
@@ -190,10 +191,11 @@ func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]in
 	return out
 }
 
-// listVE lists (vertex of p, edge of q) closer than g.
-func listVE(p, q *Posed, verts, edges []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
-	for _, ei := range edges {
-		box := q.EBox[ei].Inflate(g)
+// listVE lists (vertex of p, edge of q) closer than g (ebox[k] is the world
+// box of edges[k]).
+func listVE(p, q *Posed, verts, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for k, ei := range edges {
+		box := ebox[k].Inflate(g)
 		e := &q.Poly.Edges[ei]
 		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
 		for _, vi := range verts {

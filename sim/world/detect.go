@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
@@ -17,7 +18,7 @@ type pairEntry struct {
 	A, B      int32
 	cur, prev []contact.Contact
 	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
-	stale     bool          // the cache must be rebuilt this evaluation
+	stale     bool          // the cache was rebuilt this evaluation
 	dtMax     float64       // this pair's bound on the next step (StableDt)
 	gen       uint64        // the evaluation that last listed this pair
 	nightOwl  bool          // the pair joined the candidates during the step
@@ -45,6 +46,8 @@ type pairKey struct {
 // pairs that were not candidates when the step started.
 func (w *World) stageDetect() (nightOwls int) {
 	w.leaveSpheres()
+	prof := &w.Stats.Profile
+	t0 := time.Now()
 	n := len(w.Bodies)
 	if len(w.posed) != n {
 		w.posed = make([]contact.Posed, n)
@@ -59,6 +62,8 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 	w.place()
+	t1 := time.Now()
+	prof.Place += t1.Sub(t0)
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
@@ -152,32 +157,26 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 
-	// Second level: pairs whose feature cache went stale need the feature
-	// boxes of both bodies; compute those once per body, then rebuild.
-	if cap(w.needBoxes) < n {
-		w.needBoxes = make([]bool, n)
-	}
-	w.needBoxes = w.needBoxes[:n]
-	clear(w.needBoxes)
-	w.parallel(len(w.pairs), func(_, i int) {
+	t2 := time.Now()
+	prof.Broad += t2.Sub(t1)
+
+	// Second level: rebuild the feature lists gone stale (S0 §2.5); each
+	// rebuild computes the boxes of the features near the other body only.
+	w.parallel(len(w.pairs), func(worker, i int) {
 		e := w.pairs[i]
+		e.stale = false
 		if e.smooth {
-			e.stale = false
 			return
 		}
+		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-		e.stale = e.cache.Stale(&w.posed[e.A], &w.posed[e.B], g)
-	})
-	for _, e := range w.pairs {
-		if e.stale {
-			w.needBoxes[e.A], w.needBoxes[e.B] = true, true
-		}
-	}
-	w.parallel(n, func(_, i int) {
-		if w.needBoxes[i] {
-			w.posed[i].UpdateBoxes()
+		if e.cache.Stale(pa, pb, g) {
+			e.stale = true
+			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
 		}
 	})
+	t3 := time.Now()
+	prof.Cache += t3.Sub(t2)
 
 	// Narrow phase in parallel; each pair writes only its own slice, so the
 	// result does not depend on the number of workers.
@@ -190,15 +189,16 @@ func (w *World) stageDetect() (nightOwls int) {
 			}
 			return
 		}
-		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-		if e.stale {
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
-		}
-		e.cur = contact.Detect(pa, pb, g, &e.cache, e.prev, e.cur[:0])
+		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 	})
 	w.Stats.SQFailures += sqFail.Load()
+	prof.Evaluations++
+	prof.Pairs += int64(len(w.pairs))
 	for _, e := range w.pairs {
+		if e.stale {
+			prof.Rebuilds++
+		}
 		if e.nightOwl {
 			for i := range e.cur {
 				if e.cur[i].Active() {
@@ -208,6 +208,7 @@ func (w *World) stageDetect() (nightOwls int) {
 			e.nightOwl = false // it is a candidate from now on
 		}
 	}
+	prof.Narrow += time.Since(t3)
 	return nightOwls
 }
 

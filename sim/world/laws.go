@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 	"sync/atomic"
+	"time"
 
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
@@ -120,9 +121,15 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 	nightOwls = w.stageDetect()
+	prof := &w.Stats.Profile
+	t0 := time.Now()
 	w.stageLaws(w.pairs, dt, true)
+	t1 := time.Now()
+	prof.Laws += t1.Sub(t0)
 	w.stageAccumulate(w.pairs, t)
-	return nightOwls, w.badEvaluation(w.pairs)
+	bad = w.badEvaluation(w.pairs)
+	prof.Accumulate += time.Since(t1)
+	return nightOwls, bad
 }
 
 // EvaluateFixed runs laws → accumulate at the current state for the contacts
@@ -161,6 +168,8 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 		}
 	}
 	pairs := w.fixedPairs
+	prof := &w.Stats.Profile
+	t0 := time.Now()
 	var sqFail atomic.Int64
 	w.parallel(len(pairs), func(_, i int) { // geometry, then laws (Epot: that of the last Evaluate)
 		e := pairs[i]
@@ -174,8 +183,12 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 		w.lawsPair(e, dt, false)
 	})
 	w.Stats.SQFailures += sqFail.Load()
+	t1 := time.Now()
+	prof.Laws += t1.Sub(t0)
 	w.stageAccumulate(pairs, t)
-	return w.badEvaluation(pairs)
+	bad = w.badEvaluation(pairs)
+	prof.Accumulate += time.Since(t1)
+	return bad
 }
 
 // badEvaluation reports a reversed contact normal (a penetration, S0
@@ -237,12 +250,14 @@ func (w *World) Commit() {
 //     of the skin) in one step.
 func (w *World) StableDt() float64 {
 	w.leaveSpheres()
+	t0 := time.Now()
 	s := w.Settings
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
 	dt := min(s.DtMax, w.smoothTravelDt())
 	for _, e := range w.pairs {
 		dt = min(dt, e.dtMax)
 	}
+	w.Stats.Profile.StepBound += time.Since(t0)
 	return math.Max(dt, s.DtMin)
 }
 

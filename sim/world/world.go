@@ -143,7 +143,6 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
-	needBoxes  []bool
 	gen        uint64 // evaluation counter (pairEntry.gen)
 	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
 	dampLag    bool   // SetDampLag
