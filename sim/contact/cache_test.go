@@ -94,7 +94,7 @@ func closest(a, b *Posed) float64 {
 			f1, f2, f3 := q.V[f.V[0]], q.V[f.V[1]], q.V[f.V[2]]
 			for _, x := range p.V {
 				if _, _, _, ok := VertexFace(x, f1, f2, f3); ok {
-					if g := x.Sub(f1).Dot(q.FN[fi]); math.Abs(g) < math.Abs(d) {
+					if g := x.Sub(f1).Dot(q.FaceNormal(int32(fi))); math.Abs(g) < math.Abs(d) {
 						d = g
 					}
 				}

@@ -175,7 +175,7 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
 	for k, fi := range faces {
 		f1 := q.V[q.Poly.Faces[fi].V[0]]
-		n := q.FN[fi]
+		n := q.FaceNormal(fi)
 		box := fbox[k].Inflate(g)
 		for _, vi := range verts {
 			x := p.V[vi]
@@ -325,7 +325,7 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	f := &q.Poly.Faces[fi]
 	f1 := q.V[f.V[0]]
 	x := p.V[vi]
-	d := x.Sub(f1).Dot(q.FN[fi]) // signed distance above the face plane
+	d := x.Sub(f1).Dot(q.FaceNormal(fi)) // signed distance above the face plane
 	if d >= gbar || d <= -gbar {
 		return out
 	}

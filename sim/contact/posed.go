@@ -32,43 +32,48 @@ func segBox(p, q geom.Vec3) AABB { return AABB{p.Min(q), p.Max(q)} }
 func triBox(a, b, c geom.Vec3) AABB { return AABB{a.Min(b).Min(c), a.Max(b).Max(c)} }
 
 // Posed is a polyhedron placed in the world for one step: world-frame vertices
-// and face normals are computed once per step and shared by every pair test.
-// Feature boxes are not kept: a rebuild of a pair's feature list computes
-// the boxes of the features near the other body only (near).
+// are computed once per step and shared by every pair test. Face normals are
+// rotated when a test reads them (FaceNormal: a few per pair, where placing
+// all of them cost more than the narrow phase's reads), and feature boxes
+// are not kept: a rebuild of a pair's feature list computes the boxes of
+// the features near the other body only (near).
 type Posed struct {
 	Poly  *shape.Polyhedron
 	X     geom.Vec3
 	Q     geom.Quat
+	R     geom.Mat3   // rotation matrix of Q
 	V     []geom.Vec3 // world vertices
-	FN    []geom.Vec3 // world unit face normals
 	Box   AABB        // world AABB of V
 	Fixed bool
 }
 
-// Update places p's polyhedron at (x, q), refreshing world vertices and normals.
+// Update places p's polyhedron at (x, q), refreshing world vertices and box.
 func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed bool) {
 	p.Poly, p.X, p.Q, p.Fixed = poly, x, q, fixed
 	if cap(p.V) < len(poly.Verts) {
 		p.V = make([]geom.Vec3, len(poly.Verts))
 	}
-	p.V = p.V[:len(poly.Verts)]
-	if cap(p.FN) < len(poly.Faces) {
-		p.FN = make([]geom.Vec3, len(poly.Faces))
-	}
-	p.FN = p.FN[:len(poly.Faces)]
+	V := p.V[:len(poly.Verts)]
+	p.V = V
 	R := q.Mat()
+	p.R = R
 	mn := geom.V(1e300, 1e300, 1e300)
 	mx := mn.Neg()
 	for i, v := range poly.Verts {
-		w := x.Add(R.MulV(v))
-		p.V[i] = w
+		// x + R·v, as x.Add(R.MulV(v)) writes it (the same rounding).
+		w := geom.Vec3{
+			X: x.X + (R[0][0]*v.X + R[0][1]*v.Y + R[0][2]*v.Z),
+			Y: x.Y + (R[1][0]*v.X + R[1][1]*v.Y + R[1][2]*v.Z),
+			Z: x.Z + (R[2][0]*v.X + R[2][1]*v.Y + R[2][2]*v.Z),
+		}
+		V[i] = w
 		mn, mx = mn.Min(w), mx.Max(w)
-	}
-	for i := range poly.Faces {
-		p.FN[i] = R.MulV(poly.Faces[i].N)
 	}
 	p.Box = AABB{mn, mx}
 }
+
+// FaceNormal returns the world unit normal of face i.
+func (p *Posed) FaceNormal(i int32) geom.Vec3 { return p.R.MulV(p.Poly.Faces[i].N) }
 
 // nearSet is the part of one body that a feature-list rebuild looks at: the
 // vertices inside a region, the edges and faces whose boxes meet it, and

@@ -31,6 +31,11 @@ type pairEntry struct {
 	dtSpring     float64 // cached Hookean Δt bound (pairDtSmooth), valid while springGen == World.lawGen
 	springGen    uint64
 	springSafety float64
+
+	// The entry bound of StableDt (entryDt) and what it was computed from.
+	dtEntry, entryMA, entryMB, entrySafety float64
+	entryGen                               uint64
+	entryP                                 *ContactParams
 }
 
 // pairKey identifies a candidate pair with its periodic image.

@@ -143,10 +143,11 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
-	gen        uint64 // evaluation counter (pairEntry.gen)
-	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
-	dampLag    bool   // SetDampLag
-	dampEntry  bool   // SetDampLag
+	gen        uint64      // evaluation counter (pairEntry.gen)
+	lawGen     uint64      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	dampLag    bool        // SetDampLag
+	dampEntry  bool        // SetDampLag
+	speeds     []bodySpeed // StableDt's per-body speed terms
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int
