@@ -47,9 +47,10 @@ type pairKey struct {
 // stageDetect is solver stage 1 (S0 §2.5, §2.4.2–2.4.4): place every body,
 // update the candidate pairs (Verlet list over inflated bounding spheres plus
 // body–wall pairs) and run the narrow phase on every candidate pair in
-// parallel. It reports the number of night-owl contacts: active contacts in
+// parallel; withLaws runs stage 2 (lawsPair, dt as for stageLaws) on each
+// pair right after its narrow phase, in the same pass. It reports the number of night-owl contacts: active contacts in
 // pairs that were not candidates when the step started.
-func (w *World) stageDetect() (nightOwls int) {
+func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
 	t0 := time.Now()
@@ -165,9 +166,13 @@ func (w *World) stageDetect() (nightOwls int) {
 	t2 := time.Now()
 	prof.Broad += t2.Sub(t1)
 
-	// Second level: rebuild the feature lists gone stale (S0 §2.5); each
-	// rebuild computes the boxes of the features near the other body only.
-	w.parallel(len(w.pairs), func(worker, i int) {
+	// Per pair, in one parallel pass over the pairs (stagesPass): the second
+	// level — rebuild the feature list if stale (S0 §2.5), computing the
+	// boxes of the features near the other body only —, the narrow phase,
+	// and with laws the interface laws. Each pair writes only its own
+	// entry, so the result does not depend on the number of workers.
+	var sqFail atomic.Int64
+	cache := func(worker, i int) {
 		e := w.pairs[i]
 		e.stale = false
 		if e.smooth {
@@ -179,14 +184,8 @@ func (w *World) stageDetect() (nightOwls int) {
 			e.stale = true
 			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
 		}
-	})
-	t3 := time.Now()
-	prof.Cache += t3.Sub(t2)
-
-	// Narrow phase in parallel; each pair writes only its own slice, so the
-	// result does not depend on the number of workers.
-	var sqFail atomic.Int64
-	w.parallel(len(w.pairs), func(worker, i int) {
+	}
+	narrow := func(_, i int) {
 		e := w.pairs[i]
 		if e.smooth {
 			if w.narrowSmooth(e) {
@@ -196,7 +195,22 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
-	})
+	}
+	var laws func(_, i int)
+	if withLaws {
+		laws = func(_, i int) { w.lawsPair(w.pairs[i], dt, true) }
+	}
+	var spent [3]time.Duration // cache, narrow, laws: worker time
+	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
+	t3 := time.Now()
+	// The pass's wall time, shared out in proportion to the workers' time.
+	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
+		wall := t3.Sub(t2)
+		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
+		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
+		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
+			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
+	}
 	w.Stats.SQFailures += sqFail.Load()
 	prof.Evaluations++
 	prof.Pairs += int64(len(w.pairs))
@@ -314,10 +328,67 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 	wg.Wait()
 }
 
+// stagesPass runs up to three per-item stages over i in [0, n) in one pass
+// on Settings.Workers goroutines: items are handed out in batches as by
+// parallel, and each batch runs stage 0 on all its items, then stage 1,
+// then stage 2 (a nil stage is skipped), so a stage may rely on the earlier
+// ones having run for the same item but not for other items. The workers'
+// time in each stage (one clock reading per stage per batch) is added to
+// spent. Results must not depend on which worker ran an item.
+func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.Duration) {
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	batch := n
+	if nw > 1 && n >= 64 {
+		batch = max(8, n/(16*nw))
+	} else {
+		nw = 1
+	}
+	var next atomic.Int64
+	run := func(k int) {
+		sc := &w.scratch[k]
+		sc.spent = [3]time.Duration{}
+		for {
+			lo := int(next.Add(int64(batch))) - batch
+			if lo >= n {
+				return
+			}
+			hi := min(lo+batch, n)
+			t := time.Now()
+			for s, f := range stages {
+				if f == nil {
+					continue
+				}
+				for i := lo; i < hi; i++ {
+					f(k, i)
+				}
+				t1 := time.Now()
+				sc.spent[s] += t1.Sub(t)
+				t = t1
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for k := 1; k < nw; k++ {
+		wg.Add(1)
+		go func(k int) { defer wg.Done(); run(k) }(k)
+	}
+	run(0)
+	wg.Wait()
+	for k := 0; k < nw; k++ {
+		for s := range spent {
+			spent[s] += w.scratch[k].spent[s]
+		}
+	}
+}
+
 // paddedScratch keeps each worker's buffers on their own cache lines.
 type paddedScratch struct {
 	contact.Scratch
-	_ [64]byte
+	spent [3]time.Duration // stagesPass: this worker's time per stage
+	_     [64]byte
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to

@@ -11,19 +11,16 @@ import (
 	"grainlab/sim/law"
 )
 
-// stageLaws is solver stage 2: the interface laws of every active contact —
-// normal barrier/penalty force (S0 eq. 49–51), viscous damping with the
-// compressive clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57).
-// dt is the time since the previous accepted evaluation (the tangential
-// displacement increment is the relative velocity times dt). Each pair only
-// writes its own contacts, so the stage runs in parallel deterministically.
-// It works on pairs (w.pairs, or a subset that holds every contact); energy
-// says whether to fill Contact.Epot.
-func (w *World) stageLaws(pairs []*pairEntry, dt float64, energy bool) {
-	w.parallel(len(pairs), func(_, i int) { w.lawsPair(pairs[i], dt, energy) })
-}
+// Solver stage 2, the interface laws of every active contact — normal
+// barrier/penalty force (S0 eq. 49–51), viscous damping with the compressive
+// clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57) — runs pair
+// by pair (lawsPair): in stageDetect's pass right after each pair's narrow
+// phase (Evaluate), or after each pair's refresh (EvaluateFixed). dt is the
+// time since the previous accepted evaluation (the tangential displacement
+// increment is the relative velocity times dt). Each pair only writes its
+// own contacts, so the stage runs in parallel deterministically.
 
-// lawsPair is stageLaws for one pair.
+// lawsPair is stage 2 for one pair; energy says whether to fill Contact.Epot.
 func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
@@ -120,12 +117,9 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 // the number of night-owl contacts and whether any contact flipped its normal
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
-	nightOwls = w.stageDetect()
+	nightOwls = w.stageDetect(true, dt) // stages 1 and 2 in one pass over the pairs
 	prof := &w.Stats.Profile
-	t0 := time.Now()
-	w.stageLaws(w.pairs, dt, true)
 	t1 := time.Now()
-	prof.Laws += t1.Sub(t0)
 	w.stageAccumulate(w.pairs, t)
 	bad = w.badEvaluation(w.pairs)
 	prof.Accumulate += time.Since(t1)
@@ -214,7 +208,7 @@ func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
 // themselves (contact dynamics): afterwards EachContact visits contacts with
 // points, normals and gaps; Fn and Ft keep whatever the caller writes.
 func (w *World) DetectContacts() (nightOwls int) {
-	nightOwls = w.stageDetect()
+	nightOwls = w.stageDetect(false, 0)
 	w.Commit()
 	return nightOwls
 }
