@@ -104,8 +104,27 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
 		return true
 	}
-	th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
-	dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
+	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
+	// a.Q.InvRotate written out (the same operations in the same order, so
+	// the same bits): this test runs for every candidate pair at every step.
+	aw, ax, ay, az := a.Q.W, -a.Q.X, -a.Q.Y, -a.Q.Z // a.Q.Conj()
+	bq := b.Q
+	r := geom.Quat{ // a.Q.Conj().Mul(b.Q)
+		W: aw*bq.W - ax*bq.X - ay*bq.Y - az*bq.Z,
+		X: aw*bq.X + ax*bq.W + ay*bq.Z - az*bq.Y,
+		Y: aw*bq.Y - ax*bq.Z + ay*bq.W + az*bq.X,
+		Z: aw*bq.Z + ax*bq.Y - ay*bq.X + az*bq.W,
+	}
+	pw, px, py, pz := c.refQ.W, -c.refQ.X, -c.refQ.Y, -c.refQ.Z // refQ.Conj()
+	dx := pw*r.X + px*r.W + py*r.Z - pz*r.Y                     // vec(refQ⁻¹·r), as in angleBound
+	dy := pw*r.Y - px*r.Z + py*r.W + pz*r.X
+	dz := pw*r.Z + px*r.Y - py*r.X + pz*r.W
+	th := thetaBound(math.Sqrt(dx*dx + dy*dy + dz*dz))
+	// a.Q.InvRotate(v) = Conj(a.Q).Rotate(v): t = 2 u×v, v + w t + u×t.
+	u := geom.Vec3{X: ax, Y: ay, Z: az}
+	v := b.X.Sub(a.X)
+	t := u.Cross(v).Scale(2)
+	dB := v.AddScaled(aw, t).Add(u.Cross(t)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
 		return false
 	}
@@ -118,7 +137,11 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 // θ = 2·asin(s) ≤ 2s(1 + s²/5) for s ≤ ½, and θ ≤ π·s otherwise.
 func angleBound(p, q geom.Quat) float64 {
 	r := p.Conj().Mul(q)
-	s := math.Sqrt(r.X*r.X + r.Y*r.Y + r.Z*r.Z)
+	return thetaBound(math.Sqrt(r.X*r.X + r.Y*r.Y + r.Z*r.Z))
+}
+
+// thetaBound is angleBound's bound from s = sin(θ/2).
+func thetaBound(s float64) float64 {
 	if s <= 0.5 {
 		return 2 * s * (1 + s*s/5)
 	}

@@ -265,7 +265,7 @@ func (w *World) StableDt() float64 {
 // pairDt is StableDt's bound for one candidate pair. sp holds each body's
 // speed terms (bodySpeed), computed once per call of StableDt.
 func (w *World) pairDt(e *pairEntry, sp []bodySpeed) float64 {
-	s := w.Settings
+	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
