@@ -94,6 +94,12 @@ type Cache struct {
 	Builds int
 }
 
+// Empty reports whether the cache lists no feature pair: Detect then finds
+// no contact.
+func (c *Cache) Empty() bool {
+	return len(c.vf) == 0 && len(c.fv) == 0 && len(c.ee) == 0 && len(c.ve) == 0 && len(c.ev) == 0 && len(c.vv) == 0
+}
+
 // Invalidate forces a rebuild at the next use.
 func (c *Cache) Invalidate() { c.built = false }
 

@@ -193,12 +193,20 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			}
 			return
 		}
+		if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
+			e.cur = e.cur[:0]
+			return
+		}
 		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 	}
 	var laws func(_, i int)
 	if withLaws {
-		laws = func(_, i int) { w.lawsPair(w.pairs[i], dt, true) }
+		laws = func(_, i int) {
+			if e := w.pairs[i]; e.smooth || len(e.cur) > 0 {
+				w.lawsPair(e, dt, true)
+			}
+		}
 	}
 	var spent [3]time.Duration // cache, narrow, laws: worker time
 	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
