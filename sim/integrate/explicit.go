@@ -53,11 +53,11 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	x.cp.save(w)
 	dt := math.Min(w.Dt, dtMax)
 	for {
-		for _, b := range w.Bodies {
-			if !b.Fixed {
+		w.Parallel(len(w.Bodies), func(i int) { // each body on its own: the same bits for any worker count
+			if b := w.Bodies[i]; !b.Fixed {
 				kickDrift(b, dt)
 			}
-		}
+		})
 		owls, bad := w.Evaluate(w.Time+dt, dt)
 		if !bad && owls == 0 {
 			break

@@ -392,6 +392,11 @@ func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.
 	}
 }
 
+// Parallel runs f(i) for i in [0, n) on the world's workers, as the solver
+// stages do (Settings.Workers; serial below 64 items). f must write only
+// item i's data, so the result does not depend on the number of workers.
+func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { f(i) }) }
+
 // paddedScratch keeps each worker's buffers on their own cache lines.
 type paddedScratch struct {
 	contact.Scratch
