@@ -14,7 +14,7 @@ import (
 
 // packed loads a built-in scene and restores a packed state saved by
 // `grainlab run SCENE --time T` (its final.json, kept in testdata/).
-func packed(b *testing.B, name, file string, sets ...string) *world.World {
+func packed(b testing.TB, name, file string, sets ...string) *world.World {
 	b.Helper()
 	path := file
 	if !strings.HasPrefix(file, "builtin:") {
