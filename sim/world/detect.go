@@ -32,6 +32,9 @@ type pairEntry struct {
 	springGen    uint64
 	springSafety float64
 
+	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
+	gbarGen uint64
+
 	// The entry bound of StableDt (entryDt) and what it was computed from.
 	dtEntry, entryMA, entryMB, entrySafety float64
 	entryGen                               uint64
@@ -179,7 +182,7 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			return
 		}
 		pa, pb := &w.posed[e.A], &w.posed[e.B]
-		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		g := w.pairGBar(e)
 		if e.cache.Stale(pa, pb, g) {
 			e.stale = true
 			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
@@ -197,7 +200,7 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			e.cur = e.cur[:0]
 			return
 		}
-		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		g := w.pairGBar(e)
 		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 	}
 	var laws func(_, i int)
@@ -237,6 +240,16 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	}
 	prof.Narrow += time.Since(t3)
 	return nightOwls
+}
+
+// pairGBar returns the skin ḡ of pair e's material pair, kept in the entry
+// while the laws stay as they are (World.lawGen).
+func (w *World) pairGBar(e *pairEntry) float64 {
+	if e.gbarGen != w.lawGen || e.gbarGen == 0 {
+		e.gbar = w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		e.gbarGen = w.lawGen
+	}
+	return e.gbar
 }
 
 // place poses every body: world vertices and face normals of polyhedra
