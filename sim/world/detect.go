@@ -2,8 +2,8 @@ package world
 
 import (
 	"math"
+	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -314,10 +314,7 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 // atomic counter, so costly items (pairs whose lists are rebuilt) do not pile
 // up on one worker. Results must not depend on which worker ran an item.
 func (w *World) parallel(n int, f func(worker, i int)) {
-	nw := w.Settings.Workers
-	if nw < 1 {
-		nw = 1
-	}
+	nw := max(w.Settings.Workers, 1)
 	if len(w.scratch) < nw {
 		w.scratch = make([]paddedScratch, nw)
 	}
@@ -327,26 +324,43 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 		}
 		return
 	}
-	batch := max(8, n/(16*nw))
-	var next atomic.Int64
+	runBatches(n, nw, max(8, n/(16*nw)), func(k, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f(k, i)
+		}
+	})
+}
+
+// runBatches runs body(worker, lo, hi) over [0, n) in batches of batch
+// items handed out from an atomic counter, on the caller (worker 0) and
+// nw−1 goroutines. It returns when every batch is done, without waiting for
+// a goroutine that has not claimed one: on a machine busy with other work a
+// helper may start late, and the caller then does its share rather than
+// wait for it to be scheduled. A worker announces itself (active) before
+// claiming, so once the counter is spent and active is zero no worker is
+// inside body or can enter it again; a late helper finds the counter spent
+// and returns without touching anything.
+func runBatches(n, nw, batch int, body func(k, lo, hi int)) {
+	var next, active atomic.Int64
 	run := func(k int) {
 		for {
+			active.Add(1)
 			lo := int(next.Add(int64(batch))) - batch
 			if lo >= n {
+				active.Add(-1)
 				return
 			}
-			for i := lo; i < min(lo+batch, n); i++ {
-				f(k, i)
-			}
+			body(k, lo, min(lo+batch, n))
+			active.Add(-1)
 		}
 	}
-	var wg sync.WaitGroup
 	for k := 1; k < nw; k++ {
-		wg.Add(1)
-		go func(k int) { defer wg.Done(); run(k) }(k)
+		go run(k)
 	}
 	run(0)
-	wg.Wait()
+	for active.Load() != 0 {
+		runtime.Gosched()
+	}
 }
 
 // stagesPass runs up to three per-item stages over i in [0, n) in one pass
@@ -367,37 +381,24 @@ func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.
 	} else {
 		nw = 1
 	}
-	var next atomic.Int64
-	run := func(k int) {
+	for k := 0; k < nw; k++ {
+		w.scratch[k].spent = [3]time.Duration{}
+	}
+	runBatches(n, nw, batch, func(k, lo, hi int) {
 		sc := &w.scratch[k]
-		sc.spent = [3]time.Duration{}
-		for {
-			lo := int(next.Add(int64(batch))) - batch
-			if lo >= n {
-				return
+		t := time.Now()
+		for s, f := range stages {
+			if f == nil {
+				continue
 			}
-			hi := min(lo+batch, n)
-			t := time.Now()
-			for s, f := range stages {
-				if f == nil {
-					continue
-				}
-				for i := lo; i < hi; i++ {
-					f(k, i)
-				}
-				t1 := time.Now()
-				sc.spent[s] += t1.Sub(t)
-				t = t1
+			for i := lo; i < hi; i++ {
+				f(k, i)
 			}
+			t1 := time.Now()
+			sc.spent[s] += t1.Sub(t)
+			t = t1
 		}
-	}
-	var wg sync.WaitGroup
-	for k := 1; k < nw; k++ {
-		wg.Add(1)
-		go func(k int) { defer wg.Done(); run(k) }(k)
-	}
-	run(0)
-	wg.Wait()
+	})
 	for k := 0; k < nw; k++ {
 		for s := range spent {
 			spent[s] += w.scratch[k].spent[s]
