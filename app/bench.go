@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime/pprof"
 	"time"
+
+	"grainlab/sim/world"
 )
 
 // startProfile starts CPU profiling into path and returns the function that stops it.
@@ -43,6 +45,9 @@ type BenchResult struct {
 	USPerContact   float64 // µs of wall time per active contact per step
 	USPerParticle  float64 // µs of wall time per movable body per step (LAMMPS' "particle-step")
 	WallPerSimSec  float64 // s of wall time per simulated second
+	// Profile is the wall time of each stage over the measured steps
+	// (world.Profile; empty on the sphere path).
+	Profile world.Profile
 }
 
 // Bench runs a scene headless and measures its speed.
@@ -68,6 +73,7 @@ func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 	if o.Duration > 0 {
 		end = t0 + o.Duration
 	}
+	prof0 := w.Stats.Profile
 	start := time.Now()
 	_, err = s.StepTo(end, func() bool {
 		r.ContactSteps += int64(w.Stats.Contacts)
@@ -81,6 +87,7 @@ func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 		err = &Interrupted{sig}
 	}
 	r.Wall = time.Since(start)
+	r.Profile = w.Stats.Profile.Sub(prof0)
 	r.Steps = w.Steps - steps0
 	r.SimTime = w.Time - t0
 	secs := r.Wall.Seconds()
@@ -154,5 +161,29 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "µs/contact/step  %.3f\n", r.USPerContact)
 	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
+	printProfile(stdout, r)
 	return exitFor(err)
+}
+
+// printProfile prints the stage times of a benchmark (world.Profile): wall
+// time, share of the measured wall time and µs per step of each stage.
+func printProfile(out io.Writer, r *BenchResult) {
+	p := r.Profile
+	if p.Total() <= 0 || r.Steps == 0 || r.Wall <= 0 {
+		return
+	}
+	fmt.Fprintf(out, "stages           wall s   share  µs/step  (%d evaluations, %.1f pairs and %.2f list rebuilds per evaluation)\n",
+		p.Evaluations, float64(p.Pairs)/float64(max(p.Evaluations, 1)), float64(p.Rebuilds)/float64(max(p.Evaluations, 1)))
+	row := func(name string, d time.Duration) {
+		fmt.Fprintf(out, "  %-14s %7.3f  %5.1f%%  %7.1f\n", name, d.Seconds(), 100*d.Seconds()/r.Wall.Seconds(), d.Seconds()*1e6/float64(r.Steps))
+	}
+	row("place", p.Place)
+	row("broad", p.Broad)
+	row("cache", p.Cache)
+	row("narrow", p.Narrow)
+	row("laws", p.Laws)
+	row("accumulate", p.Accumulate)
+	row("step bound", p.StepBound)
+	row("integrate", p.Integrate)
+	row("other", r.Wall-p.Total())
 }

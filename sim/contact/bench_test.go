@@ -27,8 +27,6 @@ func tetrapodPairInContact(tb testing.TB) (a, b *Posed, gbar float64) {
 			b.Update(tet, dir.Scale(d), qb, false)
 			if g := closest(a, b); g < 0.5*gbar {
 				if g > 0 {
-					a.UpdateBoxes()
-					b.UpdateBoxes()
 					return a, b, gbar
 				}
 				break
@@ -67,8 +65,6 @@ func BenchmarkTetrapodPairRebuild(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pa.UpdateBoxes()
-		pb.UpdateBoxes()
 		c.Build(pa, pb, gbar, 2*gbar, &s)
 		out = Detect(pa, pb, gbar, &c, nil, out[:0])
 	}

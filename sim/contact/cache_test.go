@@ -57,15 +57,11 @@ func TestCacheMatchesFreshSearch(t *testing.T) {
 					break // interpenetrating: outside what detection promises
 				}
 				if cache.Stale(&a, &b, gbar) {
-					a.UpdateBoxes()
-					b.UpdateBoxes()
 					cache.Build(&a, &b, gbar, 2*gbar, &s)
 					rebuilds++
 				}
 				cur = Detect(&a, &b, gbar, &cache, nil, cur[:0])
 				var fresh Cache
-				a.UpdateBoxes()
-				b.UpdateBoxes()
 				fresh.Build(&a, &b, gbar, 0, &s)
 				want := Detect(&a, &b, gbar, &fresh, nil, nil)
 				if !sameSet(cur, want) {
@@ -98,7 +94,7 @@ func closest(a, b *Posed) float64 {
 			f1, f2, f3 := q.V[f.V[0]], q.V[f.V[1]], q.V[f.V[2]]
 			for _, x := range p.V {
 				if _, _, _, ok := VertexFace(x, f1, f2, f3); ok {
-					if g := x.Sub(f1).Dot(q.FN[fi]); math.Abs(g) < math.Abs(d) {
+					if g := x.Sub(f1).Dot(q.FaceNormal(int32(fi))); math.Abs(g) < math.Abs(d) {
 						d = g
 					}
 				}
@@ -173,4 +169,48 @@ func TestAngleBound(t *testing.T) {
 			t.Fatalf("bound %g not tight for a small angle %g", b, th)
 		}
 	}
+}
+
+// Stale writes its quaternion products out by hand; it must decide exactly
+// as the bound |Δt| + θ·R written with geom's Quat methods, here on random
+// moves of a tetrapod around the margin (half of them stale).
+func TestStaleMatchesQuatForm(t *testing.T) {
+	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(5))
+	rq := func() geom.Quat {
+		return geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+	}
+	const gbar, margin = 0.005, 0.01
+	stale := 0
+	for trial := 0; trial < 2000; trial++ {
+		var a, b Posed
+		var c Cache
+		var s Scratch
+		a.Update(tet, geom.V(rng.Float64(), rng.Float64(), rng.Float64()), rq(), false)
+		b.Update(tet, a.X.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.3)), rq(), false)
+		c.Build(&a, &b, gbar, margin, &s)
+		// Move both a little: a small rotation and a shift of the order of the margin.
+		turn := func(q geom.Quat) geom.Quat {
+			return q.Integrate(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), 0.01*rng.Float64())
+		}
+		a.Update(tet, a.X.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.002)), turn(a.Q), false)
+		b.Update(tet, b.X.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.002)), turn(b.Q), false)
+		th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
+		dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
+		dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
+		want := dB > c.margin && dA > c.margin
+		if got := c.Stale(&a, &b, gbar); got != want {
+			t.Fatalf("trial %d: Stale = %v, the Quat form says %v (dA %g dB %g margin %g)", trial, got, want, dA, dB, c.margin)
+		}
+		if want {
+			stale++
+		}
+	}
+	if stale < 200 || stale > 1800 {
+		t.Fatalf("%d of 2000 moves stale: the test does not probe both sides", stale)
+	}
+	t.Logf("%d of 2000 moves stale", stale)
 }

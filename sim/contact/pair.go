@@ -78,7 +78,7 @@ func (c *Contact) Point() geom.Vec3 { return geom.Lerp(c.PA, c.PB, 0.5) }
 
 // Scratch holds per-worker buffers so that detection does not allocate.
 type Scratch struct {
-	va, ea, fa, vb, eb, fb []int32
+	a, b nearSet
 }
 
 // Cache is the second level of the contact search of one body pair (S0 §2.5):
@@ -98,6 +98,12 @@ type Cache struct {
 	Builds int
 }
 
+// Empty reports whether the cache lists no feature pair: Detect then finds
+// no contact.
+func (c *Cache) Empty() bool {
+	return len(c.vf) == 0 && len(c.fv) == 0 && len(c.ee) == 0 && len(c.ve) == 0 && len(c.ev) == 0 && len(c.vv) == 0
+}
+
 // Invalidate forces a rebuild at the next use.
 func (c *Cache) Invalidate() { c.built = false }
 
@@ -108,8 +114,27 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
 		return true
 	}
-	th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
-	dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
+	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
+	// a.Q.InvRotate written out (the same operations in the same order, so
+	// the same bits): this test runs for every candidate pair at every step.
+	aw, ax, ay, az := a.Q.W, -a.Q.X, -a.Q.Y, -a.Q.Z // a.Q.Conj()
+	bq := b.Q
+	r := geom.Quat{ // a.Q.Conj().Mul(b.Q)
+		W: aw*bq.W - ax*bq.X - ay*bq.Y - az*bq.Z,
+		X: aw*bq.X + ax*bq.W + ay*bq.Z - az*bq.Y,
+		Y: aw*bq.Y - ax*bq.Z + ay*bq.W + az*bq.X,
+		Z: aw*bq.Z + ax*bq.Y - ay*bq.X + az*bq.W,
+	}
+	pw, px, py, pz := c.refQ.W, -c.refQ.X, -c.refQ.Y, -c.refQ.Z // refQ.Conj()
+	dx := pw*r.X + px*r.W + py*r.Z - pz*r.Y                     // vec(refQ⁻¹·r), as in angleBound
+	dy := pw*r.Y - px*r.Z + py*r.W + pz*r.X
+	dz := pw*r.Z + px*r.Y - py*r.X + pz*r.W
+	th := thetaBound(math.Sqrt(dx*dx + dy*dy + dz*dz))
+	// a.Q.InvRotate(v) = Conj(a.Q).Rotate(v): t = 2 u×v, v + w t + u×t.
+	u := geom.Vec3{X: ax, Y: ay, Z: az}
+	v := b.X.Sub(a.X)
+	t := u.Cross(v).Scale(2)
+	dB := v.AddScaled(aw, t).Add(u.Cross(t)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
 		return false
 	}
@@ -122,15 +147,18 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 // θ = 2·asin(s) ≤ 2s(1 + s²/5) for s ≤ ½, and θ ≤ π·s otherwise.
 func angleBound(p, q geom.Quat) float64 {
 	r := p.Conj().Mul(q)
-	s := math.Sqrt(r.X*r.X + r.Y*r.Y + r.Z*r.Z)
+	return thetaBound(math.Sqrt(r.X*r.X + r.Y*r.Y + r.Z*r.Z))
+}
+
+// thetaBound is angleBound's bound from s = sin(θ/2).
+func thetaBound(s float64) float64 {
 	if s <= 0.5 {
 		return 2 * s * (1 + s*s/5)
 	}
 	return math.Pi * s
 }
 
-// Build lists the feature pairs of a and b within gbar + margin. Both bodies
-// must have their feature boxes (Posed.UpdateBoxes) for the current poses.
+// Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
@@ -144,16 +172,17 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	// Only features inside the overlap of the two inflated boxes can be
 	// within g of the other body.
 	region := AABB{boxA.Min.Max(boxB.Min), boxA.Max.Min(boxB.Max)}
-	s.va, s.ea, s.fa = a.near(region, s.va, s.ea, s.fa)
-	s.vb, s.eb, s.fb = b.near(region, s.vb, s.eb, s.fb)
-	c.vf = listVF(a, b, s.va, s.fb, g, false, c.vf)
-	c.fv = listVF(b, a, s.vb, s.fa, g, true, c.fv)
-	for _, i := range s.ea {
-		bx := a.EBox[i].Inflate(g)
+	na, nb := &s.a, &s.b
+	a.near(region, na)
+	b.near(region, nb)
+	c.vf = listVF(a, b, na.verts, nb.faces, nb.fbox, g, false, c.vf)
+	c.fv = listVF(b, a, nb.verts, na.faces, na.fbox, g, true, c.fv)
+	for k, i := range na.edges {
+		bx := na.ebox[k].Inflate(g)
 		ea := &a.Poly.Edges[i]
 		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for _, j := range s.eb {
-			if !bx.Overlaps(b.EBox[j]) {
+		for l, j := range nb.edges {
+			if !bx.Overlaps(nb.ebox[l]) {
 				continue
 			}
 			eb := &b.Poly.Edges[j]
@@ -162,10 +191,10 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
-	c.ve = listVE(a, b, s.va, s.eb, g, false, c.ve)
-	c.ev = listVE(b, a, s.vb, s.ea, g, true, c.ev)
-	for _, i := range s.va {
-		for _, j := range s.vb {
+	c.ve = listVE(a, b, na.verts, nb.edges, nb.ebox, g, false, c.ve)
+	c.ev = listVE(b, a, nb.verts, na.edges, na.ebox, g, true, c.ev)
+	for _, i := range na.verts {
+		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
 				c.vv = append(c.vv, [2]int32{i, j})
 			}
@@ -173,13 +202,14 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	}
 }
 
-// listVF lists (vertex of p, face of q) within g of the face plane and box;
-// pairs are stored as (feature of A, feature of B).
-func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
-	for _, fi := range faces {
+// listVF lists (vertex of p, face of q) within g of the face plane and box
+// (fbox[k] is the world box of faces[k]); pairs are stored as (feature of
+// A, feature of B).
+func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for k, fi := range faces {
 		f1 := q.V[q.Poly.Faces[fi].V[0]]
-		n := q.FN[fi]
-		box := q.FBox[fi].Inflate(g)
+		n := q.FaceNormal(fi)
+		box := fbox[k].Inflate(g)
 		for _, vi := range verts {
 			x := p.V[vi]
 			if d := x.Sub(f1).Dot(n); d < g && d > -g && box.Contains(x) {
@@ -194,10 +224,11 @@ func listVF(p, q *Posed, verts, faces []int32, g float64, swap bool, out [][2]in
 	return out
 }
 
-// listVE lists (vertex of p, edge of q) closer than g.
-func listVE(p, q *Posed, verts, edges []int32, g float64, swap bool, out [][2]int32) [][2]int32 {
-	for _, ei := range edges {
-		box := q.EBox[ei].Inflate(g)
+// listVE lists (vertex of p, edge of q) closer than g (ebox[k] is the world
+// box of edges[k]).
+func listVE(p, q *Posed, verts, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	for k, ei := range edges {
+		box := ebox[k].Inflate(g)
 		e := &q.Poly.Edges[ei]
 		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
 		for _, vi := range verts {
@@ -327,7 +358,7 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	f := &q.Poly.Faces[fi]
 	f1 := q.V[f.V[0]]
 	x := p.V[vi]
-	d := x.Sub(f1).Dot(q.FN[fi]) // signed distance above the face plane
+	d := x.Sub(f1).Dot(q.FaceNormal(fi)) // signed distance above the face plane
 	if d >= gbar || d <= -gbar {
 		return out
 	}

@@ -32,89 +32,130 @@ func segBox(p, q geom.Vec3) AABB { return AABB{p.Min(q), p.Max(q)} }
 func triBox(a, b, c geom.Vec3) AABB { return AABB{a.Min(b).Min(c), a.Max(b).Max(c)} }
 
 // Posed is a polyhedron placed in the world for one step: world-frame vertices
-// and face normals are computed once per step and shared by every pair test.
+// are computed once per step and shared by every pair test. Face normals are
+// rotated when a test reads them (FaceNormal: a few per pair, where placing
+// all of them cost more than the narrow phase's reads), and feature boxes
+// are not kept: a rebuild of a pair's feature list computes the boxes of
+// the features near the other body only (near).
 type Posed struct {
 	Poly  *shape.Polyhedron
 	X     geom.Vec3
 	Q     geom.Quat
+	R     geom.Mat3   // rotation matrix of Q
 	V     []geom.Vec3 // world vertices
-	FN    []geom.Vec3 // world unit face normals
 	Box   AABB        // world AABB of V
-	EBox  []AABB      // world AABB of each edge (empty box for Flat edges)
-	FBox  []AABB      // world AABB of each face
 	Fixed bool
 }
 
-// Update places p's polyhedron at (x, q), refreshing world vertices and normals.
+// Update places p's polyhedron at (x, q), refreshing world vertices and box.
 func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed bool) {
 	p.Poly, p.X, p.Q, p.Fixed = poly, x, q, fixed
 	if cap(p.V) < len(poly.Verts) {
 		p.V = make([]geom.Vec3, len(poly.Verts))
 	}
-	p.V = p.V[:len(poly.Verts)]
-	if cap(p.FN) < len(poly.Faces) {
-		p.FN = make([]geom.Vec3, len(poly.Faces))
-	}
-	p.FN = p.FN[:len(poly.Faces)]
+	V := p.V[:len(poly.Verts)]
+	p.V = V
 	R := q.Mat()
+	p.R = R
 	mn := geom.V(1e300, 1e300, 1e300)
 	mx := mn.Neg()
 	for i, v := range poly.Verts {
-		w := x.Add(R.MulV(v))
-		p.V[i] = w
+		// x + R·v, as x.Add(R.MulV(v)) writes it (the same rounding).
+		w := geom.Vec3{
+			X: x.X + (R[0][0]*v.X + R[0][1]*v.Y + R[0][2]*v.Z),
+			Y: x.Y + (R[1][0]*v.X + R[1][1]*v.Y + R[1][2]*v.Z),
+			Z: x.Z + (R[2][0]*v.X + R[2][1]*v.Y + R[2][2]*v.Z),
+		}
+		V[i] = w
 		mn, mx = mn.Min(w), mx.Max(w)
-	}
-	for i := range poly.Faces {
-		p.FN[i] = R.MulV(poly.Faces[i].N)
 	}
 	p.Box = AABB{mn, mx}
 }
 
-// UpdateBoxes computes the world boxes of every edge and face for the
-// current pose (needed only when a pair's feature cache is rebuilt).
-func (p *Posed) UpdateBoxes() {
+// FaceNormal returns the world unit normal of face i.
+func (p *Posed) FaceNormal(i int32) geom.Vec3 { return p.R.MulV(p.Poly.Faces[i].N) }
+
+// nearSet is the part of one body that a feature-list rebuild looks at: the
+// vertices inside a region, the edges and faces whose boxes meet it, and
+// those boxes (aligned with edges and faces).
+type nearSet struct {
+	verts, edges, faces []int32
+	ebox, fbox          []AABB
+	code                []uint8 // per vertex: outcode against the region
+}
+
+// Outcode bits of a point against a box, one per side; a point is inside
+// when its code is 0, and a segment's or triangle's bounding box misses
+// the box exactly when its vertices' codes share a bit (all beyond one side).
+const (
+	outXLo uint8 = 1 << iota
+	outXHi
+	outYLo
+	outYHi
+	outZLo
+	outZHi
+)
+
+// outcode returns v's outcode against box (0 iff box.Contains(v)).
+func outcode(v geom.Vec3, box *AABB) uint8 {
+	var c uint8
+	if !(v.X >= box.Min.X) {
+		c |= outXLo
+	}
+	if !(v.X <= box.Max.X) {
+		c |= outXHi
+	}
+	if !(v.Y >= box.Min.Y) {
+		c |= outYLo
+	}
+	if !(v.Y <= box.Max.Y) {
+		c |= outYHi
+	}
+	if !(v.Z >= box.Min.Z) {
+		c |= outZLo
+	}
+	if !(v.Z <= box.Max.Z) {
+		c |= outZHi
+	}
+	return c
+}
+
+// near collects into s the features of p whose bounds meet box (edges of
+// kind Flat are skipped) with the world boxes of those edges and faces.
+// An edge's box (segBox) meets box unless both ends lie beyond the same
+// side, a face's box (triBox) unless its three corners do: for finite
+// coordinates this is the test AABB.Overlaps of the feature's box, decided
+// from one outcode per vertex, so no feature box is computed for a feature
+// far from the other body.
+func (p *Posed) near(box AABB, s *nearSet) {
 	poly := p.Poly
-	p.EBox = resize(p.EBox, len(poly.Edges))
-	empty := AABB{Min: geom.V(1e300, 1e300, 1e300), Max: geom.V(-1e300, -1e300, -1e300)}
+	s.verts, s.edges, s.faces = s.verts[:0], s.edges[:0], s.faces[:0]
+	s.ebox, s.fbox = s.ebox[:0], s.fbox[:0]
+	if cap(s.code) < len(p.V) {
+		s.code = make([]uint8, len(p.V))
+	}
+	code := s.code[:len(p.V)]
+	for i, v := range p.V {
+		c := outcode(v, &box)
+		code[i] = c
+		if c == 0 {
+			s.verts = append(s.verts, int32(i))
+		}
+	}
 	for i := range poly.Edges {
 		e := &poly.Edges[i]
-		if e.Kind == shape.Flat {
-			p.EBox[i] = empty
+		if e.Kind == shape.Flat || code[e.V[0]]&code[e.V[1]] != 0 {
 			continue
 		}
-		p.EBox[i] = segBox(p.V[e.V[0]], p.V[e.V[1]])
+		s.edges = append(s.edges, int32(i))
+		s.ebox = append(s.ebox, segBox(p.V[e.V[0]], p.V[e.V[1]]))
 	}
-	p.FBox = resize(p.FBox, len(poly.Faces))
 	for i := range poly.Faces {
 		f := &poly.Faces[i]
-		p.FBox[i] = triBox(p.V[f.V[0]], p.V[f.V[1]], p.V[f.V[2]])
-	}
-}
-
-func resize(b []AABB, n int) []AABB {
-	if cap(b) < n {
-		return make([]AABB, n)
-	}
-	return b[:n]
-}
-
-// near collects the features of p whose bounds meet box (edges of kind Flat are skipped).
-func (p *Posed) near(box AABB, verts, edges, faces []int32) ([]int32, []int32, []int32) {
-	verts, edges, faces = verts[:0], edges[:0], faces[:0]
-	for i, v := range p.V {
-		if box.Contains(v) {
-			verts = append(verts, int32(i))
+		if code[f.V[0]]&code[f.V[1]]&code[f.V[2]] != 0 {
+			continue
 		}
+		s.faces = append(s.faces, int32(i))
+		s.fbox = append(s.fbox, triBox(p.V[f.V[0]], p.V[f.V[1]], p.V[f.V[2]]))
 	}
-	for i := range p.EBox {
-		if p.EBox[i].Overlaps(box) { // Flat edges have an empty box
-			edges = append(edges, int32(i))
-		}
-	}
-	for i := range p.FBox {
-		if p.FBox[i].Overlaps(box) {
-			faces = append(faces, int32(i))
-		}
-	}
-	return verts, edges, faces
 }

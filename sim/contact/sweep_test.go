@@ -96,8 +96,6 @@ func TestCrossedMatchesBruteForce(t *testing.T) {
 				}
 				var cache Cache
 				var s Scratch
-				a.UpdateBoxes()
-				b1.UpdateBoxes()
 				cache.Build(&a, &b1, gbar, 2*gbar, &s)
 				if move > cache.Reach(&a, &b1) {
 					continue

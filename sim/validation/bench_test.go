@@ -1,9 +1,11 @@
 package validation
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"grainlab/sim/integrate"
 	"grainlab/sim/state"
@@ -12,7 +14,7 @@ import (
 
 // packed loads a built-in scene and restores a packed state saved by
 // `grainlab run SCENE --time T` (its final.json, kept in testdata/).
-func packed(b *testing.B, name, file string, sets ...string) *world.World {
+func packed(b testing.TB, name, file string, sets ...string) *world.World {
 	b.Helper()
 	path := file
 	if !strings.HasPrefix(file, "builtin:") {
@@ -94,5 +96,50 @@ func BenchmarkStepSphereBox218(b *testing.B) {
 			benchSteps(b, w)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N)/218, "µs/particle")
 		})
+	}
+}
+
+// The first 0.05 s of the default 300-tetrapod collapse from its packed
+// state (side walls gone), with one and two workers: one op is the whole
+// run. Reports the steps and each stage's µs per step (world.Profile), so
+// benchstat can compare stage by stage.
+func BenchmarkCollapseTetrapods300(b *testing.B) {
+	const span = 0.05
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("W%d", workers), func(b *testing.B) {
+			var prof world.Profile
+			var steps int64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				w := packed(b, "box-of-tetrapods", "builtin:box-of-tetrapods-300-packed")
+				w.Settings.Workers = workers
+				p0, s0, end := w.Stats.Profile, w.Steps, w.Time+span
+				b.StartTimer()
+				stepTo(b, w, end)
+				b.StopTimer()
+				prof = w.Stats.Profile.Sub(p0)
+				steps = w.Steps - s0
+				b.StartTimer()
+			}
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(steps) }
+			b.ReportMetric(float64(steps), "steps")
+			b.ReportMetric(per(prof.Place+prof.Broad), "µs-place+broad/step")
+			b.ReportMetric(per(prof.Cache), "µs-cache/step")
+			b.ReportMetric(per(prof.Narrow), "µs-narrow/step")
+			b.ReportMetric(per(prof.Laws), "µs-laws/step")
+			b.ReportMetric(per(prof.Accumulate), "µs-accumulate/step")
+			b.ReportMetric(per(prof.StepBound), "µs-bound/step")
+			b.ReportMetric(per(prof.Integrate), "µs-integrate/step")
+		})
+	}
+}
+
+// stepTo advances w to the time end (one home for the stepping loop, which
+// `valgrind --tool=callgrind --toggle-collect=...stepTo` counts alone).
+func stepTo(b *testing.B, w *world.World, end float64) {
+	for w.Time < end {
+		if _, err := w.Integrator.Step(w, end-w.Time); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -2,9 +2,10 @@ package world
 
 import (
 	"math"
+	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
+	"time"
 
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
@@ -17,7 +18,7 @@ type pairEntry struct {
 	A, B      int32
 	cur, prev []contact.Contact
 	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
-	stale     bool          // the cache must be rebuilt this evaluation
+	stale     bool          // the cache was rebuilt this evaluation
 	dtMax     float64       // this pair's bound on the next step (StableDt)
 	gen       uint64        // the evaluation that last listed this pair
 	nightOwl  bool          // the pair joined the candidates during the step
@@ -30,6 +31,14 @@ type pairEntry struct {
 	dtSpring     float64 // cached Hookean Δt bound (pairDtSmooth), valid while springGen == World.lawGen
 	springGen    uint64
 	springSafety float64
+
+	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
+	gbarGen uint64
+
+	// The entry bound of StableDt (entryDt) and what it was computed from.
+	dtEntry, entryMA, entryMB, entrySafety float64
+	entryGen                               uint64
+	entryP                                 *ContactParams
 }
 
 // pairKey identifies a candidate pair with its periodic image.
@@ -41,10 +50,13 @@ type pairKey struct {
 // stageDetect is solver stage 1 (S0 §2.5, §2.4.2–2.4.4): place every body,
 // update the candidate pairs (Verlet list over inflated bounding spheres plus
 // body–wall pairs) and run the narrow phase on every candidate pair in
-// parallel. It reports the number of night-owl contacts: active contacts in
+// parallel; withLaws runs stage 2 (lawsPair, dt as for stageLaws) on each
+// pair right after its narrow phase, in the same pass. It reports the number of night-owl contacts: active contacts in
 // pairs that were not candidates when the step started.
-func (w *World) stageDetect() (nightOwls int) {
+func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.leaveSpheres()
+	prof := &w.Stats.Profile
+	t0 := time.Now()
 	n := len(w.Bodies)
 	if len(w.posed) != n {
 		w.posed = make([]contact.Posed, n)
@@ -59,6 +71,8 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 	w.place()
+	t1 := time.Now()
+	prof.Place += t1.Sub(t0)
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
@@ -152,37 +166,29 @@ func (w *World) stageDetect() (nightOwls int) {
 		}
 	}
 
-	// Second level: pairs whose feature cache went stale need the feature
-	// boxes of both bodies; compute those once per body, then rebuild.
-	if cap(w.needBoxes) < n {
-		w.needBoxes = make([]bool, n)
-	}
-	w.needBoxes = w.needBoxes[:n]
-	clear(w.needBoxes)
-	w.parallel(len(w.pairs), func(_, i int) {
+	t2 := time.Now()
+	prof.Broad += t2.Sub(t1)
+
+	// Per pair, in one parallel pass over the pairs (stagesPass): the second
+	// level — rebuild the feature list if stale (S0 §2.5), computing the
+	// boxes of the features near the other body only —, the narrow phase,
+	// and with laws the interface laws. Each pair writes only its own
+	// entry, so the result does not depend on the number of workers.
+	var sqFail atomic.Int64
+	cache := func(worker, i int) {
 		e := w.pairs[i]
+		e.stale = false
 		if e.smooth {
-			e.stale = false
 			return
 		}
-		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-		e.stale = e.cache.Stale(&w.posed[e.A], &w.posed[e.B], g)
-	})
-	for _, e := range w.pairs {
-		if e.stale {
-			w.needBoxes[e.A], w.needBoxes[e.B] = true, true
+		pa, pb := &w.posed[e.A], &w.posed[e.B]
+		g := w.pairGBar(e)
+		if e.cache.Stale(pa, pb, g) {
+			e.stale = true
+			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
 		}
 	}
-	w.parallel(n, func(_, i int) {
-		if w.needBoxes[i] {
-			w.posed[i].UpdateBoxes()
-		}
-	})
-
-	// Narrow phase in parallel; each pair writes only its own slice, so the
-	// result does not depend on the number of workers.
-	var sqFail atomic.Int64
-	w.parallel(len(w.pairs), func(worker, i int) {
+	narrow := func(_, i int) {
 		e := w.pairs[i]
 		if e.smooth {
 			if w.narrowSmooth(e) {
@@ -190,15 +196,39 @@ func (w *World) stageDetect() (nightOwls int) {
 			}
 			return
 		}
-		pa, pb := &w.posed[e.A], &w.posed[e.B]
-		g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-		if e.stale {
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
+		if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
+			e.cur = e.cur[:0]
+			return
 		}
-		e.cur = contact.Detect(pa, pb, g, &e.cache, e.prev, e.cur[:0])
-	})
+		g := w.pairGBar(e)
+		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+	}
+	var laws func(_, i int)
+	if withLaws {
+		laws = func(_, i int) {
+			if e := w.pairs[i]; e.smooth || len(e.cur) > 0 {
+				w.lawsPair(e, dt, true)
+			}
+		}
+	}
+	var spent [3]time.Duration // cache, narrow, laws: worker time
+	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
+	t3 := time.Now()
+	// The pass's wall time, shared out in proportion to the workers' time.
+	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
+		wall := t3.Sub(t2)
+		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
+		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
+		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
+			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
+	}
 	w.Stats.SQFailures += sqFail.Load()
+	prof.Evaluations++
+	prof.Pairs += int64(len(w.pairs))
 	for _, e := range w.pairs {
+		if e.stale {
+			prof.Rebuilds++
+		}
 		if e.nightOwl {
 			for i := range e.cur {
 				if e.cur[i].Active() {
@@ -208,7 +238,18 @@ func (w *World) stageDetect() (nightOwls int) {
 			e.nightOwl = false // it is a candidate from now on
 		}
 	}
+	prof.Narrow += time.Since(t3)
 	return nightOwls
+}
+
+// pairGBar returns the skin ḡ of pair e's material pair, kept in the entry
+// while the laws stay as they are (World.lawGen).
+func (w *World) pairGBar(e *pairEntry) float64 {
+	if e.gbarGen != w.lawGen || e.gbarGen == 0 {
+		e.gbar = w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		e.gbarGen = w.lawGen
+	}
+	return e.gbar
 }
 
 // place poses every body: world vertices and face normals of polyhedra
@@ -273,10 +314,7 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 // atomic counter, so costly items (pairs whose lists are rebuilt) do not pile
 // up on one worker. Results must not depend on which worker ran an item.
 func (w *World) parallel(n int, f func(worker, i int)) {
-	nw := w.Settings.Workers
-	if nw < 1 {
-		nw = 1
-	}
+	nw := max(w.Settings.Workers, 1)
 	if len(w.scratch) < nw {
 		w.scratch = make([]paddedScratch, nw)
 	}
@@ -286,32 +324,98 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 		}
 		return
 	}
-	batch := max(8, n/(16*nw))
-	var next atomic.Int64
+	runBatches(n, nw, max(8, n/(16*nw)), func(k, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f(k, i)
+		}
+	})
+}
+
+// runBatches runs body(worker, lo, hi) over [0, n) in batches of batch
+// items handed out from an atomic counter, on the caller (worker 0) and
+// nw−1 goroutines. It returns when every batch is done, without waiting for
+// a goroutine that has not claimed one: on a machine busy with other work a
+// helper may start late, and the caller then does its share rather than
+// wait for it to be scheduled. A worker announces itself (active) before
+// claiming, so once the counter is spent and active is zero no worker is
+// inside body or can enter it again; a late helper finds the counter spent
+// and returns without touching anything.
+func runBatches(n, nw, batch int, body func(k, lo, hi int)) {
+	var next, active atomic.Int64
 	run := func(k int) {
 		for {
+			active.Add(1)
 			lo := int(next.Add(int64(batch))) - batch
 			if lo >= n {
+				active.Add(-1)
 				return
 			}
-			for i := lo; i < min(lo+batch, n); i++ {
-				f(k, i)
-			}
+			body(k, lo, min(lo+batch, n))
+			active.Add(-1)
 		}
 	}
-	var wg sync.WaitGroup
 	for k := 1; k < nw; k++ {
-		wg.Add(1)
-		go func(k int) { defer wg.Done(); run(k) }(k)
+		go run(k)
 	}
 	run(0)
-	wg.Wait()
+	for active.Load() != 0 {
+		runtime.Gosched()
+	}
 }
+
+// stagesPass runs up to three per-item stages over i in [0, n) in one pass
+// on Settings.Workers goroutines: items are handed out in batches as by
+// parallel, and each batch runs stage 0 on all its items, then stage 1,
+// then stage 2 (a nil stage is skipped), so a stage may rely on the earlier
+// ones having run for the same item but not for other items. The workers'
+// time in each stage (one clock reading per stage per batch) is added to
+// spent. Results must not depend on which worker ran an item.
+func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.Duration) {
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	batch := n
+	if nw > 1 && n >= 64 {
+		batch = max(8, n/(16*nw))
+	} else {
+		nw = 1
+	}
+	for k := 0; k < nw; k++ {
+		w.scratch[k].spent = [3]time.Duration{}
+	}
+	runBatches(n, nw, batch, func(k, lo, hi int) {
+		sc := &w.scratch[k]
+		t := time.Now()
+		for s, f := range stages {
+			if f == nil {
+				continue
+			}
+			for i := lo; i < hi; i++ {
+				f(k, i)
+			}
+			t1 := time.Now()
+			sc.spent[s] += t1.Sub(t)
+			t = t1
+		}
+	})
+	for k := 0; k < nw; k++ {
+		for s := range spent {
+			spent[s] += w.scratch[k].spent[s]
+		}
+	}
+}
+
+// Parallel runs f(i) for i in [0, n) on the world's workers, as the solver
+// stages do (Settings.Workers; serial below 64 items). f must write only
+// item i's data, so the result does not depend on the number of workers.
+func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { f(i) }) }
 
 // paddedScratch keeps each worker's buffers on their own cache lines.
 type paddedScratch struct {
 	contact.Scratch
-	_ [64]byte
+	spent [3]time.Duration // stagesPass: this worker's time per stage
+	_     [64]byte
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to

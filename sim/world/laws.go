@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 	"sync/atomic"
+	"time"
 
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
@@ -10,19 +11,16 @@ import (
 	"grainlab/sim/law"
 )
 
-// stageLaws is solver stage 2: the interface laws of every active contact —
-// normal barrier/penalty force (S0 eq. 49–51), viscous damping with the
-// compressive clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57).
-// dt is the time since the previous accepted evaluation (the tangential
-// displacement increment is the relative velocity times dt). Each pair only
-// writes its own contacts, so the stage runs in parallel deterministically.
-// It works on pairs (w.pairs, or a subset that holds every contact); energy
-// says whether to fill Contact.Epot.
-func (w *World) stageLaws(pairs []*pairEntry, dt float64, energy bool) {
-	w.parallel(len(pairs), func(_, i int) { w.lawsPair(pairs[i], dt, energy) })
-}
+// Solver stage 2, the interface laws of every active contact — normal
+// barrier/penalty force (S0 eq. 49–51), viscous damping with the compressive
+// clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57) — runs pair
+// by pair (lawsPair): in stageDetect's pass right after each pair's narrow
+// phase (Evaluate), or after each pair's refresh (EvaluateFixed). dt is the
+// time since the previous accepted evaluation (the tangential displacement
+// increment is the relative velocity times dt). Each pair only writes its
+// own contacts, so the stage runs in parallel deterministically.
 
-// lawsPair is stageLaws for one pair.
+// lawsPair is stage 2 for one pair; energy says whether to fill Contact.Epot.
 func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
@@ -119,10 +117,13 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 // the number of night-owl contacts and whether any contact flipped its normal
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
-	nightOwls = w.stageDetect()
-	w.stageLaws(w.pairs, dt, true)
+	nightOwls = w.stageDetect(true, dt) // stages 1 and 2 in one pass over the pairs
+	prof := &w.Stats.Profile
+	t1 := time.Now()
 	w.stageAccumulate(w.pairs, t)
-	return nightOwls, w.badEvaluation(w.pairs)
+	bad = w.badEvaluation(w.pairs)
+	prof.Accumulate += time.Since(t1)
+	return nightOwls, bad
 }
 
 // EvaluateFixed runs laws → accumulate at the current state for the contacts
@@ -161,6 +162,8 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 		}
 	}
 	pairs := w.fixedPairs
+	prof := &w.Stats.Profile
+	t0 := time.Now()
 	var sqFail atomic.Int64
 	w.parallel(len(pairs), func(_, i int) { // geometry, then laws (Epot: that of the last Evaluate)
 		e := pairs[i]
@@ -174,8 +177,12 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 		w.lawsPair(e, dt, false)
 	})
 	w.Stats.SQFailures += sqFail.Load()
+	t1 := time.Now()
+	prof.Laws += t1.Sub(t0)
 	w.stageAccumulate(pairs, t)
-	return w.badEvaluation(pairs)
+	bad = w.badEvaluation(pairs)
+	prof.Accumulate += time.Since(t1)
+	return bad
 }
 
 // badEvaluation reports a reversed contact normal (a penetration, S0
@@ -201,7 +208,7 @@ func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
 // themselves (contact dynamics): afterwards EachContact visits contacts with
 // points, normals and gaps; Fn and Ft keep whatever the caller writes.
 func (w *World) DetectContacts() (nightOwls int) {
-	nightOwls = w.stageDetect()
+	nightOwls = w.stageDetect(false, 0)
 	w.Commit()
 	return nightOwls
 }
@@ -238,25 +245,38 @@ func (w *World) Commit() {
 //     of the skin) in one step.
 func (w *World) StableDt() float64 {
 	w.leaveSpheres()
+	t0 := time.Now()
 	s := w.Settings
-	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i]) })
+	if cap(w.speeds) < len(w.Bodies) {
+		w.speeds = make([]bodySpeed, len(w.Bodies))
+	}
+	sp := w.speeds[:len(w.Bodies)]
+	for i, b := range w.Bodies {
+		sp[i] = bodySpeed{b.V.Norm(), b.W.Norm() * b.Radius()}
+	}
+	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i], sp) })
 	dt := min(s.DtMax, w.smoothTravelDt())
 	for _, e := range w.pairs {
 		dt = min(dt, e.dtMax)
 	}
+	w.Stats.Profile.StepBound += time.Since(t0)
 	return math.Max(dt, s.DtMin)
 }
 
-// pairDt is StableDt's bound for one candidate pair.
-func (w *World) pairDt(e *pairEntry) float64 {
-	s := w.Settings
+// pairDt is StableDt's bound for one candidate pair. sp holds each body's
+// speed terms (bodySpeed), computed once per call of StableDt.
+func (w *World) pairDt(e *pairEntry, sp []bodySpeed) float64 {
+	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
 	if e.smooth {
 		return w.pairDtSmooth(e, p)
 	}
-	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	var meq float64
+	if len(e.prev) > 0 {
+		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	}
 	for k := range e.prev {
 		c := &e.prev[k]
 		if !c.Active() {
@@ -266,12 +286,12 @@ func (w *World) pairDt(e *pairEntry) float64 {
 		ap := -vrel.Dot(c.N)
 		g := c.Gn
 		if ap > 0 {
-			dt = math.Min(dt, s.Approach*c.Gn/ap)
-			g = math.Max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
+			dt = min(dt, s.Approach*c.Gn/ap)
+			g = max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
 		}
 		if kc := p.Normal.Stiffness(g); kc > 0 {
 			if im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); im > 0 {
-				dt = math.Min(dt, s.Safety*criticalDt(kc, 1/im, meq, p.Zeta))
+				dt = min(dt, s.Safety*criticalDt(kc, 1/im, meq, p.Zeta))
 			}
 		}
 	}
@@ -280,28 +300,50 @@ func (w *World) pairDt(e *pairEntry) float64 {
 	var d, v float64
 	gbar := p.Normal.GBar
 	if a.Wall >= 0 || b.Wall >= 0 {
-		wb, bb := a, b
+		wb, bb, ib := a, b, e.B
 		if b.Wall >= 0 {
-			wb, bb = b, a
+			wb, bb, ib = b, a, e.A
 		}
 		wl := &w.Walls[wb.Wall]
 		if wl.Planar {
-			d = math.Max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
+			d = max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
 		}
-		v = bb.V.Norm() + bb.W.Norm()*bb.Radius()
+		v = sp[ib].v + sp[ib].wr // |V| + |ω|·R
 	} else {
-		d = math.Max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
-		v = a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+		d = max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
+		v = a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
 	}
 	if v > 0 {
-		dt = math.Min(dt, 0.5*math.Max(d, gbar)/v)
+		dt = min(dt, 0.5*max(d, gbar)/v)
 	}
 	if d < gbar+v*s.DtMax {
-		m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
-		if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
-			dt = math.Min(dt, s.Safety*criticalDt(kc, m, meq, p.Zeta))
-		}
+		dt = min(dt, w.entryDt(e, a, b, p))
 	}
+	return dt
+}
+
+// bodySpeed holds the speed terms of one body for StableDt's travel bound:
+// v = |V| and wr = |ω|·R.
+type bodySpeed struct{ v, wr float64 }
+
+// entryDt is the stiffness bound at the skin's edge of StableDt for pair e
+// (+Inf where it does not apply): s·Δt_c of the barrier's stiffness just
+// inside ḡ on the lighter body's mass shared by EntryContacts contacts. It
+// depends on the masses, the law and the safety factor only, so it is kept
+// in the pair and evaluated again only when one of them changed (the same
+// value to the bit).
+func (w *World) entryDt(e *pairEntry, a, b *body.Body, p *ContactParams) float64 {
+	ma, mb := a.MassOrInf(), b.MassOrInf()
+	s := w.Settings.Safety
+	if e.entryGen == w.lawGen && e.entryMA == ma && e.entryMB == mb && e.entrySafety == s && e.entryP == p {
+		return e.dtEntry
+	}
+	dt := math.Inf(1)
+	m := min(ma, mb) / EntryContacts
+	if kc := p.Normal.Stiffness(p.Normal.GBar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
+		dt = s * criticalDt(kc, m, law.EquivalentMass(ma, mb), p.Zeta)
+	}
+	e.dtEntry, e.entryGen, e.entryMA, e.entryMB, e.entrySafety, e.entryP = dt, w.lawGen, ma, mb, s, p
 	return dt
 }
 

@@ -1,6 +1,8 @@
 package world
 
 import (
+	"time"
+
 	"grainlab/sim/contact"
 	"grainlab/sim/snap"
 )
@@ -24,6 +26,60 @@ type Stats struct {
 	// RejectedBy breaks Rejected down by reason (cumulative; filled by
 	// newmark, the other integrators count Rejected only).
 	RejectedBy [NumRejectReasons]int64
+	// Profile is the wall time of each stage of the polyhedral path (cumulative).
+	Profile Profile
+}
+
+// Profile is the wall time spent in each named stage of a step, summed over
+// every evaluation since the world was built (like Box2D's b2Profile): one
+// clock reading per stage per evaluation, none per pair. Rejected attempts
+// count too. Filled by the generic (polyhedral and smooth) stages; the
+// sphere path (World.Spheres) leaves it alone.
+type Profile struct {
+	// Place is detect's placing of bodies: world vertices, face normals and
+	// boxes (contact.Posed.Update).
+	Place time.Duration
+	// Broad is detect's first level: the Verlet list of body pairs and the
+	// body–wall candidates.
+	Broad time.Duration
+	// Cache is detect's second level: the staleness test of every pair's
+	// feature list and the rebuilds of stale lists (contact.Cache).
+	Cache time.Duration
+	// Narrow is detect's narrow phase: the local problems of the listed
+	// feature pairs, the hierarchy and the match with the last step's
+	// contacts (contact.Detect), smooth pairs' contacts, night owls.
+	Narrow time.Duration
+	// Laws is the interface laws of every active contact (stageLaws); under
+	// EvaluateFixed also the refreshed geometry of its contacts.
+	Laws time.Duration
+	// Accumulate is gravity, loads, bonds and contact forces summed into bodies.
+	Accumulate time.Duration
+	// StepBound is the next step's bound (StableDt).
+	StepBound time.Duration
+	// Integrate is the rest of the integrator's step: kicks and drifts,
+	// checkpoint and roll-backs, commit, statistics (explicit fills it).
+	Integrate time.Duration
+	// Evaluations counts detect stages; Pairs sums the candidate pairs and
+	// Rebuilds the feature lists rebuilt over them.
+	Evaluations, Pairs, Rebuilds int64
+}
+
+// Stages returns the sum of the stage times other than Integrate.
+func (p *Profile) Stages() time.Duration {
+	return p.Place + p.Broad + p.Cache + p.Narrow + p.Laws + p.Accumulate + p.StepBound
+}
+
+// Total returns the wall time of every stage, Integrate included.
+func (p *Profile) Total() time.Duration { return p.Stages() + p.Integrate }
+
+// Sub returns the stage times and counts accumulated since q (an earlier copy).
+func (p Profile) Sub(q Profile) Profile {
+	return Profile{
+		Place: p.Place - q.Place, Broad: p.Broad - q.Broad, Cache: p.Cache - q.Cache,
+		Narrow: p.Narrow - q.Narrow, Laws: p.Laws - q.Laws, Accumulate: p.Accumulate - q.Accumulate,
+		StepBound: p.StepBound - q.StepBound, Integrate: p.Integrate - q.Integrate,
+		Evaluations: p.Evaluations - q.Evaluations, Pairs: p.Pairs - q.Pairs, Rebuilds: p.Rebuilds - q.Rebuilds,
+	}
 }
 
 // Reasons for rejecting a step attempt (Stats.RejectedBy).

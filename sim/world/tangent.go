@@ -42,8 +42,6 @@ func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float6
 		}
 		pa, pb := &w.posed[e.A], &w.posed[e.B]
 		rebuild := func() float64 {
-			pa.UpdateBoxes()
-			pb.UpdateBoxes()
 			g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
 			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[0].Scratch)
 			return e.cache.Reach(pa, pb)

@@ -149,12 +149,12 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
-	needBoxes  []bool
-	gen        uint64 // evaluation counter (pairEntry.gen)
-	lawGen     uint64 // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
-	dampLag    bool   // SetDampLag
-	dampEntry  bool   // SetDampLag
-	stickLag   bool   // SetStickLag
+	gen        uint64      // evaluation counter (pairEntry.gen)
+	lawGen     uint64      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	dampLag    bool        // SetDampLag
+	dampEntry  bool        // SetDampLag
+	stickLag   bool        // SetStickLag
+	speeds     []bodySpeed // StableDt's per-body speed terms
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int
