@@ -41,6 +41,7 @@ func (s *Spheres) updateList() {
 		// The list is rebuilt now (the displacement test failed): renumber first.
 		s.reorder()
 		reordered = true
+		S = s.tr.S // renumbered
 	}
 	w.centers = w.centers[:0]
 	for k := range S {

@@ -13,7 +13,7 @@ import (
 // (issue 16: +61% from 5 000 to 20 000 spheres). Like LAMMPS (atom_modify
 // sort, every 1000 steps by default), the path stores its spheres in Morton
 // (Z-curve) order of their centres: it renumbers them at a list rebuild when
-// reorderEvery steps have passed since the last renumbering, before the
+// SphereReorderEvery steps have passed since the last renumbering, before the
 // Verlet list is built, so that the list — sorted by sphere — walks the
 // flat state nearly in order. The contact history goes with the pairs by
 // key (the bodies of a pair); each pair keeps its orientation (I the body
@@ -21,25 +21,33 @@ import (
 // sphere's sum runs over its pairs in the new list order: results are not
 // bit-identical to body order, and they do not depend on the number of
 // workers. The passes over bodies (Drift, Accept) walk them in body order.
-// Small systems (fewer than reorderMin spheres) fit in the caches and keep
-// body order, and with it their bits; periodic worlds keep body order.
+// Periodic worlds keep body order.
+//
+// Measured (docs/performance.md, CPU time on lattices of 20 000 and 100 000
+// settling spheres): the pair kernel and the list rebuild gain, but Drift
+// and Accept, which pair each body (in memory in body order) with its flat
+// state, then read and write that state out of order, and lose more: 7–12%
+// more CPU per particle-step in all. So the renumbering is off by default
+// (SphereReorderMin); it pays once the accepted state no longer has to be
+// copied to and from the bodies every step.
 
-// reorderMin is the smallest number of spheres kept in spatial order (a
-// variable so that tests can lower it).
-var reorderMin = 2048
+// SphereReorderMin is the smallest number of spheres the sphere path keeps
+// in spatial order (off by default: see above; tests and benchmarks lower
+// it).
+var SphereReorderMin = math.MaxInt
 
-// reorderEvery is the number of steps between renumberings (LAMMPS' default
-// sort period).
-const reorderEvery = 1000
+// SphereReorderEvery is the number of steps between renumberings (LAMMPS'
+// default sort period; tests lower it).
+var SphereReorderEvery int64 = 1000
 
 // wantReorder reports whether the rebuild about to happen renumbers the
 // spheres.
 func (s *Spheres) wantReorder() bool {
 	n := len(s.body)
-	if n < reorderMin || s.w.Periodic.On() {
+	if n < SphereReorderMin || s.w.Periodic.On() {
 		return false
 	}
-	return !s.ordered || s.w.Steps-s.orderedAt >= reorderEvery
+	return !s.ordered || s.w.Steps-s.orderedAt >= SphereReorderEvery
 }
 
 // reorder renumbers the spheres in Morton order of their trial centres:

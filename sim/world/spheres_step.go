@@ -74,11 +74,15 @@ func (s *Spheres) Drift(dt float64) {
 }
 
 // passes reports whether Drift and Accept split their passes between two
-// workers: with more than one worker, on systems of at least reorderMin
-// spheres (the split sums of Accept are then those of one worker too).
+// workers: with more than one worker, on systems of at least passMin
+// spheres (Accept's sums are then split in nChunks on one worker too).
 func (s *Spheres) passes() bool {
-	return s.w.Settings.Workers > 1 && len(s.byBody) >= reorderMin && s.w.Settings.SphereSplit != SplitNever
+	return s.w.Settings.Workers > 1 && len(s.byBody) >= passMin && s.w.Settings.SphereSplit != SplitNever
 }
+
+// passMin is the smallest system whose Drift and Accept passes are split
+// (below it a pass lasts less than handing half of it to the other worker).
+const passMin = 2048
 
 // passPart is one worker's results of a pass of Drift or Accept.
 type passPart struct {
@@ -140,7 +144,7 @@ type driftTest struct {
 // finish is Accept's pass over the spheres: the second half kick h·F/m,
 // h·T/I (h = 0 at the start), the state to the bodies, and the energies and
 // travel bound of the accepted state. The energies are summed in body
-// order; from reorderMin spheres on, in nChunks ranges of bodies, each from
+// order; from passMin spheres on, in nChunks ranges of bodies, each from
 // zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 	n := len(s.byBody)
@@ -148,7 +152,7 @@ func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
-	case n < reorderMin:
+	case n < passMin:
 		ekin, egrav, travel = s.finishRange(0, n, s.vmax2)
 	case s.passes():
 		if s.finishJob == nil {
@@ -181,7 +185,7 @@ func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 			travel = min(travel, t)
 		}
 	}
-	if n >= reorderMin {
+	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
 			egrav += s.chunkG[c]
