@@ -55,6 +55,9 @@ type Spheres struct {
 	dtDrift, hFinish float64
 	testDrift        bool
 	driftJob         func(worker int)
+	rebuildJob       func(worker int) // the pair list and the wall slots at once
+	candRebuild      [][2]int32
+	reorderedRebuild bool
 	finishJob        func(worker int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32 // sphere of body i, −1 for walls

@@ -59,10 +59,29 @@ func (s *Spheres) updateList() {
 	}
 	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
 	s.listed, s.skin = true, w.skin
-	if rebuilt {
+	switch {
+	case rebuilt && s.passes():
+		// The pair list on one worker, the wall slots on the other (they
+		// share nothing but tables both only read); the classes after.
+		s.candRebuild, s.reorderedRebuild = cand, reordered
+		if s.rebuildJob == nil {
+			s.rebuildJob = func(worker int) {
+				if worker == 0 {
+					s.rebuildPairs(s.candRebuild, s.reorderedRebuild)
+				} else {
+					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+				}
+				s.par.barrier(worker)
+			}
+		}
+		s.par.run(s.rebuildJob)
+		s.candRebuild = nil
+		s.finishList()
+	case rebuilt:
 		s.rebuildPairs(cand, reordered)
-	}
-	if rebuilt || s.wallStale {
+		s.finishList()
+		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
+	case s.wallStale:
 		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
 	}
 }
@@ -74,7 +93,8 @@ func (s *Spheres) updateList() {
 // bound of the step size once (fresh). Each pair is oriented from the body
 // of lower index (I) to the other (J), as the generic pair entries; the list
 // is sorted by the spheres' numbers (lower, higher), and so is the old list
-// for the merge, unless the spheres were just renumbered (reordered).
+// for the merge, unless the spheres were just renumbered (reordered). The
+// caller then runs finishList.
 func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	w := s.w
 	old := &s.lists[s.cur]
@@ -181,7 +201,6 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
-	s.finishList()
 }
 
 // resizeList prepares l for n pairs with the arrays this world's laws need.
