@@ -27,24 +27,55 @@ type Spheres struct {
 	valid bool       // tr holds an accepted state (Accept ran since the import)
 
 	// Spheres k = 0…n−1 are the world's movable bodies in body order.
-	body  []*body.Body
-	idx   []int32 // body index of sphere k
-	sidx  []int32 // sphere of body i, −1 for walls
-	r     []float64
-	mass  []float64
-	invM  []float64 // 1/m of sphere k (its body's InvMass)
-	invI  []float64 // 1/I of sphere k (its body's IBodyInv, isotropic)
-	rad   []float64 // broad-phase radius r + ḡ/2
-	mg    []geom.Vec3
-	spec  []int32      // species of sphere k (equal mass properties and material)
-	rep   []*body.Body // a body of each species
-	gmax  float64      // ḡ of the world (MaxGap)
-	laws  []law.Smooth // the distinct smooth laws in use
-	lawOf []int32      // law of a material pair [ma·nmat + mb]
-	nmat  int          // len(w.Materials) of the tables
-	hooke bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
-	moms  bool         // some law produces moments (friction or rolling resistance)
-	tr    sphere.Flat  // trial state, then the last accepted one
+	body []*body.Body
+	idx  []int32 // body index of sphere k
+	mat  []int32 // material of sphere k
+	// byBody lists the spheres in body order; the spheres are in body order
+	// too unless ordered (spatial order, spheres_order.go).
+	byBody    []int32
+	ordered   bool
+	orderedAt int64 // w.Steps at the last renumbering
+	perm      []int32
+	newOf     []int32
+	orderKeys []orderKey
+	bodyBuf   []*body.Body
+	idxBuf    []int32
+	matBuf    []int32
+	f64Buf    []float64
+	vecBuf    []geom.Vec3
+	stateBuf  []sphere.State
+	seenBuf   []bool
+	mergeOrd  []int32
+	// rec holds what Drift and Accept need of each sphere, in body order.
+	rec       []sphereRec
+	refBuilds int // Verlet builds when rec's reference positions were copied
+
+	// Drift and Accept on two workers (passes).
+	part             [2]passPart
+	dtDrift, hFinish float64
+	testDrift        bool
+	driftJob         func(worker int)
+	rebuildJob       func(worker int) // the pair list and the wall slots at once
+	candRebuild      [][2]int32
+	reorderedRebuild bool
+	finishJob        func(worker int)
+	chunkK, chunkG   [nChunks]float64
+	sidx             []int32 // sphere of body i, −1 for walls
+	r                []float64
+	mass             []float64
+	invM             []float64 // 1/m of sphere k (its body's InvMass)
+	invI             []float64 // 1/I of sphere k (its body's IBodyInv, isotropic)
+	rad              []float64 // broad-phase radius r + ḡ/2
+	mg               []geom.Vec3
+	spec             []int32      // species of sphere k (equal mass properties and material)
+	rep              []*body.Body // a body of each species
+	gmax             float64      // ḡ of the world (MaxGap)
+	laws             []law.Smooth // the distinct smooth laws in use
+	lawOf            []int32      // law of a material pair [ma·nmat + mb]
+	nmat             int          // len(w.Materials) of the tables
+	hooke            bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
+	moms             bool         // some law produces moments (friction or rolling resistance)
+	tr               sphere.Flat  // trial state, then the last accepted one
 
 	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
 	lists    [2]sphere.List
@@ -88,6 +119,16 @@ type Spheres struct {
 	split  func(worker int) // evalSplit as a value (made once: no allocation per step)
 	dtEval float64          // dt of the evaluation in progress (evalSplit)
 	drift  driftTest        // the last Drift's list test
+}
+
+// sphereRec is what Drift and Accept need of a sphere, stored in body
+// order so that their passes read memory in order.
+type sphereRec struct {
+	b                *body.Body
+	invM, invI, mass float64
+	mg               geom.Vec3
+	ref              geom.Vec3 // the Verlet list's reference position
+	spec             int32
 }
 
 // spheresKey is what the tables depend on besides the bodies' own fields.
@@ -183,7 +224,7 @@ func (w *World) spheresKey() spheresKey {
 func (s *Spheres) build() {
 	w := s.w
 	s.key = w.spheresKey()
-	s.ok, s.valid = false, false
+	s.ok, s.valid, s.ordered = false, false, false
 	if w.DefaultParams() == nil {
 		return
 	}
@@ -241,9 +282,9 @@ func (s *Spheres) build() {
 			s.lawOf[ma*s.nmat+mb] = li
 		}
 	}
-	// Over the materials in use, not the body pairs (O(N) set-up): every
-	// sphere's material against every body's has a law, and the laws
-	// between spheres' materials are counted.
+	// Every pair of a sphere's material with a body's needs a law, and the
+	// laws of sphere pairs decide the kernel: by material, not body pair
+	// (O(materials²), not O(N²)).
 	sphereMat := make([]bool, s.nmat)
 	for _, a := range s.body {
 		sphereMat[a.Material] = true
@@ -254,11 +295,15 @@ func (s *Spheres) build() {
 			continue
 		}
 		for mb := range s.nmat {
-			if used[mb] && s.lawOf[ma*s.nmat+mb] < 0 {
+			if !used[mb] {
+				continue
+			}
+			li := s.lawOf[ma*s.nmat+mb]
+			if li < 0 {
 				return
 			}
 			if sphereMat[mb] {
-				sphereLaws[s.lawOf[ma*s.nmat+mb]] = true
+				sphereLaws[li] = true
 			}
 		}
 	}
@@ -279,6 +324,7 @@ func (s *Spheres) build() {
 	s.r, s.rad, s.mass = resize(s.r, n), resize(s.rad, n), resize(s.mass, n)
 	s.invM, s.invI = resize(s.invM, n), resize(s.invI, n)
 	s.mg, s.spec = resize(s.mg, n), resize(s.spec, n)
+	s.mat, s.byBody = resize(s.mat, n), resize(s.byBody, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
 		r, m, im float64
@@ -288,6 +334,7 @@ func (s *Spheres) build() {
 	specs := map[specKey]int32{}
 	for k, b := range s.body {
 		s.r[k], s.mass[k] = b.R, b.Mass
+		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
 		s.invM[k], s.invI[k] = b.InvMass, b.IBodyInv[0][0]
 		s.rad[k] = b.Radius() + s.gmax/2
 		s.mg[k] = w.Gravity.Scale(b.Mass)
@@ -300,6 +347,11 @@ func (s *Spheres) build() {
 		}
 		s.spec[k] = id
 	}
+	s.rec = resize(s.rec, n)
+	for k, b := range s.body {
+		s.rec[k] = sphereRec{b: b, invM: s.invM[k], invI: s.invI[k], mass: s.mass[k], mg: s.mg[k], spec: s.spec[k]}
+	}
+	s.refBuilds = -1
 	s.tr.Resize(n)
 	s.listed = false
 	s.wr = resize(s.wr, n)

@@ -2,6 +2,7 @@ package world
 
 import (
 	"math"
+	"slices"
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -35,6 +36,13 @@ func (s *Spheres) updateList() {
 			S[k].F, S[k].T = s.mg[k], geom.Vec3{}
 		}
 	}
+	reordered := false
+	if test.ran && s.wantReorder() {
+		// The list is rebuilt now (the displacement test failed): renumber first.
+		s.reorder()
+		reordered = true
+		S = s.tr.S // renumbered
+	}
 	w.centers = w.centers[:0]
 	for k := range S {
 		w.centers = append(w.centers, S[k].X)
@@ -51,10 +59,29 @@ func (s *Spheres) updateList() {
 	}
 	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
 	s.listed, s.skin = true, w.skin
-	if rebuilt {
-		s.rebuildPairs(cand)
-	}
-	if rebuilt || s.wallStale {
+	switch {
+	case rebuilt && s.passes():
+		// The pair list on one worker, the wall slots on the other (they
+		// share nothing but tables both only read); the classes after.
+		s.candRebuild, s.reorderedRebuild = cand, reordered
+		if s.rebuildJob == nil {
+			s.rebuildJob = func(worker int) {
+				if worker == 0 {
+					s.rebuildPairs(s.candRebuild, s.reorderedRebuild)
+				} else {
+					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+				}
+				s.par.barrier(worker)
+			}
+		}
+		s.par.run(s.rebuildJob)
+		s.candRebuild = nil
+		s.finishList()
+	case rebuilt:
+		s.rebuildPairs(cand, reordered)
+		s.finishList()
+		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
+	case s.wallStale:
 		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
 	}
 }
@@ -63,8 +90,12 @@ func (s *Spheres) updateList() {
 // stageDetect turns them into pair entries (images resolved, A < B, each
 // key once), carrying the history of every pair already listed; a new pair
 // is a night-owl candidate (after the first step) and takes the travel
-// bound of the step size once (fresh).
-func (s *Spheres) rebuildPairs(cand [][2]int32) {
+// bound of the step size once (fresh). Each pair is oriented from the body
+// of lower index (I) to the other (J), as the generic pair entries; the list
+// is sorted by the spheres' numbers (lower, higher), and so is the old list
+// for the merge, unless the spheres were just renumbered (reordered). The
+// caller then runs finishList.
+func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	w := s.w
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
@@ -90,16 +121,36 @@ func (s *Spheres) rebuildPairs(cand [][2]int32) {
 	s.isFresh = s.freshBuf[:0]
 	s.freshBuf = oldFresh
 	n, po, shifted := 0, 0, false
+	// The old pairs in merge order: by (lower, higher) sphere number.
+	ord := s.mergeOrd[:0]
+	for q := range old.P {
+		ord = append(ord, int32(q))
+	}
+	lowHigh := func(q int32) (int32, int32) {
+		i, j := old.P[q].I, old.P[q].J
+		return min(i, j), max(i, j)
+	}
+	if reordered && !periodic {
+		slices.SortFunc(ord, func(p, q int32) int {
+			pi, pj := lowHigh(p)
+			qi, qj := lowHigh(q)
+			if pi != qi {
+				return int(pi - qi)
+			}
+			return int(pj - qj)
+		})
+	}
+	s.mergeOrd = ord
 	for _, c := range cand {
 		i, j, shift, ok := w.candidatePair(c, nm)
 		if !ok {
 			continue
 		}
-		a, b := int32(i), int32(j) // sphere order is body order
+		a, b := int32(i), int32(j)
 		if a == b {
 			continue
 		}
-		if a > b {
+		if s.idx[a] > s.idx[b] { // periodic worlds keep body order: a > b
 			a, b, shift = b, a, shift.Neg()
 		}
 		ko := int32(-1)
@@ -117,12 +168,19 @@ func (s *Spheres) rebuildPairs(cand [][2]int32) {
 			}
 			nl.Shift[n] = shift
 		} else {
-			// Both lists are sorted by (I, J): merge.
-			for po < len(old.P) && (old.P[po].I < a || old.P[po].I == a && old.P[po].J < b) {
+			// Both lists are sorted by (lower, higher): merge.
+			lo, hi := min(a, b), max(a, b)
+			for po < len(ord) {
+				qi, qj := lowHigh(ord[po])
+				if qi > lo || qi == lo && qj >= hi {
+					break
+				}
 				po++
 			}
-			if po < len(old.P) && old.P[po].I == a && old.P[po].J == b {
-				ko = int32(po)
+			if po < len(ord) {
+				if qi, qj := lowHigh(ord[po]); qi == lo && qj == hi {
+					ko = ord[po]
+				}
 			}
 		}
 		s.setPair(nl, n, a, b)
@@ -143,7 +201,6 @@ func (s *Spheres) rebuildPairs(cand [][2]int32) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
-	s.finishList()
 }
 
 // resizeList prepares l for n pairs with the arrays this world's laws need.
@@ -153,9 +210,8 @@ func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 
 // setPair sets the constants of pair k between spheres a < b.
 func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
-	ba, bb := s.body[a], s.body[b]
-	li := s.lawOf[ba.Material*s.nmat+bb.Material]
-	l.SetPair(k, a, b, s.r[a], s.r[b], ba.Mass, bb.Mass, s.laws[li].GammaN)
+	li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+	l.SetPair(k, a, b, s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
 	if l.Law != nil {
 		l.Law[k] = li
 	}
@@ -217,7 +273,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 				sl = old[po]
 			}
 			sl.k, sl.wall = int32(k), int32(wi)
-			sl.law = s.lawOf[s.body[k].Material*s.nmat+pl.body.Material]
+			sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
 			p := &s.laws[sl.law]
 			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.mass[k]*p.GammaN, p.LimitDamping
 			sl.seen = s.seen[wi*n+k]

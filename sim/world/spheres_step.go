@@ -27,31 +27,98 @@ import (
 // (isotropic inertia: ω = L/I in any frame, and the orientation turns only
 // while ω ≠ 0). It sets every trial force to the sphere's weight and moment
 // to zero, and records the two largest squared displacements from the
-// Verlet list's reference positions for Evaluate's list test.
+// Verlet list's reference positions for Evaluate's list test. Large systems
+// with two workers drift in two halves of the bodies at once.
 func (s *Spheres) Drift(dt float64) {
 	w := s.w
-	S := s.tr.S
 	ref := w.verlet.Ref()
-	test := !w.Periodic.On() && s.listed && len(ref) == len(S) && w.skin == s.skin
-	if !test {
-		ref = nil
+	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
+	s.dtDrift, s.testDrift = dt, test
+	if test && s.refBuilds != w.verlet.Builds() {
+		for o, k := range s.byBody {
+			s.rec[o].ref = ref[k]
+		}
+		s.refBuilds = w.verlet.Builds()
 	}
+	n := len(s.byBody)
+	var d1, d2 float64
+	finite := true
+	if s.passes() {
+		if s.driftJob == nil {
+			s.driftJob = func(worker int) {
+				lo, hi := worker*len(s.byBody)/2, (worker+1)*len(s.byBody)/2
+				r := &s.part[worker]
+				r.d1, r.d2, r.finite = s.driftRange(lo, hi)
+				s.par.barrier(worker)
+			}
+		}
+		s.par.run(s.driftJob)
+		d1, d2, finite = s.part[0].d1, s.part[0].d2, s.part[0].finite && s.part[1].finite
+		for _, d := range [2]float64{s.part[1].d1, s.part[1].d2} {
+			if d > d2 {
+				if d > d1 {
+					d1, d2 = d, d1
+				} else {
+					d2 = d
+				}
+			}
+		}
+	} else {
+		d1, d2, finite = s.driftRange(0, n)
+	}
+	// Verlet.Update's test: no rebuild while the two largest displacements
+	// since the build sum to at most the skin.
+	// (The radii are those of the last Update; its other tests concern
+	// bodies that are not finite, which send us to Update.)
+	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
+}
+
+// passes reports whether Drift and Accept split their passes between two
+// workers: with more than one worker, on systems of at least passMin
+// spheres (Accept's sums are then split in nChunks on one worker too).
+func (s *Spheres) passes() bool {
+	return s.w.Settings.Workers > 1 && len(s.byBody) >= passMin && s.w.Settings.SphereSplit != SplitNever
+}
+
+// passMin is the smallest system whose Drift and Accept passes are split
+// (below it a pass lasts less than handing half of it to the other worker).
+const passMin = 2048
+
+// passPart is one worker's results of a pass of Drift or Accept.
+type passPart struct {
+	d1, d2 float64
+	finite bool
+	travel float64
+	vmax2  []float64
+	_      [64]byte // keep the workers' parts on their own cache lines
+}
+
+// driftRange is Drift's pass over the spheres of bodies lo…hi−1 (in body order).
+// It returns the two largest squared displacements from the reference
+// positions (when tested) and whether they are finite.
+func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
+	S := s.tr.S
+	dt := s.dtDrift
 	h := 0.5 * dt
-	d1, d2, finite := 0.0, 0.0, true
-	for k, b := range s.body {
+	test := s.testDrift
+	finite = true
+	for o := lo; o < hi; o++ { // body order: the bodies are read in memory order
+		c := &s.rec[o]
+		k := s.byBody[o]
+		b := c.b
 		st := &S[k]
-		v := b.V.AddScaled(h*s.invM[k], b.F)
+		v := b.V.AddScaled(h*c.invM, b.F)
 		x := b.X.AddScaled(dt, v)
-		om := b.W.AddScaled(h*s.invI[k], b.T)
+		om := b.W.AddScaled(h*c.invI, b.T)
 		st.X, st.V, st.W, st.Q = x, v, om, b.Q
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
 		}
-		st.F, st.T = s.mg[k], geom.Vec3{}
-		if ref == nil {
+		st.F, st.T = c.mg, geom.Vec3{}
+		if !test {
 			continue
 		}
-		p := ref[k]
+		p := c.ref
 		dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
 		d := dx*dx + dy*dy + dz*dz
 		if !(d <= math.MaxFloat64) {
@@ -65,11 +132,7 @@ func (s *Spheres) Drift(dt float64) {
 			}
 		}
 	}
-	// Verlet.Update's test: no rebuild while the two largest displacements
-	// since the build sum to at most the skin.
-	// (The radii are those of the last Update; its other tests concern
-	// bodies that are not finite, which send us to Update.)
-	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
+	return d1, d2, finite
 }
 
 // driftTest is what the last Drift did for the next updateList.
@@ -80,19 +143,80 @@ type driftTest struct {
 
 // finish is Accept's pass over the spheres: the second half kick h·F/m,
 // h·T/I (h = 0 at the start), the state to the bodies, and the energies and
-// travel bound of the accepted state.
+// travel bound of the accepted state. The energies are summed in body
+// order; from passMin spheres on, in nChunks ranges of bodies, each from
+// zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
-	S := s.tr.S
+	n := len(s.byBody)
+	s.hFinish = h
+	clear(s.vmax2)
 	travel = math.Inf(1)
-	vmax2 := s.vmax2
-	clear(vmax2)
+	switch {
+	case n < passMin:
+		ekin, egrav, travel = s.finishRange(0, n, s.vmax2)
+	case s.passes():
+		if s.finishJob == nil {
+			s.finishJob = func(worker int) {
+				r := &s.part[worker]
+				r.travel = math.Inf(1)
+				vm := s.vmax2
+				if worker == 1 {
+					r.vmax2 = resize(r.vmax2, len(s.vmax2))
+					clear(r.vmax2)
+					vm = r.vmax2
+				}
+				for c := worker * nChunks / 2; c < (worker+1)*nChunks/2; c++ {
+					var t float64
+					s.chunkK[c], s.chunkG[c], t = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
+					r.travel = min(r.travel, t)
+				}
+				s.par.barrier(worker)
+			}
+		}
+		s.par.run(s.finishJob)
+		travel = min(s.part[0].travel, s.part[1].travel)
+		for i, v := range s.part[1].vmax2 {
+			s.vmax2[i] = max(s.vmax2[i], v)
+		}
+	default:
+		for c := range nChunks {
+			var t float64
+			s.chunkK[c], s.chunkG[c], t = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
+			travel = min(travel, t)
+		}
+	}
+	if n >= passMin {
+		for c := range nChunks {
+			ekin += s.chunkK[c]
+			egrav += s.chunkG[c]
+		}
+	}
+	for i, v2 := range s.vmax2 {
+		if vr := math.Sqrt(v2); vr > 0 {
+			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
+		}
+	}
+	return ekin, egrav, travel
+}
+
+// finishRange is finish's work on bodies lo…hi−1 (in body order): their
+// energies summed from zero, the smallest travel bound of the spheres that
+// turn, and the largest squared speed of each species' other spheres
+// (into vmax2).
+func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel float64) {
+	S := s.tr.S
+	h := s.hFinish
+	travel = math.Inf(1)
 	g := s.w.Gravity
-	for k, b := range s.body {
+	for o := lo; o < hi; o++ { // body order: the bodies are written in memory order
+		c := &s.rec[o]
+		k := s.byBody[o]
+		b := c.b
 		st := &S[k]
-		st.V = st.V.AddScaled(h*s.invM[k], st.F)
-		st.W = st.W.AddScaled(h*s.invI[k], st.T)
+		st.V = st.V.AddScaled(h*c.invM, st.F)
+		st.W = st.W.AddScaled(h*c.invI, st.T)
 		b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
-		m := s.mass[k]
+		m := c.mass
 		v2 := st.V.Norm2()
 		ke := 0.5 * m * v2 // KineticEnergy
 		if w2 := st.W.Norm2(); w2 != 0 {
@@ -105,17 +229,12 @@ func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 		} else {
 			// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 			s.wr[k] = 0
-			if sp := s.spec[k]; v2 > vmax2[sp] {
+			if sp := c.spec; v2 > vmax2[sp] {
 				vmax2[sp] = v2
 			}
 		}
 		ekin += ke
 		egrav -= m * g.Dot(st.X)
-	}
-	for i, v2 := range vmax2 {
-		if vr := math.Sqrt(v2); vr > 0 {
-			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
-		}
 	}
 	return ekin, egrav, travel
 }

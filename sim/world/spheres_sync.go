@@ -82,8 +82,10 @@ func (s *Spheres) export() {
 		// Nothing was accepted here: the generic history is as it was, but
 		// the Verlet list may have moved on without the pair entries.
 		w.verlet.Invalidate()
+		s.restoreOrder()
 		return
 	}
+	defer s.restoreOrder() // the generic stages work in body order
 	n := len(s.body)
 	l := &s.lists[s.cur]
 	old := make(map[pairKey]*pairEntry, len(w.bbPairs))

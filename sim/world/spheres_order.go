@@ -1,0 +1,211 @@
+package world
+
+import (
+	"math"
+	"slices"
+
+	"grainlab/sim/geom"
+)
+
+// Spatial order of the sphere path. Generated spheres come in no spatial
+// order, so past a few thousand spheres the pair kernels fetch the states of
+// each pair from far apart in memory and the cost per particle-step jumps
+// (issue 16: +61% from 5 000 to 20 000 spheres). Like LAMMPS (atom_modify
+// sort, every 1000 steps by default), the path stores its spheres in Morton
+// (Z-curve) order of their centres: it renumbers them at a list rebuild when
+// SphereReorderEvery steps have passed since the last renumbering, before the
+// Verlet list is built, so that the list — sorted by sphere — walks the
+// flat state nearly in order. The contact history goes with the pairs by
+// key (the bodies of a pair); each pair keeps its orientation (I the body
+// of lower index), so every pair's force has the bits it had, but a
+// sphere's sum runs over its pairs in the new list order: results are not
+// bit-identical to body order, and they do not depend on the number of
+// workers. The passes over bodies (Drift, Accept) walk them in body order.
+// Periodic worlds keep body order.
+//
+// Measured (docs/performance.md, CPU time on lattices of 20 000 and 100 000
+// settling spheres): the pair kernel and the list rebuild gain, but Drift
+// and Accept, which pair each body (in memory in body order) with its flat
+// state, then read and write that state out of order, and lose more: 7–12%
+// more CPU per particle-step in all. So the renumbering is off by default
+// (SphereReorderMin); it pays once the accepted state no longer has to be
+// copied to and from the bodies every step.
+
+// SphereReorderMin is the smallest number of spheres the sphere path keeps
+// in spatial order (off by default: see above; tests and benchmarks lower
+// it).
+var SphereReorderMin = math.MaxInt
+
+// SphereReorderEvery is the number of steps between renumberings (LAMMPS'
+// default sort period; tests lower it).
+var SphereReorderEvery int64 = 1000
+
+// wantReorder reports whether the rebuild about to happen renumbers the
+// spheres.
+func (s *Spheres) wantReorder() bool {
+	n := len(s.body)
+	if n < SphereReorderMin || s.w.Periodic.On() {
+		return false
+	}
+	return !s.ordered || s.w.Steps-s.orderedAt >= SphereReorderEvery
+}
+
+// reorder renumbers the spheres in Morton order of their trial centres:
+// the per-sphere tables, the trial state, the wall flags and slots and the
+// pairs of the current list (for the merge of the coming rebuild) follow.
+// The Verlet list is invalidated (its reference positions are per sphere).
+func (s *Spheres) reorder() {
+	S := s.tr.S
+	n := len(S)
+	lo, hi := S[0].X, S[0].X
+	for k := range S {
+		x := S[k].X
+		lo = geom.V(min(lo.X, x.X), min(lo.Y, x.Y), min(lo.Z, x.Z))
+		hi = geom.V(max(hi.X, x.X), max(hi.Y, x.Y), max(hi.Z, x.Z))
+	}
+	// Cells of about one sphere diameter (at most 2^21 per axis).
+	cell := 2 * slices.Max(s.rad)
+	ext := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
+	if !(cell > 0) || !(ext/cell < 1<<21) {
+		cell = ext / (1<<21 - 1)
+	}
+	inv := 0.0
+	if cell > 0 && !math.IsInf(cell, 0) {
+		inv = 1 / cell
+	}
+	keys := s.orderKeys[:0]
+	for k := range S {
+		x := S[k].X
+		q := func(v float64) uint64 {
+			c := v * inv
+			if !(c >= 0) {
+				return 0
+			}
+			return min(uint64(c), 1<<21-1)
+		}
+		keys = append(keys, orderKey{morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z)), int32(k)})
+	}
+	slices.SortFunc(keys, func(a, b orderKey) int {
+		if a.key != b.key {
+			if a.key < b.key {
+				return -1
+			}
+			return 1
+		}
+		return int(a.k - b.k)
+	})
+	s.orderKeys = keys
+	perm := resize(s.perm, n) // perm[new] = old
+	for k := range keys {
+		perm[k] = keys[k].k
+	}
+	s.perm = perm
+	s.applyOrder(perm)
+	s.ordered, s.orderedAt = true, s.w.Steps
+}
+
+// applyOrder renumbers the spheres: new sphere k is old sphere perm[k].
+func (s *Spheres) applyOrder(perm []int32) {
+	n := len(perm)
+	newOf := resize(s.newOf, n) // newOf[old] = new
+	for k, o := range perm {
+		newOf[o] = int32(k)
+	}
+	s.newOf = newOf
+	s.body = permuted(s.body, perm, &s.bodyBuf)
+	s.idx = permuted(s.idx, perm, &s.idxBuf)
+	s.mat = permuted(s.mat, perm, &s.matBuf)
+	s.r = permuted(s.r, perm, &s.f64Buf)
+	s.mass = permuted(s.mass, perm, &s.f64Buf)
+	s.invM = permuted(s.invM, perm, &s.f64Buf)
+	s.invI = permuted(s.invI, perm, &s.f64Buf)
+	s.rad = permuted(s.rad, perm, &s.f64Buf)
+	s.wr = permuted(s.wr, perm, &s.f64Buf)
+	s.mg = permuted(s.mg, perm, &s.vecBuf)
+	s.spec = permuted(s.spec, perm, &s.matBuf)
+	s.tr.S = permuted(s.tr.S, perm, &s.stateBuf)
+	for k, i := range s.idx {
+		s.sidx[i] = int32(k)
+	}
+	// byBody: the spheres in body order.
+	j := 0
+	for _, k := range s.sidx {
+		if k >= 0 {
+			s.byBody[j] = k
+			j++
+		}
+	}
+	if nw := len(s.planes); nw > 0 {
+		seen := resize(s.seenBuf, len(s.seen))
+		for wi := range nw {
+			for k, o := range perm {
+				seen[wi*n+k] = s.seen[wi*n+int(o)]
+			}
+		}
+		s.seen, s.seenBuf = seen, s.seen
+	}
+	// Slots: renumbered and sorted again by (sphere, wall) for buildSlots' merge.
+	for i := range s.slots {
+		s.slots[i].k = newOf[s.slots[i].k]
+	}
+	slices.SortStableFunc(s.slots, func(a, b wallSlot) int {
+		if a.k != b.k {
+			return int(a.k - b.k)
+		}
+		return int(a.wall - b.wall)
+	})
+	// Pairs of the current list: renumbered (orientation kept), merged by key.
+	l := &s.lists[s.cur]
+	for q := range l.P {
+		l.P[q].I, l.P[q].J = newOf[l.P[q].I], newOf[l.P[q].J]
+	}
+	s.w.verlet.Invalidate()
+	s.listed = false
+}
+
+// restoreOrder puts the spheres back in body order (the generic stages'
+// Verlet list and pair entries are in body order).
+func (s *Spheres) restoreOrder() {
+	if !s.ordered {
+		return
+	}
+	n := len(s.body)
+	perm := resize(s.perm, n)
+	copy(perm, s.byBody)
+	s.perm = perm
+	s.applyOrder(perm)
+	s.ordered = false
+}
+
+// orderKey is a sphere's place on the Morton curve.
+type orderKey struct {
+	key uint64
+	k   int32
+}
+
+// permuted returns the values of v in the order perm (new k holds old
+// perm[k]), written to *buf, whose storage is swapped with v's.
+func permuted[T any](v []T, perm []int32, buf *[]T) []T {
+	out := resize(*buf, len(v))
+	for k, o := range perm {
+		out[k] = v[o]
+	}
+	*buf = v
+	return out
+}
+
+// morton interleaves the low 21 bits of x, y and z (x lowest).
+func morton(x, y, z uint64) uint64 {
+	return spread(x) | spread(y)<<1 | spread(z)<<2
+}
+
+// spread puts bit i of x at bit 3i.
+func spread(x uint64) uint64 {
+	x &= 1<<21 - 1
+	x = (x | x<<32) & 0x1f00000000ffff
+	x = (x | x<<16) & 0x1f0000ff0000ff
+	x = (x | x<<8) & 0x100f00f00f00f00f
+	x = (x | x<<4) & 0x10c30c30c30c30c3
+	x = (x | x<<2) & 0x1249249249249249
+	return x
+}
