@@ -235,7 +235,10 @@ func (w *World) Commit() {
 //     stiffness bound at the skin's edge, with the smaller mass shared by
 //     EntryContacts parallel contacts (a face landing flat);
 //   - no body point may cross more than half the distance to a neighbour (or
-//     of the skin) in one step.
+//     of the skin) in one step at its current speed, nor more than ⅝ of it
+//     under its current acceleration (gravity: a body at rest or at the
+//     apex of a flight); a pair that can reach the skin under that
+//     acceleration within its step also obeys the entry bound.
 func (w *World) StableDt() float64 {
 	w.leaveSpheres()
 	s := w.Settings
@@ -275,9 +278,10 @@ func (w *World) pairDt(e *pairEntry) float64 {
 			}
 		}
 	}
-	// Distance d that features must cross to reach each other, and the
-	// fastest relative speed v of any two body points.
-	var d, v float64
+	// Distance d that features must cross to reach each other, the
+	// fastest relative speed v of any two body points and a bound acc of
+	// their relative acceleration (travelAcc).
+	var d, v, acc float64
 	gbar := p.Normal.GBar
 	if a.Wall >= 0 || b.Wall >= 0 {
 		wb, bb := a, b
@@ -289,20 +293,39 @@ func (w *World) pairDt(e *pairEntry) float64 {
 			d = math.Max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
 		}
 		v = bb.V.Norm() + bb.W.Norm()*bb.Radius()
+		acc = travelAcc(bb)
 	} else {
 		d = math.Max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
 		v = a.V.Sub(b.V).Norm() + a.W.Norm()*a.Radius() + b.W.Norm()*b.Radius()
+		acc = travelAcc(a) + travelAcc(b)
 	}
 	if v > 0 {
 		dt = math.Min(dt, 0.5*math.Max(d, gbar)/v)
 	}
-	if d < gbar+v*s.DtMax {
+	// Under an acceleration the travel in a step Δt is vΔt + ½·acc·Δt²
+	// (velocity Verlet's drift): a body at rest or at the apex of a flight
+	// (v ≈ 0) would otherwise take dt_max whatever it is, and cross the
+	// whole distance in one step. The second term is kept below a quarter
+	// of the distance, so a step closes at most ⅝ of it.
+	if acc > 0 {
+		dt = math.Min(dt, math.Sqrt(0.25*math.Max(d, gbar)/acc)) // ½·acc·Δt² ≤ ⅛·max(d, ḡ)
+	}
+	if d < gbar+v*s.DtMax || d < gbar+(v+0.5*acc*dt)*dt {
 		m := math.Min(a.MassOrInf(), b.MassOrInf()) / EntryContacts
 		if kc := p.Normal.Stiffness(gbar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
 			dt = math.Min(dt, s.Safety*criticalDt(kc, m, meq, p.Zeta))
 		}
 	}
 	return dt
+}
+
+// travelAcc bounds the acceleration of any point of body b from its last
+// evaluated load: |F|/m + |J⁻¹T|·R (a fixed body: 0).
+func travelAcc(b *body.Body) float64 {
+	if b.Fixed {
+		return 0
+	}
+	return b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*b.Radius()
 }
 
 // criticalDt is the stability limit of explicit integration of a spring k on
