@@ -44,7 +44,7 @@ func Start(w *world.World) error {
 	}
 	// The first step obeys the step controls too (travelDt: the scene's
 	// or the command line's dt may be far above what gravity allows).
-	w.Dt = math.Min(w.Dt, math.Max(math.Min(w.StableDt(), travelDt(w)), w.Settings.DtMin))
+	w.Dt = math.Min(w.Dt, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
 	w.Stats.Dt = w.Dt
 	return nil
 }
@@ -94,7 +94,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Steps++
 	w.UpdateStats()
 	w.Stats.Dt = dt
-	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDt(), travelDt(w)), w.Settings.DtMin))
+	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
 	return dt, nil
 }
 

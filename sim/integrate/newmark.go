@@ -253,10 +253,6 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		dt = s.Dt
 	}
 	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
-	// Nor may a body far from any neighbour (no candidate pair) cross more
-	// than half the skin in a step (stepcontrol.go: a cube falling 0.2 m
-	// passed through the ground in one step of dt_max 0.1).
-	dt = math.Max(math.Min(dt, travelDt(w)), s.DtMin)
 	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
 	if ad := n.approachDt(w, dt); ad < dt {
 		n.Counts.ApproachLimited++
@@ -312,6 +308,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					dt = math.Max(dt*g, s.DtMin)
 					continue
 				}
+			}
+			if f == 1 && dt > s.DtMin {
+				// A body that passed wholly through a wall or a neighbour
+				// in the step (stepcontrol.go).
+				f = tunnelFactor(w, n.cp.states)
 			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
