@@ -43,7 +43,9 @@ func Start(w *world.World) error {
 	if w.Dt <= 0 {
 		w.Dt = w.Settings.Dt
 	}
-	w.Dt = math.Min(w.Dt, w.StableDt())
+	// The first step obeys the step controls too (travelDt: the scene's
+	// or the command line's dt may be far above what gravity allows).
+	w.Dt = math.Min(w.Dt, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
 	w.Stats.Dt = w.Dt
 	return nil
 }
@@ -95,7 +97,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Steps++
 	w.UpdateStats()
 	w.Stats.Dt = dt
-	w.Dt = math.Min(dt*1.25, w.StableDt())
+	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil
 }

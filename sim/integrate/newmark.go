@@ -309,6 +309,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					continue
 				}
 			}
+			if f == 1 && dt > s.DtMin {
+				// A body that passed wholly through a wall or a neighbour
+				// in the step (stepcontrol.go).
+				f = tunnelFactor(w, n.cp.states)
+			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
 				n.reject(w, world.RejectStepSize)

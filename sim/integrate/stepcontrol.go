@@ -160,3 +160,92 @@ func tangentDt(w *world.World, safety float64) float64 {
 	})
 	return dt
 }
+
+// travelDt bounds the step so that no point of a movable polyhedral body
+// without a contact candidate travels more than half the Verlet skin
+// (World.VerletSkin) in it: vΔt + ½aΔt² ≤ skin/2 with v = |v| + |ω|R and
+// a = |F|/m + |J⁻¹T|·R from the last evaluation (velocity Verlet's drift,
+// Δt·(v + ½Δt·F/m)). A body with no candidate pair is farther than the skin
+// from every neighbour and wall, so World.StableDt (candidate pairs only)
+// does not bound it, and under gravity nothing else kept a step of dt_max
+// from carrying it through a wall (cube-drop-c with dt_max 0.1 fell 49 mm
+// in its first step; cube-drop-a, variational, passed through the ground
+// from the apex of a bounce; newmark, a cube dropped 0.2 m). Once within
+// the skin a body is a candidate and its pairs' bounds take over. Smooth
+// bodies keep their own travel bound (World.StableDt, the sphere path).
+func travelDt(w *world.World, reach float64) float64 {
+	dt := math.Inf(1)
+	var cand []bool
+	for i, b := range w.Bodies {
+		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+			continue
+		}
+		if cand == nil {
+			cand = make([]bool, len(w.Bodies))
+			w.EachCandidatePair(func(a, b int) { cand[a], cand[b] = true, true })
+		}
+		if cand[i] {
+			continue
+		}
+		h := reach * w.VerletSkin()
+		r := b.Radius()
+		v := b.V.Norm() + b.W.Norm()*r
+		a := b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*r
+		if s := v + math.Sqrt(v*v+2*a*h); s > 0 {
+			dt = math.Min(dt, 2*h/s) // root of ½aΔt² + vΔt = h
+		}
+	}
+	return dt
+}
+
+// tunnelFactor returns 1, or the fraction of the step just taken to retry
+// with when a body passed through a wall or a neighbour within it: its
+// centre crossed an enabled planar wall's plane from the bodies' side, or
+// the relative path of two body centres (start → end, straight) came
+// within the smaller bounding radius of each other while both ends are
+// clear of the bounding spheres. A step that ends in contact is the
+// contact guards' business; this catches the steps that jump wholly past
+// (newmark: a cube dropped 0.2 m crossed the ground in one step of dt_max
+// 0.1 and was never a contact candidate). start holds the bodies' states
+// at the start of the step (checkpoint.states).
+func tunnelFactor(w *world.World, start []body.State) float64 {
+	g := 1.0
+	for i, b := range w.Bodies {
+		if b.Fixed || b.Wall >= 0 || i >= len(start) {
+			continue
+		}
+		x0, x1 := start[i].X, b.X
+		for k := range w.Walls {
+			wl := &w.Walls[k]
+			if !wl.Enabled || !wl.Planar {
+				continue
+			}
+			s0, s1 := x0.Sub(wl.P).Dot(wl.N), x1.Sub(wl.P).Dot(wl.N)
+			if s0 > 0 && s1 < 0 {
+				// Retry with half the part of the path before the plane.
+				g = math.Min(g, math.Max(0.5*math.Max(s0-b.Radius(), 0)/(s0-s1), 0.01))
+			}
+		}
+		for j := i + 1; j < len(w.Bodies); j++ {
+			o := w.Bodies[j]
+			if o.Wall >= 0 || j >= len(start) {
+				continue
+			}
+			rs := b.Radius() + o.Radius()
+			r0, r1 := x0.Sub(start[j].X), x1.Sub(o.X)
+			if r0.Norm() < rs || r1.Norm() < rs {
+				continue // touching at an end: the contact guards see it
+			}
+			d := r1.Sub(r0)
+			dd := d.Norm2()
+			if !(dd > 0) {
+				continue
+			}
+			u := math.Min(math.Max(-r0.Dot(d)/dd, 0), 1) // closest approach along the path
+			if r0.AddScaled(u, d).Norm() < math.Min(b.Radius(), o.Radius()) {
+				g = math.Min(g, math.Max(0.5*u, 0.01))
+			}
+		}
+	}
+	return g
+}

@@ -180,7 +180,7 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	// period of the stiffest active or approaching contact, no tunnelling.
 	if !v.FixedStep {
 		sf := v.safety(w)
-		lim := lawDt(w, sf)
+		lim := math.Max(math.Min(lawDt(w, sf), travelDt(w, 0.5)), s.DtMin)
 		if v.Alpha == 0 {
 			// Explicit in the tangential springs too (stepcontrol.go).
 			lim = math.Max(math.Min(lim, tangentDt(w, sf)), s.DtMin)

@@ -242,7 +242,10 @@ func (w *World) Commit() {
 //     stiffness bound at the skin's edge, with the smaller mass shared by
 //     EntryContacts parallel contacts (a face landing flat);
 //   - no body point may cross more than half the distance to a neighbour (or
-//     of the skin) in one step.
+//     of the skin) in one step at its current speed, nor more than ⅝ of it
+//     under its current acceleration (gravity: a body at rest or at the
+//     apex of a flight); a pair that can reach the skin under that
+//     acceleration within its step also obeys the entry bound.
 func (w *World) StableDt() float64 {
 	w.leaveSpheres()
 	t0 := time.Now()
@@ -252,7 +255,7 @@ func (w *World) StableDt() float64 {
 	}
 	sp := w.speeds[:len(w.Bodies)]
 	for i, b := range w.Bodies {
-		sp[i] = bodySpeed{b.V.Norm(), b.W.Norm() * b.Radius()}
+		sp[i] = bodySpeed{b.V.Norm(), b.W.Norm() * b.Radius(), travelAcc(b)}
 	}
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i], sp) })
 	dt := min(s.DtMax, w.smoothTravelDt())
@@ -295,9 +298,10 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed) float64 {
 			}
 		}
 	}
-	// Distance d that features must cross to reach each other, and the
-	// fastest relative speed v of any two body points.
-	var d, v float64
+	// Distance d that features must cross to reach each other, the
+	// fastest relative speed v of any two body points and a bound acc of
+	// their relative acceleration (travelAcc).
+	var d, v, acc float64
 	gbar := p.Normal.GBar
 	if a.Wall >= 0 || b.Wall >= 0 {
 		wb, bb, ib := a, b, e.B
@@ -309,22 +313,32 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed) float64 {
 			d = max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
 		}
 		v = sp[ib].v + sp[ib].wr // |V| + |ω|·R
+		acc = sp[ib].acc
 	} else {
 		d = max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
 		v = a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
+		acc = sp[e.A].acc + sp[e.B].acc
 	}
 	if v > 0 {
 		dt = min(dt, 0.5*max(d, gbar)/v)
 	}
-	if d < gbar+v*s.DtMax {
+	// Under an acceleration the travel in a step Δt is vΔt + ½·acc·Δt²
+	// (velocity Verlet's drift): a body at rest or at the apex of a flight
+	// (v ≈ 0) would otherwise take dt_max whatever it is, and cross the
+	// whole distance in one step. The second term is kept below a quarter
+	// of the distance, so a step closes at most ⅝ of it.
+	if acc > 0 {
+		dt = min(dt, math.Sqrt(0.25*max(d, gbar)/acc)) // ½·acc·Δt² ≤ ⅛·max(d, ḡ)
+	}
+	if d < gbar+v*s.DtMax || d < gbar+(v+0.5*acc*dt)*dt {
 		dt = min(dt, w.entryDt(e, a, b, p))
 	}
 	return dt
 }
 
 // bodySpeed holds the speed terms of one body for StableDt's travel bound:
-// v = |V| and wr = |ω|·R.
-type bodySpeed struct{ v, wr float64 }
+// v = |V|, wr = |ω|·R and acc = travelAcc.
+type bodySpeed struct{ v, wr, acc float64 }
 
 // entryDt is the stiffness bound at the skin's edge of StableDt for pair e
 // (+Inf where it does not apply): s·Δt_c of the barrier's stiffness just
@@ -345,6 +359,15 @@ func (w *World) entryDt(e *pairEntry, a, b *body.Body, p *ContactParams) float64
 	}
 	e.dtEntry, e.entryGen, e.entryMA, e.entryMB, e.entrySafety, e.entryP = dt, w.lawGen, ma, mb, s, p
 	return dt
+}
+
+// travelAcc bounds the acceleration of any point of body b from its last
+// evaluated load: |F|/m + |J⁻¹T|·R (a fixed body: 0).
+func travelAcc(b *body.Body) float64 {
+	if b.Fixed {
+		return 0
+	}
+	return b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*b.Radius()
 }
 
 // criticalDt is the stability limit of explicit integration of a spring k on
