@@ -261,7 +261,11 @@ func (s *System) solveFriction(l *lcp, f []float64, o StepOptions) (fn []float64
 	// APGD gives the stick/slip pattern and the force network; it converges
 	// slowly on sliding contacts (the cone's surface is then the active set),
 	// so it stops at 10⁻⁶ or 500 iterations and the sweeps finish.
-	x, iter, _ = bq.apgd(x, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
+	// From a warm start (the previous step's forces by contact key) the
+	// sweeps alone converge faster than APGD, which is then skipped.
+	if !warm(x) {
+		x, iter, _ = bq.apgd(x, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
+	}
 	var sliding []bool
 	var u []float64
 	sweeps, sliding, u = q.nsgs(x, o)
@@ -277,6 +281,16 @@ func (s *System) solveFriction(l *lcp, f []float64, o StepOptions) (fn []float64
 		slide[tg.c] = sliding[k]
 	}
 	return fn, ft, slide, iter, sweeps, res
+}
+
+// warm reports whether the start x has a nonzero force.
+func warm(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // block is one contact's rows for the Gauss–Seidel sweeps.
@@ -425,39 +439,41 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 			}
 		}
 		q.velocity(z, u)
-		switched := false
-		for k := range s.fric {
-			tg := &s.fric[k]
-			if q.l.diag[tg.c] == 0 {
-				continue
-			}
-			vt := q.slipVelocity(k, u)
-			if vt > slipTol && !sliding[k] {
-				sliding[k] = true
-				if c := s.Contacts[tg.c]; q.mu[k] != c.MuD {
-					q.mu[k] = c.MuD
-					switched = true
-				}
-			}
-		}
-		if switched {
-			best, since = math.Inf(1), 0
-			continue
-		}
 		r := q.saxceResidual(x, u)
-		if r <= o.Tol {
-			break
-		}
 		// Stagnation: on redundant contacts (several between one pair of
 		// bodies, as a face on a face) the sweeps can settle into a cycle
 		// that no longer lowers the residual; stop when 100 sweeps have not
 		// lowered the best residual by 0.1% (it stays above Tol and the step
 		// reports not converged, as at MaxIter).
+		stalled := false
 		if r < (1-1e-3)*best {
 			best, since = r, 0
 		} else if since++; since >= 100 {
+			stalled = true
+		}
+		if r > o.Tol && !stalled {
+			continue
+		}
+		// Solved (or stalled) with μ_s: a contact that slides in this
+		// solution breaks loose and the step is solved on with μ_d. (Tested
+		// on the solution only, not on the iterates, whose transient slip
+		// would switch a sticking contact.)
+		switched := false
+		for k := range s.fric {
+			tg := &s.fric[k]
+			if q.l.diag[tg.c] == 0 || sliding[k] || q.slipVelocity(k, u) <= slipTol {
+				continue
+			}
+			sliding[k] = true
+			if c := s.Contacts[tg.c]; q.mu[k] != c.MuD {
+				q.mu[k] = c.MuD
+				switched = true
+			}
+		}
+		if !switched {
 			break
 		}
+		best, since = math.Inf(1), 0
 	}
 	for k := range s.fric {
 		sliding[k] = sliding[k] && q.slipVelocity(k, u) > slipTol
