@@ -403,7 +403,11 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 	best, since := math.Inf(1), 0
 	for sweeps < o.MaxIter {
 		sweeps++
-		for bi := range blocks {
+		for bj := range blocks {
+			bi := bj
+			if sweeps%2 == 0 { // symmetric Gauss–Seidel: every other sweep backwards
+				bi = len(blocks) - 1 - bj
+			}
 			b := &blocks[bi]
 			n := len(b.r)
 			var g0, u0 [3]float64
@@ -438,17 +442,20 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 				}
 			}
 		}
+		if sweeps > 1 && sweeps%2 == 1 && sweeps < o.MaxIter {
+			continue // tested after the first sweep and each backward sweep
+		}
 		q.velocity(z, u)
 		r := q.saxceResidual(x, u)
 		// Stagnation: on redundant contacts (several between one pair of
 		// bodies, as a face on a face) the sweeps can settle into a cycle
-		// that no longer lowers the residual; stop when 100 sweeps have not
-		// lowered the best residual by 0.1% (it stays above Tol and the step
-		// reports not converged, as at MaxIter).
-		stalled := false
+		// that no longer lowers the residual; stop when 100 sweeps (50
+		// tests) have not lowered the best residual by 0.1% (it stays above
+		// Tol and the step reports not converged, as at MaxIter).
+		stalled := sweeps >= o.MaxIter
 		if r < (1-1e-3)*best {
 			best, since = r, 0
-		} else if since++; since >= 100 {
+		} else if since++; since >= 50 {
 			stalled = true
 		}
 		if r > o.Tol && !stalled {
