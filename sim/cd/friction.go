@@ -311,8 +311,9 @@ type block struct {
 // & Moreau 1998) has three cases. Stick: u = 0, γ = −W_ii⁻¹c, valid when
 // ‖γ_t‖ ≤ μγ_n. Take-off: γ = 0, valid when c_n ≥ 0. Otherwise the contact
 // slides on the cone's surface, found by the projected fixed point
-// γ ← Π_K(γ − ρ(u + μ‖u_t‖e_n)) started from the stick solution projected
-// onto the cone (ρ = 1/λ_max(W_ii)); it stops when the change is below
+// γ ← Π_K(γ − ρ(u + μ‖u_t‖e_n)) (ρ = 1/λ_max(W_ii)) started from g0 (the
+// previous sweep's forces) or, for a contact without force, from the stick
+// solution projected onto the cone; it stops when the change is below
 // tol·γ_n or after 100 iterations.
 func (b *block) localCoulomb(mu float64, g0, u0 [3]float64, tol float64) [3]float64 {
 	var c [3]float64
@@ -334,7 +335,11 @@ func (b *block) localCoulomb(mu float64, g0, u0 [3]float64, tol float64) [3]floa
 	if c[0] >= 0 {
 		return [3]float64{} // take-off
 	}
-	g[0], g[1], g[2] = projectCone(mu, g[0], g[1], g[2])
+	if g0[0] > 0 {
+		g = g0 // the previous sweep's forces: near the solution in later sweeps
+	} else {
+		g[0], g[1], g[2] = projectCone(mu, g[0], g[1], g[2])
+	}
 	for range 100 {
 		var u [3]float64
 		for a := range 3 {
