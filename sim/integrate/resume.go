@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"grainlab/sim/contact"
+	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -35,6 +36,10 @@ type CDContact struct {
 	B   int      `json:"b"`
 	Key [4]int32 `json:"key"`
 	F   float64  `json:"f,omitempty"`
+	// Ft is the friction force on A of the last step (world), Slid whether
+	// the contact slid: the tangential warm start and the μ_s/μ_d state.
+	Ft   []float64 `json:"ft,omitempty"`
+	Slid bool      `json:"slid,omitempty"`
 }
 
 func cdContact(k cdKey, f float64) CDContact {
@@ -77,7 +82,12 @@ func SaveState(in world.Integrator) *State {
 	case *CD:
 		s.CDDt = x.Dt
 		for k, f := range x.warm {
-			s.Warm = append(s.Warm, cdContact(k, f))
+			c := cdContact(k, f)
+			if t, ok := x.warmT[k]; ok && t != (geom.Vec3{}) {
+				c.Ft = []float64{t.X, t.Y, t.Z}
+			}
+			c.Slid = x.slid[k]
+			s.Warm = append(s.Warm, c)
 		}
 		for k, r := range x.rev {
 			if r {
@@ -105,6 +115,9 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 				if c.A < 0 || c.B < 0 || c.A >= nbodies || c.B >= nbodies || c.Key[0] < 0 || c.Key[0] >= int32(snap.NumContactKinds) {
 					return fmt.Errorf("cd contact %d–%d %v: out of range", c.A, c.B, c.Key)
 				}
+				if len(c.Ft) != 0 && len(c.Ft) != 3 {
+					return fmt.Errorf("cd contact %d–%d %v: ft has %d components, want 3", c.A, c.B, c.Key, len(c.Ft))
+				}
 			}
 			return nil
 		}
@@ -116,8 +129,16 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 		}
 		x.Dt = s.CDDt
 		x.warm = make(map[cdKey]float64, len(s.Warm))
+		x.warmT = make(map[cdKey]geom.Vec3, len(s.Warm))
+		x.slid = make(map[cdKey]bool, len(s.Warm))
 		for _, c := range s.Warm {
 			x.warm[c.key()] = c.F
+			if len(c.Ft) == 3 {
+				x.warmT[c.key()] = geom.V(c.Ft[0], c.Ft[1], c.Ft[2])
+			}
+			if c.Slid {
+				x.slid[c.key()] = true
+			}
 		}
 		x.rev = make(map[cdKey]bool, len(s.Reversed))
 		for _, c := range s.Reversed {
