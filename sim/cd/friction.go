@@ -263,14 +263,29 @@ func (s *System) solveFriction(l *lcp, f []float64, o StepOptions) (fn []float64
 	// so it stops at 10⁻⁶ or 500 iterations and the sweeps finish.
 	// From a warm start (the previous step's forces by contact key) the
 	// sweeps alone converge faster than APGD, which is then skipped.
-	if !warm(x) {
+	var x0 []float64
+	if warm(x) {
+		x0 = append([]float64(nil), x...)
+	} else {
 		x, iter, _ = bq.apgd(x, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
 	}
 	var sliding []bool
 	var u []float64
 	sweeps, sliding, u = q.nsgs(x, o)
-	iter += sweeps
 	res = q.saxceResidual(x, u)
+	if x0 != nil && res > math.Max(o.Tol, 1e-6) {
+		// The warm sweeps stopped far from the solution (an impact, new
+		// contacts): solve again as a cold step does, APGD from the warm
+		// start then the sweeps, and keep the better of the two.
+		x2, it2, _ := bq.apgd(x0, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
+		sw2, sl2, u2 := q.nsgs(x2, o)
+		iter += it2
+		sweeps += sw2
+		if r2 := q.saxceResidual(x2, u2); r2 < res {
+			x, sliding, u, res = x2, sl2, u2, r2
+		}
+	}
+	iter += sweeps
 	fn = x[:nc:nc]
 	ft = make([]geom.Vec3, nc)
 	slide = make([]bool, nc)
