@@ -54,7 +54,8 @@ type StepResult struct {
 	Slide        []bool
 	FrictionLoad []float64
 
-	Iter      int     // sweeps or iterations used
+	Iter      int     // sweeps or iterations used (with friction: APGD iterations plus sweeps)
+	Sweeps    int     // with friction: the Gauss–Seidel sweeps among Iter
 	Residual  float64 // max_i |min(N_ii f_i, (Nf+p)_i)| / ‖p‖∞ at F
 	Converged bool    // Residual ≤ Tol
 }
@@ -171,7 +172,7 @@ func (s *System) Step(o StepOptions) (StepResult, error) {
 	if s.Frictional() {
 		// The cone complementarity problem is solved by APGD whatever the
 		// method (friction.go).
-		res.F, res.Ft, res.Slide, res.Iter, res.Residual = s.solveFriction(l, f, o)
+		res.F, res.Ft, res.Slide, res.Iter, res.Sweeps, res.Residual = s.solveFriction(l, f, o)
 		res.Converged = res.Residual <= o.Tol
 		res.FrictionLoad = s.frictionLoad(res.Ft)
 		s.finishStep(&res, o.Dt)

@@ -27,17 +27,6 @@ type State struct {
 	// Reversed the polyhedron contacts it found penetrated.
 	Warm     []CDContact `json:"warm,omitempty"`
 	Reversed []CDContact `json:"reversed,omitempty"`
-	// Friction are cd's tangential forces of the last step by contact (the
-	// friction warm starts) and whether each slid (then μ_d applies).
-	Friction []CDFriction `json:"friction,omitempty"`
-}
-
-// CDFriction is one entry of cd's friction maps: the contact, its
-// tangential force on A (N) and whether it slid in the last step.
-type CDFriction struct {
-	CDContact
-	Ft   [3]float64 `json:"ft"`
-	Slid bool       `json:"slid,omitempty"`
 }
 
 // CDContact is one contact of cd's maps: bodies, key (kind, swap, features)
@@ -47,6 +36,10 @@ type CDContact struct {
 	B   int      `json:"b"`
 	Key [4]int32 `json:"key"`
 	F   float64  `json:"f,omitempty"`
+	// Ft is the friction force on A of the last step (world), Slid whether
+	// the contact slid: the tangential warm start and the μ_s/μ_d state.
+	Ft   []float64 `json:"ft,omitempty"`
+	Slid bool      `json:"slid,omitempty"`
 }
 
 func cdContact(k cdKey, f float64) CDContact {
@@ -89,19 +82,20 @@ func SaveState(in world.Integrator) *State {
 	case *CD:
 		s.CDDt = x.Dt
 		for k, f := range x.warm {
-			s.Warm = append(s.Warm, cdContact(k, f))
+			c := cdContact(k, f)
+			if t, ok := x.warmT[k]; ok && t != (geom.Vec3{}) {
+				c.Ft = []float64{t.X, t.Y, t.Z}
+			}
+			c.Slid = x.slid[k]
+			s.Warm = append(s.Warm, c)
 		}
 		for k, r := range x.rev {
 			if r {
 				s.Reversed = append(s.Reversed, cdContact(k, 0))
 			}
 		}
-		for k, ft := range x.warmT {
-			s.Friction = append(s.Friction, CDFriction{CDContact: cdContact(k, 0), Ft: [3]float64{ft.X, ft.Y, ft.Z}, Slid: x.slid[k]})
-		}
 		sortCD(s.Warm)
 		sortCD(s.Reversed)
-		sort.Slice(s.Friction, func(i, j int) bool { return cdLess(s.Friction[i].CDContact, s.Friction[j].CDContact) })
 	}
 	return s
 }
@@ -121,6 +115,9 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 				if c.A < 0 || c.B < 0 || c.A >= nbodies || c.B >= nbodies || c.Key[0] < 0 || c.Key[0] >= int32(snap.NumContactKinds) {
 					return fmt.Errorf("cd contact %d–%d %v: out of range", c.A, c.B, c.Key)
 				}
+				if len(c.Ft) != 0 && len(c.Ft) != 3 {
+					return fmt.Errorf("cd contact %d–%d %v: ft has %d components, want 3", c.A, c.B, c.Key, len(c.Ft))
+				}
 			}
 			return nil
 		}
@@ -130,27 +127,22 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 		if err := check(s.Reversed); err != nil {
 			return err
 		}
-		for _, c := range s.Friction {
-			if err := check([]CDContact{c.CDContact}); err != nil {
-				return err
-			}
-		}
 		x.Dt = s.CDDt
 		x.warm = make(map[cdKey]float64, len(s.Warm))
+		x.warmT = make(map[cdKey]geom.Vec3, len(s.Warm))
+		x.slid = make(map[cdKey]bool, len(s.Warm))
 		for _, c := range s.Warm {
 			x.warm[c.key()] = c.F
+			if len(c.Ft) == 3 {
+				x.warmT[c.key()] = geom.V(c.Ft[0], c.Ft[1], c.Ft[2])
+			}
+			if c.Slid {
+				x.slid[c.key()] = true
+			}
 		}
 		x.rev = make(map[cdKey]bool, len(s.Reversed))
 		for _, c := range s.Reversed {
 			x.rev[c.key()] = true
-		}
-		x.warmT = make(map[cdKey]geom.Vec3, len(s.Friction))
-		x.slid = make(map[cdKey]bool)
-		for _, c := range s.Friction {
-			x.warmT[c.key()] = geom.V(c.Ft[0], c.Ft[1], c.Ft[2])
-			if c.Slid {
-				x.slid[c.key()] = true
-			}
 		}
 	}
 	return nil
