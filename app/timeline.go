@@ -14,9 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
-
-	"grainlab/render"
 	"grainlab/sim/snap"
 	"grainlab/ui"
 )
@@ -66,27 +63,12 @@ func viewRun(path string, vo viewOptions, stdout, stderr io.Writer) int {
 	if !(vo.Share > 0 && vo.Share <= 1) {
 		vo.Share = DefaultRenderShare
 	}
-	win, err := openWindow(WindowWidth, WindowHeight, "Grainlab — "+filepath.Base(path), true)
+	win, r, u, input, closeUI, err := openUI("Grainlab — " + filepath.Base(path))
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return ExitFailure
 	}
-	defer glfw.Terminate()
-	defer win.Destroy()
-	glfw.SwapInterval(1)
-	r, err := render.New()
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
-	}
-	defer r.Close()
-	input := watchInput(win)
-	u, err := ui.New(win)
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
-	}
-	defer u.Close()
+	defer closeUI()
 	w := newWindow(win, r, u, nil, vo, input)
 	w.setPlayer(src, path)
 	if vo.Play {

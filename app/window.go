@@ -40,6 +40,34 @@ const (
 	WindowHeight = 800
 )
 
+// openUI opens the visible window (vsync on) with its renderer, input
+// clock and panel, as `view` of a scene and of a run use them; closeUI
+// releases them in reverse order.
+func openUI(title string) (win *glfw.Window, r *render.Renderer, u *ui.UI, input *inputClock, closeUI func(), err error) {
+	if win, err = openWindow(WindowWidth, WindowHeight, title, true); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	glfw.SwapInterval(1)
+	if r, err = render.New(); err != nil {
+		win.Destroy()
+		glfw.Terminate()
+		return nil, nil, nil, nil, nil, err
+	}
+	input = watchInput(win)
+	if u, err = ui.New(win); err != nil {
+		r.Close()
+		win.Destroy()
+		glfw.Terminate()
+		return nil, nil, nil, nil, nil, err
+	}
+	return win, r, u, input, func() {
+		u.Close()
+		r.Close()
+		win.Destroy()
+		glfw.Terminate()
+	}, nil
+}
+
 // errNoWindow wraps failures to create a window (no display, no GL 4.1).
 var errNoWindow = errors.New("cannot open a window")
 
@@ -198,27 +226,12 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return exitFor(err)
 	}
-	win, err := openWindow(WindowWidth, WindowHeight, "Grainlab — "+s.Spec.Name, true)
+	win, r, u, input, closeUI, err := openUI("Grainlab — " + s.Spec.Name)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return ExitFailure
 	}
-	defer glfw.Terminate()
-	defer win.Destroy()
-	glfw.SwapInterval(1)
-	r, err := render.New()
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
-	}
-	defer r.Close()
-	input := watchInput(win)
-	u, err := ui.New(win)
-	if err != nil {
-		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
-	}
-	defer u.Close()
+	defer closeUI()
 
 	loop := NewSimLoop(s, vo.Options)
 	loop.OnPublish = glfw.PostEmptyEvent

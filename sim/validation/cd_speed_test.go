@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
@@ -44,12 +43,3 @@ func BenchmarkCDFriction(b *testing.B) {
 	}
 }
 
-// cpuTime returns the user plus system CPU time of the process in seconds
-// (the wall time of a step varies with the load of a shared machine).
-func cpuTime() float64 {
-	var r syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &r) != nil {
-		return 0
-	}
-	return float64(r.Utime.Sec+r.Stime.Sec) + 1e-6*float64(r.Utime.Usec+r.Stime.Usec)
-}
