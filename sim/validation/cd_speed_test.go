@@ -42,4 +42,3 @@ func BenchmarkCDFriction(b *testing.B) {
 		})
 	}
 }
-
