@@ -10,7 +10,6 @@ import (
 	"grainlab/sim/audit"
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
-	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -41,29 +40,13 @@ func (o overlap) String() string {
 // the polyhedral bodies and the enabled walls of w at their current poses,
 // and a sphere–sphere overlap test (sort and sweep along x).
 func findOverlaps(w *world.World) []overlap {
-	var solids []audit.Solid
-	var walls []audit.Surface
 	var sphere []int
 	for i, b := range w.Bodies {
 		if b.Kind == body.Sphere {
 			sphere = append(sphere, i)
-			continue
 		}
-		if b.Kind != body.Polyhedral || b.Poly == nil {
-			continue
-		}
-		vs := make([]geom.Vec3, len(b.Poly.Verts))
-		for i, v := range b.Poly.Verts {
-			vs[i] = b.ToWorld(v)
-		}
-		if b.Wall >= 0 {
-			if w.Walls[b.Wall].Enabled {
-				walls = append(walls, audit.Surface{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
-			}
-			continue
-		}
-		solids = append(solids, audit.Solid{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
 	}
+	solids, walls := audit.WorldMeshes(w)
 	var out []overlap
 	for _, v := range audit.Check(solids, walls, 0) {
 		switch v.Kind {

@@ -10,28 +10,6 @@ import (
 	"grainlab/sim/world"
 )
 
-// frameSolids converts the world's bodies and enabled walls to the audit's
-// world-space meshes; the audit shares no code with contact detection.
-func frameSolids(w *world.World) ([]audit.Solid, []audit.Surface) {
-	var solids []audit.Solid
-	var walls []audit.Surface
-	for _, b := range w.Bodies {
-		vs := make([]geom.Vec3, len(b.Poly.Verts))
-		for i, v := range b.Poly.Verts {
-			vs[i] = b.ToWorld(v)
-		}
-		tris := b.Poly.Tris()
-		if b.Wall >= 0 {
-			if w.Walls[b.Wall].Enabled {
-				walls = append(walls, audit.Surface{Name: b.Name, Verts: vs, Tris: tris})
-			}
-			continue
-		}
-		solids = append(solids, audit.Solid{Name: b.Name, Verts: vs, Tris: tris})
-	}
-	return solids, walls
-}
-
 // auditRun advances w to `until`, auditing every `every` seconds of
 // simulated time, and returns the frames audited and any violations found.
 func auditRun(t *testing.T, w *world.World, until, every float64) (int, []audit.Violation) {
@@ -40,7 +18,7 @@ func auditRun(t *testing.T, w *world.World, until, every float64) (int, []audit.
 	var bad []audit.Violation
 	for k := 1; w.Time < until-1e-12; k++ {
 		advance(t, w, math.Min(until, float64(k)*every), nil)
-		s, ws := frameSolids(w)
+		s, ws := audit.WorldMeshes(w)
 		if v := audit.Check(s, ws, 0); len(v) > 0 && len(bad) == 0 {
 			bad = v
 			t.Logf("t=%.4f: %d violations, first %+v", w.Time, len(v), v[0])
@@ -90,7 +68,7 @@ func TestNoPenetrationBoxScenes(t *testing.T) {
 func TestAuditDetectsPenetration(t *testing.T) {
 	w := load(t, "pile-of-blocks")
 	advance(t, w, 1.5, nil)
-	s, ws := frameSolids(w)
+	s, ws := audit.WorldMeshes(w)
 	if v := audit.Check(s, ws, 0); len(v) != 0 {
 		t.Fatalf("settled pile already has violations: %+v", v[0])
 	}

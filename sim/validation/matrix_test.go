@@ -12,7 +12,6 @@ import (
 	"grainlab/sim/audit"
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
-	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
 	"grainlab/sim/world"
@@ -76,30 +75,6 @@ type matrixResult struct {
 	tunnel           float64 // largest overlap / radius of a smooth contact
 	nan              bool
 	wall             time.Duration
-}
-
-// polySolids returns the polyhedra of w (movable) and its enabled walls as
-// the audit's world-space meshes (frameSolids for worlds with smooth bodies).
-func polySolids(w *world.World) ([]audit.Solid, []audit.Surface) {
-	var solids []audit.Solid
-	var walls []audit.Surface
-	for _, b := range w.Bodies {
-		if b.Kind != body.Polyhedral || b.Poly == nil {
-			continue
-		}
-		vs := make([]geom.Vec3, len(b.Poly.Verts))
-		for i, v := range b.Poly.Verts {
-			vs[i] = b.ToWorld(v)
-		}
-		if b.Wall >= 0 {
-			if w.Walls[b.Wall].Enabled {
-				walls = append(walls, audit.Surface{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
-			}
-			continue
-		}
-		solids = append(solids, audit.Solid{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
-	}
-	return solids, walls
 }
 
 // runMatrix runs one scene with one integrator (selected as the command
@@ -166,7 +141,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 		} else {
 			_, r.err = integrate.Advance(w, math.Min(ms.until, float64(k)*every), each)
 		}
-		if sol, walls := polySolids(w); len(sol) > 0 {
+		if sol, walls := audit.WorldMeshes(w); len(sol) > 0 {
 			r.audited++
 			if v := audit.Check(sol, walls, 0); len(v) > 0 {
 				r.badPoly++

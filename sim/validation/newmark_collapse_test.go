@@ -84,7 +84,7 @@ func runCollapse(t *testing.T, span float64, auditEvery int, sets ...string) col
 	advance(t, w, t0+span, func() bool {
 		if auditEvery > 0 && (w.Steps-n0)%int64(auditEvery) == 0 {
 			a := time.Now()
-			s, ws := frameSolids(w)
+			s, ws := audit.WorldMeshes(w)
 			if v := audit.Check(s, ws, 0); len(v) > 0 {
 				if r.violations == 0 {
 					t.Logf("t = %.4f s: %d penetrating pairs, first %+v", w.Time, len(v), v[0])
