@@ -177,12 +177,19 @@ func sphereOverlaps(w *world.World, idx []int) []overlap {
 	return out
 }
 
-// auditWorld returns one line per overlap found in w (all of them, for the
-// periodic --audit warnings).
+// auditWorld returns the findings of a periodic audit (--audit): one line
+// per interpenetration of polyhedra (or a polyhedron and a wall), and one
+// line summarising the smooth contacts that overlap deeply (deepSmooth),
+// so that a settled pack of spheres reports nothing.
 func auditWorld(w *world.World) []string {
 	var msgs []string
 	for _, o := range findOverlaps(w) {
-		msgs = append(msgs, o.String())
+		if !o.Smooth {
+			msgs = append(msgs, o.String())
+		}
+	}
+	if m := deepSmoothOverlaps(w); m != "" {
+		msgs = append(msgs, m)
 	}
 	return msgs
 }

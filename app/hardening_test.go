@@ -540,17 +540,38 @@ func BenchmarkStartAudit(b *testing.B) {
 	}
 }
 
-// --audit EVERY reports, as warnings with time and bodies, a body that
-// tunnels through the ground at 1e6 m/s (the run goes on, exit 0); without
-// it, nothing is reported.
+// --audit EVERY reports, as warnings with time and bodies, a deep overlap
+// that forms during the run (two soft spheres meeting head-on at 3 m/s
+// overlap by up to 43% of their radius, ½μv² = ½kδ²; the run goes on, exit 0); without it,
+// nothing is reported. A cube shot at the ground at 1e6 m/s no longer
+// tunnels: the step control sees it coming (travel bound) and the run
+// fails at the impact, naming it, instead of going on through the ground.
 func TestRunPeriodicAudit(t *testing.T) {
-	for _, audit := range []string{"0.01", "0"} {
+	scene := filepath.Join(t.TempDir(), "soft.yaml")
+	os.WriteFile(scene, []byte(`name: soft-head-on
+time: 0.03
+gravity: [0, 0, 0]
+integrator: {name: explicit, dt: 1.0e-5}
+contact:
+  default: {model: hooke, kn: 2000, gamma_n: 0, kt: 0, gamma_t: 0, mu: 0}
+shapes:
+  ball: {type: sphere, radius: 0.02}
+bodies:
+  - {name: b1, shape: ball, density: 1000, position: [0.4, 0, 0.5], velocity: [1.5, 0, 0]}
+  - {name: b2, shape: ball, density: 1000, position: [0.5, 0, 0.5], velocity: [-1.5, 0, 0]}
+`), 0o644)
+	for _, audit := range []string{"0.005", "0"} {
 		var stderr bytes.Buffer
-		code := Main([]string{"run", "cube-drop-a", "--set", "bodies.cube.velocity=[0,0,-1e6]", "--time", "0.03", "--audit", audit,
-			"--out", t.TempDir(), "--quiet"}, &bytes.Buffer{}, &stderr)
-		found := strings.Contains(stderr.String(), "warning: audit at t=") && strings.Contains(stderr.String(), `body "cube" crosses wall "wall:ground"`)
+		code := Main([]string{"run", scene, "--audit", audit, "--out", t.TempDir(), "--quiet"}, &bytes.Buffer{}, &stderr)
+		found := strings.Contains(stderr.String(), "warning: audit at t=") && strings.Contains(stderr.String(), `deepest: "b1" and "b2"`)
 		if code != ExitOK || found != (audit != "0") {
 			t.Errorf("--audit %s: exit %d, stderr %q", audit, code, stderr.String())
 		}
+	}
+	var stderr bytes.Buffer
+	code := Main([]string{"run", "cube-drop-a", "--set", "bodies.cube.velocity=[0,0,-1e6]", "--time", "0.03", "--audit", "0.01",
+		"--out", t.TempDir(), "--quiet"}, &bytes.Buffer{}, &stderr)
+	if code != ExitFailure || !strings.Contains(stderr.String(), "simulation failed at t=") || strings.Contains(stderr.String(), "crosses wall") {
+		t.Errorf("1e6 m/s cube: exit %d, stderr %q; want a failure at the impact, no tunnelling", code, stderr.String())
 	}
 }
