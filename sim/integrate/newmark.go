@@ -241,6 +241,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	if n.Approach == 0 && n.OmegaDt == 0 {
 		if Conservative(w) {
 			n.Approach, n.OmegaDt = newmarkApproach, newmarkOmegaDt
+			if hasSmooth(w) {
+				n.OmegaDt = newmarkSmoothOmegaDt
+			}
 			defer func() { n.Approach, n.OmegaDt = 0, 0 }()
 		}
 	}

@@ -89,6 +89,7 @@ type passPart struct {
 	d1, d2 float64
 	finite bool
 	travel float64
+	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
 	vmax2  []float64
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
@@ -147,18 +148,19 @@ type driftTest struct {
 // order; from passMin spheres on, in nChunks ranges of bodies, each from
 // zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
+	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
 	n := len(s.byBody)
 	s.hFinish = h
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
 	case n < passMin:
-		ekin, egrav, travel = s.finishRange(0, n, s.vmax2)
+		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2)
 	case s.passes():
 		if s.finishJob == nil {
 			s.finishJob = func(worker int) {
 				r := &s.part[worker]
-				r.travel = math.Inf(1)
+				r.travel, r.accR = math.Inf(1), 0
 				vm := s.vmax2
 				if worker == 1 {
 					r.vmax2 = resize(r.vmax2, len(s.vmax2))
@@ -166,23 +168,24 @@ func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 					vm = r.vmax2
 				}
 				for c := worker * nChunks / 2; c < (worker+1)*nChunks/2; c++ {
-					var t float64
-					s.chunkK[c], s.chunkG[c], t = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
-					r.travel = min(r.travel, t)
+					var t, a float64
+					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
+					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
 				}
 				s.par.barrier(worker)
 			}
 		}
 		s.par.run(s.finishJob)
 		travel = min(s.part[0].travel, s.part[1].travel)
+		accR = max(s.part[0].accR, s.part[1].accR)
 		for i, v := range s.part[1].vmax2 {
 			s.vmax2[i] = max(s.vmax2[i], v)
 		}
 	default:
 		for c := range nChunks {
-			var t float64
-			s.chunkK[c], s.chunkG[c], t = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
-			travel = min(travel, t)
+			var t, a float64
+			s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
+			travel, accR = min(travel, t), max(accR, a)
 		}
 	}
 	if n >= passMin {
@@ -196,14 +199,15 @@ func (s *Spheres) finish(h float64) (ekin, egrav, travel float64) {
 			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
 		}
 	}
-	return ekin, egrav, travel
+	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
 // finishRange is finish's work on bodies lo…hi−1 (in body order): their
 // energies summed from zero, the smallest travel bound of the spheres that
-// turn, and the largest squared speed of each species' other spheres
-// (into vmax2).
-func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel float64) {
+// turn, the largest acceleration bound over radius |a|/R of its spheres
+// (travelAcc, smoothTravelDt) and the largest squared speed of each
+// species' other spheres (into vmax2).
+func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel, accR float64) {
 	S := s.tr.S
 	h := s.hFinish
 	travel = math.Inf(1)
@@ -233,8 +237,12 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel 
 				vmax2[sp] = v2
 			}
 		}
+		// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere.
+		if a := math.Sqrt(st.F.Norm2())*c.invM + math.Sqrt(st.T.Norm2())*c.invI*b.R; a > 0 {
+			accR = max(accR, a/b.R)
+		}
 		ekin += ke
 		egrav -= m * g.Dot(st.X)
 	}
-	return ekin, egrav, travel
+	return ekin, egrav, travel, accR
 }
