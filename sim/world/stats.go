@@ -26,8 +26,10 @@ type Stats struct {
 	// RejectedBy breaks Rejected down by reason (cumulative; filled by
 	// newmark, the other integrators count Rejected only).
 	RejectedBy [NumRejectReasons]int64
-	// Profile is the wall time of each stage of the polyhedral path (cumulative).
-	Profile Profile
+	// Profile is the wall time of each stage of the polyhedral path
+	// (cumulative). It is a measurement of this process, not state: state
+	// files leave it out, so a restart is byte-identical.
+	Profile Profile `json:"-"`
 }
 
 // Profile is the wall time spent in each named stage of a step, summed over
