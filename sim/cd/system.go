@@ -242,23 +242,7 @@ func (s *System) bFree(z, out []float64) {
 func (s *System) btFree(f, out []float64) {
 	clear(out)
 	for i := range s.rows {
-		r := &s.rows[i]
-		fi := f[i]
-		if fi == 0 {
-			continue
-		}
-		if r.fa {
-			o := out[6*r.a : 6*r.a+6]
-			for k := range 6 {
-				o[k] += fi * r.ja[k]
-			}
-		}
-		if r.fb {
-			o := out[6*r.b : 6*r.b+6]
-			for k := range 6 {
-				o[k] += fi * r.jb[k]
-			}
-		}
+		rowAdd(&s.rows[i], f[i], out)
 	}
 }
 
