@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
 	"grainlab/ui"
@@ -99,25 +99,16 @@ func TestWindowTimeline(t *testing.T) {
 			fail("grainlab shot: exit %d: %s", code, se.String())
 			return
 		}
-		win, err := openWindow(W, H, "grainlab test", false)
-		if err != nil {
+		win, r, u, _, closeUI, err := openUISized(W, H, "grainlab test", false)
+		if errors.Is(err, errNoWindow) {
 			skip = err.Error()
 			return
 		}
-		defer glfw.Terminate()
-		defer win.Destroy()
-		r, err := render.New()
 		if err != nil {
 			fail("%v", err)
 			return
 		}
-		defer r.Close()
-		u, err := ui.New(win)
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer u.Close()
+		defer closeUI()
 		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, watchInput(win))
 		w.testCursor = true
 		w.shotDir = dir
@@ -269,25 +260,16 @@ func TestWindowPlayer(t *testing.T) {
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	var skip string
 	onMain(func() {
-		win, err := openWindow(640, 400, "grainlab test", false)
-		if err != nil {
+		win, r, u, _, closeUI, err := openUISized(640, 400, "grainlab test", false)
+		if errors.Is(err, errNoWindow) {
 			skip = err.Error()
 			return
 		}
-		defer glfw.Terminate()
-		defer win.Destroy()
-		r, err := render.New()
 		if err != nil {
 			fail("%v", err)
 			return
 		}
-		defer r.Close()
-		u, err := ui.New(win)
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer u.Close()
+		defer closeUI()
 		w := newWindow(win, r, u, nil, viewOptions{MaxFPS: 60, Share: DefaultRenderShare}, watchInput(win))
 		w.setPlayer(h, "memory")
 		frames := func(m int) {

@@ -44,10 +44,18 @@ const (
 // clock and panel, as `view` of a scene and of a run use them; closeUI
 // releases them in reverse order.
 func openUI(title string) (win *glfw.Window, r *render.Renderer, u *ui.UI, input *inputClock, closeUI func(), err error) {
-	if win, err = openWindow(WindowWidth, WindowHeight, title, true); err != nil {
+	return openUISized(WindowWidth, WindowHeight, title, true)
+}
+
+// openUISized is openUI for a w×h window, visible (vsync on) or hidden (the
+// tests' windows). A failure to open the window itself wraps errNoWindow.
+func openUISized(width, height int, title string, visible bool) (win *glfw.Window, r *render.Renderer, u *ui.UI, input *inputClock, closeUI func(), err error) {
+	if win, err = openWindow(width, height, title, visible); err != nil {
 		return nil, nil, nil, nil, nil, err
 	}
-	glfw.SwapInterval(1)
+	if visible {
+		glfw.SwapInterval(1)
+	}
 	if r, err = render.New(); err != nil {
 		win.Destroy()
 		glfw.Terminate()

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -8,9 +9,7 @@ import (
 	"time"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/go-gl/glfw/v3.3/glfw"
 
-	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/ui"
 )
@@ -31,26 +30,16 @@ func TestWindowSmoothScene(t *testing.T) {
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	var skip string
 	onMain(func() {
-		win, err := openWindow(1000, 760, "grainlab test", false)
-		if err != nil {
+		win, r, u, input, closeUI, err := openUISized(1000, 760, "grainlab test", false)
+		if errors.Is(err, errNoWindow) {
 			skip = err.Error()
 			return
 		}
-		defer glfw.Terminate()
-		defer win.Destroy()
-		r, err := render.New()
 		if err != nil {
 			fail("%v", err)
 			return
 		}
-		defer r.Close()
-		input := watchInput(win)
-		u, err := ui.New(win)
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer u.Close()
+		defer closeUI()
 		loop := NewSimLoop(s, o)
 		loop.Start()
 		defer loop.Close()
