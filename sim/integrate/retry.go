@@ -29,7 +29,7 @@ type retry struct {
 	name string      // the integrator, for the error
 	cut  float64     // Δt ← max(Δt·cut, dt_min) after a rejection
 	cp   *checkpoint // the start of the step, restored on rejection (nil: a trial writes no accepted state)
-	// Detail is added to the failure's error (e.g. the last residual).
+	// detail is added to the failure's error (e.g. the last residual).
 	detail string
 	last   int // the reason of the last rejection
 	n      int // rejections in this step
