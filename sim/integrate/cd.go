@@ -361,18 +361,9 @@ func (x *CD) approachDt(w *world.World, dt float64) float64 {
 		if !(reach > 0) {
 			continue
 		}
+		// 2(v + g·Δt)Δt ≤ Approach·reach: vΔt + ½(2g)Δt² ≤ ½·Approach·reach.
 		v := b.V.Norm() + b.W.Norm()*b.R
-		// Solve 2(v + g·Δt)Δt = Approach·reach for the largest Δt.
-		a := x.Approach * reach / 2
-		var lim float64
-		if g > 0 {
-			lim = 2 * a / (v + math.Sqrt(v*v+4*g*a))
-		} else if v > 0 {
-			lim = a / v
-		} else {
-			continue
-		}
-		dt = math.Min(dt, lim)
+		dt = math.Min(dt, world.ApproachDt(x.Approach*reach/2, v, 2*g))
 	}
 	return dt
 }

@@ -59,6 +59,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	t0, stages0 := time.Now(), prof.Stages()
 	x.cp.save(w)
 	dt := math.Min(w.Dt, dtMax)
+	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	for {
 		w.Parallel(len(w.Bodies), func(i int) { // each body on its own: the same bits for any worker count
 			if b := w.Bodies[i]; !b.Fixed {
@@ -69,12 +70,11 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 		if !bad && owls == 0 {
 			break
 		}
-		x.cp.restore(w)
-		w.Stats.Rejected++
 		w.Stats.NightOwls += int64(owls)
-		if dt <= w.Settings.DtMin {
+		next, err := rt.reject(dt, rejectWhy(bad))
+		if err != nil {
 			if bad {
-				return 0, fmt.Errorf("t=%.6g s: contact normal reversed (penetration) or non-finite force even at dt_min=%g", w.Time, w.Settings.DtMin)
+				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
 			for _, b := range w.Bodies {
@@ -85,7 +85,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 			w.Evaluate(w.Time+dt, dt)
 			break
 		}
-		dt = math.Max(dt/4, w.Settings.DtMin)
+		dt = next
 	}
 	for _, b := range w.Bodies {
 		if !b.Fixed {
@@ -100,6 +100,15 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil
+}
+
+// rejectWhy is the reason of an explicit attempt's rejection: a reversed
+// normal or non-finite force (bad), else night-owl contacts.
+func rejectWhy(bad bool) int {
+	if bad {
+		return world.RejectPenetration
+	}
+	return world.RejectNightOwl
 }
 
 // kickDrift is the first half of velocity Verlet: half kick with the stored

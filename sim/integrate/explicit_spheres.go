@@ -13,24 +13,25 @@ import (
 // flat trial state, so a rejection needs no roll-back.
 func (x *Explicit) stepSpheres(w *world.World, s *world.Spheres, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
+	rt := newRetry(w, x.Name(), 0.25, nil)
 	for {
 		s.Drift(dt)
 		owls, bad := s.Evaluate(w.Time+dt, dt)
 		if !bad && owls == 0 {
 			break
 		}
-		w.Stats.Rejected++
 		w.Stats.NightOwls += int64(owls)
-		if dt <= w.Settings.DtMin {
+		next, err := rt.reject(dt, rejectWhy(bad))
+		if err != nil {
 			if bad {
-				return 0, fmt.Errorf("t=%.6g s: contact normal reversed (penetration) or non-finite force even at dt_min=%g", w.Time, w.Settings.DtMin)
+				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
 			s.Drift(dt)
 			s.Evaluate(w.Time+dt, dt)
 			break
 		}
-		dt = math.Max(dt/4, w.Settings.DtMin)
+		dt = next
 	}
 	s.Accept(0.5 * dt) // the second half kick, the state to the bodies
 	w.Time += dt

@@ -271,6 +271,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	totalLin := 0
 	owlRetry := false
 	located := 0
+	rt := newRetry(w, n.Name(), n.Cut, &n.cp)
 	for {
 		ok, err := n.solve(w, dt)
 		totalLin += n.linIters
@@ -299,16 +300,14 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					// End the step just before the contact entry instead.
 					located++
 					n.Counts.Located++
-					n.reject(w, world.RejectStepSize)
-					dt *= g
+					dt, _ = rt.rejectBy(dt, world.RejectStepSize, g) // dt·g > dt_min: no failure
 					continue
 				}
 			}
 			if n.energyOn() && f == 1 && dt > s.DtMin {
 				if g := n.energyFactor(w, dt); g < 1 {
 					n.Counts.Energy++
-					n.reject(w, world.RejectStepSize)
-					dt = math.Max(dt*g, s.DtMin)
+					dt, _ = rt.rejectBy(dt, world.RejectStepSize, g) // dt > dt_min: no failure
 					continue
 				}
 			}
@@ -319,8 +318,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
-				n.reject(w, world.RejectStepSize)
-				dt = math.Max(dt*math.Max(f, n.Cut), s.DtMin)
+				dt, _ = rt.rejectBy(dt, world.RejectStepSize, math.Max(f, n.Cut)) // dt > dt_min: no failure
 				continue
 			}
 		}
@@ -332,15 +330,14 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		if n.owls > 0 && ok && !owlRetry {
 			// S0 §2.6: recompute the step with the night owls as candidates.
 			owlRetry = true
-			n.reject(w, world.RejectNightOwl)
+			rt.again(world.RejectNightOwl)
 			continue
 		}
 		if dt <= s.DtMin {
 			if ok { // night owls again at the smallest step: accept them
 				break
 			}
-			n.cp.restore(w)
-			return 0, fmt.Errorf("t=%.6g s: newmark: %s even at dt_min=%g (residual %.3g)", w.Time, reason, s.DtMin, n.lastRes)
+			rt.detail = fmt.Sprintf("%s, residual %.3g", reason, n.lastRes)
 		}
 		why := world.RejectSolve
 		switch {
@@ -349,8 +346,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		case n.fail == failLineSearchBad || n.fail == failPredictor:
 			why = world.RejectPenetration
 		}
-		n.reject(w, why)
-		dt = math.Max(dt*n.Cut, s.DtMin)
+		if dt, err = rt.reject(dt, why); err != nil {
+			return 0, err
+		}
 		owlRetry = false
 	}
 	omEnd := 0.0
@@ -389,14 +387,6 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	w.Dt = math.Min(math.Max(next, s.DtMin), s.DtMax)
 	return dt, nil
-}
-
-// reject rolls the world back to the start of the step and counts the
-// rejected attempt under its reason.
-func (n *Newmark) reject(w *world.World, why int) {
-	n.cp.restore(w)
-	w.Stats.Rejected++
-	w.Stats.RejectedBy[why]++
 }
 
 // countFailure records why an attempt was not accepted (final: at dt_min,

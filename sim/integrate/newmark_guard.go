@@ -144,9 +144,7 @@ func (n *Newmark) approachDt(w *world.World, dt float64) float64 {
 		if ub := n.speedBound(w, g); ub <= 0 || lim >= 1.001*ub*dt {
 			continue // approachSpeed ≤ ub: this pair allows dt
 		}
-		if v := n.approachSpeed(w, g); v > 0 {
-			dt = math.Min(dt, lim/v)
-		}
+		dt = math.Min(dt, world.ApproachDt(lim, n.approachSpeed(w, g), 0))
 	}
 	return dt
 }

@@ -210,9 +210,7 @@ func travelDt(w *world.World, reach float64) float64 {
 		r := b.Radius()
 		v := b.V.Norm() + b.W.Norm()*r
 		a := b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*r
-		if s := v + math.Sqrt(v*v+2*a*h); s > 0 {
-			dt = math.Min(dt, 2*h/s) // root of ½aΔt² + vΔt = h
-		}
+		dt = math.Min(dt, world.ApproachDt(h, v, a)) // root of ½aΔt² + vΔt = h
 	}
 	return dt
 }

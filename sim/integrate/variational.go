@@ -196,9 +196,10 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	if !(h > 0) {
 		return 0, fmt.Errorf("variational: step must be > 0 (dt %g, dt_max %g)", w.Dt, dtMax)
 	}
-	newton, linear, rejected := 0, 0, 0
+	newton, linear := 0, 0
 	var resid float64
 	avail := v.energyAvailable(w)
+	rt := newRetry(w, v.Name(), 0.25, &v.cp)
 	for {
 		ok, owls, ni, li, r := v.attempt(w, h)
 		newton, linear, resid = newton+ni, linear+li, r
@@ -209,13 +210,13 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		if ok {
 			break
 		}
-		v.cp.restore(w)
-		rejected++
-		w.Stats.Rejected++
-		if h <= s.DtMin {
-			return 0, fmt.Errorf("t=%.6g s: variational step failed (Newton did not converge or contacts penetrate) even at dt_min=%g", w.Time, s.DtMin)
+		// Newton did not converge, a trial state penetrated, or a spurious
+		// root: attempt does not tell them apart.
+		rt.detail = "Newton did not converge or contacts penetrate"
+		var err error
+		if h, err = rt.reject(h, world.RejectSolve); err != nil {
+			return 0, err
 		}
-		h = math.Max(h/4, s.DtMin)
 	}
 	w.Commit()
 	w.Time += h
@@ -226,7 +227,7 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	// After a rejection keep the reduced step for regrowAfter accepted steps,
 	// then double it back towards the fixed step.
 	switch {
-	case rejected > 0:
+	case rt.n > 0:
 		w.Dt, v.calm = h, 0
 	case w.Dt < target:
 		if v.calm++; v.calm >= regrowAfter {

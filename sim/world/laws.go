@@ -319,14 +319,13 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed) float64 {
 		v = a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
 		acc = sp[e.A].acc + sp[e.B].acc
 	}
-	if v > 0 {
-		dt = min(dt, 0.5*max(d, gbar)/v)
-	}
+	dt = min(dt, ApproachDt(0.5*max(d, gbar), v, 0))
 	// Under an acceleration the travel in a step Δt is vΔt + ½·acc·Δt²
 	// (velocity Verlet's drift): a body at rest or at the apex of a flight
 	// (v ≈ 0) would otherwise take dt_max whatever it is, and cross the
 	// whole distance in one step. The second term is kept below a quarter
-	// of the distance, so a step closes at most ⅝ of it.
+	// of the distance, so a step closes at most ⅝ of it. (A limit of its own,
+	// not ApproachDt(⅝·max(d, ḡ), v, acc): merging them changes the bits.)
 	if acc > 0 {
 		dt = min(dt, math.Sqrt(0.25*max(d, gbar)/acc)) // ½·acc·Δt² ≤ ⅛·max(d, ḡ)
 	}
@@ -368,6 +367,37 @@ func travelAcc(b *body.Body) float64 {
 		return 0
 	}
 	return b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*b.Radius()
+}
+
+// ApproachDt is the one approach-speed step bound of every integrator: the
+// largest Δt for which a point moving at speed v with acceleration a covers
+// at most the distance h,
+//
+//	vΔt + ½aΔt² ≤ h  ⇒  Δt = 2h / (v + √(v² + 2ah))   (Δt = h/v when a = 0),
+//
+// +Inf when v = a = 0. It is kinematics (velocity Verlet's drift,
+// Δt·(v + ½Δt·a)), not an equation of the papers; what it protects is:
+// no contact is missed between detections — a point may not cross the
+// contact skin ḡ or its Verlet skin unseen (S0 §2.5, the night owls of S0
+// §2.6 are the ones that did; S1 §2.3 detects once per DEM step; S3 eq.
+// (10) asks for no penetration, which CD only sees at contact candidates).
+// The integrators differ in h, v and a only: StableDt's pairs (h = ½·max(d,
+// ḡ), a = 0; its acceleration term is a separate limit, see pairDt), the
+// free polyhedra's travel bound (integrate travelDt: h = reach·skin), the
+// sphere path (h = 0.1·R_min), newmark's crossing guard (h a fraction of
+// the clearance or skin, a = 0) and cd (h = ½·Approach·reach, a = 2|g|,
+// reach 0.1·R for smooth bodies).
+func ApproachDt(h, v, a float64) float64 {
+	if a == 0 {
+		if v > 0 {
+			return h / v
+		}
+		return math.Inf(1)
+	}
+	if s := v + math.Sqrt(v*v+2*a*h); s > 0 {
+		return 2 * h / s
+	}
+	return math.Inf(1)
 }
 
 // criticalDt is the stability limit of explicit integration of a spring k on

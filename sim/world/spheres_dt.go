@@ -131,9 +131,7 @@ func (s *Spheres) StableDt() float64 {
 			continue
 		}
 		i, j := l.P[k].I, l.P[k].J
-		if v := tr.S[i].V.Sub(tr.S[j].V).Norm() + s.wr[i] + s.wr[j]; v > 0 {
-			dt = min(dt, 0.1*c.rmin/v)
-		}
+		dt = min(dt, ApproachDt(0.1*c.rmin, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wr[i]+s.wr[j], 0))
 	}
 	s.fresh = s.fresh[:0]
 	for i := range s.slots {
@@ -169,9 +167,7 @@ func (s *Spheres) StableDt() float64 {
 		if !c.on {
 			continue
 		}
-		if c.vmax > 0 {
-			dt = min(dt, 0.1*c.rmin/c.vmax)
-		}
+		dt = min(dt, ApproachDt(0.1*c.rmin, c.vmax, 0))
 		p := &s.laws[c.law]
 		dt = min(dt, w.springDt(c.a, c.b, c.meq, p, max(c.dmax, impactOverlap(p, c.meq, c.reff, c.vmax)), c.reff))
 	}

@@ -23,8 +23,8 @@ type Stats struct {
 	Residual    float64 // final residual of the last step's nonlinear or complementarity solve
 	// SQFailures counts superquadric contact solves that missed their tolerance (cumulative, S1 §2.3).
 	SQFailures int64
-	// RejectedBy breaks Rejected down by reason (cumulative; filled by
-	// newmark, the other integrators count Rejected only).
+	// RejectedBy breaks Rejected down by reason (cumulative; every
+	// integrator's step-retry rule counts it, integrate/retry.go).
 	RejectedBy [NumRejectReasons]int64
 	// Profile is the wall time of each stage of the polyhedral path
 	// (cumulative). It is a measurement of this process, not state: state
