@@ -158,17 +158,16 @@ func (c NewmarkCounts) Rejected() int64 {
 
 // nmBody is the start-of-step state and the trial kinematics of one movable body.
 type nmBody struct {
-	i           int
-	x0, v0, a0  geom.Vec3 // position, velocity, acceleration at step start
-	q0          geom.Quat
-	w0, wd0     geom.Vec3 // ω and ω̇ at step start (world frame)
-	m, rho      float64   // mass and radius of gyration √(tr J/3m)
-	acc, wdot   geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
-	xi          geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
-	u, alpha    geom.Vec3 // trial increments (unscaled)
-	up, ap      geom.Vec3 // predictor increments: the unknowns are the corrections to them
-	radius      float64   // bounding radius
-	displaceMax float64   // largest point displacement of the trial step
+	i          int
+	x0, v0, a0 geom.Vec3 // position, velocity, acceleration at step start
+	q0         geom.Quat
+	w0, wd0    geom.Vec3 // ω and ω̇ at step start (world frame)
+	m, rho     float64   // mass and radius of gyration √(tr J/3m)
+	acc, wdot  geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
+	xi         geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
+	u, alpha   geom.Vec3 // trial increments (unscaled)
+	up, ap     geom.Vec3 // predictor increments: the unknowns are the corrections to them
+	radius     float64   // bounding radius
 }
 
 // failKind says why a Newton solve did not converge.
@@ -897,10 +896,4 @@ func norm2(v []float64) float64 {
 		s += x * x
 	}
 	return math.Sqrt(s)
-}
-
-func scale(v []float64, s float64) {
-	for i := range v {
-		v[i] *= s
-	}
 }

@@ -137,11 +137,7 @@ func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
 	if s, ok := w.surfaces.Load(p); ok {
 		return s.(*sq.Surface)
 	}
-	tris := make([][3]int32, len(p.Faces))
-	for i, f := range p.Faces {
-		tris[i] = f.V
-	}
-	s, err := sq.NewSurface(p.Verts, tris)
+	s, err := sq.NewSurface(p)
 	if err != nil {
 		s = nil // an unusable surface has no smooth contacts (Check reports it)
 	}

@@ -97,6 +97,24 @@ type Settings struct {
 	DampLag, DampLagEntry bool
 }
 
+// WallForces appends each wall's Force (the contact force it exerts this
+// step, in wall order) to dst and returns the result: the wall part of the
+// state a rejected step rolls back (integrate's checkpoint).
+func (w *World) WallForces(dst []geom.Vec3) []geom.Vec3 {
+	for _, wl := range w.Walls {
+		dst = append(dst, wl.Force)
+	}
+	return dst
+}
+
+// SetWallForces puts back the wall forces f taken by WallForces (one per
+// wall, in wall order).
+func (w *World) SetWallForces(f []geom.Vec3) {
+	for i := range w.Walls {
+		w.Walls[i].Force = f[i]
+	}
+}
+
 // DefaultSettings returns conservative stepping settings.
 func DefaultSettings() Settings {
 	return Settings{Dt: 1e-4, DtMin: 1e-10, DtMax: 1e-3, Safety: 0.2, Approach: 0.25, Workers: runtime.NumCPU(),
