@@ -28,6 +28,16 @@ func smallSQ() Options {
 	}}
 }
 
+// firstFree returns the index of the first free body of s (-1: none).
+func firstFree(s *snap.Snapshot) int {
+	for i := range s.Bodies {
+		if !s.Bodies[i].Fixed {
+			return i
+		}
+	}
+	return -1
+}
+
 // relabelled is the explicit integrator under another name, so that
 // SetIntegrator("explicit") really swaps integrator instances.
 type relabelled struct{ integrate.Explicit }
