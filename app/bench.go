@@ -50,11 +50,9 @@ type BenchResult struct {
 	Profile world.Profile
 }
 
-// Bench runs a scene headless and measures its speed.
-func Bench(o Options) (*BenchResult, error) { return bench(o, nil) }
-
-// bench is Bench stopped early (after a complete step) when stop is set;
-// the figures are those of the steps taken, with an *Interrupted error.
+// bench runs a scene headless and measures its speed, stopped early (after
+// a complete step) when stop is set: the figures are those of the steps
+// taken, with an *Interrupted error.
 func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 	s, err := Load(o)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"grainlab/sim/body"
-	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/snap"
 	"grainlab/sim/sq"
@@ -43,14 +42,6 @@ func firstFree(s *snap.Snapshot) int {
 type relabelled struct{ integrate.Explicit }
 
 func (*relabelled) Name() string { return "relabelled" }
-
-func positions(s *snap.Snapshot) []geom.Vec3 {
-	out := make([]geom.Vec3, len(s.Bodies))
-	for i := range s.Bodies {
-		out[i] = s.Bodies[i].Pos
-	}
-	return out
-}
 
 // maxMove returns the largest |Δx| of a body between two snapshots.
 func maxMove(a, b *snap.Snapshot) float64 { return maxMovePeriodic(a, b, 0) }
