@@ -167,7 +167,7 @@ type SimLoop struct {
 	status    string
 	statusErr bool
 	statusSeq uint64
-	meanMass  float64
+	MeanMass  float64
 	last      *snap.Snapshot
 	lastPub   time.Time
 	dirty     bool // state changed since the last publication
@@ -366,7 +366,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.spring = nil
 	l.last = nil
 	l.steps = 0
-	l.meanMass = meanMass(s.World)
+	l.MeanMass = MeanMass(s.World)
 	l.shapes = s.World.SmoothShapes()
 	l.good.Save(s.World)
 	l.anchor(time.Now())
@@ -766,7 +766,7 @@ func (l *SimLoop) setShape(m int, s sq.Shape) error {
 	}
 	l.shapeSets[m] = s
 	l.shapes = w.SmoothShapes()
-	l.meanMass = meanMass(w)
+	l.MeanMass = MeanMass(w)
 	return nil
 }
 
@@ -783,7 +783,7 @@ func (l *SimLoop) reapplyShapes() {
 			l.setStatus(true, "reset: the edited shapes do not fit: %v", err)
 		}
 		l.shapes = w.SmoothShapes()
-		l.meanMass = meanMass(w)
+		l.MeanMass = MeanMass(w)
 	}
 }
 
@@ -888,7 +888,7 @@ func (l *SimLoop) publish(now time.Time) {
 	l.record(s)
 	st := &LoopState{
 		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
-		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
+		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.MeanMass, Spring: l.spring != nil,
 		Status: l.status, StatusErr: l.statusErr, StatusSeq: l.statusSeq,
 		StepsPerSecond: l.sps, RealTime: l.rtf,
 		RunWall: l.runWall, RunSteps: l.runSteps, RunSim: l.runSim,
@@ -920,8 +920,8 @@ func (l *SimLoop) publish(now time.Time) {
 	}
 }
 
-// meanMass returns the mean mass of the free bodies of w (0 without any).
-func meanMass(w *world.World) float64 {
+// MeanMass returns the mean mass of the free bodies of w (0 without any).
+func MeanMass(w *world.World) float64 {
 	var m float64
 	n := 0
 	for _, b := range w.Bodies {

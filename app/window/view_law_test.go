@@ -1,10 +1,11 @@
-package app
+package window
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"grainlab/app"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 	"grainlab/ui"
@@ -117,7 +118,7 @@ func TestLawConversions(t *testing.T) {
 // round-trip the world's values, and the validators refuse what the
 // simulation refuses (naming the field).
 func TestPanelShapesAndSmoothLaw(t *testing.T) {
-	s, err := Load(smallSQ())
+	s, err := app.Load(smallSQ())
 	if err != nil {
 		t.Fatal(err)
 	}
