@@ -1,5 +1,7 @@
 package law
 
+//go:generate go test -run TestDocTable -update
+
 import (
 	"fmt"
 	"math"
@@ -172,6 +174,19 @@ func DefaultSet() Set {
 		}
 	}
 	return s
+}
+
+// NameOf returns the name of the Number whose accessor returns what get
+// does ("" for none): code that means one parameter names it by its field.
+func NameOf(get func(*Set) *float64) string {
+	var s Set
+	want := get(&s)
+	for i := range Params {
+		if p := &Params[i]; p.Field != nil && p.Field(&s) == want {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // Lookup returns the parameter named name.

@@ -2,6 +2,14 @@ package scene
 
 import "grainlab/sim/law"
 
+// The keys a default block must give: ḡ and ε1 (the barrier law), or the
+// smooth law's model (its first choice parameter).
+var (
+	keyGbar  = law.NameOf(func(s *law.Set) *float64 { return &s.Normal.GBar })
+	keyEps1  = law.NameOf(func(s *law.Set) *float64 { return &s.Normal.Eps1 })
+	keyModel = law.Names(func(p *law.Param) bool { return p.Class == law.ClassSmooth && p.Kind == law.Choice })[0]
+)
+
 // defaultLaw is a default block's law before its keys are read: the
 // barrier law and law.DefaultSet's numbers.
 func defaultLaw() Law {

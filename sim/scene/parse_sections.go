@@ -67,11 +67,11 @@ func (d *decoder) decodeContact(top *object) Contact {
 	def := co.sub("default")
 	def.allow(lawKeys...)
 	given := d.readLaw(def, &c.Default)
-	if d.err == nil && !given["model"] && !(given["gbar"] && given["eps1"]) {
-		def.need("gbar", "eps1") // polyhedra: the barrier law; spheres and superquadrics: model
+	if d.err == nil && !given[keyModel] && !(given[keyGbar] && given[keyEps1]) {
+		def.need(keyGbar, keyEps1) // polyhedra: the barrier law; spheres and superquadrics: model
 	}
-	c.Default.Poly = given["gbar"] || given["eps1"]
-	c.Default.Smooth = given["model"]
+	c.Default.Poly = given[keyGbar] || given[keyEps1]
+	c.Default.Smooth = given[keyModel]
 	seen := map[[2]string]string{}
 	for i, it := range co.list("pairs") {
 		p := d.object(it, it, index("contact.pairs", i))
