@@ -102,10 +102,10 @@ func (s *Smooth) Validate() error {
 		}
 	case HertzMaterial:
 		if !(s.E > 0) {
-			return fmt.Errorf("smooth.youngs_modulus must be > 0 for the hertz-material model (got %g)", s.E)
+			return fmt.Errorf("smooth.youngs_modulus (E) must be > 0 for the hertz-material model (got %g)", s.E)
 		}
 		if !(s.Nu < 0.5) {
-			return fmt.Errorf("smooth.poisson_ratio must be < 0.5 (got %g)", s.Nu)
+			return fmt.Errorf("smooth.poisson_ratio (nu) must be < 0.5 (got %g)", s.Nu)
 		}
 		if !(s.Restitution > 0 && s.Restitution <= 1) {
 			return fmt.Errorf("smooth.restitution must be in (0, 1] (got %g)", s.Restitution)
