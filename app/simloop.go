@@ -602,7 +602,9 @@ func (l *SimLoop) apply(c command) {
 			return
 		}
 		if key, ok := defaultLawKey(c.name); ok {
-			l.rememberLaw(key, strconv.FormatFloat(c.value, 'g', -1, 64))
+			if q, ok := law.Lookup(key); ok {
+				l.rememberLaw(key, q.FormatNumber(c.value)) // a flag as false/true, as scenes write it
+			}
 		}
 		l.setStatus(false, "%s = %g", c.name, c.value)
 		l.edited(MarkParam, l.status)

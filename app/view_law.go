@@ -124,7 +124,7 @@ func ValidateShape(m ui.Material) error { return ShapeOf(m).Validate() }
 func PanelSmooth(p world.ContactParams) ui.SmoothLaw {
 	s := p.Smooth
 	return ui.SmoothLaw{Model: s.Model.String(), Kn: s.Kn, GammaN: s.GammaN, Kt: s.Kt, GammaT: s.GammaT,
-		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ}
+		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ, LimitDamping: s.LimitDamping}
 }
 
 // ValidateSmooth returns the panel's validator of smooth-law candidates on

@@ -248,6 +248,39 @@ var smoothFields = panelFields(func(p *law.Param) bool { return p.Class == law.C
 	func(l *SmoothLaw) *float64 { return &l.Restitution }, func(l *SmoothLaw) *float64 { return &l.Mu },
 	func(l *SmoothLaw) *float64 { return &l.MuRoll }, func(l *SmoothLaw) *float64 { return &l.CapQ })
 
+// FlagSpec describes one checkbox of a T: label (the scene key), tooltip
+// and accessor.
+type FlagSpec[T any] struct {
+	Label string
+	Tip   string
+	Get   func(*T) *bool
+}
+
+// smoothFlags are the checkboxes of SmoothLaw (law.Params' smooth Flags on
+// the panel); a change is sent as contact.default.<label> = 0 or 1.
+var smoothFlags = func() []FlagSpec[SmoothLaw] {
+	get := []func(*SmoothLaw) *bool{func(l *SmoothLaw) *bool { return &l.LimitDamping }}
+	var out []FlagSpec[SmoothLaw]
+	for i := range law.Params {
+		if p := &law.Params[i]; p.Panel && p.Class == law.ClassSmooth && p.Kind == law.Flag {
+			out = append(out, FlagSpec[SmoothLaw]{Label: p.Name, Tip: p.Doc, Get: get[len(out)]})
+		}
+	}
+	if len(out) != len(get) {
+		panic("ui: law.Params' smooth flags and SmoothLaw's differ")
+	}
+	return out
+}()
+
+// flagEdit is the ParamEdit that sets flag key to on (world.SetField takes 0 or 1).
+func flagEdit(key string, on bool) ParamEdit {
+	e := ParamEdit{Key: key}
+	if on {
+		e.Value = 1
+	}
+	return e
+}
+
 // smoothFieldUsed reports whether field i of smoothFields applies to model.
 func smoothFieldUsed(model string, i int) bool {
 	switch {

@@ -5,6 +5,7 @@ package law
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -209,6 +210,32 @@ func Names(keep func(*Param) bool) []string {
 		}
 	}
 	return out
+}
+
+// SetNumber sets the parameter in s to v: a Number as it is, a Flag from 0
+// (false) or 1 (true), as live edits (world.SetField) send them; no range
+// check. A Choice cannot be set by number.
+func (p *Param) SetNumber(s *Set, v float64) error {
+	switch {
+	case p.Field != nil:
+		*p.Field(s) = v
+	case p.Flag != nil && (v == 0 || v == 1):
+		*p.Flag(s) = v == 1
+	case p.Flag != nil:
+		return fmt.Errorf("%s must be 0 (false) or 1 (true), got %v", p.Name, v)
+	default:
+		return fmt.Errorf("%s is a name (%s), not a number", p.Name, strings.Join(p.Choices, ", "))
+	}
+	return nil
+}
+
+// FormatNumber writes v as a scene value of the parameter: a Flag as false
+// or true, a Number in the shortest form that reads back exactly.
+func (p *Param) FormatNumber(v float64) string {
+	if p.Flag != nil {
+		return strconv.FormatBool(v != 0)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // In reports whether the Number v lies in the parameter's range (NaN never does).

@@ -64,7 +64,7 @@ func (w *World) NextEventTime() float64 {
 
 // SetParam changes a contact parameter of the running world by dotted path:
 // contact.default.<key> or contact.<matA>.<matB>.<key>, with key the name
-// of a Number in law.Params. The change is validated first; an invalid
+// of a Number or a Flag (0 or 1) in law.Params. The change is validated first; an invalid
 // value is refused and nothing changes.
 func (w *World) SetParam(path string, v float64) error {
 	parts := strings.Split(path, ".")
@@ -102,15 +102,18 @@ func (w *World) SetParam(path string, v float64) error {
 	return nil
 }
 
-// SetField sets one named Number of p (no validation): any number of
-// law.Params, by its accessor.
+// SetField sets one named parameter of p (no range validation): a Number of
+// law.Params by its accessor, a Flag (limit_damping) from 0 or 1
+// (law.Param.SetNumber).
 func SetField(p *ContactParams, key string, v float64) error {
 	q, ok := law.Lookup(key)
-	if !ok || q.Field == nil {
+	if !ok || q.Kind == law.Choice {
 		return fmt.Errorf("unknown contact parameter %q", key)
 	}
 	s := p.LawSet()
-	*q.Field(&s) = v
+	if err := q.SetNumber(&s, v); err != nil {
+		return err
+	}
 	p.SetLawSet(s)
 	return nil
 }
