@@ -302,6 +302,16 @@ func ownSmoothCheck(l SmoothLaw) error {
 	return nil
 }
 
+// SmoothEdits lists every numeric field of l as a ParamEdit by scene key
+// (law.Params' names), in panel order.
+func SmoothEdits(l SmoothLaw) []ParamEdit {
+	out := make([]ParamEdit, len(smoothFields))
+	for i, f := range smoothFields {
+		out[i] = ParamEdit{Key: f.Label, Value: *f.Get(&l)}
+	}
+	return out
+}
+
 // smoothChanges lists the fields of c that differ from cur.
 func smoothChanges(dst []ParamEdit, cur, c SmoothLaw) []ParamEdit {
 	for _, f := range smoothFields {
