@@ -85,13 +85,14 @@ type Smooth struct {
 
 // Validate checks every field (naming it) and prepares derived constants.
 func (s *Smooth) Validate() error {
-	for _, p := range [...]struct {
-		name string
-		v    float64
-	}{{"kn", s.Kn}, {"gamma_n", s.GammaN}, {"kt", s.Kt}, {"gamma_t", s.GammaT}, {"E", s.E}, {"nu", s.Nu},
-		{"restitution", s.Restitution}, {"mu", s.Mu}, {"mu_roll", s.MuRoll}, {"q", s.CapQ}} {
-		if math.IsNaN(p.v) || math.IsInf(p.v, 0) || p.v < 0 {
-			return fmt.Errorf("smooth.%s must be a finite number ≥ 0 (got %g)", p.name, p.v)
+	all := Set{Smooth: *s}
+	for i := range Params {
+		p := &Params[i]
+		if p.Class != ClassSmooth || p.Field == nil {
+			continue
+		}
+		if v := *p.Field(&all); math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("smooth.%s must be a finite number ≥ 0 (got %g)", p.Name, v)
 		}
 	}
 	switch s.Model {
@@ -101,10 +102,10 @@ func (s *Smooth) Validate() error {
 		}
 	case HertzMaterial:
 		if !(s.E > 0) {
-			return fmt.Errorf("smooth.E must be > 0 for the hertz-material model (got %g)", s.E)
+			return fmt.Errorf("smooth.youngs_modulus (E) must be > 0 for the hertz-material model (got %g)", s.E)
 		}
 		if !(s.Nu < 0.5) {
-			return fmt.Errorf("smooth.nu must be < 0.5 (got %g)", s.Nu)
+			return fmt.Errorf("smooth.poisson_ratio (nu) must be < 0.5 (got %g)", s.Nu)
 		}
 		if !(s.Restitution > 0 && s.Restitution <= 1) {
 			return fmt.Errorf("smooth.restitution must be in (0, 1] (got %g)", s.Restitution)

@@ -36,6 +36,16 @@ type ContactParams struct {
 	HasPoly, HasSmooth bool
 }
 
+// LawSet returns p's laws as the law.Set that law.Params' accessors read.
+func (p *ContactParams) LawSet() law.Set {
+	return law.Set{Normal: p.Normal, Friction: p.Friction, Zeta: p.Zeta, DampBand: p.DampBand, Smooth: p.Smooth}
+}
+
+// SetLawSet makes s p's laws (HasPoly and HasSmooth are kept).
+func (p *ContactParams) SetLawSet(s law.Set) {
+	p.Normal, p.Friction, p.Zeta, p.DampBand, p.Smooth = s.Normal, s.Friction, s.Zeta, s.DampBand, s.Smooth
+}
+
 // Validate checks every parameter and prepares derived constants (ε2, c2 of S0 eq. 51).
 func (p *ContactParams) Validate() error {
 	if !p.HasPoly && !p.HasSmooth {
