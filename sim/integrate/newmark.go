@@ -6,6 +6,7 @@ import (
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/krylov"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
@@ -109,7 +110,7 @@ type Newmark struct {
 	yt    []float64
 	rt    []float64
 	prec  []mat6
-	gm    gmresWork
+	gm    krylov.Work
 	guard []nmGuard
 	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
 	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
@@ -732,7 +733,7 @@ func (n *Newmark) rnorm(r []float64) float64 {
 	if len(n.nb) == 0 {
 		return 0
 	}
-	return norm2(r) / math.Sqrt(float64(len(n.nb))) / n.aref
+	return krylov.Norm(r) / math.Sqrt(float64(len(n.nb))) / n.aref
 }
 
 // solve runs Newton–Raphson for step dt from the saved start state. It
@@ -803,7 +804,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			n.rt[i] = -n.r[i]
 		}
 		clear(n.dy)
-		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		li := n.gmresSolve(w, eta)
 		n.linIters += li
 		lam := n.fractionToBoundary(w)
 		accepted, sawBad := false, false
@@ -899,14 +900,6 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	du := geom.V(n.dy[o], n.dy[o+1], n.dy[o+2])
 	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
 	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
-}
-
-func norm2(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
 }
 
 func scale(v []float64, s float64) {
