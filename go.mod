@@ -9,3 +9,5 @@ require (
 	github.com/inkyblackness/imgui-go/v4 v4.7.0
 	go.yaml.in/yaml/v3 v3.0.6
 )
+
+require gonum.org/v1/gonum v0.17.0

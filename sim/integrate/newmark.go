@@ -6,6 +6,7 @@ import (
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/krylov"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
@@ -109,7 +110,7 @@ type Newmark struct {
 	yt    []float64
 	rt    []float64
 	prec  []mat6
-	gm    gmresWork
+	gm    krylov.Work
 	guard []nmGuard
 	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
 	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
@@ -721,7 +722,7 @@ func (n *Newmark) rnorm(r []float64) float64 {
 	if len(n.nb) == 0 {
 		return 0
 	}
-	return norm2(r) / math.Sqrt(float64(len(n.nb))) / n.aref
+	return krylov.Norm(r) / math.Sqrt(float64(len(n.nb))) / n.aref
 }
 
 // solve runs Newton–Raphson for step dt from the saved start state. It
@@ -792,7 +793,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			n.rt[i] = -n.r[i]
 		}
 		clear(n.dy)
-		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		li := n.gmresSolve(w, eta)
 		n.linIters += li
 		lam := n.fractionToBoundary(w)
 		accepted, sawBad := false, false
@@ -890,10 +891,3 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
 }
 
-func norm2(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
-}
