@@ -8,6 +8,5 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/inkyblackness/imgui-go/v4 v4.7.0
 	go.yaml.in/yaml/v3 v3.0.6
+	gonum.org/v1/gonum v0.17.0
 )
-
-require gonum.org/v1/gonum v0.17.0

@@ -890,4 +890,3 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
 	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
 }
-
