@@ -131,7 +131,7 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		// meets the wall's: a candidate.
 		ov := -(d - r)
 		vn := st.V.Dot(pl.N)
-		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
+		fn := sl.kn*ov - sl.damp*vn // S2 eq. (20), law.Smooth.Normal (v_n = ġ_n)
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
@@ -227,7 +227,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	m := s.mass[k] // law.EquivalentMass with a wall
 	if sl.simple && pl.still {
 		vn := tr.S[k].V.Dot(n)
-		fn := sl.kn*ov + sl.damp*(-vn) // S2 eq. (20)
+		fn := sl.kn*ov - sl.damp*vn // S2 eq. (20), law.Smooth.Normal (v_n = ġ_n)
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
