@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
-	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
 
@@ -25,12 +24,11 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // forces (halfKickSphere) and drift over dt. The orientation turns only
 // while ω ≠ 0 (kickDrift turns it always: Integrate with ω = 0 renormalises
 // q, which may change its last bits).
-func sphereKickDrift(S []sphere.State, kin []world.SphereKin, dt float64) {
+func sphereKickDrift(kin []world.SphereKin, dt float64) {
 	h := 0.5 * dt
 	for i := range kin {
 		c := &kin[i]
-		b := c.B
-		st := &S[c.K]
+		b, st := c.B, c.S
 		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
 		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q
 		if om.Norm2() != 0 {
@@ -41,10 +39,10 @@ func sphereKickDrift(S []sphere.State, kin []world.SphereKin, dt float64) {
 
 // sphereKick is kick on the sphere path: the half kick of h of each
 // sphere's trial state of kin with its trial forces (halfKickSphere).
-func sphereKick(S []sphere.State, kin []world.SphereKin, h float64) {
+func sphereKick(kin []world.SphereKin, h float64) {
 	for i := range kin {
 		c := &kin[i]
-		st := &S[c.K]
+		st := c.S
 		st.V, st.W = halfKickSphere(st.V, st.W, st.F, st.T, h, c.InvM, c.InvI)
 	}
 }

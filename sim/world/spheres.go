@@ -356,6 +356,9 @@ func (s *Spheres) build() {
 	}
 	s.refBuilds = -1
 	s.tr.Resize(n)
+	for k := range s.kin {
+		s.kin[k].S = &s.tr.S[k]
+	}
 	s.listed = false
 	s.wr = resize(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))

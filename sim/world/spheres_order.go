@@ -132,7 +132,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for _, k := range s.sidx {
 		if k >= 0 {
 			s.byBody[j] = k
-			s.kin[j].K = k
+			s.kin[j].K, s.kin[j].S = k, &s.tr.S[k]
 			j++
 		}
 	}

@@ -29,25 +29,26 @@ import (
 // changes a body between steps is seen by the next one.
 
 // SphereKin is one sphere as the integrator's kinematic passes see it:
-// its body, which holds the accepted state, the index K of its trial state
-// in Trial().S, and its inverse mass and (isotropic) inverse moment of
-// inertia.
+// its body B, which holds the accepted state, its trial state S (an element
+// of Trial().S, sphere K), and its inverse mass and (isotropic) inverse
+// moment of inertia.
 type SphereKin struct {
 	B          *body.Body
+	S          *sphere.State
 	K          int32
 	InvM, InvI float64
 }
 
 // KickDrift is the integrator's first pass over the spheres kin of a
-// sphere step: it fills their trial states S[kin[i].K] from their bodies'
-// accepted state over a step dt (velocity Verlet's half kick and drift:
-// integrate's sphereKickDrift).
-type KickDrift func(S []sphere.State, kin []SphereKin, dt float64)
+// sphere step: it fills their trial states from their bodies' accepted
+// state over a step dt (velocity Verlet's half kick and drift: integrate's
+// sphereKickDrift).
+type KickDrift func(kin []SphereKin, dt float64)
 
-// Kick is the integrator's half kick h·F/m, h·T/I of the trial states
-// S[kin[i].K] with their forces (velocity Verlet's second half kick:
-// integrate's sphereKick).
-type Kick func(S []sphere.State, kin []SphereKin, h float64)
+// Kick is the integrator's half kick h·F/m, h·T/I of the trial states of
+// kin with their forces (velocity Verlet's second half kick: integrate's
+// sphereKick).
+type Kick func(kin []SphereKin, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
 // a block's states (152 bytes each) stay in the first-level cache for the
@@ -130,15 +131,16 @@ type passPart struct {
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite.
 func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
-	S := s.tr.S
 	test := s.testDrift
 	finite = true
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		s.kickDrift(S, s.kin[b0:b1], s.dtDrift)
-		for o := b0; o < b1; o++ { // body order: the bodies are read in memory order
-			c := &s.rec[o]
-			st := &S[s.kin[o].K]
+		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
+		rec = rec[:len(kin)]
+		s.kickDrift(kin, s.dtDrift)
+		for i := range kin { // body order: the bodies are read in memory order
+			c := &rec[i]
+			st := kin[i].S
 			st.F, st.T = c.mg, geom.Vec3{}
 			if !test {
 				continue
@@ -269,17 +271,17 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
 // species' other spheres (into vmax2).
 func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel, accR float64) {
-	S := s.tr.S
 	travel = math.Inf(1)
 	g := s.w.Gravity
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		s.kick(S, s.kin[b0:b1], s.hFinish)
-		for o := b0; o < b1; o++ { // body order: the bodies are written in memory order
-			c := &s.rec[o]
-			kn := &s.kin[o]
-			k, b := kn.K, kn.B
-			st := &S[k]
+		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
+		rec = rec[:len(kin)]
+		s.kick(kin, s.hFinish)
+		for i := range kin { // body order: the bodies are written in memory order
+			c := &rec[i]
+			kn := &kin[i]
+			k, b, st := kn.K, kn.B, kn.S
 			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 			m := c.mass
 			v2 := st.V.Norm2()
