@@ -30,7 +30,7 @@ func sphereKickDrift(kin []world.SphereKin, dt float64) {
 		c := &kin[i]
 		b, st := c.B, c.S
 		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
-		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q
+		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q // drift x + Δt·v_{1/2}
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
 		}
@@ -51,7 +51,7 @@ func sphereKick(kin []world.SphereKin, h float64) {
 // v + h·F/m and ω + h·T/I (isotropic inertia: ω = L/I in any frame, no
 // gyroscopic term), shared by kickDrift, kick and the sphere path.
 func halfKickSphere(v, w, f, t geom.Vec3, h, invM, invI float64) (geom.Vec3, geom.Vec3) {
-	return v.AddScaled(h*invM, f), w.AddScaled(h*invI, t)
+	return v.AddScaled(h*invM, f), w.AddScaled(h*invI, t) // velocity Verlet (S2 §1, its ref. 22; LAMMPS fix nve/sphere)
 }
 
 // stepSpheres is Step on the world's sphere path (world.Spheres): the same
