@@ -282,7 +282,7 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
 			reff = w.effectiveRadius(e, a, b, &p.Smooth, c)
 		}
-		nf := p.Smooth.Normal(-c.Gn, -vn, meff, reff)
+		nf := p.Smooth.Normal(-c.Gn, vn, meff, reff)
 		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}
 		if p.Smooth.Mu > 0 { // frictionless (S2 §3): no tangential history at all
 			vt := vrel.Sub(c.N.Scale(vn))

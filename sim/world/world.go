@@ -3,6 +3,21 @@
 // detect (broad + narrow phase, hierarchy) → laws (normal, damping, friction)
 // → accumulate (gravity, loads, contact forces into body accumulators).
 // Integrators (package integrate) advance the state using these stages.
+//
+// The sphere path (Spheres: worlds of spheres and planar walls under the
+// explicit integrator) is the world's sphere force stage on flat arrays, one
+// file per idea: spheres.go the type, whether a world qualifies and its
+// per-sphere tables; spheres_list.go list upkeep (the Verlet test, the half
+// neighbour list and its history carried over at rebuilds, the wall slots);
+// spheres_eval.go evaluation (pair kernels of package sphere, wall slots,
+// sums in pair order, the two workers and the measured choice of splitting);
+// spheres_dt.go the step bound by class; spheres_step.go the passes over the
+// spheres that read and write the bodies (Drift and Accept, around the
+// integrator's kinematics: SphereKin, KickDrift, Kick); spheres_sync.go the
+// hand-over of the contact history to and from the generic stages and the
+// contact list; spheres_order.go the spatial (Morton) order. The kinematics
+// are package integrate's (explicit_spheres.go); the smooth law is
+// law.Smooth, which the kernels of package sphere are pinned to.
 package world
 
 import (
