@@ -751,7 +751,7 @@ func (l *SimLoop) addMesh(path string, count int) error {
 		return fmt.Errorf("%d bodies added but the integrator refused the state, paused: %w", len(idx), err)
 	}
 	b := w.Bodies[idx[len(idx)-1]]
-	l.setStatus(false, "added %d %s from %s (top at z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
+	l.setStatus(false, "added %d %s from %s above the pile (z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
 	l.edited(MarkParam, l.status)
 	return nil
 }

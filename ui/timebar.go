@@ -78,6 +78,7 @@ type TimeBarInput struct {
 	Note     string  // e.g. what the memory budget dropped
 	BudgetMB float64 // history budget (0: not editable)
 	X, W     float32 // left edge and width in pixels (bottom of the display)
+	Scale    float32 // UI scale (0: 1): the bar's height is TimeBarHeight × Scale
 }
 
 // TimeBarActions are what the user asked for in the time bar.
@@ -102,8 +103,9 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	var a TimeBarActions
 	tl := in.Timeline
 	ds := imgui.MainViewport().Size()
-	imgui.SetNextWindowPosV(imgui.Vec2{X: in.X, Y: ds.Y - TimeBarHeight - 6}, imgui.ConditionAlways, imgui.Vec2{})
-	imgui.SetNextWindowSizeV(imgui.Vec2{X: in.W, Y: TimeBarHeight}, imgui.ConditionAlways)
+	h := float32(TimeBarHeight) * max(in.Scale, 1)
+	imgui.SetNextWindowPosV(imgui.Vec2{X: in.X, Y: ds.Y - h - 6}, imgui.ConditionAlways, imgui.Vec2{})
+	imgui.SetNextWindowSizeV(imgui.Vec2{X: in.W, Y: h}, imgui.ConditionAlways)
 	imgui.SetNextWindowBgAlpha(0.8)
 	flags := imgui.WindowFlagsNoTitleBar | imgui.WindowFlagsNoResize | imgui.WindowFlagsNoMove | imgui.WindowFlagsNoScrollbar | imgui.WindowFlagsNoSavedSettings
 	if !imgui.BeginV("time bar", nil, flags) {
