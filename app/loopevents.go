@@ -76,6 +76,25 @@ func nextEvent(w *world.World) *world.Event {
 	return next
 }
 
+// EventStatus returns what the window shows about w's scene events: the
+// hint of the next pending one (EventHint, "" when none) and the status of
+// the latest that fired (EventDone at its time, "" when none).
+func EventStatus(w *world.World) (hint, done string) {
+	if ev := nextEvent(w); ev != nil {
+		hint = EventHint(ev)
+	}
+	var last *world.Event
+	for i := range w.Events {
+		if ev := &w.Events[i]; ev.Done && (last == nil || ev.At >= last.At) {
+			last = ev
+		}
+	}
+	if last != nil {
+		done = EventDone(last, last.At)
+	}
+	return hint, done
+}
+
 // PackedSetAllowed reports whether a `--set key=value` override leaves the
 // default scene's packed state valid: the contact-law and friction
 // parameters (contact.*) and the end time change no body, so the packed

@@ -55,6 +55,7 @@ type Panel struct {
 
 	openPath  string
 	meshPath  string
+	scale     float32 // UI scale of this Draw (PanelInput.Scale)
 	meshCount int32
 	scaleEdit float32
 	sceneIdx  int32
@@ -162,7 +163,11 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	p.smooth.Sync(in.SmoothLaw)
 
 	ds := imgui.MainViewport().Size()
-	p.Width = DockWidth(ds.X, in.Scale)
+	p.scale = max(in.Scale, 0)
+	if p.scale == 0 {
+		p.scale = 1
+	}
+	p.Width = DockWidth(ds.X, p.scale)
 	imgui.SetNextWindowPosV(imgui.Vec2{X: ds.X - p.Width - 6, Y: 6}, imgui.ConditionAlways, imgui.Vec2{})
 	imgui.SetNextWindowSizeV(imgui.Vec2{X: p.Width, Y: max(ds.Y-12, 1)}, imgui.ConditionAlways)
 	imgui.SetNextWindowBgAlpha(0.88)
@@ -170,7 +175,7 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		imgui.End()
 		return a
 	}
-	imgui.PushItemWidth(fieldW)
+	imgui.PushItemWidth(p.px(fieldW))
 	p.runControls(in, &a)
 	if in.Status != "" {
 		if in.StatusIsError {
@@ -233,7 +238,7 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	if p.header1("Keys") {
 		for _, k := range KeyHelp {
 			textColored(colGood, k[0])
-			imgui.SameLineV(120, -1)
+			imgui.SameLineV(p.px(120), -1)
 			imgui.Text(k[1])
 		}
 	}
@@ -246,6 +251,14 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		a.Params = p.params
 	}
 	return a
+}
+
+// px converts a width in unscaled pixels to the panel's UI scale.
+func (p *Panel) px(v float32) float32 {
+	if p.scale > 0 {
+		return v * p.scale
+	}
+	return v
 }
 
 // DockWidth is the panel's width in a window dispWidth wide at UI scale
@@ -309,10 +322,10 @@ func hasShapes(ms []Material) bool {
 
 func (p *Panel) runControls(in *PanelInput, a *Actions) {
 	if in.Playing {
-		if imgui.ButtonV("Pause", imgui.Vec2{X: 60}) {
+		if imgui.ButtonV("Pause", imgui.Vec2{X: p.px(60)}) {
 			a.Pause = true
 		}
-	} else if imgui.ButtonV("Play", imgui.Vec2{X: 60}) {
+	} else if imgui.ButtonV("Play", imgui.Vec2{X: p.px(60)}) {
 		a.Play = true
 	}
 	imgui.SameLine()
@@ -340,7 +353,7 @@ func (p *Panel) runControls(in *PanelInput, a *Actions) {
 	}
 	if !in.AsFast {
 		imgui.SameLine()
-		imgui.PushItemWidth(90)
+		imgui.PushItemWidth(p.px(90))
 		if imgui.SliderFloatV("speed##run", &p.speed, 1e-4, 1e3, "%.3gx", imgui.SliderFlagsLogarithmic|imgui.SliderFlagsAlwaysClamp) {
 			a.SpeedChanged, a.AsFast, a.Speed = true, false, float64(p.speed)
 		}
@@ -362,7 +375,7 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 		if cur >= 0 {
 			preview = in.Scenes[cur]
 		}
-		imgui.PushItemWidth(200)
+		imgui.PushItemWidth(p.px(200))
 		if imgui.BeginCombo("scene##pick", preview) {
 			for i, name := range in.Scenes {
 				if imgui.SelectableV(name, int32(i) == cur, 0, imgui.Vec2{}) {
@@ -373,7 +386,7 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 		}
 		imgui.PopItemWidth()
 	}
-	imgui.PushItemWidth(200)
+	imgui.PushItemWidth(p.px(200))
 	enter := imgui.InputTextWithHintV("##open", "scene file path", &p.openPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
 	imgui.PopItemWidth()
 	imgui.SameLine()
@@ -383,12 +396,12 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 	if p.meshCount <= 0 {
 		p.meshCount = 1
 	}
-	imgui.PushItemWidth(200)
+	imgui.PushItemWidth(p.px(200))
 	enter = imgui.InputTextWithHintV("##mesh", "mesh.stl path", &p.meshPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
 	imgui.PopItemWidth()
 	tooltip("a closed STL mesh; or drop .stl / .yaml files on the window")
 	imgui.SameLine()
-	imgui.PushItemWidth(50)
+	imgui.PushItemWidth(p.px(50))
 	imgui.InputIntV("##meshcount", &p.meshCount, 0, 0, 0)
 	imgui.PopItemWidth()
 	tooltip("how many bodies, stacked above the pile")

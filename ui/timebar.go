@@ -103,7 +103,11 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	var a TimeBarActions
 	tl := in.Timeline
 	ds := imgui.MainViewport().Size()
-	h := float32(TimeBarHeight) * max(in.Scale, 1)
+	p.scale = in.Scale
+	if !(p.scale > 0) {
+		p.scale = 1
+	}
+	h := TimeBarHeight * max(p.scale, 1)
 	imgui.SetNextWindowPosV(imgui.Vec2{X: in.X, Y: ds.Y - h - 6}, imgui.ConditionAlways, imgui.Vec2{})
 	imgui.SetNextWindowSizeV(imgui.Vec2{X: in.W, Y: h}, imgui.ConditionAlways)
 	imgui.SetNextWindowBgAlpha(0.8)
@@ -122,7 +126,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	if tl.Playing && !tl.Live {
 		label = "stop"
 	}
-	if imgui.ButtonV(label+"##tb", imgui.Vec2{X: 40}) {
+	if imgui.ButtonV(label+"##tb", imgui.Vec2{X: p.px(40)}) {
 		a.TogglePlay = true
 	}
 	tooltip("play the recorded frames at the factor (the simulation keeps computing ahead)")
@@ -141,7 +145,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 		imgui.SameLine()
 	}
 	f := float32(tl.Factor)
-	imgui.PushItemWidth(70)
+	imgui.PushItemWidth(p.px(70))
 	if imgui.DragFloatV("##factor", &f, 0.01, -1000, 1000, "%.3gx", imgui.SliderFlagsLogarithmic) && f != 0 {
 		a.FactorChanged, a.Factor = true, float64(f)
 	}
@@ -162,7 +166,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	if in.BudgetMB > 0 {
 		imgui.SameLine()
 		mb := int32(min(in.BudgetMB, math.MaxInt32))
-		imgui.PushItemWidth(60)
+		imgui.PushItemWidth(p.px(60))
 		if imgui.InputIntV("MB##hist", &mb, 0, 0, imgui.InputTextFlagsEnterReturnsTrue) && mb >= 1 {
 			a.Budget = float64(mb)
 		}

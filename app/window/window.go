@@ -626,20 +626,20 @@ func (w *window) hint(st *app.LoopState) string {
 }
 
 // cleanReadouts are the clean mode's large numbers: simulated time,
-// real-time factor, contact count.
+// real-time factor (without st: none, as in a shot), contact count.
 func cleanReadouts(s *snap.Snapshot, st *app.LoopState) []string {
 	if s == nil {
 		return nil
 	}
-	rtf := "paused"
-	if st.Playing {
-		rtf = fmt.Sprintf("%.3gx real time", st.RealTime)
+	out := []string{fmt.Sprintf("t = %.3f s", s.Stats.Time)}
+	switch {
+	case st == nil:
+	case st.Playing:
+		out = append(out, fmt.Sprintf("%.3gx real time", st.RealTime))
+	default:
+		out = append(out, "paused")
 	}
-	return []string{
-		fmt.Sprintf("t = %.3f s", s.Stats.Time),
-		rtf,
-		fmt.Sprintf("%d contacts", s.Stats.Contacts),
-	}
+	return append(out, fmt.Sprintf("%d contacts", s.Stats.Contacts))
 }
 
 // CleanView is v as clean mode draws it: the bodies (with their edges and
