@@ -21,12 +21,16 @@ var KeyHelp = [][2]string{
 	{"F", "fit camera"},
 	{"S", "screenshot"},
 	{"H", "hide / show panel"},
+	{"C", "clean mode: bodies and big numbers"},
+	{"Esc", "leave clean mode / quit"},
+	{"Ctrl+Q", "quit"},
 	{"1-5", "toggle VF / EE / VE / VV / SQ contacts"},
 	{"Left drag", "orbit"},
 	{"Right/Middle drag", "pan"},
 	{"Wheel", "zoom"},
 	{"Click", "select body / contact"},
 	{"Ctrl-drag", "spring force on a body"},
+	{"Drop file", ".stl adds a body, .yaml opens"},
 }
 
 var (

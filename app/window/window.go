@@ -684,8 +684,8 @@ func (w *window) drop(paths []string) {
 				w.status, w.statusErr = "dropped "+filepath.Base(p)+": a recorded run plays back; load a scene to add bodies", true
 				continue
 			}
-			if !w.tl.Live {
-				w.loop.ResumeFrom(w.shownSnap().Stats.Time)
+			if s := w.shownSnap(); !w.tl.Live && s != nil {
+				w.loop.ResumeFrom(s.Stats.Time) // an edit of a past frame branches from it
 				w.tl.Live, w.tl.Playing = true, false
 			}
 			w.loop.AddMesh(p, 1)
