@@ -30,11 +30,11 @@ func wallPhrase(names []string) string {
 // "the side walls go at t = 6 s".
 func EventHint(ev *world.Event) string {
 	var what []string
-	if len(ev.Disable) > 0 {
-		what = append(what, wallPhrase(ev.Disable)+" go")
+	if n := len(ev.Disable); n > 0 {
+		what = append(what, wallPhrase(ev.Disable)+verb(n, " goes", " go"))
 	}
-	if len(ev.Enable) > 0 {
-		what = append(what, wallPhrase(ev.Enable)+" come back")
+	if n := len(ev.Enable); n > 0 {
+		what = append(what, wallPhrase(ev.Enable)+verb(n, " comes back", " come back"))
 	}
 	for _, a := range ev.Set {
 		what = append(what, a.Path+" becomes "+strconv.FormatFloat(a.Value, 'g', -1, 64))
@@ -43,6 +43,13 @@ func EventHint(ev *world.Event) string {
 		return fmt.Sprintf("an event at t = %g s", ev.At)
 	}
 	return strings.Join(what, ", ") + fmt.Sprintf(" at t = %g s", ev.At)
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // EventDone says what a scene event did, for the status line when it
