@@ -111,8 +111,10 @@ func TestFirstViewHint(t *testing.T) {
 		band := image.Rect(free/2-220, wh-ui.TimeBarHeight-24-60, free/2+220, wh-ui.TimeBarHeight-24)
 		before := hintPixels(img, band)
 		w.key(glfw.KeySpace, 0, glfw.Press, 0)
-		for i := 0; i < 100 && !w.loop.State().Playing; i++ {
+		// until the run has played and taken a step (the event fires then)
+		for i := 0; i < 200 && !(w.loop.State().Playing && w.loop.State().Snap.Stats.Step > 0); i++ {
 			w.loop.Sync(time.Second)
+			time.Sleep(5 * time.Millisecond)
 		}
 		w.drawFrames(1)
 		w.key(glfw.KeySpace, 0, glfw.Press, 0)
