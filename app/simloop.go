@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,6 +75,11 @@ type LoopState struct {
 	HasCompatible, Compatible bool
 	MeanMass                  float64 // mean mass of the free bodies (kg), for Δt_c plots
 	Spring                    bool    // a Ctrl-drag spring is attached
+	// NextEvent says what the earliest pending scene event will do and
+	// when ("the side walls go at t = 6 s", EventHint); "" when none.
+	NextEvent string
+	// Added counts the bodies added from meshes since the scene was loaded.
+	Added int
 
 	Status    string // last message (result of a command, a failure)
 	StatusErr bool
@@ -107,6 +113,7 @@ const (
 	cmdCompatible
 	cmdSync
 	cmdResume
+	cmdAddMesh
 )
 
 // command is one request to the simulation goroutine, built by the
@@ -175,6 +182,7 @@ type SimLoop struct {
 	sinceKey  int  // frames recorded since the last keyframe
 	needKey   bool // take a keyframe at the next publication (after an edit)
 	rejected  int64
+	added     int     // bodies added from meshes since install
 	replaying bool    // resume is stepping from a keyframe: nothing is recorded
 	replayTo  float64 // the time it steps to
 	syncs     []chan struct{}
@@ -331,6 +339,13 @@ func (l *SimLoop) Spring(b int, point, target geom.Vec3) {
 // SpringOff removes the spring.
 func (l *SimLoop) SpringOff() { l.send(command{kind: cmdSpringOff}) }
 
+// AddMesh adds count bodies of the closed STL mesh at path to the running
+// scene, above the pile (AddMeshBodies); an invalid mesh or no room leaves
+// the scene unchanged and the reason in the status line.
+func (l *SimLoop) AddMesh(path string, count int) {
+	l.send(command{kind: cmdAddMesh, name: path, body: count})
+}
+
 // Sync waits until every command sent before it is applied and the result
 // published, or until timeout; it reports whether that happened.
 func (l *SimLoop) Sync(timeout time.Duration) bool {
@@ -375,6 +390,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.hist.Reset()
 	l.needKey, l.sinceKey = true, 0
 	l.rejected = s.World.Stats.Rejected
+	l.added = 0
 }
 
 func (l *SimLoop) setStatus(err bool, format string, args ...any) {
@@ -688,6 +704,11 @@ func (l *SimLoop) apply(c command) {
 		}
 		l.setStatus(false, "%s contact forces", mode)
 		l.edited(MarkParam, l.status)
+	case cmdAddMesh:
+		if err := l.addMesh(c.name, c.body); err != nil {
+			l.setStatus(true, "add bodies refused, the scene is unchanged: %v", err)
+			return
+		}
 	case cmdResume:
 		if err := l.resume(c.value); err != nil {
 			l.setStatus(true, "resume refused, the run is unchanged: %v", err)
@@ -708,6 +729,44 @@ func (l *SimLoop) apply(c command) {
 			l.dirty = true
 		}
 	}
+}
+
+// addMesh adds count bodies from the mesh at path (AddMeshBodies) and
+// re-starts the integrator on the new state: a fresh instance of the same
+// integrator (its per-body state is sized anew), the forces evaluated
+// afresh (integrate.Start), as after an integrator switch.
+func (l *SimLoop) addMesh(path string, count int) error {
+	w := l.sim.World
+	idx, err := AddMeshBodies(w, path, count)
+	if err != nil {
+		return err
+	}
+	in, err := integrate.NewFor(integratorName(w), w)
+	if err == nil {
+		w.Integrator = in
+		err = integrate.Start(w)
+	}
+	l.added += len(idx)
+	l.MeanMass = MeanMass(w)
+	l.good.Save(w)
+	if err != nil {
+		l.setPlaying(false)
+		return fmt.Errorf("%d bodies added but the integrator refused the state, paused: %w", len(idx), err)
+	}
+	b := w.Bodies[idx[len(idx)-1]]
+	l.setStatus(false, "added %d %s from %s above the pile (z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
+	l.edited(MarkParam, l.status)
+	return nil
+}
+
+func plural(s string, n int) string {
+	if n == 1 {
+		return s
+	}
+	if strings.HasSuffix(s, "y") {
+		return s[:len(s)-1] + "ies"
+	}
+	return s + "s"
 }
 
 // setIntegrator switches to the named integrator (integrate.New). The world
@@ -907,6 +966,10 @@ func (l *SimLoop) publish(now time.Time) {
 		st.Integrator = w.Integrator.Name()
 	}
 	st.Shapes = l.shapes
+	st.Added = l.added
+	if ev := nextEvent(w); ev != nil {
+		st.NextEvent = EventHint(ev)
+	}
 	if cs, ok := w.Integrator.(CompatibleSwitch); ok {
 		st.HasCompatible, st.Compatible = true, cs.CompatibleForces()
 	}
@@ -994,10 +1057,23 @@ func (l *SimLoop) edited(k MarkerKind, label string) {
 func (l *SimLoop) applyEvents() error {
 	w := l.sim.World
 	pending := pendingEvents(w)
+	was := make([]bool, len(w.Events))
+	for i := range w.Events {
+		was[i] = w.Events[i].Done
+	}
 	err := w.ApplyEvents()
 	if n := pendingEvents(w); n < pending && !l.replaying {
+		var msgs []string
+		for i := range w.Events {
+			if w.Events[i].Done && !was[i] {
+				msgs = append(msgs, EventDone(&w.Events[i], w.Time))
+			}
+		}
 		l.hist.Mark(Marker{Time: w.Time, Kind: MarkEvent, Label: fmt.Sprintf("%d scene event(s)", pending-n)})
 		l.needKey = true
+		if err == nil {
+			l.setStatus(false, "%s", strings.Join(msgs, "; "))
+		}
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -103,6 +104,82 @@ func TestPlatformAndRenderer(t *testing.T) {
 			fail("app missed key/char events")
 		}
 		u.Platform.key(win, glfw.KeySpace, 0, glfw.Release, 0)
+	})
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestQuickEntersReachField: an Enter pressed and released through the
+// GLFW key callback between two frames (a quick press), with a text field
+// focused, makes the field return; twice, focusing the field again in
+// between (Enter leaves a single-line field). When imgui sampled the key
+// state once per frame such presses were lost.
+func TestQuickEntersReachField(t *testing.T) {
+	mainthread.NeedDisplay(t)
+	var skip string
+	var errs []string
+	onMain(func() {
+		if err := glfw.Init(); err != nil {
+			skip = "glfw.Init: " + err.Error()
+			return
+		}
+		defer glfw.Terminate()
+		glfw.WindowHint(glfw.ContextVersionMajor, 4)
+		glfw.WindowHint(glfw.ContextVersionMinor, 1)
+		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
+		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
+		glfw.WindowHint(glfw.Visible, glfw.False)
+		win, err := glfw.CreateWindow(640, 400, "ui test", nil, nil)
+		if err != nil {
+			skip = "CreateWindow: " + err.Error()
+			return
+		}
+		defer win.Destroy()
+		win.MakeContextCurrent()
+		u, err := New(win)
+		if err != nil {
+			errs = append(errs, err.Error())
+			return
+		}
+		defer u.Close()
+		text, enters := "", 0
+		frame := func(focus bool) {
+			u.NewFrame()
+			imgui.Begin("field")
+			if focus {
+				imgui.SetKeyboardFocusHere()
+			}
+			if imgui.InputTextV("##f", &text, imgui.InputTextFlagsEnterReturnsTrue, nil) {
+				enters++
+			}
+			imgui.End()
+			u.Render()
+		}
+		for k := range 2 {
+			frame(true)
+			frame(false)
+			frame(false)
+			if !imgui.CurrentIO().WantCaptureKeyboard() {
+				errs = append(errs, "the field did not take the keyboard")
+				return
+			}
+			u.Platform.char(win, 'a')
+			u.Platform.key(win, glfw.KeyEnter, 0, glfw.Press, 0)
+			u.Platform.key(win, glfw.KeyEnter, 0, glfw.Release, 0)
+			for range 3 {
+				frame(false)
+			}
+			if enters != k+1 {
+				errs = append(errs, fmt.Sprintf("quick Enter %d: the field returned %d times, want %d", k+1, enters, k+1))
+			}
+		}
+		if text != "aa" {
+			errs = append(errs, fmt.Sprintf("field text %q, want \"aa\"", text))
+		}
 	})
 	if skip != "" {
 		t.Skip(skip)

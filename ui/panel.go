@@ -21,12 +21,16 @@ var KeyHelp = [][2]string{
 	{"F", "fit camera"},
 	{"S", "screenshot"},
 	{"H", "hide / show panel"},
+	{"C", "clean mode: bodies and big numbers"},
+	{"Esc", "leave clean mode / quit"},
+	{"Ctrl+Q", "quit"},
 	{"1-5", "toggle VF / EE / VE / VV / SQ contacts"},
 	{"Left drag", "orbit"},
 	{"Right/Middle drag", "pan"},
 	{"Wheel", "zoom"},
 	{"Click", "select body / contact"},
 	{"Ctrl-drag", "spring force on a body"},
+	{"Drop file", ".stl adds a body, .yaml opens"},
 }
 
 var (
@@ -38,9 +42,13 @@ var (
 	maxFloat = float32(math.MaxFloat32)
 )
 
-// Panel is the imgui control panel; the zero value is ready to use.
+// PanelWidth is the panel's width at UI scale 1 (screen coordinates).
+const PanelWidth = 330
+
+// Panel is the imgui control panel, docked to the window's right edge
+// (full height, following resizes); the zero value is ready to use.
 type Panel struct {
-	Width     float32 // panel width in pixels (default 330)
+	Width     float32 // width of the panel drawn last (PanelWidth × scale, at most half the window)
 	ExpandAll bool    // open every section this frame (for screenshots and docs)
 
 	hist   *History
@@ -50,6 +58,10 @@ type Panel struct {
 	params []ParamEdit
 
 	openPath  string
+	meshPath  string
+	scale     float32 // UI scale of this Draw (PanelInput.Scale)
+	meshCount int32
+	scaleEdit float32
 	sceneIdx  int32
 	speed     float32
 	curveLog  bool
@@ -124,9 +136,6 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		p.curveLog = true
 		p.speed = 1
 	}
-	if p.Width <= 0 {
-		p.Width = 330
-	}
 	p.inValid, p.inMatVal, p.inSmVal = in.ValidateLaw, in.ValidateMaterial, in.ValidateSmooth
 	if p.lawValid == nil {
 		p.lawValid = chain(ownLawCheck, func(l LawParams) error {
@@ -158,14 +167,19 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	p.smooth.Sync(in.SmoothLaw)
 
 	ds := imgui.MainViewport().Size()
-	imgui.SetNextWindowPosV(imgui.Vec2{X: ds.X - p.Width - 6, Y: 6}, imgui.ConditionFirstUseEver, imgui.Vec2{})
-	imgui.SetNextWindowSizeV(imgui.Vec2{X: p.Width, Y: ds.Y - 12}, imgui.ConditionFirstUseEver)
+	p.scale = max(in.Scale, 0)
+	if p.scale == 0 {
+		p.scale = 1
+	}
+	p.Width = DockWidth(ds.X, p.scale)
+	imgui.SetNextWindowPosV(imgui.Vec2{X: ds.X - p.Width - 6, Y: 6}, imgui.ConditionAlways, imgui.Vec2{})
+	imgui.SetNextWindowSizeV(imgui.Vec2{X: p.Width, Y: max(ds.Y-12, 1)}, imgui.ConditionAlways)
 	imgui.SetNextWindowBgAlpha(0.88)
-	if !imgui.BeginV("Grainlab", nil, imgui.WindowFlagsNoCollapse) {
+	if !imgui.BeginV("Grainlab", nil, imgui.WindowFlagsNoCollapse|imgui.WindowFlagsNoMove|imgui.WindowFlagsNoResize) {
 		imgui.End()
 		return a
 	}
-	imgui.PushItemWidth(fieldW)
+	imgui.PushItemWidth(p.px(fieldW))
 	p.runControls(in, &a)
 	if in.Status != "" {
 		if in.StatusIsError {
@@ -222,10 +236,13 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	if in.View != nil && p.header("Selection", imgui.TreeNodeFlagsDefaultOpen) {
 		p.selectionSection(in, &a)
 	}
+	if p.header1("Window") {
+		p.windowSection(in, &a)
+	}
 	if p.header1("Keys") {
 		for _, k := range KeyHelp {
 			textColored(colGood, k[0])
-			imgui.SameLineV(120, -1)
+			imgui.SameLineV(p.px(120), -1)
 			imgui.Text(k[1])
 		}
 	}
@@ -238,6 +255,46 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		a.Params = p.params
 	}
 	return a
+}
+
+// px converts a width in unscaled pixels to the panel's UI scale.
+func (p *Panel) px(v float32) float32 {
+	if p.scale > 0 {
+		return v * p.scale
+	}
+	return v
+}
+
+// DockWidth is the panel's width in a window dispWidth wide at UI scale
+// scale: PanelWidth × scale, at most half the window (but 220 if the
+// window allows), never wider than the window less its margins.
+func DockWidth(dispWidth, scale float32) float32 {
+	if !(scale > 0) {
+		scale = 1
+	}
+	w := min(PanelWidth*scale, max(0.5*dispWidth, 220))
+	return max(min(w, dispWidth-12), 1)
+}
+
+// windowSection: the UI scale and clean mode.
+func (p *Panel) windowSection(in *PanelInput, a *Actions) {
+	scale := in.Scale
+	if scale <= 0 {
+		scale = 1
+	}
+	if !imgui.IsAnyItemActive() {
+		p.scaleEdit = scale
+	}
+	imgui.SliderFloatV("UI scale", &p.scaleEdit, MinScale, MaxScale, "%.2f", imgui.SliderFlagsAlwaysClamp)
+	tooltip("fonts and widgets (--ui-scale); applied when the slider is released")
+	if imgui.IsItemDeactivatedAfterEdit() && p.scaleEdit != scale {
+		a.Scale = ClampScale(float64(p.scaleEdit))
+	}
+	clean := in.Clean
+	if imgui.Checkbox("clean mode (C)", &clean) {
+		a.ToggleClean = true
+	}
+	tooltip("bodies and a few large readouts only; C or Esc leaves it")
 }
 
 func (p *Panel) header(label string, flags imgui.TreeNodeFlags) bool {
@@ -269,10 +326,10 @@ func hasShapes(ms []Material) bool {
 
 func (p *Panel) runControls(in *PanelInput, a *Actions) {
 	if in.Playing {
-		if imgui.ButtonV("Pause", imgui.Vec2{X: 60}) {
+		if imgui.ButtonV("Pause", imgui.Vec2{X: p.px(60)}) {
 			a.Pause = true
 		}
-	} else if imgui.ButtonV("Play", imgui.Vec2{X: 60}) {
+	} else if imgui.ButtonV("Play", imgui.Vec2{X: p.px(60)}) {
 		a.Play = true
 	}
 	imgui.SameLine()
@@ -300,7 +357,7 @@ func (p *Panel) runControls(in *PanelInput, a *Actions) {
 	}
 	if !in.AsFast {
 		imgui.SameLine()
-		imgui.PushItemWidth(90)
+		imgui.PushItemWidth(p.px(90))
 		if imgui.SliderFloatV("speed##run", &p.speed, 1e-4, 1e3, "%.3gx", imgui.SliderFlagsLogarithmic|imgui.SliderFlagsAlwaysClamp) {
 			a.SpeedChanged, a.AsFast, a.Speed = true, false, float64(p.speed)
 		}
@@ -322,7 +379,7 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 		if cur >= 0 {
 			preview = in.Scenes[cur]
 		}
-		imgui.PushItemWidth(200)
+		imgui.PushItemWidth(p.px(200))
 		if imgui.BeginCombo("scene##pick", preview) {
 			for i, name := range in.Scenes {
 				if imgui.SelectableV(name, int32(i) == cur, 0, imgui.Vec2{}) {
@@ -333,12 +390,28 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 		}
 		imgui.PopItemWidth()
 	}
-	imgui.PushItemWidth(200)
+	imgui.PushItemWidth(p.px(200))
 	enter := imgui.InputTextWithHintV("##open", "scene file path", &p.openPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
 	imgui.PopItemWidth()
 	imgui.SameLine()
 	if (imgui.Button("Open file...") || enter) && strings.TrimSpace(p.openPath) != "" {
 		a.OpenFile = strings.TrimSpace(p.openPath)
+	}
+	if p.meshCount <= 0 {
+		p.meshCount = 1
+	}
+	imgui.PushItemWidth(p.px(200))
+	enter = imgui.InputTextWithHintV("##mesh", "mesh.stl path", &p.meshPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
+	imgui.PopItemWidth()
+	tooltip("a closed STL mesh; or drop .stl / .yaml files on the window")
+	imgui.SameLine()
+	imgui.PushItemWidth(p.px(50))
+	imgui.InputIntV("##meshcount", &p.meshCount, 0, 0, 0)
+	imgui.PopItemWidth()
+	tooltip("how many bodies, stacked above the pile")
+	p.meshCount = min(max(p.meshCount, 1), 1000)
+	if (imgui.Button("Add bodies from mesh...") || enter) && strings.TrimSpace(p.meshPath) != "" {
+		a.AddMesh = &MeshAdd{Path: strings.TrimSpace(p.meshPath), Count: int(p.meshCount)}
 	}
 }
 

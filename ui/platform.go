@@ -28,6 +28,7 @@ type Platform struct {
 	appDown     [8]bool // buttons whose press went to the app
 	cursors     map[imgui.MouseCursorID]*glfw.Cursor
 	lastCursor  imgui.MouseCursorID
+	keys        KeyQueue // key and character events since the last frame
 
 	prevMouse  glfw.MouseButtonCallback
 	prevPos    glfw.CursorPosCallback
@@ -136,7 +137,71 @@ func (p *Platform) NewFrame() {
 		io.SetMouseButtonDown(i, down)
 		p.justPressed[i] = false
 	}
+	for _, e := range p.keys.Next() {
+		switch {
+		case e.Key < 0:
+			p.io.AddInputCharacters(string(e.Char))
+		case e.Down:
+			p.io.KeyPress(e.Key)
+		default:
+			p.io.KeyRelease(e.Key)
+		}
+	}
+	p.io.KeyCtrl(int(glfw.KeyLeftControl), int(glfw.KeyRightControl))
+	p.io.KeyShift(int(glfw.KeyLeftShift), int(glfw.KeyRightShift))
+	p.io.KeyAlt(int(glfw.KeyLeftAlt), int(glfw.KeyRightAlt))
+	p.io.KeySuper(int(glfw.KeyLeftSuper), int(glfw.KeyRightSuper))
 	p.updateCursor()
+}
+
+// KeyEvent is a key press or release (Key ≥ 0) or a typed character
+// (Key < 0, Char) as the GLFW callbacks delivered it.
+type KeyEvent struct {
+	Key  int
+	Down bool
+	Char rune
+}
+
+// KeyQueue keeps the key and character events between two frames, in
+// order. imgui (1.8x) samples the keys' state once per frame, so a press
+// and its release within one frame would be lost (a quick Enter in a
+// field); Next hands out the events of one frame so that no key changes
+// twice in it, and leaves the rest, in order, for the next frames.
+type KeyQueue struct {
+	events []KeyEvent
+	frame  []KeyEvent
+}
+
+// Push appends an event.
+func (q *KeyQueue) Push(e KeyEvent) { q.events = append(q.events, e) }
+
+// Len returns the number of events waiting.
+func (q *KeyQueue) Len() int { return len(q.events) }
+
+// Next removes and returns the events of this frame: the longest prefix of
+// the queue in which each key changes at most once. The slice is valid
+// until the next call.
+func (q *KeyQueue) Next() []KeyEvent {
+	q.frame = q.frame[:0]
+	n := 0
+	for ; n < len(q.events); n++ {
+		e := q.events[n]
+		if e.Key >= 0 && changed(q.frame, e.Key) {
+			break
+		}
+		q.frame = append(q.frame, e)
+	}
+	q.events = append(q.events[:0], q.events[n:]...)
+	return q.frame
+}
+
+func changed(es []KeyEvent, key int) bool {
+	for _, e := range es {
+		if e.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Platform) updateCursor() {
@@ -213,18 +278,11 @@ func (p *Platform) key(w *glfw.Window, k glfw.Key, sc int, a glfw.Action, mods g
 	if p.prevKey != nil {
 		p.prevKey(w, k, sc, a, mods)
 	}
-	if k >= 0 {
-		switch a {
-		case glfw.Press:
-			p.io.KeyPress(int(k))
-		case glfw.Release:
-			p.io.KeyRelease(int(k))
-		}
+	if k >= 0 && a != glfw.Repeat {
+		// queued for the next frames (KeyQueue): a press and its release
+		// never fall into one frame
+		p.keys.Push(KeyEvent{Key: int(k), Down: a == glfw.Press})
 	}
-	p.io.KeyCtrl(int(glfw.KeyLeftControl), int(glfw.KeyRightControl))
-	p.io.KeyShift(int(glfw.KeyLeftShift), int(glfw.KeyRightShift))
-	p.io.KeyAlt(int(glfw.KeyLeftAlt), int(glfw.KeyRightAlt))
-	p.io.KeySuper(int(glfw.KeyLeftSuper), int(glfw.KeyRightSuper))
 	if p.App.Key != nil && (a == glfw.Release || !p.io.WantCaptureKeyboard()) {
 		p.App.Key(k, sc, a, mods)
 	}
@@ -234,7 +292,7 @@ func (p *Platform) char(w *glfw.Window, r rune) {
 	if p.prevChar != nil {
 		p.prevChar(w, r)
 	}
-	p.io.AddInputCharacters(string(r))
+	p.keys.Push(KeyEvent{Key: -1, Char: r})
 	if p.App.Char != nil && !p.io.WantCaptureKeyboard() {
 		p.App.Char(r)
 	}

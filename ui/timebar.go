@@ -78,6 +78,7 @@ type TimeBarInput struct {
 	Note     string  // e.g. what the memory budget dropped
 	BudgetMB float64 // history budget (0: not editable)
 	X, W     float32 // left edge and width in pixels (bottom of the display)
+	Scale    float32 // UI scale (0: 1): the bar's height is TimeBarHeight × Scale
 }
 
 // TimeBarActions are what the user asked for in the time bar.
@@ -102,8 +103,13 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	var a TimeBarActions
 	tl := in.Timeline
 	ds := imgui.MainViewport().Size()
-	imgui.SetNextWindowPosV(imgui.Vec2{X: in.X, Y: ds.Y - TimeBarHeight - 6}, imgui.ConditionAlways, imgui.Vec2{})
-	imgui.SetNextWindowSizeV(imgui.Vec2{X: in.W, Y: TimeBarHeight}, imgui.ConditionAlways)
+	p.scale = in.Scale
+	if !(p.scale > 0) {
+		p.scale = 1
+	}
+	h := TimeBarHeight * max(p.scale, 1)
+	imgui.SetNextWindowPosV(imgui.Vec2{X: in.X, Y: ds.Y - h - 6}, imgui.ConditionAlways, imgui.Vec2{})
+	imgui.SetNextWindowSizeV(imgui.Vec2{X: in.W, Y: h}, imgui.ConditionAlways)
 	imgui.SetNextWindowBgAlpha(0.8)
 	flags := imgui.WindowFlagsNoTitleBar | imgui.WindowFlagsNoResize | imgui.WindowFlagsNoMove | imgui.WindowFlagsNoScrollbar | imgui.WindowFlagsNoSavedSettings
 	if !imgui.BeginV("time bar", nil, flags) {
@@ -120,7 +126,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	if tl.Playing && !tl.Live {
 		label = "stop"
 	}
-	if imgui.ButtonV(label+"##tb", imgui.Vec2{X: 40}) {
+	if imgui.ButtonV(label+"##tb", imgui.Vec2{X: p.px(40)}) {
 		a.TogglePlay = true
 	}
 	tooltip("play the recorded frames at the factor (the simulation keeps computing ahead)")
@@ -139,7 +145,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 		imgui.SameLine()
 	}
 	f := float32(tl.Factor)
-	imgui.PushItemWidth(70)
+	imgui.PushItemWidth(p.px(70))
 	if imgui.DragFloatV("##factor", &f, 0.01, -1000, 1000, "%.3gx", imgui.SliderFlagsLogarithmic) && f != 0 {
 		a.FactorChanged, a.Factor = true, float64(f)
 	}
@@ -160,7 +166,7 @@ func (p *Panel) DrawTimeBar(in *TimeBarInput) TimeBarActions {
 	if in.BudgetMB > 0 {
 		imgui.SameLine()
 		mb := int32(min(in.BudgetMB, math.MaxInt32))
-		imgui.PushItemWidth(60)
+		imgui.PushItemWidth(p.px(60))
 		if imgui.InputIntV("MB##hist", &mb, 0, 0, imgui.InputTextFlagsEnterReturnsTrue) && mb >= 1 {
 			a.Budget = float64(mb)
 		}

@@ -90,6 +90,8 @@ type PanelInput struct {
 	AsFast        bool           // run as fast as possible
 	Status        string         // one status line from the app (errors shown in red)
 	StatusIsError bool
+	Scale         float32 // UI scale of fonts and widgets (0: 1)
+	Clean         bool    // clean mode is on (the Window section's toggle)
 
 	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
 	ValidateLaw func(LawParams) error
@@ -124,13 +126,24 @@ type Actions struct {
 
 	Compatible *bool // switch classic (false) / compatible (true) contact forces, nil for none
 
+	AddMesh     *MeshAdd // add bodies from an STL mesh, nil for none
+	Scale       float32  // new UI scale, 0 for no change
+	ToggleClean bool     // switch clean mode on or off
+
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
+}
+
+// MeshAdd asks for Count bodies of the STL mesh at Path, added above the pile.
+type MeshAdd struct {
+	Path  string
+	Count int
 }
 
 // Any reports whether a requires the app to do something.
 func (a *Actions) Any() bool {
 	return a.Play || a.Pause || a.Step || a.Reset || a.Fit || a.Screenshot || a.SpeedChanged ||
 		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
-		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged
+		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged ||
+		a.AddMesh != nil || a.Scale > 0 || a.ToggleClean
 }

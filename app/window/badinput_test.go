@@ -33,3 +33,60 @@ func TestExportFramesBadInput(t *testing.T) {
 		t.Errorf("export --frames of a bad dump: exit %d, %q; want exit 2 and %q", code, se.String(), bad+":9: column z missing")
 	}
 }
+
+// TestViewFlagsBadInput: `view --integrator rk4` blames --integrator (not
+// --set integrator.name) and lists the integrators; --ui-scale outside
+// [0.5, 4] is refused; both exit 2 before any window opens.
+func TestViewFlagsBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"view", "--integrator", "rk4"}, []string{`--integrator "rk4": unknown integrator (one of explicit, newmark, variational, variational1, cd)`}},
+		{[]string{"view", "cube-drop-a", "--integrator", "rk4"}, []string{`--integrator "rk4"`, "explicit, newmark"}},
+		{[]string{"view", "--ui-scale", "9"}, []string{"--ui-scale must be between 0.5 and 4"}},
+		{[]string{"view", "--ui-scale", "-1"}, []string{"--ui-scale must be between 0.5 and 4"}},
+	} {
+		var so, se strings.Builder
+		code := app.Main(c.args, &so, &se)
+		for _, w := range c.want {
+			if code != app.ExitInput || !strings.Contains(se.String(), w) || strings.Contains(se.String(), "--set integrator") {
+				t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, se.String(), w)
+			}
+		}
+	}
+}
+
+// TestAutoRestartKeepsPacked: on the default scene, --set of the contact
+// law and friction keeps the packed start silently; any other --set starts
+// from the scene's initial state and says so in one line naming the key.
+func TestAutoRestartKeepsPacked(t *testing.T) {
+	for _, c := range []struct {
+		scene   string
+		sets    []string
+		restart string
+		note    string
+	}{
+		{app.DefaultScene, nil, "builtin:" + app.DefaultPacked, ""},
+		{app.DefaultScene, []string{"contact.default.mu_s=0.5", "contact.default.eps1=2e7"}, "builtin:" + app.DefaultPacked, ""},
+		{app.DefaultScene, []string{"contact.default.mu_s=0.5", "generators.fill.count=100"}, "",
+			"--set generators.fill.count changes the bodies: starting from the scene's initial state, not the packed one"},
+		{"cube-drop-a", []string{"contact.default.mu_s=0.5"}, "", ""},
+	} {
+		o := app.Options{Scene: c.scene, Sets: c.sets, Restart: "auto"}
+		note := autoRestart(&o)
+		if o.Restart != c.restart || note != c.note {
+			t.Errorf("%s %v: restart %q note %q; want %q %q", c.scene, c.sets, o.Restart, note, c.restart, c.note)
+		}
+	}
+	// the packed start with a law override loads (the state file accepts it)
+	o := app.Options{Scene: app.DefaultScene, Sets: []string{"contact.default.mu_s=0.5", "contact.default.mu_d=0.4"}, Restart: "auto", Workers: 1}
+	autoRestart(&o)
+	s, err := app.Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.World.Time != 6 || s.World.DefaultParams().Friction.MuS != 0.5 {
+		t.Errorf("packed start with mu_s=0.5: t = %g, mu_s = %g", s.World.Time, s.World.DefaultParams().Friction.MuS)
+	}
+}

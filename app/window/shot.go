@@ -35,6 +35,12 @@ type ShotOptions struct {
 	Yaw, Pitch float64
 	Zoom       float64
 	Overlays   bool // AllOverlays on the default view
+	// Status is the panel's status line ("": "grainlab shot at t = …");
+	// Hint, when set, is drawn as the window's first-view hint (with Panel).
+	Status, Hint string
+	// Clean draws the window's clean mode: CleanView and the large
+	// readouts, no panel.
+	Clean bool
 }
 
 func cmdShot(args []string, stdout, stderr io.Writer) int {
@@ -45,7 +51,7 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	var out, size, camera string
 	var quiet, panel bool
 	var zoom float64
-	var overlays bool
+	var overlays, clean bool
 	fs.Float64Var(&t, "time", 0, "simulated time of the picture in s")
 	fs.StringVar(&out, "out", "", "PNG file to write (required)")
 	fs.StringVar(&size, "size", "1280x800", "image size WIDTHxHEIGHT in pixels")
@@ -58,13 +64,14 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&camera, "camera", "", "camera direction YAW,PITCH in degrees (default: the window's)")
 	fs.Float64Var(&zoom, "zoom", 0, "zoom steps after framing the bodies (positive: closer)")
 	fs.BoolVar(&overlays, "overlays", false, "turn on every overlay (spheres, skin, suppressed contacts, colour by speed)")
+	fs.BoolVar(&clean, "clean", false, "clean mode, as the window's C key: bodies and large readouts only")
 	name, err := app.ParseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
 		return app.ExitInput
 	}
 	o.Scene, o.Sets = name, sets
-	so := ShotOptions{Panel: panel, Zoom: zoom, Overlays: overlays}
+	so := ShotOptions{Panel: panel && !clean, Zoom: zoom, Overlays: overlays, Clean: clean}
 	if so.Width, so.Height, err = parseSize(size); err != nil {
 		fmt.Fprintln(stderr, "grainlab shot: --size:", err)
 		return app.ExitInput
@@ -136,6 +143,10 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	so.Law = w.DefaultParams()
 	so.Shapes = w.SmoothShapes()
 	so.MeanMass = app.MeanMass(w)
+	so.Hint, so.Status = app.EventStatus(w) // what the window shows at this state
+	if so.Hint != "" {
+		so.Hint = "Space: play - " + so.Hint
+	}
 	img, err := RenderShot(w.Snapshot(nil), so)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
@@ -241,7 +252,7 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	fbw, fbh := win.GetFramebufferSize()
 	v := shotView(s, o)
 	cam := shotCamera(s, o, fbw, fbh)
-	if !o.Panel {
+	if !o.Panel && !o.Clean {
 		r.Draw(s, &v, cam, fbw, fbh)
 		img := render.Screenshot(fbw, fbh)
 		win.SwapBuffers()
@@ -253,10 +264,16 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	}
 	defer u.Close()
 	p := &ui.Panel{}
+	if o.Clean {
+		v = CleanView(v)
+	}
+	if o.Status == "" {
+		o.Status = fmt.Sprintf("grainlab shot at t = %.3g s", s.Stats.Time)
+	}
 	in := ui.PanelInput{
 		Snap: s, View: &v, Scenes: []string{s.Scene}, Integrators: app.Integrators(), Integrator: s.Stats.Integrator,
 		LawKinds: LawKinds, Speed: 1, ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(o.MeanMass),
-		Status: fmt.Sprintf("grainlab shot at t = %.3g s", s.Stats.Time),
+		Status: o.Status, Scale: 1,
 	}
 	if o.Law != nil {
 		in.Law = PanelLaw(*o.Law)
@@ -270,7 +287,14 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	for i := 0; i < 3; i++ { // imgui lays out over a couple of frames
 		u.NewFrame()
 		in.ColorRange[0], in.ColorRange[1] = r.ColorRange()
-		p.Draw(&in)
+		if o.Clean {
+			u.Readouts(cleanReadouts(s, nil))
+		} else {
+			p.Draw(&in)
+			if o.Hint != "" {
+				u.Hint(o.Hint, float32(o.Width)-p.Width-6, 24)
+			}
+		}
 		r.Draw(s, &v, cam, fbw, fbh)
 		u.Render()
 		if i == 2 {

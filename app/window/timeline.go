@@ -215,7 +215,7 @@ func (w *window) timeBar() ui.TimeBarActions {
 	}
 	in := ui.TimeBarInput{
 		N: w.src.Len(), Time: w.src.Time, Index: w.shownIdx, Timeline: &w.tl, Player: w.player,
-		X: 6, W: max(float32(ww)-pw-12, 200),
+		X: 6, W: max(float32(ww)-pw-12, 200), Scale: w.u.Scale(),
 	}
 	if in.Index < 0 {
 		in.Index = in.N - 1

@@ -142,6 +142,7 @@ type viewOptions struct {
 	Share     float64       // wall-time share of rendering while the simulation is CPU-bound
 	HistoryMB float64       // memory budget of the time bar's history in MB (0: DefaultHistoryBytes)
 	SpillDir  string        // directory of the history's spill file ("": the system's temporary directory)
+	UIScale   float64       // UI scale of fonts and widgets (0: the monitor's content scale)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
@@ -156,17 +157,29 @@ func runDefault(stdout, stderr io.Writer) int {
 	return runWindow(viewOptions{Options: o}, stdout, stderr)
 }
 
-// autoRestart resolves Restart "auto": the default scene without overrides
-// starts from its shipped packed state (the fill done, the side walls about
-// to go), anything else from the scene's own initial state.
-func autoRestart(o *app.Options) {
+// autoRestart resolves Restart "auto": the default scene starts from its
+// shipped packed state (the fill done, the side walls about to go) when
+// every --set is one the packed state allows (app.PackedSetAllowed: the
+// contact law and friction, the end time); with any other override, and
+// for every other scene, from the scene's own initial state. It returns a
+// one-line note naming the override when the default scene cannot keep
+// its packed start ("" otherwise).
+func autoRestart(o *app.Options) (note string) {
 	if o.Restart != "auto" {
-		return
+		return ""
 	}
 	o.Restart = ""
-	if o.Scene == app.DefaultScene && len(o.Sets) == 0 {
-		o.Restart = "builtin:" + app.DefaultPacked
+	if o.Scene != app.DefaultScene {
+		return ""
 	}
+	for _, set := range o.Sets {
+		if !app.PackedSetAllowed(set) {
+			key, _, _ := strings.Cut(set, "=")
+			return fmt.Sprintf("--set %s changes the bodies: starting from the scene's initial state, not the packed one", strings.TrimSpace(key))
+		}
+	}
+	o.Restart = "builtin:" + app.DefaultPacked
+	return ""
 }
 
 func cmdView(args []string, stdout, stderr io.Writer) int {
@@ -189,10 +202,15 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
 	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", app.DefaultHistoryBytes()>>20))
+	fs.Float64Var(&vo.UIScale, "ui-scale", 0, fmt.Sprintf("scale of fonts and widgets, %g to %g (default: the monitor's content scale)", ui.MinScale, ui.MaxScale))
 	fs.StringVar(&vo.SpillDir, "history-dir", "", "directory of the temporary file the history's oldest frames move to beyond --history-mb (default: the system's temporary directory)")
 	name, err := app.ParseScene(fs, args, app.DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
+		return app.ExitInput
+	}
+	if vo.UIScale != 0 && !(vo.UIScale >= ui.MinScale && vo.UIScale <= ui.MaxScale) {
+		fmt.Fprintf(stderr, "grainlab view: --ui-scale must be between %g and %g (got %g)\n", ui.MinScale, ui.MaxScale, vo.UIScale)
 		return app.ExitInput
 	}
 	if vo.HistoryMB < 0 || math.IsNaN(vo.HistoryMB) || math.IsInf(vo.HistoryMB, 0) {
@@ -211,7 +229,9 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets
-	autoRestart(&vo.Options)
+	if note := autoRestart(&vo.Options); note != "" {
+		fmt.Fprintln(stderr, "grainlab view:", note)
+	}
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
 		fmt.Fprintln(stderr, "grainlab view: --speed and --fps must be > 0, --render-share in (0, 1], --time, --dt and --exit-after ≥ 0")
 		return app.ExitInput
@@ -298,6 +318,10 @@ type window struct {
 
 	scenes    []string
 	hidePanel bool
+	clean     bool        // clean mode (C): bodies and large readouts only
+	preClean  render.View // the view before clean mode, restored when it ends
+	hintGone  bool        // the first view's hint went (the run played)
+	dropped   []string    // paths dropped on the window, handled by the next frame
 	gen       uint64
 	scene     string // LoopState.Scene of the framed scene
 	arrowSet  bool   // the arrow scale was fitted to the forces (or set by the user)
@@ -327,8 +351,10 @@ type window struct {
 	work           time.Duration // smoothed cost of a frame
 	cpuWork        time.Duration // last frame up to SwapBuffers
 	testCursor     bool          // tests: the cursor is where cursorPos last put it
-	software       bool          // the GL renderer runs on the CPU (llvmpipe)
-	shownStatus    string        // status of the last frame drawn
+	grab           bool          // tests: read the next frame back into grabbed
+	grabbed        *image.RGBA
+	software       bool   // the GL renderer runs on the CPU (llvmpipe)
+	shownStatus    string // status of the last frame drawn
 
 	// measurements
 	started    time.Time
@@ -372,6 +398,16 @@ func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *app.SimLoop
 		AllOverlays(&w.view)
 	}
 	w.software = softwareGL()
+	scale := vo.UIScale
+	if scale == 0 {
+		_, scale32 := win.GetContentScale()
+		scale = float64(scale32)
+	}
+	u.SetScale(ui.ClampScale(scale))
+	win.SetDropCallback(func(_ *glfw.Window, names []string) {
+		w.dropped = append(w.dropped, names...)
+		w.input.touch()
+	})
 	for _, b := range scene.Builtins() {
 		w.scenes = append(w.scenes, b.Name)
 	}
@@ -512,9 +548,17 @@ func (w *window) frame() {
 	w.shown = s
 	w.shownStatus = w.status
 
+	if len(w.dropped) > 0 {
+		names := w.dropped
+		w.dropped = nil
+		w.drop(names)
+	}
+	if st.Playing {
+		w.hintGone = true
+	}
 	w.u.NewFrame()
 	var acts ui.Actions
-	if !w.hidePanel {
+	if !w.hidePanel && !w.clean {
 		in := ui.PanelInput{
 			Snap: s, View: &w.view, Scenes: w.scenes,
 			HasCursor: s != live && s != nil, Live: live,
@@ -527,6 +571,7 @@ func (w *window) frame() {
 			SmoothLaw: PanelSmooth(st.Law), HasSmooth: st.Law.HasSmooth || len(st.Shapes) > 0,
 			SmoothOnly: !st.Law.HasPoly, ValidateSmooth: ValidateSmooth(st.Law),
 			HasCompatible: st.HasCompatible, Compatible: st.Compatible,
+			Scale: w.u.Scale(), Clean: w.clean,
 		}
 		if in.HasCursor {
 			in.Cursor = s.Stats.Time
@@ -534,7 +579,20 @@ func (w *window) frame() {
 		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
 		acts = w.panel.Draw(&in)
 	}
-	tacts := w.timeBar()
+	var tacts ui.TimeBarActions
+	if w.clean {
+		w.u.Readouts(cleanReadouts(s, st))
+	} else {
+		tacts = w.timeBar()
+		if hint := w.hint(st); hint != "" {
+			ww, _ := w.win.GetSize()
+			free := float32(ww)
+			if !w.hidePanel {
+				free -= w.panel.Width + 6
+			}
+			w.u.Hint(hint, free, (ui.TimeBarHeight+24)*max(w.u.Scale(), 1))
+		}
+	}
 	fbw, fbh := w.win.GetFramebufferSize()
 	t0 := time.Now()
 	w.r.Draw(s, &w.view, w.cam, fbw, fbh)
@@ -543,11 +601,109 @@ func (w *window) frame() {
 		w.shotReq = false
 		w.saveScreenshot(render.Screenshot(fbw, fbh), s)
 	}
+	if w.grab {
+		w.grab, w.grabbed = false, render.Screenshot(fbw, fbh)
+	}
 	w.cpuWork = time.Since(w.frameStart)
 	w.win.SwapBuffers()
 	w.renderTime += time.Since(t0)
 	w.applyTimeBar(&tacts)
 	w.apply(&acts, s)
+}
+
+// hint returns the first view's on-screen hint ("Space: play - the side
+// walls go at t = 6 s", from the scene's next event), or "" once the run
+// has played, in clean mode, in a player and on a past frame.
+func (w *window) hint(st *app.LoopState) string {
+	if w.hintGone || w.player || w.clean || !w.tl.Live || w.loop == nil {
+		return ""
+	}
+	// ASCII: the panel's built-in font has no em dash
+	if st.NextEvent != "" {
+		return "Space: play - " + st.NextEvent
+	}
+	return "Space: play"
+}
+
+// cleanReadouts are the clean mode's large numbers: simulated time,
+// real-time factor (without st: none, as in a shot), contact count.
+func cleanReadouts(s *snap.Snapshot, st *app.LoopState) []string {
+	if s == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("t = %.3f s", s.Stats.Time)}
+	switch {
+	case st == nil:
+	case st.Playing:
+		out = append(out, fmt.Sprintf("%.3gx real time", st.RealTime))
+	default:
+		out = append(out, "paused")
+	}
+	return append(out, fmt.Sprintf("%d contacts", s.Stats.Contacts))
+}
+
+// CleanView is v as clean mode draws it: the bodies (with their edges and
+// colouring) and nothing else — no walls, grid, axes, contact markers,
+// arrows, spheres or skin.
+func CleanView(v render.View) render.View {
+	v.ShowBodies = true
+	v.ShowWalls, v.ShowGrid, v.ShowAxes = false, false, false
+	v.ShowContacts, v.ShowSuppressed, v.ShowNormal, v.ShowFriction = false, false, false, false
+	v.ShowSpheres, v.ShowSkin = false, false
+	return v
+}
+
+// setClean switches clean mode: the panel, time bar and overlays go (the
+// view is kept and restored when clean mode ends; selection and arrow
+// scale carry over).
+func (w *window) setClean(on bool) {
+	if on == w.clean {
+		return
+	}
+	w.clean = on
+	if on {
+		w.preClean = w.view
+		w.view = CleanView(w.view)
+		return
+	}
+	v := w.preClean
+	v.SelectedBody, v.SelectedContact, v.HasSelectedContact = w.view.SelectedBody, w.view.SelectedContact, w.view.HasSelectedContact
+	v.ArrowScale, v.ColorBy = w.view.ArrowScale, w.view.ColorBy
+	w.view = v
+}
+
+// drop handles files dropped on the window (glfw drop callback): a .stl
+// mesh adds a body above the pile (SimLoop.AddMesh: validated as a scene's
+// mesh, refused with the reason in the status line), a .yaml scene opens,
+// a recorded run plays; anything else is refused in the status line.
+func (w *window) drop(paths []string) {
+	for _, p := range paths {
+		switch ext := strings.ToLower(filepath.Ext(p)); {
+		case ext == ".stl":
+			if w.player || w.loop == nil {
+				w.status, w.statusErr = "dropped "+filepath.Base(p)+": a recorded run plays back; load a scene to add bodies", true
+				continue
+			}
+			if s := w.shownSnap(); !w.tl.Live && s != nil {
+				w.loop.ResumeFrom(s.Stats.Time) // an edit of a past frame branches from it
+				w.tl.Live, w.tl.Playing = true, false
+			}
+			w.loop.AddMesh(p, 1)
+		case ext == ".yaml" || ext == ".yml":
+			if w.loop == nil {
+				w.status, w.statusErr = "dropped "+filepath.Base(p)+": no simulation to open it in", true
+				continue
+			}
+			if w.player {
+				w.leavePlayer()
+			}
+			w.loop.OpenFile(p)
+		case isRunFile(p):
+			w.openRun(p)
+		default:
+			w.status, w.statusErr = "dropped "+p+": not a .stl mesh, a .yaml scene or a recorded run", true
+		}
+	}
 }
 
 // softwareGL reports whether the current context renders on the CPU, where
@@ -580,9 +736,9 @@ func (w *window) fit(s *snap.Snapshot) {
 	w.cam.Aspect = aspect(w.win)
 	fitBodies(w.cam, s)
 	ww, wh := w.win.GetSize()
-	if pw := float64(w.panel.Width); !w.hidePanel && ww > 0 {
+	if pw := float64(w.panel.Width); !w.hidePanel && !w.clean && ww > 0 {
 		if pw <= 0 {
-			pw = 330
+			pw = ui.PanelWidth * float64(w.u.Scale())
 		}
 		pw = min(pw+6, 0.5*float64(ww))
 		// the free area is narrower: step back so the bodies fit it, then
@@ -605,6 +761,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	if a.Any() || a.ViewChanged {
 		w.input.touch()
 	}
+	w.applyShell(a)
 	if w.player {
 		w.applyPlayer(a, s)
 		return
@@ -670,8 +827,22 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	for _, t := range a.Walls {
 		w.loop.SetWall(t.Name, t.Enabled)
 	}
+	if a.AddMesh != nil {
+		w.loop.AddMesh(a.AddMesh.Path, a.AddMesh.Count)
+	}
 	if a.ViewChanged {
 		w.arrowSet = true // the user owns the arrow scale now
+	}
+}
+
+// applyShell applies the panel's window actions (UI scale, clean mode),
+// also in a player.
+func (w *window) applyShell(a *ui.Actions) {
+	if a.Scale > 0 {
+		w.u.SetScale(a.Scale)
+	}
+	if a.ToggleClean {
+		w.setClean(!w.clean)
 	}
 }
 
@@ -724,10 +895,22 @@ func (w *window) key(k glfw.Key, _ int, a glfw.Action, mods glfw.ModifierKey) {
 	if a == glfw.Repeat && k != glfw.KeyRight && k != glfw.KeyLeft {
 		return
 	}
+	if k == glfw.KeyQ && mods&glfw.ModControl != 0 {
+		w.win.SetShouldClose(true)
+		return
+	}
 	if mods&(glfw.ModControl|glfw.ModAlt|glfw.ModSuper) != 0 {
 		return
 	}
 	switch k {
+	case glfw.KeyEscape:
+		if w.clean {
+			w.setClean(false)
+		} else {
+			w.win.SetShouldClose(true)
+		}
+	case glfw.KeyC:
+		w.setClean(!w.clean)
 	case glfw.KeySpace:
 		switch {
 		case w.player:

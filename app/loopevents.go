@@ -1,0 +1,115 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"grainlab/sim/world"
+)
+
+// sideWalls are the wall names of a `type: box` wall set's sides.
+var sideWalls = []string{"back", "front", "left", "right"}
+
+// wallPhrase names a list of walls: "the side walls" for the four sides of
+// a box, else "wall a" / "walls a, b".
+func wallPhrase(names []string) string {
+	s := slices.Clone(names)
+	slices.Sort(s)
+	if slices.Equal(s, sideWalls) {
+		return "the side walls"
+	}
+	if len(names) == 1 {
+		return "wall " + names[0]
+	}
+	return "walls " + strings.Join(names, ", ")
+}
+
+// EventHint says what a scene event will do, for the first view's hint:
+// "the side walls go at t = 6 s".
+func EventHint(ev *world.Event) string {
+	var what []string
+	if n := len(ev.Disable); n > 0 {
+		what = append(what, wallPhrase(ev.Disable)+verb(n, " goes", " go"))
+	}
+	if n := len(ev.Enable); n > 0 {
+		what = append(what, wallPhrase(ev.Enable)+verb(n, " comes back", " come back"))
+	}
+	for _, a := range ev.Set {
+		what = append(what, a.Path+" becomes "+strconv.FormatFloat(a.Value, 'g', -1, 64))
+	}
+	if len(what) == 0 {
+		return fmt.Sprintf("an event at t = %g s", ev.At)
+	}
+	return strings.Join(what, ", ") + fmt.Sprintf(" at t = %g s", ev.At)
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// EventDone says what a scene event did, for the status line when it
+// fires at time t: "t = 6.000 s: side walls removed".
+func EventDone(ev *world.Event, t float64) string {
+	var what []string
+	if len(ev.Disable) > 0 {
+		what = append(what, strings.TrimPrefix(wallPhrase(ev.Disable), "the ")+" removed")
+	}
+	if len(ev.Enable) > 0 {
+		what = append(what, strings.TrimPrefix(wallPhrase(ev.Enable), "the ")+" back")
+	}
+	for _, a := range ev.Set {
+		what = append(what, a.Path+" = "+strconv.FormatFloat(a.Value, 'g', -1, 64))
+	}
+	if len(what) == 0 {
+		what = append(what, "scene event")
+	}
+	return fmt.Sprintf("t = %.3f s: %s", t, strings.Join(what, ", "))
+}
+
+// nextEvent returns the earliest pending scene event of w (nil: none).
+func nextEvent(w *world.World) *world.Event {
+	var next *world.Event
+	for i := range w.Events {
+		ev := &w.Events[i]
+		if !ev.Done && (next == nil || ev.At < next.At) {
+			next = ev
+		}
+	}
+	return next
+}
+
+// EventStatus returns what the window shows about w's scene events: the
+// hint of the next pending one (EventHint, "" when none) and the status of
+// the latest that fired (EventDone at its time, "" when none).
+func EventStatus(w *world.World) (hint, done string) {
+	if ev := nextEvent(w); ev != nil {
+		hint = EventHint(ev)
+	}
+	var last *world.Event
+	for i := range w.Events {
+		if ev := &w.Events[i]; ev.Done && (last == nil || ev.At >= last.At) {
+			last = ev
+		}
+	}
+	if last != nil {
+		done = EventDone(last, last.At)
+	}
+	return hint, done
+}
+
+// PackedSetAllowed reports whether a `--set key=value` override leaves the
+// default scene's packed state valid: the contact-law and friction
+// parameters (contact.*) and the end time change no body, so the packed
+// bodies, walls and contact history still apply. Everything else (the
+// generators, shapes, walls, gravity, the integrator …) may change the
+// bodies or how they got there.
+func PackedSetAllowed(set string) bool {
+	key, _, _ := strings.Cut(set, "=")
+	key = strings.TrimSpace(key)
+	return strings.HasPrefix(key, "contact.") || key == "time"
+}
