@@ -19,7 +19,7 @@ type History struct {
 	// WallNames; rebuilt when the number of walls changes.
 	Walls     []*Ring
 	WallNames []string
-	// Stages is the wall time per step of each stage (ms, snap.StageNames)
+	// Stages is the wall time per step of each stage (s, snap.StageNames)
 	// between two samples.
 	Stages         [snap.NumStages]*Ring
 	Newton, Linear *Ring   // Newton and linear-solver iterations of the sampled step
@@ -100,11 +100,11 @@ func (h *History) Observe(s *snap.Snapshot, now float64) {
 		h.Kinds[k].Push(float32(st.ByKind[k]))
 	}
 	for k := range h.Stages {
-		ms := 0.0
+		per := 0.0
 		if n := st.Step - h.lastStep; h.haveSample && n > 0 && st.Stages[k] >= h.lastStages[k] {
-			ms = float64(st.Stages[k]-h.lastStages[k]) / float64(time.Millisecond) / float64(n)
+			per = (st.Stages[k] - h.lastStages[k]).Seconds() / float64(n)
 		}
-		h.Stages[k].Push(float32(ms))
+		h.Stages[k].Push(float32(per))
 	}
 	h.lastStages = st.Stages
 	h.observeWalls(s)

@@ -154,7 +154,7 @@ func TestRateMeterLastSecond(t *testing.T) {
 }
 
 // The energy plot's series are filled from the snapshots: the parts sum to
-// the total (float32 as the rings store them); stage times become ms per
+// the total (float32 as the rings store them); stage times become seconds per
 // step between samples; a disabled wall reacts with 0.
 func TestHistoryPlotSeries(t *testing.T) {
 	h := NewHistory(50, 0)
@@ -185,8 +185,8 @@ func TestHistoryPlotSeries(t *testing.T) {
 		t.Fatal("contacts by kind")
 	}
 	for k := range h.Stages {
-		if got, want := float64(h.Stages[k].Last()), 0.1*float64(k+1); math.Abs(got-want) > 1e-5 {
-			t.Fatalf("stage %s: %g ms per step, want %g", snap.StageNames[k], got, want)
+		if got, want := float64(h.Stages[k].Last()), 1e-4*float64(k+1); math.Abs(got-want) > 1e-6*want {
+			t.Fatalf("stage %s: %g s per step, want %g", snap.StageNames[k], got, want)
 		}
 	}
 	if len(h.Walls) != 2 || h.Walls[0].Last() != 12 || h.Walls[1].Last() != 0 || h.WallNames[1] != "side" {

@@ -214,9 +214,9 @@ func (p *Panel) plotsSection(in *PanelInput) {
 	}
 	st := make([]series, snap.NumStages)
 	for k := range st {
-		st[k] = series{snap.StageNames[k], palette[k%len(palette)], h.Stages[k], "ms"}
+		st[k] = series{snap.StageNames[k], palette[k%len(palette)], h.Stages[k], "s"}
 	}
-	p.multiPlot("##stages", "wall time per step by stage (ms)", st, in)
+	p.multiPlot("##stages", "wall time per step by stage", st, in)
 }
 
 // integratorPlots shows Δt and histograms of the iteration counts in the
