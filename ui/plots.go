@@ -118,11 +118,7 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 			off := n - len(buf) // align the newest samples at the right
 			var prev imgui.Vec2
 			have := false
-			for i, v := range buf {
-				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-					have = false
-					continue
-				}
+			pt := func(i int, v float32) {
 				q := imgui.Vec2{
 					X: p0.X + 2 + (w-4)*float32(i+off)/float32(n-1),
 					Y: p1.Y - 2 - (h-4)*float32((float64(v)-lo)/(hi-lo)),
@@ -131,6 +127,36 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 					dl.AddLine(prev, q, col)
 				}
 				prev, have = q, true
+			}
+			// buckets of about two pixels, drawn through their minimum and
+			// maximum in the order they occur (peaks stay; each line is a
+			// cgo call)
+			stride := max(1, int(math.Ceil(float64(n)/float64(max(w/2, 1)))))
+			for b0 := 0; b0 < len(buf); b0 += stride {
+				imin, imax := -1, -1
+				for i := b0; i < min(b0+stride, len(buf)); i++ {
+					if v := float64(buf[i]); math.IsNaN(v) || math.IsInf(v, 0) {
+						continue
+					}
+					if imin < 0 || buf[i] < buf[imin] {
+						imin = i
+					}
+					if imax < 0 || buf[i] > buf[imax] {
+						imax = i
+					}
+				}
+				switch {
+				case imin < 0:
+					have = false
+				case imin == imax:
+					pt(imin, buf[imin])
+				case imin < imax:
+					pt(imin, buf[imin])
+					pt(imax, buf[imax])
+				default:
+					pt(imax, buf[imax])
+					pt(imin, buf[imin])
+				}
 			}
 		}
 	}
