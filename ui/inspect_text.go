@@ -267,9 +267,9 @@ func HierarchyText(s *snap.Snapshot, i int) []string {
 		v, o, _, _ := vertexAndOther(c)
 		switch c.SuppressedBy {
 		case contact.CoplanarFace.String():
-			out = append(out, fmt.Sprintf("suppressed: coplanar-face (S0 §3.6): v%d is over two coplanar faces joined by a flat edge; the closer one counts", v))
+			out = append(out, fmt.Sprintf("suppressed: coplanar-face (Grainlab's rule after S0 §3.6): v%d is over two coplanar faces joined by a flat edge; the closer one counts", v))
 		case contact.EdgeFace.String():
-			out = append(out, fmt.Sprintf("suppressed: edge-face (S0 §3.6): v%d already touches a face of convex edge e%d, which carries the vertex", v, o))
+			out = append(out, fmt.Sprintf("suppressed: edge-face (Grainlab's rule after S0 §3.6): v%d already touches a face of convex edge e%d, which carries the vertex", v, o))
 		case contact.ConcaveEdge.String():
 			out = append(out, fmt.Sprintf("suppressed: concave-edge (S0 §3.6, Fig. 9): e%d is concave and v%d already touches one of its faces", o, v))
 		case contact.VertexVertex.String():
@@ -281,7 +281,7 @@ func HierarchyText(s *snap.Snapshot, i int) []string {
 	}
 	switch c.Kind {
 	case snap.VF:
-		out = append(out, "active: vertex–face heads the hierarchy (S0 §3.6); only a closer coplanar face of the same vertex displaces it")
+		out = append(out, "active: vertex–face heads the hierarchy (S0 §3.6); only a closer coplanar face of the same vertex displaces it (coplanar-face)")
 	case snap.EE:
 		out = append(out, "active: edge–edge is not ranked by the hierarchy (S0 §3.6)")
 	case snap.VE:

@@ -79,7 +79,7 @@ func TestHierarchyText(t *testing.T) {
 			}
 		}
 	}
-	has(1, "suppressed: edge-face (S0 §3.6)", "v7", "e2", "kept instead: VF v7/f0")
+	has(1, "suppressed: edge-face (Grainlab's rule after S0 §3.6)", "v7", "e2", "kept instead: VF v7/f0")
 	has(2, "suppressed: coplanar-face", "kept instead: VF v7/f0")
 	has(3, "suppressed: vertex-vertex", "kept instead: VF v7/f0")
 	has(0, "active: vertex–face heads the hierarchy", "suppresses: VE v7/e2 (edge-face), VF v7/f1 (coplanar-face), VV v7/v2 (vertex-vertex)")

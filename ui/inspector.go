@@ -25,8 +25,9 @@ type inspector struct {
 	copiedAt            float64
 }
 
-// inspectorW is the inspector's width before clamping to the display.
-const inspectorW = 390
+// inspectorEms is the inspector's width in font heights (390 px at the
+// default 13 px font), before clamping to the display: it follows a UI scale.
+const inspectorEms = 30
 
 // InspectorRect returns the inspector window's position and size as last
 // drawn (display pixels, top-left origin) and whether it was drawn.
@@ -64,7 +65,7 @@ func (p *Panel) inspectorWindow(in *PanelInput, a *Actions) {
 		p.highlight(in, ci)
 	}
 	ds := imgui.MainViewport().Size()
-	w := min(float32(inspectorW), ds.X-12)
+	w := min(inspectorEms*imgui.FontSize(), ds.X-12)
 	x := ds.X - w - 6
 	if p.insp.panelSize.X > 0 && p.insp.panelPos.X-w-6 >= 6 {
 		x = p.insp.panelPos.X - w - 6 // left of the panel
