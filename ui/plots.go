@@ -116,17 +116,30 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 			buf = s.ring.Values(buf)
 			col := imgui.PackedColorFromVec4(s.col)
 			off := n - len(buf) // align the newest samples at the right
-			var prev imgui.Vec2
+			// a flat run is drawn as one line: each line is a cgo call
+			var start, last imgui.Vec2
 			have := false
+			flush := func() {
+				if have && last != start {
+					dl.AddLine(start, last, col)
+				}
+				have = false
+			}
 			pt := func(i int, v float32) {
 				q := imgui.Vec2{
 					X: p0.X + 2 + (w-4)*float32(i+off)/float32(n-1),
 					Y: p1.Y - 2 - (h-4)*float32((float64(v)-lo)/(hi-lo)),
 				}
-				if have {
-					dl.AddLine(prev, q, col)
+				switch {
+				case !have:
+					start, last, have = q, q, true
+				case math.Abs(float64(q.Y-start.Y)) < 0.5 && math.Abs(float64(last.Y-start.Y)) < 0.5:
+					last = q
+				default:
+					flush()
+					dl.AddLine(last, q, col)
+					start, last, have = q, q, true
 				}
-				prev, have = q, true
 			}
 			// buckets of about two pixels, drawn through their minimum and
 			// maximum in the order they occur (peaks stay; each line is a
@@ -147,7 +160,7 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 				}
 				switch {
 				case imin < 0:
-					have = false
+					flush()
 				case imin == imax:
 					pt(imin, buf[imin])
 				case imin < imax:
@@ -158,6 +171,7 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 					pt(imin, buf[imin])
 				}
 			}
+			flush()
 		}
 	}
 	dl.AddText(imgui.Vec2{X: p0.X + 4, Y: p0.Y + 2}, imgui.PackedColorFromVec4(colDim), title)
