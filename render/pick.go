@@ -121,16 +121,45 @@ func pickContact(s *snap.Snapshot, v *View, origin, dir geom.Vec3, radius float6
 	return best, best >= 0
 }
 
-// PickContactScreen returns the visible contact (per v's filters; v may be nil)
-// whose marker is nearest to pixel (px, py) of a w×h viewport, within
-// radiusPx pixels; ties go to the contact nearer the eye.
+// PickContactScreen returns the visible contact (per v's filters; v may be
+// nil) whose marker the user sees at pixel (px, py) of a w×h viewport,
+// within radiusPx pixels. What is seen wins: a marker not hidden behind a
+// body beats a hidden one (drawn faint or not at all), and among markers
+// drawn under the cursor (within the marker radius, View.MarkerPx) the one
+// nearest the eye wins, so a suppressed marker in front is picked rather
+// than a hidden VF marker behind it; otherwise the nearest in pixels.
 func PickContactScreen(s *snap.Snapshot, v *View, cam *Camera, px, py float64, w, h int, radiusPx float64) (int, bool) {
 	if s == nil || cam == nil {
 		return -1, false
 	}
 	f, _, _ := cam.Basis()
 	eye := cam.Eye()
-	best, bestD, bestZ := -1, radiusPx*radiusPx, math.Inf(1)
+	markerPx := 5.0
+	if v != nil && v.MarkerPx > 0 {
+		markerPx = float64(v.MarkerPx)
+	}
+	under := (markerPx + 1) * (markerPx + 1)
+	type cand struct {
+		rank  int     // 0 seen and under the cursor, 1 seen, 2 hidden under, 3 hidden
+		d2, z float64 // squared pixel distance, depth
+		i     int
+	}
+	best := cand{rank: 4, i: -1}
+	better := func(a, b cand) bool {
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		if a.rank%2 == 0 { // under the cursor: the front one is drawn on top
+			if a.z != b.z {
+				return a.z < b.z
+			}
+			return a.d2 < b.d2
+		}
+		if math.Abs(a.d2-b.d2) > 1e-9 {
+			return a.d2 < b.d2
+		}
+		return a.z < b.z
+	}
 	for i := range s.Contacts {
 		c := &s.Contacts[i]
 		if v != nil && !v.ContactVisible(c) {
@@ -140,13 +169,34 @@ func PickContactScreen(s *snap.Snapshot, v *View, cam *Camera, px, py float64, w
 		if !ok {
 			continue
 		}
-		d := (x-px)*(x-px) + (y-py)*(y-py)
-		z := c.Point.Sub(eye).Dot(f)
-		if d < bestD-1e-9 || (math.Abs(d-bestD) <= 1e-9 && z < bestZ) {
-			best, bestD, bestZ = i, d, z
+		d2 := (x-px)*(x-px) + (y-py)*(y-py)
+		if d2 > radiusPx*radiusPx {
+			continue
+		}
+		k := cand{d2: d2, z: c.Point.Sub(eye).Dot(f), i: i}
+		if d2 > under {
+			k.rank = 1
+		}
+		if markerHidden(s, eye, c.Point, markerPx*cam.PixelSize(c.Point, h)+s.SkinGap) {
+			k.rank += 2
+		}
+		if better(k, best) {
+			best = k
 		}
 	}
-	return best, best >= 0
+	return best.i, best.i >= 0
+}
+
+// markerHidden reports whether a body (not a wall: walls are see-through)
+// lies between the eye and p, more than tol in front of p.
+func markerHidden(s *snap.Snapshot, eye, p geom.Vec3, tol float64) bool {
+	d := p.Sub(eye)
+	dist := d.Norm()
+	if !(dist > 0) {
+		return false
+	}
+	_, t, ok := PickBody(s, eye, d)
+	return ok && t < dist-tol
 }
 
 // DragPoint returns where the ray through pixel (px, py) meets the plane

@@ -80,7 +80,7 @@ type Panel struct {
 	inValid  func(LawParams) error
 	inMatVal func(Material) error
 	inSmVal  func(SmoothLaw) error
-	selList  []int
+	insp     inspector
 }
 
 // History returns the panel's stats ring buffers (created on first use).
@@ -179,6 +179,7 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		imgui.End()
 		return a
 	}
+	p.insp.panelPos, p.insp.panelSize = imgui.WindowPos(), imgui.WindowSize()
 	imgui.PushItemWidth(p.px(fieldW))
 	p.runControls(in, &a)
 	if in.Status != "" {
@@ -233,8 +234,8 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	if p.header("Stats", imgui.TreeNodeFlagsDefaultOpen) {
 		p.statsSection(in)
 	}
-	if in.View != nil && p.header("Selection", imgui.TreeNodeFlagsDefaultOpen) {
-		p.selectionSection(in, &a)
+	if p.header("Plots", imgui.TreeNodeFlagsDefaultOpen) {
+		p.plotsSection(in)
 	}
 	if p.header1("Window") {
 		p.windowSection(in, &a)
@@ -248,6 +249,7 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	}
 	imgui.PopItemWidth()
 	imgui.End()
+	p.inspectorWindow(in, &a)
 	if len(p.walls) > 0 {
 		a.Walls = p.walls
 	}
@@ -696,23 +698,7 @@ func (p *Panel) integratorSection(in *PanelInput, a *Actions) {
 	imgui.Text(fmt.Sprintf("%s   dt = %s", st.Integrator, FormatSI(st.Dt, "s")))
 	imgui.Text(fmt.Sprintf("Newton it. %d   linear it. %d   residual %s", st.NewtonIters, st.LinearIters, FormatSci(st.Residual)))
 	imgui.Text(fmt.Sprintf("rejected steps %d   sq failures %d", st.Rejected, st.SQFailures))
-	h := p.History()
-	w := imgui.ContentRegionAvail().X
-	if raw, off := h.Dt.Raw(); len(raw) > 0 {
-		lo, hi := h.Dt.MinMax()
-		imgui.PlotLinesV("##idt", raw, off, "dt "+FormatSI(float64(lo), "s")+" .. "+FormatSI(float64(hi), "s"), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
-		p.plotCursor(in)
-	}
-	for _, r := range []struct {
-		id, name string
-		ring     *Ring
-	}{{"##inw", "Newton it.", h.Newton}, {"##iln", "linear it.", h.Linear}} {
-		raw, off := r.ring.Raw()
-		if _, hi := r.ring.MinMax(); len(raw) == 0 || hi <= 0 {
-			continue // explicit integrators do not iterate
-		}
-		imgui.PlotHistogramV(r.id, raw, off, fmt.Sprintf("%s %.0f", r.name, r.ring.Last()), 0, maxFloat, imgui.Vec2{X: w, Y: plotH})
-	}
+	p.integratorPlots(in)
 }
 
 // flow lays items out left to right, wrapping when the next one does not fit.
@@ -883,130 +869,18 @@ func (p *Panel) statsSection(in *PanelInput) {
 	}
 	imgui.Text("t = " + FormatSI(st.Time, "s") + "   step " + FormatCount(st.Step))
 	imgui.Text("dt = " + FormatSI(st.Dt, "s") + "   " + st.Integrator)
-	imgui.Text(fmt.Sprintf("steps/s %s   RTF %s   fps %.0f", FormatSci(st.StepsPerSecond), FormatFactor(h.RTF), fps))
+	imgui.Text(fmt.Sprintf("steps/s %s   RTF %s   fps %.0f", FormatSci(rateOr0(h.Rate.Rate())), FormatFactor(h.RTF), fps))
+	tooltip("steps per wall second over the last second")
 	if st.NightOwls > 0 || st.Rejected > 0 {
 		imgui.Text(fmt.Sprintf("night owls %d   rejected %d", st.NightOwls, st.Rejected))
 	}
 	imgui.Text("E_kin " + FormatSI(st.Kinetic, "J") + "  E_g " + FormatSI(st.PotentialGravity, "J") + "  E_c " + FormatSI(st.PotentialContact, "J"))
-	w := imgui.ContentRegionAvail().X
-	plot := func(id, name string, r *Ring, unit string) {
-		raw, off := r.Raw()
-		if len(raw) == 0 {
-			return
-		}
-		imgui.PlotLinesV(id, raw, off, name+" "+FormatSI(float64(r.Last()), unit), maxFloat, maxFloat, imgui.Vec2{X: w, Y: plotH})
-		p.plotCursor(in)
-	}
-	plot("##ke", "E_kin", h.Kinetic, "J")
-	plot("##nc", "contacts", h.Contacts, "")
-	plot("##dt", "dt", h.Dt, "s")
 }
 
-// plotCursor draws a vertical line over the last plot at the shown past
-// frame's time (PanelInput.Cursor).
-func (p *Panel) plotCursor(in *PanelInput) {
-	if !in.HasCursor {
-		return
+// rateOr0 is r, or 0 while unknown (NaN).
+func rateOr0(r float64) float64 {
+	if math.IsNaN(r) {
+		return 0
 	}
-	f, ok := p.History().CursorFraction(in.Cursor)
-	if !ok {
-		return
-	}
-	lo, hi := imgui.ItemRectMin(), imgui.ItemRectMax()
-	pad := imgui.CurrentStyle().FramePadding()
-	x := lo.X + pad.X + float32(f)*(hi.X-lo.X-2*pad.X)
-	imgui.WindowDrawList().AddLineV(imgui.Vec2{X: x, Y: lo.Y}, imgui.Vec2{X: x, Y: hi.Y}, imgui.PackedColorFromVec4(imgui.Vec4{X: 1, Y: 0.9, Z: 0.2, W: 1}), 2)
-}
-
-func (p *Panel) selectionSection(in *PanelInput, a *Actions) {
-	s, v := in.Snap, in.View
-	if s == nil {
-		return
-	}
-	if v.SelectedBody < 0 && !v.HasSelectedContact {
-		textColored(colDim, "click a body or a contact marker")
-		return
-	}
-	if b := v.SelectedBody; b >= 0 && b < len(s.Bodies) {
-		body := &s.Bodies[b]
-		name := body.Name
-		if name == "" {
-			name = fmt.Sprintf("#%d", b)
-		}
-		mesh := ""
-		if body.Mesh >= 0 && body.Mesh < len(s.Meshes) {
-			mesh = s.Meshes[body.Mesh].Name
-		}
-		imgui.Text(fmt.Sprintf("body %s (%d)  mesh %s", name, b, mesh))
-		if body.Fixed {
-			imgui.SameLine()
-			textColored(colDim, "fixed")
-		}
-		imgui.Text(fmt.Sprintf("x  = (%s, %s, %s) m", FormatSci(body.Pos.X), FormatSci(body.Pos.Y), FormatSci(body.Pos.Z)))
-		imgui.Text(fmt.Sprintf("v  = (%s, %s, %s)  |v| %s", FormatSci(body.Vel.X), FormatSci(body.Vel.Y), FormatSci(body.Vel.Z), FormatSI(body.Vel.Norm(), "m/s")))
-		imgui.Text(fmt.Sprintf("w  = (%s, %s, %s) rad/s", FormatSci(body.AngVel.X), FormatSci(body.AngVel.Y), FormatSci(body.AngVel.Z)))
-		imgui.Text("sum|F| " + FormatSI(body.ContactForce, "N") + "   r " + FormatSI(body.Radius, "m"))
-		p.selList = p.selList[:0]
-		for i := range s.Contacts {
-			if c := &s.Contacts[i]; c.A == b || c.B == b {
-				p.selList = append(p.selList, i)
-			}
-		}
-		imgui.Text(fmt.Sprintf("%d contacts", len(p.selList)))
-		if len(p.selList) > 0 {
-			h := float32(min(len(p.selList), 6))*imgui.TextLineHeightWithSpacing() + 4
-			if imgui.BeginChildV("##bc", imgui.Vec2{X: 0, Y: h}, true, 0) {
-				p.contactList(s, v, a, b)
-			}
-			imgui.EndChild() // always paired with BeginChild
-		}
-	}
-	if v.HasSelectedContact {
-		i := v.SelectedContactIndex(s)
-		imgui.Separator()
-		if i < 0 {
-			textColored(colDim, "selected contact no longer exists")
-		} else {
-			c := &s.Contacts[i]
-			kc := render.KindColors[c.Kind%snap.NumContactKinds]
-			textColored(imgui.Vec4{X: kc[0], Y: kc[1], Z: kc[2], W: 1}, fmt.Sprintf("contact %s  bodies %d / %d", c.Kind, c.A, c.B))
-			imgui.Text(fmt.Sprintf("features %d / %d   gap %s", c.FeatA, c.FeatB, FormatSI(c.Gap, "m")))
-			slip := "stick"
-			if c.Sliding {
-				slip = "slip"
-			}
-			imgui.Text("f_n " + FormatSI(c.Fn, "N") + "   |f_t| " + FormatSI(c.Ft.Norm(), "N") + "   " + slip)
-			if c.Fn > 0 {
-				imgui.SameLine()
-				textColored(colDim, fmt.Sprintf("(|f_t|/f_n %.3g)", c.Ft.Norm()/c.Fn))
-			}
-			imgui.Text(fmt.Sprintf("n = (%.3f, %.3f, %.3f)", c.Normal.X, c.Normal.Y, c.Normal.Z))
-			if c.Suppressed {
-				textColored(colRed, "suppressed by "+c.SuppressedBy)
-			}
-		}
-	}
-	if imgui.Button("clear selection") {
-		v.SelectedBody = -1
-		v.HasSelectedContact = false
-		a.SelectionChanged = true
-	}
-}
-
-func (p *Panel) contactList(s *snap.Snapshot, v *render.View, a *Actions, b int) {
-	for _, i := range p.selList {
-		c := &s.Contacts[i]
-		other := c.B
-		if other == b {
-			other = c.A
-		}
-		lbl := fmt.Sprintf("%s with %d  fn %s##c%d", c.Kind, other, FormatSI(c.Fn, "N"), i)
-		if c.Suppressed {
-			lbl = fmt.Sprintf("%s with %d  suppressed##c%d", c.Kind, other, i)
-		}
-		if imgui.SelectableV(lbl, v.HasSelectedContact && render.KeyOf(c) == v.SelectedContact, 0, imgui.Vec2{}) {
-			v.SelectContact(s, i)
-			a.SelectionChanged = true
-		}
-	}
+	return r
 }

@@ -73,6 +73,7 @@ type PanelInput struct {
 	HasCursor     bool           // Snap is a past frame: the plots show a cursor at Cursor
 	Cursor        float64        // its time (s)
 	View          *render.View   // edited in place by the View section
+	Camera        *render.Camera // the 3D view's camera: the inspector draws the selected contact's features with it (nil: not drawn)
 	ColorRange    [2]float64     // Renderer.ColorRange() of the last frame
 	Scenes        []string       // scene names for the picker
 	Integrators   []string       // integrator names
@@ -129,6 +130,7 @@ type Actions struct {
 	AddMesh     *MeshAdd // add bodies from an STL mesh, nil for none
 	Scale       float32  // new UI scale, 0 for no change
 	ToggleClean bool     // switch clean mode on or off
+	Clipboard string // text the inspector's Copy puts on the clipboard, "" for none
 
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
@@ -145,5 +147,6 @@ func (a *Actions) Any() bool {
 	return a.Play || a.Pause || a.Step || a.Reset || a.Fit || a.Screenshot || a.SpeedChanged ||
 		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
 		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged ||
-		a.AddMesh != nil || a.Scale > 0 || a.ToggleClean
+		a.AddMesh != nil || a.Scale > 0 || a.ToggleClean ||
+		a.Clipboard != ""
 }

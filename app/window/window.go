@@ -560,7 +560,7 @@ func (w *window) frame() {
 	var acts ui.Actions
 	if !w.hidePanel && !w.clean {
 		in := ui.PanelInput{
-			Snap: s, View: &w.view, Scenes: w.scenes,
+			Snap: s, View: &w.view, Scenes: w.scenes, Camera: w.cam,
 			HasCursor: s != live && s != nil, Live: live,
 			Integrators: app.Integrators(), Integrator: st.Integrator,
 			LawKinds: LawKinds, Law: PanelLaw(st.Law),
@@ -595,7 +595,7 @@ func (w *window) frame() {
 	}
 	fbw, fbh := w.win.GetFramebufferSize()
 	t0 := time.Now()
-	w.r.Draw(s, &w.view, w.cam, fbw, fbh)
+	w.r.Draw(w.panel.ContactsShown(s, &w.view), &w.view, w.cam, fbw, fbh) // the inspector may show one body's contacts only
 	w.u.Render()
 	if w.shotReq {
 		w.shotReq = false
@@ -762,6 +762,9 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.input.touch()
 	}
 	w.applyShell(a)
+	if a.Clipboard != "" {
+		w.win.SetClipboardString(a.Clipboard) // the inspector's copy
+	}
 	if w.player {
 		w.applyPlayer(a, s)
 		return
@@ -1020,7 +1023,7 @@ func (w *window) cancelDrag() {
 
 // click selects the contact marker or the body under the cursor.
 func (w *window) click(x, y float64) {
-	s := w.shownSnap()
+	s := w.panel.ContactsShown(w.shownSnap(), &w.view)
 	if s == nil {
 		return
 	}

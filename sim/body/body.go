@@ -36,6 +36,7 @@ func (k Kind) String() string {
 // body-to-boundary exactly as body-to-body (S0 §3).
 type Body struct {
 	Name     string
+	Group    string // the generator that made the body (Name = Group + index), "" otherwise
 	Kind     Kind
 	Poly     *shape.Polyhedron // Polyhedral: geometry in the body frame (origin = centre of mass)
 	SQ       sq.Shape          // Superquadric: the shape in the body frame (Sphere: A = B = C = R, N1 = N2 = 2)

@@ -424,6 +424,7 @@ func decodeFrame(p []byte, l *layout, strs []string) (*snap.Snapshot, error) {
 		}
 		c.Sliding = fl&flagSliding != 0
 		c.Suppressed = fl&flagSuppressed != 0
+		c.Swap = fl&flagSwap != 0
 		c.SuppressedBy = interned(&d, strs)
 		c.Point = geom.V(d.f32(), d.f32(), d.f32())
 		c.Normal = geom.V(d.f32(), d.f32(), d.f32())

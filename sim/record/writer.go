@@ -250,6 +250,7 @@ func checkIndices(s *snap.Snapshot) error {
 const (
 	flagSliding    = 1 << 3
 	flagSuppressed = 1 << 4
+	flagSwap       = 1 << 5 // snap.Contact.Swap (0 in files written before it)
 )
 
 // WriteFrame appends s as the next frame. Poses, velocities and wall
@@ -368,6 +369,9 @@ func (w *Writer) WriteFrame(s *snap.Snapshot) error {
 		}
 		if c.Suppressed {
 			fl |= flagSuppressed
+		}
+		if c.Swap {
+			fl |= flagSwap
 		}
 		e.byte1(fl)
 		e.u(ruleOf[c.SuppressedBy])

@@ -544,7 +544,7 @@ func (b *builder) generators() error {
 				if err != nil {
 					return err
 				}
-				bd.Material = mat
+				bd.Material, bd.Group = mat, g.Name
 				bd.V = g.Velocity
 				b.w.AddBody(bd)
 				placed++

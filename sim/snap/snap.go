@@ -4,7 +4,11 @@
 // may keep it as long as they like without locks.
 package snap
 
-import "grainlab/sim/geom"
+import (
+	"time"
+
+	"grainlab/sim/geom"
+)
 
 // ContactKind is the sub-region pair of a pointwise contact (S0 §2.4.2).
 type ContactKind uint8
@@ -31,7 +35,10 @@ func (k ContactKind) String() string {
 type Mesh struct {
 	Name  string
 	Verts []geom.Vec3
-	Tris  [][3]int32
+	Tris  [][3]int32 // of a polyhedron: triangle i is face i (the f3 of a contact label)
+	// Edges of a polyhedron by index (the e12 of a contact label): the two
+	// vertices of each; nil for smooth shapes and recorded runs.
+	Edges [][2]int32
 }
 
 // Body is one body's pose and the per-body scalars the view can colour by.
@@ -45,6 +52,9 @@ type Body struct {
 	Fixed        bool
 	Name         string
 	Material     int // index into the world's material table (a dump's atom type − 1)
+	// Group is the generator that made the body ("" for a listed body or a
+	// wall): Name is then Group followed by the body's index in it.
+	Group string
 }
 
 // Contact is one pointwise interaction, active or suppressed.
@@ -52,6 +62,10 @@ type Contact struct {
 	A, B         int // body indices (walls are bodies too, see Wall.Body)
 	FeatA, FeatB int32
 	Kind         ContactKind
+	// Swap (VF, VE) tells which body holds the vertex: false the vertex is
+	// FeatA of A and FeatB a face or edge of B; true FeatA is the face or
+	// edge of A and FeatB the vertex of B (S0 §2.4.2).
+	Swap         bool
 	Point        geom.Vec3 // midpoint of the gap vector
 	Normal       geom.Vec3 // unit, from B towards A
 	Gap          float64
@@ -85,7 +99,27 @@ type Stats struct {
 	NewtonIters, LinearIters                    int     // of the last step (implicit integrators, CD)
 	Residual                                    float64 // of the last step's solve
 	SQFailures                                  int64   // superquadric contact solves that missed their tolerance
+	// Stages is the wall time of each stage of the step (world.Profile,
+	// cumulative since the world was built), named by StageNames. A
+	// measurement of the process, not state.
+	Stages [NumStages]time.Duration
 }
+
+// The step stages of Stats.Stages (world.Profile's fields in this order).
+const (
+	StagePlace = iota
+	StageBroad
+	StageCache
+	StageNarrow
+	StageLaws
+	StageAccumulate
+	StageStepBound
+	StageIntegrate
+	NumStages
+)
+
+// StageNames are the short names of the stages, indexed by Stage*.
+var StageNames = [NumStages]string{"place", "broad", "cache", "narrow", "laws", "accumulate", "step bound", "integrate"}
 
 // Snapshot is everything the view needs of one instant.
 type Snapshot struct {

@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
@@ -42,7 +43,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for i, b := range w.Bodies {
 		s.Bodies[i] = snap.Body{
 			Mesh: bodyMesh(b), Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
-			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material,
+			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group,
 		}
 	}
 	w.EachContact(func(a, b int, c *contact.Contact) {
@@ -52,7 +53,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 			s.Bodies[b].ContactForce += f
 		}
 		s.Contacts = append(s.Contacts, snap.Contact{
-			A: a, B: b, FeatA: c.FA, FeatB: c.FB, Kind: c.Kind,
+			A: a, B: b, FeatA: c.FA, FeatB: c.FB, Kind: c.Kind, Swap: c.Swap,
 			Point: c.Point(), Normal: c.N, Gap: c.Gn, Fn: c.Fn, Ft: c.Ft,
 			Sliding: c.Fric.Sliding, Suppressed: !c.Active(), SuppressedBy: c.Rule.String(),
 		})
@@ -70,6 +71,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 		Contacts: st.Contacts, ByKind: st.ByKind, Suppressed: st.Suppressed,
 		NightOwls: st.NightOwls, Rejected: st.Rejected,
 		NewtonIters: st.NewtonIters, LinearIters: st.LinearIters, Residual: st.Residual, SQFailures: st.SQFailures,
+		Stages: st.Profile.stages(),
 	}
 	if w.Integrator != nil {
 		s.Stats.Integrator = w.Integrator.Name()
@@ -92,7 +94,11 @@ func meshOf(p *shape.Polyhedron, prev *snap.Snapshot) snap.Mesh {
 	for i, f := range p.Faces {
 		tris[i] = f.V
 	}
-	return snap.Mesh{Name: p.Name, Verts: p.Verts, Tris: tris}
+	edges := make([][2]int32, len(p.Edges))
+	for i, e := range p.Edges {
+		edges[i] = e.V
+	}
+	return snap.Mesh{Name: p.Name, Verts: p.Verts, Tris: tris, Edges: edges}
 }
 
 // smoothMeshes caches render meshes of superquadric shapes (shared by all
@@ -117,4 +123,12 @@ func (w *World) smoothMesh(s sq.Shape) snap.Mesh {
 	m := snap.Mesh{Name: name, Verts: vs, Tris: tris}
 	smoothMeshes.Store(s, m)
 	return m
+}
+
+// stages returns the stage times in snap.Stats.Stages' order.
+func (p *Profile) stages() [snap.NumStages]time.Duration {
+	return [snap.NumStages]time.Duration{
+		snap.StagePlace: p.Place, snap.StageBroad: p.Broad, snap.StageCache: p.Cache, snap.StageNarrow: p.Narrow,
+		snap.StageLaws: p.Laws, snap.StageAccumulate: p.Accumulate, snap.StageStepBound: p.StepBound, snap.StageIntegrate: p.Integrate,
+	}
 }
