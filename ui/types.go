@@ -130,7 +130,7 @@ type Actions struct {
 	AddMesh     *MeshAdd // add bodies from an STL mesh, nil for none
 	Scale       float32  // new UI scale, 0 for no change
 	ToggleClean bool     // switch clean mode on or off
-	Clipboard string // text the inspector's Copy puts on the clipboard, "" for none
+	Clipboard   string   // text the inspector's Copy puts on the clipboard, "" for none
 
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
