@@ -50,7 +50,6 @@ type Editor[T comparable] struct {
 	ErrAt  int      // field the whole-candidate error is shown next to (−1: none)
 
 	base     T // value the buffers started from (non-numeric fields live here)
-	pending  T // last candidate (valid or not) built from the buffers
 	lastSeen T // last value passed to Sync
 	dirty    bool
 	synced   bool
@@ -77,7 +76,7 @@ func (e *Editor[T]) Sync(cur T) {
 
 // Reset discards edits and shows cur.
 func (e *Editor[T]) Reset(cur T) {
-	e.base, e.pending, e.lastSeen = cur, cur, cur
+	e.base, e.lastSeen = cur, cur
 	e.dirty, e.synced = false, true
 	for i, f := range e.Fields {
 		e.Bufs[i] = FormatEdit(*f.Get(&cur))
@@ -122,7 +121,6 @@ func (e *Editor[T]) check(at int, validate func(T) error) (T, bool) {
 		e.Errs[i] = ""
 		*f.Get(&c) = v
 	}
-	e.pending = c
 	e.Err, e.ErrAt = "", -1
 	if !ok {
 		return c, false
@@ -143,13 +141,10 @@ func (e *Editor[T]) Commit(validate func(T) error) (T, bool) {
 	if !ok {
 		return c, false
 	}
-	e.base, e.pending = c, c
+	e.base = c
 	e.dirty = false
 	return c, true
 }
-
-// Pending returns the last candidate built from the buffers.
-func (e *Editor[T]) Pending() T { return e.pending }
 
 // FieldError returns the message to show next to field i ("" for none).
 func (e *Editor[T]) FieldError(i int) string {

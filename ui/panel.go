@@ -62,10 +62,8 @@ type Panel struct {
 	scale     float32 // UI scale of this Draw (PanelInput.Scale)
 	meshCount int32
 	scaleEdit float32
-	sceneIdx  int32
 	speed     float32
 	curveLog  bool
-	curveInit bool
 
 	curveKey             LawParams
 	curveHave            bool

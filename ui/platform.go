@@ -91,12 +91,6 @@ func (p *Platform) Close() {
 	p.cursors = nil
 }
 
-// WantCaptureMouse reports whether imgui uses the mouse (from the last frame).
-func (p *Platform) WantCaptureMouse() bool { return p.io.WantCaptureMouse() }
-
-// WantCaptureKeyboard reports whether imgui uses the keyboard (from the last frame).
-func (p *Platform) WantCaptureKeyboard() bool { return p.io.WantCaptureKeyboard() }
-
 // DisplaySize returns the window size in screen coordinates.
 func (p *Platform) DisplaySize() [2]float32 {
 	w, h := p.Window.GetSize()

@@ -99,12 +99,6 @@ func (u *UI) Render() {
 	u.Renderer.Render(u.Platform.DisplaySize(), u.Platform.FramebufferSize(), imgui.RenderedDrawData())
 }
 
-// WantCaptureMouse reports whether imgui uses the mouse.
-func (u *UI) WantCaptureMouse() bool { return u.IO.WantCaptureMouse() }
-
-// WantCaptureKeyboard reports whether imgui uses the keyboard.
-func (u *UI) WantCaptureKeyboard() bool { return u.IO.WantCaptureKeyboard() }
-
 // Close frees the renderer, restores the window callbacks and destroys the context.
 func (u *UI) Close() {
 	if u.Renderer != nil {
