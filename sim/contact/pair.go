@@ -175,14 +175,21 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	na, nb := &s.a, &s.b
 	a.near(region, na)
 	b.near(region, nb)
-	c.vf = listVF(a, b, na.verts, nb.faces, nb.fbox, g, false, c.vf)
-	c.fv = listVF(b, a, nb.verts, na.faces, na.fbox, g, true, c.fv)
+	c.vf = listVF(a, b, na, nb.faces, nb.fbox, g, false, c.vf)
+	c.fv = listVF(b, a, nb, na.faces, na.fbox, g, true, c.fv)
+	// b's edge boxes by coordinate (structure of arrays), so that the box
+	// test below, AABB.Overlaps written out, reads one array per side.
+	nb.soa()
+	lox, hix, loy, hiy, loz, hiz := nb.lox, nb.hix[:len(nb.lox)], nb.loy[:len(nb.lox)], nb.hiy[:len(nb.lox)], nb.loz[:len(nb.lox)], nb.hiz[:len(nb.lox)]
+	edgesB := nb.edges[:len(nb.lox)]
 	for k, i := range na.edges {
 		bx := na.ebox[k].Inflate(g)
 		ea := &a.Poly.Edges[i]
 		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for l, j := range nb.edges {
-			if !bx.Overlaps(nb.ebox[l]) {
+		for l, j := range edgesB {
+			if !(bx.Min.X <= hix[l] && lox[l] <= bx.Max.X) ||
+				!(bx.Min.Y <= hiy[l] && loy[l] <= bx.Max.Y) ||
+				!(bx.Min.Z <= hiz[l] && loz[l] <= bx.Max.Z) {
 				continue
 			}
 			eb := &b.Poly.Edges[j]
@@ -191,8 +198,8 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
-	c.ve = listVE(a, b, na.verts, nb.edges, nb.ebox, g, false, c.ve)
-	c.ev = listVE(b, a, nb.verts, na.edges, na.ebox, g, true, c.ev)
+	c.ve = listVE(a, b, na, nb.edges, nb.ebox, g, false, c.ve)
+	c.ev = listVE(b, a, nb, na.edges, na.ebox, g, true, c.ev)
 	for _, i := range na.verts {
 		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
@@ -202,17 +209,21 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	}
 }
 
-// listVF lists (vertex of p, face of q) within g of the face plane and box
+// listVF lists (vertex of p among np.verts, face of q) within g of the face plane and box
 // (fbox[k] is the world box of faces[k]); pairs are stored as (feature of
 // A, feature of B).
-func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	verts := np.verts
+	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, fi := range faces {
 		f1 := q.V[q.Poly.Faces[fi].V[0]]
 		n := q.FaceNormal(fi)
 		box := fbox[k].Inflate(g)
-		for _, vi := range verts {
-			x := p.V[vi]
-			if d := x.Sub(f1).Dot(n); d < g && d > -g && box.Contains(x) {
+		for l, vi := range verts {
+			// x.Sub(f1).Dot(n) and box.Contains(x) on the coordinates by array.
+			x, y, z := vx[l], vy[l], vz[l]
+			if d := (x-f1.X)*n.X + (y-f1.Y)*n.Y + (z-f1.Z)*n.Z; d < g && d > -g &&
+				x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y && z >= box.Min.Z && z <= box.Max.Z {
 				if swap {
 					out = append(out, [2]int32{fi, vi})
 				} else {
@@ -224,15 +235,22 @@ func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool
 	return out
 }
 
-// listVE lists (vertex of p, edge of q) closer than g (ebox[k] is the world
-// box of edges[k]).
-func listVE(p, q *Posed, verts, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+// listVE lists (vertex of p among np.verts, edge of q) closer than g
+// (ebox[k] is the world box of edges[k]).
+func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	verts := np.verts
+	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, ei := range edges {
 		box := ebox[k].Inflate(g)
 		e := &q.Poly.Edges[ei]
 		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
-		for _, vi := range verts {
-			if x := p.V[vi]; box.Contains(x) && pointSegDist2(x, b1, b2) < g*g {
+		for l, vi := range verts {
+			// box.Contains(p.V[vi]) on the coordinates by array.
+			if !(vx[l] >= box.Min.X && vx[l] <= box.Max.X && vy[l] >= box.Min.Y && vy[l] <= box.Max.Y &&
+				vz[l] >= box.Min.Z && vz[l] <= box.Max.Z) {
+				continue
+			}
+			if x := p.V[vi]; pointSegDist2(x, b1, b2) < g*g {
 				if swap {
 					out = append(out, [2]int32{ei, vi})
 				} else {

@@ -82,6 +82,20 @@ type nearSet struct {
 	verts, edges, faces []int32
 	ebox, fbox          []AABB
 	code                []uint8 // per vertex: outcode against the region
+
+	lox, hix, loy, hiy, loz, hiz []float64 // ebox by coordinate (soa)
+	vx, vy, vz                   []float64 // the world coordinates of verts, by coordinate
+}
+
+// soa copies the edge boxes into lox … hiz.
+func (s *nearSet) soa() {
+	n := len(s.ebox)
+	s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = s.lox[:0], s.hix[:0], s.loy[:0], s.hiy[:0], s.loz[:0], s.hiz[:0]
+	for _, b := range s.ebox[:n] {
+		s.lox, s.hix = append(s.lox, b.Min.X), append(s.hix, b.Max.X)
+		s.loy, s.hiy = append(s.loy, b.Min.Y), append(s.hiy, b.Max.Y)
+		s.loz, s.hiz = append(s.loz, b.Min.Z), append(s.hiz, b.Max.Z)
+	}
 }
 
 // Outcode bits of a point against a box, one per side; a point is inside
@@ -135,11 +149,13 @@ func (p *Posed) near(box AABB, s *nearSet) {
 		s.code = make([]uint8, len(p.V))
 	}
 	code := s.code[:len(p.V)]
+	s.vx, s.vy, s.vz = s.vx[:0], s.vy[:0], s.vz[:0]
 	for i, v := range p.V {
 		c := outcode(v, &box)
 		code[i] = c
 		if c == 0 {
 			s.verts = append(s.verts, int32(i))
+			s.vx, s.vy, s.vz = append(s.vx, v.X), append(s.vy, v.Y), append(s.vz, v.Z)
 		}
 	}
 	for i := range poly.Edges {
