@@ -51,15 +51,38 @@ type pairKey struct {
 // update the candidate pairs (Verlet list over inflated bounding spheres plus
 // body–wall pairs) and run the narrow phase on every candidate pair in
 // parallel; withLaws runs stage 2 (lawsPair, dt as for stageLaws) on each
-// pair right after its narrow phase, in the same pass. It reports the number of night-owl contacts: active contacts in
-// pairs that were not candidates when the step started.
+// pair right after its narrow phase, in the same pass. It reports the
+// number of night-owl contacts: active contacts in pairs that were not
+// candidates when the step started. Its steps, in order: placeBodies,
+// bodyPairs, wallPairs, pairPass, tally.
 func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
 	t0 := time.Now()
-	n := len(w.Bodies)
-	if len(w.posed) != n {
-		w.posed = make([]contact.Posed, n)
+	w.placeBodies()
+	t1 := time.Now()
+	prof.Place += t1.Sub(t0)
+	gmax := w.MaxGap()
+	if w.skin == 0 {
+		w.skin = w.chooseSkin(gmax)
+	}
+	w.bodyPairs(gmax)
+	w.gen++
+	w.wallPairs(gmax)
+	t2 := time.Now()
+	prof.Broad += t2.Sub(t1)
+	w.pairPass(withLaws, dt)
+	t3 := time.Now()
+	nightOwls = w.tally()
+	prof.Narrow += time.Since(t3)
+	return nightOwls
+}
+
+// placeBodies wraps periodic bodies into the cell and poses every body
+// (place), resizing the poses when the bodies changed.
+func (w *World) placeBodies() {
+	if len(w.posed) != len(w.Bodies) {
+		w.posed = make([]contact.Posed, len(w.Bodies))
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
@@ -71,14 +94,13 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 		}
 	}
 	w.place()
-	t1 := time.Now()
-	prof.Place += t1.Sub(t0)
-	gmax := w.MaxGap()
-	if w.skin == 0 {
-		w.skin = w.chooseSkin(gmax)
-	}
+}
 
-	// Body–body candidates from the Verlet list over movable bodies.
+// bodyPairs updates the body–body candidates from the Verlet list over the
+// movable bodies (and their periodic images) and starts w.pairs with them.
+// On a list rebuild, a pair that stays a candidate keeps its entry (its
+// feature list and history).
+func (w *World) bodyPairs(gmax float64) {
 	w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
 	for i, b := range w.Bodies {
 		if b.Wall >= 0 {
@@ -129,9 +151,13 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 		}
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
-	w.gen++
+}
 
-	// Body–wall candidates: inflated AABB overlap, every step (walls are few).
+// wallPairs appends the body–wall candidates to w.pairs: inflated AABB
+// overlap, every step (walls are few). A body that left a wall's box loses
+// its history with that wall.
+func (w *World) wallPairs(gmax float64) {
+	n := len(w.Bodies)
 	if len(w.wallPair) != len(w.Walls) {
 		w.wallPair = make([][]*pairEntry, len(w.Walls))
 	}
@@ -165,15 +191,17 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			w.pairs = append(w.pairs, e)
 		}
 	}
+}
 
+// pairPass runs, per pair in one parallel pass over w.pairs (stagesPass),
+// the second level — rebuild the feature list if stale (S0 §2.5),
+// computing the boxes of the features near the other body only —, the
+// narrow phase, and with laws the interface laws. Each pair writes only its
+// own entry, so the result does not depend on the number of workers. The
+// pass's wall time is shared out among the cache, narrow and laws rows of
+// the profile in proportion to the workers' time in each.
+func (w *World) pairPass(withLaws bool, dt float64) {
 	t2 := time.Now()
-	prof.Broad += t2.Sub(t1)
-
-	// Per pair, in one parallel pass over the pairs (stagesPass): the second
-	// level — rebuild the feature list if stale (S0 §2.5), computing the
-	// boxes of the features near the other body only —, the narrow phase,
-	// and with laws the interface laws. Each pair writes only its own
-	// entry, so the result does not depend on the number of workers.
 	var sqFail atomic.Int64
 	cache := func(worker, i int) {
 		e := w.pairs[i]
@@ -213,16 +241,22 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	}
 	var spent [3]time.Duration // cache, narrow, laws: worker time
 	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
-	t3 := time.Now()
-	// The pass's wall time, shared out in proportion to the workers' time.
+	prof := &w.Stats.Profile
 	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
-		wall := t3.Sub(t2)
+		wall := time.Since(t2)
 		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
 		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
 		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
 	}
 	w.Stats.SQFailures += sqFail.Load()
+}
+
+// tally counts the evaluation, its pairs and rebuilt lists in the profile
+// and returns the night-owl contacts (active contacts of pairs that joined
+// the candidates during the step); those pairs are candidates from now on.
+func (w *World) tally() (nightOwls int) {
+	prof := &w.Stats.Profile
 	prof.Evaluations++
 	prof.Pairs += int64(len(w.pairs))
 	for _, e := range w.pairs {
@@ -238,7 +272,6 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			e.nightOwl = false // it is a candidate from now on
 		}
 	}
-	prof.Narrow += time.Since(t3)
 	return nightOwls
 }
 
