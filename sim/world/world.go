@@ -149,6 +149,7 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
+	sums       contactSums // accumulateContacts' per-body incidence (laws.go)
 	gen        uint64      // evaluation counter (pairEntry.gen)
 	lawGen     uint64      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
 	dampLag    bool        // SetDampLag
