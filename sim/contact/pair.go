@@ -94,6 +94,7 @@ type Cache struct {
 	refS                   geom.Vec3  // A's centre in B's frame at the build
 	margin, gbar           float64
 	built                  bool
+	trk                    staleTrack
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }
@@ -109,11 +110,19 @@ func (c *Cache) Invalidate() { c.built = false }
 
 // Stale reports whether the cache must be rebuilt for the current poses:
 // the relative displacement of any point of one body in the other's frame,
-// bounded by |Δt| + θ·R, exceeds the margin (or gbar changed).
+// bounded by |Δt| + θ·R, exceeds the margin (or gbar changed). Between two
+// consecutive placements of both bodies the test is usually decided without
+// the poses' products, from a bound carried from the last full test
+// (staleTrack); it gives the full test's answer.
 func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
+		c.trk.on = false
 		return true
 	}
+	if c.trk.notStale(a, b, c.margin) {
+		return false
+	}
+	c.trk.genA, c.trk.genB = a.gen, b.gen
 	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
 	// a.Q.InvRotate written out (the same operations in the same order, so
 	// the same bits): this test runs for every candidate pair at every step.
@@ -136,10 +145,49 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	t := u.Cross(v).Scale(2)
 	dB := v.AddScaled(aw, t).Add(u.Cross(t)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
+		c.trk.start(dB, th, v.Norm())
 		return false
 	}
+	c.trk.on = false
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
 	return dA > c.margin
+}
+
+// staleTrack carries Stale's bound dB (the displacement of B's points in
+// A's frame since the build, S0 §2.5) from one placement of the pair to
+// the next without the poses' products. With δ the centre motions, θ the
+// rotation bounds (Posed.moved) and D ≥ |X_B − X_A| before the move, B's
+// centre in A's frame moves by at most δ_A + δ_B + θ_A·D (A's frame turns
+// by θ_A: ‖R₂ − R₁‖ ≤ θ_A) and the relative rotation by at most θ_A + θ_B,
+// of which thetaBound grows by at most 1.01× while the relative angle stays
+// below 0.5 rad (its slope (1 + 3s²/5)·cos(θ/2) ≤ 1.005 for s = sin(θ/2) ≤
+// 0.25). So dB grows by at most δ_A + δ_B + θ_A·D + 1.01·(θ_A + θ_B)·R_B.
+// While the carried bound stays below the margin by a relative 1e-6 (far
+// above the rounding of the full test at any physical scale), the full test
+// would also find dB ≤ margin: the cache is not stale, the same answer.
+type staleTrack struct {
+	on         bool
+	genA, genB uint64  // the placements of the last test
+	dB, th, d  float64 // bounds of dB, of the relative angle and of |X_B − X_A|
+}
+
+// start tracks from a full test's dB, angle bound th and centre distance d.
+func (s *staleTrack) start(dB, th, d float64) { s.on, s.dB, s.th, s.d = true, dB, th, d }
+
+// notStale moves the bound to the poses of a and b and reports whether it
+// proves the cache valid; it needs a and b placed once each since the last
+// test (no placement missed).
+func (s *staleTrack) notStale(a, b *Posed, margin float64) bool {
+	if !s.on || a.gen != s.genA+1 || b.gen != s.genB+1 {
+		return false
+	}
+	s.genA, s.genB = a.gen, b.gen
+	ma, mb := a.moved, b.moved
+	rot := 1.01 * (ma.theta + mb.theta)
+	s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
+	s.th += rot
+	s.d += ma.dx + mb.dx
+	return s.th <= 0.5 && s.dB <= margin*(1-1e-6)
 }
 
 // angleBound returns an upper bound of the rotation angle θ between unit
@@ -163,6 +211,7 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
+	c.trk.on = false // the next test is a full one
 	c.Builds++
 	g := gbar + margin
 	boxA, boxB := a.Box.Inflate(g), b.Box.Inflate(g)

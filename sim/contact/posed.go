@@ -1,6 +1,8 @@
 package contact
 
 import (
+	"math"
+
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
 )
@@ -45,10 +47,26 @@ type Posed struct {
 	V     []geom.Vec3 // world vertices
 	Box   AABB        // world AABB of V
 	Fixed bool
+
+	// gen counts the placements (Update); moved bounds the motion from the
+	// previous placement to this one (Cache.Stale's tracked bound).
+	gen   uint64
+	moved motion
 }
+
+// motion bounds how far a body's points moved between two consecutive
+// placements: the centre by dx, the orientation by at most theta radians
+// (both +Inf when unknown).
+type motion struct{ dx, theta float64 }
 
 // Update places p's polyhedron at (x, q), refreshing world vertices and box.
 func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed bool) {
+	p.gen++
+	if p.Poly == poly && poly != nil {
+		p.moved = motion{x.Sub(p.X).Norm(), angleBound(p.Q, q)}
+	} else {
+		p.moved = motion{math.Inf(1), math.Inf(1)}
+	}
 	p.Poly, p.X, p.Q, p.Fixed = poly, x, q, fixed
 	if cap(p.V) < len(poly.Verts) {
 		p.V = make([]geom.Vec3, len(poly.Verts))
