@@ -203,44 +203,50 @@ func (w *World) wallPairs(gmax float64) {
 func (w *World) pairPass(withLaws bool, dt float64) {
 	t2 := time.Now()
 	var sqFail atomic.Int64
-	cache := func(worker, i int) {
-		e := w.pairs[i]
-		e.stale = false
-		if e.smooth {
-			return
-		}
-		pa, pb := &w.posed[e.A], &w.posed[e.B]
-		g := w.pairGBar(e)
-		if e.cache.Stale(pa, pb, g) {
-			e.stale = true
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
-		}
-	}
-	narrow := func(_, i int) {
-		e := w.pairs[i]
-		if e.smooth {
-			if w.narrowSmooth(e) {
-				sqFail.Add(1)
+	pairs := w.pairs
+	cache := func(worker, lo, hi int) {
+		sc := &w.scratch[worker].Scratch
+		for _, e := range pairs[lo:hi] {
+			e.stale = false
+			if e.smooth {
+				continue
 			}
-			return
+			pa, pb := &w.posed[e.A], &w.posed[e.B]
+			g := w.pairGBar(e)
+			if e.cache.Stale(pa, pb, g) {
+				e.stale = true
+				e.cache.Build(pa, pb, g, w.featureSkin(g), sc)
+			}
 		}
-		if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
-			e.cur = e.cur[:0]
-			return
-		}
-		g := w.pairGBar(e)
-		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 	}
-	var laws func(_, i int)
+	narrow := func(_, lo, hi int) {
+		for _, e := range pairs[lo:hi] {
+			if e.smooth {
+				if w.narrowSmooth(e) {
+					sqFail.Add(1)
+				}
+				continue
+			}
+			if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
+				e.cur = e.cur[:0]
+				continue
+			}
+			g := w.pairGBar(e)
+			e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+		}
+	}
+	var laws func(_, lo, hi int)
 	if withLaws {
-		laws = func(_, i int) {
-			if e := w.pairs[i]; e.smooth || len(e.cur) > 0 {
-				w.lawsPair(e, dt, true)
+		laws = func(_, lo, hi int) {
+			for _, e := range pairs[lo:hi] {
+				if e.smooth || len(e.cur) > 0 {
+					w.lawsPair(e, dt, true)
+				}
 			}
 		}
 	}
 	var spent [3]time.Duration // cache, narrow, laws: worker time
-	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
+	w.stagesPass(len(pairs), [3]func(worker, lo, hi int){cache, narrow, laws}, &spent)
 	prof := &w.Stats.Profile
 	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
 		wall := time.Since(t2)
@@ -396,14 +402,16 @@ func runBatches(n, nw, batch int, body func(k, lo, hi int)) {
 	}
 }
 
-// stagesPass runs up to three per-item stages over i in [0, n) in one pass
-// on Settings.Workers goroutines: items are handed out in batches as by
-// parallel, and each batch runs stage 0 on all its items, then stage 1,
-// then stage 2 (a nil stage is skipped), so a stage may rely on the earlier
-// ones having run for the same item but not for other items. The workers'
-// time in each stage (one clock reading per stage per batch) is added to
-// spent. Results must not depend on which worker ran an item.
-func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.Duration) {
+// stagesPass runs up to three stages over the items [0, n) in one pass on
+// Settings.Workers goroutines: items are handed out in batches as by
+// parallel, and each batch [lo, hi) runs stage 0 on all its items, then
+// stage 1, then stage 2 (a nil stage is skipped; a stage loops over the
+// batch itself, so there is one call per stage and batch, not per item),
+// so a stage may rely on the earlier ones having run for the same item but
+// not for other items. The workers' time in each stage (one clock reading
+// per stage per batch) is added to spent. Results must not depend on which
+// worker ran an item.
+func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
 	nw := max(w.Settings.Workers, 1)
 	if len(w.scratch) < nw {
 		w.scratch = make([]paddedScratch, nw)
@@ -424,9 +432,7 @@ func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.
 			if f == nil {
 				continue
 			}
-			for i := lo; i < hi; i++ {
-				f(k, i)
-			}
+			f(k, lo, hi)
 			t1 := time.Now()
 			sc.spent[s] += t1.Sub(t)
 			t = t1
