@@ -54,7 +54,7 @@ type pairKey struct {
 // pair right after its narrow phase, in the same pass. It reports the
 // number of night-owl contacts: active contacts in pairs that were not
 // candidates when the step started. Its steps, in order: placeBodies,
-// bodyPairs, wallPairs, pairPass, tally.
+// bodyPairs, wallPairs, pairPass.
 func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
@@ -71,10 +71,7 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.wallPairs(gmax)
 	t2 := time.Now()
 	prof.Broad += t2.Sub(t1)
-	w.pairPass(withLaws, dt)
-	t3 := time.Now()
-	nightOwls = w.tally()
-	prof.Narrow += time.Since(t3)
+	nightOwls = w.pairPass(withLaws, dt)
 	return nightOwls
 }
 
@@ -199,13 +196,24 @@ func (w *World) wallPairs(gmax float64) {
 // narrow phase, and with laws the interface laws. Each pair writes only its
 // own entry, so the result does not depend on the number of workers. The
 // pass's wall time is shared out among the cache, narrow and laws rows of
-// the profile in proportion to the workers' time in each.
-func (w *World) pairPass(withLaws bool, dt float64) {
+// the profile in proportion to the workers' time in each. The workers also
+// count, in integers (so in any order), the rebuilt lists, the night-owl
+// contacts (active contacts of pairs that joined the candidates during the
+// step; those pairs are candidates from now on), which it returns, and
+// reversed normals (World.flipped).
+func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	t2 := time.Now()
 	var sqFail atomic.Int64
 	pairs := w.pairs
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	for k := range w.scratch {
+		w.scratch[k].tally = passTally{}
+	}
 	cache := func(worker, lo, hi int) {
-		sc := &w.scratch[worker].Scratch
+		sc := &w.scratch[worker]
 		for _, e := range pairs[lo:hi] {
 			e.stale = false
 			if e.smooth {
@@ -215,24 +223,34 @@ func (w *World) pairPass(withLaws bool, dt float64) {
 			g := w.pairGBar(e)
 			if e.cache.Stale(pa, pb, g) {
 				e.stale = true
-				e.cache.Build(pa, pb, g, w.featureSkin(g), sc)
+				sc.tally.rebuilds++
+				e.cache.Build(pa, pb, g, w.featureSkin(g), &sc.Scratch)
 			}
 		}
 	}
-	narrow := func(_, lo, hi int) {
+	narrow := func(worker, lo, hi int) {
+		tl := &w.scratch[worker].tally
 		for _, e := range pairs[lo:hi] {
 			if e.smooth {
 				if w.narrowSmooth(e) {
 					sqFail.Add(1)
 				}
-				continue
-			}
-			if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
+			} else if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
 				e.cur = e.cur[:0]
-				continue
+			} else {
+				g := w.pairGBar(e)
+				e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 			}
-			g := w.pairGBar(e)
-			e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+			for i := range e.cur {
+				c := &e.cur[i]
+				if e.nightOwl && c.Active() {
+					tl.nightOwls++
+				}
+				if c.Flip {
+					tl.flip = true
+				}
+			}
+			e.nightOwl = false // it is a candidate from now on
 		}
 	}
 	var laws func(_, lo, hi int)
@@ -256,27 +274,14 @@ func (w *World) pairPass(withLaws bool, dt float64) {
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
 	}
 	w.Stats.SQFailures += sqFail.Load()
-}
-
-// tally counts the evaluation, its pairs and rebuilt lists in the profile
-// and returns the night-owl contacts (active contacts of pairs that joined
-// the candidates during the step); those pairs are candidates from now on.
-func (w *World) tally() (nightOwls int) {
-	prof := &w.Stats.Profile
 	prof.Evaluations++
-	prof.Pairs += int64(len(w.pairs))
-	for _, e := range w.pairs {
-		if e.stale {
-			prof.Rebuilds++
-		}
-		if e.nightOwl {
-			for i := range e.cur {
-				if e.cur[i].Active() {
-					nightOwls++
-				}
-			}
-			e.nightOwl = false // it is a candidate from now on
-		}
+	prof.Pairs += int64(len(pairs))
+	w.flipped = false
+	for k := range w.scratch {
+		tl := &w.scratch[k].tally
+		prof.Rebuilds += tl.rebuilds
+		nightOwls += tl.nightOwls
+		w.flipped = w.flipped || tl.flip
 	}
 	return nightOwls
 }
@@ -370,6 +375,21 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 	})
 }
 
+// parallelRange is parallel handing f whole batches [lo, hi) (all of
+// [0, n) on one worker): one call per batch, for loops too light for a
+// call per item.
+func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	if nw == 1 || n < 64 {
+		f(0, 0, n)
+		return
+	}
+	runBatches(n, nw, max(8, n/(16*nw)), f)
+}
+
 // runBatches runs body(worker, lo, hi) over [0, n) in batches of batch
 // items handed out from an atomic counter, on the caller (worker 0) and
 // nw−1 goroutines. It returns when every batch is done, without waiting for
@@ -454,7 +474,15 @@ func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { 
 type paddedScratch struct {
 	contact.Scratch
 	spent [3]time.Duration // stagesPass: this worker's time per stage
+	tally passTally
 	_     [64]byte
+}
+
+// passTally is what one worker counted in pairPass.
+type passTally struct {
+	rebuilds  int64 // lists rebuilt
+	nightOwls int   // night-owl contacts
+	flip      bool  // a reversed normal
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to

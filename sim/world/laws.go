@@ -102,8 +102,8 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 	}
 	s := &w.sums
 	s.index(pairs, len(w.Bodies))
-	w.parallel(len(w.Bodies), func(_, i int) {
-		for _, x := range s.inc[s.start[i]:s.start[i+1]] {
+	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
+		for _, x := range s.inc[s.start[lo]:s.start[hi]] {
 			e, sideA := pairs[x>>1], x&1 == 0
 			for k := range e.cur {
 				if c := &e.cur[k]; c.Active() {
@@ -193,7 +193,7 @@ func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	w.stageAccumulate(w.pairs, t)
-	bad = w.badEvaluation(w.pairs)
+	bad = w.flipped || w.nonFinite() // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
 	return nightOwls, bad
 }
@@ -267,12 +267,17 @@ func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
 			}
 		}
 	}
+	return bad || w.nonFinite()
+}
+
+// nonFinite reports a body with a non-finite force or moment.
+func (w *World) nonFinite() bool {
 	for _, b := range w.Bodies {
 		if !b.F.IsFinite() || !b.T.IsFinite() {
-			bad = true
+			return true
 		}
 	}
-	return bad
+	return false
 }
 
 // DetectContacts runs stage 1 alone (no laws, no forces) and accepts its
@@ -290,10 +295,12 @@ func (w *World) DetectContacts() (nightOwls int) {
 func (w *World) Commit() {
 	w.leaveSpheres()
 	w.histStale = false
-	for _, e := range w.pairs {
-		e.prev, e.cur = e.cur, e.prev[:0]
-		e.nightOwl = false
-	}
+	w.parallelRange(len(w.pairs), func(_, lo, hi int) { // each pair alone
+		for _, e := range w.pairs[lo:hi] {
+			e.prev, e.cur = e.cur, e.prev[:0]
+			e.nightOwl = false
+		}
+	})
 	// Wall pairs that dropped out of the candidate set lose their history.
 	for wi := range w.wallPair {
 		for _, e := range w.wallPair[wi] {
