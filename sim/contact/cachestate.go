@@ -37,6 +37,7 @@ func (c *Cache) SetState(s CacheState) {
 	q := geom.Quat{W: s.RefQ[0], X: s.RefQ[1], Y: s.RefQ[2], Z: s.RefQ[3]}
 	c.refT, c.refQ, c.refS, c.margin, c.gbar, c.built = geom.V(s.RefT[0], s.RefT[1], s.RefT[2]), q, geom.V(s.RefS[0], s.RefS[1], s.RefS[2]), s.Margin, s.GBar, true
 	c.trk.on = false
+	c.setListed()
 }
 
 func v3(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

@@ -94,6 +94,7 @@ type Cache struct {
 	refS                   geom.Vec3  // A's centre in B's frame at the build
 	margin, gbar           float64
 	built                  bool
+	listed                 bool // some feature pair is listed (Empty)
 	trk                    staleTrack
 	// Builds counts how often the cache was rebuilt.
 	Builds int
@@ -101,8 +102,11 @@ type Cache struct {
 
 // Empty reports whether the cache lists no feature pair: Detect then finds
 // no contact.
-func (c *Cache) Empty() bool {
-	return len(c.vf) == 0 && len(c.fv) == 0 && len(c.ee) == 0 && len(c.ve) == 0 && len(c.ev) == 0 && len(c.vv) == 0
+func (c *Cache) Empty() bool { return !c.listed }
+
+// setListed records whether any list holds a feature pair (Build, SetState).
+func (c *Cache) setListed() {
+	c.listed = len(c.vf)+len(c.fv)+len(c.ee)+len(c.ve)+len(c.ev)+len(c.vv) > 0
 }
 
 // Invalidate forces a rebuild at the next use.
@@ -209,6 +213,7 @@ func thetaBound(s float64) float64 {
 // Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
+	c.listed = false
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
 	c.trk.on = false // the next test is a full one
@@ -256,6 +261,7 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
+	c.setListed()
 }
 
 // listVF lists (vertex of p among np.verts, face of q) within g of the face plane and box
@@ -391,7 +397,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 	}
 	for _, p := range c.vv {
 		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
-			out = append(out, mk(Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false))
+			out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
 		}
 	}
 	if len(out) == start {
@@ -443,16 +449,18 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d <= 0 {
 		// Behind the face: only meaningful as a flip of an existing contact.
 		if find(prev, k) != nil {
-			out = append(out, mk(k, x, proj, swap, true))
+			out = mk(out, k, x, proj, swap, true)
 		}
 		return out
 	}
-	return append(out, mk(k, x, proj, swap, false))
+	return mk(out, k, x, proj, swap, false)
 }
 
-// mk builds a contact from the point xp on the "vertex" body p and xq on q.
-func mk(k Key, xp, xq geom.Vec3, swap, flip bool) Contact {
-	c := Contact{Key: k, Flip: flip}
+// mk appends to out the contact of key k from the point xp on the "vertex"
+// body p and xq on q, built in place (a Contact is large; no copy).
+func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
+	out = append(out, Contact{Key: k, Flip: flip})
+	c := &out[len(out)-1]
 	if swap {
 		c.PA, c.PB = xq, xp
 	} else {
@@ -463,7 +471,7 @@ func mk(k Key, xp, xq geom.Vec3, swap, flip bool) Contact {
 	if c.Gn > 0 {
 		c.N = g.Scale(1 / c.Gn)
 	}
-	return c
+	return out
 }
 
 // edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69).
@@ -473,7 +481,7 @@ func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
 	if !ok || pa.Sub(pb).Norm2() >= gbar*gbar {
 		return out
 	}
-	return append(out, mk(Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false))
+	return mk(out, Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false)
 }
 
 // vertexEdge solves vertex vi of p against edge ei of q (S0 Appendix eq. 70).
@@ -488,7 +496,7 @@ func vertexEdge(p, q *Posed, vi, ei int32, swap bool, gbar float64, out []Contac
 	if swap {
 		k.FA, k.FB = ei, vi
 	}
-	return append(out, mk(k, x, proj, swap, false))
+	return mk(out, k, x, proj, swap, false)
 }
 
 // faceHas reports whether face f of poly has vertex v.
