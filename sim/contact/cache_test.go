@@ -214,3 +214,68 @@ func TestStaleMatchesQuatForm(t *testing.T) {
 	}
 	t.Logf("%d of 2000 moves stale", stale)
 }
+
+// Stale decides many placements from the bound it carries between
+// consecutive placements (staleTrack); every answer must be the full
+// test's. Steady motions of two tetrapods, each step a shift of about
+// 0.5 mm and a turn of up to 2 mrad about a fixed axis (so A's turn sweeps
+// B's centre, 0.5 to 4 m away, by up to 8 mm; half of the walks turn both
+// bodies together), rebuilt when stale, against
+// the bound |Δt| + θ·R written with geom's Quat methods. Dropping either
+// term of the carried bound's growth makes it fail.
+func TestStaleTrackMatchesFullTest(t *testing.T) {
+	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(7))
+	rq := func() geom.Quat {
+		return geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+	}
+	rv := func(s float64) geom.Vec3 {
+		return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s)
+	}
+	const gbar, margin = 0.005, 0.01
+	var s Scratch
+	tracked, stale, steps := 0, 0, 0
+	for walk := 0; walk < 100; walk++ {
+		var a, b Posed
+		var c Cache
+		a.Update(tet, rv(1), rq(), false)
+		b.Update(tet, a.X.Add(rv(0.3)), rq(), false)
+		c.Build(&a, &b, gbar, margin, &s)
+		// Steady motions (the bound is then nearly tight): a shift and a turn per step.
+		va, vb, wa, wb := rv(0.0003), rv(0.0003), rv(1).Unit(), rv(1).Unit()
+		ra, rb := 0.002*rng.Float64(), 0.002*rng.Float64()
+		if walk%2 == 1 { // turning together, B farther: only A's frame turns B's centre
+			b.Update(tet, a.X.Add(rv(1).Unit().Scale(4)), b.Q, false)
+			c.Build(&a, &b, gbar, margin, &s)
+			vb, wb, rb = va, wa, ra
+		}
+		for step := 0; step < 200; step++ {
+			a.Update(tet, a.X.Add(va), a.Q.Integrate(wa, ra), false)
+			b.Update(tet, b.X.Add(vb), b.Q.Integrate(wb, rb), false)
+			th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
+			dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
+			dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
+			want := dB > c.margin && dA > c.margin
+			before := c.trk
+			got := c.Stale(&a, &b, gbar)
+			if got != want {
+				t.Fatalf("walk %d step %d: Stale = %v, the full test says %v (dA %g dB %g margin %g)", walk, step, got, want, dA, dB, c.margin)
+			}
+			steps++
+			if before.on && before.genA+1 == a.gen && c.trk.genA == a.gen && c.trk.dB != dB && !got {
+				tracked++ // decided by the carried bound (a full test restarts it at dB)
+			}
+			if got {
+				stale++
+				c.Build(&a, &b, gbar, margin, &s)
+			}
+		}
+	}
+	if tracked < steps/4 || stale < 200 {
+		t.Fatalf("%d of %d placements decided by the carried bound, %d stale: the test does not probe both paths", tracked, steps, stale)
+	}
+	t.Logf("%d of %d placements decided by the carried bound, %d stale", tracked, steps, stale)
+}

@@ -94,14 +94,19 @@ type Cache struct {
 	refS                   geom.Vec3  // A's centre in B's frame at the build
 	margin, gbar           float64
 	built                  bool
+	listed                 bool // some feature pair is listed (Empty)
+	trk                    staleTrack
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }
 
 // Empty reports whether the cache lists no feature pair: Detect then finds
 // no contact.
-func (c *Cache) Empty() bool {
-	return len(c.vf) == 0 && len(c.fv) == 0 && len(c.ee) == 0 && len(c.ve) == 0 && len(c.ev) == 0 && len(c.vv) == 0
+func (c *Cache) Empty() bool { return !c.listed }
+
+// setListed records whether any list holds a feature pair (Build, SetState).
+func (c *Cache) setListed() {
+	c.listed = len(c.vf)+len(c.fv)+len(c.ee)+len(c.ve)+len(c.ev)+len(c.vv) > 0
 }
 
 // Invalidate forces a rebuild at the next use.
@@ -109,11 +114,19 @@ func (c *Cache) Invalidate() { c.built = false }
 
 // Stale reports whether the cache must be rebuilt for the current poses:
 // the relative displacement of any point of one body in the other's frame,
-// bounded by |Δt| + θ·R, exceeds the margin (or gbar changed).
+// bounded by |Δt| + θ·R, exceeds the margin (or gbar changed). Between two
+// consecutive placements of both bodies the test is usually decided without
+// the poses' products, from a bound carried from the last full test
+// (staleTrack); it gives the full test's answer.
 func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
+		c.trk.on = false
 		return true
 	}
+	if c.trk.notStale(a, b, c.margin) {
+		return false
+	}
+	c.trk.genA, c.trk.genB = a.gen, b.gen
 	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
 	// a.Q.InvRotate written out (the same operations in the same order, so
 	// the same bits): this test runs for every candidate pair at every step.
@@ -136,10 +149,49 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	t := u.Cross(v).Scale(2)
 	dB := v.AddScaled(aw, t).Add(u.Cross(t)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
+		c.trk.start(dB, th, v.Norm())
 		return false
 	}
+	c.trk.on = false
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
 	return dA > c.margin
+}
+
+// staleTrack carries Stale's bound dB (the displacement of B's points in
+// A's frame since the build, S0 §2.5) from one placement of the pair to
+// the next without the poses' products. With δ the centre motions, θ the
+// rotation bounds (Posed.moved) and D ≥ |X_B − X_A| before the move, B's
+// centre in A's frame moves by at most δ_A + δ_B + θ_A·D (A's frame turns
+// by θ_A: ‖R₂ − R₁‖ ≤ θ_A) and the relative rotation by at most θ_A + θ_B,
+// of which thetaBound grows by at most 1.01× while the relative angle stays
+// below 0.5 rad (its slope (1 + 3s²/5)·cos(θ/2) ≤ 1.005 for s = sin(θ/2) ≤
+// 0.25). So dB grows by at most δ_A + δ_B + θ_A·D + 1.01·(θ_A + θ_B)·R_B.
+// While the carried bound stays below the margin by a relative 1e-6 (far
+// above the rounding of the full test at any physical scale), the full test
+// would also find dB ≤ margin: the cache is not stale, the same answer.
+type staleTrack struct {
+	on         bool
+	genA, genB uint64  // the placements of the last test
+	dB, th, d  float64 // bounds of dB, of the relative angle and of |X_B − X_A|
+}
+
+// start tracks from a full test's dB, angle bound th and centre distance d.
+func (s *staleTrack) start(dB, th, d float64) { s.on, s.dB, s.th, s.d = true, dB, th, d }
+
+// notStale moves the bound to the poses of a and b and reports whether it
+// proves the cache valid; it needs a and b placed once each since the last
+// test (no placement missed).
+func (s *staleTrack) notStale(a, b *Posed, margin float64) bool {
+	if !s.on || a.gen != s.genA+1 || b.gen != s.genB+1 {
+		return false
+	}
+	s.genA, s.genB = a.gen, b.gen
+	ma, mb := a.moved, b.moved
+	rot := 1.01 * (ma.theta + mb.theta)
+	s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
+	s.th += rot
+	s.d += ma.dx + mb.dx
+	return s.th <= 0.5 && s.dB <= margin*(1-1e-6)
 }
 
 // angleBound returns an upper bound of the rotation angle θ between unit
@@ -161,8 +213,10 @@ func thetaBound(s float64) float64 {
 // Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
+	c.listed = false
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
+	c.trk.on = false // the next test is a full one
 	c.Builds++
 	g := gbar + margin
 	boxA, boxB := a.Box.Inflate(g), b.Box.Inflate(g)
@@ -175,14 +229,21 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	na, nb := &s.a, &s.b
 	a.near(region, na)
 	b.near(region, nb)
-	c.vf = listVF(a, b, na.verts, nb.faces, nb.fbox, g, false, c.vf)
-	c.fv = listVF(b, a, nb.verts, na.faces, na.fbox, g, true, c.fv)
+	c.vf = listVF(a, b, na, nb.faces, nb.fbox, g, false, c.vf)
+	c.fv = listVF(b, a, nb, na.faces, na.fbox, g, true, c.fv)
+	// b's edge boxes by coordinate (structure of arrays), so that the box
+	// test below, AABB.Overlaps written out, reads one array per side.
+	nb.soa()
+	lox, hix, loy, hiy, loz, hiz := nb.lox, nb.hix[:len(nb.lox)], nb.loy[:len(nb.lox)], nb.hiy[:len(nb.lox)], nb.loz[:len(nb.lox)], nb.hiz[:len(nb.lox)]
+	edgesB := nb.edges[:len(nb.lox)]
 	for k, i := range na.edges {
 		bx := na.ebox[k].Inflate(g)
 		ea := &a.Poly.Edges[i]
 		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for l, j := range nb.edges {
-			if !bx.Overlaps(nb.ebox[l]) {
+		for l, j := range edgesB {
+			if !(bx.Min.X <= hix[l] && lox[l] <= bx.Max.X) ||
+				!(bx.Min.Y <= hiy[l] && loy[l] <= bx.Max.Y) ||
+				!(bx.Min.Z <= hiz[l] && loz[l] <= bx.Max.Z) {
 				continue
 			}
 			eb := &b.Poly.Edges[j]
@@ -191,8 +252,8 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
-	c.ve = listVE(a, b, na.verts, nb.edges, nb.ebox, g, false, c.ve)
-	c.ev = listVE(b, a, nb.verts, na.edges, na.ebox, g, true, c.ev)
+	c.ve = listVE(a, b, na, nb.edges, nb.ebox, g, false, c.ve)
+	c.ev = listVE(b, a, nb, na.edges, na.ebox, g, true, c.ev)
 	for _, i := range na.verts {
 		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
@@ -200,19 +261,27 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 			}
 		}
 	}
+	c.setListed()
 }
 
-// listVF lists (vertex of p, face of q) within g of the face plane and box
+// listVF lists (vertex of p among np.verts, face of q) within g of the face plane and box
 // (fbox[k] is the world box of faces[k]); pairs are stored as (feature of
 // A, feature of B).
-func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	verts := np.verts
+	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, fi := range faces {
 		f1 := q.V[q.Poly.Faces[fi].V[0]]
 		n := q.FaceNormal(fi)
 		box := fbox[k].Inflate(g)
-		for _, vi := range verts {
-			x := p.V[vi]
-			if d := x.Sub(f1).Dot(n); d < g && d > -g && box.Contains(x) {
+		for l, vi := range verts {
+			// x.Sub(f1).Dot(n) and box.Contains(x) on the coordinates by array.
+			// The box first: it rejects most vertices in two comparisons.
+			x, y, z := vx[l], vy[l], vz[l]
+			if !(x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y && z >= box.Min.Z && z <= box.Max.Z) {
+				continue
+			}
+			if d := (x-f1.X)*n.X + (y-f1.Y)*n.Y + (z-f1.Z)*n.Z; d < g && d > -g {
 				if swap {
 					out = append(out, [2]int32{fi, vi})
 				} else {
@@ -224,15 +293,22 @@ func listVF(p, q *Posed, verts, faces []int32, fbox []AABB, g float64, swap bool
 	return out
 }
 
-// listVE lists (vertex of p, edge of q) closer than g (ebox[k] is the world
-// box of edges[k]).
-func listVE(p, q *Posed, verts, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+// listVE lists (vertex of p among np.verts, edge of q) closer than g
+// (ebox[k] is the world box of edges[k]).
+func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+	verts := np.verts
+	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, ei := range edges {
 		box := ebox[k].Inflate(g)
 		e := &q.Poly.Edges[ei]
 		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
-		for _, vi := range verts {
-			if x := p.V[vi]; box.Contains(x) && pointSegDist2(x, b1, b2) < g*g {
+		for l, vi := range verts {
+			// box.Contains(p.V[vi]) on the coordinates by array.
+			if !(vx[l] >= box.Min.X && vx[l] <= box.Max.X && vy[l] >= box.Min.Y && vy[l] <= box.Max.Y &&
+				vz[l] >= box.Min.Z && vz[l] <= box.Max.Z) {
+				continue
+			}
+			if x := p.V[vi]; pointSegDist2(x, b1, b2) < g*g {
 				if swap {
 					out = append(out, [2]int32{ei, vi})
 				} else {
@@ -321,7 +397,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 	}
 	for _, p := range c.vv {
 		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
-			out = append(out, mk(Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false))
+			out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
 		}
 	}
 	if len(out) == start {
@@ -373,16 +449,18 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d <= 0 {
 		// Behind the face: only meaningful as a flip of an existing contact.
 		if find(prev, k) != nil {
-			out = append(out, mk(k, x, proj, swap, true))
+			out = mk(out, k, x, proj, swap, true)
 		}
 		return out
 	}
-	return append(out, mk(k, x, proj, swap, false))
+	return mk(out, k, x, proj, swap, false)
 }
 
-// mk builds a contact from the point xp on the "vertex" body p and xq on q.
-func mk(k Key, xp, xq geom.Vec3, swap, flip bool) Contact {
-	c := Contact{Key: k, Flip: flip}
+// mk appends to out the contact of key k from the point xp on the "vertex"
+// body p and xq on q, built in place (a Contact is large; no copy).
+func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
+	out = append(out, Contact{Key: k, Flip: flip})
+	c := &out[len(out)-1]
 	if swap {
 		c.PA, c.PB = xq, xp
 	} else {
@@ -393,7 +471,7 @@ func mk(k Key, xp, xq geom.Vec3, swap, flip bool) Contact {
 	if c.Gn > 0 {
 		c.N = g.Scale(1 / c.Gn)
 	}
-	return c
+	return out
 }
 
 // edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69).
@@ -403,7 +481,7 @@ func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
 	if !ok || pa.Sub(pb).Norm2() >= gbar*gbar {
 		return out
 	}
-	return append(out, mk(Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false))
+	return mk(out, Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false)
 }
 
 // vertexEdge solves vertex vi of p against edge ei of q (S0 Appendix eq. 70).
@@ -418,7 +496,7 @@ func vertexEdge(p, q *Posed, vi, ei int32, swap bool, gbar float64, out []Contac
 	if swap {
 		k.FA, k.FB = ei, vi
 	}
-	return append(out, mk(k, x, proj, swap, false))
+	return mk(out, k, x, proj, swap, false)
 }
 
 // faceHas reports whether face f of poly has vertex v.

@@ -1,6 +1,8 @@
 package contact
 
 import (
+	"math"
+
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
 )
@@ -45,10 +47,26 @@ type Posed struct {
 	V     []geom.Vec3 // world vertices
 	Box   AABB        // world AABB of V
 	Fixed bool
+
+	// gen counts the placements (Update); moved bounds the motion from the
+	// previous placement to this one (Cache.Stale's tracked bound).
+	gen   uint64
+	moved motion
 }
+
+// motion bounds how far a body's points moved between two consecutive
+// placements: the centre by dx, the orientation by at most theta radians
+// (both +Inf when unknown).
+type motion struct{ dx, theta float64 }
 
 // Update places p's polyhedron at (x, q), refreshing world vertices and box.
 func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed bool) {
+	p.gen++
+	if p.Poly == poly && poly != nil {
+		p.moved = motion{x.Sub(p.X).Norm(), angleBound(p.Q, q)}
+	} else {
+		p.moved = motion{math.Inf(1), math.Inf(1)}
+	}
 	p.Poly, p.X, p.Q, p.Fixed = poly, x, q, fixed
 	if cap(p.V) < len(poly.Verts) {
 		p.V = make([]geom.Vec3, len(poly.Verts))
@@ -82,6 +100,20 @@ type nearSet struct {
 	verts, edges, faces []int32
 	ebox, fbox          []AABB
 	code                []uint8 // per vertex: outcode against the region
+
+	lox, hix, loy, hiy, loz, hiz []float64 // ebox by coordinate (soa)
+	vx, vy, vz                   []float64 // the world coordinates of verts, by coordinate
+}
+
+// soa copies the edge boxes into lox … hiz.
+func (s *nearSet) soa() {
+	n := len(s.ebox)
+	s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = s.lox[:0], s.hix[:0], s.loy[:0], s.hiy[:0], s.loz[:0], s.hiz[:0]
+	for _, b := range s.ebox[:n] {
+		s.lox, s.hix = append(s.lox, b.Min.X), append(s.hix, b.Max.X)
+		s.loy, s.hiy = append(s.loy, b.Min.Y), append(s.hiy, b.Max.Y)
+		s.loz, s.hiz = append(s.loz, b.Min.Z), append(s.hiz, b.Max.Z)
+	}
 }
 
 // Outcode bits of a point against a box, one per side; a point is inside
@@ -135,11 +167,13 @@ func (p *Posed) near(box AABB, s *nearSet) {
 		s.code = make([]uint8, len(p.V))
 	}
 	code := s.code[:len(p.V)]
+	s.vx, s.vy, s.vz = s.vx[:0], s.vy[:0], s.vz[:0]
 	for i, v := range p.V {
 		c := outcode(v, &box)
 		code[i] = c
 		if c == 0 {
 			s.verts = append(s.verts, int32(i))
+			s.vx, s.vy, s.vz = append(s.vx, v.X), append(s.vy, v.Y), append(s.vz, v.Z)
 		}
 	}
 	for i := range poly.Edges {

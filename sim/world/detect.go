@@ -51,15 +51,35 @@ type pairKey struct {
 // update the candidate pairs (Verlet list over inflated bounding spheres plus
 // body–wall pairs) and run the narrow phase on every candidate pair in
 // parallel; withLaws runs stage 2 (lawsPair, dt as for stageLaws) on each
-// pair right after its narrow phase, in the same pass. It reports the number of night-owl contacts: active contacts in
-// pairs that were not candidates when the step started.
+// pair right after its narrow phase, in the same pass. It reports the
+// number of night-owl contacts: active contacts in pairs that were not
+// candidates when the step started. Its steps, in order: placeBodies,
+// bodyPairs, wallPairs, pairPass.
 func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
 	t0 := time.Now()
-	n := len(w.Bodies)
-	if len(w.posed) != n {
-		w.posed = make([]contact.Posed, n)
+	w.placeBodies()
+	t1 := time.Now()
+	prof.Place += t1.Sub(t0)
+	gmax := w.MaxGap()
+	if w.skin == 0 {
+		w.skin = w.chooseSkin(gmax)
+	}
+	w.bodyPairs(gmax)
+	w.gen++
+	w.wallPairs(gmax)
+	t2 := time.Now()
+	prof.Broad += t2.Sub(t1)
+	nightOwls = w.pairPass(withLaws, dt)
+	return nightOwls
+}
+
+// placeBodies wraps periodic bodies into the cell and poses every body
+// (place), resizing the poses when the bodies changed.
+func (w *World) placeBodies() {
+	if len(w.posed) != len(w.Bodies) {
+		w.posed = make([]contact.Posed, len(w.Bodies))
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
@@ -71,14 +91,13 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 		}
 	}
 	w.place()
-	t1 := time.Now()
-	prof.Place += t1.Sub(t0)
-	gmax := w.MaxGap()
-	if w.skin == 0 {
-		w.skin = w.chooseSkin(gmax)
-	}
+}
 
-	// Body–body candidates from the Verlet list over movable bodies.
+// bodyPairs updates the body–body candidates from the Verlet list over the
+// movable bodies (and their periodic images) and starts w.pairs with them.
+// On a list rebuild, a pair that stays a candidate keeps its entry (its
+// feature list and history).
+func (w *World) bodyPairs(gmax float64) {
 	w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
 	for i, b := range w.Bodies {
 		if b.Wall >= 0 {
@@ -129,9 +148,13 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 		}
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
-	w.gen++
+}
 
-	// Body–wall candidates: inflated AABB overlap, every step (walls are few).
+// wallPairs appends the body–wall candidates to w.pairs: inflated AABB
+// overlap, every step (walls are few). A body that left a wall's box loses
+// its history with that wall.
+func (w *World) wallPairs(gmax float64) {
+	n := len(w.Bodies)
 	if len(w.wallPair) != len(w.Walls) {
 		w.wallPair = make([][]*pairEntry, len(w.Walls))
 	}
@@ -165,58 +188,86 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 			w.pairs = append(w.pairs, e)
 		}
 	}
+}
 
+// pairPass runs, per pair in one parallel pass over w.pairs (stagesPass),
+// the second level — rebuild the feature list if stale (S0 §2.5),
+// computing the boxes of the features near the other body only —, the
+// narrow phase, and with laws the interface laws. Each pair writes only its
+// own entry, so the result does not depend on the number of workers. The
+// pass's wall time is shared out among the cache, narrow and laws rows of
+// the profile in proportion to the workers' time in each. The workers also
+// count, in integers (so in any order), the rebuilt lists, the night-owl
+// contacts (active contacts of pairs that joined the candidates during the
+// step; those pairs are candidates from now on), which it returns, and
+// reversed normals (World.flipped).
+func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	t2 := time.Now()
-	prof.Broad += t2.Sub(t1)
-
-	// Per pair, in one parallel pass over the pairs (stagesPass): the second
-	// level — rebuild the feature list if stale (S0 §2.5), computing the
-	// boxes of the features near the other body only —, the narrow phase,
-	// and with laws the interface laws. Each pair writes only its own
-	// entry, so the result does not depend on the number of workers.
 	var sqFail atomic.Int64
-	cache := func(worker, i int) {
-		e := w.pairs[i]
-		e.stale = false
-		if e.smooth {
-			return
-		}
-		pa, pb := &w.posed[e.A], &w.posed[e.B]
-		g := w.pairGBar(e)
-		if e.cache.Stale(pa, pb, g) {
-			e.stale = true
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[worker].Scratch)
-		}
+	pairs := w.pairs
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
 	}
-	narrow := func(_, i int) {
-		e := w.pairs[i]
-		if e.smooth {
-			if w.narrowSmooth(e) {
-				sqFail.Add(1)
+	for k := range w.scratch {
+		w.scratch[k].tally = passTally{}
+	}
+	cache := func(worker, lo, hi int) {
+		sc := &w.scratch[worker]
+		for _, e := range pairs[lo:hi] {
+			e.stale = false
+			if e.smooth {
+				continue
 			}
-			return
+			pa, pb := &w.posed[e.A], &w.posed[e.B]
+			g := w.pairGBar(e)
+			if e.cache.Stale(pa, pb, g) {
+				e.stale = true
+				sc.tally.rebuilds++
+				e.cache.Build(pa, pb, g, w.featureSkin(g), &sc.Scratch)
+			}
 		}
-		if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
-			e.cur = e.cur[:0]
-			return
-		}
-		g := w.pairGBar(e)
-		e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 	}
-	var laws func(_, i int)
+	narrow := func(worker, lo, hi int) {
+		tl := &w.scratch[worker].tally
+		for _, e := range pairs[lo:hi] {
+			if e.smooth {
+				if w.narrowSmooth(e) {
+					sqFail.Add(1)
+				}
+			} else if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
+				e.cur = e.cur[:0]
+			} else {
+				g := w.pairGBar(e)
+				e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+			}
+			for i := range e.cur {
+				c := &e.cur[i]
+				if e.nightOwl && c.Active() {
+					tl.nightOwls++
+				}
+				if c.Flip {
+					tl.flip = true
+				}
+			}
+			e.nightOwl = false // it is a candidate from now on
+		}
+	}
+	var laws func(_, lo, hi int)
 	if withLaws {
-		laws = func(_, i int) {
-			if e := w.pairs[i]; e.smooth || len(e.cur) > 0 {
-				w.lawsPair(e, dt, true)
+		laws = func(_, lo, hi int) {
+			for _, e := range pairs[lo:hi] {
+				if e.smooth || len(e.cur) > 0 {
+					w.lawsPair(e, dt, true)
+				}
 			}
 		}
 	}
 	var spent [3]time.Duration // cache, narrow, laws: worker time
-	w.stagesPass(len(w.pairs), [3]func(worker, i int){cache, narrow, laws}, &spent)
-	t3 := time.Now()
-	// The pass's wall time, shared out in proportion to the workers' time.
+	w.stagesPass(len(pairs), [3]func(worker, lo, hi int){cache, narrow, laws}, &spent)
+	prof := &w.Stats.Profile
 	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
-		wall := t3.Sub(t2)
+		wall := time.Since(t2)
 		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
 		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
 		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
@@ -224,21 +275,14 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	}
 	w.Stats.SQFailures += sqFail.Load()
 	prof.Evaluations++
-	prof.Pairs += int64(len(w.pairs))
-	for _, e := range w.pairs {
-		if e.stale {
-			prof.Rebuilds++
-		}
-		if e.nightOwl {
-			for i := range e.cur {
-				if e.cur[i].Active() {
-					nightOwls++
-				}
-			}
-			e.nightOwl = false // it is a candidate from now on
-		}
+	prof.Pairs += int64(len(pairs))
+	w.flipped = false
+	for k := range w.scratch {
+		tl := &w.scratch[k].tally
+		prof.Rebuilds += tl.rebuilds
+		nightOwls += tl.nightOwls
+		w.flipped = w.flipped || tl.flip
 	}
-	prof.Narrow += time.Since(t3)
 	return nightOwls
 }
 
@@ -331,6 +375,21 @@ func (w *World) parallel(n int, f func(worker, i int)) {
 	})
 }
 
+// parallelRange is parallel handing f whole batches [lo, hi) (all of
+// [0, n) on one worker): one call per batch, for loops too light for a
+// call per item.
+func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	if nw == 1 || n < 64 {
+		f(0, 0, n)
+		return
+	}
+	runBatches(n, nw, max(8, n/(16*nw)), f)
+}
+
 // runBatches runs body(worker, lo, hi) over [0, n) in batches of batch
 // items handed out from an atomic counter, on the caller (worker 0) and
 // nw−1 goroutines. It returns when every batch is done, without waiting for
@@ -363,14 +422,16 @@ func runBatches(n, nw, batch int, body func(k, lo, hi int)) {
 	}
 }
 
-// stagesPass runs up to three per-item stages over i in [0, n) in one pass
-// on Settings.Workers goroutines: items are handed out in batches as by
-// parallel, and each batch runs stage 0 on all its items, then stage 1,
-// then stage 2 (a nil stage is skipped), so a stage may rely on the earlier
-// ones having run for the same item but not for other items. The workers'
-// time in each stage (one clock reading per stage per batch) is added to
-// spent. Results must not depend on which worker ran an item.
-func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.Duration) {
+// stagesPass runs up to three stages over the items [0, n) in one pass on
+// Settings.Workers goroutines: items are handed out in batches as by
+// parallel, and each batch [lo, hi) runs stage 0 on all its items, then
+// stage 1, then stage 2 (a nil stage is skipped; a stage loops over the
+// batch itself, so there is one call per stage and batch, not per item),
+// so a stage may rely on the earlier ones having run for the same item but
+// not for other items. The workers' time in each stage (one clock reading
+// per stage per batch) is added to spent. Results must not depend on which
+// worker ran an item.
+func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
 	nw := max(w.Settings.Workers, 1)
 	if len(w.scratch) < nw {
 		w.scratch = make([]paddedScratch, nw)
@@ -391,9 +452,7 @@ func (w *World) stagesPass(n int, stages [3]func(worker, i int), spent *[3]time.
 			if f == nil {
 				continue
 			}
-			for i := lo; i < hi; i++ {
-				f(k, i)
-			}
+			f(k, lo, hi)
 			t1 := time.Now()
 			sc.spent[s] += t1.Sub(t)
 			t = t1
@@ -415,7 +474,15 @@ func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { 
 type paddedScratch struct {
 	contact.Scratch
 	spent [3]time.Duration // stagesPass: this worker's time per stage
+	tally passTally
 	_     [64]byte
+}
+
+// passTally is what one worker counted in pairPass.
+type passTally struct {
+	rebuilds  int64 // lists rebuilt
+	nightOwls int   // night-owl contacts
+	flip      bool  // a reversed normal
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to

@@ -83,33 +83,105 @@ func (w *World) ExternalForces(t float64) {
 }
 
 // accumulateContacts adds the contact forces of the current evaluation, pair
-// by pair in the order of pairs (w.pairs, or a subset that holds every contact).
+// by pair in the order of pairs (w.pairs, or a subset that holds every
+// contact). With one worker it walks the pairs; with more, each body (in
+// parallel) walks its own pairs in the same order (contactSums), so every
+// body's and wall's sum takes the same terms in the same order: the same
+// bits for any worker count.
 func (w *World) accumulateContacts(pairs []*pairEntry) {
-	for _, e := range pairs {
-		a, b := w.Bodies[e.A], w.Bodies[e.B]
-		for k := range e.cur {
-			c := &e.cur[k]
-			if !c.Active() {
-				continue
-			}
-			f := c.N.Scale(c.Fn).Add(c.Ft) // on A
-			if e.smooth {
-				// Both bodies take the force at the contact point (B at its image).
-				p := c.Point()
-				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
-				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
-			} else {
-				a.ApplyForceAt(f, c.PA)
-				b.ApplyForceAt(f.Neg(), c.PB)
-			}
-			if a.Wall >= 0 {
-				w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
-			}
-			if b.Wall >= 0 {
-				w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
+	if max(w.Settings.Workers, 1) == 1 || len(w.Bodies) < 64 {
+		for _, e := range pairs {
+			for k := range e.cur {
+				if c := &e.cur[k]; c.Active() {
+					w.applyContact(e, c, true)
+					w.applyContact(e, c, false)
+				}
 			}
 		}
+		return
 	}
+	s := &w.sums
+	s.index(pairs, len(w.Bodies))
+	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
+		for _, x := range s.inc[s.start[lo]:s.start[hi]] {
+			e, sideA := pairs[x>>1], x&1 == 0
+			for k := range e.cur {
+				if c := &e.cur[k]; c.Active() {
+					w.applyContact(e, c, sideA)
+				}
+			}
+		}
+	})
+}
+
+// applyContact adds active contact c of pair e to body A's force and
+// moment (sideA) or to body B's, and to its wall's force when that body is
+// a wall's. The force on A is f = Fn·n + Ft; B takes −f.
+func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
+	f := c.N.Scale(c.Fn).Add(c.Ft) // on A
+	if sideA {
+		a := w.Bodies[e.A]
+		if e.smooth { // the force at the contact point
+			p := c.Point()
+			a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
+		} else {
+			a.ApplyForceAt(f, c.PA)
+		}
+		if a.Wall >= 0 {
+			w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
+		}
+		return
+	}
+	b := w.Bodies[e.B]
+	if e.smooth { // the force at the contact point, B at its image
+		p := c.Point()
+		b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
+	} else {
+		b.ApplyForceAt(f.Neg(), c.PB)
+	}
+	if b.Wall >= 0 {
+		w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
+	}
+}
+
+// contactSums lists, per body, the pairs with contacts it belongs to, in
+// pair order: inc[start[i]:start[i+1]] holds 2·p for pair p where body i is
+// A and 2·p+1 where it is B (a counting sort, rebuilt per accumulation).
+type contactSums struct {
+	start, next []int32
+	inc         []int32
+}
+
+// index builds the lists for pairs over n bodies.
+func (s *contactSums) index(pairs []*pairEntry, n int) {
+	if cap(s.start) < n+1 {
+		s.start, s.next = make([]int32, n+1), make([]int32, n+1)
+	}
+	start, next := s.start[:n+1], s.next[:n+1]
+	clear(start)
+	for _, e := range pairs {
+		if len(e.cur) > 0 {
+			start[e.A+1]++
+			start[e.B+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	copy(next, start)
+	if cap(s.inc) < int(start[n]) {
+		s.inc = make([]int32, start[n], 2*start[n])
+	}
+	s.inc = s.inc[:start[n]]
+	for p, e := range pairs {
+		if len(e.cur) > 0 {
+			s.inc[next[e.A]] = int32(2 * p)
+			next[e.A]++
+			s.inc[next[e.B]] = int32(2*p + 1)
+			next[e.B]++
+		}
+	}
+	s.start, s.next = start, next
 }
 
 // Evaluate runs detect → laws → accumulate at the current state and time.
@@ -121,7 +193,7 @@ func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	w.stageAccumulate(w.pairs, t)
-	bad = w.badEvaluation(w.pairs)
+	bad = w.flipped || w.nonFinite() // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
 	return nightOwls, bad
 }
@@ -195,12 +267,17 @@ func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
 			}
 		}
 	}
+	return bad || w.nonFinite()
+}
+
+// nonFinite reports a body with a non-finite force or moment.
+func (w *World) nonFinite() bool {
 	for _, b := range w.Bodies {
 		if !b.F.IsFinite() || !b.T.IsFinite() {
-			bad = true
+			return true
 		}
 	}
-	return bad
+	return false
 }
 
 // DetectContacts runs stage 1 alone (no laws, no forces) and accepts its
@@ -218,10 +295,12 @@ func (w *World) DetectContacts() (nightOwls int) {
 func (w *World) Commit() {
 	w.leaveSpheres()
 	w.histStale = false
-	for _, e := range w.pairs {
-		e.prev, e.cur = e.cur, e.prev[:0]
-		e.nightOwl = false
-	}
+	w.parallelRange(len(w.pairs), func(_, lo, hi int) { // each pair alone
+		for _, e := range w.pairs[lo:hi] {
+			e.prev, e.cur = e.cur, e.prev[:0]
+			e.nightOwl = false
+		}
+	})
 	// Wall pairs that dropped out of the candidate set lose their history.
 	for wi := range w.wallPair {
 		for _, e := range w.wallPair[wi] {

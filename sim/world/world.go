@@ -192,6 +192,8 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
+	sums       contactSums // accumulateContacts' per-body incidence (laws.go)
+	flipped    bool        // the last detection pass met a reversed normal (pairPass)
 	gen        uint64      // evaluation counter (pairEntry.gen)
 	lawGen     uint64      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
 	dampLag    bool        // SetDampLag
