@@ -198,7 +198,16 @@ type stepBound struct {
 	lastI int
 	mins  []workerMin
 	visit []int32 // indices of the pairs to visit
-	mats  []bool  // materials of polyhedra (speeds)
+	parts []speedPart
+}
+
+// speedPart is one worker's share of speeds: the maxima and minimum over
+// its bodies, whether one was smooth, the materials of its polyhedra.
+type speedPart struct {
+	sMax, accMax, mMin float64
+	smooth             bool
+	mats               []bool
+	_                  [64]byte
 }
 
 // workerMin is one worker's minimum over its pairs and the pair that gave it,
@@ -231,20 +240,30 @@ const (
 	zetaMax    = 1e3
 )
 
-// speeds fills the bodies' terms (bodySpeed) and the world's (stepWorld).
+// speeds fills the bodies' terms (bodySpeed) and the world's (stepWorld),
+// the bodies split over the workers (each body on its own; the world's
+// terms are maxima and minima of per-worker ones: the same for any split).
 func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 	if cap(w.speeds) < len(w.Bodies) {
 		w.speeds = make([]bodySpeed, len(w.Bodies))
 	}
 	sp := w.speeds[:len(w.Bodies)]
-	if len(bd.mats) < len(w.Materials) {
-		bd.mats = make([]bool, len(w.Materials))
+	nw, nm := max(w.Settings.Workers, 1), len(w.Materials)
+	if len(bd.parts) < nw {
+		bd.parts = make([]speedPart, nw)
 	}
-	mats := bd.mats[:len(w.Materials)]
-	clear(mats)
-	var sw stepWorld
-	mMin := math.Inf(1)
-	for i, b := range w.Bodies {
+	parts := bd.parts[:nw]
+	for k := range parts {
+		pt := &parts[k]
+		if len(pt.mats) < nm {
+			pt.mats = make([]bool, nm)
+		}
+		pt.mats = pt.mats[:nm]
+		clear(pt.mats)
+		pt.sMax, pt.accMax, pt.mMin, pt.smooth = 0, 0, math.Inf(1), false
+	}
+	w.parallel(len(w.Bodies), func(k, i int) {
+		b, pt := w.Bodies[i], &parts[k]
 		x := bodySpeed{v: b.V.Norm(), wr: b.W.Norm() * b.Radius(), acc: travelAcc(b)}
 		x.s = (x.v + x.wr) * boundUp
 		x.r2 = math.Inf(1)
@@ -253,14 +272,25 @@ func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 		}
 		if !b.Fixed {
 			x.im, x.jmax = b.InvMass, gershgorin(b.IBodyInv)
-			mMin = min(mMin, b.MassOrInf())
+			pt.mMin = min(pt.mMin, b.MassOrInf())
 		}
 		sp[i] = x
-		sw.sMax, sw.accMax = max(sw.sMax, x.s), max(sw.accMax, x.acc)
+		pt.sMax, pt.accMax = max(pt.sMax, x.s), max(pt.accMax, x.acc)
 		if b.Kind == body.Polyhedral {
-			mats[b.Material] = true
+			pt.mats[b.Material] = true
 		} else {
-			sw.smooth = true
+			pt.smooth = true
+		}
+	})
+	var sw stepWorld
+	mMin := math.Inf(1)
+	mats := parts[0].mats
+	for k := range parts {
+		pt := &parts[k]
+		sw.sMax, sw.accMax, mMin = max(sw.sMax, pt.sMax), max(sw.accMax, pt.accMax), min(mMin, pt.mMin)
+		sw.smooth = sw.smooth || pt.smooth
+		for m, on := range pt.mats {
+			mats[m] = mats[m] || on
 		}
 	}
 	sw.gMin, sw.entryMin = math.Inf(1), math.Inf(1)
