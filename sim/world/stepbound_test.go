@@ -37,7 +37,7 @@ func TestStableDtBelowSameBits(t *testing.T) {
 		for _, workers := range []int{1, 2} {
 			w := startScene(t, c.scene, c.state)
 			w.Settings.Workers = workers
-			skipped := 0
+			skipped, visitedSum, pairsSum, checks := 0, 0, 0, 0
 			for n := 0; n < c.steps; n++ {
 				if err := w.ApplyEvents(); err != nil {
 					t.Fatal(err)
@@ -50,9 +50,11 @@ func TestStableDtBelowSameBits(t *testing.T) {
 				if visited < pairs/2 {
 					skipped++
 				}
+				visitedSum, pairsSum = visitedSum+visited, pairsSum+pairs
 				for _, limit := range []float64{1.25 * dt, full, math.Nextafter(full, 0), math.Nextafter(full, 1),
 					full * (1 - 1e-7), full * (1 + 1e-7), 2 * full, math.Inf(1)} {
 					got := w.StableDtBelow(limit)
+					checks++
 					if want := min(full, limit); math.Float64bits(got) != math.Float64bits(want) {
 						t.Fatalf("%s, %d workers, step %d (t=%g): StableDtBelow(%g) = %v, want min(%v, limit) = %v",
 							c.scene, workers, n, w.Time, limit, got, full, want)
@@ -62,6 +64,7 @@ func TestStableDtBelowSameBits(t *testing.T) {
 					t.Fatalf("%s, step %d: StableDt = %v, want %v", c.scene, n, got, full)
 				}
 			}
+			t.Logf("%s, %d workers: %d steps, %d calls identical; pairs visited %d of %d", c.scene, workers, c.steps, checks+c.steps, visitedSum, pairsSum)
 			if c.scene == "box-of-tetrapods" && skipped < c.steps/2 {
 				t.Errorf("collapse, %d workers: most pairs skipped after only %d of %d steps", workers, skipped, c.steps)
 			}
