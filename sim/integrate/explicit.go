@@ -45,7 +45,8 @@ func Start(w *world.World) error {
 	}
 	// The first step obeys the step controls too (travelDt: the scene's
 	// or the command line's dt may be far above what gravity allows).
-	w.Dt = math.Min(w.Dt, math.Max(math.Min(w.StableDtBelow(w.Dt), travelDt(w, 0.5)), w.Settings.DtMin))
+	sb := w.StableDtBelow(w.Dt)
+	w.Dt = math.Min(w.Dt, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	w.Stats.Dt = w.Dt
 	return nil
 }
@@ -97,8 +98,10 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Steps++
 	w.UpdateStats()
 	w.Stats.Dt = dt
-	// StableDtBelow(1.25·dt): terms above the growth limit are not evaluated (the same Δt).
-	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDtBelow(dt*1.25), travelDt(w, 0.5)), w.Settings.DtMin))
+	// Both bounds below the growth limit only: terms above it are not
+	// evaluated (the same Δt as min(StableDt, travelDt)).
+	sb := w.StableDtBelow(dt * 1.25)
+	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil
 }
