@@ -98,8 +98,9 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	w.Steps++
 	w.UpdateStats()
 	w.Stats.Dt = dt
-	// Both bounds below the growth limit only: terms above it are not
-	// evaluated (the same Δt as min(StableDt, travelDt)).
+	// Both bounds below the growth limit c = 1.25·dt only: terms above it
+	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same
+	// min(c, max(·, dt_min)): where the two differ, both exceed c.
 	sb := w.StableDtBelow(dt * 1.25)
 	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
