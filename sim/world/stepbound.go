@@ -50,17 +50,17 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	t0 := time.Now()
 	s := w.Settings
 	bd := &w.bound
-	sp, world := bd.speeds(w)
+	sp, sw := bd.speeds(w)
 	dt := min(s.DtMax, w.smoothTravelDt())
 	u := min(dt, limit)
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
 		u = min(u, w.pairDt(bd.last, sp, skipNone)) // a term of the minimum, evaluated in full
 	}
-	sk := skipAbove{u: u, travel: !world.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
+	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
 	// The pairs to visit: all, or those with contacts (and smooth ones).
 	visit := bd.visit[:0]
 	for i, e := range w.pairs {
-		if sk.travel || len(e.prev) > 0 || (world.smooth && e.smooth) {
+		if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
 			visit = append(visit, int32(i))
 		}
 	}
