@@ -50,11 +50,9 @@ type BenchResult struct {
 	Profile world.Profile
 }
 
-// Bench runs a scene headless and measures its speed.
-func Bench(o Options) (*BenchResult, error) { return bench(o, nil) }
-
-// bench is Bench stopped early (after a complete step) when stop is set;
-// the figures are those of the steps taken, with an *Interrupted error.
+// bench runs a scene headless and measures its speed, stopped early (after
+// a complete step) when stop is set: the figures are those of the steps
+// taken, with an *Interrupted error.
 func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 	s, err := Load(o)
 	if err != nil {
@@ -110,7 +108,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o Options
-	var sets setFlags
+	var sets SetFlags
 	fs.StringVar(&o.Scene, "scene", DefaultScene, "scene to measure")
 	dur := fs.Float64("time", 0, "simulated seconds to run from the start state (default: to the scene's end time)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
@@ -148,7 +146,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	r, err := bench(o, stop)
 	if err != nil && r == nil {
 		fmt.Fprintln(stderr, "grainlab bench:", err)
-		return exitFor(err)
+		return ExitFor(err)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "grainlab bench: %v after %.6g s simulated; the figures below are of the steps taken\n", err, r.SimTime)
@@ -162,7 +160,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
 	printProfile(stdout, r)
-	return exitFor(err)
+	return ExitFor(err)
 }
 
 // printProfile prints the stage times of a benchmark (world.Profile): wall

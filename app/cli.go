@@ -1,6 +1,8 @@
 // Package app wires Grainlab together: the command line, the headless
-// runner and its outputs, the benchmark, and (with the window) the
-// simulation goroutine and the render loop.
+// runner and its outputs, the benchmark, the exports and the simulation
+// goroutine (SimLoop, History) the window drives. It needs no cgo: the
+// window, shot and export --frames live in app/window and are registered
+// by the GL build (RegisterWindow).
 package app
 
 import (
@@ -24,10 +26,14 @@ const (
 	ExitInternal = 3 // an internal error (a recovered panic): a bug to report
 )
 
-type setFlags []string
+// SetFlags collects the repeated --set key=value flags (a flag.Value).
+type SetFlags []string
 
-func (s *setFlags) String() string     { return strings.Join(*s, " ") }
-func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+// String joins the values with spaces (flag.Value).
+func (s *SetFlags) String() string { return strings.Join(*s, " ") }
+
+// Set appends one key=value (flag.Value).
+func (s *SetFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 // Main runs the command line and returns the exit code. A panic in a
 // command is an internal error: a message asking for a report, exit code
@@ -51,7 +57,10 @@ var dispatchFn = dispatch
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return runDefault(stdout, stderr)
+		if windowCmds.Default == nil {
+			return needsGL("grainlab", "the window", stderr)
+		}
+		return windowCmds.Default(stdout, stderr)
 	}
 	switch args[0] {
 	case "run":
@@ -61,9 +70,15 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "bench":
 		return cmdBench(args[1:], stdout, stderr)
 	case "view":
-		return cmdView(args[1:], stdout, stderr)
+		if windowCmds.View == nil {
+			return needsGL("grainlab view", "the window", stderr)
+		}
+		return windowCmds.View(args[1:], stdout, stderr)
 	case "shot":
-		return cmdShot(args[1:], stdout, stderr)
+		if windowCmds.Shot == nil {
+			return needsGL("grainlab shot", "rendering a frame", stderr)
+		}
+		return windowCmds.Shot(args[1:], stdout, stderr)
 	case "lammps":
 		return cmdLammps(args[1:], stdout, stderr)
 	case "liggghts":
@@ -110,18 +125,20 @@ func usage(w io.Writer) {
                                     the same as a LIGGGHTS deck (in.liggghts; its dump opens with --dt)
 SCENE is a built-in name (see 'grainlab scenes') or a path to a .yaml file.
 Each command's -h lists all its flags.
+The window, view, shot and export --frames need the GL build (cgo); a build with
+CGO_ENABLED=0 (make build-headless) runs the other commands, for machines without X11/GL.
 `)
 }
 
-// parseWithPositional parses flags that may come before or after one
+// ParseWithPositional parses flags that may come before or after one
 // positional argument (the scene).
-func parseWithPositional(fs *flag.FlagSet, args []string) (string, error) {
-	return parseScene(fs, args, "")
+func ParseWithPositional(fs *flag.FlagSet, args []string) (string, error) {
+	return ParseScene(fs, args, "")
 }
 
-// parseScene is parseWithPositional with a default scene when none is given
+// ParseScene is ParseWithPositional with a default scene when none is given
 // (no default: the scene is required).
-func parseScene(fs *flag.FlagSet, args []string, def string) (string, error) {
+func ParseScene(fs *flag.FlagSet, args []string, def string) (string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

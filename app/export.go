@@ -56,10 +56,13 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab export: --every must be ≥ 1")
 		return ExitInput
 	}
+	if *frames != "" && windowCmds.Frames == nil { // refused before anything is written
+		return needsGL("grainlab export --frames", "rendering frames", stderr)
+	}
 	src, err := OpenFramesWith(in, dump.Options{Dt: *dt, Contacts: *contacts})
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab export:", err)
-		return exitFor(err)
+		return ExitFor(err)
 	}
 	defer src.Close()
 	if n, ok := src.(interface{ Note() string }); ok && n.Note() != "" {
@@ -78,11 +81,11 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "grainlab export:", err)
-			return exitFor(err)
+			return ExitFor(err)
 		}
 	}
-	if *frames != "" { // the window's rendering, headless (app/frames_png.go)
-		if code := RunExportFrames(src, *frames, *size, *every, stderr); code != ExitOK {
+	if *frames != "" { // the window's rendering, headless (app/window/frames_png.go)
+		if code := windowCmds.Frames(src, *frames, *size, *every, stderr); code != ExitOK {
 			return code
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sort"
 
 	"grainlab/sim/dump"
 	"grainlab/sim/record"
@@ -52,6 +53,17 @@ func OpenFramesWith(path string, o dump.Options) (snap.Frames, error) {
 		return r, nil
 	}
 	return nil, &InputError{fmt.Errorf("%s: not a Grainlab recording or a LAMMPS dump (it starts with %q)", path, clipHead(head))}
+}
+
+// FrameIndex returns the index of the newest frame of src at or before t
+// (0 when t is before the first, -1 when src is empty).
+func FrameIndex(src snap.Frames, t float64) int {
+	n := src.Len()
+	if n == 0 {
+		return -1
+	}
+	i := sort.Search(n, func(i int) bool { return src.Time(i) > t }) - 1
+	return max(i, 0)
 }
 
 func clipHead(b []byte) string {

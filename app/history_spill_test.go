@@ -366,16 +366,3 @@ func TestSimLoopResumeSpilled(t *testing.T) {
 		t.Errorf("spill file %s after Close: %v", path, err)
 	}
 }
-
-// TestHistoryDirBadInput: `view --history-dir` naming no directory exits 2
-// naming the flag and the path, before any window opens.
-func TestHistoryDirBadInput(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "a-file")
-	os.WriteFile(file, nil, 0o644)
-	for _, dir := range []string{filepath.Join(t.TempDir(), "missing"), file} {
-		var so, se strings.Builder
-		if code := Main([]string{"view", "--history-dir", dir}, &so, &se); code != ExitInput || !strings.Contains(se.String(), "--history-dir "+dir) {
-			t.Errorf("--history-dir %s: exit %d, %q", dir, code, se.String())
-		}
-	}
-}

@@ -219,7 +219,7 @@ func TestHistoryRace(t *testing.T) {
 			default:
 			}
 			if n := h.Len(); n > 0 {
-				s, err := h.Frame(frameIndex(h, h.Time(n/2)))
+				s, err := h.Frame(FrameIndex(h, h.Time(n/2)))
 				if err == nil && s == nil {
 					t.Error("nil frame")
 				}

@@ -37,14 +37,14 @@ func cmdDeck(e deckEngine, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(e.cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o Options
-	var sets setFlags
+	var sets SetFlags
 	out := fs.String("out", e.cmd, "output directory ("+e.input+" and "+lammps.DataName+")")
 	steps := fs.Int("steps", 10000, "steps the deck runs")
 	dt := fs.Float64("dt", 0, "the deck's fixed step in s (default: the scene's dt_max, where Grainlab's explicit step sits in a settled box)")
 	every := fs.Int("dump-every", -1, "write the trajectory (dump custom: "+lammps.TrajectoryName+") every N steps (default: steps/100; 0: none)")
 	fs.StringVar(&o.Restart, "restart", "", `start from the body states of a final.json ("builtin:NAME" for a shipped state)`)
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
-	name, err := parseWithPositional(fs, args)
+	name, err := ParseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab "+e.cmd+":", err)
 		return ExitInput
@@ -64,7 +64,7 @@ func cmdDeck(e deckEngine, args []string, stdout, stderr io.Writer) int {
 	s, err := Load(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab "+e.cmd+":", err)
-		return exitFor(err)
+		return ExitFor(err)
 	}
 	if *dt == 0 {
 		*dt = s.World.Settings.DtMax

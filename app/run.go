@@ -21,7 +21,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o Options
-	var sets setFlags
+	var sets SetFlags
 	var c RunConfig
 	fs.StringVar(&c.Dir, "out", "out", "output directory")
 	fs.BoolVar(&c.Quiet, "quiet", false, "no progress bar")
@@ -35,7 +35,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&c.Audit, "audit", 0, "audit penetrations every EVERY s of simulated time, warning on each (0: only at the start)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
 	fs.BoolVar(&c.VTK, "vtk", false, "also write a ParaView series DIR/vtk/ (bodies.pvd, contacts.pvd, walls.pvd) at every output row")
-	name, err := parseWithPositional(fs, args)
+	name, err := ParseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab run:", err)
 		return ExitInput
@@ -124,7 +124,7 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 	s, err := Load(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
-		return exitFor(err)
+		return ExitFor(err)
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintf(stderr, "grainlab: note: %s: %s\n", o.Restart, n)
@@ -144,12 +144,14 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 	c.stop = stop
 	if err := s.RunOutputs(c, stderr); err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
-		return exitFor(err)
+		return ExitFor(err)
 	}
 	return ExitOK
 }
 
-func exitFor(err error) int {
+// ExitFor is the exit code for an error: ExitOK for nil, ExitInput for an
+// *InputError, an *Interrupted's own code, ExitFailure otherwise.
+func ExitFor(err error) int {
 	if err == nil {
 		return ExitOK
 	}

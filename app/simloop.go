@@ -20,6 +20,7 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 	"grainlab/sim/sq"
 	"grainlab/sim/state"
@@ -167,7 +168,7 @@ type SimLoop struct {
 	status    string
 	statusErr bool
 	statusSeq uint64
-	meanMass  float64
+	MeanMass  float64
 	last      *snap.Snapshot
 	lastPub   time.Time
 	dirty     bool // state changed since the last publication
@@ -366,7 +367,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.spring = nil
 	l.last = nil
 	l.steps = 0
-	l.meanMass = meanMass(s.World)
+	l.MeanMass = MeanMass(s.World)
 	l.shapes = s.World.SmoothShapes()
 	l.good.Save(s.World)
 	l.anchor(time.Now())
@@ -601,7 +602,9 @@ func (l *SimLoop) apply(c command) {
 			return
 		}
 		if key, ok := defaultLawKey(c.name); ok {
-			l.rememberLaw(key, strconv.FormatFloat(c.value, 'g', -1, 64))
+			if q, ok := law.Lookup(key); ok {
+				l.rememberLaw(key, q.FormatNumber(c.value)) // a flag as false/true, as scenes write it
+			}
 		}
 		l.setStatus(false, "%s = %g", c.name, c.value)
 		l.edited(MarkParam, l.status)
@@ -766,7 +769,7 @@ func (l *SimLoop) setShape(m int, s sq.Shape) error {
 	}
 	l.shapeSets[m] = s
 	l.shapes = w.SmoothShapes()
-	l.meanMass = meanMass(w)
+	l.MeanMass = MeanMass(w)
 	return nil
 }
 
@@ -783,7 +786,7 @@ func (l *SimLoop) reapplyShapes() {
 			l.setStatus(true, "reset: the edited shapes do not fit: %v", err)
 		}
 		l.shapes = w.SmoothShapes()
-		l.meanMass = meanMass(w)
+		l.MeanMass = MeanMass(w)
 	}
 }
 
@@ -807,8 +810,9 @@ func integratorName(w *world.World) string {
 	return w.Integrator.Name()
 }
 
-// lawKeys are the scene keys of a contact law, in world.SetField's names.
-var lawKeys = []string{"gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t"}
+// lawKeys are the scene keys of the panel's polyhedral law (law.Params on
+// the panel outside the smooth law), in table order.
+var lawKeys = law.Names(func(q *law.Param) bool { return q.Panel && q.Class != law.ClassSmooth })
 
 func defaultLawKey(path string) (string, bool) {
 	key, ok := strings.CutPrefix(path, "contact.default.")
@@ -848,11 +852,14 @@ func (l *SimLoop) setLaw(p world.ContactParams) error {
 	if err := w.SetParam("contact.default.gbar", p.Normal.GBar); err != nil {
 		return err
 	}
-	vals := []float64{p.Normal.GBar, p.Normal.Eps1, p.Normal.N1, p.Normal.F, p.Normal.N2, p.Zeta,
-		p.Friction.MuS, p.Friction.MuD, p.Friction.EpsT, p.Friction.CT}
-	l.rememberLaw("law", p.Normal.Kind.String())
-	for i, k := range lawKeys {
-		l.rememberLaw(k, strconv.FormatFloat(vals[i], 'g', -1, 64))
+	s := p.LawSet()
+	for _, k := range lawKeys {
+		switch q, _ := law.Lookup(k); q.Kind {
+		case law.Choice: // the normal law's kind, the only choice on the panel
+			l.rememberLaw(k, p.Normal.Kind.String())
+		case law.Number:
+			l.rememberLaw(k, strconv.FormatFloat(*q.Field(&s), 'g', -1, 64))
+		}
 	}
 	return nil
 }
@@ -888,7 +895,7 @@ func (l *SimLoop) publish(now time.Time) {
 	l.record(s)
 	st := &LoopState{
 		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
-		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
+		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.MeanMass, Spring: l.spring != nil,
 		Status: l.status, StatusErr: l.statusErr, StatusSeq: l.statusSeq,
 		StepsPerSecond: l.sps, RealTime: l.rtf,
 		RunWall: l.runWall, RunSteps: l.runSteps, RunSim: l.runSim,
@@ -920,8 +927,8 @@ func (l *SimLoop) publish(now time.Time) {
 	}
 }
 
-// meanMass returns the mean mass of the free bodies of w (0 without any).
-func meanMass(w *world.World) float64 {
+// MeanMass returns the mean mass of the free bodies of w (0 without any).
+func MeanMass(w *world.World) float64 {
 	var m float64
 	n := 0
 	for _, b := range w.Bodies {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"grainlab/sim/body"
-	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/snap"
 	"grainlab/sim/sq"
@@ -28,19 +27,21 @@ func smallSQ() Options {
 	}}
 }
 
+// firstFree returns the index of the first free body of s (-1: none).
+func firstFree(s *snap.Snapshot) int {
+	for i := range s.Bodies {
+		if !s.Bodies[i].Fixed {
+			return i
+		}
+	}
+	return -1
+}
+
 // relabelled is the explicit integrator under another name, so that
 // SetIntegrator("explicit") really swaps integrator instances.
 type relabelled struct{ integrate.Explicit }
 
 func (*relabelled) Name() string { return "relabelled" }
-
-func positions(s *snap.Snapshot) []geom.Vec3 {
-	out := make([]geom.Vec3, len(s.Bodies))
-	for i := range s.Bodies {
-		out[i] = s.Bodies[i].Pos
-	}
-	return out
-}
 
 // maxMove returns the largest |Δx| of a body between two snapshots.
 func maxMove(a, b *snap.Snapshot) float64 { return maxMovePeriodic(a, b, 0) }

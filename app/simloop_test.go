@@ -516,7 +516,7 @@ func TestSimLoopBehindRunsFlatOut(t *testing.T) {
 	s0, i0 := st.RunSteps, l.idles.Load()
 	l.SetSpeed(1e4, false)
 	l.Play()
-	st = until("200 steps", func(st *LoopState) bool { return st.RunSteps-s0 >= 200 })
+	until("200 steps", func(st *LoopState) bool { return st.RunSteps-s0 >= 200 })
 	l.Pause()
 	st = sync1(t, l)
 	steps, idles := st.RunSteps-s0, l.idles.Load()-i0

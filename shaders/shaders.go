@@ -17,12 +17,3 @@ func Source(name string) (string, error) {
 	}
 	return string(b), nil
 }
-
-// MustSource is Source that panics on a missing file (the set is fixed at build time).
-func MustSource(name string) string {
-	s, err := Source(name)
-	if err != nil {
-		panic(err)
-	}
-	return s
-}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"grainlab/sim/law"
 )
 
 // ParseNumber parses a user-typed number, rejecting NaN and ±Inf.
@@ -160,22 +162,51 @@ func (e *Editor[T]) FieldError(i int) string {
 	return ""
 }
 
-// lawFields are the editable numeric fields of LawParams, in panel order.
-var lawFields = []FieldSpec[LawParams]{
-	{"gbar", "skin gap: the barrier acts for gaps below gbar (m)", func(p *LawParams) *float64 { return &p.GBar }},
-	{"eps1", "barrier stiffness parameter eps1", func(p *LawParams) *float64 { return &p.Eps1 }},
-	{"n1", "barrier exponent n1", func(p *LawParams) *float64 { return &p.N1 }},
-	{"f", "fraction f of gbar where the second branch starts", func(p *LawParams) *float64 { return &p.F }},
-	{"n2", "second-branch exponent n2", func(p *LawParams) *float64 { return &p.N2 }},
-	{"zeta", "normal damping ratio zeta", func(p *LawParams) *float64 { return &p.Zeta }},
-	{"mu_s", "static friction coefficient", func(p *LawParams) *float64 { return &p.MuS }},
-	{"mu_d", "dynamic friction coefficient", func(p *LawParams) *float64 { return &p.MuD }},
-	{"eps_t", "tangential penalty stiffness", func(p *LawParams) *float64 { return &p.EpsT }},
-	{"c_t", "tangential damping", func(p *LawParams) *float64 { return &p.CT }},
+// panelFields makes the panel's fields of the Numbers of law.Params that
+// are on the panel and pass keep, in table order (label: the scene key;
+// tooltip: the table's doc and unit); get are the accessors of T's mirror
+// fields in the same order.
+func panelFields[T any](keep func(*law.Param) bool, get ...func(*T) *float64) []FieldSpec[T] {
+	var out []FieldSpec[T]
+	for i := range law.Params {
+		p := &law.Params[i]
+		if !p.Panel || p.Field == nil || !keep(p) {
+			continue
+		}
+		tip := p.Doc
+		if p.Unit != "" {
+			tip += " (" + p.Unit + ")"
+		}
+		if len(out) == len(get) {
+			panic("ui: more law.Params on the panel than accessors")
+		}
+		out = append(out, FieldSpec[T]{Label: p.Name, Tip: tip, Get: get[len(out)]})
+	}
+	if len(out) != len(get) {
+		panic("ui: fewer law.Params on the panel than accessors")
+	}
+	return out
 }
 
+// lawFields are the editable numeric fields of LawParams, in panel order:
+// the barrier law's then the friction's (law.Params).
+var lawFields = panelFields(func(p *law.Param) bool { return p.Class != law.ClassSmooth },
+	func(p *LawParams) *float64 { return &p.GBar }, func(p *LawParams) *float64 { return &p.Eps1 },
+	func(p *LawParams) *float64 { return &p.N1 }, func(p *LawParams) *float64 { return &p.F },
+	func(p *LawParams) *float64 { return &p.N2 }, func(p *LawParams) *float64 { return &p.Zeta },
+	func(p *LawParams) *float64 { return &p.MuS }, func(p *LawParams) *float64 { return &p.MuD },
+	func(p *LawParams) *float64 { return &p.EpsT }, func(p *LawParams) *float64 { return &p.CT })
+
 // number of the normal-law fields (the rest are friction)
-const lawNormalFields = 6
+var lawNormalFields = func() int {
+	n := 0
+	for _, f := range lawFields {
+		if q, _ := law.Lookup(f.Label); q.Class == law.ClassBarrier {
+			n++
+		}
+	}
+	return n
+}()
 
 // materialFields are the editable numeric fields of Material: the
 // half-lengths (text fields) then the exponents (sliders).
@@ -210,17 +241,44 @@ func basicMaterialCheck(m Material) error {
 
 // smoothFields are the editable numeric fields of SmoothLaw; each label is
 // the scene key world.SetParam takes (contact.default.<label>).
-var smoothFields = []FieldSpec[SmoothLaw]{
-	{"kn", "normal spring stiffness (hooke: N/m)", func(l *SmoothLaw) *float64 { return &l.Kn }},
-	{"gamma_n", "normal damping per effective mass (1/s)", func(l *SmoothLaw) *float64 { return &l.GammaN }},
-	{"kt", "tangential spring stiffness", func(l *SmoothLaw) *float64 { return &l.Kt }},
-	{"gamma_t", "tangential damping per effective mass (1/s)", func(l *SmoothLaw) *float64 { return &l.GammaT }},
-	{"youngs_modulus", "Young's modulus E (Pa)", func(l *SmoothLaw) *float64 { return &l.E }},
-	{"poisson_ratio", "Poisson's ratio (< 0.5)", func(l *SmoothLaw) *float64 { return &l.Nu }},
-	{"restitution", "coefficient of restitution in (0, 1]", func(l *SmoothLaw) *float64 { return &l.Restitution }},
-	{"mu", "Coulomb friction coefficient", func(l *SmoothLaw) *float64 { return &l.Mu }},
-	{"mu_roll", "rolling resistance coefficient (0: off)", func(l *SmoothLaw) *float64 { return &l.MuRoll }},
-	{"curvature_cap", "limit q of the curvature radius (S1 §2.5)", func(l *SmoothLaw) *float64 { return &l.CapQ }},
+var smoothFields = panelFields(func(p *law.Param) bool { return p.Class == law.ClassSmooth },
+	func(l *SmoothLaw) *float64 { return &l.Kn }, func(l *SmoothLaw) *float64 { return &l.GammaN },
+	func(l *SmoothLaw) *float64 { return &l.Kt }, func(l *SmoothLaw) *float64 { return &l.GammaT },
+	func(l *SmoothLaw) *float64 { return &l.E }, func(l *SmoothLaw) *float64 { return &l.Nu },
+	func(l *SmoothLaw) *float64 { return &l.Restitution }, func(l *SmoothLaw) *float64 { return &l.Mu },
+	func(l *SmoothLaw) *float64 { return &l.MuRoll }, func(l *SmoothLaw) *float64 { return &l.CapQ })
+
+// FlagSpec describes one checkbox of a T: label (the scene key), tooltip
+// and accessor.
+type FlagSpec[T any] struct {
+	Label string
+	Tip   string
+	Get   func(*T) *bool
+}
+
+// smoothFlags are the checkboxes of SmoothLaw (law.Params' smooth Flags on
+// the panel); a change is sent as contact.default.<label> = 0 or 1.
+var smoothFlags = func() []FlagSpec[SmoothLaw] {
+	get := []func(*SmoothLaw) *bool{func(l *SmoothLaw) *bool { return &l.LimitDamping }}
+	var out []FlagSpec[SmoothLaw]
+	for i := range law.Params {
+		if p := &law.Params[i]; p.Panel && p.Class == law.ClassSmooth && p.Kind == law.Flag {
+			out = append(out, FlagSpec[SmoothLaw]{Label: p.Name, Tip: p.Doc, Get: get[len(out)]})
+		}
+	}
+	if len(out) != len(get) {
+		panic("ui: law.Params' smooth flags and SmoothLaw's differ")
+	}
+	return out
+}()
+
+// flagEdit is the ParamEdit that sets flag key to on (world.SetField takes 0 or 1).
+func flagEdit(key string, on bool) ParamEdit {
+	e := ParamEdit{Key: key}
+	if on {
+		e.Value = 1
+	}
+	return e
 }
 
 // smoothFieldUsed reports whether field i of smoothFields applies to model.
@@ -242,6 +300,16 @@ func ownSmoothCheck(l SmoothLaw) error {
 		}
 	}
 	return nil
+}
+
+// SmoothEdits lists every numeric field of l as a ParamEdit by scene key
+// (law.Params' names), in panel order.
+func SmoothEdits(l SmoothLaw) []ParamEdit {
+	out := make([]ParamEdit, len(smoothFields))
+	for i, f := range smoothFields {
+		out[i] = ParamEdit{Key: f.Label, Value: *f.Get(&l)}
+	}
+	return out
 }
 
 // smoothChanges lists the fields of c that differ from cur.

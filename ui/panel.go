@@ -589,6 +589,13 @@ func (p *Panel) smoothSection(in *PanelInput, a *Actions) {
 			}
 		}
 	}
+	for _, f := range smoothFlags {
+		on := *f.Get(&in.SmoothLaw)
+		if imgui.Checkbox(f.Label, &on) {
+			p.params = append(p.params, flagEdit(f.Label, on))
+		}
+		tooltip(f.Tip)
+	}
 	if e.Err != "" && e.ErrAt < 0 {
 		textColored(colRed, e.Err)
 	}

@@ -43,12 +43,13 @@ type MaterialEdit struct {
 // SmoothLaw mirrors the spring–dashpot law of smooth bodies (spheres,
 // superquadrics) of the default material pair. Which fields apply depends
 // on Model: hooke and hertz use Kn, GammaN, Kt, GammaT; hertz-material uses
-// E, Nu, Restitution; all use Mu, MuRoll and CapQ.
+// E, Nu, Restitution; all use Mu, MuRoll, CapQ and LimitDamping.
 type SmoothLaw struct {
 	Model                  string
 	Kn, GammaN, Kt, GammaT float64
 	E, Nu, Restitution     float64
 	Mu, MuRoll, CapQ       float64
+	LimitDamping           bool // F_n clamped at ≥ 0 (law.Smooth.LimitDamping; a checkbox)
 }
 
 // ParamEdit is one validated contact-parameter change by scene key

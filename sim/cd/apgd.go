@@ -1,6 +1,10 @@
 package cd
 
-import "math"
+import (
+	"math"
+
+	"grainlab/sim/krylov"
+)
 
 // boxQP is min_x Σ ψ(x_i) + ½xᵀQx + cᵀx over x ≥ 0: the CD QP (S3 eq. 22,
 // ψ = 0) and the augmented-Lagrangian subproblems of S3 §7 (ψ = the scaled
@@ -75,7 +79,7 @@ func (q *boxQP) lipschitz() float64 {
 	q.project(v)
 	l := 0.0
 	for range 12 {
-		nv := math.Sqrt(dot(v, v))
+		nv := krylov.Norm(v)
 		if nv == 0 {
 			return 1
 		}
@@ -83,7 +87,7 @@ func (q *boxQP) lipschitz() float64 {
 			v[i] /= nv
 		}
 		q.mulQ(v, w)
-		l = math.Sqrt(dot(w, w))
+		l = krylov.Norm(w)
 		v, w = w, v
 	}
 	if !(l > 0) {
@@ -178,14 +182,6 @@ func (q *boxQP) apgd(x0 []float64, maxIt int, tol float64) ([]float64, int, floa
 	return best, it, bestRes
 }
 
-func dot(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 // projNewton minimises the same objective by a projected Newton method
 // (Bertsekas' two-metric projection, the bound-constrained Newton–CG family
 // of LANCELOT, S3 ref. [7]): variables at the bound with a positive gradient
@@ -204,7 +200,7 @@ func (q *boxQP) projNewton(x0 []float64, maxCG int, tol float64) ([]float64, int
 	xt := make([]float64, n)
 	qxt := make([]float64, n)
 	free := make([]bool, n)
-	cg := newCG(n)
+	var kw krylov.Work
 	q.mulQ(x, qx)
 	q.grad(x, qx, g)
 	fx, fsc := q.valueScale(x, qx)
@@ -291,7 +287,7 @@ func (q *boxQP) projNewton(x0 []float64, maxCG int, tol float64) ([]float64, int
 				gn += g[i] * g[i]
 			}
 		}
-		apply := func(v, out []float64) {
+		apply := func(v, out []float64) error {
 			q.mulQ(v, out)
 			for i := range out {
 				if free[i] {
@@ -300,10 +296,12 @@ func (q *boxQP) projNewton(x0 []float64, maxCG int, tol float64) ([]float64, int
 					out[i] = 0
 				}
 			}
+			return nil
 		}
 		dn := make([]float64, n)
 		eta := min(0.1, math.Sqrt(r))
-		cgIt += cg.solve(apply, h, free, rhs, dn, eta*math.Sqrt(gn), maxCG-cgIt, 0)
+		cr, _ := kw.MaskedCG(apply, h, free, rhs, dn, krylov.Options{ATol: eta * math.Sqrt(gn), MaxIter: maxCG - cgIt, Stop: krylov.StopAbs})
+		cgIt += cr.Iterations
 		for i := range d {
 			if free[i] {
 				d[i] = dn[i]

@@ -13,18 +13,62 @@ import "math"
 // residual fell by less than a factor 4. The penalty metric M⁻¹ makes μ
 // a mass-weighted, dimensionally consistent penalty across forces and torques.
 func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
-	nd, nc := s.NumDOF(), len(s.rows)
 	mask := s.dofMask()
-	f := make([]float64, nc)
-	if o.Init != nil {
-		for i, x := range o.Init {
+	f := s.augLagStart(o.Init)
+	fbar := s.forceScale(f, load)
+	dB, sPhi, sB, nact := s.augLagScales(fbar)
+	res := CompatResult{Lambda: make([]float64, s.NumDOF())}
+	if nact == 0 {
+		res.F = f
+		return res
+	}
+	al := s.newAugLag(load, mask, dB, res.Lambda, 10*sPhi/sB, sPhi, fbar)
+	viol := s.EquilibriumResidual(f, load)
+	innerTol := 1e-3
+	for res.Iter < o.MaxIter {
+		res.Iter++
+		al.linearTerm()
+		var it int
+		if o.APGDInner {
+			al.q.lip = 0
+			f, it, res.OptRes = al.q.apgd(f, o.MaxInner, innerTol)
+		} else {
+			f, it, res.OptRes = al.q.projNewton(f, o.MaxInner, innerTol)
+		}
+		res.Inner += it
+		nv := s.EquilibriumResidual(f, load)
+		if nv <= o.Tol && res.OptRes <= o.OptTol {
+			viol = nv
+			break
+		}
+		al.updateMultipliers(f)
+		if nv > 0.1*viol {
+			al.mu *= 10
+		}
+		viol = nv
+		innerTol = math.Max(0.1*o.OptTol, math.Min(0.1*innerTol, nv))
+	}
+	res.F = f
+	return res
+}
+
+// augLagStart returns the starting contact forces: the nonnegative part of
+// init on the active contacts (zero without init).
+func (s *System) augLagStart(init []float64) []float64 {
+	f := make([]float64, len(s.rows))
+	if init != nil {
+		for i, x := range init {
 			if s.active(i) {
 				f[i] = math.Max(x, 0)
 			}
 		}
 	}
-	// Scales: a typical force f̄, the mean curvature of φ at f̄ and the mean
-	// diagonal of B M⁻¹ Bᵀ.
+	return f
+}
+
+// forceScale returns a typical force f̄: the mean of the positive starting
+// forces, else the largest load on a free body, else 1.
+func (s *System) forceScale(f, load []float64) float64 {
 	var fbar float64
 	var npos int
 	for _, x := range f {
@@ -45,9 +89,14 @@ func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
 			fbar = 1
 		}
 	}
-	var sPhi, sB float64
-	var nact int
-	dB := make([]float64, nc) // diag(B M⁻¹ Bᵀ)
+	return fbar
+}
+
+// augLagScales returns diag(B M⁻¹ Bᵀ) per contact, and over the nact active
+// contacts the mean curvature sPhi of φ at f̄ (S3 eq. 36) and the mean sB of
+// that diagonal.
+func (s *System) augLagScales(fbar float64) (dB []float64, sPhi, sB float64, nact int) {
+	dB = make([]float64, len(s.rows))
 	for i := range s.rows {
 		if !s.active(i) {
 			continue
@@ -63,18 +112,35 @@ func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
 			sPhi += 2.0 / 3 * math.Pow(s.kRel[i], -2.0/3) * math.Pow(fbar, -1.0/3)
 		}
 	}
-	res := CompatResult{Lambda: make([]float64, nd)}
-	if nact == 0 {
-		res.F = f
-		return res
+	if nact > 0 {
+		sB /= float64(nact)
+		sPhi /= float64(nact)
 	}
-	sB /= float64(nact)
-	sPhi /= float64(nact)
-	mu := 10 * sPhi / sB
-	lam := res.Lambda
-	h := make([]float64, nd)
-	t := make([]float64, nd)
-	cvec := make([]float64, nc)
+	return dB, sPhi, sB, nact
+}
+
+// augLag is the state of the augmented Lagrangian outer loop: the penalty
+// μ, the multipliers λ (on the DOFs) and the bound-constrained subproblem q
+// whose quadratic term μ B M⁻¹ Bᵀ and linear term follow μ and λ.
+type augLag struct {
+	s    *System
+	load []float64
+	mask []bool
+	dB   []float64 // diag(B M⁻¹ Bᵀ)
+	lam  []float64
+	mu   float64
+	h, t []float64 // DOF work vectors
+	q    *boxQP
+}
+
+// newAugLag sets up the outer loop with penalty mu and multipliers lam, and
+// the subproblem min_{f ≥ 0} Σ φ_i(f_i) + ½ fᵀ(μ B M⁻¹ Bᵀ)f + cᵀf with its
+// KKT residual measured against the curvature scale sPhi and the force f̄.
+func (s *System) newAugLag(load []float64, mask []bool, dB, lam []float64, mu, sPhi, fbar float64) *augLag {
+	nd, nc := s.NumDOF(), len(s.rows)
+	al := &augLag{s: s, load: load, mask: mask, dB: dB, lam: lam, mu: mu,
+		h: make([]float64, nd), t: make([]float64, nd)}
+	h := al.h
 	q := &boxQP{
 		n: nc,
 		mulQ: func(x, out []float64) { // μ B M⁻¹ Bᵀ x on the masked DOFs
@@ -84,10 +150,10 @@ func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
 					h[j] = 0
 				}
 			}
-			s.applyInvM(mu, h, h)
+			s.applyInvM(al.mu, h, h)
 			s.bFree(h, out)
 		},
-		c:   cvec,
+		c:   make([]float64, nc),
 		psi: func(i int, x float64) (float64, float64) { return phi(s.kRel[i], s.pExp[i], x) },
 		fix: func(i int) bool { return !s.active(i) },
 		psi2: func(i int, x float64) float64 {
@@ -110,58 +176,45 @@ func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
 		}
 		return r / fbar
 	}
-	viol := s.EquilibriumResidual(f, load)
-	innerTol := 1e-3
-	for res.Iter < o.MaxIter {
-		res.Iter++
-		// Linear term: −B(λ + μ M⁻¹ F̃).
-		for j := range t {
-			if mask[j] {
-				t[j] = load[j]
-			} else {
-				t[j] = 0
-			}
-		}
-		s.applyInvM(mu, t, t)
-		for j := range t {
-			t[j] = -(t[j] + lam[j])
-		}
-		s.bFree(t, cvec)
-		for i := range q.diagQ {
-			q.diagQ[i] = mu * dB[i]
-		}
-		var it int
-		if o.APGDInner {
-			q.lip = 0
-			f, it, res.OptRes = q.apgd(f, o.MaxInner, innerTol)
+	al.q = q
+	return al
+}
+
+// linearTerm sets the subproblem's linear term c = −B(λ + μ M⁻¹ F̃) and its
+// Hessian diagonal μ·diag(B M⁻¹ Bᵀ) for the current μ and λ.
+func (al *augLag) linearTerm() {
+	s, t := al.s, al.t
+	for j := range t {
+		if al.mask[j] {
+			t[j] = al.load[j]
 		} else {
-			f, it, res.OptRes = q.projNewton(f, o.MaxInner, innerTol)
+			t[j] = 0
 		}
-		res.Inner += it
-		nv := s.EquilibriumResidual(f, load)
-		if nv <= o.Tol && res.OptRes <= o.OptTol {
-			viol = nv
-			break
-		}
-		// Multiplier update λ ← λ − μ M⁻¹ (Bᵀf − F̃) (Nocedal & Wright eq. 17.39).
-		s.btFree(f, h)
-		for j := range h {
-			if mask[j] {
-				h[j] -= load[j]
-			} else {
-				h[j] = 0
-			}
-		}
-		s.applyInvM(mu, h, h)
-		for j := range lam {
-			lam[j] -= h[j]
-		}
-		if nv > 0.1*viol {
-			mu *= 10
-		}
-		viol = nv
-		innerTol = math.Max(0.1*o.OptTol, math.Min(0.1*innerTol, nv))
 	}
-	res.F = f
-	return res
+	s.applyInvM(al.mu, t, t)
+	for j := range t {
+		t[j] = -(t[j] + al.lam[j])
+	}
+	s.bFree(t, al.q.c)
+	for i := range al.q.diagQ {
+		al.q.diagQ[i] = al.mu * al.dB[i]
+	}
+}
+
+// updateMultipliers applies λ ← λ − μ M⁻¹ (Bᵀf − F̃) on the masked DOFs
+// (Nocedal & Wright eq. 17.39).
+func (al *augLag) updateMultipliers(f []float64) {
+	s, h := al.s, al.h
+	s.btFree(f, h)
+	for j := range h {
+		if al.mask[j] {
+			h[j] -= al.load[j]
+		} else {
+			h[j] = 0
+		}
+	}
+	s.applyInvM(al.mu, h, h)
+	for j := range al.lam {
+		al.lam[j] -= h[j]
+	}
 }

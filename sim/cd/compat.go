@@ -3,6 +3,8 @@ package cd
 import (
 	"fmt"
 	"math"
+
+	"grainlab/sim/krylov"
 )
 
 // CompatMethod selects the solver of the no-tension truss problem (S3 eq. 36).
@@ -251,7 +253,9 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 	diag := make([]float64, nd)
 	dl := make([]float64, nd)
 	rho := 1.0
-	cg := newCG(nd)
+	var kw krylov.Work
+	tc := make([]float64, nc) // B·x on the contacts, inside the Hessian product
+	lt := make([]float64, nd) // trial multipliers of the line search
 	for res.Iter < o.MaxIter {
 		if s.EquilibriumResidual(st.f, load) <= o.Tol {
 			break
@@ -292,12 +296,12 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 			}
 		}
 		const eps = 1e-10
-		apply := func(x, out []float64) {
-			s.bFree(x, cg.tc)
-			for i := range cg.tc {
-				cg.tc[i] *= D[i]
+		apply := func(x, out []float64) error {
+			s.bFree(x, tc)
+			for i := range tc {
+				tc[i] *= D[i]
 			}
-			s.btFree(cg.tc, out)
+			s.btFree(tc, out)
 			for j := range out {
 				if mask[j] {
 					out[j] += eps * diag[j] * x[j]
@@ -305,12 +309,14 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 					out[j] = 0
 				}
 			}
+			return nil
 		}
-		gn := math.Sqrt(dot(st.g, st.g))
+		gn := krylov.Norm(st.g)
 		eta := math.Min(1e-2, math.Max(1e-12, 0.1*s.EquilibriumResidual(st.f, load)))
-		res.Inner += cg.solve(apply, diag, mask, st.g, dl, eta*gn, o.MaxInner, nc)
+		cr, _ := kw.MaskedCG(apply, diag, mask, st.g, dl, krylov.Options{ATol: eta * gn, MaxIter: o.MaxInner, Stop: krylov.StopAbs})
+		res.Inner += cr.Iterations
 		// Armijo line search on the concave dual (ascent direction dl).
-		slope := dot(st.g, dl)
+		slope := krylov.Dot(st.g, dl)
 		if !(slope > 0) {
 			break
 		}
@@ -318,15 +324,15 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 		tol := 1e-13 * (math.Abs(st.d) + 1e-300)
 		for {
 			for j := range lam {
-				cg.t[j] = lam[j] + alpha*dl[j]
+				lt[j] = lam[j] + alpha*dl[j]
 			}
-			s.evalDual(cg.t, load, mask, tr)
+			s.evalDual(lt, load, mask, tr)
 			if tr.d >= st.d+1e-4*alpha*slope-tol || alpha < 1e-12 {
 				break
 			}
 			alpha *= 0.5
 		}
-		copy(lam, cg.t)
+		copy(lam, lt)
 		st, tr = tr, st
 		if alpha == 1 {
 			rho = math.Max(rho*1e-2, 1e-12)
@@ -338,64 +344,6 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 	res.Lambda = lam
 	res.OptRes = 0 // f = k̃c₊^{p−1} satisfies the optimality conditions exactly
 	return res
-}
-
-// cgWork holds conjugate-gradient buffers.
-type cgWork struct {
-	r, z, p, q, t []float64
-	tc            []float64
-}
-
-func newCG(n int) *cgWork {
-	return &cgWork{r: make([]float64, n), z: make([]float64, n), p: make([]float64, n),
-		q: make([]float64, n), t: make([]float64, n)}
-}
-
-// solve runs Jacobi-preconditioned CG on A x = b over the masked entries,
-// from x = 0, until ‖r‖ ≤ atol. It returns the iteration count.
-func (w *cgWork) solve(apply func(x, out []float64), diag []float64, mask []bool, b, x []float64, atol float64, maxIt, nc int) int {
-	if nc > 0 && len(w.tc) != nc {
-		w.tc = make([]float64, nc)
-	}
-	clear(x)
-	copy(w.r, b)
-	prec := func() {
-		for j := range w.z {
-			if mask[j] && diag[j] > 0 {
-				w.z[j] = w.r[j] / diag[j]
-			} else {
-				w.z[j] = 0
-			}
-		}
-	}
-	prec()
-	copy(w.p, w.z)
-	rz := dot(w.r, w.z)
-	it := 0
-	for it < maxIt {
-		if math.Sqrt(dot(w.r, w.r)) <= atol {
-			break
-		}
-		it++
-		apply(w.p, w.q)
-		pq := dot(w.p, w.q)
-		if !(pq > 0) {
-			break
-		}
-		a := rz / pq
-		for j := range x {
-			x[j] += a * w.p[j]
-			w.r[j] -= a * w.q[j]
-		}
-		prec()
-		rzn := dot(w.r, w.z)
-		beta := rzn / rz
-		rz = rzn
-		for j := range w.p {
-			w.p[j] = w.z[j] + beta*w.p[j]
-		}
-	}
-	return it
 }
 
 // bestScale returns the σ > 0 maximising the concave d(σλ) = σa − Σ k̃(σc)₊^p/p

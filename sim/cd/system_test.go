@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/krylov"
 )
 
 // pose is a rigid placement: centre x and rotation q.
@@ -143,7 +144,7 @@ func TestMulBTIsTranspose(t *testing.T) {
 	for i := range f {
 		f[i] = r.NormFloat64()
 	}
-	if a, b := dot(f, s.MulB(v)), dot(s.MulBT(f), v); math.Abs(a-b) > 1e-12*math.Abs(a) {
+	if a, b := krylov.Dot(f, s.MulB(v)), krylov.Dot(s.MulBT(f), v); math.Abs(a-b) > 1e-12*math.Abs(a) {
 		t.Errorf("fᵀBv = %g, (Bᵀf)ᵀv = %g", a, b)
 	}
 }

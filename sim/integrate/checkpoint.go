@@ -26,10 +26,7 @@ func (c *checkpoint) save(w *world.World) {
 		c.states[i] = b.Save()
 		c.forces[2*i], c.forces[2*i+1] = b.F, b.T
 	}
-	c.walls = c.walls[:0]
-	for _, wl := range w.Walls {
-		c.walls = append(c.walls, wl.Force)
-	}
+	c.walls = w.WallForces(c.walls[:0])
 }
 
 // restore puts w back to the last save.
@@ -38,7 +35,5 @@ func (c *checkpoint) restore(w *world.World) {
 		b.Restore(c.states[i])
 		b.F, b.T = c.forces[2*i], c.forces[2*i+1]
 	}
-	for i := range w.Walls {
-		w.Walls[i].Force = c.walls[i]
-	}
+	w.SetWallForces(c.walls)
 }

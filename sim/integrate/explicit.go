@@ -32,7 +32,7 @@ func Start(w *world.World) error {
 		return nil
 	}
 	if s := w.Spheres(); s != nil {
-		return startSpheres(w, s)
+		return startSpheres(w, sphereStep{s})
 	}
 	_, bad := w.Evaluate(w.Time, 0)
 	if bad {
@@ -54,7 +54,7 @@ func Start(w *world.World) error {
 // Step advances w by one accepted step of at most dtMax.
 func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	if s := w.Spheres(); s != nil {
-		return x.stepSpheres(w, s, dtMax)
+		return x.stepSpheres(w, sphereStep{s}, dtMax)
 	}
 	prof := &w.Stats.Profile
 	t0, stages0 := time.Now(), prof.Stages()
@@ -120,14 +120,14 @@ func rejectWhy(bad bool) int {
 // forces, then drift. Rotation uses the angular momentum L = Jω, a midpoint
 // orientation for the drift, and the exponential map for the quaternion.
 func kickDrift(b *body.Body, dt float64) {
-	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
-	b.X = b.X.AddScaled(dt, b.V)
 	if b.Kind == body.Sphere {
-		// Isotropic inertia: ω = L/I in any frame, no gyroscopic term.
-		b.W = b.W.AddScaled(0.5*dt*b.IBodyInv[0][0], b.T)
+		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass, b.IBodyInv[0][0])
+		b.X = b.X.AddScaled(dt, b.V)
 		b.Q = b.Q.Integrate(b.W, dt)
 		return
 	}
+	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
+	b.X = b.X.AddScaled(dt, b.V)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
 	qm := b.Q.Integrate(w0, 0.5*dt)
@@ -138,11 +138,11 @@ func kickDrift(b *body.Body, dt float64) {
 
 // kick is the second half kick with the forces at the new state.
 func kick(b *body.Body, dt float64) {
-	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	if b.Kind == body.Sphere {
-		b.W = b.W.AddScaled(0.5*dt*b.IBodyInv[0][0], b.T)
+		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass, b.IBodyInv[0][0])
 		return
 	}
+	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
 }

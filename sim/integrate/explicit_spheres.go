@@ -4,14 +4,61 @@ import (
 	"fmt"
 	"math"
 
+	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
+
+// sphereStep is the world's sphere path (world.Spheres) driven by velocity
+// Verlet: its Drift and Accept passes run the explicit integrator's
+// kinematics on the flat state (sphereKickDrift, sphereKick).
+type sphereStep struct{ *world.Spheres }
+
+// Drift is world.Spheres.Drift with velocity Verlet's half kick and drift.
+func (s sphereStep) Drift(dt float64) { s.Spheres.Drift(dt, sphereKickDrift) }
+
+// Accept is world.Spheres.Accept with velocity Verlet's second half kick of h.
+func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
+
+// sphereKickDrift is kickDrift on the sphere path: the trial state of each
+// sphere of kin from its body's accepted state, half kick with the stored
+// forces (halfKickSphere) and drift over dt. The orientation turns only
+// while ω ≠ 0 (kickDrift turns it always: Integrate with ω = 0 renormalises
+// q, which may change its last bits).
+func sphereKickDrift(kin []world.SphereKin, dt float64) {
+	h := 0.5 * dt
+	for i := range kin {
+		c := &kin[i]
+		b, st := c.B, c.S
+		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
+		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q // drift x + Δt·v_{1/2}
+		if om.Norm2() != 0 {
+			st.Q = b.Q.Integrate(om, dt)
+		}
+	}
+}
+
+// sphereKick is kick on the sphere path: the half kick of h of each
+// sphere's trial state of kin with its trial forces (halfKickSphere).
+func sphereKick(kin []world.SphereKin, h float64) {
+	for i := range kin {
+		c := &kin[i]
+		st := c.S
+		st.V, st.W = halfKickSphere(st.V, st.W, st.F, st.T, h, c.InvM, c.InvI)
+	}
+}
+
+// halfKickSphere is velocity Verlet's half kick of a sphere over h = Δt/2:
+// v + h·F/m and ω + h·T/I (isotropic inertia: ω = L/I in any frame, no
+// gyroscopic term), shared by kickDrift, kick and the sphere path.
+func halfKickSphere(v, w, f, t geom.Vec3, h, invM, invI float64) (geom.Vec3, geom.Vec3) {
+	return v.AddScaled(h*invM, f), w.AddScaled(h*invI, t) // velocity Verlet (S2 §1, its ref. 22; LAMMPS fix nve/sphere)
+}
 
 // stepSpheres is Step on the world's sphere path (world.Spheres): the same
 // velocity Verlet, rejections and step-size rule, on flat arrays. The
 // accepted state is in the bodies; a trial step reads them and writes the
 // flat trial state, so a rejection needs no roll-back.
-func (x *Explicit) stepSpheres(w *world.World, s *world.Spheres, dtMax float64) (float64, error) {
+func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, nil)
 	for {
@@ -42,7 +89,7 @@ func (x *Explicit) stepSpheres(w *world.World, s *world.Spheres, dtMax float64) 
 }
 
 // startSpheres is Start on the sphere path: the forces of the bodies' state.
-func startSpheres(w *world.World, s *world.Spheres) error {
+func startSpheres(w *world.World, s sphereStep) error {
 	tr := s.Trial()
 	for k, b := range s.Bodies() {
 		st := &tr.S[k]

@@ -6,6 +6,7 @@ import (
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/krylov"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
@@ -109,7 +110,7 @@ type Newmark struct {
 	yt    []float64
 	rt    []float64
 	prec  []mat6
-	gm    gmresWork
+	gm    krylov.Work
 	guard []nmGuard
 	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
 	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
@@ -158,17 +159,16 @@ func (c NewmarkCounts) Rejected() int64 {
 
 // nmBody is the start-of-step state and the trial kinematics of one movable body.
 type nmBody struct {
-	i           int
-	x0, v0, a0  geom.Vec3 // position, velocity, acceleration at step start
-	q0          geom.Quat
-	w0, wd0     geom.Vec3 // ω and ω̇ at step start (world frame)
-	m, rho      float64   // mass and radius of gyration √(tr J/3m)
-	acc, wdot   geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
-	xi          geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
-	u, alpha    geom.Vec3 // trial increments (unscaled)
-	up, ap      geom.Vec3 // predictor increments: the unknowns are the corrections to them
-	radius      float64   // bounding radius
-	displaceMax float64   // largest point displacement of the trial step
+	i          int
+	x0, v0, a0 geom.Vec3 // position, velocity, acceleration at step start
+	q0         geom.Quat
+	w0, wd0    geom.Vec3 // ω and ω̇ at step start (world frame)
+	m, rho     float64   // mass and radius of gyration √(tr J/3m)
+	acc, wdot  geom.Vec3 // trial ü^{i+1}, ω̇^{i+1}
+	xi         geom.Mat3 // Ξ(α^Δ), S0 eq. (9)
+	u, alpha   geom.Vec3 // trial increments (unscaled)
+	up, ap     geom.Vec3 // predictor increments: the unknowns are the corrections to them
+	radius     float64   // bounding radius
 }
 
 // failKind says why a Newton solve did not converge.
@@ -722,7 +722,7 @@ func (n *Newmark) rnorm(r []float64) float64 {
 	if len(n.nb) == 0 {
 		return 0
 	}
-	return norm2(r) / math.Sqrt(float64(len(n.nb))) / n.aref
+	return krylov.Norm(r) / math.Sqrt(float64(len(n.nb))) / n.aref
 }
 
 // solve runs Newton–Raphson for step dt from the saved start state. It
@@ -793,7 +793,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			n.rt[i] = -n.r[i]
 		}
 		clear(n.dy)
-		li := n.gm.solve(n.jv(w), n.applyPrec, n.rt, n.dy, eta, n.Restart, n.LinMaxIter)
+		li := n.gmresSolve(w, eta)
 		n.linIters += li
 		lam := n.fractionToBoundary(w)
 		accepted, sawBad := false, false
@@ -889,18 +889,4 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	du := geom.V(n.dy[o], n.dy[o+1], n.dy[o+2])
 	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
 	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
-}
-
-func norm2(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
-}
-
-func scale(v []float64, s float64) {
-	for i := range v {
-		v[i] *= s
-	}
 }

@@ -40,7 +40,7 @@ func TestSphereHeadOnRestitution(t *testing.T) {
 		w.AddBody(a)
 		w.AddBody(b)
 		meff := law.EquivalentMass(a.Mass, b.Mass)
-		osc := sphere.Hooke{Kn: kn, GammaN: gamma}.Oscillator(meff)
+		osc := sphere.HookeOscillator(&law.Smooth{Kn: kn, GammaN: gamma}, meff)
 		want := osc.Restitution() // S2 eq. (34) at t_c
 		run(t, w, 3*osc.ContactTime()+4e-4, nil)
 		got := (b.V.X - a.V.X) / 1.0

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/krylov"
 	"grainlab/sim/world"
 )
 
@@ -106,7 +107,7 @@ type Variational struct {
 	fs, ts       []geom.Vec3 // force and moment of the last residual evaluation
 	u, res, du   []float64
 	ut, rt, tmpr []float64
-	kr           krylov
+	kr           krylov.Work
 	scaleU       float64 // FD scale: typical coordinate size
 	vscale       float64
 	calm         int // accepted steps since the step was last reduced
@@ -327,7 +328,6 @@ func (v *Variational) setup(w *world.World) error {
 		}
 		*a = (*a)[:6*m]
 	}
-	v.kr.resize(6 * m)
 	return nil
 }
 
@@ -368,7 +368,12 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	if bad {
 		return false, owls, 0, 0, err
 	}
-	A := func(d, out []float64) bool { return v.jacVec(w, h, d, out) }
+	A := func(d, out []float64) error {
+		if !v.jacVec(w, h, d, out) {
+			return errBadTrial
+		}
+		return nil
+	}
 	P := func(r, z []float64) { v.precond(w, h, r, z) }
 	for err > v.Tol*v.vscale && err != 0 {
 		if newton >= v.MaxNewton {
@@ -378,7 +383,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		for i := range v.res {
 			v.tmpr[i] = -v.res[i]
 		}
-		its, fellBack, _, fail := v.kr.solve(A, P, v.tmpr, v.du, v.LinearTol, v.MaxLinear)
+		its, fellBack, _, fail := linearSolve(&v.kr, A, P, v.tmpr, v.du, v.LinearTol, v.MaxLinear)
 		linear += its
 		if fellBack {
 			v.Fallbacks++

@@ -3,6 +3,8 @@ package integrate
 import (
 	"math"
 	"testing"
+
+	"grainlab/sim/krylov"
 )
 
 // The linear solvers of the variational integrator on explicit matrices:
@@ -37,24 +39,23 @@ func TestKrylovSolvers(t *testing.T) {
 		{"spd", spd, []float64{1, -2, 3, 0.5, -1, 2}, false},
 		{"nonsymmetric", non, []float64{1, 1, 0, 0, 0, 0}, true},
 	} {
-		var k krylov
-		k.resize(n)
-		A := func(v, out []float64) bool {
+		var k krylov.Work
+		A := func(v, out []float64) error {
 			for i := range out {
-				out[i] = dot(c.m[i], v)
+				out[i] = krylov.Dot(c.m[i], v)
 			}
-			return true
+			return nil
 		}
 		P := func(r, z []float64) { copy(z, r) }
 		x := make([]float64, n)
-		its, fell, conv, fail := k.solve(A, P, c.b, x, 1e-12, 50)
+		its, fell, conv, fail := linearSolve(&k, A, P, c.b, x, 1e-12, 50)
 		ax := make([]float64, n)
 		A(x, ax)
 		res := 0.0
 		for i := range ax {
 			res += (c.b[i] - ax[i]) * (c.b[i] - ax[i])
 		}
-		rel := math.Sqrt(res / dot(c.b, c.b))
+		rel := math.Sqrt(res / krylov.Dot(c.b, c.b))
 		t.Logf("%s: %d iterations, fell back %v, converged %v, true residual %.3g", c.name, its, fell, conv, rel)
 		if fail || !conv || rel > 1e-10 {
 			t.Errorf("%s: converged %v, true relative residual %.3g (want ≤ 1e-10)", c.name, conv, rel)

@@ -25,15 +25,18 @@ type Friction struct {
 
 // Validate reports the first invalid parameter, naming the field.
 func (f Friction) Validate() error {
-	for _, p := range [...]struct {
-		name string
-		v    float64
-	}{{"mu_s", f.MuS}, {"mu_d", f.MuD}, {"eps_t", f.EpsT}, {"c_t", f.CT}} {
-		if math.IsNaN(p.v) || math.IsInf(p.v, 0) {
-			return fmt.Errorf("law: %s must be finite (got %g)", p.name, p.v)
+	s := Set{Friction: f}
+	for i := range Params { // S0 eq. (54)–(57): every coefficient finite and ≥ 0
+		p := &Params[i]
+		if p.Class != ClassFriction || p.Field == nil {
+			continue
 		}
-		if p.v < 0 {
-			return fmt.Errorf("law: %s must be >= 0 (got %g)", p.name, p.v)
+		v := *p.Field(&s)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("law: %s must be finite (got %g)", p.Name, v)
+		}
+		if v < 0 {
+			return fmt.Errorf("law: %s must be >= 0 (got %g)", p.Name, v)
 		}
 	}
 	if f.MuD > f.MuS {

@@ -56,13 +56,8 @@ func NewNormal(gbar, eps1, n1, f, n2 float64) (Normal, error) {
 // Validate reports the first invalid parameter, naming the field. Every field
 // must be finite, including those a Linear or Hertz law ignores.
 func (n Normal) Validate() error {
-	for _, p := range [...]struct {
-		name string
-		v    float64
-	}{{"gbar", n.GBar}, {"eps1", n.Eps1}, {"n1", n.N1}, {"f", n.F}, {"n2", n.N2}} {
-		if math.IsNaN(p.v) || math.IsInf(p.v, 0) {
-			return fmt.Errorf("law: %s must be finite (got %g)", p.name, p.v)
-		}
+	if p, v := finite(&Set{Normal: n}, ClassBarrier); p != nil {
+		return fmt.Errorf("law: %s must be finite (got %g)", p.Name, v)
 	}
 	if n.Kind > Hertz {
 		return fmt.Errorf("law: unknown normal law kind %d", uint8(n.Kind))

@@ -48,9 +48,13 @@ func ParseSmoothModel(s string) (SmoothModel, error) {
 	return 0, fmt.Errorf("unknown smooth contact model %q (want hooke, hertz or hertz-material)", s)
 }
 
-// Smooth holds the parameters of the smooth contact law of one material pair.
-// Overlap δ ≥ 0, approach speed v_n (> 0 closing), effective mass m_eff and
-// effective radius R_eff define the normal force; the tangential force is a
+// Smooth holds the parameters of the smooth contact law of one material pair,
+// the one home of the spring–dashpot law of spheres and superquadrics (the
+// world's generic smooth stage and the sphere path's kernels both call it or
+// are pinned to it by tests). Overlap δ = −g_n ≥ 0, normal velocity v_n =
+// ġ_n = (v_A − v_B)·n (> 0 separating: the gap convention g = P_A − P_B with n
+// from B to A, docs/ARCHITECTURE.md), effective mass m_eff and effective
+// radius R_eff define the normal force; the tangential force is a
 // spring on the accumulated tangential displacement with a dashpot, capped by
 // Coulomb's μ |F_n| (history, as LAMMPS/LIGGGHTS "history").
 //
@@ -85,13 +89,14 @@ type Smooth struct {
 
 // Validate checks every field (naming it) and prepares derived constants.
 func (s *Smooth) Validate() error {
-	for _, p := range [...]struct {
-		name string
-		v    float64
-	}{{"kn", s.Kn}, {"gamma_n", s.GammaN}, {"kt", s.Kt}, {"gamma_t", s.GammaT}, {"E", s.E}, {"nu", s.Nu},
-		{"restitution", s.Restitution}, {"mu", s.Mu}, {"mu_roll", s.MuRoll}, {"q", s.CapQ}} {
-		if math.IsNaN(p.v) || math.IsInf(p.v, 0) || p.v < 0 {
-			return fmt.Errorf("smooth.%s must be a finite number ≥ 0 (got %g)", p.name, p.v)
+	all := Set{Smooth: *s}
+	for i := range Params {
+		p := &Params[i]
+		if p.Class != ClassSmooth || p.Field == nil {
+			continue
+		}
+		if v := *p.Field(&all); math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("smooth.%s must be a finite number ≥ 0 (got %g)", p.Name, v)
 		}
 	}
 	switch s.Model {
@@ -101,10 +106,10 @@ func (s *Smooth) Validate() error {
 		}
 	case HertzMaterial:
 		if !(s.E > 0) {
-			return fmt.Errorf("smooth.E must be > 0 for the hertz-material model (got %g)", s.E)
+			return fmt.Errorf("smooth.youngs_modulus (E) must be > 0 for the hertz-material model (got %g)", s.E)
 		}
 		if !(s.Nu < 0.5) {
-			return fmt.Errorf("smooth.nu must be < 0.5 (got %g)", s.Nu)
+			return fmt.Errorf("smooth.poisson_ratio (nu) must be < 0.5 (got %g)", s.Nu)
 		}
 		if !(s.Restitution > 0 && s.Restitution <= 1) {
 			return fmt.Errorf("smooth.restitution must be in (0, 1] (got %g)", s.Restitution)
@@ -135,8 +140,11 @@ type SmoothForce struct {
 	Epot   float64 // elastic energy stored in the normal spring
 }
 
-// Normal evaluates the normal law at overlap delta ≥ 0 with approach speed vn
-// (> 0 closing), effective mass meff and effective radius reff.
+// Normal evaluates the normal law at overlap delta = −g_n (> 0 in contact;
+// zero force otherwise) with normal velocity vn = ġ_n = (v_A − v_B)·n (> 0
+// separating, the gap convention), effective mass meff and effective radius
+// reff. Hooke: F_n = k_n δ − m_eff γ_n v_n (S2 eq. 20); the dashpot resists
+// closing (v_n < 0) and, as written, pulls while separating.
 func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 	if !(delta > 0) {
 		return SmoothForce{}
@@ -144,12 +152,12 @@ func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 	var r SmoothForce
 	switch s.Model {
 	case HookeLAMMPS:
-		r.Fn = s.Kn*delta + meff*s.GammaN*vn // S2 eq. (20)
-		r.K, r.Epot = s.Kn, 0.5*s.Kn*delta*delta
+		r.Fn = s.Kn*delta - meff*s.GammaN*vn     // S2 eq. (20)
+		r.K, r.Epot = s.Kn, 0.5*s.Kn*delta*delta // S2 eq. (27)
 		r.Kt, r.Ct = s.Kt, meff*s.GammaT
 	case HertzLAMMPS:
 		sq := math.Sqrt(delta * reff)
-		r.Fn = sq * (s.Kn*delta + meff*s.GammaN*vn) // LAMMPS gran/hertz
+		r.Fn = sq * (s.Kn*delta - meff*s.GammaN*vn) // LAMMPS gran/hertz
 		r.K, r.Epot = 1.5*s.Kn*sq, 0.4*s.Kn*sq*delta*delta
 		r.Kt, r.Ct = s.Kt*sq, meff*s.GammaT*sq
 	case HertzMaterial:
@@ -159,7 +167,7 @@ func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 		sn, st := 2*ystar*sq, 8*gstar*sq                            // S_n, S_t
 		kn := 4.0 / 3.0 * ystar * sq                                // k_n = 4/3 Y* √(R* δ)
 		gn := -2 * math.Sqrt(5.0/6.0) * s.beta * math.Sqrt(sn*meff) // γ_n
-		r.Fn = kn*delta + gn*vn
+		r.Fn = kn*delta - gn*vn                                     // LIGGGHTS hertz/history (γ_n ≥ 0: β ≤ 0)
 		r.K, r.Epot = sn, 8.0/15.0*ystar*sq*delta*delta
 		r.Kt, r.Ct = st, -2*math.Sqrt(5.0/6.0)*s.beta*math.Sqrt(st*meff)
 	}
@@ -170,7 +178,7 @@ func (s *Smooth) Normal(delta, vn, meff, reff float64) SmoothForce {
 }
 
 // Stiffness returns, in closed form, what Normal's K and Kt give and the
-// normal dashpot coefficient dF_n/dv_n (N·s/m) at overlap delta > 0 with
+// normal dashpot coefficient c = −dF_n/dv_n ≥ 0 (N·s/m) at overlap delta > 0 with
 // effective mass meff and radius reff: the tangents of the spring–dashpot
 // for the explicit stability bound (no force evaluation).
 func (s *Smooth) Stiffness(delta, meff, reff float64) (k, c, kt float64) {

@@ -26,7 +26,7 @@ func TestSmoothStiffness(t *testing.T) {
 				k, cn, kt := l.Stiffness(delta, c.meff, c.reff)
 				h := 1e-4 * delta
 				fd := (l.Normal(delta+h, 0, c.meff, c.reff).Fn - l.Normal(delta-h, 0, c.meff, c.reff).Fn) / (2 * h)
-				f0, f1 := l.Normal(delta, 0, c.meff, c.reff), l.Normal(delta, 1, c.meff, c.reff)
+				f0, f1 := l.Normal(delta, 0, c.meff, c.reff), l.Normal(delta, -1, c.meff, c.reff) // v_n = −1: closing
 				if math.Abs(k-fd) > 1e-6*fd || math.Abs(k-f0.K) > 1e-12*k {
 					t.Errorf("%v δ=%g: k %g, finite difference %g, Normal's K %g", l.Model, delta, k, fd, f0.K)
 				}

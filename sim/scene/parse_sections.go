@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
@@ -59,119 +59,19 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 	return it
 }
 
-// lawKeys are the keys of a contact law block, in documentation order; the
-// last one, limit_damping, is the smooth law's boolean.
-var lawKeys = []string{"law", "gbar", "eps1", "n1", "f", "n2", "zeta", "mu_s", "mu_d", "eps_t", "c_t", "damp_band",
-	"model", "curvature", "kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap",
-	"limit_damping"}
-
-// smoothStart is the index in lawKeys of the first numeric smooth-law key.
-const smoothStart = 14
-
-func lawField(l *Law, k string) *float64 {
-	switch k {
-	case "gbar":
-		return &l.Gbar
-	case "eps1":
-		return &l.Eps1
-	case "n1":
-		return &l.N1
-	case "f":
-		return &l.F
-	case "n2":
-		return &l.N2
-	case "zeta":
-		return &l.Zeta
-	case "damp_band":
-		return &l.DampBand
-	case "mu_s":
-		return &l.MuS
-	case "mu_d":
-		return &l.MuD
-	case "eps_t":
-		return &l.EpsT
-	case "c_t":
-		return &l.CT
-	case "kn":
-		return &l.Kn
-	case "gamma_n":
-		return &l.GammaN
-	case "kt":
-		return &l.Kt
-	case "gamma_t":
-		return &l.GammaT
-	case "youngs_modulus":
-		return &l.E
-	case "poisson_ratio":
-		return &l.Nu
-	case "restitution":
-		return &l.Restitution
-	case "mu":
-		return &l.Mu
-	case "mu_roll":
-		return &l.MuRoll
-	case "curvature_cap":
-		return &l.CapQ
-	}
-	return nil
-}
-
-// readLaw reads the law keys present in o into l and checks them.
-func (d *decoder) readLaw(o *object, l *Law) map[string]bool {
-	given := map[string]bool{}
-	if o.enum("law", &l.Law, "barrier", "linear", "hertz") {
-		given["law"] = true
-	}
-	if o.enum("model", &l.Model, "hooke", "hertz", "hertz-material") {
-		given["model"] = true
-	}
-	if o.enum("curvature", &l.Curvature, "mean", "gaussian", "volume") {
-		given["curvature"] = true
-	}
-	if o.boolean("limit_damping", &l.LimitDamping) {
-		given["limit_damping"] = true
-	}
-	for _, k := range append(lawKeys[1:12:12], lawKeys[smoothStart:len(lawKeys)-1]...) {
-		if !o.num(k, lawField(l, k)) {
-			continue
-		}
-		given[k] = true
-		v := *lawField(l, k)
-		switch k {
-		case "gbar", "eps1", "n1":
-			o.positive(k, v)
-		case "f":
-			o.check(k, v > 0 && v < 1, fmt.Sprintf("must be between 0 and 1 (exclusive), got %v", v))
-		case "n2":
-			o.check(k, v < 0, fmt.Sprintf("must be < 0 (barrier exponent), got %v", v))
-		case "kn", "youngs_modulus", "curvature_cap":
-			o.positive(k, v)
-		case "poisson_ratio":
-			o.check(k, v >= 0 && v < 0.5, fmt.Sprintf("must be in [0, 0.5), got %v", v))
-		case "restitution":
-			o.check(k, v > 0 && v <= 1, fmt.Sprintf("must be in (0, 1], got %v", v))
-		case "damp_band":
-			o.check(k, v >= 0 && v <= 1, fmt.Sprintf("must be in [0, 1], got %v", v))
-		default:
-			o.nonNeg(k, v)
-		}
-	}
-	return given
-}
-
 func (d *decoder) decodeContact(top *object) Contact {
-	c := Contact{Default: Law{Path: "contact.default", Law: "barrier", N1: 1, F: 0.5, N2: -2, DampBand: DefaultDampBand}}
+	c := Contact{Default: defaultLaw()}
 	co := top.sub("contact")
 	co.allow("default", "pairs")
 	co.need("default")
 	def := co.sub("default")
 	def.allow(lawKeys...)
 	given := d.readLaw(def, &c.Default)
-	if d.err == nil && !given["model"] && !(given["gbar"] && given["eps1"]) {
-		def.need("gbar", "eps1") // polyhedra: the barrier law; spheres and superquadrics: model
+	if d.err == nil && !given[keyModel] && !(given[keyGbar] && given[keyEps1]) {
+		def.need(keyGbar, keyEps1) // polyhedra: the barrier law; spheres and superquadrics: model
 	}
-	c.Default.Poly = given["gbar"] || given["eps1"]
-	c.Default.Smooth = given["model"]
+	c.Default.Poly = given[keyGbar] || given[keyEps1]
+	c.Default.Smooth = given[keyModel]
 	seen := map[[2]string]string{}
 	for i, it := range co.list("pairs") {
 		p := d.object(it, it, index("contact.pairs", i))

@@ -289,15 +289,6 @@ func LoadSTL(path string, weldTol float64) (*Polyhedron, error) {
 	return NewPolyhedron(filepath.Base(path), v, t)
 }
 
-// LoadSurfaceSTL reads an STL file as an open surface (a wall), see NewSurface.
-func LoadSurfaceSTL(path string, weldTol float64) (*Polyhedron, error) {
-	v, t, err := readSTLFile(path, weldTol)
-	if err != nil {
-		return nil, err
-	}
-	return NewSurface(filepath.Base(path), v, t)
-}
-
 func readSTLFile(path string, weldTol float64) ([]geom.Vec3, [][3]int32, error) {
 	f, err := os.Open(path)
 	if err != nil {

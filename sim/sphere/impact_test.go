@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 )
 
 // S2 §3 parameters in reduced units: d = m = g = 1 with k d/(m g) = 195 000
@@ -65,15 +66,15 @@ func impactRun(t *testing.T, force func(delta, vn float64) float64, o Oscillator
 func TestImpactS2(t *testing.T) {
 	meff := s2M / 2
 	for _, gn := range []float64{0, 30, 60} {
-		law := Hooke{Kn: s2K, GammaN: gn}
-		if err := law.Validate(); err != nil {
+		hooke := law.Smooth{Model: law.HookeLAMMPS, Kn: s2K, GammaN: gn}
+		if err := hooke.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		o := law.Oscillator(meff)
-		lim := law
+		o := HookeOscillator(&hooke, meff)
+		lim := hooke
 		lim.LimitDamping = true
-		clamped := func(delta, vn float64) float64 { return lim.Force(delta, vn, meff, 0) }
-		linear := func(delta, vn float64) float64 { return law.Force(delta, vn, meff, 0) } // S2 eq. (20) as written
+		clamped := func(delta, vn float64) float64 { return lim.Normal(delta, vn, meff, 0).Fn }
+		linear := func(delta, vn float64) float64 { return hooke.Normal(delta, vn, meff, 0).Fn } // S2 eq. (20) as written
 		for _, c := range []struct {
 			name    string
 			f       func(delta, vn float64) float64
@@ -97,7 +98,7 @@ func TestImpactS2(t *testing.T) {
 // and the definition of t*: the force k δ + m γ δ̇ vanishes there.
 func TestOscillatorClosedForms(t *testing.T) {
 	meff := s2M / 2
-	o := Hooke{Kn: s2K}.Oscillator(meff)
+	o := HookeOscillator(&law.Smooth{Kn: s2K}, meff)
 	if tc, want := o.ContactTime(), math.Pi*math.Sqrt(s2M/(2*s2K)); math.Abs(tc-want) > 1e-15*want {
 		t.Errorf("γ=0: t_c = %g, S2 t_C = π√(m/2k) = %g", tc, want)
 	}
@@ -105,7 +106,7 @@ func TestOscillatorClosedForms(t *testing.T) {
 		t.Errorf("γ=0: e = %g, clamped %g, want 1", o.Restitution(), o.ClampedRestitution())
 	}
 	for _, g := range []float64{30, 300, 800, 1200} { // ζ from 0.024 to 0.96
-		o := Hooke{Kn: s2K, GammaN: g}.Oscillator(meff)
+		o := HookeOscillator(&law.Smooth{Kn: s2K, GammaN: g}, meff)
 		z := o.Zeta()
 		if e, want := o.Restitution(), math.Exp(-math.Pi*z/math.Sqrt(1-z*z)); math.Abs(e-want) > 1e-12 {
 			t.Errorf("γ=%g: e = %g, want exp(−πζ/√(1−ζ²)) = %g", g, e, want)
@@ -119,7 +120,7 @@ func TestOscillatorClosedForms(t *testing.T) {
 			t.Errorf("γ=%g: t* = %g vs t_c = %g, e* = %g vs e = %g", g, ts, o.ContactTime(), o.ClampedRestitution(), o.Restitution())
 		}
 	}
-	over := Hooke{Kn: 1, GammaN: 3}.Oscillator(1)
+	over := HookeOscillator(&law.Smooth{Kn: 1, GammaN: 3}, 1)
 	if !math.IsInf(over.ContactTime(), 1) || over.Restitution() != 0 || !math.IsNaN(over.ClampedRestitution()) {
 		t.Errorf("overdamped: t_c=%g e=%g e*=%g", over.ContactTime(), over.Restitution(), over.ClampedRestitution())
 	}
@@ -130,11 +131,11 @@ func TestOscillatorClosedForms(t *testing.T) {
 // m_eff = m); the total energy stays within 1e-3 of its start and the speed
 // after the last collision within 1e-3 of v.
 func TestBetweenWallsS2(t *testing.T) {
-	law := Hooke{Kn: s2K}
+	hooke := law.Smooth{Model: law.HookeLAMMPS, Kn: s2K}
 	r := s2D / 2
 	pLo, nLo := geom.V(0, 0, 0), geom.V(0, 0, 1)
 	pHi, nHi := geom.V(0, 0, 1.01*s2D), geom.V(0, 0, -2) // non-unit on purpose
-	h := law.Oscillator(s2M).ContactTime() / 160
+	h := HookeOscillator(&hooke, s2M).ContactTime() / 160
 	x, v := geom.V(0, 0, 0.505*s2D), geom.V(0, 0, s2V)
 	force := func(x, v geom.Vec3) (geom.Vec3, float64) {
 		var f geom.Vec3
@@ -142,8 +143,9 @@ func TestBetweenWallsS2(t *testing.T) {
 		for _, w := range [2][2]geom.Vec3{{pLo, nLo}, {pHi, nHi}} {
 			delta, n, _, ok := SpherePlane(x, r, w[0], w[1])
 			if ok {
-				f = f.AddScaled(law.Force(delta, v.Dot(n), s2M, r), n)
-				pot += law.Potential(delta, r)
+				nf := hooke.Normal(delta, v.Dot(n), s2M, r) // v_n = v·n: the wall is at rest
+				f = f.AddScaled(nf.Fn, n)
+				pot += nf.Epot
 			}
 		}
 		return f, pot

@@ -8,8 +8,10 @@ import (
 )
 
 // Hooke evaluates the frictionless Hookean law F_n = k_n δ − m_eff γ_n v_n
-// (S2 eq. 20), clamped at 0 when limit (LAMMPS limit_damping; else the
-// dashpot may pull), with m_eff γ_n = Damp, on pairs [lo, hi) of the
+// (S2 eq. 20; law.Smooth's HookeLAMMPS normal force, specialised for speed
+// and pinned to it by TestHookeKernel; v_n = (v_I − v_J)·n > 0 separating),
+// clamped at 0 when limit (LAMMPS limit_damping; else the dashpot may pull),
+// with m_eff γ_n = Damp, on pairs [lo, hi) of the
 // states s, δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
 // from J to I) is added to F of I and subtracted from F of J in pair order
 // when direct, else stored in FP[k]. The force is central: no moment. It
@@ -41,7 +43,7 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 			continue
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
-		fn := kn*ov + p.Damp*(-vn)                                   // S2 eq. (20)
+		fn := kn*ov - p.Damp*vn                                      // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
 			fn = 0 // no tension: limit_damping
 		}
@@ -97,7 +99,7 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 			continue
 		}
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov + p.Damp*(-vn) // S2 eq. (20)
+		fn := kn*ov - p.Damp*vn // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
 			fn = 0 // limit_damping
 		}

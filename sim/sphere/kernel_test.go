@@ -51,8 +51,9 @@ func clone(s *Flat) *Flat {
 	return c
 }
 
-// List.Hooke against the law pair by pair (SphereSphere, Hooke.Force, S2
-// eq. 20): forces within 1e-12 relative, energies and contact counts
+// List.Hooke, the sphere path's specialised Hookean kernel, pinned to
+// law.Smooth pair by pair (SphereSphere, law.Smooth.Normal with v_n =
+// (v_I − v_J)·n, S2 eq. 20): forces within 1e-12 relative, energies and contact counts
 // exact; the split evaluation (FP, then Gather in pair order) gives the same
 // bits as direct sums.
 func TestHookeKernel(t *testing.T) {
@@ -77,14 +78,16 @@ func hookeKernel(t *testing.T, limit bool) {
 			continue
 		}
 		meff := law.EquivalentMass(m[p.I], m[p.J])
-		fn := Hooke{Kn: kn, GammaN: gn, LimitDamping: limit}.Force(ov, a.V.Sub(b.V).Dot(n), meff, 0)
+		hooke := law.Smooth{Model: law.HookeLAMMPS, Kn: kn, GammaN: gn, LimitDamping: limit}
+		nf := hooke.Normal(ov, a.V.Sub(b.V).Dot(n), meff, 0)
+		fn := nf.Fn
 		if kn*ov-meff*gn*a.V.Sub(b.V).Dot(n) < 0 {
 			tensile++
 		}
 		f := n.Scale(fn)
 		a.F, b.F = a.F.Add(f), b.F.Sub(f)
 		wantN++
-		wantE += 0.5 * kn * ov * ov
+		wantE += nf.Epot
 	}
 	direct := clone(s)
 	n, e := l.Hooke(direct, 0, len(l.P), kn, limit, true)
@@ -116,8 +119,9 @@ func hookeKernel(t *testing.T, limit bool) {
 	}
 }
 
-// List.Smooth with friction history and rolling resistance: direct and
-// split evaluations give the same bits, forces and moments; momentum (the
+// List.Smooth with friction history and rolling resistance: every pair's
+// normal force is law.Smooth's; direct and split evaluations give the same
+// bits, forces and moments; momentum (the
 // sum of forces) vanishes and every pair's moment balance holds (the sum of
 // moments about the origin, Σ x×F + T, vanishes) to rounding.
 func TestSmoothKernel(t *testing.T) {
@@ -148,6 +152,22 @@ func TestSmoothKernel(t *testing.T) {
 	for k := range l.Hist {
 		if l.Touch[k] && l.Hist[k] != histDirect[k] {
 			t.Fatalf("pair %d: history differs between the evaluations", k)
+		}
+	}
+	// Pinned to law.Smooth pair by pair: F_n = Normal(δ, v_n, m_eff, R_eff)
+	// with v_n = ġ_n at the contact point (> 0 separating), 1e-12 relative.
+	for k := range l.P {
+		if !l.Touch[k] {
+			continue
+		}
+		p := &l.P[k]
+		a, b := &s.S[p.I], &s.S[p.J]
+		ov, nrm, pt, _ := SphereSphere(a.X, b.X, r[p.I], r[p.J])
+		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
+		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(b.X))))
+		want := laws[0].Normal(ov, vrel.Dot(nrm), p.MEff, law.Reduced(r[p.I], r[p.J])).Fn
+		if math.Abs(l.Fn[k]-want) > 1e-12*math.Abs(want) || l.Delta[k] != ov {
+			t.Fatalf("pair %d: F_n = %.17g, law.Smooth %.17g (δ %g, %g)", k, l.Fn[k], want, l.Delta[k], ov)
 		}
 	}
 	var f, L geom.Vec3

@@ -1,6 +1,10 @@
 package sphere
 
-import "math"
+import (
+	"math"
+
+	"grainlab/sim/law"
+)
 
 // Oscillator is the linear damped oscillator m_eff δ̈ = −k_n δ − m_eff γ δ̇ of
 // a Hookean impact (S2 eq. 32). In S2's notation t_γ = 1/ω_d and S2's decay
@@ -8,6 +12,13 @@ import "math"
 type Oscillator struct {
 	Omega0 float64 // ω0 = √(k_n/m_eff): undamped angular frequency (1/s)
 	Gamma  float64 // γ = γ_n: damping rate, amplitudes decay as e^{−γt/2} (1/s)
+}
+
+// HookeOscillator returns the linear damped oscillator of a Hookean contact
+// (law.HookeLAMMPS: k_n = p.Kn, γ = p.GammaN) with effective mass meff (S2
+// eq. 32–34); the other models are not linear and have none.
+func HookeOscillator(p *law.Smooth, meff float64) Oscillator {
+	return Oscillator{Omega0: math.Sqrt(p.Kn / meff), Gamma: p.GammaN} // S2 eq. (32)
 }
 
 // Zeta returns the damping ratio ζ = γ/(2ω0).

@@ -29,7 +29,7 @@ func EvalSmooth(p *law.Smooth, n, pt, xa, xb, va, vb, wa, wb geom.Vec3, delta, m
 	if p.Model != law.HookeLAMMPS || p.MuRoll > 0 {
 		reff = law.Reduced(ra, rb) // S1 eq. (38) for spheres
 	}
-	nf := p.Normal(delta, -vn, meff, reff)
+	nf := p.Normal(delta, vn, meff, reff)
 	c := ContactForce{Fn: nf.Fn, Epot: nf.Epot}
 	if p.Mu > 0 { // frictionless (S2 §3): no tangential history at all
 		vt := vrel.Sub(n.Scale(vn))

@@ -3,16 +3,19 @@ package sq
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/shape"
 )
 
 // Surface is a triangulated wall or polyhedron surface prepared for contact
-// with superquadrics: connected coplanar triangles are merged into planar
-// facets, the mesh edges between facets are classified as convex, concave or
-// flat (seen from the side the facet normals point to), and the convex edges
-// (merged along their line) and convex corners are kept as contact features.
+// with superquadrics: triangles joined by flat edges are merged into planar
+// facets, the mesh edges between facets keep the convex or concave kind of
+// the shape.Polyhedron (seen from the side the face normals point to), and
+// the convex edges (merged along their line) and convex corners are kept as
+// contact features.
 // Open mesh boundaries count as convex edges of a one-sided wall. All geometry
 // is in the surface's own frame; build it once with NewSurface.
 type Surface struct {
@@ -30,15 +33,7 @@ const (
 	KindVertex              // a convex corner
 )
 
-// edge classes between two facets
-const (
-	edgeConvex = iota
-	edgeConcave
-	edgeFlat
-	edgeBoundary // only one triangle: the rim of an open wall
-)
-
-// facet is a maximal connected set of coplanar triangles.
+// facet is a maximal set of triangles joined by flat edges (shape.Flat).
 type facet struct {
 	n, p   geom.Vec3 // unit outward normal and a point of the plane
 	u, v   geom.Vec3 // in-plane orthonormal basis, u × v = n
@@ -102,190 +97,165 @@ func (s *Surface) FacetNormal(i int) geom.Vec3 { return s.facets[i].n }
 // Bounds returns the axis-aligned bounding box in the surface frame.
 func (s *Surface) Bounds() (lo, hi geom.Vec3) { return s.lo, s.hi }
 
-type edgeKey struct{ a, b int32 }
-
-func mkKey(a, b int32) edgeKey {
-	if a > b {
-		a, b = b, a
+// NewSurface prepares the contact surface of p, a wall built by
+// shape.NewSurface or a body built by shape.NewPolyhedron, in p's frame. The
+// mesh checks (indices, finite coordinates, zero-area faces, manifold edges,
+// consistent winding) and the edge classification (convex, concave, flat,
+// boundary) are p's: faces joined by Flat edges become one facet, and the
+// facet boundaries and feature edges take the kind of their mesh edge. It
+// returns an error only for a polyhedron without faces or edges.
+func NewSurface(p *shape.Polyhedron) (*Surface, error) {
+	if p == nil || len(p.Faces) == 0 || len(p.Edges) == 0 {
+		return nil, fmt.Errorf("sq: surface polyhedron has no faces or edges (build it with shape.NewSurface or shape.NewPolyhedron)")
 	}
-	return edgeKey{a, b}
+	s := &Surface{lo: p.AABBMin, hi: p.AABBMax}
+	ext := s.hi.Sub(s.lo)
+	s.scale = math.Max(ext.X, math.Max(ext.Y, ext.Z))
+	facetOf := s.mergeFacets(p)
+	cands := s.facetBoundaries(p, facetOf)
+	endpoint := s.featureEdges(p, cands)
+	s.convexCorners(p, facetOf, endpoint)
+	return s, nil
 }
 
-// NewSurface builds a Surface from vertices and counter-clockwise triangles
-// (the right-hand normal points to the free side, where particles are). It
-// returns an error naming the offending field for empty input, non-finite
-// vertices, out-of-range indices, degenerate triangles, edges shared by more
-// than two triangles and inconsistent winding.
-func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
-	if len(tris) == 0 {
-		return nil, fmt.Errorf("sq: surface tris is empty")
+// lowFaces returns the faces of edge ed in index order (t2 = −1 on a boundary):
+// t1 is the first face to use the edge.
+func lowFaces(ed *shape.Edge) (t1, t2 int32) {
+	t1, t2 = ed.F[0], ed.F[1]
+	if t2 >= 0 && t2 < t1 {
+		t1, t2 = t2, t1
 	}
-	for i, v := range verts {
-		if !v.IsFinite() {
-			return nil, fmt.Errorf("sq: surface verts[%d] = %v is not finite", i, v)
+	return t1, t2
+}
+
+// apex returns the vertex of face f that is not on edge ed.
+func apex(p *shape.Polyhedron, f int32, ed *shape.Edge) geom.Vec3 {
+	for _, v := range p.Faces[f].V {
+		if v != ed.V[0] && v != ed.V[1] {
+			return p.Verts[v]
 		}
 	}
-	S := &Surface{lo: geom.V(math.Inf(1), math.Inf(1), math.Inf(1)), hi: geom.V(math.Inf(-1), math.Inf(-1), math.Inf(-1))}
-	for i, t := range tris {
-		for j, k := range t {
-			if k < 0 || int(k) >= len(verts) {
-				return nil, fmt.Errorf("sq: surface tris[%d][%d] = %d out of range [0, %d)", i, j, k, len(verts))
-			}
-			S.lo, S.hi = S.lo.Min(verts[k]), S.hi.Max(verts[k])
-		}
-	}
-	ext := S.hi.Sub(S.lo)
-	S.scale = math.Max(ext.X, math.Max(ext.Y, ext.Z))
-	eps := 1e-12 * S.scale
-	// triangle normals
-	tn := make([]geom.Vec3, len(tris))
-	for i, t := range tris {
-		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
-		cr := b.Sub(a).Cross(c.Sub(a))
-		if cr.Norm() <= eps*S.scale || t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
-			return nil, fmt.Errorf("sq: surface tris[%d] = %v is degenerate (zero area)", i, t)
-		}
-		tn[i] = cr.Unit()
-	}
-	// edge → triangles, with winding check
-	type edgeUse struct {
-		tris []int32
-		dir  []bool // true when the triangle runs a → b (a < b)
-	}
-	eu := map[edgeKey]*edgeUse{}
-	keys := []edgeKey{}
-	for i, t := range tris {
-		for j := 0; j < 3; j++ {
-			a, b := t[j], t[(j+1)%3]
-			k := mkKey(a, b)
-			u := eu[k]
-			if u == nil {
-				u = &edgeUse{}
-				eu[k] = u
-				keys = append(keys, k)
-			}
-			u.tris = append(u.tris, int32(i))
-			u.dir = append(u.dir, a < b)
-		}
-	}
-	for _, k := range keys {
-		u := eu[k]
-		if len(u.tris) > 2 {
-			return nil, fmt.Errorf("sq: surface edge (%d, %d) is shared by %d triangles (tris %v); at most 2 allowed", k.a, k.b, len(u.tris), u.tris)
-		}
-		if len(u.tris) == 2 && u.dir[0] == u.dir[1] {
-			return nil, fmt.Errorf("sq: surface tris[%d] and tris[%d] have inconsistent winding along edge (%d, %d)", u.tris[0], u.tris[1], k.a, k.b)
-		}
-	}
-	// merge coplanar neighbours into facets (union–find)
-	par := make([]int32, len(tris))
+	return geom.Vec3{}
+}
+
+// mergeFacets joins the faces of p across its Flat edges into planar facets
+// (union–find; facets numbered in the order of their first face), sets each
+// facet's plane (area-weighted normal, the first face's first vertex, an
+// in-plane basis) and bounds, and returns each face's facet.
+func (s *Surface) mergeFacets(p *shape.Polyhedron) []int32 {
+	par := make([]int32, len(p.Faces))
 	for i := range par {
 		par[i] = int32(i)
 	}
-	var find func(int32) int32
-	find = func(i int32) int32 {
+	find := func(i int32) int32 {
 		for par[i] != i {
 			par[i] = par[par[i]]
 			i = par[i]
 		}
 		return i
 	}
-	const coplanar = 1e-10
-	for _, k := range keys {
-		u := eu[k]
-		if len(u.tris) == 2 && tn[u.tris[0]].Dot(tn[u.tris[1]]) > 1-coplanar {
-			ra, rb := find(u.tris[0]), find(u.tris[1])
-			if ra != rb {
-				par[ra] = rb
-			}
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		if ed.Kind != shape.Flat {
+			continue
+		}
+		t1, t2 := lowFaces(ed)
+		if ra, rb := find(t1), find(t2); ra != rb {
+			par[ra] = rb
 		}
 	}
-	facetOf := make([]int32, len(tris))
+	inf := geom.V(math.Inf(1), math.Inf(1), math.Inf(1))
+	facetOf := make([]int32, len(p.Faces))
 	root := map[int32]int32{}
-	for i := range tris {
+	for i := range p.Faces {
 		r := find(int32(i))
 		f, ok := root[r]
 		if !ok {
-			f = int32(len(S.facets))
+			f = int32(len(s.facets))
 			root[r] = f
-			S.facets = append(S.facets, facet{lo: geom.V(math.Inf(1), math.Inf(1), math.Inf(1)), hi: geom.V(math.Inf(-1), math.Inf(-1), math.Inf(-1))})
+			s.facets = append(s.facets, facet{lo: inf, hi: inf.Neg()})
 		}
 		facetOf[i] = f
 	}
-	// facet normals (area-weighted) and planes
-	for i, t := range tris {
-		f := &S.facets[facetOf[i]]
-		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
+	for i, fc := range p.Faces {
+		f := &s.facets[facetOf[i]]
+		a, b, c := p.Verts[fc.V[0]], p.Verts[fc.V[1]], p.Verts[fc.V[2]]
 		f.n = f.n.Add(b.Sub(a).Cross(c.Sub(a)))
-		if math.IsInf(f.lo.X, 1) { // first triangle of the facet
+		if math.IsInf(f.lo.X, 1) { // first face of the facet
 			f.p = a
 		}
 		for _, x := range [3]geom.Vec3{a, b, c} {
 			f.lo, f.hi = f.lo.Min(x), f.hi.Max(x)
 		}
 	}
-	for i := range S.facets {
-		f := &S.facets[i]
+	for i := range s.facets {
+		f := &s.facets[i]
 		f.n = f.n.Unit()
 		f.u = f.n.AnyPerp()
 		f.v = f.n.Cross(f.u)
 	}
-	to2 := func(f *facet, x geom.Vec3) [2]float64 {
-		d := x.Sub(f.p)
-		return [2]float64{d.Dot(f.u), d.Dot(f.v)}
-	}
-	// opposite vertex of triangle ti across edge k
-	opp := func(ti int32, k edgeKey) geom.Vec3 {
-		for _, v := range tris[ti] {
-			if v != k.a && v != k.b {
-				return verts[v]
-			}
-		}
-		return geom.Vec3{}
-	}
-	// classify mesh edges between facets; collect feature edge candidates
-	type cand struct {
-		k      edgeKey
-		f1, f2 int32 // f2 = −1 on a boundary
-		t1     int32
-	}
-	var cands []cand
-	for _, k := range keys {
-		u := eu[k]
-		t1 := u.tris[0]
+	return facetOf
+}
+
+// to2 returns x in facet f's in-plane coordinates.
+func (f *facet) to2(x geom.Vec3) [2]float64 {
+	d := x.Sub(f.p)
+	return [2]float64{d.Dot(f.u), d.Dot(f.v)}
+}
+
+// featureCand is a convex or boundary mesh edge between facets f1 < f2
+// (f2 = −1 on a boundary); t1 is its face in facet f1.
+type featureCand struct {
+	e      int32
+	f1, f2 int32
+	t1     int32
+}
+
+// facetBoundaries adds every mesh edge between two facets (or on the rim) to
+// the boundary polygons of its facets, marked concave by p's edge kind, and
+// returns the convex and boundary edges as feature-edge candidates.
+func (s *Surface) facetBoundaries(p *shape.Polyhedron, facetOf []int32) []featureCand {
+	var cands []featureCand
+	for e := range p.Edges {
+		ed := &p.Edges[e]
+		t1, t2 := lowFaces(ed)
 		f1 := facetOf[t1]
-		a, b := verts[k.a], verts[k.b]
-		if len(u.tris) == 1 {
-			f := &S.facets[f1]
-			f.bnd = append(f.bnd, newBedge(to2(f, a), to2(f, b), to2(f, opp(t1, k)), false))
-			cands = append(cands, cand{k, f1, -1, t1})
+		a, b := p.Verts[ed.V[0]], p.Verts[ed.V[1]]
+		if t2 < 0 {
+			f := &s.facets[f1]
+			f.bnd = append(f.bnd, newBedge(f.to2(a), f.to2(b), f.to2(apex(p, t1, ed)), false))
+			cands = append(cands, featureCand{int32(e), f1, -1, t1})
 			continue
 		}
-		t2 := u.tris[1]
 		f2 := facetOf[t2]
 		if f1 == f2 {
 			continue // interior edge of a facet
 		}
-		cls := edgeClass(S.facets[f1].n, a, opp(t2, k))
 		for i, fi := range [2]int32{f1, f2} {
-			f := &S.facets[fi]
-			f.bnd = append(f.bnd, newBedge(to2(f, a), to2(f, b), to2(f, opp(u.tris[i], k)), cls == edgeConcave))
+			f := &s.facets[fi]
+			f.bnd = append(f.bnd, newBedge(f.to2(a), f.to2(b), f.to2(apex(p, [2]int32{t1, t2}[i], ed)), ed.Kind == shape.Concave))
 		}
-		if cls == edgeConvex {
+		if ed.Kind == shape.Convex {
 			if f2 < f1 {
 				f1, f2, t1 = f2, f1, t2
 			}
-			cands = append(cands, cand{k, f1, f2, t1})
+			cands = append(cands, featureCand{int32(e), f1, f2, t1})
 		}
 	}
-	// merge feature candidates that share the facet pair and the line
+	return cands
+}
+
+// featureEdges merges the candidates that join the same facets along one line
+// into the surface's feature edges and returns, for each mesh vertex at an
+// end of one, the feature edges ending there.
+func (s *Surface) featureEdges(p *shape.Polyhedron, cands []featureCand) map[int32][]int32 {
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].f1 != cands[j].f1 {
 			return cands[i].f1 < cands[j].f1
 		}
 		return cands[i].f2 < cands[j].f2
 	})
-	endpoint := map[int32][]int32{} // vertex → feature edges ending there
+	endpoint := map[int32][]int32{}
 	for lo := 0; lo < len(cands); {
 		hi := lo + 1
 		for hi < len(cands) && cands[hi].f1 == cands[lo].f1 && cands[hi].f2 == cands[lo].f2 {
@@ -294,103 +264,113 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 		group := cands[lo:hi]
 		used := make([]bool, len(group))
 		for i := range group {
-			if used[i] {
-				continue
-			}
-			a0, b0 := verts[group[i].k.a], verts[group[i].k.b]
-			e := b0.Sub(a0).Unit()
-			type iv struct {
-				t0, t1 float64
-				v0, v1 int32
-			}
-			var ivs []iv
-			for j := i; j < len(group); j++ {
-				if used[j] {
-					continue
-				}
-				pa, pb := verts[group[j].k.a], verts[group[j].k.b]
-				da, db := pa.Sub(a0), pb.Sub(a0)
-				tol := 1e-9 * S.scale
-				if da.Sub(e.Scale(da.Dot(e))).Norm() > tol || db.Sub(e.Scale(db.Dot(e))).Norm() > tol {
-					continue
-				}
-				used[j] = true
-				ta, tb := da.Dot(e), db.Dot(e)
-				va, vb := group[j].k.a, group[j].k.b
-				if ta > tb {
-					ta, tb, va, vb = tb, ta, vb, va
-				}
-				ivs = append(ivs, iv{ta, tb, va, vb})
-			}
-			sort.Slice(ivs, func(p, q int) bool { return ivs[p].t0 < ivs[q].t0 })
-			f1 := &S.facets[group[i].f1]
-			m1 := e.Cross(f1.n)
-			if m1.Dot(opp(group[i].t1, group[i].k).Sub(a0)) > 0 {
-				m1 = m1.Neg()
-			}
-			var n2, m2 geom.Vec3
-			if group[i].f2 >= 0 {
-				n2 = S.facets[group[i].f2].n
-				m2 = e.Cross(n2)
-				// facet 2 lies on the −m2 side: for a convex edge, m2 points along +n1
-				if m2.Dot(f1.n) < 0 {
-					m2 = m2.Neg()
-				}
-			}
-			for p := 0; p < len(ivs); {
-				q := p
-				t1 := ivs[p].t1
-				v1 := ivs[p].v1
-				for q+1 < len(ivs) && ivs[q+1].t0 <= t1+1e-9*S.scale {
-					q++
-					if ivs[q].t1 > t1 {
-						t1, v1 = ivs[q].t1, ivs[q].v1
-					}
-				}
-				a := a0.AddScaled(ivs[p].t0, e)
-				b := a0.AddScaled(t1, e)
-				fe := fedge{a: a, e: e, l: t1 - ivs[p].t0, n1: f1.n, n2: n2, m1: m1, m2: m2, boundary: group[i].f2 < 0, f1: group[i].f1, f2: group[i].f2}
-				fe.lo, fe.hi = a.Min(b), a.Max(b)
-				id := int32(len(S.edges))
-				S.edges = append(S.edges, fe)
-				endpoint[ivs[p].v0] = append(endpoint[ivs[p].v0], id)
-				endpoint[v1] = append(endpoint[v1], id)
-				p = q + 1
+			if !used[i] {
+				s.mergeLine(p, group, i, used, endpoint)
 			}
 		}
 		lo = hi
 	}
-	// convex corners: feature-edge endpoints where every neighbour lies on or
-	// below every incident facet plane
-	nbr := map[int32]map[int32]bool{}
-	inc := map[int32]map[int32]bool{}
-	for i, t := range tris {
-		for j := 0; j < 3; j++ {
-			a, b := t[j], t[(j+1)%3]
-			if nbr[a] == nil {
-				nbr[a], inc[a] = map[int32]bool{}, map[int32]bool{}
-			}
-			if nbr[b] == nil {
-				nbr[b], inc[b] = map[int32]bool{}, map[int32]bool{}
-			}
-			nbr[a][b], nbr[b][a] = true, true
-			inc[a][facetOf[i]] = true
+	return endpoint
+}
+
+// lineSpan is one candidate's extent [t0, t1] along a feature line and the
+// mesh vertices at its ends.
+type lineSpan struct {
+	t0, t1 float64
+	v0, v1 int32
+}
+
+// mergeLine collects the candidates of group (one facet pair) on the line of
+// group[i], marks them used, and adds one feature edge per run of touching or
+// overlapping spans, with the facet normals and the in-plane directions m1, m2
+// leaving the facets across it.
+func (s *Surface) mergeLine(p *shape.Polyhedron, group []featureCand, i int, used []bool, endpoint map[int32][]int32) {
+	g := group[i]
+	ed := &p.Edges[g.e]
+	a0, b0 := p.Verts[ed.V[0]], p.Verts[ed.V[1]]
+	e := b0.Sub(a0).Unit()
+	tol := 1e-9 * s.scale
+	var spans []lineSpan
+	for j := i; j < len(group); j++ {
+		if used[j] {
+			continue
+		}
+		ej := &p.Edges[group[j].e]
+		pa, pb := p.Verts[ej.V[0]], p.Verts[ej.V[1]]
+		da, db := pa.Sub(a0), pb.Sub(a0)
+		if da.Sub(e.Scale(da.Dot(e))).Norm() > tol || db.Sub(e.Scale(db.Dot(e))).Norm() > tol {
+			continue
+		}
+		used[j] = true
+		ta, tb := da.Dot(e), db.Dot(e)
+		va, vb := ej.V[0], ej.V[1]
+		if ta > tb {
+			ta, tb, va, vb = tb, ta, vb, va
+		}
+		spans = append(spans, lineSpan{ta, tb, va, vb})
+	}
+	sort.Slice(spans, func(x, y int) bool { return spans[x].t0 < spans[y].t0 })
+	f1 := &s.facets[g.f1]
+	m1 := e.Cross(f1.n)
+	if m1.Dot(apex(p, g.t1, ed).Sub(a0)) > 0 {
+		m1 = m1.Neg()
+	}
+	var n2, m2 geom.Vec3
+	if g.f2 >= 0 {
+		n2 = s.facets[g.f2].n
+		m2 = e.Cross(n2)
+		// facet 2 lies on the −m2 side: for a convex edge, m2 points along +n1
+		if m2.Dot(f1.n) < 0 {
+			m2 = m2.Neg()
 		}
 	}
+	for k := 0; k < len(spans); {
+		q := k
+		t1, v1 := spans[k].t1, spans[k].v1
+		for q+1 < len(spans) && spans[q+1].t0 <= t1+tol {
+			q++
+			if spans[q].t1 > t1 {
+				t1, v1 = spans[q].t1, spans[q].v1
+			}
+		}
+		a := a0.AddScaled(spans[k].t0, e)
+		b := a0.AddScaled(t1, e)
+		fe := fedge{a: a, e: e, l: t1 - spans[k].t0, n1: f1.n, n2: n2, m1: m1, m2: m2, boundary: g.f2 < 0, f1: g.f1, f2: g.f2}
+		fe.lo, fe.hi = a.Min(b), a.Max(b)
+		id := int32(len(s.edges))
+		s.edges = append(s.edges, fe)
+		endpoint[spans[k].v0] = append(endpoint[spans[k].v0], id)
+		endpoint[v1] = append(endpoint[v1], id)
+		k = q + 1
+	}
+}
+
+// convexCorners keeps, in vertex order, the feature-edge endpoints where
+// every neighbour lies on or below every incident facet plane, with the
+// directions to the neighbours and the facet normals that bound the corner's
+// Voronoi cone.
+func (s *Surface) convexCorners(p *shape.Polyhedron, facetOf []int32, endpoint map[int32][]int32) {
 	vs := make([]int32, 0, len(endpoint))
 	for v := range endpoint {
 		vs = append(vs, v)
 	}
 	sort.Slice(vs, func(i, j int) bool { return vs[i] < vs[j] })
 	for _, v := range vs {
-		c := corner{v: verts[v], es: endpoint[v]}
-		convex := true
-		for f := range inc[v] {
-			c.ns = append(c.ns, S.facets[f].n)
-			c.fs = append(c.fs, f)
+		c := corner{v: p.Verts[v], es: endpoint[v]}
+		for _, fc := range p.VertFaces[v] {
+			if f := facetOf[fc]; !slices.Contains(c.fs, f) {
+				c.fs = append(c.fs, f)
+				c.ns = append(c.ns, s.facets[f].n)
+			}
 		}
-		for w := range nbr[v] {
-			d := verts[w].Sub(verts[v])
+		convex := true
+		for _, e := range p.VertEdges[v] {
+			ed := &p.Edges[e]
+			w := ed.V[0]
+			if w == v {
+				w = ed.V[1]
+			}
+			d := p.Verts[w].Sub(p.Verts[v])
 			for _, n := range c.ns {
 				if n.Dot(d) > 1e-9*d.Norm() {
 					convex = false
@@ -399,25 +379,9 @@ func NewSurface(verts []geom.Vec3, tris [][3]int32) (*Surface, error) {
 			c.dirs = append(c.dirs, d.Unit())
 		}
 		if convex {
-			S.corners = append(S.corners, c)
+			s.corners = append(s.corners, c)
 		}
 	}
-	return S, nil
-}
-
-// edgeClass classifies the mesh edge of facet 1 (normal n1, through a) whose
-// other triangle has the opposite vertex o: convex when o lies below the plane
-// of facet 1, concave when above, flat when on it.
-func edgeClass(n1, a, o geom.Vec3) int {
-	s := n1.Dot(o.Sub(a))
-	d := o.Sub(a).Norm()
-	switch {
-	case s < -1e-9*d:
-		return edgeConvex
-	case s > 1e-9*d:
-		return edgeConcave
-	}
-	return edgeFlat
 }
 
 // contains reports whether the in-plane point q (coordinates relative to f.p)

@@ -120,15 +120,15 @@ func triFan(tv []geom.Vec3) ([]geom.Vec3, []arc) {
 
 // surfStats collects worst deviations of one brute-force comparison.
 type surfStats struct {
-	n, nIn, nOut, byKind [3]int
-	maxRel               float64 // overlaps
-	maxAng               [3]float64
-	ratio                [3][2]float64 // worst deviation / tolerance: overlap, angle
-	skipped              int           // |brute-force gap| > 6% of the size: tolerances not checked
-	behind               int           // centre behind a one-sided triangle
-	maxSepRel            float64       // separations
-	maxFacet             float64       // facet contacts: |gap − brute force| / size
-	maxDeep              float64       // PA depth below the deepest particle point along u, / size
+	nIn, nOut, byKind [3]int
+	maxRel            float64 // overlaps
+	maxAng            [3]float64
+	ratio             [3][2]float64 // worst deviation / tolerance: overlap, angle
+	skipped           int           // |brute-force gap| > 6% of the size: tolerances not checked
+	behind            int           // centre behind a one-sided triangle
+	maxSepRel         float64       // separations
+	maxFacet          float64       // facet contacts: |gap − brute force| / size
+	maxDeep           float64       // PA depth below the deepest particle point along u, / size
 }
 
 // devTol returns the tolerated relative overlap (or gap) deviation and the

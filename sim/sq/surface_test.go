@@ -1,12 +1,14 @@
 package sq
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/shape"
 )
 
 // boxMesh returns the 12-triangle box [lo, hi] with normals pointing out of
@@ -60,36 +62,47 @@ func floorMesh(h float64, m int) ([]geom.Vec3, [][3]int32) {
 	return verts, tris
 }
 
+// mustSurface builds the contact surface of the open (or closed) mesh v, tr
+// through shape.NewSurface, as the world does.
 func mustSurface(t testing.TB, v []geom.Vec3, tr [][3]int32) *Surface {
-	s, err := NewSurface(v, tr)
+	p, err := shape.NewSurface("test", v, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSurface(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// Bad meshes are rejected with an error naming the field.
+// Bad meshes are rejected by shape.NewSurface (the one home of the mesh
+// checks) with the defect's kind; NewSurface refuses a polyhedron without
+// faces.
 func TestNewSurfaceErrors(t *testing.T) {
 	v := []geom.Vec3{{}, {X: 1}, {Y: 1}, {Z: 1}}
 	cases := []struct {
 		v    []geom.Vec3
 		tr   [][3]int32
-		want string
+		want error
 	}{
-		{v, nil, "tris is empty"},
-		{v, [][3]int32{{0, 1, 4}}, "tris[0][2]"},
-		{v, [][3]int32{{0, 1, 2}, {0, -1, 2}}, "tris[1][1]"},
-		{[]geom.Vec3{{}, {X: math.NaN()}, {Y: 1}}, [][3]int32{{0, 1, 2}}, "verts[1]"},
-		{[]geom.Vec3{{}, {X: 1}, {X: 2}}, [][3]int32{{0, 1, 2}}, "tris[0]"},
-		{v, [][3]int32{{0, 1, 1}}, "tris[0]"},
-		{v, [][3]int32{{0, 1, 2}, {0, 1, 3}}, "inconsistent winding"},
-		{v, [][3]int32{{0, 1, 2}, {1, 0, 3}, {1, 0, 2}}, "shared by 3"},
+		{v, nil, shape.ErrDegenerate},
+		{v, [][3]int32{{0, 1, 4}}, shape.ErrIndex},
+		{v, [][3]int32{{0, 1, 2}, {0, -1, 2}}, shape.ErrIndex},
+		{[]geom.Vec3{{}, {X: math.NaN()}, {Y: 1}}, [][3]int32{{0, 1, 2}}, shape.ErrNonFinite},
+		{[]geom.Vec3{{}, {X: 1}, {X: 2}}, [][3]int32{{0, 1, 2}}, shape.ErrDegenerate},
+		{v, [][3]int32{{0, 1, 1}}, shape.ErrDegenerate},
+		{v, [][3]int32{{0, 1, 2}, {0, 1, 3}}, shape.ErrOrientation},
+		{v, [][3]int32{{0, 1, 2}, {1, 0, 3}, {1, 0, 2}}, shape.ErrNonManifold},
 	}
 	for i, c := range cases {
-		_, err := NewSurface(c.v, c.tr)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("case %d: error %v, want one containing %q", i, err, c.want)
+		_, err := shape.NewSurface("bad", c.v, c.tr)
+		if !errors.Is(err, c.want) {
+			t.Errorf("case %d: error %v, want %v", i, err, c.want)
 		}
+	}
+	if _, err := NewSurface(&shape.Polyhedron{Name: "empty"}); err == nil || !strings.Contains(err.Error(), "no faces") {
+		t.Errorf("empty polyhedron: error %v, want one saying it has no faces", err)
 	}
 }
 

@@ -54,9 +54,6 @@ func Create(dir string) (*Series, error) {
 // Dir is the directory the series is written in (DIR/vtk).
 func (s *Series) Dir() string { return s.dir }
 
-// Len is the number of frames written.
-func (s *Series) Len() int { return len(s.times) }
-
 // Write adds the snapshot f as the next frame at time f.Stats.Time.
 func (s *Series) Write(f *snap.Snapshot) error {
 	k := len(s.times)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"grainlab/sim/law"
 )
 
 // Event is a timed change applied between steps (a scene's `events`).
@@ -61,11 +63,9 @@ func (w *World) NextEventTime() float64 {
 }
 
 // SetParam changes a contact parameter of the running world by dotted path:
-// contact.default.<key> or contact.<matA>.<matB>.<key>, with key one of
-// gbar, eps1, n1, f, n2, zeta, mu_s, mu_d, eps_t, c_t (polyhedra) or kn,
-// gamma_n, kt, gamma_t, youngs_modulus, poisson_ratio, restitution, mu,
-// mu_roll, curvature_cap (spheres, superquadrics). The change is validated
-// first; an invalid value is refused and nothing changes.
+// contact.default.<key> or contact.<matA>.<matB>.<key>, with key the name
+// of a Number or a Flag (0 or 1) in law.Params. The change is validated first; an invalid
+// value is refused and nothing changes.
 func (w *World) SetParam(path string, v float64) error {
 	parts := strings.Split(path, ".")
 	if len(parts) < 3 || parts[0] != "contact" {
@@ -102,54 +102,19 @@ func (w *World) SetParam(path string, v float64) error {
 	return nil
 }
 
-// SetField sets one named field of p (no validation).
+// SetField sets one named parameter of p (no range validation): a Number of
+// law.Params by its accessor, a Flag (limit_damping) from 0 or 1
+// (law.Param.SetNumber).
 func SetField(p *ContactParams, key string, v float64) error {
-	switch key {
-	case "gbar":
-		p.Normal.GBar = v
-	case "eps1":
-		p.Normal.Eps1 = v
-	case "n1":
-		p.Normal.N1 = v
-	case "f":
-		p.Normal.F = v
-	case "n2":
-		p.Normal.N2 = v
-	case "zeta":
-		p.Zeta = v
-	case "damp_band":
-		p.DampBand = v
-	case "mu_s":
-		p.Friction.MuS = v
-	case "mu_d":
-		p.Friction.MuD = v
-	case "eps_t":
-		p.Friction.EpsT = v
-	case "c_t":
-		p.Friction.CT = v
-	case "kn":
-		p.Smooth.Kn = v
-	case "gamma_n":
-		p.Smooth.GammaN = v
-	case "kt":
-		p.Smooth.Kt = v
-	case "gamma_t":
-		p.Smooth.GammaT = v
-	case "youngs_modulus":
-		p.Smooth.E = v
-	case "poisson_ratio":
-		p.Smooth.Nu = v
-	case "restitution":
-		p.Smooth.Restitution = v
-	case "mu":
-		p.Smooth.Mu = v
-	case "mu_roll":
-		p.Smooth.MuRoll = v
-	case "curvature_cap":
-		p.Smooth.CapQ = v
-	default:
+	q, ok := law.Lookup(key)
+	if !ok || q.Kind == law.Choice {
 		return fmt.Errorf("unknown contact parameter %q", key)
 	}
+	s := p.LawSet()
+	if err := q.SetNumber(&s, v); err != nil {
+		return err
+	}
+	p.SetLawSet(s)
 	return nil
 }
 

@@ -163,17 +163,19 @@ func contactOf(s *ContactState) (contact.Contact, error) {
 	return c, nil
 }
 
-// paramKeys are the keys of SetField, in the order ParamRecord lists them.
-var paramKeys = []string{"gbar", "eps1", "n1", "f", "n2", "zeta", "damp_band", "mu_s", "mu_d", "eps_t", "c_t",
-	"kn", "gamma_n", "kt", "gamma_t", "youngs_modulus", "poisson_ratio", "restitution", "mu", "mu_roll", "curvature_cap"}
+// paramKeys are the keys of SetField (the Numbers of law.Params), in the
+// order ParamRecord lists them.
+var paramKeys = law.Names(func(q *law.Param) bool { return q.Field != nil })
 
-// paramValues reads p by the keys of SetField (its getter).
+// paramValues reads p by the keys of SetField (law.Params' accessors).
 func paramValues(p *ContactParams) map[string]float64 {
-	return map[string]float64{"gbar": p.Normal.GBar, "eps1": p.Normal.Eps1, "n1": p.Normal.N1, "f": p.Normal.F,
-		"n2": p.Normal.N2, "zeta": p.Zeta, "damp_band": p.DampBand, "mu_s": p.Friction.MuS, "mu_d": p.Friction.MuD,
-		"eps_t": p.Friction.EpsT, "c_t": p.Friction.CT, "kn": p.Smooth.Kn, "gamma_n": p.Smooth.GammaN,
-		"kt": p.Smooth.Kt, "gamma_t": p.Smooth.GammaT, "youngs_modulus": p.Smooth.E, "poisson_ratio": p.Smooth.Nu,
-		"restitution": p.Smooth.Restitution, "mu": p.Smooth.Mu, "mu_roll": p.Smooth.MuRoll, "curvature_cap": p.Smooth.CapQ}
+	s := p.LawSet()
+	out := make(map[string]float64, len(paramKeys))
+	for _, k := range paramKeys {
+		q, _ := law.Lookup(k)
+		out[k] = *q.Field(&s)
+	}
+	return out
 }
 
 // paramRecords lists the parameters of every material pair that has its own.

@@ -137,11 +137,7 @@ func (w *World) surfaceOf(p *shape.Polyhedron) *sq.Surface {
 	if s, ok := w.surfaces.Load(p); ok {
 		return s.(*sq.Surface)
 	}
-	tris := make([][3]int32, len(p.Faces))
-	for i, f := range p.Faces {
-		tris[i] = f.V
-	}
-	s, err := sq.NewSurface(p.Verts, tris)
+	s, err := sq.NewSurface(p)
 	if err != nil {
 		s = nil // an unusable surface has no smooth contacts (Check reports it)
 	}
@@ -286,7 +282,7 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
 			reff = w.effectiveRadius(e, a, b, &p.Smooth, c)
 		}
-		nf := p.Smooth.Normal(-c.Gn, -vn, meff, reff)
+		nf := p.Smooth.Normal(-c.Gn, vn, meff, reff)
 		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}
 		if p.Smooth.Mu > 0 { // frictionless (S2 §3): no tangential history at all
 			vt := vrel.Sub(c.N.Scale(vn))

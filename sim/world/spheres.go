@@ -5,7 +5,6 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
-	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
 )
 
@@ -46,13 +45,17 @@ type Spheres struct {
 	stateBuf  []sphere.State
 	seenBuf   []bool
 	mergeOrd  []int32
-	// rec holds what Drift and Accept need of each sphere, in body order.
+	// kin and rec hold what Drift and Accept need of each sphere, in body
+	// order: kin the integrator's kinematics, rec the world's part.
+	kin       []SphereKin
 	rec       []sphereRec
 	refBuilds int // Verlet builds when rec's reference positions were copied
 
 	// Drift and Accept on two workers (passes).
 	part             [2]passPart
 	dtDrift, hFinish float64
+	kickDrift        KickDrift // the integrator's kinematics of the pass in progress
+	kick             Kick
 	testDrift        bool
 	driftJob         func(worker int)
 	rebuildJob       func(worker int) // the pair list and the wall slots at once
@@ -121,14 +124,13 @@ type Spheres struct {
 	drift  driftTest        // the last Drift's list test
 }
 
-// sphereRec is what Drift and Accept need of a sphere, stored in body
-// order so that their passes read memory in order.
+// sphereRec is what the world's part of Drift and Accept needs of a
+// sphere, stored in body order so that their passes read memory in order.
 type sphereRec struct {
-	b                *body.Body
-	invM, invI, mass float64
-	mg               geom.Vec3
-	ref              geom.Vec3 // the Verlet list's reference position
-	spec             int32
+	mass float64
+	mg   geom.Vec3
+	ref  geom.Vec3 // the Verlet list's reference position
+	spec int32
 }
 
 // spheresKey is what the tables depend on besides the bodies' own fields.
@@ -347,12 +349,16 @@ func (s *Spheres) build() {
 		}
 		s.spec[k] = id
 	}
-	s.rec = resize(s.rec, n)
+	s.kin, s.rec = resize(s.kin, n), resize(s.rec, n)
 	for k, b := range s.body {
-		s.rec[k] = sphereRec{b: b, invM: s.invM[k], invI: s.invI[k], mass: s.mass[k], mg: s.mg[k], spec: s.spec[k]}
+		s.kin[k] = SphereKin{B: b, K: int32(k), InvM: s.invM[k], InvI: s.invI[k]}
+		s.rec[k] = sphereRec{mass: s.mass[k], mg: s.mg[k], spec: s.spec[k]}
 	}
 	s.refBuilds = -1
 	s.tr.Resize(n)
+	for k := range s.kin {
+		s.kin[k].S = &s.tr.S[k]
+	}
 	s.listed = false
 	s.wr = resize(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))
@@ -424,41 +430,6 @@ func (s *Spheres) Bodies() []*body.Body { return s.body }
 // Trial returns the flat state the integrator fills with its trial state
 // before Evaluate; after Accept it holds the accepted state.
 func (s *Spheres) Trial() *sphere.Flat { return &s.tr }
-
-// Accept makes the last evaluation the accepted step: it completes the
-// trial state with velocity Verlet's second half kick of h = dt/2 (0 for
-// the forces of a start) and writes it to the bodies; the contacts become
-// the history of the next step, and the statistics (energies, contact
-// counts) and wall forces are updated.
-func (s *Spheres) Accept(h float64) {
-	w := s.w
-	w.histStale = false
-	l := &s.lists[s.cur]
-	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
-	l.Hist, l.PrevHist = l.PrevHist, l.Hist
-	for i := range s.slots {
-		sl := &s.slots[i]
-		if sl.rim {
-			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
-		}
-		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
-		sl.pTouch, sl.pRim = sl.touch, sl.rim
-		if s.moms {
-			sl.pHist = sl.hist
-		}
-	}
-	for i := range w.Walls {
-		w.Walls[i].Force = s.wallForce[i]
-	}
-
-	stats := &w.Stats
-	stats.Kinetic, stats.PotentialGravity, s.travel = s.finish(h)
-	stats.PotentialContact = s.epot
-	stats.Contacts, stats.Suppressed = s.contacts, 0
-	stats.ByKind = [snap.NumContactKinds]int{}
-	stats.ByKind[snap.SQ] = s.contacts
-	s.valid = true
-}
 
 // hasFacet reports whether cs holds the facet contact of a sphere–plane
 // pair (key 0, 0).

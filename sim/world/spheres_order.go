@@ -127,11 +127,12 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
-	// byBody: the spheres in body order.
+	// byBody: the spheres in body order (and the kinematics' index).
 	j := 0
 	for _, k := range s.sidx {
 		if k >= 0 {
 			s.byBody[j] = k
+			s.kin[j].K, s.kin[j].S = k, &s.tr.S[k]
 			j++
 		}
 	}

@@ -3,6 +3,21 @@
 // detect (broad + narrow phase, hierarchy) → laws (normal, damping, friction)
 // → accumulate (gravity, loads, contact forces into body accumulators).
 // Integrators (package integrate) advance the state using these stages.
+//
+// The sphere path (Spheres: worlds of spheres and planar walls under the
+// explicit integrator) is the world's sphere force stage on flat arrays, one
+// file per idea: spheres.go the type, whether a world qualifies and its
+// per-sphere tables; spheres_list.go list upkeep (the Verlet test, the half
+// neighbour list and its history carried over at rebuilds, the wall slots);
+// spheres_eval.go evaluation (pair kernels of package sphere, wall slots,
+// sums in pair order, the two workers and the measured choice of splitting);
+// spheres_dt.go the step bound by class; spheres_step.go the passes over the
+// spheres that read and write the bodies (Drift and Accept, around the
+// integrator's kinematics: SphereKin, KickDrift, Kick); spheres_sync.go the
+// hand-over of the contact history to and from the generic stages and the
+// contact list; spheres_order.go the spatial (Morton) order. The kinematics
+// are package integrate's (explicit_spheres.go); the smooth law is
+// law.Smooth, which the kernels of package sphere are pinned to.
 package world
 
 import (
@@ -34,6 +49,16 @@ type ContactParams struct {
 	// HasPoly and HasSmooth tell which of the two sets was given; Validate sets
 	// them from non-zero stiffnesses when both are false.
 	HasPoly, HasSmooth bool
+}
+
+// LawSet returns p's laws as the law.Set that law.Params' accessors read.
+func (p *ContactParams) LawSet() law.Set {
+	return law.Set{Normal: p.Normal, Friction: p.Friction, Zeta: p.Zeta, DampBand: p.DampBand, Smooth: p.Smooth}
+}
+
+// SetLawSet makes s p's laws (HasPoly and HasSmooth are kept).
+func (p *ContactParams) SetLawSet(s law.Set) {
+	p.Normal, p.Friction, p.Zeta, p.DampBand, p.Smooth = s.Normal, s.Friction, s.Zeta, s.DampBand, s.Smooth
 }
 
 // Validate checks every parameter and prepares derived constants (ε2, c2 of S0 eq. 51).
@@ -95,6 +120,24 @@ type Settings struct {
 	// Both are on by default (DefaultSettings); false gives newmark the
 	// dashpot of eq. (52) fully implicit, as written. Explicit ignores both.
 	DampLag, DampLagEntry bool
+}
+
+// WallForces appends each wall's Force (the contact force it exerts this
+// step, in wall order) to dst and returns the result: the wall part of the
+// state a rejected step rolls back (integrate's checkpoint).
+func (w *World) WallForces(dst []geom.Vec3) []geom.Vec3 {
+	for _, wl := range w.Walls {
+		dst = append(dst, wl.Force)
+	}
+	return dst
+}
+
+// SetWallForces puts back the wall forces f taken by WallForces (one per
+// wall, in wall order).
+func (w *World) SetWallForces(f []geom.Vec3) {
+	for i := range w.Walls {
+		w.Walls[i].Force = f[i]
+	}
 }
 
 // DefaultSettings returns conservative stepping settings.

@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"fmt"
@@ -124,7 +124,7 @@ func ValidateShape(m ui.Material) error { return ShapeOf(m).Validate() }
 func PanelSmooth(p world.ContactParams) ui.SmoothLaw {
 	s := p.Smooth
 	return ui.SmoothLaw{Model: s.Model.String(), Kn: s.Kn, GammaN: s.GammaN, Kt: s.Kt, GammaT: s.GammaT,
-		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ}
+		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ, LimitDamping: s.LimitDamping}
 }
 
 // ValidateSmooth returns the panel's validator of smooth-law candidates on
@@ -133,10 +133,7 @@ func PanelSmooth(p world.ContactParams) ui.SmoothLaw {
 func ValidateSmooth(base world.ContactParams) func(ui.SmoothLaw) error {
 	return func(l ui.SmoothLaw) error {
 		p := base
-		for _, e := range []ui.ParamEdit{{Key: "kn", Value: l.Kn}, {Key: "gamma_n", Value: l.GammaN}, {Key: "kt", Value: l.Kt},
-			{Key: "gamma_t", Value: l.GammaT}, {Key: "youngs_modulus", Value: l.E}, {Key: "poisson_ratio", Value: l.Nu},
-			{Key: "restitution", Value: l.Restitution}, {Key: "mu", Value: l.Mu}, {Key: "mu_roll", Value: l.MuRoll},
-			{Key: "curvature_cap", Value: l.CapQ}} {
+		for _, e := range ui.SmoothEdits(l) {
 			if err := world.SetField(&p, e.Key, e.Value); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/ui"
@@ -29,10 +30,10 @@ func TestPerfWindow(t *testing.T) {
 		t.Skip("set GRAINLAB_PERF=T (simulated seconds before measuring) to run")
 	}
 	mainthread.NeedDisplay(t)
-	o := Options{Scene: DefaultScene, Time: 1e6}
+	o := app.Options{Scene: app.DefaultScene, Time: 1e6}
 	t0 := 0.0
 	if env == "packed" {
-		o.Restart = "builtin:" + DefaultPacked // the collapse: a steady contact count
+		o.Restart = "builtin:" + app.DefaultPacked // the collapse: a steady contact count
 	} else {
 		var err error
 		if t0, err = strconv.ParseFloat(env, 64); err != nil {
@@ -46,7 +47,7 @@ func TestPerfWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := Load(o)
+	s, err := app.Load(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestPerfWindow(t *testing.T) {
 			return
 		}
 		defer u.Close()
-		loop := NewSimLoop(s, o)
+		loop := app.NewSimLoop(s, o)
 		loop.OnPublish = glfw.PostEmptyEvent
 		loop.SetSpeed(1, true)
 		loop.Start()

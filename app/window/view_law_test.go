@@ -1,10 +1,11 @@
-package app
+package window
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"grainlab/app"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 	"grainlab/ui"
@@ -117,7 +118,7 @@ func TestLawConversions(t *testing.T) {
 // round-trip the world's values, and the validators refuse what the
 // simulation refuses (naming the field).
 func TestPanelShapesAndSmoothLaw(t *testing.T) {
-	s, err := Load(smallSQ())
+	s, err := app.Load(smallSQ())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,6 +149,11 @@ func TestPanelShapesAndSmoothLaw(t *testing.T) {
 	if l.Model != "hertz-material" || l.E != 5e6 || l.Nu != 0.3 || l.Restitution != 0.5 || l.Mu != 0.5 || l.CapQ != 10 {
 		t.Fatalf("PanelSmooth: %+v", l)
 	}
+	p.Smooth.LimitDamping = true
+	if !PanelSmooth(p).LimitDamping {
+		t.Errorf("PanelSmooth: LimitDamping not carried to the panel")
+	}
+	p.Smooth.LimitDamping = false
 	v := ValidateSmooth(p)
 	if err := v(l); err != nil {
 		t.Fatalf("current law refused: %v", err)

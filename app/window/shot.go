@@ -1,4 +1,4 @@
-package app
+package window
 
 // `grainlab shot`: simulate headless, render one frame in a hidden window,
 // read it back (glReadPixels) and write a PNG.
@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -38,8 +39,8 @@ type ShotOptions struct {
 
 func cmdShot(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("shot", stderr)
-	var o Options
-	var sets setFlags
+	var o app.Options
+	var sets app.SetFlags
 	var t float64
 	var out, size, camera string
 	var quiet, panel bool
@@ -51,22 +52,22 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name (default: the scene's)")
-	fs.StringVar(&o.Restart, "restart", "", `start from the body states of a final.json ("builtin:NAME" for a shipped state, e.g. builtin:`+DefaultPacked+`); --time is then absolute`)
+	fs.StringVar(&o.Restart, "restart", "", `start from the body states of a final.json ("builtin:NAME" for a shipped state, e.g. builtin:`+app.DefaultPacked+`); --time is then absolute`)
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&panel, "panel", false, "draw the control panel too")
 	fs.StringVar(&camera, "camera", "", "camera direction YAW,PITCH in degrees (default: the window's)")
 	fs.Float64Var(&zoom, "zoom", 0, "zoom steps after framing the bodies (positive: closer)")
 	fs.BoolVar(&overlays, "overlays", false, "turn on every overlay (spheres, skin, suppressed contacts, colour by speed)")
-	name, err := parseWithPositional(fs, args)
+	name, err := app.ParseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	o.Scene, o.Sets = name, sets
 	so := ShotOptions{Panel: panel, Zoom: zoom, Overlays: overlays}
 	if so.Width, so.Height, err = parseSize(size); err != nil {
 		fmt.Fprintln(stderr, "grainlab shot: --size:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	if camera != "" {
 		parts := strings.Split(camera, ",")
@@ -78,45 +79,45 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(parts) != 2 || e1 != nil || e2 != nil || math.IsNaN(yaw+pitch) || math.IsInf(yaw+pitch, 0) {
 			fmt.Fprintf(stderr, "grainlab shot: --camera: want YAW,PITCH in degrees (got %q)\n", camera)
-			return ExitInput
+			return app.ExitInput
 		}
 		so.Orient, so.Yaw, so.Pitch = true, yaw, pitch
 	}
 	switch {
 	case out == "":
 		fmt.Fprintln(stderr, "grainlab shot: --out FILE.png is required")
-		return ExitInput
+		return app.ExitInput
 	case math.IsNaN(t) || math.IsInf(t, 0) || t < 0:
 		fmt.Fprintln(stderr, "grainlab shot: --time must be a finite number ≥ 0")
-		return ExitInput
+		return app.ExitInput
 	case math.IsNaN(zoom) || math.IsInf(zoom, 0) || math.Abs(zoom) > 100:
 		fmt.Fprintln(stderr, "grainlab shot: --zoom must be within ±100 steps")
-		return ExitInput
+		return app.ExitInput
 	}
 	if isRunFile(name) {
 		if len(sets) > 0 || o.Restart != "" || o.Integrator != "" {
 			fmt.Fprintln(stderr, "grainlab shot: --set, --restart and --integrator apply to scenes, not to a recorded run")
-			return ExitInput
+			return app.ExitInput
 		}
 		return shotRun(name, t, out, so, quiet, stderr)
 	}
 	if t > 0 {
 		o.Time = t // the run's end is the picture's time
 	}
-	s, err := Load(o)
+	s, err := app.Load(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return exitFor(err)
+		return app.ExitFor(err)
 	}
 	if err := checkDisplay(); err != nil { // before a long simulation
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	w := s.World
 	if t > w.Time {
-		var bar *Progress
+		var bar *app.Progress
 		if !quiet {
-			bar = NewProgress(stderr, w.Time, t)
+			bar = app.NewProgress(stderr, w.Time, t)
 		}
 		_, err := s.StepTo(t, func() bool {
 			if bar != nil {
@@ -129,44 +130,44 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "grainlab shot: simulation failed at t=%.6g s (step %d): %v\n", w.Time, w.Steps, err)
-			return ExitFailure
+			return app.ExitFailure
 		}
 	}
 	so.Law = w.DefaultParams()
 	so.Shapes = w.SmoothShapes()
-	so.MeanMass = meanMass(w)
+	so.MeanMass = app.MeanMass(w)
 	img, err := RenderShot(w.Snapshot(nil), so)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	if err := writePNG(out, img); err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	if !quiet {
 		fmt.Fprintf(stderr, "wrote %s (%dx%d, t=%.4g s, %d contacts)\n", out, img.Bounds().Dx(), img.Bounds().Dy(), w.Time, w.Stats.Contacts)
 	}
-	return ExitOK
+	return app.ExitOK
 }
 
 // shotRun renders the frame of a recorded run at time t (the newest frame
 // at or before it) to the PNG out.
 func shotRun(path string, t float64, out string, so ShotOptions, quiet bool, stderr io.Writer) int {
-	src, err := OpenFrames(path)
+	src, err := app.OpenFrames(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	defer src.Close()
 	s, err := frameAtTime(src, path, t)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	if err := checkDisplay(); err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	img, err := RenderShot(s, so)
 	if err == nil {
@@ -174,12 +175,12 @@ func shotRun(path string, t float64, out string, so ShotOptions, quiet bool, std
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab shot:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	if !quiet {
 		fmt.Fprintf(stderr, "wrote %s (%dx%d, frame at t=%.6g s of %s, %d contacts)\n", out, img.Bounds().Dx(), img.Bounds().Dy(), s.Stats.Time, path, s.Stats.Contacts)
 	}
-	return ExitOK
+	return app.ExitOK
 }
 
 // frameAtTime decodes the newest frame of src at or before t; a time
@@ -194,7 +195,7 @@ func frameAtTime(src snap.Frames, name string, t float64) (*snap.Snapshot, error
 	if t < t0-slack*math.Max(1, math.Abs(t0)) || t > t1+slack*math.Max(1, math.Abs(t1)) {
 		return nil, fmt.Errorf("%s: --time %g is outside the run's frames t = %g .. %g s", name, t, t0, t1)
 	}
-	i := frameIndex(src, t+slack*math.Max(1, math.Abs(t)))
+	i := app.FrameIndex(src, t+slack*math.Max(1, math.Abs(t)))
 	s, err := src.Frame(i)
 	if err != nil {
 		return nil, fmt.Errorf("%s: frame %d (t=%g s): %w", name, i, src.Time(i), err)
@@ -253,7 +254,7 @@ func RenderShot(s *snap.Snapshot, o ShotOptions) (*image.RGBA, error) {
 	defer u.Close()
 	p := &ui.Panel{}
 	in := ui.PanelInput{
-		Snap: s, View: &v, Scenes: []string{s.Scene}, Integrators: Integrators(), Integrator: s.Stats.Integrator,
+		Snap: s, View: &v, Scenes: []string{s.Scene}, Integrators: app.Integrators(), Integrator: s.Stats.Integrator,
 		LawKinds: LawKinds, Speed: 1, ValidateLaw: ValidateLaw, DeriveLaw: DeriveLaw, LawCurve: LawCurve(o.MeanMass),
 		Status: fmt.Sprintf("grainlab shot at t = %.3g s", s.Stats.Time),
 	}

@@ -1,4 +1,4 @@
-package app
+package window
 
 // `grainlab export INPUT --frames DIR`: a PNG sequence of a run with the
 // window's rendering (contacts and force arrows), drawn in one hidden window
@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render"
 	"grainlab/sim/snap"
 )
@@ -115,21 +116,21 @@ func RunExportFrames(src snap.Frames, dir, size string, every int, stderr io.Wri
 	wd, ht, err := parseSize(size)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab export: --size:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	if every < 1 {
 		fmt.Fprintf(stderr, "grainlab export: --every must be ≥ 1 (got %d)\n", every)
-		return ExitInput
+		return app.ExitInput
 	}
 	if err := checkDisplay(); err != nil {
 		fmt.Fprintln(stderr, "grainlab export: --frames:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	if err := ExportFrames(src, dir, FramesOptions{Width: wd, Height: ht, Every: every, Log: stderr}); err != nil {
 		fmt.Fprintln(stderr, "grainlab export: --frames:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
-	return ExitOK
+	return app.ExitOK
 }
 
 // encodeVideo runs ffmpeg over the PNGs of dir into dir/frames.mp4 (H.264,

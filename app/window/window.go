@@ -1,4 +1,4 @@
-package app
+package window
 
 // The interactive window: GLFW + OpenGL 4.1 core + imgui on the main OS
 // thread. The simulation runs on the SimLoop goroutine; each frame takes the
@@ -22,6 +22,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render"
 	"grainlab/sim/geom"
 	"grainlab/sim/scene"
@@ -129,7 +130,7 @@ func checkDisplay() error {
 
 // viewOptions are the choices of `grainlab view`.
 type viewOptions struct {
-	Options
+	app.Options
 	Play      bool          // start running
 	Fast      bool          // as fast as possible
 	Speed     float64       // real-time factor target (default 1)
@@ -150,7 +151,7 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func runDefault(stdout, stderr io.Writer) int {
-	o := Options{Scene: DefaultScene, Restart: "auto"}
+	o := app.Options{Scene: app.DefaultScene, Restart: "auto"}
 	autoRestart(&o)
 	return runWindow(viewOptions{Options: o}, stdout, stderr)
 }
@@ -158,20 +159,20 @@ func runDefault(stdout, stderr io.Writer) int {
 // autoRestart resolves Restart "auto": the default scene without overrides
 // starts from its shipped packed state (the fill done, the side walls about
 // to go), anything else from the scene's own initial state.
-func autoRestart(o *Options) {
+func autoRestart(o *app.Options) {
 	if o.Restart != "auto" {
 		return
 	}
 	o.Restart = ""
-	if o.Scene == DefaultScene && len(o.Sets) == 0 {
-		o.Restart = "builtin:" + DefaultPacked
+	if o.Scene == app.DefaultScene && len(o.Sets) == 0 {
+		o.Restart = "builtin:" + app.DefaultPacked
 	}
 }
 
 func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("view", stderr)
 	var vo viewOptions
-	var sets setFlags
+	var sets app.SetFlags
 	fs.StringVar(&vo.Integrator, "integrator", "", "integrator name (default: the scene's)")
 	fs.Float64Var(&vo.Dt, "dt", 0, "initial/maximum time step in s (default: the scene's)")
 	fs.Float64Var(&vo.Time, "time", 0, "pause at this time in s (default: the scene's end time)")
@@ -187,25 +188,25 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&vo.Overlays, "overlays", false, "start with every overlay on (spheres, skin, suppressed contacts, colour by speed)")
 	fs.BoolVar(&vo.QuitAtEnd, "quit-at-end", false, "close the window when the run reaches --time (with --play)")
 	fs.Float64Var(&vo.Share, "render-share", DefaultRenderShare, "at most this share of wall time renders while the simulation runs flat out (0..1]")
-	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", DefaultHistoryBytes()>>20))
+	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", app.DefaultHistoryBytes()>>20))
 	fs.StringVar(&vo.SpillDir, "history-dir", "", "directory of the temporary file the history's oldest frames move to beyond --history-mb (default: the system's temporary directory)")
-	name, err := parseScene(fs, args, DefaultScene)
+	name, err := app.ParseScene(fs, args, app.DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	if vo.HistoryMB < 0 || math.IsNaN(vo.HistoryMB) || math.IsInf(vo.HistoryMB, 0) {
 		fmt.Fprintln(stderr, "grainlab view: --history-mb must be a finite number ≥ 0")
-		return ExitInput
+		return app.ExitInput
 	}
 	if st, err := os.Stat(vo.SpillDir); vo.SpillDir != "" && (err != nil || !st.IsDir()) {
 		fmt.Fprintf(stderr, "grainlab view: --history-dir %s: not a directory\n", vo.SpillDir)
-		return ExitInput
+		return app.ExitInput
 	}
 	if isRunFile(name) {
 		if len(sets) > 0 || vo.Integrator != "" || vo.Dt > 0 || vo.Time > 0 || vo.Restart != "auto" {
 			fmt.Fprintln(stderr, "grainlab view: --set, --integrator, --dt, --time and --restart apply to scenes, not to a recorded run")
-			return ExitInput
+			return app.ExitInput
 		}
 		return viewRun(name, vo, stdout, stderr)
 	}
@@ -213,7 +214,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	autoRestart(&vo.Options)
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
 		fmt.Fprintln(stderr, "grainlab view: --speed and --fps must be > 0, --render-share in (0, 1], --time, --dt and --exit-after ≥ 0")
-		return ExitInput
+		return app.ExitInput
 	}
 	return runWindow(vo, stdout, stderr)
 }
@@ -229,19 +230,19 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 	if !(vo.Share > 0 && vo.Share <= 1) {
 		vo.Share = DefaultRenderShare
 	}
-	s, err := Load(vo.Options)
+	s, err := app.Load(vo.Options)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
-		return exitFor(err)
+		return app.ExitFor(err)
 	}
 	win, r, u, input, closeUI, err := openUI("Grainlab — " + s.Spec.Name)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	defer closeUI()
 
-	loop := NewSimLoop(s, vo.Options)
+	loop := app.NewSimLoop(s, vo.Options)
 	loop.OnPublish = glfw.PostEmptyEvent
 	if vo.HistoryMB > 0 {
 		loop.History().SetBudget(int64(vo.HistoryMB * (1 << 20)))
@@ -260,7 +261,7 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 	if vo.Report {
 		w.report(stdout)
 	}
-	return ExitOK
+	return app.ExitOK
 }
 
 type dragMode uint8
@@ -277,7 +278,7 @@ type window struct {
 	win  *glfw.Window
 	r    *render.Renderer
 	u    *ui.UI
-	loop *SimLoop
+	loop *app.SimLoop
 	opts viewOptions
 	// the time bar: src is the loop's history, or a recorded run in a
 	// player (then the loop, if any, is paused and not shown)
@@ -290,7 +291,7 @@ type window struct {
 	shownIdx int            // its frame index in src (-1: the live snapshot)
 	cacheIdx int            // frame index of cache (file sources)
 	cache    *snap.Snapshot
-	pstate   LoopState // what the player shows in place of the loop's state
+	pstate   app.LoopState // what the player shows in place of the loop's state
 	panel    ui.Panel
 	view     render.View
 	cam      *render.Camera
@@ -358,7 +359,7 @@ func watchInput(win *glfw.Window) *inputClock {
 }
 
 // newWindow wires the render loop; input comes from watchInput (nil: none).
-func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *SimLoop, vo viewOptions, input *inputClock) *window {
+func newWindow(win *glfw.Window, r *render.Renderer, u *ui.UI, loop *app.SimLoop, vo viewOptions, input *inputClock) *window {
 	if input == nil {
 		input = &inputClock{last: time.Now()}
 	}
@@ -517,7 +518,7 @@ func (w *window) frame() {
 		in := ui.PanelInput{
 			Snap: s, View: &w.view, Scenes: w.scenes,
 			HasCursor: s != live && s != nil, Live: live,
-			Integrators: Integrators(), Integrator: st.Integrator,
+			Integrators: app.Integrators(), Integrator: st.Integrator,
 			LawKinds: LawKinds, Law: PanelLaw(st.Law),
 			Playing: st.Playing, Speed: st.Speed, AsFast: st.AsFast,
 			Status: w.status, StatusIsError: w.statusErr,
@@ -563,7 +564,7 @@ func softwareGL() bool {
 
 // shapes returns the panel's form of st.Shapes, converted once per
 // published list.
-func (w *window) shapes(st *LoopState) []ui.Material {
+func (w *window) shapes(st *app.LoopState) []ui.Material {
 	if len(st.Shapes) == 0 {
 		return nil
 	}
@@ -636,7 +637,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.loop.SetSpeed(a.Speed, a.AsFast)
 	}
 	if a.LoadScene != "" {
-		o := Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
+		o := app.Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
 		autoRestart(&o)
 		w.loop.Load(o)
 	}

@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
 	"grainlab/ui"
@@ -59,11 +60,11 @@ func strip(a, b *image.RGBA, x1, y0, y1, tol int) (diff, all int) {
 func TestWindowTimeline(t *testing.T) {
 	mainthread.NeedDisplay(t)
 	o := smallScene("8")
-	s, err := Load(o)
+	s, err := app.Load(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loop := NewSimLoop(s, o)
+	loop := app.NewSimLoop(s, o)
 	loop.Start()
 	defer loop.Close()
 	for st := loop.State(); st.Snap.Stats.Contacts < 4 && st.Snap.Stats.Time < 2; st = loop.State() {
@@ -85,13 +86,13 @@ func TestWindowTimeline(t *testing.T) {
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	var skip string
 	onMain(func() {
-		args := []string{"shot", DefaultScene, "--time", fmt.Sprintf("%.17g", tk), "--size", fmt.Sprintf("%dx%d", W, H),
+		args := []string{"shot", app.DefaultScene, "--time", fmt.Sprintf("%.17g", tk), "--size", fmt.Sprintf("%dx%d", W, H),
 			"--out", shotPNG, "--quiet", "--workers", "2"}
 		for _, set := range o.Sets {
 			args = append(args, "--set", set)
 		}
 		var so, se strings.Builder
-		if code := Main(args, &so, &se); code != ExitOK {
+		if code := app.Main(args, &so, &se); code != app.ExitOK {
 			if strings.Contains(se.String(), "cannot open a window") {
 				skip = se.String()
 				return
@@ -231,14 +232,14 @@ func TestWindowTimeline(t *testing.T) {
 	}
 }
 
-func mustFrame(h *History, i int) *snap.Snapshot {
+func mustFrame(h *app.History, i int) *snap.Snapshot {
 	s, _ := h.Frame(i)
 	return s
 }
 
 // recorded runs the small scene into contact and returns its history (a
 // snap.Frames like a recording) and the loop (closed by the test).
-func recorded(t *testing.T) *History {
+func recorded(t *testing.T) *app.History {
 	t.Helper()
 	l := startLoop(t, smallScene("8"))
 	for st := l.State(); st.Snap.Stats.Contacts < 4 && st.Snap.Stats.Time < 2; st = l.State() {
@@ -398,17 +399,17 @@ func TestRunFileBadInput(t *testing.T) {
 	os.WriteFile(bad, []byte("\x00garbage"), 0o644)
 	for _, args := range [][]string{{"view", "--set", "time=1", bad}, {"shot", bad, "--integrator", "cd", "--out", bad + ".png"}} {
 		var so, se strings.Builder
-		if code := Main(args, &so, &se); code != ExitInput || !strings.Contains(se.String(), "recorded run") {
+		if code := app.Main(args, &so, &se); code != app.ExitInput || !strings.Contains(se.String(), "recorded run") {
 			t.Errorf("%v: exit %d, %q", args, code, se.String())
 		}
 	}
 	for _, args := range [][]string{{"view", bad}, {"shot", bad, "--time", "0", "--out", bad + ".png"}} {
 		var so, se strings.Builder
-		if code := Main(args, &so, &se); code != ExitInput || !strings.Contains(se.String(), "broken.grec") {
+		if code := app.Main(args, &so, &se); code != app.ExitInput || !strings.Contains(se.String(), "broken.grec") {
 			t.Errorf("%v: exit %d, %q", args[0], code, se.String())
 		}
 	}
-	h := NewHistory(1 << 20)
+	h := app.NewHistory(1 << 20)
 	for i, tf := range []float64{0.1, 0.2, 0.3} {
 		h.Add(mkSnap(int64(i), tf, 1, 0))
 	}
@@ -426,7 +427,7 @@ func TestRunFileBadInput(t *testing.T) {
 		every int
 	}{{"10x10", 1}, {"640x", 1}, {"640x400", 0}} {
 		var se strings.Builder
-		if code := RunExportFrames(h, t.TempDir(), c.size, c.every, &se); code != ExitInput || !strings.Contains(se.String(), "--") {
+		if code := RunExportFrames(h, t.TempDir(), c.size, c.every, &se); code != app.ExitInput || !strings.Contains(se.String(), "--") {
 			t.Errorf("--frames --size %q --every %d: exit %d, %q", c.size, c.every, code, se.String())
 		}
 	}
@@ -445,10 +446,10 @@ func TestExportFramesCommand(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.grec")
 	var se strings.Builder
-	if code := Main([]string{"run", "sliding-block-a", "--time", "0.05", "--record", rec, "--out", dir, "--quiet"}, &strings.Builder{}, &se); code != ExitOK {
+	if code := app.Main([]string{"run", "sliding-block-a", "--time", "0.05", "--record", rec, "--out", dir, "--quiet"}, &strings.Builder{}, &se); code != app.ExitOK {
 		t.Fatalf("run: exit %d: %s", code, se.String())
 	}
-	src, err := OpenFrames(rec)
+	src, err := app.OpenFrames(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +462,7 @@ func TestExportFramesCommand(t *testing.T) {
 		if err := checkDisplay(); err != nil {
 			return
 		}
-		code = Main([]string{"export", rec, "--frames", out, "--size", "160x100", "--every", "5"}, &strings.Builder{}, &se)
+		code = app.Main([]string{"export", rec, "--frames", out, "--size", "160x100", "--every", "5"}, &strings.Builder{}, &se)
 		if s0, err := src.Frame(0); err == nil {
 			shot0, _ = RenderShot(s0, ShotOptions{Width: 160, Height: 100})
 		}
@@ -469,7 +470,7 @@ func TestExportFramesCommand(t *testing.T) {
 	if shot0 == nil {
 		t.Skip("no GL display")
 	}
-	if code != ExitOK {
+	if code != app.ExitOK {
 		t.Fatalf("export --frames: exit %d: %s", code, se.String())
 	}
 	pngs, _ := filepath.Glob(filepath.Join(out, "frame_*.png"))

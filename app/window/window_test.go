@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/app"
 	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
 	"grainlab/ui"
@@ -19,7 +20,10 @@ import (
 
 // GL must run on the main OS thread (locked in window.go's init): TestMain
 // runs the tests on another goroutine and serves onMain calls here.
-func TestMain(m *testing.M) { os.Exit(mainthread.Run(m.Run)) }
+func TestMain(m *testing.M) {
+	Register() // app.Main runs view, shot and export --frames as the GL build does
+	os.Exit(mainthread.Run(m.Run))
+}
 
 func onMain(f func()) { mainthread.Call(f) }
 
@@ -29,7 +33,7 @@ func onMain(f func()) { mainthread.Call(f) }
 func TestWindowInteraction(t *testing.T) {
 	mainthread.NeedDisplay(t)
 	o := smallScene("8")
-	s, err := Load(o)
+	s, err := app.Load(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +51,7 @@ func TestWindowInteraction(t *testing.T) {
 			return
 		}
 		defer closeUI()
-		loop := NewSimLoop(s, o)
+		loop := app.NewSimLoop(s, o)
 		loop.Start()
 		defer loop.Close()
 		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
@@ -58,7 +62,7 @@ func TestWindowInteraction(t *testing.T) {
 				w.frame()
 			}
 		}
-		synced := func() *LoopState {
+		synced := func() *app.LoopState {
 			if !loop.Sync(30 * time.Second) {
 				fail("sync timed out")
 			}
@@ -215,13 +219,4 @@ func TestWindowInteraction(t *testing.T) {
 	for _, e := range errs {
 		t.Error(e)
 	}
-}
-
-func firstFree(s *snap.Snapshot) int {
-	for i := range s.Bodies {
-		if !s.Bodies[i].Fixed {
-			return i
-		}
-	}
-	return -1
 }

@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"grainlab/app"
 	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
@@ -81,9 +82,9 @@ func TestShotDefaultScene(t *testing.T) {
 	var stderr bytes.Buffer
 	var code int
 	onMain(func() {
-		code = Main(append([]string{"shot", DefaultScene, "--out", out}, shotArgs...), &stderr, &stderr)
+		code = app.Main(append([]string{"shot", app.DefaultScene, "--out", out}, shotArgs...), &stderr, &stderr)
 	})
-	if code != ExitOK {
+	if code != app.ExitOK {
 		if strings.Contains(stderr.String(), "cannot open a window") {
 			t.Skip(stderr.String())
 		}
@@ -104,7 +105,7 @@ func TestShotDefaultScene(t *testing.T) {
 	}
 
 	// the same state again (the simulation is deterministic), drawn without bodies
-	s, err := Load(Options{Scene: DefaultScene, Time: 1, Sets: []string{"generators.fill.count=40"}})
+	s, err := app.Load(app.Options{Scene: app.DefaultScene, Time: 1, Sets: []string{"generators.fill.count=40"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,19 +156,19 @@ func TestShotDefaultScene(t *testing.T) {
 func TestShotBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"shot"},
-		{"shot", DefaultScene},
-		{"shot", DefaultScene, "--out", "x.png", "--size", "12"},
-		{"shot", DefaultScene, "--out", "x.png", "--size", "0x100"},
-		{"shot", DefaultScene, "--out", "x.png", "--time", "-1"},
-		{"shot", DefaultScene, "--out", "x.png", "--time", "NaN"},
-		{"shot", DefaultScene, "--out", "x.png", "--camera", "1"},
+		{"shot", app.DefaultScene},
+		{"shot", app.DefaultScene, "--out", "x.png", "--size", "12"},
+		{"shot", app.DefaultScene, "--out", "x.png", "--size", "0x100"},
+		{"shot", app.DefaultScene, "--out", "x.png", "--time", "-1"},
+		{"shot", app.DefaultScene, "--out", "x.png", "--time", "NaN"},
+		{"shot", app.DefaultScene, "--out", "x.png", "--camera", "1"},
 		{"shot", "no-such-scene", "--out", "x.png"},
 		{"view", "no-such-scene"},
-		{"view", DefaultScene, "--speed", "0"},
+		{"view", app.DefaultScene, "--speed", "0"},
 	} {
 		var out bytes.Buffer
-		if code := Main(args, &out, &out); code != ExitInput {
-			t.Errorf("%q: exit %d, want %d: %s", args, code, ExitInput, out.String())
+		if code := app.Main(args, &out, &out); code != app.ExitInput {
+			t.Errorf("%q: exit %d, want %d: %s", args, code, app.ExitInput, out.String())
 		}
 	}
 	for _, c := range []struct {

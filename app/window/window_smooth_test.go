@@ -1,4 +1,4 @@
-package app
+package window
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/gl/v4.1-core/gl"
 
+	"grainlab/app"
 	"grainlab/render/mainthread"
 	"grainlab/ui"
 )
@@ -22,7 +23,7 @@ import (
 func TestWindowSmoothScene(t *testing.T) {
 	mainthread.NeedDisplay(t)
 	o := smallSQ()
-	s, err := Load(o)
+	s, err := app.Load(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestWindowSmoothScene(t *testing.T) {
 			return
 		}
 		defer closeUI()
-		loop := NewSimLoop(s, o)
+		loop := app.NewSimLoop(s, o)
 		loop.Start()
 		defer loop.Close()
 		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
@@ -51,7 +52,7 @@ func TestWindowSmoothScene(t *testing.T) {
 				w.frame()
 			}
 		}
-		synced := func() *LoopState {
+		synced := func() *app.LoopState {
 			if !loop.Sync(30 * time.Second) {
 				fail("sync timed out")
 			}

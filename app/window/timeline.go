@@ -1,4 +1,4 @@
-package app
+package window
 
 // The window's time bar (issue 14 items 3–5): which frame is shown (the
 // live snapshot, a past frame of the history, or a frame of a recorded run
@@ -10,10 +10,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
+	"grainlab/app"
 	"grainlab/sim/snap"
 	"grainlab/ui"
 )
@@ -34,28 +34,17 @@ func isRunFile(arg string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// frameIndex returns the index of the newest frame of src at or before t
-// (0 when t is before the first, -1 when src is empty).
-func frameIndex(src snap.Frames, t float64) int {
-	n := src.Len()
-	if n == 0 {
-		return -1
-	}
-	i := sort.Search(n, func(i int) bool { return src.Time(i) > t }) - 1
-	return max(i, 0)
-}
-
 // viewRun opens the window as a player on a recorded run.
 func viewRun(path string, vo viewOptions, stdout, stderr io.Writer) int {
-	src, err := OpenFrames(path)
+	src, err := app.OpenFrames(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
-		return ExitInput
+		return app.ExitInput
 	}
 	defer src.Close()
 	if src.Len() == 0 {
 		fmt.Fprintf(stderr, "grainlab view: %s: no complete frame\n", path)
-		return ExitInput
+		return app.ExitInput
 	}
 	if vo.MaxFPS <= 0 {
 		vo.MaxFPS = 60
@@ -66,7 +55,7 @@ func viewRun(path string, vo viewOptions, stdout, stderr io.Writer) int {
 	win, r, u, input, closeUI, err := openUI("Grainlab — " + filepath.Base(path))
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
-		return ExitFailure
+		return app.ExitFailure
 	}
 	defer closeUI()
 	w := newWindow(win, r, u, nil, vo, input)
@@ -81,7 +70,7 @@ func viewRun(path string, vo viewOptions, stdout, stderr io.Writer) int {
 	if vo.Report {
 		w.report(stdout)
 	}
-	return ExitOK
+	return app.ExitOK
 }
 
 // setPlayer makes the window a player of src (the loop, if any, pauses).
@@ -96,7 +85,7 @@ func (w *window) setPlayer(src snap.Frames, name string) {
 	w.cache, w.cacheIdx = nil, -1
 	w.tl = ui.NewTimeline()
 	w.tl.Seek(src.Time(0))
-	w.pstate = LoopState{Gen: w.pstate.Gen + 1, Scene: name, Speed: 1, End: math.Inf(1)}
+	w.pstate = app.LoopState{Gen: w.pstate.Gen + 1, Scene: name, Speed: 1, End: math.Inf(1)}
 	w.status, w.statusErr = fmt.Sprintf("playing back %s: %d frames, t = %.4g .. %.4g s", name, src.Len(), src.Time(0), src.Time(src.Len()-1)), false
 }
 
@@ -116,7 +105,7 @@ func (w *window) leavePlayer() {
 // openRun opens a recorded run from the panel's file field; a broken file
 // leaves the running scene as it is, with the error in the status line.
 func (w *window) openRun(path string) {
-	src, err := OpenFrames(path)
+	src, err := app.OpenFrames(path)
 	if err == nil && src.Len() == 0 {
 		src.Close()
 		err = fmt.Errorf("%s: no complete frame", path)
@@ -129,7 +118,7 @@ func (w *window) openRun(path string) {
 }
 
 // state is the loop's published state, or the player's in its place.
-func (w *window) state() *LoopState {
+func (w *window) state() *app.LoopState {
 	if w.player || w.loop == nil {
 		st := w.pstate
 		st.Snap = w.shown
@@ -189,7 +178,7 @@ func (w *window) pick(live *snap.Snapshot) (shown, newest *snap.Snapshot) {
 		w.shownIdx = -1
 		return live, live
 	}
-	i := frameIndex(w.src, w.tl.T)
+	i := app.FrameIndex(w.src, w.tl.T)
 	s, err := w.frameAt(i)
 	if err != nil {
 		w.status, w.statusErr = fmt.Sprintf("frame %d: %v", i, err), true
@@ -231,7 +220,7 @@ func (w *window) timeBar() ui.TimeBarActions {
 	if in.Index < 0 {
 		in.Index = in.N - 1
 	}
-	if h, ok := w.src.(*History); ok {
+	if h, ok := w.src.(*app.History); ok {
 		for _, m := range h.Markers() {
 			in.Markers = append(in.Markers, ui.TimeMark{Time: m.Time, Kind: int(m.Kind), Label: m.Kind.String() + ": " + m.Label})
 		}
@@ -272,7 +261,7 @@ func (w *window) applyTimeBar(a *ui.TimeBarActions) {
 		w.tl.Live, w.tl.Playing = true, false
 	}
 	if a.Budget > 0 {
-		if h, ok := w.src.(*History); ok {
+		if h, ok := w.src.(*app.History); ok {
 			h.SetBudget(int64(a.Budget * (1 << 20)))
 		}
 	}
@@ -323,7 +312,7 @@ func (w *window) stepFrame(d int) {
 	if n == 0 {
 		return
 	}
-	i := frameIndex(w.src, w.tl.T) + d
+	i := app.FrameIndex(w.src, w.tl.T) + d
 	switch {
 	case i >= n-1 && !w.player:
 		w.tl.Live = true
@@ -364,7 +353,7 @@ func (w *window) applyPlayer(a *ui.Actions, s *snap.Snapshot) {
 	}
 	if a.LoadScene != "" && w.loop != nil {
 		w.leavePlayer()
-		o := Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
+		o := app.Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
 		autoRestart(&o)
 		w.loop.Load(o)
 	}

@@ -1,0 +1,149 @@
+package krylov
+
+import "math"
+
+// gmres holds the Krylov basis and Hessenberg matrix of restarted GMRES.
+type gmres struct {
+	v        [][]float64
+	h        [][]float64
+	cs, sn   []float64
+	g, yk    []float64
+	t, u, r0 []float64
+}
+
+func (g *gmres) alloc(n, restart int) {
+	if len(g.t) != n || len(g.v) != restart+1 {
+		g.v = make([][]float64, restart+1)
+		for i := range g.v {
+			g.v[i] = make([]float64, n)
+		}
+		g.h = make([][]float64, restart+1)
+		for i := range g.h {
+			g.h[i] = make([]float64, restart)
+		}
+		g.cs, g.sn = make([]float64, restart), make([]float64, restart)
+		g.g, g.yk = make([]float64, restart+1), make([]float64, restart)
+		g.t, g.u, g.r0 = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+}
+
+// GMRES approximately solves A·x = b by restarted GMRES(m), m = o.Restart,
+// with right preconditioning (A M⁻¹ z = b, x = M⁻¹ z; M = nil is the
+// identity), starting from x = 0, until ‖b − A·x‖₂ ≤ o.Tol·‖b‖₂ or o.MaxIter
+// products with A (Saad Alg. 6.9: modified Gram–Schmidt Arnoldi, Givens
+// rotations, §6.5.3). Within a cycle the residual is the Givens estimate
+// |γ_{j+1}|; at each restart it is recomputed as b − A·x (one product). A
+// cycle also ends on a lucky breakdown (h_{j+1,j} = 0). Result.Iterations
+// counts the products with A; x holds the last iterate even on an error.
+func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (Result, error) {
+	if M == nil {
+		M = func(v, out []float64) { copy(out, v) }
+	}
+	restart := max(o.Restart, 1)
+	g := &w.gm
+	n := len(b)
+	g.alloc(n, restart)
+	clear(x)
+	var res Result
+	bn := Norm(b)
+	if bn == 0 {
+		res.Converged = true
+		return res, nil
+	}
+	tol := o.Tol
+	copy(g.r0, b)
+	first := true
+	for res.Iterations < o.MaxIter {
+		if !first { // true residual at the restart
+			if err := A(x, g.t); err != nil {
+				return res, opError(err)
+			}
+			res.Iterations++
+			for i := range g.r0 {
+				g.r0[i] = b[i] - g.t[i]
+			}
+		}
+		first = false
+		beta := Norm(g.r0)
+		res.Residual = beta
+		if beta <= tol*bn {
+			res.Converged = true
+			return res, nil
+		}
+		for i := range g.r0 {
+			g.v[0][i] = g.r0[i] / beta
+		}
+		clear(g.g)
+		g.g[0] = beta
+		j := 0
+		done := false
+		var err error
+		for j < restart && res.Iterations < o.MaxIter {
+			M(g.v[j], g.t)
+			if err = A(g.t, g.u); err != nil {
+				break
+			}
+			res.Iterations++
+			for i := 0; i <= j; i++ { // modified Gram–Schmidt
+				hij := Dot(g.u, g.v[i])
+				g.h[i][j] = hij
+				Axpy(-hij, g.v[i], g.u)
+			}
+			hn := Norm(g.u)
+			g.h[j+1][j] = hn
+			if hn > 0 {
+				for i := range g.u {
+					g.v[j+1][i] = g.u[i] / hn
+				}
+			}
+			for i := 0; i < j; i++ { // previous Givens rotations
+				a, c := g.h[i][j], g.h[i+1][j]
+				g.h[i][j] = g.cs[i]*a + g.sn[i]*c
+				g.h[i+1][j] = -g.sn[i]*a + g.cs[i]*c
+			}
+			a, c := g.h[j][j], g.h[j+1][j]
+			d := math.Hypot(a, c)
+			if d == 0 {
+				g.cs[j], g.sn[j] = 1, 0
+			} else {
+				g.cs[j], g.sn[j] = a/d, c/d
+			}
+			g.h[j][j] = d
+			g.h[j+1][j] = 0
+			g.g[j+1] = -g.sn[j] * g.g[j]
+			g.g[j] = g.cs[j] * g.g[j]
+			j++
+			res.Residual = math.Abs(g.g[j])
+			if math.Abs(g.g[j]) <= tol*bn || hn == 0 {
+				res.Converged = math.Abs(g.g[j]) <= tol*bn
+				done = true
+				break
+			}
+		}
+		// Back substitution for the Krylov coefficients, then x += M⁻¹ V y.
+		for i := j - 1; i >= 0; i-- {
+			s := g.g[i]
+			for k := i + 1; k < j; k++ {
+				s -= g.h[i][k] * g.yk[k]
+			}
+			if g.h[i][i] != 0 {
+				g.yk[i] = s / g.h[i][i]
+			} else {
+				g.yk[i] = 0
+			}
+		}
+		clear(g.t)
+		for i := 0; i < j; i++ {
+			Axpy(g.yk[i], g.v[i], g.t)
+		}
+		M(g.t, g.u)
+		Axpy(1, g.u, x)
+		if err != nil {
+			return res, opError(err)
+		}
+		if done {
+			return res, nil
+		}
+	}
+	return res, nil
+}
