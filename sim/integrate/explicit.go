@@ -45,7 +45,8 @@ func Start(w *world.World) error {
 	}
 	// The first step obeys the step controls too (travelDt: the scene's
 	// or the command line's dt may be far above what gravity allows).
-	w.Dt = math.Min(w.Dt, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
+	sb := w.StableDtBelow(w.Dt)
+	w.Dt = math.Min(w.Dt, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	w.Stats.Dt = w.Dt
 	return nil
 }
@@ -61,11 +62,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	for {
-		w.Parallel(len(w.Bodies), func(i int) { // each body on its own: the same bits for any worker count
-			if b := w.Bodies[i]; !b.Fixed {
-				kickDrift(b, dt)
-			}
-		})
+		kickDriftAll(w, dt)
 		owls, bad := w.Evaluate(w.Time+dt, dt)
 		if !bad && owls == 0 {
 			break
@@ -77,27 +74,23 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
-			for _, b := range w.Bodies {
-				if !b.Fixed {
-					kickDrift(b, dt)
-				}
-			}
+			kickDriftAll(w, dt)
 			w.Evaluate(w.Time+dt, dt)
 			break
 		}
 		dt = next
 	}
-	for _, b := range w.Bodies {
-		if !b.Fixed {
-			kick(b, dt)
-		}
-	}
+	kickAll(w, dt)
 	w.Commit()
 	w.Time += dt
 	w.Steps++
 	w.UpdateStats()
 	w.Stats.Dt = dt
-	w.Dt = math.Min(dt*1.25, math.Max(math.Min(w.StableDt(), travelDt(w, 0.5)), w.Settings.DtMin))
+	// Both bounds below the growth limit c = 1.25·dt only: terms above it
+	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same
+	// min(c, max(·, dt_min)): where the two differ, both exceed c.
+	sb := w.StableDtBelow(dt * 1.25)
+	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil
 }
@@ -109,6 +102,27 @@ func rejectWhy(bad bool) int {
 		return world.RejectPenetration
 	}
 	return world.RejectNightOwl
+}
+
+// kickDriftAll runs kickDrift on every movable body, the bodies split over
+// the world's workers: each body on its own, so the bits do not depend on
+// the number of workers.
+func kickDriftAll(w *world.World, dt float64) {
+	w.Parallel(len(w.Bodies), func(i int) {
+		if b := w.Bodies[i]; !b.Fixed {
+			kickDrift(b, dt)
+		}
+	})
+}
+
+// kickAll runs kick on every movable body, split over the workers as
+// kickDriftAll.
+func kickAll(w *world.World, dt float64) {
+	w.Parallel(len(w.Bodies), func(i int) {
+		if b := w.Bodies[i]; !b.Fixed {
+			kick(b, dt)
+		}
+	})
 }
 
 // kickDrift is the first half of velocity Verlet: half kick with the stored

@@ -206,13 +206,34 @@ func travelDt(w *world.World, reach float64) float64 {
 		if cand[i] {
 			continue
 		}
-		h := reach * w.VerletSkin()
-		r := b.Radius()
-		v := b.V.Norm() + b.W.Norm()*r
-		a := b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*r
-		dt = math.Min(dt, world.ApproachDt(h, v, a)) // root of ½aΔt² + vΔt = h
+		dt = math.Min(dt, travelTerm(b, reach*w.VerletSkin()))
 	}
 	return dt
+}
+
+// travelTerm is travelDt's bound for body b: the root of ½aΔt² + vΔt = h.
+func travelTerm(b *body.Body, h float64) float64 {
+	r := b.Radius()
+	v := b.V.Norm() + b.W.Norm()*r
+	a := b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*r
+	return world.ApproachDt(h, v, a)
+}
+
+// travelDtBelow returns min(travelDt(w, reach), limit), to the bit. It
+// first looks for a body whose term is below the limit; without one, no
+// body's term can change the minimum and travelDt's walk over the
+// candidate pairs (which bodies have one) is not needed.
+func travelDtBelow(w *world.World, reach, limit float64) float64 {
+	h := reach * w.VerletSkin()
+	for _, b := range w.Bodies {
+		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+			continue
+		}
+		if !(travelTerm(b, h) >= limit) {
+			return math.Min(travelDt(w, reach), limit)
+		}
+	}
+	return limit
 }
 
 // tunnelFactor returns 1, or the fraction of the step just taken to retry

@@ -19,7 +19,6 @@ type pairEntry struct {
 	cur, prev []contact.Contact
 	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
 	stale     bool          // the cache was rebuilt this evaluation
-	dtMax     float64       // this pair's bound on the next step (StableDt)
 	gen       uint64        // the evaluation that last listed this pair
 	nightOwl  bool          // the pair joined the candidates during the step
 

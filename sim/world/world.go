@@ -210,6 +210,8 @@ type World struct {
 
 	sph *Spheres // the sphere path (spheres.go), nil until asked for
 
+	bound stepBound // StableDt between calls (stepbound.go)
+
 	// Periodic boundaries along x and/or y (periodic.go).
 	Periodic Periodic
 

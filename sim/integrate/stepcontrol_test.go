@@ -1,0 +1,34 @@
+package integrate
+
+import (
+	"math"
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/shape"
+)
+
+// travelDtBelow(w, reach, limit) = min(travelDt(w, reach), limit) to the
+// bit, whether or not it finds a body below the limit: three cubes dropped
+// from 5, 20 and 40 cm (dt_max 0.1 s, so the travel bound of the bodies in
+// flight sets the step until they land, S0 ex. 1 law), checked after every explicit step at limits around travelDt, at
+// 1.25·Δt and at +Inf. Both outcomes must occur: the bound below the
+// step's growth limit (in flight) and above it (on the ground).
+func TestTravelDtBelow(t *testing.T) {
+	w := groundWorld(t, cubeParams(0.3, 0.3))
+	w.Settings.DtMax = 0.1
+	for i, h := range []float64{0.05, 0.2, 0.4} {
+		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.V(-0.6+0.4*float64(i), 0, 0), geom.QIdent())
+		lowestAt(b, h+0.5e-3*float64(i))
+		w.AddBody(b)
+	}
+	run(t, w, 0.6, func() {
+		dt, td := w.Stats.Dt, travelDt(w, 0.5)
+		for _, limit := range []float64{td, math.Nextafter(td, 0), math.Nextafter(td, 1), 0.5 * td, 2 * td, 1.25 * dt, math.Inf(1)} {
+			if got, want := travelDtBelow(w, 0.5, limit), math.Min(td, limit); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("t=%.4g s: travelDtBelow(%g) = %v, want min(%v, limit) = %v", w.Time, limit, got, td, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,19 @@
+package world
+
+import "math"
+
+// StableDtFull is StableDt with nothing left out: every candidate pair's
+// full bound (pairDt with skipNone), for tests of StableDtBelow. visited is
+// how many pairs the last StableDtBelow evaluated, of pairs.
+func (w *World) StableDtFull() (dt float64, visited, pairs int) {
+	visited, pairs = len(w.bound.visit), len(w.pairs)
+	sp, _ := w.bound.speeds(w)
+	dt = min(w.Settings.DtMax, w.smoothTravelDt())
+	for _, e := range w.pairs {
+		dt = min(dt, w.pairDt(e, sp, skipNone))
+	}
+	return math.Max(dt, w.Settings.DtMin), visited, pairs
+}
+
+// ForgetBinder drops the pair StableDtBelow evaluates first.
+func (w *World) ForgetBinder() { w.bound.last, w.bound.lastI = nil, 0 }

@@ -1,0 +1,466 @@
+package world
+
+import (
+	"math"
+	"time"
+
+	"grainlab/sim/body"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
+
+// The step bound of the generic stages (S0 §2.4.7, Fig. 11): World.StableDt
+// and its per-pair terms, and the one approach-speed bound of every
+// integrator (ApproachDt).
+
+// StableDt returns the largest step allowed by the contacts and the approach
+// speeds (S0 §2.4.7, Fig. 11):
+//   - every active contact: Δt ≤ s·2√(m_c/k_c), with the effective mass along the
+//     normal and k_c = −df_n/dg at the gap predicted for the end of the step (the
+//     barrier stiffens fast as the gap closes);
+//   - every closing gap may close by at most Settings.Approach of itself;
+//   - a pair that can reach the skin ḡ within one step already obeys the
+//     stiffness bound at the skin's edge, with the smaller mass shared by
+//     EntryContacts parallel contacts (a face landing flat);
+//   - no body point may cross more than half the distance to a neighbour (or
+//     of the skin) in one step at its current speed, nor more than ⅝ of it
+//     under its current acceleration (gravity: a body at rest or at the
+//     apex of a flight); a pair that can reach the skin under that
+//     acceleration within its step also obeys the entry bound.
+func (w *World) StableDt() float64 { return w.StableDtBelow(math.Inf(1)) }
+
+// StableDtBelow returns min(StableDt(), limit), to the bit, for a caller
+// that takes the smaller of the two anyway (explicit: at most 1.25 times
+// the last step). Each term of StableDt's minimum that provably is not
+// below the limit, nor below a term already known, is skipped rather than
+// evaluated; a minimum does not depend on the terms above it, so the result
+// is the same bits (and the same for any number of workers, a minimum
+// being independent of its order). What is skipped (stepBound):
+//   - the pair that set the last bound is evaluated first, so its term
+//     (usually again the smallest) joins the limit;
+//   - the travel and entry terms of every polyhedral pair when bounds over
+//     the whole world (the fastest body, the largest acceleration, the
+//     smallest skin and the lightest body) show that none of them can be
+//     below that limit — then only the pairs with contacts are visited;
+//   - a contact whose stiffness and approach terms are bounded below, without
+//     its effective mass and velocities, by a value not below that limit.
+func (w *World) StableDtBelow(limit float64) float64 {
+	w.leaveSpheres()
+	t0 := time.Now()
+	s := w.Settings
+	bd := &w.bound
+	sp, sw := bd.speeds(w)
+	dt := min(s.DtMax, w.smoothTravelDt())
+	u := min(dt, limit)
+	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
+		u = min(u, w.pairDt(bd.last, sp, skipNone)) // a term of the minimum, evaluated in full
+	}
+	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
+	// The pairs to visit: all, or those with contacts (and smooth ones).
+	visit := bd.visit[:0]
+	for i, e := range w.pairs {
+		if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
+			visit = append(visit, int32(i))
+		}
+	}
+	bd.visit = visit
+	nw := max(s.Workers, 1)
+	if len(bd.mins) < nw {
+		bd.mins = make([]workerMin, nw)
+	}
+	mins := bd.mins[:nw]
+	for k := range mins {
+		mins[k] = workerMin{dt: math.Inf(1), i: -1}
+	}
+	w.parallel(len(visit), func(k, j int) {
+		i := int(visit[j])
+		d := w.pairDt(w.pairs[i], sp, sk)
+		m := &mins[k]
+		if d < m.dt && d <= u {
+			m.i = i
+		}
+		m.dt = min(m.dt, d)
+	})
+	best := math.Inf(1)
+	for k := range mins {
+		if mins[k].dt < best && mins[k].i >= 0 {
+			best, bd.lastI = mins[k].dt, mins[k].i
+			bd.last = w.pairs[bd.lastI]
+		}
+		dt = min(dt, mins[k].dt)
+	}
+	w.Stats.Profile.StepBound += time.Since(t0)
+	return min(math.Max(dt, s.DtMin), limit)
+}
+
+// skipAbove tells pairDt which terms it may leave out, all of them provably
+// not below u: the travel and entry terms unless travel, a contact's terms
+// when contactAbove shows them above u (tried only if contacts).
+type skipAbove struct {
+	u                float64
+	travel, contacts bool
+}
+
+// skipNone leaves nothing out.
+var skipNone = skipAbove{u: math.Inf(1), travel: true}
+
+// pairDt is StableDt's bound for one candidate pair, leaving out the terms
+// that sk allows to (skipNone: the pair's full bound). sp holds each body's
+// speed terms (bodySpeed), computed once per call of StableDt.
+func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
+	s := &w.Settings
+	dt := s.DtMax
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	p := w.Params(a.Material, b.Material)
+	if e.smooth {
+		return w.pairDtSmooth(e, p)
+	}
+	var meq float64
+	if len(e.prev) > 0 {
+		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	}
+	sa, sb := &sp[e.A], &sp[e.B]
+	for k := range e.prev {
+		c := &e.prev[k]
+		if !c.Active() {
+			continue
+		}
+		if sk.contacts && w.contactAbove(c, a, b, sa, sb, p, meq, sk.u) {
+			continue
+		}
+		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+		ap := -vrel.Dot(c.N)
+		g := c.Gn
+		if ap > 0 {
+			dt = min(dt, s.Approach*c.Gn/ap)
+			g = max(c.Gn-ap*w.Dt, c.Gn*(1-s.Approach))
+		}
+		if kc := p.Normal.Stiffness(g); kc > 0 {
+			if im := effMass(a, c.PA, c.N) + effMass(b, c.PB, c.N); im > 0 {
+				dt = min(dt, s.Safety*criticalDt(kc, 1/im, meq, p.Zeta))
+			}
+		}
+	}
+	if !sk.travel {
+		return dt
+	}
+	// Distance d that features must cross to reach each other, the
+	// fastest relative speed v of any two body points and a bound acc of
+	// their relative acceleration (travelAcc).
+	var d, v, acc float64
+	gbar := p.Normal.GBar
+	if a.Wall >= 0 || b.Wall >= 0 {
+		wb, bb, ib := a, b, e.B
+		if b.Wall >= 0 {
+			wb, bb, ib = b, a, e.A
+		}
+		wl := &w.Walls[wb.Wall]
+		if wl.Planar {
+			d = max(0, bb.X.Sub(wl.P).Dot(wl.N)-bb.Radius())
+		}
+		v = sp[ib].v + sp[ib].wr // |V| + |ω|·R
+		acc = sp[ib].acc
+	} else {
+		d = max(0, b.X.Sub(a.X).Norm()-a.Radius()-b.Radius())
+		v = a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
+		acc = sp[e.A].acc + sp[e.B].acc
+	}
+	dt = min(dt, ApproachDt(0.5*max(d, gbar), v, 0))
+	// Under an acceleration the travel in a step Δt is vΔt + ½·acc·Δt²
+	// (velocity Verlet's drift): a body at rest or at the apex of a flight
+	// (v ≈ 0) would otherwise take dt_max whatever it is, and cross the
+	// whole distance in one step. The second term is kept below a quarter
+	// of the distance, so a step closes at most ⅝ of it. (A limit of its own,
+	// not ApproachDt(⅝·max(d, ḡ), v, acc): merging them changes the bits.)
+	if acc > 0 {
+		dt = min(dt, math.Sqrt(0.25*max(d, gbar)/acc)) // ½·acc·Δt² ≤ ⅛·max(d, ḡ)
+	}
+	if d < gbar+v*s.DtMax || d < gbar+(v+0.5*acc*dt)*dt {
+		dt = min(dt, w.entryDt(e, a, b, p))
+	}
+	return dt
+}
+
+// bodySpeed holds the terms of one body for StableDt: v = |V|, wr = |ω|·R
+// and acc = travelAcc for the travel bound; for the lower bounds of
+// stepBound, s = (v + wr)·boundUp ≥ the largest speed of a point within
+// √r2 of the centre, r2 = R²·(1 + 1e-9) (+Inf when ω = 0; a contact point
+// may lie a rounding outside R, at a vertex that defines R), rounding
+// included, im = 1/m and jmax ≥ the largest eigenvalue of J⁻¹ (both
+// 0 for a fixed body, as in effMass).
+type bodySpeed struct{ v, wr, acc, s, r2, im, jmax float64 }
+
+// stepBound is what StableDt keeps between calls: the pair that set the
+// last bound (evaluated first next time) and the workers' minima.
+type stepBound struct {
+	last  *pairEntry
+	lastI int
+	mins  []workerMin
+	visit []int32 // indices of the pairs to visit
+	parts []speedPart
+}
+
+// speedPart is one worker's share of speeds: the maxima and minimum over
+// its bodies, whether one was smooth, the materials of its polyhedra.
+type speedPart struct {
+	sMax, accMax, mMin float64
+	smooth             bool
+	mats               []bool
+	_                  [64]byte
+}
+
+// workerMin is one worker's minimum over its pairs and the pair that gave it,
+// padded to its own cache line.
+type workerMin struct {
+	dt float64
+	i  int
+	_  [48]byte
+}
+
+// stepWorld holds the bounds over the whole world for stepBound's
+// travelAbove: the fastest body (sMax of bodySpeed.s), the largest
+// acceleration (accMax), the smallest skin ḡ of a law between polyhedra
+// (gMin), a lower bound of every entry term (entryMin) and whether a
+// smooth body takes part (then smooth pairs must be visited).
+type stepWorld struct {
+	sMax, accMax, gMin, entryMin float64
+	smooth                       bool
+}
+
+// Margins of the lower bounds. boundUp covers the rounding of a speed
+// (a norm and a few sums: some 1e-16 each) and a lever arm up to
+// R·(1 + 5e-10) (bodySpeed.r2); boundSlack that of the
+// stiffness and criticalDt evaluations (math.Pow within an ulp or two,
+// √(1+ζ_e²) − ζ_e within 4ε·ζ_e², kept below 1e-9 by zetaMax) — a bound is
+// used only when it is above u by this relative margin.
+const (
+	boundUp    = 1 + 1e-9
+	boundSlack = 1e-6
+	zetaMax    = 1e3
+)
+
+// speeds fills the bodies' terms (bodySpeed) and the world's (stepWorld),
+// the bodies split over the workers (each body on its own; the world's
+// terms are maxima and minima of per-worker ones: the same for any split).
+func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
+	if cap(w.speeds) < len(w.Bodies) {
+		w.speeds = make([]bodySpeed, len(w.Bodies))
+	}
+	sp := w.speeds[:len(w.Bodies)]
+	nw, nm := max(w.Settings.Workers, 1), len(w.Materials)
+	if len(bd.parts) < nw {
+		bd.parts = make([]speedPart, nw)
+	}
+	parts := bd.parts[:nw]
+	for k := range parts {
+		pt := &parts[k]
+		if len(pt.mats) < nm {
+			pt.mats = make([]bool, nm)
+		}
+		pt.mats = pt.mats[:nm]
+		clear(pt.mats)
+		pt.sMax, pt.accMax, pt.mMin, pt.smooth = 0, 0, math.Inf(1), false
+	}
+	w.parallel(len(w.Bodies), func(k, i int) {
+		b, pt := w.Bodies[i], &parts[k]
+		x := bodySpeed{v: b.V.Norm(), wr: b.W.Norm() * b.Radius(), acc: travelAcc(b)}
+		x.s = (x.v + x.wr) * boundUp
+		x.r2 = math.Inf(1)
+		if b.W != (geom.Vec3{}) {
+			x.r2 = b.R * b.R * (1 + 1e-9)
+		}
+		if !b.Fixed {
+			x.im, x.jmax = b.InvMass, gershgorin(b.IBodyInv)
+			pt.mMin = min(pt.mMin, b.MassOrInf())
+		}
+		sp[i] = x
+		pt.sMax, pt.accMax = max(pt.sMax, x.s), max(pt.accMax, x.acc)
+		if b.Kind == body.Polyhedral {
+			pt.mats[b.Material] = true
+		} else {
+			pt.smooth = true
+		}
+	})
+	var sw stepWorld
+	mMin := math.Inf(1)
+	mats := parts[0].mats
+	for k := range parts {
+		pt := &parts[k]
+		sw.sMax, sw.accMax, mMin = max(sw.sMax, pt.sMax), max(sw.accMax, pt.accMax), min(mMin, pt.mMin)
+		sw.smooth = sw.smooth || pt.smooth
+		for m, on := range pt.mats {
+			mats[m] = mats[m] || on
+		}
+	}
+	sw.gMin, sw.entryMin = math.Inf(1), math.Inf(1)
+	safety := w.Settings.Safety
+	for i := range mats {
+		for j := i; j < len(mats); j++ {
+			if !mats[i] || !mats[j] {
+				continue
+			}
+			p := w.Params(i, j)
+			if p == nil || !(p.Zeta >= 0 && p.Zeta <= zetaMax) {
+				sw.gMin, sw.entryMin = 0, 0
+				continue
+			}
+			sw.gMin = min(sw.gMin, p.Normal.GBar)
+			// entryDt ≥ s·2√(m/k)/(√(1+ζ_e²) + ζ_e) with m ≥ mMin/EntryContacts and
+			// ζ_e = ζ√(m_eq/m) ≤ ζ√EntryContacts (m_eq ≤ the smaller mass).
+			if k := p.Normal.Stiffness(p.Normal.GBar * (1 - 1e-9)); k > 0 && !math.IsInf(mMin, 0) {
+				ze := p.Zeta * math.Sqrt(EntryContacts)
+				e := safety * 2 * math.Sqrt(mMin/EntryContacts/k) / (math.Sqrt(1+ze*ze) + ze)
+				sw.entryMin = min(sw.entryMin, e*(1-boundSlack))
+			}
+		}
+	}
+	return sp, sw
+}
+
+// travelAbove reports whether no travel or entry term of a polyhedral pair
+// (pairDt's part after its contacts) can be below u: the approach term
+// ½·max(d, ḡ)/v with v ≤ 2·sMax, the acceleration term √(¼·max(d, ḡ)/acc)
+// with acc ≤ 2·accMax, and the entry term (≥ entryMin). The first two are
+// the same operations on smaller numerators and larger denominators, so
+// the rounding keeps the order.
+func (sw stepWorld) travelAbove(u float64) bool {
+	l1 := 0.5 * sw.gMin / (2 * sw.sMax)
+	l2 := math.Sqrt(0.25 * sw.gMin / (2 * sw.accMax))
+	return l1 >= u && l2 >= u && sw.entryMin >= u
+}
+
+// contactAbove reports whether both terms of active contact c in pairDt —
+// the approach term Approach·g/ġ and the stiffness term
+// s·2√(m_c/k_c)·(√(1+ζ_e²) − ζ_e) — are provably not below u, from bounds
+// that need neither the velocities at the contact nor its effective mass:
+// the approach speed is at most sa.s + sb.s (the contact points lie within
+// the bounding radii, checked), so the predicted gap is at least
+// max(g − (sa.s + sb.s)·Δt, (1 − Approach)·g) and k_c at most the
+// stiffness there (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1,
+// n2 < 0, Linear, Hertz); and 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n) is at most
+// Σ 1/m + jmax·|r×n|². The caller tries it only with u finite, Approach > 0
+// and Δt ≥ 0 (skipAbove.contacts).
+func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySpeed, p *ContactParams, meq, u float64) bool {
+	s := &w.Settings
+	gn := c.Gn
+	if !(gn > 0) {
+		return false
+	}
+	ra, rb := c.PA.Sub(a.X), c.PB.Sub(b.X)
+	if !(ra.Norm2() <= sa.r2 && rb.Norm2() <= sb.r2) {
+		return false
+	}
+	sab := sa.s + sb.s
+	if !(s.Approach*gn/sab >= u) {
+		return false
+	}
+	gl := min(gn, max(gn-sab*w.Dt, gn*(1-s.Approach)))
+	kc := p.Normal.Stiffness(gl)
+	if kc == 0 {
+		return true // k_c = 0 at every gap from gl up: no stiffness term
+	}
+	xa, xb := ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
+	im := (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
+	if im == 0 {
+		return true // both bodies fixed: no stiffness term
+	}
+	ze := p.Zeta * math.Sqrt(meq*im)
+	l := s.Safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
+	return l*(1-boundSlack) >= u
+}
+
+// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of m.
+func gershgorin(m geom.Mat3) float64 {
+	g := 0.0
+	for i := range m {
+		g = max(g, math.Abs(m[i][0])+math.Abs(m[i][1])+math.Abs(m[i][2]))
+	}
+	return g
+}
+
+// entryDt is the stiffness bound at the skin's edge of StableDt for pair e
+// (+Inf where it does not apply): s·Δt_c of the barrier's stiffness just
+// inside ḡ on the lighter body's mass shared by EntryContacts contacts. It
+// depends on the masses, the law and the safety factor only, so it is kept
+// in the pair and evaluated again only when one of them changed (the same
+// value to the bit).
+func (w *World) entryDt(e *pairEntry, a, b *body.Body, p *ContactParams) float64 {
+	ma, mb := a.MassOrInf(), b.MassOrInf()
+	s := w.Settings.Safety
+	if e.entryGen == w.lawGen && e.entryMA == ma && e.entryMB == mb && e.entrySafety == s && e.entryP == p {
+		return e.dtEntry
+	}
+	dt := math.Inf(1)
+	m := min(ma, mb) / EntryContacts
+	if kc := p.Normal.Stiffness(p.Normal.GBar * (1 - 1e-9)); kc > 0 && !math.IsInf(m, 0) {
+		dt = s * criticalDt(kc, m, law.EquivalentMass(ma, mb), p.Zeta)
+	}
+	e.dtEntry, e.entryGen, e.entryMA, e.entryMB, e.entrySafety, e.entryP = dt, w.lawGen, ma, mb, s, p
+	return dt
+}
+
+// travelAcc bounds the acceleration of any point of body b from its last
+// evaluated load: |F|/m + |J⁻¹T|·R (a fixed body: 0).
+func travelAcc(b *body.Body) float64 {
+	if b.Fixed {
+		return 0
+	}
+	return b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*b.Radius()
+}
+
+// ApproachDt is the one approach-speed step bound of every integrator: the
+// largest Δt for which a point moving at speed v with acceleration a covers
+// at most the distance h,
+//
+//	vΔt + ½aΔt² ≤ h  ⇒  Δt = 2h / (v + √(v² + 2ah))   (Δt = h/v when a = 0),
+//
+// +Inf when v = a = 0. It is kinematics (velocity Verlet's drift,
+// Δt·(v + ½Δt·a)), not an equation of the papers; what it protects is:
+// no contact is missed between detections — a point may not cross the
+// contact skin ḡ or its Verlet skin unseen (S0 §2.5, the night owls of S0
+// §2.6 are the ones that did; S1 §2.3 detects once per DEM step; S3 eq.
+// (10) asks for no penetration, which CD only sees at contact candidates).
+// The integrators differ in h, v and a only: StableDt's pairs (h = ½·max(d,
+// ḡ), a = 0; its acceleration term is a separate limit, see pairDt), the
+// free polyhedra's travel bound (integrate travelDt: h = reach·skin), the
+// sphere path (h = 0.1·R_min), newmark's crossing guard (h a fraction of
+// the clearance or skin, a = 0) and cd (h = ½·Approach·reach, a = 2|g|,
+// reach 0.1·R for smooth bodies).
+func ApproachDt(h, v, a float64) float64 {
+	if a == 0 {
+		if v > 0 {
+			return h / v
+		}
+		return math.Inf(1)
+	}
+	if s := v + math.Sqrt(v*v+2*a*h); s > 0 {
+		return 2 * h / s
+	}
+	return math.Inf(1)
+}
+
+// criticalDt is the stability limit of explicit integration of a spring k on
+// an effective mass m with the viscous damping of S0 eq. (52), whose
+// coefficient c = 2ζ√(k·m_eq) uses the equivalent translational mass m_eq:
+// Δt_c = (2/ω)(√(1+ζ_e²) − ζ_e), ω = √(k/m), ζ_e = c/(2√(k·m)). Without damping
+// it is S0's 2√(m_c/k_c) (§2.4.7); a dashpot on a light contact lowers it.
+func criticalDt(k, m, meq, zeta float64) float64 {
+	ze := zeta * math.Sqrt(meq/m)
+	return 2 * math.Sqrt(m/k) * (math.Sqrt(1+ze*ze) - ze)
+}
+
+// EntryContacts is how many parallel contacts the entry bound of StableDt
+// assumes share the lighter body's mass (a cube landing on a face has four,
+// each with rotational effective mass below m).
+const EntryContacts = 8
+
+// effMass returns 1/m_eff contribution of body b for a unit impulse along n at
+// point p: 1/m + (r×n)·J⁻¹(r×n).
+func effMass(b *body.Body, p, n geom.Vec3) float64 {
+	if b.Fixed {
+		return 0
+	}
+	rn := b.Q.InvRotate(p.Sub(b.X).Cross(n)) // body frame
+	return b.InvMass + rn.Dot(b.IBodyInv.MulV(rn))
+}
