@@ -258,7 +258,7 @@ func (w *World) StableDt() float64 {
 		sp[i] = bodySpeed{b.V.Norm(), b.W.Norm() * b.Radius(), travelAcc(b)}
 	}
 	w.parallel(len(w.pairs), func(_, i int) { w.pairs[i].dtMax = w.pairDt(w.pairs[i], sp) })
-	dt := min(s.DtMax, w.smoothTravelDt())
+	dt := min(s.DtMax, w.smoothTravelDt(sp))
 	for _, e := range w.pairs {
 		dt = min(dt, e.dtMax)
 	}
