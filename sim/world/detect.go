@@ -34,9 +34,11 @@ type pairEntry struct {
 	springGen    uint64
 	springSafety float64
 
-	dtFloor     float64 // pairDtSmooth's bound at the least overlap (Hertz), valid while floorGen == World.lawGen
-	floorGen    uint64
-	floorSafety float64
+	// pairDtSmooth's bound at the least overlap (Hertz) and what it was
+	// computed from (as for the entry bound below).
+	dtFloor, floorMA, floorMB, floorSafety float64
+	floorGen                               uint64
+	floorP                                 *ContactParams
 
 	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
 	gbarGen uint64

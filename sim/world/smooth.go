@@ -387,11 +387,14 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	floor := max(delta, least) // below which the impact overlap cannot change the bound
 	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
 	if d <= least {
-		// The bound at the least overlap depends on the masses, the law and
-		// R_eff only: kept per pair until one of them changes (most pairs
-		// of a bed are apart or touch lightly).
-		if e.floorGen != w.lawGen || e.floorGen == 0 || e.floorSafety != s.Safety {
-			e.dtFloor, e.floorGen, e.floorSafety = w.springDt(a, b, meq, &p.Smooth, d, reff), w.lawGen, s.Safety
+		// The bound at the least overlap depends on the masses, the law,
+		// the shapes and the safety factor only: kept per pair until one of
+		// them changes (most pairs of a bed are apart or touch lightly); the
+		// same value to the bit.
+		ma, mb := a.MassOrInf(), b.MassOrInf()
+		if e.floorGen != w.lawGen || e.floorGen == 0 || e.floorMA != ma || e.floorMB != mb || e.floorSafety != s.Safety || e.floorP != p {
+			e.dtFloor = w.springDt(a, b, meq, &p.Smooth, d, reff)
+			e.floorGen, e.floorMA, e.floorMB, e.floorSafety, e.floorP = w.lawGen, ma, mb, s.Safety, p
 		}
 		return min(dt, e.dtFloor)
 	}
