@@ -52,6 +52,17 @@ func Contact(a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3) ContactResult 
 
 // ContactWith is Contact with explicit options.
 func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3) ContactResult {
+	return contactWith(o, a, nil, pa, b, nil, pb, warm)
+}
+
+// ContactPrepared is ContactWith for prepared shapes (Shape.Prepare): the
+// same result, without recomputing the shapes' constants.
+func ContactPrepared(o Options, a *Prepared, pa Pose, b *Prepared, pb Pose, warm *geom.Vec3) ContactResult {
+	return contactWith(o, a.S, a, pa, b.S, b, pb, warm)
+}
+
+// contactWith is ContactWith; qa and qb, when not nil, are a and b prepared.
+func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) ContactResult {
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -73,8 +84,18 @@ func ContactWith(o Options, a Shape, pa Pose, b Shape, pb Pose, warm *geom.Vec3)
 	ok := false
 	iter := 0
 	var A, B posed
-	fr.placeA(&A, a)
-	fr.placeB(&B, b)
+	if qa != nil {
+		A.c, A.r, A.ident = geom.Vec3{}, geom.Identity(), true
+		qa.scaledInto(&A.q, L, invL)
+	} else {
+		fr.placeA(&A, a)
+	}
+	if qb != nil {
+		B.c, B.r, B.ident = fr.cb, fr.rab, false
+		qb.scaledInto(&B.q, L, invL)
+	} else {
+		fr.placeB(&B, b)
+	}
 	if warm != nil && warm.IsFinite() {
 		sol.x = tmulV(&ra, warm.Sub(pa.X)).Scale(invL)
 		sol.mu = -1 // from the gradients

@@ -22,7 +22,14 @@ const DefaultCurvatureCap = 10
 // MeanCurvature returns (κ₁ + κ₂)/2 at the body-frame surface point x, S1 eq.
 // (39) negated: as printed it gives −1/R on a sphere; here convex is positive.
 func (s Shape) MeanCurvature(x geom.Vec3) float64 {
-	g, h := s.gradHess(x)
+	var q prep
+	s.prepInto(&q, 1)
+	return q.meanCurvature(x)
+}
+
+// meanCurvature is MeanCurvature with the shape's prep at unit scale.
+func (q *prep) meanCurvature(x geom.Vec3) float64 {
+	g, h := q.gradHess(x)
 	g2 := g.Norm2()
 	if g2 == 0 {
 		return 0
@@ -32,9 +39,7 @@ func (s Shape) MeanCurvature(x geom.Vec3) float64 {
 }
 
 // gradHess returns ∇f and the Hessian at the body-frame point x.
-func (s Shape) gradHess(x geom.Vec3) (geom.Vec3, hbody) {
-	var q prep
-	s.prepInto(&q, 1)
+func (q *prep) gradHess(x geom.Vec3) (geom.Vec3, hbody) {
 	var e evalOut
 	q.evalFG(x, &e)
 	return e.g, q.hess(&e)
@@ -45,7 +50,14 @@ func (s Shape) gradHess(x geom.Vec3) (geom.Vec3, hbody) {
 // which has no 1/f_z² singularity on the equator. (S1 prints √(AB − C²)/D for
 // √(κ₁κ₂); only √((AB − C²)/D) gives 1/R on a sphere.)
 func (s Shape) GaussianCurvature(x geom.Vec3) float64 {
-	g, h := s.gradHess(x)
+	var q prep
+	s.prepInto(&q, 1)
+	return q.gaussianCurvature(x)
+}
+
+// gaussianCurvature is GaussianCurvature with the shape's prep at unit scale.
+func (q *prep) gaussianCurvature(x geom.Vec3) float64 {
+	g, h := q.gradHess(x)
 	g2 := g.Norm2()
 	if g2 == 0 {
 		return 0
@@ -65,17 +77,39 @@ func (s Shape) CurvatureRadius(m RadiusMethod, x geom.Vec3, q float64) float64 {
 // CurvatureRadiusRV is CurvatureRadius with the volume-equivalent radius rv
 // given (callers that cache it save the beta functions).
 func (s Shape) CurvatureRadiusRV(m RadiusMethod, x geom.Vec3, q, rv float64) float64 {
-	if q <= 0 {
-		q = DefaultCurvatureCap
+	if m == RadiusVolume {
+		return rv
 	}
+	var p prep
+	s.prepInto(&p, 1)
+	return p.curvatureRadius(m, x, q, rv)
+}
+
+// CurvatureRadius is Shape.CurvatureRadiusRV of the prepared shape (the same
+// result, without recomputing the shape's constants).
+func (p *Prepared) CurvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) float64 {
+	return p.unit.curvatureRadius(m, x, q, rv)
+}
+
+// curvatureRadius is CurvatureRadiusRV with the shape's prep at unit scale.
+func (p *prep) curvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) float64 {
 	var k float64
 	switch m {
 	case RadiusVolume:
 		return rv
 	case RadiusGauss:
-		k = math.Sqrt(math.Max(0, s.GaussianCurvature(x))) // S1 eq. (40): K = √(κ₁κ₂)
+		k = math.Sqrt(math.Max(0, p.gaussianCurvature(x))) // S1 eq. (40): K = √(κ₁κ₂)
 	default:
-		k = s.MeanCurvature(x) // S1 eq. (39)
+		k = p.meanCurvature(x) // S1 eq. (39)
+	}
+	return radiusCapped(k, q, rv)
+}
+
+// radiusCapped returns the particle radius for curvature k, capped at q·R_vol
+// (S1 §2.5; q ≤ 0 means DefaultCurvatureCap).
+func radiusCapped(k, q, rv float64) float64 {
+	if q <= 0 {
+		q = DefaultCurvatureCap
 	}
 	rmax := q * rv
 	if !(k > 1/rmax) { // S1 §2.5: R = min(1/K, q·R_vol)

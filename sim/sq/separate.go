@@ -23,20 +23,65 @@ import (
 // fraction of Contact and never reports true for touching or overlapping
 // shapes.
 func Separated(a Shape, pa Pose, b Shape, pb Pose, hint *geom.Vec3) bool {
+	return separated(a, nil, pa, b, nil, pb, hint)
+}
+
+// SeparatedPrepared is Separated for prepared shapes (Shape.Prepare): the
+// same answer, without recomputing the shapes' constants.
+func SeparatedPrepared(a *Prepared, pa Pose, b *Prepared, pb Pose, hint *geom.Vec3) bool {
+	return separated(a.S, a, pa, b.S, b, pb, hint)
+}
+
+// SeparatedOrdered is SeparatedPrepared with the axes (line of centres and
+// body axes) tried before the plane at the hint when axesFirst is set. The
+// answer is the same in either order (each test is exact on its own, the
+// answer is their disjunction); byAxes reports that the axes found the
+// plane, for the caller to pass as axesFirst at the pair's next query (a
+// pair that stays apart is usually separated by the same test again).
+func SeparatedOrdered(a *Prepared, pa Pose, b *Prepared, pb Pose, hint *geom.Vec3, axesFirst bool) (sep, byAxes bool) {
+	if !axesFirst {
+		return separatedFrom(a.S, a, pa, b.S, b, pb, hint)
+	}
+	r := pa.Q.Conj().Mul(pb.Q).Mat()
+	c := pa.Q.InvRotate(pb.X.Sub(pa.X))
+	if sepAxes(a.S, b.S, &r, c) {
+		return true, true
+	}
+	return hint != nil && hint.IsFinite() && sepHint(a.S, a, b.S, b, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))), false
+}
+
+// separated is Separated; pra and prb, when not nil, are a and b prepared.
+func separated(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb Pose, hint *geom.Vec3) bool {
+	sep, _ := separatedFrom(a, pra, pa, b, prb, pb, hint)
+	return sep
+}
+
+// separatedFrom is separated, also reporting whether the axes found the plane.
+func separatedFrom(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb Pose, hint *geom.Vec3) (sep, byAxes bool) {
 	// work in A's body frame: B's axes (the columns of r) and centre c
 	r := pa.Q.Conj().Mul(pb.Q).Mat()
 	c := pa.Q.InvRotate(pb.X.Sub(pa.X))
-	if hint != nil && hint.IsFinite() && sepHint(a, b, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))) {
-		return true
+	if hint != nil && hint.IsFinite() && sepHint(a, pra, b, prb, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))) {
+		return true, false
 	}
-	return sepAxes(a, b, &r, c)
+	sep = sepAxes(a, b, &r, c)
+	return sep, sep
 }
 
-// sepHint tests the plane normal to the contact normal at x (A's frame).
-func sepHint(a, b Shape, r *geom.Mat3, c, x geom.Vec3) bool {
+// sepHint tests the plane normal to the contact normal at x (A's frame);
+// pra and prb, when not nil, are a and b prepared.
+func sepHint(a Shape, pra *Prepared, b Shape, prb *Prepared, r *geom.Mat3, c, x geom.Vec3) bool {
 	var qa, qb prep
-	a.prepInto(&qa, 1)
-	b.prepInto(&qb, 1)
+	if pra != nil {
+		qa = pra.unit
+	} else {
+		a.prepInto(&qa, 1)
+	}
+	if prb != nil {
+		qb = prb.unit
+	} else {
+		b.prepInto(&qb, 1)
+	}
 	var ea, eb evalOut
 	qa.evalFG(x, &ea)
 	xb := tmulV(r, x.Sub(c))

@@ -140,6 +140,42 @@ func (s Shape) EvalWorld(p Pose, w geom.Vec3) (float64, geom.Vec3, geom.Mat3) {
 	return e.f, e.g, ps.hessW(&e).mat()
 }
 
+// Prepared is a shape with the constants of its contact queries computed
+// once (per body, not per pair and call): the prep at unit scale (curvature
+// radius, separating plane) and at the scale of its own largest half-length
+// (the midway-point frame of a pair whose smaller particle it is). The
+// results of the queries are the same bits as with the bare Shape.
+type Prepared struct {
+	S    Shape
+	unit prep    // s.prepInto(·, 1)
+	own  prep    // s.prepInto(·, 1/ownL)
+	ownL float64 // max(A, B, C)
+}
+
+// Prepare returns s with its query constants.
+func (s Shape) Prepare() Prepared {
+	p := Prepared{S: s, ownL: max(s.A, s.B, s.C)}
+	s.prepInto(&p.unit, 1)
+	s.prepInto(&p.own, 1/p.ownL)
+	return p
+}
+
+// For reports whether p was prepared from s (false for the zero Prepared).
+func (p *Prepared) For(s Shape) bool {
+	q := &p.S // field by field: the struct comparison is a call
+	return q.A == s.A && q.B == s.B && q.C == s.C && q.N1 == s.N1 && q.N2 == s.N2 && p.ownL > 0
+}
+
+// scaledInto sets q to the prep of p's shape scaled by k = 1/L (the pair's
+// length scale): a copy when L is p's own, else computed.
+func (p *Prepared) scaledInto(q *prep, L, k float64) {
+	if L == p.ownL {
+		*q = p.own
+		return
+	}
+	p.S.prepInto(q, k)
+}
+
 // prep is a Shape with the reciprocals, exponent flags and coefficients the
 // hot loop needs (computed once per shape and contact query).
 type prep struct {

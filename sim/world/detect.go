@@ -10,6 +10,7 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/sq"
 )
 
 // pairEntry is a candidate body pair (A < B) with its contacts of the current
@@ -26,10 +27,17 @@ type pairEntry struct {
 	smooth bool      // a sphere or superquadric takes part (smooth.go)
 	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
 	hasMid bool
+	sepAx  bool // the last separation test found the axes apart (sq.SeparatedOrdered)
 
 	dtSpring     float64 // cached Hookean Δt bound (pairDtSmooth), valid while springGen == World.lawGen
 	springGen    uint64
 	springSafety float64
+
+	// pairDtSmooth's bound at the least overlap (Hertz) and what it was
+	// computed from (as for the entry bound below).
+	dtFloor, floorMA, floorMB, floorSafety float64
+	floorGen                               uint64
+	floorP                                 *ContactParams
 
 	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
 	gbarGen uint64
@@ -299,6 +307,9 @@ func (w *World) pairGBar(e *pairEntry) float64 {
 // (contact.Posed), the box of smooth bodies.
 func (w *World) place() {
 	w.posedOld = false
+	if len(w.sqPrep) != len(w.Bodies) {
+		w.sqPrep = make([]sq.Prepared, len(w.Bodies))
+	}
 	w.parallel(len(w.Bodies), func(_, i int) {
 		b := w.Bodies[i]
 		if b.Kind == body.Polyhedral {
@@ -306,6 +317,7 @@ func (w *World) place() {
 		} else {
 			w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
 			w.posed[i].Box = smoothBox(b)
+			w.prepareSQ(i, b)
 		}
 	})
 }

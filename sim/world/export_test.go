@@ -8,7 +8,7 @@ import "math"
 func (w *World) StableDtFull() (dt float64, visited, pairs int) {
 	visited, pairs = len(w.bound.visit), len(w.pairs)
 	sp, _ := w.bound.speeds(w)
-	dt = min(w.Settings.DtMax, w.smoothTravelDt())
+	dt = min(w.Settings.DtMax, w.smoothTravelDt(sp))
 	for _, e := range w.pairs {
 		dt = min(dt, w.pairDt(e, sp, skipNone))
 	}

@@ -51,6 +51,24 @@ func smoothBox(b *body.Body) contact.AABB {
 	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
 }
 
+// prepareSQ keeps w.sqPrep[i], the prepared shape of superquadric b (body
+// i), up to date: recomputed only when the shape changed. Called per body
+// in the parallel placement (each call writes its own entry).
+func (w *World) prepareSQ(i int, b *body.Body) {
+	if b.Kind == body.Superquadric && !w.sqPrep[i].For(b.SQ) {
+		w.sqPrep[i] = b.SQ.Prepare()
+	}
+}
+
+// preparedSQ returns the prepared shape of body i (b, or a copy of it at a
+// trial state) when the world's was prepared from b's shape, else nil.
+func (w *World) preparedSQ(i int32, b *body.Body) *sq.Prepared {
+	if int(i) < len(w.sqPrep) && w.sqPrep[i].For(b.SQ) {
+		return &w.sqPrep[i]
+	}
+	return nil
+}
+
 // narrowSmooth is the narrow phase of a smooth pair (S1 §2.3–2.4, S2 §2.2).
 // It reports whether a superquadric solve missed its tolerance.
 func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
@@ -82,10 +100,20 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		}
 		// A pair apart last step is first tested for a separating axis (with
 		// the normal at its last midway point): no midway point needed.
-		if len(e.prev) == 0 && sq.Separated(a.SQ, pa, b.SQ, pb, warm) {
-			return false
+		// The shapes' constants come from the per-body cache (prepareSQ);
+		// the results are those of sq.Separated and sq.ContactWith.
+		qa, qb := w.preparedSQ(e.A, a), w.preparedSQ(e.B, b)
+		if qa == nil || qb == nil {
+			qa, qb = preparedPair(a, b)
 		}
-		r := sq.ContactWith(sqOptions, a.SQ, pa, b.SQ, pb, warm) // S1 eq. (19)–(24)
+		if len(e.prev) == 0 {
+			sep, byAxes := sq.SeparatedOrdered(qa, pa, qb, pb, warm, e.sepAx)
+			e.sepAx = byAxes
+			if sep {
+				return false
+			}
+		}
+		r := sq.ContactPrepared(sqOptions, qa, pa, qb, pb, warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
@@ -101,6 +129,13 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	}
 	w.matchSmooth(e)
 	return false
+}
+
+// preparedPair returns a and b's shapes prepared anew: the rare case that
+// the world's are stale (a shape changed since the last placement).
+func preparedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
+	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
+	return &p[0], &p[1]
 }
 
 // narrowSmoothSurface is the contact of a smooth body with the triangulated
@@ -251,17 +286,22 @@ func radiusMethod(s string) sq.RadiusMethod {
 
 // effectiveRadius returns R_eff of a smooth contact (S1 eq. 38; spheres: r_a r_b/(r_a + r_b)).
 func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c *contact.Contact) float64 {
-	ra, rb := radiusAt(a, c.PA, geom.Vec3{}, p), radiusAt(b, c.PB, e.Shift, p)
+	ra, rb := w.radiusAt(e.A, a, c.PA, geom.Vec3{}, p), w.radiusAt(e.B, b, c.PB, e.Shift, p)
 	return law.Reduced(ra, rb) // S1 eq. (38)
 }
 
-// radiusAt returns the particle radius of b at world surface point x (+Inf for walls and polyhedra).
-func radiusAt(b *body.Body, x, shift geom.Vec3, p *law.Smooth) float64 {
+// radiusAt returns the particle radius of body i (b, or a copy of it) at
+// world surface point x (+Inf for walls and polyhedra).
+func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smooth) float64 {
 	switch b.Kind {
 	case body.Sphere:
 		return b.R
 	case body.Superquadric:
-		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol) // S1 eq. (39)–(40)
+		x := poseOf(b, shift).ToLocal(x)
+		if q := w.preparedSQ(i, b); q != nil {
+			return q.CurvatureRadius(radiusMethod(p.Radius), x, p.CapQ, b.RVol) // S1 eq. (39)–(40)
+		}
+		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), x, p.CapQ, b.RVol)
 	}
 	return math.Inf(1)
 }
@@ -339,11 +379,22 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	for k := range e.prev {
 		delta = max(delta, -e.prev[k].Gn)
 	}
-	floor := delta // below which the impact overlap cannot change the bound
-	if p.Smooth.Model != law.HookeLAMMPS {
-		floor = max(delta, 1e-3*reff) // smoothSpring's least overlap
+	least := 1e-3 * reff       // smoothSpring's least overlap
+	floor := max(delta, least) // below which the impact overlap cannot change the bound
+	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
+	if d <= least {
+		// The bound at the least overlap depends on the masses, the law,
+		// the shapes and the safety factor only: kept per pair until one of
+		// them changes (most pairs of a bed are apart or touch lightly); the
+		// same value to the bit.
+		ma, mb := a.MassOrInf(), b.MassOrInf()
+		if e.floorGen != w.lawGen || e.floorGen == 0 || e.floorMA != ma || e.floorMB != mb || e.floorSafety != s.Safety || e.floorP != p {
+			e.dtFloor = w.springDt(a, b, meq, &p.Smooth, d, reff)
+			e.floorGen, e.floorMA, e.floorMB, e.floorSafety, e.floorP = w.lawGen, ma, mb, s.Safety, p
+		}
+		return min(dt, e.dtFloor)
 	}
-	return min(dt, w.springDt(a, b, meq, &p.Smooth, max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor)), reff))
+	return min(dt, w.springDt(a, b, meq, &p.Smooth, d, reff))
 }
 
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
@@ -455,17 +506,19 @@ func onSurface(w *body.Body, p geom.Vec3) bool {
 // more than 5% of its radius (points on it: |v| + |ω|R), so that a pair's
 // relative motion stays within a tenth of the larger radius per step; and
 // so that its acceleration adds at most as much again (accTravelDt).
-func (w *World) smoothTravelDt() float64 {
+// sp holds StableDt's speed terms per body (bodySpeed: |v|, |ω|R and
+// travelAcc, computed once per call).
+func (w *World) smoothTravelDt(sp []bodySpeed) float64 {
 	dt := math.Inf(1)
 	accR := 0.0
-	for _, b := range w.Bodies {
+	for i, b := range w.Bodies {
 		if b.Kind == body.Polyhedral || b.Fixed {
 			continue
 		}
-		if v := b.V.Norm() + b.W.Norm()*b.R; v > 0 {
+		if v := sp[i].v + sp[i].wr; v > 0 { // |v| + |ω|R
 			dt = min(dt, 0.05*b.R/v)
 		}
-		if a := travelAcc(b); a > 0 {
+		if a := sp[i].acc; a > 0 {
 			accR = max(accR, a/b.R)
 		}
 	}

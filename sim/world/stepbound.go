@@ -51,7 +51,7 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	s := w.Settings
 	bd := &w.bound
 	sp, sw := bd.speeds(w)
-	dt := min(s.DtMax, w.smoothTravelDt())
+	dt := min(s.DtMax, w.smoothTravelDt(sp))
 	u := min(dt, limit)
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
 		u = min(u, w.pairDt(bd.last, sp, skipNone)) // a term of the minimum, evaluated in full

@@ -32,6 +32,7 @@ import (
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/shape"
+	"grainlab/sim/sq"
 )
 
 // ContactParams are the interface laws of one material pair: Normal,
@@ -182,6 +183,7 @@ type World struct {
 
 	// Contact state (see detect.go).
 	posed      []contact.Posed
+	sqPrep     []sq.Prepared       // superquadrics' prepared shapes by body (smooth.go, prepareSQ)
 	posedOld   bool                // bodies moved since posed was placed (EvaluateFixed)
 	placed     []contact.Placement // EvaluateFixed's poses
 	fixedPairs []*pairEntry        // EvaluateFixed's pairs: those with contacts at evaluation fixedGen

@@ -1,0 +1,80 @@
+package sq
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"grainlab/sim/geom"
+)
+
+// TestPreparedSameBits: the prepared-shape queries (ContactPrepared,
+// SeparatedPrepared and SeparatedOrdered in both orders,
+// Prepared.CurvatureRadius) give the same bits as the
+// ones on bare shapes, for pairs of one shape (the pair's length scale is
+// each particle's own) and of two (one is rescaled), with and without a warm
+// start, touching, overlapping and apart. Tolerance: none (bit for bit).
+func TestPreparedSameBits(t *testing.T) {
+	rng := rand.New(rand.NewSource(seedEnv(16)))
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+	sameV := func(x, y geom.Vec3) bool { return same(x.X, y.X) && same(x.Y, y.Y) && same(x.Z, y.Z) }
+	nContact, nSep := 0, 0
+	for i := 0; i < 400; i++ {
+		a := randShape(rng, 10)
+		b := a
+		if i%2 == 1 {
+			b = randShape(rng, 10).Scaled(0.3 + 2*rng.Float64())
+		}
+		qa, qb := a.Prepare(), b.Prepare()
+		if !qa.For(a) || qa.For(b) != (a == b) || (&Prepared{}).For(Shape{}) {
+			t.Fatalf("case %d: Prepared.For wrong", i)
+		}
+		pa := Pose{X: geom.Vec3{X: rng.NormFloat64() * 0.1}, Q: randQuat(rng)}
+		d := randDir(rng).Scale((0.6 + 1.6*rng.Float64()) * (max(a.A, a.B, a.C) + max(b.A, b.B, b.C)) / 2)
+		pb := Pose{X: pa.X.Add(d), Q: randQuat(rng)}
+		var warm *geom.Vec3
+		if i%3 == 0 {
+			w := pa.X.Add(d.Scale(0.5)).Add(randDir(rng).Scale(0.05))
+			warm = &w
+		}
+		r0 := ContactWith(DefaultOptions, a, pa, b, pb, warm)
+		r1 := ContactPrepared(DefaultOptions, &qa, pa, &qb, pb, warm)
+		if r0.Converged != r1.Converged || r0.InContact != r1.InContact || r0.Iter != r1.Iter ||
+			!sameV(r0.Point, r1.Point) || !sameV(r0.PA, r1.PA) || !sameV(r0.PB, r1.PB) || !sameV(r0.Normal, r1.Normal) || !same(r0.Gap, r1.Gap) {
+			t.Fatalf("case %d: ContactPrepared %+v, ContactWith %+v", i, r1, r0)
+		}
+		if r0.InContact {
+			nContact++
+		}
+		hint := warm
+		if r0.Converged {
+			hint = &r0.Point
+		}
+		s0, s1 := Separated(a, pa, b, pb, hint), SeparatedPrepared(&qa, pa, &qb, pb, hint)
+		if s0 != s1 {
+			t.Fatalf("case %d: SeparatedPrepared %v, Separated %v", i, s1, s0)
+		}
+		for _, first := range []bool{false, true} {
+			if s2, by := SeparatedOrdered(&qa, pa, &qb, pb, hint, first); s2 != s0 || by && !s0 {
+				t.Fatalf("case %d: SeparatedOrdered (axes first %v) %v (by axes %v), Separated %v", i, first, s2, by, s0)
+			}
+		}
+		if s0 {
+			nSep++
+		}
+		if r0.Converged {
+			for _, m := range []RadiusMethod{RadiusMean, RadiusGauss, RadiusVolume} {
+				x := pa.ToLocal(r0.PA)
+				c0 := a.CurvatureRadiusRV(m, x, 10, a.VolumeRadius())
+				c1 := qa.CurvatureRadius(m, x, 10, a.VolumeRadius())
+				if !same(c0, c1) {
+					t.Fatalf("case %d: curvature radius (method %d) prepared %g, bare %g", i, m, c1, c0)
+				}
+			}
+		}
+	}
+	// the sample must exercise both outcomes
+	if nContact < 40 || nSep < 40 {
+		t.Fatalf("sample too narrow: %d in contact, %d separated of 400", nContact, nSep)
+	}
+}
