@@ -96,6 +96,11 @@ type Newmark struct {
 	// energy seen above its start energy plus the loads' work is rejected
 	// and cut (newmark_budget.go); 0 turns the check off.
 	EnergyGain float64
+	// FDProducts: the Newton systems use finite-difference products of the
+	// whole world (jv) and the approximate block-Jacobi preconditioner
+	// (buildPrec) instead of the assembled analytic tangent
+	// (newmark_tangent.go). Worlds with smooth contacts use them anyway.
+	FDProducts bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
@@ -103,20 +108,22 @@ type Newmark struct {
 	// Counts accumulates what the integrator did since it was created.
 	Counts NewmarkCounts
 
-	nb    []nmBody // movable bodies
-	kOf   []int    // body index → position in nb, −1 when fixed
-	y, r  []float64
-	dy    []float64
-	yt    []float64
-	rt    []float64
-	prec  []mat6
-	gm    krylov.Work
-	guard []nmGuard
-	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
-	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
-	mot   []affine    // each body's rigid motion over the trial step
-	sa1   []geom.Vec3 // scratch: a body's vertices moved by the relative step
-	sb1   []geom.Vec3
+	nb     []nmBody // movable bodies
+	kOf    []int    // body index → position in nb, −1 when fixed
+	y, r   []float64
+	dy     []float64
+	yt     []float64
+	rt     []float64
+	prec   []mat6
+	tan    nmTangent // the assembled tangent (newmark_tangent.go)
+	useTan bool      // the current Newton system uses tan
+	gm     krylov.Work
+	guard  []nmGuard
+	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
+	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
+	mot    []affine    // each body's rigid motion over the trial step
+	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
+	sb1    []geom.Vec3
 
 	cp  checkpoint // the start of the step, for rejections
 	bud budget     // the energy check (newmark_budget.go)
@@ -785,7 +792,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			return false, nil
 		}
 		n.iters++
-		n.buildPrec(w)
+		n.newtonMatrix(w)
 		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
 		// the residual, which keeps the convergence quadratic.
 		eta := math.Max(math.Min(0.1, rn), 0.1*n.Tol/rn)

@@ -12,8 +12,13 @@ import (
 // does not fail: where both one-sided differences would leave the contact
 // set it returns zero. It returns the number of products (linear iterations).
 func (n *Newmark) gmresSolve(w *world.World, eta float64) int {
-	jv := n.jv(w)
-	A := func(v, out []float64) error { jv(v, out); return nil }
+	var A krylov.Operator
+	if n.useTan {
+		A = func(v, out []float64) error { n.tanMul(v, out); return nil }
+	} else {
+		jv := n.jv(w)
+		A = func(v, out []float64) error { jv(v, out); return nil }
+	}
 	r, _ := n.gm.GMRES(A, n.applyPrec, n.rt, n.dy, krylov.Options{Tol: eta, Restart: n.Restart, MaxIter: n.LinMaxIter})
 	return r.Iterations
 }

@@ -1,0 +1,285 @@
+package integrate
+
+import (
+	"math"
+
+	"grainlab/sim/body"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/world"
+)
+
+// nmTangent is the assembled tangent of newmark's scaled residual (S0
+// eq. 62) at one Newton iterate: a sparse matrix of 6×6 body–body blocks,
+// one row of blocks per movable body, with a diagonal block per body and an
+// off-diagonal block for each pair of movable bodies in contact (both
+// orders), in the order of the contact list. Its product replaces the
+// finite-difference products of the whole world (Newmark.jv).
+type nmTangent struct {
+	diag []mat6  // per movable body
+	off  []nmOff // body–body blocks of the contact graph
+}
+
+// nmOff is the block of row body r and column body c (positions in nb).
+type nmOff struct {
+	r, c int32
+	B    mat6
+}
+
+// buildTangent assembles the tangent at the current iterate (the world
+// evaluated there) and the block-Jacobi preconditioner from its diagonal
+// (the inverses in n.prec). It returns false when a contact law is not
+// linearised (smooth bodies, world.ContactTangents): the caller falls back
+// to finite-difference products.
+//
+// Unknowns and rows are those of residualForces: y_k = (δu, ρ·δα), r_k =
+// ((m ü − f)/m, Ξᵀ(ω×Jω + Jω̇ − m_e)/(mρ)). The blocks:
+//   - inertia (S0 eq. 19, 21–22): ∂r_f/∂δu = α1·I exactly; ∂r_μ/∂δα of
+//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, by central differences
+//     of that body-local function (Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 —
+//     no world evaluation);
+//   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
+//     relative motion of the contact points (δθ = Ξ δα, S0 eq. 9; r the
+//     levers PA − x_A, PB − x_B) and the relative velocity's change α4·δd
+//     (S0 eq. 21), the force on A changes by K δd with K = dg⊗n + α4·dv
+//     (world.ContactTangents: S0 eq. 49–57); A's rows take −[I; [r_A]×] K,
+//     B's +[I; [r_B]×] K, and the moments' lever terms (δθ×r)×f
+//     (A: −[f]×[r_A]×, B: +[f]×[r_B]× on the rotation block). The rotation
+//     of n and the sliding of the contact points along their features are
+//     left out (relative size f_n/(k_c·L), about g/L for the barrier).
+func (n *Newmark) buildTangent(w *world.World) bool {
+	T := &n.tan
+	if cap(T.diag) < len(n.nb) {
+		T.diag = make([]mat6, len(n.nb))
+	}
+	T.diag = T.diag[:len(n.nb)]
+	T.off = T.off[:0]
+	for k := range n.nb {
+		n.inertiaBlock(w, k, &T.diag[k])
+	}
+	lastA, lastB := -1, -1
+	iAB, iBA := -1, -1
+	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
+		ka, kb := n.kOf[a], n.kOf[b]
+		if ka < 0 && kb < 0 {
+			return
+		}
+		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂d
+		ba, bb := w.Bodies[a], w.Bodies[b]
+		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
+		f := c.N.Scale(c.Fn).Add(c.Ft)
+		if ka >= 0 {
+			addBlock(&T.diag[ka], K, ra, ra, -1)
+			geoBlock(&T.diag[ka], f, ra, -1)
+		}
+		if kb >= 0 {
+			addBlock(&T.diag[kb], K, rb, rb, -1)
+			geoBlock(&T.diag[kb], f, rb, 1)
+		}
+		if ka >= 0 && kb >= 0 {
+			if a != lastA || b != lastB {
+				lastA, lastB = a, b
+				iAB = len(T.off)
+				T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb)}, nmOff{r: int32(kb), c: int32(ka)})
+				iBA = iAB + 1
+			}
+			addBlock(&T.off[iAB].B, K, ra, rb, 1)
+			addBlock(&T.off[iBA].B, K, rb, ra, 1)
+		}
+	})
+	if !ok {
+		return false
+	}
+	// Scale rows by diag(1/m, Ξᵀ/(mρ)) and columns by diag(I, Ξ/ρ).
+	for k := range n.nb {
+		n.scaleBlock(&T.diag[k], k, k)
+	}
+	for i := range T.off {
+		n.scaleBlock(&T.off[i].B, int(T.off[i].r), int(T.off[i].c))
+	}
+	for k := range n.nb {
+		P := T.diag[k]
+		if !P.invert() {
+			P = mat6{}
+			for i := 0; i < 6; i++ {
+				P[i][i] = 1 / n.a1
+			}
+		}
+		n.prec[k] = P
+	}
+	return true
+}
+
+// addBlock adds s·[I; [r]×] K [I, −[s']×] (the lever r of the row body,
+// rc of the column body) to B: s = −1 for a body with itself (A–A, B–B),
+// +1 across the pair.
+func addBlock(B *mat6, K geom.Mat3, r, rc geom.Vec3, s float64) {
+	R, Rc := geom.Skew(r), geom.Skew(rc)
+	KR := K.Mul(Rc)
+	RK := R.Mul(K)
+	RKR := RK.Mul(Rc)
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			B[i][j] += s * K[i][j]
+			B[i][3+j] -= s * KR[i][j]
+			B[3+i][j] += s * RK[i][j]
+			B[3+i][3+j] -= s * RKR[i][j]
+		}
+	}
+}
+
+// geoBlock adds s·[f]×[r]× to the rotation block of B: the change of the
+// moment r×f of a force f at the material lever r under a rotation δθ,
+// (δθ×r)×f = [f]×[r]× δθ, on the residual's side (−m_e).
+func geoBlock(B *mat6, f, r geom.Vec3, s float64) {
+	G := geom.Skew(f).Mul(geom.Skew(r))
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			B[3+i][3+j] += s * G[i][j]
+		}
+	}
+}
+
+// scaleBlock scales block B of row body k and column body l to the
+// residual's rows and unknowns: rows by diag(I/m, Ξ_kᵀ/(m ρ)), columns by
+// diag(I, Ξ_l/ρ_l).
+func (n *Newmark) scaleBlock(B *mat6, k, l int) {
+	bk, bl := &n.nb[k], &n.nb[l]
+	var out mat6
+	xk, xl := bk.xi, bl.xi
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 6; j++ {
+			// column transform first: B·diag(I, Ξ_l/ρ_l)
+			v := B[i][j]
+			if j >= 3 {
+				v = 0
+				for m := 0; m < 3; m++ {
+					v += B[i][3+m] * xl[m][j-3]
+				}
+				v /= bl.rho
+			}
+			out[i][j] = v
+		}
+	}
+	var res mat6
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 6; j++ {
+			if i < 3 {
+				res[i][j] = out[i][j] / bk.m
+				continue
+			}
+			v := 0.0
+			for m := 0; m < 3; m++ {
+				v += xk[m][i-3] * out[3+m][j] // Ξᵀ
+			}
+			res[i][j] = v / (bk.m * bk.rho)
+		}
+	}
+	*B = res
+}
+
+// inertiaBlock sets B to the inertia part of body k's unscaled tangent in
+// (δu, δθ) coordinates, so that scaleBlock can treat it like the contact
+// blocks: α1·m·I for the translation and, for the rotation, the derivative
+// of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (central differences of the
+// body-local function, the moment m_e held) times Ξ⁻¹, and the Ξᵀ of the
+// scaling taken out by (Ξᵀ)⁻¹.
+func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
+	bd := &n.nb[k]
+	b := w.Bodies[bd.i]
+	*B = mat6{}
+	for i := 0; i < 3; i++ {
+		B[i][i] = bd.m * n.a1
+	}
+	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
+	var D geom.Mat3
+	h := 1e-6 * math.Max(1, bd.alpha.Norm())
+	for j := 0; j < 3; j++ {
+		var e geom.Vec3
+		switch j {
+		case 0:
+			e.X = h
+		case 1:
+			e.Y = h
+		default:
+			e.Z = h
+		}
+		fp := n.rotResidual(b, bd, bd.alpha.Add(e))
+		fm := n.rotResidual(b, bd, bd.alpha.Sub(e))
+		d := fp.Sub(fm).Scale(1 / (2 * h))
+		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
+	}
+	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
+	xiInv, ok := bd.xi.Inv()
+	if !ok {
+		xiInv = geom.Identity()
+	}
+	M := xiInv.T().Mul(D).Mul(xiInv)
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			B[3+i][3+j] = M[i][j]
+		}
+	}
+}
+
+// rotResidual is Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at the trial rotation
+// increment al, as setTrial and residualForces compute it (S0 eq. 5, 6, 9,
+// 15, 19, 22), m_e the moment of the last evaluation.
+func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, al geom.Vec3) geom.Vec3 {
+	da := al.Sub(bd.ap)
+	Qd := geom.RodriguesMat(al)                                                     // S0 eq. (6)
+	R := geom.QFromRodrigues(al).Mul(bd.q0).Normalize().Mat()                       // Q^Δ Q^i, S0 eq. (5)
+	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody.MulV(R.TMulV(v))) } // S0 eq. (15)
+	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                 // S0 eq. (22)
+	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                       // S0 eq. (22)
+	mt := W.Cross(jmul(W)).Add(jmul(wd))                                            // S0 eq. (19)
+	return geom.RodriguesXi(al).TMulV(mt.Sub(b.T))                                  // S0 eq. (17), (62)
+}
+
+// tanMul is the product out = J v of the assembled tangent.
+func (n *Newmark) tanMul(v, out []float64) {
+	T := &n.tan
+	for k := range T.diag {
+		mulAdd6(&T.diag[k], v[6*k:6*k+6], out[6*k:6*k+6], true)
+	}
+	for i := range T.off {
+		o := &T.off[i]
+		r, c := 6*int(o.r), 6*int(o.c)
+		mulAdd6(&o.B, v[c:c+6], out[r:r+6], false)
+	}
+}
+
+// mulAdd6 computes out = B v (set) or out += B v.
+func mulAdd6(B *mat6, v, out []float64, set bool) {
+	for i := 0; i < 6; i++ {
+		s := 0.0
+		for j := 0; j < 6; j++ {
+			s += B[i][j] * v[j]
+		}
+		if set {
+			out[i] = s
+		} else {
+			out[i] += s
+		}
+	}
+}
+
+// newtonMatrix prepares the Newton system of the current iterate: the
+// assembled tangent, built anew at every iterate (keeping it across
+// iterations — modified Newton — needs more iterations, which the step
+// control answers with smaller steps: docs/performance.md), or, with
+// FDProducts or where the laws are not linearised (smooth contacts, bonds,
+// periodic worlds), the finite-difference products with buildPrec's
+// preconditioner.
+func (n *Newmark) newtonMatrix(w *world.World) {
+	n.useTan = false
+	if n.FDProducts || len(w.Bonds) > 0 || w.Periodic.On() { // bonds and periodic images: not linearised here
+		n.buildPrec(w)
+		return
+	}
+	if n.buildTangent(w) {
+		n.useTan = true
+		return
+	}
+	n.buildPrec(w)
+}
