@@ -15,15 +15,19 @@ import (
 
 // vertexOnGround is a cube standing on one vertex at gap g above the ground
 // (one vertex–face contact), with the lagged dashpot and Coulomb test that
-// newmark uses, evaluated once and committed (the contact has a history)
-// and then evaluated at velocity v (the cube's, ω = 0) with step dt.
-func vertexOnGround(t *testing.T, mu, g float64, v geom.Vec3, dt float64) (*world.World, *body.Body) {
+// newmark uses, evaluated once and committed (the contact has a history;
+// fresh: the cube was out of reach then, the contact is new) and then
+// evaluated at velocity v (the cube's, ω = 0) with step dt.
+func vertexOnGround(t *testing.T, mu, g float64, v geom.Vec3, dt float64, fresh bool) (*world.World, *body.Body) {
 	t.Helper()
 	w := groundWorld(t, cubeParams(0.3, mu))
 	q := geom.QAxisAngle(geom.V(1, 0, 0), 0.3).Mul(geom.QAxisAngle(geom.V(0, 1, 0), 0.2))
 	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, q)
 	w.AddBody(b)
 	lowestAt(b, g*1.01)
+	if fresh {
+		lowestAt(b, 0.01)
+	}
 	if err := Start(w); err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +63,10 @@ func cubeForce(w *world.World, cube int) (f, n geom.Vec3) {
 // changes of the cube (the gap is fixed) and translations along the contact
 // normal (which change the gap only; a vertex–face contact's normal and
 // levers do not change under a translation). In the barrier (g < ḡḡ) and
-// penalty (ḡḡ < g < ḡ) parts of eq. (49), sticking and sliding: relative
-// error ≤ 1e-5 in ∂f/∂g and ∂f/∂v.
+// penalty (ḡḡ < g < ḡ) parts of eq. (49), sticking and sliding, with a
+// history (the lagged dashpot coefficient) and new (eq. 52's coefficient at
+// the current gap, with and without the entry fraction): relative error
+// ≤ 1e-5 in ∂f/∂g and ∂f/∂v.
 func TestContactLawTangent(t *testing.T) {
 	const gbar, dt = 1e-3, 1e-3
 	cases := []struct {
@@ -68,14 +74,18 @@ func TestContactLawTangent(t *testing.T) {
 		mu, g float64
 		v     geom.Vec3
 		slide bool
+		fresh bool // a contact new in the step (eq. 52's coefficient at its gap, the entry fraction)
 	}{
-		{"barrier, sticking", 0.8, 0.3 * gbar, geom.V(1e-4, -2e-5, -1e-3), false},
-		{"barrier, sliding", 0.1, 0.3 * gbar, geom.V(0.5, 0.2, -1e-3), true},
-		{"penalty, sticking", 0.8, 0.8 * gbar, geom.V(-2e-5, 1e-5, -1e-3), false},
-		{"penalty, sliding", 0.1, 0.8 * gbar, geom.V(-0.3, 0.4, 2e-3), true},
+		{"barrier, sticking", 0.8, 0.3 * gbar, geom.V(1e-4, -2e-5, -1e-3), false, false},
+		{"barrier, sliding", 0.1, 0.3 * gbar, geom.V(0.5, 0.2, -1e-3), true, false},
+		{"penalty, sticking", 0.8, 0.8 * gbar, geom.V(-2e-5, 1e-5, -1e-3), false, false},
+		{"penalty, sliding", 0.1, 0.8 * gbar, geom.V(-0.3, 0.4, 2e-3), true, false},
+		{"barrier, new contact", 0.8, 0.3 * gbar, geom.V(1e-4, -2e-5, -1e-3), false, true},
+		{"barrier, new contact, entry fraction", 0.1, 0.3 * gbar, geom.V(0.5, 0.2, -1), true, true},
+		{"penalty, new contact, entry fraction", 0.8, 0.8 * gbar, geom.V(1e-4, 0, -0.5), false, true},
 	}
 	for _, tc := range cases {
-		w, b := vertexOnGround(t, tc.mu, tc.g, tc.v, dt)
+		w, b := vertexOnGround(t, tc.mu, tc.g, tc.v, dt, tc.fresh)
 		cube := 1
 		if w.Bodies[cube] != b {
 			t.Fatal("cube is not body 1")

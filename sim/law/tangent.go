@@ -48,3 +48,28 @@ func (f Friction) StickTangent(st FrictionState, n, dgt, gtDot geom.Vec3, fn, fn
 	}
 	return t.Scale(-limD), D.Scale(f.EpsT), D.Scale(f.CT), dFn
 }
+
+// StiffnessSlope returns dk_c/dg of the tangent stiffness k_c = −df_n/dg
+// (Stiffness; S0 eq. 49–51 differentiated twice): 0 for g ≥ ḡ and for the
+// linear law, −k_c/(2(ḡ − g)) for Hertz; for the Barrier law
+// −k_c·(n1 − 1)/(ḡ − g) in part (i) and k_c·(n2 − 1)/g in part (ii)
+// (NaN at g ≤ 0, where the barrier is not defined).
+func (n Normal) StiffnessSlope(g float64) float64 {
+	if g >= n.GBar {
+		return 0
+	}
+	k, d := n.Stiffness(g), n.GBar-g
+	switch n.Kind {
+	case Linear:
+		return 0
+	case Hertz:
+		return -k / (2 * d)
+	}
+	if g >= n.F*n.GBar {
+		return -k * (n.N1 - 1) / d // part (i)
+	}
+	if g <= 0 {
+		return math.NaN()
+	}
+	return k * (n.N2 - 1) / g // part (ii)
+}

@@ -64,11 +64,12 @@ func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float6
 // It is the consistent derivative of lawsPair's force (S0 eq. 49–57):
 //   - the elastic normal force, ∂f_n/∂g = −k_c with k_c = −df_n/dg (S0
 //     §2.4.7, eq. 49–51);
-//   - the dashpot f_d = c·ġ_n of eq. (52): ∂/∂ġ_n = c; with the lagged
-//     coefficient (SetDampLag) c is fixed over the step (a contact new in
-//     the step with the entry fraction s < 1: f_d = c·(ḡ − g)/Δt·sign ġ_n,
-//     so ∂/∂g = −c·sign(ġ_n)/Δt, c's own dependence on g left out); without
-//     the lag ∂/∂g takes the band's ramp derivative, not c's;
+//   - the dashpot f_d = c·ġ_n of eq. (52), c = 2ζ√(k m_eq)·r with the
+//     band's ramp r: ∂/∂ġ_n = c and, where c is taken at the current gap,
+//     ∂/∂g = c'·ġ_n with c' = c·k'/(2k) + 2ζ√(k m_eq)·r' (law.Normal.
+//     StiffnessSlope); with the lagged coefficient (SetDampLag) c is fixed
+//     over the step, and a contact new in the step with the entry fraction
+//     s < 1 has f_d = c(g)·(ḡ − g)/Δt·sign ġ_n;
 //   - the compressive clamp of eq. (53): no normal derivative where it acts;
 //   - Coulomb friction (law.Friction.StickTangent, eq. 54–56), with the
 //     tangential increment Δg_t = v_t·Δt of lawsPair, so ∂/∂v collects
@@ -137,7 +138,8 @@ func (w *World) dashpotTangent(c *contact.Contact, p *ContactParams, ma, mb, gnD
 	if w.dampLag {
 		g, s = w.DashpotAt(c, p.Normal.GBar, gnDot, dt)
 	}
-	cd := law.Damping(p.Zeta, p.Normal.Stiffness(g), ma, mb, 1) // c = 2ζ√(k m_eq), S0 eq. (52)
+	k := p.Normal.Stiffness(g)
+	cd := law.Damping(p.Zeta, k, ma, mb, 1) // c = 2ζ√(k m_eq), S0 eq. (52)
 	if cd == 0 || math.IsInf(cd, 0) || math.IsNaN(cd) {
 		return 0, 0
 	}
@@ -145,11 +147,14 @@ func (w *World) dashpotTangent(c *contact.Contact, p *ContactParams, ma, mb, gnD
 	if p.DampBand > 0 {
 		r, dr = law.DampingRamp(g, p.Normal.GBar, p.DampBand)
 	}
+	// d(c·r)/dg at a coefficient taken at the current gap: c' = c·k'/(2k).
+	dcr := cd*dr + cd*r*p.Normal.StiffnessSlope(g)/(2*k)
 	switch {
-	case s < 1: // entry fraction: f_d = c·r·(ḡ − g)/Δt·sign ġ_n
-		return -cd * r * math.Copysign(1, gnDot) / dt, 0
-	case !w.dampLag: // coefficient at the current gap: the ramp's derivative
-		return cd * dr * gnDot, cd * r
+	case w.dampLag && !c.New: // the coefficient at the start-of-step gap: fixed
+		return 0, cd * r
+	case s < 1: // entry fraction: f_d = c(g)·r(g)·(ḡ − g)/Δt·sign ġ_n
+		sg := math.Copysign(1, gnDot)
+		return (dcr*(p.Normal.GBar-g) - cd*r) * sg / dt, 0
 	}
-	return 0, cd * r
+	return dcr * gnDot, cd * r // the coefficient at the current gap
 }
