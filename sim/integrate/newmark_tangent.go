@@ -6,6 +6,7 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
 
@@ -35,7 +36,7 @@ type nmOff struct {
 // Unknowns and rows are those of residualForces: y_k = (δu, ρ·δα), r_k =
 // ((m ü − f)/m, Ξᵀ(ω×Jω + Jω̇ − m_e)/(mρ)). The blocks:
 //   - inertia (S0 eq. 19, 21–22): ∂r_f/∂δu = α1·I exactly; ∂r_μ/∂δα of
-//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, by central differences
+//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, by forward differences
 //     of that body-local function (Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 —
 //     no world evaluation);
 //   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
@@ -68,12 +69,16 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
+		// The four blocks [I; [r_s]×] K [I, −[r_t]×] of the pair (s, t ∈ {A, B}).
+		Ra, Rb := geom.Skew(ra), geom.Skew(rb)
+		KRa, KRb := K.Mul(Ra), K.Mul(Rb)
+		RaK, RbK := Ra.Mul(K), Rb.Mul(K)
 		if ka >= 0 {
-			addBlock(&T.diag[ka], K, ra, ra, -1)
+			addBlock(&T.diag[ka], K, KRa, RaK, RaK.Mul(Ra), -1)
 			geoBlock(&T.diag[ka], f, ra, -1)
 		}
 		if kb >= 0 {
-			addBlock(&T.diag[kb], K, rb, rb, -1)
+			addBlock(&T.diag[kb], K, KRb, RbK, RbK.Mul(Rb), -1)
 			geoBlock(&T.diag[kb], f, rb, 1)
 		}
 		if ka >= 0 && kb >= 0 {
@@ -83,8 +88,26 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 				T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb)}, nmOff{r: int32(kb), c: int32(ka)})
 				iBA = iAB + 1
 			}
-			addBlock(&T.off[iAB].B, K, ra, rb, 1)
-			addBlock(&T.off[iBA].B, K, rb, ra, 1)
+			addBlock(&T.off[iAB].B, K, KRb, RaK, RaK.Mul(Rb), 1)
+			addBlock(&T.off[iBA].B, K, KRa, RbK, RbK.Mul(Ra), 1)
+		}
+		if c.Kind == snap.VF && c.Fn > 0 {
+			// A vertex–face contact: n turns with the face's body and the
+			// contact point on the face slides with the relative motion.
+			blk := func(r, col int) *mat6 {
+				switch {
+				case r < 0 || col < 0:
+					return nil
+				case r == col && r == ka:
+					return &T.diag[ka]
+				case r == col:
+					return &T.diag[kb]
+				case r == ka:
+					return &T.off[iAB].B
+				}
+				return &T.off[iBA].B
+			}
+			n.vertexFaceTerms(c, f, ra, rb, blk, ka, kb)
 		}
 	})
 	if !ok {
@@ -110,14 +133,11 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	return true
 }
 
-// addBlock adds s·[I; [r]×] K [I, −[s']×] (the lever r of the row body,
-// rc of the column body) to B: s = −1 for a body with itself (A–A, B–B),
-// +1 across the pair.
-func addBlock(B *mat6, K geom.Mat3, r, rc geom.Vec3, s float64) {
-	R, Rc := geom.Skew(r), geom.Skew(rc)
-	KR := K.Mul(Rc)
-	RK := R.Mul(K)
-	RKR := RK.Mul(Rc)
+// addBlock adds s·[I; [r]×] K [I, −[r']×] = s·[K, −K[r']×; [r]×K,
+// −[r]×K[r']×] to B, given K[r']× (KR), [r]×K (RK) and [r]×K[r']× (RKR),
+// with r the lever of the row body and r' that of the column body: s = −1
+// for a body with itself (A–A, B–B), +1 across the pair.
+func addBlock(B *mat6, K, KR, RK, RKR geom.Mat3, s float64) {
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			B[i][j] += s * K[i][j]
@@ -181,7 +201,7 @@ func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 // inertiaBlock sets B to the inertia part of body k's unscaled tangent in
 // (δu, δθ) coordinates, so that scaleBlock can treat it like the contact
 // blocks: α1·m·I for the translation and, for the rotation, the derivative
-// of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (central differences of the
+// of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (forward differences of the
 // body-local function, the moment m_e held) times Ξ⁻¹, and the Ξᵀ of the
 // scaling taken out by (Ξᵀ)⁻¹.
 func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
@@ -193,7 +213,8 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 	}
 	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
 	var D geom.Mat3
-	h := 1e-6 * math.Max(1, bd.alpha.Norm())
+	h := 1e-7 * math.Max(1, bd.alpha.Norm())
+	f0 := n.rotResidual(b, bd, bd.alpha)
 	for j := 0; j < 3; j++ {
 		var e geom.Vec3
 		switch j {
@@ -204,9 +225,7 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 		default:
 			e.Z = h
 		}
-		fp := n.rotResidual(b, bd, bd.alpha.Add(e))
-		fm := n.rotResidual(b, bd, bd.alpha.Sub(e))
-		d := fp.Sub(fm).Scale(1 / (2 * h))
+		d := n.rotResidual(b, bd, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
 		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
 	}
 	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
@@ -282,4 +301,69 @@ func (n *Newmark) newtonMatrix(w *world.World) {
 		return
 	}
 	n.buildPrec(w)
+}
+
+// vertexFaceTerms adds the geometric terms of a vertex–face contact c with
+// force f on A (S0 eq. 29–31: n is the face's normal, the point on the face
+// is the vertex's projection): the normal turns with the face's body F,
+// δn = δθ_F × n, so the force on A changes by f_n·δn; and the lever of the
+// projected point moves with the relative tangential motion, δr = ±(I −
+// n⊗n)δd ∓ g·δn besides the body's rotation, which changes that body's
+// moment by δr × (∓f). blk(row, col) gives the block of body positions
+// row, col (nil for a fixed body).
+func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk func(r, col int) *mat6, ka, kb int) {
+	kf, rf := kb, rb // the face's body and its lever
+	sf := 1.0        // +1: the face is B's (e_B = Pδd − gδn), −1: A's (e_A = −Pδd + gδn)
+	if c.Swap {
+		kf, rf, sf = ka, ra, -1
+	}
+	_ = rf
+	Nx := geom.Skew(c.N)
+	Fx := geom.Skew(f)
+	P := geom.Identity().Sub(geom.Outer(c.N, c.N))
+	// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
+	M := Nx.Scale(-c.Fn)
+	if B := blk(ka, kf); B != nil {
+		addRot(B, M.Scale(-1), geom.Skew(ra).Mul(M).Scale(-1))
+	}
+	if B := blk(kb, kf); B != nil {
+		addRot(B, M, geom.Skew(rb).Mul(M))
+	}
+	// 2. The projected point's lever: the moment row of the face's body takes
+	// −[f]×e_B (face on B; its force is −f) or +[f]×e_A (face on A), i.e.
+	// −sf·[f]×e with e = sf·(Pδd − g δn): −[f]×(Pδd − g δn) for both.
+	// δd = G_A q_A − G_B q_B with G = [I, −[r]×]; δn = −[n]× δθ_F.
+	FP := Fx.Mul(P).Scale(-1)
+	for _, side := range [2]struct {
+		k   int
+		r   geom.Vec3
+		sgn float64
+	}{{ka, ra, 1}, {kb, rb, -1}} {
+		B := blk(kf, side.k)
+		if B == nil {
+			continue
+		}
+		X := FP.Scale(side.sgn)                         // −[f]×P·(±I) on δu
+		Y := FP.Mul(geom.Skew(side.r)).Scale(-side.sgn) // −[f]×P·(∓[r]×) on δθ
+		if side.k == kf {
+			Y = Y.Add(Fx.Mul(Nx).Scale(-c.Gn)) // −[f]×(−g·(−[n]×)) = −g[f]×[n]× on δθ_F
+		}
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				B[3+i][j] += X[i][j]
+				B[3+i][3+j] += Y[i][j]
+			}
+		}
+	}
+	_ = sf
+}
+
+// addRot adds the 6×3 column [X; Y] to the rotation columns of B.
+func addRot(B *mat6, X, Y geom.Mat3) {
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			B[i][3+j] += X[i][j]
+			B[3+i][3+j] += Y[i][j]
+		}
+	}
 }
