@@ -41,10 +41,11 @@ type nmOff struct {
 //     no world evaluation);
 //   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
 //     relative motion of the contact points (δθ = Ξ δα, S0 eq. 9; r the
-//     levers PA − x_A, PB − x_B) and the relative velocity's change α4·δd
-//     (S0 eq. 21), the force on A changes by K δd with K = dg⊗n + α4·dv
-//     (world.ContactTangents: S0 eq. 49–57); A's rows take −[I; [r_A]×] K,
-//     B's +[I; [r_B]×] K, and the moments' lever terms (δθ×r)×f
+//     levers PA − x_A, PB − x_B) and δv = α4 δu_A + V_A δθ_A − (B's) that
+//     of their relative velocity (S0 eq. 21–22, velMap), the force on A
+//     changes by dg (n·δd) + dv δv (world.ContactTangents: S0 eq. 49–57);
+//     A's rows take −[I; [r_A]×] times it, B's +[I; [r_B]×], the moments'
+//     lever terms (δθ×r)×f
 //     (A: −[f]×[r_A]×, B: +[f]×[r_B]× on the rotation block). The rotation
 //     of n and the sliding of the contact points along their features are
 //     left out (relative size f_n/(k_c·L), about g/L for the barrier).
@@ -55,8 +56,18 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	}
 	T.diag = T.diag[:len(n.nb)]
 	T.off = T.off[:0]
+	if cap(n.qxi) < len(n.nb) {
+		n.qxi = make([]geom.Mat3, len(n.nb))
+	}
+	n.qxi = n.qxi[:len(n.nb)]
 	for k := range n.nb {
 		n.inertiaBlock(w, k, &T.diag[k])
+		bd := &n.nb[k]
+		xiInv, ok := bd.xi.Inv()
+		if !ok {
+			xiInv = geom.Identity()
+		}
+		n.qxi[k] = geom.RodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	}
 	lastA, lastB := -1, -1
 	iAB, iBA := -1, -1
@@ -65,20 +76,21 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		if ka < 0 && kb < 0 {
 			return
 		}
-		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂d
+		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂δu_s (both the gap and α4·δu_s in the velocity)
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
-		// The four blocks [I; [r_s]×] K [I, −[r_t]×] of the pair (s, t ∈ {A, B}).
+		// ∂f_A/∂δθ_s: −(dg⊗n)[r_s]× from the gap, dv·V_s from the velocity.
+		Kg := geom.Outer(dg, c.N)
 		Ra, Rb := geom.Skew(ra), geom.Skew(rb)
-		KRa, KRb := K.Mul(Ra), K.Mul(Rb)
-		RaK, RbK := Ra.Mul(K), Rb.Mul(K)
+		Kta := Kg.Mul(Ra).Scale(-1).Add(dv.Mul(n.velMap(ka, Ra, ba.W)))
+		Ktb := Kg.Mul(Rb).Scale(-1).Add(dv.Mul(n.velMap(kb, Rb, bb.W)))
 		if ka >= 0 {
-			addBlock(&T.diag[ka], K, KRa, RaK, RaK.Mul(Ra), -1)
+			addBlock(&T.diag[ka], K, Kta, Ra, -1)
 			geoBlock(&T.diag[ka], f, ra, -1)
 		}
 		if kb >= 0 {
-			addBlock(&T.diag[kb], K, KRb, RbK, RbK.Mul(Rb), -1)
+			addBlock(&T.diag[kb], K, Ktb, Rb, -1)
 			geoBlock(&T.diag[kb], f, rb, 1)
 		}
 		if ka >= 0 && kb >= 0 {
@@ -88,8 +100,8 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 				T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb)}, nmOff{r: int32(kb), c: int32(ka)})
 				iBA = iAB + 1
 			}
-			addBlock(&T.off[iAB].B, K, KRb, RaK, RaK.Mul(Rb), 1)
-			addBlock(&T.off[iBA].B, K, KRa, RbK, RbK.Mul(Ra), 1)
+			addBlock(&T.off[iAB].B, K, Ktb, Ra, 1)
+			addBlock(&T.off[iBA].B, K, Kta, Rb, 1)
 		}
 		if c.Kind == snap.VF && c.Fn > 0 {
 			// A vertex–face contact: n turns with the face's body and the
@@ -133,19 +145,33 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	return true
 }
 
-// addBlock adds s·[I; [r]×] K [I, −[r']×] = s·[K, −K[r']×; [r]×K,
-// −[r]×K[r']×] to B, given K[r']× (KR), [r]×K (RK) and [r]×K[r']× (RKR),
-// with r the lever of the row body and r' that of the column body: s = −1
-// for a body with itself (A–A, B–B), +1 across the pair.
-func addBlock(B *mat6, K, KR, RK, RKR geom.Mat3, s float64) {
+// addBlock adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu)
+// and Kθ (columns δθ) of the column body, moved to the row body's centre
+// through its lever r; s = −1 for a body with itself (A–A, B–B), +1 across
+// the pair (the residual carries −f on A, +f on B).
+func addBlock(B *mat6, K, Kt, R geom.Mat3, s float64) {
+	RK, RKt := R.Mul(K), R.Mul(Kt)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			B[i][j] += s * K[i][j]
-			B[i][3+j] -= s * KR[i][j]
+			B[i][3+j] += s * Kt[i][j]
 			B[3+i][j] += s * RK[i][j]
-			B[3+i][3+j] -= s * RKR[i][j]
+			B[3+i][3+j] += s * RKt[i][j]
 		}
 	}
+}
+
+// velMap returns V with δv = V·δθ, the change of the velocity v + ω×r of a
+// material point at lever r (R = [r]×) of movable body k under a rotation
+// δθ = Ξ δα (S0 eq. 9, 22): ω = Q^Δ(ω^i + Δt ω̇^i + α4 δα) changes by
+// α4 Q^Δ Ξ⁻¹ δθ + δθ×ω, and r by δθ×r, so V = −α4 [r]× Q^Δ Ξ⁻¹ + [r]×[ω]×
+// − [ω]×[r]×. A fixed body (k < 0) has no columns: zero.
+func (n *Newmark) velMap(k int, R geom.Mat3, om geom.Vec3) geom.Mat3 {
+	if k < 0 {
+		return geom.Mat3{}
+	}
+	W := geom.Skew(om)
+	return R.Mul(n.qxi[k]).Scale(-n.a4).Add(R.Mul(W)).Sub(W.Mul(R))
 }
 
 // geoBlock adds s·[f]×[r]× to the rotation block of B: the change of the
