@@ -17,8 +17,10 @@ import (
 // orders), in the order of the contact list. Its product replaces the
 // finite-difference products of the whole world (Newmark.jv).
 type nmTangent struct {
-	diag []mat6  // per movable body
-	off  []nmOff // body–body blocks of the contact graph
+	diag  []mat6      // per movable body
+	off   []nmOff     // body–body blocks of the contact graph
+	cs    []nmContact // the contacts, pair by pair
+	pairs []nmPair    // the pairs with contacts, in the world's order
 }
 
 // nmOff is the block of row body r and column body c (positions in nb).
@@ -60,7 +62,26 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		n.qxi = make([]geom.Mat3, len(n.nb))
 	}
 	n.qxi = n.qxi[:len(n.nb)]
-	for k := range n.nb {
+	// The contacts' law derivatives, grouped by pair (ContactTangents visits
+	// a pair's contacts together).
+	T.cs, T.pairs = T.cs[:0], T.pairs[:0]
+	lastA, lastB := -1, -1
+	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
+		if n.kOf[a] < 0 && n.kOf[b] < 0 {
+			return
+		}
+		if a != lastA || b != lastB {
+			lastA, lastB = a, b
+			T.pairs = append(T.pairs, nmPair{a: int32(a), b: int32(b), lo: int32(len(T.cs))})
+		}
+		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
+		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
+	})
+	if !ok {
+		return false
+	}
+	// Body by body, in parallel: the inertia blocks and Q^Δ Ξ⁻¹.
+	w.Parallel(len(n.nb), func(k int) {
 		n.inertiaBlock(w, k, &T.diag[k])
 		bd := &n.nb[k]
 		xiInv, ok := bd.xi.Inv()
@@ -68,71 +89,28 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 			xiInv = geom.Identity()
 		}
 		n.qxi[k] = geom.RodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
-	}
-	lastA, lastB := -1, -1
-	iAB, iBA := -1, -1
-	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
-		ka, kb := n.kOf[a], n.kOf[b]
-		if ka < 0 && kb < 0 {
-			return
-		}
-		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂δu_s (both the gap and α4·δu_s in the velocity)
-		ba, bb := w.Bodies[a], w.Bodies[b]
-		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
-		f := c.N.Scale(c.Fn).Add(c.Ft)
-		// ∂f_A/∂δθ_s: −(dg⊗n)[r_s]× from the gap, dv·V_s from the velocity.
-		Kg := geom.Outer(dg, c.N)
-		Ra, Rb := geom.Skew(ra), geom.Skew(rb)
-		Kta := Kg.Mul(Ra).Scale(-1).Add(dv.Mul(n.velMap(ka, Ra, ba.W)))
-		Ktb := Kg.Mul(Rb).Scale(-1).Add(dv.Mul(n.velMap(kb, Rb, bb.W)))
+	})
+	// Pair by pair, in parallel: the pair's four blocks.
+	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
+	// In pair order (the same sums for any worker count): the diagonal
+	// blocks and the list of off-diagonal ones.
+	for i := range T.pairs {
+		p := &T.pairs[i]
+		ka, kb := n.kOf[p.a], n.kOf[p.b]
 		if ka >= 0 {
-			addBlock(&T.diag[ka], K, Kta, Ra, -1)
-			geoBlock(&T.diag[ka], f, ra, -1)
+			T.diag[ka].add(&p.aa)
 		}
 		if kb >= 0 {
-			addBlock(&T.diag[kb], K, Ktb, Rb, -1)
-			geoBlock(&T.diag[kb], f, rb, 1)
+			T.diag[kb].add(&p.bb)
 		}
 		if ka >= 0 && kb >= 0 {
-			if a != lastA || b != lastB {
-				lastA, lastB = a, b
-				iAB = len(T.off)
-				T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb)}, nmOff{r: int32(kb), c: int32(ka)})
-				iBA = iAB + 1
-			}
-			addBlock(&T.off[iAB].B, K, Ktb, Ra, 1)
-			addBlock(&T.off[iBA].B, K, Kta, Rb, 1)
+			T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb), B: p.ab}, nmOff{r: int32(kb), c: int32(ka), B: p.ba})
 		}
-		if c.Kind == snap.VF && c.Fn > 0 {
-			// A vertex–face contact: n turns with the face's body and the
-			// contact point on the face slides with the relative motion.
-			blk := func(r, col int) *mat6 {
-				switch {
-				case r < 0 || col < 0:
-					return nil
-				case r == col && r == ka:
-					return &T.diag[ka]
-				case r == col:
-					return &T.diag[kb]
-				case r == ka:
-					return &T.off[iAB].B
-				}
-				return &T.off[iBA].B
-			}
-			n.vertexFaceTerms(c, f, ra, rb, blk, ka, kb)
-		}
-	})
-	if !ok {
-		return false
 	}
-	// Scale rows by diag(1/m, Ξᵀ/(mρ)) and columns by diag(I, Ξ/ρ).
-	for k := range n.nb {
+	// Scale rows by diag(1/m, Ξᵀ/(mρ)) and columns by diag(I, Ξ/ρ); the
+	// preconditioner inverts the diagonal blocks.
+	w.Parallel(len(n.nb), func(k int) {
 		n.scaleBlock(&T.diag[k], k, k)
-	}
-	for i := range T.off {
-		n.scaleBlock(&T.off[i].B, int(T.off[i].r), int(T.off[i].c))
-	}
-	for k := range n.nb {
 		P := T.diag[k]
 		if !P.invert() {
 			P = mat6{}
@@ -141,8 +119,83 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 			}
 		}
 		n.prec[k] = P
-	}
+	})
+	w.Parallel(len(T.off), func(i int) { n.scaleBlock(&T.off[i].B, int(T.off[i].r), int(T.off[i].c)) })
 	return true
+}
+
+// nmContact is one active contact of the tangent with its law derivatives
+// (world.ContactTangents).
+type nmContact struct {
+	c  *contact.Contact
+	dg geom.Vec3
+	dv geom.Mat3
+}
+
+// nmPair is a pair's run cs[lo:hi] of contacts and its blocks (A–A, B–B,
+// A–B, B–A; unscaled).
+type nmPair struct {
+	a, b           int32
+	lo, hi         int32
+	aa, bb, ab, ba mat6
+}
+
+// add adds C to B.
+func (B *mat6) add(C *mat6) {
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 6; j++ {
+			B[i][j] += C[i][j]
+		}
+	}
+}
+
+// pairBlocks sums the blocks of pair p's contacts (buildTangent).
+func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
+	p.aa, p.bb, p.ab, p.ba = mat6{}, mat6{}, mat6{}, mat6{}
+	a, b := int(p.a), int(p.b)
+	ka, kb := n.kOf[a], n.kOf[b]
+	ba, bb := w.Bodies[a], w.Bodies[b]
+	blk := func(r, col int) *mat6 { // the pair's block of body positions r, col
+		switch {
+		case r < 0 || col < 0:
+			return nil
+		case r == ka && col == ka:
+			return &p.aa
+		case r == kb && col == kb:
+			return &p.bb
+		case r == ka:
+			return &p.ab
+		}
+		return &p.ba
+	}
+	for i := p.lo; i < p.hi; i++ {
+		c, dg, dv := cs[i].c, cs[i].dg, cs[i].dv
+		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂δu_s (both the gap and α4·δu_s in the velocity)
+		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
+		f := c.N.Scale(c.Fn).Add(c.Ft)
+		// ∂f_A/∂δθ_s: −(dg⊗n)[r_s]× from the gap, dv·V_s from the velocity.
+		Kg := geom.Outer(dg, c.N)
+		Ra, Rb := geom.Skew(ra), geom.Skew(rb)
+		Kta := Kg.Mul(Ra).Scale(-1).Add(dv.Mul(n.velMap(ka, Ra, ba.W)))
+		Ktb := Kg.Mul(Rb).Scale(-1).Add(dv.Mul(n.velMap(kb, Rb, bb.W)))
+		if ka >= 0 {
+			addBlock(&p.aa, K, Kta, Ra, -1)
+			geoBlock(&p.aa, f, ra, -1)
+		}
+		if kb >= 0 {
+			addBlock(&p.bb, K, Ktb, Rb, -1)
+			geoBlock(&p.bb, f, rb, 1)
+		}
+		if ka >= 0 && kb >= 0 {
+			addBlock(&p.ab, K, Ktb, Ra, 1)
+			addBlock(&p.ba, K, Kta, Rb, 1)
+		}
+		if c.Kind == snap.VF && c.Fn > 0 {
+			// A vertex–face contact: n turns with the face's body and the
+			// contact point on the face slides with the relative motion.
+			n.vertexFaceTerms(c, f, ra, rb, blk, ka, kb)
+		}
+	}
 }
 
 // addBlock adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu)
