@@ -16,12 +16,15 @@ import (
 // and the incremental Rodrigues rotation vector α^Δ (S0 eq. 6–9, 59); the
 // Newmark formulas (S0 eq. 20–22) express the end-of-step accelerations and
 // velocities through them, and Newton–Raphson drives the residual of the
-// equations of motion (S0 eq. 62) to zero. The tangent is matrix-free
-// (Jacobian–vector products by finite differences of world.Evaluate) and
-// the linear systems are solved by GMRES, right-preconditioned by 6×6 body
-// blocks built from mass, inertia and the contact stiffness of the current
-// iterate. Velocity-dependent forces (damping, friction) are part of the
-// residual, evaluated with the step size as friction increment time.
+// equations of motion (S0 eq. 62) to zero. The tangent is assembled at each
+// iterate from the contacts' law derivatives in 6×6 body–body blocks
+// (newmark_tangent.go) and the linear systems are solved by GMRES,
+// right-preconditioned by the inverses of its diagonal blocks; with
+// FDProducts, and for smooth contacts, bonds or periodic worlds, the
+// products are finite differences of world.EvaluateFixed instead, with
+// approximate body blocks as preconditioner (newmark_precond.go).
+// Velocity-dependent forces (damping, friction) are part of the residual,
+// evaluated with the step size as friction increment time.
 //
 // The step adapts to convergence (S0 §3.5): it grows after a Newton solve
 // that needs few iterations, shrinks after one that needs many, and a failed

@@ -5,12 +5,13 @@ import (
 	"grainlab/sim/world"
 )
 
-// gmresSolve solves the Newton system J·δ = b (b = n.rt, δ = n.dy) of the
-// JFNK iteration (S0 §3.5) by restarted GMRES(n.Restart) with the
-// block-Jacobi preconditioner applyPrec on the right, to ‖b − J·δ‖ ≤
-// eta·‖b‖ in at most n.LinMaxIter products. The finite-difference product jv
-// does not fail: where both one-sided differences would leave the contact
-// set it returns zero. It returns the number of products (linear iterations).
+// gmresSolve solves the Newton system J·δ = b (b = n.rt, δ = n.dy) (S0
+// §3.5) by restarted GMRES(n.Restart) with the block-Jacobi preconditioner
+// applyPrec on the right, to ‖b − J·δ‖ ≤ eta·‖b‖ in at most n.LinMaxIter
+// products. J is the assembled tangent (tanMul) when newtonMatrix built
+// it, else the finite-difference product jv, which does not fail: where
+// both one-sided differences would leave the contact set it returns zero.
+// It returns the number of products (linear iterations).
 func (n *Newmark) gmresSolve(w *world.World, eta float64) int {
 	var A krylov.Operator
 	if n.useTan {
