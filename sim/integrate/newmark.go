@@ -16,12 +16,15 @@ import (
 // and the incremental Rodrigues rotation vector α^Δ (S0 eq. 6–9, 59); the
 // Newmark formulas (S0 eq. 20–22) express the end-of-step accelerations and
 // velocities through them, and Newton–Raphson drives the residual of the
-// equations of motion (S0 eq. 62) to zero. The tangent is matrix-free
-// (Jacobian–vector products by finite differences of world.Evaluate) and
-// the linear systems are solved by GMRES, right-preconditioned by 6×6 body
-// blocks built from mass, inertia and the contact stiffness of the current
-// iterate. Velocity-dependent forces (damping, friction) are part of the
-// residual, evaluated with the step size as friction increment time.
+// equations of motion (S0 eq. 62) to zero. The tangent is assembled at each
+// iterate from the contacts' law derivatives in 6×6 body–body blocks
+// (newmark_tangent.go) and the linear systems are solved by GMRES,
+// right-preconditioned by the inverses of its diagonal blocks; with
+// FDProducts, and for smooth contacts, bonds or periodic worlds, the
+// products are finite differences of world.EvaluateFixed instead, with
+// approximate body blocks as preconditioner (newmark_precond.go).
+// Velocity-dependent forces (damping, friction) are part of the residual,
+// evaluated with the step size as friction increment time.
 //
 // The step adapts to convergence (S0 §3.5): it grows after a Newton solve
 // that needs few iterations, shrinks after one that needs many, and a failed
@@ -96,6 +99,11 @@ type Newmark struct {
 	// energy seen above its start energy plus the loads' work is rejected
 	// and cut (newmark_budget.go); 0 turns the check off.
 	EnergyGain float64
+	// FDProducts: the Newton systems use finite-difference products of the
+	// whole world (jv) and the approximate block-Jacobi preconditioner
+	// (buildPrec) instead of the assembled analytic tangent
+	// (newmark_tangent.go). Worlds with smooth contacts use them anyway.
+	FDProducts bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
@@ -103,20 +111,23 @@ type Newmark struct {
 	// Counts accumulates what the integrator did since it was created.
 	Counts NewmarkCounts
 
-	nb    []nmBody // movable bodies
-	kOf   []int    // body index → position in nb, −1 when fixed
-	y, r  []float64
-	dy    []float64
-	yt    []float64
-	rt    []float64
-	prec  []mat6
-	gm    krylov.Work
-	guard []nmGuard
-	gv    []geom.Vec3 // start-of-step world vertices of the movable polyhedra
-	vOff  []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
-	mot   []affine    // each body's rigid motion over the trial step
-	sa1   []geom.Vec3 // scratch: a body's vertices moved by the relative step
-	sb1   []geom.Vec3
+	nb     []nmBody // movable bodies
+	kOf    []int    // body index → position in nb, −1 when fixed
+	y, r   []float64
+	dy     []float64
+	yt     []float64
+	rt     []float64
+	prec   []mat6
+	tan    nmTangent   // the assembled tangent (newmark_tangent.go)
+	useTan bool        // the current Newton system uses tan
+	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (velMap)
+	gm     krylov.Work
+	guard  []nmGuard
+	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
+	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
+	mot    []affine    // each body's rigid motion over the trial step
+	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
+	sb1    []geom.Vec3
 
 	cp  checkpoint // the start of the step, for rejections
 	bud budget     // the energy check (newmark_budget.go)
@@ -785,7 +796,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			return false, nil
 		}
 		n.iters++
-		n.buildPrec(w)
+		n.newtonMatrix(w)
 		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
 		// the residual, which keeps the convergence quadratic.
 		eta := math.Max(math.Min(0.1, rn), 0.1*n.Tol/rn)

@@ -1,6 +1,12 @@
 package world
 
-import "grainlab/sim/contact"
+import (
+	"math"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
 
 // EachTrialContact calls f for every contact of the last evaluation (the
 // trial state of Evaluate, before Commit), active or suppressed, in a
@@ -48,4 +54,107 @@ func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float6
 		}
 		f(int(e.A), int(e.B), &e.cache, e.cache.Reach(pa, pb), rebuild)
 	}
+}
+
+// ContactTangents calls f, in EachTrialContact's order, for every active
+// contact of the last evaluation (Evaluate or EvaluateFixed at step dt) with
+// the linearisation of its law at fixed geometry: dg = ∂f_A/∂g_n at fixed
+// relative velocity and dv = ∂f_A/∂v, v the velocity of A's contact point
+// relative to B's, at fixed gap, where f_A = f_n·n + f_t is the force on A.
+// It is the consistent derivative of lawsPair's force (S0 eq. 49–57):
+//   - the elastic normal force, ∂f_n/∂g = −k_c with k_c = −df_n/dg (S0
+//     §2.4.7, eq. 49–51);
+//   - the dashpot f_d = c·ġ_n of eq. (52), c = 2ζ√(k m_eq)·r with the
+//     band's ramp r: ∂/∂ġ_n = c and, where c is taken at the current gap,
+//     ∂/∂g = c'·ġ_n with c' = c·k'/(2k) + 2ζ√(k m_eq)·r' (law.Normal.
+//     StiffnessSlope); with the lagged coefficient (SetDampLag) c is fixed
+//     over the step, and a contact new in the step with the entry fraction
+//     s < 1 has f_d = c(g)·(ḡ − g)/Δt·sign ġ_n;
+//   - the compressive clamp of eq. (53): no normal derivative where it acts;
+//   - Coulomb friction (law.Friction.StickTangent, eq. 54–56), with the
+//     tangential increment Δg_t = v_t·Δt of lawsPair, so ∂/∂v collects
+//     ε_t·Δt and c_t, and the sliding force's ∂/∂f_n.
+//
+// The changes of n, of the contact points and of the friction history's
+// rotation with the bodies' motion (the geometric terms) are the caller's.
+// It returns false, without calling f, when a pair holds a sphere or a
+// superquadric (their laws, S1, are not linearised here).
+func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3)) bool {
+	w.leaveSpheres()
+	for _, e := range w.pairs {
+		if e.smooth && len(e.cur) > 0 {
+			return false
+		}
+	}
+	for _, e := range w.pairs {
+		if len(e.cur) == 0 {
+			continue
+		}
+		a, b := w.Bodies[e.A], w.Bodies[e.B]
+		p := w.Params(a.Material, b.Material)
+		ma, mb := a.MassOrInf(), b.MassOrInf()
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+			gnDot := vrel.Dot(c.N)
+			fn := p.Normal.Force(c.Gn)
+			fd := w.dashpot(c, p, ma, mb, gnDot, dt)
+			var dFdg, dFdgd float64 // ∂f_n/∂g, ∂f_n/∂ġ_n of the total normal force
+			if !math.IsInf(fn, 1) && fn-fd >= 0 {
+				dFdg = -p.Normal.Stiffness(c.Gn) // S0 §2.4.7
+				ddg, ddgd := w.dashpotTangent(c, p, ma, mb, gnDot, dt)
+				dFdg -= ddg
+				dFdgd = -ddgd
+			}
+			Fn := law.NormalTotal(fn, fd)
+			st := law.FrictionState{}
+			if !c.New {
+				for i := range e.prev {
+					if e.prev[i].Key == c.Key {
+						st = e.prev[i].Fric
+						break
+					}
+				}
+			}
+			vt := vrel.Sub(c.N.Scale(gnDot))
+			_, dDgt, dGtDot, dFn := p.Friction.StickTangent(st, c.N, vt.Scale(dt), vt, Fn, w.stickForce(c))
+			P := geom.Identity().Sub(geom.Outer(c.N, c.N))
+			dir := c.N.Add(dFn) // ∂f_A/∂f_n: the normal force and the sliding friction
+			dg := dir.Scale(dFdg)
+			dv := dDgt.Scale(dt).Add(dGtDot).Mul(P).Add(geom.Outer(dir, c.N.Scale(dFdgd)))
+			f(int(e.A), int(e.B), c, dg, dv)
+		}
+	}
+	return true
+}
+
+// dashpotTangent returns the derivatives ∂f_d/∂g and ∂f_d/∂ġ_n of the
+// signed dashpot force of dashpot (S0 eq. 52) as ContactTangents states.
+func (w *World) dashpotTangent(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt float64) (dg, dgd float64) {
+	g, s := c.Gn, 1.0
+	if w.dampLag {
+		g, s = w.DashpotAt(c, p.Normal.GBar, gnDot, dt)
+	}
+	k := p.Normal.Stiffness(g)
+	cd := law.Damping(p.Zeta, k, ma, mb, 1) // c = 2ζ√(k m_eq), S0 eq. (52)
+	if cd == 0 || math.IsInf(cd, 0) || math.IsNaN(cd) {
+		return 0, 0
+	}
+	r, dr := 1.0, 0.0
+	if p.DampBand > 0 {
+		r, dr = law.DampingRamp(g, p.Normal.GBar, p.DampBand)
+	}
+	// d(c·r)/dg at a coefficient taken at the current gap: c' = c·k'/(2k).
+	dcr := cd*dr + cd*r*p.Normal.StiffnessSlope(g)/(2*k)
+	switch {
+	case w.dampLag && !c.New: // the coefficient at the start-of-step gap: fixed
+		return 0, cd * r
+	case s < 1: // entry fraction: f_d = c(g)·r(g)·(ḡ − g)/Δt·sign ġ_n
+		sg := math.Copysign(1, gnDot)
+		return (dcr*(p.Normal.GBar-g) - cd*r) * sg / dt, 0
+	}
+	return dcr * gnDot, cd * r // the coefficient at the current gap
 }
