@@ -103,6 +103,9 @@ type Newmark struct {
 	// whole world (jv) and the approximate block-Jacobi preconditioner
 	// (buildPrec) instead of the assembled analytic tangent
 	// (newmark_tangent.go). Worlds with smooth contacts use them anyway.
+	// Default true: the analytic tangent costs as much as the products it
+	// replaces on the collapse (docs/performance.md); scene key
+	// integrator.tangent: analytic (false) selects it.
 	FDProducts bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
@@ -204,6 +207,7 @@ func NewNewmark() *Newmark {
 		GrowIters: 5, ShrinkIters: 9,
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
 		EnergyGain: 0.002,
+		FDProducts: true,
 	}
 }
 

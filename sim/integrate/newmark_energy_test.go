@@ -44,7 +44,22 @@ func TestNewmarkCubeDropEnergy(t *testing.T) {
 		{"c-face", geom.QIdent(), true, 14},
 		{"d-tilted", geom.QAxisAngle(geom.V(0, 1, 0), 10*math.Pi/180).Mul(geom.QAxisAngle(geom.V(1, 0, 0), 20*math.Pi/180)), false, 9},
 	}
-	for _, c := range cases {
+	for _, cm := range []struct {
+		name     string
+		q        geom.Quat
+		spinFree bool
+		minRatio float64
+		fd       bool
+	}{
+		{cases[0].name, cases[0].q, cases[0].spinFree, cases[0].minRatio, true},
+		{cases[1].name, cases[1].q, cases[1].spinFree, cases[1].minRatio, true},
+		{cases[2].name, cases[2].q, cases[2].spinFree, cases[2].minRatio, true},
+		{cases[3].name, cases[3].q, cases[3].spinFree, cases[3].minRatio, true},
+		// the assembled analytic tangent (integrator.tangent: analytic)
+		{cases[0].name + "/analytic", cases[0].q, cases[0].spinFree, cases[0].minRatio, false},
+		{cases[3].name + "/analytic", cases[3].q, cases[3].spinFree, cases[3].minRatio, false},
+	} {
+		c := cm
 		t.Run(c.name, func(t *testing.T) {
 			// drop runs to the third impact and returns the world, the largest
 			// energy drift and |ω| between impacts, and the time and steps
@@ -87,6 +102,7 @@ func TestNewmarkCubeDropEnergy(t *testing.T) {
 			we, _, _, _, exTc, exNc := drop(&Explicit{})
 			nm := NewNewmark()
 			nm.OmegaDt, nm.Approach = 0.7, 0.2
+			nm.FDProducts = c.fd
 			w, impacts, drift, maxW, tc, nc := drop(nm)
 			ref := m * grav * h
 			exMean, nmMean := we.Time/float64(we.Steps), w.Time/float64(w.Steps)

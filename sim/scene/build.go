@@ -72,6 +72,7 @@ func (b *builder) integrator() error {
 	}
 	switch x := it.(type) {
 	case *integrate.Newmark:
+		x.FDProducts = in.Tangent != "analytic"
 		if in.Beta != nil {
 			x.Beta = *in.Beta
 		}

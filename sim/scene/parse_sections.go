@@ -16,11 +16,13 @@ import (
 func (d *decoder) decodeIntegrator(top *object) Integrator {
 	it := Integrator{Path: "integrator", Name: "explicit", Safety: 0.2, DampLag: true, DampLagEntry: true}
 	o := top.sub("integrator")
-	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter", "method", "compatible", "restitution", "damp_lag", "damp_lag_entry")
+	o.allow("name", "dt", "dt_min", "dt_max", "safety", "beta", "gamma", "alpha", "tol", "max_iter", "method", "compatible", "restitution", "damp_lag", "damp_lag_entry", "tangent")
 	o.boolean("damp_lag", &it.DampLag)
 	if o.boolean("damp_lag_entry", &it.DampLagEntry) {
 		o.check("damp_lag_entry", !it.DampLagEntry || it.DampLag, "needs damp_lag: true")
 	}
+	it.Tangent = "fd"
+	o.enum("tangent", &it.Tangent, "fd", "analytic")
 	it.Method, it.Compatible = "apgd", true
 	o.enum("method", &it.Method, "pgs", "apgd")
 	o.boolean("compatible", &it.Compatible)
