@@ -153,7 +153,7 @@ func (v *View) ArrowLength(mag float64) float64 {
 // mapping's knee ArrowRef is the median.
 const (
 	ArrowFitQuantile = 0.9
-	ArrowFitLength   = 1.5
+	ArrowFitLength   = 1.0
 	arrowFitSamples  = 4096 // contacts sampled (evenly strided) for the quantiles
 )
 

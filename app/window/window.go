@@ -516,7 +516,7 @@ func (w *window) frame() {
 	var acts ui.Actions
 	if !w.hidePanel {
 		in := ui.PanelInput{
-			Snap: s, View: &w.view, Scenes: w.scenes,
+			Snap: s, View: &w.view, Scenes: w.scenes, Render: w.r.Stats(),
 			HasCursor: s != live && s != nil, Live: live,
 			Integrators: app.Integrators(), Integrator: st.Integrator,
 			LawKinds: LawKinds, Law: PanelLaw(st.Law),
@@ -825,7 +825,8 @@ func (w *window) cursorPos(x, y float64) {
 
 func (w *window) scroll(_, dy float64) {
 	w.input.touch()
-	w.cam.Zoom(dy)
+	ww, wh := w.win.GetSize()
+	w.cam.ZoomAt(w.lastX, w.lastY, ww, wh, math.Pow(0.9, dy)) // towards the cursor
 }
 
 func (w *window) cancelDrag() {
