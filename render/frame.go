@@ -548,7 +548,9 @@ func bodiesInsideWalls(s *snap.Snapshot, walls []bool) bool {
 		}
 		p := s.Bodies[i].Pos
 		c = c.Add(p)
-		lo, hi = lo.Min(p), hi.Max(p)
+		r := bodyRadius(s, &s.Bodies[i])
+		e := geom.Vec3{X: r, Y: r, Z: r}
+		lo, hi = lo.Min(p.Sub(e)), hi.Max(p.Add(e))
 		n++
 	}
 	if n == 0 {

@@ -636,7 +636,7 @@ func (r *Renderer) drawChains() {
 	gl.UseProgram(p.id)
 	gl.UniformMatrix4fv(p.u("uViewProj"), 1, false, &r.vp[0])
 	gl.Uniform2f(p.u("uViewport"), float32(r.width), float32(r.height))
-	gl.Uniform1f(p.u("uAlpha"), 0.9)
+	gl.Uniform1f(p.u("uAlpha"), 1)
 	gl.BindVertexArray(r.chainVAO)
 	gl.BindBuffer(gl.ARRAY_BUFFER, r.chainVBO)
 	attrib(1, 3, chainFloats, 0, 1)
