@@ -97,6 +97,7 @@ type Renderer struct {
 	chainVAO, chainTpl, chainVBO    uint32
 	chainCap                        int
 	lastFit                         time.Time // wall time of the last arrow re-fit
+	fitBuf                          fitBuf
 
 	// per-Draw state shared by the passes
 	width, height          int
@@ -420,7 +421,7 @@ func (r *Renderer) prepare(s *snap.Snapshot, v *View, cam *Camera, width, height
 			dt := math.Min(now.Sub(r.lastFit).Seconds(), 10*arrowFitTau)
 			alpha = 1 - math.Exp(-dt/arrowFitTau)
 		}
-		v.RefitArrows(s, alpha)
+		v.refitArrows(s, alpha, &r.fitBuf)
 		r.lastFit = now
 	}
 	r.width, r.height = width, height

@@ -153,17 +153,29 @@ func (v *View) ArrowLength(mag float64) float64 {
 // mapping's knee ArrowRef is the median.
 const (
 	ArrowFitQuantile = 0.9
-	ArrowFitLength   = 1.0
+	ArrowFitLength   = 1.5
 	arrowFitSamples  = 4096 // contacts sampled (evenly strided) for the quantiles
 )
 
 // ArrowFit returns the arrow scale and knee that AutoArrowScale would set for
 // s (log selects the logarithmic mapping); ok is false without bodies or forces.
 func ArrowFit(s *snap.Snapshot, log bool) (scale, ref float64, ok bool) {
+	var b fitBuf
+	return b.fit(s, log)
+}
+
+// fitBuf holds ArrowFit's scratch slices (the renderer reuses one per frame).
+type fitBuf struct {
+	walls []bool
+	fs    []float64
+}
+
+func (b *fitBuf) fit(s *snap.Snapshot, log bool) (scale, ref float64, ok bool) {
 	if s == nil {
 		return 0, 0, false
 	}
-	walls := wallMask(s, nil)
+	b.walls = wallMask(s, b.walls)
+	walls := b.walls
 	var rsum float64
 	var n int
 	for i := range s.Bodies {
@@ -176,7 +188,8 @@ func ArrowFit(s *snap.Snapshot, log bool) (scale, ref float64, ok bool) {
 		return 0, 0, false
 	}
 	stride := max(1, len(s.Contacts)/arrowFitSamples)
-	fs := make([]float64, 0, min(len(s.Contacts), arrowFitSamples+1))
+	fs := b.fs[:0]
+	defer func() { b.fs = fs }()
 	for i := 0; i < len(s.Contacts); i += stride {
 		c := &s.Contacts[i]
 		if c.Suppressed {
@@ -212,10 +225,15 @@ func (v *View) AutoArrowScale(s *snap.Snapshot) {
 // way (geometrically) towards ArrowFit of s, unless ArrowPinned: called every
 // frame, it follows the forces smoothly (a settling pile keeps visible arrows).
 func (v *View) RefitArrows(s *snap.Snapshot, alpha float64) {
+	var b fitBuf
+	v.refitArrows(s, alpha, &b)
+}
+
+func (v *View) refitArrows(s *snap.Snapshot, alpha float64, b *fitBuf) {
 	if v.ArrowPinned || !(alpha > 0) {
 		return
 	}
-	sc, ref, ok := ArrowFit(s, v.LogArrows)
+	sc, ref, ok := b.fit(s, v.LogArrows)
 	if !ok {
 		return
 	}
