@@ -1,7 +1,9 @@
 package render
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -40,6 +42,12 @@ type drawCmd struct {
 	first, count int
 }
 
+// opaqueItem is one opaque body, sorted by mesh and distance.
+type opaqueItem struct {
+	mesh, body int32
+	d2         float64
+}
+
 // transItem is one translucent object to be sorted back to front.
 type transItem struct {
 	kind cmdKind
@@ -56,8 +64,7 @@ type frame struct {
 	walls    []bool
 	inst     []float32
 	cmds     []drawCmd
-	counts   []int
-	offs     []int
+	order    []opaqueItem
 	trans    transSorter
 	markers  []float32
 	arrows   []float32
@@ -76,7 +83,7 @@ type frame struct {
 	chains                        []float32
 	nChains                       int
 	chainMean, chainMax, chainThr float64
-	outlineWalls                  bool
+	outline                       []bool // per wall of the snapshot: drawn as an outline
 }
 
 // chainPair is the summed normal force between two bodies.
@@ -165,7 +172,6 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	f.chains = f.chains[:0]
 	f.nMarkers, f.nArrows, f.nSpheres, f.nChains = 0, 0, 0, 0
 	f.chainMean, f.chainMax, f.chainThr = 0, 0, 0
-	f.outlineWalls = false
 	f.proj = newScreenProj(cam, w, h)
 	if s == nil {
 		return
@@ -186,57 +192,53 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	nm := len(meshes)
 	okMesh := func(i int) bool { return i >= 0 && i < nm && meshes[i].valid }
 
-	// opaque bodies grouped by mesh (counting sort)
+	// opaque bodies grouped by mesh, near to far within a mesh so that the
+	// depth test rejects hidden fragments before shading them
 	if v.ShowBodies {
-		if cap(f.counts) < nm {
-			f.counts = make([]int, nm)
-			f.offs = make([]int, nm)
-		}
-		f.counts, f.offs = f.counts[:nm], f.offs[:nm]
-		clear(f.counts)
-		for i := range s.Bodies {
-			if b := &s.Bodies[i]; !f.walls[i] && okMesh(b.Mesh) && b.Pos.IsFinite() {
-				if meshes[b.Mesh].sphere {
-					c := f.bodyColor(s, v, i)
-					f.spheres = append(f.spheres, float32(b.Pos.X), float32(b.Pos.Y), float32(b.Pos.Z),
-						float32(meshes[b.Mesh].radius), c[0], c[1], c[2], c[3])
-					f.nSpheres++
-					continue
-				}
-				f.counts[b.Mesh]++
-			}
-		}
-		total := 0
-		for m := range f.counts {
-			f.offs[m] = total
-			if f.counts[m] > 0 {
-				f.cmds = append(f.cmds, drawCmd{kind: cmdOpaque, mesh: m, first: total, count: f.counts[m]})
-			}
-			total += f.counts[m]
-		}
-		need := total * instFloats
-		if cap(f.inst) < need {
-			f.inst = make([]float32, need, need*5/4+instFloats)
-		}
-		f.inst = f.inst[:need]
+		eye := cam.Eye()
+		f.order = f.order[:0]
 		for i := range s.Bodies {
 			b := &s.Bodies[i]
-			if f.walls[i] || !okMesh(b.Mesh) || !b.Pos.IsFinite() || meshes[b.Mesh].sphere {
+			if f.walls[i] || !okMesh(b.Mesh) || !b.Pos.IsFinite() {
 				continue
 			}
-			o := f.offs[b.Mesh] * instFloats
-			appendModel(f.inst[o:o:o+instFloats], b.Pos, b.Rot, 1, f.bodyColor(s, v, i))
-			f.offs[b.Mesh]++
+			if meshes[b.Mesh].sphere {
+				c := f.bodyColor(s, v, i)
+				f.spheres = append(f.spheres, float32(b.Pos.X), float32(b.Pos.Y), float32(b.Pos.Z),
+					float32(meshes[b.Mesh].radius), c[0], c[1], c[2], c[3])
+				f.nSpheres++
+				continue
+			}
+			f.order = append(f.order, opaqueItem{mesh: int32(b.Mesh), body: int32(i), d2: b.Pos.Sub(eye).Norm2()})
+		}
+		slices.SortFunc(f.order, func(a, b opaqueItem) int {
+			if a.mesh != b.mesh {
+				return int(a.mesh - b.mesh)
+			}
+			return cmp.Compare(a.d2, b.d2)
+		})
+		need := len(f.order) * instFloats
+		if cap(f.inst) < need {
+			f.inst = make([]float32, 0, need*5/4+instFloats)
+		}
+		for k, it := range f.order {
+			b := &s.Bodies[it.body]
+			f.inst = appendModel(f.inst, b.Pos, b.Rot, 1, f.bodyColor(s, v, int(it.body)))
+			if n := len(f.cmds); n > 0 && f.cmds[n-1].mesh == int(it.mesh) {
+				f.cmds[n-1].count++
+			} else {
+				f.cmds = append(f.cmds, drawCmd{kind: cmdOpaque, mesh: int(it.mesh), first: k, count: 1})
+			}
 		}
 	}
 
 	// translucent: enabled walls and skin shells, back to front
 	eye := cam.Eye()
-	f.outlineWalls = v.ShowWalls && v.WallOutline && bodiesInsideWalls(s, f.walls)
-	if v.ShowWalls && !f.outlineWalls {
+	f.outline = wallOutlines(s, v, f.walls, f.outline)
+	if v.ShowWalls {
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if !w.Enabled || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if !w.Enabled || f.outline[wi] || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
@@ -278,7 +280,7 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		first := len(f.inst) / instFloats
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if (w.Enabled && !f.outlineWalls) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if (w.Enabled && !f.outline[wi]) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
@@ -534,14 +536,25 @@ func (f *frame) buildChains(s *snap.Snapshot, v *View) {
 	}
 }
 
-// bodiesInsideWalls reports whether the centroid of the non-wall bodies lies
-// inside the box spanned by the enabled walls (walls more than ten times the
-// bodies' extent, like a ground plane, do not count).
-func bodiesInsideWalls(s *snap.Snapshot, walls []bool) bool {
+// wallOutlines returns, in buf (grown as needed), which walls of s are drawn
+// as faint outlines (View.WallOutline): the enabled walls enclosing the
+// bodies (their centroid lies in the box of those walls), and walls more than
+// ten times the bodies' extent, like a ground plane, while the grid shows
+// the ground.
+func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []bool) []bool {
+	n := len(s.Walls)
+	if cap(buf) < n {
+		buf = make([]bool, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	if !v.WallOutline {
+		return buf
+	}
 	var c geom.Vec3
 	lo := geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
 	hi := lo.Neg()
-	n := 0
+	nb := 0
 	for i := range s.Bodies {
 		if walls[i] || !s.Bodies[i].Pos.IsFinite() {
 			continue
@@ -551,12 +564,12 @@ func bodiesInsideWalls(s *snap.Snapshot, walls []bool) bool {
 		r := bodyRadius(s, &s.Bodies[i])
 		e := geom.Vec3{X: r, Y: r, Z: r}
 		lo, hi = lo.Min(p.Sub(e)), hi.Max(p.Add(e))
-		n++
+		nb++
 	}
-	if n == 0 {
-		return false
+	if nb == 0 {
+		return buf
 	}
-	c = c.Scale(1 / float64(n))
+	c = c.Scale(1 / float64(nb))
 	limit := 10 * math.Max(hi.Sub(lo).Norm(), 1e-3)
 	wlo := geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
 	whi := wlo.Neg()
@@ -567,13 +580,27 @@ func bodiesInsideWalls(s *snap.Snapshot, walls []bool) bool {
 			continue
 		}
 		l, h, ok := worldAABB(&s.Meshes[w.Mesh], &s.Bodies[w.Body])
-		if !ok || h.Sub(l).Norm() > limit {
+		if !ok {
+			continue
+		}
+		if h.Sub(l).Norm() > limit {
+			buf[i] = v.ShowGrid
 			continue
 		}
 		wlo, whi = wlo.Min(l), whi.Max(h)
 		m++
 	}
-	return m > 0 && c.X >= wlo.X && c.X <= whi.X && c.Y >= wlo.Y && c.Y <= whi.Y && c.Z >= wlo.Z && c.Z <= whi.Z
+	inside := m > 0 && c.X >= wlo.X && c.X <= whi.X && c.Y >= wlo.Y && c.Y <= whi.Y && c.Z >= wlo.Z && c.Z <= whi.Z
+	if !inside {
+		return buf
+	}
+	for i := range s.Walls {
+		w := &s.Walls[i]
+		if w.Enabled && w.Body >= 0 && w.Body < len(s.Bodies) && w.Mesh >= 0 && w.Mesh < len(s.Meshes) {
+			buf[i] = true
+		}
+	}
+	return buf
 }
 
 func (f *frame) addArrow(p, dir geom.Vec3, l float64, col [3]float32) {

@@ -255,7 +255,8 @@ func TestFrameBuild(t *testing.T) {
 	v := DefaultView()
 	v.ShowSkin = true
 	v.SelectedBody = 1
-	v.AutoArrowScale(s) // arrows shorter than two pixels are left out
+	v.AutoArrowScale(s)   // arrows shorter than two pixels are left out
+	v.WallOutline = false // the ground translucent
 	cam := NewCamera()
 	cam.Fit(s)
 	info := make([]meshInfo, len(s.Meshes))

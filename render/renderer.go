@@ -70,8 +70,9 @@ type FrameStats struct {
 	// the contacting body pairs, ChainThreshold the force above which chains
 	// are drawn (N; all 0 when chains are off).
 	ChainMean, ChainMax, ChainThreshold float64
-	// Pass is the CPU time spent in each pass: submitting the GL commands
-	// (drivers may rasterise later, at the buffer swap).
+	// Pass is the wall time spent in each pass: submitting the GL commands
+	// (drivers may rasterise later, at the buffer swap) or, with
+	// Renderer.SyncPasses, until the GL has finished them.
 	Pass [NumPasses]time.Duration
 }
 
@@ -103,6 +104,11 @@ type Renderer struct {
 	width, height          int
 	eye, key, fill, up     geom.Vec3
 	nContactArrows, nGizmo int
+
+	// SyncPasses makes Draw wait for the GL after each pass (glFinish), so
+	// that FrameStats.Pass holds each pass's whole cost, rasterisation
+	// included; slower, for measurements.
+	SyncPasses bool
 
 	f     frame
 	stats FrameStats
@@ -405,6 +411,9 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 
 // endPass adds the time since t to pass p and returns now.
 func (r *Renderer) endPass(p Pass, t time.Time) time.Time {
+	if r.SyncPasses {
+		gl.Finish()
+	}
 	now := time.Now()
 	r.stats.Pass[p] += now.Sub(t)
 	return now

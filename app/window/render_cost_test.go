@@ -83,6 +83,10 @@ func TestRenderCost(t *testing.T) {
 		}
 		v := AppView()
 		measure("packed default view", packed, v, 20)
+		r.SyncPasses = true
+		measure("packed, passes synchronised", packed, v, 10)
+		t.Logf("passes (ms): %s", passMs(r.Stats()))
+		r.SyncPasses = false
 		AllOverlays(&v)
 		measure("packed all overlays", packed, v, 20)
 		measure(fmt.Sprintf("%d spheres", len(spheres.Bodies)), spheres, AppView(), 5)
@@ -101,4 +105,12 @@ func manySpheres(n int) *snap.Snapshot {
 			Rot: geom.QIdent(), Radius: r})
 	}
 	return s
+}
+
+func passMs(st render.FrameStats) string {
+	out := ""
+	for p := render.Pass(0); p < render.NumPasses; p++ {
+		out += fmt.Sprintf("%s %.1f  ", render.PassNames[p], float64(st.Pass[p])/1e6)
+	}
+	return out
 }
