@@ -239,7 +239,7 @@ func (v *View) refitArrows(s *snap.Snapshot, alpha float64, b *fitBuf) {
 	}
 	alpha = math.Min(alpha, 1)
 	lerp := func(old, new float64) float64 {
-		if !(old > 0) || math.IsInf(old, 0) {
+		if !(old > 0) || math.IsInf(old, 0) || alpha == 1 {
 			return new
 		}
 		return math.Exp(math.Log(old) + alpha*(math.Log(new)-math.Log(old)))
