@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"grainlab/render"
+	"grainlab/sim/snap"
 )
 
 // displaySection is the part of the View section for the first view, the
@@ -48,13 +50,22 @@ func (p *Panel) displaySection(in *PanelInput, ch *bool) {
 			FormatSI(st.ChainMean, "N"), FormatSI(st.ChainMax, "N"), FormatSI(st.ChainThreshold, "N")))
 	}
 
-	if imgui.TreeNode("render passes (CPU ms)") {
+	if imgui.TreeNode("render passes (ms)") {
 		imgui.Text(PassTimes(st))
 		imgui.TreePop()
 	}
 }
 
-// PassTimes formats the per-pass CPU times of a frame, one "name ms" line per
+// WallForceText is the force readout next to a wall's checkbox: its contact
+// force, or "" when the wall is disabled (it carries no force) or unloaded.
+func WallForceText(w *snap.Wall) string {
+	if f := w.Force.Norm(); w.Enabled && f > 0 && !math.IsInf(f, 0) {
+		return "F=" + FormatSI(f, "N")
+	}
+	return ""
+}
+
+// PassTimes formats the per-pass times of a frame, one "name ms" line per
 // pass that took time, and the total.
 func PassTimes(st render.FrameStats) string {
 	var total time.Duration

@@ -207,9 +207,9 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 			if imgui.Checkbox(name+"##wall"+fmt.Sprint(i), &on) {
 				p.walls = append(p.walls, WallToggle{Index: i, Name: w.Name, Enabled: on})
 			}
-			if f := w.Force.Norm(); f > 0 && w.Enabled { // a disabled wall carries no force
+			if txt := WallForceText(w); txt != "" { // none for a disabled wall
 				imgui.SameLine()
-				textColored(colDim, "F="+FormatSI(f, "N"))
+				textColored(colDim, txt)
 			}
 		}
 	}
