@@ -83,7 +83,7 @@ type frame struct {
 	chains                        []float32
 	nChains                       int
 	chainMean, chainMax, chainThr float64
-	outline                       []bool // per wall of the snapshot: drawn as an outline
+	outline                       []wallStyle // per wall of the snapshot
 }
 
 // chainPair is the summed normal force between two bodies.
@@ -238,7 +238,7 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	if v.ShowWalls {
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if !w.Enabled || f.outline[wi] || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if !w.Enabled || f.outline[wi] != wallFilled || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
@@ -280,7 +280,7 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		first := len(f.inst) / instFloats
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if (w.Enabled && !f.outline[wi]) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if (w.Enabled && f.outline[wi] != wallOutlined) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
@@ -536,15 +536,24 @@ func (f *frame) buildChains(s *snap.Snapshot, v *View) {
 	}
 }
 
-// wallOutlines returns, in buf (grown as needed), which walls of s are drawn
-// as faint outlines (View.WallOutline): the enabled walls enclosing the
-// bodies (their centroid lies in the box of those walls), and walls more than
-// ten times the bodies' extent, like a ground plane, while the grid shows
-// the ground.
-func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []bool) []bool {
+// wallStyle is how an enabled wall is drawn.
+type wallStyle uint8
+
+const (
+	wallFilled   wallStyle = iota // translucent faces
+	wallOutlined                  // faint edges
+	wallHidden                    // not drawn
+)
+
+// wallOutlines returns, in buf (grown as needed), how the enabled walls of s
+// are drawn with View.WallOutline: as faint outlines when they enclose the
+// bodies (the bodies' centroid lies in the box of those walls); walls more
+// than ten times the bodies' extent, like a ground plane, not at all while the
+// grid shows the ground; otherwise translucent.
+func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []wallStyle) []wallStyle {
 	n := len(s.Walls)
 	if cap(buf) < n {
-		buf = make([]bool, n)
+		buf = make([]wallStyle, n)
 	}
 	buf = buf[:n]
 	clear(buf)
@@ -584,7 +593,9 @@ func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []bool) []bool {
 			continue
 		}
 		if h.Sub(l).Norm() > limit {
-			buf[i] = v.ShowGrid
+			if v.ShowGrid {
+				buf[i] = wallHidden
+			}
 			continue
 		}
 		wlo, whi = wlo.Min(l), whi.Max(h)
@@ -596,8 +607,8 @@ func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []bool) []bool {
 	}
 	for i := range s.Walls {
 		w := &s.Walls[i]
-		if w.Enabled && w.Body >= 0 && w.Body < len(s.Bodies) && w.Mesh >= 0 && w.Mesh < len(s.Meshes) {
-			buf[i] = true
+		if buf[i] == wallFilled && w.Enabled && w.Body >= 0 && w.Body < len(s.Bodies) && w.Mesh >= 0 && w.Mesh < len(s.Meshes) {
+			buf[i] = wallOutlined
 		}
 	}
 	return buf

@@ -536,9 +536,13 @@ func (r *Renderer) drawSpheres() {
 	r.stats.DrawCalls++
 }
 
-// drawLines draws the unlit lines: bounding spheres and wall outlines.
+// drawLines draws the unlit lines: bounding spheres and wall outlines,
+// depth-tested without depth writes (the shared edge of two walls is blended
+// twice rather than raced for by equal depths).
 func (r *Renderer) drawLines() {
 	gl.Enable(gl.BLEND)
+	gl.DepthMask(false)
+	defer gl.DepthMask(true)
 	lp := r.lineProg
 	gl.UseProgram(lp.id)
 	gl.UniformMatrix4fv(lp.u("uViewProj"), 1, false, &r.vp[0])
