@@ -67,29 +67,31 @@ type WallToggle struct {
 
 // PanelInput is everything the panel reads in one frame.
 type PanelInput struct {
-	Snap          *snap.Snapshot    // snapshot shown (latest, or a past frame), may be nil
-	Live          *snap.Snapshot    // newest snapshot for the plots when Snap is a past frame (nil: Snap)
-	HasCursor     bool              // Snap is a past frame: the plots show a cursor at Cursor
-	Cursor        float64           // its time (s)
-	View          *render.View      // edited in place by the View section
-	ColorRange    [2]float64        // Renderer.ColorRange() of the last frame
-	Render        render.FrameStats // Renderer.Stats() of the last frame (chains, per-pass times)
-	Scenes        []string          // scene names for the picker
-	Integrators   []string          // integrator names
-	Integrator    string            // current integrator
-	LawKinds      []string          // contact-law names
-	Law           LawParams         // current contact law (Eps2, C2 as derived by sim)
-	Materials     []Material        // smooth shapes per material (Shapes section)
-	SmoothLaw     SmoothLaw         // smooth contact law of the default pair
-	HasSmooth     bool              // the scene has smooth bodies: show the smooth law
-	SmoothOnly    bool              // no polyhedral law: hide the barrier and friction sections
-	HasCompatible bool              // the integrator can switch classic/compatible forces
-	Compatible    bool              // its current setting
-	Playing       bool              // the simulation runs
-	Speed         float64           // simulated seconds per real second when !AsFast
-	AsFast        bool              // run as fast as possible
-	Status        string            // one status line from the app (errors shown in red)
+	Snap          *snap.Snapshot // snapshot shown (latest, or a past frame), may be nil
+	Live          *snap.Snapshot // newest snapshot for the plots when Snap is a past frame (nil: Snap)
+	HasCursor     bool           // Snap is a past frame: the plots show a cursor at Cursor
+	Cursor        float64        // its time (s)
+	View          *render.View   // edited in place by the View section
+	ColorRange    [2]float64     // Renderer.ColorRange() of the last frame
+	Scenes        []string       // scene names for the picker
+	Integrators   []string       // integrator names
+	Integrator    string         // current integrator
+	LawKinds      []string       // contact-law names
+	Law           LawParams      // current contact law (Eps2, C2 as derived by sim)
+	Materials     []Material     // smooth shapes per material (Shapes section)
+	SmoothLaw     SmoothLaw      // smooth contact law of the default pair
+	HasSmooth     bool           // the scene has smooth bodies: show the smooth law
+	SmoothOnly    bool           // no polyhedral law: hide the barrier and friction sections
+	HasCompatible bool           // the integrator can switch classic/compatible forces
+	Compatible    bool           // its current setting
+	Playing       bool           // the simulation runs
+	Speed         float64        // simulated seconds per real second when !AsFast
+	AsFast        bool           // run as fast as possible
+	Status        string         // one status line from the app (errors shown in red)
 	StatusIsError bool
+
+	// Render is Renderer.Stats() of the last frame (force chains, per-pass times).
+	Render render.FrameStats
 
 	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
 	ValidateLaw func(LawParams) error
