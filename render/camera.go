@@ -73,6 +73,31 @@ func (c *Camera) Zoom(steps float64) {
 	c.clamp()
 }
 
+// ZoomAt multiplies the distance by factor (< 1 zooms in), clamped, about the
+// point under pixel (x, y) of a w×h viewport (top-left origin): the point of
+// the cursor ray at the target's depth keeps its place on the screen, so the
+// view zooms towards the cursor. The viewing direction does not change.
+func (c *Camera) ZoomAt(x, y float64, w, h int, factor float64) {
+	if !(factor > 0) || math.IsInf(factor, 0) {
+		return
+	}
+	eye := c.Eye()
+	fwd, _, _ := c.Basis()
+	_, dir := c.Ray(x, y, w, h)
+	old := c.Dist
+	c.Dist *= factor
+	c.clamp()
+	k := c.Dist / old // the factor after clamping
+	cos := dir.Dot(fwd)
+	if w <= 0 || h <= 0 || !(cos > 1e-6) || !(k > 0) {
+		return
+	}
+	// scale the eye and the target about P = eye + dir·Dist/cos (a homothety
+	// keeps P's direction from the eye, hence its pixel)
+	p := eye.AddScaled(old/cos, dir)
+	c.Target = p.Add(c.Target.Sub(p).Scale(k))
+}
+
 func (c *Camera) clamp() {
 	lo, hi := c.MinDist, c.MaxDist
 	if !(lo > 0) {

@@ -39,6 +39,26 @@ var SelectedColor = [3]float32{1.00, 0.78, 0.20}
 // WallColor is the colour of walls (translucent when enabled, outlined when disabled).
 var WallColor = [3]float32{0.55, 0.68, 0.85}
 
+// WallOutlineAlpha is the opacity of enabled walls drawn as outlines (View.WallOutline).
+const WallOutlineAlpha = 0.35
+
+// ChainColors are the force-chain colours at the threshold (0) and at the
+// largest pair force (1); ChainColor interpolates them.
+var ChainColors = [2][3]float32{{1.00, 0.80, 0.25}, {0.95, 0.12, 0.05}}
+
+// ChainColor returns the force-chain colour for t = F/F_max ∈ [0, 1] (clamped).
+func ChainColor(t float64) [3]float32 {
+	t = math.Max(0, math.Min(1, t))
+	if math.IsNaN(t) {
+		t = 0
+	}
+	var c [3]float32
+	for k := range c {
+		c[k] = ChainColors[0][k] + float32(t)*(ChainColors[1][k]-ChainColors[0][k])
+	}
+	return c
+}
+
 // SkinColor is the colour of the contact-skin shell overlay.
 var SkinColor = [3]float32{0.40, 0.95, 0.85}
 

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -12,6 +14,15 @@ const (
 	instFloats   = 20 // model matrix (column-major) + colour rgba
 	markerFloats = 9  // centre 3, colour 4, radius px, selected flag
 	arrowFloats  = 10 // start 3, end 3, colour 4
+	sphereFloats = 8  // centre 3, radius 1, colour 4
+	chainFloats  = 11 // start 3, end 3, colour 4, width px
+)
+
+// Screen-size limits of the contact overlay (pixels).
+const (
+	minMarkerPx    = 1.5 // a marker smaller than this is not drawn
+	markerBodyFrac = 0.3 // a marker's radius is at most this share of the mean body radius on screen
+	minArrowPx     = 2.0 // an arrow shorter than this is not drawn
 )
 
 type cmdKind uint8
@@ -31,6 +42,12 @@ type drawCmd struct {
 	first, count int
 }
 
+// opaqueItem is one opaque body, sorted by mesh and distance.
+type opaqueItem struct {
+	mesh, body int32
+	d2         float64
+}
+
 // transItem is one translucent object to be sorted back to front.
 type transItem struct {
 	kind cmdKind
@@ -47,20 +64,65 @@ type frame struct {
 	walls    []bool
 	inst     []float32
 	cmds     []drawCmd
-	counts   []int
-	offs     []int
+	order    []opaqueItem
 	trans    transSorter
 	markers  []float32
 	arrows   []float32
 	lo, hi   float64
 	nMarkers int
 	nArrows  int
+
+	spheres  []float32 // impostor spheres (bodies whose mesh is a sphere)
+	nSpheres int
+
+	proj                          screenProj
+	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
+	markerDepth                   []float32        // view depth of each kept marker
+	pairs                         map[uint64]int32 // force chains: body pair → index in chainF
+	chainF                        []chainPair
+	chains                        []float32
+	nChains                       int
+	chainMean, chainMax, chainThr float64
+	outline                       []wallStyle // per wall of the snapshot
+}
+
+// chainPair is the summed normal force between two bodies.
+type chainPair struct {
+	a, b int
+	fn   float64
+}
+
+// screenProj maps world points to pixels for the frame's camera (no GL).
+type screenProj struct {
+	eye, fwd, right, up geom.Vec3
+	t                   float64 // tan(fovY/2)
+	w, h                float64
+}
+
+func newScreenProj(cam *Camera, w, h int) screenProj {
+	f, r, u := cam.Basis()
+	return screenProj{eye: cam.Eye(), fwd: f, right: r, up: u, t: math.Tan(cam.FovY / 2), w: float64(w), h: float64(h)}
+}
+
+// project returns the pixel (top-left origin), the depth along the view
+// direction and the world size of one pixel at p; ok is false behind the eye.
+func (p *screenProj) project(q geom.Vec3) (x, y, z, px float64, ok bool) {
+	d := q.Sub(p.eye)
+	z = d.Dot(p.fwd)
+	if !(z > 1e-12) || !(p.h > 0) {
+		return 0, 0, 0, 0, false
+	}
+	nx := d.Dot(p.right) / (z * p.t * p.w / p.h)
+	ny := d.Dot(p.up) / (z * p.t)
+	return (nx + 1) * p.w / 2, (1 - ny) * p.h / 2, z, 2 * z * p.t / p.h, true
 }
 
 // meshInfo is what frame building needs to know about an uploaded mesh.
 type meshInfo struct {
 	center geom.Vec3
 	valid  bool
+	sphere bool    // a sphere mesh ("sphere r=…"): drawn as impostors
+	radius float64 // its largest vertex norm
 }
 
 func appendModel(dst []float32, pos geom.Vec3, q geom.Quat, scale float64, col [4]float32) []float32 {
@@ -98,14 +160,19 @@ func (f *frame) bodyColor(s *snap.Snapshot, v *View, i int) [4]float32 {
 	return rgba(c, 1)
 }
 
-// build fills instance data and draw commands for s.
-func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo) {
+// build fills instance data and draw commands for s, drawn by cam into a
+// w×h viewport.
+func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo, w, h int) {
 	f.inst = f.inst[:0]
 	f.cmds = f.cmds[:0]
 	f.trans = f.trans[:0]
 	f.markers = f.markers[:0]
 	f.arrows = f.arrows[:0]
-	f.nMarkers, f.nArrows = 0, 0
+	f.spheres = f.spheres[:0]
+	f.chains = f.chains[:0]
+	f.nMarkers, f.nArrows, f.nSpheres, f.nChains = 0, 0, 0, 0
+	f.chainMean, f.chainMax, f.chainThr = 0, 0, 0
+	f.proj = newScreenProj(cam, w, h)
 	if s == nil {
 		return
 	}
@@ -125,49 +192,53 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo)
 	nm := len(meshes)
 	okMesh := func(i int) bool { return i >= 0 && i < nm && meshes[i].valid }
 
-	// opaque bodies grouped by mesh (counting sort)
+	// opaque bodies grouped by mesh, near to far within a mesh so that the
+	// depth test rejects hidden fragments before shading them
 	if v.ShowBodies {
-		if cap(f.counts) < nm {
-			f.counts = make([]int, nm)
-			f.offs = make([]int, nm)
-		}
-		f.counts, f.offs = f.counts[:nm], f.offs[:nm]
-		clear(f.counts)
-		for i := range s.Bodies {
-			if b := &s.Bodies[i]; !f.walls[i] && okMesh(b.Mesh) && b.Pos.IsFinite() {
-				f.counts[b.Mesh]++
-			}
-		}
-		total := 0
-		for m := range f.counts {
-			f.offs[m] = total
-			if f.counts[m] > 0 {
-				f.cmds = append(f.cmds, drawCmd{kind: cmdOpaque, mesh: m, first: total, count: f.counts[m]})
-			}
-			total += f.counts[m]
-		}
-		need := total * instFloats
-		if cap(f.inst) < need {
-			f.inst = make([]float32, need, need*5/4+instFloats)
-		}
-		f.inst = f.inst[:need]
+		eye := cam.Eye()
+		f.order = f.order[:0]
 		for i := range s.Bodies {
 			b := &s.Bodies[i]
 			if f.walls[i] || !okMesh(b.Mesh) || !b.Pos.IsFinite() {
 				continue
 			}
-			o := f.offs[b.Mesh] * instFloats
-			appendModel(f.inst[o:o:o+instFloats], b.Pos, b.Rot, 1, f.bodyColor(s, v, i))
-			f.offs[b.Mesh]++
+			if meshes[b.Mesh].sphere {
+				c := f.bodyColor(s, v, i)
+				f.spheres = append(f.spheres, float32(b.Pos.X), float32(b.Pos.Y), float32(b.Pos.Z),
+					float32(meshes[b.Mesh].radius), c[0], c[1], c[2], c[3])
+				f.nSpheres++
+				continue
+			}
+			f.order = append(f.order, opaqueItem{mesh: int32(b.Mesh), body: int32(i), d2: b.Pos.Sub(eye).Norm2()})
+		}
+		slices.SortFunc(f.order, func(a, b opaqueItem) int {
+			if a.mesh != b.mesh {
+				return int(a.mesh - b.mesh)
+			}
+			return cmp.Compare(a.d2, b.d2)
+		})
+		need := len(f.order) * instFloats
+		if cap(f.inst) < need {
+			f.inst = make([]float32, 0, need*5/4+instFloats)
+		}
+		for k, it := range f.order {
+			b := &s.Bodies[it.body]
+			f.inst = appendModel(f.inst, b.Pos, b.Rot, 1, f.bodyColor(s, v, int(it.body)))
+			if n := len(f.cmds); n > 0 && f.cmds[n-1].mesh == int(it.mesh) {
+				f.cmds[n-1].count++
+			} else {
+				f.cmds = append(f.cmds, drawCmd{kind: cmdOpaque, mesh: int(it.mesh), first: k, count: 1})
+			}
 		}
 	}
 
 	// translucent: enabled walls and skin shells, back to front
 	eye := cam.Eye()
+	f.outline = wallOutlines(s, v, f.walls, f.outline)
 	if v.ShowWalls {
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if !w.Enabled || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if !w.Enabled || f.outline[wi] != wallFilled || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
@@ -203,16 +274,21 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo)
 		}
 	}
 
-	// disabled walls as outlines
+	// disabled walls as outlines; enabled ones too (fainter) once the
+	// bodies are inside them
 	if v.ShowWalls {
 		first := len(f.inst) / instFloats
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if w.Enabled || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if (w.Enabled && f.outline[wi] != wallOutlined) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
-			f.inst = appendModel(f.inst, b.Pos, b.Rot, 1, rgba(WallColor, 0.9))
+			col := rgba(WallColor, 0.9)
+			if w.Enabled {
+				col = rgba(WallColor, WallOutlineAlpha)
+			}
+			f.inst = appendModel(f.inst, b.Pos, b.Rot, 1, col)
 			f.cmds = append(f.cmds, drawCmd{kind: cmdOutline, mesh: w.Mesh, first: first, count: 1})
 			first++
 		}
@@ -240,6 +316,9 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo)
 	}
 
 	f.buildContacts(s, v)
+	if v.ShowChains {
+		f.buildChains(s, v)
+	}
 	if v.SpringActive {
 		d := v.SpringTo.Sub(v.SpringFrom)
 		if l := d.Norm(); l > 0 {
@@ -268,30 +347,112 @@ func sortTrans(t transSorter) {
 	}
 }
 
-// buildContacts fills marker and arrow instances.
+// meanBodyRadius is the mean bounding radius of the non-wall bodies (0 without).
+func meanBodyRadius(s *snap.Snapshot, walls []bool) float64 {
+	var sum float64
+	n := 0
+	for i := range s.Bodies {
+		if !walls[i] && s.Bodies[i].Radius > 0 && !math.IsInf(s.Bodies[i].Radius, 0) {
+			sum += s.Bodies[i].Radius
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// markerPx is the drawn radius (px) of a marker at a point where one pixel is
+// pxWorld long: MarkerPx, at most markerBodyFrac of the mean body radius rBody
+// on screen when thinning; 0 when it would be smaller than minMarkerPx.
+func markerPx(v *View, rBody, pxWorld float64) float32 {
+	r := v.MarkerPx
+	if !v.ThinMarkers {
+		return r
+	}
+	if rBody > 0 && pxWorld > 0 {
+		r = min(r, float32(markerBodyFrac*rBody/pxWorld))
+	}
+	if r < minMarkerPx {
+		return 0
+	}
+	return r
+}
+
+// buildContacts fills marker and arrow instances. With ThinMarkers a marker
+// is sized by markerPx and at most one (the nearest) is kept per screen cell
+// of 2·MarkerPx; arrows shorter than minArrowPx on screen are left out.
 func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 	sel := v.SelectedContactIndex(s)
+	thin := v.ThinMarkers && f.proj.h > 0
+	var rBody, cell float64
+	if thin {
+		rBody = meanBodyRadius(s, f.walls)
+		cell = math.Max(2*float64(v.MarkerPx), 2)
+		if f.cells == nil {
+			f.cells = make(map[uint64]int32)
+		}
+		clear(f.cells)
+	}
 	for i := range s.Contacts {
 		c := &s.Contacts[i]
 		if !v.ContactVisible(c) || !c.Point.IsFinite() {
 			continue
 		}
 		isSel := i == sel
+		p := c.Point
+		pxWorld := 0.0
+		var sx, sy, sz float64
+		onScreen := false
+		if thin {
+			sx, sy, sz, pxWorld, onScreen = f.proj.project(p)
+		}
 		if v.ShowContacts || isSel {
 			col := SuppressedColor
 			if !c.Suppressed && int(c.Kind) < len(KindColors) {
 				col = KindColors[c.Kind]
 			}
 			r, fl := v.MarkerPx, float32(0)
-			if isSel {
+			switch {
+			case isSel:
 				r, fl = r*1.8+2, 1
+			case thin && !onScreen:
+				r = 0
+			case thin:
+				r = markerPx(v, rBody, pxWorld)
 			}
-			p := c.Point
-			f.markers = append(f.markers, float32(p.X), float32(p.Y), float32(p.Z), col[0], col[1], col[2], 1, r, fl)
-			f.nMarkers++
+			if r > 0 {
+				m := [markerFloats]float32{float32(p.X), float32(p.Y), float32(p.Z), col[0], col[1], col[2], 1, r, fl}
+				keep := true
+				if thin && !isSel {
+					key := uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
+					if k, ok := f.cells[key]; ok {
+						keep = false
+						if o := int(k) * markerFloats; float32(sz) < f.markerDepth[k] {
+							copy(f.markers[o:o+markerFloats], m[:markerFloats])
+							f.markerDepth[k] = float32(sz)
+						}
+					} else {
+						f.cells[key] = int32(f.nMarkers)
+					}
+				}
+				if keep {
+					f.markers = append(f.markers, m[:markerFloats]...)
+					f.markerDepth = append(f.markerDepth[:f.nMarkers], float32(sz))
+					f.nMarkers++
+				}
+			}
 		}
 		if c.Suppressed {
 			continue
+		}
+		minLen := 0.0
+		if thin {
+			minLen = minArrowPx * pxWorld
+			if !onScreen {
+				minLen = math.Inf(1)
+			}
 		}
 		if v.ShowNormal {
 			l := v.ArrowLength(math.Abs(c.Fn))
@@ -299,15 +460,158 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 			if c.Fn < 0 {
 				dirn = dirn.Neg()
 			}
-			f.addArrow(c.Point, dirn.Unit(), l, NormalArrowColor)
+			if l >= minLen {
+				f.addArrow(p, dirn.Unit(), l, NormalArrowColor)
+			}
 		}
 		if v.ShowFriction {
 			ft := c.Ft.Norm()
-			if ft > 0 && !math.IsInf(ft, 0) {
-				f.addArrow(c.Point, c.Ft.Scale(1/ft), v.ArrowLength(ft), FrictionArrowColor)
+			if l := v.ArrowLength(ft); ft > 0 && !math.IsInf(ft, 0) && l >= minLen {
+				f.addArrow(p, c.Ft.Scale(1/ft), l, FrictionArrowColor)
 			}
 		}
 	}
+}
+
+// buildChains fills the force-chain instances: one line per pair of
+// contacting non-wall bodies whose summed normal force exceeds the threshold
+// (ChainThreshold, or the mean pair force when ≤ 0), between the bodies'
+// centres, its width and colour growing with the force (ChainColor).
+func (f *frame) buildChains(s *snap.Snapshot, v *View) {
+	if f.pairs == nil {
+		f.pairs = make(map[uint64]int32)
+	}
+	clear(f.pairs)
+	f.chainF = f.chainF[:0]
+	nb := len(s.Bodies)
+	for i := range s.Contacts {
+		c := &s.Contacts[i]
+		a, b := c.A, c.B
+		if c.Suppressed || a == b || a < 0 || b < 0 || a >= nb || b >= nb || f.walls[a] || f.walls[b] ||
+			math.IsNaN(c.Fn) || math.IsInf(c.Fn, 0) {
+			continue
+		}
+		if a > b {
+			a, b = b, a
+		}
+		key := uint64(a)<<32 | uint64(uint32(b))
+		if k, ok := f.pairs[key]; ok {
+			f.chainF[k].fn += c.Fn
+			continue
+		}
+		f.pairs[key] = int32(len(f.chainF))
+		f.chainF = append(f.chainF, chainPair{a: a, b: b, fn: c.Fn})
+	}
+	var sum float64
+	for i := range f.chainF {
+		fn := math.Max(f.chainF[i].fn, 0)
+		f.chainF[i].fn = fn
+		sum += fn
+		f.chainMax = math.Max(f.chainMax, fn)
+	}
+	if len(f.chainF) == 0 || !(f.chainMax > 0) {
+		return
+	}
+	f.chainMean = sum / float64(len(f.chainF))
+	f.chainThr = v.ChainThreshold
+	if !(f.chainThr > 0) {
+		f.chainThr = f.chainMean
+	}
+	wmax := float64(max(v.ChainWidthPx, 1))
+	for i := range f.chainF {
+		cp := &f.chainF[i]
+		if !(cp.fn > f.chainThr) {
+			continue
+		}
+		pa, pb := s.Bodies[cp.a].Pos, s.Bodies[cp.b].Pos
+		if !pa.IsFinite() || !pb.IsFinite() {
+			continue
+		}
+		t := cp.fn / f.chainMax
+		col := ChainColor(t)
+		f.chains = append(f.chains, float32(pa.X), float32(pa.Y), float32(pa.Z),
+			float32(pb.X), float32(pb.Y), float32(pb.Z), col[0], col[1], col[2], 1,
+			float32(math.Max(1.5, wmax*t)))
+		f.nChains++
+	}
+}
+
+// wallStyle is how an enabled wall is drawn.
+type wallStyle uint8
+
+const (
+	wallFilled   wallStyle = iota // translucent faces
+	wallOutlined                  // faint edges
+	wallHidden                    // not drawn
+)
+
+// wallOutlines returns, in buf (grown as needed), how the enabled walls of s
+// are drawn with View.WallOutline: as faint outlines when they enclose the
+// bodies (the bodies' centroid lies in the box of those walls); walls more
+// than ten times the bodies' extent, like a ground plane, not at all while the
+// grid shows the ground; otherwise translucent.
+func wallOutlines(s *snap.Snapshot, v *View, walls []bool, buf []wallStyle) []wallStyle {
+	n := len(s.Walls)
+	if cap(buf) < n {
+		buf = make([]wallStyle, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	if !v.WallOutline {
+		return buf
+	}
+	var c geom.Vec3
+	lo := geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	hi := lo.Neg()
+	nb := 0
+	for i := range s.Bodies {
+		if walls[i] || !s.Bodies[i].Pos.IsFinite() {
+			continue
+		}
+		p := s.Bodies[i].Pos
+		c = c.Add(p)
+		r := bodyRadius(s, &s.Bodies[i])
+		e := geom.Vec3{X: r, Y: r, Z: r}
+		lo, hi = lo.Min(p.Sub(e)), hi.Max(p.Add(e))
+		nb++
+	}
+	if nb == 0 {
+		return buf
+	}
+	c = c.Scale(1 / float64(nb))
+	limit := 10 * math.Max(hi.Sub(lo).Norm(), 1e-3)
+	wlo := geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	whi := wlo.Neg()
+	m := 0
+	for i := range s.Walls {
+		w := &s.Walls[i]
+		if !w.Enabled || w.Body < 0 || w.Body >= len(s.Bodies) || w.Mesh < 0 || w.Mesh >= len(s.Meshes) {
+			continue
+		}
+		l, h, ok := worldAABB(&s.Meshes[w.Mesh], &s.Bodies[w.Body])
+		if !ok {
+			continue
+		}
+		if h.Sub(l).Norm() > limit {
+			if v.ShowGrid {
+				buf[i] = wallHidden
+			}
+			continue
+		}
+		wlo, whi = wlo.Min(l), whi.Max(h)
+		m++
+	}
+	inside := m > 0 && c.X >= wlo.X && c.X <= whi.X && c.Y >= wlo.Y && c.Y <= whi.Y && c.Z >= wlo.Z && c.Z <= whi.Z
+	if !inside {
+		return buf
+	}
+	for i := range s.Walls {
+		w := &s.Walls[i]
+		if buf[i] == wallFilled && w.Enabled && w.Body >= 0 && w.Body < len(s.Bodies) && w.Mesh >= 0 && w.Mesh < len(s.Meshes) {
+			buf[i] = wallOutlined
+		}
+	}
+	return buf
 }
 
 func (f *frame) addArrow(p, dir geom.Vec3, l float64, col [3]float32) {

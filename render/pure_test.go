@@ -255,6 +255,8 @@ func TestFrameBuild(t *testing.T) {
 	v := DefaultView()
 	v.ShowSkin = true
 	v.SelectedBody = 1
+	v.AutoArrowScale(s)   // arrows shorter than two pixels are left out
+	v.WallOutline = false // the ground translucent
 	cam := NewCamera()
 	cam.Fit(s)
 	info := make([]meshInfo, len(s.Meshes))
@@ -263,7 +265,7 @@ func TestFrameBuild(t *testing.T) {
 		info[i] = meshInfo{center: c.center, valid: true}
 	}
 	var f frame
-	f.build(s, &v, cam, info)
+	f.build(s, &v, cam, info, 1280, 800)
 	var opaque, wall, skin, outline, spheres int
 	for _, c := range f.cmds {
 		switch c.kind {
@@ -305,12 +307,12 @@ func TestFrameBuild(t *testing.T) {
 		}
 	}
 	v.ShowSuppressed = true
-	f.build(s, &v, cam, info)
+	f.build(s, &v, cam, info, 1280, 800)
 	if f.nMarkers != 9 {
 		t.Fatalf("%d markers with suppressed", f.nMarkers)
 	}
 	// steady state: no allocations per frame
-	allocs := testing.AllocsPerRun(20, func() { f.build(s, &v, cam, info) })
+	allocs := testing.AllocsPerRun(20, func() { f.build(s, &v, cam, info, 1280, 800) })
 	if allocs > 0 {
 		t.Fatalf("%g allocations per frame build", allocs)
 	}
@@ -340,10 +342,11 @@ func TestPickContactScreenAndDrag(t *testing.T) {
 		t.Fatalf("drag point %v want %v", p, anchor)
 	}
 	v := DefaultView()
+	v.AutoArrowScale(s) // arrows shorter than two pixels are left out
 	v.SpringActive, v.SpringFrom, v.SpringTo = true, anchor, anchor.Add(geom.Vec3{Z: 1})
 	var f frame
 	info := make([]meshInfo, len(s.Meshes))
-	f.build(s, &v, cam, info)
+	f.build(s, &v, cam, info, 1280, 800)
 	if f.nArrows != 15 {
 		t.Fatalf("%d arrows with the spring", f.nArrows)
 	}
@@ -371,7 +374,7 @@ func BenchmarkFrameBuild5000(b *testing.B) {
 	var f frame
 	b.ReportAllocs()
 	for b.Loop() {
-		f.build(s, &v, cam, info)
+		f.build(s, &v, cam, info, 1280, 800)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
@@ -37,14 +39,47 @@ type meshGPU struct {
 	closed                    bool
 }
 
+// Pass is one part of Renderer.Draw, timed in FrameStats.Pass.
+type Pass int
+
+// The passes of Renderer.Draw in drawing order.
+const (
+	PassPrepare     Pass = iota // mesh uploads, frame building, buffer uploads
+	PassBackground              // gradient
+	PassBodies                  // opaque meshes
+	PassSpheres                 // impostor spheres
+	PassLines                   // bounding spheres, wall outlines
+	PassGrid                    // ground grid
+	PassTranslucent             // enabled walls and skin shells, back to front
+	PassArrows                  // force arrows (hidden and visible parts)
+	PassMarkers                 // contact markers (hidden and visible parts)
+	PassChains                  // force chains
+	PassGizmo                   // axes in the corner
+	NumPasses
+)
+
+// PassNames are display names of the passes, indexed by Pass.
+var PassNames = [NumPasses]string{"prepare", "background", "bodies", "spheres", "lines", "grid",
+	"translucent", "arrows", "markers", "chains", "gizmo"}
+
 // FrameStats describes the last Draw.
 type FrameStats struct {
 	DrawCalls, Instances, Markers, Arrows, MeshUploads int
+	Spheres, Chains                                    int // impostor spheres, force-chain lines
+	// ChainMean and ChainMax are the mean and largest summed normal force of
+	// the contacting body pairs, ChainThreshold the force above which chains
+	// are drawn (N; all 0 when chains are off).
+	ChainMean, ChainMax, ChainThreshold float64
+	// Pass is the wall time spent in each pass: submitting the GL commands
+	// (drivers may rasterise later, at the buffer swap) or, with
+	// Renderer.SyncPasses, until the GL has finished them.
+	Pass [NumPasses]time.Duration
 }
 
 // Renderer draws snapshots; create it with New once a GL 4.1 core context is current.
 type Renderer struct {
 	meshProg, lineProg, markerProg, arrowProg, gridProg, bgProg *program
+	sphereProg, chainProg                                       *program
 
 	meshes []meshGPU
 	info   []meshInfo
@@ -58,6 +93,22 @@ type Renderer struct {
 	arrowCap                        int
 	sphereVAO, sphereVBO            uint32
 	sphereN                         int32
+	impVAO, impVBO                  uint32 // impostor spheres (template: markerTpl)
+	impCap                          int
+	chainVAO, chainTpl, chainVBO    uint32
+	chainCap                        int
+	lastFit                         time.Time // wall time of the last arrow re-fit
+	fitBuf                          fitBuf
+
+	// per-Draw state shared by the passes
+	width, height          int
+	eye, key, fill, up     geom.Vec3
+	nContactArrows, nGizmo int
+
+	// SyncPasses makes Draw wait for the GL after each pass (glFinish), so
+	// that FrameStats.Pass holds each pass's whole cost, rasterisation
+	// included; slower, for measurements.
+	SyncPasses bool
 
 	f     frame
 	stats FrameStats
@@ -101,6 +152,13 @@ func New() (*Renderer, error) {
 	if r.bgProg, err = compileProgram("background.vert", "background.frag", "uTop", "uBottom"); err != nil {
 		return nil, err
 	}
+	if r.sphereProg, err = compileProgram("sphere.vert", "sphere.frag",
+		"uViewProj", "uEye", "uUp", "uKey", "uFill"); err != nil {
+		return nil, err
+	}
+	if r.chainProg, err = compileProgram("chain.vert", "chain.frag", "uViewProj", "uViewport", "uAlpha"); err != nil {
+		return nil, err
+	}
 	gl.GenVertexArrays(1, &r.emptyVAO)
 	gl.GenBuffers(1, &r.instVBO)
 
@@ -112,6 +170,23 @@ func New() (*Renderer, error) {
 	quad := []float32{-1, -1, 1, -1, -1, 1, 1, 1}
 	gl.BindBuffer(gl.ARRAY_BUFFER, r.markerTpl)
 	gl.BufferData(gl.ARRAY_BUFFER, len(quad)*4, gl.Ptr(quad), gl.STATIC_DRAW)
+	attrib(0, 2, 2, 0, 0)
+
+	// impostor spheres: the same quad template + instances
+	gl.GenVertexArrays(1, &r.impVAO)
+	gl.GenBuffers(1, &r.impVBO)
+	gl.BindVertexArray(r.impVAO)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.markerTpl)
+	attrib(0, 2, 2, 0, 0)
+
+	// force chains: a quad strip (along, side)
+	gl.GenVertexArrays(1, &r.chainVAO)
+	gl.GenBuffers(1, &r.chainTpl)
+	gl.GenBuffers(1, &r.chainVBO)
+	gl.BindVertexArray(r.chainVAO)
+	chainQuad := []float32{0, -1, 1, -1, 0, 1, 1, 1}
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.chainTpl)
+	gl.BufferData(gl.ARRAY_BUFFER, len(chainQuad)*4, gl.Ptr(chainQuad), gl.STATIC_DRAW)
 	attrib(0, 2, 2, 0, 0)
 
 	// arrows: shaft quad (two triangles) + head triangle
@@ -175,14 +250,17 @@ func (r *Renderer) Close() {
 		r.freeMesh(&r.meshes[i])
 	}
 	r.meshes, r.info = nil, nil
-	for _, p := range []*program{r.meshProg, r.lineProg, r.markerProg, r.arrowProg, r.gridProg, r.bgProg} {
+	for _, p := range []*program{r.meshProg, r.lineProg, r.markerProg, r.arrowProg, r.gridProg, r.bgProg,
+		r.sphereProg, r.chainProg} {
 		if p != nil {
 			gl.DeleteProgram(p.id)
 		}
 	}
 	r.meshProg, r.lineProg, r.markerProg, r.arrowProg, r.gridProg, r.bgProg = nil, nil, nil, nil, nil, nil
-	vaos := []uint32{r.emptyVAO, r.markerVAO, r.arrowVAO, r.sphereVAO}
-	bufs := []uint32{r.instVBO, r.markerTpl, r.markerVBO, r.arrowTpl, r.arrowVBO, r.sphereVBO}
+	r.sphereProg, r.chainProg = nil, nil
+	vaos := []uint32{r.emptyVAO, r.markerVAO, r.arrowVAO, r.sphereVAO, r.impVAO, r.chainVAO}
+	bufs := []uint32{r.instVBO, r.markerTpl, r.markerVBO, r.arrowTpl, r.arrowVBO, r.sphereVBO,
+		r.impVBO, r.chainTpl, r.chainVBO}
 	for _, v := range vaos {
 		if v != 0 {
 			gl.DeleteVertexArrays(1, &v)
@@ -193,8 +271,9 @@ func (r *Renderer) Close() {
 			gl.DeleteBuffers(1, &b)
 		}
 	}
-	r.emptyVAO, r.markerVAO, r.arrowVAO, r.sphereVAO = 0, 0, 0, 0
+	r.emptyVAO, r.markerVAO, r.arrowVAO, r.sphereVAO, r.impVAO, r.chainVAO = 0, 0, 0, 0, 0, 0
 	r.instVBO, r.markerTpl, r.markerVBO, r.arrowTpl, r.arrowVBO, r.sphereVBO = 0, 0, 0, 0, 0, 0
+	r.impVBO, r.chainTpl, r.chainVBO = 0, 0, 0
 }
 
 func (r *Renderer) freeMesh(m *meshGPU) {
@@ -267,7 +346,8 @@ func (r *Renderer) syncMeshes(s *snap.Snapshot) {
 			gl.BufferData(gl.ELEMENT_ARRAY_BUFFER, len(cpu.lineIdx)*4, gl.Ptr(cpu.lineIdx), gl.STATIC_DRAW)
 		}
 		gl.BindVertexArray(0)
-		r.info[i] = meshInfo{center: cpu.center, valid: true}
+		r.info[i] = meshInfo{center: cpu.center, valid: true, sphere: strings.HasPrefix(m.Name, "sphere r="),
+			radius: maxVertNorm(m.Verts)}
 		r.stats.MeshUploads++
 	}
 }
@@ -278,29 +358,106 @@ func (r *Renderer) ColorRange() (lo, hi float64) { return r.f.lo, r.f.hi }
 // Stats returns counters of the last Draw.
 func (r *Renderer) Stats() FrameStats { return r.stats }
 
+// arrowFitTau is the time constant (wall seconds) of the continuous arrow re-fit.
+const arrowFitTau = 0.5
+
 // Draw renders s into the current framebuffer (width×height pixels) with the
 // toggles of v from camera cam. s may be nil (background, grid, gizmo only).
+// Unless v.ArrowPinned it also moves v's arrow scale towards the fit of s
+// (View.RefitArrows, time constant arrowFitTau).
 func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height int) {
 	if width <= 0 || height <= 0 || r.meshProg == nil || v == nil || cam == nil {
 		return
 	}
-	uploads := 0
+	t0 := time.Now()
+	r.prepare(s, v, cam, width, height, t0)
+	t := r.endPass(PassPrepare, t0)
+	r.drawBackground()
+	t = r.endPass(PassBackground, t)
+	r.drawBodies(v)
+	t = r.endPass(PassBodies, t)
+	r.drawSpheres()
+	t = r.endPass(PassSpheres, t)
+	r.drawLines()
+	t = r.endPass(PassLines, t)
+	gl.DepthMask(false)
+	if v.ShowGrid {
+		r.drawGrid(cam, v)
+	}
+	t = r.endPass(PassGrid, t)
+	r.drawTranslucent(s)
+	t = r.endPass(PassTranslucent, t)
+	r.drawContacts(v, t)
+	t = time.Now()
+	r.drawChains()
+	t = r.endPass(PassChains, t)
+	r.drawGizmo(cam)
+	r.endPass(PassGizmo, t)
+
+	// leave a plain state for the UI pass
+	gl.DepthMask(true)
+	gl.Enable(gl.DEPTH_TEST)
+	gl.Disable(gl.BLEND)
+	gl.BindVertexArray(0)
+	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
+	gl.UseProgram(0)
+	r.stats.Instances = len(r.f.inst) / instFloats
+	r.stats.Markers = r.f.nMarkers
+	r.stats.Arrows = r.nContactArrows
+	r.stats.Spheres = r.f.nSpheres
+	r.stats.Chains = r.f.nChains
+	r.stats.ChainMean, r.stats.ChainMax, r.stats.ChainThreshold = r.f.chainMean, r.f.chainMax, r.f.chainThr
+}
+
+// endPass adds the time since t to pass p and returns now.
+func (r *Renderer) endPass(p Pass, t time.Time) time.Time {
+	if r.SyncPasses {
+		gl.Finish()
+	}
+	now := time.Now()
+	r.stats.Pass[p] += now.Sub(t)
+	return now
+}
+
+// prepare uploads new meshes, re-fits the arrows, builds the frame on the
+// CPU, uploads the instance buffers and sets the camera and the GL state.
+func (r *Renderer) prepare(s *snap.Snapshot, v *View, cam *Camera, width, height int, now time.Time) {
 	r.syncMeshes(s)
-	uploads = r.stats.MeshUploads
-	r.stats = FrameStats{MeshUploads: uploads}
-	r.f.build(s, v, cam, r.info)
+	r.stats = FrameStats{MeshUploads: r.stats.MeshUploads}
+	if s != nil && !v.ArrowPinned {
+		alpha := 1.0
+		if !r.lastFit.IsZero() {
+			dt := math.Min(now.Sub(r.lastFit).Seconds(), 10*arrowFitTau)
+			alpha = 1 - math.Exp(-dt/arrowFitTau)
+		}
+		v.refitArrows(s, alpha, &r.fitBuf)
+		r.lastFit = now
+	}
+	r.width, r.height = width, height
+	aspect := float64(width) / float64(height)
+	cam.Aspect = aspect
+	r.f.build(s, v, cam, r.info, width, height)
 
 	upload(gl.ARRAY_BUFFER, r.instVBO, &r.instCap, r.f.inst)
 	upload(gl.ARRAY_BUFFER, r.markerVBO, &r.markerCap, r.f.markers)
+	upload(gl.ARRAY_BUFFER, r.impVBO, &r.impCap, r.f.spheres)
+	upload(gl.ARRAY_BUFFER, r.chainVBO, &r.chainCap, r.f.chains)
 	r.gizmo = r.gizmo[:0]
-	nGizmo := 0
+	r.nGizmo = 0
 	if v.ShowAxes {
-		nGizmo = r.buildGizmo(cam)
+		r.nGizmo = r.buildGizmo(cam)
 	}
-	nContactArrows := r.f.nArrows
+	r.nContactArrows = r.f.nArrows
 	arrowData := append(r.f.arrows, r.gizmo...)
 	r.f.arrows = arrowData[:len(r.f.arrows)]
 	upload(gl.ARRAY_BUFFER, r.arrowVBO, &r.arrowCap, arrowData)
+
+	r.vp = cam.ViewProj(aspect)
+	r.eye = cam.Eye()
+	fwd, right, up := cam.Basis()
+	r.up = up
+	r.key = fwd.Neg().AddScaled(0.55, up).AddScaled(-0.45, right).Unit()
+	r.fill = fwd.Neg().AddScaled(-0.3, up).AddScaled(0.8, right).Unit()
 
 	gl.Viewport(0, 0, int32(width), int32(height))
 	gl.Disable(gl.SCISSOR_TEST)
@@ -310,8 +467,10 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 	gl.Clear(gl.DEPTH_BUFFER_BIT)
 	gl.BlendEquation(gl.FUNC_ADD)
 	gl.BlendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+}
 
-	// background gradient
+// drawBackground fills the viewport with the gradient (no depth).
+func (r *Renderer) drawBackground() {
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Disable(gl.BLEND)
 	gl.UseProgram(r.bgProg.id)
@@ -320,27 +479,26 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 	gl.BindVertexArray(r.emptyVAO)
 	gl.DrawArrays(gl.TRIANGLES, 0, 3)
 	r.stats.DrawCalls++
+}
 
-	aspect := float64(width) / float64(height)
-	cam.Aspect = aspect
-	r.vp = cam.ViewProj(aspect)
-	vp := &r.vp
-	eye := cam.Eye()
-	fwd, right, up := cam.Basis()
-	key := fwd.Neg().AddScaled(0.55, up).AddScaled(-0.45, right).Unit()
-	fill := fwd.Neg().AddScaled(-0.3, up).AddScaled(0.8, right).Unit()
-
-	gl.Enable(gl.DEPTH_TEST)
-	gl.DepthFunc(gl.LESS)
-
+// useMeshProg binds the mesh program with the camera and light uniforms.
+func (r *Renderer) useMeshProg() *program {
 	mp := r.meshProg
 	gl.UseProgram(mp.id)
-	gl.UniformMatrix4fv(mp.u("uViewProj"), 1, false, &vp[0])
-	gl.Uniform3f(mp.u("uEye"), float32(eye.X), float32(eye.Y), float32(eye.Z))
-	gl.Uniform3f(mp.u("uKey"), float32(key.X), float32(key.Y), float32(key.Z))
-	gl.Uniform3f(mp.u("uFill"), float32(fill.X), float32(fill.Y), float32(fill.Z))
+	gl.UniformMatrix4fv(mp.u("uViewProj"), 1, false, &r.vp[0])
+	gl.Uniform3f(mp.u("uEye"), float32(r.eye.X), float32(r.eye.Y), float32(r.eye.Z))
+	gl.Uniform3f(mp.u("uKey"), float32(r.key.X), float32(r.key.Y), float32(r.key.Z))
+	gl.Uniform3f(mp.u("uFill"), float32(r.fill.X), float32(r.fill.Y), float32(r.fill.Z))
 	gl.Uniform1f(mp.u("uInflate"), 0)
 	gl.Uniform1f(mp.u("uLit"), 1)
+	return mp
+}
+
+// drawBodies draws the opaque body meshes, one instanced draw per mesh.
+func (r *Renderer) drawBodies(v *View) {
+	gl.Enable(gl.DEPTH_TEST)
+	gl.DepthFunc(gl.LESS)
+	mp := r.useMeshProg()
 	edge := float32(0)
 	if v.ShowEdges {
 		edge = 0.85
@@ -356,12 +514,38 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 		r.drawMesh(g, c)
 	}
 	gl.Disable(gl.CULL_FACE)
+}
 
-	// unlit lines: bounding spheres, outlines of disabled walls
+// drawSpheres draws the sphere bodies as impostors in one instanced draw.
+func (r *Renderer) drawSpheres() {
+	if r.f.nSpheres == 0 {
+		return
+	}
+	p := r.sphereProg
+	gl.UseProgram(p.id)
+	gl.UniformMatrix4fv(p.u("uViewProj"), 1, false, &r.vp[0])
+	gl.Uniform3f(p.u("uEye"), float32(r.eye.X), float32(r.eye.Y), float32(r.eye.Z))
+	gl.Uniform3f(p.u("uUp"), float32(r.up.X), float32(r.up.Y), float32(r.up.Z))
+	gl.Uniform3f(p.u("uKey"), float32(r.key.X), float32(r.key.Y), float32(r.key.Z))
+	gl.Uniform3f(p.u("uFill"), float32(r.fill.X), float32(r.fill.Y), float32(r.fill.Z))
+	gl.BindVertexArray(r.impVAO)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.impVBO)
+	attrib(1, 4, sphereFloats, 0, 1)
+	attrib(2, 4, sphereFloats, 4, 1)
+	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(r.f.nSpheres))
+	r.stats.DrawCalls++
+}
+
+// drawLines draws the unlit lines: bounding spheres and wall outlines,
+// depth-tested without depth writes (the shared edge of two walls is blended
+// twice rather than raced for by equal depths).
+func (r *Renderer) drawLines() {
 	gl.Enable(gl.BLEND)
+	gl.DepthMask(false)
+	defer gl.DepthMask(true)
 	lp := r.lineProg
 	gl.UseProgram(lp.id)
-	gl.UniformMatrix4fv(lp.u("uViewProj"), 1, false, &vp[0])
+	gl.UniformMatrix4fv(lp.u("uViewProj"), 1, false, &r.vp[0])
 	gl.Uniform1f(lp.u("uAlpha"), 1)
 	for _, c := range r.f.cmds {
 		switch c.kind {
@@ -383,13 +567,12 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 			r.stats.DrawCalls++
 		}
 	}
+}
 
-	// translucent: grid, then walls and skin shells back to front, no depth writes
-	gl.DepthMask(false)
-	if v.ShowGrid {
-		r.drawGrid(cam, v)
-	}
-	gl.UseProgram(mp.id)
+// drawTranslucent draws the enabled walls and the skin shells back to front
+// without depth writes.
+func (r *Renderer) drawTranslucent(s *snap.Snapshot) {
+	mp := r.useMeshProg()
 	gl.Uniform1f(mp.u("uEdge"), 0)
 	for _, c := range r.f.cmds {
 		switch c.kind {
@@ -407,9 +590,12 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 		r.drawMesh(&r.meshes[c.mesh], c)
 	}
 	gl.Disable(gl.CULL_FACE)
+}
 
-	// contact overlay: hidden parts ghosted, visible parts opaque
-	pxScale := float32(2 * math.Tan(cam.FovY/2) / float64(height))
+// drawContacts draws the force arrows and contact markers: the parts hidden
+// behind bodies ghosted at v.OccludedAlpha (skipped at 0), then the visible
+// parts; the time since t goes to PassArrows and PassMarkers.
+func (r *Renderer) drawContacts(v *View, t time.Time) {
 	for pass := 0; pass < 2; pass++ {
 		alpha := float32(1)
 		if pass == 0 {
@@ -421,48 +607,81 @@ func (r *Renderer) Draw(s *snap.Snapshot, v *View, cam *Camera, width, height in
 		} else {
 			gl.DepthFunc(gl.LEQUAL)
 		}
-		if nContactArrows > 0 {
-			r.drawArrows(vp, float32(width), float32(height), 0, nContactArrows, alpha, 2.5, 14, 6.5)
+		if r.nContactArrows > 0 {
+			r.drawArrows(&r.vp, float32(r.width), float32(r.height), 0, r.nContactArrows, alpha, 2.5, 14, 6.5)
 		}
-		if r.f.nMarkers > 0 {
-			p := r.markerProg
-			gl.UseProgram(p.id)
-			gl.UniformMatrix4fv(p.u("uViewProj"), 1, false, &vp[0])
-			gl.Uniform2f(p.u("uViewport"), float32(width), float32(height))
-			gl.Uniform3f(p.u("uEye"), float32(eye.X), float32(eye.Y), float32(eye.Z))
-			gl.Uniform1f(p.u("uPxScale"), pxScale)
-			gl.Uniform1f(p.u("uAlpha"), alpha)
-			gl.BindVertexArray(r.markerVAO)
-			gl.BindBuffer(gl.ARRAY_BUFFER, r.markerVBO)
-			attrib(1, 3, markerFloats, 0, 1)
-			attrib(2, 4, markerFloats, 3, 1)
-			attrib(3, 2, markerFloats, 7, 1)
-			gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(r.f.nMarkers))
-			r.stats.DrawCalls++
-		}
+		t = r.endPass(PassArrows, t)
+		r.drawMarkers(v, alpha)
+		t = r.endPass(PassMarkers, t)
 	}
 	gl.DepthFunc(gl.LESS)
+}
 
-	// axes gizmo in the bottom-left corner
-	if nGizmo > 0 {
-		size := int32(min(96, height/4, width/4))
-		gl.Viewport(8, 8, size, size)
-		gl.Disable(gl.DEPTH_TEST)
-		r.gvp = mgl32.Ortho(-1.25, 1.25, -1.25, 1.25, -5, 5).Mul4(r.gizmoView(cam))
-		r.drawArrows(&r.gvp, float32(size), float32(size), nContactArrows, nGizmo, 1, 2, 9, 5)
-		gl.Viewport(0, 0, int32(width), int32(height))
+// drawMarkers draws every contact marker in one instanced draw.
+func (r *Renderer) drawMarkers(v *View, alpha float32) {
+	if r.f.nMarkers == 0 {
+		return
 	}
+	p := r.markerProg
+	gl.UseProgram(p.id)
+	gl.UniformMatrix4fv(p.u("uViewProj"), 1, false, &r.vp[0])
+	gl.Uniform2f(p.u("uViewport"), float32(r.width), float32(r.height))
+	gl.Uniform3f(p.u("uEye"), float32(r.eye.X), float32(r.eye.Y), float32(r.eye.Z))
+	gl.Uniform1f(p.u("uPxScale"), float32(2*r.f.proj.t/float64(r.height)))
+	gl.Uniform1f(p.u("uAlpha"), alpha)
+	gl.BindVertexArray(r.markerVAO)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.markerVBO)
+	attrib(1, 3, markerFloats, 0, 1)
+	attrib(2, 4, markerFloats, 3, 1)
+	attrib(3, 2, markerFloats, 7, 1)
+	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(r.f.nMarkers))
+	r.stats.DrawCalls++
+}
 
-	// leave a plain state for the UI pass
-	gl.DepthMask(true)
+// drawChains draws the force chains in one instanced draw, over everything
+// else (chains run through the bodies they connect).
+func (r *Renderer) drawChains() {
+	if r.f.nChains == 0 {
+		return
+	}
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Enable(gl.BLEND)
+	p := r.chainProg
+	gl.UseProgram(p.id)
+	gl.UniformMatrix4fv(p.u("uViewProj"), 1, false, &r.vp[0])
+	gl.Uniform2f(p.u("uViewport"), float32(r.width), float32(r.height))
+	gl.Uniform1f(p.u("uAlpha"), 1)
+	gl.BindVertexArray(r.chainVAO)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.chainVBO)
+	attrib(1, 3, chainFloats, 0, 1)
+	attrib(2, 3, chainFloats, 3, 1)
+	attrib(3, 4, chainFloats, 6, 1)
+	attrib(4, 1, chainFloats, 10, 1)
+	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(r.f.nChains))
+	r.stats.DrawCalls++
 	gl.Enable(gl.DEPTH_TEST)
-	gl.Disable(gl.BLEND)
-	gl.BindVertexArray(0)
-	gl.BindBuffer(gl.ARRAY_BUFFER, 0)
-	gl.UseProgram(0)
-	r.stats.Instances = len(r.f.inst) / instFloats
-	r.stats.Markers = r.f.nMarkers
-	r.stats.Arrows = nContactArrows
+}
+
+// drawGizmo draws the axes in the bottom-left corner.
+func (r *Renderer) drawGizmo(cam *Camera) {
+	if r.nGizmo == 0 {
+		return
+	}
+	size := int32(min(96, r.height/4, r.width/4))
+	gl.Viewport(8, 8, size, size)
+	gl.Disable(gl.DEPTH_TEST)
+	r.gvp = mgl32.Ortho(-1.25, 1.25, -1.25, 1.25, -5, 5).Mul4(r.gizmoView(cam))
+	r.drawArrows(&r.gvp, float32(size), float32(size), r.nContactArrows, r.nGizmo, 1, 2, 9, 5)
+	gl.Viewport(0, 0, int32(r.width), int32(r.height))
+}
+
+// maxVertNorm is the largest vertex distance from the body origin.
+func maxVertNorm(vs []geom.Vec3) float64 {
+	var r2 float64
+	for _, v := range vs {
+		r2 = math.Max(r2, v.Norm2())
+	}
+	return math.Sqrt(r2)
 }
 
 func setCull(on bool) {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"slices"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -15,12 +16,13 @@ const (
 	ColorNone ColorBy = iota
 	// ColorSpeed maps |v| (m/s) through Colormap.
 	ColorSpeed
-	// ColorForce maps Body.ContactForce (N) through Colormap.
+	// ColorForce maps Body.ContactForce, the sum of the magnitudes of the
+	// contact forces on the body (N), through Colormap.
 	ColorForce
 )
 
 // ColorByNames are display names of the ColorBy values, indexed by value.
-var ColorByNames = []string{"none", "speed |v|", "contact force"}
+var ColorByNames = []string{"none", "speed |v|", "contact force Σ|F|"}
 
 // ContactKey identifies a contact across snapshots (indices change every step).
 type ContactKey struct {
@@ -69,6 +71,15 @@ type View struct {
 	WallAlpha                                 float32    // opacity of enabled walls
 	GridZ                                     float64    // height of the ground grid
 
+	ThinMarkers bool // markers sized by the bodies' screen size and at most one per marker-sized screen cell
+	WallOutline bool // enabled walls drawn as faint outlines once the bodies are inside them
+
+	ArrowPinned bool // keep ArrowScale; otherwise Renderer.Draw re-fits it continuously (RefitArrows)
+
+	ShowChains     bool    // force chains: lines between the centres of contacting bodies
+	ChainThreshold float64 // chains are drawn above this pair normal force (N); ≤ 0: the mean pair force
+	ChainWidthPx   float32 // line width of the strongest chain (px)
+
 	SpringActive bool      // draw the Ctrl-drag spring from SpringFrom to SpringTo
 	SpringFrom   geom.Vec3 // attachment point on the body (world)
 	SpringTo     geom.Vec3 // mouse point (world)
@@ -85,7 +96,8 @@ func DefaultView() View {
 		ShowContacts: true, ShowNormal: true, ShowFriction: true,
 		ArrowScale: 1e-3, ArrowRef: 1,
 		AutoRange: true, Range: [2]float64{0, 1},
-		MarkerPx: 5, OccludedAlpha: 0.25, WallAlpha: 0.22,
+		MarkerPx: 5, OccludedAlpha: 0, WallAlpha: 0.22,
+		ThinMarkers: true, WallOutline: true, ChainWidthPx: 6,
 		SelectedBody: -1,
 	}
 	for k := range v.KindFilter {
@@ -135,13 +147,35 @@ func (v *View) ArrowLength(mag float64) float64 {
 	return v.ArrowScale * mag
 }
 
-// AutoArrowScale sets ArrowScale (and ArrowRef) so that the largest normal
-// force in s is drawn about 1.5 typical body radii long.
-func (v *View) AutoArrowScale(s *snap.Snapshot) {
+// Arrow fit: the force drawn ArrowFitLength mean body radii long is the
+// ArrowFitQuantile of the contact force magnitudes max(|Fn|, |Ft|), so that
+// one outlier neither shrinks the other arrows nor vanishes them; the log
+// mapping's knee ArrowRef is the median.
+const (
+	ArrowFitQuantile = 0.9
+	ArrowFitLength   = 1.5
+	arrowFitSamples  = 4096 // contacts sampled (evenly strided) for the quantiles
+)
+
+// ArrowFit returns the arrow scale and knee that AutoArrowScale would set for
+// s (log selects the logarithmic mapping); ok is false without bodies or forces.
+func ArrowFit(s *snap.Snapshot, log bool) (scale, ref float64, ok bool) {
+	var b fitBuf
+	return b.fit(s, log)
+}
+
+// fitBuf holds ArrowFit's scratch slices (the renderer reuses one per frame).
+type fitBuf struct {
+	walls []bool
+	fs    []float64
+}
+
+func (b *fitBuf) fit(s *snap.Snapshot, log bool) (scale, ref float64, ok bool) {
 	if s == nil {
-		return
+		return 0, 0, false
 	}
-	walls := wallMask(s, nil)
+	b.walls = wallMask(s, b.walls)
+	walls := b.walls
 	var rsum float64
 	var n int
 	for i := range s.Bodies {
@@ -150,38 +184,67 @@ func (v *View) AutoArrowScale(s *snap.Snapshot) {
 			n++
 		}
 	}
-	if n == 0 {
-		return
+	if n == 0 || len(s.Contacts) == 0 {
+		return 0, 0, false
 	}
-	var fmax float64
-	var fsum float64
-	var m int
-	for i := range s.Contacts {
+	stride := max(1, len(s.Contacts)/arrowFitSamples)
+	fs := b.fs[:0]
+	defer func() { b.fs = fs }()
+	for i := 0; i < len(s.Contacts); i += stride {
 		c := &s.Contacts[i]
 		if c.Suppressed {
 			continue
 		}
 		f := math.Max(math.Abs(c.Fn), c.Ft.Norm())
-		if f > fmax && !math.IsInf(f, 0) {
-			fmax = f
-		}
 		if f > 0 && !math.IsInf(f, 0) {
-			fsum += f
-			m++
+			fs = append(fs, f)
 		}
 	}
-	if !(fmax > 0) {
+	if len(fs) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(fs)
+	ref = fs[len(fs)/2]
+	fq := fs[min(len(fs)-1, int(ArrowFitQuantile*float64(len(fs))))]
+	target := ArrowFitLength * rsum / float64(n)
+	if log {
+		return target / (ref * math.Log1p(fq/ref)), ref, true
+	}
+	return target / fq, ref, true
+}
+
+// AutoArrowScale sets ArrowScale (and ArrowRef) from ArrowFit; it keeps them
+// when s has no forces.
+func (v *View) AutoArrowScale(s *snap.Snapshot) {
+	if sc, ref, ok := ArrowFit(s, v.LogArrows); ok {
+		v.ArrowScale, v.ArrowRef = sc, ref
+	}
+}
+
+// RefitArrows moves ArrowScale and ArrowRef a fraction alpha ∈ [0, 1] of the
+// way (geometrically) towards ArrowFit of s, unless ArrowPinned: called every
+// frame, it follows the forces smoothly (a settling pile keeps visible arrows).
+func (v *View) RefitArrows(s *snap.Snapshot, alpha float64) {
+	var b fitBuf
+	v.refitArrows(s, alpha, &b)
+}
+
+func (v *View) refitArrows(s *snap.Snapshot, alpha float64, b *fitBuf) {
+	if v.ArrowPinned || !(alpha > 0) {
 		return
 	}
-	target := 1.5 * rsum / float64(n)
-	if m > 0 {
-		v.ArrowRef = fsum / float64(m)
+	sc, ref, ok := b.fit(s, v.LogArrows)
+	if !ok {
+		return
 	}
-	if v.LogArrows {
-		v.ArrowScale = target / (v.ArrowRef * math.Log1p(fmax/v.ArrowRef))
-	} else {
-		v.ArrowScale = target / fmax
+	alpha = math.Min(alpha, 1)
+	lerp := func(old, new float64) float64 {
+		if !(old > 0) || math.IsInf(old, 0) || alpha == 1 {
+			return new
+		}
+		return math.Exp(math.Log(old) + alpha*(math.Log(new)-math.Log(old)))
 	}
+	v.ArrowScale, v.ArrowRef = lerp(v.ArrowScale, sc), lerp(v.ArrowRef, ref)
 }
 
 // wallMask returns, in buf (grown as needed), which bodies are walls.

@@ -220,9 +220,9 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 			if imgui.Checkbox(name+"##wall"+fmt.Sprint(i), &on) {
 				p.walls = append(p.walls, WallToggle{Index: i, Name: w.Name, Enabled: on})
 			}
-			if f := w.Force.Norm(); f > 0 {
+			if txt := WallForceText(w); txt != "" { // none for a disabled wall
 				imgui.SameLine()
-				textColored(colDim, "F="+FormatSI(f, "N"))
+				textColored(colDim, txt)
 			}
 		}
 	}
@@ -772,12 +772,12 @@ func (p *Panel) viewSection(in *PanelInput, a *Actions) {
 	tooltip("L = scale * knee * ln(1 + |F|/knee)")
 	sc := float32(v.ArrowScale)
 	if imgui.SliderFloatV("arrow m/N", &sc, 1e-9, 1e3, "%.3g", imgui.SliderFlagsLogarithmic) && sc > 0 {
-		v.ArrowScale, *ch = float64(sc), true
+		v.ArrowScale, v.ArrowPinned, *ch = float64(sc), true, true // a chosen scale stays
 	}
 	imgui.SameLine()
 	if imgui.Button("auto##arrow") && in.Snap != nil {
 		v.AutoArrowScale(in.Snap)
-		*ch = true
+		v.ArrowPinned, *ch = false, true
 	}
 	if v.LogArrows {
 		ref := float32(v.ArrowRef)
@@ -796,6 +796,7 @@ func (p *Panel) viewSection(in *PanelInput, a *Actions) {
 	if imgui.SliderFloatV("wall alpha", &v.WallAlpha, 0, 1, "%.2f", 0) {
 		*ch = true
 	}
+	p.displaySection(in, ch) // V1: first view, arrow fit, force chains, pass times
 	gz := float32(v.GridZ)
 	if imgui.DragFloatV("grid z (m)", &gz, 0.01, -1e6, 1e6, "%.3g", 0) {
 		v.GridZ, *ch = float64(gz), true

@@ -94,6 +94,9 @@ type PanelInput struct {
 	Scale         float32 // UI scale of fonts and widgets (0: 1)
 	Clean         bool    // clean mode is on (the Window section's toggle)
 
+	// Render is Renderer.Stats() of the last frame (force chains, per-pass times).
+	Render render.FrameStats
+
 	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
 	ValidateLaw func(LawParams) error
 	// DeriveLaw fills the derived fields (Eps2, C2) of a candidate; optional.

@@ -82,6 +82,7 @@ func ExportFrames(src snap.Frames, dir string, opt FramesOptions) error {
 		if !scaled {
 			v = shotView(s, so)
 			scaled = s.Stats.Contacts > 0
+			v.ArrowPinned = scaled // the scale of the first frame with contacts stays (same frames on any machine)
 		}
 		r.Draw(s, &v, cam, fbw, fbh)
 		img := render.Screenshot(fbw, fbh)

@@ -380,6 +380,7 @@ func AllOverlays(v *render.View) {
 	v.ShowBodies, v.ShowWalls, v.ShowGrid, v.ShowAxes, v.ShowEdges = true, true, true, true, true
 	v.ShowContacts, v.ShowSuppressed, v.ShowNormal, v.ShowFriction = true, true, true, true
 	v.ShowSpheres, v.ShowSkin = true, true
+	v.OccludedAlpha = 0.25 // hidden markers and arrows ghosted
 	for k := range v.KindFilter {
 		v.KindFilter[k] = true
 	}

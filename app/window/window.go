@@ -560,7 +560,7 @@ func (w *window) frame() {
 	var acts ui.Actions
 	if !w.hidePanel && !w.clean {
 		in := ui.PanelInput{
-			Snap: s, View: &w.view, Scenes: w.scenes, Camera: w.cam,
+			Snap: s, View: &w.view, Scenes: w.scenes, Camera: w.cam, Render: w.r.Stats(),
 			HasCursor: s != live && s != nil, Live: live,
 			Integrators: app.Integrators(), Integrator: st.Integrator,
 			LawKinds: LawKinds, Law: PanelLaw(st.Law),
@@ -1011,7 +1011,8 @@ func (w *window) cursorPos(x, y float64) {
 
 func (w *window) scroll(_, dy float64) {
 	w.input.touch()
-	w.cam.Zoom(dy)
+	ww, wh := w.win.GetSize()
+	w.cam.ZoomAt(w.lastX, w.lastY, ww, wh, math.Pow(0.9, dy)) // towards the cursor
 }
 
 func (w *window) cancelDrag() {

@@ -1,0 +1,116 @@
+package window
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
+
+	"grainlab/app"
+	"grainlab/render"
+	"grainlab/render/mainthread"
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+	"grainlab/sim/sq"
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestRenderCost measures the CPU time (all threads of the process, so
+// llvmpipe's rasteriser threads count) and the wall time of one 1280×800
+// Renderer.Draw + glFinish of the default scene's packed state in the
+// window's default view (AppView), and of 10⁵ spheres. CPU time is less
+// sensitive than wall time to other processes on the machine. It only runs
+// when GRAINLAB_RENDERCOST is set (under xvfb-run).
+func TestRenderCost(t *testing.T) {
+	if os.Getenv("GRAINLAB_RENDERCOST") == "" {
+		t.Skip("set GRAINLAB_RENDERCOST=1 to run")
+	}
+	mainthread.NeedDisplay(t)
+	o := app.Options{Scene: app.DefaultScene, Time: 1e6, Restart: "builtin:" + app.DefaultPacked}
+	s, err := app.Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.StepTo(s.World.Time+0.005, nil); err != nil {
+		t.Fatal(err)
+	}
+	packed := s.World.Snapshot(nil)
+	spheres := manySpheres(100000)
+	onMain(func() {
+		win, err := openWindow(WindowWidth, WindowHeight, "grainlab render cost", false)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer glfw.Terminate()
+		defer win.Destroy()
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh := win.GetFramebufferSize()
+		measure := func(name string, sn *snap.Snapshot, v render.View, n int) {
+			cam := render.NewCamera()
+			cam.Aspect = float64(fbw) / float64(fbh)
+			cam.Fit(sn)
+			for i := 0; i < 2; i++ {
+				r.Draw(sn, &v, cam, fbw, fbh)
+				gl.Finish()
+			}
+			c0, w0 := cpuTime(), time.Now()
+			for i := 0; i < n; i++ {
+				cam.Orbit(2, 0)
+				r.Draw(sn, &v, cam, fbw, fbh)
+				gl.Finish()
+			}
+			cpu := float64(cpuTime()-c0) / 1e6 / float64(n)
+			wall := float64(time.Since(w0)) / 1e6 / float64(n)
+			st := r.Stats()
+			t.Logf("%-28s CPU %7.1f ms/frame  wall %7.1f ms/frame  (draws %d, markers %d, arrows %d, spheres %d)",
+				name, cpu, wall, st.DrawCalls, st.Markers, st.Arrows, st.Spheres)
+		}
+		v := AppView()
+		measure("packed default view", packed, v, 20)
+		r.SyncPasses = true
+		measure("packed, passes synchronised", packed, v, 10)
+		t.Logf("passes (ms): %s", passMs(r.Stats()))
+		r.SyncPasses = false
+		AllOverlays(&v)
+		measure("packed all overlays", packed, v, 20)
+		measure(fmt.Sprintf("%d spheres", len(spheres.Bodies)), spheres, AppView(), 5)
+	})
+}
+
+// manySpheres is n spheres of radius 1 mm on a cubic lattice, touching.
+func manySpheres(n int) *snap.Snapshot {
+	const r = 0.001
+	bv, bt := sq.Sphere(r).Mesh(24, 12)
+	s := &snap.Snapshot{Scene: "spheres", Meshes: []snap.Mesh{{Name: "sphere r=0.001", Verts: bv, Tris: bt}}}
+	k := int(math.Ceil(math.Cbrt(float64(n))))
+	for i := 0; i < n; i++ {
+		x, y, z := i%k, (i/k)%k, i/(k*k)
+		s.Bodies = append(s.Bodies, snap.Body{Pos: geom.V(2*r*float64(x), 2*r*float64(y), 2*r*float64(z)),
+			Rot: geom.QIdent(), Radius: r})
+	}
+	return s
+}
+
+func passMs(st render.FrameStats) string {
+	out := ""
+	for p := render.Pass(0); p < render.NumPasses; p++ {
+		out += fmt.Sprintf("%s %.1f  ", render.PassNames[p], float64(st.Pass[p])/1e6)
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package render
+
+import (
+	"math"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/snap"
+)
+
+// forceScene: n bodies of radius 0.1 and n contacts with normal forces
+// spread evenly over [1, 2] N.
+func forceScene(n int) *snap.Snapshot {
+	s := &snap.Snapshot{}
+	for i := 0; i < n; i++ {
+		s.Bodies = append(s.Bodies, snap.Body{Pos: geom.V(float64(i), 0, 0), Rot: geom.QIdent(), Radius: 0.1})
+		s.Contacts = append(s.Contacts, snap.Contact{A: i, B: (i + 1) % n, Kind: snap.VF,
+			Point: geom.V(float64(i)+0.5, 0, 0), Normal: geom.V(1, 0, 0), Fn: 1 + float64(i)/float64(n-1)})
+	}
+	return s
+}
+
+// TestArrowFitRobust: one contact carrying 1000× the others' force changes
+// the fitted scale by less than 2 % (the old fit on the largest force shrank
+// every other arrow 500×); the ArrowFitQuantile force is drawn ArrowFitLength
+// mean radii long, linear and log alike.
+func TestArrowFitRobust(t *testing.T) {
+	for _, log := range []bool{false, true} {
+		s := forceScene(200)
+		sc, ref, ok := ArrowFit(s, log)
+		if !ok {
+			t.Fatal("no fit")
+		}
+		v := DefaultView()
+		v.LogArrows, v.ArrowScale, v.ArrowRef = log, sc, ref
+		fq := 1 + math.Floor(ArrowFitQuantile*200)/199
+		if l := v.ArrowLength(fq); math.Abs(l-ArrowFitLength*0.1) > 1e-12 {
+			t.Fatalf("log %v: P90 force drawn %g m, want %g", log, l, ArrowFitLength*0.1)
+		}
+		s.Contacts[17].Fn = 2000
+		sc2, _, _ := ArrowFit(s, log)
+		if d := math.Abs(sc2/sc - 1); d > 0.02 {
+			t.Fatalf("log %v: an outlier changes the scale by %.1f %%", log, 100*d)
+		}
+	}
+}
+
+// TestArrowRefit: a pile whose forces drop 100× keeps arrows of the same
+// length once re-fitted (they do not vanish); the re-fit moves geometrically
+// by alpha; a pinned scale does not move.
+func TestArrowRefit(t *testing.T) {
+	s := forceScene(50)
+	v := DefaultView()
+	v.AutoArrowScale(s)
+	l0 := v.ArrowLength(1.5)
+	for i := range s.Contacts {
+		s.Contacts[i].Fn /= 100
+	}
+	old := v.ArrowScale
+	v.RefitArrows(s, 0.5)
+	if r := v.ArrowScale / old; math.Abs(r-10) > 1e-9 { // half way in log: √100
+		t.Fatalf("half re-fit scales by %g, want 10", r)
+	}
+	v.RefitArrows(s, 1)
+	if l := v.ArrowLength(0.015); math.Abs(l-l0) > 1e-12*l0 {
+		t.Fatalf("after the forces drop 100×: %g m, before %g m", l, l0)
+	}
+	v.ArrowPinned = true
+	sc := v.ArrowScale
+	s.Contacts[0].Fn = 1e6
+	for i := range s.Contacts {
+		s.Contacts[i].Fn *= 7
+	}
+	v.RefitArrows(s, 1)
+	if v.ArrowScale != sc {
+		t.Fatal("pinned scale moved")
+	}
+}
+
+// TestMarkerThinning: 400 contacts in a 2 cm patch seen from 5 m keep at most
+// one marker per screen cell of 2·MarkerPx; seen from far away (bodies under
+// a few pixels) no marker is drawn; without thinning all are.
+func TestMarkerThinning(t *testing.T) {
+	s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.1}}}
+	for i := 0; i < 20; i++ {
+		for j := 0; j < 20; j++ {
+			s.Contacts = append(s.Contacts, snap.Contact{A: 0, B: 0, Kind: snap.VF,
+				Point: geom.V(0.001*float64(i), 0.001*float64(j), 0), Normal: geom.V(0, 0, 1), Fn: 1})
+		}
+	}
+	v := DefaultView()
+	v.ShowNormal, v.ShowFriction = false, false
+	cam := NewCamera()
+	cam.Pitch = math.Pi / 2 * 0.99
+	W, H := 1280, 800
+	var f frame
+	f.build(s, &v, cam, nil, W, H)
+	// the patch spans 0.019 m / PixelSize px; cells are 2·MarkerPx wide
+	span := 0.019 / cam.PixelSize(geom.V(0, 0, 0), H)
+	cells := math.Pow(math.Ceil(span/(2*float64(v.MarkerPx)))+1, 2)
+	t.Logf("patch %.1f px, %d markers kept (≤ %g cells)", span, f.nMarkers, cells)
+	if f.nMarkers < 1 || float64(f.nMarkers) > cells {
+		t.Fatalf("%d markers kept, want 1..%g", f.nMarkers, cells)
+	}
+	// marker radius ≤ markerBodyFrac of the body's screen radius
+	rb := 0.1 / cam.PixelSize(geom.V(0, 0, 0), H)
+	for k := 0; k < f.nMarkers; k++ {
+		if r := f.markers[k*markerFloats+7]; float64(r) > markerBodyFrac*rb+1e-6 || r > v.MarkerPx {
+			t.Fatalf("marker radius %g px for a body of %g px", r, rb)
+		}
+	}
+	cam.Dist = 2000 // the body is 0.06 px: markers would be sub-pixel
+	f.build(s, &v, cam, nil, W, H)
+	if f.nMarkers != 0 {
+		t.Fatalf("%d sub-pixel markers drawn", f.nMarkers)
+	}
+	v.ThinMarkers = false
+	f.build(s, &v, cam, nil, W, H)
+	if f.nMarkers != 400 {
+		t.Fatalf("%d markers without thinning, want 400", f.nMarkers)
+	}
+}
+
+// TestZoomAt: the world point under the cursor (at the target's depth) stays
+// under it; the distance scales by the factor; at the centre it is Zoom.
+func TestZoomAt(t *testing.T) {
+	W, H := 1000, 600
+	for _, f := range []float64{0.9, 0.5, 1.7} {
+		cam := NewCamera()
+		cam.Target = geom.V(0.3, -0.2, 0.1)
+		fwd, _, _ := cam.Basis()
+		px, py := 810.0, 123.0
+		o, dir := cam.Ray(px, py, W, H)
+		p := o.AddScaled(cam.Dist/dir.Dot(fwd), dir)
+		d0 := cam.Dist
+		cam.ZoomAt(px, py, W, H, f)
+		x, y, ok := cam.Project(p, W, H)
+		if !ok || math.Hypot(x-px, y-py) > 1e-6 {
+			t.Fatalf("factor %g: cursor point now at (%g, %g), want (%g, %g)", f, x, y, px, py)
+		}
+		if math.Abs(cam.Dist-f*d0) > 1e-12 {
+			t.Fatalf("dist %g want %g", cam.Dist, f*d0)
+		}
+		c2 := NewCamera()
+		c2.Target = geom.V(0.3, -0.2, 0.1)
+		c2.ZoomAt(float64(W)/2, float64(H)/2, W, H, f)
+		if c2.Target.Sub(geom.V(0.3, -0.2, 0.1)).Norm() > 1e-12 {
+			t.Fatalf("zoom at the centre moved the target to %v", c2.Target)
+		}
+	}
+	// clamped: the point still stays put
+	cam := NewCamera()
+	cam.MinDist = 4
+	o, dir := cam.Ray(100, 100, W, H)
+	fwd, _, _ := cam.Basis()
+	p := o.AddScaled(cam.Dist/dir.Dot(fwd), dir)
+	cam.ZoomAt(100, 100, W, H, 0.1)
+	if x, y, _ := cam.Project(p, W, H); cam.Dist != 4 || math.Hypot(x-100, y-100) > 1e-6 {
+		t.Fatalf("clamped zoom: dist %g, point at (%g, %g)", cam.Dist, x, y)
+	}
+}
+
+// TestChainsBuild: contacts of one pair are summed, wall contacts and
+// suppressed ones give no chain, the default threshold is the mean pair force.
+func TestChainsBuild(t *testing.T) {
+	s := forceScene(10) // pairs (i, i+1 mod 10), forces 1..2 N
+	s.Contacts = append(s.Contacts, snap.Contact{A: 1, B: 0, Kind: snap.EE, Point: geom.V(0.5, 0, 0), Fn: 5},
+		snap.Contact{A: 3, B: 2, Kind: snap.EE, Point: geom.V(2.5, 0, 0), Fn: 50, Suppressed: true})
+	v := DefaultView()
+	v.ShowChains = true
+	var f frame
+	f.build(s, &v, NewCamera(), nil, 640, 400)
+	// pair (0,1): 1 + 5 = 6 N; the others 1 + i/9
+	sum := 6.0
+	for i := 1; i < 10; i++ {
+		sum += 1 + float64(i)/9
+	}
+	if math.Abs(f.chainMean-sum/10) > 1e-12 || f.chainMax != 6 {
+		t.Fatalf("mean %g max %g, want %g, 6", f.chainMean, f.chainMax, sum/10)
+	}
+	want := 0
+	for i := 1; i < 10; i++ {
+		if 1+float64(i)/9 > sum/10 {
+			want++
+		}
+	}
+	if f.nChains != want+1 {
+		t.Fatalf("%d chains above the mean, want %d", f.nChains, want+1)
+	}
+	v.ChainThreshold = 5.5
+	f.build(s, &v, NewCamera(), nil, 640, 400)
+	if f.nChains != 1 || f.chains[10] != v.ChainWidthPx {
+		t.Fatalf("%d chains above 5.5 N (width %g)", f.nChains, f.chains[10])
+	}
+	s.Walls = []snap.Wall{{Body: 0, Enabled: true, Mesh: -1}}
+	f.build(s, &v, NewCamera(), nil, 640, 400)
+	if f.nChains != 0 {
+		t.Fatalf("%d chains to a wall", f.nChains)
+	}
+}
