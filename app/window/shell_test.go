@@ -189,7 +189,7 @@ func TestCleanModeAndQuitKeys(t *testing.T) {
 		w.key(glfw.KeyC, 0, glfw.Press, 0)
 		w.drawFrames(2)
 		v := w.view
-		if !w.clean || !v.ShowBodies || v.ShowWalls || v.ShowContacts || v.ShowNormal || v.ShowFriction || v.ShowGrid || v.ShowAxes {
+		if !w.clean || !v.ShowBodies || !v.ShowChains || v.ShowWalls || v.ShowContacts || v.ShowNormal || v.ShowFriction || v.ShowGrid || v.ShowAxes {
 			fail("clean mode: on %v, view %+v", w.clean, v)
 		}
 		if r := cleanReadouts(w.shown, w.loop.State()); len(r) != 3 || !strings.HasPrefix(r[0], "t = ") || !strings.HasSuffix(r[2], " contacts") {

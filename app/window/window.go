@@ -643,10 +643,10 @@ func cleanReadouts(s *snap.Snapshot, st *app.LoopState) []string {
 }
 
 // CleanView is v as clean mode draws it: the bodies (with their edges and
-// colouring) and nothing else — no walls, grid, axes, contact markers,
-// arrows, spheres or skin.
+// colouring) and the force chains, nothing else — no walls, grid, axes,
+// contact markers, arrows, bounding spheres or skin.
 func CleanView(v render.View) render.View {
-	v.ShowBodies = true
+	v.ShowBodies, v.ShowChains = true, true
 	v.ShowWalls, v.ShowGrid, v.ShowAxes = false, false, false
 	v.ShowContacts, v.ShowSuppressed, v.ShowNormal, v.ShowFriction = false, false, false, false
 	v.ShowSpheres, v.ShowSkin = false, false
