@@ -54,7 +54,10 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	dt := min(s.DtMax, w.smoothTravelDt(sp))
 	u := min(dt, limit)
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
-		u = min(u, w.pairDt(bd.last, sp, skipNone)) // a term of the minimum, evaluated in full
+		// A term of the minimum, evaluated in full: it joins the result too,
+		// since the visit below may skip this pair when its terms equal u.
+		d := w.pairDt(bd.last, sp, skipNone)
+		u, dt = min(u, d), min(dt, d)
 	}
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
 	// The pairs to visit: all, or those with contacts (and smooth ones).
