@@ -175,7 +175,7 @@ type SimLoop struct {
 	status    string
 	statusErr bool
 	statusSeq uint64
-	MeanMass  float64
+	meanMass  float64 // mean mass of the free bodies (LoopState.MeanMass)
 	last      *snap.Snapshot
 	lastPub   time.Time
 	dirty     bool // state changed since the last publication
@@ -382,7 +382,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.spring = nil
 	l.last = nil
 	l.steps = 0
-	l.MeanMass = MeanMass(s.World)
+	l.meanMass = MeanMass(s.World)
 	l.shapes = s.World.SmoothShapes()
 	l.good.Save(s.World)
 	l.anchor(time.Now())
@@ -732,29 +732,30 @@ func (l *SimLoop) apply(c command) {
 }
 
 // addMesh adds count bodies from the mesh at path (AddMeshBodies) and
-// re-starts the integrator on the new state: a fresh instance of the same
-// integrator (its per-body state is sized anew), the forces evaluated
-// afresh (integrate.Start), as after an integrator switch.
+// re-starts the running integrator on the new state: the same instance, so
+// the scene's integrator settings stay (every integrator sizes its per-body
+// state at each step), with the forces evaluated afresh (integrate.Start),
+// as after an integrator switch. An error means nothing was added; when
+// the bodies were added but the integrator refuses the new state, the loop
+// pauses and says so, and the edit is marked like any other.
 func (l *SimLoop) addMesh(path string, count int) error {
 	w := l.sim.World
 	idx, err := AddMeshBodies(w, path, count)
 	if err != nil {
 		return err
 	}
-	in, err := integrate.NewFor(integratorName(w), w)
-	if err == nil {
-		w.Integrator = in
-		err = integrate.Start(w)
-	}
+	err = integrate.Start(w)
 	l.added += len(idx)
-	l.MeanMass = MeanMass(w)
+	l.meanMass = MeanMass(w)
 	l.good.Save(w)
 	if err != nil {
 		l.setPlaying(false)
-		return fmt.Errorf("%d bodies added but the integrator refused the state, paused: %w", len(idx), err)
+		l.setStatus(true, "added %d %s from %s, but integrator %s refused the new state, paused: %v",
+			len(idx), plural("body", len(idx)), filepath.Base(path), integratorName(w), err)
+	} else {
+		b := w.Bodies[idx[len(idx)-1]]
+		l.setStatus(false, "added %d %s from %s above the pile (z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
 	}
-	b := w.Bodies[idx[len(idx)-1]]
-	l.setStatus(false, "added %d %s from %s above the pile (z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
 	l.edited(MarkParam, l.status)
 	return nil
 }
@@ -828,7 +829,7 @@ func (l *SimLoop) setShape(m int, s sq.Shape) error {
 	}
 	l.shapeSets[m] = s
 	l.shapes = w.SmoothShapes()
-	l.MeanMass = MeanMass(w)
+	l.meanMass = MeanMass(w)
 	return nil
 }
 
@@ -845,7 +846,7 @@ func (l *SimLoop) reapplyShapes() {
 			l.setStatus(true, "reset: the edited shapes do not fit: %v", err)
 		}
 		l.shapes = w.SmoothShapes()
-		l.MeanMass = MeanMass(w)
+		l.meanMass = MeanMass(w)
 	}
 }
 
@@ -954,7 +955,7 @@ func (l *SimLoop) publish(now time.Time) {
 	l.record(s)
 	st := &LoopState{
 		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
-		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.MeanMass, Spring: l.spring != nil,
+		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
 		Status: l.status, StatusErr: l.statusErr, StatusSeq: l.statusSeq,
 		StepsPerSecond: l.sps, RealTime: l.rtf,
 		RunWall: l.runWall, RunSteps: l.runSteps, RunSim: l.runSim,

@@ -119,7 +119,7 @@ var Params = []Param{
 		Field: func(s *Set) *float64 { return &s.DampBand }},
 
 	{Name: "model", Class: ClassSmooth, Kind: Choice, Choices: []string{"hooke", "hertz", "hertz-material"}, Default: "—",
-		Doc: "`hooke`: LAMMPS gran/hooke, F_n = k_n δ + m_eff γ_n v_n (S2 eq. 20); `hertz`: LAMMPS gran/hertz, the Hookean terms × √(δ R_eff); " +
+		Doc: "`hooke`: LAMMPS gran/hooke, F_n = k_n δ − m_eff γ_n v_n with v_n = ġ_n = −δ̇ (S2 eq. 20); `hertz`: LAMMPS gran/hertz, the Hookean terms × √(δ R_eff); " +
 			"`hertz-material`: Hertz–Mindlin from `youngs_modulus`, `poisson_ratio`, `restitution` (as LIGGGHTS hertz/history; S1 §2.5)",
 		Note: "all three as written: while the bodies separate the dashpot may outweigh the spring and F_n turn tensile before the overlap " +
 			"closes (S2 eq. 32–34, LAMMPS' and LIGGGHTS' default); see `limit_damping`"},
