@@ -29,9 +29,11 @@ type pairEntry struct {
 	hasMid bool
 	sepAx  bool // the last separation test found the axes apart (sq.SeparatedOrdered)
 
-	dtSpring     float64 // cached Hookean Δt bound (pairDtSmooth), valid while springGen == World.lawGen
-	springGen    uint64
-	springSafety float64
+	// Cached Hookean Δt bound (pairDtSmooth), valid while springGen ==
+	// World.lawGen and the safety factor and the bodies' masses (MassOrInf:
+	// fixed or free) are those it was computed with.
+	dtSpring, springSafety, springMA, springMB float64
+	springGen                                  uint64
 
 	// pairDtSmooth's bound at the least overlap (Hertz) and what it was
 	// computed from (as for the entry bound below).

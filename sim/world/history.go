@@ -407,6 +407,7 @@ func (w *World) RestoreHistory(h *History) error {
 		}
 		if p.Spring != nil {
 			e.dtSpring, e.springSafety, e.springGen = p.Spring[0], p.Spring[1], w.lawGen
+			e.springMA, e.springMB = w.Bodies[p.A].MassOrInf(), w.Bodies[p.B].MassOrInf() // the state's bodies: those it was computed with
 		}
 		if p.Cache != nil {
 			e.cache.SetState(*p.Cache)

@@ -348,7 +348,8 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	s := w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
-	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety {
+	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety &&
+		e.springMA == a.MassOrInf() && e.springMB == b.MassOrInf() {
 		// A linear spring: the bound depends on the masses only and is kept
 		// until a law or a shape changes; the travel bound is per body
 		// (smoothTravelDt).
@@ -371,6 +372,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	}
 	if p.Smooth.Model == law.HookeLAMMPS {
 		e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
+		e.springMA, e.springMB = a.MassOrInf(), b.MassOrInf()
 		return min(dt, e.dtSpring)
 	}
 	// The stiffest state this pair can reach this step: its deepest current
