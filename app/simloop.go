@@ -107,6 +107,7 @@ const (
 	cmdCompatible
 	cmdSync
 	cmdResume
+	cmdCall
 )
 
 // command is one request to the simulation goroutine, built by the
@@ -124,6 +125,7 @@ type command struct {
 	target geom.Vec3 // spring target, world
 	shape  sq.Shape  // cmdShape: new shape of material body
 	done   chan struct{}
+	fn     func(*SimLoop) // cmdCall: run on the loop goroutine between two steps
 }
 
 // SimLoop runs a simulation on its own goroutine.
@@ -147,6 +149,8 @@ type SimLoop struct {
 	done  chan struct{}
 	state atomic.Pointer[LoopState]
 	began atomic.Bool
+	// cmp is the comparison run paced by this loop (app/compare.go), or nil.
+	cmp atomic.Pointer[Compare]
 	// idles counts the waits of the playing loop when it is ahead of its
 	// real-time target (never when behind: tests read it).
 	idles atomic.Int64
@@ -437,6 +441,16 @@ func (l *SimLoop) run() {
 			l.guard("step", l.stepOnce)
 			l.dirty = true
 		case l.playing:
+			if c := l.cmp.Load(); c != nil && c.holds(l.last) {
+				// the comparison has not reached the previous frame: wait for it (compare.go)
+				if l.dirty || len(l.syncs) > 0 {
+					l.publish(now)
+				}
+				if !wait(l.PublishInterval) {
+					return
+				}
+				continue
+			}
 			if l.asFast {
 				l.guard("step", l.stepOnce)
 				break
@@ -693,6 +707,8 @@ func (l *SimLoop) apply(c command) {
 			l.setStatus(true, "resume refused, the run is unchanged: %v", err)
 			return
 		}
+	case cmdCall:
+		c.fn(l)
 	case cmdSpring:
 		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
 			return
@@ -924,6 +940,9 @@ func (l *SimLoop) publish(now time.Time) {
 	}
 	if l.OnPublish != nil {
 		l.OnPublish()
+	}
+	if c := l.cmp.Load(); c != nil {
+		c.notify()
 	}
 }
 
