@@ -198,4 +198,3 @@ func TestCheckCompare(t *testing.T) {
 		t.Error(err)
 	}
 }
-
