@@ -48,6 +48,7 @@ type Panel struct {
 	mats   []*Editor[Material]
 	smooth *Editor[SmoothLaw]
 	params []ParamEdit
+	cmp    compareState // the Compare section (compare.go)
 
 	openPath  string
 	sceneIdx  int32
@@ -212,6 +213,9 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 				textColored(colDim, "F="+FormatSI(f, "N"))
 			}
 		}
+	}
+	if in.Compare != nil && p.header1("Compare with…") {
+		p.compareSection(in, &a)
 	}
 	if in.View != nil && p.header("View", imgui.TreeNodeFlagsDefaultOpen) {
 		p.viewSection(in, &a)

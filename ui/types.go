@@ -90,6 +90,7 @@ type PanelInput struct {
 	AsFast        bool           // run as fast as possible
 	Status        string         // one status line from the app (errors shown in red)
 	StatusIsError bool
+	Compare       *CompareInput // the Compare section (nil: not offered)
 
 	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
 	ValidateLaw func(LawParams) error
@@ -124,6 +125,8 @@ type Actions struct {
 
 	Compatible *bool // switch classic (false) / compatible (true) contact forces, nil for none
 
+	Compare CompareActions // start or stop a comparison run (compare.go)
+
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
 }
@@ -132,5 +135,6 @@ type Actions struct {
 func (a *Actions) Any() bool {
 	return a.Play || a.Pause || a.Step || a.Reset || a.Fit || a.Screenshot || a.SpeedChanged ||
 		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
-		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged
+		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged ||
+		a.Compare.Start != nil || a.Compare.Stop
 }
