@@ -242,6 +242,9 @@ func (c *Compare) fail(p *ComparePair, msg string) {
 	c.target.Store(math.Float64bits(math.Inf(1))) // release the loop
 	c.pair.Store(&q)
 	c.main.poke()
+	if c.main.OnPublish != nil {
+		c.main.OnPublish()
+	}
 }
 
 // run is the comparison goroutine: (re)start the second run from the main
@@ -325,6 +328,9 @@ func (c *Compare) run() {
 				p.Series[i] = x
 			}
 			c.pair.Store(p)
+			if c.main.OnPublish != nil {
+				c.main.OnPublish() // the window wakes as for the main run's frames
+			}
 		}
 		if c.main.State().Snap != s1 {
 			continue // the main run published meanwhile

@@ -2,8 +2,11 @@ package app
 
 import (
 	"math"
+	"math/rand"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -197,4 +200,105 @@ func TestCheckCompare(t *testing.T) {
 	if err := CheckCompare(o, CompareConfig{Integrator: "newmark", Sets: []string{"contact.default.mu_s=0.3"}}); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestCompareHandoffRace (run with -race): a comparison follows a small
+// tetrapod scene while one goroutine fires panel-like commands at the main
+// run (play, pause, step, reset, branch, parameters, walls) and starts and
+// stops comparisons, and two readers take pairs the way the window does.
+// Every pair's second run is at or after its main run's frame time (less
+// than one step of B later) and published pairs never change.
+func TestCompareHandoffRace(t *testing.T) {
+	l := startLoop(t, smallScene("6"), func(l *SimLoop) { l.PublishInterval = time.Millisecond })
+	dur := 1500 * time.Millisecond
+	if testing.Short() {
+		dur = 300 * time.Millisecond
+	}
+	var cur atomic.Pointer[Compare]
+	cur.Store(StartCompare(l, CompareConfig{Integrator: "newmark"}))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var seen atomic.Int64
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var last *ComparePair
+			var lastSum float64
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if last != nil && last.Main != nil && checksum(last.Main)+checksum(last.Second) != lastSum {
+					t.Error("a published pair changed")
+				}
+				p := cur.Load().Pair()
+				if p != last && p.Main != nil {
+					seen.Add(1)
+					if d := p.TimeB - p.TimeA; d < 0 || d > 2*p.Second.Stats.Dt+1e-9 {
+						t.Errorf("pair at t=%g: second run at %g (dt %g)", p.TimeA, p.TimeB, p.Second.Stats.Dt)
+					}
+					if len(p.Series) == 0 || p.Series[len(p.Series)-1].Time != p.Time {
+						t.Errorf("series does not end at the pair's time")
+					}
+					last, lastSum = p, checksum(p.Main)+checksum(p.Second)
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rng := rand.New(rand.NewSource(11))
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			switch rng.Intn(10) {
+			case 0, 1:
+				l.Play()
+				l.SetSpeed(1, rng.Intn(2) == 0)
+			case 2:
+				l.Pause()
+			case 3:
+				l.Step()
+			case 4:
+				if rng.Intn(4) == 0 {
+					l.Reset()
+				}
+			case 5:
+				l.ResumeFrom(l.Latest().Stats.Time * rng.Float64())
+			case 6:
+				l.SetParam("contact.default.zeta", rng.Float64())
+			case 7:
+				l.SetWall("left", rng.Intn(2) == 0)
+			case 8:
+				old := cur.Load()
+				cfg := CompareConfig{Integrator: []string{"", "explicit", "newmark"}[rng.Intn(3)]}
+				if rng.Intn(2) == 0 {
+					cfg.Sets = []string{"contact.default.mu_s=0.3"}
+				}
+				cur.Store(StartCompare(l, cfg)) // replaces (and ends) old
+				old.Stop()
+			case 9:
+				l.Play()
+			}
+			time.Sleep(time.Duration(rng.Intn(3000)) * time.Microsecond)
+		}
+	}()
+	time.Sleep(dur)
+	close(stop)
+	wg.Wait()
+	c := cur.Load()
+	c.Stop()
+	if seen.Load() < 5 {
+		t.Errorf("readers saw only %d pairs", seen.Load())
+	}
+	p := c.Pair()
+	t.Logf("%d pairs seen; last: t=%.4g s, %s, starts %d, err %q", seen.Load(), p.TimeA, p.Config, p.Starts, p.Err)
 }

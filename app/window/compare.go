@@ -43,9 +43,14 @@ func (c *compareOptions) config(o app.Options) (cfg app.CompareConfig, ok bool, 
 
 // compareView is the window's comparison (main thread only).
 type compareView struct {
-	c  *app.Compare
-	in ui.CompareInput
+	c     *app.Compare
+	in    ui.CompareInput
+	drawn *app.ComparePair // the pair of the last frame
 }
+
+// changed reports a comparison published since the last frame (the
+// paused window then draws a frame: the ghost catches up after a step).
+func (v *compareView) changed() bool { return v.c != nil && v.c.Pair() != v.drawn }
 
 // start replaces the running comparison by cfg (checked first: a refusal
 // is returned and the old comparison keeps running).
@@ -82,6 +87,9 @@ func (v *compareView) pair() *app.ComparePair {
 // most one frame ahead of it), so that both are drawn at the same time;
 // otherwise s.
 func (v *compareView) shown(s, live *snap.Snapshot) *snap.Snapshot {
+	if v.c != nil {
+		v.drawn = v.c.Pair()
+	}
 	p := v.pair()
 	if p == nil || s != live || live == nil || p.Main.Scene != live.Scene || p.Main.Stats.Time > live.Stats.Time {
 		return s

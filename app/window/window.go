@@ -468,7 +468,7 @@ func (w *window) pace(exitAt time.Time) bool {
 		if cpuBound && calm {
 			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed()
 		wait := w.frameStart.Add(interval).Sub(now)
 		if idle {
 			wait = idleWait
@@ -477,7 +477,7 @@ func (w *window) pace(exitAt time.Time) bool {
 			return true
 		}
 		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
-		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive) {
+		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive || w.cmp.changed()) {
 			return true
 		}
 	}
