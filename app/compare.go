@@ -186,6 +186,7 @@ func (c *Compare) capture() (captured, bool) {
 		o := l.opts
 		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)
 		c.target.Store(math.Float64bits(w.Time)) // hold the loop from now on
+		l.dirty = true // publish this state: a frame older than it would look like a branch
 		got <- captured{data: data, err: err, opts: o, gen: l.gen, time: w.Time, end: l.end}
 	}})
 	select {
@@ -212,7 +213,6 @@ func (c *Compare) load(k captured) (*Sim, error) {
 	}
 	o.Restart = fmt.Sprintf("main run at t=%.6g s", k.time)
 	o.restartData = k.data
-	o.Time = 0
 	if !(k.time < k.end) || math.IsInf(k.end, 1) {
 		o.Time = math.Max(2*k.time, k.time+1) // the end only bounds the restart's time
 	}

@@ -60,6 +60,9 @@ func TestCompareSameIsBitIdentical(t *testing.T) {
 	if len(p.Series) < 5 {
 		t.Fatalf("only %d compared frames", len(p.Series))
 	}
+	if p.Starts != 1 {
+		t.Fatalf("the comparison was started %d times (%s): a frame older than the start looked like a branch", p.Starts, p.Status)
+	}
 	for _, s := range p.Series {
 		if s.TimeA != s.TimeB || s.MaxDiff != 0 || s.Energy[0] != s.Energy[1] || s.Contacts[0] != s.Contacts[1] || s.StepsA != s.StepsB {
 			t.Fatalf("frame t=%g: runs differ: times %v/%v, max diff %g m, energies %v, contacts %v, steps %d/%d",
@@ -301,4 +304,22 @@ func TestCompareHandoffRace(t *testing.T) {
 	}
 	p := c.Pair()
 	t.Logf("%d pairs seen; last: t=%.4g s, %s, starts %d, err %q", seen.Load(), p.TimeA, p.Config, p.Starts, p.Err)
+}
+
+// A comparison started while the main run plays starts once, from the
+// main run's state of that moment (not from a frame published earlier,
+// which would look like a branch and restart it).
+func TestCompareStartWhilePlaying(t *testing.T) {
+	l := startLoop(t, Options{Scene: "cube-drop-a", Workers: 1, Time: 100}, func(l *SimLoop) { l.PublishInterval = 50 * time.Millisecond })
+	l.SetSpeed(1, true) // many steps between two frames
+	l.Play()
+	for l.Latest().Stats.Time < 0.001 {
+		time.Sleep(time.Millisecond)
+	}
+	c := StartCompare(l, CompareConfig{})
+	t.Cleanup(c.Stop)
+	waitPair(t, c, func(p *ComparePair) bool { return p.Main != nil && len(p.Series) >= 5 })
+	if p := c.Pair(); p.Starts != 1 || p.MaxDiff != 0 {
+		t.Fatalf("starts %d (%s), max |dx| %g m", p.Starts, p.Status, p.MaxDiff)
+	}
 }

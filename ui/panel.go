@@ -214,7 +214,7 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 			}
 		}
 	}
-	if in.Compare != nil && p.header1("Compare with…") {
+	if in.Compare != nil && p.header1("Compare with...") {
 		p.compareSection(in, &a)
 	}
 	if in.View != nil && p.header("View", imgui.TreeNodeFlagsDefaultOpen) {

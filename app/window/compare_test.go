@@ -88,6 +88,15 @@ func TestCompareGhost(t *testing.T) {
 			if e := gl.GetError(); e != gl.NO_ERROR {
 				fail("%q: GL error 0x%x", c.with, e)
 			}
+			if dir := os.Getenv("GRAINLAB_SHOT_DIR"); dir != "" { // the window with the panel
+				w.shotDir, w.shotReq = dir, true
+				w.frame()
+				select {
+				case msg := <-w.shots:
+					t.Log(msg)
+				case <-time.After(10 * time.Second):
+				}
+			}
 			cam := render.NewCamera()
 			cam.Aspect = float64(W) / H
 			fitBodies(cam, p.Main)
