@@ -186,7 +186,7 @@ func (c *Compare) capture() (captured, bool) {
 		o := l.opts
 		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)
 		c.target.Store(math.Float64bits(w.Time)) // hold the loop from now on
-		l.dirty = true // publish this state: a frame older than it would look like a branch
+		l.dirty = true                           // publish this state: a frame older than it would look like a branch
 		got <- captured{data: data, err: err, opts: o, gen: l.gen, time: w.Time, end: l.end}
 	}})
 	select {
