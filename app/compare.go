@@ -185,8 +185,10 @@ func (c *Compare) capture() (captured, bool) {
 		data, err := state.Encode(w)
 		o := l.opts
 		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)
-		c.target.Store(math.Float64bits(w.Time)) // hold the loop from now on
-		l.dirty = true                           // publish this state: a frame older than it would look like a branch
+		// hold the loop from now on, and publish this state (a frame older
+		// than it would look like a branch)
+		c.target.Store(math.Float64bits(w.Time))
+		l.dirty = true
 		got <- captured{data: data, err: err, opts: o, gen: l.gen, time: w.Time, end: l.end}
 	}})
 	select {
