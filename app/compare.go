@@ -114,7 +114,7 @@ type Compare struct {
 // failure ends the comparison with Pair().Err.
 func StartCompare(l *SimLoop, cfg CompareConfig) *Compare {
 	c := &Compare{main: l, cfg: cfg, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
-	c.target.Store(math.Float64bits(math.Inf(1)))
+	c.target.Store(math.Float64bits(math.Inf(-1))) // the loop holds until the capture
 	c.pair.Store(&ComparePair{Config: cfg, CompareSample: CompareSample{MaxDiffBody: -1}, Status: "starting"})
 	if old := l.cmp.Swap(c); old != nil {
 		old.halt()
@@ -174,6 +174,9 @@ type captured struct {
 	gen  uint64
 	time float64
 	end  float64
+	// stale is the loop's last frame before the capture: it is older than
+	// the captured state, and the loop publishes that state next.
+	stale *snap.Snapshot
 }
 
 // capture takes the main run's state (state.Encode, the keyframes'
@@ -189,7 +192,7 @@ func (c *Compare) capture() (captured, bool) {
 		// than it would look like a branch)
 		c.target.Store(math.Float64bits(w.Time))
 		l.dirty = true
-		got <- captured{data: data, err: err, opts: o, gen: l.gen, time: w.Time, end: l.end}
+		got <- captured{data: data, err: err, opts: o, gen: l.gen, time: w.Time, end: l.end, stale: l.last}
 	}})
 	select {
 	case k := <-got:
@@ -259,6 +262,8 @@ func (c *Compare) run() {
 		gen    uint64
 		end    float64
 		last   *snap.Snapshot
+		lastT  float64        // the main run's time of the last compared frame
+		stale  *snap.Snapshot // the loop's frame before the capture (not a branch)
 		series []CompareSample
 		starts int
 		status string
@@ -271,10 +276,24 @@ func (c *Compare) run() {
 		}
 		st := c.main.State()
 		s1 := st.Snap
-		if sim != nil && (st.Gen != gen || s1.Stats.Time < sim.World.Time-maxStepAhead(sim)) {
+		switch {
+		case sim != nil && st.Gen == gen && s1 == stale:
+			s1 = nil // wait for the captured state's frame
+		case sim != nil && (st.Gen != gen || s1.Stats.Time < lastT-1e-12*math.Max(1, math.Abs(lastT))):
 			// a reset, a new scene or a branch of the main run: start again from it
 			sim = nil
 			status = fmt.Sprintf("restarted from the main run at t=%.6g s", s1.Stats.Time)
+		}
+		if s1 == nil {
+			select {
+			case <-c.quit:
+				return
+			case <-c.main.done:
+				<-c.quit
+				return
+			case <-c.wake:
+			}
+			continue
 		}
 		if sim == nil {
 			k, ok := c.capture()
@@ -288,6 +307,7 @@ func (c *Compare) run() {
 				return
 			}
 			sim, gen, end, last, series = s, k.gen, k.end, nil, series[:0]
+			lastT, stale = k.time, k.stale
 			starts++
 			if status == "" {
 				status = fmt.Sprintf("started from the main run at t=%.6g s", k.time)
@@ -295,6 +315,7 @@ func (c *Compare) run() {
 			continue // take the main run's frame afresh
 		}
 		t := s1.Stats.Time
+		lastT = t
 		c.target.Store(math.Float64bits(t))
 		c.main.poke()
 		w := sim.World
@@ -347,11 +368,6 @@ func (c *Compare) run() {
 		}
 	}
 }
-
-// maxStepAhead is how far the second run may be ahead of the main run's
-// frame without that meaning a branch: its step (AdvancePast ends at or
-// after the frame time) plus rounding.
-func maxStepAhead(s *Sim) float64 { return 2*s.World.Dt + 1e-9 }
 
 // sample compares the two runs' snapshots: energies, contacts and the
 // largest centre distance, with B's centres taken back to A's time along

@@ -91,6 +91,9 @@ func TestCompareIntegratorsDiffer(t *testing.T) {
 	if p.Second.Stats.Integrator != "newmark" || p.Main.Stats.Integrator != "explicit" {
 		t.Fatalf("integrators %s / %s", p.Main.Stats.Integrator, p.Second.Stats.Integrator)
 	}
+	if p.Starts != 1 || p.Series[0].Time != 0 {
+		t.Fatalf("started %d times, first compared frame at t=%g s: want once, at the start (the loop holds until the capture)", p.Starts, p.Series[0].Time)
+	}
 	e0 := p.Series[0].Energy
 	for _, s := range p.Series {
 		if d := s.TimeB - s.TimeA; d < 0 || d > 1e-3 { // dt_max of the scene

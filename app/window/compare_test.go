@@ -112,8 +112,8 @@ func TestCompareGhost(t *testing.T) {
 			}
 			diff := pixelDiff(plain, ghost, 12)
 			share := float64(diff) / float64(W*H)
-			t.Logf("compare %q at t=%.3g s: max |dx| %.3g m, %d ghost bodies, %d of %d pixels differ (%.2f%%)",
-				c.with, p.TimeA, p.MaxDiff, n, diff, W*H, 100*share)
+			t.Logf("compare %q at t=%.3g s: max |dx| %.3g m, %d ghost bodies, %d of %d pixels differ (%.2f%%); %s, %d start(s), %s",
+				c.with, p.TimeA, p.MaxDiff, n, diff, W*H, 100*share, p.Second.Stats.Integrator, p.Starts, p.Status)
 			if n != 1 {
 				fail("%q: %d ghost bodies drawn, want the cube", c.with, n)
 			}
