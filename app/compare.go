@@ -62,15 +62,15 @@ func CheckCompare(o Options, cfg CompareConfig) error {
 // CompareSample is one frame of the comparison: both runs at the main
 // run's frame time.
 type CompareSample struct {
-	Time             float64 // the main run's time (s)
-	Energy           [2]float64
-	Contacts         [2]int
-	MaxDiff          float64 // largest distance between a body's centres in the two runs (m)
-	MaxDiffBody      int     // that body's index (-1: none)
-	TimeA, TimeB     float64 // the two runs' times (TimeB ≥ TimeA, less than one step of B apart)
-	Main, Second     *snap.Snapshot
-	StepsA, StepsB   int64
-	RejectA, RejectB int64
+	Time             float64        // the main run's time (s)
+	Energy           [2]float64     // total energy (kinetic + gravity + contact) of the main run [0] and the second [1] (J)
+	Contacts         [2]int         // their active contacts
+	MaxDiff          float64        // largest distance between a body's centres in the two runs (m)
+	MaxDiffBody      int            // that body's index (-1: none)
+	TimeA, TimeB     float64        // the two runs' times (TimeB ≥ TimeA, less than one step of B apart)
+	Main, Second     *snap.Snapshot // the two frames (nil in Series)
+	StepsA, StepsB   int64          // the runs' step counts
+	RejectA, RejectB int64          // their rejected steps
 }
 
 // ComparePair is what the comparison publishes (immutable): the latest
@@ -108,8 +108,8 @@ type Compare struct {
 	done   chan struct{}
 }
 
-// StartCompare attaches a comparison to l (replacing none: stop the old one
-// first) and starts it. The second run starts from the main run's state
+// StartCompare attaches a comparison to l, replacing (and ending) the one
+// attached before, and starts it. The second run starts from the main run's state
 // between two of its steps. cfg should have passed CheckCompare; a load
 // failure ends the comparison with Pair().Err.
 func StartCompare(l *SimLoop, cfg CompareConfig) *Compare {
@@ -125,9 +125,6 @@ func StartCompare(l *SimLoop, cfg CompareConfig) *Compare {
 
 // Pair returns the latest published comparison (never nil).
 func (c *Compare) Pair() *ComparePair { return c.pair.Load() }
-
-// Config returns the comparison's configuration.
-func (c *Compare) Config() CompareConfig { return c.cfg }
 
 // Stop detaches the comparison from its loop and waits for its goroutine
 // (safe to call twice).
