@@ -21,7 +21,7 @@ run: build
 	else echo "no display: running the default scene headless"; ./$(BIN) run box-of-tetrapods; fi
 
 # Both builds are made; sim/ and app (the headless core: no cgo) are tested
-# without a display, the race test of the sim/view handoff included; the
+# without a display, the race tests of the sim/view handoff and of Compare included; the
 # GL packages (app/window, render, ui) and the rest under xvfb.
 test: deps-test
 	$(GO) vet ./...
@@ -29,7 +29,7 @@ test: deps-test
 	$(GO) build -o /dev/null .
 	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
 	CGO_ENABLED=0 $(GO) test -count=1 ./app/
-	$(GO) test -count=1 -race -run 'SimLoop|History' ./app/
+	$(GO) test -count=1 -race -run 'SimLoop|History|Compare' ./app/
 	$(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v -e '/sim/' -e '^grainlab/app$$')
 	$(MAKE) --no-print-directory fuzz
 

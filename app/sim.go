@@ -24,6 +24,10 @@ type Options struct {
 	Workers    int      // goroutines for detection and laws; 0 = all cores
 	Restart    string   // a final.json to start from (bodies by name, and the time)
 	Duration   float64  // bench: simulated seconds to run from the start state
+
+	// restartData, when set, is the content of the state file Restart names
+	// (Compare starts its second run from the main run's state bytes).
+	restartData []byte
 }
 
 // InputError is bad input (a scene file, a flag): exit code 2.
@@ -90,7 +94,13 @@ func Load(o Options) (*Sim, error) {
 	}
 	var notes []string
 	if o.Restart != "" {
-		f, err := state.Read(o.Restart)
+		var f state.File
+		var err error
+		if o.restartData != nil {
+			f, err = state.Parse(o.restartData, o.Restart)
+		} else {
+			f, err = state.Read(o.Restart)
+		}
 		if err != nil {
 			return nil, &InputError{err}
 		}

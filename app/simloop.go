@@ -114,6 +114,7 @@ const (
 	cmdSync
 	cmdResume
 	cmdAddMesh
+	cmdCall
 )
 
 // command is one request to the simulation goroutine, built by the
@@ -131,6 +132,7 @@ type command struct {
 	target geom.Vec3 // spring target, world
 	shape  sq.Shape  // cmdShape: new shape of material body
 	done   chan struct{}
+	fn     func(*SimLoop) // cmdCall: run on the loop goroutine between two steps
 }
 
 // SimLoop runs a simulation on its own goroutine.
@@ -154,6 +156,8 @@ type SimLoop struct {
 	done  chan struct{}
 	state atomic.Pointer[LoopState]
 	began atomic.Bool
+	// cmp is the comparison run paced by this loop (app/compare.go), or nil.
+	cmp atomic.Pointer[Compare]
 	// idles counts the waits of the playing loop when it is ahead of its
 	// real-time target (never when behind: tests read it).
 	idles atomic.Int64
@@ -453,6 +457,16 @@ func (l *SimLoop) run() {
 			l.guard("step", l.stepOnce)
 			l.dirty = true
 		case l.playing:
+			if c := l.cmp.Load(); c != nil && c.holds(l.last) {
+				// the comparison has not reached the previous frame: wait for it (compare.go)
+				if l.dirty || len(l.syncs) > 0 {
+					l.publish(now)
+				}
+				if !wait(l.PublishInterval) {
+					return
+				}
+				continue
+			}
 			if l.asFast {
 				l.guard("step", l.stepOnce)
 				break
@@ -714,6 +728,8 @@ func (l *SimLoop) apply(c command) {
 			l.setStatus(true, "resume refused, the run is unchanged: %v", err)
 			return
 		}
+	case cmdCall:
+		c.fn(l)
 	case cmdSpring:
 		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
 			return
@@ -988,6 +1004,9 @@ func (l *SimLoop) publish(now time.Time) {
 	}
 	if l.OnPublish != nil {
 		l.OnPublish()
+	}
+	if c := l.cmp.Load(); c != nil {
+		c.notify()
 	}
 }
 

@@ -56,6 +56,7 @@ type Panel struct {
 	mats   []*Editor[Material]
 	smooth *Editor[SmoothLaw]
 	params []ParamEdit
+	cmp    compareState // the Compare section (compare.go)
 
 	openPath  string
 	meshPath  string
@@ -225,6 +226,9 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 				textColored(colDim, txt)
 			}
 		}
+	}
+	if in.Compare != nil && p.header1("Compare with...") {
+		p.compareSection(in, &a)
 	}
 	if in.View != nil && p.header("View", imgui.TreeNodeFlagsDefaultOpen) {
 		p.viewSection(in, &a)

@@ -97,6 +97,8 @@ type PanelInput struct {
 	// Render is Renderer.Stats() of the last frame (force chains, per-pass times).
 	Render render.FrameStats
 
+	Compare *CompareInput // the Compare section (nil: not offered)
+
 	// ValidateLaw checks a candidate law (sim's rules); nil accepts everything finite.
 	ValidateLaw func(LawParams) error
 	// DeriveLaw fills the derived fields (Eps2, C2) of a candidate; optional.
@@ -130,10 +132,11 @@ type Actions struct {
 
 	Compatible *bool // switch classic (false) / compatible (true) contact forces, nil for none
 
-	AddMesh     *MeshAdd // add bodies from an STL mesh, nil for none
-	Scale       float32  // new UI scale, 0 for no change
-	ToggleClean bool     // switch clean mode on or off
-	Clipboard   string   // text the inspector's Copy puts on the clipboard, "" for none
+	AddMesh     *MeshAdd       // add bodies from an STL mesh, nil for none
+	Scale       float32        // new UI scale, 0 for no change
+	ToggleClean bool           // switch clean mode on or off
+	Clipboard   string         // text the inspector's Copy puts on the clipboard, "" for none
+	Compare     CompareActions // start or stop a comparison run (compare.go)
 
 	ViewChanged      bool // a View field was edited (already applied)
 	SelectionChanged bool // View.SelectedBody / SelectedContact changed (already applied)
@@ -151,5 +154,6 @@ func (a *Actions) Any() bool {
 		a.LoadScene != "" || a.OpenFile != "" || a.Integrator != "" || a.Law != nil ||
 		a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.SelectionChanged ||
 		a.AddMesh != nil || a.Scale > 0 || a.ToggleClean ||
-		a.Clipboard != ""
+		a.Clipboard != "" ||
+		a.Compare.Start != nil || a.Compare.Stop
 }

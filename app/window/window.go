@@ -143,6 +143,8 @@ type viewOptions struct {
 	HistoryMB float64       // memory budget of the time bar's history in MB (0: DefaultHistoryBytes)
 	SpillDir  string        // directory of the history's spill file ("": the system's temporary directory)
 	UIScale   float64       // UI scale of fonts and widgets (0: the monitor's content scale)
+
+	Compare compareOptions // --compare, --compare-set (compare.go)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
@@ -204,6 +206,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&vo.HistoryMB, "history-mb", 0, fmt.Sprintf("memory budget of the time bar's history in MB (default %d: 1/8 of the memory, at most 2048)", app.DefaultHistoryBytes()>>20))
 	fs.Float64Var(&vo.UIScale, "ui-scale", 0, fmt.Sprintf("scale of fonts and widgets, %g to %g (default: the monitor's content scale)", ui.MinScale, ui.MaxScale))
 	fs.StringVar(&vo.SpillDir, "history-dir", "", "directory of the temporary file the history's oldest frames move to beyond --history-mb (default: the system's temporary directory)")
+	compareFlags(fs, &vo.Compare)
 	name, err := app.ParseScene(fs, args, app.DefaultScene)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab view:", err)
@@ -234,6 +237,10 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	}
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
 		fmt.Fprintln(stderr, "grainlab view: --speed and --fps must be > 0, --render-share in (0, 1], --time, --dt and --exit-after ≥ 0")
+		return app.ExitInput
+	}
+	if _, _, err := vo.Compare.config(vo.Options); err != nil {
+		fmt.Fprintln(stderr, "grainlab view:", err)
 		return app.ExitInput
 	}
 	return runWindow(vo, stdout, stderr)
@@ -277,6 +284,10 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 	defer loop.Close()
 
 	w := newWindow(win, r, u, loop, vo, input)
+	if cfg, ok, _ := vo.Compare.config(vo.Options); ok {
+		w.cmp.start(loop, vo.Options, cfg) // checked by cmdView
+	}
+	defer w.cmp.stop() // before loop.Close
 	w.run()
 	if vo.Report {
 		w.report(stdout)
@@ -332,6 +343,8 @@ type window struct {
 	status    string
 	statusErr bool
 	loopSeq   uint64
+
+	cmp compareView // a second run drawn as a ghost (compare.go)
 
 	shapeSrc []world.MaterialShape // LoopState.Shapes converted into shapeUI
 	shapeUI  []ui.Material
@@ -491,7 +504,7 @@ func (w *window) pace(exitAt time.Time) bool {
 		if cpuBound && calm {
 			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed()
 		wait := w.frameStart.Add(interval).Sub(now)
 		if idle {
 			wait = idleWait
@@ -500,7 +513,7 @@ func (w *window) pace(exitAt time.Time) bool {
 			return true
 		}
 		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
-		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive) {
+		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive || w.cmp.changed()) {
 			return true
 		}
 	}
@@ -513,6 +526,7 @@ func (w *window) frame() {
 		w.tl.Live, w.tl.Playing = true, false // a reset or a new scene: its own history
 	}
 	s, live := w.pick(st.Snap)
+	s = w.cmp.shown(s, live) // at the live edge of a comparison: the compared frame
 	if st.Gen != w.gen {
 		// a reset keeps the camera and the selection (same bodies); a new
 		// scene is framed afresh
@@ -572,6 +586,7 @@ func (w *window) frame() {
 			SmoothOnly: !st.Law.HasPoly, ValidateSmooth: ValidateSmooth(st.Law),
 			HasCompatible: st.HasCompatible, Compatible: st.Compatible,
 			Scale: w.u.Scale(), Clean: w.clean,
+			Compare: w.cmp.input(w.player),
 		}
 		if in.HasCursor {
 			in.Cursor = s.Stats.Time
@@ -596,6 +611,7 @@ func (w *window) frame() {
 	fbw, fbh := w.win.GetFramebufferSize()
 	t0 := time.Now()
 	w.r.Draw(w.panel.ContactsShown(s, &w.view), &w.view, w.cam, fbw, fbh) // the inspector may show one body's contacts only
+	w.cmp.drawGhost(w.r, s, &w.view, w.cam, fbw, fbh)
 	w.u.Render()
 	if w.shotReq {
 		w.shotReq = false
@@ -769,6 +785,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 		w.applyPlayer(a, s)
 		return
 	}
+	w.applyCompare(&a.Compare)
 	if !w.tl.Live && s != nil && (a.Law != nil || a.Material != nil || len(a.Params) > 0 || a.Compatible != nil ||
 		len(a.Walls) > 0 || a.Integrator != "") {
 		// an edit of a past frame is a branch from it (issue 14 item 4)
