@@ -153,33 +153,8 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 func runDefault(stdout, stderr io.Writer) int {
 	o := app.Options{Scene: app.DefaultScene, Restart: "auto"}
-	autoRestart(&o)
+	app.AutoRestart(&o)
 	return runWindow(viewOptions{Options: o}, stdout, stderr)
-}
-
-// autoRestart resolves Restart "auto": the default scene starts from its
-// shipped packed state (the fill done, the side walls about to go) when
-// every --set is one the packed state allows (app.PackedSetAllowed: the
-// contact law and friction, the end time); with any other override, and
-// for every other scene, from the scene's own initial state. It returns a
-// one-line note naming the override when the default scene cannot keep
-// its packed start ("" otherwise).
-func autoRestart(o *app.Options) (note string) {
-	if o.Restart != "auto" {
-		return ""
-	}
-	o.Restart = ""
-	if o.Scene != app.DefaultScene {
-		return ""
-	}
-	for _, set := range o.Sets {
-		if !app.PackedSetAllowed(set) {
-			key, _, _ := strings.Cut(set, "=")
-			return fmt.Sprintf("--set %s changes the bodies: starting from the scene's initial state, not the packed one", strings.TrimSpace(key))
-		}
-	}
-	o.Restart = "builtin:" + app.DefaultPacked
-	return ""
 }
 
 func cmdView(args []string, stdout, stderr io.Writer) int {
@@ -229,7 +204,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets
-	if note := autoRestart(&vo.Options); note != "" {
+	if note := app.AutoRestart(&vo.Options); note != "" {
 		fmt.Fprintln(stderr, "grainlab view:", note)
 	}
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
@@ -798,7 +773,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	}
 	if a.LoadScene != "" {
 		o := app.Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
-		autoRestart(&o)
+		app.AutoRestart(&o)
 		w.loop.Load(o)
 	}
 	if a.OpenFile != "" {
