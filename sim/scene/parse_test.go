@@ -14,6 +14,7 @@ import (
 
 	"grainlab/assets"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 )
 
 var wantBuiltins = []string{
@@ -370,11 +371,11 @@ func TestFullScene(t *testing.T) {
 	}
 	d := s.Contact.Default
 	if d.Law != "barrier" || d.Gbar != 0.001 || d.Eps1 != 2e5 || d.N1 != 1.5 || d.F != 0.4 || d.N2 != -3 ||
-		d.Zeta != 0.1 || d.MuS != 0.5 || d.MuD != 0.4 || d.EpsT != 1e5 || d.CT != 20 || d.DampBand != DefaultDampBand {
+		d.Zeta != 0.1 || d.MuS != 0.5 || d.MuD != 0.4 || d.EpsT != 1e5 || d.CT != 20 || d.DampBand != law.DefaultSet().DampBand {
 		t.Errorf("default law %+v", d)
 	}
 	p0, p1 := s.Contact.Pairs[0], s.Contact.Pairs[1]
-	if p0.Between != [2]string{"steel", "default"} || p0.Law.MuS != 0.2 || p0.Law.MuD != 0.1 || p0.Law.Zeta != 0.1 || p0.Law.DampBand != DefaultDampBand ||
+	if p0.Between != [2]string{"steel", "default"} || p0.Law.MuS != 0.2 || p0.Law.MuD != 0.1 || p0.Law.Zeta != 0.1 || p0.Law.DampBand != law.DefaultSet().DampBand ||
 		!p0.Keys["mu_s"] || p0.Keys["zeta"] || p0.Law.Path != "contact.pairs[0]" {
 		t.Errorf("pair 0 %+v", p0)
 	}

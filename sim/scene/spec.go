@@ -111,12 +111,6 @@ type Integrator struct {
 	Restitution float64 // cd: restitution coefficient (0: perfectly inelastic)
 }
 
-// DefaultDampBand is the scene default of damp_band: 0, S0 eq. (52) as
-// written. A positive band switches the dashpot on across that outer
-// fraction of the skin (law.DampingRamp), our regularisation of the jump of
-// eq. (52) at g = ḡ that stalls newmark's Newton iterations.
-const DefaultDampBand = 0
-
 // Law is one contact interface law (S0 §2.5, eq. 50 and 53–55).
 type Law struct {
 	Path string  // "contact.default" or "contact.pairs[i]"
@@ -132,7 +126,8 @@ type Law struct {
 	EpsT float64 // ε_t, tangential stiffness, N/m
 	CT   float64 // c_t, tangential damping, N·s/m
 	// DampBand: the dashpot switches on across this outer fraction of the
-	// skin (world.ContactParams.DampBand), default DefaultDampBand.
+	// skin (world.ContactParams.DampBand), default 0 (law.Params: S0 eq. (52) as
+	// written; a positive band is our regularisation of its jump at g = ḡ).
 	DampBand float64
 
 	// Smooth bodies (spheres, superquadrics): spring–dashpot law (law.Smooth).
