@@ -126,8 +126,8 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 	default:
 		return world.ContactParams{}, b.s.Errorf(l.Path+".law", "unknown law %q (barrier, linear, hertz)", l.Law)
 	}
-	p := world.ContactParams{HasPoly: l.Poly || l.Gbar > 0}
-	s := l.lawSet() // the numbers and flags, by law.Params
+	p := world.ContactParams{HasPoly: l.Poly || l.Set.Normal.GBar > 0}
+	s := l.Set // the numbers and flags, by law.Params
 	s.Normal.Kind = k
 	if l.Model == "" {
 		s.Smooth = law.Smooth{}
