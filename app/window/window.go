@@ -166,7 +166,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&vo.Time, "time", 0, "pause at this time in s (default: the scene's end time)")
 	fs.IntVar(&vo.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
-	fs.StringVar(&vo.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene without --set, else none)`)
+	fs.StringVar(&vo.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene unless a --set changes its bodies, else none)`)
 	fs.BoolVar(&vo.Play, "play", false, "start running (default: paused; Space plays)")
 	fs.BoolVar(&vo.Fast, "fast", false, "run as fast as possible instead of at --speed")
 	fs.Float64Var(&vo.Speed, "speed", 1, "real-time factor target (simulated s per wall s)")
