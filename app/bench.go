@@ -113,18 +113,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	dur := fs.Float64("time", 0, "simulated seconds to run from the start state (default: to the scene's end time)")
 	fs.IntVar(&o.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.StringVar(&o.Integrator, "integrator", "", "integrator name")
-	fs.StringVar(&o.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene, else none)`)
+	fs.StringVar(&o.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene unless a --set changes its bodies, else none)`)
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
 	prof := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return ExitInput
 	}
 	o.Sets = sets
-	if o.Restart == "auto" {
-		o.Restart = ""
-		if o.Scene == DefaultScene && len(sets) == 0 {
-			o.Restart = "builtin:" + DefaultPacked // time the collapse, not the fill
-		}
+	if note := AutoRestart(&o); note != "" { // the default scene: time the collapse, not the fill
+		fmt.Fprintln(stderr, "grainlab bench:", note)
 	}
 	if *dur > 0 {
 		o.Duration = *dur

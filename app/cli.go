@@ -136,20 +136,29 @@ func ParseWithPositional(fs *flag.FlagSet, args []string) (string, error) {
 	return ParseScene(fs, args, "")
 }
 
-// ParseScene is ParseWithPositional with a default scene when none is given
-// (no default: the scene is required).
-func ParseScene(fs *flag.FlagSet, args []string, def string) (string, error) {
+// ParsePositional parses flags that may come before, between or after the
+// positional arguments and returns those in order.
+func ParsePositional(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return "", err
+			return nil, err
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			break
+			return pos, nil
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]
+	}
+}
+
+// ParseScene is ParseWithPositional with a default scene when none is given
+// (no default: the scene is required).
+func ParseScene(fs *flag.FlagSet, args []string, def string) (string, error) {
+	pos, err := ParsePositional(fs, args)
+	if err != nil {
+		return "", err
 	}
 	switch len(pos) {
 	case 0:

@@ -28,17 +28,10 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	dt := fs.Float64("dt", 0, "a dump's time step in s, for dumps without ITEM: TIME (default: times are timestep numbers)")
 	every := fs.Int("every", 1, "export every N-th frame")
 	size := fs.String("size", "", "--frames: image size WxH (default: the window's)")
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			fmt.Fprintln(stderr, "grainlab export:", err)
-			return ExitInput
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := ParsePositional(fs, args)
+	if err != nil {
+		fmt.Fprintln(stderr, "grainlab export:", err)
+		return ExitInput
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "grainlab export: expected one INPUT (a recording or a LAMMPS dump), got %q\n", pos)

@@ -113,3 +113,28 @@ func PackedSetAllowed(set string) bool {
 	key = strings.TrimSpace(key)
 	return strings.HasPrefix(key, "contact.") || key == "time"
 }
+
+// AutoRestart resolves Restart "auto": the default scene starts from its
+// shipped packed state (the fill done, the side walls about to go) when
+// every --set is one the packed state allows (PackedSetAllowed: the
+// contact law and friction, the end time); with any other override, and
+// for every other scene, from the scene's own initial state. It returns a
+// one-line note naming the override when the default scene cannot keep
+// its packed start ("" otherwise).
+func AutoRestart(o *Options) (note string) {
+	if o.Restart != "auto" {
+		return ""
+	}
+	o.Restart = ""
+	if o.Scene != DefaultScene {
+		return ""
+	}
+	for _, set := range o.Sets {
+		if !PackedSetAllowed(set) {
+			key, _, _ := strings.Cut(set, "=")
+			return fmt.Sprintf("--set %s changes the bodies: starting from the scene's initial state, not the packed one", strings.TrimSpace(key))
+		}
+	}
+	o.Restart = "builtin:" + DefaultPacked
+	return ""
+}

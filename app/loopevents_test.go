@@ -1,6 +1,9 @@
 package app
 
 import (
+	"bytes"
+	"strconv"
+	"strings"
 	"testing"
 
 	"grainlab/sim/world"
@@ -27,6 +30,38 @@ func TestEventTexts(t *testing.T) {
 		}
 		if got := EventDone(&c.ev, c.ev.At); got != c.done {
 			t.Errorf("EventDone(%+v) = %q, want %q", c.ev, got, c.done)
+		}
+	}
+}
+
+// TestBenchKeepsPackedStart: bench resolves --restart auto by the window's
+// rule (AutoRestart): a contact-law --set keeps the shipped packed box (its
+// settled pile has contacts at once, the fill's first step has none); a
+// --set that changes the bodies starts from the fill and says so on stderr.
+func TestBenchKeepsPackedStart(t *testing.T) {
+	for _, c := range []struct {
+		set     string
+		packed  bool
+		warning string
+	}{
+		{"contact.default.mu_s=0.5", true, ""},
+		{"generators.fill.seed=3", false, "--set generators.fill.seed changes the bodies"},
+	} {
+		var out, errb bytes.Buffer
+		if code := cmdBench([]string{"--set", c.set, "--time", "1e-4", "--workers", "1"}, &out, &errb); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", c.set, code, errb.String())
+		}
+		var mean float64
+		for _, line := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "contacts" {
+				mean, _ = strconv.ParseFloat(f[1], 64)
+			}
+		}
+		if (mean > 0) != c.packed {
+			t.Errorf("--set %s: %g mean contacts, want the packed start %v", c.set, mean, c.packed)
+		}
+		if got := errb.String(); (c.warning == "") != (got == "") || !strings.Contains(got, c.warning) || strings.Count(got, "\n") > 1 {
+			t.Errorf("--set %s: stderr %q, want one line with %q", c.set, got, c.warning)
 		}
 	}
 }

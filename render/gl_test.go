@@ -18,6 +18,7 @@ import (
 	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 	"grainlab/ui"
 )
@@ -184,16 +185,16 @@ func TestHarness(t *testing.T) {
 		overlays = render.Screenshot(fbw, fbh)
 
 		p := &ui.Panel{Width: 270}
-		law := ui.LawParams{Kind: "barrier", GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3, Eps2: 2e4, C2: 0.1, Zeta: 0.1, MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 1}
+		law := ui.LawParams{Kind: "barrier", Eps2: 2e4, C2: 0.1, Set: law.Set{Normal: law.Normal{GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3}, Zeta: 0.1, Friction: law.Friction{MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 1}}}
 		in := &ui.PanelInput{
 			Snap: s, View: &v, Scenes: []string{"demo", "pile"}, Integrators: []string{"demo", "RK4"}, Integrator: "demo",
 			LawKinds: []string{"barrier"}, Law: law, Playing: true, Speed: 1,
 			LawCurve: func(l ui.LawParams) (g, fn, dtc []float32, err error) {
 				for i := 1; i <= 64; i++ {
-					x := l.GBar * float64(i) / 64
+					x := l.Normal.GBar * float64(i) / 64
 					g = append(g, float32(x))
-					fn = append(fn, float32(l.Eps1*math.Pow(l.GBar/x-1, l.N1)))
-					dtc = append(dtc, float32(1e-4*x/l.GBar))
+					fn = append(fn, float32(l.Normal.Eps1*math.Pow(l.Normal.GBar/x-1, l.Normal.N1)))
+					dtc = append(dtc, float32(1e-4*x/l.Normal.GBar))
 				}
 				return
 			},
@@ -351,15 +352,15 @@ func TestPanelShot(t *testing.T) {
 		in := &ui.PanelInput{
 			Snap: s, View: &v, Scenes: []string{"demo", "pile"}, Integrators: []string{"demo", "RK4"}, Integrator: "demo",
 			LawKinds:  []string{"barrier", "hertz"},
-			Law:       ui.LawParams{Kind: "barrier", GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3, Eps2: 2e4, C2: 0.1, Zeta: 0.1, MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 1},
+			Law:       ui.LawParams{Kind: "barrier", Eps2: 2e4, C2: 0.1, Set: law.Set{Normal: law.Normal{GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3}, Zeta: 0.1, Friction: law.Friction{MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 1}}},
 			Materials: []ui.Material{{Name: "rock"}, {Index: 1, Name: "sq", Kind: "superquadric", Count: 12, N1: 4, N2: 4, A: 0.1, B: 0.08, C: 0.05}},
 			Speed:     1, Status: "loaded demo", ColorRange: [2]float64{0, 12},
 			LawCurve: func(l ui.LawParams) (g, fn, dtc []float32, err error) {
 				for i := 1; i <= 64; i++ {
-					x := l.GBar * float64(i) / 64
+					x := l.Normal.GBar * float64(i) / 64
 					g = append(g, float32(x))
-					fn = append(fn, float32(l.Eps1*math.Pow(l.GBar/x-1, l.N1)))
-					dtc = append(dtc, float32(1e-4*math.Sqrt(x/l.GBar)))
+					fn = append(fn, float32(l.Normal.Eps1*math.Pow(l.Normal.GBar/x-1, l.Normal.N1)))
+					dtc = append(dtc, float32(1e-4*math.Sqrt(x/l.Normal.GBar)))
 				}
 				return
 			},

@@ -159,9 +159,9 @@ func (e *Editor[T]) FieldError(i int) string {
 
 // panelFields makes the panel's fields of the Numbers of law.Params that
 // are on the panel and pass keep, in table order (label: the scene key;
-// tooltip: the table's doc and unit); get are the accessors of T's mirror
-// fields in the same order.
-func panelFields[T any](keep func(*law.Param) bool, get ...func(*T) *float64) []FieldSpec[T] {
+// tooltip: the table's doc and unit; accessor: the table's, on the law.Set
+// that set returns).
+func panelFields[T any](keep func(*law.Param) bool, set func(*T) *law.Set) []FieldSpec[T] {
 	var out []FieldSpec[T]
 	for i := range law.Params {
 		p := &law.Params[i]
@@ -172,13 +172,7 @@ func panelFields[T any](keep func(*law.Param) bool, get ...func(*T) *float64) []
 		if p.Unit != "" {
 			tip += " (" + p.Unit + ")"
 		}
-		if len(out) == len(get) {
-			panic("ui: more law.Params on the panel than accessors")
-		}
-		out = append(out, FieldSpec[T]{Label: p.Name, Tip: tip, Get: get[len(out)]})
-	}
-	if len(out) != len(get) {
-		panic("ui: fewer law.Params on the panel than accessors")
+		out = append(out, FieldSpec[T]{Label: p.Name, Tip: tip, Get: func(v *T) *float64 { return p.Field(set(v)) }})
 	}
 	return out
 }
@@ -186,11 +180,7 @@ func panelFields[T any](keep func(*law.Param) bool, get ...func(*T) *float64) []
 // lawFields are the editable numeric fields of LawParams, in panel order:
 // the barrier law's then the friction's (law.Params).
 var lawFields = panelFields(func(p *law.Param) bool { return p.Class != law.ClassSmooth },
-	func(p *LawParams) *float64 { return &p.GBar }, func(p *LawParams) *float64 { return &p.Eps1 },
-	func(p *LawParams) *float64 { return &p.N1 }, func(p *LawParams) *float64 { return &p.F },
-	func(p *LawParams) *float64 { return &p.N2 }, func(p *LawParams) *float64 { return &p.Zeta },
-	func(p *LawParams) *float64 { return &p.MuS }, func(p *LawParams) *float64 { return &p.MuD },
-	func(p *LawParams) *float64 { return &p.EpsT }, func(p *LawParams) *float64 { return &p.CT })
+	func(l *LawParams) *law.Set { return &l.Set })
 
 // number of the normal-law fields (the rest are friction)
 var lawNormalFields = func() int {
@@ -237,11 +227,7 @@ func basicMaterialCheck(m Material) error {
 // smoothFields are the editable numeric fields of SmoothLaw; each label is
 // the scene key world.SetParam takes (contact.default.<label>).
 var smoothFields = panelFields(func(p *law.Param) bool { return p.Class == law.ClassSmooth },
-	func(l *SmoothLaw) *float64 { return &l.Kn }, func(l *SmoothLaw) *float64 { return &l.GammaN },
-	func(l *SmoothLaw) *float64 { return &l.Kt }, func(l *SmoothLaw) *float64 { return &l.GammaT },
-	func(l *SmoothLaw) *float64 { return &l.E }, func(l *SmoothLaw) *float64 { return &l.Nu },
-	func(l *SmoothLaw) *float64 { return &l.Restitution }, func(l *SmoothLaw) *float64 { return &l.Mu },
-	func(l *SmoothLaw) *float64 { return &l.MuRoll }, func(l *SmoothLaw) *float64 { return &l.CapQ })
+	func(l *SmoothLaw) *law.Set { return &l.Set })
 
 // FlagSpec describes one checkbox of a T: label (the scene key), tooltip
 // and accessor.
@@ -254,15 +240,11 @@ type FlagSpec[T any] struct {
 // smoothFlags are the checkboxes of SmoothLaw (law.Params' smooth Flags on
 // the panel); a change is sent as contact.default.<label> = 0 or 1.
 var smoothFlags = func() []FlagSpec[SmoothLaw] {
-	get := []func(*SmoothLaw) *bool{func(l *SmoothLaw) *bool { return &l.LimitDamping }}
 	var out []FlagSpec[SmoothLaw]
 	for i := range law.Params {
 		if p := &law.Params[i]; p.Panel && p.Class == law.ClassSmooth && p.Kind == law.Flag {
-			out = append(out, FlagSpec[SmoothLaw]{Label: p.Name, Tip: p.Doc, Get: get[len(out)]})
+			out = append(out, FlagSpec[SmoothLaw]{Label: p.Name, Tip: p.Doc, Get: func(l *SmoothLaw) *bool { return p.Flag(&l.Set) }})
 		}
-	}
-	if len(out) != len(get) {
-		panic("ui: law.Params' smooth flags and SmoothLaw's differ")
 	}
 	return out
 }()
@@ -276,15 +258,11 @@ func flagEdit(key string, on bool) ParamEdit {
 	return e
 }
 
-// smoothFieldUsed reports whether field i of smoothFields applies to model.
+// smoothFieldUsed reports whether field i of smoothFields applies to model
+// (law.Param.Models).
 func smoothFieldUsed(model string, i int) bool {
-	switch {
-	case i < 4:
-		return model != "hertz-material"
-	case i < 7:
-		return model == "hertz-material"
-	}
-	return true
+	p, _ := law.Lookup(smoothFields[i].Label)
+	return p.AppliesTo(model)
 }
 
 // ownSmoothCheck rejects negative values (the simulation checks the rest).

@@ -53,7 +53,7 @@ func TestLawFieldsFromTable(t *testing.T) {
 	}
 	f := smoothFlags[0]
 	*f.Get(&sl) = true
-	if !sl.LimitDamping {
+	if !sl.Smooth.LimitDamping {
 		t.Errorf("%s's accessor does not reach SmoothLaw.LimitDamping", f.Label)
 	}
 	if on, off := flagEdit(f.Label, true), flagEdit(f.Label, false); on.Value != 1 || off.Value != 0 || on.Key != f.Label {

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 )
 
-var testLaw = LawParams{Kind: "barrier", GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3, Eps2: 2e4, C2: 0.1,
-	Zeta: 0.1, MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 0.123456789012345}
+var testLaw = LawParams{Kind: "barrier", Eps2: 2e4, C2: 0.1, Set: law.Set{
+	Normal: law.Normal{GBar: 1e-3, Eps1: 1e4, N1: 2, F: 0.5, N2: 3}, Zeta: 0.1,
+	Friction: law.Friction{MuS: 0.5, MuD: 0.4, EpsT: 1e5, CT: 0.123456789012345}}}
 
 func TestParseNumber(t *testing.T) {
 	for _, c := range []struct {
@@ -34,7 +36,7 @@ func TestParseNumber(t *testing.T) {
 func TestEditorGatesInvalidEdits(t *testing.T) {
 	e := NewEditor(lawFields)
 	validate := chain(ownLawCheck, func(l LawParams) error {
-		if l.GBar > 0.01 {
+		if l.Normal.GBar > 0.01 {
 			return errors.New("gbar too large")
 		}
 		return nil
@@ -81,7 +83,7 @@ func TestEditorGatesInvalidEdits(t *testing.T) {
 		t.Fatal("commit failed")
 	}
 	want := testLaw
-	want.GBar = 2e-3
+	want.Normal.GBar = 2e-3
 	if got != want {
 		t.Fatalf("committed %+v\nwant %+v", got, want)
 	}
@@ -110,7 +112,7 @@ func TestEditorGatesInvalidEdits(t *testing.T) {
 	}
 	// non-text change (law kind)
 	c, ok := e.Modify(func(l *LawParams) { l.Kind = "hertz" }, validate)
-	if !ok || c.Kind != "hertz" || c.GBar != applied.GBar {
+	if !ok || c.Kind != "hertz" || c.Normal.GBar != applied.Normal.GBar {
 		t.Fatalf("Modify: %+v %v", c, ok)
 	}
 }
@@ -142,7 +144,7 @@ func TestMaterialEditor(t *testing.T) {
 }
 
 func TestSmoothLawEditor(t *testing.T) {
-	cur := SmoothLaw{Model: "hooke", Kn: 10, GammaN: 20, Kt: 0, GammaT: 10, Mu: 0.5, CapQ: 10}
+	cur := SmoothLaw{Model: "hooke", Set: law.Set{Smooth: law.Smooth{Kn: 10, GammaN: 20, Kt: 0, GammaT: 10, Mu: 0.5, CapQ: 10}}}
 	e := NewEditor(smoothFields)
 	e.Sync(cur)
 	v := chain(ownSmoothCheck, nil)

@@ -93,13 +93,13 @@ func (p *Panel) History() *History {
 // ownLawCheck is the panel's own sanity check on top of finiteness.
 func ownLawCheck(l LawParams) error {
 	switch {
-	case l.GBar <= 0:
+	case l.Normal.GBar <= 0:
 		return errors.New("gbar must be > 0")
 	case l.Zeta < 0:
 		return errors.New("zeta must be >= 0")
-	case l.MuS < 0 || l.MuD < 0:
+	case l.Friction.MuS < 0 || l.Friction.MuD < 0:
 		return errors.New("friction coefficients must be >= 0")
-	case l.EpsT < 0 || l.CT < 0:
+	case l.Friction.EpsT < 0 || l.Friction.CT < 0:
 		return errors.New("tangential parameters must be >= 0")
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/inkyblackness/imgui-go/v4"
 
 	"grainlab/render"
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 )
 
@@ -31,7 +32,7 @@ func TestPanelHeadless(t *testing.T) {
 		LawKinds: []string{"barrier"}, Law: testLaw, Playing: false, Speed: 1, Status: "oops", StatusIsError: true,
 		Materials: []Material{{Name: "sq", Kind: "superquadric", Count: 3, N1: 4, N2: 4, A: 1, B: 1, C: 1},
 			{Index: 1, Name: "ball", Kind: "sphere", Count: 1, N1: 2, N2: 2, A: 1, B: 1, C: 1}},
-		SmoothLaw: SmoothLaw{Model: "hertz-material", E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5, CapQ: 10},
+		SmoothLaw: SmoothLaw{Model: "hertz-material", Set: law.Set{Smooth: law.Smooth{E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5, CapQ: 10}}},
 		HasSmooth: true, HasCompatible: true,
 		LawCurve: func(l LawParams) (g, fn, dtc []float32, err error) {
 			curveCalls++
@@ -42,7 +43,7 @@ func TestPanelHeadless(t *testing.T) {
 			}
 			return
 		},
-		DeriveLaw: func(l LawParams) (LawParams, error) { l.Eps2 = 2 * l.Eps1; return l, nil },
+		DeriveLaw: func(l LawParams) (LawParams, error) { l.Eps2 = 2 * l.Normal.Eps1; return l, nil },
 	}
 	for _, expand := range []bool{false, true} {
 		p := &Panel{ExpandAll: expand}

@@ -5,21 +5,18 @@ package ui
 
 import (
 	"grainlab/render"
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 )
 
-// LawParams mirrors the contact-law parameters the panel shows and edits.
+// LawParams is the polyhedral contact law the panel shows and edits: its
+// numbers are those of the embedded law.Set, read and written through
+// law.Params' accessors (a parameter added to the table needs no edit
+// here); the law's name is Kind.
 type LawParams struct {
-	Kind     string  // law name, one of PanelInput.LawKinds
-	GBar     float64 // ḡ: skin gap where the barrier starts (m)
-	Eps1     float64 // ε1: barrier stiffness parameter
-	N1       float64 // n1: barrier exponent
-	F        float64 // f: fraction of ḡ where the second branch starts
-	N2       float64 // n2: second-branch exponent
+	Kind     string  // law name, one of PanelInput.LawKinds (Set.Normal.Kind is not read)
+	law.Set          // the barrier law and friction (S0 eq. 49–57); Smooth unused
 	Eps2, C2 float64 // derived by the law (read-only in the panel)
-	Zeta     float64 // ζ: normal damping ratio
-	MuS, MuD float64 // static and dynamic friction coefficients
-	EpsT, CT float64 // tangential penalty stiffness and damping
 }
 
 // Material mirrors the smooth shape (sphere or superquadric, S1 eq. 1) of
@@ -40,16 +37,13 @@ type MaterialEdit struct {
 	Material Material
 }
 
-// SmoothLaw mirrors the spring–dashpot law of smooth bodies (spheres,
-// superquadrics) of the default material pair. Which fields apply depends
-// on Model: hooke and hertz use Kn, GammaN, Kt, GammaT; hertz-material uses
-// E, Nu, Restitution; all use Mu, MuRoll, CapQ and LimitDamping.
+// SmoothLaw is the spring–dashpot law of smooth bodies (spheres,
+// superquadrics) of the default material pair: the embedded law.Set's
+// Smooth, read and written through law.Params' accessors; the model's name
+// is Model. Which fields apply depends on Model (law.Param.Models).
 type SmoothLaw struct {
-	Model                  string
-	Kn, GammaN, Kt, GammaT float64
-	E, Nu, Restitution     float64
-	Mu, MuRoll, CapQ       float64
-	LimitDamping           bool // F_n clamped at ≥ 0 (law.Smooth.LimitDamping; a checkbox)
+	Model   string // law.SmoothModel's name (Set.Smooth.Model is not read)
+	law.Set        // Smooth; the polyhedral parts unused
 }
 
 // ParamEdit is one validated contact-parameter change by scene key

@@ -74,14 +74,14 @@ func TestAutoRestartKeepsPacked(t *testing.T) {
 		{"cube-drop-a", []string{"contact.default.mu_s=0.5"}, "", ""},
 	} {
 		o := app.Options{Scene: c.scene, Sets: c.sets, Restart: "auto"}
-		note := autoRestart(&o)
+		note := app.AutoRestart(&o)
 		if o.Restart != c.restart || note != c.note {
 			t.Errorf("%s %v: restart %q note %q; want %q %q", c.scene, c.sets, o.Restart, note, c.restart, c.note)
 		}
 	}
 	// the packed start with a law override loads (the state file accepts it)
 	o := app.Options{Scene: app.DefaultScene, Sets: []string{"contact.default.mu_s=0.5", "contact.default.mu_d=0.4"}, Restart: "auto", Workers: 1}
-	autoRestart(&o)
+	app.AutoRestart(&o)
 	s, err := app.Load(o)
 	if err != nil {
 		t.Fatal(err)

@@ -354,7 +354,7 @@ func (w *window) applyPlayer(a *ui.Actions, s *snap.Snapshot) {
 	if a.LoadScene != "" && w.loop != nil {
 		w.leavePlayer()
 		o := app.Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
-		autoRestart(&o)
+		app.AutoRestart(&o)
 		w.loop.Load(o)
 	}
 	if a.Law != nil || a.Material != nil || len(a.Params) > 0 || a.Compatible != nil || len(a.Walls) > 0 || a.Integrator != "" {

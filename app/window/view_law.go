@@ -23,15 +23,12 @@ func lawKind(name string) (law.Kind, error) {
 	return 0, fmt.Errorf("unknown law %q (barrier, linear, hertz)", name)
 }
 
-// PanelLaw converts world contact parameters to the panel's form (with the
-// derived ε2, c2).
+// PanelLaw converts world contact parameters to the panel's form: the
+// polyhedral parts of their law.Set, with the derived ε2, c2.
 func PanelLaw(p world.ContactParams) ui.LawParams {
-	n := p.Normal
-	return ui.LawParams{
-		Kind: n.Kind.String(), GBar: n.GBar, Eps1: n.Eps1, N1: n.N1, F: n.F, N2: n.N2,
-		Eps2: n.Eps2(), C2: n.C2(), Zeta: p.Zeta,
-		MuS: p.Friction.MuS, MuD: p.Friction.MuD, EpsT: p.Friction.EpsT, CT: p.Friction.CT,
-	}
+	s := p.LawSet()
+	poly := law.Pick(&s, func(q *law.Param) bool { return q.Class != law.ClassSmooth })
+	return ui.LawParams{Kind: p.Normal.Kind.String(), Set: poly, Eps2: p.Normal.Eps2(), C2: p.Normal.C2()}
 }
 
 // WorldLaw converts the panel's law into validated, prepared world
@@ -41,12 +38,9 @@ func WorldLaw(l ui.LawParams) (world.ContactParams, error) {
 	if err != nil {
 		return world.ContactParams{}, err
 	}
-	p := world.ContactParams{
-		Normal:   law.Normal{Kind: k, GBar: l.GBar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
-		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
-		Zeta:     l.Zeta,
-		HasPoly:  true, // the panel's law is the polyhedral one, also when all zero
-	}
+	p := world.ContactParams{HasPoly: true} // the panel's law is the polyhedral one, also when all zero
+	p.SetLawSet(l.Set)
+	p.Normal.Kind, p.Smooth = k, law.Smooth{}
 	if err := p.Validate(); err != nil {
 		return p, err
 	}
@@ -122,9 +116,8 @@ func ValidateShape(m ui.Material) error { return ShapeOf(m).Validate() }
 // PanelSmooth converts the smooth law of world contact parameters to the
 // panel's form.
 func PanelSmooth(p world.ContactParams) ui.SmoothLaw {
-	s := p.Smooth
-	return ui.SmoothLaw{Model: s.Model.String(), Kn: s.Kn, GammaN: s.GammaN, Kt: s.Kt, GammaT: s.GammaT,
-		E: s.E, Nu: s.Nu, Restitution: s.Restitution, Mu: s.Mu, MuRoll: s.MuRoll, CapQ: s.CapQ, LimitDamping: s.LimitDamping}
+	s := p.LawSet()
+	return ui.SmoothLaw{Model: p.Smooth.Model.String(), Set: law.Pick(&s, func(q *law.Param) bool { return q.Class == law.ClassSmooth })}
 }
 
 // ValidateSmooth returns the panel's validator of smooth-law candidates on

@@ -11,8 +11,8 @@ import (
 	"grainlab/ui"
 )
 
-var goodLaw = ui.LawParams{Kind: "barrier", GBar: 0.005, Eps1: 1e7, N1: 1, F: 0.5, N2: -2, Zeta: 0.5,
-	MuS: 0.3, MuD: 0.3, EpsT: 1e7, CT: 2e3}
+var goodLaw = ui.LawParams{Kind: "barrier", Set: law.Set{Normal: law.Normal{GBar: 0.005, Eps1: 1e7, N1: 1, F: 0.5, N2: -2}, Zeta: 0.5,
+	Friction: law.Friction{MuS: 0.3, MuD: 0.3, EpsT: 1e7, CT: 2e3}}}
 
 // TestValidateLaw: the panel's validator refuses every invalid law with the
 // reason, using the simulation's own rules.
@@ -22,7 +22,7 @@ func TestValidateLaw(t *testing.T) {
 	}
 	for _, kind := range []string{"linear", "hertz"} {
 		l := goodLaw
-		l.Kind, l.N2, l.F = kind, 0, 0 // barrier-only fields do not matter (but must be finite)
+		l.Kind, l.Normal.N2, l.Normal.F = kind, 0, 0 // barrier-only fields do not matter (but must be finite)
 		if err := ValidateLaw(l); err != nil {
 			t.Errorf("%s: %v", kind, err)
 		}
@@ -32,25 +32,25 @@ func TestValidateLaw(t *testing.T) {
 		edit func(*ui.LawParams)
 		why  string
 	}{
-		{"NaN gbar", func(l *ui.LawParams) { l.GBar = math.NaN() }, "gbar"},
-		{"Inf eps1", func(l *ui.LawParams) { l.Eps1 = math.Inf(1) }, "eps1"},
+		{"NaN gbar", func(l *ui.LawParams) { l.Normal.GBar = math.NaN() }, "gbar"},
+		{"Inf eps1", func(l *ui.LawParams) { l.Normal.Eps1 = math.Inf(1) }, "eps1"},
 		{"NaN zeta", func(l *ui.LawParams) { l.Zeta = math.NaN() }, "zeta"},
-		{"NaN mu_s", func(l *ui.LawParams) { l.MuS = math.NaN() }, "mu_s"},
-		{"gbar 0", func(l *ui.LawParams) { l.GBar = 0 }, "gbar"},
-		{"eps1 < 0", func(l *ui.LawParams) { l.Eps1 = -1 }, "eps1"},
-		{"n1 < 1", func(l *ui.LawParams) { l.N1 = 0.5 }, "n1"},
-		{"n2 = 0 for a barrier", func(l *ui.LawParams) { l.N2 = 0 }, "n2"},
-		{"n2 > 0 for a barrier", func(l *ui.LawParams) { l.N2 = 2 }, "n2"},
-		{"f = 0", func(l *ui.LawParams) { l.F = 0 }, "f must be in (0, 1)"},
-		{"f = 1", func(l *ui.LawParams) { l.F = 1 }, "f must be in (0, 1)"},
-		{"f > 1", func(l *ui.LawParams) { l.F = 1.5 }, "f must be in (0, 1)"},
-		{"mu_d > mu_s", func(l *ui.LawParams) { l.MuD = 0.4 }, "mu_d must be <= mu_s"},
-		{"negative mu_s", func(l *ui.LawParams) { l.MuS, l.MuD = -0.1, -0.2 }, "mu_s"},
-		{"negative eps_t", func(l *ui.LawParams) { l.EpsT = -1 }, "eps_t"},
-		{"negative c_t", func(l *ui.LawParams) { l.CT = -1 }, "c_t"},
+		{"NaN mu_s", func(l *ui.LawParams) { l.Friction.MuS = math.NaN() }, "mu_s"},
+		{"gbar 0", func(l *ui.LawParams) { l.Normal.GBar = 0 }, "gbar"},
+		{"eps1 < 0", func(l *ui.LawParams) { l.Normal.Eps1 = -1 }, "eps1"},
+		{"n1 < 1", func(l *ui.LawParams) { l.Normal.N1 = 0.5 }, "n1"},
+		{"n2 = 0 for a barrier", func(l *ui.LawParams) { l.Normal.N2 = 0 }, "n2"},
+		{"n2 > 0 for a barrier", func(l *ui.LawParams) { l.Normal.N2 = 2 }, "n2"},
+		{"f = 0", func(l *ui.LawParams) { l.Normal.F = 0 }, "f must be in (0, 1)"},
+		{"f = 1", func(l *ui.LawParams) { l.Normal.F = 1 }, "f must be in (0, 1)"},
+		{"f > 1", func(l *ui.LawParams) { l.Normal.F = 1.5 }, "f must be in (0, 1)"},
+		{"mu_d > mu_s", func(l *ui.LawParams) { l.Friction.MuD = 0.4 }, "mu_d must be <= mu_s"},
+		{"negative mu_s", func(l *ui.LawParams) { l.Friction.MuS, l.Friction.MuD = -0.1, -0.2 }, "mu_s"},
+		{"negative eps_t", func(l *ui.LawParams) { l.Friction.EpsT = -1 }, "eps_t"},
+		{"negative c_t", func(l *ui.LawParams) { l.Friction.CT = -1 }, "c_t"},
 		{"negative zeta", func(l *ui.LawParams) { l.Zeta = -0.1 }, "zeta"},
 		{"unknown kind", func(l *ui.LawParams) { l.Kind = "spring" }, "unknown law"},
-		{"NaN f on a linear law", func(l *ui.LawParams) { l.Kind, l.F = "linear", math.NaN() }, "f must be finite"},
+		{"NaN f on a linear law", func(l *ui.LawParams) { l.Kind, l.Normal.F = "linear", math.NaN() }, "f must be finite"},
 	} {
 		l := goodLaw
 		c.edit(&l)
@@ -70,7 +70,7 @@ func TestLawConversions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, _ := law.NewNormal(goodLaw.GBar, goodLaw.Eps1, goodLaw.N1, goodLaw.F, goodLaw.N2)
+	n, _ := law.NewNormal(goodLaw.Normal.GBar, goodLaw.Normal.Eps1, goodLaw.Normal.N1, goodLaw.Normal.F, goodLaw.Normal.N2)
 	back := PanelLaw(p)
 	want := goodLaw
 	want.Eps2, want.C2 = n.Eps2(), n.C2()
@@ -90,7 +90,7 @@ func TestLawConversions(t *testing.T) {
 		t.Fatalf("LawCurve: %d/%d/%d points, %v", len(g), len(fn), len(dtc), err)
 	}
 	for i := range g {
-		if !(g[i] > 0 && float64(g[i]) < goodLaw.GBar) {
+		if !(g[i] > 0 && float64(g[i]) < goodLaw.Normal.GBar) {
 			t.Fatalf("gap %d = %g outside (0, gbar)", i, g[i])
 		}
 		if i > 0 && !(fn[i] <= fn[i-1]) {
@@ -146,11 +146,11 @@ func TestPanelShapesAndSmoothLaw(t *testing.T) {
 
 	p := *w.DefaultParams()
 	l := PanelSmooth(p)
-	if l.Model != "hertz-material" || l.E != 5e6 || l.Nu != 0.3 || l.Restitution != 0.5 || l.Mu != 0.5 || l.CapQ != 10 {
+	if l.Model != "hertz-material" || l.Smooth.E != 5e6 || l.Smooth.Nu != 0.3 || l.Smooth.Restitution != 0.5 || l.Smooth.Mu != 0.5 || l.Smooth.CapQ != 10 {
 		t.Fatalf("PanelSmooth: %+v", l)
 	}
 	p.Smooth.LimitDamping = true
-	if !PanelSmooth(p).LimitDamping {
+	if !PanelSmooth(p).Smooth.LimitDamping {
 		t.Errorf("PanelSmooth: LimitDamping not carried to the panel")
 	}
 	p.Smooth.LimitDamping = false
@@ -162,11 +162,11 @@ func TestPanelShapesAndSmoothLaw(t *testing.T) {
 		field string
 		set   func(*ui.SmoothLaw)
 	}{
-		{"restitution", func(l *ui.SmoothLaw) { l.Restitution = 0 }},
-		{"restitution", func(l *ui.SmoothLaw) { l.Restitution = 1.5 }},
-		{"nu", func(l *ui.SmoothLaw) { l.Nu = 0.5 }},
-		{"E", func(l *ui.SmoothLaw) { l.E = 0 }},
-		{"mu", func(l *ui.SmoothLaw) { l.Mu = math.NaN() }},
+		{"restitution", func(l *ui.SmoothLaw) { l.Smooth.Restitution = 0 }},
+		{"restitution", func(l *ui.SmoothLaw) { l.Smooth.Restitution = 1.5 }},
+		{"nu", func(l *ui.SmoothLaw) { l.Smooth.Nu = 0.5 }},
+		{"E", func(l *ui.SmoothLaw) { l.Smooth.E = 0 }},
+		{"mu", func(l *ui.SmoothLaw) { l.Smooth.Mu = math.NaN() }},
 	} {
 		bad := l
 		c.set(&bad)

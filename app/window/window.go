@@ -155,33 +155,8 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 
 func runDefault(stdout, stderr io.Writer) int {
 	o := app.Options{Scene: app.DefaultScene, Restart: "auto"}
-	autoRestart(&o)
+	app.AutoRestart(&o)
 	return runWindow(viewOptions{Options: o}, stdout, stderr)
-}
-
-// autoRestart resolves Restart "auto": the default scene starts from its
-// shipped packed state (the fill done, the side walls about to go) when
-// every --set is one the packed state allows (app.PackedSetAllowed: the
-// contact law and friction, the end time); with any other override, and
-// for every other scene, from the scene's own initial state. It returns a
-// one-line note naming the override when the default scene cannot keep
-// its packed start ("" otherwise).
-func autoRestart(o *app.Options) (note string) {
-	if o.Restart != "auto" {
-		return ""
-	}
-	o.Restart = ""
-	if o.Scene != app.DefaultScene {
-		return ""
-	}
-	for _, set := range o.Sets {
-		if !app.PackedSetAllowed(set) {
-			key, _, _ := strings.Cut(set, "=")
-			return fmt.Sprintf("--set %s changes the bodies: starting from the scene's initial state, not the packed one", strings.TrimSpace(key))
-		}
-	}
-	o.Restart = "builtin:" + app.DefaultPacked
-	return ""
 }
 
 func cmdView(args []string, stdout, stderr io.Writer) int {
@@ -193,7 +168,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&vo.Time, "time", 0, "pause at this time in s (default: the scene's end time)")
 	fs.IntVar(&vo.Workers, "workers", 0, "worker goroutines (default: all cores)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
-	fs.StringVar(&vo.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene without --set, else none)`)
+	fs.StringVar(&vo.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene unless a --set changes its bodies, else none)`)
 	fs.BoolVar(&vo.Play, "play", false, "start running (default: paused; Space plays)")
 	fs.BoolVar(&vo.Fast, "fast", false, "run as fast as possible instead of at --speed")
 	fs.Float64Var(&vo.Speed, "speed", 1, "real-time factor target (simulated s per wall s)")
@@ -232,7 +207,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets
-	if note := autoRestart(&vo.Options); note != "" {
+	if note := app.AutoRestart(&vo.Options); note != "" {
 		fmt.Fprintln(stderr, "grainlab view:", note)
 	}
 	if !(vo.Speed > 0) || !(vo.MaxFPS > 0) || vo.Time < 0 || vo.Dt < 0 || vo.ExitAfter < 0 || !(vo.Share > 0 && vo.Share <= 1) {
@@ -815,7 +790,7 @@ func (w *window) apply(a *ui.Actions, s *snap.Snapshot) {
 	}
 	if a.LoadScene != "" {
 		o := app.Options{Scene: a.LoadScene, Workers: w.opts.Workers, Restart: "auto"}
-		autoRestart(&o)
+		app.AutoRestart(&o)
 		w.loop.Load(o)
 	}
 	if a.OpenFile != "" {

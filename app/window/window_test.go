@@ -179,7 +179,7 @@ func TestWindowInteraction(t *testing.T) {
 		}
 		// an invalid law never reaches the simulation; R resets
 		law := PanelLaw(st.Law)
-		law.N2 = 1
+		law.Normal.N2 = 1
 		w.apply(&ui.Actions{Law: &law}, loop.Latest())
 		w.key(glfw.KeyR, 0, glfw.Press, 0)
 		st = synced()

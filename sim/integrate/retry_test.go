@@ -126,26 +126,13 @@ func cutBy(dt, dt0, f float64) bool {
 // by reason; every accepted step is 2 ms or 2 ms cut by ¼ a whole number of
 // times, and the cube never reaches the ground.
 func TestExplicitRetriesLargeSteps(t *testing.T) {
-	w := groundWorld(t, cubeParams(0, 0))
-	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QIdent())
-	lowestAt(b, 0.05)
-	w.AddBody(b)
-	w.Integrator = &Explicit{}
-	if err := Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w, b := cubeOverGround(t, cubeParams(0, 0), &Explicit{})
 	const big = 2e-3
-	minGap, minDt := math.Inf(1), math.Inf(1)
-	for w.Time < 0.15 {
-		w.Dt = big
-		if _, err := w.Integrator.Step(w, 1); err != nil {
-			t.Fatal(err)
-		}
+	minGap, minDt := askLargeSteps(t, w, b, big, func() {
 		if dt := w.Stats.Dt; dt != big && !cutBy(dt, big, 0.25) {
 			t.Fatalf("t=%.4g s: accepted Δt %g is neither 2 ms nor 2 ms cut by ¼", w.Time, dt)
 		}
-		minGap, minDt = math.Min(minGap, b.X.Z-0.05), math.Min(minDt, w.Stats.Dt)
-	}
+	})
 	st := w.Stats
 	t.Logf("rejected %d %v, smallest Δt %.4g s, smallest gap %.3g mm", st.Rejected, st.RejectedBy, minDt, 1e3*minGap)
 	if st.Rejected == 0 || st.Rejected != st.RejectedBy[world.RejectPenetration]+st.RejectedBy[world.RejectNightOwl] {
@@ -207,25 +194,11 @@ func TestSpherePathRetriesLargeSteps(t *testing.T) {
 // Stats.RejectedBy, as many as Newmark.Counts); the accepted steps are 2 ms or smaller and the cube
 // never reaches the ground.
 func TestNewmarkRetriesLargeSteps(t *testing.T) {
-	w := groundWorld(t, cubeParams(0.2, 0))
-	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QIdent())
-	lowestAt(b, 0.05)
-	w.AddBody(b)
 	n := NewNewmark()
 	n.MaxIter = 2
-	w.Integrator = n
-	if err := Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w, b := cubeOverGround(t, cubeParams(0.2, 0), n)
 	const big = 2e-3
-	minGap, minDt := math.Inf(1), math.Inf(1)
-	for w.Time < 0.15 {
-		w.Dt = big
-		if _, err := w.Integrator.Step(w, 1); err != nil {
-			t.Fatal(err)
-		}
-		minGap, minDt = math.Min(minGap, b.X.Z-0.05), math.Min(minDt, w.Stats.Dt)
-	}
+	minGap, minDt := askLargeSteps(t, w, b, big, nil)
 	st := w.Stats
 	sum := int64(0)
 	for _, k := range st.RejectedBy {
@@ -244,4 +217,39 @@ func TestNewmarkRetriesLargeSteps(t *testing.T) {
 	if minGap <= 0 {
 		t.Errorf("the cube reached %.3g mm below the ground", -1e3*minGap)
 	}
+}
+
+// cubeOverGround returns a world of the ground and a 0.2 m cube of density
+// 1000 kg/m³ whose lowest point is 5 cm above it, with contact parameters p,
+// integrated by it and started.
+func cubeOverGround(t *testing.T, p world.ContactParams, it world.Integrator) (*world.World, *body.Body) {
+	t.Helper()
+	w := groundWorld(t, p)
+	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QIdent())
+	lowestAt(b, 0.05)
+	w.AddBody(b)
+	w.Integrator = it
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w, b
+}
+
+// askLargeSteps runs the cube of cubeOverGround to t = 0.15 s asking every
+// step for big, calls each (nil: none) after every step, and returns the
+// smallest gap of the cube to the ground and the smallest accepted step.
+func askLargeSteps(t *testing.T, w *world.World, b *body.Body, big float64, each func()) (minGap, minDt float64) {
+	t.Helper()
+	minGap, minDt = math.Inf(1), math.Inf(1)
+	for w.Time < 0.15 {
+		w.Dt = big
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each()
+		}
+		minGap, minDt = math.Min(minGap, b.X.Z-0.05), math.Min(minDt, w.Stats.Dt)
+	}
+	return minGap, minDt
 }

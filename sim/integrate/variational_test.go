@@ -356,14 +356,7 @@ func TestVariationalRestingSwitch(t *testing.T) {
 // cube never passes the ground (its lowest point stays above z = 0) and
 // rebounds.
 func TestVariationalRejectsPenetration(t *testing.T) {
-	w := groundWorld(t, cubeParams(0, 0))
-	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QIdent())
-	lowestAt(b, 0.05)
-	w.AddBody(b)
-	w.Integrator = NewVariational(0.5)
-	if err := Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w, b := cubeOverGround(t, cubeParams(0, 0), NewVariational(0.5))
 	fixedStep(w, 2e-3)
 	minGap, minDt, rebound := math.Inf(1), math.Inf(1), false
 	for w.Time < 0.15 {

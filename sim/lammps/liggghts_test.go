@@ -24,27 +24,7 @@ func TestDeckAgreesWithLIGGGHTS(t *testing.T) {
 	if err != nil {
 		t.Skip("liggghts not installed: apt-get install liggghts")
 	}
-	e := engine{bin, lammps.InputLIGGGHTS, lammps.WriteLIGGGHTS}
-	for _, c := range []struct {
-		name, scene, state string
-		steps              int
-		dt                 float64
-		sets               []string
-		dx, dv             float64
-	}{
-		{"undamped", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.gamma_n=0"}, 1e-15, 1e-12},
-		{"damped", "sphere-box-soft", settled, 2000, 1e-5, nil, 1e-15, 1e-12},
-		{"limit_damping", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.limit_damping=true"}, 1e-15, 1e-12},
-		{"s2-stiffness-falling", "sphere-box", falling, 100, 2e-6, nil, 1e-15, 1e-12},
-		{"hertz", "sphere-box-soft", settled, 2000, 1e-5, []string{"contact.default.model=hertz", "contact.default.kn=1e5"}, 1e-15, 1e-12},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			dx, dv := runBoth(t, e, c.scene, c.state, c.steps, c.dt, c.sets)
-			if dx > c.dx || dv > c.dv {
-				t.Errorf("|Δx| = %g m (≤ %g), |Δv| = %g m/s (≤ %g)", dx, c.dx, dv, c.dv)
-			}
-		})
-	}
+	agree(t, engine{bin, lammps.InputLIGGGHTS, lammps.WriteLIGGGHTS}, 1e-15, 1e-12)
 }
 
 // The LIGGGHTS deck names its model, walls and trajectory dump: one fix

@@ -5,6 +5,7 @@ package law
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -67,6 +68,9 @@ type Param struct {
 	RangeText string
 	// Panel: the window's law panel edits the parameter.
 	Panel bool
+	// Models are the smooth models (law "model" names) the parameter applies
+	// to; nil: every model. The panel hides the others.
+	Models []string
 	// Field is the accessor of a Number (nil otherwise).
 	Field func(*Set) *float64
 	// Flag is the accessor of a Flag (nil otherwise).
@@ -126,26 +130,33 @@ var Params = []Param{
 	{Name: "curvature", Class: ClassSmooth, Kind: Choice, Choices: []string{"mean", "gaussian", "volume"}, Default: "`mean`",
 		Doc: "particle radius of a superquadric in R_eff (S1 eq. 38): `mean` (eq. 39), `gaussian` (eq. 40), `volume` (volume-equivalent sphere)"},
 	{Name: "kn", Unit: "N/m (`hertz`: N/m²)", Class: ClassSmooth, Default: "—", Lo: 0, Hi: inf, LoOpen: true, Panel: true,
-		Doc:   "k_n, normal spring stiffness, required by `hooke` and `hertz`",
-		Field: func(s *Set) *float64 { return &s.Smooth.Kn }},
+		Models: []string{"hooke", "hertz"},
+		Doc:    "k_n, normal spring stiffness, required by `hooke` and `hertz`",
+		Field:  func(s *Set) *float64 { return &s.Smooth.Kn }},
 	{Name: "gamma_n", Unit: "1/s", Class: ClassSmooth, Default: "0", Lo: 0, Hi: inf, Panel: true,
-		Doc:   "γ_n, normal damping rate (times m_eff)",
-		Field: func(s *Set) *float64 { return &s.Smooth.GammaN }},
+		Models: []string{"hooke", "hertz"},
+		Doc:    "γ_n, normal damping rate (times m_eff)",
+		Field:  func(s *Set) *float64 { return &s.Smooth.GammaN }},
 	{Name: "kt", Unit: "as `kn`", Class: ClassSmooth, Default: "0", Lo: 0, Hi: inf, Panel: true,
-		Doc:   "k_t, tangential spring stiffness",
-		Field: func(s *Set) *float64 { return &s.Smooth.Kt }},
+		Models: []string{"hooke", "hertz"},
+		Doc:    "k_t, tangential spring stiffness",
+		Field:  func(s *Set) *float64 { return &s.Smooth.Kt }},
 	{Name: "gamma_t", Unit: "1/s", Class: ClassSmooth, Default: "0", Lo: 0, Hi: inf, Panel: true,
-		Doc:   "γ_t, tangential damping rate (times m_eff)",
-		Field: func(s *Set) *float64 { return &s.Smooth.GammaT }},
+		Models: []string{"hooke", "hertz"},
+		Doc:    "γ_t, tangential damping rate (times m_eff)",
+		Field:  func(s *Set) *float64 { return &s.Smooth.GammaT }},
 	{Name: "youngs_modulus", Unit: "Pa", Class: ClassSmooth, Default: "—", Lo: 0, Hi: inf, LoOpen: true, Panel: true,
-		Doc:   "E, Young's modulus, required by `hertz-material`",
-		Field: func(s *Set) *float64 { return &s.Smooth.E }},
+		Models: []string{"hertz-material"},
+		Doc:    "E, Young's modulus, required by `hertz-material`",
+		Field:  func(s *Set) *float64 { return &s.Smooth.E }},
 	{Name: "poisson_ratio", Class: ClassSmooth, Default: "0", Lo: 0, Hi: 0.5, HiOpen: true, Panel: true,
-		Doc:   "ν, Poisson's ratio",
-		Field: func(s *Set) *float64 { return &s.Smooth.Nu }},
+		Models: []string{"hertz-material"},
+		Doc:    "ν, Poisson's ratio",
+		Field:  func(s *Set) *float64 { return &s.Smooth.Nu }},
 	{Name: "restitution", Class: ClassSmooth, Default: "—", Lo: 0, Hi: 1, LoOpen: true, Panel: true,
-		Doc:   "e, coefficient of restitution, required by `hertz-material`",
-		Field: func(s *Set) *float64 { return &s.Smooth.Restitution }},
+		Models: []string{"hertz-material"},
+		Doc:    "e, coefficient of restitution, required by `hertz-material`",
+		Field:  func(s *Set) *float64 { return &s.Smooth.Restitution }},
 	{Name: "mu", Class: ClassSmooth, Default: "0", Lo: 0, Hi: inf, Panel: true,
 		Doc:   "μ, Coulomb coefficient (cap μ \\|F_n\\|, as LAMMPS)",
 		Field: func(s *Set) *float64 { return &s.Smooth.Mu }},
@@ -175,6 +186,23 @@ func DefaultSet() Set {
 		}
 	}
 	return s
+}
+
+// Pick returns the Numbers and Flags of s whose parameters pass keep, in an
+// otherwise zero Set (no Choices, no derived constants): a law's
+// parameters by the table, for code that shows or edits some of them.
+func Pick(s *Set, keep func(*Param) bool) Set {
+	var out Set
+	for i := range Params {
+		switch p := &Params[i]; {
+		case !keep(p):
+		case p.Field != nil:
+			*p.Field(&out) = *p.Field(s)
+		case p.Flag != nil:
+			*p.Flag(&out) = *p.Flag(s)
+		}
+	}
+	return out
 }
 
 // NameOf returns the name of the Number whose accessor returns what get
@@ -210,6 +238,12 @@ func Names(keep func(*Param) bool) []string {
 		}
 	}
 	return out
+}
+
+// AppliesTo reports whether the parameter applies to the smooth model named
+// model (Models; true for every parameter without a list).
+func (p *Param) AppliesTo(model string) bool {
+	return p.Models == nil || slices.Contains(p.Models, model)
 }
 
 // SetNumber sets the parameter in s to v: a Number as it is, a Flag from 0

@@ -196,3 +196,52 @@ func TestParamRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestParamModels: every Models list names smooth models the "model" key
+// accepts (ParseSmoothModel), only on smooth parameters, so the panel never
+// hides a field for a model that does not exist.
+func TestParamModels(t *testing.T) {
+	for i := range Params {
+		p := &Params[i]
+		if p.Models != nil && p.Class != ClassSmooth {
+			t.Errorf("%s: Models on a %v parameter", p.Name, p.Class)
+		}
+		for _, m := range p.Models {
+			if _, err := ParseSmoothModel(m); err != nil {
+				t.Errorf("%s: Models names %q: %v", p.Name, m, err)
+			}
+		}
+	}
+	kn, _ := Lookup("kn")
+	if !kn.AppliesTo("hooke") || kn.AppliesTo("hertz-material") {
+		t.Errorf("kn applies to hooke %v, to hertz-material %v", kn.AppliesTo("hooke"), kn.AppliesTo("hertz-material"))
+	}
+}
+
+// TestPick: Pick copies exactly the Numbers and Flags of the parameters
+// kept (every accessor, none twice) and nothing else.
+func TestPick(t *testing.T) {
+	var full Set
+	for i := range Params {
+		if p := &Params[i]; p.Field != nil {
+			*p.Field(&full) = float64(i + 1)
+		} else if p.Flag != nil {
+			*p.Flag(&full) = true
+		}
+	}
+	full.Normal.Kind, full.Smooth.Model, full.Smooth.Radius = Hertz, HertzMaterial, "gaussian"
+	if got := Pick(&full, func(*Param) bool { return true }); got.Normal.Kind != 0 || got.Smooth.Model != 0 || got.Smooth.Radius != "" {
+		t.Errorf("Pick copied a choice: %+v", got)
+	}
+	smooth := Pick(&full, func(p *Param) bool { return p.Class == ClassSmooth })
+	for i := range Params {
+		p := &Params[i]
+		want := p.Class == ClassSmooth
+		switch {
+		case p.Field != nil && (*p.Field(&smooth) == float64(i+1)) != want:
+			t.Errorf("%s: %v after Pick of the smooth law", p.Name, *p.Field(&smooth))
+		case p.Flag != nil && *p.Flag(&smooth) != want:
+			t.Errorf("%s: %v after Pick of the smooth law", p.Name, *p.Flag(&smooth))
+		}
+	}
+}

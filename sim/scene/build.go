@@ -127,23 +127,20 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 	default:
 		return world.ContactParams{}, b.s.Errorf(l.Path+".law", "unknown law %q (barrier, linear, hertz)", l.Law)
 	}
-	p := world.ContactParams{
-		Normal:   law.Normal{Kind: k, GBar: l.Gbar, Eps1: l.Eps1, N1: l.N1, F: l.F, N2: l.N2},
-		Friction: law.Friction{MuS: l.MuS, MuD: l.MuD, EpsT: l.EpsT, CT: l.CT},
-		Zeta:     l.Zeta,
-		DampBand: l.DampBand,
-		HasPoly:  l.Poly || l.Gbar > 0,
-	}
-	if l.Model != "" {
+	p := world.ContactParams{HasPoly: l.Poly || l.Set.Normal.GBar > 0}
+	s := l.Set // the numbers and flags, by law.Params
+	s.Normal.Kind = k
+	if l.Model == "" {
+		s.Smooth = law.Smooth{}
+	} else {
 		m, err := law.ParseSmoothModel(l.Model)
 		if err != nil {
 			return p, b.s.Errorf(l.Path+".model", "%v", err)
 		}
 		p.HasSmooth = true
-		p.Smooth = law.Smooth{Model: m, Kn: l.Kn, GammaN: l.GammaN, Kt: l.Kt, GammaT: l.GammaT,
-			E: l.E, Nu: l.Nu, Restitution: l.Restitution, Mu: l.Mu, MuRoll: l.MuRoll, Radius: l.Curvature, CapQ: l.CapQ,
-			LimitDamping: l.LimitDamping}
+		s.Smooth.Model, s.Smooth.Radius = m, l.Curvature
 	}
+	p.SetLawSet(s)
 	if !p.HasPoly && !p.HasSmooth {
 		return p, b.s.Errorf(l.Path, "give the barrier law (gbar, eps1) for polyhedra or a smooth model for spheres and superquadrics")
 	}

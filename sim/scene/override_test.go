@@ -22,10 +22,10 @@ func TestOverrides(t *testing.T) {
 		check func(s *Spec) bool
 	}{
 		{[]string{"time=3"}, func(s *Spec) bool { return s.Time == 3 }},
-		{[]string{"contact.default.mu_s=0.55"}, func(s *Spec) bool { return s.Contact.Default.MuS == 0.55 }},
+		{[]string{"contact.default.mu_s=0.55"}, func(s *Spec) bool { return s.Contact.Default.Set.Friction.MuS == 0.55 }},
 		// A pair inherits default values it does not set itself.
 		{[]string{"contact.default.zeta=0.3"}, func(s *Spec) bool {
-			return s.Contact.Pairs[0].Law.Zeta == 0.3 && s.Contact.Pairs[1].Law.Zeta == 0.7
+			return s.Contact.Pairs[0].Law.Set.Zeta == 0.3 && s.Contact.Pairs[1].Law.Set.Zeta == 0.7
 		}},
 		{[]string{"integrator.dt=2e-5"}, func(s *Spec) bool { return s.Integrator.Dt == 2e-5 }},
 		{nil, func(s *Spec) bool { return s.Integrator.DampLag && s.Integrator.DampLagEntry }}, // the defaults
@@ -93,7 +93,7 @@ bodies:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Contact.Default.Zeta != 0.25 || s.Integrator.Beta == nil || *s.Integrator.Beta != 0.3 || s.Output.Every != 0.5 ||
+	if s.Contact.Default.Set.Zeta != 0.25 || s.Integrator.Beta == nil || *s.Integrator.Beta != 0.3 || s.Output.Every != 0.5 ||
 		s.Bodies[0].AngularVelocity.Z != 2 || s.Description != "set from the command line" || s.Walls[0].Name != "floor" ||
 		s.Bodies[0].Orientation.Rotate(geom.Vec3{X: 1}).Sub(geom.Vec3{Y: 1}).Norm() > 1e-12 {
 		t.Errorf("absent keys not set: %+v", s)
@@ -175,8 +175,8 @@ shapes:
 	}
 	// Overriding the anchored value itself edits it where it is written, so
 	// the pair that merges it sees the change too.
-	if s.Contact.Default.MuS != 0.9 || s.Contact.Pairs[0].Law.MuS != 0.9 {
-		t.Errorf("mu_s default %v pair %v", s.Contact.Default.MuS, s.Contact.Pairs[0].Law.MuS)
+	if s.Contact.Default.Set.Friction.MuS != 0.9 || s.Contact.Pairs[0].Law.Set.Friction.MuS != 0.9 {
+		t.Errorf("mu_s default %v pair %v", s.Contact.Default.Set.Friction.MuS, s.Contact.Pairs[0].Law.Set.Friction.MuS)
 	}
 }
 
@@ -203,7 +203,7 @@ func TestSpecWith(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := s2.Contact.Default; l.MuS != 0.5 || l.MuD != 0.25 || l.Zeta != 0.1 || s.Contact.Default.MuS != 0 {
+	if l := s2.Contact.Default; l.Set.Friction.MuS != 0.5 || l.Set.Friction.MuD != 0.25 || l.Set.Zeta != 0.1 || s.Contact.Default.Set.Friction.MuS != 0 {
 		t.Errorf("With: %+v", l)
 	}
 	if s2.fsys == nil || s2.File != s.File {

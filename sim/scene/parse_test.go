@@ -14,6 +14,7 @@ import (
 
 	"grainlab/assets"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 )
 
 var wantBuiltins = []string{
@@ -105,8 +106,8 @@ func TestCubeDropGeometry(t *testing.T) {
 			t.Errorf("%s: mass %v, want 1 kg", c.name, m)
 		}
 		l := s.Contact.Default
-		if l.Law != "barrier" || l.Gbar != 0.001 || l.Eps1 != 2e5 || l.N1 != 1 || l.F != 0.5 || l.N2 != -2 ||
-			l.Zeta != 0 || l.MuS != 0 || l.MuD != 0 || l.EpsT != 0 || l.CT != 0 {
+		if l.Law != "barrier" || l.Set.Normal.GBar != 0.001 || l.Set.Normal.Eps1 != 2e5 || l.Set.Normal.N1 != 1 || l.Set.Normal.F != 0.5 || l.Set.Normal.N2 != -2 ||
+			l.Set.Zeta != 0 || l.Set.Friction.MuS != 0 || l.Set.Friction.MuD != 0 || l.Set.Friction.EpsT != 0 || l.Set.Friction.CT != 0 {
 			t.Errorf("%s: law %+v", c.name, l)
 		}
 		it := s.Integrator
@@ -152,7 +153,7 @@ func TestPileGeometry(t *testing.T) {
 		t.Fatalf("%d bodies, time %v", len(s.Bodies), s.Time)
 	}
 	l := s.Contact.Default
-	if l.Zeta != 0.5 || l.MuS != 0.5 || l.MuD != 0.4 || l.EpsT != 1e5 || l.CT != 50 || l.Gbar != 0.001 {
+	if l.Set.Zeta != 0.5 || l.Set.Friction.MuS != 0.5 || l.Set.Friction.MuD != 0.4 || l.Set.Friction.EpsT != 1e5 || l.Set.Friction.CT != 50 || l.Set.Normal.GBar != 0.001 {
 		t.Errorf("law %+v", l)
 	}
 	prevTop := 0.0
@@ -188,7 +189,7 @@ func TestSlidingBlocks(t *testing.T) {
 			t.Errorf("%s: body at %v %v", name, b.Position, b.Orientation)
 		}
 		l := s.Contact.Default
-		if l.Zeta != 0.5 || l.MuS != 0.8 || l.MuD != 0.6 || l.EpsT != 1e5 || l.CT != 20 {
+		if l.Set.Zeta != 0.5 || l.Set.Friction.MuS != 0.8 || l.Set.Friction.MuD != 0.6 || l.Set.Friction.EpsT != 1e5 || l.Set.Friction.CT != 20 {
 			t.Errorf("%s: law %+v", name, l)
 		}
 		if len(s.Loads) != 1 {
@@ -224,7 +225,7 @@ func TestTetrapodScenes(t *testing.T) {
 		t.Errorf("equivalent mass %v", mc)
 	}
 	l := s.Contact.Default
-	if l.Gbar != 0.005 || l.Eps1 != 1e7 || l.Zeta != 0.5 || l.MuS != 0.3 || l.MuD != 0.3 || l.EpsT != 1e7 || l.CT != 2e3 {
+	if l.Set.Normal.GBar != 0.005 || l.Set.Normal.Eps1 != 1e7 || l.Set.Zeta != 0.5 || l.Set.Friction.MuS != 0.3 || l.Set.Friction.MuD != 0.3 || l.Set.Friction.EpsT != 1e7 || l.Set.Friction.CT != 2e3 {
 		t.Errorf("law %+v", l)
 	}
 	if m := s.Loads[0].Moment.At(1); math.Abs(m.Z-375) > 1e-9 || m.X != 0 || s.Loads[0].Force.At(1) != (geom.Vec3{}) {
@@ -284,7 +285,7 @@ func TestBoxOfCubes(t *testing.T) {
 		t.Errorf("generator %+v", g)
 	}
 	l := s.Contact.Default
-	if l.Zeta != 0.5 || l.MuS != 0.5 || l.MuD != 0.5 || l.EpsT != 1e5 || l.CT != 20 || l.Gbar != 0.001 || l.Eps1 != 2e5 {
+	if l.Set.Zeta != 0.5 || l.Set.Friction.MuS != 0.5 || l.Set.Friction.MuD != 0.5 || l.Set.Friction.EpsT != 1e5 || l.Set.Friction.CT != 20 || l.Set.Normal.GBar != 0.001 || l.Set.Normal.Eps1 != 2e5 {
 		t.Errorf("law %+v", l)
 	}
 	if s.Output.Every != 0.01 {
@@ -369,16 +370,16 @@ func TestFullScene(t *testing.T) {
 		t.Errorf("integrator %+v", it)
 	}
 	d := s.Contact.Default
-	if d.Law != "barrier" || d.Gbar != 0.001 || d.Eps1 != 2e5 || d.N1 != 1.5 || d.F != 0.4 || d.N2 != -3 ||
-		d.Zeta != 0.1 || d.MuS != 0.5 || d.MuD != 0.4 || d.EpsT != 1e5 || d.CT != 20 || d.DampBand != DefaultDampBand {
+	if d.Law != "barrier" || d.Set.Normal.GBar != 0.001 || d.Set.Normal.Eps1 != 2e5 || d.Set.Normal.N1 != 1.5 || d.Set.Normal.F != 0.4 || d.Set.Normal.N2 != -3 ||
+		d.Set.Zeta != 0.1 || d.Set.Friction.MuS != 0.5 || d.Set.Friction.MuD != 0.4 || d.Set.Friction.EpsT != 1e5 || d.Set.Friction.CT != 20 || d.Set.DampBand != law.DefaultSet().DampBand {
 		t.Errorf("default law %+v", d)
 	}
 	p0, p1 := s.Contact.Pairs[0], s.Contact.Pairs[1]
-	if p0.Between != [2]string{"steel", "default"} || p0.Law.MuS != 0.2 || p0.Law.MuD != 0.1 || p0.Law.Zeta != 0.1 || p0.Law.DampBand != DefaultDampBand ||
+	if p0.Between != [2]string{"steel", "default"} || p0.Law.Set.Friction.MuS != 0.2 || p0.Law.Set.Friction.MuD != 0.1 || p0.Law.Set.Zeta != 0.1 || p0.Law.Set.DampBand != law.DefaultSet().DampBand ||
 		!p0.Keys["mu_s"] || p0.Keys["zeta"] || p0.Law.Path != "contact.pairs[0]" {
 		t.Errorf("pair 0 %+v", p0)
 	}
-	if p1.Between != [2]string{"rubber", "rubber"} || p1.Law.Law != "hertz" || p1.Law.Zeta != 0.7 || p1.Law.N1 != 1.5 || !p1.Keys["n1"] || p1.Law.DampBand != 0.02 {
+	if p1.Between != [2]string{"rubber", "rubber"} || p1.Law.Law != "hertz" || p1.Law.Set.Zeta != 0.7 || p1.Law.Set.Normal.N1 != 1.5 || !p1.Keys["n1"] || p1.Law.Set.DampBand != 0.02 {
 		t.Errorf("pair 1 (merge key) %+v", p1)
 	}
 	if got := s.ShapeOrder; !reflect.DeepEqual(got, []string{"cube", "pod", "part", "ball", "pill"}) {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 )
 
 // Spec is a decoded scene. Defaults are filled in; Src maps dotted key paths
@@ -115,40 +116,20 @@ type Integrator struct {
 	Restitution float64 // cd: restitution coefficient (0: perfectly inelastic)
 }
 
-// DefaultDampBand is the scene default of damp_band: 0, S0 eq. (52) as
-// written. A positive band switches the dashpot on across that outer
-// fraction of the skin (law.DampingRamp), our regularisation of the jump of
-// eq. (52) at g = ḡ that stalls newmark's Newton iterations.
-const DefaultDampBand = 0
-
 // Law is one contact interface law (S0 §2.5, eq. 50 and 53–55).
 type Law struct {
-	Path string  // "contact.default" or "contact.pairs[i]"
-	Law  string  // barrier | linear | hertz
-	Gbar float64 // ḡ_n, activation distance (contact skin), m
-	Eps1 float64 // ε₁, N/m^n1
-	N1   float64 // n₁ (1 linear)
-	F    float64 // f: barrier part below f·ḡ_n, 0 < f < 1
-	N2   float64 // n₂ < 0, barrier exponent
-	Zeta float64 // ζ, normal damping ratio
-	MuS  float64 // static friction coefficient
-	MuD  float64 // dynamic friction coefficient
-	EpsT float64 // ε_t, tangential stiffness, N/m
-	CT   float64 // c_t, tangential damping, N·s/m
-	// DampBand: the dashpot switches on across this outer fraction of the
-	// skin (world.ContactParams.DampBand), default DefaultDampBand.
-	DampBand float64
+	Path string // "contact.default" or "contact.pairs[i]"
+	Law  string // barrier | linear | hertz
+	// Set holds the law's numbers and flags, read and written through
+	// law.Params' accessors (its Kind, Model and Radius stay zero: the
+	// text fields Law, Model and Curvature name them); DampBand defaults to
+	// 0 (S0 eq. (52) as written), CapQ to 10, the rest as law.DefaultSet.
+	Set law.Set
 
 	// Smooth bodies (spheres, superquadrics): spring–dashpot law (law.Smooth).
-	Model              string  // hooke | hertz (LAMMPS gran/hooke, gran/hertz) | hertz-material (E, ν, e)
-	Curvature          string  // mean | gaussian | volume: particle radius in R_eff (S1 eq. 38–40)
-	Kn, GammaN         float64 // k_n (N/m; hertz N/m²), γ_n (1/s)
-	Kt, GammaT         float64 // k_t, γ_t
-	E, Nu, Restitution float64 // hertz-material: Young's modulus (Pa), Poisson's ratio, coefficient of restitution
-	Mu, MuRoll         float64 // Coulomb coefficient, rolling resistance coefficient
-	CapQ               float64 // q: R ≤ q·R_vol (S1 §2.5), default 10
-	LimitDamping       bool    // clamp F_n at ≥ 0 (LAMMPS limit_damping); default off: S2 eq. 20 as written
-	Poly, Smooth       bool    // which law sets the default block gives
+	Model        string // hooke | hertz (LAMMPS gran/hooke, gran/hertz) | hertz-material (E, ν, e)
+	Curvature    string // mean | gaussian | volume: particle radius in R_eff (S1 eq. 38–40)
+	Poly, Smooth bool   // which law sets the default block gives
 }
 
 // Contact holds the default law and per-material-pair overrides.
