@@ -294,23 +294,28 @@ func (w *World) DetectContacts() (nightOwls int) {
 func (w *World) Commit() {
 	w.leaveSpheres()
 	w.histStale = false
-	lv := &w.live
-	if cap(lv.has) < len(w.pairs) {
-		lv.has = make([]bool, len(w.pairs))
+	n, lv := len(w.pairs), &w.live
+	if cap(lv.buf) < n {
+		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
-	has := lv.has[:len(w.pairs)]
-	w.parallelRange(len(w.pairs), func(_, lo, hi int) { // each pair alone
+	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
+	w.parallelRange(n, func(_, lo, hi int) { // each pair alone
+		m := lo // the batch's pairs with contacts go to buf[lo:m]
 		for i, e := range w.pairs[lo:hi] {
 			e.prev, e.cur = e.cur, e.prev[:0]
 			e.nightOwl = false
-			has[lo+i] = len(e.prev) > 0
+			if len(e.prev) > 0 {
+				buf[m] = int32(lo + i)
+				m++
+			}
+		}
+		if hi > lo { // (no pairs: one empty call)
+			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	})
 	lv.idx = lv.idx[:0]
-	for i, h := range has {
-		if h {
-			lv.idx = append(lv.idx, int32(i))
-		}
+	for lo := 0; lo < n; lo = int(next[lo]) { // the batches in pair order
+		lv.idx = append(lv.idx, buf[lo:cnt[lo]]...)
 	}
 	lv.gen = w.gen + 1
 	// Wall pairs that dropped out of the candidate set lose their history.
@@ -333,9 +338,11 @@ func (w *World) Commit() {
 // empties lists (SetWallEnabled) leaves a superset, which readers skip
 // over as the full walk would.
 type livePairs struct {
-	has []bool  // per pair: prev not empty (written by Commit's workers)
-	idx []int32 // the pairs with has set, in order
+	idx []int32 // the pairs with contacts, in order
 	gen uint64  // w.gen+1 of the Commit that built idx (0: never)
+	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
+	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
+	buf, cnt, next []int32
 }
 
 // livePairs returns the indices of the pairs that may have accepted
