@@ -20,11 +20,13 @@ import (
 // k_c = −df_n/dg of S0 eq. 49, for smooth contacts the tangent of the
 // spring–dashpot), a gap may close by at most Settings.Approach of itself in
 // a step, and a pair still apart may close at most half its distance (or the
-// skin) per step — no tunnelling. Bounded by the scene's dt_min and dt_max.
-func lawDt(w *world.World, safety float64) float64 {
+// skin) per step — no tunnelling. Bounded by the scene's dt_min and dt_max,
+// and by limit (World.StableDtBelow: min(StableDt, limit) to the bit, terms
+// that cannot go below limit left out; +Inf: none).
+func lawDt(w *world.World, safety, limit float64) float64 {
 	s := w.Settings.Safety
 	w.Settings.Safety = safety
-	dt := w.StableDt()
+	dt := w.StableDtBelow(limit)
 	w.Settings.Safety = s
 	return dt
 }

@@ -181,7 +181,10 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	// period of the stiffest active or approaching contact, no tunnelling.
 	if !v.FixedStep {
 		sf := v.safety(w)
-		lim := math.Max(math.Min(lawDt(w, sf), travelDt(w, 0.5)), s.DtMin)
+		// Only a bound below h changes h, and min(StableDt, h) in place of
+		// StableDt gives the same h: where the two differ both are ≥ h, and
+		// so is every min/max below that starts from them.
+		lim := math.Max(math.Min(lawDt(w, sf, h), travelDt(w, 0.5)), s.DtMin)
 		if v.Alpha == 0 {
 			// Explicit in the tangential springs too (stepcontrol.go).
 			lim = math.Max(math.Min(lim, tangentDt(w, sf)), s.DtMin)

@@ -45,6 +45,10 @@ type Normal struct {
 	F        float64 // f ∈ (0, 1): switch gap ḡḡ = f·ḡ (Barrier only)
 	N2       float64 // n2 < 0: barrier exponent of part (ii) (Barrier only)
 	eps2, c2 float64 // barrier matching constants, S0 eq. (51)
+	// Potential's constants of part (ii), set by Prepare with the same
+	// expressions Potential used per call (so the same bits): the energy
+	// stored down to ḡḡ and ε2·ḡḡ^(n2+1).
+	potGG, potE2 float64
 }
 
 // NewNormal returns a validated, prepared Barrier law.
@@ -89,7 +93,7 @@ var errNotPrepared = errors.New("law: Normal barrier used before Prepare")
 // Prepare validates the law and computes ε2 and c2 from the C¹ matching at
 // ḡḡ = F·ḡ (S0 eq. 50–51). It must be called again after changing a field.
 func (n *Normal) Prepare() error {
-	n.eps2, n.c2 = 0, 0
+	n.eps2, n.c2, n.potGG, n.potE2 = 0, 0, 0, 0
 	if err := n.Validate(); err != nil {
 		return err
 	}
@@ -103,6 +107,8 @@ func (n *Normal) Prepare() error {
 		n.eps2, n.c2 = 0, 0
 		return fmt.Errorf("law: barrier constants out of range (eps2=%g, c2=%g): rescale gbar/eps1", e, c)
 	}
+	n.potGG = n.Eps1 * math.Pow(n.GBar-gg, n.N1+1) / (n.N1 + 1) // ∫ of S0 eq. (49) part (i) from ḡḡ to ḡ
+	n.potE2 = n.eps2 * math.Pow(gg, n.N2+1)                     // ε2·ḡḡ^s, s = n2+1
 	return nil
 }
 
@@ -130,13 +136,13 @@ func (n Normal) Force(g float64) float64 {
 		return n.Eps1 * d * math.Sqrt(d)
 	}
 	if g >= n.F*n.GBar {
-		return n.Eps1 * math.Pow(d, n.N1) // S0 eq. (49), part (i)
+		return n.Eps1 * powExact(d, n.N1) // S0 eq. (49), part (i)
 	}
 	if g <= 0 {
 		return math.Inf(1)
 	}
 	n.mustBePrepared()
-	return n.eps2*math.Pow(g, n.N2) + n.c2 // S0 eq. (49), part (ii)
+	return n.eps2*powExact(g, n.N2) + n.c2 // S0 eq. (49), part (ii)
 }
 
 // Stiffness returns the tangent stiffness k_c = −df_n/dg ≥ 0 (S0 §2.4.7),
@@ -153,13 +159,13 @@ func (n Normal) Stiffness(g float64) float64 {
 		return 1.5 * n.Eps1 * math.Sqrt(d)
 	}
 	if g >= n.F*n.GBar {
-		return n.Eps1 * n.N1 * math.Pow(d, n.N1-1) // −d/dg of S0 eq. (49), part (i)
+		return n.Eps1 * n.N1 * powExact(d, n.N1-1) // −d/dg of S0 eq. (49), part (i)
 	}
 	if g <= 0 {
 		return math.Inf(1)
 	}
 	n.mustBePrepared()
-	return -n.eps2 * n.N2 * math.Pow(g, n.N2-1) // −d/dg of S0 eq. (49), part (ii)
+	return -n.eps2 * n.N2 * powExact(g, n.N2-1) // −d/dg of S0 eq. (49), part (ii)
 }
 
 // Potential returns the stored elastic energy ∫_g^ḡ f_n dg' ≥ 0 (zero for
@@ -178,19 +184,19 @@ func (n Normal) Potential(g float64) float64 {
 	}
 	gg := n.F * n.GBar
 	if g >= gg {
-		return n.Eps1 * math.Pow(d, n.N1+1) / (n.N1 + 1) // ∫ of S0 eq. (49), part (i)
+		return n.Eps1 * powExact(d, n.N1+1) / (n.N1 + 1) // ∫ of S0 eq. (49), part (i)
 	}
 	if g <= 0 {
 		return math.Inf(1)
 	}
 	n.mustBePrepared()
-	p := n.Eps1 * math.Pow(n.GBar-gg, n.N1+1) / (n.N1 + 1) // energy stored down to ḡḡ
+	p := n.potGG // energy stored down to ḡḡ: Eps1·(ḡ−ḡḡ)^(n1+1)/(n1+1) (Prepare)
 	// ∫_g^ḡḡ ε2 x^n2 dx = ε2 ḡḡ^s (1 − (g/ḡḡ)^s)/s, s = n2+1; → ε2 ln(ḡḡ/g) as s → 0.
 	s, l := n.N2+1, math.Log(g/gg)
 	if s == 0 {
 		p += n.eps2 * -l // S0 eq. (49) part (ii) integrated, n2 = −1 (log form)
 	} else {
-		p += n.eps2 * math.Pow(gg, s) * -math.Expm1(s*l) / s // S0 eq. (49) part (ii) integrated
+		p += n.potE2 * -math.Expm1(s*l) / s // S0 eq. (49) part (ii) integrated; potE2 = ε2·ḡḡ^s (Prepare)
 	}
 	return p + n.c2*(gg-g)
 }
@@ -210,4 +216,52 @@ func (n *Normal) mustBePrepared() {
 	if n.eps2 == 0 {
 		panic(errNotPrepared)
 	}
+}
+
+// powExact is math.Pow(x, y) to the bit, with the small integer exponents
+// of the barrier law's usual n1 = 1, 2 and n2 = −1, −2 (y = −3 … 3) done
+// without Pow's general path. Pow returns 1 for y = 0 and x for y = 1
+// first; for x > 0 and an integer |y| it multiplies the mantissa m of
+// x = m·2^e by successive squarings (m·m, then m·(m·m)), takes the
+// reciprocal for y < 0 and scales by a power of two at the end, so its
+// result is that of x·x, x·(x·x) or 1 over them exactly — scaling by a
+// power of two does not change a rounding — as long as no product or
+// reciprocal is subnormal or infinite, which is checked (else math.Pow).
+func powExact(x, y float64) float64 {
+	const minNormal = 0x1p-1022
+	switch y {
+	case 0:
+		return 1
+	case 1:
+		return x
+	case 2:
+		if q := x * x; x > 0 && q >= minNormal && q <= math.MaxFloat64 {
+			return q
+		}
+	case 3:
+		if q := x * x; x > 0 && q >= minNormal && q <= math.MaxFloat64 {
+			if c := x * q; c >= minNormal && c <= math.MaxFloat64 {
+				return c
+			}
+		}
+	case -1:
+		if r := 1 / x; x > 0 && x <= math.MaxFloat64 && r >= minNormal && r <= math.MaxFloat64 {
+			return r
+		}
+	case -2:
+		if q := x * x; x > 0 && q >= minNormal && q <= math.MaxFloat64 {
+			if r := 1 / q; r >= minNormal && r <= math.MaxFloat64 {
+				return r
+			}
+		}
+	case -3:
+		if q := x * x; x > 0 && q >= minNormal && q <= math.MaxFloat64 {
+			if c := x * q; c >= minNormal && c <= math.MaxFloat64 {
+				if r := 1 / c; r >= minNormal && r <= math.MaxFloat64 {
+					return r
+				}
+			}
+		}
+	}
+	return math.Pow(x, y)
 }

@@ -17,3 +17,16 @@ func (w *World) StableDtFull() (dt float64, visited, pairs int) {
 
 // ForgetBinder drops the pair StableDtBelow evaluates first.
 func (w *World) ForgetBinder() { w.bound.last, w.bound.lastI = nil, 0 }
+
+// LivePairs returns Commit's list of the pairs with accepted contacts
+// (livePairs: the list and whether it is in date) and the list a walk over
+// every candidate pair gives.
+func (w *World) LivePairs() (live []int32, ok bool, walk []int32) {
+	live, ok = w.livePairs()
+	for i, e := range w.pairs {
+		if len(e.prev) > 0 {
+			walk = append(walk, int32(i))
+		}
+	}
+	return live, ok, walk
+}

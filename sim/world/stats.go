@@ -117,7 +117,7 @@ func (w *World) UpdateStats() {
 		s.ByKind[snap.SQ] = sp.contacts
 		return
 	}
-	w.EachContact(func(_, _ int, c *contact.Contact) {
+	add := func(c *contact.Contact) {
 		if !c.Active() {
 			s.Suppressed++
 			return
@@ -125,7 +125,19 @@ func (w *World) UpdateStats() {
 		s.Contacts++
 		s.ByKind[c.Kind]++
 		s.PotentialContact += c.Epot
-	})
+	}
+	// The pairs with contacts only, when Commit's list is up to date: the
+	// same contacts in the same order as EachContact, so the same sums.
+	if live, ok := w.livePairs(); ok {
+		for _, i := range live {
+			e := w.pairs[i]
+			for k := range e.prev {
+				add(&e.prev[k])
+			}
+		}
+		return
+	}
+	w.EachContact(func(_, _ int, c *contact.Contact) { add(c) })
 }
 
 // EachContact calls f for every contact of the last accepted step, active or

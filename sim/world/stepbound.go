@@ -62,9 +62,18 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
 	// The pairs to visit: all, or those with contacts (and smooth ones).
 	visit := bd.visit[:0]
-	for i, e := range w.pairs {
-		if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
-			visit = append(visit, int32(i))
+	if live, ok := w.livePairs(); ok && !sk.travel && !sw.smooth {
+		// Commit's list of the pairs with contacts (a superset, in order).
+		for _, i := range live {
+			if len(w.pairs[i].prev) > 0 {
+				visit = append(visit, i)
+			}
+		}
+	} else {
+		for i, e := range w.pairs {
+			if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
+				visit = append(visit, int32(i))
+			}
 		}
 	}
 	bd.visit = visit

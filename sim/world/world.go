@@ -195,6 +195,7 @@ type World struct {
 	skin       float64
 	scratch    []paddedScratch
 	sums       contactSums // accumulateContacts' per-body incidence (laws.go)
+	live       livePairs   // the pairs with contacts after the last Commit (laws.go)
 	flipped    bool        // the last detection pass met a reversed normal (pairPass)
 	gen        uint64      // evaluation counter (pairEntry.gen)
 	lawGen     uint64      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
