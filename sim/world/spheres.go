@@ -43,13 +43,15 @@ type Spheres struct {
 	f64Buf    []float64
 	vecBuf    []geom.Vec3
 	stateBuf  []sphere.State
+	kinBuf    []SphereKin
+	recBuf    []sphereRec
 	seenBuf   []bool
 	mergeOrd  []int32
-	// kin and rec hold what Drift and Accept need of each sphere, in body
+	// kin and rec hold what Drift and Accept need of each sphere, in sphere
 	// order: kin the integrator's kinematics, rec the world's part.
 	kin []SphereKin
 	rec []sphereRec
-	// acc is the accepted state of each sphere, in body order (kin's):
+	// acc is the accepted state of each sphere, in sphere order (kin's):
 	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
 	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
 	// bodies lag behind acc (SyncBodies writes them).
@@ -131,7 +133,7 @@ type Spheres struct {
 }
 
 // sphereRec is what the world's part of Drift and Accept needs of a
-// sphere, stored in body order so that their passes read memory in order.
+// sphere, stored in sphere order so that their passes read memory in order.
 type sphereRec struct {
 	mass float64
 	mg   geom.Vec3

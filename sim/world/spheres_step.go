@@ -23,7 +23,8 @@ import (
 //     (energies, travel bound).
 //
 // The kinematics are the integrator's; the world hands it the spheres in
-// blocks of passBlock, in body order, and does its own part of each block
+// blocks of passBlock, in sphere order (body order unless the spheres are
+// in spatial order: spheres_order.go), and does its own part of each block
 // while the block is in cache. Drift reads the accepted state from a flat
 // array in pass order (acc), so a rejected trial needs no roll-back. By
 // default Accept writes the accepted state to the bodies and the next Drift
@@ -73,8 +74,8 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
 	if test && s.refBuilds != w.verlet.Builds() {
-		for o, k := range s.byBody {
-			s.rec[o].ref = ref[k]
+		for k := range s.rec {
+			s.rec[k].ref = ref[k]
 		}
 		s.refBuilds = w.verlet.Builds()
 	}
@@ -133,7 +134,7 @@ type passPart struct {
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
-// driftRange is Drift's pass over the spheres of bodies lo…hi−1 (in body order),
+// driftRange is Drift's pass over the spheres lo…hi−1 (kin's order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite.
@@ -153,7 +154,7 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			}
 		}
 		s.kickDrift(kin, acc, s.dtDrift)
-		for i := range kin { // body order: the bodies are read in memory order
+		for i := range kin {
 			c := &rec[i]
 			st := kin[i].S
 			st.F, st.T = c.mg, geom.Vec3{}
@@ -222,8 +223,8 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 
 // finish is Accept's pass over the spheres: the integrator's kick of h
 // (h = 0 at the start), the state to the bodies, and the energies and
-// travel bound of the accepted state. The energies are summed in body
-// order; from passMin spheres on, in nChunks ranges of bodies, each from
+// travel bound of the accepted state. The energies are summed in sphere
+// order; from passMin spheres on, in nChunks ranges of spheres, each from
 // zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
@@ -281,7 +282,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
-// finishRange is finish's work on bodies lo…hi−1 (in body order): their
+// finishRange is finish's work on spheres lo…hi−1 (kin's order): their
 // energies summed from zero, the smallest travel bound of the spheres that
 // turn, the largest acceleration bound over radius |a|/R of its spheres
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
@@ -295,7 +296,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 		kin, rec, acc := s.kin[b0:b1], s.rec[b0:b1], s.acc[b0:b1]
 		rec, acc = rec[:len(kin)], acc[:len(kin)]
 		s.kick(kin, s.hFinish)
-		for i := range kin { // body order: the bodies are written in memory order
+		for i := range kin {
 			c := &rec[i]
 			kn := &kin[i]
 			k, st := kn.K, kn.S
