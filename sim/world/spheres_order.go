@@ -26,13 +26,12 @@ import (
 // order throughout; bodies written every step are then written out of
 // order. Periodic worlds keep body order.
 //
-// Measured (docs/performance.md, CPU time on lattices of 20 000 and 100 000
-// settling spheres): the pair kernel and the list rebuild gain, but Drift
-// and Accept, which pair each body (in memory in body order) with its flat
-// state, then read and write that state out of order, and lose more: 7–12%
-// more CPU per particle-step in all. So the renumbering is off by default
-// (SphereReorderMin); it pays once the accepted state no longer has to be
-// copied to and from the bodies every step.
+// Measured (docs/performance.md, "Lazy bodies", CPU time of grainlab bench
+// on falling lattices): with lazy bodies it pays, 8–9% less CPU at 20 000
+// and 100 000 spheres; with the bodies written every step (grainlab run,
+// the window) they are written out of order and it costs 5% at 50 000. So
+// the renumbering is off by default (SphereReorderMin) until grainlab run
+// no longer reads every body each step.
 
 // SphereReorderMin is the smallest number of spheres the sphere path keeps
 // in spatial order (off by default: see above; tests and benchmarks lower
