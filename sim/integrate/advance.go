@@ -20,6 +20,25 @@ func Advance(w *world.World, t float64, each func() bool) (int, error) {
 // trajectory does not depend on when it is observed (docs/outputs.md). t is
 // clamped to end; with t = end it is Advance. each is as in Advance.
 func AdvancePast(w *world.World, t, end float64, each func() bool) (int, error) {
+	return advance(w, t, end, each, false)
+}
+
+// AdvanceStats is Advance for a caller whose each reads nothing of the world
+// but its time, step count and statistics (w.Stats): between events the
+// explicit integrator's sphere path then keeps its state in its own flat
+// arrays and writes the bodies only when an event applies and on return
+// (world.SetLazyBodies), the same bits as Advance.
+func AdvanceStats(w *world.World, t float64, each func() bool) (int, error) {
+	return advance(w, t, t, each, true)
+}
+
+// advance is AdvancePast; lazy: each reads no body (AdvanceStats). Without
+// each the bodies are lazy too: nobody reads them before the return.
+func advance(w *world.World, t, end float64, each func() bool, lazy bool) (int, error) {
+	if _, ok := w.Integrator.(*Explicit); ok && (lazy || each == nil) {
+		w.SetLazyBodies(true)
+		defer w.SetLazyBodies(false) // the bodies written on every return
+	}
 	t = math.Min(t, end)
 	n := 0
 	for w.Time < t-1e-12 {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
 
@@ -20,15 +21,16 @@ func (s sphereStep) Drift(dt float64) { s.Spheres.Drift(dt, sphereKickDrift) }
 func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 
 // sphereKickDrift is kickDrift on the sphere path: the trial state of each
-// sphere of kin from its body's accepted state, half kick with the stored
+// sphere of kin from its accepted state acc[i], half kick with the stored
 // forces (halfKickSphere) and drift over dt. The orientation turns only
 // while ω ≠ 0 (kickDrift turns it always: Integrate with ω = 0 renormalises
 // q, which may change its last bits).
-func sphereKickDrift(kin []world.SphereKin, dt float64) {
+func sphereKickDrift(kin []world.SphereKin, acc []sphere.State, dt float64) {
 	h := 0.5 * dt
+	acc = acc[:len(kin)]
 	for i := range kin {
 		c := &kin[i]
-		b, st := c.B, c.S
+		b, st := &acc[i], c.S
 		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
 		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q // drift x + Δt·v_{1/2}
 		if om.Norm2() != 0 {
@@ -56,8 +58,9 @@ func halfKickSphere(v, w, f, t geom.Vec3, h, invM, invI float64) (geom.Vec3, geo
 
 // stepSpheres is Step on the world's sphere path (world.Spheres): the same
 // velocity Verlet, rejections and step-size rule, on flat arrays. The
-// accepted state is in the bodies; a trial step reads them and writes the
-// flat trial state, so a rejection needs no roll-back.
+// accepted state is in the flat array world.Spheres keeps (and in the
+// bodies unless they are lazy: world.SetLazyBodies); a trial step reads it
+// and writes the flat trial state, so a rejection needs no roll-back.
 func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, nil)

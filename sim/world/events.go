@@ -32,6 +32,7 @@ func (w *World) ApplyEvents() error {
 			continue
 		}
 		ev.Done = true
+		w.SyncBodies() // the event may read or change the bodies (SetLazyBodies)
 		for _, n := range ev.Disable {
 			if err := w.SetWallEnabled(n, false); err != nil {
 				return fmt.Errorf("%s: %w", ev.Source, err)

@@ -43,13 +43,21 @@ type Spheres struct {
 	f64Buf    []float64
 	vecBuf    []geom.Vec3
 	stateBuf  []sphere.State
+	kinBuf    []SphereKin
+	recBuf    []sphereRec
 	seenBuf   []bool
 	mergeOrd  []int32
-	// kin and rec hold what Drift and Accept need of each sphere, in body
+	// kin and rec hold what Drift and Accept need of each sphere, in sphere
 	// order: kin the integrator's kinematics, rec the world's part.
-	kin       []SphereKin
-	rec       []sphereRec
-	refBuilds int // Verlet builds when rec's reference positions were copied
+	kin []SphereKin
+	rec []sphereRec
+	// acc is the accepted state of each sphere, in sphere order (kin's):
+	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
+	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
+	// bodies lag behind acc (SyncBodies writes them).
+	acc                   []sphere.State
+	accFresh, lazy, stale bool
+	refBuilds             int // Verlet builds when rec's reference positions were copied
 
 	// Drift and Accept on two workers (passes).
 	part             [2]passPart
@@ -125,11 +133,12 @@ type Spheres struct {
 }
 
 // sphereRec is what the world's part of Drift and Accept needs of a
-// sphere, stored in body order so that their passes read memory in order.
+// sphere, stored in sphere order so that their passes read memory in order.
 type sphereRec struct {
 	mass float64
 	mg   geom.Vec3
 	ref  geom.Vec3 // the Verlet list's reference position
+	r    float64   // radius (the body's R)
 	spec int32
 }
 
@@ -192,12 +201,14 @@ func (w *World) Spheres() *Spheres {
 	}
 	s := w.sph
 	if s.key != w.spheresKey() {
+		s.syncBodies() // build reads the bodies
 		if s.owns {
 			s.export()
 		}
 		s.build()
 	}
 	if !s.ok || len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath {
+		s.syncBodies() // the generic stages read the bodies
 		if s.owns {
 			s.export()
 		}
@@ -212,6 +223,9 @@ func (w *World) Spheres() *Spheres {
 
 // leaveSpheres gives the contact history back to the generic stages.
 func (w *World) leaveSpheres() {
+	if w.sph != nil {
+		w.sph.syncBodies()
+	}
 	if w.sph != nil && w.sph.owns {
 		w.sph.export()
 	}
@@ -331,6 +345,7 @@ func (s *Spheres) build() {
 	type specKey struct {
 		r, m, im float64
 		ii       [3]float64
+		ib       geom.Mat3 // finish reads a species' IBody
 		mat      int
 	}
 	specs := map[specKey]int32{}
@@ -340,7 +355,7 @@ func (s *Spheres) build() {
 		s.invM[k], s.invI[k] = b.InvMass, b.IBodyInv[0][0]
 		s.rad[k] = b.Radius() + s.gmax/2
 		s.mg[k] = w.Gravity.Scale(b.Mass)
-		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.Material}
+		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.IBody, b.Material}
 		id, ok := specs[key]
 		if !ok {
 			id = int32(len(s.rep))
@@ -352,8 +367,10 @@ func (s *Spheres) build() {
 	s.kin, s.rec = resize(s.kin, n), resize(s.rec, n)
 	for k, b := range s.body {
 		s.kin[k] = SphereKin{B: b, K: int32(k), InvM: s.invM[k], InvI: s.invI[k]}
-		s.rec[k] = sphereRec{mass: s.mass[k], mg: s.mg[k], spec: s.spec[k]}
+		s.rec[k] = sphereRec{mass: s.mass[k], mg: s.mg[k], r: s.r[k], spec: s.spec[k]}
 	}
+	s.acc = resize(s.acc, n)
+	s.accFresh, s.stale = false, false
 	s.refBuilds = -1
 	s.tr.Resize(n)
 	for k := range s.kin {

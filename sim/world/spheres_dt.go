@@ -92,7 +92,7 @@ func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
 	if pl.bi < s.idx[k] {
 		a, b = b, a
 	}
-	return t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[s.body[k].Material*s.nmat+pl.body.Material])
+	return t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]) // s.mat: no read of the sphere's body
 }
 
 // StableDt is World.StableDt for the sphere path, after Accept: the travel

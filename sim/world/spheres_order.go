@@ -20,16 +20,18 @@ import (
 // of lower index), so every pair's force has the bits it had, but a
 // sphere's sum runs over its pairs in the new list order: results are not
 // bit-identical to body order, and they do not depend on the number of
-// workers. The passes over bodies (Drift, Accept) walk them in body order.
-// Periodic worlds keep body order.
+// workers. The passes of Drift and Accept walk the spheres in their new
+// order too (their records and the accepted state are renumbered with
+// them), so with lazy bodies (SetLazyBodies) a step reads memory nearly in
+// order throughout; bodies written every step are then written out of
+// order. Periodic worlds keep body order.
 //
-// Measured (docs/performance.md, CPU time on lattices of 20 000 and 100 000
-// settling spheres): the pair kernel and the list rebuild gain, but Drift
-// and Accept, which pair each body (in memory in body order) with its flat
-// state, then read and write that state out of order, and lose more: 7–12%
-// more CPU per particle-step in all. So the renumbering is off by default
-// (SphereReorderMin); it pays once the accepted state no longer has to be
-// copied to and from the bodies every step.
+// Measured (docs/performance.md, "Lazy bodies", CPU time of grainlab bench
+// on falling lattices): with lazy bodies it pays, 8–9% less CPU at 20 000
+// and 100 000 spheres; with the bodies written every step (grainlab run,
+// the window) they are written out of order and it costs 5% at 50 000. So
+// the renumbering is off by default (SphereReorderMin) until grainlab run
+// no longer reads every body each step.
 
 // SphereReorderMin is the smallest number of spheres the sphere path keeps
 // in spatial order (off by default: see above; tests and benchmarks lower
@@ -127,12 +129,20 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
-	// byBody: the spheres in body order (and the kinematics' index).
+	// The passes' records follow the spheres (Drift and Accept walk them in
+	// sphere order, the accepted state acc with them).
+	s.kin = permuted(s.kin, perm, &s.kinBuf)
+	s.rec = permuted(s.rec, perm, &s.recBuf)
+	s.acc = permuted(s.acc, perm, &s.stateBuf)
+	for k := range s.kin {
+		s.kin[k].K, s.kin[k].S = int32(k), &s.tr.S[k]
+	}
+	s.refBuilds = -1
+	// byBody: the spheres in body order.
 	j := 0
 	for _, k := range s.sidx {
 		if k >= 0 {
 			s.byBody[j] = k
-			s.kin[j].K, s.kin[j].S = k, &s.tr.S[k]
 			j++
 		}
 	}

@@ -23,15 +23,21 @@ import (
 //     (energies, travel bound).
 //
 // The kinematics are the integrator's; the world hands it the spheres in
-// blocks of passBlock, in body order, and does its own part of each block
-// while the block is in cache. The accepted state is always the bodies'
-// (Drift reads them), so a rejected trial needs no roll-back and whatever
-// changes a body between steps is seen by the next one.
+// blocks of passBlock, in sphere order (body order unless the spheres are
+// in spatial order: spheres_order.go), and does its own part of each block
+// while the block is in cache. Drift reads the accepted state from a flat
+// array in pass order (acc), so a rejected trial needs no roll-back. By
+// default Accept writes the accepted state to the bodies and the next Drift
+// reads it back from them, so whatever changes a body between steps is seen
+// by the next one. With lazy bodies (SetLazyBodies: a caller that reads
+// nothing but the world's time and statistics between steps) acc is the
+// state of record and the bodies are written only by SyncBodies: a step then
+// touches no body.Body at all (≈ 450 B each, spread over the heap).
 
 // SphereKin is one sphere as the integrator's kinematic passes see it:
-// its body B, which holds the accepted state, its trial state S (an element
-// of Trial().S, sphere K), and its inverse mass and (isotropic) inverse
-// moment of inertia.
+// its body B, its trial state S (an element of Trial().S, sphere K), and its
+// inverse mass and (isotropic) inverse moment of inertia. The accepted state
+// the passes start from is handed beside kin (Accepted order: the pass's).
 type SphereKin struct {
 	B          *body.Body
 	S          *sphere.State
@@ -40,10 +46,10 @@ type SphereKin struct {
 }
 
 // KickDrift is the integrator's first pass over the spheres kin of a
-// sphere step: it fills their trial states from their bodies' accepted
-// state over a step dt (velocity Verlet's half kick and drift: integrate's
-// sphereKickDrift).
-type KickDrift func(kin []SphereKin, dt float64)
+// sphere step: it fills their trial states from their accepted states acc
+// (acc[i] is kin[i]'s, with the forces of the accepted step) over a step dt
+// (velocity Verlet's half kick and drift: integrate's sphereKickDrift).
+type KickDrift func(kin []SphereKin, acc []sphere.State, dt float64)
 
 // Kick is the integrator's half kick h·F/m, h·T/I of the trial states of
 // kin with their forces (velocity Verlet's second half kick: integrate's
@@ -68,8 +74,8 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
 	if test && s.refBuilds != w.verlet.Builds() {
-		for o, k := range s.byBody {
-			s.rec[o].ref = ref[k]
+		for k := range s.rec {
+			s.rec[k].ref = ref[k]
 		}
 		s.refBuilds = w.verlet.Builds()
 	}
@@ -99,6 +105,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	} else {
 		d1, d2, finite = s.driftRange(0, n)
 	}
+	s.accFresh = true // acc holds the accepted state (read from the bodies if it did not)
 	// Verlet.Update's test: no rebuild while the two largest displacements
 	// since the build sum to at most the skin.
 	// (The radii are those of the last Update; its other tests concern
@@ -127,7 +134,7 @@ type passPart struct {
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
-// driftRange is Drift's pass over the spheres of bodies lo…hi−1 (in body order),
+// driftRange is Drift's pass over the spheres lo…hi−1 (kin's order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite.
@@ -138,8 +145,16 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 		b1 := min(b0+passBlock, hi)
 		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
 		rec = rec[:len(kin)]
-		s.kickDrift(kin, s.dtDrift)
-		for i := range kin { // body order: the bodies are read in memory order
+		acc := s.acc[b0:b1]
+		acc = acc[:len(kin)]
+		if !s.accFresh {
+			for i := range kin { // the accepted state is the bodies'
+				b := kin[i].B
+				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
+			}
+		}
+		s.kickDrift(kin, acc, s.dtDrift)
+		for i := range kin {
 			c := &rec[i]
 			st := kin[i].S
 			st.F, st.T = c.mg, geom.Vec3{}
@@ -208,8 +223,8 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 
 // finish is Accept's pass over the spheres: the integrator's kick of h
 // (h = 0 at the start), the state to the bodies, and the energies and
-// travel bound of the accepted state. The energies are summed in body
-// order; from passMin spheres on, in nChunks ranges of bodies, each from
+// travel bound of the accepted state. The energies are summed in sphere
+// order; from passMin spheres on, in nChunks ranges of spheres, each from
 // zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
@@ -252,6 +267,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			travel, accR = min(travel, t), max(accR, a)
 		}
 	}
+	s.accFresh, s.stale = s.lazy, s.lazy
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
@@ -266,33 +282,40 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
-// finishRange is finish's work on bodies lo…hi−1 (in body order): their
+// finishRange is finish's work on spheres lo…hi−1 (kin's order): their
 // energies summed from zero, the smallest travel bound of the spheres that
 // turn, the largest acceleration bound over radius |a|/R of its spheres
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
 // species' other spheres (into vmax2).
 func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel, accR float64) {
 	travel = math.Inf(1)
+	lazy := s.lazy
 	g := s.w.Gravity
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
-		rec = rec[:len(kin)]
+		kin, rec, acc := s.kin[b0:b1], s.rec[b0:b1], s.acc[b0:b1]
+		rec, acc = rec[:len(kin)], acc[:len(kin)]
 		s.kick(kin, s.hFinish)
-		for i := range kin { // body order: the bodies are written in memory order
+		for i := range kin {
 			c := &rec[i]
 			kn := &kin[i]
-			k, b, st := kn.K, kn.B, kn.S
-			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+			k, st := kn.K, kn.S
+			if lazy {
+				acc[i] = *st
+			} else {
+				b := kn.B
+				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+			}
 			m := c.mass
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := st.W.Norm2(); w2 != 0 {
+				rep := s.rep[c.spec] // the same R and IBody as the sphere's body (species)
 				wb := st.Q.InvRotate(st.W)
-				ke += 0.5 * wb.Dot(b.IBody.MulV(wb))
-				s.wr[k] = math.Sqrt(w2) * b.R
+				ke += 0.5 * wb.Dot(rep.IBody.MulV(wb))
+				s.wr[k] = math.Sqrt(w2) * rep.R
 				if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
-					travel = min(travel, 0.05*b.R/vr) // smoothTravelDt
+					travel = min(travel, 0.05*rep.R/vr) // smoothTravelDt
 				}
 			} else {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
@@ -302,12 +325,51 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 				}
 			}
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere.
-			if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(st.T.Norm2())*kn.InvI*b.R; a > 0 {
-				accR = max(accR, a/b.R)
+			if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(st.T.Norm2())*kn.InvI*c.r; a > 0 {
+				accR = max(accR, a/c.r)
 			}
 			ekin += ke
 			egrav -= m * g.Dot(st.X)
 		}
 	}
 	return ekin, egrav, travel, accR
+}
+
+// SetLazyBodies turns lazy bodies on or off (off by default). While on, the
+// sphere path's accepted state lives in its flat arrays and the movable
+// bodies lag behind it: a caller that reads or writes a body (its state,
+// forces, a snapshot, an event, another integrator) must call SyncBodies
+// first. Turning it off syncs. Results are the same bits either way.
+func (w *World) SetLazyBodies(on bool) {
+	if w.sph == nil {
+		if !on {
+			return
+		}
+		w.sph = &Spheres{w: w}
+	}
+	if !on {
+		w.SyncBodies()
+	}
+	w.sph.lazy = on
+}
+
+// SyncBodies writes the sphere path's accepted state (position, velocity,
+// angular velocity, orientation, force, moment) to the bodies if they lag
+// behind it (SetLazyBodies); the next step reads the bodies again, so
+// changes made to them after the call are seen.
+func (w *World) SyncBodies() {
+	if s := w.sph; s != nil {
+		s.syncBodies()
+	}
+}
+
+// syncBodies is SyncBodies.
+func (s *Spheres) syncBodies() {
+	if s.stale {
+		for o := range s.kin {
+			b, st := s.kin[o].B, &s.acc[o]
+			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+		}
+	}
+	s.stale, s.accFresh = false, false
 }
