@@ -309,6 +309,7 @@ type window struct {
 	hintGone  bool        // the first view's hint went (the run played)
 	hintBox   [4]float32  // tests: the band's box last drawn (x0, y0, x1, y1; 0 = none)
 	nextEvent string      // LoopState.NextEvent of the last frame
+	evScene   string      // LoopState.Scene of the last frame
 	eventMsg  string      // a scene event's message, shown in the hint's place
 	eventEnd  time.Time   // until when eventMsg shows (wall time)
 	dropped   []string    // paths dropped on the window, handled by the next frame
@@ -527,12 +528,13 @@ func (w *window) frame() {
 	if st.StatusSeq != w.loopSeq {
 		w.loopSeq = st.StatusSeq
 		w.status, w.statusErr = st.Status, st.StatusErr
-		if !st.StatusErr && w.nextEvent != "" && st.NextEvent != w.nextEvent {
-			// the pending event fired: its message also goes in the hint's place
+		if !st.StatusErr && w.nextEvent != "" && st.NextEvent != w.nextEvent && st.Scene == w.evScene {
+			// the pending event fired (not another scene loaded): its
+			// message also goes in the hint's place
 			w.eventMsg, w.eventEnd = st.Status, time.Now().Add(eventShow)
 		}
 	}
-	w.nextEvent = st.NextEvent
+	w.nextEvent, w.evScene = st.NextEvent, st.Scene
 	select {
 	case msg := <-w.shots:
 		w.status, w.statusErr = msg, strings.HasPrefix(msg, "screenshot failed")
