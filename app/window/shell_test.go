@@ -166,6 +166,23 @@ func TestFirstViewHint(t *testing.T) {
 			fail("event message in the band: %d text pixels (want ≥ 100), message %q", event, w.eventMsg)
 		}
 		hintInside(w, img, "event message at 800×500 scale 1", fail)
+		for _, mode := range []string{"H", "clean"} { // also without the panel
+			if mode == "H" {
+				w.hidePanel = true
+			} else {
+				w.setClean(true)
+			}
+			img = w.shotFrame()
+			ww, wh := w.win.GetSize()
+			if n := eventPixels(img, image.Rect(0, 0, ww, wh)); n < 100 {
+				fail("event message with %s: %d text pixels (want ≥ 100)", mode, n)
+			}
+			if mode == "H" {
+				w.hidePanel = false
+			} else {
+				w.setClean(false)
+			}
+		}
 		w.eventEnd = time.Now() // the ~3 s have passed
 		img = w.shotFrame()
 		if n := eventPixels(img, band); n > event/20 {
