@@ -127,6 +127,17 @@ func (h *History) Observe(s *snap.Snapshot, now float64) {
 // CursorFraction returns where time t falls among the samples, from 0 (the
 // oldest) to 1 (the newest), and false when t is outside them.
 func (h *History) CursorFraction(t float64) (float64, bool) {
+	j, ok := h.CursorIndex(t)
+	if !ok {
+		return 0, false
+	}
+	return float64(j) / float64(h.Times.Len()-1), true
+}
+
+// CursorIndex returns the index (0 = the oldest) of the last sample taken
+// at or before time t, and false when t is outside the samples (or there
+// are fewer than two): the sample the plots' legends read at the cursor.
+func (h *History) CursorIndex(t float64) (int, bool) {
 	n := h.Times.Len()
 	if n < 2 {
 		return 0, false
@@ -139,7 +150,7 @@ func (h *History) CursorFraction(t float64) (float64, bool) {
 	for j+1 < n && float64(ts[j+1]) <= t {
 		j++
 	}
-	return float64(j) / float64(n-1), true
+	return j, true
 }
 
 // observeWalls pushes each wall's reaction |F| (0 while disabled), starting

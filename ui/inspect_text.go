@@ -281,9 +281,9 @@ func HierarchyText(s *snap.Snapshot, i int) []string {
 	}
 	switch c.Kind {
 	case snap.VF:
-		out = append(out, "active: vertex–face heads the hierarchy (S0 §3.6); only a closer coplanar face of the same vertex displaces it (coplanar-face)")
+		out = append(out, "active: vertex-face heads the hierarchy (S0 §3.6); only a closer coplanar face of the same vertex displaces it (coplanar-face)")
 	case snap.EE:
-		out = append(out, "active: edge–edge is not ranked by the hierarchy (S0 §3.6)")
+		out = append(out, "active: edge-edge is not ranked by the hierarchy (S0 §3.6)")
 	case snap.VE:
 		v, e, _, eb := vertexAndOther(c)
 		fs := edgeFaces(meshOfBody(s, eb), e)

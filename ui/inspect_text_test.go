@@ -82,7 +82,7 @@ func TestHierarchyText(t *testing.T) {
 	has(1, "suppressed: edge-face (Grainlab's rule after S0 §3.6)", "v7", "e2", "kept instead: VF v7/f0")
 	has(2, "suppressed: coplanar-face", "kept instead: VF v7/f0")
 	has(3, "suppressed: vertex-vertex", "kept instead: VF v7/f0")
-	has(0, "active: vertex–face heads the hierarchy", "suppresses: VE v7/e2 (edge-face), VF v7/f1 (coplanar-face), VV v7/v2 (vertex-vertex)")
+	has(0, "active: vertex-face heads the hierarchy", "suppresses: VE v7/e2 (edge-face), VF v7/f1 (coplanar-face), VV v7/v2 (vertex-vertex)")
 	has(4, "active: v5 touches no face of e4 (f1)")
 	has(6, "smooth contact")
 	// a concave edge names Fig. 9; without the competitor the text says so

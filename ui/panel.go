@@ -58,6 +58,9 @@ type Panel struct {
 	params []ParamEdit
 	cmp    compareState // the Compare section (compare.go)
 
+	itemRight  float32 // right edge of the widest run/scene/field widget drawn last (tests)
+	innerRight float32 // the panel's content right edge drawn last (tests)
+
 	openPath  string
 	meshPath  string
 	scale     float32 // UI scale of this Draw (PanelInput.Scale)
@@ -179,7 +182,10 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 		return a
 	}
 	p.insp.panelPos, p.insp.panelSize = imgui.WindowPos(), imgui.WindowSize()
-	imgui.PushItemWidth(p.px(fieldW))
+	p.itemRight, p.innerRight = 0, imgui.WindowPos().X+imgui.WindowContentRegionMax().X
+	// fields at fieldW, but never more than half the content width: their
+	// labels stay inside a narrow (resized or scaled) panel
+	imgui.PushItemWidth(min(p.px(fieldW), 0.5*imgui.ContentRegionAvail().X))
 	p.runControls(in, &a)
 	if in.Status != "" {
 		if in.StatusIsError {
@@ -261,6 +267,28 @@ func (p *Panel) Draw(in *PanelInput) Actions {
 	return a
 }
 
+// note records the right edge of the last item (tests: every widget lies
+// inside the panel).
+func (p *Panel) note() { p.itemRight = max(p.itemRight, imgui.ItemRectMax().X) }
+
+// fitWidth is the width for the next labelled widget: want, but at most
+// what is left of the line after its label (at least 1).
+func fitWidth(want float32, label string) float32 {
+	lw := float32(0)
+	if i := strings.Index(label, "##"); i >= 0 {
+		label = label[:i]
+	}
+	if label != "" {
+		lw = imgui.CurrentStyle().ItemInnerSpacing().X + imgui.CalcTextSize(label, false, 0).X
+	}
+	return max(min(want, imgui.ContentRegionAvail().X-lw), 1)
+}
+
+// buttonWidth is the width of a button labelled label.
+func buttonWidth(label string) float32 {
+	return imgui.CalcTextSize(label, true, 0).X + 2*imgui.CurrentStyle().FramePadding().X
+}
+
 // px converts a width in unscaled pixels to the panel's UI scale.
 func (p *Panel) px(v float32) float32 {
 	if p.scale > 0 {
@@ -328,7 +356,11 @@ func hasShapes(ms []Material) bool {
 	return false
 }
 
+// runControls draws the run buttons (wrapped onto more lines when the
+// panel is narrow), the as-fast check and the speed slider.
 func (p *Panel) runControls(in *PanelInput, a *Actions) {
+	f := beginFlow()
+	f.place(p.px(60))
 	if in.Playing {
 		if imgui.ButtonV("Pause", imgui.Vec2{X: p.px(60)}) {
 			a.Pause = true
@@ -336,37 +368,39 @@ func (p *Panel) runControls(in *PanelInput, a *Actions) {
 	} else if imgui.ButtonV("Play", imgui.Vec2{X: p.px(60)}) {
 		a.Play = true
 	}
-	imgui.SameLine()
-	if imgui.Button("Step") {
-		a.Step = true
+	f.end()
+	p.note()
+	for _, b := range []struct {
+		label string
+		act   *bool
+	}{{"Step", &a.Step}, {"Reset", &a.Reset}, {"Fit", &a.Fit}, {"Shot", &a.Screenshot}} {
+		f.place(buttonWidth(b.label))
+		if imgui.Button(b.label) {
+			*b.act = true
+		}
+		f.end()
+		p.note()
 	}
-	imgui.SameLine()
-	if imgui.Button("Reset") {
-		a.Reset = true
-	}
-	imgui.SameLine()
-	if imgui.Button("Fit") {
-		a.Fit = true
-	}
-	imgui.SameLine()
-	if imgui.Button("Shot") {
-		a.Screenshot = true
-	}
+	f = beginFlow()
 	fast := in.AsFast
+	f.place(checkWidth("as fast as possible"))
 	if imgui.Checkbox("as fast as possible", &fast) {
 		a.SpeedChanged, a.AsFast, a.Speed = true, fast, in.Speed
 	}
+	f.end()
+	p.note()
 	if !imgui.IsAnyItemActive() && in.Speed > 0 {
 		p.speed = float32(in.Speed)
 	}
 	if !in.AsFast {
-		imgui.SameLine()
-		imgui.PushItemWidth(p.px(90))
-		if imgui.SliderFloatV("speed##run", &p.speed, 1e-4, 1e3, "%.3gx", imgui.SliderFlagsLogarithmic|imgui.SliderFlagsAlwaysClamp) {
+		label := "speed##run"
+		f.place(p.px(90) + imgui.CurrentStyle().ItemInnerSpacing().X + imgui.CalcTextSize("speed", false, 0).X)
+		imgui.SetNextItemWidth(fitWidth(p.px(90), label))
+		if imgui.SliderFloatV(label, &p.speed, 1e-4, 1e3, "%.3gx", imgui.SliderFlagsLogarithmic|imgui.SliderFlagsAlwaysClamp) {
 			a.SpeedChanged, a.AsFast, a.Speed = true, false, float64(p.speed)
 		}
+		p.note()
 		tooltip("simulated seconds per real second")
-		imgui.PopItemWidth()
 	}
 }
 
@@ -383,7 +417,7 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 		if cur >= 0 {
 			preview = in.Scenes[cur]
 		}
-		imgui.PushItemWidth(p.px(200))
+		imgui.SetNextItemWidth(fitWidth(p.px(200), "scene##pick"))
 		if imgui.BeginCombo("scene##pick", preview) {
 			for i, name := range in.Scenes {
 				if imgui.SelectableV(name, int32(i) == cur, 0, imgui.Vec2{}) {
@@ -392,40 +426,60 @@ func (p *Panel) sceneSection(in *PanelInput, a *Actions) {
 			}
 			imgui.EndCombo()
 		}
-		imgui.PopItemWidth()
+		p.note()
 	}
-	imgui.PushItemWidth(p.px(200))
+	// a path field and its button on one line when both fit at least
+	// 80 px of field, else the button goes below
+	spacing := imgui.CurrentStyle().ItemSpacing().X
+	openW := buttonWidth("Open file...")
+	oneLine := imgui.ContentRegionAvail().X-openW-spacing >= p.px(80)
+	if oneLine {
+		imgui.SetNextItemWidth(min(p.px(200), imgui.ContentRegionAvail().X-openW-spacing))
+	} else {
+		imgui.SetNextItemWidth(fitWidth(p.px(200), ""))
+	}
 	enter := imgui.InputTextWithHintV("##open", "scene file path", &p.openPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
-	imgui.PopItemWidth()
-	imgui.SameLine()
+	p.note()
+	if oneLine {
+		imgui.SameLine()
+	}
 	if (imgui.Button("Open file...") || enter) && strings.TrimSpace(p.openPath) != "" {
 		a.OpenFile = strings.TrimSpace(p.openPath)
 	}
+	p.note()
 	if p.meshCount <= 0 {
 		p.meshCount = 1
 	}
-	imgui.PushItemWidth(p.px(200))
+	countW := p.px(50)
+	imgui.SetNextItemWidth(max(min(p.px(200), imgui.ContentRegionAvail().X-countW-spacing), 1))
 	enter = imgui.InputTextWithHintV("##mesh", "mesh.stl path", &p.meshPath, imgui.InputTextFlagsEnterReturnsTrue, nil)
-	imgui.PopItemWidth()
+	p.note()
 	tooltip("a closed STL mesh; or drop .stl / .yaml files on the window")
 	imgui.SameLine()
-	imgui.PushItemWidth(p.px(50))
+	imgui.SetNextItemWidth(fitWidth(countW, ""))
 	imgui.InputIntV("##meshcount", &p.meshCount, 0, 0, 0)
-	imgui.PopItemWidth()
+	p.note()
 	tooltip("how many bodies, stacked above the pile")
 	p.meshCount = min(max(p.meshCount, 1), 1000)
-	if (imgui.Button("Add bodies from mesh...") || enter) && strings.TrimSpace(p.meshPath) != "" {
+	add := "Add bodies from mesh..."
+	if buttonWidth(add) > imgui.ContentRegionAvail().X {
+		add = "Add from mesh...##add" // the same button, a shorter label
+	}
+	if (imgui.Button(add) || enter) && strings.TrimSpace(p.meshPath) != "" {
 		a.AddMesh = &MeshAdd{Path: strings.TrimSpace(p.meshPath), Count: int(p.meshCount)}
 	}
+	p.note()
 }
 
 // numField draws field i of editor e; it returns true when the user finished
 // an edit (Enter or leaving the field) so the caller may commit.
-func numField[T comparable](e *Editor[T], i int, validate func(T) error) (done bool) {
+func numField[T comparable](p *Panel, e *Editor[T], i int, validate func(T) error) (done bool) {
 	f := e.Fields[i]
 	buf := e.Bufs[i]
+	imgui.SetNextItemWidth(fitWidth(imgui.CalcItemWidth(), f.Label))
 	enter := imgui.InputTextV(f.Label+"##f"+fmt.Sprint(i), &buf,
 		imgui.InputTextFlagsCharsScientific|imgui.InputTextFlagsAutoSelectAll|imgui.InputTextFlagsEnterReturnsTrue, nil)
+	p.note()
 	if buf != e.Bufs[i] {
 		e.Edit(i, buf, validate)
 	}
@@ -452,7 +506,7 @@ func (p *Panel) lawSection(in *PanelInput, a *Actions) {
 		imgui.Text("law: " + in.Law.Kind)
 	}
 	for i := 0; i < lawNormalFields; i++ {
-		if numField(e, i, p.lawValid) {
+		if numField(p, e, i, p.lawValid) {
 			p.commitLaw(in, a)
 		}
 	}
@@ -483,7 +537,7 @@ func (p *Panel) lawSection(in *PanelInput, a *Actions) {
 
 func (p *Panel) frictionSection(in *PanelInput, a *Actions) {
 	for i := lawNormalFields; i < len(lawFields); i++ {
-		if numField(p.law, i, p.lawValid) {
+		if numField(p, p.law, i, p.lawValid) {
 			p.commitLaw(in, a)
 		}
 	}
@@ -602,7 +656,7 @@ func (p *Panel) shapesSection(in *PanelInput, a *Actions) {
 		imgui.Text(fmt.Sprintf("%s: %d %s", name, m.Count, plural(m.Kind, m.Count)))
 		done := false
 		for i := 0; i < materialExpField; i++ {
-			done = numField(e, i, p.matValid) || done
+			done = numField(p, e, i, p.matValid) || done
 		}
 		for i := materialExpField; i < len(e.Fields); i++ {
 			done = expSlider(e, i, p.matValid) || done
@@ -660,7 +714,7 @@ func (p *Panel) smoothSection(in *PanelInput, a *Actions) {
 		if !smoothFieldUsed(model, i) {
 			continue
 		}
-		if numField(e, i, p.smValid) {
+		if numField(p, e, i, p.smValid) {
 			if c, ok := e.Commit(p.smValid); ok {
 				p.params = smoothChanges(p.params, in.SmoothLaw, c)
 			}

@@ -66,3 +66,40 @@ func TestPanelHeadless(t *testing.T) {
 	}
 	_ = snap.VF
 }
+
+// After a resize to 800×500 (the panel docked at DockWidth) the run
+// buttons, the speed slider, the scene's path fields and buttons and the
+// law fields all end inside the panel's content area, at UI scale 1 and 2
+// (the review found "speed" cut to "sp" and Fit/Shot off the edge).
+func TestPanelWidgetsInsideAfterResize(t *testing.T) {
+	ctx := imgui.CreateContext(nil)
+	defer ctx.Destroy()
+	io := imgui.CurrentIO()
+	io.SetIniFilename("")
+	io.Fonts().TextureDataRGBA32()
+	s := render.DemoSnapshot()
+	v := render.DefaultView()
+	for _, size := range [][2]float32{{800, 500}, {1280, 800}} {
+		for _, scale := range []float32{1, 2} {
+			Style()
+			if scale != 1 {
+				imgui.CurrentStyle().ScaleAllSizes(scale)
+			}
+			io.SetFontGlobalScale(scale)
+			io.SetDisplaySize(imgui.Vec2{X: size[0], Y: size[1]})
+			in := &PanelInput{Snap: s, View: &v, Scenes: []string{"demo", "box-of-tetrapods"}, Integrators: []string{"explicit"},
+				Integrator: "explicit", LawKinds: []string{"barrier"}, Law: testLaw, Speed: 1, Scale: scale}
+			p := &Panel{ExpandAll: true}
+			for i := 0; i < 3; i++ {
+				io.SetDeltaTime(1.0 / 60)
+				imgui.NewFrame()
+				p.Draw(in)
+				imgui.Render()
+			}
+			t.Logf("%g×%g scale %g: panel %.0f wide, widgets end at %.1f, content edge %.1f", size[0], size[1], scale, p.Width, p.itemRight, p.innerRight)
+			if p.itemRight <= 0 || p.itemRight > p.innerRight+0.5 {
+				t.Errorf("%g×%g scale %g: widgets end at x = %.1f, past the panel's content edge %.1f", size[0], size[1], scale, p.itemRight, p.innerRight)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/inkyblackness/imgui-go/v4"
 
@@ -65,7 +66,8 @@ func (m *RateMeter) Rate() float64 {
 	return (n1 - na) / m.window()
 }
 
-// series is one line of a multi-line plot.
+// series is one line of a multi-line plot; unit "" marks a count (its
+// legend value is printed with %d).
 type series struct {
 	name string
 	col  imgui.Vec4
@@ -85,37 +87,161 @@ var (
 	}
 )
 
-// multiPlot draws several series of the History over one frame with a
-// shared vertical range, a legend with each newest value, and the time
-// cursor (PanelInput.Cursor) when a past frame is shown.
-func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
+// plotScale is how a multi-line plot maps values to its height.
+type plotScale int
+
+const (
+	// scaleShared: one vertical range, the series' minimum to maximum.
+	scaleShared plotScale = iota
+	// scaleEach: every series on its own range (its minimum at the bottom,
+	// its maximum at the top), for parts of very different sizes (the
+	// energies: 1 µJ of kinetic energy next to 600 kJ of gravity).
+	scaleEach
+	// scaleRobust: one range from the minimum to the RobustQuantile of all
+	// samples in the window, so one spike (a 45 ms stall among 0.1 ms
+	// stages) does not flatten the rest; larger values are cut at the top.
+	scaleRobust
+)
+
+// RobustQuantile is the quantile of the window's samples that tops a
+// robustly scaled plot (the stage timings), as render.ArrowFit fits the
+// arrows to a quantile rather than to the largest force.
+const RobustQuantile = 0.95
+
+// quantile returns the q-quantile of the finite values of vs (NaN: none).
+func quantile(vs []float64, q float64) float64 {
+	fs := make([]float64, 0, len(vs))
+	for _, v := range vs {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			fs = append(fs, v)
+		}
+	}
+	if len(fs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(fs)
+	return fs[min(len(fs)-1, int(q*float64(len(fs))))]
+}
+
+// finiteMinMax returns the smallest and largest finite value of vs (±Inf
+// when there is none).
+func finiteMinMax(vs []float32) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		if f := float64(v); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			lo, hi = math.Min(lo, f), math.Max(hi, f)
+		}
+	}
+	return lo, hi
+}
+
+// plotRanges returns the vertical range [lo[i], hi[i]] each series of ss is
+// drawn in under mode (a flat range widened so that hi > lo); ok is false
+// when no series has a finite sample.
+func plotRanges(ss []series, mode plotScale) (lo, hi []float64, ok bool) {
+	lo, hi = make([]float64, len(ss)), make([]float64, len(ss))
+	glo, ghi := math.Inf(1), math.Inf(-1)
+	var all []float64
+	for i, s := range ss {
+		vs := s.ring.Values(nil)
+		lo[i], hi[i] = finiteMinMax(vs)
+		glo, ghi = math.Min(glo, lo[i]), math.Max(ghi, hi[i])
+		if mode == scaleRobust {
+			for _, v := range vs {
+				all = append(all, float64(v))
+			}
+		}
+	}
+	if math.IsInf(glo, 0) {
+		return lo, hi, false
+	}
+	if mode == scaleRobust {
+		if q := quantile(all, RobustQuantile); q > glo {
+			ghi = q
+		}
+	}
+	for i := range ss {
+		if mode != scaleEach || math.IsInf(lo[i], 0) {
+			lo[i], hi[i] = glo, ghi
+		}
+		if !(hi[i] > lo[i]) {
+			d := math.Max(1e-12, 0.05*math.Abs(lo[i]))
+			lo[i], hi[i] = lo[i]-d, hi[i]+d
+		}
+	}
+	return lo, hi, true
+}
+
+// legendValue formats v for a legend: a count (unit "") as an integer, else
+// with an SI prefix; "-" when not finite.
+func legendValue(v float64, unit string) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case unit == "":
+		return fmt.Sprintf("%d", int64(math.Round(v)))
+	}
+	return FormatSI(v, unit)
+}
+
+// valueAt returns the sample of r at index j of the n samples of the
+// History (r holds the newest r.Len() of them), NaN when r has none there.
+func valueAt(r *Ring, j, n int) float64 {
+	k := j - (n - r.Len())
+	if k < 0 || k >= r.Len() {
+		return math.NaN()
+	}
+	return float64(r.Values(nil)[k])
+}
+
+// multiPlot draws several series of the History over one frame, scaled by
+// mode: the title and the range (or how the lines are scaled) and any note
+// (the energy drift) on a line above the plot so that no text covers the
+// curves, then a legend with each newest value, or the value at the time
+// cursor (PanelInput.Cursor) while a past frame is shown.
+func (p *Panel) multiPlot(id, title, note string, ss []series, mode plotScale, in *PanelInput) {
 	w := imgui.ContentRegionAvail().X
 	h := plotH * 1.6
-	lo, hi := math.Inf(1), math.Inf(-1)
+	if p.scale > 0 {
+		h *= p.scale
+	}
 	n := 0
 	for _, s := range ss {
-		a, b := s.ring.MinMax()
-		if s.ring.Len() > 0 {
-			lo, hi = math.Min(lo, float64(a)), math.Max(hi, float64(b))
-		}
 		n = max(n, s.ring.Len())
 	}
+	lo, hi, ok := plotRanges(ss, mode)
+	ok = ok && n >= 2
 	imgui.PushID(id)
 	defer imgui.PopID()
+	head := title
+	if ok {
+		switch mode {
+		case scaleEach:
+			head += "   (each line on its own scale)"
+		case scaleRobust:
+			head += "   " + FormatSI(lo[0], ss[0].unit) + " .. " + FormatSI(hi[0], ss[0].unit) + " (p95 of the window; peaks cut)"
+		default:
+			head += "   " + legendValue(lo[0], ss[0].unit) + " .. " + legendValue(hi[0], ss[0].unit)
+		}
+	}
+	imgui.PushTextWrapPos()
+	textColored(colDim, head)
+	if note != "" {
+		textColored(colDim, note)
+	}
+	imgui.PopTextWrapPos()
 	p0 := imgui.CursorScreenPos()
 	imgui.Dummy(imgui.Vec2{X: w, Y: h})
 	dl := imgui.WindowDrawList()
 	p1 := imgui.Vec2{X: p0.X + w, Y: p0.Y + h}
 	dl.AddRectFilled(p0, p1, imgui.PackedColorFromVec4(imgui.CurrentStyle().Color(imgui.StyleColorFrameBg)))
-	if n >= 2 && !(hi > lo) {
-		lo, hi = lo-1, hi+1
-	}
-	if n >= 2 && !math.IsInf(lo, 0) {
+	if ok {
 		var buf []float32
-		for _, s := range ss {
+		for si, s := range ss {
 			buf = s.ring.Values(buf)
 			col := imgui.PackedColorFromVec4(s.col)
 			off := n - len(buf) // align the newest samples at the right
+			slo, shi := lo[si], hi[si]
 			// a flat run is drawn as one line: each line is a cgo call
 			var start, last imgui.Vec2
 			have := false
@@ -126,9 +252,10 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 				have = false
 			}
 			pt := func(i int, v float32) {
+				f := min(max((float64(v)-slo)/(shi-slo), 0), 1) // cut at the range (robust scale)
 				q := imgui.Vec2{
 					X: p0.X + 2 + (w-4)*float32(i+off)/float32(n-1),
-					Y: p1.Y - 2 - (h-4)*float32((float64(v)-lo)/(hi-lo)),
+					Y: p1.Y - 2 - (h-4)*float32(f),
 				}
 				switch {
 				case !have:
@@ -174,23 +301,39 @@ func (p *Panel) multiPlot(id, title string, ss []series, in *PanelInput) {
 			flush()
 		}
 	}
-	dl.AddText(imgui.Vec2{X: p0.X + 4, Y: p0.Y + 2}, imgui.PackedColorFromVec4(colDim), title)
-	if n >= 2 && !math.IsInf(lo, 0) {
-		unit := ss[0].unit
-		dl.AddText(imgui.Vec2{X: p0.X + 4, Y: p1.Y - imgui.TextLineHeight() - 2}, imgui.PackedColorFromVec4(colDim),
-			FormatSI(lo, unit)+" .. "+FormatSI(hi, unit))
-	}
 	p.cursorAt(in, p0, p1, 2)
 	f := beginFlow()
-	for _, s := range ss {
+	for i, txt := range p.legend(ss, in) {
+		if txt == "" {
+			continue
+		}
+		f.place(imgui.CalcTextSize(txt, false, 0).X)
+		textColored(ss[i].col, txt)
+		f.end()
+	}
+}
+
+// legend returns each series' legend ("name value"; "" for an empty
+// series): the newest value, or the value at the time cursor while a past
+// frame is shown.
+func (p *Panel) legend(ss []series, in *PanelInput) []string {
+	h := p.History()
+	j, at := -1, false
+	if in != nil && in.HasCursor {
+		j, at = h.CursorIndex(in.Cursor)
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
 		if s.ring.Len() == 0 {
 			continue
 		}
-		txt := s.name + " " + FormatSI(float64(s.ring.Last()), s.unit)
-		f.place(imgui.CalcTextSize(txt, false, 0).X)
-		textColored(s.col, txt)
-		f.end()
+		v := float64(s.ring.Last())
+		if at {
+			v = valueAt(s.ring, j, h.Times.Len())
+		}
+		out[i] = s.name + " " + legendValue(v, s.unit)
 	}
+	return out
 }
 
 // plotCursor draws a vertical line over the last plot at the shown past
@@ -222,14 +365,14 @@ func (p *Panel) plotsSection(in *PanelInput) {
 		textColored(colDim, "no samples yet")
 		return
 	}
-	title := "energy (J)"
+	note := ""
 	if raw := h.Total.Values(nil); len(raw) > 1 && raw[0] != 0 {
-		title = fmt.Sprintf("energy (J)   total drift %+.3g %%", 100*float64(raw[len(raw)-1]-raw[0])/math.Abs(float64(raw[0])))
+		note = fmt.Sprintf("total drift over the window %+.3g %%", 100*float64(raw[len(raw)-1]-raw[0])/math.Abs(float64(raw[0])))
 	}
-	p.multiPlot("##energy", title, []series{
+	p.multiPlot("##energy", "energy", note, []series{
 		{"total", colTotal, h.Total, "J"}, {"kinetic", palette[0], h.Kinetic, "J"},
 		{"gravity", palette[1], h.Gravity, "J"}, {"contact", palette[2], h.ContactE, "J"},
-	}, in)
+	}, scaleEach, in)
 	kinds := make([]series, 0, snap.NumContactKinds)
 	for k := snap.ContactKind(0); k < snap.NumContactKinds; k++ {
 		name := k.String()
@@ -238,25 +381,25 @@ func (p *Panel) plotsSection(in *PanelInput) {
 		}
 		kinds = append(kinds, series{name, vec4(render.KindColors[k]), h.Kinds[k], ""})
 	}
-	p.multiPlot("##kinds", "contacts by type", kinds, in)
+	p.multiPlot("##kinds", "contacts by type", "", kinds, scaleShared, in)
 	if len(h.Walls) > 0 {
 		ws := make([]series, len(h.Walls))
 		for i := range h.Walls {
 			ws[i] = series{h.WallNames[i], palette[i%len(palette)], h.Walls[i], "N"}
 		}
-		p.multiPlot("##walls", "wall reactions |F| (N)", ws, in)
+		p.multiPlot("##walls", "wall reactions |F|", "", ws, scaleShared, in)
 	}
-	p.multiPlot("##dt", "time step", []series{{"dt", palette[5], h.Dt, "s"}}, in)
+	p.multiPlot("##dt", "time step", "", []series{{"dt", palette[5], h.Dt, "s"}}, scaleShared, in)
 	if _, hn := h.Newton.MinMax(); hn > 0 {
-		p.multiPlot("##iters", "solver iterations", []series{{"Newton", palette[3], h.Newton, ""}, {"linear", palette[4], h.Linear, ""}}, in)
+		p.multiPlot("##iters", "solver iterations", "", []series{{"Newton", palette[3], h.Newton, ""}, {"linear", palette[4], h.Linear, ""}}, scaleShared, in)
 	} else if _, hl := h.Linear.MinMax(); hl > 0 {
-		p.multiPlot("##iters", "solver iterations", []series{{"linear", palette[4], h.Linear, ""}}, in)
+		p.multiPlot("##iters", "solver iterations", "", []series{{"linear", palette[4], h.Linear, ""}}, scaleShared, in)
 	}
 	st := make([]series, snap.NumStages)
 	for k := range st {
 		st[k] = series{snap.StageNames[k], palette[k%len(palette)], h.Stages[k], "s"}
 	}
-	p.multiPlot("##stages", "wall time per step by stage", st, in)
+	p.multiPlot("##stages", "wall time per step by stage", "", st, scaleRobust, in)
 }
 
 // integratorPlots shows Δt and histograms of the iteration counts in the

@@ -96,9 +96,43 @@ func hintPixels(img *image.RGBA, r image.Rectangle) int {
 	return n
 }
 
+// eventPixels counts the event message's colour (ui.EventColor: 0.55, 1,
+// 0.75) in the rectangle r of img.
+func eventPixels(img *image.RGBA, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.G > 230 && c.R > 110 && c.R < 170 && c.B > 160 && c.B < 220 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// hintInside checks that the band's box (hint or event message) lies in
+// the free band left of the panel and that its text is drawn only there.
+func hintInside(w *window, img *image.RGBA, what string, fail func(string, ...any)) {
+	ww, wh := w.win.GetSize()
+	free := float32(ww) - w.panel.Width - 6
+	b := w.hintBox
+	if b[2] <= b[0] {
+		fail("%s: no band drawn", what)
+		return
+	}
+	if b[0] < 0 || b[2] > free || b[1] < 0 || b[3] > float32(wh) {
+		fail("%s: band box %v not inside the free band [0, %.0f] × [0, %d]", what, b, free, wh)
+	}
+	if n := hintPixels(img, image.Rect(int(free), 0, ww, wh)) + eventPixels(img, image.Rect(int(free), 0, ww, wh)); n > 0 {
+		fail("%s: %d text pixels right of the free band (under the panel)", what, n)
+	}
+}
+
 // The first view explains itself: the hint from the scene's event is on
-// screen at start (its yellow text in the band above the time bar) and
-// gone once the run has played; the status line says what the event did.
+// screen at start (its yellow text in the band above the time bar), inside
+// the free band left of the panel, and gone once the run has played; the
+// event's message then shows in its place (and in the status line).
 func TestFirstViewHint(t *testing.T) {
 	withWindow(t, packed(), 800, 500, func(w *window, fail func(string, ...any)) {
 		img := w.shotFrame()
@@ -106,9 +140,10 @@ func TestFirstViewHint(t *testing.T) {
 		if got := w.hint(st); got != "Space: play - the side walls go at t = 6 s" {
 			fail("hint %q", got)
 		}
+		hintInside(w, img, "hint at 800×500 scale 1", fail)
 		ww, wh := w.win.GetSize()
 		free := ww - int(w.panel.Width) - 6
-		band := image.Rect(free/2-220, wh-ui.TimeBarHeight-24-60, free/2+220, wh-ui.TimeBarHeight-24)
+		band := image.Rect(0, wh-ui.TimeBarHeight-24-60, free, wh-ui.TimeBarHeight-24)
 		before := hintPixels(img, band)
 		w.key(glfw.KeySpace, 0, glfw.Press, 0)
 		// until the run has played and taken a step (the event fires then)
@@ -119,15 +154,51 @@ func TestFirstViewHint(t *testing.T) {
 		w.drawFrames(1)
 		w.key(glfw.KeySpace, 0, glfw.Press, 0)
 		img = w.shotFrame()
-		after := hintPixels(img, band)
-		t.Logf("hint text pixels in %v: %d at start, %d after play; status %q", band, before, after, w.status)
+		after, event := hintPixels(img, band), eventPixels(img, band)
+		t.Logf("hint text pixels in %v: %d at start, %d after play; event text pixels %d; status %q", band, before, after, event, w.status)
 		if before < 100 || after > before/20 {
 			fail("hint pixels %d at start (want ≥ 100), %d after play (want ≤ 5 %%)", before, after)
 		}
 		if w.status != "t = 6.000 s: side walls removed" {
 			fail("status after the event: %q", w.status)
 		}
+		if event < 100 || w.eventMsg != w.status {
+			fail("event message in the band: %d text pixels (want ≥ 100), message %q", event, w.eventMsg)
+		}
+		hintInside(w, img, "event message at 800×500 scale 1", fail)
+		for _, mode := range []string{"H", "clean"} { // also without the panel
+			if mode == "H" {
+				w.hidePanel = true
+			} else {
+				w.setClean(true)
+			}
+			img = w.shotFrame()
+			ww, wh := w.win.GetSize()
+			if n := eventPixels(img, image.Rect(0, 0, ww, wh)); n < 100 {
+				fail("event message with %s: %d text pixels (want ≥ 100)", mode, n)
+			}
+			if mode == "H" {
+				w.hidePanel = false
+			} else {
+				w.setClean(false)
+			}
+		}
+		w.eventEnd = time.Now() // the ~3 s have passed
+		img = w.shotFrame()
+		if n := eventPixels(img, band); n > event/20 {
+			fail("event message still shown after its time: %d pixels", n)
+		}
 	})
+	// at scale 2 the hint still fits the free band (a smaller font or wrapped)
+	for _, size := range [][2]int{{800, 500}, {1280, 800}} {
+		withWindow(t, packed(), size[0], size[1], func(w *window, fail func(string, ...any)) {
+			w.u.SetScale(2)
+			w.drawFrames(2)
+			img := w.shotFrame()
+			hintInside(w, img, fmt.Sprintf("hint at %d×%d scale 2", size[0], size[1]), fail)
+			t.Logf("%d×%d scale 2: band box %v, panel width %.0f", size[0], size[1], w.hintBox, w.panel.Width)
+		})
+	}
 }
 
 // After the window shrinks from 1280×800 to 800×500 the panel is docked to

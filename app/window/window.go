@@ -307,6 +307,11 @@ type window struct {
 	clean     bool        // clean mode (C): bodies and large readouts only
 	preClean  render.View // the view before clean mode, restored when it ends
 	hintGone  bool        // the first view's hint went (the run played)
+	hintBox   [4]float32  // tests: the band's box last drawn (x0, y0, x1, y1; 0 = none)
+	nextEvent string      // LoopState.NextEvent of the last frame
+	evScene   string      // LoopState.Scene of the last frame
+	eventMsg  string      // a scene event's message, shown in the hint's place
+	eventEnd  time.Time   // until when eventMsg shows (wall time)
 	dropped   []string    // paths dropped on the window, handled by the next frame
 	gen       uint64
 	scene     string // LoopState.Scene of the framed scene
@@ -479,7 +484,7 @@ func (w *window) pace(exitAt time.Time) bool {
 		if cpuBound && calm {
 			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed()
+		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed() && w.eventMsg == ""
 		wait := w.frameStart.Add(interval).Sub(now)
 		if idle {
 			wait = idleWait
@@ -523,7 +528,13 @@ func (w *window) frame() {
 	if st.StatusSeq != w.loopSeq {
 		w.loopSeq = st.StatusSeq
 		w.status, w.statusErr = st.Status, st.StatusErr
+		if !st.StatusErr && w.nextEvent != "" && st.NextEvent != w.nextEvent && st.Scene == w.evScene {
+			// the pending event fired (not another scene loaded): its
+			// message also goes in the hint's place
+			w.eventMsg, w.eventEnd = st.Status, time.Now().Add(eventShow)
+		}
 	}
+	w.nextEvent, w.evScene = st.NextEvent, st.Scene
 	select {
 	case msg := <-w.shots:
 		w.status, w.statusErr = msg, strings.HasPrefix(msg, "screenshot failed")
@@ -574,14 +585,28 @@ func (w *window) frame() {
 		w.u.Readouts(cleanReadouts(s, st))
 	} else {
 		tacts = w.timeBar()
-		if hint := w.hint(st); hint != "" {
-			ww, _ := w.win.GetSize()
-			free := float32(ww)
-			if !w.hidePanel {
-				free -= w.panel.Width + 6
-			}
-			w.u.Hint(hint, free, (ui.TimeBarHeight+24)*max(w.u.Scale(), 1))
-		}
+	}
+	w.hintBox = [4]float32{}
+	ww, _ := w.win.GetSize()
+	free := float32(ww)
+	if !w.hidePanel && !w.clean {
+		free -= w.panel.Width + 6
+	}
+	gap := (ui.TimeBarHeight + 24) * max(w.u.Scale(), 1)
+	if w.clean {
+		gap = 24 * max(w.u.Scale(), 1) // no time bar
+	}
+	var lo, hi ui.Vec2
+	if w.eventMsg != "" && time.Now().Before(w.eventEnd) {
+		lo, hi = w.u.Band("##event", w.eventMsg, ui.EventColor, free, gap)
+	} else if hint := w.hint(st); hint != "" {
+		w.eventMsg = ""
+		lo, hi = w.u.Hint(hint, free, gap)
+	} else {
+		w.eventMsg = ""
+	}
+	if hi.X > lo.X {
+		w.hintBox = [4]float32{lo.X, lo.Y, hi.X, hi.Y}
 	}
 	fbw, fbh := w.win.GetFramebufferSize()
 	t0 := time.Now()
@@ -601,6 +626,10 @@ func (w *window) frame() {
 	w.applyTimeBar(&tacts)
 	w.apply(&acts, s)
 }
+
+// eventShow is how long (wall time) a scene event's message stays in the
+// hint's place.
+const eventShow = 3 * time.Second
 
 // hint returns the first view's on-screen hint ("Space: play - the side
 // walls go at t = 6 s", from the scene's next event), or "" once the run
