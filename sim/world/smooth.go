@@ -518,7 +518,7 @@ func (w *World) smoothTravelDt(sp []bodySpeed) float64 {
 			continue
 		}
 		if v := sp[i].v + sp[i].wr; v > 0 { // |v| + |ω|R
-			dt = min(dt, 0.05*b.R/v)
+			dt = min(dt, ApproachDt(0.05*b.R, v, 0))
 		}
 		if a := sp[i].acc; a > 0 {
 			accR = max(accR, a/b.R)

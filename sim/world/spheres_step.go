@@ -276,7 +276,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	}
 	for i, v2 := range s.vmax2 {
 		if vr := math.Sqrt(v2); vr > 0 {
-			travel = min(travel, 0.05*s.rep[i].R/vr) // smoothTravelDt
+			travel = min(travel, ApproachDt(0.05*s.rep[i].R, vr, 0)) // smoothTravelDt
 		}
 	}
 	return ekin, egrav, min(travel, accTravelDt(accR))
@@ -315,7 +315,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 				ke += 0.5 * wb.Dot(rep.IBody.MulV(wb))
 				s.wr[k] = math.Sqrt(w2) * rep.R
 				if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
-					travel = min(travel, 0.05*rep.R/vr) // smoothTravelDt
+					travel = min(travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt
 				}
 			} else {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
