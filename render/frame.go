@@ -454,9 +454,17 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				minLen = math.Inf(1)
 			}
 		}
+		// The arrows show the force on A (Fn along the normal from B to A,
+		// Ft: snap.Contact), or on B (the reaction, −force) when A is fixed
+		// or a wall and B is free: the force on the free body, which a
+		// resting body's arrow pointing up from the ground shows.
+		sign := 1.0
+		if f.onFixed(s, c.A) && !f.onFixed(s, c.B) {
+			sign = -1
+		}
 		if v.ShowNormal {
 			l := v.ArrowLength(math.Abs(c.Fn))
-			dirn := c.Normal
+			dirn := c.Normal.Scale(sign)
 			if c.Fn < 0 {
 				dirn = dirn.Neg()
 			}
@@ -467,10 +475,16 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 		if v.ShowFriction {
 			ft := c.Ft.Norm()
 			if l := v.ArrowLength(ft); ft > 0 && !math.IsInf(ft, 0) && l >= minLen {
-				f.addArrow(p, c.Ft.Scale(1/ft), l, FrictionArrowColor)
+				f.addArrow(p, c.Ft.Scale(sign/ft), l, FrictionArrowColor)
 			}
 		}
 	}
+}
+
+// onFixed reports whether body i of s is fixed or a wall (an index out of
+// range counts as neither).
+func (f *frame) onFixed(s *snap.Snapshot, i int) bool {
+	return i >= 0 && i < len(s.Bodies) && (s.Bodies[i].Fixed || (i < len(f.walls) && f.walls[i]))
 }
 
 // buildChains fills the force-chain instances: one line per pair of
