@@ -200,3 +200,91 @@ func TestWallOutlines(t *testing.T) {
 		t.Fatalf("outlines change %d of %d interior pixels (want ≤ 5 %%), translucent %d (want ≥ 50 %%)", dOut, n, dFill)
 	}
 }
+
+// TestDisabledWallsDim: a disabled wall is never drawn brighter than an
+// enabled one. With wall outlines on (the default) it is not drawn at all:
+// no pixel of its screen box differs from the bare background (tolerance
+// 2/255); with them off its outline's largest pixel difference from the
+// background is below the enabled translucent wall's.
+func TestDisabledWallsDim(t *testing.T) {
+	const W, H = 480, 320
+	var imgs [3]*image.RGBA // outlines on, off, no walls
+	cam := render.NewCamera()
+	var fbw, fbh int
+	withWindow(t, W, H, func(win *glfw.Window) {
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh = win.GetFramebufferSize()
+		s := &snap.Snapshot{Scene: "boxes"}
+		s.Meshes = []snap.Mesh{render.CubeMesh("cube", 0.1), render.CubeMesh("box", 1)}
+		s.Bodies = []snap.Body{
+			{Mesh: 0, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087},
+			{Mesh: 1, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "box"},
+			{Mesh: 1, Pos: geom.V(1.6, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "gone"},
+		}
+		s.Walls = []snap.Wall{{Name: "box", Body: 1, Enabled: true, Mesh: 1}, {Name: "gone", Body: 2, Enabled: false, Mesh: 1}}
+		v := render.DefaultView()
+		v.ShowGrid, v.ShowAxes, v.ShowBodies = false, false, false
+		cam.Aspect = float64(fbw) / float64(fbh)
+		cam.FitSphere(geom.V(0.8, 0, 0.5), 1.9)
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[0] = render.Screenshot(fbw, fbh)
+		v.WallOutline = false
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[1] = render.Screenshot(fbw, fbh)
+		v.ShowWalls = false
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[2] = render.Screenshot(fbw, fbh)
+	})
+	if imgs[0] == nil {
+		return
+	}
+	savePNG(t, shotDir(t), "disabled-wall.png", imgs[1])
+	box := func(c geom.Vec3) rect { // the screen box of a unit cube at c
+		r := rect{fbw, fbh, 0, 0}
+		for i := 0; i < 8; i++ {
+			p := c.Add(geom.V(float64(i&1)-0.5, float64(i>>1&1)-0.5, float64(i>>2&1)-0.5))
+			x, y, _ := cam.Project(p, fbw, fbh)
+			r.x0, r.y0 = min(r.x0, int(x)-2), min(r.y0, int(y)-2)
+			r.x1, r.y1 = max(r.x1, int(x)+3), max(r.y1, int(y)+3)
+		}
+		r.x0, r.y0, r.x1, r.y1 = max(r.x0, 0), max(r.y0, 0), min(r.x1, fbw), min(r.y1, fbh)
+		return r
+	}
+	maxDiff := func(a, b *image.RGBA, r rect) int {
+		m := 0
+		for y := r.y0; y < r.y1; y++ {
+			for x := r.x0; x < r.x1; x++ {
+				o := a.PixOffset(x, y)
+				for k := 0; k < 3; k++ {
+					m = max(m, abs(int(a.Pix[o+k])-int(b.Pix[o+k])))
+				}
+			}
+		}
+		return m
+	}
+	on, gone := box(geom.V(0, 0, 0.5)), box(geom.V(1.6, 0, 0.5))
+	// the part of the disabled wall's box not covered by the enabled one's
+	gone.x0 = max(gone.x0, on.x1)
+	nOn, nGone := countDiff(imgs[0], imgs[2], on, 2), countDiff(imgs[0], imgs[2], gone, 2)
+	dOn, dGone := maxDiff(imgs[1], imgs[2], on), maxDiff(imgs[1], imgs[2], gone)
+	t.Logf("outlines on: %d pixels of the enabled wall, %d of the disabled one; outlines off: largest difference %d enabled, %d disabled",
+		nOn, nGone, dOn, dGone)
+	if nOn == 0 || nGone != 0 {
+		t.Errorf("outlines on: %d enabled-wall pixels (want > 0), %d disabled-wall pixels (want 0)", nOn, nGone)
+	}
+	if dGone == 0 || dGone >= dOn {
+		t.Errorf("outlines off: disabled wall's largest difference %d, want > 0 and below the enabled wall's %d", dGone, dOn)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -274,17 +274,20 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		}
 	}
 
-	// disabled walls as outlines; enabled ones too (fainter) once the
-	// bodies are inside them
+	// enabled walls as faint outlines once the bodies are inside them
+	// (WallOutline); disabled walls as dimmer outlines while the enabled
+	// ones are translucent, and not at all with WallOutline (a removed wall
+	// must not be the most visible line of the view)
 	if v.ShowWalls {
 		first := len(f.inst) / instFloats
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if (w.Enabled && f.outline[wi] != wallOutlined) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if (w.Enabled && f.outline[wi] != wallOutlined) || (!w.Enabled && v.WallOutline) ||
+				w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
-			col := rgba(WallColor, 0.9)
+			col := rgba(WallColor, DisabledWallAlpha)
 			if w.Enabled {
 				col = rgba(WallColor, WallOutlineAlpha)
 			}
