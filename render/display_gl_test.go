@@ -288,3 +288,68 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// TestIsolatedBuriedBody: "show only this body's contacts" on a body buried
+// in the pile (here: a small cube inside a large one) draws its contact
+// markers through the bodies in front (≥ 20 pixels of the VF marker colour
+// around its contact's screen point, with hidden alpha 0, where none show
+// when the snapshot is not isolated) and outlines it in the selection
+// colour over the large cube.
+func TestIsolatedBuriedBody(t *testing.T) {
+	const W, H = 480, 320
+	var iso, full *image.RGBA
+	cam := render.NewCamera()
+	var fbw, fbh int
+	p := geom.V(0.05, 0, 0.5) // the contact between the two small cubes
+	s := &snap.Snapshot{Scene: "buried"}
+	s.Meshes = []snap.Mesh{render.CubeMesh("small", 0.1), render.CubeMesh("big", 0.8)}
+	s.Bodies = []snap.Body{
+		{Mesh: 0, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087, Name: "buried"},
+		{Mesh: 0, Pos: geom.V(0.1, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087, Name: "neighbour"},
+		{Mesh: 1, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.69, Name: "pile"},
+		{Mesh: 1, Pos: geom.V(2, 0, 0.5), Rot: geom.QIdent(), Radius: 0.69, Name: "other"},
+	}
+	s.Contacts = []snap.Contact{
+		{A: 1, B: 0, Kind: snap.VF, Point: p, Normal: geom.V(1, 0, 0), Fn: 1},
+		{A: 3, B: 2, Kind: snap.VF, Point: geom.V(1.6, 0, 0.5), Normal: geom.V(1, 0, 0), Fn: 1},
+	}
+	s.Stats.Contacts = 2
+	withWindow(t, W, H, func(win *glfw.Window) {
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh = win.GetFramebufferSize()
+		v := render.DefaultView()
+		v.ShowGrid, v.ShowAxes, v.ShowNormal, v.ShowFriction = false, false, false, false
+		v.OccludedAlpha, v.SelectedBody = 0, 0
+		cam.Aspect = float64(fbw) / float64(fbh)
+		cam.FitSphere(geom.V(0, 0, 0.5), 0.8)
+		r.Draw(s, &v, cam, fbw, fbh)
+		full = render.Screenshot(fbw, fbh)
+		r.Draw(render.OnlyBodyContacts(s, 0), &v, cam, fbw, fbh)
+		iso = render.Screenshot(fbw, fbh)
+	})
+	if iso == nil {
+		return
+	}
+	savePNG(t, shotDir(t), "isolated-buried.png", iso)
+	x, y, _ := cam.Project(p, fbw, fbh)
+	at := rect{int(x) - 12, int(y) - 12, int(x) + 13, int(y) + 13}
+	nIso, nFull := countColor(iso, at, render.KindColors[snap.VF], 10), countColor(full, at, render.KindColors[snap.VF], 10)
+	// the small cube's outline: selection-coloured pixels within its screen box
+	b := rect{int(x) - 60, int(y) - 60, int(x) + 60, int(y) + 60}
+	oIso, oFull := countColor(iso, b, render.SelectedColor, 20), countColor(full, b, render.SelectedColor, 20)
+	t.Logf("marker pixels at the buried contact: %d isolated, %d not; selection-coloured pixels: %d isolated, %d not", nIso, nFull, oIso, oFull)
+	if nFull != 0 {
+		t.Errorf("not isolated: %d marker pixels of a hidden contact (hidden alpha 0), want 0", nFull)
+	}
+	if nIso < 20 {
+		t.Errorf("isolated buried body: %d marker pixels at its contact, want ≥ 20", nIso)
+	}
+	if oIso < oFull+20 {
+		t.Errorf("isolated buried body: %d selection-coloured pixels (%d not isolated), want its outline over the pile", oIso, oFull)
+	}
+}

@@ -33,6 +33,7 @@ const (
 	cmdSkin
 	cmdSpheres
 	cmdOutline
+	cmdXray // the isolated body's edges, drawn through the other bodies
 )
 
 // drawCmd is one instanced draw over instances [first, first+count).
@@ -74,6 +75,11 @@ type frame struct {
 
 	spheres  []float32 // impostor spheres (bodies whose mesh is a sphere)
 	nSpheres int
+
+	// isolated: the snapshot shows only the selected body's contacts
+	// (OnlyBodyContacts): its markers, arrows and edges are drawn through
+	// the other bodies (isolatedBody).
+	isolated bool
 
 	proj                          screenProj
 	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
@@ -318,6 +324,13 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		}
 	}
 
+	f.isolated = isolatedBody(s, v)
+	if b := v.SelectedBody; f.isolated && okMesh(s.Bodies[b].Mesh) && s.Bodies[b].Pos.IsFinite() {
+		bd := &s.Bodies[b]
+		first := len(f.inst) / instFloats
+		f.inst = appendModel(f.inst, bd.Pos, bd.Rot, 1, rgba(SelectedColor, 1))
+		f.cmds = append(f.cmds, drawCmd{kind: cmdXray, mesh: bd.Mesh, first: first, count: 1})
+	}
 	f.buildContacts(s, v)
 	if v.ShowChains {
 		f.buildChains(s, v)
@@ -482,6 +495,23 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 			}
 		}
 	}
+}
+
+// isolatedBody reports whether s shows only the selected body's contacts
+// ("show only this body's contacts", OnlyBodyContacts): a body is selected
+// and every contact of s is one of its (at least one, or the statistics
+// count contacts s no longer lists).
+func isolatedBody(s *snap.Snapshot, v *View) bool {
+	b := v.SelectedBody
+	if b < 0 || b >= len(s.Bodies) || (len(s.Contacts) == 0 && s.Stats.Contacts == 0) {
+		return false
+	}
+	for i := range s.Contacts {
+		if c := &s.Contacts[i]; c.A != b && c.B != b {
+			return false
+		}
+	}
+	return true
 }
 
 // onFixed reports whether body i of s is fixed or a wall (an index out of
