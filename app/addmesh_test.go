@@ -156,8 +156,9 @@ func TestSimLoopEventStatus(t *testing.T) {
 	}
 }
 
-// Which --set overrides keep the packed start: the contact law and friction
-// (and the end time), not anything that changes the bodies.
+// Which --set overrides keep the packed start: the contact law and friction,
+// the integrator, gravity and the end time, not anything that changes the
+// bodies.
 func TestPackedSetAllowed(t *testing.T) {
 	for set, want := range map[string]bool{
 		"contact.default.mu_s=0.5":       true,
@@ -167,8 +168,10 @@ func TestPackedSetAllowed(t *testing.T) {
 		"generators.fill.count=100":      false,
 		"shapes.tetrapod.leg_length=0.5": false,
 		"walls.box.max=[3.5,3.5,40]":     false,
-		"gravity=[0,0,-1]":               false,
-		"integrator.name=cd":             false,
+		"gravity=[0,0,-1]":               true,
+		"integrator.name=cd":             true,
+		"integrator.dt=1e-4":             true,
+		"dt=1e-4":                        false,
 		"contactx.default.mu_s=0.5":      false,
 		"generators.fill.seed=2":         false,
 		"events[0].at=3":                 false,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"grainlab/sim/scene"
 	"grainlab/sim/world"
 )
 
@@ -104,23 +105,28 @@ func EventStatus(w *world.World) (hint, done string) {
 
 // PackedSetAllowed reports whether a `--set key=value` override leaves the
 // default scene's packed state valid: the contact-law and friction
-// parameters (contact.*) and the end time change no body, so the packed
-// bodies, walls and contact history still apply. Everything else (the
-// generators, shapes, walls, gravity, the integrator …) may change the
+// parameters (contact.*), the integrator (integrator.*), gravity and the
+// end time change no body, so the packed bodies, walls and contact history
+// still apply (the run continues from them under the new rules).
+// Everything else (the generators, shapes, walls, events …) may change the
 // bodies or how they got there.
 func PackedSetAllowed(set string) bool {
 	key, _, _ := strings.Cut(set, "=")
 	key = strings.TrimSpace(key)
-	return strings.HasPrefix(key, "contact.") || key == "time"
+	return strings.HasPrefix(key, "contact.") || strings.HasPrefix(key, "integrator.") ||
+		key == "gravity" || key == "time"
 }
 
 // AutoRestart resolves Restart "auto": the default scene starts from its
 // shipped packed state (the fill done, the side walls about to go) when
 // every --set is one the packed state allows (PackedSetAllowed: the
-// contact law and friction, the end time); with any other override, and
-// for every other scene, from the scene's own initial state. It returns a
-// one-line note naming the override when the default scene cannot keep
-// its packed start ("" otherwise).
+// contact law and friction, the integrator, gravity, the end time); with
+// any other override, and for every other scene, from the scene's own
+// initial state. It returns a one-line note naming the override when the
+// default scene cannot keep its packed start ("" otherwise). Overrides
+// that do not apply to the scene (an unknown key, a bad value) give no
+// note: the restart stays packed and loading the scene reports the error
+// alone.
 func AutoRestart(o *Options) (note string) {
 	if o.Restart != "auto" {
 		return ""
@@ -130,10 +136,14 @@ func AutoRestart(o *Options) (note string) {
 		return ""
 	}
 	for _, set := range o.Sets {
-		if !PackedSetAllowed(set) {
-			key, _, _ := strings.Cut(set, "=")
-			return fmt.Sprintf("--set %s changes the bodies: starting from the scene's initial state, not the packed one", strings.TrimSpace(key))
+		if PackedSetAllowed(set) {
+			continue
 		}
+		if _, err := scene.Find(o.Scene, o.Sets...); err != nil {
+			break // bad input: Load names it
+		}
+		key, _, _ := strings.Cut(set, "=")
+		return fmt.Sprintf("--set %s is not one the packed state allows: starting from the scene's initial state", strings.TrimSpace(key))
 	}
 	o.Restart = "builtin:" + DefaultPacked
 	return ""

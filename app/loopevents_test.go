@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestBenchKeepsPackedStart(t *testing.T) {
 		warning string
 	}{
 		{"contact.default.mu_s=0.5", true, ""},
-		{"generators.fill.seed=3", false, "--set generators.fill.seed changes the bodies"},
+		{"generators.fill.seed=3", false, "--set generators.fill.seed is not one the packed state allows"},
 	} {
 		var out, errb bytes.Buffer
 		if code := cmdBench([]string{"--set", c.set, "--time", "1e-4", "--workers", "1"}, &out, &errb); code != ExitOK {
@@ -63,5 +64,35 @@ func TestBenchKeepsPackedStart(t *testing.T) {
 		if got := errb.String(); (c.warning == "") != (got == "") || !strings.Contains(got, c.warning) || strings.Count(got, "\n") > 1 {
 			t.Errorf("--set %s: stderr %q, want one line with %q", c.set, got, c.warning)
 		}
+	}
+}
+
+// TestAutoRestartSets: on the default scene, integrator and gravity
+// overrides keep the packed start (and it loads at the packed time); a bad
+// override gives no note, and loading then reports only its error.
+func TestAutoRestartSets(t *testing.T) {
+	for _, set := range []string{"integrator.name=newmark", "integrator.dt=1e-4", "gravity=[0,0,-4.9]"} {
+		o := Options{Scene: DefaultScene, Sets: []string{set}, Restart: "auto", Workers: 1}
+		if note := AutoRestart(&o); note != "" || o.Restart != "builtin:"+DefaultPacked {
+			t.Errorf("--set %s: restart %q note %q; want the packed start, no note", set, o.Restart, note)
+			continue
+		}
+		s, err := Load(o)
+		if err != nil {
+			t.Errorf("--set %s: %v", set, err)
+			continue
+		}
+		if s.World.Time != 6 {
+			t.Errorf("--set %s: starts at t = %g, want the packed state's 6", set, s.World.Time)
+		}
+	}
+	o := Options{Scene: DefaultScene, Sets: []string{"dt=1e-4"}, Restart: "auto", Workers: 1}
+	if note := AutoRestart(&o); note != "" {
+		t.Errorf("--set dt=1e-4: note %q, want none (the key is unknown)", note)
+	}
+	_, err := Load(o)
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "dt") {
+		t.Errorf("--set dt=1e-4: load error %v, want an input error naming the key", err)
 	}
 }

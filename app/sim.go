@@ -24,6 +24,9 @@ type Options struct {
 	Workers    int      // goroutines for detection and laws; 0 = all cores
 	Restart    string   // a final.json to start from (bodies by name, and the time)
 	Duration   float64  // bench: simulated seconds to run from the start state
+	// Picture (shot): Time is the picture's time, so a restart state at
+	// exactly that time is accepted and drawn as it is.
+	Picture bool
 
 	// restartData, when set, is the content of the state file Restart names
 	// (Compare starts its second run from the main run's state bytes).
@@ -104,7 +107,11 @@ func Load(o Options) (*Sim, error) {
 		if err != nil {
 			return nil, &InputError{err}
 		}
-		if err := state.CheckTime(f, o.Restart, spec.Time); err != nil {
+		check := state.CheckTime
+		if o.Picture {
+			check = state.CheckPictureTime
+		}
+		if err := check(f, o.Restart, spec.Time); err != nil {
 			return nil, &InputError{err}
 		}
 		// A complete (version 2) file restores the contact history and the

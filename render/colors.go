@@ -36,11 +36,17 @@ var FixedBodyColor = [3]float32{0.45, 0.48, 0.55}
 // SelectedColor tints the selected body.
 var SelectedColor = [3]float32{1.00, 0.78, 0.20}
 
-// WallColor is the colour of walls (translucent when enabled, outlined when disabled).
+// WallColor is the colour of walls (translucent or outlined when enabled,
+// dimly outlined when disabled).
 var WallColor = [3]float32{0.55, 0.68, 0.85}
 
 // WallOutlineAlpha is the opacity of enabled walls drawn as outlines (View.WallOutline).
 const WallOutlineAlpha = 0.35
+
+// DisabledWallAlpha is the opacity of disabled walls' outlines, drawn only
+// while enabled walls are translucent (View.WallOutline off): below
+// View.WallAlpha's default, so a removed wall is the faintest wall drawn.
+const DisabledWallAlpha = 0.12
 
 // ChainColors are the force-chain colours at the threshold (0) and at the
 // largest pair force (1); ChainColor interpolates them.

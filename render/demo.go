@@ -109,7 +109,7 @@ func DemoSnapshot() *snap.Snapshot {
 		// cube A on the ground: force on the cube (A) points up, into it
 		{A: 0, B: 3, Kind: snap.VF, Point: cornerA(-0.1, -0.1), Normal: up, Fn: 3, Ft: geom.Vec3{X: 0.8}},
 		{A: 0, B: 3, Kind: snap.VF, Point: cornerA(0.1, -0.1), Normal: up, Fn: 3, Ft: geom.Vec3{X: 0.8}},
-		// the ground as A: force on the ground points down, seen through it
+		// the ground as A: the arrow shows the force on the cube (B), up
 		{A: 3, B: 0, Kind: snap.VF, Point: cornerA(0.1, 0.1), Normal: up.Neg(), Fn: 3, Ft: geom.Vec3{X: -0.8}},
 		{A: 3, B: 0, Kind: snap.VF, Point: cornerA(-0.1, 0.1), Normal: up.Neg(), Fn: 3},
 		// cube B edge against cube A's +x face

@@ -200,3 +200,156 @@ func TestWallOutlines(t *testing.T) {
 		t.Fatalf("outlines change %d of %d interior pixels (want ≤ 5 %%), translucent %d (want ≥ 50 %%)", dOut, n, dFill)
 	}
 }
+
+// TestDisabledWallsDim: a disabled wall is never drawn brighter than an
+// enabled one. With wall outlines on (the default) it is not drawn at all:
+// no pixel of its screen box differs from the bare background (tolerance
+// 2/255); with them off its outline's largest pixel difference from the
+// background is below the enabled translucent wall's.
+func TestDisabledWallsDim(t *testing.T) {
+	const W, H = 480, 320
+	var imgs [3]*image.RGBA // outlines on, off, no walls
+	cam := render.NewCamera()
+	var fbw, fbh int
+	withWindow(t, W, H, func(win *glfw.Window) {
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh = win.GetFramebufferSize()
+		s := &snap.Snapshot{Scene: "boxes"}
+		s.Meshes = []snap.Mesh{render.CubeMesh("cube", 0.1), render.CubeMesh("box", 1)}
+		s.Bodies = []snap.Body{
+			{Mesh: 0, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087},
+			{Mesh: 1, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "box"},
+			{Mesh: 1, Pos: geom.V(1.6, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "gone"},
+		}
+		s.Walls = []snap.Wall{{Name: "box", Body: 1, Enabled: true, Mesh: 1}, {Name: "gone", Body: 2, Enabled: false, Mesh: 1}}
+		v := render.DefaultView()
+		v.ShowGrid, v.ShowAxes, v.ShowBodies = false, false, false
+		cam.Aspect = float64(fbw) / float64(fbh)
+		cam.FitSphere(geom.V(0.8, 0, 0.5), 1.9)
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[0] = render.Screenshot(fbw, fbh)
+		v.WallOutline = false
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[1] = render.Screenshot(fbw, fbh)
+		v.ShowWalls = false
+		r.Draw(s, &v, cam, fbw, fbh)
+		imgs[2] = render.Screenshot(fbw, fbh)
+	})
+	if imgs[0] == nil {
+		return
+	}
+	savePNG(t, shotDir(t), "disabled-wall.png", imgs[1])
+	box := func(c geom.Vec3) rect { // the screen box of a unit cube at c
+		r := rect{fbw, fbh, 0, 0}
+		for i := 0; i < 8; i++ {
+			p := c.Add(geom.V(float64(i&1)-0.5, float64(i>>1&1)-0.5, float64(i>>2&1)-0.5))
+			x, y, _ := cam.Project(p, fbw, fbh)
+			r.x0, r.y0 = min(r.x0, int(x)-2), min(r.y0, int(y)-2)
+			r.x1, r.y1 = max(r.x1, int(x)+3), max(r.y1, int(y)+3)
+		}
+		r.x0, r.y0, r.x1, r.y1 = max(r.x0, 0), max(r.y0, 0), min(r.x1, fbw), min(r.y1, fbh)
+		return r
+	}
+	maxDiff := func(a, b *image.RGBA, r rect) int {
+		m := 0
+		for y := r.y0; y < r.y1; y++ {
+			for x := r.x0; x < r.x1; x++ {
+				o := a.PixOffset(x, y)
+				for k := 0; k < 3; k++ {
+					m = max(m, abs(int(a.Pix[o+k])-int(b.Pix[o+k])))
+				}
+			}
+		}
+		return m
+	}
+	on, gone := box(geom.V(0, 0, 0.5)), box(geom.V(1.6, 0, 0.5))
+	// the part of the disabled wall's box not covered by the enabled one's
+	gone.x0 = max(gone.x0, on.x1)
+	nOn, nGone := countDiff(imgs[0], imgs[2], on, 2), countDiff(imgs[0], imgs[2], gone, 2)
+	dOn, dGone := maxDiff(imgs[1], imgs[2], on), maxDiff(imgs[1], imgs[2], gone)
+	t.Logf("outlines on: %d pixels of the enabled wall, %d of the disabled one; outlines off: largest difference %d enabled, %d disabled",
+		nOn, nGone, dOn, dGone)
+	if nOn == 0 || nGone != 0 {
+		t.Errorf("outlines on: %d enabled-wall pixels (want > 0), %d disabled-wall pixels (want 0)", nOn, nGone)
+	}
+	if dGone == 0 || dGone >= dOn {
+		t.Errorf("outlines off: disabled wall's largest difference %d, want > 0 and below the enabled wall's %d", dGone, dOn)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestIsolatedBuriedBody: "show only this body's contacts" on a body buried
+// in the pile (here: a small cube inside a large one) draws its contact
+// markers through the bodies in front (≥ 20 pixels of the VF marker colour
+// around its contact's screen point, with hidden alpha 0, where none show
+// when the snapshot is not isolated) and outlines it in the selection
+// colour over the large cube.
+func TestIsolatedBuriedBody(t *testing.T) {
+	const W, H = 480, 320
+	var iso, full *image.RGBA
+	cam := render.NewCamera()
+	var fbw, fbh int
+	p := geom.V(0.05, 0, 0.5) // the contact between the two small cubes
+	s := &snap.Snapshot{Scene: "buried"}
+	s.Meshes = []snap.Mesh{render.CubeMesh("small", 0.1), render.CubeMesh("big", 0.8)}
+	s.Bodies = []snap.Body{
+		{Mesh: 0, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087, Name: "buried"},
+		{Mesh: 0, Pos: geom.V(0.1, 0, 0.5), Rot: geom.QIdent(), Radius: 0.087, Name: "neighbour"},
+		{Mesh: 1, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Radius: 0.69, Name: "pile"},
+		{Mesh: 1, Pos: geom.V(2, 0, 0.5), Rot: geom.QIdent(), Radius: 0.69, Name: "other"},
+	}
+	s.Contacts = []snap.Contact{
+		{A: 1, B: 0, Kind: snap.VF, Point: p, Normal: geom.V(1, 0, 0), Fn: 1},
+		{A: 3, B: 2, Kind: snap.VF, Point: geom.V(1.6, 0, 0.5), Normal: geom.V(1, 0, 0), Fn: 1},
+	}
+	s.Stats.Contacts = 2
+	withWindow(t, W, H, func(win *glfw.Window) {
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh = win.GetFramebufferSize()
+		v := render.DefaultView()
+		v.ShowGrid, v.ShowAxes, v.ShowNormal, v.ShowFriction = false, false, false, false
+		v.OccludedAlpha, v.SelectedBody = 0, 0
+		cam.Aspect = float64(fbw) / float64(fbh)
+		cam.FitSphere(geom.V(0, 0, 0.5), 0.8)
+		r.Draw(s, &v, cam, fbw, fbh)
+		full = render.Screenshot(fbw, fbh)
+		r.Draw(render.OnlyBodyContacts(s, 0), &v, cam, fbw, fbh)
+		iso = render.Screenshot(fbw, fbh)
+	})
+	if iso == nil {
+		return
+	}
+	savePNG(t, shotDir(t), "isolated-buried.png", iso)
+	x, y, _ := cam.Project(p, fbw, fbh)
+	at := rect{int(x) - 12, int(y) - 12, int(x) + 13, int(y) + 13}
+	nIso, nFull := countColor(iso, at, render.KindColors[snap.VF], 10), countColor(full, at, render.KindColors[snap.VF], 10)
+	// the small cube's outline: selection-coloured pixels within its screen box
+	b := rect{int(x) - 60, int(y) - 60, int(x) + 60, int(y) + 60}
+	oIso, oFull := countColor(iso, b, render.SelectedColor, 20), countColor(full, b, render.SelectedColor, 20)
+	t.Logf("marker pixels at the buried contact: %d isolated, %d not; selection-coloured pixels: %d isolated, %d not", nIso, nFull, oIso, oFull)
+	if nFull != 0 {
+		t.Errorf("not isolated: %d marker pixels of a hidden contact (hidden alpha 0), want 0", nFull)
+	}
+	if nIso < 20 {
+		t.Errorf("isolated buried body: %d marker pixels at its contact, want ≥ 20", nIso)
+	}
+	if oIso < oFull+20 {
+		t.Errorf("isolated buried body: %d selection-coloured pixels (%d not isolated), want its outline over the pile", oIso, oFull)
+	}
+}

@@ -33,6 +33,7 @@ const (
 	cmdSkin
 	cmdSpheres
 	cmdOutline
+	cmdXray // the isolated body's edges, drawn through the other bodies
 )
 
 // drawCmd is one instanced draw over instances [first, first+count).
@@ -74,6 +75,11 @@ type frame struct {
 
 	spheres  []float32 // impostor spheres (bodies whose mesh is a sphere)
 	nSpheres int
+
+	// isolated: the snapshot shows only the selected body's contacts
+	// (OnlyBodyContacts): its markers, arrows and edges are drawn through
+	// the other bodies (isolatedBody).
+	isolated bool
 
 	proj                          screenProj
 	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
@@ -274,17 +280,20 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		}
 	}
 
-	// disabled walls as outlines; enabled ones too (fainter) once the
-	// bodies are inside them
+	// enabled walls as faint outlines once the bodies are inside them
+	// (WallOutline); disabled walls as dimmer outlines while the enabled
+	// ones are translucent, and not at all with WallOutline (a removed wall
+	// must not be the most visible line of the view)
 	if v.ShowWalls {
 		first := len(f.inst) / instFloats
 		for wi := range s.Walls {
 			w := &s.Walls[wi]
-			if (w.Enabled && f.outline[wi] != wallOutlined) || w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
+			if (w.Enabled && f.outline[wi] != wallOutlined) || (!w.Enabled && v.WallOutline) ||
+				w.Body < 0 || w.Body >= len(s.Bodies) || !okMesh(w.Mesh) {
 				continue
 			}
 			b := &s.Bodies[w.Body]
-			col := rgba(WallColor, 0.9)
+			col := rgba(WallColor, DisabledWallAlpha)
 			if w.Enabled {
 				col = rgba(WallColor, WallOutlineAlpha)
 			}
@@ -315,6 +324,13 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 		}
 	}
 
+	f.isolated = isolatedBody(s, v)
+	if b := v.SelectedBody; f.isolated && okMesh(s.Bodies[b].Mesh) && s.Bodies[b].Pos.IsFinite() {
+		bd := &s.Bodies[b]
+		first := len(f.inst) / instFloats
+		f.inst = appendModel(f.inst, bd.Pos, bd.Rot, 1, rgba(SelectedColor, 1))
+		f.cmds = append(f.cmds, drawCmd{kind: cmdXray, mesh: bd.Mesh, first: first, count: 1})
+	}
 	f.buildContacts(s, v)
 	if v.ShowChains {
 		f.buildChains(s, v)
@@ -454,9 +470,17 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				minLen = math.Inf(1)
 			}
 		}
+		// The arrows show the force on A (Fn along the normal from B to A,
+		// Ft: snap.Contact), or on B (the reaction, −force) when A is fixed
+		// or a wall and B is free: the force on the free body, which a
+		// resting body's arrow pointing up from the ground shows.
+		sign := 1.0
+		if f.onFixed(s, c.A) && !f.onFixed(s, c.B) {
+			sign = -1
+		}
 		if v.ShowNormal {
 			l := v.ArrowLength(math.Abs(c.Fn))
-			dirn := c.Normal
+			dirn := c.Normal.Scale(sign)
 			if c.Fn < 0 {
 				dirn = dirn.Neg()
 			}
@@ -467,10 +491,33 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 		if v.ShowFriction {
 			ft := c.Ft.Norm()
 			if l := v.ArrowLength(ft); ft > 0 && !math.IsInf(ft, 0) && l >= minLen {
-				f.addArrow(p, c.Ft.Scale(1/ft), l, FrictionArrowColor)
+				f.addArrow(p, c.Ft.Scale(sign/ft), l, FrictionArrowColor)
 			}
 		}
 	}
+}
+
+// isolatedBody reports whether s shows only the selected body's contacts
+// ("show only this body's contacts", OnlyBodyContacts): a body is selected
+// and every contact of s is one of its (at least one, or the statistics
+// count contacts s no longer lists).
+func isolatedBody(s *snap.Snapshot, v *View) bool {
+	b := v.SelectedBody
+	if b < 0 || b >= len(s.Bodies) || (len(s.Contacts) == 0 && s.Stats.Contacts == 0) {
+		return false
+	}
+	for i := range s.Contacts {
+		if c := &s.Contacts[i]; c.A != b && c.B != b {
+			return false
+		}
+	}
+	return true
+}
+
+// onFixed reports whether body i of s is fixed or a wall (an index out of
+// range counts as neither).
+func (f *frame) onFixed(s *snap.Snapshot, i int) bool {
+	return i >= 0 && i < len(s.Bodies) && (s.Bodies[i].Fixed || (i < len(f.walls) && f.walls[i]))
 }
 
 // buildChains fills the force-chain instances: one line per pair of

@@ -1,14 +1,19 @@
 package render
 
 import (
+	"math"
+
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 )
 
 // Highlight is the world geometry of a contact's two features for the
 // inspector's overlay: a vertex is a point, an edge a segment, a face its
-// triangle's three edges. Smooth (SQ) contacts and features a snapshot's
-// mesh does not list (a recorded run has no edge table) give nothing.
+// triangle's three edges, each segment clipped to the ball of
+// HighlightRadii free-body radii around the contact point (a wall's face
+// spans the whole box: unclipped it is a line across the view). Smooth
+// (SQ) contacts and features a snapshot's mesh does not list (a recorded
+// run has no edge table) give nothing.
 type Highlight struct {
 	Points []geom.Vec3
 	Segs   [][2]geom.Vec3
@@ -41,7 +46,58 @@ func ContactHighlight(s *snap.Snapshot, i int) Highlight {
 	}
 	h.add(s, c.A, ka, c.FeatA)
 	h.add(s, c.B, kb, c.FeatB)
+	if r := highlightRadius(s, c); r > 0 && c.Point.IsFinite() {
+		kept := h.Segs[:0]
+		for _, sg := range h.Segs {
+			if a, b, ok := clipToBall(sg[0], sg[1], c.Point, r); ok {
+				kept = append(kept, [2]geom.Vec3{a, b})
+			}
+		}
+		h.Segs = kept
+	}
 	return h
+}
+
+// HighlightRadii is the radius, in radii of the contact's free body, of
+// the ball around the contact point that ContactHighlight clips to.
+const HighlightRadii = 2
+
+// highlightRadius is HighlightRadii times the smaller radius of the
+// contact's free (not fixed) bodies; 0 (no clipping) when neither has one.
+func highlightRadius(s *snap.Snapshot, c *snap.Contact) float64 {
+	r := math.Inf(1)
+	for _, bi := range []int{c.A, c.B} {
+		if bi < 0 || bi >= len(s.Bodies) || s.Bodies[bi].Fixed {
+			continue
+		}
+		if br := s.Bodies[bi].Radius; br > 0 && br < r {
+			r = br
+		}
+	}
+	if math.IsInf(r, 1) {
+		return 0
+	}
+	return HighlightRadii * r
+}
+
+// clipToBall returns the part of segment a–b inside the ball of radius r
+// around c (ok false when none): |a + t(b−a) − c|² ≤ r² for t in [0, 1].
+func clipToBall(a, b, c geom.Vec3, r float64) (geom.Vec3, geom.Vec3, bool) {
+	d, m := b.Sub(a), a.Sub(c)
+	qa, qb, qc := d.Dot(d), 2*m.Dot(d), m.Dot(m)-r*r
+	if qa == 0 {
+		return a, b, qc <= 0
+	}
+	disc := qb*qb - 4*qa*qc
+	if disc < 0 {
+		return a, b, false
+	}
+	sq := math.Sqrt(disc)
+	t0, t1 := math.Max((-qb-sq)/(2*qa), 0), math.Min((-qb+sq)/(2*qa), 1)
+	if t0 > t1 {
+		return a, b, false
+	}
+	return a.AddScaled(t0, d), a.AddScaled(t1, d), true
 }
 
 func (h *Highlight) add(s *snap.Snapshot, bi int, kind byte, f int32) {

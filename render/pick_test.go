@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -70,5 +71,52 @@ func TestContactHighlightFeatures(t *testing.T) {
 	only := OnlyBodyContacts(&snap.Snapshot{Contacts: []snap.Contact{{A: 0, B: 1}, {A: 2, B: 3}, {A: 3, B: 0}}}, 0)
 	if len(only.Contacts) != 2 || only.Contacts[1].A != 3 {
 		t.Fatalf("only body 0: %+v", only.Contacts)
+	}
+}
+
+// TestHighlightClippedToContact: a cube's vertex on a wall's 100 m face —
+// the face's highlight is clipped to the ball of HighlightRadii cube radii
+// around the contact point (world: every end within it; screen: within the
+// disc that ball projects to), and the face's edge through the contact is
+// still shown. Unclipped, the face's edges run 100 m across the view.
+func TestHighlightClippedToContact(t *testing.T) {
+	s := &snap.Snapshot{Meshes: []snap.Mesh{CubeMesh("cube", 0.2), PlaneMesh("wall", 100, 100)}}
+	s.Bodies = []snap.Body{
+		{Mesh: 1, Rot: geom.QIdent(), Fixed: true, Name: "floor"},
+		{Mesh: 0, Pos: geom.V(0.15, 0.1, 0.1), Rot: geom.QIdent(), Radius: 0.1 * math.Sqrt(3)},
+	}
+	p := geom.V(0.05, 0, 0) // the cube's vertex 0 on the floor's face 0 (the −x−y..+x+y diagonal 0.035 m away)
+	s.Contacts = []snap.Contact{{A: 0, B: 1, Kind: snap.VF, Swap: true, FeatA: 0, FeatB: 0, Point: p, Normal: geom.V(0, 0, -1), Fn: 1}}
+	hl := ContactHighlight(s, 0)
+	r := HighlightRadii * s.Bodies[1].Radius
+	if len(hl.Segs) == 0 {
+		t.Fatal("the face's edge through the contact is gone")
+	}
+	cam := NewCamera()
+	cam.FitSphere(p, 1)
+	const w, h = 1280, 800
+	px, py, _ := cam.Project(p, w, h)
+	disc := 0.0 // the screen radius of the ball
+	for _, e := range []geom.Vec3{{X: r}, {Y: r}, {Z: r}} {
+		for _, q := range []geom.Vec3{p.Add(e), p.Sub(e)} {
+			x, y, _ := cam.Project(q, w, h)
+			disc = math.Max(disc, math.Hypot(x-px, y-py))
+		}
+	}
+	for _, sg := range hl.Segs {
+		for _, q := range sg {
+			if d := q.Sub(p).Norm(); d > r*(1+1e-9) {
+				t.Errorf("highlight end %v is %.3g m from the contact, beyond %.3g m", q, d, r)
+			}
+			x, y, _ := cam.Project(q, w, h)
+			if d := math.Hypot(x-px, y-py); d > 1.5*disc {
+				t.Errorf("highlight end %.0f px from the contact's screen point, beyond the ball's %.0f px", d, disc)
+			}
+		}
+	}
+	// bodies without a radius (no free body): nothing to clip by
+	s.Bodies[1].Radius = 0
+	if hl := ContactHighlight(s, 0); len(hl.Segs) != 3 {
+		t.Errorf("no radius: %d segments, want the face's 3", len(hl.Segs))
 	}
 }

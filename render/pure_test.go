@@ -459,3 +459,47 @@ func TestBuildMeshSmoothNormals(t *testing.T) {
 		t.Error("SmoothMesh names")
 	}
 }
+
+// TestArrowsOnFreeBody: a contact with a fixed body or a wall draws the
+// force on the free body, whichever of A and B the ground is: the demo's
+// cube rests on the ground through four corners (two with the ground as A,
+// two as B), and all four normal arrows point up (+z), the friction ones
+// along the force on the cube (+x, S0 sign of Ft on A flipped for B).
+func TestArrowsOnFreeBody(t *testing.T) {
+	s := DemoSnapshot()
+	v := DefaultView()
+	v.ShowFriction = true
+	v.AutoArrowScale(s)
+	cam := NewCamera()
+	cam.Fit(s)
+	info := make([]meshInfo, len(s.Meshes))
+	for i := range s.Meshes {
+		c := buildMesh(&s.Meshes[i])
+		info[i] = meshInfo{center: c.center, valid: true}
+	}
+	var f frame
+	f.build(s, &v, cam, info, 1280, 800)
+	up, fx := 0, 0
+	for i := 0; i+arrowFloats <= len(f.arrows); i += arrowFloats {
+		a := f.arrows[i : i+arrowFloats]
+		if a[2] > 0.01 { // only the arrows at the ground (z = 0)
+			continue
+		}
+		d := geom.Vec3{X: float64(a[3] - a[0]), Y: float64(a[4] - a[1]), Z: float64(a[5] - a[2])}
+		switch [3]float32{a[6], a[7], a[8]} {
+		case NormalArrowColor:
+			if d.Z <= 0 || math.Abs(d.X)+math.Abs(d.Y) > 1e-6*d.Z {
+				t.Errorf("normal arrow at the ground points %v, want +z", d)
+			}
+			up++
+		case FrictionArrowColor:
+			if d.X <= 0 {
+				t.Errorf("friction arrow at the ground points %v, want +x (the force on the cube)", d)
+			}
+			fx++
+		}
+	}
+	if up != 4 || fx != 3 {
+		t.Errorf("%d normal and %d friction arrows at the ground, want 4 and 3", up, fx)
+	}
+}

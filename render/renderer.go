@@ -595,14 +595,24 @@ func (r *Renderer) drawTranslucent(s *snap.Snapshot) {
 // drawContacts draws the force arrows and contact markers: the parts hidden
 // behind bodies ghosted at v.OccludedAlpha (skipped at 0), then the visible
 // parts; the time since t goes to PassArrows and PassMarkers.
+//
+// While one body's contacts are isolated (frame.isolated) its hidden
+// markers and arrows are drawn at full opacity and its edges through the
+// other bodies (drawXray): a body inside the pile still shows them.
 func (r *Renderer) drawContacts(v *View, t time.Time) {
+	if r.f.isolated {
+		r.drawXray()
+	}
 	for pass := 0; pass < 2; pass++ {
 		alpha := float32(1)
 		if pass == 0 {
-			if v.OccludedAlpha <= 0 {
+			if v.OccludedAlpha <= 0 && !r.f.isolated {
 				continue
 			}
 			alpha = min(v.OccludedAlpha, 1)
+			if r.f.isolated {
+				alpha = 1
+			}
 			gl.DepthFunc(gl.GREATER)
 		} else {
 			gl.DepthFunc(gl.LEQUAL)
@@ -615,6 +625,32 @@ func (r *Renderer) drawContacts(v *View, t time.Time) {
 		t = r.endPass(PassMarkers, t)
 	}
 	gl.DepthFunc(gl.LESS)
+}
+
+// drawXray draws the isolated body's feature edges (cmdXray) without the
+// depth test, over the bodies in front of it.
+func (r *Renderer) drawXray() {
+	gl.Disable(gl.DEPTH_TEST)
+	defer gl.Enable(gl.DEPTH_TEST)
+	gl.Enable(gl.BLEND)
+	lp := r.lineProg
+	gl.UseProgram(lp.id)
+	gl.UniformMatrix4fv(lp.u("uViewProj"), 1, false, &r.vp[0])
+	gl.Uniform1f(lp.u("uAlpha"), 1)
+	for _, c := range r.f.cmds {
+		if c.kind != cmdXray {
+			continue
+		}
+		g := &r.meshes[c.mesh]
+		if g.lineVAO == 0 {
+			continue
+		}
+		gl.BindVertexArray(g.lineVAO)
+		gl.BindBuffer(gl.ARRAY_BUFFER, r.instVBO)
+		setInstanceAttribs(c.first)
+		gl.DrawElementsInstanced(gl.LINES, g.nLine, gl.UNSIGNED_INT, nil, int32(c.count))
+		r.stats.DrawCalls++
+	}
 }
 
 // drawMarkers draws every contact marker in one instanced draw.

@@ -70,7 +70,7 @@ func TestAutoRestartKeepsPacked(t *testing.T) {
 		{app.DefaultScene, nil, "builtin:" + app.DefaultPacked, ""},
 		{app.DefaultScene, []string{"contact.default.mu_s=0.5", "contact.default.eps1=2e7"}, "builtin:" + app.DefaultPacked, ""},
 		{app.DefaultScene, []string{"contact.default.mu_s=0.5", "generators.fill.count=100"}, "",
-			"--set generators.fill.count changes the bodies: starting from the scene's initial state, not the packed one"},
+			"--set generators.fill.count is not one the packed state allows: starting from the scene's initial state"},
 		{"cube-drop-a", []string{"contact.default.mu_s=0.5"}, "", ""},
 	} {
 		o := app.Options{Scene: c.scene, Sets: c.sets, Restart: "auto"}

@@ -110,6 +110,7 @@ func cmdShot(args []string, stdout, stderr io.Writer) int {
 	}
 	if t > 0 {
 		o.Time = t // the run's end is the picture's time
+		o.Picture = true
 	}
 	s, err := app.Load(o)
 	if err != nil {

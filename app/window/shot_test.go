@@ -182,3 +182,31 @@ func TestShotBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestShotAtStateTime: a shot at exactly the restart state's time draws
+// that state (the packed box is at t = 6 s); an earlier --time is refused
+// naming the closed interval [0, T] the state's time must lie in (exit 2).
+func TestShotAtStateTime(t *testing.T) {
+	restart := "builtin:" + app.DefaultPacked
+	var stderr bytes.Buffer
+	if code := app.Main([]string{"shot", app.DefaultScene, "--restart", restart, "--time", "5", "--out", filepath.Join(t.TempDir(), "x.png")}, &stderr, &stderr); code != app.ExitInput ||
+		!strings.Contains(stderr.String(), "outside [0, 5]") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("--time 5 before the state's 6 s: exit %d, %q; want exit 2 and one line naming [0, 5]", code, stderr.String())
+	}
+	mainthread.NeedDisplay(t)
+	stderr.Reset()
+	out := filepath.Join(t.TempDir(), "shot.png")
+	var code int
+	onMain(func() {
+		code = app.Main([]string{"shot", app.DefaultScene, "--restart", restart, "--time", "6", "--size", "320x200", "--quiet", "--out", out}, &stderr, &stderr)
+	})
+	if code != app.ExitOK {
+		if strings.Contains(stderr.String(), "cannot open a window") {
+			t.Skip(stderr.String())
+		}
+		t.Fatalf("--time 6 at the state's time: exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -320,6 +320,10 @@ type window struct {
 	shots     chan string // results of screenshot writers
 	shotDir   string      // where S saves screenshots ("" = the current directory)
 
+	// preCleanCam is the camera before clean mode and cleanCam the one clean
+	// mode framed; leaving clean mode with the camera unmoved restores it.
+	preCleanCam, cleanCam render.Camera
+
 	status    string
 	statusErr bool
 	loopSeq   uint64
@@ -673,9 +677,10 @@ func CleanView(v render.View) render.View {
 	return v
 }
 
-// setClean switches clean mode: the panel, time bar and overlays go (the
-// view is kept and restored when clean mode ends; selection and arrow
-// scale carry over).
+// setClean switches clean mode: the panel, time bar and overlays go and
+// the bodies are framed in the whole window (fit without the panel); the
+// view is kept and restored when clean mode ends, and the camera too unless
+// it was moved in clean mode (selection and arrow scale carry over).
 func (w *window) setClean(on bool) {
 	if on == w.clean {
 		return
@@ -684,7 +689,16 @@ func (w *window) setClean(on bool) {
 	if on {
 		w.preClean = w.view
 		w.view = CleanView(w.view)
+		w.preCleanCam = *w.cam
+		if w.shown != nil {
+			w.fit(w.shown)
+		}
+		w.cleanCam = *w.cam
 		return
+	}
+	if *w.cam == w.cleanCam {
+		*w.cam = w.preCleanCam
+		w.cam.Aspect = aspect(w.win)
 	}
 	v := w.preClean
 	v.SelectedBody, v.SelectedContact, v.HasSelectedContact = w.view.SelectedBody, w.view.SelectedContact, w.view.HasSelectedContact

@@ -637,7 +637,17 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 // would have nothing to do (end is the run's end time, the scene's or --time).
 func CheckTime(f File, source string, end float64) error {
 	if !(f.Time >= 0 && f.Time < end) {
-		return fmt.Errorf("%s: time %g is outside [0, %g): the run ends at %g s; give a later --time", source, f.Time, end, end)
+		return fmt.Errorf("%s: the state's time %g s is outside [0, %g): the run ends at %g s; give a later --time", source, f.Time, end, end)
+	}
+	return nil
+}
+
+// CheckPictureTime reports a state time outside [0, at] for a picture at
+// time at (grainlab shot): a state at exactly that time is drawn as it is,
+// a later one cannot be stepped back to it.
+func CheckPictureTime(f File, source string, at float64) error {
+	if !(f.Time >= 0 && f.Time <= at) {
+		return fmt.Errorf("%s: the state's time %g s is outside [0, %g]: the picture is at %g s; give a --time of at least the state's time", source, f.Time, at, at)
 	}
 	return nil
 }

@@ -211,6 +211,23 @@ func TestCheckTime(t *testing.T) {
 	}
 }
 
+// CheckPictureTime accepts [0, at]: a picture at the state's own time is
+// the state drawn as it is; the message names the closed interval.
+func TestCheckPictureTime(t *testing.T) {
+	for _, c := range []struct {
+		t  float64
+		ok bool
+	}{{0, true}, {0.999, true}, {1, true}, {1.001, false}, {-1e-9, false}, {math.NaN(), false}} {
+		err := CheckPictureTime(File{Time: c.t}, "s.json", 1)
+		if (err == nil) != c.ok {
+			t.Fatalf("time %g: got %v, want ok=%v", c.t, err, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "[0, 1]") {
+			t.Errorf("time %g: message %q does not name [0, 1]", c.t, err)
+		}
+	}
+}
+
 // A file on disk names its path; an unreadable one returns the OS error.
 func TestReadPath(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.json")
