@@ -206,7 +206,11 @@ func TestHistoryBudget(t *testing.T) {
 func TestHistoryRace(t *testing.T) {
 	l := startLoop(t, smallScene("4"), func(l *SimLoop) { l.KeyEvery = 3; l.PublishInterval = time.Millisecond })
 	h := l.History()
-	l.SetSpeed(1, true)
+	// 5× real time: ≈ 1 s simulated in the test's 200 ms, well before the
+	// scene's event at t = 6 s that removes the side walls (as fast as
+	// possible, a quiet machine got past it and "left" was off at the
+	// branch point for a reason other than the toggle).
+	l.SetSpeed(5, false)
 	l.Play()
 	stop := make(chan struct{})
 	done := make(chan struct{})
