@@ -3,6 +3,7 @@ package integrate
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/sphere"
@@ -62,6 +63,8 @@ func halfKickSphere(v, w, f, t geom.Vec3, h, invM, invI float64) (geom.Vec3, geo
 // bodies unless they are lazy: world.SetLazyBodies); a trial step reads it
 // and writes the flat trial state, so a rejection needs no roll-back.
 func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (float64, error) {
+	prof := &w.Stats.Profile
+	t0, stages0 := time.Now(), prof.Stages()
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, nil)
 	for {
@@ -88,6 +91,7 @@ func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (flo
 	w.Steps++
 	w.Stats.Dt = dt
 	w.Dt = math.Min(dt*1.25, s.StableDt())
+	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // kicks, drifts, acceptance
 	return dt, nil
 }
 

@@ -3,6 +3,7 @@ package world
 import (
 	"grainlab/sim/body"
 	"grainlab/sim/law"
+	"time"
 )
 
 // The step bound of the sphere path is StableDt's, evaluated by class:
@@ -101,6 +102,7 @@ func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
 // at the pair's speed and overlap for the others.
 func (s *Spheres) StableDt() float64 {
 	w := s.w
+	defer func(t0 time.Time) { w.Stats.Profile.StepBound += time.Since(t0) }(time.Now())
 	st := w.Settings
 	t := &s.dt
 	tr := &s.tr

@@ -27,10 +27,15 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			tr.S[k].X = w.Periodic.wrap(tr.S[k].X)
 		}
 	}
-	s.updateList()
+	prof := &w.Stats.Profile // stages as the generic path names them (world.Profile)
+	tb := time.Now()
+	s.updateList() // the Verlet list and wall slots: Broad
 	l := &s.lists[s.cur]
+	prof.Evaluations++
+	prof.Pairs += int64(len(l.P) + len(s.slots))
 	split := s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
 	t0 := time.Now()
+	prof.Broad += t0.Sub(tb)
 	if split {
 		if s.split == nil {
 			s.split = s.evalSplit
@@ -48,6 +53,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		owls += s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
 	}
 	s.choice.record(split, time.Since(t0))
+	prof.Laws += time.Since(t0) // overlap and law in one kernel per pair: Laws (Narrow stays 0)
 	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
 	for k := range tr.S {
 		st := &tr.S[k]
