@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
-	"grainlab/render/mainthread"
 )
 
 // TestInspectorInsideWindow selects a contact and a body of the demo
@@ -17,31 +15,16 @@ import (
 // inside the window, at its top, left of the panel when there is room; the
 // selected VF contact's features are highlighted in its kind's colour.
 func TestInspectorInsideWindow(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	var skip string
-	var errs []string
-	onMain(func() {
-		if err := glfw.Init(); err != nil {
-			skip = "glfw.Init: " + err.Error()
-			return
-		}
-		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
+	withGLFW(t, func(g *glTest) {
 		for _, size := range [][2]int{{1280, 800}, {800, 500}, {500, 400}} {
 			W, H := size[0], size[1]
-			win, err := glfw.CreateWindow(W, H, "inspector test", nil, nil)
-			if err != nil {
-				skip = "CreateWindow: " + err.Error()
+			win := g.window(W, H, "inspector test")
+			if win == nil {
 				return
 			}
-			win.MakeContextCurrent()
 			u, err := New(win)
 			if err != nil {
-				errs = append(errs, err.Error())
+				g.fail(err.Error())
 				win.Destroy()
 				return
 			}
@@ -96,25 +79,19 @@ func TestInspectorInsideWindow(t *testing.T) {
 			t.Logf("%dx%d: inspector at (%.0f, %.0f) size %.0f×%.0f; highlight pixels %d (no camera: %d)", W, H, pos.X, pos.Y, sz.X, sz.Y, lit, dark)
 			switch {
 			case !shown:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector not shown", W, H))
+				g.fail(fmt.Sprintf("%dx%d: inspector not shown", W, H))
 			case pos.X < 0 || pos.Y < 0 || pos.X+sz.X > float32(W) || pos.Y+sz.Y > float32(H) || sz.X <= 0 || sz.Y <= 0:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector at (%g, %g) size (%g, %g) is not inside the window", W, H, pos.X, pos.Y, sz.X, sz.Y))
+				g.fail(fmt.Sprintf("%dx%d: inspector at (%g, %g) size (%g, %g) is not inside the window", W, H, pos.X, pos.Y, sz.X, sz.Y))
 			case pos.Y > 10:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector at y = %g, not at the top", W, H, pos.Y))
+				g.fail(fmt.Sprintf("%dx%d: inspector at y = %g, not at the top", W, H, pos.Y))
 			case W == 800 && pos.X+sz.X > float32(W-330-6):
-				errs = append(errs, "inspector overlaps the panel although there is room beside it")
+				g.fail("inspector overlaps the panel although there is room beside it")
 			}
 			if W == 1280 && (lit < 20 || dark != 0) {
-				errs = append(errs, fmt.Sprintf("%dx%d: feature highlight: %d pixels with the camera, %d without", W, H, lit, dark))
+				g.fail(fmt.Sprintf("%dx%d: feature highlight: %d pixels with the camera, %d without", W, H, lit, dark))
 			}
 			u.Close()
 			win.Destroy()
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
