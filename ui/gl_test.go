@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/inkyblackness/imgui-go/v4"
 
+	"grainlab/internal/gltest"
 	"grainlab/render"
 	"grainlab/render/mainthread"
 )
@@ -98,18 +99,7 @@ func TestPlatformAndRenderer(t *testing.T) {
 // between (Enter leaves a single-line field). When imgui sampled the key
 // state once per frame such presses were lost.
 func TestQuickEntersReachField(t *testing.T) {
-	withGLFW(t, func(g *glTest) {
-		win := g.window(640, 400, "ui test")
-		if win == nil {
-			return
-		}
-		defer win.Destroy()
-		u, err := New(win)
-		if err != nil {
-			g.fail(err.Error())
-			return
-		}
-		defer u.Close()
+	withUIWindow(t, 640, 400, func(g *glTest, win *glfw.Window, u *UI) {
 		text, enters := "", 0
 		frame := func(focus bool) {
 			u.NewFrame()
@@ -160,12 +150,11 @@ func (g *glTest) fail(s string) { g.errs = append(g.errs, s) }
 // window creates a hidden w×h window (the hints withGLFW set) and makes its
 // context current; nil, with the test set to skip, when it cannot.
 func (g *glTest) window(w, h int, title string) *glfw.Window {
-	win, err := glfw.CreateWindow(w, h, title, nil, nil)
+	win, err := gltest.Window(w, h, title)
 	if err != nil {
 		g.skip = "CreateWindow: " + err.Error()
 		return nil
 	}
-	win.MakeContextCurrent()
 	return win
 }
 
@@ -177,16 +166,11 @@ func withGLFW(t *testing.T, f func(g *glTest)) {
 	mainthread.NeedDisplay(t)
 	var g glTest
 	onMain(func() {
-		if err := glfw.Init(); err != nil {
+		if err := gltest.Init(); err != nil {
 			g.skip = "glfw.Init: " + err.Error()
 			return
 		}
 		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
 		f(&g)
 	})
 	if g.skip != "" {
@@ -195,4 +179,24 @@ func withGLFW(t *testing.T, f func(g *glTest)) {
 	for _, e := range g.errs {
 		t.Error(e)
 	}
+}
+
+// withUIWindow is withGLFW with a hidden w×h window and its UI, both
+// closed after f; a failure to create the UI is a test error.
+func withUIWindow(t *testing.T, w, h int, f func(g *glTest, win *glfw.Window, u *UI)) {
+	t.Helper()
+	withGLFW(t, func(g *glTest) {
+		win := g.window(w, h, "ui test")
+		if win == nil {
+			return
+		}
+		defer win.Destroy()
+		u, err := New(win)
+		if err != nil {
+			g.fail(err.Error())
+			return
+		}
+		defer u.Close()
+		f(g, win, u)
+	})
 }

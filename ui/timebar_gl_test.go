@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
+	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
 )
@@ -13,18 +14,7 @@ import (
 // shown; the time bar draws its markers in their colours.
 func TestPlotCursorAndTimeBar(t *testing.T) {
 	const W, H = 900, 1400
-	withGLFW(t, func(g *glTest) {
-		win := g.window(W, H, "ui test")
-		if win == nil {
-			return
-		}
-		defer win.Destroy()
-		u, err := New(win)
-		if err != nil {
-			g.fail(err.Error())
-			return
-		}
-		defer u.Close()
+	withUIWindow(t, W, H, func(g *glTest, win *glfw.Window, u *UI) {
 		p := &Panel{Width: 320}
 		base := render.DemoSnapshot()
 		for i := 0; i < 50; i++ { // 50 samples at t = 0 .. 0.49 s
