@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"os"
 	"runtime"
 	"testing"
@@ -199,4 +200,16 @@ func withUIWindow(t *testing.T, w, h int, f func(g *glTest, win *glfw.Window, u 
 		defer u.Close()
 		f(g, win, u)
 	})
+}
+
+// nearColor reports whether the pixel (x, y) of img is within tol of c in
+// each of red, green and blue.
+func nearColor(img *image.RGBA, x, y int, c [3]uint8, tol int) bool {
+	i := img.PixOffset(x, y)
+	for k := 0; k < 3; k++ {
+		if d := int(img.Pix[i+k]) - int(c[k]); d > tol || d < -tol {
+			return false
+		}
+	}
+	return true
 }

@@ -59,14 +59,7 @@ func TestInspectorInsideWindow(t *testing.T) {
 						if fx, fy := float32(x), float32(y); (fx >= pos.X && fx < pos.X+sz.X && fy < pos.Y+sz.Y) || fx >= float32(W-336) {
 							continue // inside the inspector or the panel
 						}
-						i := img.PixOffset(x, y)
-						ok := true
-						for k := 0; k < 3; k++ {
-							if d := int(img.Pix[i+k]) - int(blue[k]); d > 12 || d < -12 {
-								ok = false
-							}
-						}
-						if ok {
+						if nearColor(img, x, y, blue, 12) {
 							n++
 						}
 					}

@@ -36,14 +36,7 @@ func TestPlotCursorAndTimeBar(t *testing.T) {
 			n := 0
 			for y := 0; y < H; y++ {
 				for x := x0; x < x1; x++ {
-					i := img.PixOffset(x, y)
-					ok := true
-					for k := 0; k < 3; k++ {
-						if d := int(img.Pix[i+k]) - int(c[k]); d > 12 || d < -12 {
-							ok = false
-						}
-					}
-					if ok {
+					if nearColor(img, x, y, c, 12) {
 						n++
 					}
 				}
