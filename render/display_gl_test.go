@@ -5,8 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
-
 	"grainlab/render"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -46,14 +44,8 @@ func TestForceChainPixels(t *testing.T) {
 	var st render.FrameStats
 	cam := render.NewCamera()
 	var fbw, fbh int
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh = win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fw, fh int) {
+		fbw, fbh = fw, fh
 		s := chainScene()
 		v := render.DefaultView()
 		v.ShowGrid, v.ShowAxes, v.ShowContacts, v.ShowNormal, v.ShowFriction = false, false, false, false, false
@@ -106,14 +98,8 @@ func TestImpostorSphere(t *testing.T) {
 	var fbw, fbh int
 	const R = 0.5
 	c := geom.V(0.1, -0.2, 0.6)
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh = win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fw, fh int) {
+		fbw, fbh = fw, fh
 		bv, bt := sq.Sphere(R).Mesh(24, 12)
 		s := &snap.Snapshot{Scene: "sphere", Meshes: []snap.Mesh{{Name: "sphere r=0.5", Verts: bv, Tris: bt}},
 			Bodies: []snap.Body{{Mesh: 0, Pos: c, Rot: geom.QIdent(), Radius: R}}}
@@ -149,6 +135,22 @@ func TestImpostorSphere(t *testing.T) {
 	}
 }
 
+// wallShots draws s with bodies, grid and axes off three times: walls as
+// outlines (the default), translucent (WallOutline off), and no walls.
+func wallShots(r *render.Renderer, s *snap.Snapshot, cam *render.Camera, fbw, fbh int) (outline, filled, bare *image.RGBA) {
+	v := render.DefaultView()
+	v.ShowGrid, v.ShowAxes, v.ShowBodies = false, false, false
+	r.Draw(s, &v, cam, fbw, fbh)
+	outline = render.Screenshot(fbw, fbh)
+	v.WallOutline = false
+	r.Draw(s, &v, cam, fbw, fbh)
+	filled = render.Screenshot(fbw, fbh)
+	v.ShowWalls = false
+	r.Draw(s, &v, cam, fbw, fbh)
+	bare = render.Screenshot(fbw, fbh)
+	return outline, filled, bare
+}
+
 // TestWallOutlines: a box of walls around a body is drawn as outlines, so
 // the pixels inside the box's screen rectangle stay the background (bar the
 // thin edges); drawn translucent (WallOutline off) they do not.
@@ -157,14 +159,8 @@ func TestWallOutlines(t *testing.T) {
 	var outline, filled, bare *image.RGBA
 	cam := render.NewCamera()
 	var fbw, fbh int
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh = win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fw, fh int) {
+		fbw, fbh = fw, fh
 		s := &snap.Snapshot{Scene: "box"}
 		s.Meshes = []snap.Mesh{render.CubeMesh("cube", 0.1), render.CubeMesh("box", 1)}
 		s.Bodies = []snap.Body{
@@ -172,18 +168,9 @@ func TestWallOutlines(t *testing.T) {
 			{Mesh: 1, Pos: geom.V(0, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "box"},
 		}
 		s.Walls = []snap.Wall{{Name: "box", Body: 1, Enabled: true, Mesh: 1}}
-		v := render.DefaultView()
-		v.ShowGrid, v.ShowAxes, v.ShowBodies = false, false, false
 		cam.Aspect = float64(fbw) / float64(fbh)
 		cam.FitSphere(geom.V(0, 0, 0.5), 0.9)
-		r.Draw(s, &v, cam, fbw, fbh)
-		outline = render.Screenshot(fbw, fbh)
-		v.WallOutline = false
-		r.Draw(s, &v, cam, fbw, fbh)
-		filled = render.Screenshot(fbw, fbh)
-		v.ShowWalls = false
-		r.Draw(s, &v, cam, fbw, fbh)
-		bare = render.Screenshot(fbw, fbh)
+		outline, filled, bare = wallShots(r, s, cam, fbw, fbh)
 	})
 	if outline == nil {
 		return
@@ -211,14 +198,8 @@ func TestDisabledWallsDim(t *testing.T) {
 	var imgs [3]*image.RGBA // outlines on, off, no walls
 	cam := render.NewCamera()
 	var fbw, fbh int
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh = win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fw, fh int) {
+		fbw, fbh = fw, fh
 		s := &snap.Snapshot{Scene: "boxes"}
 		s.Meshes = []snap.Mesh{render.CubeMesh("cube", 0.1), render.CubeMesh("box", 1)}
 		s.Bodies = []snap.Body{
@@ -227,18 +208,9 @@ func TestDisabledWallsDim(t *testing.T) {
 			{Mesh: 1, Pos: geom.V(1.6, 0, 0.5), Rot: geom.QIdent(), Fixed: true, Name: "gone"},
 		}
 		s.Walls = []snap.Wall{{Name: "box", Body: 1, Enabled: true, Mesh: 1}, {Name: "gone", Body: 2, Enabled: false, Mesh: 1}}
-		v := render.DefaultView()
-		v.ShowGrid, v.ShowAxes, v.ShowBodies = false, false, false
 		cam.Aspect = float64(fbw) / float64(fbh)
 		cam.FitSphere(geom.V(0.8, 0, 0.5), 1.9)
-		r.Draw(s, &v, cam, fbw, fbh)
-		imgs[0] = render.Screenshot(fbw, fbh)
-		v.WallOutline = false
-		r.Draw(s, &v, cam, fbw, fbh)
-		imgs[1] = render.Screenshot(fbw, fbh)
-		v.ShowWalls = false
-		r.Draw(s, &v, cam, fbw, fbh)
-		imgs[2] = render.Screenshot(fbw, fbh)
+		imgs[0], imgs[1], imgs[2] = wallShots(r, s, cam, fbw, fbh)
 	})
 	if imgs[0] == nil {
 		return
@@ -314,14 +286,8 @@ func TestIsolatedBuriedBody(t *testing.T) {
 		{A: 3, B: 2, Kind: snap.VF, Point: geom.V(1.6, 0, 0.5), Normal: geom.V(1, 0, 0), Fn: 1},
 	}
 	s.Stats.Contacts = 2
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh = win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fw, fh int) {
+		fbw, fbh = fw, fh
 		v := render.DefaultView()
 		v.ShowGrid, v.ShowAxes, v.ShowNormal, v.ShowFriction = false, false, false, false
 		v.OccludedAlpha, v.SelectedBody = 0, 0

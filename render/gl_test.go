@@ -15,6 +15,7 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"grainlab/internal/gltest"
 	"grainlab/render"
 	"grainlab/render/mainthread"
 	"grainlab/sim/geom"
@@ -37,28 +38,38 @@ func withWindow(t *testing.T, w, h int, f func(win *glfw.Window)) {
 	mainthread.NeedDisplay(t)
 	var skip string
 	onMain(func() {
-		if err := glfw.Init(); err != nil {
+		if err := gltest.Init(); err != nil {
 			skip = "glfw.Init: " + err.Error()
 			return
 		}
 		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
-		win, err := glfw.CreateWindow(w, h, "grainlab test", nil, nil)
+		win, err := gltest.Window(w, h, "grainlab test")
 		if err != nil {
 			skip = "CreateWindow: " + err.Error()
 			return
 		}
 		defer win.Destroy()
-		win.MakeContextCurrent()
 		f(win)
 	})
 	if skip != "" {
 		t.Skip(skip)
 	}
+}
+
+// withRenderer is withWindow with a renderer (a failure to create it is a
+// test error) and the window's framebuffer size.
+func withRenderer(t *testing.T, w, h int, f func(r *render.Renderer, fbw, fbh int)) {
+	t.Helper()
+	withWindow(t, w, h, func(win *glfw.Window) {
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		fbw, fbh := win.GetFramebufferSize()
+		f(r, fbw, fbh)
+	})
 }
 
 func shotDir(t *testing.T) string {
@@ -286,14 +297,7 @@ func TestFrameTime(t *testing.T) {
 	}
 	var out []res
 	var pile *image.RGBA
-	withWindow(t, W, H, func(win *glfw.Window) {
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
-		fbw, fbh := win.GetFramebufferSize()
+	withRenderer(t, W, H, func(r *render.Renderer, fbw, fbh int) {
 		for _, n := range []int{100, 1000, 5000} {
 			s := bigScene(n)
 			v := render.DefaultView()

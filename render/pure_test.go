@@ -250,13 +250,10 @@ func TestArrowLength(t *testing.T) {
 	}
 }
 
-func TestFrameBuild(t *testing.T) {
-	s := DemoSnapshot()
-	v := DefaultView()
-	v.ShowSkin = true
-	v.SelectedBody = 1
-	v.AutoArrowScale(s)   // arrows shorter than two pixels are left out
-	v.WallOutline = false // the ground translucent
+// fittedFrame builds the 1280×800 frame of s under v with a camera fitted
+// to s and every mesh's centre known; it returns the frame, the camera and
+// the mesh info, for building again.
+func fittedFrame(s *snap.Snapshot, v *View) (*frame, *Camera, []meshInfo) {
 	cam := NewCamera()
 	cam.Fit(s)
 	info := make([]meshInfo, len(s.Meshes))
@@ -265,7 +262,18 @@ func TestFrameBuild(t *testing.T) {
 		info[i] = meshInfo{center: c.center, valid: true}
 	}
 	var f frame
-	f.build(s, &v, cam, info, 1280, 800)
+	f.build(s, v, cam, info, 1280, 800)
+	return &f, cam, info
+}
+
+func TestFrameBuild(t *testing.T) {
+	s := DemoSnapshot()
+	v := DefaultView()
+	v.ShowSkin = true
+	v.SelectedBody = 1
+	v.AutoArrowScale(s)   // arrows shorter than two pixels are left out
+	v.WallOutline = false // the ground translucent
+	f, cam, info := fittedFrame(s, &v)
 	var opaque, wall, skin, outline, spheres int
 	for _, c := range f.cmds {
 		switch c.kind {
@@ -470,15 +478,7 @@ func TestArrowsOnFreeBody(t *testing.T) {
 	v := DefaultView()
 	v.ShowFriction = true
 	v.AutoArrowScale(s)
-	cam := NewCamera()
-	cam.Fit(s)
-	info := make([]meshInfo, len(s.Meshes))
-	for i := range s.Meshes {
-		c := buildMesh(&s.Meshes[i])
-		info[i] = meshInfo{center: c.center, valid: true}
-	}
-	var f frame
-	f.build(s, &v, cam, info, 1280, 800)
+	f, _, _ := fittedFrame(s, &v)
 	up, fx := 0, 0
 	for i := 0; i+arrowFloats <= len(f.arrows); i += arrowFloats {
 		a := f.arrows[i : i+arrowFloats]

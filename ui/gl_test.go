@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"os"
 	"runtime"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 	"github.com/inkyblackness/imgui-go/v4"
 
+	"grainlab/internal/gltest"
 	"grainlab/render"
 	"grainlab/render/mainthread"
 )
@@ -23,28 +25,13 @@ func onMain(f func()) { mainthread.Call(f) }
 
 // TestPlatformAndRenderer needs a display; it skips cleanly without one.
 func TestPlatformAndRenderer(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	var skip string
-	var errs []string
-	fail := func(s string) { errs = append(errs, s) }
-	onMain(func() {
-		if err := glfw.Init(); err != nil {
-			skip = "glfw.Init: " + err.Error()
-			return
-		}
-		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
-		win, err := glfw.CreateWindow(640, 400, "ui test", nil, nil)
-		if err != nil {
-			skip = "CreateWindow: " + err.Error()
+	withGLFW(t, func(g *glTest) {
+		fail := g.fail
+		win := g.window(640, 400, "ui test")
+		if win == nil {
 			return
 		}
 		defer win.Destroy()
-		win.MakeContextCurrent()
 
 		prevCalls := 0
 		win.SetMouseButtonCallback(func(*glfw.Window, glfw.MouseButton, glfw.Action, glfw.ModifierKey) { prevCalls++ })
@@ -105,12 +92,6 @@ func TestPlatformAndRenderer(t *testing.T) {
 		}
 		u.Platform.key(win, glfw.KeySpace, 0, glfw.Release, 0)
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
 
 // TestQuickEntersReachField: an Enter pressed and released through the
@@ -119,33 +100,7 @@ func TestPlatformAndRenderer(t *testing.T) {
 // between (Enter leaves a single-line field). When imgui sampled the key
 // state once per frame such presses were lost.
 func TestQuickEntersReachField(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	var skip string
-	var errs []string
-	onMain(func() {
-		if err := glfw.Init(); err != nil {
-			skip = "glfw.Init: " + err.Error()
-			return
-		}
-		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
-		win, err := glfw.CreateWindow(640, 400, "ui test", nil, nil)
-		if err != nil {
-			skip = "CreateWindow: " + err.Error()
-			return
-		}
-		defer win.Destroy()
-		win.MakeContextCurrent()
-		u, err := New(win)
-		if err != nil {
-			errs = append(errs, err.Error())
-			return
-		}
-		defer u.Close()
+	withUIWindow(t, 640, 400, func(g *glTest, win *glfw.Window, u *UI) {
 		text, enters := "", 0
 		frame := func(focus bool) {
 			u.NewFrame()
@@ -164,7 +119,7 @@ func TestQuickEntersReachField(t *testing.T) {
 			frame(false)
 			frame(false)
 			if !imgui.CurrentIO().WantCaptureKeyboard() {
-				errs = append(errs, "the field did not take the keyboard")
+				g.fail("the field did not take the keyboard")
 				return
 			}
 			u.Platform.char(win, 'a')
@@ -174,17 +129,87 @@ func TestQuickEntersReachField(t *testing.T) {
 				frame(false)
 			}
 			if enters != k+1 {
-				errs = append(errs, fmt.Sprintf("quick Enter %d: the field returned %d times, want %d", k+1, enters, k+1))
+				g.fail(fmt.Sprintf("quick Enter %d: the field returned %d times, want %d", k+1, enters, k+1))
 			}
 		}
 		if text != "aa" {
-			errs = append(errs, fmt.Sprintf("field text %q, want \"aa\"", text))
+			g.fail(fmt.Sprintf("field text %q, want \"aa\"", text))
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
+}
+
+// glTest is a GL test's state on the main thread: why it skips and the
+// errors it found.
+type glTest struct {
+	skip string
+	errs []string
+}
+
+// fail records an error (reported after the main-thread part).
+func (g *glTest) fail(s string) { g.errs = append(g.errs, s) }
+
+// window creates a hidden w×h window (the hints withGLFW set) and makes its
+// context current; nil, with the test set to skip, when it cannot.
+func (g *glTest) window(w, h int, title string) *glfw.Window {
+	win, err := gltest.Window(w, h, title)
+	if err != nil {
+		g.skip = "CreateWindow: " + err.Error()
+		return nil
 	}
-	for _, e := range errs {
+	return win
+}
+
+// withGLFW runs f on the main thread with GLFW initialised and the window
+// hints of a hidden GL 4.1 core context set, then skips the test or
+// reports the errors f recorded. It skips without a display.
+func withGLFW(t *testing.T, f func(g *glTest)) {
+	t.Helper()
+	mainthread.NeedDisplay(t)
+	var g glTest
+	onMain(func() {
+		if err := gltest.Init(); err != nil {
+			g.skip = "glfw.Init: " + err.Error()
+			return
+		}
+		defer glfw.Terminate()
+		f(&g)
+	})
+	if g.skip != "" {
+		t.Skip(g.skip)
+	}
+	for _, e := range g.errs {
 		t.Error(e)
 	}
+}
+
+// withUIWindow is withGLFW with a hidden w×h window and its UI, both
+// closed after f; a failure to create the UI is a test error.
+func withUIWindow(t *testing.T, w, h int, f func(g *glTest, win *glfw.Window, u *UI)) {
+	t.Helper()
+	withGLFW(t, func(g *glTest) {
+		win := g.window(w, h, "ui test")
+		if win == nil {
+			return
+		}
+		defer win.Destroy()
+		u, err := New(win)
+		if err != nil {
+			g.fail(err.Error())
+			return
+		}
+		defer u.Close()
+		f(g, win, u)
+	})
+}
+
+// nearColor reports whether the pixel (x, y) of img is within tol of c in
+// each of red, green and blue.
+func nearColor(img *image.RGBA, x, y int, c [3]uint8, tol int) bool {
+	i := img.PixOffset(x, y)
+	for k := 0; k < 3; k++ {
+		if d := int(img.Pix[i+k]) - int(c[k]); d > tol || d < -tol {
+			return false
+		}
+	}
+	return true
 }

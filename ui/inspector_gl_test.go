@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/gl/v4.1-core/gl"
-	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
-	"grainlab/render/mainthread"
 )
 
 // TestInspectorInsideWindow selects a contact and a body of the demo
@@ -17,31 +15,16 @@ import (
 // inside the window, at its top, left of the panel when there is room; the
 // selected VF contact's features are highlighted in its kind's colour.
 func TestInspectorInsideWindow(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	var skip string
-	var errs []string
-	onMain(func() {
-		if err := glfw.Init(); err != nil {
-			skip = "glfw.Init: " + err.Error()
-			return
-		}
-		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
+	withGLFW(t, func(g *glTest) {
 		for _, size := range [][2]int{{1280, 800}, {800, 500}, {500, 400}} {
 			W, H := size[0], size[1]
-			win, err := glfw.CreateWindow(W, H, "inspector test", nil, nil)
-			if err != nil {
-				skip = "CreateWindow: " + err.Error()
+			win := g.window(W, H, "inspector test")
+			if win == nil {
 				return
 			}
-			win.MakeContextCurrent()
 			u, err := New(win)
 			if err != nil {
-				errs = append(errs, err.Error())
+				g.fail(err.Error())
 				win.Destroy()
 				return
 			}
@@ -76,14 +59,7 @@ func TestInspectorInsideWindow(t *testing.T) {
 						if fx, fy := float32(x), float32(y); (fx >= pos.X && fx < pos.X+sz.X && fy < pos.Y+sz.Y) || fx >= float32(W-336) {
 							continue // inside the inspector or the panel
 						}
-						i := img.PixOffset(x, y)
-						ok := true
-						for k := 0; k < 3; k++ {
-							if d := int(img.Pix[i+k]) - int(blue[k]); d > 12 || d < -12 {
-								ok = false
-							}
-						}
-						if ok {
+						if nearColor(img, x, y, blue, 12) {
 							n++
 						}
 					}
@@ -96,25 +72,19 @@ func TestInspectorInsideWindow(t *testing.T) {
 			t.Logf("%dx%d: inspector at (%.0f, %.0f) size %.0f×%.0f; highlight pixels %d (no camera: %d)", W, H, pos.X, pos.Y, sz.X, sz.Y, lit, dark)
 			switch {
 			case !shown:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector not shown", W, H))
+				g.fail(fmt.Sprintf("%dx%d: inspector not shown", W, H))
 			case pos.X < 0 || pos.Y < 0 || pos.X+sz.X > float32(W) || pos.Y+sz.Y > float32(H) || sz.X <= 0 || sz.Y <= 0:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector at (%g, %g) size (%g, %g) is not inside the window", W, H, pos.X, pos.Y, sz.X, sz.Y))
+				g.fail(fmt.Sprintf("%dx%d: inspector at (%g, %g) size (%g, %g) is not inside the window", W, H, pos.X, pos.Y, sz.X, sz.Y))
 			case pos.Y > 10:
-				errs = append(errs, fmt.Sprintf("%dx%d: inspector at y = %g, not at the top", W, H, pos.Y))
+				g.fail(fmt.Sprintf("%dx%d: inspector at y = %g, not at the top", W, H, pos.Y))
 			case W == 800 && pos.X+sz.X > float32(W-330-6):
-				errs = append(errs, "inspector overlaps the panel although there is room beside it")
+				g.fail("inspector overlaps the panel although there is room beside it")
 			}
 			if W == 1280 && (lit < 20 || dark != 0) {
-				errs = append(errs, fmt.Sprintf("%dx%d: feature highlight: %d pixels with the camera, %d without", W, H, lit, dark))
+				g.fail(fmt.Sprintf("%dx%d: feature highlight: %d pixels with the camera, %d without", W, H, lit, dark))
 			}
 			u.Close()
 			win.Destroy()
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }

@@ -7,41 +7,14 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/render"
-	"grainlab/render/mainthread"
 )
 
 // TestPlotCursorAndTimeBar draws the panel with a shown past frame: its
 // plots carry the yellow cursor, which is absent when the live frame is
 // shown; the time bar draws its markers in their colours.
 func TestPlotCursorAndTimeBar(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	var skip string
-	var errs []string
-	onMain(func() {
-		if err := glfw.Init(); err != nil {
-			skip = "glfw.Init: " + err.Error()
-			return
-		}
-		defer glfw.Terminate()
-		glfw.WindowHint(glfw.ContextVersionMajor, 4)
-		glfw.WindowHint(glfw.ContextVersionMinor, 1)
-		glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)
-		glfw.WindowHint(glfw.OpenGLForwardCompatible, glfw.True)
-		glfw.WindowHint(glfw.Visible, glfw.False)
-		const W, H = 900, 1400
-		win, err := glfw.CreateWindow(W, H, "ui test", nil, nil)
-		if err != nil {
-			skip = "CreateWindow: " + err.Error()
-			return
-		}
-		defer win.Destroy()
-		win.MakeContextCurrent()
-		u, err := New(win)
-		if err != nil {
-			errs = append(errs, err.Error())
-			return
-		}
-		defer u.Close()
+	const W, H = 900, 1400
+	withUIWindow(t, W, H, func(g *glTest, win *glfw.Window, u *UI) {
 		p := &Panel{Width: 320}
 		base := render.DemoSnapshot()
 		for i := 0; i < 50; i++ { // 50 samples at t = 0 .. 0.49 s
@@ -63,14 +36,7 @@ func TestPlotCursorAndTimeBar(t *testing.T) {
 			n := 0
 			for y := 0; y < H; y++ {
 				for x := x0; x < x1; x++ {
-					i := img.PixOffset(x, y)
-					ok := true
-					for k := 0; k < 3; k++ {
-						if d := int(img.Pix[i+k]) - int(c[k]); d > 12 || d < -12 {
-							ok = false
-						}
-					}
-					if ok {
+					if nearColor(img, x, y, c, 12) {
 						n++
 					}
 				}
@@ -98,16 +64,10 @@ func TestPlotCursorAndTimeBar(t *testing.T) {
 		without := count(yellow, W-330, W)
 		t.Logf("cursor pixels: %d with a past frame, %d live; marker pixels: %d wall, %d rejected", withCursor, without, orange, red)
 		if withCursor < 40 || without != 0 { // at least one plot's height (48 px)
-			errs = append(errs, "plot cursor not drawn (or drawn live)")
+			g.fail("plot cursor not drawn (or drawn live)")
 		}
 		if orange == 0 || red == 0 {
-			errs = append(errs, "time-bar markers not drawn")
+			g.fail("time-bar markers not drawn")
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }

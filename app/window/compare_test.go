@@ -2,8 +2,6 @@ package window
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"image"
 	"os"
 	"path/filepath"
@@ -15,7 +13,6 @@ import (
 
 	"grainlab/app"
 	"grainlab/render"
-	"grainlab/render/mainthread"
 )
 
 // TestCompareGhost (display): the cube drop (S0 ex. 1a, undamped) run with
@@ -26,22 +23,8 @@ import (
 // main view within 0.5 % of its pixels. The window's frame (panel with the
 // Compare section open) runs without GL errors.
 func TestCompareGhost(t *testing.T) {
-	mainthread.NeedDisplay(t)
 	const W, H = 640, 400
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
-		win, r, u, input, closeUI, err := openUISized(W, H, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
+	withUI(t, W, H, func(g uiParts, fail func(string, ...any)) {
 		for _, c := range []struct {
 			with     string
 			differs  bool
@@ -56,7 +39,7 @@ func TestCompareGhost(t *testing.T) {
 			loop := app.NewSimLoop(s, o)
 			loop.PublishInterval = 4 * time.Millisecond
 			loop.Start()
-			w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
+			w := newWindow(g.win, g.r, g.u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, g.input)
 			w.panel.ExpandAll = true
 			if err := w.cmp.start(loop, o, app.CompareConfig{Integrator: c.with}); err != nil {
 				fail("start: %v", err)
@@ -101,10 +84,10 @@ func TestCompareGhost(t *testing.T) {
 			cam.Aspect = float64(W) / H
 			fitBodies(cam, p.Main)
 			view := AppView()
-			r.Draw(p.Main, &view, cam, W, H)
+			g.r.Draw(p.Main, &view, cam, W, H)
 			plain := render.Screenshot(W, H)
-			r.Draw(p.Main, &view, cam, W, H)
-			n := r.DrawGhost(p.Second, &view, cam, W, H)
+			g.r.Draw(p.Main, &view, cam, W, H)
+			n := g.r.DrawGhost(p.Second, &view, cam, W, H)
 			ghost := render.Screenshot(W, H)
 			if dir := os.Getenv("GRAINLAB_SHOT_DIR"); dir != "" { // to look at them
 				_ = writePNG(filepath.Join(dir, "compare-"+c.with+"-plain.png"), plain)
@@ -127,12 +110,6 @@ func TestCompareGhost(t *testing.T) {
 			loop.Close()
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
 
 // pixelDiff counts the pixels whose colour differs by more than tol in a channel.

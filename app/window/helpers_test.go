@@ -1,11 +1,18 @@
 package window
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/go-gl/glfw/v3.3/glfw"
+
 	"grainlab/app"
+	"grainlab/render"
+	"grainlab/render/mainthread"
 	"grainlab/sim/snap"
+	"grainlab/ui"
 )
 
 // The scenes and steps of app's SimLoop tests (simloop_test.go,
@@ -79,4 +86,112 @@ func firstFree(s *snap.Snapshot) int {
 		}
 	}
 	return -1
+}
+
+// onMainCollect runs f on the main thread with a fail that collects
+// messages; f returns why the test must skip ("": it ran). Then the test
+// skips, or reports each collected message as an error.
+func onMainCollect(t *testing.T, f func(fail func(string, ...any)) (skip string)) {
+	t.Helper()
+	var errs []string
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	var skip string
+	onMain(func() { skip = f(fail) })
+	if skip != "" {
+		t.Skip(skip)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
+
+// uiParts is a hidden test window with its renderer, panel and input clock
+// (openUISized's results), for newWindow.
+type uiParts struct {
+	win   *glfw.Window
+	r     *render.Renderer
+	u     *ui.UI
+	input *inputClock
+}
+
+// withUI opens a hidden width×height window with openUISized and runs f
+// on the main thread (closing the window after it); it skips when no
+// window opens and reports f's fail messages as errors.
+func withUI(t *testing.T, width, height int, f func(p uiParts, fail func(string, ...any))) {
+	t.Helper()
+	mainthread.NeedDisplay(t)
+	onMainCollect(t, func(fail func(string, ...any)) string {
+		win, r, u, input, closeUI, err := openUISized(width, height, "grainlab test", false)
+		if errors.Is(err, errNoWindow) {
+			return err.Error()
+		}
+		if err != nil {
+			fail("%v", err)
+			return ""
+		}
+		defer closeUI()
+		f(uiParts{win, r, u, input}, fail)
+		return ""
+	})
+}
+
+// withLoopWindow loads o, opens a hidden width×height window on a SimLoop
+// of it (paused; vo with Options o, MaxFPS 60 and the default render share)
+// and runs f on the main thread; it skips without a display.
+func withLoopWindow(t *testing.T, o app.Options, width, height int, vo viewOptions, f func(w *window, fail func(string, ...any))) {
+	t.Helper()
+	mainthread.NeedDisplay(t)
+	s, err := app.Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withUI(t, width, height, func(p uiParts, fail func(string, ...any)) {
+		loop := app.NewSimLoop(s, o)
+		loop.Start()
+		defer loop.Close()
+		vo.Options, vo.MaxFPS, vo.Share = o, 60, DefaultRenderShare
+		f(newWindow(p.win, p.r, p.u, loop, vo, p.input), fail)
+	})
+}
+
+// withWindow is withLoopWindow at UI scale 1 with the test cursor (the
+// shell's tests).
+func withWindow(t *testing.T, o app.Options, width, height int, f func(w *window, fail func(string, ...any))) {
+	t.Helper()
+	withLoopWindow(t, o, width, height, viewOptions{UIScale: 1}, func(w *window, fail func(string, ...any)) {
+		w.testCursor = true
+		f(w, fail)
+	})
+}
+
+// syncedFrame waits for the simulation goroutine (fail on a time-out),
+// draws a frame and returns the loop's state.
+func (w *window) syncedFrame(fail func(string, ...any)) *app.LoopState {
+	if !w.loop.Sync(30 * time.Second) {
+		fail("sync timed out")
+	}
+	w.drawFrames(1)
+	return w.loop.State()
+}
+
+// withGLWindow opens a width×height window (visible or hidden) with a
+// renderer and runs f on the main thread, closing them after it; a failure
+// to open either is a test error (the opt-in measuring tests).
+func withGLWindow(t *testing.T, width, height int, title string, visible bool, f func(win *glfw.Window, r *render.Renderer)) {
+	onMain(func() {
+		win, err := openWindow(width, height, title, visible)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer glfw.Terminate()
+		defer win.Destroy()
+		r, err := render.New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer r.Close()
+		f(win, r)
+	})
 }

@@ -56,20 +56,7 @@ func TestPerfWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("advanced to t=%.3g s in %.1f s (%d contacts)", s.World.Time, time.Since(start).Seconds(), s.World.Stats.Contacts)
-	onMain(func() {
-		win, err := openWindow(WindowWidth, WindowHeight, "grainlab perf", true)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer glfw.Terminate()
-		defer win.Destroy()
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
+	withGLWindow(t, WindowWidth, WindowHeight, "grainlab perf", true, func(win *glfw.Window, r *render.Renderer) {
 		input := watchInput(win)
 		u, err := ui.New(win)
 		if err != nil {

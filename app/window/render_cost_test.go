@@ -46,20 +46,7 @@ func TestRenderCost(t *testing.T) {
 	}
 	packed := s.World.Snapshot(nil)
 	spheres := manySpheres(100000)
-	onMain(func() {
-		win, err := openWindow(WindowWidth, WindowHeight, "grainlab render cost", false)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer glfw.Terminate()
-		defer win.Destroy()
-		r, err := render.New()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer r.Close()
+	withGLWindow(t, WindowWidth, WindowHeight, "grainlab render cost", false, func(win *glfw.Window, r *render.Renderer) {
 		fbw, fbh := win.GetFramebufferSize()
 		measure := func(name string, sn *snap.Snapshot, v render.View, n int) {
 			cam := render.NewCamera()

@@ -1,7 +1,6 @@
 package window
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/app"
-	"grainlab/render/mainthread"
 	"grainlab/sim/audit"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
@@ -23,44 +21,6 @@ import (
 // packed is the default scene from its packed state, as `grainlab` opens it.
 func packed() app.Options {
 	return app.Options{Scene: app.DefaultScene, Restart: "builtin:" + app.DefaultPacked, Workers: 2}
-}
-
-// withWindow opens a hidden w×h window on a SimLoop of o (paused) and runs
-// f on the main thread; it skips without a display.
-func withWindow(t *testing.T, o app.Options, width, height int, f func(w *window, fail func(string, ...any))) {
-	t.Helper()
-	mainthread.NeedDisplay(t)
-	s, err := app.Load(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
-		win, r, u, input, closeUI, err := openUISized(width, height, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
-		loop := app.NewSimLoop(s, o)
-		loop.Start()
-		defer loop.Close()
-		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare, UIScale: 1}, input)
-		w.testCursor = true
-		f(w, fail)
-	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
 
 // frames draws n frames.

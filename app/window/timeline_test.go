@@ -1,7 +1,6 @@
 package window
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -82,10 +81,7 @@ func TestWindowTimeline(t *testing.T) {
 	const W, H = 800, 500
 	dir := t.TempDir()
 	shotPNG := filepath.Join(dir, "shot.png")
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
+	onMainCollect(t, func(fail func(string, ...any)) string {
 		args := []string{"shot", app.DefaultScene, "--time", fmt.Sprintf("%.17g", tk), "--size", fmt.Sprintf("%dx%d", W, H),
 			"--out", shotPNG, "--quiet", "--workers", "2"}
 		for _, set := range o.Sets {
@@ -94,31 +90,20 @@ func TestWindowTimeline(t *testing.T) {
 		var so, se strings.Builder
 		if code := app.Main(args, &so, &se); code != app.ExitOK {
 			if strings.Contains(se.String(), "cannot open a window") {
-				skip = se.String()
-				return
+				return se.String()
 			}
 			fail("grainlab shot: exit %d: %s", code, se.String())
-			return
 		}
-		win, r, u, _, closeUI, err := openUISized(W, H, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
-		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, watchInput(win))
+		return ""
+	})
+	if t.Failed() {
+		return
+	}
+	withUI(t, W, H, func(p uiParts, fail func(string, ...any)) {
+		w := newWindow(p.win, p.r, p.u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, watchInput(p.win))
 		w.testCursor = true
 		w.shotDir = dir
-		frames := func(m int) {
-			for i := 0; i < m; i++ {
-				w.frameStart = time.Now()
-				w.frame()
-			}
-		}
+		frames := w.drawFrames
 		grab := func() *image.RGBA {
 			w.shotReq = true
 			frames(1)
@@ -157,7 +142,7 @@ func TestWindowTimeline(t *testing.T) {
 		if w.shown != past {
 			fail("scrubbed to t=%g: shown frame t=%g, want frame %d", tk, w.shown.Stats.Time, k)
 		}
-		fbw, fbh := win.GetFramebufferSize()
+		fbw, fbh := p.win.GetFramebufferSize()
 		w.view = shotView(past, ShotOptions{})
 		w.cam = shotCamera(past, ShotOptions{}, fbw, fbh)
 		withBar := grab()
@@ -224,12 +209,6 @@ func TestWindowTimeline(t *testing.T) {
 			fail("playback at 1000x did not reach the live edge: t=%g of %g", w.tl.T, h.Time(h.Len()-1))
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
 
 func mustFrame(h *app.History, i int) *snap.Snapshot {
@@ -254,31 +233,12 @@ func recorded(t *testing.T) *app.History {
 // frames to the end and stops, an edit is refused with a message; a broken
 // file from the panel leaves the shown run as it is.
 func TestWindowPlayer(t *testing.T) {
-	mainthread.NeedDisplay(t)
 	h := recorded(t)
 	n := h.Len()
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
-		win, r, u, _, closeUI, err := openUISized(640, 400, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
-		w := newWindow(win, r, u, nil, viewOptions{MaxFPS: 60, Share: DefaultRenderShare}, watchInput(win))
+	withUI(t, 640, 400, func(p uiParts, fail func(string, ...any)) {
+		w := newWindow(p.win, p.r, p.u, nil, viewOptions{MaxFPS: 60, Share: DefaultRenderShare}, watchInput(p.win))
 		w.setPlayer(h, "memory")
-		frames := func(m int) {
-			for i := 0; i < m; i++ {
-				w.frameStart = time.Now()
-				w.frame()
-			}
-		}
+		frames := w.drawFrames
 		frames(2)
 		if w.shownIdx != 0 || w.shown != mustFrame(h, 0) {
 			fail("player starts at frame %d", w.shownIdx)
@@ -315,12 +275,6 @@ func TestWindowPlayer(t *testing.T) {
 			fail("broken run file: status %q, source kept %v", w.status, w.src == snap.Frames(h))
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
 
 // TestExportFrames writes a PNG sequence of a recorded run: one PNG per

@@ -1,8 +1,6 @@
 package window
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -11,7 +9,6 @@ import (
 	"github.com/go-gl/gl/v4.1-core/gl"
 
 	"grainlab/app"
-	"grainlab/render/mainthread"
 	"grainlab/ui"
 )
 
@@ -21,44 +18,11 @@ import (
 // the simulation (and an invalid shape is refused there), and the body mesh
 // follows the edited shape.
 func TestWindowSmoothScene(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	o := smallSQ()
-	s, err := app.Load(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
-		win, r, u, input, closeUI, err := openUISized(1000, 760, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
-		loop := app.NewSimLoop(s, o)
-		loop.Start()
-		defer loop.Close()
-		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
+	withLoopWindow(t, smallSQ(), 1000, 760, viewOptions{}, func(w *window, fail func(string, ...any)) {
+		loop := w.loop
 		w.panel.ExpandAll = true
-		frames := func(n int) {
-			for i := 0; i < n; i++ {
-				w.frameStart = time.Now()
-				w.frame()
-			}
-		}
-		synced := func() *app.LoopState {
-			if !loop.Sync(30 * time.Second) {
-				fail("sync timed out")
-			}
-			frames(1)
-			return loop.State()
-		}
+		frames := w.drawFrames
+		synced := func() *app.LoopState { return w.syncedFrame(fail) }
 		for i := 0; i < 30; i++ {
 			loop.Step()
 		}
@@ -118,10 +82,4 @@ func TestWindowSmoothScene(t *testing.T) {
 			}
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }

@@ -1,8 +1,6 @@
 package window
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,44 +29,11 @@ func onMain(f func()) { mainthread.Call(f) }
 // with the panel, keys, a click that selects a body, a Ctrl-drag spring, a
 // wall toggle and a broken scene file from the panel.
 func TestWindowInteraction(t *testing.T) {
-	mainthread.NeedDisplay(t)
-	o := smallScene("8")
-	s, err := app.Load(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errs []string
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	var skip string
-	onMain(func() {
-		win, r, u, input, closeUI, err := openUISized(800, 500, "grainlab test", false)
-		if errors.Is(err, errNoWindow) {
-			skip = err.Error()
-			return
-		}
-		if err != nil {
-			fail("%v", err)
-			return
-		}
-		defer closeUI()
-		loop := app.NewSimLoop(s, o)
-		loop.Start()
-		defer loop.Close()
-		w := newWindow(win, r, u, loop, viewOptions{Options: o, MaxFPS: 60, Share: DefaultRenderShare}, input)
+	withLoopWindow(t, smallScene("8"), 800, 500, viewOptions{}, func(w *window, fail func(string, ...any)) {
+		loop := w.loop
 		w.testCursor = true
-		frames := func(n int) {
-			for i := 0; i < n; i++ {
-				w.frameStart = time.Now()
-				w.frame()
-			}
-		}
-		synced := func() *app.LoopState {
-			if !loop.Sync(30 * time.Second) {
-				fail("sync timed out")
-			}
-			frames(1)
-			return loop.State()
-		}
+		frames := w.drawFrames
+		synced := func() *app.LoopState { return w.syncedFrame(fail) }
 		frames(3)
 		if e := gl.GetError(); e != gl.NO_ERROR {
 			fail("GL error 0x%x", e)
@@ -102,7 +67,7 @@ func TestWindowInteraction(t *testing.T) {
 
 		// click on a body selects it
 		sn := loop.Latest()
-		ww, wh := win.GetSize()
+		ww, wh := w.win.GetSize()
 		b := firstFree(sn)
 		x, y, ok := w.cam.Project(sn.Bodies[b].Pos, ww, wh)
 		if !ok {
@@ -213,10 +178,4 @@ func TestWindowInteraction(t *testing.T) {
 			fail("no screenshot written")
 		}
 	})
-	if skip != "" {
-		t.Skip(skip)
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
 }
