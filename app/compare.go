@@ -182,6 +182,12 @@ func (c *Compare) capture() (captured, bool) {
 	got := make(chan captured, 1)
 	c.main.send(command{kind: cmdCall, fn: func(l *SimLoop) {
 		w := l.sim.World
+		if l.added > 0 {
+			// The second run is built from the scene file: bodies added from
+			// meshes are not in it, and its state would not restore.
+			got <- captured{err: fmt.Errorf("the main run has %d %s added from meshes, which a comparison cannot rebuild: reset (R) or reload the scene first", l.added, plural("body", l.added))}
+			return
+		}
 		data, err := state.Encode(w)
 		o := l.opts
 		o.Sets = append(append([]string(nil), o.Sets...), l.lawSets...)

@@ -326,3 +326,32 @@ func TestCompareStartWhilePlaying(t *testing.T) {
 		t.Fatalf("starts %d (%s), max |dx| %g m", p.Starts, p.Status, p.MaxDiff)
 	}
 }
+
+// A comparison cannot rebuild bodies added from meshes (the second run is
+// built from the scene file): it stops with a message saying so and what
+// to do, instead of failing inside the state restore, and the main run
+// goes on (found in review).
+func TestCompareRefusesAddedBodies(t *testing.T) {
+	l := startLoop(t, smallScene("5"))
+	l.AddMesh(tetrapodSTL, 1)
+	if st := sync1(t, l); st.Added != 1 {
+		t.Fatalf("added %d bodies: %s", st.Added, st.Status)
+	}
+	c := StartCompare(l, CompareConfig{})
+	t.Cleanup(c.Stop)
+	deadline := time.Now().Add(30 * time.Second)
+	for c.Pair().Err == "" {
+		if time.Now().After(deadline) {
+			t.Fatalf("no error: %+v", c.Pair())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if p := c.Pair(); !strings.Contains(p.Err, "added from meshes") || !strings.Contains(p.Err, "reset") {
+		t.Errorf("error %q: want one naming the added bodies and the way out", p.Err)
+	}
+	t0 := sync1(t, l).Snap.Stats.Time
+	l.Step()
+	if st := sync1(t, l); !(st.Snap.Stats.Time > t0) {
+		t.Errorf("the main run did not step after the refusal (t %g → %g)", t0, st.Snap.Stats.Time)
+	}
+}
