@@ -60,6 +60,7 @@ func (v *compareView) start(loop *app.SimLoop, o app.Options, cfg app.CompareCon
 	}
 	v.stop()
 	v.c = app.StartCompare(loop, cfg)
+	v.drawn = nil
 	return nil
 }
 
@@ -69,14 +70,22 @@ func (v *compareView) stop() {
 		v.c.Stop()
 		v.c = nil
 	}
+	v.drawn = nil
 }
 
-// pair returns the latest comparison (nil: none running, or none yet).
+// pair returns the comparison this frame draws — the one shown read, so
+// that the frame's snapshot, ghost and panel come from one pair even when
+// the comparison publishes in between — or the latest before the first
+// frame (nil: none running, or none yet).
 func (v *compareView) pair() *app.ComparePair {
 	if v.c == nil {
 		return nil
 	}
-	if p := v.c.Pair(); p.Main != nil && p.Err == "" {
+	p := v.drawn
+	if p == nil {
+		p = v.c.Pair()
+	}
+	if p != nil && p.Main != nil && p.Err == "" {
 		return p
 	}
 	return nil
