@@ -84,6 +84,14 @@ func TestLawConversions(t *testing.T) {
 	if p2, _ := WorldLaw(PanelLaw(world.ContactParams{Normal: n, Friction: p.Friction, Zeta: p.Zeta})); p2 != p {
 		t.Fatal("world → panel → world changed the law")
 	}
+	// A panel edit keeps the scene's damp_band (newmark's dashpot ramp): it
+	// is one of the table's polyhedral parameters; before the table the
+	// panel's law dropped it to 0 at every edit.
+	pb := p
+	pb.DampBand = 0.01
+	if p3, err := WorldLaw(PanelLaw(pb)); err != nil || p3.DampBand != 0.01 {
+		t.Errorf("world → panel → world: damp_band %g (err %v), want 0.01", p3.DampBand, err)
+	}
 
 	g, fn, dtc, err := LawCurve(313.188)(goodLaw)
 	if err != nil || len(g) != LawCurvePoints || len(fn) != len(g) || len(dtc) != len(g) {
