@@ -288,13 +288,8 @@ func (c *Compare) run() {
 			status = fmt.Sprintf("restarted from the main run at t=%.6g s", s1.Stats.Time)
 		}
 		if s1 == nil {
-			select {
-			case <-c.quit:
+			if !c.waitWake() {
 				return
-			case <-c.main.done:
-				<-c.quit
-				return
-			case <-c.wake:
 			}
 			continue
 		}
@@ -361,14 +356,23 @@ func (c *Compare) run() {
 		if c.main.State().Snap != s1 {
 			continue // the main run published meanwhile
 		}
-		select {
-		case <-c.quit:
+		if !c.waitWake() {
 			return
-		case <-c.main.done:
-			<-c.quit
-			return
-		case <-c.wake:
 		}
+	}
+}
+
+// waitWake waits for the main run's next frame; false when the comparison
+// is to end (Stop, or the main run closed: then it waits for Stop).
+func (c *Compare) waitWake() bool {
+	select {
+	case <-c.quit:
+		return false
+	case <-c.main.done:
+		<-c.quit
+		return false
+	case <-c.wake:
+		return true
 	}
 }
 
