@@ -57,6 +57,30 @@ func TestViewFlagsBadInput(t *testing.T) {
 	}
 }
 
+// TestViewRunCompareBadInput: `view RUN --compare newmark` (or
+// --compare-set) on a recorded run exits 2 with one line naming the flag,
+// before the file is read or any window opens (a recording has no scene to
+// re-simulate).
+func TestViewRunCompareBadInput(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run.grec")
+	os.WriteFile(run, nil, 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compare", "newmark"}, "--compare needs a scene: a recorded run cannot be re-simulated"},
+		{[]string{"--compare-set", "mu_s=0.3"}, "--compare-set needs a scene: a recorded run cannot be re-simulated"},
+		{[]string{"--compare", "cd", "--compare-set", "mu_s=0.3"}, "--compare and --compare-set need a scene"},
+	} {
+		var so, se strings.Builder
+		args := append([]string{"view", run}, c.args...)
+		code := app.Main(args, &so, &se)
+		if code != app.ExitInput || !strings.Contains(se.String(), c.want) || strings.Count(se.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", args, code, se.String(), c.want)
+		}
+	}
+}
+
 // TestAutoRestartKeepsPacked: on the default scene, --set of the contact
 // law and friction keeps the packed start silently; any other --set starts
 // from the scene's initial state and says so in one line naming the key.

@@ -204,6 +204,17 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "grainlab view: --set, --integrator, --dt, --time and --restart apply to scenes, not to a recorded run")
 			return app.ExitInput
 		}
+		if c := vo.Compare; c.Integrator != "" || len(c.Sets) > 0 {
+			flags := "--compare needs"
+			switch {
+			case c.Integrator == "":
+				flags = "--compare-set needs"
+			case len(c.Sets) > 0:
+				flags = "--compare and --compare-set need"
+			}
+			fmt.Fprintln(stderr, "grainlab view:", flags, "a scene: a recorded run cannot be re-simulated")
+			return app.ExitInput
+		}
 		return viewRun(name, vo, stdout, stderr)
 	}
 	vo.Scene, vo.Sets = name, sets

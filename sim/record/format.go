@@ -30,6 +30,10 @@ const (
 	chunkLayout   = 'L' // the body and wall tables frames refer to, until the next layout
 	chunkFrame    = 'F' // one frame
 	chunkKeyframe = 'K' // the time and the bytes of a state file (state.Encode)
+	// Optional chunks (added within version 1; a reader that predates them
+	// skips them, and a file without them reads with empty groups and no edges).
+	chunkEdges  = 'E' // a mesh's edge table (snap.Mesh.Edges), right after its mesh chunk
+	chunkGroups = 'G' // the bodies' groups (snap.Body.Group) of the layout just before, as intern ids
 )
 
 // chunkOverhead is the bytes around a payload: type, length, checksum.

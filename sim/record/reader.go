@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 	"sync"
 
 	"grainlab/sim/geom"
@@ -37,7 +38,7 @@ type Reader struct {
 // layout is a decoded layout chunk: what frames after it share.
 type layout struct {
 	meshes []snap.Mesh // the frames' Snapshot.Meshes (shared by all of them)
-	bodies []snap.Body // constant parts (name, mesh, radius, fixed)
+	bodies []snap.Body // constant parts (name, mesh, radius, fixed, material, group)
 	walls  []snap.Wall // constant parts (name, body, mesh)
 }
 
@@ -212,6 +213,21 @@ func (r *Reader) index(typ byte, p []byte, off int64) string {
 		if d.err == nil {
 			r.meshes = append(r.meshes, m)
 		}
+	case chunkEdges:
+		k := d.index(len(r.meshes))
+		var m *snap.Mesh
+		nv := 0
+		if d.err == nil {
+			m = &r.meshes[k]
+			nv = len(m.Verts)
+		}
+		edges := make([][2]int32, d.count(2))
+		for i := range edges {
+			edges[i] = [2]int32{int32(d.index(nv)), int32(d.index(nv))}
+		}
+		if d.err == nil {
+			m.Edges = edges // layouts after this chunk copy it with the mesh
+		}
 	case chunkStrings:
 		n := d.count(1)
 		add := make([]string, n)
@@ -246,6 +262,23 @@ func (r *Reader) index(typ byte, p []byte, off int64) string {
 		}
 		if d.err == nil {
 			r.layouts = append(r.layouts, l)
+		}
+	case chunkGroups:
+		if len(r.layouts) == 0 {
+			return "a groups chunk before any layout chunk"
+		}
+		old := r.layouts[len(r.layouts)-1]
+		if n := d.u(); d.err == nil && n != uint64(len(old.bodies)) {
+			return fmt.Sprintf("a groups chunk of %d bodies after a layout of %d", n, len(old.bodies))
+		}
+		// A new layout value, not an edit of the old one: Frame may be
+		// decoding from it concurrently.
+		l := &layout{meshes: old.meshes, bodies: slices.Clone(old.bodies), walls: old.walls}
+		for i := range l.bodies {
+			l.bodies[i].Group = interned(&d, r.strs)
+		}
+		if d.err == nil {
+			r.layouts[len(r.layouts)-1] = l
 		}
 	case chunkFrame:
 		if len(r.layouts) == 0 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,7 +178,7 @@ func compare(t *testing.T, i int, want, got *snap.Snapshot, scene string) {
 	} else {
 		for m := range want.Meshes {
 			a, b := want.Meshes[m], got.Meshes[m]
-			eq := a.Name == b.Name && len(a.Verts) == len(b.Verts) && fmt.Sprint(a.Tris) == fmt.Sprint(b.Tris)
+			eq := a.Name == b.Name && len(a.Verts) == len(b.Verts) && fmt.Sprint(a.Tris) == fmt.Sprint(b.Tris) && fmt.Sprint(a.Edges) == fmt.Sprint(b.Edges)
 			for k := 0; eq && k < len(a.Verts); k++ {
 				eq = sameVec(a.Verts[k], b.Verts[k])
 			}
@@ -195,7 +196,7 @@ func compare(t *testing.T, i int, want, got *snap.Snapshot, scene string) {
 		q, r := a.Rot, b.Rot
 		if !sameVec(a.Pos, b.Pos) || !same64(q.W, r.W) || !same64(q.X, r.X) || !same64(q.Y, r.Y) || !same64(q.Z, r.Z) ||
 			!sameVec(a.Vel, b.Vel) || !sameVec(a.AngVel, b.AngVel) || !same64(f32(a.ContactForce), b.ContactForce) ||
-			!same64(a.Radius, b.Radius) || a.Mesh != b.Mesh || a.Fixed != b.Fixed || a.Material != b.Material || a.Name != b.Name {
+			!same64(a.Radius, b.Radius) || a.Mesh != b.Mesh || a.Fixed != b.Fixed || a.Material != b.Material || a.Name != b.Name || a.Group != b.Group {
 			bad(fmt.Sprintf("body %d", k), a, b)
 		}
 	}
@@ -569,4 +570,172 @@ func TestConcurrentRefresh(t *testing.T) {
 		t.Fatalf("after the writer: %d frames of %d, %v, note %q", rd.Len(), len(r.frames), err, rd.Note())
 	}
 	check()
+}
+
+// chunks splits a recording after its file head into its chunks (type and
+// payload), for tests that rewrite a file.
+func chunks(t *testing.T, data []byte) (types []byte, payloads [][]byte) {
+	t.Helper()
+	for off := fileHead; off < len(data); {
+		n := int(binary.LittleEndian.Uint32(data[off+1:]))
+		types = append(types, data[off])
+		payloads = append(payloads, data[off+5:off+5+n])
+		off += chunkOverhead + n
+	}
+	return types, payloads
+}
+
+// The default scene (box-of-tetrapods: generated bodies, polyhedral meshes)
+// recorded for a few steps reads back with the live snapshots' body groups
+// and mesh edge tables (the inspector's generator names and edge
+// highlights); the same file without its groups and edges chunks (what this
+// package wrote before them) still reads, every other field unchanged, with
+// empty groups and no edges.
+func TestGroupsAndEdges(t *testing.T) {
+	w := load(t, "box-of-tetrapods")
+	var buf bytes.Buffer
+	rw, err := NewWriter(&buf, Header{Scene: w.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*snap.Snapshot
+	var prev *snap.Snapshot
+	for range 3 {
+		s := w.Snapshot(prev)
+		prev = s
+		if err := rw.WriteFrame(s); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, s)
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grouped, edges := 0, 0
+	for _, b := range want[0].Bodies {
+		if b.Group != "" {
+			grouped++
+		}
+	}
+	for _, m := range want[0].Meshes {
+		edges += len(m.Edges)
+	}
+	if grouped == 0 || edges == 0 {
+		t.Fatalf("the default scene has %d grouped bodies and %d mesh edges: the test does not exercise them", grouped, edges)
+	}
+
+	rd, err := memReader(t, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.Note() != "" || rd.Len() != len(want) {
+		t.Fatalf("%d frames (note %q), want %d", rd.Len(), rd.Note(), len(want))
+	}
+	for i, s := range want {
+		got, err := rd.Frame(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, i, s, got, w.Name) // groups and edges included
+	}
+
+	// The same file as written before the groups and edges chunks.
+	old := append([]byte(nil), buf.Bytes()[:fileHead]...)
+	types, payloads := chunks(t, buf.Bytes())
+	dropped := 0
+	for k, typ := range types {
+		if typ == chunkEdges || typ == chunkGroups {
+			dropped++
+			continue
+		}
+		old = appendChunk(old, typ, payloads[k])
+	}
+	if dropped == 0 {
+		t.Fatal("the recording has no groups or edges chunk")
+	}
+	rd, err = memReader(t, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.Note() != "" || rd.Len() != len(want) {
+		t.Fatalf("old format: %d frames (note %q), want %d", rd.Len(), rd.Note(), len(want))
+	}
+	for i, s := range want {
+		got, err := rd.Frame(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := *s
+		plain.Bodies = slices.Clone(s.Bodies)
+		for k := range plain.Bodies {
+			plain.Bodies[k].Group = ""
+		}
+		plain.Meshes = slices.Clone(s.Meshes)
+		for k := range plain.Meshes {
+			plain.Meshes[k].Edges = nil
+		}
+		compare(t, i, &plain, got, w.Name)
+	}
+}
+
+// A groups chunk whose body count is not its layout's, or one before any
+// layout, stops the scan there with a note; an edges chunk naming a vertex
+// the mesh does not have is damage too. Frames before them still read.
+func TestBadGroupsAndEdges(t *testing.T) {
+	w := load(t, "box-of-tetrapods")
+	var buf bytes.Buffer
+	rw, err := NewWriter(&buf, Header{Scene: w.Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rw.WriteFrame(w.Snapshot(nil)); err != nil {
+		t.Fatal(err)
+	}
+	types, payloads := chunks(t, buf.Bytes())
+	for _, tc := range []struct {
+		name string
+		edit func(typ byte, p []byte) []byte // nil: drop the chunk
+		note string
+	}{
+		{"groups count", func(typ byte, p []byte) []byte {
+			if typ == chunkGroups {
+				var e enc
+				e.u(1)
+				e.u(0)
+				return e.b
+			}
+			return p
+		}, "groups chunk of 1 bodies"},
+		{"groups first", func(typ byte, p []byte) []byte {
+			if typ == chunkLayout {
+				return nil
+			}
+			return p
+		}, "groups chunk before any layout"},
+		{"edge vertex", func(typ byte, p []byte) []byte {
+			if typ == chunkEdges {
+				var e enc
+				e.u(0)
+				e.u(1)
+				e.u(0)
+				e.u(1 << 20)
+				return e.b
+			}
+			return p
+		}, "index out of range"},
+	} {
+		data := append([]byte(nil), buf.Bytes()[:fileHead]...)
+		for k, typ := range types {
+			if p := tc.edit(typ, payloads[k]); p != nil {
+				data = appendChunk(data, typ, p)
+			}
+		}
+		rd, err := memReader(t, data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !strings.Contains(rd.Note(), tc.note) || rd.Len() != 0 {
+			t.Errorf("%s: %d frames, note %q; want 0 frames and a note with %q", tc.name, rd.Len(), rd.Note(), tc.note)
+		}
+	}
 }

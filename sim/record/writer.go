@@ -73,6 +73,7 @@ type bodyConst struct {
 	Radius   float64
 	Fixed    bool
 	Material int
+	Group    string
 }
 
 type wallConst struct {
@@ -159,7 +160,7 @@ func (w *Writer) meshID(m *snap.Mesh) uint64 {
 	}
 	for id := range w.meshes {
 		o := &w.meshes[id]
-		if o.Name == m.Name && slices.Equal(o.Verts, m.Verts) && slices.Equal(o.Tris, m.Tris) {
+		if o.Name == m.Name && slices.Equal(o.Verts, m.Verts) && slices.Equal(o.Tris, m.Tris) && slices.Equal(o.Edges, m.Edges) {
 			w.meshIDs[k] = uint64(id)
 			return uint64(id)
 		}
@@ -182,6 +183,16 @@ func (w *Writer) meshID(m *snap.Mesh) uint64 {
 		e.u(uint64(uint32(t[2])))
 	}
 	w.buf = appendChunk(w.buf, chunkMesh, e.b)
+	if len(m.Edges) > 0 {
+		e = enc{}
+		e.u(id)
+		e.u(uint64(len(m.Edges)))
+		for _, ed := range m.Edges {
+			e.u(uint64(uint32(ed[0])))
+			e.u(uint64(uint32(ed[1])))
+		}
+		w.buf = appendChunk(w.buf, chunkEdges, e.b)
+	}
 	return id
 }
 
@@ -197,7 +208,7 @@ func (w *Writer) layoutOf(s *snap.Snapshot, cur *layoutKey) (layoutKey, bool) {
 		for i := range s.Bodies {
 			b := &s.Bodies[i]
 			c := &cur.bodies[i]
-			if b.Mesh != c.Mesh || b.Radius != c.Radius || b.Fixed != c.Fixed || b.Material != c.Material || b.Name != c.Name {
+			if b.Mesh != c.Mesh || b.Radius != c.Radius || b.Fixed != c.Fixed || b.Material != c.Material || b.Name != c.Name || b.Group != c.Group {
 				same = false
 				break
 			}
@@ -216,7 +227,7 @@ func (w *Writer) layoutOf(s *snap.Snapshot, cur *layoutKey) (layoutKey, bool) {
 	}
 	l := layoutKey{meshes: ids, bodies: make([]bodyConst, len(s.Bodies)), walls: make([]wallConst, len(s.Walls))}
 	for i, b := range s.Bodies {
-		l.bodies[i] = bodyConst{Name: b.Name, Mesh: b.Mesh, Radius: b.Radius, Fixed: b.Fixed, Material: b.Material}
+		l.bodies[i] = bodyConst{Name: b.Name, Mesh: b.Mesh, Radius: b.Radius, Fixed: b.Fixed, Material: b.Material, Group: b.Group}
 	}
 	for i, wl := range s.Walls {
 		l.walls[i] = wallConst{Name: wl.Name, Body: wl.Body, Mesh: wl.Mesh}
@@ -269,6 +280,13 @@ func (w *Writer) WriteFrame(s *snap.Snapshot) error {
 	var fresh []string
 	st := &s.Stats
 	integ := w.intern(st.Integrator, &fresh)
+	var groups []uint64 // the bodies' group ids when the layout changes and a body has a group
+	if !same && slices.ContainsFunc(l.bodies, func(b bodyConst) bool { return b.Group != "" }) {
+		groups = make([]uint64, len(l.bodies))
+		for i, b := range l.bodies {
+			groups[i] = w.intern(b.Group, &fresh)
+		}
+	}
 	ruleOf := map[string]uint64{}
 	for i := range s.Contacts {
 		r := s.Contacts[i].SuppressedBy
@@ -306,6 +324,14 @@ func (w *Writer) WriteFrame(s *snap.Snapshot) error {
 		}
 		w.buf = appendChunk(w.buf, chunkLayout, e.b)
 		w.layout, w.have = l, true
+	}
+	if groups != nil {
+		var e enc
+		e.u(uint64(len(groups)))
+		for _, g := range groups {
+			e.u(g)
+		}
+		w.buf = appendChunk(w.buf, chunkGroups, e.b)
 	}
 
 	e := enc{b: w.pay[:0]}

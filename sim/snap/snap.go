@@ -37,7 +37,8 @@ type Mesh struct {
 	Verts []geom.Vec3
 	Tris  [][3]int32 // of a polyhedron: triangle i is face i (the f3 of a contact label)
 	// Edges of a polyhedron by index (the e12 of a contact label): the two
-	// vertices of each; nil for smooth shapes and recorded runs.
+	// vertices of each; nil for smooth shapes and for recordings written
+	// before sim/record stored them.
 	Edges [][2]int32
 }
 
