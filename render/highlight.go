@@ -12,8 +12,8 @@ import (
 // triangle's three edges, each segment clipped to the ball of
 // HighlightRadii free-body radii around the contact point (a wall's face
 // spans the whole box: unclipped it is a line across the view). Smooth
-// (SQ) contacts and features a snapshot's mesh does not list (a recorded
-// run has no edge table) give nothing.
+// (SQ) contacts and features a snapshot's mesh does not list (a recording
+// made before recordings kept edge tables) give nothing.
 type Highlight struct {
 	Points []geom.Vec3
 	Segs   [][2]geom.Vec3

@@ -162,8 +162,8 @@ func pairContacts(s *snap.Snapshot, c *snap.Contact) []int {
 
 // Competitor returns the index of the candidate that made the hierarchy
 // suppress contact i of s (S0 §3.6, contact.applyHierarchy's rules), or −1
-// when i is active or the snapshot does not tell (a recorded run's meshes
-// list no edges).
+// when i is active or the snapshot does not tell (a mesh without an edge
+// table: a recording made before recordings kept them).
 func Competitor(s *snap.Snapshot, i int) int {
 	if s == nil || i < 0 || i >= len(s.Contacts) || !s.Contacts[i].Suppressed {
 		return -1

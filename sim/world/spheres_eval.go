@@ -53,7 +53,8 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		owls += s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
 	}
 	s.choice.record(split, time.Since(t0))
-	prof.Laws += time.Since(t0) // overlap and law in one kernel per pair: Laws (Narrow stays 0)
+	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
+	prof.Laws += time.Since(t0)
 	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
 	for k := range tr.S {
 		st := &tr.S[k]
