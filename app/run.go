@@ -299,7 +299,10 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	nextOut, nextCk, nextAudit := nextTime(w.Time, every), nextTime(w.Time, checkpoint), nextTime(w.Time, c.Audit)
 	for w.Time < s.End-1e-12 {
 		target := min(nextOut, nextCk, nextAudit, rec.next(), s.End)
-		_, stepErr := integrate.AdvancePast(w, target, s.End, each)
+		// each reads only the statistics and the flat state (CheckFinite,
+		// Save): lazy bodies, written on return (every output row,
+		// checkpoint, record frame, audit, signal, failure and the end).
+		_, stepErr := integrate.AdvancePastLazy(w, target, s.End, each)
 		if bad != nil || stepErr != nil {
 			finishBar()
 			cause := bad

@@ -32,6 +32,17 @@ func AdvanceStats(w *world.World, t float64, each func() bool) (int, error) {
 	return advance(w, t, t, each, true)
 }
 
+// AdvancePastLazy is AdvancePast for a caller whose each reads the world
+// only through its time, step count and statistics (w.Stats) and through
+// World.CheckFinite and BodyStates.Save, which read the sphere path's flat
+// state: the explicit integrator's sphere path then keeps the bodies lazy
+// between events as in AdvanceStats (grainlab run's finite guard and last
+// good state). The bodies are written on every return; the same bits as
+// AdvancePast.
+func AdvancePastLazy(w *world.World, t, end float64, each func() bool) (int, error) {
+	return advance(w, t, end, each, true)
+}
+
 // advance is AdvancePast; lazy: each reads no body (AdvanceStats). Without
 // each the bodies are lazy too: nobody reads them before the return.
 func advance(w *world.World, t, end float64, each func() bool, lazy bool) (int, error) {

@@ -40,22 +40,57 @@ func firstBad(v ...float64) (float64, bool) {
 	return 0, true
 }
 
+// lazySpheres returns the sphere path while the bodies lag behind its flat
+// accepted state (SetLazyBodies), nil otherwise.
+func (w *World) lazySpheres() *Spheres {
+	if s := w.sph; s != nil && s.stale && len(s.sidx) == len(w.Bodies) {
+		return s
+	}
+	return nil
+}
+
+// notFinite is 0 when the 13 components x, q, v, ω are all finite and NaN
+// otherwise (x − x is 0 for a finite x, NaN for NaN and ±Inf).
+func notFinite(x, v, om geom.Vec3, q geom.Quat) float64 {
+	return (x.X - x.X) + (x.Y - x.Y) + (x.Z - x.Z) +
+		(q.W - q.W) + (q.X - q.X) + (q.Y - q.Y) + (q.Z - q.Z) +
+		(v.X - v.X) + (v.Y - v.Y) + (v.Z - v.Z) +
+		(om.X - om.X) + (om.Y - om.Y) + (om.Z - om.Z)
+}
+
 // CheckFinite returns a *NonFiniteError when the position, quaternion,
 // velocity or angular velocity of a body, or one of the energies of Stats,
 // is NaN or infinite; nil otherwise. It costs 13 subtractions per body.
+// With lazy bodies (SetLazyBodies) it reads the spheres' state from the
+// sphere path's flat array, in sphere order, and the bodies only when
+// something is not finite (after SyncBodies, to name it).
 func (w *World) CheckFinite() error {
 	st := &w.Stats
 	// x − x is 0 for a finite x and NaN otherwise: one sum tells whether
 	// everything is finite; the names are looked up only when it is not.
 	z := (st.Kinetic - st.Kinetic) + (st.PotentialGravity - st.PotentialGravity) + (st.PotentialContact - st.PotentialContact)
-	for _, b := range w.Bodies {
-		z += (b.X.X - b.X.X) + (b.X.Y - b.X.Y) + (b.X.Z - b.X.Z) +
-			(b.Q.W - b.Q.W) + (b.Q.X - b.Q.X) + (b.Q.Y - b.Q.Y) + (b.Q.Z - b.Q.Z) +
-			(b.V.X - b.V.X) + (b.V.Y - b.V.Y) + (b.V.Z - b.V.Z) +
-			(b.W.X - b.W.X) + (b.W.Y - b.W.Y) + (b.W.Z - b.W.Z)
-	}
-	if z == 0 {
-		return nil
+	if s := w.lazySpheres(); s != nil {
+		for o := range s.acc {
+			a := &s.acc[o]
+			z += notFinite(a.X, a.V, a.W, a.Q)
+		}
+		for i, k := range s.sidx { // the walls: their bodies are current
+			if k < 0 {
+				b := w.Bodies[i]
+				z += notFinite(b.X, b.V, b.W, b.Q)
+			}
+		}
+		if z == 0 {
+			return nil
+		}
+		w.SyncBodies()
+	} else {
+		for _, b := range w.Bodies {
+			z += notFinite(b.X, b.V, b.W, b.Q)
+		}
+		if z == 0 {
+			return nil
+		}
 	}
 	for _, b := range w.Bodies {
 		for _, q := range []struct {
@@ -93,20 +128,44 @@ type BodyStates struct {
 	X, V  []geom.Vec3
 	W     []geom.Vec3
 	Q     []geom.Quat
+	// Body is the body index of entry i, nil when entry i is body i (with
+	// lazy bodies Save copies the spheres in the sphere path's order).
+	Body  []int32
 	Valid bool
 }
 
-// Save copies the state of every body of w.
+// Save copies the state of every body of w. With lazy bodies
+// (SetLazyBodies) it copies the spheres' state from the sphere path's flat
+// array, in its order (Body), without syncing the bodies.
 func (s *BodyStates) Save(w *World) {
 	n := len(w.Bodies)
 	if cap(s.X) < n {
 		s.X, s.V, s.W, s.Q = make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Quat, n)
 	}
 	s.X, s.V, s.W, s.Q = s.X[:n], s.V[:n], s.W[:n], s.Q[:n]
+	s.Time, s.Steps, s.Valid = w.Time, w.Steps, true
+	if sp := w.lazySpheres(); sp != nil && len(sp.acc) == len(sp.idx) {
+		m := len(sp.acc)
+		s.Body = append(s.Body[:0], sp.idx...)
+		X, V, W, Q := s.X[:m], s.V[:m], s.W[:m], s.Q[:m]
+		for o := range sp.acc {
+			a := &sp.acc[o]
+			X[o], V[o], W[o], Q[o] = a.X, a.V, a.W, a.Q
+		}
+		for i, k := range sp.sidx { // the walls, after the spheres
+			if k < 0 {
+				b := w.Bodies[i]
+				s.X[m], s.V[m], s.W[m], s.Q[m] = b.X, b.V, b.W, b.Q
+				s.Body = append(s.Body, int32(i))
+				m++
+			}
+		}
+		return
+	}
+	s.Body = s.Body[:0]
 	for i, b := range w.Bodies {
 		s.X[i], s.V[i], s.W[i], s.Q[i] = b.X, b.V, b.W, b.Q
 	}
-	s.Time, s.Steps, s.Valid = w.Time, w.Steps, true
 }
 
 // Restore puts the saved states back into the bodies of w (the same world,
@@ -114,10 +173,16 @@ func (s *BodyStates) Save(w *World) {
 // history is not restored: the world is good for writing the state or for
 // showing it, and for stepping on only after a fresh integrate.Start.
 func (s *BodyStates) Restore(w *World) {
-	if !s.Valid || len(s.X) != len(w.Bodies) {
+	if !s.Valid || len(s.X) != len(w.Bodies) || len(s.Body) != 0 && len(s.Body) != len(s.X) {
 		return
 	}
-	for i, b := range w.Bodies {
+	w.SyncBodies() // the bodies written here are the state of record
+	for i := range s.X {
+		bi := i
+		if len(s.Body) != 0 {
+			bi = int(s.Body[i])
+		}
+		b := w.Bodies[bi]
 		b.X, b.V, b.W, b.Q = s.X[i], s.V[i], s.W[i], s.Q[i]
 	}
 	w.Time, w.Steps = s.Time, s.Steps

@@ -26,17 +26,17 @@ import (
 // order throughout; bodies written every step are then written out of
 // order. Periodic worlds keep body order.
 //
-// Measured (docs/performance.md, "Lazy bodies", CPU time of grainlab bench
-// on falling lattices): with lazy bodies it pays, 8–9% less CPU at 20 000
-// and 100 000 spheres; with the bodies written every step (grainlab run,
-// the window) they are written out of order and it costs 5% at 50 000. So
-// the renumbering is off by default (SphereReorderMin) until grainlab run
-// no longer reads every body each step.
+// Measured (docs/performance.md, "Lazy bodies", CPU time on falling
+// lattices): with lazy bodies it pays, 8–9% less CPU for grainlab bench at
+// 20 000 and 100 000 spheres and 2–4% for grainlab run (lazy bodies since
+// its finite guard reads the flat state) at 20 000, 50 000 and 100 000; with
+// the bodies written every step (the window) they are written out of order
+// and it cost 5% at 50 000.
 
 // SphereReorderMin is the smallest number of spheres the sphere path keeps
-// in spatial order (off by default: see above; tests and benchmarks lower
-// it).
-var SphereReorderMin = math.MaxInt
+// in spatial order (tests and benchmarks lower it; math.MaxInt turns it
+// off).
+var SphereReorderMin = 4096
 
 // SphereReorderEvery is the number of steps between renumberings (LAMMPS'
 // default sort period; tests lower it).
