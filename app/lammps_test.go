@@ -10,6 +10,7 @@ import (
 
 	"grainlab/sim/dump"
 	"grainlab/sim/lammps"
+	"grainlab/sim/snap"
 )
 
 // `grainlab liggghts` writes the LIGGGHTS deck of the settled soft box;
@@ -58,6 +59,20 @@ func TestLiggghtsDeckRunsAndOpens(t *testing.T) {
 			t.Errorf("frame %d at %g s, want %g", i, src.Time(i), want)
 		}
 	}
+	k := sameAsSettledBox(t, frames[0])
+	if k != len(frames[0].Bodies) {
+		t.Fatalf("%d spheres in frame 0, want %d", len(frames[0].Bodies), k)
+	}
+	if code := Main([]string{"export", in, "--dt", "1e-5", "--vtk", t.TempDir()}, &out, &errb); code != ExitOK {
+		t.Fatalf("export: exit %d: %s", code, errb.String())
+	}
+}
+
+// sameAsSettledBox checks that frame f holds the spheres of the settled
+// sphere-box-soft state (settledBox) at their positions to 1e-15 m, in
+// body order, and returns how many spheres it compared.
+func sameAsSettledBox(t *testing.T, f *snap.Snapshot) int {
+	t.Helper()
 	s, err := Load(Options{Scene: "sphere-box-soft", Restart: settledBox})
 	if err != nil {
 		t.Fatal(err)
@@ -67,15 +82,10 @@ func TestLiggghtsDeckRunsAndOpens(t *testing.T) {
 		if b.Wall >= 0 {
 			continue
 		}
-		if d := frames[0].Bodies[k].Pos.Sub(b.X).Norm(); d > 1e-15 {
+		if d := f.Bodies[k].Pos.Sub(b.X).Norm(); d > 1e-15 {
 			t.Fatalf("sphere %d: %g m from the settled state", k, d)
 		}
 		k++
 	}
-	if k != len(frames[0].Bodies) {
-		t.Fatalf("%d spheres in frame 0, want %d", len(frames[0].Bodies), k)
-	}
-	if code := Main([]string{"export", in, "--dt", "1e-5", "--vtk", t.TempDir()}, &out, &errb); code != ExitOK {
-		t.Fatalf("export: exit %d: %s", code, errb.String())
-	}
+	return k
 }

@@ -556,15 +556,7 @@ func (r *Renderer) drawLines() {
 			gl.DrawArraysInstanced(gl.LINES, 0, r.sphereN, int32(c.count))
 			r.stats.DrawCalls++
 		case cmdOutline:
-			g := &r.meshes[c.mesh]
-			if g.lineVAO == 0 {
-				continue
-			}
-			gl.BindVertexArray(g.lineVAO)
-			gl.BindBuffer(gl.ARRAY_BUFFER, r.instVBO)
-			setInstanceAttribs(c.first)
-			gl.DrawElementsInstanced(gl.LINES, g.nLine, gl.UNSIGNED_INT, nil, int32(c.count))
-			r.stats.DrawCalls++
+			r.drawEdgesInstanced(c)
 		}
 	}
 }
@@ -638,19 +630,24 @@ func (r *Renderer) drawXray() {
 	gl.UniformMatrix4fv(lp.u("uViewProj"), 1, false, &r.vp[0])
 	gl.Uniform1f(lp.u("uAlpha"), 1)
 	for _, c := range r.f.cmds {
-		if c.kind != cmdXray {
-			continue
+		if c.kind == cmdXray {
+			r.drawEdgesInstanced(c)
 		}
-		g := &r.meshes[c.mesh]
-		if g.lineVAO == 0 {
-			continue
-		}
-		gl.BindVertexArray(g.lineVAO)
-		gl.BindBuffer(gl.ARRAY_BUFFER, r.instVBO)
-		setInstanceAttribs(c.first)
-		gl.DrawElementsInstanced(gl.LINES, g.nLine, gl.UNSIGNED_INT, nil, int32(c.count))
-		r.stats.DrawCalls++
 	}
+}
+
+// drawEdgesInstanced draws the edge lines of command c's mesh for its
+// instances (outlines, x-ray edges), if the mesh has edges.
+func (r *Renderer) drawEdgesInstanced(c drawCmd) {
+	g := &r.meshes[c.mesh]
+	if g.lineVAO == 0 {
+		return
+	}
+	gl.BindVertexArray(g.lineVAO)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.instVBO)
+	setInstanceAttribs(c.first)
+	gl.DrawElementsInstanced(gl.LINES, g.nLine, gl.UNSIGNED_INT, nil, int32(c.count))
+	r.stats.DrawCalls++
 }
 
 // drawMarkers draws every contact marker in one instanced draw.
