@@ -188,7 +188,18 @@ func (s *contactSums) index(pairs []*pairEntry, n int) {
 // the number of night-owl contacts and whether any contact flipped its normal
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
-	nightOwls = w.stageDetect(true, dt) // stages 1 and 2 in one pass over the pairs
+	return w.EvaluateMoved(t, dt, nil)
+}
+
+// EvaluateMoved is Evaluate after move(i) has run on every body i, with
+// move fused into detect's placing pass: each body is moved and then placed
+// by one worker, so an integrator's drift (explicit's kick–drift and
+// checkpoint) costs no pass over the bodies of its own. move must read and
+// write body i only (and data of its own indexed by i); the result is that
+// of running move on every body and then Evaluate, to the bit. Its share of
+// the pass is not counted in Profile.Place.
+func (w *World) EvaluateMoved(t, dt float64, move func(i int)) (nightOwls int, bad bool) {
+	nightOwls = w.stageDetect(true, dt, move) // stages 1 and 2 in one pass over the pairs
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	w.stageAccumulate(w.pairs, t)
@@ -284,14 +295,20 @@ func (w *World) nonFinite() bool {
 // themselves (contact dynamics): afterwards EachContact visits contacts with
 // points, normals and gaps; Fn and Ft keep whatever the caller writes.
 func (w *World) DetectContacts() (nightOwls int) {
-	nightOwls = w.stageDetect(false, 0)
+	nightOwls = w.stageDetect(false, 0, nil)
 	w.Commit()
 	return nightOwls
 }
 
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
-func (w *World) Commit() {
+func (w *World) Commit() { w.CommitMoved(nil) }
+
+// CommitMoved is Commit with move(i) run on every body i in the same pass
+// over the workers (explicit's closing half kick): the pass's items are
+// the bodies, then the pairs. move must read and write body i only; the
+// result is that of running move on every body and then Commit, to the bit.
+func (w *World) CommitMoved(move func(i int)) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
@@ -299,9 +316,17 @@ func (w *World) Commit() {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	w.parallelRange(n, func(_, lo, hi int) { // each pair alone
-		m := lo // the batch's pairs with contacts go to buf[lo:m]
-		for i, e := range w.pairs[lo:hi] {
+	nb := 0 // items [0, nb) are bodies, [nb, nb+n) pairs
+	if move != nil {
+		nb = len(w.Bodies)
+	}
+	w.parallelRange(nb+n, func(_, lo, hi int) {
+		for i := lo; i < min(hi, nb); i++ {
+			move(i)
+		}
+		lo, hi = max(lo, nb)-nb, hi-nb // the batch's pairs, each alone
+		m := lo                        // the batch's pairs with contacts go to buf[lo:m]
+		for i, e := range w.pairs[lo:max(lo, hi)] {
 			e.prev, e.cur = e.cur, e.prev[:0]
 			e.nightOwl = false
 			if len(e.prev) > 0 {

@@ -65,6 +65,18 @@ type Profile struct {
 	// Evaluations counts detect stages; Pairs sums the candidate pairs and
 	// Rebuilds the feature lists rebuilt over them.
 	Evaluations, Pairs, Rebuilds int64
+	// ForkJoins counts the parallel passes run on two or more workers (the
+	// World's crew, crew.go), Batches their batches and Helped the batches
+	// the helpers ran (the caller ran the rest); JoinWait is the time the
+	// caller spent at the joins waiting for helpers to finish a batch. They
+	// show whether the helpers take part, whatever the machine's load.
+	ForkJoins, Batches, Helped int64
+	JoinWait                   time.Duration
+	// Parallel is the wall time of the passes that split over the workers
+	// when there are two or more (64 items or more), with any number of
+	// workers: with one, 1 − Parallel/Total() is the serial share of the
+	// step, the part a second worker cannot shorten.
+	Parallel time.Duration
 }
 
 // Stages returns the sum of the stage times other than Integrate.
@@ -82,6 +94,8 @@ func (p Profile) Sub(q Profile) Profile {
 		Narrow: p.Narrow - q.Narrow, Laws: p.Laws - q.Laws, Accumulate: p.Accumulate - q.Accumulate,
 		StepBound: p.StepBound - q.StepBound, Integrate: p.Integrate - q.Integrate,
 		Evaluations: p.Evaluations - q.Evaluations, Pairs: p.Pairs - q.Pairs, Rebuilds: p.Rebuilds - q.Rebuilds,
+		ForkJoins: p.ForkJoins - q.ForkJoins, Batches: p.Batches - q.Batches, Helped: p.Helped - q.Helped,
+		JoinWait: p.JoinWait - q.JoinWait, Parallel: p.Parallel - q.Parallel,
 	}
 }
 

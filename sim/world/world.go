@@ -194,6 +194,7 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
+	crew       *crew       // the helpers of the fork–joins (crew.go)
 	sums       contactSums // accumulateContacts' per-body incidence (laws.go)
 	live       livePairs   // the pairs with contacts after the last Commit (laws.go)
 	flipped    bool        // the last detection pass met a reversed normal (pairPass)
