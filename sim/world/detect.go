@@ -262,9 +262,16 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			}
 		}
 	}
+	n := len(pairs)
+	lv := &w.curLive
+	if cap(lv.buf) < n {
+		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
+	}
+	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
-		for _, e := range pairs[lo:hi] {
+		m := lo // the batch's pairs with contacts go to buf[lo:m]
+		for i, e := range pairs[lo:hi] {
 			if e.smooth {
 				if w.narrowSmooth(e) {
 					sqFail.Add(1)
@@ -285,6 +292,13 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 				}
 			}
 			e.nightOwl = false // it is a candidate from now on
+			if len(e.cur) > 0 {
+				buf[m] = int32(lo + i)
+				m++
+			}
+		}
+		if hi > lo {
+			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	}
 	var laws func(_, lo, hi int)
@@ -306,6 +320,12 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
 		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
+	}
+	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
+	for lo := 0; lo < n; lo = int(next[lo]) {
+		for _, i := range buf[lo:cnt[lo]] {
+			w.curPairs = append(w.curPairs, pairs[i])
+		}
 	}
 	w.Stats.SQFailures += sqFail.Load()
 	prof.Evaluations++

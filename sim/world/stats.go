@@ -117,12 +117,26 @@ func (w *World) UpdateStats() {
 	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
 	s.Contacts, s.Suppressed = 0, 0
 	s.ByKind = [snap.NumContactKinds]int{}
-	for _, b := range w.Bodies {
+	// Each body's terms on the workers, summed in body order: the same bits
+	// for any number of workers.
+	n := len(w.Bodies)
+	if cap(w.energy) < n {
+		w.energy = make([][2]float64, n)
+	}
+	en := w.energy[:n]
+	w.parallelRange(n, func(_, lo, hi int) {
+		for i, b := range w.Bodies[lo:hi] {
+			if !b.Fixed {
+				en[lo+i] = [2]float64{b.KineticEnergy(), b.Mass * w.Gravity.Dot(b.X)}
+			}
+		}
+	})
+	for i, b := range w.Bodies {
 		if b.Fixed {
 			continue
 		}
-		s.Kinetic += b.KineticEnergy()
-		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
+		s.Kinetic += en[i][0]
+		s.PotentialGravity -= en[i][1]
 	}
 	s.PotentialContact += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {
