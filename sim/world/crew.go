@@ -17,12 +17,13 @@ import (
 // writes the job (n, batch, body) while the epoch is odd, opens it,
 // claims batches from an atomic counter like every helper, and when the
 // counter is spent closes the epoch (odd again) and waits until no
-// helper is inside a batch (active = 0). A helper announces itself
-// (active + 1) and then checks that the epoch is still the one it was
-// woken for before it reads the job; the operations being sequentially
-// consistent, either the caller's close comes after that announcement
-// (and waits for it) or the helper sees the new epoch and touches
-// nothing. So a helper that arrives late — the machine busy with other
+// helper is inside the job. A helper announces itself (its slot's inside
+// flag, on its own cache line) and then checks that the epoch is still the
+// one it was woken for before it reads the job; the operations being
+// sequentially consistent, either the caller's close comes after that
+// announcement (and waits for it) or the helper sees the new epoch and
+// touches nothing. A batch costs one atomic addition on the shared
+// counter; the announcement and the check are once per job. So a helper that arrives late — the machine busy with other
 // work — finds the job closed and does nothing, and the caller never
 // waits for a helper that has not started a batch: it does the batches
 // itself. Results must not depend on which worker ran an item (each item
@@ -56,12 +57,8 @@ type crew struct {
 	_     [56]byte
 	next  atomic.Int64 // the job's next unclaimed item
 	_     [56]byte
-	// active counts the workers between their announcement and the end of
-	// their batch (or their finding the job closed or spent).
-	active atomic.Int64
-	_      [56]byte
 	// The job: written by the caller only while the epoch is odd and no
-	// helper is active, read by workers while it is open.
+	// helper is inside, read by the workers while it is open.
 	n, batch int
 	body     func(k, lo, hi int)
 	busy     bool         // a job is running (a nested fork–join runs serially)
@@ -70,11 +67,15 @@ type crew struct {
 	slots    []crewSlot   // [1, nw): one per helper
 }
 
-// crewSlot is one helper's state and wake channel, on its own cache lines.
+// crewSlot is one helper's state, on its own cache lines: written by the
+// helper, read by the caller at joins and forks.
 type crewSlot struct {
-	state atomic.Int32
-	wake  chan struct{} // one token per parked → running transition made by the caller
-	_     [48]byte
+	// inside: the helper is between its announcement for a job and its
+	// leaving it (the job closed or spent); the caller's join waits for it.
+	inside atomic.Bool
+	state  atomic.Int32
+	wake   chan struct{} // one token per parked → running transition made by the caller
+	_      [48]byte
 }
 
 // newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
@@ -104,15 +105,20 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 	t.busy = true
 	t.n, t.batch, t.body = n, batch, body
 	t.next.Store(0)
-	e := t.epoch.Add(1) // open
+	t.epoch.Add(1) // open
 	t.wakeAll()
-	t.work(0, e)
-	t.epoch.Add(1) // close: no helper starts a batch of this job from now on
-	if t.active.Load() != 0 {
-		t0 := time.Now()
-		for t.active.Load() != 0 {
+	t.claim(0)
+	t.epoch.Add(1) // close: no helper enters this job from now on
+	var t0 time.Time
+	for k := 1; k < t.nw; k++ {
+		for s := &t.slots[k]; s.inside.Load(); {
+			if t0.IsZero() {
+				t0 = time.Now()
+			}
 			runtime.Gosched()
 		}
+	}
+	if !t0.IsZero() {
 		wait = time.Since(t0)
 	}
 	t.body = nil // the job's closure (and the World it holds) is not kept
@@ -120,26 +126,33 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 	return wait
 }
 
-// work claims and runs the batches of the job of epoch e as worker k until
-// they are spent or the job is closed.
-func (t *crew) work(k int, e uint64) {
+// claim runs the open job's batches as worker k until they are spent and
+// returns how many it ran.
+func (t *crew) claim(k int) (batches int64) {
+	n, batch, body := t.n, t.batch, t.body
 	for {
-		t.active.Add(1)
-		if t.epoch.Load() != e { // closed (and maybe reopened): not ours
-			t.active.Add(-1)
-			return
+		lo := int(t.next.Add(int64(batch))) - batch
+		if lo >= n {
+			return batches
 		}
-		lo := int(t.next.Add(int64(t.batch))) - t.batch
-		if lo >= t.n {
-			t.active.Add(-1)
-			return
-		}
-		t.body(k, lo, min(lo+t.batch, t.n))
-		if k != 0 {
-			t.helped.Add(1)
-		}
-		t.active.Add(-1)
+		body(k, lo, min(lo+batch, n))
+		batches++
 	}
+}
+
+// work is helper k's part in the job of epoch e, the batches it ran: it announces itself
+// (inside), and only if the job is still open claims batches (the caller
+// closes a job before it waits for the helpers inside, so either it waits
+// for this one or this one sees the job closed and touches nothing).
+func (t *crew) work(k int, e uint64) (batches int64) {
+	s := &t.slots[k]
+	s.inside.Store(true)
+	if t.epoch.Load() == e {
+		batches = t.claim(k)
+		t.helped.Add(batches)
+	}
+	s.inside.Store(false)
+	return batches
 }
 
 // wakeAll makes every helper look at the job just opened: a parked one is
@@ -186,10 +199,19 @@ func (t *crew) helper(k int) {
 	timer := time.NewTimer(crewIdle)
 	timer.Stop()
 	var seen uint64
+	spin := t.spin
 	for !t.closed.Load() {
-		if e, ok := t.poll(seen); ok {
+		if e, ok := t.poll(seen, spin); ok {
 			seen = e
-			t.work(k, e)
+			// A job it arrived too late for halves the polling time, one it
+			// took part in doubles it (up to t.spin): on a machine busy with
+			// other work, a helper that is seldom scheduled in time stops
+			// taking processor time from the caller's thread.
+			if t.work(k, e) > 0 {
+				spin = min(max(2*spin, time.Microsecond), t.spin)
+			} else {
+				spin /= 2
+			}
 			continue
 		}
 		s.state.Store(helperParked)
@@ -212,8 +234,8 @@ func (t *crew) helper(k int) {
 	}
 }
 
-// poll waits up to t.spin for a job not yet seen and returns its epoch.
-func (t *crew) poll(seen uint64) (uint64, bool) {
+// poll waits up to spin for a job not yet seen and returns its epoch.
+func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
 	var deadline time.Time
 	for i := 0; ; i++ {
 		if e := t.epoch.Load(); open(e, seen) {
@@ -223,7 +245,7 @@ func (t *crew) poll(seen uint64) (uint64, bool) {
 			continue
 		}
 		if i == 63 {
-			deadline = time.Now().Add(t.spin)
+			deadline = time.Now().Add(spin)
 		} else if t.closed.Load() || time.Now().After(deadline) {
 			return 0, false
 		}

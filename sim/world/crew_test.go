@@ -104,3 +104,22 @@ func TestCrewLeavesNoGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// The cost of one fork–join on the crew: a pass over 300 items with
+// almost no work (the kick of 300 bodies is some 30 µs on one core).
+func BenchmarkForkJoin(b *testing.B) {
+	for _, nw := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[nw], func(b *testing.B) {
+			w := New("crew")
+			w.Settings.Workers = nw
+			x := make([]float64, 300)
+			for b.Loop() {
+				w.parallelRange(len(x), func(_, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						x[i]++
+					}
+				})
+			}
+		})
+	}
+}
