@@ -86,15 +86,15 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 		dt = next
 		owls, bad = w.EvaluateMoved(w.Time+dt, dt, drift)
 	}
-	// The closing half kick in Commit's pass over the bodies and pairs.
-	w.CommitMoved(func(i int) {
+	// The closing half kick and the statistics' body terms in Commit's pass
+	// over the bodies and pairs (UpdateStats reads neither time nor steps).
+	w.CommitStats(func(i int) {
 		if b := w.Bodies[i]; !b.Fixed {
 			kick(b, dt)
 		}
 	})
 	w.Time += dt
 	w.Steps++
-	w.UpdateStats()
 	w.Stats.Dt = dt
 	// Both bounds below the growth limit c = 1.25·dt only: terms above it
 	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same

@@ -76,10 +76,10 @@ func TestMovedPassesSameBits(t *testing.T) {
 	}
 }
 
-// An explicit step of the collapse forks and joins at most eight times with
+// An explicit step of the collapse forks and joins at most seven times with
 // two workers (placing with the kick–drift fused in, the pair pass, the
-// accumulation, the closing kick with Commit, the statistics' body terms,
-// the step bound's speeds and pairs, the travel bound) and a rejected
+// accumulation, the closing kick and the statistics' body terms with
+// Commit, the step bound's speeds and pairs, the travel bound) and a rejected
 // attempt three times (placing, pair pass, accumulation); with one worker
 // never. Each fork–join hands out at least one batch, and the helpers run
 // no more batches than there are.
@@ -101,7 +101,7 @@ func TestExplicitStepForkJoins(t *testing.T) {
 			if p.ForkJoins != 0 || p.Batches != 0 || p.Helped != 0 {
 				t.Errorf("one worker: %d fork–joins, %d batches, %d helped", p.ForkJoins, p.Batches, p.Helped)
 			}
-		} else if limit := 8*int64(steps) + 3*rejected; p.ForkJoins == 0 || p.ForkJoins > limit {
+		} else if limit := 7*int64(steps) + 3*rejected; p.ForkJoins == 0 || p.ForkJoins > limit {
 			t.Errorf("two workers: %d fork–joins in %d steps and %d rejected attempts, want 1 to %d", p.ForkJoins, steps, rejected, limit)
 		}
 		if p.Batches < p.ForkJoins || p.Helped > p.Batches || p.Parallel <= 0 || p.Parallel > p.Total() {

@@ -316,13 +316,25 @@ func (w *World) DetectContacts() (nightOwls int) {
 
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
-func (w *World) Commit() { w.CommitMoved(nil) }
+func (w *World) Commit() { w.commit(nil, false) }
 
 // CommitMoved is Commit with move(i) run on every body i in the same pass
 // over the workers (explicit's closing half kick): the pass's items are
 // the bodies, then the pairs. move must read and write body i only; the
 // result is that of running move on every body and then Commit, to the bit.
-func (w *World) CommitMoved(move func(i int)) {
+func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
+
+// CommitStats is CommitMoved followed by UpdateStats, each body's terms of
+// the statistics computed in Commit's pass right after its move (nil: no
+// move): the same bits as CommitMoved and then UpdateStats, one pass fewer.
+func (w *World) CommitStats(move func(i int)) {
+	w.commit(move, true)
+	w.sumStats()
+}
+
+// commit is Commit, running move (when not nil) and, with stats, bodyTerm
+// on every body in the same pass.
+func (w *World) commit(move func(i int), stats bool) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
@@ -331,12 +343,20 @@ func (w *World) CommitMoved(move func(i int)) {
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	nb := 0 // items [0, nb) are bodies, [nb, nb+n) pairs
-	if move != nil {
+	if move != nil || stats {
 		nb = len(w.Bodies)
+	}
+	if stats {
+		w.bodyTerms()
 	}
 	w.parallelRange(nb+n, func(_, lo, hi int) {
 		for i := lo; i < min(hi, nb); i++ {
-			move(i)
+			if move != nil {
+				move(i)
+			}
+			if stats {
+				w.bodyTerm(i)
+			}
 		}
 		lo, hi = max(lo, nb)-nb, hi-nb // the batch's pairs, each alone
 		m := lo                        // the batch's pairs with contacts go to buf[lo:m]

@@ -113,24 +113,40 @@ func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.Pote
 
 // UpdateStats recomputes energies and contact counts from the accepted state.
 func (w *World) UpdateStats() {
-	s := &w.Stats
-	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
-	s.Contacts, s.Suppressed = 0, 0
-	s.ByKind = [snap.NumContactKinds]int{}
-	// Each body's terms on the workers, summed in body order: the same bits
-	// for any number of workers.
+	w.bodyTerms()
+	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			w.bodyTerm(i)
+		}
+	})
+	w.sumStats()
+}
+
+// bodyTerms sizes the bodies' terms of the statistics (bodyTerm).
+func (w *World) bodyTerms() {
 	n := len(w.Bodies)
 	if cap(w.energy) < n {
 		w.energy = make([][2]float64, n)
 	}
-	en := w.energy[:n]
-	w.parallelRange(n, func(_, lo, hi int) {
-		for i, b := range w.Bodies[lo:hi] {
-			if !b.Fixed {
-				en[lo+i] = [2]float64{b.KineticEnergy(), b.Mass * w.Gravity.Dot(b.X)}
-			}
-		}
-	})
+	w.energy = w.energy[:n]
+}
+
+// bodyTerm records body i's terms of the statistics, its kinetic energy and
+// m·g·x, computed on the workers and summed in body order by sumStats (the
+// same bits for any number of workers).
+func (w *World) bodyTerm(i int) {
+	if b := w.Bodies[i]; !b.Fixed {
+		w.energy[i] = [2]float64{b.KineticEnergy(), b.Mass * w.Gravity.Dot(b.X)}
+	}
+}
+
+// sumStats is the rest of UpdateStats once every body's terms are recorded.
+func (w *World) sumStats() {
+	s := &w.Stats
+	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
+	s.Contacts, s.Suppressed = 0, 0
+	s.ByKind = [snap.NumContactKinds]int{}
+	en := w.energy
 	for i, b := range w.Bodies {
 		if b.Fixed {
 			continue
