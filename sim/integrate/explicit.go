@@ -58,15 +58,21 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	prof := &w.Stats.Profile
 	t0, stages0 := time.Now(), prof.Stages()
-	x.cp.save(w)
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
-	for {
-		kickDriftAll(w, dt)
-		owls, bad := w.Evaluate(w.Time+dt, dt)
-		if !bad && owls == 0 {
-			break
+	// Each body is saved (the first attempt), kicked and drifted, then
+	// placed by the detection, in one pass over the bodies (EvaluateMoved).
+	x.cp.begin(w)
+	drift := func(i int) {
+		if b := w.Bodies[i]; !b.Fixed {
+			kickDrift(b, dt)
 		}
+	}
+	owls, bad := w.EvaluateMoved(w.Time+dt, dt, func(i int) {
+		x.cp.saveBody(w, i)
+		drift(i)
+	})
+	for bad || owls != 0 {
 		w.Stats.NightOwls += int64(owls)
 		next, err := rt.reject(dt, rejectWhy(bad))
 		if err != nil {
@@ -74,17 +80,21 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
-			kickDriftAll(w, dt)
-			w.Evaluate(w.Time+dt, dt)
+			w.EvaluateMoved(w.Time+dt, dt, drift)
 			break
 		}
 		dt = next
+		owls, bad = w.EvaluateMoved(w.Time+dt, dt, drift)
 	}
-	kickAll(w, dt)
-	w.Commit()
+	// The closing half kick and the statistics' body terms in Commit's pass
+	// over the bodies and pairs (UpdateStats reads neither time nor steps).
+	w.CommitStats(func(i int) {
+		if b := w.Bodies[i]; !b.Fixed {
+			kick(b, dt)
+		}
+	})
 	w.Time += dt
 	w.Steps++
-	w.UpdateStats()
 	w.Stats.Dt = dt
 	// Both bounds below the growth limit c = 1.25·dt only: terms above it
 	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same
@@ -102,27 +112,6 @@ func rejectWhy(bad bool) int {
 		return world.RejectPenetration
 	}
 	return world.RejectNightOwl
-}
-
-// kickDriftAll runs kickDrift on every movable body, the bodies split over
-// the world's workers: each body on its own, so the bits do not depend on
-// the number of workers.
-func kickDriftAll(w *world.World, dt float64) {
-	w.Parallel(len(w.Bodies), func(i int) {
-		if b := w.Bodies[i]; !b.Fixed {
-			kickDrift(b, dt)
-		}
-	})
-}
-
-// kickAll runs kick on every movable body, split over the workers as
-// kickDriftAll.
-func kickAll(w *world.World, dt float64) {
-	w.Parallel(len(w.Bodies), func(i int) {
-		if b := w.Bodies[i]; !b.Fixed {
-			kick(b, dt)
-		}
-	})
 }
 
 // kickDrift is the first half of velocity Verlet: half kick with the stored

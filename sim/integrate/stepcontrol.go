@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"math"
+	"sync/atomic"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
@@ -222,18 +223,24 @@ func travelTerm(b *body.Body, h float64) float64 {
 }
 
 // travelDtBelow returns min(travelDt(w, reach), limit), to the bit. It
-// first looks for a body whose term is below the limit; without one, no
-// body's term can change the minimum and travelDt's walk over the
-// candidate pairs (which bodies have one) is not needed.
+// first looks for a body whose term is below the limit (the bodies split
+// over the world's workers); without one, no body's term can change the
+// minimum and travelDt's walk over the candidate pairs (which bodies have
+// one) is not needed.
 func travelDtBelow(w *world.World, reach, limit float64) float64 {
 	h := reach * w.VerletSkin()
-	for _, b := range w.Bodies {
+	var below atomic.Bool
+	w.Parallel(len(w.Bodies), func(i int) {
+		b := w.Bodies[i]
 		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
-			continue
+			return
 		}
 		if !(travelTerm(b, h) >= limit) {
-			return math.Min(travelDt(w, reach), limit)
+			below.Store(true)
 		}
+	})
+	if below.Load() {
+		return math.Min(travelDt(w, reach), limit)
 	}
 	return limit
 }

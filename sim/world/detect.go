@@ -2,7 +2,6 @@ package world
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -63,14 +62,16 @@ type pairKey struct {
 // pair right after its narrow phase, in the same pass. It reports the
 // number of night-owl contacts: active contacts in pairs that were not
 // candidates when the step started. Its steps, in order: placeBodies,
-// bodyPairs, wallPairs, pairPass.
-func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
+// bodyPairs, wallPairs, pairPass. move, when not nil, runs on every body
+// right before it is placed, in the same pass (EvaluateMoved); its share of
+// the pass is left out of Profile.Place.
+func (w *World) stageDetect(withLaws bool, dt float64, move func(i int)) (nightOwls int) {
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
 	t0 := time.Now()
-	w.placeBodies()
+	moved := w.placeBodies(move)
 	t1 := time.Now()
-	prof.Place += t1.Sub(t0)
+	prof.Place += t1.Sub(t0) - moved
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
@@ -84,22 +85,46 @@ func (w *World) stageDetect(withLaws bool, dt float64) (nightOwls int) {
 	return nightOwls
 }
 
-// placeBodies wraps periodic bodies into the cell and poses every body
-// (place), resizing the poses when the bodies changed.
-func (w *World) placeBodies() {
+// placeBodies runs move (when not nil) on every body, wraps periodic
+// bodies into the cell and poses every body (contact.Posed: world vertices
+// and box of polyhedra, the box of smooth bodies), resizing the poses when
+// the bodies changed: each body in turn on one worker, one pass over the
+// bodies. It returns move's share of the pass's wall time.
+func (w *World) placeBodies(move func(i int)) (moved time.Duration) {
 	if len(w.posed) != len(w.Bodies) {
 		w.posed = make([]contact.Posed, len(w.Bodies))
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
-	if w.Periodic.On() {
-		for _, b := range w.Bodies {
-			if !b.Fixed {
-				b.X = w.Periodic.wrap(b.X)
+	w.placing()
+	periodic := w.Periodic.On()
+	var first func(_, lo, hi int)
+	if move != nil || periodic {
+		first = func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if move != nil {
+					move(i)
+				}
+				if b := w.Bodies[i]; periodic && !b.Fixed {
+					b.X = w.Periodic.wrap(b.X)
+				}
 			}
 		}
 	}
-	w.place()
+	place := func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			w.placeOne(i)
+		}
+	}
+	t0 := time.Now()
+	var spent [3]time.Duration
+	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, place, nil}, &spent)
+	if move != nil {
+		if tot := spent[0] + spent[1]; tot > 0 {
+			moved = time.Duration(float64(time.Since(t0)) * float64(spent[0]) / float64(tot))
+		}
+	}
+	return moved
 }
 
 // bodyPairs updates the body–body candidates from the Verlet list over the
@@ -237,9 +262,16 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			}
 		}
 	}
+	n := len(pairs)
+	lv := &w.curLive
+	if cap(lv.buf) < n {
+		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
+	}
+	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
-		for _, e := range pairs[lo:hi] {
+		m := lo // the batch's pairs with contacts go to buf[lo:m]
+		for i, e := range pairs[lo:hi] {
 			if e.smooth {
 				if w.narrowSmooth(e) {
 					sqFail.Add(1)
@@ -260,6 +292,13 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 				}
 			}
 			e.nightOwl = false // it is a candidate from now on
+			if len(e.cur) > 0 {
+				buf[m] = int32(lo + i)
+				m++
+			}
+		}
+		if hi > lo {
+			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	}
 	var laws func(_, lo, hi int)
@@ -281,6 +320,12 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
 		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
+	}
+	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
+	for lo := 0; lo < n; lo = int(next[lo]) {
+		for _, i := range buf[lo:cnt[lo]] {
+			w.curPairs = append(w.curPairs, pairs[i])
+		}
 	}
 	w.Stats.SQFailures += sqFail.Load()
 	prof.Evaluations++
@@ -305,23 +350,32 @@ func (w *World) pairGBar(e *pairEntry) float64 {
 	return e.gbar
 }
 
-// place poses every body: world vertices and face normals of polyhedra
-// (contact.Posed), the box of smooth bodies.
+// place poses every body (placeOne), the bodies split over the workers.
 func (w *World) place() {
+	w.placing()
+	w.parallel(len(w.Bodies), func(_, i int) { w.placeOne(i) })
+}
+
+// placing readies the poses for placeOne: the superquadrics' prepared
+// shapes sized to the bodies, the poses marked current (posedOld).
+func (w *World) placing() {
 	w.posedOld = false
 	if len(w.sqPrep) != len(w.Bodies) {
 		w.sqPrep = make([]sq.Prepared, len(w.Bodies))
 	}
-	w.parallel(len(w.Bodies), func(_, i int) {
-		b := w.Bodies[i]
-		if b.Kind == body.Polyhedral {
-			w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
-		} else {
-			w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
-			w.posed[i].Box = smoothBox(b)
-			w.prepareSQ(i, b)
-		}
-	})
+}
+
+// placeOne poses body i: world vertices and face normals of a polyhedron
+// (contact.Posed), the box of a smooth body.
+func (w *World) placeOne(i int) {
+	b := w.Bodies[i]
+	if b.Kind == body.Polyhedral {
+		w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+	} else {
+		w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
+		w.posed[i].Box = smoothBox(b)
+		w.prepareSQ(i, b)
+	}
 }
 
 // VerletSkin returns the skin of the world's Verlet list: the one in use,
@@ -364,131 +418,6 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 		}
 	}
 	return out
-}
-
-// parallel runs f(worker, i) for i in [0, n) on Settings.Workers goroutines
-// (the caller's among them). Work is handed out in small batches from an
-// atomic counter, so costly items (pairs whose lists are rebuilt) do not pile
-// up on one worker. Results must not depend on which worker ran an item.
-func (w *World) parallel(n int, f func(worker, i int)) {
-	nw := max(w.Settings.Workers, 1)
-	if len(w.scratch) < nw {
-		w.scratch = make([]paddedScratch, nw)
-	}
-	if nw == 1 || n < 64 {
-		for i := 0; i < n; i++ {
-			f(0, i)
-		}
-		return
-	}
-	runBatches(n, nw, max(8, n/(16*nw)), func(k, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			f(k, i)
-		}
-	})
-}
-
-// parallelRange is parallel handing f whole batches [lo, hi) (all of
-// [0, n) on one worker): one call per batch, for loops too light for a
-// call per item.
-func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
-	nw := max(w.Settings.Workers, 1)
-	if len(w.scratch) < nw {
-		w.scratch = make([]paddedScratch, nw)
-	}
-	if nw == 1 || n < 64 {
-		f(0, 0, n)
-		return
-	}
-	runBatches(n, nw, max(8, n/(16*nw)), f)
-}
-
-// runBatches runs body(worker, lo, hi) over [0, n) in batches of batch
-// items handed out from an atomic counter, on the caller (worker 0) and
-// nw−1 goroutines. It returns when every batch is done, without waiting for
-// a goroutine that has not claimed one: on a machine busy with other work a
-// helper may start late, and the caller then does its share rather than
-// wait for it to be scheduled. A worker announces itself (active) before
-// claiming, so once the counter is spent and active is zero no worker is
-// inside body or can enter it again; a late helper finds the counter spent
-// and returns without touching anything.
-func runBatches(n, nw, batch int, body func(k, lo, hi int)) {
-	var next, active atomic.Int64
-	run := func(k int) {
-		for {
-			active.Add(1)
-			lo := int(next.Add(int64(batch))) - batch
-			if lo >= n {
-				active.Add(-1)
-				return
-			}
-			body(k, lo, min(lo+batch, n))
-			active.Add(-1)
-		}
-	}
-	for k := 1; k < nw; k++ {
-		go run(k)
-	}
-	run(0)
-	for active.Load() != 0 {
-		runtime.Gosched()
-	}
-}
-
-// stagesPass runs up to three stages over the items [0, n) in one pass on
-// Settings.Workers goroutines: items are handed out in batches as by
-// parallel, and each batch [lo, hi) runs stage 0 on all its items, then
-// stage 1, then stage 2 (a nil stage is skipped; a stage loops over the
-// batch itself, so there is one call per stage and batch, not per item),
-// so a stage may rely on the earlier ones having run for the same item but
-// not for other items. The workers' time in each stage (one clock reading
-// per stage per batch) is added to spent. Results must not depend on which
-// worker ran an item.
-func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
-	nw := max(w.Settings.Workers, 1)
-	if len(w.scratch) < nw {
-		w.scratch = make([]paddedScratch, nw)
-	}
-	batch := n
-	if nw > 1 && n >= 64 {
-		batch = max(8, n/(16*nw))
-	} else {
-		nw = 1
-	}
-	for k := 0; k < nw; k++ {
-		w.scratch[k].spent = [3]time.Duration{}
-	}
-	runBatches(n, nw, batch, func(k, lo, hi int) {
-		sc := &w.scratch[k]
-		t := time.Now()
-		for s, f := range stages {
-			if f == nil {
-				continue
-			}
-			f(k, lo, hi)
-			t1 := time.Now()
-			sc.spent[s] += t1.Sub(t)
-			t = t1
-		}
-	})
-	for k := 0; k < nw; k++ {
-		for s := range spent {
-			spent[s] += w.scratch[k].spent[s]
-		}
-	}
-}
-
-// Parallel runs f(i) for i in [0, n) on the world's workers, as the solver
-// stages do (Settings.Workers; serial below 64 items). f must write only
-// item i's data, so the result does not depend on the number of workers.
-func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { f(i) }) }
-
-// paddedScratch keeps each worker's buffers on their own cache lines.
-type paddedScratch struct {
-	contact.Scratch
-	spent [3]time.Duration // stagesPass: this worker's time per stage
-	tally passTally
-	_     [64]byte
 }
 
 // passTally is what one worker counted in pairPass.

@@ -51,9 +51,10 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
 // the contact forces, summed into each body's force and moment in a fixed
 // order (pairs in list order), so the sum is independent of the worker count.
-func (w *World) stageAccumulate(pairs []*pairEntry, t float64) {
+// It reports a body with a non-finite force or moment.
+func (w *World) stageAccumulate(pairs []*pairEntry, t float64) (nonFinite bool) {
 	w.ExternalForces(t)
-	w.accumulateContacts(pairs)
+	return w.accumulateContacts(pairs)
 }
 
 // ExternalForces sets every body's force and moment to gravity, the external
@@ -82,13 +83,16 @@ func (w *World) ExternalForces(t float64) {
 }
 
 // accumulateContacts adds the contact forces of the current evaluation, pair
-// by pair in the order of pairs (w.pairs, or a subset that holds every
-// contact). With one worker it walks the pairs; with more, each body (in
-// parallel) walks its own pairs in the same order (contactSums), so every
-// body's and wall's sum takes the same terms in the same order: the same
-// bits for any worker count.
-func (w *World) accumulateContacts(pairs []*pairEntry) {
-	if max(w.Settings.Workers, 1) == 1 || len(w.Bodies) < 64 {
+// by pair in the order of pairs (w.pairs, or a subset in the same order
+// that holds every pair with contacts: pairPass's curPairs). With one
+// worker it walks the pairs; with more, each body (in parallel) walks its
+// own pairs in the same order (contactSums), so every body's and wall's
+// sum takes the same terms in the same order: the same bits for any worker
+// count. It reports a body with a non-finite force or moment (checked by
+// the workers as each body's sum is done).
+func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
+	if max(w.Settings.Workers, 1) == 1 || len(w.Bodies) < parallelMin {
+		t0 := time.Now()
 		for _, e := range pairs {
 			for k := range e.cur {
 				if c := &e.cur[k]; c.Active() {
@@ -97,10 +101,14 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 				}
 			}
 		}
-		return
+		if len(w.Bodies) >= parallelMin { // what the workers share when there are more
+			w.Stats.Profile.Parallel += time.Since(t0)
+		}
+		return w.nonFinite()
 	}
 	s := &w.sums
 	s.index(pairs, len(w.Bodies))
+	var bad atomic.Bool
 	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
 		for _, x := range s.inc[s.start[lo]:s.start[hi]] {
 			e, sideA := pairs[x>>1], x&1 == 0
@@ -110,7 +118,13 @@ func (w *World) accumulateContacts(pairs []*pairEntry) {
 				}
 			}
 		}
+		for _, b := range w.Bodies[lo:hi] {
+			if !b.F.IsFinite() || !b.T.IsFinite() {
+				bad.Store(true)
+			}
+		}
 	})
+	return bad.Load()
 }
 
 // applyContact adds active contact c of pair e to body A's force and
@@ -188,11 +202,22 @@ func (s *contactSums) index(pairs []*pairEntry, n int) {
 // the number of night-owl contacts and whether any contact flipped its normal
 // (a penetration, S0 §2.4.5) or a force is not finite.
 func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
-	nightOwls = w.stageDetect(true, dt) // stages 1 and 2 in one pass over the pairs
+	return w.EvaluateMoved(t, dt, nil)
+}
+
+// EvaluateMoved is Evaluate after move(i) has run on every body i, with
+// move fused into detect's placing pass: each body is moved and then placed
+// by one worker, so an integrator's drift (explicit's kick–drift and
+// checkpoint) costs no pass over the bodies of its own. move must read and
+// write body i only (and data of its own indexed by i); the result is that
+// of running move on every body and then Evaluate, to the bit. Its share of
+// the pass is not counted in Profile.Place.
+func (w *World) EvaluateMoved(t, dt float64, move func(i int)) (nightOwls int, bad bool) {
+	nightOwls = w.stageDetect(true, dt, move) // stages 1 and 2 in one pass over the pairs
 	prof := &w.Stats.Profile
 	t1 := time.Now()
-	w.stageAccumulate(w.pairs, t)
-	bad = w.flipped || w.nonFinite() // the flips as counted by the detection pass
+	nonFinite := w.stageAccumulate(w.curPairs, t)
+	bad = w.flipped || nonFinite // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
 	return nightOwls, bad
 }
@@ -250,15 +275,15 @@ func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
 	w.Stats.SQFailures += sqFail.Load()
 	t1 := time.Now()
 	prof.Laws += t1.Sub(t0)
-	w.stageAccumulate(pairs, t)
-	bad = w.badEvaluation(pairs)
+	bad = w.badEvaluation(pairs, w.stageAccumulate(pairs, t))
 	prof.Accumulate += time.Since(t1)
 	return bad
 }
 
 // badEvaluation reports a reversed contact normal (a penetration, S0
-// §2.4.5) or a non-finite force in the last evaluation.
-func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
+// §2.4.5) in the last evaluation, or nonFinite (a non-finite force, as
+// stageAccumulate found).
+func (w *World) badEvaluation(pairs []*pairEntry, nonFinite bool) (bad bool) {
 	for _, e := range pairs {
 		for k := range e.cur {
 			if e.cur[k].Flip {
@@ -266,7 +291,7 @@ func (w *World) badEvaluation(pairs []*pairEntry) (bad bool) {
 			}
 		}
 	}
-	return bad || w.nonFinite()
+	return bad || nonFinite
 }
 
 // nonFinite reports a body with a non-finite force or moment.
@@ -284,14 +309,32 @@ func (w *World) nonFinite() bool {
 // themselves (contact dynamics): afterwards EachContact visits contacts with
 // points, normals and gaps; Fn and Ft keep whatever the caller writes.
 func (w *World) DetectContacts() (nightOwls int) {
-	nightOwls = w.stageDetect(false, 0)
+	nightOwls = w.stageDetect(false, 0, nil)
 	w.Commit()
 	return nightOwls
 }
 
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
-func (w *World) Commit() {
+func (w *World) Commit() { w.commit(nil, false) }
+
+// CommitMoved is Commit with move(i) run on every body i in the same pass
+// over the workers (explicit's closing half kick): the pass's items are
+// the bodies, then the pairs. move must read and write body i only; the
+// result is that of running move on every body and then Commit, to the bit.
+func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
+
+// CommitStats is CommitMoved followed by UpdateStats, each body's terms of
+// the statistics computed in Commit's pass right after its move (nil: no
+// move): the same bits as CommitMoved and then UpdateStats, one pass fewer.
+func (w *World) CommitStats(move func(i int)) {
+	w.commit(move, true)
+	w.sumStats()
+}
+
+// commit is Commit, running move (when not nil) and, with stats, bodyTerm
+// on every body in the same pass.
+func (w *World) commit(move func(i int), stats bool) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
@@ -299,9 +342,25 @@ func (w *World) Commit() {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	w.parallelRange(n, func(_, lo, hi int) { // each pair alone
-		m := lo // the batch's pairs with contacts go to buf[lo:m]
-		for i, e := range w.pairs[lo:hi] {
+	nb := 0 // items [0, nb) are bodies, [nb, nb+n) pairs
+	if move != nil || stats {
+		nb = len(w.Bodies)
+	}
+	if stats {
+		w.bodyTerms()
+	}
+	w.parallelRange(nb+n, func(_, lo, hi int) {
+		for i := lo; i < min(hi, nb); i++ {
+			if move != nil {
+				move(i)
+			}
+			if stats {
+				w.bodyTerm(i)
+			}
+		}
+		lo, hi = max(lo, nb)-nb, hi-nb // the batch's pairs, each alone
+		m := lo                        // the batch's pairs with contacts go to buf[lo:m]
+		for i, e := range w.pairs[lo:max(lo, hi)] {
 			e.prev, e.cur = e.cur, e.prev[:0]
 			e.nightOwl = false
 			if len(e.prev) > 0 {

@@ -65,6 +65,18 @@ type Profile struct {
 	// Evaluations counts detect stages; Pairs sums the candidate pairs and
 	// Rebuilds the feature lists rebuilt over them.
 	Evaluations, Pairs, Rebuilds int64
+	// ForkJoins counts the parallel passes run on two or more workers (the
+	// World's crew, crew.go), Batches their batches and Helped the batches
+	// the helpers ran (the caller ran the rest); JoinWait is the time the
+	// caller spent at the joins waiting for helpers to finish a batch. They
+	// show whether the helpers take part, whatever the machine's load.
+	ForkJoins, Batches, Helped int64
+	JoinWait                   time.Duration
+	// Parallel is the wall time of the passes that split over the workers
+	// when there are two or more (64 items or more), with any number of
+	// workers: with one, 1 − Parallel/Total() is the serial share of the
+	// step, the part a second worker cannot shorten.
+	Parallel time.Duration
 }
 
 // Stages returns the sum of the stage times other than Integrate.
@@ -82,6 +94,8 @@ func (p Profile) Sub(q Profile) Profile {
 		Narrow: p.Narrow - q.Narrow, Laws: p.Laws - q.Laws, Accumulate: p.Accumulate - q.Accumulate,
 		StepBound: p.StepBound - q.StepBound, Integrate: p.Integrate - q.Integrate,
 		Evaluations: p.Evaluations - q.Evaluations, Pairs: p.Pairs - q.Pairs, Rebuilds: p.Rebuilds - q.Rebuilds,
+		ForkJoins: p.ForkJoins - q.ForkJoins, Batches: p.Batches - q.Batches, Helped: p.Helped - q.Helped,
+		JoinWait: p.JoinWait - q.JoinWait, Parallel: p.Parallel - q.Parallel,
 	}
 }
 
@@ -99,16 +113,46 @@ func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.Pote
 
 // UpdateStats recomputes energies and contact counts from the accepted state.
 func (w *World) UpdateStats() {
+	w.bodyTerms()
+	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			w.bodyTerm(i)
+		}
+	})
+	w.sumStats()
+}
+
+// bodyTerms sizes the bodies' terms of the statistics (bodyTerm).
+func (w *World) bodyTerms() {
+	n := len(w.Bodies)
+	if cap(w.energy) < n {
+		w.energy = make([][2]float64, n)
+	}
+	w.energy = w.energy[:n]
+}
+
+// bodyTerm records body i's terms of the statistics, its kinetic energy and
+// m·g·x, computed on the workers and summed in body order by sumStats (the
+// same bits for any number of workers).
+func (w *World) bodyTerm(i int) {
+	if b := w.Bodies[i]; !b.Fixed {
+		w.energy[i] = [2]float64{b.KineticEnergy(), b.Mass * w.Gravity.Dot(b.X)}
+	}
+}
+
+// sumStats is the rest of UpdateStats once every body's terms are recorded.
+func (w *World) sumStats() {
 	s := &w.Stats
 	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
 	s.Contacts, s.Suppressed = 0, 0
 	s.ByKind = [snap.NumContactKinds]int{}
-	for _, b := range w.Bodies {
+	en := w.energy
+	for i, b := range w.Bodies {
 		if b.Fixed {
 			continue
 		}
-		s.Kinetic += b.KineticEnergy()
-		s.PotentialGravity -= b.Mass * w.Gravity.Dot(b.X)
+		s.Kinetic += en[i][0]
+		s.PotentialGravity -= en[i][1]
 	}
 	s.PotentialContact += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {

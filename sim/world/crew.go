@@ -1,0 +1,373 @@
+package world
+
+import (
+	"grainlab/sim/contact"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// The parallel runtime of the solver stages: every fork–join of a World
+// (parallel, parallelRange, stagesPass) hands its batches to the World's
+// crew — Settings.Workers − 1 helper goroutines that live across
+// fork–joins, so a fork–join costs a few atomic operations instead of
+// starting goroutines (which an idle processor must first be woken for).
+//
+// A job is open while the crew's epoch is even. The caller (worker 0)
+// writes the job (n, batch, body) while the epoch is odd, opens it,
+// claims batches from an atomic counter like every helper, and when the
+// counter is spent closes the epoch (odd again) and waits until no
+// helper is inside the job. A helper announces itself (its slot's inside
+// flag, on its own cache line) and then checks that the epoch is still the
+// one it was woken for before it reads the job; the operations being
+// sequentially consistent, either the caller's close comes after that
+// announcement (and waits for it) or the helper sees the new epoch and
+// touches nothing. A batch costs one atomic addition on the shared
+// counter; the announcement and the check are once per job. So a helper that arrives late — the machine busy with other
+// work — finds the job closed and does nothing, and the caller never
+// waits for a helper that has not started a batch: it does the batches
+// itself. Results must not depend on which worker ran an item (each item
+// writes only its own data), so they are the same for any worker count.
+//
+// Between jobs a helper polls the epoch for crewSpin (the serial gaps
+// between a step's fork–joins are tens of microseconds), then parks on its
+// wake channel; a helper parked for crewIdle exits, and the next job
+// starts it again. So a World that is dropped, or whose Settings.Workers
+// changed (the crew is replaced), leaves no goroutine behind once
+// crewIdle has passed.
+
+const (
+	crewSpin = 50 * time.Microsecond  // a helper polls for a job this long before parking
+	crewIdle = 100 * time.Millisecond // a parked helper exits after this long
+)
+
+// Helper states (crewSlot.state).
+const (
+	helperExited  = iota // no goroutine: the next job starts one
+	helperRunning        // polling for a job or in one
+	helperParked         // blocked on wake (or about to)
+)
+
+// crew is the persistent helpers of one World's fork–joins (see above).
+type crew struct {
+	nw    int           // workers, the caller included
+	spin  time.Duration // polling time before parking (0 with GOMAXPROCS 1)
+	_     [64]byte
+	epoch atomic.Uint64 // even: a job is open; odd: closed (starts at 1)
+	_     [56]byte
+	next  atomic.Int64 // the job's next unclaimed item
+	_     [56]byte
+	// The job: written by the caller only while the epoch is odd and no
+	// helper is inside, read by the workers while it is open.
+	n, batch int
+	body     func(k, lo, hi int)
+	busy     bool         // a job is running (a nested fork–join runs serially)
+	helped   atomic.Int64 // batches run by helpers (statistics)
+	closed   atomic.Bool  // the crew was replaced: its helpers exit
+	slots    []crewSlot   // [1, nw): one per helper
+}
+
+// crewSlot is one helper's state, on its own cache lines: written by the
+// helper, read by the caller at joins and forks.
+type crewSlot struct {
+	// inside: the helper is between its announcement for a job and its
+	// leaving it (the job closed or spent); the caller's join waits for it.
+	inside atomic.Bool
+	state  atomic.Int32
+	wake   chan struct{} // one token per parked → running transition made by the caller
+	_      [48]byte
+}
+
+// newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
+// by the first job).
+func newCrew(nw int) *crew {
+	t := &crew{nw: nw, slots: make([]crewSlot, nw)}
+	t.epoch.Store(1)
+	if runtime.GOMAXPROCS(0) > 1 {
+		t.spin = crewSpin
+	}
+	for k := range t.slots {
+		t.slots[k].wake = make(chan struct{}, 1)
+	}
+	return t
+}
+
+// run runs body(worker, lo, hi) over [0, n) in batches of batch items on the
+// crew (the caller is worker 0) and returns when every batch is done, with
+// the time the caller waited for helpers to finish theirs.
+func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) {
+	if t.busy { // a fork–join inside a job's body: on the caller alone
+		for lo := 0; lo < n; lo += batch {
+			body(0, lo, min(lo+batch, n))
+		}
+		return 0
+	}
+	t.busy = true
+	t.n, t.batch, t.body = n, batch, body
+	t.next.Store(0)
+	t.epoch.Add(1) // open
+	t.wakeAll()
+	t.claim(0)
+	t.epoch.Add(1) // close: no helper enters this job from now on
+	var t0 time.Time
+	for k := 1; k < t.nw; k++ {
+		for s := &t.slots[k]; s.inside.Load(); {
+			if t0.IsZero() {
+				t0 = time.Now()
+			}
+			runtime.Gosched()
+		}
+	}
+	if !t0.IsZero() {
+		wait = time.Since(t0)
+	}
+	t.body = nil // the job's closure (and the World it holds) is not kept
+	t.busy = false
+	return wait
+}
+
+// claim runs the open job's batches as worker k until they are spent and
+// returns how many it ran.
+func (t *crew) claim(k int) (batches int64) {
+	n, batch, body := t.n, t.batch, t.body
+	for {
+		lo := int(t.next.Add(int64(batch))) - batch
+		if lo >= n {
+			return batches
+		}
+		body(k, lo, min(lo+batch, n))
+		batches++
+	}
+}
+
+// work is helper k's part in the job of epoch e, the batches it ran: it announces itself
+// (inside), and only if the job is still open claims batches (the caller
+// closes a job before it waits for the helpers inside, so either it waits
+// for this one or this one sees the job closed and touches nothing).
+func (t *crew) work(k int, e uint64) (batches int64) {
+	s := &t.slots[k]
+	s.inside.Store(true)
+	if t.epoch.Load() == e {
+		batches = t.claim(k)
+		t.helped.Add(batches)
+	}
+	s.inside.Store(false)
+	return batches
+}
+
+// wakeAll makes every helper look at the job just opened: a parked one is
+// woken, an exited one started.
+func (t *crew) wakeAll() {
+	for k := 1; k < t.nw; k++ {
+		s := &t.slots[k]
+		for {
+			st := s.state.Load()
+			if st == helperParked {
+				if !s.state.CompareAndSwap(helperParked, helperRunning) {
+					continue // it woke or exited meanwhile
+				}
+				s.wake <- struct{}{}
+			} else if st == helperExited {
+				s.state.Store(helperRunning)
+				go t.helper(k)
+			}
+			break
+		}
+	}
+}
+
+// close retires the crew: its helpers exit (the parked ones are woken).
+func (t *crew) close() {
+	t.closed.Store(true)
+	for k := 1; k < t.nw; k++ {
+		s := &t.slots[k]
+		if s.state.CompareAndSwap(helperParked, helperRunning) {
+			s.wake <- struct{}{}
+		}
+	}
+}
+
+// open reports whether epoch e is an open job that a helper which last
+// worked on seen has not worked on yet.
+func open(e, seen uint64) bool { return e&1 == 0 && e != seen }
+
+// helper is the loop of helper k: poll for a job, work on it, park when
+// none comes for t.spin, exit when parked for crewIdle or when the crew is
+// closed.
+func (t *crew) helper(k int) {
+	s := &t.slots[k]
+	timer := time.NewTimer(crewIdle)
+	timer.Stop()
+	var seen uint64
+	spin := t.spin
+	for !t.closed.Load() {
+		if e, ok := t.poll(seen, spin); ok {
+			seen = e
+			// A job it arrived too late for halves the polling time, one it
+			// took part in doubles it (up to t.spin): on a machine busy with
+			// other work, a helper that is seldom scheduled in time stops
+			// taking processor time from the caller's thread.
+			if t.work(k, e) > 0 {
+				spin = min(max(2*spin, time.Microsecond), t.spin)
+			} else {
+				spin /= 2
+			}
+			continue
+		}
+		s.state.Store(helperParked)
+		if e := t.epoch.Load(); open(e, seen) || t.closed.Load() {
+			if !s.state.CompareAndSwap(helperParked, helperRunning) {
+				<-s.wake // the caller moved it to running and sends a token
+			}
+			continue
+		}
+		timer.Reset(crewIdle)
+		select {
+		case <-s.wake:
+		case <-timer.C:
+			if s.state.CompareAndSwap(helperParked, helperExited) {
+				return
+			}
+			<-s.wake
+		}
+		timer.Stop()
+	}
+}
+
+// poll waits up to spin for a job not yet seen and returns its epoch.
+func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
+	var deadline time.Time
+	for i := 0; ; i++ {
+		if e := t.epoch.Load(); open(e, seen) {
+			return e, true
+		}
+		if i&63 != 63 {
+			continue
+		}
+		if i == 63 {
+			deadline = time.Now().Add(spin)
+		} else if t.closed.Load() || time.Now().After(deadline) {
+			return 0, false
+		}
+		runtime.Gosched() // others' goroutines on this processor run too
+	}
+}
+
+// parallelMin is the fewest items a pass splits over the workers: below
+// it a pass runs on the caller alone.
+const parallelMin = 64
+
+// passWorkers returns the number of workers of a pass over n items (1
+// below parallelMin) and gives every worker its scratch.
+func (w *World) passWorkers(n int) int {
+	nw := max(w.Settings.Workers, 1)
+	if len(w.scratch) < nw {
+		w.scratch = make([]paddedScratch, nw)
+	}
+	if n < parallelMin {
+		return 1
+	}
+	return nw
+}
+
+// runPass runs body(worker, lo, hi) over [0, n) on nw workers (from
+// passWorkers) in batches of max(8, n/(16·nw)) items — small, so that costly
+// items (pairs whose lists are rebuilt) do not pile up on one worker —, or
+// all of [0, n) in one call on the caller when nw = 1. A pass over at least
+// parallelMin items is timed in Profile.Parallel, with any number of
+// workers.
+func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
+	if n < parallelMin {
+		body(0, 0, n)
+		return
+	}
+	t0 := time.Now()
+	if nw == 1 {
+		body(0, 0, n)
+	} else {
+		w.forkJoin(n, nw, max(8, n/(16*nw)), body)
+	}
+	w.Stats.Profile.Parallel += time.Since(t0)
+}
+
+// parallel runs f(worker, i) for i in [0, n) on Settings.Workers workers
+// (runPass). Results must not depend on which worker ran an item.
+func (w *World) parallel(n int, f func(worker, i int)) {
+	w.runPass(n, w.passWorkers(n), func(k, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f(k, i)
+		}
+	})
+}
+
+// parallelRange is parallel handing f whole batches [lo, hi) (all of
+// [0, n) on one worker): one call per batch, for loops too light for a
+// call per item.
+func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
+	w.runPass(n, w.passWorkers(n), f)
+}
+
+// stagesPass runs up to three stages over the items [0, n) in one pass
+// (runPass): each batch [lo, hi) runs stage 0 on all its items, then
+// stage 1, then stage 2 (a nil stage is skipped; a stage loops over the
+// batch itself, so there is one call per stage and batch, not per item),
+// so a stage may rely on the earlier ones having run for the same item but
+// not for other items. The workers' time in each stage (one clock reading
+// per stage per batch) is added to spent. Results must not depend on which
+// worker ran an item.
+func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
+	nw := w.passWorkers(n)
+	for k := 0; k < nw; k++ {
+		w.scratch[k].spent = [3]time.Duration{}
+	}
+	w.runPass(n, nw, func(k, lo, hi int) {
+		sc := &w.scratch[k]
+		t := time.Now()
+		for s, f := range stages {
+			if f == nil {
+				continue
+			}
+			f(k, lo, hi)
+			t1 := time.Now()
+			sc.spent[s] += t1.Sub(t)
+			t = t1
+		}
+	})
+	for k := 0; k < nw; k++ {
+		for s := range spent {
+			spent[s] += w.scratch[k].spent[s]
+		}
+	}
+}
+
+// Parallel runs f(i) for i in [0, n) on the world's workers, as the solver
+// stages do (Settings.Workers; serial below 64 items). f must write only
+// item i's data, so the result does not depend on the number of workers.
+func (w *World) Parallel(n int, f func(i int)) { w.parallel(n, func(_, i int) { f(i) }) }
+
+// paddedScratch keeps each worker's buffers on their own cache lines.
+type paddedScratch struct {
+	contact.Scratch
+	spent [3]time.Duration // stagesPass: this worker's time per stage
+	tally passTally
+	_     [64]byte
+}
+
+// forkJoin runs body over [0, n) in batches of batch items on nw workers
+// (the World's crew, replaced when nw changed) and counts the fork–join and
+// the caller's wait in Stats.Profile.
+func (w *World) forkJoin(n, nw, batch int, body func(k, lo, hi int)) {
+	if w.crew == nil || w.crew.nw != nw {
+		if w.crew != nil {
+			w.crew.close()
+		}
+		w.crew = newCrew(nw)
+	}
+	h0 := w.crew.helped.Load()
+	wait := w.crew.run(n, batch, body)
+	p := &w.Stats.Profile
+	p.ForkJoins++
+	p.Batches += int64((n + batch - 1) / batch)
+	p.Helped += w.crew.helped.Load() - h0
+	p.JoinWait += wait
+}

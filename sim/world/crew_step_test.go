@@ -1,0 +1,111 @@
+package world_test
+
+import (
+	"testing"
+
+	"grainlab/sim/contact"
+	"grainlab/sim/world"
+)
+
+// EvaluateMoved and CommitMoved run a per-body move inside the placing pass
+// and Commit's pass; the result must be that of running the move on every
+// body first and then Evaluate or Commit, to the bit: forces, moments and
+// every contact, on the 300-tetrapod collapse from its packed state, with
+// one worker and two.
+func TestMovedPassesSameBits(t *testing.T) {
+	const packed = "../../assets/states/box-of-tetrapods-300-packed.json"
+	for _, workers := range []int{1, 2} {
+		a := startScene(t, "box-of-tetrapods", packed)
+		b := startScene(t, "box-of-tetrapods", packed)
+		a.Settings.Workers, b.Settings.Workers = workers, workers
+		for step := 0; step < 5; step++ {
+			dt := a.Dt
+			drift := func(w *world.World) func(i int) {
+				return func(i int) {
+					if bd := w.Bodies[i]; !bd.Fixed {
+						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+						bd.X = bd.X.AddScaled(dt, bd.V)
+					}
+				}
+			}
+			kick := func(w *world.World) func(i int) {
+				return func(i int) {
+					if bd := w.Bodies[i]; !bd.Fixed {
+						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+					}
+				}
+			}
+			da, ka := drift(a), kick(a)
+			for i := range a.Bodies {
+				da(i)
+			}
+			owlsA, badA := a.Evaluate(a.Time+dt, dt)
+			owlsB, badB := b.EvaluateMoved(b.Time+dt, dt, drift(b))
+			if owlsA != owlsB || badA != badB {
+				t.Fatalf("workers %d, step %d: night owls %d/%d, bad %v/%v", workers, step, owlsA, owlsB, badA, badB)
+			}
+			for i := range a.Bodies {
+				ka(i)
+			}
+			a.Commit()
+			b.CommitMoved(kick(b))
+			a.Time += dt
+			b.Time += dt
+			for i, ba := range a.Bodies {
+				bb := b.Bodies[i]
+				if ba.X != bb.X || ba.V != bb.V || ba.F != bb.F || ba.T != bb.T {
+					t.Fatalf("workers %d, step %d, body %d: X %v/%v V %v/%v F %v/%v T %v/%v", workers, step, i, ba.X, bb.X, ba.V, bb.V, ba.F, bb.F, ba.T, bb.T)
+				}
+			}
+			var ca, cb []contact.Contact
+			a.EachContact(func(_, _ int, c *contact.Contact) { ca = append(ca, *c) })
+			b.EachContact(func(_, _ int, c *contact.Contact) { cb = append(cb, *c) })
+			if len(ca) != len(cb) || len(ca) == 0 {
+				t.Fatalf("workers %d, step %d: %d and %d contacts", workers, step, len(ca), len(cb))
+			}
+			for k := range ca {
+				if ca[k].Fn != cb[k].Fn || ca[k].Ft != cb[k].Ft || ca[k].Gn != cb[k].Gn || ca[k].PA != cb[k].PA || ca[k].N != cb[k].N {
+					t.Fatalf("workers %d, step %d, contact %d differs: %+v / %+v", workers, step, k, ca[k], cb[k])
+				}
+			}
+			// The step bound reads the committed state: the same too.
+			if sa, sb := a.StableDt(), b.StableDt(); sa != sb {
+				t.Fatalf("workers %d, step %d: StableDt %g / %g", workers, step, sa, sb)
+			}
+		}
+	}
+}
+
+// An explicit step of the collapse forks and joins at most seven times with
+// two workers (placing with the kick–drift fused in, the pair pass, the
+// accumulation, the closing kick and the statistics' body terms with
+// Commit, the step bound's speeds and pairs, the travel bound) and a rejected
+// attempt three times (placing, pair pass, accumulation); with one worker
+// never. Each fork–join hands out at least one batch, and the helpers run
+// no more batches than there are.
+func TestExplicitStepForkJoins(t *testing.T) {
+	const packed = "../../assets/states/box-of-tetrapods-300-packed.json"
+	for _, workers := range []int{1, 2} {
+		w := startScene(t, "box-of-tetrapods", packed)
+		w.Settings.Workers = workers
+		p0, rej0 := w.Stats.Profile, w.Stats.Rejected
+		const steps = 30
+		for i := 0; i < steps; i++ {
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := w.Stats.Profile.Sub(p0)
+		rejected := w.Stats.Rejected - rej0
+		if workers == 1 {
+			if p.ForkJoins != 0 || p.Batches != 0 || p.Helped != 0 {
+				t.Errorf("one worker: %d fork–joins, %d batches, %d helped", p.ForkJoins, p.Batches, p.Helped)
+			}
+		} else if limit := 7*int64(steps) + 3*rejected; p.ForkJoins == 0 || p.ForkJoins > limit {
+			t.Errorf("two workers: %d fork–joins in %d steps and %d rejected attempts, want 1 to %d", p.ForkJoins, steps, rejected, limit)
+		}
+		if p.Batches < p.ForkJoins || p.Helped > p.Batches || p.Parallel <= 0 || p.Parallel > p.Total() {
+			t.Errorf("workers %d: %d fork–joins, %d batches, %d helped, parallel %v of %v", workers, p.ForkJoins, p.Batches, p.Helped, p.Parallel, p.Total())
+		}
+	}
+}

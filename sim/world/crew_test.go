@@ -1,0 +1,125 @@
+package world
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Every pass on the World's crew runs each item exactly once, on a worker
+// index below Settings.Workers, for pass sizes around the batch and
+// parallel limits and for worker counts changed between passes (the crew
+// is replaced); a fork–join inside a pass's body runs on the caller alone.
+// Run under -race: the items are plain writes, so a batch run twice at
+// once, or a job read while the caller rewrites it, is a data race.
+func TestCrewRunsEveryItemOnce(t *testing.T) {
+	w := New("crew")
+	for rep := 0; rep < 200; rep++ {
+		nw := 1 + rep%4
+		w.Settings.Workers = nw
+		n := []int{0, 1, 63, 64, 65, 300, 1000, 5483}[rep%8]
+		count := make([]int32, n)
+		bad := make([]bool, n)
+		w.parallel(n, func(k, i int) {
+			count[i]++
+			bad[i] = k < 0 || k >= nw
+		})
+		for i := range count {
+			if count[i] != 1 || bad[i] {
+				t.Fatalf("workers %d, n %d: item %d ran %d times (bad worker index: %v)", nw, n, i, count[i], bad[i])
+			}
+		}
+		var spent [3]time.Duration
+		seen := make([][3]bool, n)
+		order := make([]bool, n)
+		w.stagesPass(n, [3]func(worker, lo, hi int){
+			func(_, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					seen[i][0] = true
+				}
+			},
+			nil,
+			func(_, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					order[i] = seen[i][0] && !seen[i][2]
+					seen[i][2] = true
+				}
+			},
+		}, &spent)
+		for i := range seen {
+			if !order[i] || seen[i][1] {
+				t.Fatalf("workers %d, n %d: stages of item %d ran %v (in order: %v)", nw, n, i, seen[i], order[i])
+			}
+		}
+	}
+	// A pass inside a pass's body: on the calling worker, every item once.
+	w.Settings.Workers = 2
+	outer, inner := make([]int32, 256), make([]int32, 256*100)
+	w.parallel(len(outer), func(k, i int) {
+		outer[i]++
+		if i == 7 && k == 0 { // the caller's batch: its nested pass runs serially
+			w.parallel(len(inner), func(k2, j int) {
+				if k2 == 0 {
+					inner[j]++
+				}
+			})
+		}
+	})
+	for i, c := range outer {
+		if c != 1 {
+			t.Fatalf("outer item %d ran %d times", i, c)
+		}
+	}
+}
+
+// The crew's helpers exit once parked for crewIdle: a World that stops
+// stepping, or whose crew was replaced when Settings.Workers changed,
+// leaves no goroutine behind (the window's loop changes workers live).
+func TestCrewLeavesNoGoroutine(t *testing.T) {
+	base := runtime.NumGoroutine()
+	w := New("crew")
+	for _, nw := range []int{2, 4, 3, 2} {
+		w.Settings.Workers = nw
+		for rep := 0; rep < 50; rep++ {
+			w.parallel(1000, func(_, i int) {})
+		}
+	}
+	if w.Stats.Profile.ForkJoins != 200 {
+		t.Errorf("%d fork–joins counted, want 200", w.Stats.Profile.ForkJoins)
+	}
+	deadline := time.Now().Add(20 * crewIdle)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines %v after the last pass, %d before:\n%s", runtime.NumGoroutine(), 20*crewIdle, base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// And they come back for the next pass.
+	count := make([]int32, 1000)
+	w.parallel(len(count), func(_, i int) { count[i]++ })
+	for i, c := range count {
+		if c != 1 {
+			t.Fatalf("after the helpers exited: item %d ran %d times", i, c)
+		}
+	}
+}
+
+// The cost of one fork–join on the crew: a pass over 300 items with
+// almost no work (the kick of 300 bodies is some 30 µs on one core).
+func BenchmarkForkJoin(b *testing.B) {
+	for _, nw := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[nw], func(b *testing.B) {
+			w := New("crew")
+			w.Settings.Workers = nw
+			x := make([]float64, 300)
+			for b.Loop() {
+				w.parallelRange(len(x), func(_, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						x[i]++
+					}
+				})
+			}
+		})
+	}
+}
