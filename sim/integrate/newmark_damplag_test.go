@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"grainlab/sim/body"
@@ -281,5 +282,69 @@ func TestDampLagReentryContinuous(t *testing.T) {
 	fe, _, _ := normal(we)
 	if fp != fe {
 		t.Errorf("deep in the skin: f_n %v with the entry fraction, %v with the plain lag: want the same bits", fe, fp)
+	}
+}
+
+// The attempt log (Newmark.Trace): a cube dropped face down on the ground
+// with eq. (52) as written (no lag, which stalls: TestDampLagRemovesStalls)
+// at dt_max = 0.02 s for 0.3 s writes one line per attempt (as many as
+// Counts.Attempts), "accepted" on as many as Counts.Steps, a "stall" line
+// per Counts.Stall, each with its Newton history; and logging changes
+// nothing (the same final state, to the bit, as without it).
+func TestNewmarkTrace(t *testing.T) {
+	drop := func(log *strings.Builder) (*Newmark, body.State) {
+		w := groundWorld(t, cubeParams(0.5, 0.3))
+		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(0, 1, 0), 0.1))
+		lowestAt(b, 0.05)
+		w.AddBody(b)
+		if err := Start(w); err != nil {
+			t.Fatal(err)
+		}
+		nm := NewNewmark()
+		nm.EnergyGain = 0
+		if log != nil {
+			nm.Trace = log
+		}
+		w.Integrator = nm
+		w.Settings.DtMax = 0.02
+		w.Settings.DampLag, w.Settings.DampLagEntry = false, false
+		run(t, w, 0.3, nil)
+		return nm, b.Save()
+	}
+	var log strings.Builder
+	nm, s1 := drop(&log)
+	_, s0 := drop(nil)
+	if s1 != s0 {
+		t.Errorf("the log changed the run: final state %+v, without it %+v", s1, s0)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	attempts, accepted, stalls := 0, 0, 0
+	for _, l := range lines {
+		if strings.Contains(l, " guard: ") {
+			continue
+		}
+		attempts++
+		if !strings.Contains(l, ": r") {
+			t.Errorf("no Newton history in %q", l)
+		}
+		switch {
+		case strings.Contains(l, " accepted: "):
+			accepted++
+		case strings.Contains(l, " stall: "):
+			stalls++
+			if !strings.Contains(l, "[+") {
+				t.Errorf("a stalled attempt without its iterates' contact changes: %q", l)
+			}
+		}
+	}
+	c := nm.Counts
+	t.Logf("%d attempts, %d steps, %d stalls; e.g. %q", c.Attempts, c.Steps, c.Stall, lines[len(lines)/2])
+	if testing.Verbose() {
+		for _, l := range lines[:12] {
+			t.Log(l)
+		}
+	}
+	if int64(attempts) != c.Attempts || int64(accepted) != c.Steps || int64(stalls) != c.Stall || c.Stall == 0 {
+		t.Errorf("log: %d attempts, %d accepted, %d stalls; counts: %d, %d, %d (want equal, stalls ≥ 1)", attempts, accepted, stalls, c.Attempts, c.Steps, c.Stall)
 	}
 }
