@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"grainlab/sim/body"
@@ -113,6 +114,10 @@ type Newmark struct {
 	History []float64
 	// Counts accumulates what the integrator did since it was created.
 	Counts NewmarkCounts
+	// Trace, when not nil, receives one line per attempt: its outcome, the
+	// Newton residuals and which contacts switched between iterates
+	// (newmark_trace.go). Nil (off) by default.
+	Trace io.Writer
 
 	nb     []nmBody // movable bodies
 	kOf    []int    // body index → position in nb, −1 when fixed
@@ -132,6 +137,7 @@ type Newmark struct {
 	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1    []geom.Vec3
 
+	tr  nmTrace    // the attempt log's scratch (Trace)
 	cp  checkpoint // the start of the step, for rejections
 	bud budget     // the energy check (newmark_budget.go)
 
@@ -273,6 +279,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
 	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
 	if ad := n.approachDt(w, dt); ad < dt {
+		if n.tracing() {
+			fmt.Fprintf(n.Trace, "t=%.6g guard: the crossing guard's prediction sets dt %.3g (from %.3g)\n", w.Time, ad, dt)
+		}
 		n.Counts.ApproachLimited++
 		dt = math.Max(ad, s.DtMin)
 	}
@@ -315,6 +324,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 					// End the step just before the contact entry instead.
 					located++
 					n.Counts.Located++
+					if n.tracing() {
+						n.traceAttempt(w, dt, fmt.Sprintf("entry ×%.3g", g))
+					}
 					dt, _ = rt.rejectBy(dt, world.RejectStepSize, g) // dt·g > dt_min: no failure
 					continue
 				}
@@ -322,6 +334,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			if n.energyOn() && f == 1 && dt > s.DtMin {
 				if g := n.energyFactor(w, dt); g < 1 {
 					n.Counts.Energy++
+					if n.tracing() {
+						n.traceAttempt(w, dt, fmt.Sprintf("energy ×%.3g", g))
+					}
 					dt, _ = rt.rejectBy(dt, world.RejectStepSize, g) // dt > dt_min: no failure
 					continue
 				}
@@ -333,8 +348,21 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
+				if n.tracing() {
+					n.traceAttempt(w, dt, fmt.Sprintf("guard ×%.3g", math.Max(f, n.Cut)))
+				}
 				dt, _ = rt.rejectBy(dt, world.RejectStepSize, math.Max(f, n.Cut)) // dt > dt_min: no failure
 				continue
+			}
+		}
+		if n.tracing() {
+			switch {
+			case reason == "":
+				n.traceAttempt(w, dt, "accepted")
+			case ok:
+				n.traceAttempt(w, dt, "night owls")
+			default:
+				n.traceAttempt(w, dt, n.failText())
 			}
 		}
 		if reason == "" {
@@ -783,6 +811,11 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	}
 	rn := n.rnorm(n.r)
 	n.hist = append(n.hist, rn)
+	if n.tracing() {
+		n.tr.line.Reset()
+		n.traceSnap(w, true)
+		fmt.Fprintf(&n.tr.line, " %.2g", rn)
+	}
 	for {
 		n.lastRes = rn
 		if rn <= n.Tol {
@@ -819,6 +852,11 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			if n.residual(w, n.yt, n.rt) {
 				sawBad = true
 			} else {
+				if ls == 0 && n.tracing() {
+					if rt := n.rnorm(n.rt); !(rt <= (1-1e-4*lam)*rn || rt <= n.Tol) {
+						n.traceTrial(w, rt)
+					}
+				}
 				if rt := n.rnorm(n.rt); rt <= (1-1e-4*lam)*rn || rt <= n.Tol {
 					accepted = true
 					rn = rt
@@ -839,6 +877,10 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		n.y, n.yt = n.yt, n.y
 		n.r, n.rt = n.rt, n.r
 		n.hist = append(n.hist, rn)
+		if n.tracing() {
+			n.traceSnap(w, false)
+			fmt.Fprintf(&n.tr.line, " %.2g (λ%.2g l%d)", rn, lam, li)
+		}
 	}
 }
 

@@ -2,9 +2,11 @@ package integrate
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/shape"
@@ -197,5 +199,152 @@ func TestDampLagRemovesStalls(t *testing.T) {
 		if 10*stall[2] > stall[0] {
 			t.Errorf("%s: %d stalls with the lag and entry fraction, want ≤ %d/10", c.name, stall[2], stall[0])
 		}
+	}
+}
+
+// A closing contact that was in the skin at the last Commit takes the lagged
+// dashpot coefficient times the fraction of the step it spends in the skin
+// (World.DashpotAt with the entry fraction), so its normal force is
+// continuous at g = ḡ: a cube standing on one vertex, committed at
+// g_0 = 0.3ḡ, is evaluated closing at 0.5 m/s (step 1 ms) at gaps
+// ḡ(1 − δ), δ = 1e-2 … 1e-6: the total normal force must be at most the
+// fraction (ḡ − g)/(|ġ_n|Δt) of the jump c(g_0)·|ġ_n| plus the elastic
+// force ε1(ḡ − g) (S0 eq. 49 with n1 = 1, 52), i.e. → 0 at ḡ; with the plain
+// lag it stays at least half the jump, which stalled Newton on the
+// tetrapod collapse (docs/performance.md, Session 8). Deep in the skin
+// ((ḡ − g) ≥ |ġ_n|Δt) the force must equal the plain lag's to the bit.
+func TestDampLagReentryContinuous(t *testing.T) {
+	const zeta, dt, vz = 0.5, 1e-3, -0.5
+	p := cubeParams(zeta, 0.3)
+	gbar := p.Normal.GBar
+	q := geom.QAxisAngle(geom.V(1, 0, 0), 0.3).Mul(geom.QAxisAngle(geom.V(0, 1, 0), 0.2))
+	setup := func(entry bool) (*world.World, *body.Body) {
+		w := groundWorld(t, p)
+		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, q)
+		w.AddBody(b)
+		lowestAt(b, 0.3*gbar)
+		if err := Start(w); err != nil {
+			t.Fatal(err)
+		}
+		w.SetDampLag(true, entry)
+		w.SetStickLag(true)
+		b.V = geom.V(0, 0, vz)
+		w.Evaluate(0, dt)
+		w.Commit()
+		return w, b
+	}
+	normal := func(w *world.World) (fn float64, n int, isNew bool) {
+		w.EachTrialContact(func(a, b int, c *contact.Contact) {
+			if c.Active() {
+				fn, isNew = c.Fn, c.New
+				n++
+			}
+		})
+		return fn, n, isNew
+	}
+	wp, bp := setup(false) // the plain lag
+	we, be := setup(true)  // with the entry fraction
+	meq := law.EquivalentMass(bp.Mass, math.Inf(1))
+	pn := wp.Params(bp.Material, bp.Material).Normal                             // prepared
+	jump := law.Damping(zeta, pn.Stiffness(0.3*gbar), bp.Mass, math.Inf(1), -vz) // c(g_0)·|ġ_n|
+	if !(jump > 0) || math.IsInf(meq, 0) {
+		t.Fatalf("no dashpot: jump %g", jump)
+	}
+	for _, d := range []float64{1e-2, 1e-4, 1e-6} {
+		g := gbar * (1 - d)
+		lowestAt(bp, g)
+		lowestAt(be, g)
+		wp.Evaluate(dt, dt)
+		we.Evaluate(dt, dt)
+		fp, np, newP := normal(wp)
+		fe, ne, newE := normal(we)
+		if np != 1 || ne != 1 || newP || newE {
+			t.Fatalf("δ %g: %d and %d active contacts (new: %v, %v), want one committed contact each", d, np, ne, newP, newE)
+		}
+		// The bound: the fraction (ḡ − g)/(|ġ_n|Δt) of the jump plus the
+		// elastic force ε1(ḡ − g) (S0 eq. 49, n1 = 1) at the lowest vertex.
+		bound := (jump*(gbar-g)/(-vz*dt) + p.Normal.Eps1*(gbar-g)) * (1 + 1e-9)
+		t.Logf("g = ḡ(1 − %g): f_n %.4g N with the entry fraction (bound %.3g), %.4g N plain lag; jump c(g_0)|ġ_n| = %.4g N", d, fe, bound, fp, jump)
+		if !(fe <= bound) {
+			t.Errorf("δ %g: f_n = %.4g N with the entry fraction, want ≤ %.4g N (continuous at ḡ)", d, fe, bound)
+		}
+		if !(fp >= 0.5*jump) {
+			t.Errorf("δ %g: the plain lag's f_n = %.4g N, want the jump ≈ %.4g N (the case does not test the fraction)", d, fp, jump)
+		}
+	}
+	// Deep in the skin: ḡ − g = 0.6ḡ > |ġ_n|Δt = 0.5ḡ, the fraction is 1.
+	lowestAt(be, 0.4*gbar)
+	we.SetDampLag(true, false)
+	we.Evaluate(dt, dt)
+	fp, _, _ := normal(we)
+	we.SetDampLag(true, true)
+	we.Evaluate(dt, dt)
+	fe, _, _ := normal(we)
+	if fp != fe {
+		t.Errorf("deep in the skin: f_n %v with the entry fraction, %v with the plain lag: want the same bits", fe, fp)
+	}
+}
+
+// The attempt log (Newmark.Trace): a cube dropped face down on the ground
+// with eq. (52) as written (no lag, which stalls: TestDampLagRemovesStalls)
+// at dt_max = 0.02 s for 0.3 s writes one line per attempt (as many as
+// Counts.Attempts), "accepted" on as many as Counts.Steps, a "stall" line
+// per Counts.Stall, each with its Newton history; and logging changes
+// nothing (the same final state, to the bit, as without it).
+func TestNewmarkTrace(t *testing.T) {
+	drop := func(log *strings.Builder) (*Newmark, body.State) {
+		w := groundWorld(t, cubeParams(0.5, 0.3))
+		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(0, 1, 0), 0.1))
+		lowestAt(b, 0.05)
+		w.AddBody(b)
+		if err := Start(w); err != nil {
+			t.Fatal(err)
+		}
+		nm := NewNewmark()
+		nm.EnergyGain = 0
+		if log != nil {
+			nm.Trace = log
+		}
+		w.Integrator = nm
+		w.Settings.DtMax = 0.02
+		w.Settings.DampLag, w.Settings.DampLagEntry = false, false
+		run(t, w, 0.3, nil)
+		return nm, b.Save()
+	}
+	var log strings.Builder
+	nm, s1 := drop(&log)
+	_, s0 := drop(nil)
+	if s1 != s0 {
+		t.Errorf("the log changed the run: final state %+v, without it %+v", s1, s0)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	attempts, accepted, stalls := 0, 0, 0
+	for _, l := range lines {
+		if strings.Contains(l, " guard: ") {
+			continue
+		}
+		attempts++
+		if !strings.Contains(l, ": r") {
+			t.Errorf("no Newton history in %q", l)
+		}
+		switch {
+		case strings.Contains(l, " accepted: "):
+			accepted++
+		case strings.Contains(l, " stall: "):
+			stalls++
+			if !strings.Contains(l, "[+") {
+				t.Errorf("a stalled attempt without its iterates' contact changes: %q", l)
+			}
+		}
+	}
+	c := nm.Counts
+	t.Logf("%d attempts, %d steps, %d stalls; e.g. %q", c.Attempts, c.Steps, c.Stall, lines[len(lines)/2])
+	if testing.Verbose() {
+		for _, l := range lines[:12] {
+			t.Log(l)
+		}
+	}
+	if int64(attempts) != c.Attempts || int64(accepted) != c.Steps || int64(stalls) != c.Stall || c.Stall == 0 {
+		t.Errorf("log: %d attempts, %d accepted, %d stalls; counts: %d, %d, %d (want equal, stalls ≥ 1)", attempts, accepted, stalls, c.Attempts, c.Steps, c.Stall)
 	}
 }

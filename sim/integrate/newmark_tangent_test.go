@@ -65,7 +65,9 @@ func cubeForce(w *world.World, cube int) (f, n geom.Vec3) {
 // levers do not change under a translation). In the barrier (g < ḡḡ) and
 // penalty (ḡḡ < g < ḡ) parts of eq. (49), sticking and sliding, with a
 // history (the lagged dashpot coefficient) and new (eq. 52's coefficient at
-// the current gap, with and without the entry fraction): relative error
+// the current gap, with and without the entry fraction; and a closing
+// contact at the skin's edge, whose lagged coefficient takes the entry
+// fraction, World.DashpotAt): relative error
 // ≤ 1e-5 in ∂f/∂g and ∂f/∂v.
 func TestContactLawTangent(t *testing.T) {
 	const gbar, dt = 1e-3, 1e-3
@@ -83,6 +85,7 @@ func TestContactLawTangent(t *testing.T) {
 		{"barrier, new contact", 0.8, 0.3 * gbar, geom.V(1e-4, -2e-5, -1e-3), false, true},
 		{"barrier, new contact, entry fraction", 0.1, 0.3 * gbar, geom.V(0.5, 0.2, -1), true, true},
 		{"penalty, new contact, entry fraction", 0.8, 0.8 * gbar, geom.V(1e-4, 0, -0.5), false, true},
+		{"penalty, closing at the skin's edge, lagged with entry fraction", 0.8, 0.95 * gbar, geom.V(1e-4, 0, -0.5), false, false},
 	}
 	for _, tc := range cases {
 		w, b := vertexOnGround(t, tc.mu, tc.g, tc.v, dt, tc.fresh)

@@ -25,7 +25,13 @@ import (
 // no dashpot, eq. (52)'s coefficient at its current gap times the fraction
 // of the step it has spent in the skin at its current speed,
 // min(1, (ḡ − g)/(|ġ_n|·dt)) (dt: the evaluation's step): still continuous
-// (0 at g = ḡ), and the dashpot impulse of the entry step is not lost.
+// (0 at g = ḡ), and the dashpot impulse of the entry step is not lost. A
+// closing contact that was in the skin at the last Commit takes its lagged
+// coefficient times the same fraction: without it, a trial state that
+// carries such a contact out of the skin and back in meets a jump of
+// c(g_0)·|ġ_n| at g = ḡ, which stalled Newton on the tetrapod collapse
+// (docs/performance.md, Session 8). Deep in the skin (ḡ − g ≥ |ġ_n|·dt) the
+// fraction is 1 and nothing changes.
 //
 // The newmark integrator turns the lag on for its steps when
 // Settings.DampLag (and DampLagEntry) is set; smooth contacts (spheres,
@@ -42,12 +48,20 @@ func (w *World) DampLag() (on, entry bool) { return w.dampLag, w.dampEntry }
 // lag (SetDampLag) g is the current gap and s = 1; with it g is the gap at
 // the last committed state (+Inf for a contact new since then: no dashpot),
 // or, with the entry fraction, a new contact's current gap and s the
-// fraction of the step it has spent in the skin.
+// fraction of the step it has spent in the skin (for a closing contact
+// that is not new, its committed gap and that fraction).
 func (w *World) DashpotAt(c *contact.Contact, gbar, gnDot, dt float64) (g, s float64) {
 	switch {
 	case !w.dampLag:
 		return c.Gn, 1
 	case !c.New:
+		if w.dampEntry && gnDot < 0 && dt > 0 {
+			// A closing contact that was in the skin at the last Commit:
+			// the same fraction, or its dashpot would jump from 0 to
+			// c(g_0)·|ġ_n| where a trial state takes it out of the skin
+			// and back in (g = ḡ).
+			return c.G0, math.Min(1, (gbar-c.Gn)/(-gnDot*dt))
+		}
 		return c.G0, 1
 	case !w.dampEntry || !(dt > 0):
 		return math.Inf(1), 1

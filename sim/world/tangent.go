@@ -69,7 +69,8 @@ func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float6
 //     ∂/∂g = c'·ġ_n with c' = c·k'/(2k) + 2ζ√(k m_eq)·r' (law.Normal.
 //     StiffnessSlope); with the lagged coefficient (SetDampLag) c is fixed
 //     over the step, and a contact new in the step with the entry fraction
-//     s < 1 has f_d = c(g)·(ḡ − g)/Δt·sign ġ_n;
+//     s < 1 has f_d = c(g)·(ḡ − g)/Δt·sign ġ_n (a closing contact that is
+//     not new, f_d = c(g_0)·(ḡ − g)/Δt·sign ġ_n: World.DashpotAt);
 //   - the compressive clamp of eq. (53): no normal derivative where it acts;
 //   - Coulomb friction (law.Friction.StickTangent, eq. 54–56), with the
 //     tangential increment Δg_t = v_t·Δt of lawsPair, so ∂/∂v collects
@@ -150,6 +151,8 @@ func (w *World) dashpotTangent(c *contact.Contact, p *ContactParams, ma, mb, gnD
 	// d(c·r)/dg at a coefficient taken at the current gap: c' = c·k'/(2k).
 	dcr := cd*dr + cd*r*p.Normal.StiffnessSlope(g)/(2*k)
 	switch {
+	case s < 1 && w.dampLag && !c.New: // lagged coefficient, entry fraction: f_d = c(g_0)·r(g_0)·(ḡ − g)/Δt·sign ġ_n
+		return -cd * r * math.Copysign(1, gnDot) / dt, 0
 	case w.dampLag && !c.New: // the coefficient at the start-of-step gap: fixed
 		return 0, cd * r
 	case s < 1: // entry fraction: f_d = c(g)·r(g)·(ḡ − g)/Δt·sign ġ_n
