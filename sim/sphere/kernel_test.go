@@ -24,10 +24,12 @@ func cloud(n int, seed int64, gn float64) (*Flat, *List, []float64, []float64) {
 	}
 	var l List
 	l.Resize(n*(n-1)/2, false, false, true)
+	l.Class = make([]PairClass, len(l.P))
 	p := 0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			l.SetPair(p, int32(i), int32(j), r[i], r[j], m[i], m[j], gn)
+			l.Class[p] = NewPairClass(r[i], r[j], m[i], m[j], gn)
+			l.SetPair(p, int32(i), int32(j), int32(p))
 			l.PrevTouch[p] = false
 			p++
 		}
@@ -165,7 +167,7 @@ func TestSmoothKernel(t *testing.T) {
 		ov, nrm, pt, _ := SphereSphere(a.X, b.X, r[p.I], r[p.J])
 		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
 		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(b.X))))
-		want := laws[0].Normal(ov, vrel.Dot(nrm), p.MEff, law.Reduced(r[p.I], r[p.J])).Fn
+		want := laws[0].Normal(ov, vrel.Dot(nrm), l.Class[p.C].MEff, law.Reduced(r[p.I], r[p.J])).Fn
 		if math.Abs(l.Fn[k]-want) > 1e-12*math.Abs(want) || l.Delta[k] != ov {
 			t.Fatalf("pair %d: F_n = %.17g, law.Smooth %.17g (δ %g, %g)", k, l.Fn[k], want, l.Delta[k], ov)
 		}

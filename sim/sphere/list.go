@@ -6,13 +6,31 @@ import (
 )
 
 // Pair is one pair of a List: spheres I < J (in the caller's numbering)
-// and the constants of their contact.
+// and its class C: the constants of its contact are List.Class[C]. (12
+// bytes: the kernels stream the pairs every step and a rebuild writes them;
+// the constants were 32 bytes more per pair, the same for every pair of
+// two species.)
 type Pair struct {
 	I, J int32
+	C    int32
+}
+
+// PairClass holds the constants of the contact of a pair of spheres: those
+// of every pair whose spheres have the same radii, masses and law.
+type PairClass struct {
 	RSum float64 // r_I + r_J
 	Cut2 float64 // (r_I + r_J)² widened by 1e-9: beyond it the pair is surely apart
 	MEff float64 // m_I m_J/(m_I + m_J)
 	Damp float64 // m_eff γ_n of the pair's law (Hooke)
+}
+
+// NewPairClass returns the constants of a pair of spheres of radii ri, rj
+// and masses mi, mj whose law has the damping rate gn (Hooke).
+func NewPairClass(ri, rj, mi, mj, gn float64) PairClass {
+	rs := ri + rj
+	c := rs * (1 + 1e-9)
+	meff := law.EquivalentMass(mi, mj)
+	return PairClass{RSum: rs, Cut2: c * c, MEff: meff, Damp: meff * gn}
 }
 
 // List is a half neighbour list of spheres in flat arrays: every candidate
@@ -22,6 +40,7 @@ type Pair struct {
 // more than half the skin.
 type List struct {
 	P     []Pair
+	Class []PairClass // the pairs' classes, the caller's (a table of species pairs, or one per pair)
 	Shift []geom.Vec3 // added to J's centre (a periodic image); nil when no pair crosses a seam
 	Law   []int32     // index into the law table (Smooth); nil when every pair has law 0
 
@@ -90,13 +109,9 @@ func (l *List) Truncate(n int, shifted bool) {
 	}
 }
 
-// SetPair sets the spheres and the contact constants of pair k; gn is the
-// damping rate γ_n of its law (Hooke).
-func (l *List) SetPair(k int, i, j int32, ri, rj, mi, mj, gn float64) {
-	rs := ri + rj
-	c := rs * (1 + 1e-9)
-	meff := law.EquivalentMass(mi, mj)
-	l.P[k] = Pair{I: i, J: j, RSum: rs, Cut2: c * c, MEff: meff, Damp: meff * gn}
+// SetPair sets the spheres i < j and the class c (Class[c]) of pair k.
+func (l *List) SetPair(k int, i, j, c int32) {
+	l.P[k] = Pair{I: i, J: j, C: c}
 }
 
 // Gather adds to the force f and moment t of one sphere the contributions of

@@ -41,6 +41,10 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.split = s.evalSplit
 		}
 		s.dtEval = dt
+		if s.csrStale {
+			s.csr.Build(l, len(s.body))
+			s.csrStale = false
+		}
 		s.par.run(s.split)
 		s.sumChunks()
 		owls += s.sumSlots()

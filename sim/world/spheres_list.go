@@ -206,24 +206,35 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // resizeList prepares l for n pairs with the arrays this world's laws need.
 func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 	l.Resize(n, shifted, len(s.laws) > 1, !s.hooke)
+	if s.pairCls == nil {
+		l.Class = resize(l.Class, n)
+	}
 }
 
-// setPair sets the constants of pair k between spheres a < b.
+// setPair sets pair k between spheres a < b: its class (the species pair's,
+// or its own) and law.
 func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 	li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
-	l.SetPair(k, a, b, s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
+	c := int32(k)
+	if s.pairCls != nil {
+		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
+	} else {
+		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
+	}
+	l.SetPair(k, a, b, c)
 	if l.Law != nil {
 		l.Law[k] = li
 	}
 	l.Touch[k] = false
 }
 
-// finishList derives what depends on the whole list: the incident pairs of
-// every sphere (split evaluations), the list of fresh pairs, the chunks and
-// the step-size classes.
+// finishList derives what depends on the whole list: the list of fresh
+// pairs, the chunks and the step-size classes. The incident pairs of every
+// sphere (csr) are left to the first split evaluation that needs them: one
+// worker never does.
 func (s *Spheres) finishList() {
 	l := &s.lists[s.cur]
-	s.csr.Build(l, len(s.body))
+	s.csrStale = true
 	s.fresh = s.fresh[:0]
 	for k, f := range s.isFresh {
 		if f {
