@@ -108,10 +108,11 @@ type Spheres struct {
 	planes    []plane
 	slots     []wallSlot
 	slotsOld  []wallSlot
-	slotStart []int32 // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
-	seen      []bool  // [wall·n + k]: the pair has been a candidate (generic: has an entry)
-	wallOn    []bool  // enabled flags the slots were built for
-	wallStale bool    // a wall was switched: rebuild the slots
+	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
+	slotWalls []slotWall // buildSlots' enabled walls
+	seen      []bool     // [wall·n + k]: the pair has been a candidate (generic: has an entry)
+	wallOn    []bool     // enabled flags the slots were built for
+	wallStale bool       // a wall was switched: rebuild the slots
 	wallForce []geom.Vec3
 
 	// Step-size classes (StableDt).
