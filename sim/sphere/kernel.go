@@ -12,7 +12,7 @@ import (
 // and pinned to it by TestHookeKernel; v_n = (v_I − v_J)·n > 0 separating),
 // clamped at 0 when limit (LAMMPS limit_damping; else the dashpot may pull),
 // with m_eff γ_n = Damp of the pair's class, on pairs [lo, hi) of the
-// states s, δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
+// states s (centres from s.X), δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
 // from J to I) is added to F of I and subtracted from F of J in pair order
 // when direct, else stored in FP[k]. The force is central: no moment. It
 // returns the number of touching pairs and their elastic energy Σ k_n δ²/2
@@ -29,20 +29,20 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		shift = l.Shift[lo:hi]
 		shift = shift[:len(P)]
 	}
-	S, cl := s.S, l.Class
+	S, X, cl := s.S, s.X, l.Class
 	for k := range P {
 		p := &P[k]
 		c := &cl[p.C]
-		a, b := &S[p.I], &S[p.J]
-		xb := b.X
+		xa, xb := X[p.I], X[p.J]
 		if shift != nil {
 			xb = xb.Add(shift[k])
 		}
-		ov, nx, ny, nz, ok := c.overlap(a.X.X-xb.X, a.X.Y-xb.Y, a.X.Z-xb.Z)
+		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 		if !ok {
 			touch[k] = false
 			continue
 		}
+		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
 		fn := kn*ov - c.Damp*vn                                      // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
@@ -90,16 +90,17 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
-	S, cl := s.S, l.Class
+	S, X, cl := s.S, s.X, l.Class
 	for k := range P {
 		p := &P[k]
 		c := &cl[p.C]
-		a, b := &S[p.I], &S[p.J]
-		ov, nx, ny, nz, ok := c.overlap(a.X.X-b.X.X, a.X.Y-b.X.Y, a.X.Z-b.X.Z)
+		xa, xb := &X[p.I], &X[p.J]
+		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 		if !ok {
 			touch[k] = false
 			continue
 		}
+		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
 		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
@@ -119,7 +120,7 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 // Smooth evaluates the general smooth law of each pair (laws[Law[k]]:
 // Hookean or Hertzian normal force, tangential spring with history and
 // Coulomb cap, rolling resistance; law.Smooth) on pairs [lo, hi) of the
-// states s, with radii r and dt the time since the last accepted
+// states s (centres from s.X), with radii r and dt the time since the last accepted
 // evaluation. The friction history comes from PrevHist where PrevTouch and
 // goes to Hist. The force on I and the moments are added to F and T in pair
 // order when direct, else stored in FP, TPA, TPB, M. It returns the number
@@ -129,8 +130,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 	for k := lo; k < hi; k++ {
 		pr := &l.P[k]
 		pc := &l.Class[pr.C]
-		a, b := &S[pr.I], &S[pr.J]
-		xa, xb := a.X, b.X
+		xa, xb := s.X[pr.I], s.X[pr.J]
 		if l.Shift != nil {
 			xb = xb.Add(l.Shift[k])
 		}
@@ -138,6 +138,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 			l.Touch[k] = false
 			continue
 		}
+		a, b := &S[pr.I], &S[pr.J]
 		ov, nrm, pt, ok := SphereSphere(xa, xb, r[pr.I], r[pr.J]) // S2 §2.2
 		if !ok {
 			l.Touch[k] = false

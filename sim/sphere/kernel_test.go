@@ -22,6 +22,7 @@ func cloud(n int, seed int64, gn float64) (*Flat, *List, []float64, []float64) {
 		m[k] = r[k] * r[k] * r[k]
 		s.S[k] = State{X: randVec(rng, 3), V: randVec(rng, 1), W: randVec(rng, 1), Q: geom.QIdent()}
 	}
+	s.SyncX()
 	var l List
 	l.Resize(n*(n-1)/2, false, false, true)
 	l.Class = make([]PairClass, len(l.P))
@@ -49,7 +50,7 @@ func sameBits(a, b *Flat) bool {
 
 // clone returns a copy of s.
 func clone(s *Flat) *Flat {
-	c := &Flat{S: append([]State(nil), s.S...)}
+	c := &Flat{S: append([]State(nil), s.S...), X: append([]geom.Vec3(nil), s.X...)}
 	return c
 }
 

@@ -87,6 +87,7 @@ type Spheres struct {
 	hooke            bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
 	moms             bool         // some law produces moments (friction or rolling resistance)
 	tr               sphere.Flat  // trial state, then the last accepted one
+	xFresh           bool         // tr.X holds the centres of tr.S (Drift wrote both; Evaluate uses it up)
 
 	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
 	lists    [2]sphere.List

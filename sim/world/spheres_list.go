@@ -43,10 +43,7 @@ func (s *Spheres) updateList() {
 		reordered = true
 		S = s.tr.S // renumbered
 	}
-	w.centers = w.centers[:0]
-	for k := range S {
-		w.centers = append(w.centers, S[k].X)
-	}
+	w.centers = append(w.centers[:0], s.tr.X[:len(S)]...) // the centres of S
 	centers, radii := w.centers, s.rad
 	if w.Periodic.On() {
 		w.radii = append(w.radii[:0], s.rad...)
