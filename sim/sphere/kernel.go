@@ -14,7 +14,7 @@ import (
 // with m_eff γ_n = Damp of the pair's class, on pairs [lo, hi) of the
 // states s (centres from s.X), δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
 // from J to I) is added to F of I and subtracted from F of J in pair order
-// when direct, else stored in FP[k]. The force is central: no moment. It
+// when direct, else stored in FP[k] (PrepareSplit). The force is central: no moment. It
 // returns the number of touching pairs and their elastic energy Σ k_n δ²/2
 // (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
 func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int, epot float64) {
@@ -22,8 +22,13 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		return l.hookeDirect(s, lo, hi, kn, limit)
 	}
 	P := l.P[lo:hi]
-	touch, fnk, fp := l.Touch[lo:hi], l.Fn[lo:hi], l.FP[lo:hi]
-	touch, fnk, fp = touch[:len(P)], fnk[:len(P)], fp[:len(P)]
+	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
+	touch, fnk = touch[:len(P)], fnk[:len(P)]
+	var fp []geom.Vec3
+	if !direct {
+		fp = l.FP[lo:hi]
+		fp = fp[:len(P)]
+	}
 	var shift []geom.Vec3
 	if l.Shift != nil {
 		shift = l.Shift[lo:hi]
@@ -123,7 +128,7 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 // states s (centres from s.X), with radii r and dt the time since the last accepted
 // evaluation. The friction history comes from PrevHist where PrevTouch and
 // goes to Hist. The force on I and the moments are added to F and T in pair
-// order when direct, else stored in FP, TPA, TPB, M. It returns the number
+// order when direct, else stored in FP (PrepareSplit), TPA, TPB, M. It returns the number
 // of touching pairs and their stored energy.
 func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt float64, direct bool) (n int, epot float64) {
 	S := s.S

@@ -110,6 +110,7 @@ func hookeKernel(t *testing.T, limit bool) {
 	split := clone(s)
 	var csr CSR
 	csr.Build(l, len(s.S))
+	l.PrepareSplit()
 	half := len(l.P) / 3
 	n1, _ := l.Hooke(split, 0, half, kn, limit, false)
 	n2, _ := l.Hooke(split, half, len(l.P), kn, limit, false)
@@ -143,6 +144,7 @@ func TestSmoothKernel(t *testing.T) {
 	split := clone(s)
 	var csr CSR
 	csr.Build(l, len(s.S))
+	l.PrepareSplit()
 	l.Smooth(split, 0, len(l.P)/2, laws, r, 1e-3, false)
 	l.Smooth(split, len(l.P)/2, len(l.P), laws, r, 1e-3, false)
 	for k := range split.S {

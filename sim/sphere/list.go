@@ -48,7 +48,7 @@ type List struct {
 	// accepted one (the owner swaps Touch and PrevTouch on acceptance).
 	Touch, PrevTouch []bool
 	Fn               []float64 // normal force (touching pairs)
-	Delta            []float64 // overlap δ (touching pairs; Smooth only)
+	Delta            []float64 // overlap δ (touching pairs; Smooth only, nil otherwise)
 
 	// Smooth only (nil otherwise): tangential force, rolling moment and
 	// stored energy of the touching pairs; friction history of this
@@ -58,14 +58,20 @@ type List struct {
 	Epot           []float64
 	Hist, PrevHist []law.FrictionState
 
-	// Not direct: force on I, moments (p − x)×f about I and J.
+	// Not direct: force on I (sized by PrepareSplit), moments (p − x)×f
+	// about I and J (smooth only).
 	FP, TPA, TPB []geom.Vec3
 
 	// Storage of the smooth-only arrays, kept while they are unused.
 	ftBuf, mBuf          []geom.Vec3
 	histBuf, prevHistBuf []law.FrictionState
-	epotBuf              []float64
+	epotBuf, deltaBuf    []float64
 }
+
+// PrepareSplit sizes FP for the pairs of l: an evaluation that is not
+// direct stores each pair's force there (Resize leaves it alone: a direct
+// evaluation, one worker's, never needs it; 24 bytes a pair).
+func (l *List) PrepareSplit() { l.FP = resize(l.FP, len(l.P)) }
 
 // Resize makes every per-pair array hold n pairs (contents unspecified):
 // Shift when shifted, Law when laws, the arrays of the general kernel when
@@ -81,9 +87,12 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 		l.Law = resize(l.Law[:0:cap(l.Law)], n)
 	}
 	l.Touch, l.PrevTouch = resize(l.Touch, n), resize(l.PrevTouch, n)
-	l.Fn, l.Delta, l.FP = resize(l.Fn, n), resize(l.Delta, n), resize(l.FP, n)
+	l.Fn = resize(l.Fn, n)
+	l.Delta = nil
 	l.Ft, l.M, l.Epot, l.Hist, l.PrevHist, l.TPA, l.TPB = nil, nil, nil, nil, nil, nil, nil
 	if smooth {
+		l.Delta = resize(l.deltaBuf, n)
+		l.deltaBuf = l.Delta
 		l.Ft, l.M, l.Epot = resize(l.ftBuf, n), resize(l.mBuf, n), resize(l.epotBuf, n)
 		l.Hist, l.PrevHist = resize(l.histBuf, n), resize(l.prevHistBuf, n)
 		l.ftBuf, l.mBuf, l.epotBuf, l.histBuf, l.prevHistBuf = l.Ft, l.M, l.Epot, l.Hist, l.PrevHist
@@ -94,7 +103,10 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 // Truncate cuts every per-pair array to its first n pairs; Shift is
 // dropped unless shifted.
 func (l *List) Truncate(n int, shifted bool) {
-	l.P, l.Touch, l.PrevTouch, l.Fn, l.Delta, l.FP = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n], l.Delta[:n], l.FP[:n]
+	l.P, l.Touch, l.PrevTouch, l.Fn = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n]
+	if l.Delta != nil {
+		l.Delta = l.Delta[:n]
+	}
 	if l.Law != nil {
 		l.Law = l.Law[:n]
 	}

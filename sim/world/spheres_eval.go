@@ -49,6 +49,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.csr.Build(l, len(s.body))
 			s.csrStale = false
 		}
+		l.PrepareSplit()
 		s.par.run(s.split)
 		s.sumChunks()
 		owls += s.sumSlots()
