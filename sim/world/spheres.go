@@ -420,8 +420,9 @@ func (s *Spheres) build() {
 }
 
 // maxClassSpecies is the largest number of species whose pair classes are
-// tabulated (maxClassSpecies² classes); beyond, each pair has its own.
-const maxClassSpecies = 64
+// tabulated (maxClassSpecies² classes); beyond, each pair has its own
+// (a variable for the tests).
+var maxClassSpecies = 64
 
 // simple reports whether p is a Hookean law without friction and rolling
 // resistance: a central force that depends on the overlap and the normal
