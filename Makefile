@@ -83,9 +83,14 @@ bench-spheres: build
 # be shared: per particle-step, the difference between the run and a run of
 # one step over N × the steps between them (set-up left out); the whole
 # process's CPU (set-up, reading the deck, the run) and its peak memory.
+# GRAINLAB lists the Grainlab binaries to time, one row each, labelled by
+# file name (side by side with another build: GRAINLAB="./bin/grainlab
+# /path/to/other-grainlab"); WORKERS their workers (one by default).
 SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
 N ?=
 BENCH_STEPS ?= 500
+GRAINLAB ?= ./$(BIN)
+WORKERS ?= 1
 bench-lammps: build deps-test
 ifeq ($(N),)
 	@./$(BIN) lammps sphere-box-soft --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
@@ -105,22 +110,23 @@ else
 	  ./$(BIN) lammps sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
 	  ./$(BIN) liggghts sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
 	done; \
-	echo "$(N) spheres in a $$L × $$L × $$H m box, $(BENCH_STEPS) steps of 1e-4 s ($$T s), one core each, CPU time"; \
-	printf "%-10s %8s %18s %14s %9s\n" code steps "µs/particle-step" "process CPU s" "peak MB"; \
-	for code in LAMMPS LIGGGHTS Grainlab; do \
+	echo "$(N) spheres in a $$L × $$L × $$H m box, $(BENCH_STEPS) steps of 1e-4 s ($$T s), CPU time (Grainlab: $(WORKERS) worker(s))"; \
+	printf "%-16s %8s %18s %14s %9s\n" code steps "µs/particle-step" "process CPU s" "peak MB"; \
+	for code in LAMMPS LIGGGHTS $(GRAINLAB); do \
+	  label=$$code; case $$code in LAMMPS|LIGGGHTS) ;; *) label=$$(basename $$code); [ "$(GRAINLAB)" = "./$(BIN)" ] && label=Grainlab ;; esac; \
 	  for s in 1 $(BENCH_STEPS); do \
 	    case $$code in \
 	      LAMMPS)   (cd $$d/s$$s && /usr/bin/time -f "%U %S %M" -o ../time.$$code.$$s lmp -in in.lammps -log none -screen none >/dev/null); \
 	                echo $$s >$$d/steps.$$code.$$s ;; \
 	      LIGGGHTS) (cd $$d/s$$s && /usr/bin/time -f "%U %S %M" -o ../time.$$code.$$s liggghts -in in.liggghts -log none -screen none >/dev/null); \
 	                echo $$s >$$d/steps.$$code.$$s ;; \
-	      Grainlab) t=$$T; [ $$s = 1 ] && t=1e-9; \
-	                /usr/bin/time -f "%U %S %M" -o $$d/time.$$code.$$s ./$(BIN) bench --scene sphere-box-soft $$sets --time $$t --workers 1 | \
-	                  awk '/^simulated/ { print $$5 }' >$$d/steps.$$code.$$s ;; \
+	      *)        t=$$T; [ $$s = 1 ] && t=1e-9; \
+	                /usr/bin/time -f "%U %S %M" -o $$d/time.$$label.$$s $$code bench --scene sphere-box-soft $$sets --time $$t --workers $(WORKERS) | \
+	                  awk '/^simulated/ { print $$5 }' >$$d/steps.$$label.$$s ;; \
 	    esac; \
 	  done; \
-	  cat $$d/steps.$$code.1 $$d/time.$$code.1 $$d/steps.$$code.$(BENCH_STEPS) $$d/time.$$code.$(BENCH_STEPS) | tr '\n' ' ' | \
-	    awk -v c=$$code -v n=$(N) '{ printf "%-10s %8d %18.4f %14.2f %9.0f\n", c, $$5, ($$6+$$7-$$2-$$3)*1e6/n/($$5-$$1), $$6+$$7, $$8/1024 }'; \
+	  cat $$d/steps.$$label.1 $$d/time.$$label.1 $$d/steps.$$label.$(BENCH_STEPS) $$d/time.$$label.$(BENCH_STEPS) | tr '\n' ' ' | \
+	    awk -v c=$$label -v n=$(N) '{ printf "%-16s %8d %18.4f %14.2f %9.0f\n", c, $$5, ($$6+$$7-$$2-$$3)*1e6/n/($$5-$$1), $$6+$$7, $$8/1024 }'; \
 	done
 endif
 

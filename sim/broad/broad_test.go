@@ -426,3 +426,63 @@ func TestPairsFuzz(t *testing.T) {
 		checkEqual(t, fmt.Sprintf("fuzz %d", trial), &g, c, r, margin, nil)
 	}
 }
+
+// latticeSet is the start of `make bench-lammps N=n`: equal spheres (r =
+// 1 mm, inflated by the sphere path's ḡ/2 = 0 and half the skin 0.1 mm) on
+// a cubic lattice of 2.1 mm, jittered by up to 0.05 mm, numbered along a
+// Morton curve as the sphere path orders them from 4096 spheres.
+func latticeSet(n int) (c []geom.Vec3, r []float64, margin float64) {
+	side := int(math.Ceil(math.Cbrt(float64(n))))
+	rng := rand.New(rand.NewSource(3))
+	type kc struct {
+		key uint64
+		c   geom.Vec3
+	}
+	var ks []kc
+	for i := 0; len(ks) < n; i++ {
+		x, y, z := i%side, i/side%side, i/(side*side)
+		spread := func(v int) uint64 {
+			var o uint64
+			for b := range 21 {
+				o |= uint64(v>>b&1) << (3 * b)
+			}
+			return o
+		}
+		p := geom.V(2.1e-3*float64(x), 2.1e-3*float64(y), 2.1e-3*float64(z))
+		p = p.Add(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(1e-4))
+		ks = append(ks, kc{spread(x) | spread(y)<<1 | spread(z)<<2, p})
+	}
+	slices.SortFunc(ks, func(a, b kc) int {
+		if a.key < b.key {
+			return -1
+		}
+		if a.key > b.key {
+			return 1
+		}
+		return 0
+	})
+	c, r = make([]geom.Vec3, n), make([]float64, n)
+	for i := range ks {
+		c[i], r[i] = ks[i].c, 1e-3
+	}
+	return c, r, 1e-4
+}
+
+// BenchmarkGridPairsLattice is Grid.Pairs on latticeSet: the rebuild of the
+// falling lattice of `make bench-lammps`.
+func BenchmarkGridPairsLattice(b *testing.B) {
+	for _, n := range []int{20000, 100000} {
+		c, r, m := latticeSet(n)
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			var g Grid
+			out := g.Pairs(c, r, m, nil, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				out = g.Pairs(c, r, m, nil, out)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
+			b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
+		})
+	}
+}

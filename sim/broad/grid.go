@@ -7,6 +7,7 @@ package broad
 
 import (
 	"math"
+	"slices"
 
 	"grainlab/sim/geom"
 )
@@ -106,17 +107,19 @@ type Grid struct {
 	hMask  uint64
 	hBits  uint
 
-	// per slot
-	sIdx []int32
-	sX   []float64
-	sY   []float64
-	sZ   []float64
-	sR   []float64
+	// per slot: position, radius and body, packed (a test reads one slot's
+	// 40 bytes at once)
+	sl []slotBody
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
 	tmp  [][2]int32
-	tmp2 [][2]int32
+}
+
+// slotBody is one body in cell order: its centre, radius and index.
+type slotBody struct {
+	X, Y, Z, R float64
+	I          int32
 }
 
 type hashEntry struct {
@@ -366,18 +369,12 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	}
 	g.cnt = grow(g.cnt, int(total))
 	copy(g.cnt, cs[:total])
-	g.sIdx = grow(g.sIdx, nb)
-	g.sX = grow(g.sX, nb)
-	g.sY = grow(g.sY, nb)
-	g.sZ = grow(g.sZ, nb)
-	g.sR = grow(g.sR, nb)
+	g.sl = grow(g.sl, nb)
 	for k, i := range g.body {
 		c := g.cell[k]
 		p := g.cnt[c]
 		g.cnt[c]++
-		g.sIdx[p] = i
-		g.sX[p], g.sY[p], g.sZ[p] = centers[i].X, centers[i].Y, centers[i].Z
-		g.sR[p] = radii[i]
+		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
 	}
 
 	// 7. Enumerate candidate pairs.
@@ -393,11 +390,9 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	}
 	g.tmp = tmp
 
-	// 8. Two-pass counting (LSD radix) sort: by j into tmp2, then stably by i into out.
-	g.tmp2 = grow(g.tmp2, len(tmp))
+	// 8. Counting sort by i into out, then each i's row sorted by j.
 	out = grow(out, len(tmp))
-	g.countSort(tmp, g.tmp2, 1, n)
-	g.countSort(g.tmp2, out, 0, n)
+	g.sortPairs(tmp, out, n)
 	return out
 }
 
@@ -470,11 +465,11 @@ func (g *Grid) crossLevel(tmp [][2]int32, F, C *level, margin float64) [][2]int3
 	costDown := float64(C.n) * min(probeCost*cellsD+rhoF*min(cube(2*wu+F.h), F.vol), float64(F.n))
 	if costUp <= costDown {
 		for a := F.s0; a < F.s0+F.n; a++ {
-			tmp = g.box(tmp, a, C, (g.sR[a]+margin+C.rmax)*(1+slack), m2)
+			tmp = g.box(tmp, a, C, (g.sl[a].R+margin+C.rmax)*(1+slack), m2)
 		}
 	} else {
 		for b := C.s0; b < C.s0+C.n; b++ {
-			tmp = g.box(tmp, b, F, (g.sR[b]+margin+F.rmax)*(1+slack), m2)
+			tmp = g.box(tmp, b, F, (g.sl[b].R+margin+F.rmax)*(1+slack), m2)
 		}
 	}
 	return tmp
@@ -486,7 +481,7 @@ func cube(x float64) float64 { return x * x * x }
 // whose cells meet the cube of half-width w around a (or all of T's bodies
 // when scanning them is cheaper).
 func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][2]int32 {
-	d := [3]float64{g.sX[a] - g.lo.X, g.sY[a] - g.lo.Y, g.sZ[a] - g.lo.Z}
+	d := [3]float64{g.sl[a].X - g.lo.X, g.sl[a].Y - g.lo.Y, g.sl[a].Z - g.lo.Z}
 	var c0, c1 [3]int64
 	cells := 1.0
 	wide := false
@@ -534,15 +529,14 @@ func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][
 // test appends, as (min, max) body indices, the pairs between slot a and the
 // slots [b0, b1) that satisfy the Overlaps predicate.
 func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
-	xa, ya, za, ra, ia := g.sX[a], g.sY[a], g.sZ[a], g.sR[a], g.sIdx[a]
-	sX := g.sX[b0:b1]
-	sY, sZ, sR, sI := g.sY[b0:b1], g.sZ[b0:b1], g.sR[b0:b1], g.sIdx[b0:b1]
-	sY, sZ, sR, sI = sY[:len(sX)], sZ[:len(sX)], sR[:len(sX)], sI[:len(sX)]
-	for b := range sX {
-		dx, dy, dz := xa-sX[b], ya-sY[b], za-sZ[b]
-		s := ra + sR[b] + m2
+	sa := g.sl[a]
+	xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+	for b := range g.sl[b0:b1] {
+		sb := &g.sl[b0:b1][b]
+		dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
+		s := ra + sb.R + m2
 		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-			ib := sI[b]
+			ib := sb.I
 			if ia < ib {
 				tmp = append(tmp, [2]int32{ia, ib})
 			} else {
@@ -553,20 +547,39 @@ func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
 	return tmp
 }
 
-// countSort stably scatters src into dst (same length) by component k of each pair; indices are < n.
-func (g *Grid) countSort(src, dst [][2]int32, k, n int) {
+// sortPairs writes the distinct pairs src (i < j < n) to dst (same length)
+// sorted by i, then j: a counting sort by i, then each row of one i sorted
+// by j (insertion sort for the short rows of the bulk, pdqsort for the long
+// rows of a huge sphere).
+func (g *Grid) sortPairs(src, dst [][2]int32, n int) {
 	g.cnt = grow(g.cnt, n+1)
 	cnt := g.cnt
 	clear(cnt)
 	for _, p := range src {
-		cnt[p[k]+1]++
+		cnt[p[0]+1]++
 	}
 	for i := 1; i <= n; i++ {
 		cnt[i] += cnt[i-1]
 	}
 	for _, p := range src {
-		dst[cnt[p[k]]] = p
-		cnt[p[k]]++
+		dst[cnt[p[0]]] = p
+		cnt[p[0]]++
+	}
+	// cnt[i] is now the end of row i (the start of row i+1).
+	start := int32(0)
+	for i := 0; i < n; i++ {
+		end := cnt[i]
+		row := dst[start:end]
+		start = end
+		if len(row) > 32 {
+			slices.SortFunc(row, func(a, b [2]int32) int { return int(a[1] - b[1]) })
+			continue
+		}
+		for x := 1; x < len(row); x++ {
+			for y := x; y > 0 && row[y][1] < row[y-1][1]; y-- {
+				row[y], row[y-1] = row[y-1], row[y]
+			}
+		}
 	}
 }
 

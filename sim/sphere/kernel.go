@@ -11,10 +11,10 @@ import (
 // (S2 eq. 20; law.Smooth's HookeLAMMPS normal force, specialised for speed
 // and pinned to it by TestHookeKernel; v_n = (v_I − v_J)·n > 0 separating),
 // clamped at 0 when limit (LAMMPS limit_damping; else the dashpot may pull),
-// with m_eff γ_n = Damp, on pairs [lo, hi) of the
-// states s, δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
+// with m_eff γ_n = Damp of the pair's class, on pairs [lo, hi) of the
+// states s (centres from s.X), δ = r_I + r_J − |x_I − x_J| (S2 §2.2). The force F_n n on I (n
 // from J to I) is added to F of I and subtracted from F of J in pair order
-// when direct, else stored in FP[k]. The force is central: no moment. It
+// when direct, else stored in FP[k] (PrepareSplit). The force is central: no moment. It
 // returns the number of touching pairs and their elastic energy Σ k_n δ²/2
 // (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
 func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int, epot float64) {
@@ -22,28 +22,34 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		return l.hookeDirect(s, lo, hi, kn, limit)
 	}
 	P := l.P[lo:hi]
-	touch, fnk, fp := l.Touch[lo:hi], l.Fn[lo:hi], l.FP[lo:hi]
-	touch, fnk, fp = touch[:len(P)], fnk[:len(P)], fp[:len(P)]
+	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
+	touch, fnk = touch[:len(P)], fnk[:len(P)]
+	var fp []geom.Vec3
+	if !direct {
+		fp = l.FP[lo:hi]
+		fp = fp[:len(P)]
+	}
 	var shift []geom.Vec3
 	if l.Shift != nil {
 		shift = l.Shift[lo:hi]
 		shift = shift[:len(P)]
 	}
-	S := s.S
+	S, X, cl := s.S, s.X, l.Class
 	for k := range P {
 		p := &P[k]
-		a, b := &S[p.I], &S[p.J]
-		xb := b.X
+		c := &cl[p.C]
+		xa, xb := X[p.I], X[p.J]
 		if shift != nil {
 			xb = xb.Add(shift[k])
 		}
-		ov, nx, ny, nz, ok := p.overlap(a.X.X-xb.X, a.X.Y-xb.Y, a.X.Z-xb.Z)
+		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 		if !ok {
 			touch[k] = false
 			continue
 		}
+		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz // > 0 separating
-		fn := kn*ov - p.Damp*vn                                      // S2 eq. (20), law.Smooth.Normal
+		fn := kn*ov - c.Damp*vn                                      // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
 			fn = 0 // no tension: limit_damping
 		}
@@ -66,7 +72,7 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 // centres are d = (dx, dy, dz) apart and the unit normal d/|d| (+z for
 // concentric centres, SphereSphere's convention); ok is false beyond the
 // pair's cut-off or without overlap.
-func (p *Pair) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool) {
+func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool) {
 	d2 := dx*dx + dy*dy + dz*dz
 	if !(d2 < p.Cut2) {
 		return
@@ -89,17 +95,19 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
-	S := s.S
+	S, X, cl := s.S, s.X, l.Class
 	for k := range P {
 		p := &P[k]
-		a, b := &S[p.I], &S[p.J]
-		ov, nx, ny, nz, ok := p.overlap(a.X.X-b.X.X, a.X.Y-b.X.Y, a.X.Z-b.X.Z)
+		c := &cl[p.C]
+		xa, xb := &X[p.I], &X[p.J]
+		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 		if !ok {
 			touch[k] = false
 			continue
 		}
+		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov - p.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
 		if limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
@@ -117,24 +125,25 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 // Smooth evaluates the general smooth law of each pair (laws[Law[k]]:
 // Hookean or Hertzian normal force, tangential spring with history and
 // Coulomb cap, rolling resistance; law.Smooth) on pairs [lo, hi) of the
-// states s, with radii r and dt the time since the last accepted
+// states s (centres from s.X), with radii r and dt the time since the last accepted
 // evaluation. The friction history comes from PrevHist where PrevTouch and
 // goes to Hist. The force on I and the moments are added to F and T in pair
-// order when direct, else stored in FP, TPA, TPB, M. It returns the number
+// order when direct, else stored in FP (PrepareSplit), TPA, TPB, M. It returns the number
 // of touching pairs and their stored energy.
 func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt float64, direct bool) (n int, epot float64) {
 	S := s.S
 	for k := lo; k < hi; k++ {
 		pr := &l.P[k]
-		a, b := &S[pr.I], &S[pr.J]
-		xa, xb := a.X, b.X
+		pc := &l.Class[pr.C]
+		xa, xb := s.X[pr.I], s.X[pr.J]
 		if l.Shift != nil {
 			xb = xb.Add(l.Shift[k])
 		}
-		if !(xa.Sub(xb).Norm2() < pr.Cut2) {
+		if !(xa.Sub(xb).Norm2() < pc.Cut2) {
 			l.Touch[k] = false
 			continue
 		}
+		a, b := &S[pr.I], &S[pr.J]
 		ov, nrm, pt, ok := SphereSphere(xa, xb, r[pr.I], r[pr.J]) // S2 §2.2
 		if !ok {
 			l.Touch[k] = false
@@ -151,7 +160,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		if l.PrevTouch[k] {
 			h = l.PrevHist[k]
 		}
-		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, a.W, b.W, ov, pr.MEff, r[pr.I], r[pr.J], dt, &h)
+		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, a.W, b.W, ov, pc.MEff, r[pr.I], r[pr.J], dt, &h)
 		l.Hist[k] = h
 		l.Touch[k], l.Fn[k], l.Delta[k], l.Ft[k], l.M[k], l.Epot[k] = true, c.Fn, ov, c.Ft, c.M, c.Epot
 		n++

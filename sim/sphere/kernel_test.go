@@ -22,12 +22,15 @@ func cloud(n int, seed int64, gn float64) (*Flat, *List, []float64, []float64) {
 		m[k] = r[k] * r[k] * r[k]
 		s.S[k] = State{X: randVec(rng, 3), V: randVec(rng, 1), W: randVec(rng, 1), Q: geom.QIdent()}
 	}
+	s.SyncX()
 	var l List
 	l.Resize(n*(n-1)/2, false, false, true)
+	l.Class = make([]PairClass, len(l.P))
 	p := 0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			l.SetPair(p, int32(i), int32(j), r[i], r[j], m[i], m[j], gn)
+			l.Class[p] = NewPairClass(r[i], r[j], m[i], m[j], gn)
+			l.SetPair(p, int32(i), int32(j), int32(p))
 			l.PrevTouch[p] = false
 			p++
 		}
@@ -47,7 +50,7 @@ func sameBits(a, b *Flat) bool {
 
 // clone returns a copy of s.
 func clone(s *Flat) *Flat {
-	c := &Flat{S: append([]State(nil), s.S...)}
+	c := &Flat{S: append([]State(nil), s.S...), X: append([]geom.Vec3(nil), s.X...)}
 	return c
 }
 
@@ -107,6 +110,7 @@ func hookeKernel(t *testing.T, limit bool) {
 	split := clone(s)
 	var csr CSR
 	csr.Build(l, len(s.S))
+	l.PrepareSplit()
 	half := len(l.P) / 3
 	n1, _ := l.Hooke(split, 0, half, kn, limit, false)
 	n2, _ := l.Hooke(split, half, len(l.P), kn, limit, false)
@@ -140,6 +144,7 @@ func TestSmoothKernel(t *testing.T) {
 	split := clone(s)
 	var csr CSR
 	csr.Build(l, len(s.S))
+	l.PrepareSplit()
 	l.Smooth(split, 0, len(l.P)/2, laws, r, 1e-3, false)
 	l.Smooth(split, len(l.P)/2, len(l.P), laws, r, 1e-3, false)
 	for k := range split.S {
@@ -165,7 +170,7 @@ func TestSmoothKernel(t *testing.T) {
 		ov, nrm, pt, _ := SphereSphere(a.X, b.X, r[p.I], r[p.J])
 		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
 		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(b.X))))
-		want := laws[0].Normal(ov, vrel.Dot(nrm), p.MEff, law.Reduced(r[p.I], r[p.J])).Fn
+		want := laws[0].Normal(ov, vrel.Dot(nrm), l.Class[p.C].MEff, law.Reduced(r[p.I], r[p.J])).Fn
 		if math.Abs(l.Fn[k]-want) > 1e-12*math.Abs(want) || l.Delta[k] != ov {
 			t.Fatalf("pair %d: F_n = %.17g, law.Smooth %.17g (δ %g, %g)", k, l.Fn[k], want, l.Delta[k], ov)
 		}

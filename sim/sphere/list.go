@@ -6,13 +6,31 @@ import (
 )
 
 // Pair is one pair of a List: spheres I < J (in the caller's numbering)
-// and the constants of their contact.
+// and its class C: the constants of its contact are List.Class[C]. (12
+// bytes: the kernels stream the pairs every step and a rebuild writes them;
+// the constants were 32 bytes more per pair, the same for every pair of
+// two species.)
 type Pair struct {
 	I, J int32
+	C    int32
+}
+
+// PairClass holds the constants of the contact of a pair of spheres: those
+// of every pair whose spheres have the same radii, masses and law.
+type PairClass struct {
 	RSum float64 // r_I + r_J
 	Cut2 float64 // (r_I + r_J)² widened by 1e-9: beyond it the pair is surely apart
 	MEff float64 // m_I m_J/(m_I + m_J)
 	Damp float64 // m_eff γ_n of the pair's law (Hooke)
+}
+
+// NewPairClass returns the constants of a pair of spheres of radii ri, rj
+// and masses mi, mj whose law has the damping rate gn (Hooke).
+func NewPairClass(ri, rj, mi, mj, gn float64) PairClass {
+	rs := ri + rj
+	c := rs * (1 + 1e-9)
+	meff := law.EquivalentMass(mi, mj)
+	return PairClass{RSum: rs, Cut2: c * c, MEff: meff, Damp: meff * gn}
 }
 
 // List is a half neighbour list of spheres in flat arrays: every candidate
@@ -22,6 +40,7 @@ type Pair struct {
 // more than half the skin.
 type List struct {
 	P     []Pair
+	Class []PairClass // the pairs' classes, the caller's (a table of species pairs, or one per pair)
 	Shift []geom.Vec3 // added to J's centre (a periodic image); nil when no pair crosses a seam
 	Law   []int32     // index into the law table (Smooth); nil when every pair has law 0
 
@@ -29,7 +48,7 @@ type List struct {
 	// accepted one (the owner swaps Touch and PrevTouch on acceptance).
 	Touch, PrevTouch []bool
 	Fn               []float64 // normal force (touching pairs)
-	Delta            []float64 // overlap δ (touching pairs; Smooth only)
+	Delta            []float64 // overlap δ (touching pairs; Smooth only, nil otherwise)
 
 	// Smooth only (nil otherwise): tangential force, rolling moment and
 	// stored energy of the touching pairs; friction history of this
@@ -39,14 +58,20 @@ type List struct {
 	Epot           []float64
 	Hist, PrevHist []law.FrictionState
 
-	// Not direct: force on I, moments (p − x)×f about I and J.
+	// Not direct: force on I (sized by PrepareSplit), moments (p − x)×f
+	// about I and J (smooth only).
 	FP, TPA, TPB []geom.Vec3
 
 	// Storage of the smooth-only arrays, kept while they are unused.
 	ftBuf, mBuf          []geom.Vec3
 	histBuf, prevHistBuf []law.FrictionState
-	epotBuf              []float64
+	epotBuf, deltaBuf    []float64
 }
+
+// PrepareSplit sizes FP for the pairs of l: an evaluation that is not
+// direct stores each pair's force there (Resize leaves it alone: a direct
+// evaluation, one worker's, never needs it; 24 bytes a pair).
+func (l *List) PrepareSplit() { l.FP = resize(l.FP, len(l.P)) }
 
 // Resize makes every per-pair array hold n pairs (contents unspecified):
 // Shift when shifted, Law when laws, the arrays of the general kernel when
@@ -62,9 +87,12 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 		l.Law = resize(l.Law[:0:cap(l.Law)], n)
 	}
 	l.Touch, l.PrevTouch = resize(l.Touch, n), resize(l.PrevTouch, n)
-	l.Fn, l.Delta, l.FP = resize(l.Fn, n), resize(l.Delta, n), resize(l.FP, n)
+	l.Fn = resize(l.Fn, n)
+	l.Delta = nil
 	l.Ft, l.M, l.Epot, l.Hist, l.PrevHist, l.TPA, l.TPB = nil, nil, nil, nil, nil, nil, nil
 	if smooth {
+		l.Delta = resize(l.deltaBuf, n)
+		l.deltaBuf = l.Delta
 		l.Ft, l.M, l.Epot = resize(l.ftBuf, n), resize(l.mBuf, n), resize(l.epotBuf, n)
 		l.Hist, l.PrevHist = resize(l.histBuf, n), resize(l.prevHistBuf, n)
 		l.ftBuf, l.mBuf, l.epotBuf, l.histBuf, l.prevHistBuf = l.Ft, l.M, l.Epot, l.Hist, l.PrevHist
@@ -75,7 +103,10 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 // Truncate cuts every per-pair array to its first n pairs; Shift is
 // dropped unless shifted.
 func (l *List) Truncate(n int, shifted bool) {
-	l.P, l.Touch, l.PrevTouch, l.Fn, l.Delta, l.FP = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n], l.Delta[:n], l.FP[:n]
+	l.P, l.Touch, l.PrevTouch, l.Fn = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n]
+	if l.Delta != nil {
+		l.Delta = l.Delta[:n]
+	}
 	if l.Law != nil {
 		l.Law = l.Law[:n]
 	}
@@ -90,13 +121,9 @@ func (l *List) Truncate(n int, shifted bool) {
 	}
 }
 
-// SetPair sets the spheres and the contact constants of pair k; gn is the
-// damping rate γ_n of its law (Hooke).
-func (l *List) SetPair(k int, i, j int32, ri, rj, mi, mj, gn float64) {
-	rs := ri + rj
-	c := rs * (1 + 1e-9)
-	meff := law.EquivalentMass(mi, mj)
-	l.P[k] = Pair{I: i, J: j, RSum: rs, Cut2: c * c, MEff: meff, Damp: meff * gn}
+// SetPair sets the spheres i < j and the class c (Class[c]) of pair k.
+func (l *List) SetPair(k int, i, j, c int32) {
+	l.P[k] = Pair{I: i, J: j, C: c}
 }
 
 // Gather adds to the force f and moment t of one sphere the contributions of

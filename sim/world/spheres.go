@@ -87,13 +87,16 @@ type Spheres struct {
 	hooke            bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
 	moms             bool         // some law produces moments (friction or rolling resistance)
 	tr               sphere.Flat  // trial state, then the last accepted one
+	xFresh           bool         // tr.X holds the centres of tr.S (Drift wrote both; Evaluate uses it up)
 
 	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
 	lists    [2]sphere.List
 	cur      int
-	listed   bool    // Verlet.Update has run with the current radii
-	skin     float64 // the skin of that run
+	pairCls  []sphere.PairClass // the classes of species pairs [sa·nspec + sb]; nil: one per pair (many species)
+	listed   bool               // Verlet.Update has run with the current radii
+	skin     float64            // the skin of that run
 	csr      sphere.CSR
+	csrStale bool    // csr does not describe lists[cur] yet (built by the first split evaluation)
 	owl      []int32 // pairs that joined at the last rebuild (night-owl candidates)
 	fresh    []int32 // pairs whose spring bound has not been taken yet (StableDt)
 	isFresh  []bool  // per pair: listed in fresh
@@ -106,10 +109,11 @@ type Spheres struct {
 	planes    []plane
 	slots     []wallSlot
 	slotsOld  []wallSlot
-	slotStart []int32 // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
-	seen      []bool  // [wall·n + k]: the pair has been a candidate (generic: has an entry)
-	wallOn    []bool  // enabled flags the slots were built for
-	wallStale bool    // a wall was switched: rebuild the slots
+	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
+	slotWalls []slotWall // buildSlots' enabled walls
+	seen      []bool     // [wall·n + k]: the pair has been a candidate (generic: has an entry)
+	wallOn    []bool     // enabled flags the slots were built for
+	wallStale bool       // a wall was switched: rebuild the slots
 	wallForce []geom.Vec3
 
 	// Step-size classes (StableDt).
@@ -380,6 +384,21 @@ func (s *Spheres) build() {
 	s.wr = resize(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))
 
+	// Pair classes: a table of species pairs, or one class per pair when
+	// the species are too many for a table (polydisperse sets).
+	s.pairCls = nil
+	s.lists[0].Class, s.lists[1].Class = nil, nil
+	if ns := len(s.rep); ns <= maxClassSpecies {
+		s.pairCls = make([]sphere.PairClass, ns*ns)
+		for sa, a := range s.rep {
+			for sb, b := range s.rep {
+				li := s.lawOf[a.Material*s.nmat+b.Material]
+				s.pairCls[sa*ns+sb] = sphere.NewPairClass(a.R, b.R, a.Mass, b.Mass, s.laws[li].GammaN)
+			}
+		}
+		s.lists[0].Class, s.lists[1].Class = s.pairCls, s.pairCls
+	}
+
 	// Walls.
 	s.planes = s.planes[:0]
 	for wi := range w.Walls {
@@ -399,6 +418,11 @@ func (s *Spheres) build() {
 	s.dt.build(s)
 	s.ok = true
 }
+
+// maxClassSpecies is the largest number of species whose pair classes are
+// tabulated (maxClassSpecies² classes); beyond, each pair has its own
+// (a variable for the tests).
+var maxClassSpecies = 64
 
 // simple reports whether p is a Hookean law without friction and rolling
 // resistance: a central force that depends on the overlap and the normal

@@ -25,8 +25,12 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	if w.Periodic.On() {
 		for k := range tr.S {
 			tr.S[k].X = w.Periodic.wrap(tr.S[k].X)
+			tr.X[k] = tr.S[k].X
 		}
+	} else if !s.xFresh {
+		tr.SyncX() // the kernels' centres (Drift copies them as it goes)
 	}
+	s.xFresh = false
 	prof := &w.Stats.Profile // stages as the generic path names them (world.Profile)
 	tb := time.Now()
 	s.updateList() // the Verlet list and wall slots: Broad
@@ -41,6 +45,11 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.split = s.evalSplit
 		}
 		s.dtEval = dt
+		if s.csrStale {
+			s.csr.Build(l, len(s.body))
+			s.csrStale = false
+		}
+		l.PrepareSplit()
 		s.par.run(s.split)
 		s.sumChunks()
 		owls += s.sumSlots()

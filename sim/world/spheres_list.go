@@ -43,10 +43,7 @@ func (s *Spheres) updateList() {
 		reordered = true
 		S = s.tr.S // renumbered
 	}
-	w.centers = w.centers[:0]
-	for k := range S {
-		w.centers = append(w.centers, S[k].X)
-	}
+	w.centers = append(w.centers[:0], s.tr.X[:len(S)]...) // the centres of S
 	centers, radii := w.centers, s.rad
 	if w.Periodic.On() {
 		w.radii = append(w.radii[:0], s.rad...)
@@ -121,16 +118,19 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	s.isFresh = s.freshBuf[:0]
 	s.freshBuf = oldFresh
 	n, po, shifted := 0, 0, false
-	// The old pairs in merge order: by (lower, higher) sphere number.
-	ord := s.mergeOrd[:0]
-	for q := range old.P {
-		ord = append(ord, int32(q))
-	}
+	// The old pairs in merge order, by (lower, higher) sphere number: their
+	// own order, unless the spheres were just renumbered (then sorted).
 	lowHigh := func(q int32) (int32, int32) {
 		i, j := old.P[q].I, old.P[q].J
 		return min(i, j), max(i, j)
 	}
-	if reordered && !periodic {
+	sorted := reordered && !periodic
+	var ord []int32
+	if sorted {
+		ord = s.mergeOrd[:0]
+		for q := range old.P {
+			ord = append(ord, int32(q))
+		}
 		slices.SortFunc(ord, func(p, q int32) int {
 			pi, pj := lowHigh(p)
 			qi, qj := lowHigh(q)
@@ -139,14 +139,21 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 			}
 			return int(pj - qj)
 		})
+		s.mergeOrd = ord
 	}
-	s.mergeOrd = ord
+	nold := int32(len(old.P))
 	for _, c := range cand {
-		i, j, shift, ok := w.candidatePair(c, nm)
-		if !ok {
-			continue
+		var a, b int32
+		var shift geom.Vec3
+		if periodic {
+			i, j, sh, ok := w.candidatePair(c, nm)
+			if !ok {
+				continue
+			}
+			a, b, shift = int32(i), int32(j), sh
+		} else {
+			a, b = c[0], c[1] // spheres only, no images
 		}
-		a, b := int32(i), int32(j)
 		if a == b {
 			continue
 		}
@@ -170,16 +177,16 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 		} else {
 			// Both lists are sorted by (lower, higher): merge.
 			lo, hi := min(a, b), max(a, b)
-			for po < len(ord) {
-				qi, qj := lowHigh(ord[po])
-				if qi > lo || qi == lo && qj >= hi {
-					break
+			for ; int32(po) < nold; po++ {
+				q := int32(po)
+				if sorted {
+					q = ord[po]
 				}
-				po++
-			}
-			if po < len(ord) {
-				if qi, qj := lowHigh(ord[po]); qi == lo && qj == hi {
-					ko = ord[po]
+				if qi, qj := lowHigh(q); qi > lo || qi == lo && qj >= hi {
+					if qi == lo && qj == hi {
+						ko = q
+					}
+					break
 				}
 			}
 		}
@@ -206,24 +213,35 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // resizeList prepares l for n pairs with the arrays this world's laws need.
 func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 	l.Resize(n, shifted, len(s.laws) > 1, !s.hooke)
+	if s.pairCls == nil {
+		l.Class = resize(l.Class, n)
+	}
 }
 
-// setPair sets the constants of pair k between spheres a < b.
+// setPair sets pair k between spheres a < b: its class (the species pair's,
+// or its own) and law.
 func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 	li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
-	l.SetPair(k, a, b, s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
+	c := int32(k)
+	if s.pairCls != nil {
+		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
+	} else {
+		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
+	}
+	l.SetPair(k, a, b, c)
 	if l.Law != nil {
 		l.Law[k] = li
 	}
 	l.Touch[k] = false
 }
 
-// finishList derives what depends on the whole list: the incident pairs of
-// every sphere (split evaluations), the list of fresh pairs, the chunks and
-// the step-size classes.
+// finishList derives what depends on the whole list: the list of fresh
+// pairs, the chunks and the step-size classes. The incident pairs of every
+// sphere (csr) are left to the first split evaluation that needs them: one
+// worker never does.
 func (s *Spheres) finishList() {
 	l := &s.lists[s.cur]
-	s.csr.Build(l, len(s.body))
+	s.csrStale = true
 	s.fresh = s.fresh[:0]
 	for k, f := range s.isFresh {
 		if f {
@@ -249,9 +267,15 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	old := s.slots
 	s.slots, s.slotsOld = s.slotsOld[:0], old
 	s.slotStart = resize(s.slotStart, n+1)
+	// The candidate boxes of the enabled walls, in wall order, at hand.
+	on := s.slotWalls[:0]
 	for i := range s.planes {
 		s.wallOn[i] = w.Walls[i].Enabled
+		if s.wallOn[i] {
+			on = append(on, slotWall{s.planes[i].box, int32(i)})
+		}
 	}
+	s.slotWalls = on
 	s.wallStale = false
 	po := 0
 	reach := margin*(1+1e-9) + 1e-15
@@ -260,11 +284,12 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 		x, r := ref[k], s.r[k]
 		h := geom.V(r+margin, r+margin, r+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
-		for wi := range s.planes {
-			pl := &s.planes[wi]
-			if !w.Walls[wi].Enabled || !box.Overlaps(pl.box) {
+		for o := range on {
+			if !box.Overlaps(on[o].box) {
 				continue
 			}
+			wi := int(on[o].wall)
+			pl := &s.planes[wi]
 			for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
 				po++
 			}
@@ -286,6 +311,12 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 		}
 	}
 	s.slotStart[n] = int32(len(s.slots))
+}
+
+// slotWall is an enabled wall as buildSlots tests it: its candidate box.
+type slotWall struct {
+	box  contact.AABB
+	wall int32
 }
 
 // rimDistance returns the distance from p to the nearest of the segments.

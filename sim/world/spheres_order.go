@@ -126,6 +126,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.mg = permuted(s.mg, perm, &s.vecBuf)
 	s.spec = permuted(s.spec, perm, &s.matBuf)
 	s.tr.S = permuted(s.tr.S, perm, &s.stateBuf)
+	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
@@ -170,6 +171,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for q := range l.P {
 		l.P[q].I, l.P[q].J = newOf[l.P[q].I], newOf[l.P[q].J]
 	}
+	s.csrStale = true
 	s.w.verlet.Invalidate()
 	s.listed = false
 }

@@ -106,6 +106,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		d1, d2, finite = s.driftRange(0, n)
 	}
 	s.accFresh = true // acc holds the accepted state (read from the bodies if it did not)
+	s.xFresh = true   // tr.X holds the trial centres
 	// Verlet.Update's test: no rebuild while the two largest displacements
 	// since the build sum to at most the skin.
 	// (The radii are those of the last Update; its other tests concern
@@ -154,10 +155,13 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			}
 		}
 		s.kickDrift(kin, acc, s.dtDrift)
+		X := s.tr.X[b0:b1]
+		X = X[:len(kin)]
 		for i := range kin {
 			c := &rec[i]
 			st := kin[i].S
 			st.F, st.T = c.mg, geom.Vec3{}
+			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
 			}

@@ -175,7 +175,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 		if l.Law != nil {
 			law = &s.laws[l.Law[k]]
 		}
-		c.Epot = law.Normal(ov, 0, l.P[k].MEff, 0).Epot
+		c.Epot = law.Normal(ov, 0, l.Class[l.P[k].C].MEff, 0).Epot
 	}
 	return c
 }
