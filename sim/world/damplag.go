@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"grainlab/sim/contact"
+	"grainlab/sim/geom"
 	"grainlab/sim/law"
 )
 
@@ -121,4 +122,153 @@ func (w *World) stickForce(c *contact.Contact) float64 {
 		return c.Fn0
 	}
 	return c.Fn
+}
+
+// frictionFreeze holds, for the polyhedral contacts of one implicit step,
+// by pair and contact key, the stick/slip outcome of the Coulomb test at
+// the iterates seen (FrictionIterate) and the outcome fixed for those
+// frozen.
+type frictionFreeze struct {
+	idx map[freezeKey]int32
+	ent []freezeEntry
+}
+
+// freezeKey names a contact across evaluations: its pair and its key.
+type freezeKey struct {
+	a, b int32
+	k    contact.Key
+}
+
+// freezeEntry is one contact's record: the outcome of its Coulomb test at
+// the last evaluation that met it (test) and at the last iterate (last),
+// how often that switched between iterates, and whether its outcome is
+// fixed (frozen, to slide).
+type freezeEntry struct {
+	slide, test, last, frozen bool
+	switches                  int32
+}
+
+// FrictionIterate records the stick/slip outcome of the Coulomb test of
+// every active polyhedral contact at the last evaluation, an iterate of an
+// implicit step, and fixes the outcome of each contact whose outcome has
+// switched at least switches times between the recorded iterates (with 0:
+// every contact, at the first call) for the following evaluations
+// (Evaluate and EvaluateFixed alike), until ThawFriction. It returns the
+// number of contacts newly frozen. A frozen contact sticks or slides
+// whatever its trial force (law.Friction.UpdateMode), which takes the kink
+// of the Coulomb return map (S0 eq. 56) out of the Newton iterations: S0
+// decides stick or slip once per step and checks it after convergence
+// (§2.4.9); stick↔slip switches between iterates stall Newton
+// (docs/performance.md, Session 8). FrictionViolations is the check. The
+// newmark integrator calls it (Newmark.FreezeFriction); smooth contacts are
+// not affected.
+func (w *World) FrictionIterate(switches int) int {
+	f := w.freeze
+	if f == nil {
+		f = &frictionFreeze{idx: map[freezeKey]int32{}}
+		w.freeze = f
+	}
+	frozen := 0
+	for _, e := range w.pairs {
+		if e.smooth {
+			continue
+		}
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			key := freezeKey{e.A, e.B, c.Key}
+			i, ok := f.idx[key]
+			if !ok { // met for the first time: its test is the evaluated outcome
+				i = int32(len(f.ent))
+				f.idx[key] = i
+				f.ent = append(f.ent, freezeEntry{test: c.Fric.Sliding, last: c.Fric.Sliding})
+			}
+			x := &f.ent[i]
+			if x.frozen {
+				continue
+			}
+			if x.test != x.last {
+				x.switches++
+			}
+			x.last = x.test
+			if int(x.switches) >= switches {
+				x.frozen, x.slide = true, x.test
+				frozen++
+			}
+		}
+	}
+	return frozen
+}
+
+// CorrectFriction gives every frozen contact of the last evaluation the
+// outcome of its Coulomb test there (the contacts FrictionViolations
+// counts change) and returns how many changed.
+func (w *World) CorrectFriction() int {
+	return w.eachFrozen(func(x *freezeEntry) {
+		x.slide = x.test
+	})
+}
+
+// eachFrozen calls f for each frozen contact of the last evaluation whose
+// fixed outcome differs from its Coulomb test there, and counts them.
+func (w *World) eachFrozen(f func(*freezeEntry)) int {
+	fr := w.freeze
+	if fr == nil {
+		return 0
+	}
+	n := 0
+	for _, e := range w.pairs {
+		if e.smooth {
+			continue
+		}
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			if i, ok := fr.idx[freezeKey{e.A, e.B, c.Key}]; ok {
+				if x := &fr.ent[i]; x.frozen && x.slide != x.test {
+					n++
+					if f != nil {
+						f(x)
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// ThawFriction ends FrictionIterate's record: the Coulomb test decides
+// again in every evaluation.
+func (w *World) ThawFriction() { w.freeze = nil }
+
+// FrictionViolations returns how many frozen contacts of the last
+// evaluation are not consistent with S0's Coulomb law (§2.4.9, eq. 56): a
+// frozen stick whose trial force exceeds the Coulomb limit, or a frozen
+// slip whose trial force is within it (the return map would stick). 0 when
+// nothing is frozen.
+func (w *World) FrictionViolations() int { return w.eachFrozen(nil) }
+
+// frozenFriction is lawsPair's friction of the polyhedral contact c under
+// FrictionIterate: law.Friction.UpdateMode with the contact's fixed outcome
+// (its Coulomb test when it is not frozen), recording the test's outcome.
+// Each pair's contacts are written by one worker only.
+func (w *World) frozenFriction(e *pairEntry, c *contact.Contact, fr *law.Friction, vt geom.Vec3, dt float64) geom.Vec3 {
+	f := w.freeze
+	i, ok := f.idx[freezeKey{e.A, e.B, c.Key}]
+	mode := law.ModeFree
+	if ok && f.ent[i].frozen {
+		mode = law.ModeStick
+		if f.ent[i].slide {
+			mode = law.ModeSlip
+		}
+	}
+	ft, test := fr.UpdateMode(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn, w.stickForce(c), mode) // S0 eq. (54)–(57)
+	if ok {
+		f.ent[i].test = test
+	}
+	return ft
 }
