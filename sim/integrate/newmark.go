@@ -108,16 +108,6 @@ type Newmark struct {
 	// replaces on the collapse (docs/performance.md); scene key
 	// integrator.tangent: analytic (false) selects it.
 	FDProducts bool
-	// FreezeFriction: the stick/slip outcome of every polyhedral contact is
-	// decided at the predictor and kept through the step's Newton
-	// iterations (World.FreezeFriction, S0 §2.4.9); after convergence the
-	// Coulomb law is checked, the contacts that violate it are corrected
-	// and Newton continues from the converged state, and after a second
-	// violation the test decides in every iterate, as without the freeze.
-	FreezeFriction bool
-	// FreezeAt is the Newton iteration whose iterate decides the frozen
-	// outcome (0: the predictor); before it the Coulomb test decides.
-	FreezeAt int
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
@@ -157,7 +147,6 @@ type Newmark struct {
 	aref, lfd       float64
 	owls            int
 	linIters, iters int
-	resolves        int      // Newton continued after a friction check (FreezeFriction)
 	fail            failKind // why the last solve did not converge
 	lastRes         float64
 	hist            []float64
@@ -181,9 +170,6 @@ type NewmarkCounts struct {
 	Crossings       int64
 	ApproachLimited int64 // steps whose size the crossing guard's prediction set
 	Energy          int64 // attempts cut for gaining energy (EnergyGain)
-	// FrictionResolves counts converged solves whose frozen stick/slip
-	// outcome violated the Coulomb law and were continued (FreezeFriction).
-	FrictionResolves int64
 }
 
 // Rejected returns the number of rejected attempts.
@@ -226,9 +212,8 @@ func NewNewmark() *Newmark {
 		LinMaxIter: 120, Restart: 40,
 		GrowIters: 5, ShrinkIters: 9,
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
-		EnergyGain:     0.002,
-		FDProducts:     true,
-		FreezeFriction: false, FreezeAt: 0,
+		EnergyGain: 0.002,
+		FDProducts: true,
 	}
 }
 
@@ -271,7 +256,6 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	stick0 := w.StickLag()
 	w.SetStickLag(true)
 	defer w.SetStickLag(stick0)
-	defer w.ThawFriction() // FreezeFriction holds within one attempt's Newton iterations
 	// The accuracy guidelines when none are set (stepcontrol.go): on a
 	// conservative scene Approach and OmegaDt (energy must be conserved,
 	// S0 ex. 1); on a damped one the step stays convergence-driven.
@@ -790,7 +774,7 @@ func (n *Newmark) rnorm(r []float64) float64 {
 func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	n.t = w.Time
 	n.constants(dt)
-	n.owls, n.linIters, n.iters, n.resolves = 0, 0, 0, 0
+	n.owls, n.linIters, n.iters = 0, 0, 0
 	n.fail = failNone
 	n.hist = n.hist[:0]
 	if len(n.nb) == 0 {
@@ -806,7 +790,6 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		bd.ap = bd.w0.Scale(dt).AddScaled(0.5*dt*dt, bd.wd0)
 	}
 	clear(n.y)
-	w.ThawFriction()
 	bad := n.residual(w, n.y, n.r)
 	for tries, f := 0, 1.0; bad; tries++ {
 		if tries > 8 {
@@ -826,12 +809,8 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		}
 		bad = n.residual(w, n.y, n.r)
 	}
-	if n.FreezeFriction {
-		w.FrictionIterate(n.FreezeAt) // S0 §2.4.9: stick/slip decided in the step, checked after convergence
-	}
 	rn := n.rnorm(n.r)
 	n.hist = append(n.hist, rn)
-	h0 := 0 // the stagnation test's first iterate (a re-solve restarts it)
 	if n.tracing() {
 		n.tr.line.Reset()
 		n.traceSnap(w, true)
@@ -840,33 +819,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	for {
 		n.lastRes = rn
 		if rn <= n.Tol {
-			v := w.FrictionViolations()
-			if v == 0 {
-				return true, nil
-			}
-			// The fixed outcome violates the Coulomb law at the converged
-			// state: correct it (or, the second time, let the test decide
-			// in every iterate) and continue from here.
-			n.Counts.FrictionResolves++
-			if n.resolves++; n.resolves < 2 {
-				w.CorrectFriction()
-			} else {
-				w.ThawFriction()
-			}
-			if n.tracing() {
-				fmt.Fprintf(&n.tr.line, " [%d friction violations]", v)
-			}
-			if n.residual(w, n.y, n.r) {
-				n.fail = failLineSearchBad // the same state evaluated: not expected
-				return false, nil
-			}
-			rn = n.rnorm(n.r)
-			n.hist = append(n.hist, rn)
-			h0 = len(n.hist) - 1
-			n.lastRes = rn
-			if rn <= n.Tol {
-				continue
-			}
+			return true, nil
 		}
 		if n.iters >= n.MaxIter {
 			n.fail = failMaxIter
@@ -875,7 +828,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		// Stagnation (a non-smooth residual: contact sets or friction states
 		// switching within the step): less than a halving over two
 		// iterations. A smaller step is the remedy (S0 §3.5), so stop early.
-		if k := len(n.hist); k-h0 >= 4 && rn > 0.5*n.hist[k-3] {
+		if k := len(n.hist); k >= 4 && rn > 0.5*n.hist[k-3] {
 			n.fail = failStall
 			return false, nil
 		}
@@ -924,9 +877,6 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		n.y, n.yt = n.yt, n.y
 		n.r, n.rt = n.rt, n.r
 		n.hist = append(n.hist, rn)
-		if n.FreezeFriction && n.resolves < 2 {
-			w.FrictionIterate(n.FreezeAt) // freeze the contacts that switched FreezeAt times
-		}
 		if n.tracing() {
 			n.traceSnap(w, false)
 			fmt.Fprintf(&n.tr.line, " %.2g (λ%.2g l%d)", rn, lam, li)

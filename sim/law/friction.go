@@ -79,32 +79,6 @@ func (f Friction) Update(st *FrictionState, n, dgt, gtDot geom.Vec3, fn float64)
 // which can leave a step with neither a sticking nor a sliding end state.
 // With μ_s = μ_d it is Update. A negative or NaN fnStick counts as 0.
 func (f Friction) UpdateStick(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnStick float64) geom.Vec3 {
-	ft, _ := f.UpdateMode(st, n, dgt, gtDot, fn, fnStick, ModeFree)
-	return ft
-}
-
-// FrictionMode fixes the outcome of the Coulomb test in UpdateMode.
-type FrictionMode uint8
-
-const (
-	// ModeFree lets the Coulomb test decide (UpdateStick).
-	ModeFree FrictionMode = iota
-	// ModeStick keeps the contact sticking whatever its trial force.
-	ModeStick
-	// ModeSlip keeps the contact sliding whatever its trial force.
-	ModeSlip
-)
-
-// UpdateMode is UpdateStick with the stick/slip outcome fixed by mode, as
-// an implicit integrator does within one step's Newton iterations: S0
-// decides stick or slip once per step and checks it after convergence
-// (§2.4.9). A frozen stick returns the trial force f_tr (S0 eq. 54–55)
-// even beyond the Coulomb limit, a frozen slip μ_d·f_n along f_tr (eq. 56;
-// no force at f_tr = 0). The recoverable update of g_t (eq. 57–58) follows
-// the fixed outcome. test is the outcome of the Coulomb test at this state
-// (true: slide), what UpdateStick would decide; the mode is consistent
-// when it agrees. With ModeFree it is UpdateStick, bit for bit.
-func (f Friction) UpdateMode(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnStick float64, mode FrictionMode) (ft geom.Vec3, test bool) {
 	gt := st.Gt
 	if st.N != (geom.Vec3{}) {
 		gt = minimalRotation(st.N, n, gt) // Q_c^Δ g_t^i, S0 eq. (44)
@@ -127,20 +101,13 @@ func (f Friction) UpdateMode(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnS
 	if st.Sliding {
 		lim = limD
 	}
-	m := ftr.Norm()
-	test = !(m <= lim) // Coulomb test, S0 §2.4.9
-	slide := test
-	if mode != ModeFree {
-		slide = mode == ModeSlip
-	}
-	if !slide {
+	var ft geom.Vec3
+	if m := ftr.Norm(); m <= lim { // Coulomb test, S0 §2.4.9
 		st.Sliding = false
 		ft = ftr
 	} else {
 		st.Sliding = true
-		if m > 0 {
-			ft = ftr.Scale(limD / m) // μ_d f_n t, S0 eq. (56)
-		}
+		ft = ftr.Scale(limD / m) // μ_d f_n t, S0 eq. (56)
 	}
 
 	lim = limS
@@ -155,7 +122,7 @@ func (f Friction) UpdateMode(st *FrictionState, n, dgt, gtDot geom.Vec3, fn, fnS
 	}
 	st.Gt = gt
 	st.N = n
-	return ft.Neg(), test
+	return ft.Neg()
 }
 
 // Potential returns the recoverable elastic energy ½ ε_t |g_t|² of the tangential spring.

@@ -41,11 +41,7 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		fd := w.dashpot(c, p, ma, mb, gnDot, dt) // S0 eq. (52) (damplag.go)
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
-		if w.freeze == nil {
-			c.Ft = p.Friction.UpdateStick(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn, w.stickForce(c)) // S0 eq. (54)–(57) (damplag.go)
-		} else {
-			c.Ft = w.frozenFriction(e, c, &p.Friction, vt, dt) // the outcome fixed within the step (damplag.go)
-		}
+		c.Ft = p.Friction.UpdateStick(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn, w.stickForce(c)) // S0 eq. (54)–(57) (damplag.go)
 		if energy {
 			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
 		}

@@ -194,20 +194,19 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
-	crew       *crew           // the helpers of the fork–joins (crew.go)
-	sums       contactSums     // accumulateContacts' per-body incidence (laws.go)
-	live       livePairs       // the pairs with contacts after the last Commit (laws.go)
-	curLive    livePairs       // pairPass's batches of the pairs with contacts (buf, cnt, next)
-	curPairs   []*pairEntry    // the pairs with contacts of the last pairPass, in pair order
-	flipped    bool            // the last detection pass met a reversed normal (pairPass)
-	gen        uint64          // evaluation counter (pairEntry.gen)
-	lawGen     uint64          // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
-	dampLag    bool            // SetDampLag
-	dampEntry  bool            // SetDampLag
-	stickLag   bool            // SetStickLag
-	freeze     *frictionFreeze // FreezeFriction (damplag.go); nil: the Coulomb test decides
-	speeds     []bodySpeed     // StableDt's per-body speed terms
-	energy     [][2]float64    // UpdateStats: each body's kinetic and gravity terms
+	crew       *crew        // the helpers of the fork–joins (crew.go)
+	sums       contactSums  // accumulateContacts' per-body incidence (laws.go)
+	live       livePairs    // the pairs with contacts after the last Commit (laws.go)
+	curLive    livePairs    // pairPass's batches of the pairs with contacts (buf, cnt, next)
+	curPairs   []*pairEntry // the pairs with contacts of the last pairPass, in pair order
+	flipped    bool         // the last detection pass met a reversed normal (pairPass)
+	gen        uint64       // evaluation counter (pairEntry.gen)
+	lawGen     uint64       // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	dampLag    bool         // SetDampLag
+	dampEntry  bool         // SetDampLag
+	stickLag   bool         // SetStickLag
+	speeds     []bodySpeed  // StableDt's per-body speed terms
+	energy     [][2]float64 // UpdateStats: each body's kinetic and gravity terms
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int
