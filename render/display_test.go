@@ -121,6 +121,61 @@ func TestMarkerThinning(t *testing.T) {
 	}
 }
 
+// TestArrowThinning: of 400 loaded contacts in a patch of a few screen
+// cells, with ThinMarkers at most one normal and one friction arrow per
+// cell are drawn, each the longest starting in its cell (so the largest
+// force is drawn); without thinning all 800 are.
+func TestArrowThinning(t *testing.T) {
+	s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.1}}}
+	for i := 0; i < 20; i++ {
+		for j := 0; j < 20; j++ {
+			fn := float64(1 + (i*7+j*13)%400) // distinct, largest somewhere inside
+			s.Contacts = append(s.Contacts, snap.Contact{A: 0, B: 0, Kind: snap.VF,
+				Point: geom.V(0.001*float64(i), 0.001*float64(j), 0), Normal: geom.V(0, 0, 1), Fn: fn, Ft: geom.V(0.1*fn, 0, 0)})
+		}
+	}
+	v := DefaultView()
+	v.ShowNormal, v.ShowFriction, v.LogArrows = true, true, false
+	v.ArrowScale = 0.01 // m/N: the shortest arrow (0.1 N) is ≥ 2 px
+	cam := NewCamera()
+	cam.Pitch = math.Pi / 2 * 0.99
+	cam.Dist = 0.4 // the patch ≈ 50 px wide: several contacts per cell
+	W, H := 1280, 800
+	var f frame
+	f.build(s, &v, cam, nil, W, H)
+	span := 0.019 / cam.PixelSize(geom.V(0, 0, 0), H)
+	cells := math.Pow(math.Ceil(span/(2*float64(v.MarkerPx)))+1, 2)
+	// the longest arrow of each colour per cell, from the contacts
+	proj := newScreenProj(cam, W, H)
+	cell := 2 * float64(v.MarkerPx)
+	longest := map[arrowCell]float64{}
+	for _, c := range s.Contacts {
+		sx, sy, _, _, _ := proj.project(c.Point)
+		k := uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
+		longest[arrowCell{k, false}] = math.Max(longest[arrowCell{k, false}], v.ArrowLength(c.Fn))
+		longest[arrowCell{k, true}] = math.Max(longest[arrowCell{k, true}], v.ArrowLength(c.Ft.Norm()))
+	}
+	t.Logf("patch %.1f px, %d arrows kept of 800 (%d cells by colour, ≤ %g cells)", span, f.nArrows, len(longest), cells)
+	if f.nArrows != len(longest) || float64(f.nArrows) > 2*cells {
+		t.Fatalf("%d arrows kept, want one per cell and colour: %d", f.nArrows, len(longest))
+	}
+	for k := 0; k < f.nArrows; k++ {
+		a := f.arrows[k*arrowFloats : (k+1)*arrowFloats]
+		p := geom.V(float64(a[0]), float64(a[1]), float64(a[2]))
+		l := geom.V(float64(a[3]), float64(a[4]), float64(a[5])).Sub(p).Norm()
+		sx, sy, _, _, _ := proj.project(p)
+		key := arrowCell{uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell)))), a[6] == FrictionArrowColor[0] && a[7] == FrictionArrowColor[1]}
+		if want := longest[key]; math.Abs(l-want) > 1e-6*want {
+			t.Fatalf("arrow %d is %g m long, the longest of its cell is %g m", k, l, want)
+		}
+	}
+	v.ThinMarkers = false
+	f.build(s, &v, cam, nil, W, H)
+	if f.nArrows != 800 {
+		t.Fatalf("%d arrows without thinning, want 800", f.nArrows)
+	}
+}
+
 // TestZoomAt: the world point under the cursor (at the target's depth) stays
 // under it; the distance scales by the factor; at the centre it is Zoom.
 func TestZoomAt(t *testing.T) {

@@ -257,6 +257,9 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 
 	loop := app.NewSimLoop(s, vo.Options)
 	loop.OnPublish = glfw.PostEmptyEvent
+	// a snapshot only for a frame the view will draw (frame: Want), and
+	// publishing at most DefaultPublishShare of the simulation's time
+	loop.OnDemand, loop.Share = true, app.DefaultPublishShare
 	if vo.HistoryMB > 0 {
 		loop.History().SetBudget(int64(vo.HistoryMB * (1 << 20)))
 	}
@@ -640,6 +643,9 @@ func (w *window) frame() {
 	w.renderTime += time.Since(t0)
 	w.applyTimeBar(&tacts)
 	w.apply(&acts, s)
+	if w.loop != nil {
+		w.loop.Want() // the next frame's snapshot (SimLoop.OnDemand)
+	}
 }
 
 // eventShow is how long (wall time) a scene event's message stays in the
