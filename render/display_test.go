@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -251,5 +252,52 @@ func TestChainsBuild(t *testing.T) {
 	f.build(s, &v, NewCamera(), nil, 640, 400)
 	if f.nChains != 0 {
 		t.Fatalf("%d chains to a wall", f.nChains)
+	}
+}
+
+// TestSphereInstancesReused: a frame of the same snapshot and colouring
+// (a camera move) keeps the impostor spheres' instance data and does not
+// upload it again (sphNew false); a new snapshot, another selected body or
+// colouring rebuilds it, with the new data.
+func TestSphereInstancesReused(t *testing.T) {
+	mk := func(dz float64) *snap.Snapshot {
+		s := &snap.Snapshot{Meshes: []snap.Mesh{{Name: "sphere r=0.001"}}}
+		for i := range 50 {
+			s.Bodies = append(s.Bodies, snap.Body{Pos: geom.V(0.002*float64(i), 0, dz), Rot: geom.QIdent(), Radius: 0.001, Vel: geom.V(float64(i), 0, 0)})
+		}
+		return s
+	}
+	meshes := []meshInfo{{valid: true, sphere: true, radius: 0.001}}
+	s := mk(0)
+	v := DefaultView()
+	cam := NewCamera()
+	cam.Fit(s)
+	var f frame
+	build := func(s *snap.Snapshot) []float32 {
+		f.build(s, &v, cam, meshes, 1280, 800)
+		return append([]float32(nil), f.spheres...)
+	}
+	first := build(s)
+	if !f.sphNew || f.nSpheres != 50 {
+		t.Fatalf("first frame: new %v, %d spheres", f.sphNew, f.nSpheres)
+	}
+	cam.Orbit(0.3, 0.1)
+	if again := build(s); f.sphNew || f.nSpheres != 50 || !slices.Equal(again, first) {
+		t.Fatalf("camera move: new %v, %d spheres, same data %v", f.sphNew, f.nSpheres, slices.Equal(again, first))
+	}
+	for _, c := range []struct {
+		name string
+		edit func() *snap.Snapshot
+	}{
+		{"new snapshot", func() *snap.Snapshot { return mk(0.5) }},
+		{"selection", func() *snap.Snapshot { v.SelectedBody = 3; return s }},
+		{"colour by speed", func() *snap.Snapshot { v.ColorBy = ColorSpeed; return s }},
+	} {
+		s2 := c.edit()
+		got := build(s2)
+		if !f.sphNew || f.nSpheres != 50 || slices.Equal(got, first) {
+			t.Fatalf("%s: new %v, %d spheres, data unchanged %v", c.name, f.sphNew, f.nSpheres, slices.Equal(got, first))
+		}
+		first = got
 	}
 }

@@ -75,6 +75,11 @@ type frame struct {
 
 	spheres  []float32 // impostor spheres (bodies whose mesh is a sphere)
 	nSpheres int
+	// sphKey is what spheres was built from; a frame of the same snapshot
+	// and colouring (a camera move, a redraw between two snapshots) reuses
+	// it, and sphNew tells Draw whether to upload it.
+	sphKey sphereKey
+	sphNew bool
 
 	// isolated: the snapshot shows only the selected body's contacts
 	// (OnlyBodyContacts): its markers, arrows and edges are drawn through
@@ -92,6 +97,17 @@ type frame struct {
 	nChains                       int
 	chainMean, chainMax, chainThr float64
 	outline                       []wallStyle // per wall of the snapshot
+}
+
+// sphereKey is what the impostor spheres' instance data depends on: the
+// snapshot, the meshes, the colouring and the selection, not the camera.
+type sphereKey struct {
+	s        *snap.Snapshot
+	meshes   *meshInfo
+	nMeshes  int
+	colorBy  ColorBy
+	lo, hi   float64
+	selected int
 }
 
 // arrowCell is a screen cell of the marker thinning and an arrow colour
@@ -183,12 +199,12 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	f.trans = f.trans[:0]
 	f.markers = f.markers[:0]
 	f.arrows = f.arrows[:0]
-	f.spheres = f.spheres[:0]
 	f.chains = f.chains[:0]
-	f.nMarkers, f.nArrows, f.nSpheres, f.nChains = 0, 0, 0, 0
+	f.nMarkers, f.nArrows, f.nChains = 0, 0, 0
 	f.chainMean, f.chainMax, f.chainThr = 0, 0, 0
 	f.proj = newScreenProj(cam, w, h)
 	if s == nil {
+		f.spheres, f.nSpheres, f.sphKey, f.sphNew = f.spheres[:0], 0, sphereKey{}, true
 		return
 	}
 	f.walls = wallMask(s, f.walls)
@@ -206,6 +222,18 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	}
 	nm := len(meshes)
 	okMesh := func(i int) bool { return i >= 0 && i < nm && meshes[i].valid }
+	key := sphereKey{s: s, nMeshes: nm, colorBy: v.ColorBy, lo: f.lo, hi: f.hi, selected: v.SelectedBody}
+	if nm > 0 {
+		key.meshes = &meshes[0]
+	}
+	if !v.ShowBodies {
+		key = sphereKey{}
+	}
+	keep := key.s != nil && key == f.sphKey // the spheres of the last frame
+	f.sphKey, f.sphNew = key, !keep
+	if !keep {
+		f.spheres, f.nSpheres = f.spheres[:0], 0
+	}
 
 	// opaque bodies grouped by mesh, near to far within a mesh so that the
 	// depth test rejects hidden fragments before shading them
@@ -218,6 +246,9 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 				continue
 			}
 			if meshes[b.Mesh].sphere {
+				if keep {
+					continue
+				}
 				c := f.bodyColor(s, v, i)
 				f.spheres = append(f.spheres, float32(b.Pos.X), float32(b.Pos.Y), float32(b.Pos.Z),
 					float32(meshes[b.Mesh].radius), c[0], c[1], c[2], c[3])
