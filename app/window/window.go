@@ -448,7 +448,7 @@ const (
 	// maxShare·maxInterval (10⁵ spheres on llvmpipe: 0.2–0.6 s a frame):
 	// the frames then come further apart than maxInterval.
 	maxShare = 0.1
-	idleWait    = 500 * time.Millisecond // longest event wait when nothing changes
+	idleWait = 500 * time.Millisecond // longest event wait when nothing changes
 )
 
 func (w *window) run() {
