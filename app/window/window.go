@@ -448,6 +448,9 @@ const (
 	// maxShare·maxInterval (10⁵ spheres on llvmpipe: 0.2–0.6 s a frame):
 	// the frames then come further apart than maxInterval.
 	maxShare = 0.1
+	// wantLead is how long before a frame is due (at least) the view asks
+	// the simulation for its snapshot: a step and a publication.
+	wantLead = 50 * time.Millisecond
 	idleWait = 500 * time.Millisecond // longest event wait when nothing changes
 )
 
@@ -515,6 +518,11 @@ func (w *window) pace(exitAt time.Time) bool {
 		// snapshot and camera is the same picture), no message to time out
 		idle := calm && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed() && w.eventMsg == ""
 		wait := w.frameStart.Add(interval).Sub(now)
+		if w.loop != nil && wait <= max(interval/4, wantLead) {
+			// ask for the next frame's snapshot (SimLoop.OnDemand) a little
+			// before it is due, so that it shows the newest state
+			w.loop.Want()
+		}
 		if idle {
 			wait = idleWait
 		} else if wait <= 0 {
@@ -653,9 +661,6 @@ func (w *window) frame() {
 	w.renderTime += time.Since(t0)
 	w.applyTimeBar(&tacts)
 	w.apply(&acts, s)
-	if w.loop != nil {
-		w.loop.Want() // the next frame's snapshot (SimLoop.OnDemand)
-	}
 }
 
 // eventShow is how long (wall time) a scene event's message stays in the
