@@ -613,6 +613,9 @@ func (w *window) frame() {
 		if in.HasCursor {
 			in.Cursor = s.Stats.Time
 		}
+		if st.Playing && !w.player {
+			in.RunRate, in.RunRTF = st.StepsPerSecond, st.RealTime
+		}
 		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
 		acts = w.panel.Draw(&in)
 	}
