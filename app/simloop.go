@@ -1118,7 +1118,8 @@ func MeanMass(w *world.World) float64 {
 // ---- the history: recording, markers, branch (issue 14 items 3–4) ----
 
 // record keeps the published snapshot s in the history, with a keyframe
-// every KeyEvery frames (and, with Share, no sooner after the last than its
+// every KeyEvery frames (with OnDemand also every KeyEvery publication
+// intervals of wall time; with Share no sooner after the last than its
 // cost over Share) and after an edit, and a marker when steps were rejected
 // since the previous frame.
 func (l *SimLoop) record(s *snap.Snapshot, now time.Time) {
@@ -1138,6 +1139,12 @@ func (l *SimLoop) record(s *snap.Snapshot, now time.Time) {
 		every = DefaultKeyEvery
 	}
 	periodic := l.sinceKey >= every
+	if l.OnDemand && l.sinceKey > 0 && now.Sub(l.lastKey) >= time.Duration(every)*l.PublishInterval {
+		// frames only when drawn may be seconds apart: a keyframe at least
+		// every KeyEvery publication intervals (0.5 s) keeps a branch's
+		// replay from its keyframe as short as at 60 frames per second
+		periodic = true
+	}
 	if l.Share > 0 && periodic && now.Sub(l.lastKey) < time.Duration(float64(l.keyCost)/l.Share) {
 		periodic = false
 	}

@@ -76,8 +76,10 @@ func TestSimLoopLazySpheres(t *testing.T) {
 // TestSimLoopOnDemand: with OnDemand a running loop publishes only when
 // the view asked for a frame (Want): playing as fast as possible for a
 // while without asking adds no frame; each Want then brings exactly one
-// newer frame; commands still publish at once. With a Share too small for
-// any publication to fit, the periodic frames stop after the first.
+// newer frame; commands still publish at once; a keyframe follows after
+// KeyEvery publication intervals of wall time even with fewer frames. With
+// a Share too small for any publication to fit, the periodic frames stop
+// after the first.
 func TestSimLoopOnDemand(t *testing.T) {
 	l := startLoop(t, settledSpheres(), func(l *SimLoop) {
 		l.OnDemand, l.PublishInterval = true, time.Millisecond
@@ -107,6 +109,15 @@ func TestSimLoopOnDemand(t *testing.T) {
 		if n := l.History().Len(); n != n0+i+1 {
 			t.Fatalf("after %d requests %d frames, want %d", i+1, n-n0, i+1)
 		}
+	}
+
+	// Five frames over ≥ 80 ms of wall time, fewer than KeyEvery (30), but
+	// more than KeyEvery publication intervals (30 ms): a periodic keyframe
+	// newer than the first of them (the branch replays stay short).
+	h := l.History()
+	first, last := h.Time(n0), h.Time(h.Len()-1)
+	if k, ok := h.KeyframeAt(last); !ok || !(k.Time > first) {
+		t.Fatalf("newest keyframe at t=%v, want one after the first on-demand frame t=%v", k.Time, first)
 	}
 
 	// Share: the next periodic publication waits cost/Share ≥ 1 µs / 1e-9 = 1000 s.
