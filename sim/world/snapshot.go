@@ -14,37 +14,48 @@ import (
 
 // Snapshot returns an immutable copy of what the view and the outputs need.
 // Meshes are shared by reference with prev when the shape did not change, so
-// a snapshot per frame costs O(bodies + contacts).
+// a snapshot per frame costs O(bodies + contacts): each body's mesh is found
+// once (a run of bodies of one shape, the usual layout, costs a comparison
+// each, not a map lookup) and the contact list is allocated at its size.
 func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s := &snap.Snapshot{Scene: w.Name}
 	meshIndex := map[*shape.Polyhedron]int{}
 	smoothIndex := map[sq.Shape]int{}
-	bodyMesh := func(b *body.Body) int {
+	s.Bodies = make([]snap.Body, len(w.Bodies))
+	var lastPoly *shape.Polyhedron
+	var lastSQ sq.Shape
+	lastMesh := -1 // the mesh of lastPoly or lastSQ
+	for i, b := range w.Bodies {
+		mesh := lastMesh
 		if b.Kind == body.Polyhedral {
-			return meshIndex[b.Poly]
-		}
-		return smoothIndex[b.SQ]
-	}
-	for _, b := range w.Bodies {
-		if b.Kind != body.Polyhedral {
-			if _, ok := smoothIndex[b.SQ]; !ok {
-				smoothIndex[b.SQ] = len(s.Meshes)
+			if b.Poly != lastPoly || lastMesh < 0 {
+				m, ok := meshIndex[b.Poly]
+				if !ok {
+					m = len(s.Meshes)
+					meshIndex[b.Poly] = m
+					s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
+				}
+				mesh, lastPoly, lastSQ = m, b.Poly, sq.Shape{}
+			}
+		} else if b.SQ != lastSQ || lastPoly != nil || lastMesh < 0 {
+			m, ok := smoothIndex[b.SQ]
+			if !ok {
+				m = len(s.Meshes)
+				smoothIndex[b.SQ] = m
 				s.Meshes = append(s.Meshes, w.smoothMesh(b.SQ))
 			}
-			continue
+			mesh, lastPoly, lastSQ = m, nil, b.SQ
 		}
-		if _, ok := meshIndex[b.Poly]; ok {
-			continue
-		}
-		meshIndex[b.Poly] = len(s.Meshes)
-		s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
-	}
-	s.Bodies = make([]snap.Body, len(w.Bodies))
-	for i, b := range w.Bodies {
+		lastMesh = mesh
 		s.Bodies[i] = snap.Body{
-			Mesh: bodyMesh(b), Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
+			Mesh: mesh, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
 			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group,
 		}
+	}
+	n := 0
+	w.EachContact(func(int, int, *contact.Contact) { n++ })
+	if n > 0 { // no contacts: no list, as before
+		s.Contacts = make([]snap.Contact, 0, n)
 	}
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		if c.Active() {
