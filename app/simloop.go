@@ -1150,17 +1150,13 @@ func (l *SimLoop) record(s *snap.Snapshot, now time.Time) {
 	}
 	if l.needKey || periodic {
 		t0 := time.Now()
-		l.syncBodies() // state.Encode reads the bodies
-		data, err := state.Encode(w)
-		if err != nil {
-			l.setStatus(true, "keyframe at t=%.6g s not kept: %v", w.Time, err)
-			return
-		}
+		l.syncBodies()        // state.Capture reads the bodies
+		f := state.Capture(w) // encoded only when spilled or branched from (History)
 		done := make([]bool, len(w.Events))
 		for i := range w.Events {
 			done[i] = w.Events[i].Done
 		}
-		l.hist.AddKeyframe(Keyframe{Time: w.Time, Step: w.Steps, Dt: w.Dt, Done: done, State: data})
+		l.hist.AddKeyframe(NewKeyframe(w.Time, w.Steps, w.Dt, done, f))
 		l.sinceKey, l.needKey = 0, false
 		l.lastKey, l.keyCost = now, time.Since(t0)
 		l.keyTook = l.keyCost
@@ -1236,7 +1232,11 @@ func (l *SimLoop) resume(t float64) error {
 		return fmt.Errorf("no keyframe at or before t=%.6g s (the oldest frames were dropped: their spill file could not be written)", target)
 	}
 	src := fmt.Sprintf("keyframe at t=%.6g s", k.Time)
-	f, err := state.Parse(k.State, src)
+	data, err := k.Bytes()
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	f, err := state.Parse(data, src)
 	if err != nil {
 		return err
 	}
