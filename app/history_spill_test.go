@@ -13,6 +13,7 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
+	"grainlab/sim/state"
 )
 
 // spillSnap is a frame at step i, time t with nb bodies on one mesh, a
@@ -441,5 +442,50 @@ func TestHistorySpillDoesNotBlockReaders(t *testing.T) {
 	}
 	if k, ok := h.KeyframeAt(0.045); !ok || string(k.State) != "k-4" {
 		t.Errorf("keyframe at 0.045 s after the spill: %q %v, want k-4", k.State, ok)
+	}
+}
+
+// TestKeyframeCaptured: a keyframe of a captured state (NewKeyframe, what
+// the window keeps) gives the bytes state.Encode gives at the capture, in
+// memory and read back after a spill — the settled sphere box, 777
+// contacts of history; its estimated size is that of a state, not zero.
+func TestKeyframeCaptured(t *testing.T) {
+	s, err := Load(settledSpheres())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.World
+	if _, err := s.StepTo(w.Time+5*w.Dt, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.SyncBodies()
+	k := NewKeyframe(w.Time, w.Steps, w.Dt, []bool{true}, state.Capture(w))
+	want, err := state.Encode(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(want, []byte(`"prev"`)) {
+		t.Fatal("no contact history in the state: the check is void")
+	}
+	if got, err := k.Bytes(); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("captured keyframe's bytes (%d, %v) differ from state.Encode's (%d)", len(got), err, len(want))
+	}
+	t.Logf("state file %d B, captured keyframe %d B", len(want), k.size())
+	if sz := k.size(); sz < int64(len(want))/20 {
+		t.Errorf("captured keyframe's size %d B, the state file %d B: the budget would not see it", sz, len(want))
+	}
+	h := NewHistory(1 << 40)
+	h.SetSpill(t.TempDir(), true)
+	defer h.Close()
+	h.Add(spillSnap(0, w.Time, 3, 0))
+	h.AddKeyframe(k)
+	h.Add(spillSnap(1, w.Time+1, 3, 0))
+	h.SetBudget(1) // spills all but the newest frame
+	if ns, _, _ := h.Spilled(); ns != 1 {
+		t.Fatalf("%d frames spilled, want 1", ns)
+	}
+	got, ok := h.KeyframeAt(w.Time)
+	if !ok || !bytes.Equal(got.State, want) || got.Step != w.Steps {
+		t.Fatalf("spilled captured keyframe: ok %v step %d, %d bytes; want step %d and state.Encode's %d bytes", ok, got.Step, len(got.State), w.Steps, len(want))
 	}
 }
