@@ -26,6 +26,7 @@ import (
 	"grainlab/sim/record"
 	"grainlab/sim/snap"
 	"grainlab/sim/state"
+	"grainlab/sim/world"
 )
 
 // DefaultKeyEvery is how many recorded frames separate two keyframes.
@@ -105,10 +106,10 @@ func (k Keyframe) size() int64 {
 		n += int64(len(f.Bodies[i].Name))
 	}
 	if h := f.History; h != nil {
-		n += int64(cap(h.Pairs))*int64(unsafe.Sizeof(h.Pairs[0:1][0])) + int64(cap(h.VerletRef))*24 + int64(cap(h.VerletRad))*8
+		n += int64(cap(h.Pairs))*int64(unsafe.Sizeof(world.PairState{})) + int64(cap(h.VerletRef))*24 + int64(cap(h.VerletRad))*8
 		for i := range h.Pairs {
 			p := &h.Pairs[i]
-			n += int64(cap(p.Prev)) * int64(unsafe.Sizeof(p.Prev[0:1][0]))
+			n += int64(cap(p.Prev)) * int64(unsafe.Sizeof(world.ContactState{}))
 			if c := p.Cache; c != nil {
 				n += 8 * int64(cap(c.VF)+cap(c.FV)+cap(c.EE)+cap(c.VE)+cap(c.EV)+cap(c.VV))
 			}
