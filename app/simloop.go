@@ -210,7 +210,7 @@ type SimLoop struct {
 	lastPub   time.Time
 	pubCost   time.Duration // wall time of the last periodic publication (Share)
 	lastKey   time.Time     // when the last keyframe was taken
-	keyCost   time.Duration // and what it cost (Share)
+	keyCost   time.Duration // and what it cost, encoding included (keyPace; Share)
 	keyTook   time.Duration // keyCost when this publication took a keyframe, else 0
 	eager     bool          // tests: bodies written every step (no lazy bodies)
 	dirty     bool          // state changed since the last publication
@@ -1158,10 +1158,19 @@ func (l *SimLoop) record(s *snap.Snapshot, now time.Time) {
 		}
 		l.hist.AddKeyframe(NewKeyframe(w.Time, w.Steps, w.Dt, done, f))
 		l.sinceKey, l.needKey = 0, false
-		l.lastKey, l.keyCost = now, time.Since(t0)
-		l.keyTook = l.keyCost
+		l.keyTook = time.Since(t0)
+		// paced as if encoded: a keyframe spilled to disk (or branched
+		// from) is encoded later, 2.5–4× its capture at 10⁵ spheres;
+		// paced on the capture alone they would come several times as
+		// often and fill the history (and the spill's JSON) as fast
+		l.lastKey, l.keyCost = now, keyPace*l.keyTook
 	}
 }
+
+// keyPace is a keyframe's full cost, its capture and a later encoding
+// (state.EncodeFile when spilled or branched from), over its capture: what
+// Share paces periodic keyframes by.
+const keyPace = 4
 
 // edited marks a user edit on the time bar and asks for a keyframe of the
 // edited state (a branch point).
