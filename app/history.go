@@ -2,12 +2,15 @@ package app
 
 // The window's history: every snapshot the simulation goroutine publishes
 // is kept (snapshots are immutable, so keeping the pointer is enough) within
-// a memory budget, with full-state keyframes (state.Encode) every KeyEvery
-// frames and at each edit, and the markers of the time bar. Beyond the
-// budget the oldest frames and their keyframes move to a spill recording
-// (sim/record, a temporary file) and are read back on demand. It implements
-// snap.Frames, so the time bar reads it like a recording. No GL here: the
-// handoff is tested with -race like the SimLoop.
+// a memory budget, with full-state keyframes (state.Capture, encoded as a
+// state file only when one goes to disk or a branch starts from it) every
+// KeyEvery frames and at each edit, and the markers of the time bar. Beyond
+// the budget the oldest frames and their keyframes move to a spill
+// recording (sim/record, a temporary file) and are read back on demand; the
+// spill writes with the readers' lock released, so a reader (the time bar,
+// every frame) never waits for the disk. It implements snap.Frames, so the
+// time bar reads it like a recording. No GL here: the handoff is tested
+// with -race like the SimLoop.
 
 import (
 	"errors"
@@ -22,6 +25,8 @@ import (
 
 	"grainlab/sim/record"
 	"grainlab/sim/snap"
+	"grainlab/sim/state"
+	"grainlab/sim/world"
 )
 
 // DefaultKeyEvery is how many recorded frames separate two keyframes.
@@ -57,14 +62,60 @@ type Marker struct {
 	Label string
 }
 
-// Keyframe is the full state of the world at one recorded frame
-// (state.Encode bytes), the start point of a branch.
+// Keyframe is the full state of the world at one recorded frame, the start
+// point of a branch: the bytes of a state file (State, state.Encode's), or
+// the state captured and not encoded yet (NewKeyframe; Bytes encodes it).
 type Keyframe struct {
 	Time  float64
 	Step  int64
 	Dt    float64 // the world's current Δt (until state files carry it)
 	Done  []bool  // which scene events were applied (until state files carry it)
 	State []byte
+
+	file *state.File // captured state (State nil); shared, never changed
+}
+
+// NewKeyframe is a keyframe of the captured state f (state.Capture), kept
+// as it is: encoding a state file costs more than capturing it (10⁵
+// spheres: ≈ 0.5 s of JSON) and is only needed when the keyframe is spilled
+// to disk or a branch starts from it. f must not be changed afterwards.
+func NewKeyframe(t float64, step int64, dt float64, done []bool, f state.File) Keyframe {
+	return Keyframe{Time: t, Step: step, Dt: dt, Done: done, file: &f}
+}
+
+// Bytes returns the keyframe as the bytes of a state file: State, or the
+// captured state encoded (state.EncodeFile) — the same bytes that
+// state.Encode would have given at the capture.
+func (k Keyframe) Bytes() ([]byte, error) {
+	if k.State != nil || k.file == nil {
+		return k.State, nil
+	}
+	return state.EncodeFile(*k.file)
+}
+
+// size estimates the memory the keyframe holds: its bytes, or the captured
+// state's bodies and contact history.
+func (k Keyframe) size() int64 {
+	n := int64(len(k.State))
+	f := k.file
+	if f == nil {
+		return n
+	}
+	n += int64(cap(f.Bodies)) * int64(unsafe.Sizeof(state.Body{}))
+	for i := range f.Bodies {
+		n += int64(len(f.Bodies[i].Name))
+	}
+	if h := f.History; h != nil {
+		n += int64(cap(h.Pairs))*int64(unsafe.Sizeof(world.PairState{})) + int64(cap(h.VerletRef))*24 + int64(cap(h.VerletRad))*8
+		for i := range h.Pairs {
+			p := &h.Pairs[i]
+			n += int64(cap(p.Prev)) * int64(unsafe.Sizeof(world.ContactState{}))
+			if c := p.Cache; c != nil {
+				n += 8 * int64(cap(c.VF)+cap(c.FV)+cap(c.EE)+cap(c.VE)+cap(c.EV)+cap(c.VV))
+			}
+		}
+	}
+	return n
 }
 
 // History is the window's record of published frames. Its methods are safe
@@ -72,6 +123,10 @@ type Keyframe struct {
 // reads. Indices are those of the frames held now (0 is the oldest kept):
 // the spilled frames first (on disk), then the ones in memory.
 type History struct {
+	// wmu serialises the writers (Add, AddKeyframe, SetBudget, Truncate,
+	// Reset, Close): a spill holds it, not mu, while it writes, so readers
+	// go on meanwhile. Take wmu before mu.
+	wmu     sync.Mutex
 	mu      sync.Mutex
 	budget  int64
 	bytes   int64
@@ -86,9 +141,12 @@ type History struct {
 	noSpill  bool         // drop instead of spilling (SetSpill)
 	spillDir string       // directory of the spill file ("" os.TempDir())
 	sp       *spillFile   // nil until the first spill
+	disk     int64        // the spill file's size after the last spill (sp.w is the writer's)
 	sidx     []int32      // the spill file's frame index of each spilled frame
 	skeys    []spilledKey // spilled keyframes (State nil), all older than keys
 	spillErr error        // why spilling stopped (then frames are dropped)
+
+	beforeSpill func() // tests: called as a spill starts writing, mu not held
 }
 
 // spillFile is the recording the oldest frames move to: written by w,
@@ -158,10 +216,12 @@ func (h *History) SetBudget(b int64) {
 	if b <= 0 {
 		return
 	}
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
 	h.mu.Lock()
 	h.budget = b
-	h.trim()
 	h.mu.Unlock()
+	h.fit()
 }
 
 // Bytes returns the estimated memory held by the frames and keyframes.
@@ -197,12 +257,14 @@ func (h *History) Spilled() (frames int, disk int64, path string) {
 	if h.sp == nil {
 		return len(h.sidx), 0, ""
 	}
-	return len(h.sidx), h.sp.w.Bytes(), h.sp.path
+	return len(h.sidx), h.disk, h.sp.path
 }
 
 // Reset forgets everything (a new scene, a reset) and removes the spill
 // file.
 func (h *History) Reset() {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_ = h.reset()
@@ -213,7 +275,7 @@ func (h *History) Reset() {
 func (h *History) reset() error {
 	h.frames, h.sizes, h.times, h.keys, h.markers = nil, nil, nil, nil, nil
 	h.bytes, h.dropped, h.dropT = 0, 0, 0
-	h.sidx, h.skeys, h.spillErr = nil, nil, nil
+	h.sidx, h.skeys, h.spillErr, h.disk = nil, nil, nil, 0
 	sp := h.sp
 	h.sp = nil
 	if sp == nil {
@@ -231,35 +293,38 @@ func (h *History) Add(s *snap.Snapshot) bool {
 		return false
 	}
 	sz := SnapshotBytes(s)
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	defer h.fit()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if n := len(h.frames); n > 0 && h.frames[n-1].Stats.Step == s.Stats.Step && h.frames[n-1].Stats.Time == s.Stats.Time {
 		h.bytes += sz - h.sizes[n-1]
 		h.frames[n-1], h.sizes[n-1] = s, sz
-		h.trim()
 		return false
 	}
 	h.frames = append(h.frames, s)
 	h.sizes = append(h.sizes, sz)
 	h.times = append(h.times, s.Stats.Time)
 	h.bytes += sz
-	h.trim()
 	return true
 }
 
-// AddKeyframe keeps the state bytes of the world at the time of the newest
+// AddKeyframe keeps the state of the world at the time of the newest
 // frame (taken on the simulation goroutine).
 func (h *History) AddKeyframe(k Keyframe) {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if n := len(h.keys); n > 0 && h.keys[n-1].Time == k.Time {
-		h.bytes -= int64(len(h.keys[n-1].State))
+		h.bytes -= h.keys[n-1].size()
 		h.keys[n-1] = k
 	} else {
 		h.keys = append(h.keys, k)
 	}
-	h.bytes += int64(len(k.State))
-	h.trim()
+	h.bytes += k.size()
+	h.mu.Unlock()
+	h.fit()
 }
 
 // Mark adds a marker.
@@ -318,6 +383,8 @@ func (h *History) KeyframeAt(t float64) (Keyframe, bool) {
 // Spilled frames and keyframes at or after t are forgotten (their bytes
 // stay in the spill file, unreferenced).
 func (h *History) Truncate(t float64) {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := sort.Search(len(h.times), func(i int) bool { return h.times[i] >= t })
@@ -331,7 +398,7 @@ func (h *History) Truncate(t float64) {
 	h.skeys = h.skeys[:sort.Search(len(h.skeys), func(i int) bool { return h.skeys[i].Time >= t })]
 	k := sort.Search(len(h.keys), func(i int) bool { return h.keys[i].Time >= t })
 	for i := k; i < len(h.keys); i++ {
-		h.bytes -= int64(len(h.keys[i].State))
+		h.bytes -= h.keys[i].size()
 	}
 	h.keys = h.keys[:k]
 	out := h.markers[:0]
@@ -343,16 +410,105 @@ func (h *History) Truncate(t float64) {
 	h.markers = out
 }
 
-// trim moves the oldest frames in memory (with the keyframes at or before
+// fit moves the oldest frames in memory (with the keyframes at or before
 // them) to the spill file until the history fits its budget; the newest
 // frame always stays in memory. When spilling is off or failed it drops
-// them instead (and keyframes before the oldest kept frame but the one it
-// needs). Called with h.mu held.
+// them instead (trim). Called with h.wmu held and h.mu not: the frames to
+// spill stay readable in memory while they are written, with h.mu
+// released, and leave memory once they are in the file.
+func (h *History) fit() {
+	for {
+		h.mu.Lock()
+		if h.bytes <= h.budget || len(h.frames) <= 1 {
+			h.mu.Unlock()
+			return
+		}
+		if h.noSpill || h.spillErr != nil {
+			h.trim()
+			h.mu.Unlock()
+			return
+		}
+		// the oldest frames that bring the history within its budget, and
+		// the keyframes at or before the newest of them
+		ns, over := len(h.sidx), h.bytes-h.budget
+		n, nk, freed := 0, 0, int64(0)
+		for n < len(h.frames)-1 && freed < over {
+			freed += h.sizes[n]
+			for nk < len(h.keys) && h.keys[nk].Time <= h.times[ns+n] {
+				freed += h.keys[nk].size()
+				nk++
+			}
+			n++
+		}
+		frames := append([]*snap.Snapshot(nil), h.frames[:n]...)
+		times := append([]float64(nil), h.times[ns:ns+n]...)
+		keys := append([]Keyframe(nil), h.keys[:nk]...)
+		sp, dir := h.sp, h.spillDir
+		h.mu.Unlock()
+
+		if h.beforeSpill != nil {
+			h.beforeSpill()
+		}
+		var err error
+		if sp == nil {
+			if sp, err = createSpill(dir, frames[0].Scene); err != nil {
+				h.mu.Lock()
+				h.spillErr = err
+				h.mu.Unlock()
+				continue // dropped instead
+			}
+		}
+		fi := sp.w.Frames()
+		wf, kf := 0, []int32(nil) // frames written, and the frame of each keyframe written
+	write:
+		for j, s := range frames {
+			if err = sp.w.WriteFrame(s); err != nil {
+				break
+			}
+			wf++
+			for len(kf) < len(keys) && keys[len(kf)].Time <= times[j] {
+				k := keys[len(kf)]
+				data, e := k.Bytes()
+				if e == nil {
+					e = sp.w.WriteKeyframe(k.Time, data)
+				}
+				if e != nil {
+					err = e // the keyframe stays in memory
+					break write
+				}
+				kf = append(kf, int32(fi+j))
+			}
+		}
+
+		disk := sp.w.Bytes()
+		h.mu.Lock()
+		h.sp, h.disk = sp, disk
+		for j := range wf {
+			h.sidx = append(h.sidx, int32(fi+j))
+			h.bytes -= h.sizes[j]
+			h.frames[j] = nil
+		}
+		h.frames, h.sizes = h.frames[wf:], h.sizes[wf:]
+		for j, f := range kf {
+			k := h.keys[j]
+			h.bytes -= k.size()
+			k.State, k.file = nil, nil
+			h.skeys = append(h.skeys, spilledKey{Keyframe: k, frame: f})
+			h.keys[j] = Keyframe{}
+		}
+		h.keys = h.keys[len(kf):]
+		if err != nil {
+			h.spillErr = err
+		}
+		h.mu.Unlock()
+	}
+}
+
+// trim drops the oldest frames in memory until the history fits its budget
+// (spilling off or failed); the newest frame always stays. Keyframes before
+// the oldest kept frame go but the one it needs. Called with h.mu held.
 func (h *History) trim() {
 	for h.bytes > h.budget && len(h.frames) > 1 {
-		if h.spillOldest() {
-			continue
-		}
 		ns := len(h.sidx) // the oldest frame in memory
 		h.bytes -= h.sizes[0]
 		h.dropT = h.times[ns]
@@ -367,52 +523,10 @@ func (h *History) trim() {
 		// a keyframe is useful while it is at or before the oldest frame
 		// only if it is the newest such one
 		for len(h.keys) > 1 && h.keys[1].Time <= h.times[ns] {
-			h.bytes -= int64(len(h.keys[0].State))
+			h.bytes -= h.keys[0].size()
 			h.keys = h.keys[1:]
 		}
 	}
-}
-
-// spillOldest writes the oldest frame in memory, then the keyframes at or
-// before its time, to the spill file (created on first use) and frees them;
-// false when spilling is off or fails (h.spillErr says why, and nothing
-// more is spilled). Called with h.mu held.
-func (h *History) spillOldest() bool {
-	if h.noSpill || h.spillErr != nil {
-		return false
-	}
-	s := h.frames[0]
-	if h.sp == nil {
-		sp, err := createSpill(h.spillDir, s.Scene)
-		if err != nil {
-			h.spillErr = err
-			return false
-		}
-		h.sp = sp
-	}
-	fi := h.sp.w.Frames()
-	if err := h.sp.w.WriteFrame(s); err != nil {
-		h.spillErr = err
-		return false
-	}
-	t := h.times[len(h.sidx)]
-	h.sidx = append(h.sidx, int32(fi))
-	h.bytes -= h.sizes[0]
-	h.frames[0] = nil
-	h.frames, h.sizes = h.frames[1:], h.sizes[1:]
-	for len(h.keys) > 0 && h.keys[0].Time <= t {
-		k := h.keys[0]
-		if err := h.sp.w.WriteKeyframe(k.Time, k.State); err != nil {
-			h.spillErr = err // the keyframe stays in memory
-			break
-		}
-		h.bytes -= int64(len(k.State))
-		k.State = nil
-		h.skeys = append(h.skeys, spilledKey{Keyframe: k, frame: int32(fi)})
-		h.keys[0] = Keyframe{}
-		h.keys = h.keys[1:]
-	}
-	return true
 }
 
 // createSpill creates a spill recording in dir ("" os.TempDir()) and
@@ -458,7 +572,7 @@ func (h *History) Note() string {
 	var parts []string
 	if ns := len(h.sidx); ns > 0 && h.sp != nil {
 		parts = append(parts, fmt.Sprintf("%d oldest frames (up to t=%.4g s) on disk: %s in %s",
-			ns, h.times[ns-1], formatBytes(h.sp.w.Bytes()), filepath.Base(h.sp.path)))
+			ns, h.times[ns-1], formatBytes(h.disk), filepath.Base(h.sp.path)))
 	}
 	if h.spillErr != nil {
 		parts = append(parts, fmt.Sprintf("spilling failed (%v)", h.spillErr))
@@ -533,6 +647,8 @@ func (h *History) Frame(i int) (*snap.Snapshot, error) {
 // Close forgets every frame and removes the spill file (snap.Frames); the
 // history stays usable, empty.
 func (h *History) Close() error {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.reset()

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
+	"grainlab/sim/state"
 )
 
 // spillSnap is a frame at step i, time t with nb bodies on one mesh, a
@@ -364,5 +366,126 @@ func TestSimLoopResumeSpilled(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("spill file %s after Close: %v", path, err)
+	}
+}
+
+// TestHistorySpillDoesNotBlockReaders: while a spill writes (held at its
+// start by a hook until released), the readers the time bar calls every
+// frame — Len, Time, Index, Frame of the newest and of a frame being
+// spilled, KeyframeAt, Markers, Bytes, Spilled, Note — all return (each
+// within 10 s; they take microseconds) and see every frame; after the
+// release the spilled frames read back as they were added and nothing was
+// dropped. Called with the lock held, the hook would block them all.
+func TestHistorySpillDoesNotBlockReaders(t *testing.T) {
+	h := NewHistory(1 << 40)
+	h.SetSpill(t.TempDir(), true)
+	defer h.Close()
+	const n = 12
+	var want []*snap.Snapshot
+	for i := range n {
+		s := spillSnap(int64(i), float64(i)*0.01, 50, 0)
+		want = append(want, s)
+		h.Add(s)
+		if i%4 == 0 {
+			h.AddKeyframe(Keyframe{Time: s.Stats.Time, Step: int64(i), State: []byte(fmt.Sprintf("k-%d", i))})
+		}
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	h.beforeSpill = func() {
+		close(started)
+		<-release
+	}
+	done := make(chan struct{})
+	go func() { // the simulation goroutine: a smaller budget spills half
+		h.SetBudget(h.Bytes() / 2)
+		close(done)
+	}()
+	<-started
+	readers := make(chan string)
+	go func() {
+		last, err := h.Frame(h.Len() - 1)
+		first, err0 := h.Frame(0)
+		k, ok := h.KeyframeAt(0.045)
+		_, _, _ = h.Spilled()
+		readers <- fmt.Sprint(h.Len(), h.Time(n-1), h.Index(0.05), last == want[n-1], err, first == want[0], err0,
+			ok, string(k.State), len(h.Markers()), h.Bytes() > 0, h.Note())
+	}()
+	select {
+	case got := <-readers:
+		if exp := fmt.Sprint(n, want[n-1].Stats.Time, 5, true, nil, true, nil, true, "k-4", 0, true, ""); got != exp {
+			t.Errorf("readers during the spill: %s, want %s", got, exp)
+		}
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("the readers waited for the spill: they were blocked for 10 s")
+	}
+	close(release)
+	<-done
+	ns, _, _ := h.Spilled()
+	if ns == 0 || ns >= n {
+		t.Fatalf("%d frames spilled of %d, want some but not all", ns, n)
+	}
+	if d, _ := h.Dropped(); d != 0 || h.Len() != n {
+		t.Fatalf("%d frames held, %d dropped, want %d and 0", h.Len(), d, n)
+	}
+	for i := range n {
+		got, err := h.Frame(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i >= ns && got != want[i] {
+			t.Fatalf("frame %d after the spill: not the snapshot added", i)
+		}
+		if d := sameFrame(want[i], got); i < ns && d != "" {
+			t.Fatalf("spilled frame %d: %s", i, d)
+		}
+	}
+	if k, ok := h.KeyframeAt(0.045); !ok || string(k.State) != "k-4" {
+		t.Errorf("keyframe at 0.045 s after the spill: %q %v, want k-4", k.State, ok)
+	}
+}
+
+// TestKeyframeCaptured: a keyframe of a captured state (NewKeyframe, what
+// the window keeps) gives the bytes state.Encode gives at the capture, in
+// memory and read back after a spill — the settled sphere box, 777
+// contacts of history; its estimated size is that of a state, not zero.
+func TestKeyframeCaptured(t *testing.T) {
+	s, err := Load(settledSpheres())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.World
+	if _, err := s.StepTo(w.Time+5*w.Dt, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.SyncBodies()
+	k := NewKeyframe(w.Time, w.Steps, w.Dt, []bool{true}, state.Capture(w))
+	want, err := state.Encode(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(want, []byte(`"prev"`)) {
+		t.Fatal("no contact history in the state: the check is void")
+	}
+	if got, err := k.Bytes(); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("captured keyframe's bytes (%d, %v) differ from state.Encode's (%d)", len(got), err, len(want))
+	}
+	t.Logf("state file %d B, captured keyframe %d B", len(want), k.size())
+	if sz := k.size(); sz < int64(len(want))/20 {
+		t.Errorf("captured keyframe's size %d B, the state file %d B: the budget would not see it", sz, len(want))
+	}
+	h := NewHistory(1 << 40)
+	h.SetSpill(t.TempDir(), true)
+	defer h.Close()
+	h.Add(spillSnap(0, w.Time, 3, 0))
+	h.AddKeyframe(k)
+	h.Add(spillSnap(1, w.Time+1, 3, 0))
+	h.SetBudget(1) // spills all but the newest frame
+	if ns, _, _ := h.Spilled(); ns != 1 {
+		t.Fatalf("%d frames spilled, want 1", ns)
+	}
+	got, ok := h.KeyframeAt(w.Time)
+	if !ok || !bytes.Equal(got.State, want) || got.Step != w.Steps {
+		t.Fatalf("spilled captured keyframe: ok %v step %d, %d bytes; want step %d and state.Encode's %d bytes", ok, got.Step, len(got.State), w.Steps, len(want))
 	}
 }

@@ -32,6 +32,13 @@ import (
 // simulation runs: at most one snapshot per display frame.
 const DefaultPublishInterval = time.Second / 60
 
+// DefaultPublishShare is the largest share of the simulation goroutine's
+// wall time that the window lets snapshots and keyframes take (SimLoop.Share):
+// a box of 10⁵ spheres costs 30 ms per snapshot while falling and ≈ 0.5 s
+// with its 2·10⁵ contacts, so it publishes about three per second, then one
+// every few seconds, instead of sixty, and the steps keep ≥ 80 % of the time.
+const DefaultPublishShare = 0.1
+
 // maxLag is how far (in wall seconds) the simulation may fall behind its
 // real-time target: a scene slower than the target runs flat out and does
 // not race to catch up after a speed-up.
@@ -146,6 +153,19 @@ type SimLoop struct {
 	// KeyEvery is how many recorded frames separate two keyframes of the
 	// history (set before Start; default DefaultKeyEvery).
 	KeyEvery int
+	// OnDemand (set before Start) publishes a running simulation's
+	// snapshots only when the view asked for one (Want) since the last
+	// publication, at most every PublishInterval: a window that draws a
+	// frame every two seconds gets one snapshot every two seconds, not 120.
+	// Commands and Sync still publish at once; a comparison run (Compare)
+	// is paced by every publication and turns it off.
+	OnDemand bool
+	// Share (set before Start; 0: no limit) is the largest share of the
+	// wall time the periodic snapshots and keyframes may take: after a
+	// publication that took d, the next periodic one waits at least
+	// d/Share, and a periodic keyframe waits until as long after the last
+	// one as it cost over Share (the window: DefaultPublishShare).
+	Share float64
 
 	hist *History // every published frame (app/history.go)
 
@@ -161,6 +181,12 @@ type SimLoop struct {
 	// idles counts the waits of the playing loop when it is ahead of its
 	// real-time target (never when behind: tests read it).
 	idles atomic.Int64
+	// wanted: the view asked for a snapshot (Want, OnDemand).
+	wanted atomic.Bool
+	// bodySyncs counts the times the loop wrote the lazy sphere bodies
+	// (World.SyncBodies while they lagged, syncBodies): before commands,
+	// springs and keyframes, never for a snapshot (tests read it).
+	bodySyncs atomic.Int64
 
 	// Owned by the loop goroutine after Start.
 	sim       *Sim
@@ -182,9 +208,14 @@ type SimLoop struct {
 	meanMass  float64 // mean mass of the free bodies (LoopState.MeanMass)
 	last      *snap.Snapshot
 	lastPub   time.Time
-	dirty     bool // state changed since the last publication
-	sinceKey  int  // frames recorded since the last keyframe
-	needKey   bool // take a keyframe at the next publication (after an edit)
+	pubCost   time.Duration // wall time of the last periodic publication (Share)
+	lastKey   time.Time     // when the last keyframe was taken
+	keyCost   time.Duration // and what it cost, encoding included (keyPace; Share)
+	keyTook   time.Duration // keyCost when this publication took a keyframe, else 0
+	eager     bool          // tests: bodies written every step (no lazy bodies)
+	dirty     bool          // state changed since the last publication
+	sinceKey  int           // frames recorded since the last keyframe
+	needKey   bool          // take a keyframe at the next publication (after an edit)
 	rejected  int64
 	added     int     // bodies added from meshes since install
 	replaying bool    // resume is stepping from a keyframe: nothing is recorded
@@ -350,6 +381,46 @@ func (l *SimLoop) AddMesh(path string, count int) {
 	l.send(command{kind: cmdAddMesh, name: path, body: count})
 }
 
+// Want tells a loop with OnDemand that the view will draw a frame soon:
+// the simulation publishes its state at the next step boundary (at most
+// every PublishInterval). Never blocks; calling it again before the
+// publication changes nothing.
+func (l *SimLoop) Want() { l.wanted.Store(true) }
+
+// due reports whether a running loop publishes a periodic snapshot at now:
+// PublishInterval (and the Share of the last publication's cost) has
+// passed and, with OnDemand, the view asked for one.
+func (l *SimLoop) due(now time.Time) bool {
+	gap := l.PublishInterval
+	if l.Share > 0 {
+		gap = max(gap, time.Duration(float64(l.pubCost)/l.Share))
+	}
+	if now.Sub(l.lastPub) < gap {
+		return false
+	}
+	return !l.OnDemand || l.wanted.Load() || l.cmp.Load() != nil
+}
+
+// syncBodies writes the sphere path's lazy bodies (World.SyncBodies) before
+// the loop reads or changes them; it counts the syncs that wrote.
+func (l *SimLoop) syncBodies() {
+	w := l.sim.World
+	if w.BodiesLag() {
+		l.bodySyncs.Add(1)
+	}
+	w.SyncBodies()
+}
+
+// touchesBodies reports whether a command may read or write the bodies
+// (all but the run controls): the loop syncs lazy bodies before it.
+func touchesBodies(k cmdKind) bool {
+	switch k {
+	case cmdPlay, cmdPause, cmdStep, cmdSpeed, cmdSync:
+		return false
+	}
+	return true
+}
+
 // Sync waits until every command sent before it is applied and the result
 // published, or until timeout; it reports whether that happened.
 func (l *SimLoop) Sync(timeout time.Duration) bool {
@@ -386,6 +457,11 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.spring = nil
 	l.last = nil
 	l.steps = 0
+	// The sphere path's flat arrays are the state of record between
+	// commands: a step writes no body, a snapshot reads the flat state
+	// (publish, World.ViewBodies), and everything that reads or writes the
+	// bodies syncs them first (syncBodies). The same bits either way.
+	s.World.SetLazyBodies(!l.eager)
 	l.meanMass = MeanMass(s.World)
 	l.shapes = s.World.SmoothShapes()
 	l.good.Save(s.World)
@@ -447,6 +523,9 @@ func (l *SimLoop) run() {
 				l.syncs = append(l.syncs, c.done)
 				continue
 			}
+			if touchesBodies(c.kind) {
+				l.syncBodies()
+			}
 			l.guard("command", func() { l.apply(c) })
 		}
 		now := time.Now()
@@ -481,7 +560,7 @@ func (l *SimLoop) run() {
 				l.guard("step", l.stepOnce)
 				break
 			}
-			if l.dirty || len(l.syncs) > 0 || now.Sub(l.lastPub) >= l.PublishInterval {
+			if l.dirty || len(l.syncs) > 0 || l.due(now) {
 				l.publish(now)
 			}
 			ahead := time.Duration((w.Time - target) / l.speed * float64(time.Second))
@@ -500,7 +579,7 @@ func (l *SimLoop) run() {
 			continue
 		}
 		now = time.Now()
-		if l.dirty || (len(l.syncs) > 0 && l.steps == 0) || now.Sub(l.lastPub) >= l.PublishInterval {
+		if l.dirty || (len(l.syncs) > 0 && l.steps == 0) || l.due(now) {
 			l.publish(now)
 		}
 	}
@@ -526,6 +605,9 @@ func (l *SimLoop) stepOnce() {
 	t0 := w.Time
 	err := l.applyEvents()
 	if err == nil {
+		if l.spring != nil {
+			l.syncBodies() // the spring's force reads the body's state
+		}
 		l.updateSpring()
 		limit := math.Min(w.NextEventTime(), l.end) - w.Time
 		if l.replaying { // land on the frame's time (the slack keeps an exact replay's own steps)
@@ -965,10 +1047,14 @@ func (l *SimLoop) publish(now time.Time) {
 		l.rateWall, l.rateSteps, l.rateSim = now, w.Steps, w.Time
 		l.sps, l.rtf = 0, 0
 	}
+	t0, periodic := time.Now(), !l.dirty && len(l.syncs) == 0
+	l.keyTook = 0
+	l.wanted.Store(false)
 	s := w.Snapshot(l.last)
+	w.ViewBodies(s.Bodies) // lazy bodies: the spheres' kinematics from the flat state
 	s.Stats.StepsPerSecond = l.sps
 	l.last = s
-	l.record(s)
+	l.record(s, now)
 	st := &LoopState{
 		Snap: s, Gen: l.gen, Scene: l.opts.Scene, Playing: l.playing,
 		Speed: l.speed, AsFast: l.asFast, End: l.end, MeanMass: l.meanMass, Spring: l.spring != nil,
@@ -994,6 +1080,9 @@ func (l *SimLoop) publish(now time.Time) {
 		st.Law = *p
 	}
 	l.state.Store(st)
+	if periodic {
+		l.pubCost = time.Since(t0) - l.keyTook // keyframes are paced on their own
+	}
 	l.lastPub = now
 	l.dirty = false
 	if l.steps == 0 { // requested single steps are part of what Sync waits for
@@ -1029,9 +1118,11 @@ func MeanMass(w *world.World) float64 {
 // ---- the history: recording, markers, branch (issue 14 items 3–4) ----
 
 // record keeps the published snapshot s in the history, with a keyframe
-// every KeyEvery frames and after an edit, and a marker when steps were
-// rejected since the previous frame.
-func (l *SimLoop) record(s *snap.Snapshot) {
+// every KeyEvery frames (with OnDemand also every KeyEvery publication
+// intervals of wall time; with Share no sooner after the last than its
+// cost over Share) and after an edit, and a marker when steps were rejected
+// since the previous frame.
+func (l *SimLoop) record(s *snap.Snapshot, now time.Time) {
 	if l.replaying {
 		return
 	}
@@ -1047,20 +1138,39 @@ func (l *SimLoop) record(s *snap.Snapshot) {
 	if every <= 0 {
 		every = DefaultKeyEvery
 	}
-	if l.needKey || l.sinceKey >= every {
-		data, err := state.Encode(w)
-		if err != nil {
-			l.setStatus(true, "keyframe at t=%.6g s not kept: %v", w.Time, err)
-			return
-		}
+	periodic := l.sinceKey >= every
+	if l.OnDemand && l.sinceKey > 0 && now.Sub(l.lastKey) >= time.Duration(every)*l.PublishInterval {
+		// frames only when drawn may be seconds apart: a keyframe at least
+		// every KeyEvery publication intervals (0.5 s) keeps a branch's
+		// replay from its keyframe as short as at 60 frames per second
+		periodic = true
+	}
+	if l.Share > 0 && periodic && now.Sub(l.lastKey) < time.Duration(float64(l.keyCost)/l.Share) {
+		periodic = false
+	}
+	if l.needKey || periodic {
+		t0 := time.Now()
+		l.syncBodies()        // state.Capture reads the bodies
+		f := state.Capture(w) // encoded only when spilled or branched from (History)
 		done := make([]bool, len(w.Events))
 		for i := range w.Events {
 			done[i] = w.Events[i].Done
 		}
-		l.hist.AddKeyframe(Keyframe{Time: w.Time, Step: w.Steps, Dt: w.Dt, Done: done, State: data})
+		l.hist.AddKeyframe(NewKeyframe(w.Time, w.Steps, w.Dt, done, f))
 		l.sinceKey, l.needKey = 0, false
+		l.keyTook = time.Since(t0)
+		// paced as if encoded: a keyframe spilled to disk (or branched
+		// from) is encoded later, 2.5–4× its capture at 10⁵ spheres;
+		// paced on the capture alone they would come several times as
+		// often and fill the history (and the spill's JSON) as fast
+		l.lastKey, l.keyCost = now, keyPace*l.keyTook
 	}
 }
+
+// keyPace is a keyframe's full cost, its capture and a later encoding
+// (state.EncodeFile when spilled or branched from), over its capture: what
+// Share paces periodic keyframes by.
+const keyPace = 4
 
 // edited marks a user edit on the time bar and asks for a keyframe of the
 // edited state (a branch point).
@@ -1131,7 +1241,11 @@ func (l *SimLoop) resume(t float64) error {
 		return fmt.Errorf("no keyframe at or before t=%.6g s (the oldest frames were dropped: their spill file could not be written)", target)
 	}
 	src := fmt.Sprintf("keyframe at t=%.6g s", k.Time)
-	f, err := state.Parse(k.State, src)
+	data, err := k.Bytes()
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	f, err := state.Parse(data, src)
 	if err != nil {
 		return err
 	}

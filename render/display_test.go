@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -121,6 +122,61 @@ func TestMarkerThinning(t *testing.T) {
 	}
 }
 
+// TestArrowThinning: of 400 loaded contacts in a patch of a few screen
+// cells, with ThinMarkers at most one normal and one friction arrow per
+// cell are drawn, each the longest starting in its cell (so the largest
+// force is drawn); without thinning all 800 are.
+func TestArrowThinning(t *testing.T) {
+	s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.1}}}
+	for i := 0; i < 20; i++ {
+		for j := 0; j < 20; j++ {
+			fn := float64(1 + (i*7+j*13)%400) // distinct, largest somewhere inside
+			s.Contacts = append(s.Contacts, snap.Contact{A: 0, B: 0, Kind: snap.VF,
+				Point: geom.V(0.001*float64(i), 0.001*float64(j), 0), Normal: geom.V(0, 0, 1), Fn: fn, Ft: geom.V(0.1*fn, 0, 0)})
+		}
+	}
+	v := DefaultView()
+	v.ShowNormal, v.ShowFriction, v.LogArrows = true, true, false
+	v.ArrowScale = 0.01 // m/N: the shortest arrow (0.1 N) is ≥ 2 px
+	cam := NewCamera()
+	cam.Pitch = math.Pi / 2 * 0.99
+	cam.Dist = 0.4 // the patch ≈ 50 px wide: several contacts per cell
+	W, H := 1280, 800
+	var f frame
+	f.build(s, &v, cam, nil, W, H)
+	span := 0.019 / cam.PixelSize(geom.V(0, 0, 0), H)
+	cells := math.Pow(math.Ceil(span/(2*float64(v.MarkerPx)))+1, 2)
+	// the longest arrow of each colour per cell, from the contacts
+	proj := newScreenProj(cam, W, H)
+	cell := 2 * float64(v.MarkerPx)
+	longest := map[arrowCell]float64{}
+	for _, c := range s.Contacts {
+		sx, sy, _, _, _ := proj.project(c.Point)
+		k := uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
+		longest[arrowCell{k, false}] = math.Max(longest[arrowCell{k, false}], v.ArrowLength(c.Fn))
+		longest[arrowCell{k, true}] = math.Max(longest[arrowCell{k, true}], v.ArrowLength(c.Ft.Norm()))
+	}
+	t.Logf("patch %.1f px, %d arrows kept of 800 (%d cells by colour, ≤ %g cells)", span, f.nArrows, len(longest), cells)
+	if f.nArrows != len(longest) || float64(f.nArrows) > 2*cells {
+		t.Fatalf("%d arrows kept, want one per cell and colour: %d", f.nArrows, len(longest))
+	}
+	for k := 0; k < f.nArrows; k++ {
+		a := f.arrows[k*arrowFloats : (k+1)*arrowFloats]
+		p := geom.V(float64(a[0]), float64(a[1]), float64(a[2]))
+		l := geom.V(float64(a[3]), float64(a[4]), float64(a[5])).Sub(p).Norm()
+		sx, sy, _, _, _ := proj.project(p)
+		key := arrowCell{uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell)))), a[6] == FrictionArrowColor[0] && a[7] == FrictionArrowColor[1]}
+		if want := longest[key]; math.Abs(l-want) > 1e-6*want {
+			t.Fatalf("arrow %d is %g m long, the longest of its cell is %g m", k, l, want)
+		}
+	}
+	v.ThinMarkers = false
+	f.build(s, &v, cam, nil, W, H)
+	if f.nArrows != 800 {
+		t.Fatalf("%d arrows without thinning, want 800", f.nArrows)
+	}
+}
+
 // TestZoomAt: the world point under the cursor (at the target's depth) stays
 // under it; the distance scales by the factor; at the centre it is Zoom.
 func TestZoomAt(t *testing.T) {
@@ -196,5 +252,52 @@ func TestChainsBuild(t *testing.T) {
 	f.build(s, &v, NewCamera(), nil, 640, 400)
 	if f.nChains != 0 {
 		t.Fatalf("%d chains to a wall", f.nChains)
+	}
+}
+
+// TestSphereInstancesReused: a frame of the same snapshot and colouring
+// (a camera move) keeps the impostor spheres' instance data and does not
+// upload it again (sphNew false); a new snapshot, another selected body or
+// colouring rebuilds it, with the new data.
+func TestSphereInstancesReused(t *testing.T) {
+	mk := func(dz float64) *snap.Snapshot {
+		s := &snap.Snapshot{Meshes: []snap.Mesh{{Name: "sphere r=0.001"}}}
+		for i := range 50 {
+			s.Bodies = append(s.Bodies, snap.Body{Pos: geom.V(0.002*float64(i), 0, dz), Rot: geom.QIdent(), Radius: 0.001, Vel: geom.V(float64(i), 0, 0)})
+		}
+		return s
+	}
+	meshes := []meshInfo{{valid: true, sphere: true, radius: 0.001}}
+	s := mk(0)
+	v := DefaultView()
+	cam := NewCamera()
+	cam.Fit(s)
+	var f frame
+	build := func(s *snap.Snapshot) []float32 {
+		f.build(s, &v, cam, meshes, 1280, 800)
+		return append([]float32(nil), f.spheres...)
+	}
+	first := build(s)
+	if !f.sphNew || f.nSpheres != 50 {
+		t.Fatalf("first frame: new %v, %d spheres", f.sphNew, f.nSpheres)
+	}
+	cam.Orbit(0.3, 0.1)
+	if again := build(s); f.sphNew || f.nSpheres != 50 || !slices.Equal(again, first) {
+		t.Fatalf("camera move: new %v, %d spheres, same data %v", f.sphNew, f.nSpheres, slices.Equal(again, first))
+	}
+	for _, c := range []struct {
+		name string
+		edit func() *snap.Snapshot
+	}{
+		{"new snapshot", func() *snap.Snapshot { return mk(0.5) }},
+		{"selection", func() *snap.Snapshot { v.SelectedBody = 3; return s }},
+		{"colour by speed", func() *snap.Snapshot { v.ColorBy = ColorSpeed; return s }},
+	} {
+		s2 := c.edit()
+		got := build(s2)
+		if !f.sphNew || f.nSpheres != 50 || slices.Equal(got, first) {
+			t.Fatalf("%s: new %v, %d spheres, data unchanged %v", c.name, f.sphNew, f.nSpheres, slices.Equal(got, first))
+		}
+		first = got
 	}
 }

@@ -75,6 +75,11 @@ type frame struct {
 
 	spheres  []float32 // impostor spheres (bodies whose mesh is a sphere)
 	nSpheres int
+	// sphKey is what spheres was built from; a frame of the same snapshot
+	// and colouring (a camera move, a redraw between two snapshots) reuses
+	// it, and sphNew tells Draw whether to upload it.
+	sphKey sphereKey
+	sphNew bool
 
 	// isolated: the snapshot shows only the selected body's contacts
 	// (OnlyBodyContacts): its markers, arrows and edges are drawn through
@@ -84,12 +89,32 @@ type frame struct {
 	proj                          screenProj
 	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
 	markerDepth                   []float32        // view depth of each kept marker
+	arrowCells                    map[arrowCell]int32
+	arrowLen                      []float64        // world length of each kept arrow (thinning)
 	pairs                         map[uint64]int32 // force chains: body pair → index in chainF
 	chainF                        []chainPair
 	chains                        []float32
 	nChains                       int
 	chainMean, chainMax, chainThr float64
 	outline                       []wallStyle // per wall of the snapshot
+}
+
+// sphereKey is what the impostor spheres' instance data depends on: the
+// snapshot, the meshes, the colouring and the selection, not the camera.
+type sphereKey struct {
+	s        *snap.Snapshot
+	meshes   *meshInfo
+	nMeshes  int
+	colorBy  ColorBy
+	lo, hi   float64
+	selected int
+}
+
+// arrowCell is a screen cell of the marker thinning and an arrow colour
+// (normal, friction): with ThinMarkers the longest arrow of each is drawn.
+type arrowCell struct {
+	cell     uint64
+	friction bool
 }
 
 // chainPair is the summed normal force between two bodies.
@@ -174,12 +199,12 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	f.trans = f.trans[:0]
 	f.markers = f.markers[:0]
 	f.arrows = f.arrows[:0]
-	f.spheres = f.spheres[:0]
 	f.chains = f.chains[:0]
-	f.nMarkers, f.nArrows, f.nSpheres, f.nChains = 0, 0, 0, 0
+	f.nMarkers, f.nArrows, f.nChains = 0, 0, 0
 	f.chainMean, f.chainMax, f.chainThr = 0, 0, 0
 	f.proj = newScreenProj(cam, w, h)
 	if s == nil {
+		f.spheres, f.nSpheres, f.sphKey, f.sphNew = f.spheres[:0], 0, sphereKey{}, true
 		return
 	}
 	f.walls = wallMask(s, f.walls)
@@ -197,6 +222,18 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	}
 	nm := len(meshes)
 	okMesh := func(i int) bool { return i >= 0 && i < nm && meshes[i].valid }
+	key := sphereKey{s: s, nMeshes: nm, colorBy: v.ColorBy, lo: f.lo, hi: f.hi, selected: v.SelectedBody}
+	if nm > 0 {
+		key.meshes = &meshes[0]
+	}
+	if !v.ShowBodies {
+		key = sphereKey{}
+	}
+	keep := key.s != nil && key == f.sphKey // the spheres of the last frame
+	f.sphKey, f.sphNew = key, !keep
+	if !keep {
+		f.spheres, f.nSpheres = f.spheres[:0], 0
+	}
 
 	// opaque bodies grouped by mesh, near to far within a mesh so that the
 	// depth test rejects hidden fragments before shading them
@@ -209,6 +246,9 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 				continue
 			}
 			if meshes[b.Mesh].sphere {
+				if keep {
+					continue
+				}
 				c := f.bodyColor(s, v, i)
 				f.spheres = append(f.spheres, float32(b.Pos.X), float32(b.Pos.Y), float32(b.Pos.Z),
 					float32(meshes[b.Mesh].radius), c[0], c[1], c[2], c[3])
@@ -398,7 +438,10 @@ func markerPx(v *View, rBody, pxWorld float64) float32 {
 
 // buildContacts fills marker and arrow instances. With ThinMarkers a marker
 // is sized by markerPx and at most one (the nearest) is kept per screen cell
-// of 2·MarkerPx; arrows shorter than minArrowPx on screen are left out.
+// of 2·MarkerPx; arrows shorter than minArrowPx on screen are left out, and
+// of the arrows starting in one cell only the longest normal and the
+// longest friction arrow are kept (a settled box of 10⁵ spheres has 3·10⁵
+// contacts and ≈ 2·10³ cells: the arrows cost what the markers cost).
 func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 	sel := v.SelectedContactIndex(s)
 	thin := v.ThinMarkers && f.proj.h > 0
@@ -408,8 +451,11 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 		cell = math.Max(2*float64(v.MarkerPx), 2)
 		if f.cells == nil {
 			f.cells = make(map[uint64]int32)
+			f.arrowCells = make(map[arrowCell]int32)
 		}
 		clear(f.cells)
+		clear(f.arrowCells)
+		f.arrowLen = f.arrowLen[:0]
 	}
 	for i := range s.Contacts {
 		c := &s.Contacts[i]
@@ -420,9 +466,11 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 		p := c.Point
 		pxWorld := 0.0
 		var sx, sy, sz float64
+		var key uint64
 		onScreen := false
 		if thin {
 			sx, sy, sz, pxWorld, onScreen = f.proj.project(p)
+			key = uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
 		}
 		if v.ShowContacts || isSel {
 			col := SuppressedColor
@@ -442,7 +490,6 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				m := [markerFloats]float32{float32(p.X), float32(p.Y), float32(p.Z), col[0], col[1], col[2], 1, r, fl}
 				keep := true
 				if thin && !isSel {
-					key := uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
 					if k, ok := f.cells[key]; ok {
 						keep = false
 						if o := int(k) * markerFloats; float32(sz) < f.markerDepth[k] {
@@ -485,13 +532,13 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				dirn = dirn.Neg()
 			}
 			if l >= minLen {
-				f.addArrow(p, dirn.Unit(), l, NormalArrowColor)
+				f.addThinArrow(thin && !isSel, arrowCell{key, false}, p, dirn.Unit(), l, NormalArrowColor)
 			}
 		}
 		if v.ShowFriction {
 			ft := c.Ft.Norm()
 			if l := v.ArrowLength(ft); ft > 0 && !math.IsInf(ft, 0) && l >= minLen {
-				f.addArrow(p, c.Ft.Scale(sign/ft), l, FrictionArrowColor)
+				f.addThinArrow(thin && !isSel, arrowCell{key, true}, p, c.Ft.Scale(sign/ft), l, FrictionArrowColor)
 			}
 		}
 	}
@@ -669,4 +716,34 @@ func (f *frame) addArrow(p, dir geom.Vec3, l float64, col [3]float32) {
 	f.arrows = append(f.arrows, float32(p.X), float32(p.Y), float32(p.Z),
 		float32(e.X), float32(e.Y), float32(e.Z), col[0], col[1], col[2], 1)
 	f.nArrows++
+	if len(f.arrowLen) < f.nArrows {
+		f.arrowLen = append(f.arrowLen, 0)
+	}
+	f.arrowLen[f.nArrows-1] = l
+}
+
+// addThinArrow is addArrow, keeping (when thin) only the longest arrow of
+// cell c: a longer one replaces the cell's arrow, a shorter one is dropped.
+func (f *frame) addThinArrow(thin bool, c arrowCell, p, dir geom.Vec3, l float64, col [3]float32) {
+	if !thin {
+		f.addArrow(p, dir, l, col)
+		return
+	}
+	if !(l > 0) || math.IsInf(l, 0) || !dir.IsFinite() || dir.Norm2() == 0 {
+		return
+	}
+	k, ok := f.arrowCells[c]
+	if !ok {
+		f.arrowCells[c] = int32(f.nArrows)
+		f.addArrow(p, dir, l, col)
+		return
+	}
+	if l <= f.arrowLen[k] {
+		return
+	}
+	e := p.AddScaled(l, dir)
+	o := int(k) * arrowFloats
+	copy(f.arrows[o:o+arrowFloats], []float32{float32(p.X), float32(p.Y), float32(p.Z),
+		float32(e.X), float32(e.Y), float32(e.Z), col[0], col[1], col[2], 1})
+	f.arrowLen[k] = l
 }

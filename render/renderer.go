@@ -440,7 +440,9 @@ func (r *Renderer) prepare(s *snap.Snapshot, v *View, cam *Camera, width, height
 
 	upload(gl.ARRAY_BUFFER, r.instVBO, &r.instCap, r.f.inst)
 	upload(gl.ARRAY_BUFFER, r.markerVBO, &r.markerCap, r.f.markers)
-	upload(gl.ARRAY_BUFFER, r.impVBO, &r.impCap, r.f.spheres)
+	if r.f.sphNew { // unchanged spheres stay in their buffer (frame.sphKey)
+		upload(gl.ARRAY_BUFFER, r.impVBO, &r.impCap, r.f.spheres)
+	}
 	upload(gl.ARRAY_BUFFER, r.chainVBO, &r.chainCap, r.f.chains)
 	r.gizmo = r.gizmo[:0]
 	r.nGizmo = 0

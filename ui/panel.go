@@ -926,7 +926,11 @@ func (p *Panel) statsSection(in *PanelInput) {
 	}
 	imgui.Text("t = " + FormatSI(st.Time, "s") + "   step " + FormatCount(st.Step))
 	imgui.Text("dt = " + FormatSI(st.Dt, "s") + "   " + st.Integrator)
-	imgui.Text(fmt.Sprintf("steps/s %s   RTF %s   fps %.0f", FormatSci(rateOr0(h.Rate.Rate())), FormatFactor(h.RTF), fps))
+	rate, rtf := rateOr0(h.Rate.Rate()), h.RTF
+	if in.RunRate > 0 {
+		rate, rtf = in.RunRate, in.RunRTF
+	}
+	imgui.Text(fmt.Sprintf("steps/s %s   RTF %s   fps %.0f", FormatSci(rate), FormatFactor(rtf), fps))
 	tooltip("steps per wall second over the last second")
 	if st.NightOwls > 0 || st.Rejected > 0 {
 		imgui.Text(fmt.Sprintf("night owls %d   rejected %d", st.NightOwls, st.Rejected))

@@ -81,12 +81,18 @@ type PanelInput struct {
 	HasCompatible bool           // the integrator can switch classic/compatible forces
 	Compatible    bool           // its current setting
 	Playing       bool           // the simulation runs
-	Speed         float64        // simulated seconds per real second when !AsFast
-	AsFast        bool           // run as fast as possible
-	Status        string         // one status line from the app (errors shown in red)
-	StatusIsError bool
-	Scale         float32 // UI scale of fonts and widgets (0: 1)
-	Clean         bool    // clean mode is on (the Window section's toggle)
+	// RunRate and RunRTF are the simulation's own steps per wall second
+	// and real-time factor while it runs (app.LoopState.StepsPerSecond,
+	// RealTime); 0: the stats section measures them from the snapshots it
+	// sees, which a loop that publishes only for drawn frames gives too
+	// rarely (10⁵ spheres: one per few seconds).
+	RunRate, RunRTF float64
+	Speed           float64 // simulated seconds per real second when !AsFast
+	AsFast          bool    // run as fast as possible
+	Status          string  // one status line from the app (errors shown in red)
+	StatusIsError   bool
+	Scale           float32 // UI scale of fonts and widgets (0: 1)
+	Clean           bool    // clean mode is on (the Window section's toggle)
 
 	// Render is Renderer.Stats() of the last frame (force chains, per-pass times).
 	Render render.FrameStats

@@ -77,6 +77,12 @@ func TestRenderCost(t *testing.T) {
 		AllOverlays(&v)
 		measure("packed all overlays", packed, v, 20)
 		measure(fmt.Sprintf("%d spheres", len(spheres.Bodies)), spheres, AppView(), 5)
+		touching := withLatticeContacts(spheres)
+		measure(fmt.Sprintf("%d spheres, %d contacts", len(touching.Bodies), len(touching.Contacts)), touching, AppView(), 5)
+		r.SyncPasses = true
+		measure("the same, passes synchronised", touching, AppView(), 3)
+		t.Logf("passes (ms): %s", passMs(r.Stats()))
+		r.SyncPasses = false
 	})
 }
 
@@ -92,6 +98,29 @@ func manySpheres(n int) *snap.Snapshot {
 			Rot: geom.QIdent(), Radius: r})
 	}
 	return s
+}
+
+// withLatticeContacts is s (manySpheres) with a loaded contact between
+// every sphere and its lattice neighbour along x, y and z (3·10⁵ for 10⁵
+// spheres): the markers and arrows of a settled box.
+func withLatticeContacts(s *snap.Snapshot) *snap.Snapshot {
+	c := *s
+	c.Contacts = nil
+	k := int(math.Ceil(math.Cbrt(float64(len(s.Bodies)))))
+	for i := range s.Bodies {
+		for _, d := range []int{1, k, k * k} {
+			j := i + d
+			if j >= len(s.Bodies) || (d == 1 && j%k == 0) || (d == k && (j/k)%k == 0) {
+				continue
+			}
+			a, b := s.Bodies[j].Pos, s.Bodies[i].Pos
+			n := a.Sub(b).Unit()
+			c.Contacts = append(c.Contacts, snap.Contact{A: j, B: i, Kind: snap.SQ, Point: a.Add(b).Scale(0.5), Normal: n,
+				Fn: 1e-4 * (1 + float64(i%7)), Ft: geom.V(n.Y, -n.X, 0).Scale(2e-5)})
+		}
+	}
+	c.Stats.Contacts = len(c.Contacts)
+	return &c
 }
 
 func passMs(st render.FrameStats) string {

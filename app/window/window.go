@@ -257,6 +257,9 @@ func runWindow(vo viewOptions, stdout, stderr io.Writer) int {
 
 	loop := app.NewSimLoop(s, vo.Options)
 	loop.OnPublish = glfw.PostEmptyEvent
+	// a snapshot only for a frame the view will draw (frame: Want), and
+	// publishing at most DefaultPublishShare of the simulation's time
+	loop.OnDemand, loop.Share = true, app.DefaultPublishShare
 	if vo.HistoryMB > 0 {
 		loop.History().SetBudget(int64(vo.HistoryMB * (1 << 20)))
 	}
@@ -440,7 +443,15 @@ const DefaultRenderShare = 0.04
 const (
 	interactive = 500 * time.Millisecond // input this recent means the user interacts
 	maxInterval = 2 * time.Second        // slowest frame rate while the simulation is busy
-	idleWait    = 500 * time.Millisecond // longest event wait when nothing changes
+	// maxShare caps the rendering's share of the wall time while the
+	// simulation is busy even when a frame costs more than
+	// maxShare·maxInterval (10⁵ spheres on llvmpipe: 0.2–0.6 s a frame):
+	// the frames then come further apart than maxInterval.
+	maxShare = 0.1
+	// wantLead is how long before a frame is due (at least) the view asks
+	// the simulation for its snapshot: a step and a publication.
+	wantLead = 50 * time.Millisecond
+	idleWait = 500 * time.Millisecond // longest event wait when nothing changes
 )
 
 func (w *window) run() {
@@ -482,8 +493,10 @@ func (w *window) run() {
 // pace waits, handling window events, until the next frame is due: at most
 // MaxFPS frames per second; while the simulation is CPU-bound and the user
 // does not interact, frames take at most opts.Share of the wall time (but
-// at least one per maxInterval); when paused and nothing changes, the loop
-// sleeps until an event or a new snapshot. It returns false to quit.
+// at least one per maxInterval, unless that would take more than maxShare
+// of it); when nothing changes (paused, or running
+// between two snapshots), the loop sleeps until an event or a new
+// snapshot. It returns false to quit.
 func (w *window) pace(exitAt time.Time) bool {
 	minFrame := time.Duration(float64(time.Second) / w.opts.MaxFPS)
 	for {
@@ -497,20 +510,28 @@ func (w *window) pace(exitAt time.Time) bool {
 		cpuBound := st.Playing && (st.AsFast || st.RealTime < 0.95*st.Speed)
 		interval := minFrame
 		if cpuBound && calm {
-			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)), maxInterval)
+			interval = min(max(interval, time.Duration(float64(w.work)/w.opts.Share)),
+				max(maxInterval, time.Duration(float64(w.work)/maxShare)))
 		}
-		idle := calm && !st.Playing && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed() && w.eventMsg == ""
+		// nothing to draw that the screen does not show: no input, no new
+		// snapshot (also while the simulation runs: a frame of the same
+		// snapshot and camera is the same picture), no message to time out
+		idle := calm && st.Snap == w.lastSnap && w.status == w.shownStatus && len(w.shots) == 0 && !w.tl.Playing && !w.cmp.changed() && w.eventMsg == ""
 		wait := w.frameStart.Add(interval).Sub(now)
+		if w.loop != nil && wait <= max(interval/4, wantLead) {
+			// ask for the next frame's snapshot (SimLoop.OnDemand) a little
+			// before it is due, so that it shows the newest state
+			w.loop.Want()
+		}
 		if idle {
 			wait = idleWait
 		} else if wait <= 0 {
 			glfw.PollEvents()
 			return true
 		}
-		glfw.WaitEventsTimeout(wait.Seconds()) // input, a new snapshot (OnPublish) or the timeout
-		if idle && (w.state().Snap != w.lastSnap || time.Since(w.input.last) <= interactive || w.cmp.changed()) {
-			return true
-		}
+		// input, a new snapshot (OnPublish) or the timeout; then the frame
+		// is due at once when nothing limits the rate, else at its interval
+		glfw.WaitEventsTimeout(wait.Seconds())
 	}
 }
 
@@ -591,6 +612,9 @@ func (w *window) frame() {
 		}
 		if in.HasCursor {
 			in.Cursor = s.Stats.Time
+		}
+		if st.Playing && !w.player {
+			in.RunRate, in.RunRTF = st.StepsPerSecond, st.RealTime
 		}
 		in.ColorRange[0], in.ColorRange[1] = w.r.ColorRange()
 		acts = w.panel.Draw(&in)

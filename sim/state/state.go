@@ -114,14 +114,20 @@ func Capture(w *world.World) File {
 // reads back to the same bits. JSON has no NaN or ±Inf: a non-finite
 // number in the kinematics is an error, one elsewhere (forces, history)
 // leaves a file of the kinematics only.
-func Encode(w *world.World) ([]byte, error) {
-	f := Capture(w)
+func Encode(w *world.World) ([]byte, error) { return EncodeFile(Capture(w)) }
+
+// EncodeFile returns the bytes of a state file holding f (Encode's bytes
+// when f is Capture's): the window captures a keyframe on the simulation
+// goroutine and encodes it only when it goes to disk or a branch starts
+// from it. f is not changed.
+func EncodeFile(f File) ([]byte, error) {
 	data, err := json.Marshal(f)
 	var uv *json.UnsupportedValueError
 	if errors.As(err, &uv) && f.Version >= 2 {
 		// A non-finite number in the history (never seen; JSON has none):
 		// the kinematics still make a state file, as an old one.
 		f.Version, f.History, f.Integrator = 0, nil, nil
+		f.Bodies = append([]Body(nil), f.Bodies...) // the caller's stay as they are
 		for i := range f.Bodies {
 			f.Bodies[i].Force, f.Bodies[i].Torque = Opt3{}, Opt3{}
 		}

@@ -14,37 +14,49 @@ import (
 
 // Snapshot returns an immutable copy of what the view and the outputs need.
 // Meshes are shared by reference with prev when the shape did not change, so
-// a snapshot per frame costs O(bodies + contacts).
+// a snapshot per frame costs O(bodies + contacts): each body's mesh is found
+// once (a run of bodies of one shape, the usual layout, costs a comparison
+// each, not a map lookup) and the contact list is allocated at prev's size
+// and holds at most an eighth more than its contacts.
 func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s := &snap.Snapshot{Scene: w.Name}
 	meshIndex := map[*shape.Polyhedron]int{}
 	smoothIndex := map[sq.Shape]int{}
-	bodyMesh := func(b *body.Body) int {
+	s.Bodies = make([]snap.Body, len(w.Bodies))
+	var lastPoly *shape.Polyhedron
+	var lastSQ sq.Shape
+	lastMesh := -1 // the mesh of lastPoly or lastSQ
+	for i, b := range w.Bodies {
+		mesh := lastMesh
 		if b.Kind == body.Polyhedral {
-			return meshIndex[b.Poly]
-		}
-		return smoothIndex[b.SQ]
-	}
-	for _, b := range w.Bodies {
-		if b.Kind != body.Polyhedral {
-			if _, ok := smoothIndex[b.SQ]; !ok {
-				smoothIndex[b.SQ] = len(s.Meshes)
+			if b.Poly != lastPoly || lastMesh < 0 {
+				m, ok := meshIndex[b.Poly]
+				if !ok {
+					m = len(s.Meshes)
+					meshIndex[b.Poly] = m
+					s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
+				}
+				mesh, lastPoly, lastSQ = m, b.Poly, sq.Shape{}
+			}
+		} else if b.SQ != lastSQ || lastPoly != nil || lastMesh < 0 {
+			m, ok := smoothIndex[b.SQ]
+			if !ok {
+				m = len(s.Meshes)
+				smoothIndex[b.SQ] = m
 				s.Meshes = append(s.Meshes, w.smoothMesh(b.SQ))
 			}
-			continue
+			mesh, lastPoly, lastSQ = m, nil, b.SQ
 		}
-		if _, ok := meshIndex[b.Poly]; ok {
-			continue
-		}
-		meshIndex[b.Poly] = len(s.Meshes)
-		s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
-	}
-	s.Bodies = make([]snap.Body, len(w.Bodies))
-	for i, b := range w.Bodies {
+		lastMesh = mesh
 		s.Bodies[i] = snap.Body{
-			Mesh: bodyMesh(b), Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
+			Mesh: mesh, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
 			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group,
 		}
+	}
+	if prev != nil && len(prev.Contacts) > 0 {
+		// the contacts change little between two frames; no counting pass
+		// (the sphere path builds each contact it lists)
+		s.Contacts = make([]snap.Contact, 0, len(prev.Contacts)+len(prev.Contacts)/16)
 	}
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		if c.Active() {
@@ -58,6 +70,13 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 			Sliding: c.Fric.Sliding, Suppressed: !c.Active(), SuppressedBy: c.Rule.String(),
 		})
 	})
+	switch n := len(s.Contacts); {
+	case n == 0:
+		s.Contacts = nil // no contacts: no list, as before
+	case cap(s.Contacts)-n > n/8+16:
+		// a history keeps the frame: at most an eighth more than it holds
+		s.Contacts = append(make([]snap.Contact, 0, n), s.Contacts...)
+	}
 	for _, wl := range w.Walls {
 		s.Walls = append(s.Walls, snap.Wall{
 			Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
