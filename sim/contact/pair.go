@@ -129,8 +129,20 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 		c.skip.ok = false
 		return true
 	}
-	if c.trk.notStale(a, b, c.margin) {
-		return false // the bound for skipBound: c.trk.dB
+	// Move staleTrack's bound to these poses (it needs a and b placed
+	// once each since the last test: no placement missed) and see whether
+	// it proves the cache valid. Written out here: this runs for every
+	// candidate pair at every step.
+	if s := &c.trk; s.on && a.gen == s.genA+1 && b.gen == s.genB+1 {
+		s.genA, s.genB = a.gen, b.gen
+		ma, mb := a.moved, b.moved
+		rot := 1.01 * (ma.theta + mb.theta)
+		s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
+		s.th += rot
+		s.d += ma.dx + mb.dx
+		if s.th <= 0.5 && s.dB <= c.margin*(1-1e-6) {
+			return false // the bound for skipBound: c.trk.dB
+		}
 	}
 	c.trk.genA, c.trk.genB = a.gen, b.gen
 	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
@@ -245,22 +257,6 @@ type staleTrack struct {
 
 // start tracks from a full test's dB, angle bound th and centre distance d.
 func (s *staleTrack) start(dB, th, d float64) { s.on, s.dB, s.th, s.d = true, dB, th, d }
-
-// notStale moves the bound to the poses of a and b and reports whether it
-// proves the cache valid; it needs a and b placed once each since the last
-// test (no placement missed).
-func (s *staleTrack) notStale(a, b *Posed, margin float64) bool {
-	if !s.on || a.gen != s.genA+1 || b.gen != s.genB+1 {
-		return false
-	}
-	s.genA, s.genB = a.gen, b.gen
-	ma, mb := a.moved, b.moved
-	rot := 1.01 * (ma.theta + mb.theta)
-	s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
-	s.th += rot
-	s.d += ma.dx + mb.dx
-	return s.th <= 0.5 && s.dB <= margin*(1-1e-6)
-}
 
 // angleBound returns an upper bound of the rotation angle θ between unit
 // quaternions p and q without trigonometry: with s = sin(θ/2) = |vec(p⁻¹q)|,
@@ -649,11 +645,35 @@ func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
 	return out
 }
 
-// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69).
+// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69):
+// EdgeEdge written out, each rejection as soon as its inputs are known —
+// parallel edges, then ζ_A, then ζ_B outside (−1, 1), then the gap — with
+// the same operations in the same order, so the same bits.
 func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
 	e, f := &a.Poly.Edges[i], &b.Poly.Edges[j]
-	_, _, pa, pb, ok := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]])
-	if !ok || pa.Sub(pb).Norm2() >= gbar*gbar {
+	a1, a2, b1, b2 := a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]
+	ta := a2.Sub(a1).Scale(0.5) // S0 eq. (68)
+	tb := b2.Sub(b1).Scale(0.5) // S0 eq. (68)
+	aa, ab, bb := ta.Dot(ta), ta.Dot(tb), tb.Dot(tb)
+	det := ta.Cross(tb).Norm2() // determinant of the system (69)
+	if !(det > degenParallelTol*aa*bb) {
+		return out
+	}
+	ca := a1.Add(a2).Scale(0.5) // S0 eq. (68), b_A
+	cb := b1.Add(b2).Scale(0.5) // S0 eq. (68), b_B
+	d := ca.Sub(cb)
+	de, df := d.Dot(ta), d.Dot(tb)
+	za := (ab*df - bb*de) / det // S0 eq. (69), Cramer's rule
+	if !(za > -1 && za < 1) {
+		return out
+	}
+	zb := (aa*df - ab*de) / det // S0 eq. (69), Cramer's rule
+	if !(zb > -1 && zb < 1) {
+		return out
+	}
+	pa := ca.AddScaled(za, ta) // S0 eq. (67)
+	pb := cb.AddScaled(zb, tb) // S0 eq. (67)
+	if pa.Sub(pb).Norm2() >= gbar*gbar {
 		return out
 	}
 	return mk(out, Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false)

@@ -8,6 +8,7 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
+	"grainlab/sim/snap"
 )
 
 // Detect skips a listed feature pair whose distance at the build is at
@@ -187,5 +188,52 @@ func TestTriBoundBelowDistance(t *testing.T) {
 	t.Logf("%d inside, %d of 20000 within 0.1%%", inside, tight)
 	if inside < 1000 || tight < 5000 {
 		t.Fatalf("%d inside, %d tight: too few cases", inside, tight)
+	}
+}
+
+// edgeEdge, EdgeEdge written out with early rejections, gives the same
+// contacts, bit for bit, as EdgeEdge followed by the gap test: on every
+// edge pair of two tetrapods at random poses, some with the same
+// orientation (parallel edges), with skins that accept from none to all.
+func TestEdgeEdgeEarlyExitSameBits(t *testing.T) {
+	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(29))
+	var a, b Posed
+	var got []Contact
+	found, parallel := 0, 0
+	for trial := 0; trial < 40; trial++ {
+		qa := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+		qb := qa
+		if trial%4 != 0 {
+			qb = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+		}
+		a.Update(tet, geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.1), qa, false)
+		b.Update(tet, geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.5), qb, false)
+		gbar := []float64{0.01, 0.1, 0.5, 2}[trial%4]
+		for i := range tet.Edges {
+			for j := range tet.Edges {
+				e, f := &tet.Edges[i], &tet.Edges[j]
+				_, _, pa, pb, ok := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]])
+				var want []Contact
+				if ok && pa.Sub(pb).Norm2() < gbar*gbar {
+					want = mk(nil, Key{Kind: snap.EE, FA: int32(i), FB: int32(j)}, pa, pb, false, false)
+					found++
+				}
+				if za, zb, _, _, _ := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]); za == 0 && zb == 0 && !ok {
+					parallel++
+				}
+				got = edgeEdge(&a, &b, int32(i), int32(j), gbar, got[:0])
+				if len(got) != len(want) || (len(got) == 1 && !reflect.DeepEqual(got[0], want[0])) {
+					t.Fatalf("trial %d edges %d, %d: edgeEdge %+v, EdgeEdge %+v", trial, i, j, got, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d contacts, %d parallel pairs", found, parallel)
+	if found < 1000 || parallel < 100 {
+		t.Fatalf("%d contacts, %d parallel pairs: too few cases", found, parallel)
 	}
 }
