@@ -41,6 +41,7 @@ func (c *Cache) SetState(s CacheState) {
 	z := func(l [][2]int32) []float64 { return make([]float64, len(l)) }
 	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = z(s.VF), z(s.FV), z(s.EE), z(s.VE), z(s.EV), z(s.VV)
 	c.skip = skipBound{}
+	c.setDmin()
 	c.setListed()
 }
 

@@ -93,6 +93,7 @@ type Cache struct {
 	// feature pair's distance at the build (Detect's skip test, skip); 0
 	// when unknown (a cache restored by SetState): never skipped.
 	dvf, dfv, dee, dve, dev, dvv []float64
+	dmin                         float64 // the least of dvf … dvv (+Inf when none)
 	skip                         skipBound
 	refT                         geom.Vec3 // B's centre in A's frame at the build
 	refQ                         geom.Quat // A⁻¹·B at the build
@@ -278,7 +279,7 @@ func thetaBound(s float64) float64 {
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
-	c.listed = false
+	c.listed, c.dmin = false, math.Inf(1)
 	if c.skip.a != a || c.skip.b != b {
 		c.skip.a, c.skip.b = a, b
 	}
@@ -334,6 +335,7 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	}
 	c.setListed()
 	c.dists(a, b)
+	c.setDmin()
 }
 
 // dists fills dvf … dvv with a lower bound of the distance at the build
@@ -356,6 +358,18 @@ func (c *Cache) dists(a, b *Posed) {
 	}
 	for _, p := range c.vv {
 		c.dvv = append(c.dvv, a.V[p[0]].Dist(b.V[p[1]]))
+	}
+}
+
+// setDmin sets dmin from dvf … dvv.
+func (c *Cache) setDmin() {
+	c.dmin = math.Inf(1)
+	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		for _, x := range d {
+			if x < c.dmin {
+				c.dmin = x
+			}
+		}
 	}
 }
 
@@ -537,6 +551,9 @@ func clamp01(x float64) float64 {
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
 	lim := c.limit(a, b, gbar)
+	if c.dmin >= lim {
+		return out // every listed pair is skipped
+	}
 	dvf, dfv, dee, dve, dev, dvv := c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv
 	for k, p := range c.vf {
 		if dvf[k] < lim {
