@@ -94,14 +94,18 @@ type Cache struct {
 	// when unknown (a cache restored by SetState): never skipped.
 	dvf, dfv, dee, dve, dev, dvv []float64
 	dmin                         float64 // the least of dvf … dvv (+Inf when none)
-	skip                         skipBound
-	refT                         geom.Vec3 // B's centre in A's frame at the build
-	refQ                         geom.Quat // A⁻¹·B at the build
-	refS                         geom.Vec3 // A's centre in B's frame at the build
-	margin, gbar                 float64
-	built                        bool
-	listed                       bool // some feature pair is listed (Empty)
-	trk                          staleTrack
+	// pend marks a restored cache (SetState) whose distances are not yet
+	// known: they are found at its first placement with a proved motion
+	// bound (fill).
+	pend         bool
+	skip         skipBound
+	refT         geom.Vec3 // B's centre in A's frame at the build
+	refQ         geom.Quat // A⁻¹·B at the build
+	refS         geom.Vec3 // A's centre in B's frame at the build
+	margin, gbar float64
+	built        bool
+	listed       bool // some feature pair is listed (Empty)
+	trk          staleTrack
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }
@@ -129,6 +133,9 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 		c.trk.on = false
 		c.skip.ok = false
 		return true
+	}
+	if c.pend { // a restored cache: the placements its distances will come from
+		c.skip.a, c.skip.b = a, b
 	}
 	// Move staleTrack's bound to these poses (it needs a and b placed
 	// once each since the last test: no placement missed) and see whether
@@ -235,7 +242,37 @@ func (c *Cache) limit(a, b *Posed, gbar float64) float64 {
 	default:
 		return math.Inf(1)
 	}
+	if c.pend {
+		c.fill(a, b, mv)
+	}
 	return gbar + mv + 1e-6*(gbar+mv) + s.tol
+}
+
+// setTol sets the rounding allowance of limit for the bodies a and b.
+func (s *skipBound) setTol(a, b *Posed) {
+	s.tol = 1e-7*(a.Poly.Radius+b.Poly.Radius) + 1e-12*max(math.Abs(a.X.X), math.Abs(a.X.Y), math.Abs(a.X.Z), math.Abs(b.X.X), math.Abs(b.X.Y), math.Abs(b.X.Z))
+}
+
+// fill gives a restored cache (SetState) its distances from the current
+// placements, at which Stale proved the relative motion since the build to
+// be at most mv: a listed pair's distance now, d, is at most its distance
+// at the build plus mv, so d − mv is a lower bound of the latter, which is
+// what the skip test needs (skipBound).
+func (c *Cache) fill(a, b *Posed, mv float64) {
+	c.pend = false
+	c.skip.setTol(a, b)
+	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
+	for _, p := range c.ee {
+		ea, eb := &a.Poly.Edges[p[0]], &b.Poly.Edges[p[1]]
+		c.dee = append(c.dee, math.Sqrt(segSegDist2(a.V[ea.V[0]], a.V[ea.V[1]], b.V[eb.V[0]], b.V[eb.V[1]])))
+	}
+	c.dists(a, b)
+	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		for k := range d {
+			d[k] -= mv
+		}
+	}
+	c.setDmin()
 }
 
 // staleTrack carries Stale's bound dB (the displacement of B's points in
@@ -284,7 +321,8 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 		c.skip.a, c.skip.b = a, b
 	}
 	c.skip.at(a, b, 0)
-	c.skip.tol = 1e-7*(a.Poly.Radius+b.Poly.Radius) + 1e-12*max(math.Abs(a.X.X), math.Abs(a.X.Y), math.Abs(a.X.Z), math.Abs(b.X.X), math.Abs(b.X.Y), math.Abs(b.X.Z))
+	c.skip.setTol(a, b)
+	c.pend = false
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
 	c.trk.on = false // the next test is a full one

@@ -237,3 +237,133 @@ func TestEdgeEdgeEarlyExitSameBits(t *testing.T) {
 		t.Fatalf("%d contacts, %d parallel pairs: too few cases", found, parallel)
 	}
 }
+
+// A cache restored from its state (SetState, as a restarted run or a
+// restored history gets it) skips as a built one does once Stale has
+// proved a motion bound at some placement: its distances are then those
+// of that placement less the bound (fill). Along the trajectories of
+// TestDetectSkipMatchesFullLists, the cache is saved and restored every
+// 5 steps; Detect with the skip equals Detect without it throughout.
+func TestDetectSkipAfterRestore(t *testing.T) {
+	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(31))
+	const gbar = 0.005
+	rv := func(s float64) geom.Vec3 {
+		return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(s)
+	}
+	rq := func() geom.Quat {
+		return geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+	}
+	var restores, skippedAfter, contacts int
+	for traj := 0; traj < 30; traj++ {
+		qa, qb := rq(), rq()
+		dir := rv(1).Unit()
+		var a, b Posed
+		var cache Cache
+		var s Scratch
+		xa := rv(0.3)
+		a.Update(tet, xa, qa, false)
+		dist := 2 * tet.Radius
+		for ; dist > 0; dist -= 0.002 {
+			b.Update(tet, xa.Add(dir.Scale(dist)), qb, false)
+			if closest(&a, &b) < 2*gbar {
+				break
+			}
+		}
+		if dist <= 0 {
+			continue
+		}
+		xb := xa.Add(dir.Scale(dist))
+		vb := dir.Scale(-gbar / 60).Add(rv(1e-4))
+		va, wa, wb := rv(1e-4), rv(1e-3), rv(4e-3)
+		var prev, cur, full []Contact
+		restored := false
+		for step := 0; step < 240; step++ {
+			if step%20 == 10 {
+				wb = wb.Neg() // turn back: the motion since a restore can exceed the bound since the build
+			}
+			xa, xb = xa.Add(va), xb.Add(vb)
+			qa, qb = qa.Integrate(wa, 1), qb.Integrate(wb, 1)
+			a.Update(tet, xa, qa, false)
+			b.Update(tet, xb, qb, false)
+			if closest(&a, &b) < -0.6*gbar {
+				break
+			}
+			if step%5 == 2 {
+				if st, ok := cache.State(); ok {
+					cache = Cache{}
+					cache.SetState(st)
+					restores++
+					restored = true
+				}
+			}
+			if cache.Stale(&a, &b, gbar) {
+				cache.Build(&a, &b, gbar, 2*gbar, &s)
+				restored = false
+			}
+			cur = Detect(&a, &b, gbar, &cache, prev, cur[:0])
+			noSkip := cache
+			noSkip.skip.a = nil
+			full = Detect(&a, &b, gbar, &noSkip, prev, full[:0])
+			if !reflect.DeepEqual(cur, full) {
+				t.Fatalf("trajectory %d step %d: with the skip %d contacts, without %d", traj, step, len(cur), len(full))
+			}
+			if restored {
+				lim := cache.limit(&a, &b, gbar)
+				for _, d := range [][]float64{cache.dvf, cache.dfv, cache.dee, cache.dve, cache.dev, cache.dvv} {
+					for _, x := range d {
+						if x >= lim {
+							skippedAfter++
+						}
+					}
+				}
+			}
+			contacts += len(cur)
+			prev = append(prev[:0], cur...)
+		}
+	}
+	t.Logf("%d restores, %d contacts, %d pairs skipped by restored caches", restores, contacts, skippedAfter)
+	if restores < 50 || contacts < 1000 || skippedAfter == 0 {
+		t.Fatalf("%d restores, %d contacts, %d skipped: the test does not exercise restored caches", restores, contacts, skippedAfter)
+	}
+}
+
+// A restored cache's distances must be lowered by the motion bound of the
+// placement they were taken at: a pair can come back to where it was at
+// the build. Build with a pair in contact, move B away by 1.5ḡ (the cache
+// stays valid, margin 2ḡ), restore the cache there and let it fill, then
+// put B back (two placements, so Stale runs its full test: bound ≈ 0).
+// Detect must find the contacts of the build again, bit for bit.
+func TestDetectSkipAfterRestoreTurnBack(t *testing.T) {
+	pa, pb, gbar := tetrapodPairInContact(t)
+	var c Cache
+	var s Scratch
+	c.Build(pa, pb, gbar, 2*gbar, &s)
+	want := Detect(pa, pb, gbar, &c, nil, nil)
+	if len(want) == 0 {
+		t.Fatal("no contact")
+	}
+	poly, x0, q0 := pb.Poly, pb.X, pb.Q
+	pb.Update(poly, x0.AddScaled(-1.5*gbar, want[0].N), q0, false) // N points from B to A
+	if c.Stale(pa, pb, gbar) {
+		t.Fatal("stale after a move of 1.5ḡ")
+	}
+	st, _ := c.State()
+	var r Cache
+	r.SetState(st)
+	if r.Stale(pa, pb, gbar) {
+		t.Fatal("restored cache stale")
+	}
+	Detect(pa, pb, gbar, &r, nil, nil) // fills the distances here
+	pb.Update(poly, x0, q0, false)
+	pb.Update(poly, x0, q0, false) // a placement Stale does not see: its full test runs
+	if r.Stale(pa, pb, gbar) {
+		t.Fatal("stale back at the build's pose")
+	}
+	if got := Detect(pa, pb, gbar, &r, nil, nil); !reflect.DeepEqual(got, want) {
+		t.Fatalf("back at the build's pose: %d contacts, want %d", len(got), len(want))
+	}
+}
