@@ -37,6 +37,13 @@ func (c *Cache) SetState(s CacheState) {
 	q := geom.Quat{W: s.RefQ[0], X: s.RefQ[1], Y: s.RefQ[2], Z: s.RefQ[3]}
 	c.refT, c.refQ, c.refS, c.margin, c.gbar, c.built = geom.V(s.RefT[0], s.RefT[1], s.RefT[2]), q, geom.V(s.RefS[0], s.RefS[1], s.RefS[2]), s.Margin, s.GBar, true
 	c.trk.on = false
+	// No build distances yet: 0, so that Detect solves every listed pair
+	// until the first placement with a proved motion bound fills them in
+	// (pend, Cache.fill).
+	z := func(l [][2]int32) []float64 { return make([]float64, len(l)) }
+	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = z(s.VF), z(s.FV), z(s.EE), z(s.VE), z(s.EV), z(s.VV)
+	c.skip, c.pend = skipBound{}, true
+	c.setDmin()
 	c.setListed()
 }
 

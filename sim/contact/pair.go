@@ -89,13 +89,23 @@ type Scratch struct {
 // step only solves the listed local problems.
 type Cache struct {
 	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
-	refT                   geom.Vec3  // B's centre in A's frame at the build
-	refQ                   geom.Quat  // A⁻¹·B at the build
-	refS                   geom.Vec3  // A's centre in B's frame at the build
-	margin, gbar           float64
-	built                  bool
-	listed                 bool // some feature pair is listed (Empty)
-	trk                    staleTrack
+	// dvf … dvv hold, aligned with the lists, a lower bound of each listed
+	// feature pair's distance at the build (Detect's skip test, skip); 0
+	// when unknown (a cache restored by SetState): never skipped.
+	dvf, dfv, dee, dve, dev, dvv []float64
+	dmin                         float64 // the least of dvf … dvv (+Inf when none)
+	// pend marks a restored cache (SetState) whose distances are not yet
+	// known: they are found at its first placement with a proved motion
+	// bound (fill).
+	pend         bool
+	skip         skipBound
+	refT         geom.Vec3 // B's centre in A's frame at the build
+	refQ         geom.Quat // A⁻¹·B at the build
+	refS         geom.Vec3 // A's centre in B's frame at the build
+	margin, gbar float64
+	built        bool
+	listed       bool // some feature pair is listed (Empty)
+	trk          staleTrack
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }
@@ -121,10 +131,26 @@ func (c *Cache) Invalidate() { c.built = false }
 func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	if !c.built || gbar != c.gbar {
 		c.trk.on = false
+		c.skip.ok = false
 		return true
 	}
-	if c.trk.notStale(a, b, c.margin) {
-		return false
+	if c.pend { // a restored cache: the placements its distances will come from
+		c.skip.a, c.skip.b = a, b
+	}
+	// Move staleTrack's bound to these poses (it needs a and b placed
+	// once each since the last test: no placement missed) and see whether
+	// it proves the cache valid. Written out here: this runs for every
+	// candidate pair at every step.
+	if s := &c.trk; s.on && a.gen == s.genA+1 && b.gen == s.genB+1 {
+		s.genA, s.genB = a.gen, b.gen
+		ma, mb := a.moved, b.moved
+		rot := 1.01 * (ma.theta + mb.theta)
+		s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
+		s.th += rot
+		s.d += ma.dx + mb.dx
+		if s.th <= 0.5 && s.dB <= c.margin*(1-1e-6) {
+			return false // the bound for skipBound: c.trk.dB
+		}
 	}
 	c.trk.genA, c.trk.genB = a.gen, b.gen
 	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
@@ -149,12 +175,104 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	t := u.Cross(v).Scale(2)
 	dB := v.AddScaled(aw, t).Add(u.Cross(t)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	if dB <= c.margin {
-		c.trk.start(dB, th, v.Norm())
+		c.trk.start(dB, th, v.Norm()) // the bound for skipBound: dB
 		return false
 	}
 	c.trk.on = false
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
-	return dA > c.margin
+	if dA > c.margin {
+		c.skip.ok = false
+		return true
+	}
+	c.skip.at(a, b, dA)
+	return false
+}
+
+// skipBound keeps what Detect needs to skip listed feature pairs that
+// cannot be within ḡ: mv, a bound of the relative motion since the build
+// that the last staleness test (or the build itself, mv = 0) proved for
+// one placement of the pair — every point of one body moved by at most mv
+// in the other's frame (S0 §2.5: dB or dA of Stale, or staleTrack's carried
+// bound of dB). The distance between a point set of A and one of B is the
+// same in either frame and changes by at most mv under such a motion, so a
+// listed feature pair whose distance at the build was at least ḡ + mv
+// cannot be within ḡ now, and a contact needs it there (the local problem's
+// points lie on the two features). Detect skips it without solving its
+// local problem. The bound holds only for the placements it was proved at
+// (the same Posed values, identified by address and placement count); for
+// any other, Detect skips nothing.
+type skipBound struct {
+	ok         bool
+	a, b       *Posed  // the placements of the build
+	genA, genB uint64  // their placement counts when mv was proved
+	mv         float64 // when staleTrack does not hold the bound
+	tol        float64 // the rounding allowance of limit, set at the build
+}
+
+// at records mv as the bound for the current placements of a and b.
+func (s *skipBound) at(a, b *Posed, mv float64) {
+	s.ok, s.genA, s.genB, s.mv = true, a.gen, b.gen, mv
+}
+
+// limit returns the build-time distance from which a listed feature pair
+// of c cannot give a contact of gap below gbar at the placements a and b:
+// ḡ + mv + tol, or +Inf when no bound is known for them. The bound is
+// staleTrack's when it tracks these placements, else the one recorded by
+// the build or Stale's full test (at). tol covers the rounding of the
+// distances at the build and in Detect, and the ParamTol band of
+// VertexFace (a projection outside its triangle by up to 1e-12 of its
+// size): 1e-6 of ḡ + mv, and s.tol = 1e-7 of the bodies' radii plus 1e-12
+// of their coordinates at the build, each far above those errors for
+// coordinates below 10⁶ m. (The radius term also covers segSegDist2 on
+// edges parallel to rounding, |d1×d2| ≲ 1e-8·|d1||d2|, where its s is
+// arbitrary and the distance it returns exceeds the true one by up to
+// |d1×d2|/|d2| ≤ 1e-8·|d1|; farther from parallel it is the true distance
+// to rounding.)
+func (c *Cache) limit(a, b *Posed, gbar float64) float64 {
+	s := &c.skip
+	if a != s.a || b != s.b {
+		return math.Inf(1)
+	}
+	var mv float64
+	switch {
+	case c.trk.on && a.gen == c.trk.genA && b.gen == c.trk.genB:
+		mv = c.trk.dB
+	case s.ok && a.gen == s.genA && b.gen == s.genB:
+		mv = s.mv
+	default:
+		return math.Inf(1)
+	}
+	if c.pend {
+		c.fill(a, b, mv)
+	}
+	return gbar + mv + 1e-6*(gbar+mv) + s.tol
+}
+
+// setTol sets the rounding allowance of limit for the bodies a and b.
+func (s *skipBound) setTol(a, b *Posed) {
+	s.tol = 1e-7*(a.Poly.Radius+b.Poly.Radius) + 1e-12*max(math.Abs(a.X.X), math.Abs(a.X.Y), math.Abs(a.X.Z), math.Abs(b.X.X), math.Abs(b.X.Y), math.Abs(b.X.Z))
+}
+
+// fill gives a restored cache (SetState) its distances from the current
+// placements, at which Stale proved the relative motion since the build to
+// be at most mv: a listed pair's distance now, d, is at most its distance
+// at the build plus mv, so d − mv is a lower bound of the latter, which is
+// what the skip test needs (skipBound).
+func (c *Cache) fill(a, b *Posed, mv float64) {
+	c.pend = false
+	c.skip.setTol(a, b)
+	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
+	for _, p := range c.ee {
+		ea, eb := &a.Poly.Edges[p[0]], &b.Poly.Edges[p[1]]
+		c.dee = append(c.dee, math.Sqrt(segSegDist2(a.V[ea.V[0]], a.V[ea.V[1]], b.V[eb.V[0]], b.V[eb.V[1]])))
+	}
+	c.dists(a, b)
+	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		for k := range d {
+			d[k] -= mv
+		}
+	}
+	c.setDmin()
 }
 
 // staleTrack carries Stale's bound dB (the displacement of B's points in
@@ -178,22 +296,6 @@ type staleTrack struct {
 // start tracks from a full test's dB, angle bound th and centre distance d.
 func (s *staleTrack) start(dB, th, d float64) { s.on, s.dB, s.th, s.d = true, dB, th, d }
 
-// notStale moves the bound to the poses of a and b and reports whether it
-// proves the cache valid; it needs a and b placed once each since the last
-// test (no placement missed).
-func (s *staleTrack) notStale(a, b *Posed, margin float64) bool {
-	if !s.on || a.gen != s.genA+1 || b.gen != s.genB+1 {
-		return false
-	}
-	s.genA, s.genB = a.gen, b.gen
-	ma, mb := a.moved, b.moved
-	rot := 1.01 * (ma.theta + mb.theta)
-	s.dB += ma.dx + mb.dx + ma.theta*s.d + rot*b.Poly.Radius
-	s.th += rot
-	s.d += ma.dx + mb.dx
-	return s.th <= 0.5 && s.dB <= margin*(1-1e-6)
-}
-
 // angleBound returns an upper bound of the rotation angle θ between unit
 // quaternions p and q without trigonometry: with s = sin(θ/2) = |vec(p⁻¹q)|,
 // θ = 2·asin(s) ≤ 2s(1 + s²/5) for s ≤ ½, and θ ≤ π·s otherwise.
@@ -213,7 +315,14 @@ func thetaBound(s float64) float64 {
 // Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
-	c.listed = false
+	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
+	c.listed, c.dmin = false, math.Inf(1)
+	if c.skip.a != a || c.skip.b != b {
+		c.skip.a, c.skip.b = a, b
+	}
+	c.skip.at(a, b, 0)
+	c.skip.setTol(a, b)
+	c.pend = false
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
 	c.trk.on = false // the next test is a full one
@@ -247,8 +356,9 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 				continue
 			}
 			eb := &b.Poly.Edges[j]
-			if segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]) < g*g {
+			if d2 := segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]); d2 < g*g {
 				c.ee = append(c.ee, [2]int32{i, j})
+				c.dee = append(c.dee, math.Sqrt(d2))
 			}
 		}
 	}
@@ -262,6 +372,55 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 		}
 	}
 	c.setListed()
+	c.dists(a, b)
+	c.setDmin()
+}
+
+// dists fills dvf … dvv with a lower bound of the distance at the build
+// of each listed feature pair (after the lists: the listing loops keep
+// their registers). The edge–edge distances are the listing's own.
+func (c *Cache) dists(a, b *Posed) {
+	for _, p := range c.vf {
+		c.dvf = append(c.dvf, vfDistLB(a, b, p[0], p[1]))
+	}
+	for _, p := range c.fv {
+		c.dfv = append(c.dfv, vfDistLB(b, a, p[1], p[0]))
+	}
+	for _, p := range c.ve {
+		e := &b.Poly.Edges[p[1]]
+		c.dve = append(c.dve, math.Sqrt(pointSegDist2(a.V[p[0]], b.V[e.V[0]], b.V[e.V[1]])))
+	}
+	for _, p := range c.ev {
+		e := &a.Poly.Edges[p[0]]
+		c.dev = append(c.dev, math.Sqrt(pointSegDist2(b.V[p[1]], a.V[e.V[0]], a.V[e.V[1]])))
+	}
+	for _, p := range c.vv {
+		c.dvv = append(c.dvv, a.V[p[0]].Dist(b.V[p[1]]))
+	}
+}
+
+// setDmin sets dmin from dvf … dvv.
+func (c *Cache) setDmin() {
+	c.dmin = math.Inf(1)
+	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		for _, x := range d {
+			if x < c.dmin {
+				c.dmin = x
+			}
+		}
+	}
+}
+
+// vfDistLB returns a lower bound of the distance from vertex vi of p to
+// face fi of q (triBound).
+func vfDistLB(p, q *Posed, vi, fi int32) float64 {
+	f := &q.Poly.Faces[fi]
+	f1 := q.V[f.V[0]]
+	n := q.FaceNormal(fi)
+	x := p.V[vi]
+	var tb triBound
+	tb.set(f1, q.V[f.V[1]], q.V[f.V[2]], n)
+	return tb.distLB(x, x.Sub(f1).Dot(n))
 }
 
 // listVF lists (vertex of p among np.verts, face of q) within g of the face plane and box
@@ -291,6 +450,50 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 		}
 	}
 	return out
+}
+
+// triBound bounds from below the distance of points to a triangle: the
+// triangle lies in the half-plane {y in its plane: (y − p_i)·u_i ≤ 0} of
+// each edge i (p_i on the edge, u_i its unit in-plane outward normal, u_i ⟂
+// n), whose distance from x is √(d² + max(0, (x − p_i)·u_i)²) with d the
+// distance of x to the plane; the distance to the triangle is at least the
+// largest of the three (equal to it where the closest point is inside the
+// triangle or an edge).
+type triBound struct {
+	p     [3]geom.Vec3
+	u     [3]geom.Vec3
+	degen bool // a zero-length edge or normal: only the plane bound
+}
+
+// set prepares the bound for the triangle (f1, f2, f3) with unit normal n.
+func (t *triBound) set(f1, f2, f3, n geom.Vec3) {
+	t.p = [3]geom.Vec3{f1, f2, f3}
+	for i := range 3 {
+		p, q, r := t.p[i], t.p[(i+1)%3], t.p[(i+2)%3]
+		u := q.Sub(p).Cross(n)
+		l := u.Norm()
+		if !(l > 0) {
+			t.degen = true
+			return
+		}
+		u = u.Scale(1 / l)
+		if r.Sub(p).Dot(u) > 0 { // outward: away from the opposite corner
+			u = u.Neg()
+		}
+		t.u[i] = u
+	}
+}
+
+// distLB returns the lower bound of the distance from x to the triangle,
+// given d, x's signed distance to its plane.
+func (t *triBound) distLB(x geom.Vec3, d float64) float64 {
+	s := 0.0
+	if !t.degen {
+		for i := range 3 {
+			s = max(s, x.Sub(t.p[i]).Dot(t.u[i]))
+		}
+	}
+	return math.Sqrt(d*d + s*s)
 }
 
 // listVE lists (vertex of p among np.verts, edge of q) closer than g
@@ -378,24 +581,47 @@ func clamp01(x float64) float64 {
 // applies the contact hierarchy, and matches each contact with prev (the
 // pair's contacts of the previous step) to carry friction state and detect
 // reversed normals. It appends to out and returns it.
+//
+// A listed feature pair whose distance at the build was at least ḡ plus
+// the relative motion since the build that Stale proved for these poses
+// cannot be within ḡ (skipBound): its local problem is not solved. The
+// result is the same, in the same order, as solving every listed pair.
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
-	for _, p := range c.vf {
-		out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+	lim := c.limit(a, b, gbar)
+	if c.dmin >= lim {
+		return out // every listed pair is skipped
 	}
-	for _, p := range c.fv {
-		out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+	dvf, dfv, dee, dve, dev, dvv := c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv
+	for k, p := range c.vf {
+		if dvf[k] < lim {
+			out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+		}
 	}
-	for _, p := range c.ee {
-		out = edgeEdge(a, b, p[0], p[1], gbar, out)
+	for k, p := range c.fv {
+		if dfv[k] < lim {
+			out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+		}
 	}
-	for _, p := range c.ve {
-		out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+	for k, p := range c.ee {
+		if dee[k] < lim {
+			out = edgeEdge(a, b, p[0], p[1], gbar, out)
+		}
 	}
-	for _, p := range c.ev {
-		out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+	for k, p := range c.ve {
+		if dve[k] < lim {
+			out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+		}
 	}
-	for _, p := range c.vv {
+	for k, p := range c.ev {
+		if dev[k] < lim {
+			out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+		}
+	}
+	for k, p := range c.vv {
+		if dvv[k] >= lim {
+			continue
+		}
 		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
 			out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
 		}
@@ -474,11 +700,35 @@ func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
 	return out
 }
 
-// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69).
+// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69):
+// EdgeEdge written out, each rejection as soon as its inputs are known —
+// parallel edges, then ζ_A, then ζ_B outside (−1, 1), then the gap — with
+// the same operations in the same order, so the same bits.
 func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
 	e, f := &a.Poly.Edges[i], &b.Poly.Edges[j]
-	_, _, pa, pb, ok := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]])
-	if !ok || pa.Sub(pb).Norm2() >= gbar*gbar {
+	a1, a2, b1, b2 := a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]
+	ta := a2.Sub(a1).Scale(0.5) // S0 eq. (68)
+	tb := b2.Sub(b1).Scale(0.5) // S0 eq. (68)
+	aa, ab, bb := ta.Dot(ta), ta.Dot(tb), tb.Dot(tb)
+	det := ta.Cross(tb).Norm2() // determinant of the system (69)
+	if !(det > degenParallelTol*aa*bb) {
+		return out
+	}
+	ca := a1.Add(a2).Scale(0.5) // S0 eq. (68), b_A
+	cb := b1.Add(b2).Scale(0.5) // S0 eq. (68), b_B
+	d := ca.Sub(cb)
+	de, df := d.Dot(ta), d.Dot(tb)
+	za := (ab*df - bb*de) / det // S0 eq. (69), Cramer's rule
+	if !(za > -1 && za < 1) {
+		return out
+	}
+	zb := (aa*df - ab*de) / det // S0 eq. (69), Cramer's rule
+	if !(zb > -1 && zb < 1) {
+		return out
+	}
+	pa := ca.AddScaled(za, ta) // S0 eq. (67)
+	pb := cb.AddScaled(zb, tb) // S0 eq. (67)
+	if pa.Sub(pb).Norm2() >= gbar*gbar {
 		return out
 	}
 	return mk(out, Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false)
