@@ -52,12 +52,38 @@ func smoothBox(b *body.Body) contact.AABB {
 }
 
 // prepareSQ keeps w.sqPrep[i], the prepared shape of superquadric b (body
-// i), up to date: recomputed only when the shape changed. Called per body
-// in the parallel placement (each call writes its own entry).
+// i), up to date: recomputed only when the shape changed, and placed at
+// the body's pose (its rotation matrix once per body and step). Called per
+// body in the parallel placement (each call writes its own entry).
 func (w *World) prepareSQ(i int, b *body.Body) {
-	if b.Kind == body.Superquadric && !w.sqPrep[i].For(b.SQ) {
-		w.sqPrep[i] = b.SQ.Prepare()
+	if b.Kind != body.Superquadric {
+		return
 	}
+	q := &w.sqPrep[i]
+	if !q.For(b.SQ) {
+		*q = b.SQ.Prepare()
+	}
+	q.Place(b.X, b.Q)
+}
+
+// placedSQ returns the prepared shape of body i (b, or a copy of it at a
+// trial state) when the world's was prepared from b's shape and placed at
+// b's pose, else nil.
+func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
+	if q := w.preparedSQ(i, b); q != nil && q.At(b.X, b.Q) {
+		return q
+	}
+	return nil
+}
+
+// placedPair returns a and b's shapes prepared and placed anew: the rare
+// case that the world's are stale (a shape or a pose changed since the
+// last placement).
+func placedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
+	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
+	p[0].Place(a.X, a.Q)
+	p[1].Place(b.X, b.Q)
+	return &p[0], &p[1]
 }
 
 // preparedSQ returns the prepared shape of body i (b, or a copy of it at a
@@ -90,35 +116,31 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 			return false
 		}
 		// The warm start is kept in A's body frame, so that it follows the
-		// pair's common motion.
-		pa, pb := poseOf(a, geom.Vec3{}), poseOf(b, e.Shift)
+		// pair's common motion; the shapes' constants and rotation matrices
+		// come from the per-body cache (prepareSQ).
 		var warm *geom.Vec3
-		var wp geom.Vec3
 		if e.hasMid {
-			wp = pa.ToWorld(e.mid)
-			warm = &wp
+			warm = &e.mid
+		}
+		qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b)
+		if qa == nil || qb == nil {
+			qa, qb = placedPair(a, b)
 		}
 		// A pair apart last step is first tested for a separating axis (with
 		// the normal at its last midway point): no midway point needed.
-		// The shapes' constants come from the per-body cache (prepareSQ);
-		// the results are those of sq.Separated and sq.ContactWith.
-		qa, qb := w.preparedSQ(e.A, a), w.preparedSQ(e.B, b)
-		if qa == nil || qb == nil {
-			qa, qb = preparedPair(a, b)
-		}
 		if len(e.prev) == 0 {
-			sep, byAxes := sq.SeparatedOrdered(qa, pa, qb, pb, warm, e.sepAx)
+			sep, byAxes := sq.SeparatedPlaced(qa, qb, e.Shift, warm, e.sepAx)
 			e.sepAx = byAxes
 			if sep {
 				return false
 			}
 		}
-		r := sq.ContactPrepared(sqOptions, qa, pa, qb, pb, warm) // S1 eq. (19)–(24)
+		r := sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
 		}
-		e.mid, e.hasMid = pa.ToLocal(r.Point), true
+		e.mid, e.hasMid = r.Local, true
 		if r.InContact {
 			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap))
 		}
@@ -129,13 +151,6 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	}
 	w.matchSmooth(e)
 	return false
-}
-
-// preparedPair returns a and b's shapes prepared anew: the rare case that
-// the world's are stale (a shape changed since the last placement).
-func preparedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
-	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
-	return &p[0], &p[1]
 }
 
 // narrowSmoothSurface is the contact of a smooth body with the triangulated
@@ -297,11 +312,10 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 	case body.Sphere:
 		return b.R
 	case body.Superquadric:
-		x := poseOf(b, shift).ToLocal(x)
-		if q := w.preparedSQ(i, b); q != nil {
-			return q.CurvatureRadius(radiusMethod(p.Radius), x, p.CapQ, b.RVol) // S1 eq. (39)–(40)
+		if q := w.placedSQ(i, b); q != nil {
+			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol) // S1 eq. (39)–(40)
 		}
-		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), x, p.CapQ, b.RVol)
+		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol)
 	}
 	return math.Inf(1)
 }
