@@ -68,8 +68,13 @@ func (w *World) prepareSQ(i int, b *body.Body) {
 
 // placedSQ returns the prepared shape of body i (b, or a copy of it at a
 // trial state) when the world's was prepared from b's shape and placed at
-// b's pose, else nil.
+// b's pose, else nil. Between a placement and the next move of the bodies
+// (!posedOld, as for the polyhedra's w.posed) that holds for every world
+// body, without comparing shapes and poses.
 func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
+	if !w.posedOld && int(i) < len(w.sqPrep) && w.Bodies[i] == b {
+		return &w.sqPrep[i]
+	}
 	if q := w.preparedSQ(i, b); q != nil && q.At(b.X, b.Q) {
 		return q
 	}
@@ -359,34 +364,37 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // Spring stiffness and dashpot come in closed form from the law (no calls
 // per contact beyond a square root), since this runs for every pair and step.
 func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
-	s := w.Settings
+	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	ma, mb := a.MassOrInf(), b.MassOrInf()
 	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety &&
-		e.springMA == a.MassOrInf() && e.springMB == b.MassOrInf() {
+		e.springMA == ma && e.springMB == mb {
 		// A linear spring: the bound depends on the masses only and is kept
 		// until a law or a shape changes; the travel bound is per body
 		// (smoothTravelDt).
 		return min(dt, e.dtSpring)
 	}
-	rmin := min(a.R, b.R)
-	reff := law.Reduced(a.R, b.R)
-	if a.Wall >= 0 {
+	var rmin, reff float64
+	switch {
+	case a.Wall >= 0:
 		rmin, reff = b.R, b.R
-	} else if b.Wall >= 0 {
+	case b.Wall >= 0:
 		rmin, reff = a.R, a.R
+	default:
+		rmin, reff = min(a.R, b.R), law.Reduced(a.R, b.R)
 	}
 	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	if v > 0 {
 		dt = min(dt, 0.1*rmin/v)
 	}
-	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	meq := law.EquivalentMass(ma, mb)
 	if math.IsInf(meq, 0) {
 		return dt
 	}
 	if p.Smooth.Model == law.HookeLAMMPS {
 		e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
-		e.springMA, e.springMB = a.MassOrInf(), b.MassOrInf()
+		e.springMA, e.springMB = ma, mb
 		return min(dt, e.dtSpring)
 	}
 	// The stiffest state this pair can reach this step: its deepest current
@@ -403,7 +411,6 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 		// the shapes and the safety factor only: kept per pair until one of
 		// them changes (most pairs of a bed are apart or touch lightly); the
 		// same value to the bit.
-		ma, mb := a.MassOrInf(), b.MassOrInf()
 		if e.floorGen != w.lawGen || e.floorGen == 0 || e.floorMA != ma || e.floorMB != mb || e.floorSafety != s.Safety || e.floorP != p {
 			e.dtFloor = w.springDt(a, b, meq, &p.Smooth, d, reff)
 			e.floorGen, e.floorMA, e.floorMB, e.floorSafety, e.floorP = w.lawGen, ma, mb, s.Safety, p
