@@ -70,9 +70,10 @@ func (w *World) prepareSQ(i int, b *body.Body) {
 // trial state) when the world's was prepared from b's shape and placed at
 // b's pose, else nil. Between a placement and the next move of the bodies
 // (!posedOld, as for the polyhedra's w.posed) that holds for every world
-// body, without comparing shapes and poses.
+// superquadric, without comparing shapes and poses (spheres are not
+// prepared: a sphere–superquadric pair prepares both anew, placedPair).
 func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
-	if !w.posedOld && int(i) < len(w.sqPrep) && w.Bodies[i] == b {
+	if !w.posedOld && b.Kind == body.Superquadric && int(i) < len(w.sqPrep) && w.Bodies[i] == b {
 		return &w.sqPrep[i]
 	}
 	if q := w.preparedSQ(i, b); q != nil && q.At(b.X, b.Q) {
