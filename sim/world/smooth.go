@@ -82,16 +82,6 @@ func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
 	return nil
 }
 
-// placedPair returns a and b's shapes prepared and placed anew: the rare
-// case that the world's are stale (a shape or a pose changed since the
-// last placement).
-func placedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
-	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
-	p[0].Place(a.X, a.Q)
-	p[1].Place(b.X, b.Q)
-	return &p[0], &p[1]
-}
-
 // preparedSQ returns the prepared shape of body i (b, or a copy of it at a
 // trial state) when the world's was prepared from b's shape, else nil.
 func (w *World) preparedSQ(i int32, b *body.Body) *sq.Prepared {
@@ -123,25 +113,28 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		}
 		// The warm start is kept in A's body frame, so that it follows the
 		// pair's common motion; the shapes' constants and rotation matrices
-		// come from the per-body cache (prepareSQ).
+		// come from the per-body cache (prepareSQ, placedSQ).
 		var warm *geom.Vec3
 		if e.hasMid {
 			warm = &e.mid
 		}
-		qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b)
-		if qa == nil || qb == nil {
-			qa, qb = placedPair(a, b)
-		}
-		// A pair apart last step is first tested for a separating axis (with
-		// the normal at its last midway point): no midway point needed.
-		if len(e.prev) == 0 {
-			sep, byAxes := sq.SeparatedPlaced(qa, qb, e.Shift, warm, e.sepAx)
-			e.sepAx = byAxes
-			if sep {
-				return false
+		// A pair apart last step is first tested for a separating plane
+		// (with the normal at its last midway point): no midway point
+		// needed. The shapes come placed per body (prepareSQ) when those
+		// are current, else sqPairPosed.
+		var r sq.ContactResult
+		if qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b); qa != nil && qb != nil {
+			if len(e.prev) == 0 {
+				sep, byAxes := sq.SeparatedPlaced(qa, qb, e.Shift, warm, e.sepAx)
+				e.sepAx = byAxes
+				if sep {
+					return false
+				}
 			}
+			r = sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
+		} else if w.sqPairPosed(e, a, b, warm, &r) {
+			return false
 		}
-		r := sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
@@ -157,6 +150,43 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	}
 	w.matchSmooth(e)
 	return false
+}
+
+// sqPairPosed is the narrow phase of two smooth bodies a and b (not both
+// spheres) when their shapes are not placed per body (EvaluateFixed's trial
+// states; spheres against superquadrics): the separation test of a pair
+// apart in the last step, then the midway point into r, with the shapes
+// prepared (or prepared anew) at the bodies' poses and the warm start warm
+// in A's body frame (nil for none); the same queries as the placed ones, to
+// rounding. It reports a separated pair (r unset).
+func (w *World) sqPairPosed(e *pairEntry, a, b *body.Body, warm *geom.Vec3, r *sq.ContactResult) (sep bool) {
+	qa, qb := w.preparedSQ(e.A, a), w.preparedSQ(e.B, b)
+	if qa == nil || qb == nil {
+		qa, qb = preparedPair(a, b)
+	}
+	pa, pb := poseOf(a, geom.Vec3{}), poseOf(b, e.Shift)
+	var wp *geom.Vec3
+	if warm != nil {
+		x := pa.ToWorld(*warm)
+		wp = &x
+	}
+	if len(e.prev) == 0 {
+		s, byAxes := sq.SeparatedOrdered(qa, pa, qb, pb, wp, e.sepAx)
+		e.sepAx = byAxes
+		if s {
+			return true
+		}
+	}
+	*r = sq.ContactPrepared(sqOptions, qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
+	return false
+}
+
+// preparedPair returns a and b's shapes prepared anew: the rare case that
+// the world's are stale (a shape changed since the last placement) or
+// absent (spheres).
+func preparedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
+	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
+	return &p[0], &p[1]
 }
 
 // narrowSmoothSurface is the contact of a smooth body with the triangulated
