@@ -152,6 +152,26 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	return false
 }
 
+// smoothPair is what a smooth pair keeps across steps beyond pairEntry's
+// fields: pairDtSmooth's lower bound of its Hertz term (hi*).
+type smoothPair struct {
+	// Below overlap dHi and relative speed vHi the pair's spring bound is
+	// not below dtHi, nor its travel term below trav/v (pairDtSmooth);
+	// valid for the law, masses and safety factor it was computed with.
+	dtHi, dHi, vHi, trav, hiMA, hiMB, hiSafety float64
+	hiGen                                      uint64
+	hiP                                        *ContactParams
+}
+
+// smoothState returns e's smoothPair, allocated on first use (by the one
+// worker that handles the pair).
+func (e *pairEntry) smoothState() *smoothPair {
+	if e.sm == nil {
+		e.sm = new(smoothPair)
+	}
+	return e.sm
+}
+
 // sqPairPosed is the narrow phase of two smooth bodies a and b (not both
 // spheres) when their shapes are not placed per body (EvaluateFixed's trial
 // states; spheres against superquadrics): the separation test of a pair
@@ -394,7 +414,11 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // no point may travel more than a tenth of the smaller radius per step.
 // Spring stiffness and dashpot come in closed form from the law (no calls
 // per contact beyond a square root), since this runs for every pair and step.
-func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
+// As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
+// result is then dt_max) when a lower bound kept from an earlier step
+// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
+// per body (bodySpeed). With u = +Inf nothing is left out.
+func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
 	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
@@ -405,6 +429,11 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 		// until a law or a shape changes; the travel bound is per body
 		// (smoothTravelDt).
 		return min(dt, e.dtSpring)
+	}
+	sm := e.sm
+	vUp := sp[e.A].s + sp[e.B].s // ≥ v below (bodySpeed.s: rounding included)
+	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, vUp, u) {
+		return dt
 	}
 	var rmin, reff float64
 	switch {
@@ -437,6 +466,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	least := 1e-3 * reff       // smoothSpring's least overlap
 	floor := max(delta, least) // below which the impact overlap cannot change the bound
 	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
+	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), vUp, u)
 	if d <= least {
 		// The bound at the least overlap depends on the masses, the law,
 		// the shapes and the safety factor only: kept per pair until one of
@@ -449,6 +479,80 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 		return min(dt, e.dtFloor)
 	}
 	return min(dt, w.springDt(a, b, meq, &p.Smooth, d, reff))
+}
+
+// hertzHeadroom is the factor by which keepHertzBound's overlap exceeds
+// the pair's present one: the kept bound is then 1.5^(−1/4) ≈ 0.90 of the
+// present spring term (k ∝ δ^(1/2)) and holds while the overlap grows by
+// up to half.
+const hertzHeadroom = 1.5
+
+// hertzAbove reports whether every term of a Hertz pair's bound in
+// pairDtSmooth is provably not below u, from the bound sm kept at an
+// earlier step (keepHertzBound): the law, masses and safety factor are
+// those it was kept for; the deepest overlap of the pair's contacts is at
+// most dHi and the relative speed at most vUp ≤ vHi, so that the impact
+// overlap is at most dHi as well; the spring term s·Δt_c, which falls as
+// the overlap grows (Hertz: k ∝ δ^(1/2), the dashpot's ζ constant or
+// growing, the tangential k_t ∝ δ^(1/2)), is then at least its value dtHi
+// at dHi; and the travel term 0.1·r_min/v at least trav/vUp. Both are used
+// only when above u by boundSlack (rounding of the closed forms).
+func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, vUp, u float64) bool {
+	if sm.hiGen != w.lawGen || sm.hiGen == 0 || sm.hiP != p || sm.hiMA != ma || sm.hiMB != mb || sm.hiSafety != w.Settings.Safety {
+		return false
+	}
+	if !(sm.dtHi*(1-boundSlack) >= u && vUp <= sm.vHi) {
+		return false
+	}
+	if vUp > 0 && !(sm.trav/vUp*(1-boundSlack) >= u) {
+		return false
+	}
+	for k := range e.prev {
+		if !(-e.prev[k].Gn <= sm.dHi) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepHertzBound keeps in e's smoothPair the lower bound hertzAbove reads
+// (the spring term at hertzHeadroom times the overlap d the pair's bound
+// took now, and the largest speed whose impact overlap stays below that),
+// unless the one kept is valid and covers d and vUp, or a new one would
+// not lift it above u. Everything passed is as pairDtSmooth computed it.
+func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, vUp, u float64) {
+	sm := e.smoothState()
+	valid := sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p && sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == w.Settings.Safety
+	dHi := hertzHeadroom * d
+	if valid && d <= sm.dHi && vUp <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
+		return
+	}
+	sm.dHi, sm.dtHi, sm.trav = dHi, w.springDt(a, b, meq, &p.Smooth, dHi, reff), 0.1*rmin
+	sm.vHi = impactSpeed(&p.Smooth, meq, reff, dHi) * (1 - 1e-9)
+	sm.hiGen, sm.hiP, sm.hiMA, sm.hiMB, sm.hiSafety = w.lawGen, p, ma, mb, w.Settings.Safety
+}
+
+// impactSpeed is the inverse of impactOverlap for the Hertz laws: the
+// relative speed v at which an elastic impact reaches overlap delta,
+// ½ m v² = (2/5) h δ^(5/2) (+Inf where impactOverlap is 0 at every speed).
+func impactSpeed(p *law.Smooth, m, reff, delta float64) float64 {
+	h := hertzFactor(p, reff)
+	if !(h > 0) || math.IsInf(m, 0) {
+		return math.Inf(1)
+	}
+	return math.Sqrt(0.8 * h * delta * delta * math.Sqrt(delta) / m)
+}
+
+// hertzFactor returns h of the Hertz laws' F = h δ^(3/2) at effective
+// radius reff (0 for other laws).
+func hertzFactor(p *law.Smooth, reff float64) float64 {
+	switch p.Model {
+	case law.HertzLAMMPS:
+		return p.Kn * math.Sqrt(reff)
+	case law.HertzMaterial:
+		return 4.0 / 3.0 * p.E / (2 * (1 - p.Nu*p.Nu)) * math.Sqrt(reff) // 4/3 Y* √R
+	}
+	return 0
 }
 
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
@@ -523,15 +627,10 @@ func impactOverlapAbove(p *law.Smooth, m, reff, v, floor float64) float64 {
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 0
 	}
-	var h float64 // F = h δ^{3/2}
-	switch p.Model {
-	case law.HookeLAMMPS:
+	if p.Model == law.HookeLAMMPS {
 		return v * math.Sqrt(m/p.Kn)
-	case law.HertzLAMMPS:
-		h = p.Kn * math.Sqrt(reff)
-	case law.HertzMaterial:
-		h = 4.0 / 3.0 * p.E / (2 * (1 - p.Nu*p.Nu)) * math.Sqrt(reff) // 4/3 Y* √R
 	}
+	h := hertzFactor(p, reff)
 	if !(h > 0) {
 		return 0
 	}
