@@ -11,6 +11,7 @@ import (
 type ContactResult struct {
 	InContact bool
 	Point     geom.Vec3 // midway point X₀ of S1 eq. (19)–(23); pass it back as the warm start
+	Local     geom.Vec3 // the midway point in A's body frame, relative to A's centre (ContactPlaced's warm start)
 	Normal    geom.Vec3 // unit contact normal from B to A
 	PA, PB    geom.Vec3 // contact-line intersections with the surfaces of A and B, S1 eq. (36)
 	Overlap   float64   // δ = (PB − PA)·Normal ≥ 0 when in contact, else 0
@@ -61,8 +62,30 @@ func ContactPrepared(o Options, a *Prepared, pa Pose, b *Prepared, pb Pose, warm
 	return contactWith(o, a.S, a, pa, b.S, b, pb, warm)
 }
 
+// ContactPlaced is ContactPrepared for shapes placed at their bodies' poses
+// (Prepared.Place), B shifted by shift (a periodic image), with the warm
+// start (when not nil) and ContactResult.Local in A's body frame: the
+// rotation matrices come from Place, and the warm start needs no round trip
+// through world coordinates. The same solve as ContactPrepared; the results
+// differ from it by rounding only.
+func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3) ContactResult {
+	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
+	return contactIn(o, a.S, a, pa, &a.r, b.S, b, pb, warm)
+}
+
 // contactWith is ContactWith; qa and qb, when not nil, are a and b prepared.
 func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) ContactResult {
+	ra := pa.Q.Mat()
+	if warm != nil {
+		wl := tmulV(&ra, warm.Sub(pa.X)) // A's body frame
+		warm = &wl
+	}
+	return contactIn(o, a, qa, pa, &ra, b, qb, pb, warm)
+}
+
+// contactIn is contactWith with A's rotation matrix ra = A(q_A) given and
+// the warm start (when not nil) in A's body frame, relative to A's centre.
+func contactIn(o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) ContactResult {
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -74,10 +97,9 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 	// commensurate and A needs no rotation; B is placed by the relative pose.
 	L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 	invL := 1 / L
-	ra := pa.Q.Mat()
 	fr := frame{
-		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),            // B's body axes in A's frame
-		cb:   tmulV(&ra, pb.X.Sub(pa.X)).Scale(invL), // B's centre in A's frame
+		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),           // B's body axes in A's frame
+		cb:   tmulV(ra, pb.X.Sub(pa.X)).Scale(invL), // B's centre in A's frame
 		invL: invL,
 	}
 	var sol newtonState
@@ -97,7 +119,7 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		fr.placeB(&B, b)
 	}
 	if warm != nil && warm.IsFinite() {
-		sol.x = tmulV(&ra, warm.Sub(pa.X)).Scale(invL)
+		sol.x = warm.Scale(invL)
 		sol.mu = -1 // from the gradients
 		ok = newton(&A, &B, &sol, o.Tol, o.MaxIter)
 		iter += sol.iter
@@ -120,10 +142,11 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
 	// back to world axes and units
-	res.Point = pa.X.Add(mulV(&ra, res.Point.Scale(L)))
-	res.PA = pa.X.Add(mulV(&ra, res.PA.Scale(L)))
-	res.PB = pa.X.Add(mulV(&ra, res.PB.Scale(L)))
-	res.Normal = mulV(&ra, res.Normal)
+	res.Local = res.Point.Scale(L)
+	res.Point = pa.X.Add(mulV(ra, res.Local))
+	res.PA = pa.X.Add(mulV(ra, res.PA.Scale(L)))
+	res.PB = pa.X.Add(mulV(ra, res.PB.Scale(L)))
+	res.Normal = mulV(ra, res.Normal)
 	res.Overlap *= L
 	res.Gap *= L
 	return res

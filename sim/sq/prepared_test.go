@@ -78,3 +78,69 @@ func TestPreparedSameBits(t *testing.T) {
 		t.Fatalf("sample too narrow: %d in contact, %d separated of 400", nContact, nSep)
 	}
 }
+
+// TestPlacedQueries: the placed queries (ContactPlaced with the warm start
+// in A's body frame, SeparatedPlaced in both orders, Prepared.ToLocal) agree
+// with the prepared ones on world poses to rounding (1e-12 of the particle
+// size for points and overlaps, the same iteration counts and answers) on
+// the pairs of TestPreparedSameBits, B shifted by a periodic image; a
+// placement at another pose is refused (At).
+func TestPlacedQueries(t *testing.T) {
+	rng := rand.New(rand.NewSource(seedEnv(17)))
+	nContact, nSep := 0, 0
+	for i := 0; i < 400; i++ {
+		a := randShape(rng, 10)
+		b := a
+		if i%2 == 1 {
+			b = randShape(rng, 10).Scaled(0.3 + 2*rng.Float64())
+		}
+		L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+		near := func(x, y geom.Vec3) bool { return x.Sub(y).Norm() <= 1e-12*L }
+		qa, qb := a.Prepare(), b.Prepare()
+		pa := Pose{X: geom.Vec3{X: rng.NormFloat64() * 0.1}, Q: randQuat(rng)}
+		d := randDir(rng).Scale((0.6 + 1.6*rng.Float64()) * (max(a.A, a.B, a.C) + max(b.A, b.B, b.C)) / 2)
+		shift := geom.Vec3{X: 0.5 * float64(i%3-1)}
+		pb := Pose{X: pa.X.Add(d), Q: randQuat(rng)}
+		qa.Place(pa.X, pa.Q)
+		qb.Place(pb.X.Sub(shift), pb.Q)
+		if !qa.At(pa.X, pa.Q) || qa.At(pb.X, pa.Q) || qa.At(pa.X, pb.Q) {
+			t.Fatalf("case %d: Prepared.At wrong", i)
+		}
+		var warm, warmL *geom.Vec3
+		if i%3 == 0 {
+			w := pa.X.Add(d.Scale(0.5)).Add(randDir(rng).Scale(0.05))
+			wl := qa.ToLocal(w)
+			if !near(pa.ToWorld(wl), w) {
+				t.Fatalf("case %d: ToLocal %v, back %v of %v", i, wl, pa.ToWorld(wl), w)
+			}
+			warm, warmL = &w, &wl
+		}
+		r0 := ContactPrepared(DefaultOptions, &qa, pa, &qb, pb, warm)
+		r1 := ContactPlaced(DefaultOptions, &qa, &qb, shift, warmL)
+		if r0.Converged != r1.Converged || r0.InContact != r1.InContact || r0.Iter != r1.Iter ||
+			r0.Converged && (!near(r0.Point, r1.Point) || !near(r0.PA, r1.PA) || !near(r0.PB, r1.PB) ||
+				r0.Normal.Sub(r1.Normal).Norm() > 1e-9 || math.Abs(r0.Gap-r1.Gap) > 1e-12*L ||
+				!near(qa.ToLocal(r1.Point), r1.Local)) {
+			t.Fatalf("case %d: ContactPlaced %+v, ContactPrepared %+v", i, r1, r0)
+		}
+		if r0.InContact {
+			nContact++
+		}
+		hint, hintL := warm, warmL
+		if r0.Converged {
+			hint, hintL = &r0.Point, &r1.Local
+		}
+		s0 := SeparatedPrepared(&qa, pa, &qb, pb, hint)
+		for _, first := range []bool{false, true} {
+			if s1, by := SeparatedPlaced(&qa, &qb, shift, hintL, first); s1 != s0 || by && !s0 {
+				t.Fatalf("case %d: SeparatedPlaced (axes first %v) %v (by axes %v), SeparatedPrepared %v", i, first, s1, by, s0)
+			}
+		}
+		if s0 {
+			nSep++
+		}
+	}
+	if nContact < 40 || nSep < 40 {
+		t.Fatalf("sample too narrow: %d in contact, %d separated of 400", nContact, nSep)
+	}
+}

@@ -47,7 +47,24 @@ func SeparatedOrdered(a *Prepared, pa Pose, b *Prepared, pb Pose, hint *geom.Vec
 	if sepAxes(a.S, b.S, &r, c) {
 		return true, true
 	}
-	return hint != nil && hint.IsFinite() && sepHint(a.S, a, b.S, b, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))), false
+	return hint != nil && hint.IsFinite() && sepHint(a.S, &a.unit, b.S, &b.unit, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))), false
+}
+
+// SeparatedPlaced is SeparatedOrdered for shapes placed at their bodies'
+// poses (Prepared.Place), B shifted by shift, with the hint (when not nil)
+// in A's body frame relative to A's centre (ContactResult.Local). The same
+// tests; the answers differ from SeparatedOrdered's by rounding only.
+func SeparatedPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst bool) (sep, byAxes bool) {
+	r := a.q.Conj().Mul(b.q).Mat()
+	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
+	hintOK := hint != nil && hint.IsFinite()
+	if !axesFirst && hintOK && sepHint(a.S, &a.unit, b.S, &b.unit, &r, c, *hint) {
+		return true, false
+	}
+	if sepAxes(a.S, b.S, &r, c) {
+		return true, true
+	}
+	return axesFirst && hintOK && sepHint(a.S, &a.unit, b.S, &b.unit, &r, c, *hint), false
 }
 
 // separated is Separated; pra and prb, when not nil, are a and b prepared.
@@ -61,7 +78,14 @@ func separatedFrom(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb P
 	// work in A's body frame: B's axes (the columns of r) and centre c
 	r := pa.Q.Conj().Mul(pb.Q).Mat()
 	c := pa.Q.InvRotate(pb.X.Sub(pa.X))
-	if hint != nil && hint.IsFinite() && sepHint(a, pra, b, prb, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))) {
+	var qa, qb *prep
+	if pra != nil {
+		qa = &pra.unit
+	}
+	if prb != nil {
+		qb = &prb.unit
+	}
+	if hint != nil && hint.IsFinite() && sepHint(a, qa, b, qb, &r, c, pa.Q.InvRotate(hint.Sub(pa.X))) {
 		return true, false
 	}
 	sep = sepAxes(a, b, &r, c)
@@ -69,18 +93,15 @@ func separatedFrom(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb P
 }
 
 // sepHint tests the plane normal to the contact normal at x (A's frame);
-// pra and prb, when not nil, are a and b prepared.
-func sepHint(a Shape, pra *Prepared, b Shape, prb *Prepared, r *geom.Mat3, c, x geom.Vec3) bool {
-	var qa, qb prep
-	if pra != nil {
-		qa = pra.unit
-	} else {
-		a.prepInto(&qa, 1)
+// qa and qb, when not nil, are a and b's preps at unit scale.
+func sepHint(a Shape, qa *prep, b Shape, qb *prep, r *geom.Mat3, c, x geom.Vec3) bool {
+	if qa == nil {
+		qa = new(prep)
+		a.prepInto(qa, 1)
 	}
-	if prb != nil {
-		qb = prb.unit
-	} else {
-		b.prepInto(&qb, 1)
+	if qb == nil {
+		qb = new(prep)
+		b.prepInto(qb, 1)
 	}
 	var ea, eb evalOut
 	qa.evalFG(x, &ea)

@@ -150,7 +150,30 @@ type Prepared struct {
 	unit prep    // s.prepInto(·, 1)
 	own  prep    // s.prepInto(·, 1/ownL)
 	ownL float64 // max(A, B, C)
+
+	// The pose the body was last placed at (Place) with its rotation
+	// matrix A(q) of S1 eq. (4), formed once per body and step instead of
+	// once per pair query (ContactPlaced, SeparatedPlaced, ToLocal).
+	x      geom.Vec3
+	q      geom.Quat
+	r      geom.Mat3
+	placed bool
 }
+
+// Place records the body's pose (centre x, orientation q) and its rotation
+// matrix for the placed queries.
+func (p *Prepared) Place(x geom.Vec3, q geom.Quat) {
+	p.x, p.q, p.r, p.placed = x, q, q.Mat(), true
+}
+
+// At reports whether p was placed at the pose (x, q) (Place).
+func (p *Prepared) At(x geom.Vec3, q geom.Quat) bool {
+	return p.placed && p.x == x && p.q == q
+}
+
+// ToLocal returns the body-frame coordinates Aᵀ(w − X_C) of the world point
+// w at the placed pose (S1 eq. 18), with the matrix formed at Place.
+func (p *Prepared) ToLocal(w geom.Vec3) geom.Vec3 { return tmulV(&p.r, w.Sub(p.x)) }
 
 // Prepare returns s with its query constants.
 func (s Shape) Prepare() Prepared {

@@ -28,6 +28,8 @@ type pairEntry struct {
 	hasMid bool
 	sepAx  bool // the last separation test found the axes apart (sq.SeparatedOrdered)
 
+	sm *smoothPair // smooth pair state kept across steps (smooth.go); nil until needed
+
 	// Cached Hookean Δt bound (pairDtSmooth), valid while springGen ==
 	// World.lawGen and the safety factor and the bodies' masses (MassOrInf:
 	// fixed or free) are those it was computed with.

@@ -52,12 +52,34 @@ func smoothBox(b *body.Body) contact.AABB {
 }
 
 // prepareSQ keeps w.sqPrep[i], the prepared shape of superquadric b (body
-// i), up to date: recomputed only when the shape changed. Called per body
-// in the parallel placement (each call writes its own entry).
+// i), up to date: recomputed only when the shape changed, and placed at
+// the body's pose (its rotation matrix once per body and step). Called per
+// body in the parallel placement (each call writes its own entry).
 func (w *World) prepareSQ(i int, b *body.Body) {
-	if b.Kind == body.Superquadric && !w.sqPrep[i].For(b.SQ) {
-		w.sqPrep[i] = b.SQ.Prepare()
+	if b.Kind != body.Superquadric {
+		return
 	}
+	q := &w.sqPrep[i]
+	if !q.For(b.SQ) {
+		*q = b.SQ.Prepare()
+	}
+	q.Place(b.X, b.Q)
+}
+
+// placedSQ returns the prepared shape of body i (b, or a copy of it at a
+// trial state) when the world's was prepared from b's shape and placed at
+// b's pose, else nil. Between a placement and the next move of the bodies
+// (!posedOld, as for the polyhedra's w.posed) that holds for every world
+// superquadric, without comparing shapes and poses (spheres are not
+// prepared: a sphere–superquadric pair prepares both anew, placedPair).
+func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
+	if !w.posedOld && b.Kind == body.Superquadric && int(i) < len(w.sqPrep) && w.Bodies[i] == b {
+		return &w.sqPrep[i]
+	}
+	if q := w.preparedSQ(i, b); q != nil && q.At(b.X, b.Q) {
+		return q
+	}
+	return nil
 }
 
 // preparedSQ returns the prepared shape of body i (b, or a copy of it at a
@@ -90,35 +112,34 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 			return false
 		}
 		// The warm start is kept in A's body frame, so that it follows the
-		// pair's common motion.
-		pa, pb := poseOf(a, geom.Vec3{}), poseOf(b, e.Shift)
+		// pair's common motion; the shapes' constants and rotation matrices
+		// come from the per-body cache (prepareSQ, placedSQ).
 		var warm *geom.Vec3
-		var wp geom.Vec3
 		if e.hasMid {
-			wp = pa.ToWorld(e.mid)
-			warm = &wp
+			warm = &e.mid
 		}
-		// A pair apart last step is first tested for a separating axis (with
-		// the normal at its last midway point): no midway point needed.
-		// The shapes' constants come from the per-body cache (prepareSQ);
-		// the results are those of sq.Separated and sq.ContactWith.
-		qa, qb := w.preparedSQ(e.A, a), w.preparedSQ(e.B, b)
-		if qa == nil || qb == nil {
-			qa, qb = preparedPair(a, b)
-		}
-		if len(e.prev) == 0 {
-			sep, byAxes := sq.SeparatedOrdered(qa, pa, qb, pb, warm, e.sepAx)
-			e.sepAx = byAxes
-			if sep {
-				return false
+		// A pair apart last step is first tested for a separating plane
+		// (with the normal at its last midway point): no midway point
+		// needed. The shapes come placed per body (prepareSQ) when those
+		// are current, else sqPairPosed.
+		var r sq.ContactResult
+		if qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b); qa != nil && qb != nil {
+			if len(e.prev) == 0 {
+				sep, byAxes := sq.SeparatedPlaced(qa, qb, e.Shift, warm, e.sepAx)
+				e.sepAx = byAxes
+				if sep {
+					return false
+				}
 			}
+			r = sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
+		} else if w.sqPairPosed(e, a, b, warm, &r) {
+			return false
 		}
-		r := sq.ContactPrepared(sqOptions, qa, pa, qb, pb, warm) // S1 eq. (19)–(24)
 		if !r.Converged {
 			e.hasMid = false
 			return true
 		}
-		e.mid, e.hasMid = pa.ToLocal(r.Point), true
+		e.mid, e.hasMid = r.Local, true
 		if r.InContact {
 			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap))
 		}
@@ -131,8 +152,58 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 	return false
 }
 
+// smoothPair is what a smooth pair keeps across steps beyond pairEntry's
+// fields: pairDtSmooth's lower bound of its Hertz term (hi*).
+type smoothPair struct {
+	// Below overlap dHi and relative speed vHi the pair's spring bound is
+	// not below dtHi, nor its travel term below trav/v (pairDtSmooth);
+	// valid for the law, masses and safety factor it was computed with.
+	dtHi, dHi, vHi, trav, hiMA, hiMB, hiSafety float64
+	hiGen                                      uint64
+	hiP                                        *ContactParams
+}
+
+// smoothState returns e's smoothPair, allocated on first use (by the one
+// worker that handles the pair).
+func (e *pairEntry) smoothState() *smoothPair {
+	if e.sm == nil {
+		e.sm = new(smoothPair)
+	}
+	return e.sm
+}
+
+// sqPairPosed is the narrow phase of two smooth bodies a and b (not both
+// spheres) when their shapes are not placed per body (EvaluateFixed's trial
+// states; spheres against superquadrics): the separation test of a pair
+// apart in the last step, then the midway point into r, with the shapes
+// prepared (or prepared anew) at the bodies' poses and the warm start warm
+// in A's body frame (nil for none); the same queries as the placed ones, to
+// rounding. It reports a separated pair (r unset).
+func (w *World) sqPairPosed(e *pairEntry, a, b *body.Body, warm *geom.Vec3, r *sq.ContactResult) (sep bool) {
+	qa, qb := w.preparedSQ(e.A, a), w.preparedSQ(e.B, b)
+	if qa == nil || qb == nil {
+		qa, qb = preparedPair(a, b)
+	}
+	pa, pb := poseOf(a, geom.Vec3{}), poseOf(b, e.Shift)
+	var wp *geom.Vec3
+	if warm != nil {
+		x := pa.ToWorld(*warm)
+		wp = &x
+	}
+	if len(e.prev) == 0 {
+		s, byAxes := sq.SeparatedOrdered(qa, pa, qb, pb, wp, e.sepAx)
+		e.sepAx = byAxes
+		if s {
+			return true
+		}
+	}
+	*r = sq.ContactPrepared(sqOptions, qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
+	return false
+}
+
 // preparedPair returns a and b's shapes prepared anew: the rare case that
-// the world's are stale (a shape changed since the last placement).
+// the world's are stale (a shape changed since the last placement) or
+// absent (spheres).
 func preparedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
 	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
 	return &p[0], &p[1]
@@ -297,11 +368,10 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 	case body.Sphere:
 		return b.R
 	case body.Superquadric:
-		x := poseOf(b, shift).ToLocal(x)
-		if q := w.preparedSQ(i, b); q != nil {
-			return q.CurvatureRadius(radiusMethod(p.Radius), x, p.CapQ, b.RVol) // S1 eq. (39)–(40)
+		if q := w.placedSQ(i, b); q != nil {
+			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol) // S1 eq. (39)–(40)
 		}
-		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), x, p.CapQ, b.RVol)
+		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol)
 	}
 	return math.Inf(1)
 }
@@ -344,35 +414,47 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // no point may travel more than a tenth of the smaller radius per step.
 // Spring stiffness and dashpot come in closed form from the law (no calls
 // per contact beyond a square root), since this runs for every pair and step.
-func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
-	s := w.Settings
+// As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
+// result is then dt_max) when a lower bound kept from an earlier step
+// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
+// per body (bodySpeed). With u = +Inf nothing is left out.
+func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
+	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	ma, mb := a.MassOrInf(), b.MassOrInf()
 	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety &&
-		e.springMA == a.MassOrInf() && e.springMB == b.MassOrInf() {
+		e.springMA == ma && e.springMB == mb {
 		// A linear spring: the bound depends on the masses only and is kept
 		// until a law or a shape changes; the travel bound is per body
 		// (smoothTravelDt).
 		return min(dt, e.dtSpring)
 	}
-	rmin := min(a.R, b.R)
-	reff := law.Reduced(a.R, b.R)
-	if a.Wall >= 0 {
+	sm := e.sm
+	vUp := sp[e.A].s + sp[e.B].s // ≥ v below (bodySpeed.s: rounding included)
+	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, vUp, u) {
+		return dt
+	}
+	var rmin, reff float64
+	switch {
+	case a.Wall >= 0:
 		rmin, reff = b.R, b.R
-	} else if b.Wall >= 0 {
+	case b.Wall >= 0:
 		rmin, reff = a.R, a.R
+	default:
+		rmin, reff = min(a.R, b.R), law.Reduced(a.R, b.R)
 	}
 	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	if v > 0 {
 		dt = min(dt, 0.1*rmin/v)
 	}
-	meq := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
+	meq := law.EquivalentMass(ma, mb)
 	if math.IsInf(meq, 0) {
 		return dt
 	}
 	if p.Smooth.Model == law.HookeLAMMPS {
 		e.dtSpring, e.springGen, e.springSafety = w.springDt(a, b, meq, &p.Smooth, 0, 0), w.lawGen, s.Safety
-		e.springMA, e.springMB = a.MassOrInf(), b.MassOrInf()
+		e.springMA, e.springMB = ma, mb
 		return min(dt, e.dtSpring)
 	}
 	// The stiffest state this pair can reach this step: its deepest current
@@ -384,12 +466,12 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 	least := 1e-3 * reff       // smoothSpring's least overlap
 	floor := max(delta, least) // below which the impact overlap cannot change the bound
 	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
+	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), vUp, u)
 	if d <= least {
 		// The bound at the least overlap depends on the masses, the law,
 		// the shapes and the safety factor only: kept per pair until one of
 		// them changes (most pairs of a bed are apart or touch lightly); the
 		// same value to the bit.
-		ma, mb := a.MassOrInf(), b.MassOrInf()
 		if e.floorGen != w.lawGen || e.floorGen == 0 || e.floorMA != ma || e.floorMB != mb || e.floorSafety != s.Safety || e.floorP != p {
 			e.dtFloor = w.springDt(a, b, meq, &p.Smooth, d, reff)
 			e.floorGen, e.floorMA, e.floorMB, e.floorSafety, e.floorP = w.lawGen, ma, mb, s.Safety, p
@@ -397,6 +479,80 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams) float64 {
 		return min(dt, e.dtFloor)
 	}
 	return min(dt, w.springDt(a, b, meq, &p.Smooth, d, reff))
+}
+
+// hertzHeadroom is the factor by which keepHertzBound's overlap exceeds
+// the pair's present one: the kept bound is then 1.5^(−1/4) ≈ 0.90 of the
+// present spring term (k ∝ δ^(1/2)) and holds while the overlap grows by
+// up to half.
+const hertzHeadroom = 1.5
+
+// hertzAbove reports whether every term of a Hertz pair's bound in
+// pairDtSmooth is provably not below u, from the bound sm kept at an
+// earlier step (keepHertzBound): the law, masses and safety factor are
+// those it was kept for; the deepest overlap of the pair's contacts is at
+// most dHi and the relative speed at most vUp ≤ vHi, so that the impact
+// overlap is at most dHi as well; the spring term s·Δt_c, which falls as
+// the overlap grows (Hertz: k ∝ δ^(1/2), the dashpot's ζ constant or
+// growing, the tangential k_t ∝ δ^(1/2)), is then at least its value dtHi
+// at dHi; and the travel term 0.1·r_min/v at least trav/vUp. Both are used
+// only when above u by boundSlack (rounding of the closed forms).
+func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, vUp, u float64) bool {
+	if sm.hiGen != w.lawGen || sm.hiGen == 0 || sm.hiP != p || sm.hiMA != ma || sm.hiMB != mb || sm.hiSafety != w.Settings.Safety {
+		return false
+	}
+	if !(sm.dtHi*(1-boundSlack) >= u && vUp <= sm.vHi) {
+		return false
+	}
+	if vUp > 0 && !(sm.trav/vUp*(1-boundSlack) >= u) {
+		return false
+	}
+	for k := range e.prev {
+		if !(-e.prev[k].Gn <= sm.dHi) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepHertzBound keeps in e's smoothPair the lower bound hertzAbove reads
+// (the spring term at hertzHeadroom times the overlap d the pair's bound
+// took now, and the largest speed whose impact overlap stays below that),
+// unless the one kept is valid and covers d and vUp, or a new one would
+// not lift it above u. Everything passed is as pairDtSmooth computed it.
+func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, vUp, u float64) {
+	sm := e.smoothState()
+	valid := sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p && sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == w.Settings.Safety
+	dHi := hertzHeadroom * d
+	if valid && d <= sm.dHi && vUp <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
+		return
+	}
+	sm.dHi, sm.dtHi, sm.trav = dHi, w.springDt(a, b, meq, &p.Smooth, dHi, reff), 0.1*rmin
+	sm.vHi = impactSpeed(&p.Smooth, meq, reff, dHi) * (1 - 1e-9)
+	sm.hiGen, sm.hiP, sm.hiMA, sm.hiMB, sm.hiSafety = w.lawGen, p, ma, mb, w.Settings.Safety
+}
+
+// impactSpeed is the inverse of impactOverlap for the Hertz laws: the
+// relative speed v at which an elastic impact reaches overlap delta,
+// ½ m v² = (2/5) h δ^(5/2) (+Inf where impactOverlap is 0 at every speed).
+func impactSpeed(p *law.Smooth, m, reff, delta float64) float64 {
+	h := hertzFactor(p, reff)
+	if !(h > 0) || math.IsInf(m, 0) {
+		return math.Inf(1)
+	}
+	return math.Sqrt(0.8 * h * delta * delta * math.Sqrt(delta) / m)
+}
+
+// hertzFactor returns h of the Hertz laws' F = h δ^(3/2) at effective
+// radius reff (0 for other laws).
+func hertzFactor(p *law.Smooth, reff float64) float64 {
+	switch p.Model {
+	case law.HertzLAMMPS:
+		return p.Kn * math.Sqrt(reff)
+	case law.HertzMaterial:
+		return 4.0 / 3.0 * p.E / (2 * (1 - p.Nu*p.Nu)) * math.Sqrt(reff) // 4/3 Y* √R
+	}
+	return 0
 }
 
 // springDt is the explicit stability bound s·Δt_c of the spring–dashpot of
@@ -471,15 +627,10 @@ func impactOverlapAbove(p *law.Smooth, m, reff, v, floor float64) float64 {
 	if !(v > 0) || math.IsInf(m, 0) {
 		return 0
 	}
-	var h float64 // F = h δ^{3/2}
-	switch p.Model {
-	case law.HookeLAMMPS:
+	if p.Model == law.HookeLAMMPS {
 		return v * math.Sqrt(m/p.Kn)
-	case law.HertzLAMMPS:
-		h = p.Kn * math.Sqrt(reff)
-	case law.HertzMaterial:
-		h = 4.0 / 3.0 * p.E / (2 * (1 - p.Nu*p.Nu)) * math.Sqrt(reff) // 4/3 Y* √R
 	}
+	h := hertzFactor(p, reff)
 	if !(h > 0) {
 		return 0
 	}

@@ -1,0 +1,71 @@
+package world
+
+import (
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+	"grainlab/sim/sq"
+)
+
+// TestSmoothPlacedShapes: the superquadric pair queries of the world, with
+// the shapes placed per body (Evaluate after a placement) and with the
+// bodies moved since the placement (EvaluateFixed, the trial states of the
+// implicit integrators, where the per-body placement is stale), give the
+// contact of sq.Contact at the bodies' current poses: gap and points to
+// 1e-9 of the particle size, the normal to 1e-6 (the world's solve is warm
+// started with tolerance 1e-8, sq.Contact's cold with 1e-10). An overlapping n = 4 pair
+// and a sphere on an n = 8 superquadric; it fails if the stale placement
+// were used for the moved state (the gap changes by 2e-5 m there).
+func TestSmoothPlacedShapes(t *testing.T) {
+	s := sq.Shape{A: 0.004, B: 0.003, C: 0.0025, N1: 4, N2: 4}
+	for _, sphereB := range []bool{false, true} {
+		w := New("placed")
+		if err := w.SetParams(0, 0, ContactParams{Smooth: law.Smooth{Model: law.HertzMaterial, E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5}}); err != nil {
+			t.Fatal(err)
+		}
+		w.Gravity = geom.Vec3{}
+		w.Settings.Workers = 1
+		sa := s
+		if sphereB {
+			sa.N1, sa.N2 = 8, 8
+		}
+		a := body.NewSuperquadric("a", sa, 2500, geom.V(0, 0, 0), geom.QAxisAngle(geom.V(1, 2, 3), 0.3))
+		var b *body.Body
+		if sphereB {
+			b = body.NewSphere("b", 0.002, 2500, geom.V(0.0002, 0.0001, 0.0044))
+		} else {
+			b = body.NewSuperquadric("b", s, 2500, geom.V(0.0075, 0.001, 0.0005), geom.QAxisAngle(geom.V(0, 0, 1), 0.2))
+		}
+		w.AddBody(a)
+		w.AddBody(b)
+		check := func(stage string) {
+			t.Helper()
+			want := sq.Contact(a.SQ, sq.Pose{X: a.X, Q: a.Q}, b.SQ, sq.Pose{X: b.X, Q: b.Q}, nil)
+			if !want.InContact {
+				t.Fatalf("%s: the test pair is not in contact", stage)
+			}
+			n := 0
+			w.EachTrialContact(func(_, _ int, c *contact.Contact) {
+				n++
+				L := 0.002
+				if d := c.Gn - want.Gap; d > 1e-9*L || d < -1e-9*L ||
+					c.PA.Sub(want.PA).Norm() > 1e-9*L || c.PB.Sub(want.PB).Norm() > 1e-9*L || c.N.Sub(want.Normal).Norm() > 1e-6 {
+					t.Errorf("%s (sphere %v): contact gap %.17g PA %v N %v, sq.Contact gap %.17g PA %v N %v", stage, sphereB, c.Gn, c.PA, c.N, want.Gap, want.PA, want.Normal)
+				}
+			})
+			if n != 1 {
+				t.Fatalf("%s: %d contacts, want 1", stage, n)
+			}
+		}
+		w.Evaluate(0, 1e-5)
+		check("placed")
+		w.Commit()
+		b.X = b.X.Add(geom.V(-2e-5, 0, -2e-5))
+		b.Q = geom.QAxisAngle(geom.V(1, 0, 0), 1e-3).Mul(b.Q)
+		w.EvaluateFixed(0, 1e-5)
+		check("moved (EvaluateFixed)")
+	}
+}
