@@ -61,10 +61,11 @@ type crew struct {
 	// helper is inside, read by the workers while it is open.
 	n, batch int
 	body     func(k, lo, hi int)
-	busy     bool         // a job is running (a nested fork–join runs serially)
-	helped   atomic.Int64 // batches run by helpers (statistics)
-	closed   atomic.Bool  // the crew was replaced: its helpers exit
-	slots    []crewSlot   // [1, nw): one per helper
+	busy     bool                // a job is running (a nested fork–join runs serially)
+	helped   atomic.Int64        // batches run by helpers (statistics)
+	closed   atomic.Bool         // the crew was replaced: its helpers exit
+	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
+	slots    []crewSlot          // [1, nw): one per helper
 }
 
 // crewSlot is one helper's state, on its own cache lines: written by the
@@ -106,8 +107,25 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 	t.n, t.batch, t.body = n, batch, body
 	t.next.Store(0)
 	t.epoch.Add(1) // open
+	defer func() {
+		if r := recover(); r != nil { // the caller's batch panicked: end the job, then re-panic
+			t.next.Store(int64(n)) // no helper claims another batch
+			wait = t.join()
+			panic(r)
+		}
+	}()
 	t.wakeAll()
 	t.claim(0)
+	wait = t.join()
+	if p := t.failed.Swap(nil); p != nil { // a helper's batch panicked
+		panic(*p)
+	}
+	return wait
+}
+
+// join closes the open job, waits for the helpers inside it and clears it;
+// it returns the time waited.
+func (t *crew) join() (wait time.Duration) {
 	t.epoch.Add(1) // close: no helper enters this job from now on
 	var t0 time.Time
 	for k := 1; k < t.nw; k++ {
@@ -147,11 +165,17 @@ func (t *crew) claim(k int) (batches int64) {
 func (t *crew) work(k int, e uint64) (batches int64) {
 	s := &t.slots[k]
 	s.inside.Store(true)
+	defer s.inside.Store(false)
+	defer func() {
+		if r := recover(); r != nil { // handed to the caller, which re-panics after the join
+			t.next.Store(int64(t.n))
+			t.failed.CompareAndSwap(nil, &r)
+		}
+	}()
 	if t.epoch.Load() == e {
 		batches = t.claim(k)
 		t.helped.Add(batches)
 	}
-	s.inside.Store(false)
 	return batches
 }
 
