@@ -107,17 +107,19 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 	t.n, t.batch, t.body = n, batch, body
 	t.next.Store(0)
 	t.epoch.Add(1) // open
+	joined := false
 	defer func() {
-		if r := recover(); r != nil { // the caller's batch panicked: end the job, then re-panic
+		if !joined { // the caller's batch panicked: end the job (the panic goes on)
 			t.next.Store(int64(n)) // no helper claims another batch
-			wait = t.join()
-			panic(r)
+			t.join()
+			t.failed.Store(nil) // a helper's panic too: the caller's goes on
 		}
 	}()
 	t.wakeAll()
 	t.claim(0)
 	wait = t.join()
-	if p := t.failed.Swap(nil); p != nil { // a helper's batch panicked
+	joined = true
+	if p := t.failed.Swap(nil); p != nil { // a helper's batch panicked: raise it here
 		panic(*p)
 	}
 	return wait

@@ -92,3 +92,32 @@ func TestCrewHelperPanic(t *testing.T) {
 		}
 	}
 }
+
+// rv1 review: two Worlds stepping at once in one process (--compare runs
+// the second world on its own goroutine) each have their own crew: under
+// -race, every item once and no shared state between the crews.
+func TestCrewTwoWorldsAtOnce(t *testing.T) {
+	done := make(chan string, 2)
+	for g := 0; g < 2; g++ {
+		go func() {
+			w := New("crew")
+			w.Settings.Workers = 2 + g
+			count := make([]int32, 3000)
+			for rep := 0; rep < 300; rep++ {
+				w.parallel(len(count), func(_, i int) { count[i]++ })
+			}
+			for i, c := range count {
+				if c != 300 {
+					done <- "an item ran a wrong number of times: " + string(rune('0'+i%10))
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for g := 0; g < 2; g++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
