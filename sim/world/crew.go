@@ -61,7 +61,7 @@ type crew struct {
 	// helper is inside, read by the workers while it is open.
 	n, batch int
 	body     func(k, lo, hi int)
-	busy     bool                // a job is running (a nested fork–join runs serially)
+	busy     bool                // a job is running (a nested fork–join runs inline, self)
 	helped   atomic.Int64        // batches run by helpers (statistics)
 	closed   atomic.Bool         // the crew was replaced: its helpers exit
 	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
@@ -75,8 +75,9 @@ type crewSlot struct {
 	// leaving it (the job closed or spent); the caller's join waits for it.
 	inside atomic.Bool
 	state  atomic.Int32
+	gid    atomic.Uint64 // the helper goroutine's id (self), set when it starts
 	wake   chan struct{} // one token per parked → running transition made by the caller
-	_      [48]byte
+	_      [40]byte
 }
 
 // newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
@@ -97,9 +98,10 @@ func newCrew(nw int) *crew {
 // crew (the caller is worker 0) and returns when every batch is done, with
 // the time the caller waited for helpers to finish theirs.
 func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) {
-	if t.busy { // a fork–join inside a job's body: on the caller alone
+	if t.busy { // a fork–join inside a job's body: inline, as the worker running that body
+		k := t.self()
 		for lo := 0; lo < n; lo += batch {
-			body(0, lo, min(lo+batch, n))
+			body(k, lo, min(lo+batch, n))
 		}
 		return 0
 	}
@@ -213,6 +215,36 @@ func (t *crew) close() {
 	}
 }
 
+// self returns the worker index of the calling goroutine while a job runs:
+// k for helper k, 0 for any other (the caller). Only a fork–join nested in
+// a job's body asks (about a microsecond: goid), so that it runs with the
+// enclosing worker's index and scratch.
+func (t *crew) self() int {
+	g := goid()
+	for k := 1; k < t.nw; k++ {
+		if t.slots[k].gid.Load() == g {
+			return k
+		}
+	}
+	return 0
+}
+
+// goid returns the calling goroutine's id, read from the first line of its
+// stack trace ("goroutine 123 [running]:"); ids are never reused.
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = b[len("goroutine "):]
+	var id uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = 10*id + uint64(c-'0')
+	}
+	return id
+}
+
 // open reports whether epoch e is an open job that a helper which last
 // worked on seen has not worked on yet.
 func open(e, seen uint64) bool { return e&1 == 0 && e != seen }
@@ -222,6 +254,7 @@ func open(e, seen uint64) bool { return e&1 == 0 && e != seen }
 // closed.
 func (t *crew) helper(k int) {
 	s := &t.slots[k]
+	s.gid.Store(goid())
 	timer := time.NewTimer(crewIdle)
 	timer.Stop()
 	var seen uint64
@@ -303,6 +336,10 @@ func (w *World) passWorkers(n int) int {
 // parallelMin items is timed in Profile.Parallel, with any number of
 // workers.
 func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
+	if k, ok := w.nested(); ok {
+		body(k, 0, n)
+		return
+	}
 	if n < parallelMin {
 		body(0, 0, n)
 		return
@@ -314,6 +351,17 @@ func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
 		w.forkJoin(n, nw, max(8, n/(16*nw)), body)
 	}
 	w.Stats.Profile.Parallel += time.Since(t0)
+}
+
+// nested reports whether a pass of the World's crew is running, and if so
+// the worker index of the calling goroutine: a pass inside a pass's body
+// runs inline on that worker (its index, its scratch), untimed and
+// uncounted in Profile (which the caller alone updates).
+func (w *World) nested() (int, bool) {
+	if t := w.crew; t != nil && t.busy {
+		return t.self(), true
+	}
+	return 0, false
 }
 
 // parallel runs f(worker, i) for i in [0, n) on Settings.Workers workers
@@ -342,6 +390,14 @@ func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
 // per stage per batch) is added to spent. Results must not depend on which
 // worker ran an item.
 func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
+	if k, ok := w.nested(); ok {
+		for _, f := range stages {
+			if f != nil {
+				f(k, 0, n)
+			}
+		}
+		return
+	}
 	nw := w.passWorkers(n)
 	for k := 0; k < nw; k++ {
 		w.scratch[k].spent = [3]time.Duration{}
