@@ -29,17 +29,23 @@ import (
 // itself. Results must not depend on which worker ran an item (each item
 // writes only its own data), so they are the same for any worker count.
 //
-// Between jobs a helper polls the epoch for crewSpin (the serial gaps
-// between a step's fork–joins are tens of microseconds), then parks on its
+// Between jobs a helper polls the epoch for up to crewSpin (the serial
+// gaps between a step's fork–joins are tens of microseconds; less when it
+// is seldom scheduled in time, see helper), then parks on its
 // wake channel; a helper parked for crewIdle exits, and the next job
 // starts it again. So a World that is dropped, or whose Settings.Workers
 // changed (the crew is replaced), leaves no goroutine behind once
 // crewIdle has passed.
 
 const (
-	crewSpin = 50 * time.Microsecond  // a helper polls for a job this long before parking
-	crewIdle = 100 * time.Millisecond // a parked helper exits after this long
+	crewSpin  = 50 * time.Microsecond  // a helper polls for a job this long before parking
+	crewIdle  = 100 * time.Millisecond // a parked helper exits after this long
+	crewLate  = 10 * time.Microsecond  // a helper that sees a job later than this after it opened was descheduled
+	crewProbe = 128                    // jobs between full polls of a helper whose polling time has decayed
 )
+
+// crewClock is the origin of crew.opened (monotonic).
+var crewClock = time.Now()
 
 // Helper states (crewSlot.state).
 const (
@@ -54,9 +60,12 @@ type crew struct {
 	spin  time.Duration // polling time before parking (0 with GOMAXPROCS 1)
 	_     [64]byte
 	epoch atomic.Uint64 // even: a job is open; odd: closed (starts at 1)
-	_     [56]byte
-	next  atomic.Int64 // the job's next unclaimed item
-	_     [56]byte
+	// opened: when the last job opened (since crewClock), for the
+	// helpers' lateness; written before the epoch opens it.
+	opened atomic.Int64
+	_      [48]byte
+	next   atomic.Int64 // the job's next unclaimed item
+	_      [56]byte
 	// The job: written by the caller only while the epoch is odd and no
 	// helper is inside, read by the workers while it is open.
 	n, batch int
@@ -108,6 +117,9 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 	t.busy = true
 	t.n, t.batch, t.body = n, batch, body
 	t.next.Store(0)
+	if t.spin > 0 {
+		t.opened.Store(int64(time.Since(crewClock)))
+	}
 	t.epoch.Add(1) // open
 	joined := false
 	defer func() {
@@ -250,27 +262,47 @@ func goid() uint64 {
 func open(e, seen uint64) bool { return e&1 == 0 && e != seen }
 
 // helper is the loop of helper k: poll for a job, work on it, park when
-// none comes for t.spin, exit when parked for crewIdle or when the crew is
-// closed.
+// none comes for its polling time, exit when parked for crewIdle or when
+// the crew is closed.
+//
+// The polling time adapts to how the helper is scheduled. It doubles (up
+// to t.spin) only when a job opened during the polling and the helper saw
+// it within crewLate: the helper was on a processor of its own, waiting
+// for the caller. It halves when the polling timed out, or when the job
+// opened during the polling but the helper saw it late (its thread was
+// descheduled meanwhile: the machine is busy, or the helper shares the
+// caller's processor and runs only when the caller is preempted — a batch
+// it then takes is no sign that polling pays). A job already open when the
+// helper looks (woken from park, or opened while it ran the last one)
+// changes nothing. Below t.spin/64 the helper parks almost at once; every
+// crewProbe jobs it polls the full t.spin once, so it comes back when a
+// processor frees up.
 func (t *crew) helper(k int) {
 	s := &t.slots[k]
 	s.gid.Store(goid())
 	timer := time.NewTimer(crewIdle)
 	timer.Stop()
 	var seen uint64
-	spin := t.spin
+	spin, probe := t.spin, 0
 	for !t.closed.Load() {
-		if e, ok := t.poll(seen, spin); ok {
-			seen = e
-			// A job it arrived too late for halves the polling time, one it
-			// took part in doubles it (up to t.spin): on a machine busy with
-			// other work, a helper that is seldom scheduled in time stops
-			// taking processor time from the caller's thread.
-			if t.work(k, e) > 0 {
-				spin = min(max(2*spin, time.Microsecond), t.spin)
-			} else {
-				spin /= 2
+		try := spin
+		if spin < t.spin/64 {
+			if probe++; probe%crewProbe == 0 {
+				try = t.spin
 			}
+		}
+		e, polled, ok := t.poll(seen, try)
+		switch {
+		case !ok:
+			spin /= 2
+		case polled && time.Since(crewClock)-time.Duration(t.opened.Load()) <= crewLate:
+			spin = min(max(2*try, time.Microsecond), t.spin)
+		case polled:
+			spin /= 2
+		}
+		if ok {
+			seen = e
+			t.work(k, e)
 			continue
 		}
 		s.state.Store(helperParked)
@@ -293,12 +325,13 @@ func (t *crew) helper(k int) {
 	}
 }
 
-// poll waits up to spin for a job not yet seen and returns its epoch.
-func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
+// poll waits up to spin for a job not yet seen and returns its epoch, and
+// whether it opened while polling (false: it was open at the first look).
+func (t *crew) poll(seen uint64, spin time.Duration) (e uint64, polled, ok bool) {
 	var deadline time.Time
 	for i := 0; ; i++ {
 		if e := t.epoch.Load(); open(e, seen) {
-			return e, true
+			return e, i > 0, true
 		}
 		if i&63 != 63 {
 			continue
@@ -306,7 +339,7 @@ func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
 		if i == 63 {
 			deadline = time.Now().Add(spin)
 		} else if t.closed.Load() || time.Now().After(deadline) {
-			return 0, false
+			return 0, false, false
 		}
 		runtime.Gosched() // others' goroutines on this processor run too
 	}
