@@ -38,10 +38,11 @@ import (
 // crewIdle has passed.
 
 const (
-	crewSpin  = 50 * time.Microsecond  // a helper polls for a job this long before parking
-	crewIdle  = 100 * time.Millisecond // a parked helper exits after this long
-	crewLate  = 10 * time.Microsecond  // a helper that sees a job later than this after it opened was descheduled
-	crewProbe = 128                    // jobs between full polls of a helper whose polling time has decayed
+	crewSpin     = 50 * time.Microsecond  // a helper polls for a job this long before parking
+	crewIdle     = 100 * time.Millisecond // a parked helper exits after this long
+	crewLate     = 10 * time.Microsecond  // a helper that sees a job later than this after it opened was descheduled
+	crewProbe    = 128                    // jobs between full polls of a helper whose polling time has decayed
+	crewJoinSpin = 5 * time.Microsecond   // a join polls for a helper this long, then sleeps
 )
 
 // crewClock is the origin of crew.opened (monotonic).
@@ -83,10 +84,14 @@ type crewSlot struct {
 	// inside: the helper is between its announcement for a job and its
 	// leaving it (the job closed or spent); the caller's join waits for it.
 	inside atomic.Bool
+	// waiter: the caller's join sleeps on left until the helper leaves
+	// (set by the caller, taken back by whichever of the two comes second).
+	waiter atomic.Bool
 	state  atomic.Int32
 	gid    atomic.Uint64 // the helper goroutine's id (self), set when it starts
 	wake   chan struct{} // one token per parked → running transition made by the caller
-	_      [40]byte
+	left   chan struct{} // one token per join the caller slept in
+	_      [32]byte
 }
 
 // newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
@@ -99,6 +104,7 @@ func newCrew(nw int) *crew {
 	}
 	for k := range t.slots {
 		t.slots[k].wake = make(chan struct{}, 1)
+		t.slots[k].left = make(chan struct{}, 1)
 	}
 	return t
 }
@@ -149,7 +155,18 @@ func (t *crew) join() (wait time.Duration) {
 			if t0.IsZero() {
 				t0 = time.Now()
 			}
-			runtime.Gosched()
+			if time.Since(t0) < crewJoinSpin {
+				runtime.Gosched()
+				continue
+			}
+			// Sleep until the helper leaves: its thread may be waiting
+			// for this one's processor (the OS does not know that
+			// polling here waits for it).
+			s.waiter.Store(true)
+			if s.inside.Load() || !s.waiter.CompareAndSwap(true, false) {
+				<-s.left // the helper takes waiter back and sends
+			}
+			break
 		}
 	}
 	if !t0.IsZero() {
@@ -181,7 +198,7 @@ func (t *crew) claim(k int) (batches int64) {
 func (t *crew) work(k int, e uint64) (batches int64) {
 	s := &t.slots[k]
 	s.inside.Store(true)
-	defer s.inside.Store(false)
+	defer s.leave()
 	defer func() {
 		if r := recover(); r != nil { // handed to the caller, which re-panics after the join
 			t.next.Store(int64(t.n))
@@ -193,6 +210,15 @@ func (t *crew) work(k int, e uint64) (batches int64) {
 		t.helped.Add(batches)
 	}
 	return batches
+}
+
+// leave ends the helper's part in a job and wakes the caller if it sleeps
+// in join for it.
+func (s *crewSlot) leave() {
+	s.inside.Store(false)
+	if s.waiter.CompareAndSwap(true, false) {
+		s.left <- struct{}{}
+	}
 }
 
 // wakeAll makes every helper look at the job just opened: a parked one is
