@@ -87,11 +87,14 @@ type crewSlot struct {
 	// waiter: the caller's join sleeps on left until the helper leaves
 	// (set by the caller, taken back by whichever of the two comes second).
 	waiter atomic.Bool
+	// prompt: the helper's polling time is at least half of crew.spin (it
+	// has had a processor of its own): a join polls for it to the end.
+	prompt atomic.Bool
 	state  atomic.Int32
 	gid    atomic.Uint64 // the helper goroutine's id (self), set when it starts
 	wake   chan struct{} // one token per parked → running transition made by the caller
 	left   chan struct{} // one token per join the caller slept in
-	_      [32]byte
+	_      [31]byte
 }
 
 // newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
@@ -155,13 +158,14 @@ func (t *crew) join() (wait time.Duration) {
 			if t0.IsZero() {
 				t0 = time.Now()
 			}
-			if time.Since(t0) < crewJoinSpin {
+			if s.prompt.Load() || time.Since(t0) < crewJoinSpin {
 				runtime.Gosched()
 				continue
 			}
-			// Sleep until the helper leaves: its thread may be waiting
-			// for this one's processor (the OS does not know that
-			// polling here waits for it).
+			// Sleep until the helper leaves: it has been seldom scheduled
+			// in time, so its thread may be waiting for this one's
+			// processor (the OS does not know that polling here waits
+			// for it).
 			s.waiter.Store(true)
 			if s.inside.Load() || !s.waiter.CompareAndSwap(true, false) {
 				<-s.left // the helper takes waiter back and sends
@@ -325,6 +329,9 @@ func (t *crew) helper(k int) {
 			spin = min(max(2*try, time.Microsecond), t.spin)
 		case polled:
 			spin /= 2
+		}
+		if p := spin >= t.spin/2; p != s.prompt.Load() {
+			s.prompt.Store(p)
 		}
 		if ok {
 			seen = e
