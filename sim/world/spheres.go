@@ -59,7 +59,7 @@ type Spheres struct {
 	accFresh, lazy, stale bool
 	refBuilds             int // Verlet builds when rec's reference positions were copied
 
-	// Drift and Accept on two workers (passes).
+	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
 	dtDrift, hFinish float64
 	kickDrift        KickDrift // the integrator's kinematics of the pass in progress

@@ -126,7 +126,8 @@ func (s *Spheres) passes() bool {
 // (below it a pass lasts less than handing half of it to the other worker).
 const passMin = 2048
 
-// passPart is one worker's results of a pass of Drift or Accept.
+// passPart is one part's results of a pass of Drift or Accept (part 0 or 1
+// of the bodies, on whichever worker claimed it).
 type passPart struct {
 	d1, d2 float64
 	finite bool
