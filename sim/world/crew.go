@@ -29,17 +29,24 @@ import (
 // itself. Results must not depend on which worker ran an item (each item
 // writes only its own data), so they are the same for any worker count.
 //
-// Between jobs a helper polls the epoch for crewSpin (the serial gaps
-// between a step's fork–joins are tens of microseconds), then parks on its
+// Between jobs a helper polls the epoch for up to crewSpin (the serial
+// gaps between a step's fork–joins are tens of microseconds; less when it
+// is seldom scheduled in time, see helper), then parks on its
 // wake channel; a helper parked for crewIdle exits, and the next job
 // starts it again. So a World that is dropped, or whose Settings.Workers
 // changed (the crew is replaced), leaves no goroutine behind once
 // crewIdle has passed.
 
 const (
-	crewSpin = 50 * time.Microsecond  // a helper polls for a job this long before parking
-	crewIdle = 100 * time.Millisecond // a parked helper exits after this long
+	crewSpin     = 50 * time.Microsecond  // a helper polls for a job this long before parking
+	crewIdle     = 100 * time.Millisecond // a parked helper exits after this long
+	crewLate     = 10 * time.Microsecond  // a helper that sees a job later than this after it opened was descheduled
+	crewProbe    = 128                    // jobs between full polls of a helper whose polling time has decayed
+	crewJoinSpin = 5 * time.Microsecond   // a join polls for a helper this long, then sleeps
 )
+
+// crewClock is the origin of crew.opened (monotonic).
+var crewClock = time.Now()
 
 // Helper states (crewSlot.state).
 const (
@@ -54,17 +61,21 @@ type crew struct {
 	spin  time.Duration // polling time before parking (0 with GOMAXPROCS 1)
 	_     [64]byte
 	epoch atomic.Uint64 // even: a job is open; odd: closed (starts at 1)
-	_     [56]byte
-	next  atomic.Int64 // the job's next unclaimed item
-	_     [56]byte
+	// opened: when the last job opened (since crewClock), for the
+	// helpers' lateness; written before the epoch opens it.
+	opened atomic.Int64
+	_      [48]byte
+	next   atomic.Int64 // the job's next unclaimed item
+	_      [56]byte
 	// The job: written by the caller only while the epoch is odd and no
 	// helper is inside, read by the workers while it is open.
 	n, batch int
 	body     func(k, lo, hi int)
-	busy     bool         // a job is running (a nested fork–join runs serially)
-	helped   atomic.Int64 // batches run by helpers (statistics)
-	closed   atomic.Bool  // the crew was replaced: its helpers exit
-	slots    []crewSlot   // [1, nw): one per helper
+	busy     bool                // a job is running (a nested fork–join runs inline, self)
+	helped   atomic.Int64        // batches run by helpers (statistics)
+	closed   atomic.Bool         // the crew was replaced: its helpers exit
+	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
+	slots    []crewSlot          // [1, nw): one per helper
 }
 
 // crewSlot is one helper's state, on its own cache lines: written by the
@@ -73,9 +84,17 @@ type crewSlot struct {
 	// inside: the helper is between its announcement for a job and its
 	// leaving it (the job closed or spent); the caller's join waits for it.
 	inside atomic.Bool
+	// waiter: the caller's join sleeps on left until the helper leaves
+	// (set by the caller, taken back by whichever of the two comes second).
+	waiter atomic.Bool
+	// prompt: the helper's polling time is at least half of crew.spin (it
+	// has had a processor of its own): a join polls for it to the end.
+	prompt atomic.Bool
 	state  atomic.Int32
+	gid    atomic.Uint64 // the helper goroutine's id (self), set when it starts
 	wake   chan struct{} // one token per parked → running transition made by the caller
-	_      [48]byte
+	left   chan struct{} // one token per join the caller slept in
+	_      [31]byte
 }
 
 // newCrew returns a crew of nw workers (the caller and nw−1 helpers, started
@@ -88,6 +107,7 @@ func newCrew(nw int) *crew {
 	}
 	for k := range t.slots {
 		t.slots[k].wake = make(chan struct{}, 1)
+		t.slots[k].left = make(chan struct{}, 1)
 	}
 	return t
 }
@@ -96,18 +116,41 @@ func newCrew(nw int) *crew {
 // crew (the caller is worker 0) and returns when every batch is done, with
 // the time the caller waited for helpers to finish theirs.
 func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) {
-	if t.busy { // a fork–join inside a job's body: on the caller alone
+	if t.busy { // a fork–join inside a job's body: inline, as the worker running that body
+		k := t.self()
 		for lo := 0; lo < n; lo += batch {
-			body(0, lo, min(lo+batch, n))
+			body(k, lo, min(lo+batch, n))
 		}
 		return 0
 	}
 	t.busy = true
 	t.n, t.batch, t.body = n, batch, body
 	t.next.Store(0)
+	if t.spin > 0 {
+		t.opened.Store(int64(time.Since(crewClock)))
+	}
 	t.epoch.Add(1) // open
+	joined := false
+	defer func() {
+		if !joined { // the caller's batch panicked: end the job (the panic goes on)
+			t.next.Store(int64(n)) // no helper claims another batch
+			t.join()
+			t.failed.Store(nil) // a helper's panic too: the caller's goes on
+		}
+	}()
 	t.wakeAll()
 	t.claim(0)
+	wait = t.join()
+	joined = true
+	if p := t.failed.Swap(nil); p != nil { // a helper's batch panicked: raise it here
+		panic(*p)
+	}
+	return wait
+}
+
+// join closes the open job, waits for the helpers inside it and clears it;
+// it returns the time waited.
+func (t *crew) join() (wait time.Duration) {
 	t.epoch.Add(1) // close: no helper enters this job from now on
 	var t0 time.Time
 	for k := 1; k < t.nw; k++ {
@@ -115,7 +158,19 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 			if t0.IsZero() {
 				t0 = time.Now()
 			}
-			runtime.Gosched()
+			if s.prompt.Load() || time.Since(t0) < crewJoinSpin {
+				runtime.Gosched()
+				continue
+			}
+			// Sleep until the helper leaves: it has been seldom scheduled
+			// in time, so its thread may be waiting for this one's
+			// processor (the OS does not know that polling here waits
+			// for it).
+			s.waiter.Store(true)
+			if s.inside.Load() || !s.waiter.CompareAndSwap(true, false) {
+				<-s.left // the helper takes waiter back and sends
+			}
+			break
 		}
 	}
 	if !t0.IsZero() {
@@ -147,12 +202,27 @@ func (t *crew) claim(k int) (batches int64) {
 func (t *crew) work(k int, e uint64) (batches int64) {
 	s := &t.slots[k]
 	s.inside.Store(true)
+	defer s.leave()
+	defer func() {
+		if r := recover(); r != nil { // handed to the caller, which re-panics after the join
+			t.next.Store(int64(t.n))
+			t.failed.CompareAndSwap(nil, &r)
+		}
+	}()
 	if t.epoch.Load() == e {
 		batches = t.claim(k)
 		t.helped.Add(batches)
 	}
-	s.inside.Store(false)
 	return batches
+}
+
+// leave ends the helper's part in a job and wakes the caller if it sleeps
+// in join for it.
+func (s *crewSlot) leave() {
+	s.inside.Store(false)
+	if s.waiter.CompareAndSwap(true, false) {
+		s.left <- struct{}{}
+	}
 }
 
 // wakeAll makes every helper look at the job just opened: a parked one is
@@ -187,31 +257,85 @@ func (t *crew) close() {
 	}
 }
 
+// self returns the worker index of the calling goroutine while a job runs:
+// k for helper k, 0 for any other (the caller). Only a fork–join nested in
+// a job's body asks (about a microsecond: goid), so that it runs with the
+// enclosing worker's index and scratch.
+func (t *crew) self() int {
+	g := goid()
+	for k := 1; k < t.nw; k++ {
+		if t.slots[k].gid.Load() == g {
+			return k
+		}
+	}
+	return 0
+}
+
+// goid returns the calling goroutine's id, read from the first line of its
+// stack trace ("goroutine 123 [running]:"); ids are never reused.
+func goid() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = b[len("goroutine "):]
+	var id uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = 10*id + uint64(c-'0')
+	}
+	return id
+}
+
 // open reports whether epoch e is an open job that a helper which last
 // worked on seen has not worked on yet.
 func open(e, seen uint64) bool { return e&1 == 0 && e != seen }
 
 // helper is the loop of helper k: poll for a job, work on it, park when
-// none comes for t.spin, exit when parked for crewIdle or when the crew is
-// closed.
+// none comes for its polling time, exit when parked for crewIdle or when
+// the crew is closed.
+//
+// The polling time adapts to how the helper is scheduled. It doubles (up
+// to t.spin) only when a job opened during the polling and the helper saw
+// it within crewLate: the helper was on a processor of its own, waiting
+// for the caller. It halves when the polling timed out, or when the job
+// opened during the polling but the helper saw it late (its thread was
+// descheduled meanwhile: the machine is busy, or the helper shares the
+// caller's processor and runs only when the caller is preempted — a batch
+// it then takes is no sign that polling pays). A job already open when the
+// helper looks (woken from park, or opened while it ran the last one)
+// changes nothing. Below t.spin/64 the helper parks almost at once; every
+// crewProbe jobs it polls the full t.spin once, so it comes back when a
+// processor frees up.
 func (t *crew) helper(k int) {
 	s := &t.slots[k]
+	s.gid.Store(goid())
 	timer := time.NewTimer(crewIdle)
 	timer.Stop()
 	var seen uint64
-	spin := t.spin
+	spin, probe := t.spin, 0
 	for !t.closed.Load() {
-		if e, ok := t.poll(seen, spin); ok {
-			seen = e
-			// A job it arrived too late for halves the polling time, one it
-			// took part in doubles it (up to t.spin): on a machine busy with
-			// other work, a helper that is seldom scheduled in time stops
-			// taking processor time from the caller's thread.
-			if t.work(k, e) > 0 {
-				spin = min(max(2*spin, time.Microsecond), t.spin)
-			} else {
-				spin /= 2
+		try := spin
+		if spin < t.spin/64 {
+			if probe++; probe%crewProbe == 0 {
+				try = t.spin
 			}
+		}
+		e, polled, ok := t.poll(seen, try)
+		switch {
+		case !ok:
+			spin /= 2
+		case polled && time.Since(crewClock)-time.Duration(t.opened.Load()) <= crewLate:
+			spin = min(max(2*try, time.Microsecond), t.spin)
+		case polled:
+			spin /= 2
+		}
+		if p := spin >= t.spin/2; p != s.prompt.Load() {
+			s.prompt.Store(p)
+		}
+		if ok {
+			seen = e
+			t.work(k, e)
 			continue
 		}
 		s.state.Store(helperParked)
@@ -234,12 +358,13 @@ func (t *crew) helper(k int) {
 	}
 }
 
-// poll waits up to spin for a job not yet seen and returns its epoch.
-func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
+// poll waits up to spin for a job not yet seen and returns its epoch, and
+// whether it opened while polling (false: it was open at the first look).
+func (t *crew) poll(seen uint64, spin time.Duration) (e uint64, polled, ok bool) {
 	var deadline time.Time
 	for i := 0; ; i++ {
 		if e := t.epoch.Load(); open(e, seen) {
-			return e, true
+			return e, i > 0, true
 		}
 		if i&63 != 63 {
 			continue
@@ -247,7 +372,7 @@ func (t *crew) poll(seen uint64, spin time.Duration) (uint64, bool) {
 		if i == 63 {
 			deadline = time.Now().Add(spin)
 		} else if t.closed.Load() || time.Now().After(deadline) {
-			return 0, false
+			return 0, false, false
 		}
 		runtime.Gosched() // others' goroutines on this processor run too
 	}
@@ -277,6 +402,10 @@ func (w *World) passWorkers(n int) int {
 // parallelMin items is timed in Profile.Parallel, with any number of
 // workers.
 func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
+	if k, ok := w.nested(); ok {
+		body(k, 0, n)
+		return
+	}
 	if n < parallelMin {
 		body(0, 0, n)
 		return
@@ -288,6 +417,17 @@ func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
 		w.forkJoin(n, nw, max(8, n/(16*nw)), body)
 	}
 	w.Stats.Profile.Parallel += time.Since(t0)
+}
+
+// nested reports whether a pass of the World's crew is running, and if so
+// the worker index of the calling goroutine: a pass inside a pass's body
+// runs inline on that worker (its index, its scratch), untimed and
+// uncounted in Profile (which the caller alone updates).
+func (w *World) nested() (int, bool) {
+	if t := w.crew; t != nil && t.busy {
+		return t.self(), true
+	}
+	return 0, false
 }
 
 // parallel runs f(worker, i) for i in [0, n) on Settings.Workers workers
@@ -316,6 +456,14 @@ func (w *World) parallelRange(n int, f func(worker, lo, hi int)) {
 // per stage per batch) is added to spent. Results must not depend on which
 // worker ran an item.
 func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]time.Duration) {
+	if k, ok := w.nested(); ok {
+		for _, f := range stages {
+			if f != nil {
+				f(k, 0, n)
+			}
+		}
+		return
+	}
 	nw := w.passWorkers(n)
 	for k := 0; k < nw; k++ {
 		w.scratch[k].spent = [3]time.Duration{}

@@ -9,7 +9,8 @@ import (
 // Every pass on the World's crew runs each item exactly once, on a worker
 // index below Settings.Workers, for pass sizes around the batch and
 // parallel limits and for worker counts changed between passes (the crew
-// is replaced); a fork–join inside a pass's body runs on the caller alone.
+// is replaced); a fork–join inside a pass's body runs inline on the worker
+// running that body.
 // Run under -race: the items are plain writes, so a batch run twice at
 // once, or a job read while the caller rewrites it, is a data race.
 func TestCrewRunsEveryItemOnce(t *testing.T) {
@@ -57,7 +58,7 @@ func TestCrewRunsEveryItemOnce(t *testing.T) {
 	outer, inner := make([]int32, 256), make([]int32, 256*100)
 	w.parallel(len(outer), func(k, i int) {
 		outer[i]++
-		if i == 7 && k == 0 { // the caller's batch: its nested pass runs serially
+		if i == 7 && k == 0 { // the caller's batch: its nested pass runs inline, as worker 0
 			w.parallel(len(inner), func(k2, j int) {
 				if k2 == 0 {
 					inner[j]++
@@ -74,7 +75,9 @@ func TestCrewRunsEveryItemOnce(t *testing.T) {
 
 // The crew's helpers exit once parked for crewIdle: a World that stops
 // stepping, or whose crew was replaced when Settings.Workers changed,
-// leaves no goroutine behind (the window's loop changes workers live).
+// leaves no goroutine behind (the window's loop drops its World on every
+// load and reset; Settings.Workers is set once, when a World is built,
+// and changed between passes only by tests).
 func TestCrewLeavesNoGoroutine(t *testing.T) {
 	base := runtime.NumGoroutine()
 	w := New("crew")

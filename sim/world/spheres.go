@@ -59,17 +59,17 @@ type Spheres struct {
 	accFresh, lazy, stale bool
 	refBuilds             int // Verlet builds when rec's reference positions were copied
 
-	// Drift and Accept on two workers (passes).
+	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
 	dtDrift, hFinish float64
 	kickDrift        KickDrift // the integrator's kinematics of the pass in progress
 	kick             Kick
 	testDrift        bool
-	driftJob         func(worker int)
-	rebuildJob       func(worker int) // the pair list and the wall slots at once
+	driftJob         func(worker, lo, hi int)
+	rebuildJob       func(worker, lo, hi int) // the pair list and the wall slots at once
 	candRebuild      [][2]int32
 	reorderedRebuild bool
-	finishJob        func(worker int)
+	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32 // sphere of body i, −1 for walls
 	r                []float64
@@ -129,11 +129,11 @@ type Spheres struct {
 	wr     []float64 // |ω| r of sphere k
 	vmax2  []float64 // largest |v|² of a species' spheres that do not turn
 
-	par    team
 	choice splitChoice
-	split  func(worker int) // evalSplit as a value (made once: no allocation per step)
-	dtEval float64          // dt of the evaluation in progress (evalSplit)
-	drift  driftTest        // the last Drift's list test
+	// evalPairs and evalSpheres as values (made once: no allocation per step)
+	splitPairs, splitSpheres func(worker, lo, hi int)
+	dtEval                   float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
+	drift                    driftTest // the last Drift's list test
 }
 
 // sphereRec is what the world's part of Drift and Accept needs of a

@@ -1,8 +1,6 @@
 package world
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"grainlab/sim/body"
@@ -41,8 +39,8 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
 	if split {
-		if s.split == nil {
-			s.split = s.evalSplit
+		if s.splitPairs == nil {
+			s.splitPairs, s.splitSpheres = s.evalPairs, s.evalSpheres
 		}
 		s.dtEval = dt
 		if s.csrStale {
@@ -50,7 +48,8 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.csrStale = false
 		}
 		l.PrepareSplit()
-		s.par.run(s.split)
+		s.fork(nChunks, s.splitPairs)
+		s.fork(nChunks, s.splitSpheres)
 		s.sumChunks()
 		owls += s.sumSlots()
 	} else {
@@ -102,19 +101,22 @@ func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int
 	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
 }
 
-// evalSplit is worker's share of a split evaluation: its pair chunks, then,
-// once every worker is through, its spheres (weight, stored pair forces in
-// pair order, walls).
-func (s *Spheres) evalSplit(worker int) {
-	nw, dt := s.par.workers, s.dtEval
+// evalPairs is the first pass of a split evaluation: the laws of the pairs
+// of chunks [lo, hi), their forces stored per pair.
+func (s *Spheres) evalPairs(_, lo, hi int) {
 	l := &s.lists[s.cur]
-	for c := worker * nChunks / nw; c < (worker+1)*nChunks/nw; c++ {
-		s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, false)
+	for c := lo; c < hi; c++ {
+		s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, s.dtEval, false)
 	}
-	s.par.barrier(worker)
-	n := len(s.body)
-	tr := &s.tr
-	for k := worker * n / nw; k < (worker+1)*n/nw; k++ {
+}
+
+// evalSpheres is the second pass of a split evaluation, once every pair
+// is through: the spheres of ranges [lo, hi) of nChunks each gather their
+// stored pair forces in pair order and add their walls.
+func (s *Spheres) evalSpheres(_, lo, hi int) {
+	l := &s.lists[s.cur]
+	n, dt, tr := len(s.body), s.dtEval, &s.tr
+	for k := lo * n / nChunks; k < hi*n/nChunks; k++ {
 		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
 		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
@@ -400,139 +402,17 @@ func (w *World) wallEntry(wi, i int) *pairEntry {
 	return e
 }
 
-// The two workers of the sphere path (the split evaluation, Drift and
-// Accept on large systems, a list rebuild beside the wall slots) and the
-// measured choice of splitting an evaluation.
+// The sphere path's parallel work (the split evaluation, Drift and Accept
+// on large systems, a list rebuild beside the wall slots) and the measured
+// choice of splitting an evaluation.
 
-// team runs a split evaluation of the sphere path on two goroutines: the
-// caller and a persistent helper. A step of a small system lasts
-// microseconds, less than waking a sleeping goroutine costs, so every wait
-// (the helper for the next job, the caller for the helper, either at a
-// barrier) first spins for a few microseconds and only then sleeps: on an
-// idle machine the two meet spinning; on a busy one a waiter soon gives its
-// processor away. The helper exits after a second without work.
-type team struct {
-	workers int // 2 while a job runs
-
-	job  func(worker int)
-	seq  atomic.Uint64 // jobs posted
-	done atomic.Uint64 // jobs the helper finished
-	bar  atomic.Uint64 // barrier arrivals, two per job
-	wake [2]signal     // per worker: 0 the caller, 1 the helper
-
-	mu      sync.Mutex
-	running bool // a helper goroutine exists (guarded by mu)
-}
-
-const (
-	teamSpin = 4096            // polls before a waiter sleeps (a few µs)
-	teamIdle = 1 * time.Second // a sleeping helper exits after this long without work
-)
-
-// signal lets one goroutine sleep until another has made a condition true.
-type signal struct {
-	mu       sync.Mutex
-	sleeping bool
-	ch       chan struct{}
-}
-
-// notify wakes the goroutine sleeping on s, if any; call it after making
-// its condition true.
-func (s *signal) notify() {
-	s.mu.Lock()
-	if s.sleeping {
-		s.sleeping = false
-		s.ch <- struct{}{}
-	}
-	s.mu.Unlock()
-}
-
-// wait returns once ready reports true: it spins teamSpin polls, then
-// sleeps until notified (and checks again). With a non-nil timeout it gives
-// up when a sleep lasts that long and reports false.
-func (s *signal) wait(ready func() bool, timeout *time.Timer) bool {
-	for {
-		for i := 0; i < teamSpin; i++ {
-			if ready() {
-				return true
-			}
-		}
-		s.mu.Lock()
-		if s.ch == nil {
-			s.ch = make(chan struct{}, 1)
-		}
-		if ready() {
-			s.mu.Unlock()
-			return true
-		}
-		s.sleeping = true
-		s.mu.Unlock()
-		if timeout == nil {
-			<-s.ch
-			continue
-		}
-		timeout.Reset(teamIdle)
-		select {
-		case <-s.ch:
-		case <-timeout.C:
-			s.mu.Lock()
-			if s.sleeping { // nobody is coming: give up
-				s.sleeping = false
-				s.mu.Unlock()
-				return false
-			}
-			s.mu.Unlock()
-			<-s.ch // notified while the timer fired
-		}
-	}
-}
-
-// run calls f(0) on the calling goroutine and f(1) on the helper, and
-// returns when both are done. Each job must call barrier once per worker.
-func (t *team) run(f func(worker int)) {
-	t.workers = 2
-	t.job = f
-	g := t.seq.Add(1)
-	t.mu.Lock()
-	if !t.running {
-		t.running = true
-		go t.helper(g - 1)
-	}
-	t.mu.Unlock()
-	t.wake[1].notify()
-	f(0)
-	t.wake[0].wait(func() bool { return t.done.Load() >= g }, nil)
-}
-
-// barrier returns once both workers of the job have reached it.
-func (t *team) barrier(worker int) {
-	target := t.seq.Load() * 2
-	t.bar.Add(1)
-	t.wake[1-worker].notify()
-	t.wake[worker].wait(func() bool { return t.bar.Load() >= target }, nil)
-}
-
-// helper is the second worker: it runs jobs last+1, last+2, … as they are
-// posted, and exits after teamIdle without one.
-func (t *team) helper(last uint64) {
-	timer := time.NewTimer(teamIdle)
-	defer timer.Stop()
-	for {
-		g := last + 1
-		if !t.wake[1].wait(func() bool { return t.seq.Load() >= g }, timer) {
-			t.mu.Lock()
-			if t.seq.Load() < g {
-				t.running = false
-				t.mu.Unlock()
-				return
-			}
-			t.mu.Unlock() // a job came after all
-		}
-		t.job(1)
-		last = g
-		t.done.Store(g)
-		t.wake[0].notify()
-	}
+// fork runs job(worker, lo, hi) over the parts [0, n) on the World's crew
+// (crew.go: forkJoin), one part per batch: a part runs on whichever worker
+// claims it (the caller does every part no helper has started), so each
+// part keeps its results in its own slots and the bits do not depend on
+// the workers. job is made once (no allocation per step).
+func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
+	s.w.forkJoin(n, max(s.w.Settings.Workers, 1), 1, job)
 }
 
 // SplitMode says how the sphere path uses two workers (Settings.Workers > 1):

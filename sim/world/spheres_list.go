@@ -62,16 +62,17 @@ func (s *Spheres) updateList() {
 		// share nothing but tables both only read); the classes after.
 		s.candRebuild, s.reorderedRebuild = cand, reordered
 		if s.rebuildJob == nil {
-			s.rebuildJob = func(worker int) {
-				if worker == 0 {
-					s.rebuildPairs(s.candRebuild, s.reorderedRebuild)
-				} else {
-					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+			s.rebuildJob = func(_, lo, hi int) {
+				for part := lo; part < hi; part++ {
+					if part == 0 {
+						s.rebuildPairs(s.candRebuild, s.reorderedRebuild)
+					} else {
+						s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+					}
 				}
-				s.par.barrier(worker)
 			}
 		}
-		s.par.run(s.rebuildJob)
+		s.fork(2, s.rebuildJob)
 		s.candRebuild = nil
 		s.finishList()
 	case rebuilt:

@@ -84,14 +84,15 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	finite := true
 	if s.passes() {
 		if s.driftJob == nil {
-			s.driftJob = func(worker int) {
-				lo, hi := worker*len(s.byBody)/2, (worker+1)*len(s.byBody)/2
-				r := &s.part[worker]
-				r.d1, r.d2, r.finite = s.driftRange(lo, hi)
-				s.par.barrier(worker)
+			s.driftJob = func(_, plo, phi int) {
+				for part := plo; part < phi; part++ {
+					lo, hi := part*len(s.byBody)/2, (part+1)*len(s.byBody)/2
+					r := &s.part[part]
+					r.d1, r.d2, r.finite = s.driftRange(lo, hi)
+				}
 			}
 		}
-		s.par.run(s.driftJob)
+		s.fork(2, s.driftJob)
 		d1, d2, finite = s.part[0].d1, s.part[0].d2, s.part[0].finite && s.part[1].finite
 		for _, d := range [2]float64{s.part[1].d1, s.part[1].d2} {
 			if d > d2 {
@@ -125,7 +126,8 @@ func (s *Spheres) passes() bool {
 // (below it a pass lasts less than handing half of it to the other worker).
 const passMin = 2048
 
-// passPart is one worker's results of a pass of Drift or Accept.
+// passPart is one part's results of a pass of Drift or Accept (part 0 or 1
+// of the bodies, on whichever worker claimed it).
 type passPart struct {
 	d1, d2 float64
 	finite bool
@@ -241,24 +243,25 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2)
 	case s.passes():
 		if s.finishJob == nil {
-			s.finishJob = func(worker int) {
-				r := &s.part[worker]
-				r.travel, r.accR = math.Inf(1), 0
-				vm := s.vmax2
-				if worker == 1 {
-					r.vmax2 = resize(r.vmax2, len(s.vmax2))
-					clear(r.vmax2)
-					vm = r.vmax2
+			s.finishJob = func(_, plo, phi int) {
+				for part := plo; part < phi; part++ {
+					r := &s.part[part]
+					r.travel, r.accR = math.Inf(1), 0
+					vm := s.vmax2
+					if part == 1 {
+						r.vmax2 = resize(r.vmax2, len(s.vmax2))
+						clear(r.vmax2)
+						vm = r.vmax2
+					}
+					for c := part * nChunks / 2; c < (part+1)*nChunks/2; c++ {
+						var t, a float64
+						s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
+						r.travel, r.accR = min(r.travel, t), max(r.accR, a)
+					}
 				}
-				for c := worker * nChunks / 2; c < (worker+1)*nChunks/2; c++ {
-					var t, a float64
-					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
-					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
-				}
-				s.par.barrier(worker)
 			}
 		}
-		s.par.run(s.finishJob)
+		s.fork(2, s.finishJob)
 		travel = min(s.part[0].travel, s.part[1].travel)
 		accR = max(s.part[0].accR, s.part[1].accR)
 		for i, v := range s.part[1].vmax2 {
