@@ -224,6 +224,24 @@ func (h *History) SetBudget(b int64) {
 	h.fit()
 }
 
+// RequestBudget is SetBudget for the render thread (the time bar's budget
+// field): it stores the budget at once and fits the held frames to it on a
+// goroutine of its own, so the caller waits neither for a spill in progress
+// nor for the spill a smaller budget starts (readers take mu only).
+func (h *History) RequestBudget(b int64) {
+	if b <= 0 {
+		return
+	}
+	h.mu.Lock()
+	h.budget = b
+	h.mu.Unlock()
+	go func() {
+		h.wmu.Lock()
+		defer h.wmu.Unlock()
+		h.fit()
+	}()
+}
+
 // Bytes returns the estimated memory held by the frames and keyframes.
 func (h *History) Bytes() int64 {
 	h.mu.Lock()

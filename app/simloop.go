@@ -469,6 +469,9 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.dirty = true
 	l.hist.Reset()
 	l.needKey, l.sinceKey = true, 0
+	// The publication and keyframe costs are the old scene's: a 10⁵-sphere
+	// box's would space the next scene's snapshots seconds apart (Share).
+	l.pubCost, l.keyCost, l.keyTook = 0, 0, 0
 	l.rejected = s.World.Stats.Rejected
 	l.added = 0
 }

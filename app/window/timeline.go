@@ -262,7 +262,7 @@ func (w *window) applyTimeBar(a *ui.TimeBarActions) {
 	}
 	if a.Budget > 0 {
 		if h, ok := w.src.(*app.History); ok {
-			h.SetBudget(int64(a.Budget * (1 << 20)))
+			h.RequestBudget(int64(a.Budget * (1 << 20)))
 		}
 	}
 }

@@ -523,7 +523,11 @@ func (w *window) pace(exitAt time.Time) bool {
 			// before it is due, so that it shows the newest state
 			w.loop.Want()
 		}
-		if idle {
+		if idle && st.Playing && w.loop != nil {
+			// running between two snapshots: wake when the next one is to be
+			// asked for (Want above), not only after idleWait
+			wait = min(idleWait, max(wait-max(interval/4, wantLead), time.Millisecond))
+		} else if idle {
 			wait = idleWait
 		} else if wait <= 0 {
 			glfw.PollEvents()
