@@ -158,6 +158,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
 	printProfile(stdout, r)
+	printCrew(stdout, r)
 	return ExitFor(err)
 }
 
@@ -182,4 +183,54 @@ func printProfile(out io.Writer, r *BenchResult) {
 	row("step bound", p.StepBound)
 	row("integrate", p.Integrate)
 	row("other", r.Wall-p.Total())
+}
+
+// CrewFigures are the parallel figures of a benchmark, from the counters of
+// world.Profile (the World's crew, sim/world/crew.go), per measured step.
+type CrewFigures struct {
+	ForkJoinsPerStep float64 // parallel passes run on two or more workers (0 with one worker)
+	BatchesPerStep   float64 // their batches
+	HelpedShare      float64 // share of those batches the helpers ran, in [0, 1] (0 without any)
+	JoinWaitPerStep  time.Duration
+	// SerialShare is 1 − Profile.Parallel / wall time of the measured loop,
+	// in [0, 1]: the share of the loop outside the passes that split over
+	// the workers, which more workers cannot shorten (Amdahl). With one
+	// worker it bounds the speed-up of n workers by 1/(s + (1−s)/n).
+	SerialShare float64
+}
+
+// Crew returns the parallel figures of the benchmark; ok is false when no
+// step was measured.
+func (r *BenchResult) Crew() (c CrewFigures, ok bool) {
+	if r.Steps <= 0 || r.Wall <= 0 {
+		return c, false
+	}
+	p := r.Profile
+	n := float64(r.Steps)
+	c.ForkJoinsPerStep = float64(p.ForkJoins) / n
+	c.BatchesPerStep = float64(p.Batches) / n
+	if p.Batches > 0 {
+		c.HelpedShare = min(max(float64(p.Helped)/float64(p.Batches), 0), 1)
+	}
+	c.JoinWaitPerStep = p.JoinWait / time.Duration(r.Steps)
+	c.SerialShare = min(max(1-p.Parallel.Seconds()/r.Wall.Seconds(), 0), 1)
+	return c, true
+}
+
+// printCrew prints, under the stage table, how the step used the workers
+// (BenchResult.Crew): fork–joins per step, the helpers' share of their
+// batches, the caller's wait at the joins and the serial share.
+func printCrew(out io.Writer, r *BenchResult) {
+	c, ok := r.Crew()
+	if !ok {
+		return
+	}
+	fmt.Fprintf(out, "fork–joins/step  %.2f (%.1f batches per step)\n", c.ForkJoinsPerStep, c.BatchesPerStep)
+	if r.Profile.Batches > 0 {
+		fmt.Fprintf(out, "helpers' share   %.1f%% of the batches (the caller ran the rest)\n", 100*c.HelpedShare)
+	} else {
+		fmt.Fprintf(out, "helpers' share   %.1f%% of the batches (no fork–joins: one worker, or passes under 64 items)\n", 100*c.HelpedShare)
+	}
+	fmt.Fprintf(out, "join wait        %.1f µs/step (the caller waiting at joins for helpers inside a batch)\n", c.JoinWaitPerStep.Seconds()*1e6)
+	fmt.Fprintf(out, "serial share     %.1f%% of the wall time (outside the passes that split over the workers)\n", 100*c.SerialShare)
 }

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"grainlab/sim/integrate"
 	"grainlab/sim/record"
 	"grainlab/sim/snap"
 	"grainlab/sim/state"
@@ -93,25 +94,87 @@ func (k Keyframe) Bytes() ([]byte, error) {
 	return state.EncodeFile(*k.file)
 }
 
-// size estimates the memory the keyframe holds: its bytes, or the captured
-// state's bodies and contact history.
+// size estimates the memory the keyframe holds, which the history's budget
+// (--history-mb) counts: its bytes (State: an encoded keyframe, or one read
+// back after a spill) and Done, or every part of the captured state
+// (stateSize). It depends only on the keyframe, which never changes, so the
+// bytes added at AddKeyframe are those taken off when it goes.
 func (k Keyframe) size() int64 {
-	n := int64(len(k.State))
-	f := k.file
-	if f == nil {
-		return n
+	n := int64(unsafe.Sizeof(k)) + int64(len(k.State)) + int64(cap(k.Done))
+	if k.file != nil {
+		n += stateSize(k.file)
 	}
+	return n
+}
+
+// mapEntryBytes estimates the memory of one entry of a map[string]float64
+// beyond its key's bytes: the string header and value, doubled for the
+// table's free slots and control bytes.
+const mapEntryBytes = 2 * (16 + 8)
+
+// stateSize estimates the memory of a captured state: the bodies, the
+// integrator's state (cd's warm-start and reversed contacts) and the world's
+// history (walls, events, edits, parameter maps, the Verlet reference and
+// ghosts, the pairs with their feature lists and contacts).
+func stateSize(f *state.File) int64 {
+	n := int64(unsafe.Sizeof(*f)) + int64(len(f.Scene))
 	n += int64(cap(f.Bodies)) * int64(unsafe.Sizeof(state.Body{}))
 	for i := range f.Bodies {
 		n += int64(len(f.Bodies[i].Name))
 	}
-	if h := f.History; h != nil {
-		n += int64(cap(h.Pairs))*int64(unsafe.Sizeof(world.PairState{})) + int64(cap(h.VerletRef))*24 + int64(cap(h.VerletRad))*8
-		for i := range h.Pairs {
-			p := &h.Pairs[i]
-			n += int64(cap(p.Prev)) * int64(unsafe.Sizeof(world.ContactState{}))
-			if c := p.Cache; c != nil {
-				n += 8 * int64(cap(c.VF)+cap(c.FV)+cap(c.EE)+cap(c.VE)+cap(c.EV)+cap(c.VV))
+	if s := f.Integrator; s != nil {
+		n += int64(unsafe.Sizeof(*s)) + int64(len(s.Name))
+		for _, cs := range [][]integrate.CDContact{s.Warm, s.Reversed} {
+			n += int64(cap(cs)) * int64(unsafe.Sizeof(integrate.CDContact{}))
+			for i := range cs {
+				n += 8 * int64(cap(cs[i].Ft))
+			}
+		}
+	}
+	h := f.History
+	if h == nil {
+		return n
+	}
+	n += int64(unsafe.Sizeof(*h)) + int64(len(h.Stats.Integrator))
+	n += int64(cap(h.Walls)) * int64(unsafe.Sizeof(world.WallState{}))
+	for i := range h.Walls {
+		n += int64(len(h.Walls[i].Name))
+	}
+	n += int64(cap(h.Events)) * int64(unsafe.Sizeof(world.EventState{}))
+	n += int64(cap(h.Edits)) * int64(unsafe.Sizeof(world.Edit{}))
+	for i := range h.Edits {
+		e := &h.Edits[i]
+		n += int64(len(e.Path) + len(e.Material))
+		if e.Shape != nil {
+			n += int64(unsafe.Sizeof(*e.Shape))
+		}
+	}
+	n += int64(cap(h.Params)) * int64(unsafe.Sizeof(world.ParamRecord{}))
+	for i := range h.Params {
+		p := &h.Params[i]
+		n += int64(len(p.Pair) + len(p.Laws))
+		for key := range p.Values {
+			n += mapEntryBytes + int64(len(key))
+		}
+	}
+	n += int64(cap(h.VerletRef))*int64(unsafe.Sizeof([3]float64{})) + int64(cap(h.VerletRad))*8
+	n += int64(cap(h.Ghosts)) * int64(unsafe.Sizeof(world.GhostState{}))
+	n += int64(cap(h.Pairs)) * int64(unsafe.Sizeof(world.PairState{}))
+	for i := range h.Pairs {
+		p := &h.Pairs[i]
+		if p.Mid != nil {
+			n += int64(unsafe.Sizeof(*p.Mid))
+		}
+		if p.Spring != nil {
+			n += int64(unsafe.Sizeof(*p.Spring))
+		}
+		if c := p.Cache; c != nil {
+			n += int64(unsafe.Sizeof(*c)) + int64(unsafe.Sizeof([2]int32{}))*int64(cap(c.VF)+cap(c.FV)+cap(c.EE)+cap(c.VE)+cap(c.EV)+cap(c.VV))
+		}
+		n += int64(cap(p.Prev)) * int64(unsafe.Sizeof(world.ContactState{}))
+		for k := range p.Prev {
+			if p.Prev[k].FricN != nil {
+				n += int64(unsafe.Sizeof(*p.Prev[k].FricN))
 			}
 		}
 	}

@@ -489,3 +489,54 @@ func TestKeyframeCaptured(t *testing.T) {
 		t.Fatalf("spilled captured keyframe: ok %v step %d, %d bytes; want step %d and state.Encode's %d bytes", ok, got.Step, len(got.State), w.Steps, len(want))
 	}
 }
+
+// TestKeyframeSizeCountsCD: the estimated size of a captured keyframe
+// (what --history-mb counts) counts every part of the state, cd's
+// warm-start contacts included: on the packed 300-tetrapod pile after 20
+// cd steps, it is within a factor 2 of the encoded state file's length,
+// and it grows with the warm starts: by at least half and at most 4× what
+// they add to the encoded length (a warm start holds 72 B in a slice
+// growing by appends, ≈ 42 B of JSON without friction; uncounted, the
+// history could pass its budget by their whole size).
+func TestKeyframeSizeCountsCD(t *testing.T) {
+	s, err := Load(Options{Scene: DefaultScene, Restart: "../assets/states/box-of-tetrapods-300-packed.json", Workers: 2, Integrator: "cd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.World
+	if _, err := s.StepTo(w.Time+20*w.Dt, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.SyncBodies()
+	f := state.Capture(w)
+	if f.Integrator == nil || len(f.Integrator.Warm) == 0 {
+		t.Fatal("no cd warm starts in the captured state: the check is void")
+	}
+	cold := f
+	in := *f.Integrator
+	in.Warm, in.Reversed = nil, nil
+	cold.Integrator = &in
+	k, kc := NewKeyframe(w.Time, w.Steps, w.Dt, nil, f), NewKeyframe(w.Time, w.Steps, w.Dt, nil, cold)
+	enc, err := k.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	encCold, err := kc.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	size, sizeCold := k.size(), kc.size()
+	dSize, dEnc := size-sizeCold, int64(len(enc)-len(encCold))
+	t.Logf("%d warm starts, %d reversed: keyframe %d B estimated, %d B encoded; the warm starts %d B estimated, %d B encoded",
+		len(f.Integrator.Warm), len(f.Integrator.Reversed), size, len(enc), dSize, dEnc)
+	if r := float64(size) / float64(len(enc)); r < 0.5 || r > 2 {
+		t.Errorf("keyframe's estimated size %d B, encoded %d B (ratio %.2f): want within a factor 2", size, len(enc), r)
+	}
+	if r := float64(dSize) / float64(dEnc); r < 0.5 || r > 4 {
+		t.Errorf("the warm starts add %d B to the estimated size, %d B to the encoded state (ratio %.2f): want 0.5 to 4", dSize, dEnc, r)
+	}
+	// a keyframe read back from its bytes counts them
+	if kb := (Keyframe{State: enc}); kb.size() < int64(len(enc)) {
+		t.Errorf("encoded keyframe's size %d B, its bytes %d B", kb.size(), len(enc))
+	}
+}

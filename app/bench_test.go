@@ -1,0 +1,68 @@
+package app
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestBenchCrewLines: `grainlab bench` prints under its stage table how the
+// step used the workers, with sane figures, on the first steps of the
+// packed 300-tetrapod collapse: with one worker no fork–join, no batch, no
+// join wait, a helpers' share of 0 and a serial share below 100% (the
+// placing, pair and body passes are timed as splittable with any number of
+// workers); with two, fork–joins every step, at least 8 batches each
+// (parallelMin 64 items in batches of at least 8), and shares in [0, 100]%.
+func TestBenchCrewLines(t *testing.T) {
+	for _, workers := range []string{"1", "2"} {
+		var out, errb bytes.Buffer
+		if code := cmdBench([]string{"--time", "2e-3", "--workers", workers}, &out, &errb); code != ExitOK {
+			t.Fatalf("%s workers: exit %d: %s", workers, code, errb.String())
+		}
+		// the first number after a line's label
+		fig := map[string]float64{}
+		lines := strings.Split(out.String(), "\n")
+		stages := -1
+		for i, line := range lines {
+			if strings.HasPrefix(line, "stages ") {
+				stages = i
+			}
+			for _, label := range []string{"fork–joins/step", "helpers' share", "join wait", "serial share"} {
+				if rest, ok := strings.CutPrefix(line, label); ok {
+					if stages < 0 || i < stages {
+						t.Errorf("%s workers: %q before the stage table", workers, label)
+					}
+					f := strings.Fields(rest)
+					if len(f) == 0 {
+						t.Fatalf("%s workers: %q has no figure: %q", workers, label, line)
+					}
+					v, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "%"), 64)
+					if err != nil {
+						t.Fatalf("%s workers: %q: %v", workers, line, err)
+					}
+					fig[label] = v
+					// the batches per step, in parentheses after the fork–joins
+					if label == "fork–joins/step" && len(f) > 1 {
+						fig["batches"], _ = strconv.ParseFloat(strings.TrimPrefix(f[1], "("), 64)
+					}
+				}
+			}
+		}
+		if len(fig) != 5 {
+			t.Fatalf("%s workers: figures %v, want the four crew lines; output:\n%s", workers, fig, out.String())
+		}
+		t.Logf("%s workers: %v", workers, fig)
+		fj, b, help, wait, serial := fig["fork–joins/step"], fig["batches"], fig["helpers' share"], fig["join wait"], fig["serial share"]
+		if help < 0 || help > 100 || serial < 0 || serial >= 100 || wait < 0 {
+			t.Errorf("%s workers: helpers' share %g%%, serial share %g%%, join wait %g µs/step: want shares in [0, 100]%% (serial below 100) and a wait ≥ 0", workers, help, serial, wait)
+		}
+		if workers == "1" {
+			if fj != 0 || b != 0 || help != 0 || wait != 0 {
+				t.Errorf("one worker: %g fork–joins and %g batches per step, helpers' share %g%%, wait %g µs/step; want all 0", fj, b, help, wait)
+			}
+		} else if fj <= 0 || b < 8*fj {
+			t.Errorf("two workers: %g fork–joins and %g batches per step; want > 0 fork–joins, ≥ 8 batches each", fj, b)
+		}
+	}
+}
