@@ -101,10 +101,15 @@ type frame struct {
 	// the other bodies (isolatedBody).
 	isolated bool
 
-	proj                          screenProj
-	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
-	markerDepth                   []float32        // view depth of each kept marker
-	arrowCells                    map[arrowCell]int32
+	proj        screenProj
+	cells       map[uint64]int32 // marker thinning: screen cell → marker index
+	markerDepth []float32        // view depth of each kept marker
+	arrowCells  map[arrowCell]int32
+	// grid: the thinning's slots of the cells inside the viewport, three per
+	// cell (marker, normal arrow, friction arrow; −1: empty), gw cells a
+	// row; the maps above hold the cells outside it
+	grid                          []int32
+	gw                            int
 	arrowLen                      []float64        // world length of each kept arrow (thinning)
 	pairs                         map[uint64]int32 // force chains: body pair → index in chainF
 	chainF                        []chainPair
@@ -583,17 +588,32 @@ func (f *frame) thinItems(v *View, thin bool) {
 		clear(f.cells)
 		clear(f.arrowCells)
 		f.arrowLen = f.arrowLen[:0]
+		f.gw = int(f.proj.w/cell) + 1
+		n := 3 * f.gw * (int(f.proj.h/cell) + 1)
+		if cap(f.grid) < n {
+			f.grid = make([]int32, n)
+		}
+		f.grid = f.grid[:n]
+		for i := range f.grid {
+			f.grid[i] = -1
+		}
 	}
+	gh := len(f.grid) / 3 / max(f.gw, 1)
 	for i := range f.items {
 		it := &f.items[i]
 		p := it.p
 		pxWorld := 0.0
 		var sx, sy, sz float64
 		var key uint64
+		d := -1 // the cell's slots in f.grid, −1: in the maps
 		onScreen := false
 		if thin {
 			sx, sy, sz, pxWorld, onScreen = f.proj.project(p)
-			key = uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
+			cx, cy := int32(math.Floor(sx/cell)), int32(math.Floor(sy/cell))
+			key = uint64(uint32(cx))<<32 | uint64(uint32(cy))
+			if d = -1; cx >= 0 && cy >= 0 && int(cx) < f.gw && int(cy) < gh {
+				d = 3 * (int(cy)*f.gw + int(cx))
+			}
 		}
 		if it.marker {
 			col := it.col
@@ -610,13 +630,23 @@ func (f *frame) thinItems(v *View, thin bool) {
 				m := [markerFloats]float32{float32(p.X), float32(p.Y), float32(p.Z), col[0], col[1], col[2], 1, r, fl}
 				keep := true
 				if thin && !it.sel {
-					if k, ok := f.cells[key]; ok {
+					k, ok := int32(-1), false
+					if d >= 0 {
+						k = f.grid[d]
+						ok = k >= 0
+					} else {
+						k, ok = f.cells[key]
+					}
+					switch {
+					case ok:
 						keep = false
 						if o := int(k) * markerFloats; float32(sz) < f.markerDepth[k] {
 							copy(f.markers[o:o+markerFloats], m[:markerFloats])
 							f.markerDepth[k] = float32(sz)
 						}
-					} else {
+					case d >= 0:
+						f.grid[d] = int32(f.nMarkers)
+					default:
 						f.cells[key] = int32(f.nMarkers)
 					}
 				}
@@ -636,12 +666,12 @@ func (f *frame) thinItems(v *View, thin bool) {
 		}
 		if it.hasN {
 			if l := v.ArrowLength(it.fn); l >= minLen {
-				f.addThinArrow(thin && !it.sel, arrowCell{key, false}, p, it.nDir, l, NormalArrowColor)
+				f.addThinArrow(thin && !it.sel, arrowCell{key, false}, d, p, it.nDir, l, NormalArrowColor)
 			}
 		}
 		if it.hasF {
 			if l := v.ArrowLength(it.ft); l >= minLen {
-				f.addThinArrow(thin && !it.sel, arrowCell{key, true}, p, it.fDir, l, FrictionArrowColor)
+				f.addThinArrow(thin && !it.sel, arrowCell{key, true}, d, p, it.fDir, l, FrictionArrowColor)
 			}
 		}
 	}
@@ -826,8 +856,9 @@ func (f *frame) addArrow(p, dir geom.Vec3, l float64, col [3]float32) {
 }
 
 // addThinArrow is addArrow, keeping (when thin) only the longest arrow of
-// cell c: a longer one replaces the cell's arrow, a shorter one is dropped.
-func (f *frame) addThinArrow(thin bool, c arrowCell, p, dir geom.Vec3, l float64, col [3]float32) {
+// cell c (its slots in f.grid from d, or in f.arrowCells when d < 0): a
+// longer one replaces the cell's arrow, a shorter one is dropped.
+func (f *frame) addThinArrow(thin bool, c arrowCell, d int, p, dir geom.Vec3, l float64, col [3]float32) {
 	if !thin {
 		f.addArrow(p, dir, l, col)
 		return
@@ -835,9 +866,24 @@ func (f *frame) addThinArrow(thin bool, c arrowCell, p, dir geom.Vec3, l float64
 	if !(l > 0) || math.IsInf(l, 0) || !dir.IsFinite() || dir.Norm2() == 0 {
 		return
 	}
-	k, ok := f.arrowCells[c]
+	k, ok := int32(-1), false
+	if d >= 0 {
+		if c.friction {
+			d += 2
+		} else {
+			d++
+		}
+		k = f.grid[d]
+		ok = k >= 0
+	} else {
+		k, ok = f.arrowCells[c]
+	}
 	if !ok {
-		f.arrowCells[c] = int32(f.nArrows)
+		if d >= 0 {
+			f.grid[d] = int32(f.nArrows)
+		} else {
+			f.arrowCells[c] = int32(f.nArrows)
+		}
 		f.addArrow(p, dir, l, col)
 		return
 	}
