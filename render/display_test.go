@@ -382,3 +382,36 @@ func TestContactInstancesReused(t *testing.T) {
 	check("same new snapshot", s2, false, false)
 	check("nil snapshot", nil, true, true)
 }
+
+// TestArrowRefitSettles: re-fitting every frame to a still snapshot reaches
+// its fit exactly once within arrowFitSnap of it (here from 100× off at
+// α = 0.1 in ≤ 120 frames) and then stays bit for bit, so that the arrows'
+// instance data is kept (frame.thinKey holds the scale).
+func TestArrowRefitSettles(t *testing.T) {
+	s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.01}}}
+	for i := range 50 {
+		s.Contacts = append(s.Contacts, snap.Contact{Normal: geom.V(0, 0, 1), Fn: 1 + float64(i), Ft: geom.V(0.3, 0, 0)})
+	}
+	for _, log := range []bool{false, true} {
+		sc, ref, ok := ArrowFit(s, log)
+		if !ok {
+			t.Fatal("no fit")
+		}
+		v := DefaultView()
+		v.LogArrows, v.ArrowScale, v.ArrowRef = log, 100*sc, ref/100
+		n := 0
+		for ; n < 120 && (v.ArrowScale != sc || v.ArrowRef != ref); n++ {
+			v.RefitArrows(s, 0.1)
+		}
+		if v.ArrowScale != sc || v.ArrowRef != ref {
+			t.Fatalf("log %v: after %d re-fits scale %g, ref %g; the fit is %g, %g", log, n, v.ArrowScale, v.ArrowRef, sc, ref)
+		}
+		for range 10 {
+			v.RefitArrows(s, 0.1)
+		}
+		if v.ArrowScale != sc || v.ArrowRef != ref {
+			t.Fatalf("log %v: settled after %d re-fits, then moved to %g, %g", log, n, v.ArrowScale, v.ArrowRef)
+		}
+		t.Logf("log %v: settled after %d re-fits", log, n)
+	}
+}
