@@ -301,3 +301,117 @@ func TestSphereInstancesReused(t *testing.T) {
 		first = got
 	}
 }
+
+// TestContactInstancesReused: a frame of the same snapshot, settings and
+// camera keeps the contact markers' and arrows' instance data (no rebuild,
+// no marker upload: conNew, markNew false); a camera move with ThinMarkers
+// redoes only the sizing and thinning from the cached contacts, and without
+// ThinMarkers nothing; a contact setting, the arrow mapping, the marker size
+// or a new snapshot rebuilds. Every frame's markers and arrows equal those
+// of a fresh frame built from the same inputs (the thinning stays correct).
+func TestContactInstancesReused(t *testing.T) {
+	mk := func(scale float64) *snap.Snapshot {
+		s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.1},
+			{Pos: geom.V(0, 0, -1), Rot: geom.QIdent(), Radius: 0.1, Fixed: true}}}
+		for i := range 20 {
+			for j := range 20 {
+				fn := scale * float64(1+(i*7+j*13)%400)
+				s.Contacts = append(s.Contacts, snap.Contact{A: (i + j) % 2, B: 1 - (i+j)%2, Kind: snap.ContactKind((i * j) % int(snap.NumContactKinds)),
+					Suppressed: (i+j)%11 == 0, Point: geom.V(0.001*float64(i), 0.001*float64(j), 0), Normal: geom.V(0, 0, 1),
+					Fn: fn, Ft: geom.V(0.1*fn, 0.05*fn, 0)})
+			}
+		}
+		return s
+	}
+	s := mk(1)
+	v := DefaultView()
+	v.ArrowScale, v.LogArrows = 0.01, false
+	cam := NewCamera()
+	cam.Pitch = math.Pi / 2 * 0.9
+	cam.Dist = 0.4 // several contacts per screen cell
+	const W, H = 1280, 800
+	var f frame
+	check := func(name string, s *snap.Snapshot, wantCon, wantMark bool) {
+		t.Helper()
+		f.build(s, &v, cam, nil, W, H)
+		var g frame // a fresh frame: what the cached one must show
+		g.build(s, &v, cam, nil, W, H)
+		if f.conNew != wantCon || f.markNew != wantMark {
+			t.Errorf("%s: contacts rebuilt %v (want %v), markers and arrows rebuilt %v (want %v)", name, f.conNew, wantCon, f.markNew, wantMark)
+		}
+		if f.nMarkers != g.nMarkers || f.nArrows != g.nArrows ||
+			!slices.Equal(f.markers[:f.nMarkers*markerFloats], g.markers[:g.nMarkers*markerFloats]) ||
+			!slices.Equal(f.arrows[:f.nArrows*arrowFloats], g.arrows[:g.nArrows*arrowFloats]) {
+			t.Errorf("%s: %d markers, %d arrows; a fresh frame has %d, %d (or other data)", name, f.nMarkers, f.nArrows, g.nMarkers, g.nArrows)
+		}
+		if s != nil && (f.nMarkers == 0 || f.nArrows == 0) {
+			t.Errorf("%s: %d markers, %d arrows: nothing to compare", name, f.nMarkers, f.nArrows)
+		}
+	}
+	check("first frame", s, true, true)
+	check("same frame", s, false, false)
+	cam.Orbit(0.3, 0.1)
+	check("camera move, thinned", s, false, true)
+	check("same again", s, false, false)
+	v.SpringActive, v.SpringFrom, v.SpringTo = true, geom.V(0, 0, 0), geom.V(0, 0, 0.1)
+	check("spring", s, false, false)
+	v.SpringActive = false
+	check("spring released", s, false, false)
+	v.ThinMarkers = false
+	check("thinning off", s, false, true)
+	cam.Orbit(-0.2, 0.05)
+	check("camera move, not thinned", s, false, false)
+	v.ThinMarkers = true
+	check("thinning on", s, false, true)
+	v.MarkerPx = 8
+	check("marker size", s, false, true)
+	v.ArrowScale *= 1.5
+	check("arrow scale", s, false, true)
+	v.LogArrows = true
+	check("log arrows", s, false, true)
+	v.ShowFriction = false
+	check("friction arrows off", s, true, true)
+	v.ShowSuppressed = true
+	check("suppressed shown", s, true, true)
+	v.KindFilter[snap.VF] = false
+	check("kind filter", s, true, true)
+	v.SelectContact(s, 5)
+	check("selected contact", s, true, true)
+	s2 := mk(3)
+	check("new snapshot", s2, true, true)
+	check("same new snapshot", s2, false, false)
+	check("nil snapshot", nil, true, true)
+}
+
+// TestArrowRefitSettles: re-fitting every frame to a still snapshot reaches
+// its fit exactly once within arrowFitSnap of it (here from 100× off at
+// α = 0.1 in ≤ 120 frames) and then stays bit for bit, so that the arrows'
+// instance data is kept (frame.thinKey holds the scale).
+func TestArrowRefitSettles(t *testing.T) {
+	s := &snap.Snapshot{Bodies: []snap.Body{{Pos: geom.V(0, 0, 0), Rot: geom.QIdent(), Radius: 0.01}}}
+	for i := range 50 {
+		s.Contacts = append(s.Contacts, snap.Contact{Normal: geom.V(0, 0, 1), Fn: 1 + float64(i), Ft: geom.V(0.3, 0, 0)})
+	}
+	for _, log := range []bool{false, true} {
+		sc, ref, ok := ArrowFit(s, log)
+		if !ok {
+			t.Fatal("no fit")
+		}
+		v := DefaultView()
+		v.LogArrows, v.ArrowScale, v.ArrowRef = log, 100*sc, ref/100
+		n := 0
+		for ; n < 120 && (v.ArrowScale != sc || v.ArrowRef != ref); n++ {
+			v.RefitArrows(s, 0.1)
+		}
+		if v.ArrowScale != sc || v.ArrowRef != ref {
+			t.Fatalf("log %v: after %d re-fits scale %g, ref %g; the fit is %g, %g", log, n, v.ArrowScale, v.ArrowRef, sc, ref)
+		}
+		for range 10 {
+			v.RefitArrows(s, 0.1)
+		}
+		if v.ArrowScale != sc || v.ArrowRef != ref {
+			t.Fatalf("log %v: settled after %d re-fits, then moved to %g, %g", log, n, v.ArrowScale, v.ArrowRef)
+		}
+		t.Logf("log %v: settled after %d re-fits", log, n)
+	}
+}

@@ -81,15 +81,35 @@ type frame struct {
 	sphKey sphereKey
 	sphNew bool
 
+	// The contact markers and arrows are built in two stages, each kept
+	// while what it depends on stays (a redraw, a panel edit elsewhere):
+	// items, the visible contacts' markers and arrows before sizing and
+	// thinning (the snapshot and the contact settings, conKey); and from
+	// them markers and the first nConArrows arrows (sizing, arrow lengths
+	// and the per-screen-cell thinning, which with ThinMarkers depend on the
+	// camera: thinKey). markNew tells Draw whether to upload the markers.
+	items           []contactItem
+	conKey          contactKey
+	conGen          uint64 // counts the rebuilds of items
+	rBody           float64
+	thinKey         thinKey
+	nConArrows      int
+	conNew, markNew bool
+
 	// isolated: the snapshot shows only the selected body's contacts
 	// (OnlyBodyContacts): its markers, arrows and edges are drawn through
 	// the other bodies (isolatedBody).
 	isolated bool
 
-	proj                          screenProj
-	cells                         map[uint64]int32 // marker thinning: screen cell → marker index
-	markerDepth                   []float32        // view depth of each kept marker
-	arrowCells                    map[arrowCell]int32
+	proj        screenProj
+	cells       map[uint64]int32 // marker thinning: screen cell → marker index
+	markerDepth []float32        // view depth of each kept marker
+	arrowCells  map[arrowCell]int32
+	// grid: the thinning's slots of the cells inside the viewport, three per
+	// cell (marker, normal arrow, friction arrow; −1: empty), gw cells a
+	// row; the maps above hold the cells outside it
+	grid                          []int32
+	gw                            int
 	arrowLen                      []float64        // world length of each kept arrow (thinning)
 	pairs                         map[uint64]int32 // force chains: body pair → index in chainF
 	chainF                        []chainPair
@@ -108,6 +128,39 @@ type sphereKey struct {
 	colorBy  ColorBy
 	lo, hi   float64
 	selected int
+}
+
+// contactKey is what frame.items depends on: the snapshot, the contact
+// filters and arrow parts shown, and the selected contact.
+type contactKey struct {
+	s                                                      *snap.Snapshot
+	showContacts, showSuppressed, showNormal, showFriction bool
+	kinds                                                  [snap.NumContactKinds]bool
+	sel                                                    int
+}
+
+// thinKey is what the markers and contact arrows depend on besides
+// frame.items: its generation, the marker size, the arrow mapping and,
+// with ThinMarkers, the camera and viewport (screen cells, pixel sizes).
+type thinKey struct {
+	gen                  uint64
+	thin                 bool
+	proj                 screenProj // zero unless thin
+	markerPx             float32
+	arrowScale, arrowRef float64
+	logArrows            bool
+}
+
+// contactItem is one visible contact's marker and force arrows before
+// sizing and thinning: the marker (when drawn) in colour col, the normal and
+// friction arrows (when hasN, hasF) along unit nDir, fDir for the forces fn,
+// ft (N), mapped to lengths by View.ArrowLength.
+type contactItem struct {
+	p, nDir, fDir geom.Vec3
+	fn, ft        float64
+	col           [3]float32
+	marker, sel   bool
+	hasN, hasF    bool
 }
 
 // arrowCell is a screen cell of the marker thinning and an arrow colour
@@ -197,14 +250,15 @@ func (f *frame) build(s *snap.Snapshot, v *View, cam *Camera, meshes []meshInfo,
 	f.inst = f.inst[:0]
 	f.cmds = f.cmds[:0]
 	f.trans = f.trans[:0]
-	f.markers = f.markers[:0]
-	f.arrows = f.arrows[:0]
 	f.chains = f.chains[:0]
-	f.nMarkers, f.nArrows, f.nChains = 0, 0, 0
+	f.nChains = 0
 	f.chainMean, f.chainMax, f.chainThr = 0, 0, 0
 	f.proj = newScreenProj(cam, w, h)
 	if s == nil {
 		f.spheres, f.nSpheres, f.sphKey, f.sphNew = f.spheres[:0], 0, sphereKey{}, true
+		f.markers, f.arrows, f.nMarkers, f.nArrows, f.nConArrows = f.markers[:0], f.arrows[:0], 0, 0, 0
+		f.items, f.conKey, f.conGen, f.conNew, f.markNew = f.items[:0], contactKey{}, f.conGen+1, true, true
+		f.thinKey = thinKey{}
 		return
 	}
 	f.walls = wallMask(s, f.walls)
@@ -442,12 +496,90 @@ func markerPx(v *View, rBody, pxWorld float64) float32 {
 // of the arrows starting in one cell only the longest normal and the
 // longest friction arrow are kept (a settled box of 10⁵ spheres has 3·10⁵
 // contacts and ≈ 2·10³ cells: the arrows cost what the markers cost).
+// Both stages are kept while their keys stay (frame.items): a frame of the
+// same snapshot and settings rebuilds nothing, a camera move with
+// ThinMarkers only the sizing and thinning from the cached items.
 func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
-	sel := v.SelectedContactIndex(s)
+	ck := contactKey{s: s, showContacts: v.ShowContacts, showSuppressed: v.ShowSuppressed,
+		showNormal: v.ShowNormal, showFriction: v.ShowFriction, kinds: v.KindFilter, sel: v.SelectedContactIndex(s)}
+	f.conNew = ck != f.conKey
+	if f.conNew {
+		f.conKey = ck
+		f.conGen++
+		f.buildItems(s, v, ck.sel)
+	}
 	thin := v.ThinMarkers && f.proj.h > 0
-	var rBody, cell float64
+	tk := thinKey{gen: f.conGen, thin: thin, markerPx: v.MarkerPx,
+		arrowScale: v.ArrowScale, arrowRef: v.ArrowRef, logArrows: v.LogArrows}
 	if thin {
-		rBody = meanBodyRadius(s, f.walls)
+		tk.proj = f.proj
+	}
+	f.markNew = tk != f.thinKey
+	if !f.markNew {
+		// the markers and contact arrows of the last frame; drop what
+		// was appended after them (the spring)
+		f.arrows, f.nArrows = f.arrows[:f.nConArrows*arrowFloats], f.nConArrows
+		return
+	}
+	f.thinKey = tk
+	f.thinItems(v, thin)
+	f.nConArrows = f.nArrows
+}
+
+// buildItems fills f.items from the visible contacts of s (sel: the
+// selected one, −1 for none) and f.rBody, the mean body radius.
+func (f *frame) buildItems(s *snap.Snapshot, v *View, sel int) {
+	f.items = f.items[:0]
+	f.rBody = meanBodyRadius(s, f.walls)
+	for i := range s.Contacts {
+		c := &s.Contacts[i]
+		if !v.ContactVisible(c) || !c.Point.IsFinite() {
+			continue
+		}
+		it := contactItem{p: c.Point, sel: i == sel}
+		if v.ShowContacts || it.sel {
+			it.marker = true
+			it.col = SuppressedColor
+			if !c.Suppressed && int(c.Kind) < len(KindColors) {
+				it.col = KindColors[c.Kind]
+			}
+		}
+		if !c.Suppressed {
+			// The arrows show the force on A (Fn along the normal from B
+			// to A, Ft: snap.Contact), or on B (the reaction, −force) when
+			// A is fixed or a wall and B is free: the force on the free
+			// body, which a resting body's arrow pointing up from the
+			// ground shows.
+			sign := 1.0
+			if f.onFixed(s, c.A) && !f.onFixed(s, c.B) {
+				sign = -1
+			}
+			if v.ShowNormal {
+				dirn := c.Normal.Scale(sign)
+				if c.Fn < 0 {
+					dirn = dirn.Neg()
+				}
+				it.hasN, it.fn, it.nDir = true, math.Abs(c.Fn), dirn.Unit()
+			}
+			if v.ShowFriction {
+				if ft := c.Ft.Norm(); ft > 0 && !math.IsInf(ft, 0) {
+					it.hasF, it.ft, it.fDir = true, ft, c.Ft.Scale(sign/ft)
+				}
+			}
+		}
+		if it.marker || it.hasN || it.hasF {
+			f.items = append(f.items, it)
+		}
+	}
+}
+
+// thinItems fills the markers and arrows from f.items: sizes, arrow lengths
+// and, when thin, the per-screen-cell thinning of buildContacts.
+func (f *frame) thinItems(v *View, thin bool) {
+	f.markers, f.arrows = f.markers[:0], f.arrows[:0]
+	f.nMarkers, f.nArrows = 0, 0
+	var cell float64
+	if thin {
 		cell = math.Max(2*float64(v.MarkerPx), 2)
 		if f.cells == nil {
 			f.cells = make(map[uint64]int32)
@@ -456,47 +588,65 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 		clear(f.cells)
 		clear(f.arrowCells)
 		f.arrowLen = f.arrowLen[:0]
-	}
-	for i := range s.Contacts {
-		c := &s.Contacts[i]
-		if !v.ContactVisible(c) || !c.Point.IsFinite() {
-			continue
+		f.gw = int(f.proj.w/cell) + 1
+		n := 3 * f.gw * (int(f.proj.h/cell) + 1)
+		if cap(f.grid) < n {
+			f.grid = make([]int32, n)
 		}
-		isSel := i == sel
-		p := c.Point
+		f.grid = f.grid[:n]
+		for i := range f.grid {
+			f.grid[i] = -1
+		}
+	}
+	gh := len(f.grid) / 3 / max(f.gw, 1)
+	for i := range f.items {
+		it := &f.items[i]
+		p := it.p
 		pxWorld := 0.0
 		var sx, sy, sz float64
 		var key uint64
+		d := -1 // the cell's slots in f.grid, −1: in the maps
 		onScreen := false
 		if thin {
 			sx, sy, sz, pxWorld, onScreen = f.proj.project(p)
-			key = uint64(uint32(int32(math.Floor(sx/cell))))<<32 | uint64(uint32(int32(math.Floor(sy/cell))))
-		}
-		if v.ShowContacts || isSel {
-			col := SuppressedColor
-			if !c.Suppressed && int(c.Kind) < len(KindColors) {
-				col = KindColors[c.Kind]
+			cx, cy := int32(math.Floor(sx/cell)), int32(math.Floor(sy/cell))
+			key = uint64(uint32(cx))<<32 | uint64(uint32(cy))
+			if d = -1; cx >= 0 && cy >= 0 && int(cx) < f.gw && int(cy) < gh {
+				d = 3 * (int(cy)*f.gw + int(cx))
 			}
+		}
+		if it.marker {
+			col := it.col
 			r, fl := v.MarkerPx, float32(0)
 			switch {
-			case isSel:
+			case it.sel:
 				r, fl = r*1.8+2, 1
 			case thin && !onScreen:
 				r = 0
 			case thin:
-				r = markerPx(v, rBody, pxWorld)
+				r = markerPx(v, f.rBody, pxWorld)
 			}
 			if r > 0 {
 				m := [markerFloats]float32{float32(p.X), float32(p.Y), float32(p.Z), col[0], col[1], col[2], 1, r, fl}
 				keep := true
-				if thin && !isSel {
-					if k, ok := f.cells[key]; ok {
+				if thin && !it.sel {
+					k, ok := int32(-1), false
+					if d >= 0 {
+						k = f.grid[d]
+						ok = k >= 0
+					} else {
+						k, ok = f.cells[key]
+					}
+					switch {
+					case ok:
 						keep = false
 						if o := int(k) * markerFloats; float32(sz) < f.markerDepth[k] {
 							copy(f.markers[o:o+markerFloats], m[:markerFloats])
 							f.markerDepth[k] = float32(sz)
 						}
-					} else {
+					case d >= 0:
+						f.grid[d] = int32(f.nMarkers)
+					default:
 						f.cells[key] = int32(f.nMarkers)
 					}
 				}
@@ -507,9 +657,6 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				}
 			}
 		}
-		if c.Suppressed {
-			continue
-		}
 		minLen := 0.0
 		if thin {
 			minLen = minArrowPx * pxWorld
@@ -517,28 +664,14 @@ func (f *frame) buildContacts(s *snap.Snapshot, v *View) {
 				minLen = math.Inf(1)
 			}
 		}
-		// The arrows show the force on A (Fn along the normal from B to A,
-		// Ft: snap.Contact), or on B (the reaction, −force) when A is fixed
-		// or a wall and B is free: the force on the free body, which a
-		// resting body's arrow pointing up from the ground shows.
-		sign := 1.0
-		if f.onFixed(s, c.A) && !f.onFixed(s, c.B) {
-			sign = -1
-		}
-		if v.ShowNormal {
-			l := v.ArrowLength(math.Abs(c.Fn))
-			dirn := c.Normal.Scale(sign)
-			if c.Fn < 0 {
-				dirn = dirn.Neg()
-			}
-			if l >= minLen {
-				f.addThinArrow(thin && !isSel, arrowCell{key, false}, p, dirn.Unit(), l, NormalArrowColor)
+		if it.hasN {
+			if l := v.ArrowLength(it.fn); l >= minLen {
+				f.addThinArrow(thin && !it.sel, arrowCell{key, false}, d, p, it.nDir, l, NormalArrowColor)
 			}
 		}
-		if v.ShowFriction {
-			ft := c.Ft.Norm()
-			if l := v.ArrowLength(ft); ft > 0 && !math.IsInf(ft, 0) && l >= minLen {
-				f.addThinArrow(thin && !isSel, arrowCell{key, true}, p, c.Ft.Scale(sign/ft), l, FrictionArrowColor)
+		if it.hasF {
+			if l := v.ArrowLength(it.ft); l >= minLen {
+				f.addThinArrow(thin && !it.sel, arrowCell{key, true}, d, p, it.fDir, l, FrictionArrowColor)
 			}
 		}
 	}
@@ -723,8 +856,9 @@ func (f *frame) addArrow(p, dir geom.Vec3, l float64, col [3]float32) {
 }
 
 // addThinArrow is addArrow, keeping (when thin) only the longest arrow of
-// cell c: a longer one replaces the cell's arrow, a shorter one is dropped.
-func (f *frame) addThinArrow(thin bool, c arrowCell, p, dir geom.Vec3, l float64, col [3]float32) {
+// cell c (its slots in f.grid from d, or in f.arrowCells when d < 0): a
+// longer one replaces the cell's arrow, a shorter one is dropped.
+func (f *frame) addThinArrow(thin bool, c arrowCell, d int, p, dir geom.Vec3, l float64, col [3]float32) {
 	if !thin {
 		f.addArrow(p, dir, l, col)
 		return
@@ -732,9 +866,24 @@ func (f *frame) addThinArrow(thin bool, c arrowCell, p, dir geom.Vec3, l float64
 	if !(l > 0) || math.IsInf(l, 0) || !dir.IsFinite() || dir.Norm2() == 0 {
 		return
 	}
-	k, ok := f.arrowCells[c]
+	k, ok := int32(-1), false
+	if d >= 0 {
+		if c.friction {
+			d += 2
+		} else {
+			d++
+		}
+		k = f.grid[d]
+		ok = k >= 0
+	} else {
+		k, ok = f.arrowCells[c]
+	}
 	if !ok {
-		f.arrowCells[c] = int32(f.nArrows)
+		if d >= 0 {
+			f.grid[d] = int32(f.nArrows)
+		} else {
+			f.arrowCells[c] = int32(f.nArrows)
+		}
 		f.addArrow(p, dir, l, col)
 		return
 	}

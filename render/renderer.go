@@ -439,7 +439,9 @@ func (r *Renderer) prepare(s *snap.Snapshot, v *View, cam *Camera, width, height
 	r.f.build(s, v, cam, r.info, width, height)
 
 	upload(gl.ARRAY_BUFFER, r.instVBO, &r.instCap, r.f.inst)
-	upload(gl.ARRAY_BUFFER, r.markerVBO, &r.markerCap, r.f.markers)
+	if r.f.markNew { // unchanged markers stay in their buffer (frame.thinKey)
+		upload(gl.ARRAY_BUFFER, r.markerVBO, &r.markerCap, r.f.markers)
+	}
 	if r.f.sphNew { // unchanged spheres stay in their buffer (frame.sphKey)
 		upload(gl.ARRAY_BUFFER, r.impVBO, &r.impCap, r.f.spheres)
 	}

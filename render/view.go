@@ -155,6 +155,11 @@ const (
 	ArrowFitQuantile = 0.9
 	ArrowFitLength   = 1.5
 	arrowFitSamples  = 4096 // contacts sampled (evenly strided) for the quantiles
+	// arrowFitSnap: a re-fit within this log ratio of the fit takes it
+	// exactly (0.1 % of an arrow's length), so that a still snapshot's
+	// scale stops moving and its arrows are not rebuilt every frame
+	// (frame.thinKey)
+	arrowFitSnap = 1e-3
 )
 
 // ArrowFit returns the arrow scale and knee that AutoArrowScale would set for
@@ -239,10 +244,11 @@ func (v *View) refitArrows(s *snap.Snapshot, alpha float64, b *fitBuf) {
 	}
 	alpha = math.Min(alpha, 1)
 	lerp := func(old, new float64) float64 {
-		if !(old > 0) || math.IsInf(old, 0) || alpha == 1 {
+		d := math.Log(new) - math.Log(old)
+		if !(old > 0) || math.IsInf(old, 0) || alpha == 1 || math.Abs(d) < arrowFitSnap {
 			return new
 		}
-		return math.Exp(math.Log(old) + alpha*(math.Log(new)-math.Log(old)))
+		return math.Exp(math.Log(old) + alpha*d)
 	}
 	v.ArrowScale, v.ArrowRef = lerp(v.ArrowScale, sc), lerp(v.ArrowRef, ref)
 }
