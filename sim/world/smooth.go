@@ -137,7 +137,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 					sm.sepGen = w.lawGen
 					return false
 				}
-				sm.sepGen = 0
+				sm.sep, sm.sepGen = sq.SepCert{}, 0
 			}
 			r = sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
