@@ -32,7 +32,8 @@ func TestSepCertSound(t *testing.T) {
 		pb := Pose{X: pa.X.Add(d), Q: randQuat(rng)}
 		qa.Place(pa.X, pa.Q)
 		qb.Place(pb.X.Sub(shift), pb.Q)
-		r := ContactPlaced(DefaultOptions, &qa, &qb, shift, nil)
+		var r ContactResult
+		ContactPlaced(DefaultOptions, &qa, &qb, shift, nil, &r)
 		var hint *geom.Vec3
 		if r.Converged && i%4 != 0 {
 			hint = &r.Local

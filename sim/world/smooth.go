@@ -139,7 +139,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 				}
 				sm.sep, sm.sepGen = sq.SepCert{}, 0
 			}
-			r = sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
+			sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
