@@ -99,7 +99,12 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	// Work in A's body frame, relative to A's centre and in units of the
 	// smaller particle, so that the tolerance is relative, the rows of Φ are
 	// commensurate and A needs no rotation; B is placed by the relative pose.
-	L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+	var L float64
+	if qa != nil && qb != nil {
+		L = min(qa.ownL, qb.ownL) // the same max(A, B, C), kept by Prepare
+	} else {
+		L = min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+	}
 	invL := 1 / L
 	fr := frame{
 		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),           // B's body axes in A's frame
