@@ -66,11 +66,12 @@ func ContactPrepared(o Options, a *Prepared, pa Pose, b *Prepared, pb Pose, warm
 // (Prepared.Place), B shifted by shift (a periodic image), with the warm
 // start (when not nil) and ContactResult.Local in A's body frame: the
 // rotation matrices come from Place, and the warm start needs no round trip
-// through world coordinates. The same solve as ContactPrepared; the results
-// differ from it by rounding only.
-func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3) ContactResult {
+// through world coordinates. The result is written to *r (not returned: the
+// per-pair call of the narrow phase saves the copies). The same solve as
+// ContactPrepared; the results differ from it by rounding only.
+func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, r *ContactResult) {
 	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
-	return contactIn(o, a.S, a, pa, &a.r, b.S, b, pb, warm)
+	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm)
 }
 
 // contactWith is ContactWith; qa and qb, when not nil, are a and b prepared.
@@ -80,12 +81,15 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		wl := tmulV(&ra, warm.Sub(pa.X)) // A's body frame
 		warm = &wl
 	}
-	return contactIn(o, a, qa, pa, &ra, b, qb, pb, warm)
+	var r ContactResult
+	contactIn(&r, o, a, qa, pa, &ra, b, qb, pb, warm)
+	return r
 }
 
 // contactIn is contactWith with A's rotation matrix ra = A(q_A) given and
-// the warm start (when not nil) in A's body frame, relative to A's centre.
-func contactIn(o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) ContactResult {
+// the warm start (when not nil) in A's body frame, relative to A's centre;
+// the result goes to *res.
+func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) {
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -95,7 +99,12 @@ func contactIn(o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape
 	// Work in A's body frame, relative to A's centre and in units of the
 	// smaller particle, so that the tolerance is relative, the rows of Φ are
 	// commensurate and A needs no rotation; B is placed by the relative pose.
-	L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+	var L float64
+	if qa != nil && qb != nil {
+		L = min(qa.ownL, qb.ownL) // the same max(A, B, C), kept by Prepare
+	} else {
+		L = min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
+	}
 	invL := 1 / L
 	fr := frame{
 		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),           // B's body axes in A's frame
@@ -135,7 +144,7 @@ func contactIn(o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape
 			n *= 3
 		}
 	}
-	res := finish(&A, &B, &sol)
+	finish(res, &A, &B, &sol)
 	res.Iter = iter
 	res.Converged = ok
 	if !ok {
@@ -149,7 +158,6 @@ func contactIn(o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape
 	res.Normal = mulV(ra, res.Normal)
 	res.Overlap *= L
 	res.Gap *= L
-	return res
 }
 
 // frame is the working frame of a contact query: A's body frame with the
@@ -394,9 +402,10 @@ func solve4(m *[4][5]float64) ([4]float64, bool) {
 	return [4]float64{x0, x1, x2, x3}, true
 }
 
-// finish computes the normal at the midway point and the overlap along the
-// contact line, S1 eq. (36)–(37); lengths stay in the scaled frame.
-func finish(A, B *posed, st *newtonState) ContactResult {
+// finish sets r to the normal at the midway point and the overlap along the
+// contact line, S1 eq. (36)–(37), lengths in the scaled frame (the other
+// fields cleared).
+func finish(r *ContactResult, A, B *posed, st *newtonState) {
 	ea, eb := st.ea(), st.eb()
 	// At the solution ∇F_A ∥ −∇F_B; average the two unit normals (S1 §2.3: n₁₂ = ∇F₁/|∇F₁| = −∇F₂/|∇F₂|).
 	n := eb.g.Unit().Sub(ea.g.Unit()).Unit()
@@ -408,14 +417,13 @@ func finish(A, B *posed, st *newtonState) ContactResult {
 	}
 	sa := A.lineExit(st.x, n.Neg(), ea)
 	sb := B.lineExit(st.x, n, eb)
-	r := ContactResult{Point: st.x, Normal: n}
+	*r = ContactResult{Point: st.x, Normal: n}
 	r.PA = st.x.AddScaled(-sa, n)
 	r.PB = st.x.AddScaled(sb, n)
 	r.Gap = r.PA.Sub(r.PB).Dot(n) // S1 after eq. (36): δ_n = X_i − X_j along the contact line
 	if r.Gap < 0 {
 		r.InContact, r.Overlap = true, -r.Gap
 	}
-	return r
 }
 
 // lineExit returns s such that X₀ + s·d lies on the surface where the line

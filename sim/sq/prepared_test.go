@@ -116,7 +116,8 @@ func TestPlacedQueries(t *testing.T) {
 			warm, warmL = &w, &wl
 		}
 		r0 := ContactPrepared(DefaultOptions, &qa, pa, &qb, pb, warm)
-		r1 := ContactPlaced(DefaultOptions, &qa, &qb, shift, warmL)
+		var r1 ContactResult
+		ContactPlaced(DefaultOptions, &qa, &qb, shift, warmL, &r1)
 		if r0.Converged != r1.Converged || r0.InContact != r1.InContact || r0.Iter != r1.Iter ||
 			r0.Converged && (!near(r0.Point, r1.Point) || !near(r0.PA, r1.PA) || !near(r0.PB, r1.PB) ||
 				r0.Normal.Sub(r1.Normal).Norm() > 1e-9 || math.Abs(r0.Gap-r1.Gap) > 1e-12*L ||

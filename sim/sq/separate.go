@@ -55,17 +55,73 @@ func SeparatedOrdered(a *Prepared, pa Pose, b *Prepared, pb Pose, hint *geom.Vec
 // in A's body frame relative to A's centre (ContactResult.Local). The same
 // tests; the answers differ from SeparatedOrdered's by rounding only.
 func SeparatedPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst bool) (sep, byAxes bool) {
-	r := a.q.Conj().Mul(b.q).Mat()
+	return SeparationPlaced(a, b, shift, hint, axesFirst, nil)
+}
+
+// SeparationPlaced is SeparatedPlaced (the same tests in the same order, the
+// same answer) that also fills cert, when not nil and the shapes are apart,
+// with the plane it found: its margin and the relative pose it holds at
+// (SepCert.Holds).
+func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst bool, cert *SepCert) (sep, byAxes bool) {
+	qr := a.q.Conj().Mul(b.q)
+	r := qr.Mat()
 	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
 	hintOK := hint != nil && hint.IsFinite()
-	if !axesFirst && hintOK && sepHint(a.S, &a.unit, b.S, &b.unit, &r, c, *hint) {
-		return true, false
+	m := 0.0
+	if !axesFirst && hintOK {
+		m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
 	}
-	if sepAxes(a.S, b.S, &r, c) {
-		return true, true
+	if !(m > 0) {
+		if m = sepAxesMargin(a.S, b.S, &r, c); m > 0 {
+			byAxes = true
+		} else if axesFirst && hintOK {
+			m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
+		}
 	}
-	return axesFirst && hintOK && sepHint(a.S, &a.unit, b.S, &b.unit, &r, c, *hint), false
+	if !(m > 0) {
+		return false, false
+	}
+	if cert != nil {
+		*cert = SepCert{m: m, c: c, q: qr, rb: b.S.boundR()}
+	}
+	return true, byAxes
 }
+
+// SepCert certifies that two placed shapes stay apart while they keep
+// almost the relative pose at which a separating plane was found
+// (SeparationPlaced). In A's body frame the plane {u·y = const} has A on
+// one side and B on the other with a gap m (the test's margin); A does
+// not move in its own frame, and a point z of B (|z| ≤ r_B, B's bounding
+// radius) moves from R₀z + c₀ to R₁z + c₁, by at most
+// |c₁ − c₀| + ‖R₁ − R₀‖·r_B with ‖R₁ − R₀‖ = ‖R₁R₀ᵀ − I‖ = 2 sin(θ/2) =
+// 2|vec(q₁q₀*)| (θ the angle of the relative rotation's change, q the
+// relative orientation q_A* q_B of S1 eq. 4's quaternions). While that is
+// below m, every point of B is still on its side: the pair is apart, with
+// no test. The zero SepCert holds for no pose.
+type SepCert struct {
+	m, rb float64
+	c     geom.Vec3
+	q     geom.Quat
+}
+
+// Holds reports whether the certificate proves a and b (placed, B shifted
+// by shift) still apart: the bound of B's motion in A's frame since the
+// certificate, with a rounding allowance of 1e-9 of |c₀| + r_B, stays
+// below the margin.
+func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
+	if !(k.m > 0) {
+		return false
+	}
+	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
+	dq := a.q.Conj().Mul(b.q).Mul(k.q.Conj())
+	sinHalf := math.Sqrt(dq.X*dq.X + dq.Y*dq.Y + dq.Z*dq.Z)
+	move := c.Sub(k.c).Norm() + 2*sinHalf*k.rb
+	return move+1e-9*(k.c.Norm()+k.rb) < k.m
+}
+
+// boundR returns √(A² + B² + C²), the radius of the bounding box's
+// circumscribed sphere, which holds the particle (S1 §2.2).
+func (s Shape) boundR() float64 { return math.Sqrt(s.A*s.A + s.B*s.B + s.C*s.C) }
 
 // separated is Separated; pra and prb, when not nil, are a and b prepared.
 func separated(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb Pose, hint *geom.Vec3) bool {
@@ -95,6 +151,12 @@ func separatedFrom(a Shape, pra *Prepared, pa Pose, b Shape, prb *Prepared, pb P
 // sepHint tests the plane normal to the contact normal at x (A's frame);
 // qa and qb, when not nil, are a and b's preps at unit scale.
 func sepHint(a Shape, qa *prep, b Shape, qb *prep, r *geom.Mat3, c, x geom.Vec3) bool {
+	return sepHintMargin(a, qa, b, qb, r, c, x) > 0
+}
+
+// sepHintMargin is sepHint's gap between the two sides of its plane,
+// beyond the rounding allowance: > 0 exactly when sepHint is true.
+func sepHintMargin(a Shape, qa *prep, b Shape, qb *prep, r *geom.Mat3, c, x geom.Vec3) float64 {
 	if qa == nil {
 		qa = new(prep)
 		a.prepInto(qa, 1)
@@ -110,11 +172,11 @@ func sepHint(a Shape, qa *prep, b Shape, qb *prep, r *geom.Mat3, c, x geom.Vec3)
 	ga, gb := ea.g, mulV(r, eb.g)
 	na, nb := ga.Norm(), gb.Norm()
 	if !(na > 0 && nb > 0) {
-		return false
+		return 0
 	}
 	u := ga.Scale(1 / na).Sub(gb.Scale(1 / nb)).Unit() // from A to B
 	if u == (geom.Vec3{}) {
-		return false
+		return 0
 	}
 	var hA, hB float64 // max over A of u·y, max over B of −u·y
 	if a.N1 >= a.N2 {
@@ -135,37 +197,52 @@ func sepHint(a Shape, qa *prep, b Shape, qb *prep, r *geom.Mat3, c, x geom.Vec3)
 		ub := tmulV(r, u).Neg()
 		hB = -u.Dot(c) + ub.Dot(b.Support(ub))
 	}
-	// apart when max_A u·y < min_B u·y = −hB, with a relative margin for rounding
-	return hA+hB < -1e-9*(math.Abs(hA)+math.Abs(hB)+c.Norm())
+	// apart when max_A u·y < min_B u·y = −hB, with a relative margin for
+	// rounding: −(hA + hB) − m₀ > 0 exactly when hA + hB < −m₀
+	return -(hA + hB) - 1e-9*(math.Abs(hA)+math.Abs(hB)+c.Norm())
 }
 
 // sepAxes is the first stage of Separated: B's rotation r and centre c in A's frame.
-func sepAxes(a, b Shape, r *geom.Mat3, c geom.Vec3) bool {
+func sepAxes(a, b Shape, r *geom.Mat3, c geom.Vec3) bool { return sepAxesMargin(a, b, r, c) > 0 }
+
+// sepAxesMargin is sepAxes's gap along the first axis that separates (the
+// line of centres, A's axes, B's axes, in that order), beyond the rounding
+// allowance (apartBy); 0 when none does.
+func sepAxesMargin(a, b Shape, r *geom.Mat3, c geom.Vec3) float64 {
 	d := c.Norm()
 	ka, kb := supportK(a), supportK(b)
 	// the line of centres
 	if d > 0 {
 		u := c.Scale(1 / d)
-		if apart(d, supportBound(a, ka, u)+supportBound(b, kb, tmulV(r, u))) {
-			return true
+		if m := apartBy(d, supportBound(a, ka, u)+supportBound(b, kb, tmulV(r, u))); m > 0 {
+			return m
 		}
 	}
 	// A's axes: |c_i| > h_A(e_i) + h_B(e_i), h_A(e_i) the half-length
-	if apart(math.Abs(c.X), a.A+supportBound(b, kb, geom.Vec3{X: r[0][0], Y: r[0][1], Z: r[0][2]})) ||
-		apart(math.Abs(c.Y), a.B+supportBound(b, kb, geom.Vec3{X: r[1][0], Y: r[1][1], Z: r[1][2]})) ||
-		apart(math.Abs(c.Z), a.C+supportBound(b, kb, geom.Vec3{X: r[2][0], Y: r[2][1], Z: r[2][2]})) {
-		return true
+	if m := apartBy(math.Abs(c.X), a.A+supportBound(b, kb, geom.Vec3{X: r[0][0], Y: r[0][1], Z: r[0][2]})); m > 0 {
+		return m
+	}
+	if m := apartBy(math.Abs(c.Y), a.B+supportBound(b, kb, geom.Vec3{X: r[1][0], Y: r[1][1], Z: r[1][2]})); m > 0 {
+		return m
+	}
+	if m := apartBy(math.Abs(c.Z), a.C+supportBound(b, kb, geom.Vec3{X: r[2][0], Y: r[2][1], Z: r[2][2]})); m > 0 {
+		return m
 	}
 	// B's axes
 	cb := tmulV(r, c)
-	return apart(math.Abs(cb.X), b.A+supportBound(a, ka, r.Col(0))) ||
-		apart(math.Abs(cb.Y), b.B+supportBound(a, ka, r.Col(1))) ||
-		apart(math.Abs(cb.Z), b.C+supportBound(a, ka, r.Col(2)))
+	if m := apartBy(math.Abs(cb.X), b.A+supportBound(a, ka, r.Col(0))); m > 0 {
+		return m
+	}
+	if m := apartBy(math.Abs(cb.Y), b.B+supportBound(a, ka, r.Col(1))); m > 0 {
+		return m
+	}
+	return max(0, apartBy(math.Abs(cb.Z), b.C+supportBound(a, ka, r.Col(2))))
 }
 
-// apart reports whether the distance d of the projected centres exceeds the
-// sum h of the support bounds by more than a relative 1e-9 (rounding).
-func apart(d, h float64) bool { return d > h*(1+1e-9) }
+// apartBy returns d − h·(1 + 1e-9): > 0 exactly when the distance d of the
+// projected centres exceeds the sum h of the support bounds by more than a
+// relative 1e-9 (rounding).
+func apartBy(d, h float64) float64 { return d - h*(1+1e-9) }
 
 // supportK returns 3^(1/q − 1/2) = 3^(1/2 − 1/n) for n1 = n2 = n (the bound of
 // the ℓ_q norm by the ℓ_2 norm in three dimensions), or 0 when n1 ≠ n2.

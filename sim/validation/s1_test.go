@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/sq"
@@ -105,14 +106,45 @@ func TestS1EllipsoidsHertz(t *testing.T) {
 // box on its floor. Every grain stays above the floor (none slips through at
 // the periodic seams, where the floor's contact point is wrapped back), and
 // inside the box horizontally; every midway-point solve converges; the bed
-// comes to rest (kinetic energy below 1e-6 of the potential energy released).
+// comes to rest: at t = 1 s the grains held by three or more contacts carry a
+// kinetic energy below 1e-6 of the potential energy released.
+//
+// Why those grains and that time (docs/validation.md, S1 §3.1 small). A
+// grain held by two point contacts has a hinge: turning about the line
+// through its two contact points moves neither point, so no dashpot and no
+// tangential spring of the point-contact law (S1 §2.5) acts on it, and
+// nothing else damps it (no rolling or twisting resistance in this scene).
+// Such a grain (a grain on the floor with one grain on top twisting about
+// the vertical through both contacts; a grain hanging between two
+// neighbours rocking about the line through them) keeps an oscillation of
+// whatever amplitude the chaotic settling left it: measured, one grain held
+// 6.7e-6 of the released energy at 0.6 s, 5.8e-6 at 0.8 s and still up to
+// 3.8e-6 between 5.5 and 6 s. The run is chaotic (a change of gravity by 1e-14 relative gives
+// another packing), so with every grain counted the test passed or failed
+// by chance: at 0.6 s (the former check) 4 of 10 runs (gravity ×(1 ± 1e-14),
+// ×(1 ± 1e-12), ×(1 + 3e-14), seeds 2 to 5) were above 1e-6, at 1 s 5 of 14,
+// and of the four above at 0.6 s three still reached 1.2e-6 … 3.8e-6
+// between 5.5 and 6 s. Without the grains on two contacts or fewer the bed is
+// at rest: at 1 s 14 runs (gravity ×1, ×(1 ± 1e-14), ×(1 ± 1e-12),
+// ×(1 ± 3e-14), seeds 2 to 8) measure 1.5e-10 … 9.2e-8 of the released
+// energy, 10 times below the limit or more (at 0.6 s up to 2.0e-6: a run
+// still settling then). A frictionless bed (mu = 0) fails it (1.6e-5). The
+// hinge grains' energy is logged.
 func TestS1SettlingPeriodicSmall(t *testing.T) {
 	w := load(t, "sq-settling", "generators[0].count=60", "params.n=6",
 		"periodic.max=[0.03,0.03,0.25]", "generators[0].region.max=[0.03,0.03,0.12]")
 	pe0 := w.Stats.PotentialGravity
-	advance(t, w, 0.6, nil)
+	advance(t, w, 1.0, nil)
 	released := pe0 - w.Stats.PotentialGravity
-	for _, b := range w.Bodies {
+	held := make([]int, len(w.Bodies)) // active contacts per body, walls and periodic images included
+	w.EachContact(func(a, b int, c *contact.Contact) {
+		if c.Active() {
+			held[a]++
+			held[b]++
+		}
+	})
+	kHeld, kHinge, nHinge := 0.0, 0.0, 0
+	for i, b := range w.Bodies {
 		if b.Fixed {
 			continue
 		}
@@ -123,12 +155,19 @@ func TestS1SettlingPeriodicSmall(t *testing.T) {
 		if b.X.X < 0 || b.X.X >= 0.03 || b.X.Y < 0 || b.X.Y >= 0.03 {
 			t.Errorf("%s: centre (%.4f, %.4f) outside the periodic box", b.Name, b.X.X, b.X.Y)
 		}
+		if held[i] >= 3 {
+			kHeld += b.KineticEnergy()
+		} else {
+			kHinge += b.KineticEnergy()
+			nHinge++
+		}
 	}
 	if w.Stats.SQFailures != 0 {
 		t.Errorf("%d midway-point solves failed", w.Stats.SQFailures)
 	}
-	if !(released > 0) || w.Stats.Kinetic > 1e-6*released {
-		t.Errorf("kinetic energy %.3g J after releasing %.3g J: the bed is not at rest", w.Stats.Kinetic, released)
+	if !(released > 0) || kHeld > 1e-6*released {
+		t.Errorf("kinetic energy %.3g J of the grains on ≥ 3 contacts after releasing %.3g J: the bed is not at rest", kHeld, released)
 	}
-	t.Logf("%d contacts, kinetic %.3g J of %.3g J released", w.Stats.Contacts, w.Stats.Kinetic, released)
+	t.Logf("%d contacts; kinetic %.3g J (%.2g of %.3g J released) on ≥ 3 contacts, %.3g J (%.2g) on the %d grains with ≤ 2",
+		w.Stats.Contacts, kHeld, kHeld/released, released, kHinge, kHinge/released, nHinge)
 }

@@ -125,13 +125,21 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		var r sq.ContactResult
 		if qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b); qa != nil && qb != nil {
 			if len(e.prev) == 0 {
-				sep, byAxes := sq.SeparatedPlaced(qa, qb, e.Shift, warm, e.sepAx)
-				e.sepAx = byAxes
-				if sep {
+				// The plane found last time still separates while B's
+				// motion in A's frame stays below its margin (sq.SepCert).
+				sm := e.smoothState()
+				if sm.sepGen == w.lawGen && sm.sep.Holds(qa, qb, e.Shift) {
 					return false
 				}
+				sep, byAxes := sq.SeparationPlaced(qa, qb, e.Shift, warm, e.sepAx, &sm.sep)
+				e.sepAx = byAxes
+				if sep {
+					sm.sepGen = w.lawGen
+					return false
+				}
+				sm.sep, sm.sepGen = sq.SepCert{}, 0
 			}
-			r = sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm) // S1 eq. (19)–(24)
+			sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
@@ -153,8 +161,13 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 }
 
 // smoothPair is what a smooth pair keeps across steps beyond pairEntry's
-// fields: pairDtSmooth's lower bound of its Hertz term (hi*).
+// fields: the separating plane of a pair apart (sep, valid while sepGen ==
+// World.lawGen: shapes and laws unchanged) and pairDtSmooth's lower bound
+// of its Hertz term (hi*).
 type smoothPair struct {
+	sep    sq.SepCert
+	sepGen uint64
+
 	// Below overlap dHi and relative speed vHi the pair's spring bound is
 	// not below dtHi, nor its travel term below trav/v (pairDtSmooth);
 	// valid for the law, masses and safety factor it was computed with.
