@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/krylov"
 	"grainlab/sim/law"
@@ -136,6 +137,13 @@ type Newmark struct {
 	mot    []affine    // each body's rigid motion over the trial step
 	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1    []geom.Vec3
+	// cleared holds the certified start-of-step clearance of the body pairs
+	// (a, b) that separation cleared in this step; sepA, sepB, sepCache and
+	// sepScratch are its scratch.
+	cleared    map[[2]int]float64
+	sepA, sepB contact.Posed
+	sepCache   contact.Cache
+	sepScratch contact.Scratch
 
 	tr  nmTrace    // the attempt log's scratch (Trace)
 	cp  checkpoint // the start of the step, for rejections

@@ -202,7 +202,8 @@ func TestNewmarkSphereLands(t *testing.T) {
 // The crossing guard's cheap speed bound (bounding radii) is never below the
 // vertex-by-vertex approach speed it lets approachDt skip, for random
 // velocities of tetrapods, cubes and a sphere over a ground plane, and
-// approachDt with the shortcut returns the minimum over every pair exactly.
+// approachDt with the shortcut returns the minimum over every pair exactly
+// (without the certified clearance, which can only allow a longer step).
 func TestNewmarkSpeedBound(t *testing.T) {
 	w := groundWorld(t, cubeParams(0.5, 0.5))
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
@@ -239,6 +240,13 @@ func TestNewmarkSpeedBound(t *testing.T) {
 			}
 		}
 		n.prepare(w)
+		// With the certified clearance (separation) approachDt can only
+		// allow more; the exactness of the shortcut is checked without it.
+		certified := n.approachDt(w, 1)
+		n.prepare(w)
+		for i := range n.guard {
+			n.guard[i].sep = false
+		}
 		want := math.Inf(1)
 		for _, g := range n.guard {
 			s, ub := n.approachSpeed(w, g), n.speedBound(w, g)
@@ -253,6 +261,9 @@ func TestNewmarkSpeedBound(t *testing.T) {
 			if s > 0 {
 				want = math.Min(want, lim/s)
 			}
+		}
+		if certified < math.Min(1, want) {
+			t.Fatalf("approachDt with the certified clearance %.17g below %.17g without", certified, math.Min(1, want))
 		}
 		for _, cap := range []float64{1, want * 1.5, want, want / 2} {
 			if got := n.approachDt(w, cap); got != math.Min(cap, want) {
