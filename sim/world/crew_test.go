@@ -2,6 +2,8 @@ package world
 
 import (
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -124,5 +126,46 @@ func BenchmarkForkJoin(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// A pass on two or more workers claims guided batches: they tile [0, n)
+// with sizes that never grow, the first is 1/(passGuide·nw) of the items
+// and the last ones are passBatch items, so the workers of a pass finish
+// within a few items of each other; the Profile counts the batches run.
+func TestCrewGuidedBatches(t *testing.T) {
+	w := New("crew")
+	for _, nw := range []int{2, 3} {
+		w.Settings.Workers = nw
+		for _, n := range []int{64, 300, 5483} {
+			var mu sync.Mutex
+			var got [][2]int
+			b0 := w.Stats.Profile.Batches
+			w.parallelRange(n, func(_, lo, hi int) {
+				mu.Lock()
+				got = append(got, [2]int{lo, hi})
+				mu.Unlock()
+			})
+			slices.SortFunc(got, func(a, b [2]int) int { return a[0] - b[0] })
+			if int(w.Stats.Profile.Batches-b0) != len(got) {
+				t.Fatalf("workers %d, n %d: %d batches counted, %d run", nw, n, w.Stats.Profile.Batches-b0, len(got))
+			}
+			if first := got[0][1] - got[0][0]; first != max(passBatch, n/(passGuide*nw)) {
+				t.Errorf("workers %d, n %d: first batch %d items, want %d", nw, n, first, max(passBatch, n/(passGuide*nw)))
+			}
+			for i, b := range got {
+				size := b[1] - b[0]
+				if (i == 0 && b[0] != 0) || (i > 0 && b[0] != got[i-1][1]) || size <= 0 ||
+					(i > 0 && size > got[i-1][1]-got[i-1][0]) {
+					t.Fatalf("workers %d, n %d: batches %v do not tile [0, n) with sizes that never grow", nw, n, got)
+				}
+			}
+			if last := got[len(got)-2]; got[len(got)-1][1] != n || last[1]-last[0] != passBatch {
+				t.Fatalf("workers %d, n %d: the last batches %v should be %d items", nw, n, got[len(got)-2:], passBatch)
+			}
+			if n > 1000 && len(got) >= (n+passBatch-1)/passBatch/4 {
+				t.Errorf("workers %d, n %d: %d batches", nw, n, len(got))
+			}
+		}
 	}
 }

@@ -320,7 +320,7 @@ func (w *World) Commit() { w.commit(nil, false) }
 
 // CommitMoved is Commit with move(i) run on every body i in the same pass
 // over the workers (explicit's closing half kick): the pass's items are
-// the bodies, then the pairs. move must read and write body i only; the
+// the pairs, then the bodies. move must read and write body i only; the
 // result is that of running move on every body and then Commit, to the bit.
 func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
 
@@ -342,34 +342,37 @@ func (w *World) commit(move func(i int), stats bool) {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	nb := 0 // items [0, nb) are bodies, [nb, nb+n) pairs
+	nb := 0 // items [0, n) are pairs, [n, n+nb) bodies
 	if move != nil || stats {
 		nb = len(w.Bodies)
 	}
 	if stats {
 		w.bodyTerms()
 	}
-	w.parallelRange(nb+n, func(_, lo, hi int) {
-		for i := lo; i < min(hi, nb); i++ {
+	// The bodies (a kick and the statistics' terms: some 20 times a pair's
+	// cost) come last, where the batches are small (runPass): first, they
+	// would all fall in the first batch and keep one worker busy while the
+	// other swapped the pairs and waited.
+	w.parallelRange(n+nb, func(_, lo, hi int) {
+		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
+			m := plo // the batch's pairs with contacts go to buf[plo:m]
+			for i, e := range w.pairs[plo:phi] {
+				e.prev, e.cur = e.cur, e.prev[:0]
+				e.nightOwl = false
+				if len(e.prev) > 0 {
+					buf[m] = int32(plo + i)
+					m++
+				}
+			}
+			cnt[plo], next[plo] = int32(m), int32(phi)
+		}
+		for i := max(lo, n) - n; i < hi-n; i++ {
 			if move != nil {
 				move(i)
 			}
 			if stats {
 				w.bodyTerm(i)
 			}
-		}
-		lo, hi = max(lo, nb)-nb, hi-nb // the batch's pairs, each alone
-		m := lo                        // the batch's pairs with contacts go to buf[lo:m]
-		for i, e := range w.pairs[lo:max(lo, hi)] {
-			e.prev, e.cur = e.cur, e.prev[:0]
-			e.nightOwl = false
-			if len(e.prev) > 0 {
-				buf[m] = int32(lo + i)
-				m++
-			}
-		}
-		if hi > lo { // (no pairs: one empty call)
-			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	})
 	lv.idx = lv.idx[:0]
