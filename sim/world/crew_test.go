@@ -169,3 +169,39 @@ func TestCrewGuidedBatches(t *testing.T) {
 		}
 	}
 }
+
+// contactSums.split tiles the bodies with one range per worker, each range
+// holding about the same count of contact sides plus bodies: within the
+// largest single body's weight of the mean.
+func TestContactSumsSplit(t *testing.T) {
+	var s contactSums
+	s.split(10, 3) // no counts yet: bodies shared evenly
+	if want := []int32{0, 4, 7, 10}; !slices.Equal(s.bounds, want) {
+		t.Fatalf("even split %v, want %v", s.bounds, want)
+	}
+	for _, nw := range []int{1, 2, 3, 7} {
+		s.sides = make([]int32, 305)
+		total, heaviest := int64(0), int64(0)
+		for i := range s.sides {
+			s.sides[i] = int32((i * 7919) % 23)
+			if i > 250 {
+				s.sides[i] = 0 // a cluster of free bodies at the end
+			}
+			total += int64(s.sides[i]) + 1
+			heaviest = max(heaviest, int64(s.sides[i])+1)
+		}
+		s.split(305, nw)
+		if s.bounds[0] != 0 || s.bounds[nw] != 305 || len(s.bounds) != nw+1 {
+			t.Fatalf("%d workers: bounds %v", nw, s.bounds)
+		}
+		for k := 0; k < nw; k++ {
+			w := int64(0)
+			for _, c := range s.sides[s.bounds[k]:s.bounds[k+1]] {
+				w += int64(c) + 1
+			}
+			if d := w - total/int64(nw); d > heaviest || d < -heaviest {
+				t.Errorf("%d workers: range %d weighs %d, mean %d (bounds %v)", nw, k, w, total/int64(nw), s.bounds)
+			}
+		}
+	}
+}

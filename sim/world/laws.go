@@ -85,13 +85,15 @@ func (w *World) ExternalForces(t float64) {
 // accumulateContacts adds the contact forces of the current evaluation, pair
 // by pair in the order of pairs (w.pairs, or a subset in the same order
 // that holds every pair with contacts: pairPass's curPairs). With one
-// worker it walks the pairs; with more, each body (in parallel) walks its
-// own pairs in the same order (contactSums), so every body's and wall's
-// sum takes the same terms in the same order: the same bits for any worker
-// count. It reports a body with a non-finite force or moment (checked by
-// the workers as each body's sum is done).
+// worker it walks the pairs; with more, the bodies are split into one
+// range per worker (contactSums.split) and each worker walks all the pairs
+// in order, adding the contacts of those of its bodies, so every body's
+// and wall's sum takes the same terms in the same order: the same bits for
+// any worker count. It reports a body with a non-finite force or moment
+// (checked by the workers as each range is done).
 func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
-	if max(w.Settings.Workers, 1) == 1 || len(w.Bodies) < parallelMin {
+	nw := max(w.Settings.Workers, 1)
+	if nw == 1 || len(w.Bodies) < parallelMin {
 		t0 := time.Now()
 		for _, e := range pairs {
 			for k := range e.cur {
@@ -107,24 +109,55 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 		return w.nonFinite()
 	}
 	s := &w.sums
-	s.index(pairs, len(w.Bodies))
+	s.split(len(w.Bodies), nw)
+	if _, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		return w.accumulateRange(pairs, 0, len(w.Bodies))
+	}
 	var bad atomic.Bool
-	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
-		for _, x := range s.inc[s.start[lo]:s.start[hi]] {
-			e, sideA := pairs[x>>1], x&1 == 0
-			for k := range e.cur {
-				if c := &e.cur[k]; c.Active() {
-					w.applyContact(e, c, sideA)
-				}
-			}
-		}
-		for _, b := range w.Bodies[lo:hi] {
-			if !b.F.IsFinite() || !b.T.IsFinite() {
-				bad.Store(true)
-			}
+	t0 := time.Now()
+	w.forkJoin(nw, nw, 1, func(_, k, _ int) {
+		if w.accumulateRange(pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
+			bad.Store(true)
 		}
 	})
+	w.Stats.Profile.Parallel += time.Since(t0)
 	return bad.Load()
+}
+
+// accumulateRange adds the active contacts of pairs, in pair order, to the
+// bodies [lo, hi) (a body of the range on either side of a pair; a wall's
+// force with its body), counts each body's contact sides for the next
+// split and reports a body of the range with a non-finite force or moment.
+func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool) {
+	sides := w.sums.sides[lo:hi]
+	clear(sides)
+	for _, e := range pairs {
+		a, b := int(e.A)-lo, int(e.B)-lo
+		inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
+		if !inA && !inB {
+			continue
+		}
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			if inA {
+				w.applyContact(e, c, true)
+				sides[a]++
+			}
+			if inB {
+				w.applyContact(e, c, false)
+				sides[b]++
+			}
+		}
+	}
+	for _, b := range w.Bodies[lo:hi] {
+		if !b.F.IsFinite() || !b.T.IsFinite() {
+			nonFinite = true
+		}
+	}
+	return nonFinite
 }
 
 // applyContact adds active contact c of pair e to body A's force and
@@ -157,44 +190,41 @@ func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
 	}
 }
 
-// contactSums lists, per body, the pairs with contacts it belongs to, in
-// pair order: inc[start[i]:start[i+1]] holds 2·p for pair p where body i is
-// A and 2·p+1 where it is B (a counting sort, rebuilt per accumulation).
+// contactSums splits the bodies into one contiguous range per worker for
+// accumulateContacts: bounds[k]:bounds[k+1] is worker range k, chosen so
+// that the ranges hold about as many active contact sides at the last
+// accumulation (sides, per body, counted by the workers), plus one per
+// body. Which worker sums a body does not change its sum.
 type contactSums struct {
-	start, next []int32
-	inc         []int32
+	sides  []int32
+	bounds []int32
 }
 
-// index builds the lists for pairs over n bodies.
-func (s *contactSums) index(pairs []*pairEntry, n int) {
-	if cap(s.start) < n+1 {
-		s.start, s.next = make([]int32, n+1), make([]int32, n+1)
+// split sets bounds for n bodies and nw ranges.
+func (s *contactSums) split(n, nw int) {
+	if len(s.sides) != n {
+		s.sides = make([]int32, n) // no counts yet: as many bodies per range
 	}
-	start, next := s.start[:n+1], s.next[:n+1]
-	clear(start)
-	for _, e := range pairs {
-		if len(e.cur) > 0 {
-			start[e.A+1]++
-			start[e.B+1]++
+	if cap(s.bounds) < nw+1 {
+		s.bounds = make([]int32, nw+1)
+	}
+	s.bounds = s.bounds[:nw+1]
+	total := int64(n)
+	for _, c := range s.sides {
+		total += int64(c)
+	}
+	k, acc := 1, int64(0)
+	for i, c := range s.sides {
+		acc += int64(c) + 1
+		for k < nw && acc*int64(nw) >= total*int64(k) {
+			s.bounds[k] = int32(i + 1)
+			k++
 		}
 	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
+	for ; k <= nw; k++ {
+		s.bounds[k] = int32(n)
 	}
-	copy(next, start)
-	if cap(s.inc) < int(start[n]) {
-		s.inc = make([]int32, start[n], 2*start[n])
-	}
-	s.inc = s.inc[:start[n]]
-	for p, e := range pairs {
-		if len(e.cur) > 0 {
-			s.inc[next[e.A]] = int32(2 * p)
-			next[e.A]++
-			s.inc[next[e.B]] = int32(2*p + 1)
-			next[e.B]++
-		}
-	}
-	s.start, s.next = start, next
+	s.bounds[0] = 0
 }
 
 // Evaluate runs detect → laws → accumulate at the current state and time.
