@@ -51,10 +51,23 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
 // the contact forces, summed into each body's force and moment in a fixed
 // order (pairs in list order), so the sum is independent of the worker count.
-// It reports a body with a non-finite force or moment.
+// It reports a body with a non-finite force or moment. With two or more
+// workers and neither loads nor bonds, each body's force and moment start
+// from gravity in the accumulation's pass (accumulateRange) rather than
+// in a serial walk over the bodies first: the same values.
 func (w *World) stageAccumulate(pairs []*pairEntry, t float64) (nonFinite bool) {
-	w.ExternalForces(t)
-	return w.accumulateContacts(pairs)
+	w.initInPass = max(w.Settings.Workers, 1) > 1 && len(w.Bodies) >= parallelMin && len(w.Loads) == 0 && len(w.Bonds) == 0
+	if !w.initInPass {
+		w.ExternalForces(t)
+	} else {
+		w.LoadValues = w.LoadValues[:0]
+		for i := range w.Walls {
+			w.Walls[i].Force = geom.Vec3{}
+		}
+	}
+	nonFinite = w.accumulateContacts(pairs)
+	w.initInPass = false
+	return nonFinite
 }
 
 // ExternalForces sets every body's force and moment to gravity, the external
@@ -128,7 +141,17 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 // bodies [lo, hi) (a body of the range on either side of a pair; a wall's
 // force with its body), counts each body's contact sides for the next
 // split and reports a body of the range with a non-finite force or moment.
+// With w.initInPass it first sets the range's forces and moments as
+// ExternalForces does without loads and bonds (gravity).
 func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool) {
+	if w.initInPass {
+		for _, b := range w.Bodies[lo:hi] {
+			b.F, b.T = geom.Vec3{}, geom.Vec3{}
+			if !b.Fixed {
+				b.F = w.Gravity.Scale(b.Mass)
+			}
+		}
+	}
 	sides := w.sums.sides[lo:hi]
 	clear(sides)
 	for _, e := range pairs {
