@@ -499,6 +499,16 @@ func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]
 	for k := 0; k < nw; k++ {
 		w.scratch[k].spent = [3]time.Duration{}
 	}
+	if crewTracing { // items timed one by one (crew_trace.go): no clock readings per stage
+		w.runPass(n, nw, func(k, lo, hi int) {
+			for _, f := range stages {
+				if f != nil {
+					f(k, lo, hi)
+				}
+			}
+		})
+		return
+	}
 	w.runPass(n, nw, func(k, lo, hi int) {
 		sc := &w.scratch[k]
 		t := time.Now()
@@ -541,6 +551,9 @@ func (w *World) forkJoin(n, nw, batch int, body func(k, lo, hi int)) {
 
 // crewPass is forkJoin with guided batches when guide > 0 (crew.run).
 func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
+	if crewTracing && traceRun(n, body) {
+		return
+	}
 	if w.crew == nil || w.crew.nw != nw {
 		if w.crew != nil {
 			w.crew.close()
