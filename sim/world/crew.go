@@ -420,9 +420,10 @@ func (w *World) passWorkers(n int) int {
 // and clock readings than equal batches) and ends with small ones, so the
 // workers finish within a few items of each other even where costly items
 // (pairs whose lists are rebuilt) cluster. Chosen by replaying per-item
-// costs of the collapse (docs/performance.md, "Session 9: two workers"):
-// over 687 steps the passes' excess over half the one-worker work fell
-// from 8.1% (batches of n/(16·nw)) to 2.9%.
+// costs of the collapse (crew_trace.go, internal/crewreplay;
+// docs/performance.md, "Session 9: two workers"): over 687 steps the
+// passes' excess over half the one-worker work fell from 8.0% (batches of
+// n/(16·nw)) to 2.6%.
 const (
 	passBatch = 8
 	passGuide = 2
