@@ -14,7 +14,7 @@ FUZZTIME ?= 10s
 # A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
 GO       := $(shell sh .ci/go.sh)
 
-.PHONY: run test deps deps-test build build-headless bench bench-sq bench-spheres bench-lammps fuzz clean
+.PHONY: run test deps deps-test build build-headless bench bench-workers bench-sq bench-spheres bench-lammps fuzz clean
 
 run: build
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then ./$(BIN); \
@@ -44,6 +44,14 @@ build-headless:
 
 bench: build
 	./$(BIN) bench
+
+# Two workers against one on the collapse (issue 15's ≥ 1.8×): `bench --time
+# 0.3` with one worker and two, alternately, 6 rounds, medians of the whole
+# process's and of the loop's wall time (scripts/workers-ratio.sh; another
+# build side by side: scripts/workers-ratio.sh bin/grainlab-headless OTHER).
+# On a quiet machine only.
+bench-workers: build-headless
+	scripts/workers-ratio.sh $(BIN)-headless
 
 # S1 §3.1 speed: superquadric settling (250 particles, periodic 0.05 m box)
 # for blockiness 2…10: the dynamic regime from the start, the static one

@@ -38,7 +38,8 @@ func (o overlap) String() string {
 // findOverlaps runs the independent penetration audit (sim/audit: exact
 // triangle–triangle and point-in-mesh tests, pairs by bounding boxes) on
 // the polyhedral bodies and the enabled walls of w at their current poses,
-// and a sphere–sphere overlap test (sort and sweep along x).
+// and a sphere–sphere overlap test (sort and sweep along x). The solid
+// pairs are shared out over the world's workers (Settings.Workers).
 func findOverlaps(w *world.World) []overlap {
 	var sphere []int
 	for i, b := range w.Bodies {
@@ -48,7 +49,7 @@ func findOverlaps(w *world.World) []overlap {
 	}
 	solids, walls := audit.WorldMeshes(w)
 	var out []overlap
-	for _, v := range audit.Check(solids, walls, 0) {
+	for _, v := range audit.CheckWorkers(solids, walls, 0, w.Settings.Workers) {
 		switch v.Kind {
 		case audit.KindInvalid:
 			continue // non-finite poses are the finite guard's business

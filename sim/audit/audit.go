@@ -11,6 +11,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"grainlab/sim/geom"
 )
@@ -146,6 +148,17 @@ func finite3(v geom.Vec3) bool {
 // any proper crossing fails. A NaN or negative tol is treated as 0. Meshes
 // with non-finite vertices or bad indices are reported as KindInvalid.
 func Check(solids []Solid, walls []Surface, tol float64) []Violation {
+	return CheckWorkers(solids, walls, tol, 1)
+}
+
+// pairChunk is how many solid pairs a worker of CheckWorkers claims at a time.
+const pairChunk = 8
+
+// CheckWorkers is Check with the solid pairs shared out over workers
+// goroutines (1 or less: the caller alone), in chunks of consecutive pairs
+// claimed from a counter: each pair is examined alone and the findings are
+// kept in pair order, so the result is the same for any number of workers.
+func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []Violation {
 	if !(tol >= 0) {
 		tol = 0
 	}
@@ -164,10 +177,8 @@ func Check(solids []Solid, walls []Surface, tol float64) []Violation {
 			out = append(out, Violation{A: -1, B: i, Kind: KindInvalid})
 		}
 	}
+	out = solidPairs(out, ms, boxPairs(ms), tol, workers)
 	var sc scratch
-	for _, p := range boxPairs(ms) {
-		out = sc.solidPair(out, &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
-	}
 	for i := range ms {
 		if !ms[i].ok {
 			continue
@@ -177,6 +188,42 @@ func Check(solids []Solid, walls []Surface, tol float64) []Violation {
 				out = sc.wallPair(out, &ms[i], &ws[j], i, j, tol)
 			}
 		}
+	}
+	return out
+}
+
+// solidPairs appends the violations of the solid pairs (solidPair), in
+// pair order, examined by up to workers goroutines: chunk c of pairChunk
+// pairs writes its findings to found[c] only.
+func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers int) []Violation {
+	nc := (len(pairs) + pairChunk - 1) / pairChunk
+	workers = min(workers, nc)
+	if workers <= 1 {
+		var sc scratch
+		for _, p := range pairs {
+			out = sc.solidPair(out, &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+		}
+		return out
+	}
+	found := make([][]Violation, nc)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		var sc scratch
+		for c := int(next.Add(1)) - 1; c < nc; c = int(next.Add(1)) - 1 {
+			for _, p := range pairs[c*pairChunk : min((c+1)*pairChunk, len(pairs))] {
+				found[c] = sc.solidPair(found[c], &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+			}
+		}
+	}
+	wg.Add(workers - 1)
+	for range workers - 1 {
+		go func() { defer wg.Done(); work() }()
+	}
+	work()
+	wg.Wait()
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	return out
 }
@@ -301,24 +348,32 @@ func containment(r *record, a, b *mesh, tol float64) {
 		if !b.box.containsStrict(v) {
 			continue
 		}
-		d, w := distWinding(v, b.tris)
-		if d > onSurface && d > tol && math.Abs(w) > 0.5 {
+		if math.Abs(winding(v, b.tris)) <= 0.5 {
+			continue // outside: the distance is not needed
+		}
+		if d := distance(v, b.tris); d > onSurface && d > tol {
 			r.add(d, v)
 		}
 	}
 }
 
-// distWinding returns the distance from p to the triangles and their
-// generalised winding number about p (1 inside a closed outward mesh, 0 outside).
-func distWinding(p geom.Vec3, tris [][3]geom.Vec3) (float64, float64) {
-	d2 := math.Inf(1)
+// winding returns the generalised winding number of the triangles about p
+// (1 inside a closed outward mesh, 0 outside).
+func winding(p geom.Vec3, tris [][3]geom.Vec3) float64 {
 	omega := 0.0
 	for i := range tris {
-		t := &tris[i]
-		d2 = min(d2, closestPoint(p, t).Sub(p).Norm2())
-		omega += solidAngle(p, t)
+		omega += solidAngle(p, &tris[i])
 	}
-	return math.Sqrt(d2), omega / (4 * math.Pi)
+	return omega / (4 * math.Pi)
+}
+
+// distance returns the distance from p to the triangles.
+func distance(p geom.Vec3, tris [][3]geom.Vec3) float64 {
+	d2 := math.Inf(1)
+	for i := range tris {
+		d2 = min(d2, closestPoint(p, &tris[i]).Sub(p).Norm2())
+	}
+	return math.Sqrt(d2)
 }
 
 // solidAngle returns the signed solid angle of triangle t seen from p (van

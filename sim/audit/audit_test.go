@@ -710,3 +710,36 @@ func TestClassifyLatticeExact(t *testing.T) {
 		t.Fatalf("too few interesting cases: %v", counts)
 	}
 }
+
+// CheckWorkers finds the same violations, in the same order, as Check for
+// any number of workers: a row of boxes, each crossing its neighbour and
+// every third holding a small box inside (many chunks of pairs, findings in
+// several of them).
+func TestCheckWorkersSameAsCheck(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	var solids []Solid
+	for i := range 60 {
+		c := geom.V(0.9*float64(i), 0.1*rng.Float64(), 0.1*rng.Float64())
+		q := geom.QAxisAngle(geom.V(rng.Float64(), rng.Float64(), 1), 0.3*rng.Float64())
+		solids = append(solids, box("b", c, geom.V(0.5, 0.5, 0.5), q))
+		if i%3 == 0 {
+			solids = append(solids, box("in", c, geom.V(0.1, 0.1, 0.1), q))
+		}
+	}
+	want := Check(solids, []Surface{ground(0.2, 100)}, 0)
+	k := kinds(want)
+	if k[KindTriangle] < 50 || k[KindVertexInside] < 20 || k[KindWall] < 60 {
+		t.Fatalf("the scene should have many violations of each kind: %v", k)
+	}
+	for _, nw := range []int{0, 2, 3, 8} {
+		got := CheckWorkers(solids, []Surface{ground(0.2, 100)}, 0, nw)
+		if len(got) != len(want) {
+			t.Fatalf("%d workers: %d violations, Check %d", nw, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d workers: violation %d is %+v, Check's %+v", nw, i, got[i], want[i])
+			}
+		}
+	}
+}

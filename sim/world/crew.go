@@ -14,20 +14,25 @@ import (
 // starting goroutines (which an idle processor must first be woken for).
 //
 // A job is open while the crew's epoch is even. The caller (worker 0)
-// writes the job (n, batch, body) while the epoch is odd, opens it,
+// writes the job (n, batch, guide, body) while the epoch is odd, opens it,
 // claims batches from an atomic counter like every helper, and when the
 // counter is spent closes the epoch (odd again) and waits until no
-// helper is inside the job. A helper announces itself (its slot's inside
-// flag, on its own cache line) and then checks that the epoch is still the
-// one it was woken for before it reads the job; the operations being
-// sequentially consistent, either the caller's close comes after that
-// announcement (and waits for it) or the helper sees the new epoch and
-// touches nothing. A batch costs one atomic addition on the shared
-// counter; the announcement and the check are once per job. So a helper that arrives late — the machine busy with other
-// work — finds the job closed and does nothing, and the caller never
-// waits for a helper that has not started a batch: it does the batches
-// itself. Results must not depend on which worker ran an item (each item
-// writes only its own data), so they are the same for any worker count.
+// helper is inside the job. A guided job's batches shrink as the items
+// run out (guided self-scheduling: each claim takes 1/guide of what is
+// left, at least batch items), so a pass starts with few large batches
+// and its workers finish within a small batch of each other. A helper
+// announces itself (its slot's inside flag, on its own cache line) and
+// then checks that the epoch is still the one it was woken for before it
+// reads the job; the operations being sequentially consistent, either the
+// caller's close comes after that announcement (and waits for it) or the
+// helper sees the new epoch and touches nothing. A batch costs one atomic
+// operation on the shared counter (an addition, or a compare-and-swap for
+// a guided job); the announcement and the check are once per job. So a
+// helper that arrives late — the machine busy with other work — finds the
+// job closed and does nothing, and the caller never waits for a helper
+// that has not started a batch: it does the batches itself. Results must
+// not depend on which worker ran an item (each item writes only its own
+// data), so they are the same for any worker count.
 //
 // Between jobs a helper polls the epoch for up to crewSpin (the serial
 // gaps between a step's fork–joins are tens of microseconds; less when it
@@ -69,13 +74,13 @@ type crew struct {
 	_      [56]byte
 	// The job: written by the caller only while the epoch is odd and no
 	// helper is inside, read by the workers while it is open.
-	n, batch int
-	body     func(k, lo, hi int)
-	busy     bool                // a job is running (a nested fork–join runs inline, self)
-	helped   atomic.Int64        // batches run by helpers (statistics)
-	closed   atomic.Bool         // the crew was replaced: its helpers exit
-	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
-	slots    []crewSlot          // [1, nw): one per helper
+	n, batch, guide int
+	body            func(k, lo, hi int)
+	busy            bool                // a job is running (a nested fork–join runs inline, self)
+	helped          atomic.Int64        // batches run by helpers (statistics)
+	closed          atomic.Bool         // the crew was replaced: its helpers exit
+	failed          atomic.Pointer[any] // a helper's panic, re-raised by the caller
+	slots           []crewSlot          // [1, nw): one per helper
 }
 
 // crewSlot is one helper's state, on its own cache lines: written by the
@@ -112,19 +117,21 @@ func newCrew(nw int) *crew {
 	return t
 }
 
-// run runs body(worker, lo, hi) over [0, n) in batches of batch items on the
-// crew (the caller is worker 0) and returns when every batch is done, with
-// the time the caller waited for helpers to finish theirs.
-func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) {
+// run runs body(worker, lo, hi) over [0, n) in batches on the crew (the
+// caller is worker 0) — batch items each, or with guide > 0 max(batch,
+// left/guide) items each, left being the items not yet claimed — and
+// returns when every batch is done, with the time the caller waited for
+// helpers to finish theirs and the number of batches the caller ran.
+func (t *crew) run(n, batch, guide int, body func(k, lo, hi int)) (wait time.Duration, own int64) {
 	if t.busy { // a fork–join inside a job's body: inline, as the worker running that body
 		k := t.self()
 		for lo := 0; lo < n; lo += batch {
 			body(k, lo, min(lo+batch, n))
 		}
-		return 0
+		return 0, 0
 	}
 	t.busy = true
-	t.n, t.batch, t.body = n, batch, body
+	t.n, t.batch, t.guide, t.body = n, batch, guide, body
 	t.next.Store(0)
 	if t.spin > 0 {
 		t.opened.Store(int64(time.Since(crewClock)))
@@ -139,13 +146,13 @@ func (t *crew) run(n, batch int, body func(k, lo, hi int)) (wait time.Duration) 
 		}
 	}()
 	t.wakeAll()
-	t.claim(0)
+	own = t.claim(0)
 	wait = t.join()
 	joined = true
 	if p := t.failed.Swap(nil); p != nil { // a helper's batch panicked: raise it here
 		panic(*p)
 	}
-	return wait
+	return wait, own
 }
 
 // join closes the open job, waits for the helpers inside it and clears it;
@@ -184,13 +191,25 @@ func (t *crew) join() (wait time.Duration) {
 // claim runs the open job's batches as worker k until they are spent and
 // returns how many it ran.
 func (t *crew) claim(k int) (batches int64) {
-	n, batch, body := t.n, t.batch, t.body
+	n, batch, guide, body := t.n, t.batch, t.guide, t.body
 	for {
-		lo := int(t.next.Add(int64(batch))) - batch
-		if lo >= n {
-			return batches
+		var lo, hi int
+		if guide > 0 {
+			l := t.next.Load()
+			if lo = int(l); lo >= n {
+				return batches
+			}
+			hi = min(n, lo+max(batch, (n-lo)/guide))
+			if !t.next.CompareAndSwap(l, int64(hi)) {
+				continue // another worker claimed from l: look again
+			}
+		} else {
+			if lo = int(t.next.Add(int64(batch))) - batch; lo >= n {
+				return batches
+			}
+			hi = min(lo+batch, n)
 		}
-		body(k, lo, min(lo+batch, n))
+		body(k, lo, hi)
 		batches++
 	}
 }
@@ -395,12 +414,25 @@ func (w *World) passWorkers(n int) int {
 	return nw
 }
 
+// passBatch and passGuide set the batches of a pass on more than one
+// worker (crew.run): each claim takes 1/(passGuide·nw) of the items left,
+// at least passBatch. A pass starts with a few large batches (fewer claims
+// and clock readings than equal batches) and ends with small ones, so the
+// workers finish within a few items of each other even where costly items
+// (pairs whose lists are rebuilt) cluster. Chosen by replaying per-item
+// costs of the collapse (crew_trace.go, internal/crewreplay;
+// docs/performance.md, "Session 9: two workers"): over 687 steps the
+// passes' excess over half the one-worker work fell from 8.0% (batches of
+// n/(16·nw)) to 2.6%.
+const (
+	passBatch = 8
+	passGuide = 2
+)
+
 // runPass runs body(worker, lo, hi) over [0, n) on nw workers (from
-// passWorkers) in batches of max(8, n/(16·nw)) items — small, so that costly
-// items (pairs whose lists are rebuilt) do not pile up on one worker —, or
-// all of [0, n) in one call on the caller when nw = 1. A pass over at least
-// parallelMin items is timed in Profile.Parallel, with any number of
-// workers.
+// passWorkers) in guided batches (passBatch, passGuide), or all of [0, n)
+// in one call on the caller when nw = 1. A pass over at least parallelMin
+// items is timed in Profile.Parallel, with any number of workers.
 func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
 	if k, ok := w.nested(); ok {
 		body(k, 0, n)
@@ -414,7 +446,7 @@ func (w *World) runPass(n, nw int, body func(worker, lo, hi int)) {
 	if nw == 1 {
 		body(0, 0, n)
 	} else {
-		w.forkJoin(n, nw, max(8, n/(16*nw)), body)
+		w.crewPass(n, nw, passBatch, passGuide*nw, body)
 	}
 	w.Stats.Profile.Parallel += time.Since(t0)
 }
@@ -468,6 +500,16 @@ func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]
 	for k := 0; k < nw; k++ {
 		w.scratch[k].spent = [3]time.Duration{}
 	}
+	if crewTracing { // items timed one by one (crew_trace.go): no clock readings per stage
+		w.runPass(n, nw, func(k, lo, hi int) {
+			for _, f := range stages {
+				if f != nil {
+					f(k, lo, hi)
+				}
+			}
+		})
+		return
+	}
 	w.runPass(n, nw, func(k, lo, hi int) {
 		sc := &w.scratch[k]
 		t := time.Now()
@@ -505,6 +547,14 @@ type paddedScratch struct {
 // (the World's crew, replaced when nw changed) and counts the fork–join and
 // the caller's wait in Stats.Profile.
 func (w *World) forkJoin(n, nw, batch int, body func(k, lo, hi int)) {
+	w.crewPass(n, nw, batch, 0, body)
+}
+
+// crewPass is forkJoin with guided batches when guide > 0 (crew.run).
+func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
+	if crewTracing && traceRun(n, body) {
+		return
+	}
 	if w.crew == nil || w.crew.nw != nw {
 		if w.crew != nil {
 			w.crew.close()
@@ -512,10 +562,11 @@ func (w *World) forkJoin(n, nw, batch int, body func(k, lo, hi int)) {
 		w.crew = newCrew(nw)
 	}
 	h0 := w.crew.helped.Load()
-	wait := w.crew.run(n, batch, body)
+	wait, own := w.crew.run(n, batch, guide, body)
+	helped := w.crew.helped.Load() - h0
 	p := &w.Stats.Profile
 	p.ForkJoins++
-	p.Batches += int64((n + batch - 1) / batch)
-	p.Helped += w.crew.helped.Load() - h0
+	p.Batches += own + helped
+	p.Helped += helped
 	p.JoinWait += wait
 }

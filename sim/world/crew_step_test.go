@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"grainlab/sim/contact"
+	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
 
@@ -106,6 +107,52 @@ func TestExplicitStepForkJoins(t *testing.T) {
 		}
 		if p.Batches < p.ForkJoins || p.Helped > p.Batches || p.Parallel <= 0 || p.Parallel > p.Total() {
 			t.Errorf("workers %d: %d fork–joins, %d batches, %d helped, parallel %v of %v", workers, p.ForkJoins, p.Batches, p.Helped, p.Parallel, p.Total())
+		}
+	}
+}
+
+// The accumulation splits the bodies into one range per worker, each
+// worker walking every pair with contacts: every body's force and moment
+// and every wall's force must be those of one worker, to the bit, with two,
+// three and five workers, over steps of the collapse whose contacts change.
+func TestAccumulateSameBitsAnyWorkers(t *testing.T) {
+	const packed = "../../assets/states/box-of-tetrapods-300-packed.json"
+	ws := map[int]*world.World{}
+	for _, nw := range []int{1, 2, 3, 5} {
+		ws[nw] = startScene(t, "box-of-tetrapods", packed)
+		ws[nw].Settings.Workers = nw
+	}
+	for step := 0; step < 6; step++ {
+		for _, w := range ws {
+			dt := 4 * w.Dt
+			for _, bd := range w.Bodies {
+				if !bd.Fixed {
+					bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+					bd.X = bd.X.AddScaled(dt, bd.V)
+				}
+			}
+			w.Evaluate(w.Time+dt, dt)
+			w.Commit()
+		}
+		one := ws[1]
+		moved := 0
+		for nw, w := range ws {
+			for i, b := range w.Bodies {
+				if b1 := one.Bodies[i]; b.F != b1.F || b.T != b1.T {
+					t.Fatalf("step %d, %d workers, body %d: F %v T %v, one worker F %v T %v", step, nw, i, b.F, b.T, b1.F, b1.T)
+				}
+			}
+			for k := range w.Walls {
+				if w.Walls[k].Force != one.Walls[k].Force {
+					t.Fatalf("step %d, %d workers, wall %d: force %v, one worker %v", step, nw, k, w.Walls[k].Force, one.Walls[k].Force)
+				}
+				if one.Walls[k].Force != (geom.Vec3{}) {
+					moved++
+				}
+			}
+		}
+		if moved == 0 {
+			t.Fatalf("step %d: no wall bears a force", step)
 		}
 	}
 }

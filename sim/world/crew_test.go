@@ -2,6 +2,8 @@ package world
 
 import (
 	"runtime"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -124,5 +126,82 @@ func BenchmarkForkJoin(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// A pass on two or more workers claims guided batches: they tile [0, n)
+// with sizes that never grow, the first is 1/(passGuide·nw) of the items
+// and the last ones are passBatch items, so the workers of a pass finish
+// within a few items of each other; the Profile counts the batches run.
+func TestCrewGuidedBatches(t *testing.T) {
+	w := New("crew")
+	for _, nw := range []int{2, 3} {
+		w.Settings.Workers = nw
+		for _, n := range []int{64, 300, 5483} {
+			var mu sync.Mutex
+			var got [][2]int
+			b0 := w.Stats.Profile.Batches
+			w.parallelRange(n, func(_, lo, hi int) {
+				mu.Lock()
+				got = append(got, [2]int{lo, hi})
+				mu.Unlock()
+			})
+			slices.SortFunc(got, func(a, b [2]int) int { return a[0] - b[0] })
+			if int(w.Stats.Profile.Batches-b0) != len(got) {
+				t.Fatalf("workers %d, n %d: %d batches counted, %d run", nw, n, w.Stats.Profile.Batches-b0, len(got))
+			}
+			if first := got[0][1] - got[0][0]; first != max(passBatch, n/(passGuide*nw)) {
+				t.Errorf("workers %d, n %d: first batch %d items, want %d", nw, n, first, max(passBatch, n/(passGuide*nw)))
+			}
+			for i, b := range got {
+				size := b[1] - b[0]
+				if (i == 0 && b[0] != 0) || (i > 0 && b[0] != got[i-1][1]) || size <= 0 ||
+					(i > 0 && size > got[i-1][1]-got[i-1][0]) {
+					t.Fatalf("workers %d, n %d: batches %v do not tile [0, n) with sizes that never grow", nw, n, got)
+				}
+			}
+			if last := got[len(got)-2]; got[len(got)-1][1] != n || last[1]-last[0] != passBatch {
+				t.Fatalf("workers %d, n %d: the last batches %v should be %d items", nw, n, got[len(got)-2:], passBatch)
+			}
+			if n > 1000 && len(got) >= (n+passBatch-1)/passBatch/4 {
+				t.Errorf("workers %d, n %d: %d batches", nw, n, len(got))
+			}
+		}
+	}
+}
+
+// contactSums.split tiles the bodies with one range per worker, each range
+// holding about the same count of contact sides plus bodies: within the
+// largest single body's weight of the mean.
+func TestContactSumsSplit(t *testing.T) {
+	var s contactSums
+	s.split(10, 3) // no counts yet: bodies shared evenly
+	if want := []int32{0, 4, 7, 10}; !slices.Equal(s.bounds, want) {
+		t.Fatalf("even split %v, want %v", s.bounds, want)
+	}
+	for _, nw := range []int{1, 2, 3, 7} {
+		s.sides = make([]int32, 305)
+		total, heaviest := int64(0), int64(0)
+		for i := range s.sides {
+			s.sides[i] = int32((i * 7919) % 23)
+			if i > 250 {
+				s.sides[i] = 0 // a cluster of free bodies at the end
+			}
+			total += int64(s.sides[i]) + 1
+			heaviest = max(heaviest, int64(s.sides[i])+1)
+		}
+		s.split(305, nw)
+		if s.bounds[0] != 0 || s.bounds[nw] != 305 || len(s.bounds) != nw+1 {
+			t.Fatalf("%d workers: bounds %v", nw, s.bounds)
+		}
+		for k := 0; k < nw; k++ {
+			w := int64(0)
+			for _, c := range s.sides[s.bounds[k]:s.bounds[k+1]] {
+				w += int64(c) + 1
+			}
+			if d := w - total/int64(nw); d > heaviest || d < -heaviest {
+				t.Errorf("%d workers: range %d weighs %d, mean %d (bounds %v)", nw, k, w, total/int64(nw), s.bounds)
+			}
+		}
 	}
 }

@@ -51,10 +51,23 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
 // the contact forces, summed into each body's force and moment in a fixed
 // order (pairs in list order), so the sum is independent of the worker count.
-// It reports a body with a non-finite force or moment.
+// It reports a body with a non-finite force or moment. With two or more
+// workers and neither loads nor bonds, each body's force and moment start
+// from gravity in the accumulation's pass (accumulateRange) rather than
+// in a serial walk over the bodies first: the same values.
 func (w *World) stageAccumulate(pairs []*pairEntry, t float64) (nonFinite bool) {
-	w.ExternalForces(t)
-	return w.accumulateContacts(pairs)
+	w.initInPass = max(w.Settings.Workers, 1) > 1 && len(w.Bodies) >= parallelMin && len(w.Loads) == 0 && len(w.Bonds) == 0
+	if !w.initInPass {
+		w.ExternalForces(t)
+	} else {
+		w.LoadValues = w.LoadValues[:0]
+		for i := range w.Walls {
+			w.Walls[i].Force = geom.Vec3{}
+		}
+	}
+	nonFinite = w.accumulateContacts(pairs)
+	w.initInPass = false
+	return nonFinite
 }
 
 // ExternalForces sets every body's force and moment to gravity, the external
@@ -85,13 +98,15 @@ func (w *World) ExternalForces(t float64) {
 // accumulateContacts adds the contact forces of the current evaluation, pair
 // by pair in the order of pairs (w.pairs, or a subset in the same order
 // that holds every pair with contacts: pairPass's curPairs). With one
-// worker it walks the pairs; with more, each body (in parallel) walks its
-// own pairs in the same order (contactSums), so every body's and wall's
-// sum takes the same terms in the same order: the same bits for any worker
-// count. It reports a body with a non-finite force or moment (checked by
-// the workers as each body's sum is done).
+// worker it walks the pairs; with more, the bodies are split into one
+// range per worker (contactSums.split) and each worker walks all the pairs
+// in order, adding the contacts of those of its bodies, so every body's
+// and wall's sum takes the same terms in the same order: the same bits for
+// any worker count. It reports a body with a non-finite force or moment
+// (checked by the workers as each range is done).
 func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
-	if max(w.Settings.Workers, 1) == 1 || len(w.Bodies) < parallelMin {
+	nw := max(w.Settings.Workers, 1)
+	if nw == 1 || len(w.Bodies) < parallelMin {
 		t0 := time.Now()
 		for _, e := range pairs {
 			for k := range e.cur {
@@ -107,24 +122,65 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 		return w.nonFinite()
 	}
 	s := &w.sums
-	s.index(pairs, len(w.Bodies))
+	s.split(len(w.Bodies), nw)
+	if _, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		return w.accumulateRange(pairs, 0, len(w.Bodies))
+	}
 	var bad atomic.Bool
-	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
-		for _, x := range s.inc[s.start[lo]:s.start[hi]] {
-			e, sideA := pairs[x>>1], x&1 == 0
-			for k := range e.cur {
-				if c := &e.cur[k]; c.Active() {
-					w.applyContact(e, c, sideA)
-				}
-			}
-		}
-		for _, b := range w.Bodies[lo:hi] {
-			if !b.F.IsFinite() || !b.T.IsFinite() {
-				bad.Store(true)
-			}
+	t0 := time.Now()
+	w.forkJoin(nw, nw, 1, func(_, k, _ int) {
+		if w.accumulateRange(pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
+			bad.Store(true)
 		}
 	})
+	w.Stats.Profile.Parallel += time.Since(t0)
 	return bad.Load()
+}
+
+// accumulateRange adds the active contacts of pairs, in pair order, to the
+// bodies [lo, hi) (a body of the range on either side of a pair; a wall's
+// force with its body), counts each body's contact sides for the next
+// split and reports a body of the range with a non-finite force or moment.
+// With w.initInPass it first sets the range's forces and moments as
+// ExternalForces does without loads and bonds (gravity).
+func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool) {
+	if w.initInPass {
+		for _, b := range w.Bodies[lo:hi] {
+			b.F, b.T = geom.Vec3{}, geom.Vec3{}
+			if !b.Fixed {
+				b.F = w.Gravity.Scale(b.Mass)
+			}
+		}
+	}
+	sides := w.sums.sides[lo:hi]
+	clear(sides)
+	for _, e := range pairs {
+		a, b := int(e.A)-lo, int(e.B)-lo
+		inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
+		if !inA && !inB {
+			continue
+		}
+		for k := range e.cur {
+			c := &e.cur[k]
+			if !c.Active() {
+				continue
+			}
+			if inA {
+				w.applyContact(e, c, true)
+				sides[a]++
+			}
+			if inB {
+				w.applyContact(e, c, false)
+				sides[b]++
+			}
+		}
+	}
+	for _, b := range w.Bodies[lo:hi] {
+		if !b.F.IsFinite() || !b.T.IsFinite() {
+			nonFinite = true
+		}
+	}
+	return nonFinite
 }
 
 // applyContact adds active contact c of pair e to body A's force and
@@ -157,44 +213,41 @@ func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
 	}
 }
 
-// contactSums lists, per body, the pairs with contacts it belongs to, in
-// pair order: inc[start[i]:start[i+1]] holds 2·p for pair p where body i is
-// A and 2·p+1 where it is B (a counting sort, rebuilt per accumulation).
+// contactSums splits the bodies into one contiguous range per worker for
+// accumulateContacts: bounds[k]:bounds[k+1] is worker range k, chosen so
+// that the ranges hold about as many active contact sides at the last
+// accumulation (sides, per body, counted by the workers), plus one per
+// body. Which worker sums a body does not change its sum.
 type contactSums struct {
-	start, next []int32
-	inc         []int32
+	sides  []int32
+	bounds []int32
 }
 
-// index builds the lists for pairs over n bodies.
-func (s *contactSums) index(pairs []*pairEntry, n int) {
-	if cap(s.start) < n+1 {
-		s.start, s.next = make([]int32, n+1), make([]int32, n+1)
+// split sets bounds for n bodies and nw ranges.
+func (s *contactSums) split(n, nw int) {
+	if len(s.sides) != n {
+		s.sides = make([]int32, n) // no counts yet: as many bodies per range
 	}
-	start, next := s.start[:n+1], s.next[:n+1]
-	clear(start)
-	for _, e := range pairs {
-		if len(e.cur) > 0 {
-			start[e.A+1]++
-			start[e.B+1]++
+	if cap(s.bounds) < nw+1 {
+		s.bounds = make([]int32, nw+1)
+	}
+	s.bounds = s.bounds[:nw+1]
+	total := int64(n)
+	for _, c := range s.sides {
+		total += int64(c)
+	}
+	k, acc := 1, int64(0)
+	for i, c := range s.sides {
+		acc += int64(c) + 1
+		for k < nw && acc*int64(nw) >= total*int64(k) {
+			s.bounds[k] = int32(i + 1)
+			k++
 		}
 	}
-	for i := 1; i <= n; i++ {
-		start[i] += start[i-1]
+	for ; k <= nw; k++ {
+		s.bounds[k] = int32(n)
 	}
-	copy(next, start)
-	if cap(s.inc) < int(start[n]) {
-		s.inc = make([]int32, start[n], 2*start[n])
-	}
-	s.inc = s.inc[:start[n]]
-	for p, e := range pairs {
-		if len(e.cur) > 0 {
-			s.inc[next[e.A]] = int32(2 * p)
-			next[e.A]++
-			s.inc[next[e.B]] = int32(2*p + 1)
-			next[e.B]++
-		}
-	}
-	s.start, s.next = start, next
+	s.bounds[0] = 0
 }
 
 // Evaluate runs detect → laws → accumulate at the current state and time.
@@ -320,7 +373,7 @@ func (w *World) Commit() { w.commit(nil, false) }
 
 // CommitMoved is Commit with move(i) run on every body i in the same pass
 // over the workers (explicit's closing half kick): the pass's items are
-// the bodies, then the pairs. move must read and write body i only; the
+// the pairs, then the bodies. move must read and write body i only; the
 // result is that of running move on every body and then Commit, to the bit.
 func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
 
@@ -342,34 +395,37 @@ func (w *World) commit(move func(i int), stats bool) {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	nb := 0 // items [0, nb) are bodies, [nb, nb+n) pairs
+	nb := 0 // items [0, n) are pairs, [n, n+nb) bodies
 	if move != nil || stats {
 		nb = len(w.Bodies)
 	}
 	if stats {
 		w.bodyTerms()
 	}
-	w.parallelRange(nb+n, func(_, lo, hi int) {
-		for i := lo; i < min(hi, nb); i++ {
+	// The bodies (a kick and the statistics' terms: some 20 times a pair's
+	// cost) come last, where the batches are small (runPass): first, they
+	// would all fall in the first batch and keep one worker busy while the
+	// other swapped the pairs and waited.
+	w.parallelRange(n+nb, func(_, lo, hi int) {
+		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
+			m := plo // the batch's pairs with contacts go to buf[plo:m]
+			for i, e := range w.pairs[plo:phi] {
+				e.prev, e.cur = e.cur, e.prev[:0]
+				e.nightOwl = false
+				if len(e.prev) > 0 {
+					buf[m] = int32(plo + i)
+					m++
+				}
+			}
+			cnt[plo], next[plo] = int32(m), int32(phi)
+		}
+		for i := max(lo, n) - n; i < hi-n; i++ {
 			if move != nil {
 				move(i)
 			}
 			if stats {
 				w.bodyTerm(i)
 			}
-		}
-		lo, hi = max(lo, nb)-nb, hi-nb // the batch's pairs, each alone
-		m := lo                        // the batch's pairs with contacts go to buf[lo:m]
-		for i, e := range w.pairs[lo:max(lo, hi)] {
-			e.prev, e.cur = e.cur, e.prev[:0]
-			e.nightOwl = false
-			if len(e.prev) > 0 {
-				buf[m] = int32(lo + i)
-				m++
-			}
-		}
-		if hi > lo { // (no pairs: one empty call)
-			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	})
 	lv.idx = lv.idx[:0]

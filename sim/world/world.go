@@ -195,7 +195,8 @@ type World struct {
 	skin       float64
 	scratch    []paddedScratch
 	crew       *crew        // the helpers of the fork–joins (crew.go)
-	sums       contactSums  // accumulateContacts' per-body incidence (laws.go)
+	sums       contactSums  // accumulateContacts' body ranges (laws.go)
+	initInPass bool         // stageAccumulate: forces start from gravity in the accumulation's pass
 	live       livePairs    // the pairs with contacts after the last Commit (laws.go)
 	curLive    livePairs    // pairPass's batches of the pairs with contacts (buf, cnt, next)
 	curPairs   []*pairEntry // the pairs with contacts of the last pairPass, in pair order

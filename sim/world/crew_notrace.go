@@ -1,0 +1,9 @@
+//go:build !crewtrace
+
+package world
+
+// crewTracing: fork–joins are traced item by item (crew_trace.go, build
+// tag crewtrace); never in an ordinary build.
+const crewTracing = false
+
+func traceRun(int, func(k, lo, hi int)) bool { return false }
