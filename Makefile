@@ -47,11 +47,11 @@ bench: build
 
 # Two workers against one on the collapse (issue 15's ≥ 1.8×): `bench --time
 # 0.3` with one worker and two, alternately, 6 rounds, medians of the whole
-# process's and of the loop's wall time (scripts/workers-ratio.sh; another
-# build side by side: scripts/workers-ratio.sh bin/grainlab-headless OTHER).
+# process's and of the loop's wall time (.ci/workers-ratio.sh; another
+# build side by side: .ci/workers-ratio.sh bin/grainlab-headless OTHER).
 # On a quiet machine only.
 bench-workers: build-headless
-	scripts/workers-ratio.sh $(BIN)-headless
+	.ci/workers-ratio.sh $(BIN)-headless
 
 # S1 §3.1 speed: superquadric settling (250 particles, periodic 0.05 m box)
 # for blockiness 2…10: the dynamic regime from the start, the static one

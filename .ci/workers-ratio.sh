@@ -10,7 +10,7 @@
 # the medians. Run it on a quiet machine (it prints the load average
 # before and after; wall time on a busy one says little).
 #
-#   scripts/workers-ratio.sh [-r ROUNDS] [-t SIMTIME] [BIN ...]
+#   .ci/workers-ratio.sh [-r ROUNDS] [-t SIMTIME] [BIN ...]
 #
 # Defaults: 6 rounds, 0.3 simulated seconds, bin/grainlab. Several
 # binaries are timed round by round (side by side with another build).
