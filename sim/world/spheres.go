@@ -47,6 +47,7 @@ type Spheres struct {
 	recBuf    []sphereRec
 	seenBuf   []bool
 	mergeOrd  []int32
+	slotCnt   []int32
 	// kin and rec hold what Drift and Accept need of each sphere, in sphere
 	// order: kin the integrator's kinematics, rec the world's part.
 	kin []SphereKin

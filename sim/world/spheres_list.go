@@ -128,19 +128,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	sorted := reordered && !periodic
 	var ord []int32
 	if sorted {
-		ord = s.mergeOrd[:0]
-		for q := range old.P {
-			ord = append(ord, int32(q))
-		}
-		slices.SortFunc(ord, func(p, q int32) int {
-			pi, pj := lowHigh(p)
-			qi, qj := lowHigh(q)
-			if pi != qi {
-				return int(pi - qi)
-			}
-			return int(pj - qj)
-		})
-		s.mergeOrd = ord
+		ord = s.mergeOrder(old)
 	}
 	nold := int32(len(old.P))
 	for _, c := range cand {
@@ -209,6 +197,45 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
+}
+
+// mergeOrder returns the pairs of old sorted by (lower, higher) sphere
+// number: a counting sort by the lower, then each row by the higher
+// (insertion sort: a sphere has a few pairs; the keys are distinct, so the
+// order is the one a comparison sort gives).
+func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
+	n := len(s.body)
+	cnt := resize(s.slotCnt, n+1)
+	clear(cnt)
+	for q := range old.P {
+		cnt[min(old.P[q].I, old.P[q].J)+1]++
+	}
+	for k := 1; k <= n; k++ {
+		cnt[k] += cnt[k-1]
+	}
+	ord := resize(s.mergeOrd, len(old.P))
+	for q := range old.P {
+		lo := min(old.P[q].I, old.P[q].J)
+		ord[cnt[lo]] = int32(q)
+		cnt[lo]++
+	}
+	hi := func(q int32) int32 { return max(old.P[q].I, old.P[q].J) }
+	start := int32(0)
+	for k := range n {
+		row := ord[start:cnt[k]]
+		start = cnt[k]
+		if len(row) > 32 {
+			slices.SortFunc(row, func(p, q int32) int { return int(hi(p) - hi(q)) })
+			continue
+		}
+		for x := 1; x < len(row); x++ {
+			for y := x; y > 0 && hi(row[y]) < hi(row[y-1]); y-- {
+				row[y], row[y-1] = row[y-1], row[y]
+			}
+		}
+	}
+	s.slotCnt, s.mergeOrd = cnt, ord
+	return ord
 }
 
 // resizeList prepares l for n pairs with the arrays this world's laws need.
