@@ -84,6 +84,12 @@ type Grid struct {
 	// CellSize, when > 0, replaces the automatic level-0 size class h0.
 	CellSize float64
 
+	// Fork, when set, runs job(worker, lo, hi) over the parts [0, n), on
+	// several workers at once, and returns when every part is done (the
+	// parts write disjoint data). Pairs then searches the cells of a
+	// single dense level in parts (rows.go); its result is the same.
+	Fork func(n int, job func(worker, lo, hi int))
+
 	// Invalid lists, after each Pairs call, the active bodies that were
 	// skipped because their centre is not finite or their radius is NaN,
 	// negative or +Inf. It is reused by the next call.
@@ -110,6 +116,17 @@ type Grid struct {
 	// per slot: position, radius and body, packed (a test reads one slot's
 	// 40 bytes at once)
 	sl []slotBody
+
+	// rows (rows.go): the inputs of the call in progress, the job and the
+	// parts' outputs
+	rowC   []geom.Vec3
+	rowR   []float64
+	rowM2  float64
+	rowLev int
+	rowJob func(worker, lo, hi int)
+	phase  int
+	pos    []int32
+	part   [rowParts]rowPart
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -181,6 +198,13 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		panic("broad: too many bodies")
 	}
 	margin = sanitizeMargin(margin)
+	if active == nil && n >= rowMin && !(g.CellSize > 0 && finite(g.CellSize)) {
+		// Equal or similar spheres in a compact set: the same steps in
+		// parts, on several workers with Fork (rows.go).
+		if out, ok := g.oneLevel(centers, radii, margin, out); ok {
+			return out
+		}
+	}
 
 	// 1. Valid active bodies, bounding box, radius histogram.
 	g.body = g.body[:0]
@@ -377,8 +401,12 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
 	}
 
-	// 7. Enumerate candidate pairs.
+	// 7. Enumerate candidate pairs: a single dense level body by body, in
+	// the order of the result (rows.go); else by cells, then sorted.
 	m2 := 2 * margin
+	if len(g.used) == 1 && g.levs[g.used[0]].dense {
+		return g.rows(centers, radii, g.used[0], m2, out)
+	}
 	tmp := g.tmp[:0]
 	for _, L := range g.used {
 		tmp = g.sameLevel(tmp, L, m2)

@@ -67,7 +67,8 @@ type Spheres struct {
 	kick             Kick
 	testDrift        bool
 	driftJob         func(worker, lo, hi int)
-	rebuildJob       func(worker, lo, hi int) // the pair list and the wall slots at once
+	rebuildJob       func(worker, lo, hi int)                  // the pair list and the wall slots at once
+	gridFork         func(n int, job func(worker, lo, hi int)) // s.fork for the broad grid (made once)
 	candRebuild      [][2]int32
 	reorderedRebuild bool
 	finishJob        func(worker, lo, hi int)

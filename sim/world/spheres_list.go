@@ -54,7 +54,15 @@ func (s *Spheres) updateList() {
 		w.addGhosts(s.gmax)
 		centers, radii = w.centers, w.radii
 	}
+	if s.passes() {
+		// The grid searches a sphere pack in parts on the crew (same pairs).
+		if s.gridFork == nil {
+			s.gridFork = s.fork
+		}
+		w.verlet.Grid.Fork = s.gridFork
+	}
 	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
+	w.verlet.Grid.Fork = nil
 	s.listed, s.skin = true, w.skin
 	switch {
 	case rebuilt && s.passes():
