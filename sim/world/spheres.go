@@ -67,10 +67,8 @@ type Spheres struct {
 	kick             Kick
 	testDrift        bool
 	driftJob         func(worker, lo, hi int)
-	rebuildJob       func(worker, lo, hi int)                  // the pair list and the wall slots at once
 	gridFork         func(n int, job func(worker, lo, hi int)) // s.fork for the broad grid (made once)
-	candRebuild      [][2]int32
-	reorderedRebuild bool
+	rb               rebuildState                              // a list rebuild in parts (rebuildParts)
 	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32 // sphere of body i, −1 for walls
