@@ -401,10 +401,11 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
 	}
 
-	// 7. Enumerate candidate pairs: a single dense level body by body, in
-	// the order of the result (rows.go); else by cells, then sorted.
+	// 7. Enumerate candidate pairs: with Fork a single dense level body by
+	// body, in parts, in the order of the result (rows.go); else by cells,
+	// then sorted.
 	m2 := 2 * margin
-	if len(g.used) == 1 && g.levs[g.used[0]].dense {
+	if g.Fork != nil && len(g.used) == 1 && g.levs[g.used[0]].dense {
 		return g.rows(centers, radii, g.used[0], m2, out)
 	}
 	tmp := g.tmp[:0]

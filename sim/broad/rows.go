@@ -230,6 +230,14 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	}
 	g.sl = grow(g.sl, n)
 	g.fork(phaseSlots)
+	if g.Fork == nil {
+		// One worker: the 13-cell half stencil and a sort of all pairs
+		// take fewer instructions than the rows (Pairs' general step 7).
+		g.tmp = g.sameLevel(g.tmp[:0], 0, 2*margin)
+		out = grow(out, len(g.tmp))
+		g.sortPairs(g.tmp, out, n)
+		return out, true
+	}
 	g.fork(phaseRows)
 	total2 := 0
 	for p := range g.part {
@@ -268,13 +276,12 @@ func (g *Grid) rowRange(lo, hi int, out [][2]int32) [][2]int32 {
 		for _, off := range rowOff {
 			b0, b1 := cs[c+off], cs[c+off+3]
 			for b := b0; b < b1; b++ {
+				// The distance first: rarely true, so well predicted,
+				// where the index test alone is a coin toss.
 				sb := &sl[b]
-				if sb.I <= i {
-					continue
-				}
 				dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
 				s := ra + sb.R + m2
-				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
+				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) && sb.I > i {
 					out = append(out, [2]int32{i, sb.I})
 				}
 			}
