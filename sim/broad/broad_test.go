@@ -560,3 +560,48 @@ func TestPairsForkMatchesSerial(t *testing.T) {
 		}
 	}
 }
+
+// Verlet.Update with Grid.Fork tests and copies in parts: the same
+// rebuilds, pairs and largest displacement as without, step by step, on a
+// moving set with fast bodies, grown and shrunk radii and a body that turns
+// NaN and comes back.
+func TestVerletForkMatchesSerial(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	n := 6000
+	c, r := randBox(rng, n, 30), uniformRadii(rng, n, 0.3, 0.5)
+	skin := 0.1
+	serial := Verlet{Margin: 0.01}
+	split := Verlet{Margin: 0.01, Grid: Grid{Fork: forkGo}}
+	var saved geom.Vec3
+	for step := range 80 {
+		for i := range c {
+			c[i] = c[i].AddScaled(skin*0.05*rng.Float64(), geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit())
+		}
+		switch step % 20 {
+		case 3:
+			k := rng.Intn(n)
+			c[k] = c[k].AddScaled(0.9*skin, geom.V(0, 1, 0))
+		case 7:
+			r[rng.Intn(n)] *= 1.2
+		case 11:
+			r[rng.Intn(n)] *= 0.8
+		}
+		if step == 30 {
+			saved = c[77]
+			c[77].Z = math.Inf(1)
+		}
+		if step == 34 {
+			c[77] = saved
+		}
+		rs, ps := serial.Update(c, r, skin)
+		rp, pp := split.Update(c, r, skin)
+		if rs != rp || !slices.Equal(ps, pp) || serial.MaxDisplacement() != split.MaxDisplacement() ||
+			!slices.Equal(serial.Grid.Invalid, split.Grid.Invalid) {
+			t.Fatalf("step %d: rebuilt %v/%v, %d/%d pairs, max displacement %g/%g", step, rs, rp, len(ps), len(pp),
+				serial.MaxDisplacement(), split.MaxDisplacement())
+		}
+	}
+	if split.Builds() < 4 || split.Builds() >= split.Calls() {
+		t.Fatalf("%d builds for %d calls", split.Builds(), split.Calls())
+	}
+}
