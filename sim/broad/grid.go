@@ -126,6 +126,7 @@ type Grid struct {
 	rowJob func(worker, lo, hi int)
 	phase  int
 	pos    []int32
+	rowOut [][2]int32
 	part   [rowParts]rowPart
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)

@@ -31,6 +31,7 @@ const rowMin = 4096
 // rowPart is one part's output (on its own cache lines).
 type rowPart struct {
 	out        [][2]int32
+	at         int // where out goes in the result
 	lo, hi     geom.Vec3
 	rmin, rmax float64
 	ok         bool
@@ -46,25 +47,32 @@ func (g *Grid) rows(centers []geom.Vec3, radii []float64, L int, m2 float64, out
 		return g.rowRange(0, nb, out[:0])
 	}
 	g.fork(phaseRows)
+	return g.join(out)
+}
+
+// join returns the parts' rows, in part order, in out (grown when too
+// small), each part copying its own.
+func (g *Grid) join(out [][2]int32) [][2]int32 {
 	total := 0
 	for p := range g.part {
+		g.part[p].at = total
 		total += len(g.part[p].out)
 	}
 	out = grow(out, total)
-	at := 0
-	for p := range g.part {
-		at += copy(out[at:], g.part[p].out)
-	}
+	g.rowOut = out
+	g.fork(phaseJoin)
+	g.rowOut = nil
 	return out
 }
 
 // The phases of a parallel search (Grid.phase): the bodies' bounds, their
-// cells, their slots, the rows.
+// cells, their slots, the rows, the rows joined.
 const (
 	phaseScan = iota
 	phaseCells
 	phaseSlots
 	phaseRows
+	phaseJoin
 )
 
 // fork runs phase ph over the bodies in rowParts parts, with Fork when set.
@@ -103,6 +111,8 @@ func (g *Grid) runPart(p int) {
 		g.slotRange(lo, hi)
 	case phaseRows:
 		pt.out = g.rowRange(lo, hi, pt.out[:0])
+	case phaseJoin:
+		copy(g.rowOut[pt.at:], pt.out)
 	}
 }
 
@@ -239,16 +249,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		return out, true
 	}
 	g.fork(phaseRows)
-	total2 := 0
-	for p := range g.part {
-		total2 += len(g.part[p].out)
-	}
-	out = grow(out, total2)
-	at := 0
-	for p := range g.part {
-		at += copy(out[at:], g.part[p].out)
-	}
-	return out, true
+	return g.join(out), true
 }
 
 // rowRange appends the rows of the valid bodies k = lo…hi−1 to out.

@@ -44,9 +44,9 @@ func (s *Spheres) updateList() {
 		reordered = true
 		S = s.tr.S // renumbered
 	}
-	w.centers = append(w.centers[:0], s.tr.X[:len(S)]...) // the centres of S
-	centers, radii := w.centers, s.rad
+	centers, radii := s.tr.X[:len(S)], s.rad // the centres of S
 	if w.Periodic.On() {
+		w.centers = append(w.centers[:0], centers...)
 		w.radii = append(w.radii[:0], s.rad...)
 		w.movable = w.movable[:0]
 		for _, i := range s.idx {
