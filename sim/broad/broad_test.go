@@ -601,6 +601,12 @@ func TestVerletForkMatchesSerial(t *testing.T) {
 				serial.MaxDisplacement(), split.MaxDisplacement())
 		}
 	}
+	// After warm-up neither a rebuild in parts nor a kept list allocates
+	// (forkReverse: goroutines of forkGo would).
+	split.Grid.Fork = forkReverse
+	if a := testing.AllocsPerRun(5, func() { split.Invalidate(); split.Update(c, r, skin); split.Update(c, r, skin) }); a != 0 {
+		t.Fatalf("%v allocations per rebuild in parts", a)
+	}
 	if split.Builds() < 4 || split.Builds() >= split.Calls() {
 		t.Fatalf("%d builds for %d calls", split.Builds(), split.Calls())
 	}
