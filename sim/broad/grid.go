@@ -440,23 +440,42 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 		// Forward half stencil: the cell itself and (0,0,+1), which are
 		// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
 		// (+1,0,·) and (+1,+1,·).
+		// Each body of a cell against every range at once (the order of
+		// the pairs found does not matter: Pairs sorts them).
 		rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
+		sl := g.sl
+		var rg [5][2]int32
 		for c := int64(0); c < int64(lv.ncell); c++ {
 			a0, a1 := cs[c], cs[c+1]
 			if a0 == a1 {
 				continue
 			}
-			next := cs[c+2]
-			for a := a0; a < a1; a++ {
-				tmp = g.test(tmp, a, a+1, next, m2)
-			}
+			nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
 			for _, off := range rows {
-				b0, b1 := cs[c+off], cs[c+off+3]
-				if b0 == b1 {
-					continue
+				if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
+					rg[nr] = [2]int32{b0, b1}
+					nr++
 				}
-				for a := a0; a < a1; a++ {
-					tmp = g.test(tmp, a, b0, b1, m2)
+			}
+			rg[0][1] = cs[c+2]
+			for a := a0; a < a1; a++ {
+				rg[0][0] = a + 1
+				sa := &sl[a]
+				xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+				for _, r := range rg[:nr] {
+					bs := sl[r[0]:r[1]]
+					for b := range bs {
+						sb := &bs[b]
+						dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
+						s := ra + sb.R + m2
+						if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
+							if ib := sb.I; ia < ib {
+								tmp = append(tmp, [2]int32{ia, ib})
+							} else {
+								tmp = append(tmp, [2]int32{ib, ia})
+							}
+						}
+					}
 				}
 			}
 		}
@@ -561,8 +580,9 @@ func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][
 func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
 	sa := g.sl[a]
 	xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
-	for b := range g.sl[b0:b1] {
-		sb := &g.sl[b0:b1][b]
+	bs := g.sl[b0:b1]
+	for b := range bs {
+		sb := &bs[b]
 		dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
 		s := ra + sb.R + m2
 		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {

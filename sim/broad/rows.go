@@ -275,11 +275,11 @@ func (g *Grid) rowRange(lo, hi int, out [][2]int32) [][2]int32 {
 		ca := centers[i]
 		xa, ya, za, ra := ca.X, ca.Y, ca.Z, radii[i]
 		for _, off := range rowOff {
-			b0, b1 := cs[c+off], cs[c+off+3]
-			for b := b0; b < b1; b++ {
+			bs := sl[cs[c+off]:cs[c+off+3]]
+			for b := range bs {
 				// The distance first: rarely true, so well predicted,
 				// where the index test alone is a coin toss.
-				sb := &sl[b]
+				sb := &bs[b]
 				dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
 				s := ra + sb.R + m2
 				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) && sb.I > i {
