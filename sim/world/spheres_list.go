@@ -178,49 +178,69 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	ns := int32(len(s.rep))
 	lastKey, last := [2]int32{-1, -1}, int32(-1)
 	owls := s.w.Steps > 0
-	oldFresh := s.freshBuf
+	// The tables at hand (the loop writes only the new list's arrays, the
+	// fresh flags and the classes of the pairs c0…c1−1).
+	oldFresh, isFresh := s.freshBuf, s.isFresh
+	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
+	oldP, oldTouch, oldHist := old.P, old.PrevTouch, old.PrevHist
+	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
+	bySpec, cls := t.bySpec, t.cls
+	table := s.pairCls != nil
 	for n := c0; n < c1; n++ {
 		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
-		if s.idx[a] > s.idx[b] {
+		lo, hi := a, b
+		if idx[a] > idx[b] {
 			a, b = b, a
 		}
 		ko := int32(-1)
-		lo, hi := min(a, b), max(a, b)
 		for ; po < nold; po++ {
 			q := int32(po)
 			if sorted {
 				q = ord[po]
 			}
-			if qi, qj := lowHigh(q); qi > lo || qi == lo && qj >= hi {
+			qi, qj := oldP[q].I, oldP[q].J
+			qi, qj = min(qi, qj), max(qi, qj)
+			if qi > lo || qi == lo && qj >= hi {
 				if qi == lo && qj == hi {
 					ko = q
 				}
 				break
 			}
 		}
-		s.setPair(nl, n, a, b)
-		if ko >= 0 {
-			nl.PrevTouch[n] = old.PrevTouch[ko]
-			if nl.PrevHist != nil {
-				nl.PrevHist[n] = old.PrevHist[ko]
+		// setPair's work, the class from the species table.
+		sa, sb := spec[a], spec[b]
+		if table {
+			li := lawOf[int(mat[a])*nmat+int(mat[b])]
+			P[n] = sphere.Pair{I: a, J: b, C: sa*ns + sb}
+			if laws != nil {
+				laws[n] = li
 			}
-			s.isFresh[n] = oldFresh[ko]
+			touch[n] = false
 		} else {
-			nl.PrevTouch[n] = false
+			s.setPair(nl, n, a, b)
+		}
+		fresh := true
+		if ko >= 0 {
+			prevTouch[n] = oldTouch[ko]
+			if prevHist != nil {
+				prevHist[n] = oldHist[ko]
+			}
+			fresh = oldFresh[ko]
+		} else {
+			prevTouch[n] = false
 			if owls {
 				pt.owl = append(pt.owl, int32(n))
 			}
-			s.isFresh[n] = true
 		}
-		if s.isFresh[n] {
+		isFresh[n] = fresh
+		if fresh {
 			pt.fresh = append(pt.fresh, int32(n))
 		}
 		// The step-size class (dtTables.pairs), when the table has it.
-		if t.bySpec != nil {
-			sa, sb := s.spec[a], s.spec[b]
+		if bySpec != nil {
 			key := [2]int32{min(sa, sb), max(sa, sb)}
 			if key != lastKey {
-				c := t.bySpec[key[0]*ns+key[1]]
+				c := bySpec[key[0]*ns+key[1]]
 				if c < 0 {
 					pt.miss = true
 				} else if c != last {
@@ -228,7 +248,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 				}
 				last, lastKey = c, key
 			}
-			t.cls[n] = last
+			cls[n] = last
 		}
 	}
 }
