@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -556,6 +557,13 @@ func TestPairsForkMatchesSerial(t *testing.T) {
 			}
 			if fast := len(g.pos) == len(tc.c); fast != tc.oneLvl { // pos: set by oneLevel only
 				t.Fatalf("%s: parallel steps taken %v, want %v", tc.name, fast, tc.oneLvl)
+			}
+			if fk != nil && reflect.ValueOf(fk).Pointer() == reflect.ValueOf(forkGo).Pointer() {
+				continue // goroutines allocate
+			}
+			out := g.Pairs(tc.c, tc.r, tc.margin, nil, nil)
+			if a := testing.AllocsPerRun(3, func() { out = g.Pairs(tc.c, tc.r, tc.margin, nil, out) }); a != 0 {
+				t.Fatalf("%s: %v allocations per call after warm-up", tc.name, a)
 			}
 		}
 	}
