@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -484,5 +486,136 @@ func BenchmarkGridPairsLattice(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
 			b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
 		})
+	}
+}
+
+// forkReverse runs the parts in reverse order on the caller; forkGo runs
+// each part on its own goroutine.
+func forkReverse(n int, job func(worker, lo, hi int)) {
+	for p := n - 1; p >= 0; p-- {
+		job(0, p, p+1)
+	}
+}
+
+func forkGo(n int, job func(worker, lo, hi int)) {
+	var wg sync.WaitGroup
+	for p := range n {
+		wg.Add(1)
+		go func() { defer wg.Done(); job(p, p, p+1) }()
+	}
+	wg.Wait()
+}
+
+// With Fork, Pairs searches a single dense level in parts (rows.go): the
+// same pairs in the same order as without it and as brute force, whatever
+// the order the parts run in, on the bench-lammps lattice, equal and
+// similar radii, and on sets that take the general steps (radii over two
+// binades, an invalid body, a sparse set, a fixed cell size).
+func TestPairsForkMatchesSerial(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	lc, lr, lm := latticeSet(6000)
+	cases := []struct {
+		name    string
+		c       []geom.Vec3
+		r       []float64
+		margin  float64
+		oneLvl  bool
+		cellFix float64
+	}{
+		{"lattice", lc, lr, lm, true, 0},
+		{"uniform equal", randBox(rng, 5000, 12), uniformRadii(rng, 5000, 0.3, 0.3), 0.05, true, 0},
+		{"uniform similar", randBox(rng, 7000, 25), uniformRadii(rng, 7000, 0.26, 0.5), 0, true, 0},
+		{"two binades", randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.1, 0.6), 0.01, false, 0},
+		{"sparse", randBox(rng, 5000, 1e4), uniformRadii(rng, 5000, 0.3, 0.4), 0, false, 0},
+		{"fixed cell", randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.3, 0.3), 0, false, 0.7},
+	}
+	bad, br := randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.3, 0.3)
+	bad[1234] = geom.V(math.NaN(), 0, 0)
+	cases = append(cases, struct {
+		name    string
+		c       []geom.Vec3
+		r       []float64
+		margin  float64
+		oneLvl  bool
+		cellFix float64
+	}{"invalid body", bad, br, 0, false, 0})
+	for _, tc := range cases {
+		want := brute(tc.c, tc.r, tc.margin, nil)
+		for _, fk := range []func(int, func(int, int, int)){nil, forkReverse, forkGo} {
+			g := Grid{Fork: fk, CellSize: tc.cellFix}
+			for round := range 2 { // buffers reused
+				got := g.Pairs(tc.c, tc.r, tc.margin, nil, nil)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s round %d: %d pairs, want %d (sorted %v)", tc.name, round, len(got), len(want), slices.IsSortedFunc(got, cmpPair))
+				}
+			}
+			var s Grid
+			s.CellSize = tc.cellFix
+			s.Pairs(tc.c, tc.r, tc.margin, nil, nil)
+			if g.CellSize0() != s.CellSize0() || g.Levels() != s.Levels() || !slices.Equal(g.Invalid, s.Invalid) {
+				t.Fatalf("%s: h0 %g levels %d invalid %v, serial %g %d %v", tc.name, g.CellSize0(), g.Levels(), g.Invalid, s.CellSize0(), s.Levels(), s.Invalid)
+			}
+			if fast := len(g.pos) == len(tc.c); fast != tc.oneLvl { // pos: set by oneLevel only
+				t.Fatalf("%s: parallel steps taken %v, want %v", tc.name, fast, tc.oneLvl)
+			}
+			if fk != nil && reflect.ValueOf(fk).Pointer() == reflect.ValueOf(forkGo).Pointer() {
+				continue // goroutines allocate
+			}
+			out := g.Pairs(tc.c, tc.r, tc.margin, nil, nil)
+			if a := testing.AllocsPerRun(3, func() { out = g.Pairs(tc.c, tc.r, tc.margin, nil, out) }); a != 0 {
+				t.Fatalf("%s: %v allocations per call after warm-up", tc.name, a)
+			}
+		}
+	}
+}
+
+// Verlet.Update with Grid.Fork tests and copies in parts: the same
+// rebuilds, pairs and largest displacement as without, step by step, on a
+// moving set with fast bodies, grown and shrunk radii and a body that turns
+// NaN and comes back.
+func TestVerletForkMatchesSerial(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	n := 6000
+	c, r := randBox(rng, n, 30), uniformRadii(rng, n, 0.3, 0.5)
+	skin := 0.1
+	serial := Verlet{Margin: 0.01}
+	split := Verlet{Margin: 0.01, Grid: Grid{Fork: forkGo}}
+	var saved geom.Vec3
+	for step := range 80 {
+		for i := range c {
+			c[i] = c[i].AddScaled(skin*0.05*rng.Float64(), geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit())
+		}
+		switch step % 20 {
+		case 3:
+			k := rng.Intn(n)
+			c[k] = c[k].AddScaled(0.9*skin, geom.V(0, 1, 0))
+		case 7:
+			r[rng.Intn(n)] *= 1.2
+		case 11:
+			r[rng.Intn(n)] *= 0.8
+		}
+		if step == 30 {
+			saved = c[77]
+			c[77].Z = math.Inf(1)
+		}
+		if step == 34 {
+			c[77] = saved
+		}
+		rs, ps := serial.Update(c, r, skin)
+		rp, pp := split.Update(c, r, skin)
+		if rs != rp || !slices.Equal(ps, pp) || serial.MaxDisplacement() != split.MaxDisplacement() ||
+			!slices.Equal(serial.Grid.Invalid, split.Grid.Invalid) {
+			t.Fatalf("step %d: rebuilt %v/%v, %d/%d pairs, max displacement %g/%g", step, rs, rp, len(ps), len(pp),
+				serial.MaxDisplacement(), split.MaxDisplacement())
+		}
+	}
+	// After warm-up neither a rebuild in parts nor a kept list allocates
+	// (forkReverse: goroutines of forkGo would).
+	split.Grid.Fork = forkReverse
+	if a := testing.AllocsPerRun(5, func() { split.Invalidate(); split.Update(c, r, skin); split.Update(c, r, skin) }); a != 0 {
+		t.Fatalf("%v allocations per rebuild in parts", a)
+	}
+	if split.Builds() < 4 || split.Builds() >= split.Calls() {
+		t.Fatalf("%d builds for %d calls", split.Builds(), split.Calls())
 	}
 }

@@ -84,6 +84,12 @@ type Grid struct {
 	// CellSize, when > 0, replaces the automatic level-0 size class h0.
 	CellSize float64
 
+	// Fork, when set, runs job(worker, lo, hi) over the parts [0, n), on
+	// several workers at once, and returns when every part is done (the
+	// parts write disjoint data). Pairs then searches the cells of a
+	// single dense level in parts (rows.go); its result is the same.
+	Fork func(n int, job func(worker, lo, hi int))
+
 	// Invalid lists, after each Pairs call, the active bodies that were
 	// skipped because their centre is not finite or their radius is NaN,
 	// negative or +Inf. It is reused by the next call.
@@ -110,6 +116,18 @@ type Grid struct {
 	// per slot: position, radius and body, packed (a test reads one slot's
 	// 40 bytes at once)
 	sl []slotBody
+
+	// rows (rows.go): the inputs of the call in progress, the job and the
+	// parts' outputs
+	rowC   []geom.Vec3
+	rowR   []float64
+	rowM2  float64
+	rowLev int
+	rowJob func(worker, lo, hi int)
+	phase  int
+	pos    []int32
+	rowOut [][2]int32
+	part   [rowParts]rowPart
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -181,6 +199,13 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		panic("broad: too many bodies")
 	}
 	margin = sanitizeMargin(margin)
+	if active == nil && n >= rowMin && !(g.CellSize > 0 && finite(g.CellSize)) {
+		// Equal or similar spheres in a compact set: the same steps in
+		// parts, on several workers with Fork (rows.go).
+		if out, ok := g.oneLevel(centers, radii, margin, out); ok {
+			return out
+		}
+	}
 
 	// 1. Valid active bodies, bounding box, radius histogram.
 	g.body = g.body[:0]
@@ -377,8 +402,13 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
 	}
 
-	// 7. Enumerate candidate pairs.
+	// 7. Enumerate candidate pairs: with Fork a single dense level body by
+	// body, in parts, in the order of the result (rows.go); else by cells,
+	// then sorted.
 	m2 := 2 * margin
+	if g.Fork != nil && len(g.used) == 1 && g.levs[g.used[0]].dense {
+		return g.rows(centers, radii, g.used[0], m2, out)
+	}
 	tmp := g.tmp[:0]
 	for _, L := range g.used {
 		tmp = g.sameLevel(tmp, L, m2)
@@ -410,23 +440,42 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 		// Forward half stencil: the cell itself and (0,0,+1), which are
 		// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
 		// (+1,0,·) and (+1,+1,·).
+		// Each body of a cell against every range at once (the order of
+		// the pairs found does not matter: Pairs sorts them).
 		rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
+		sl := g.sl
+		var rg [5][2]int32
 		for c := int64(0); c < int64(lv.ncell); c++ {
 			a0, a1 := cs[c], cs[c+1]
 			if a0 == a1 {
 				continue
 			}
-			next := cs[c+2]
-			for a := a0; a < a1; a++ {
-				tmp = g.test(tmp, a, a+1, next, m2)
-			}
+			nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
 			for _, off := range rows {
-				b0, b1 := cs[c+off], cs[c+off+3]
-				if b0 == b1 {
-					continue
+				if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
+					rg[nr] = [2]int32{b0, b1}
+					nr++
 				}
-				for a := a0; a < a1; a++ {
-					tmp = g.test(tmp, a, b0, b1, m2)
+			}
+			rg[0][1] = cs[c+2]
+			for a := a0; a < a1; a++ {
+				rg[0][0] = a + 1
+				sa := &sl[a]
+				xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+				for _, r := range rg[:nr] {
+					bs := sl[r[0]:r[1]]
+					for b := range bs {
+						sb := &bs[b]
+						dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
+						s := ra + sb.R + m2
+						if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
+							if ib := sb.I; ia < ib {
+								tmp = append(tmp, [2]int32{ia, ib})
+							} else {
+								tmp = append(tmp, [2]int32{ib, ia})
+							}
+						}
+					}
 				}
 			}
 		}
@@ -531,8 +580,9 @@ func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][
 func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
 	sa := g.sl[a]
 	xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
-	for b := range g.sl[b0:b1] {
-		sb := &g.sl[b0:b1][b]
+	bs := g.sl[b0:b1]
+	for b := range bs {
+		sb := &bs[b]
 		dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
 		s := ra + sb.R + m2
 		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {

@@ -32,6 +32,92 @@ type Verlet struct {
 	maxDisp float64
 	builds  int
 	calls   int
+
+	// Update in parts with Grid.Fork: the inputs, the job, the results.
+	cur   []geom.Vec3
+	rad   []float64
+	phase int
+	job   func(worker, lo, hi int)
+	part  [rowParts]verletPart
+}
+
+// verletPart is one part's result of the displacement test.
+type verletPart struct {
+	need   bool
+	d1, d2 float64
+	_      [64]byte
+}
+
+// The phases of Update in parts.
+const (
+	verletTest = iota
+	verletCopy
+)
+
+// fork runs phase ph of Update over rowParts parts of the bodies with Grid.Fork.
+func (v *Verlet) fork(ph int) {
+	v.phase = ph
+	if v.job == nil {
+		v.job = func(_, lo, hi int) {
+			n := len(v.cur)
+			for p := lo; p < hi; p++ {
+				a, b := p*n/rowParts, (p+1)*n/rowParts
+				if v.phase == verletTest {
+					pt := &v.part[p]
+					pt.need, pt.d1, pt.d2 = v.test(v.cur, v.rad, a, b)
+				} else {
+					v.copyRef(v.cur, v.rad, a, b)
+				}
+			}
+		}
+	}
+	v.Grid.Fork(rowParts, v.job)
+}
+
+// test is Update's displacement test over the bodies lo…hi−1: whether one
+// of them needs a rebuild (else the two largest squared displacements).
+func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bool, d1, d2 float64) {
+	refPos, refRad, refOK := v.refPos[:hi], v.refRad[:hi], v.refOK[:hi]
+	for i := lo; i < hi; i++ {
+		if v.Active != nil && !v.Active(i) {
+			continue
+		}
+		c, r, p := centers[i], radii[i], refPos[i]
+		dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
+		d := dx*dx + dy*dy + dz*dz // c.Sub(p).Norm2()
+		// A finite d from a valid entry means a finite centre; with a
+		// radius in [0, the entry's], the body is as valid as at the
+		// build and has not grown: nothing more to check.
+		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) {
+			ok := validBody(c, r)
+			if ok != refOK[i] {
+				return true, d1, d2
+			}
+			if !ok {
+				continue
+			}
+			if r > refRad[i] {
+				return true, d1, d2
+			}
+		}
+		if d > d2 {
+			if d > d1 {
+				d1, d2 = d, d1
+			} else {
+				d2 = d
+			}
+		}
+	}
+	return false, d1, d2
+}
+
+// copyRef stores the bodies lo…hi−1 as the build's reference.
+func (v *Verlet) copyRef(centers []geom.Vec3, radii []float64, lo, hi int) {
+	copy(v.refPos[lo:hi], centers[lo:hi])
+	copy(v.refRad[lo:hi], radii[lo:hi])
+	for i := lo; i < hi; i++ {
+		v.refOK[i] = validBody(centers[i], radii[i])
+	}
 }
 
 // Invalidate forces the next Update to rebuild the list.
@@ -80,39 +166,32 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 	}
 	need := !v.built || n != len(v.refPos) || skin != v.skin || margin != v.margin
 	d1, d2 := 0.0, 0.0 // two largest squared displacements
+	split := v.Grid.Fork != nil && v.Active == nil && n >= rowMin
+	if split {
+		v.cur, v.rad = centers, radii[:n]
+		defer func() { v.cur, v.rad = nil, nil }()
+	}
 	if !need {
-		refPos, refRad, refOK := v.refPos[:n], v.refRad[:n], v.refOK[:n]
-		for i := 0; i < n; i++ {
-			if v.Active != nil && !v.Active(i) {
-				continue
-			}
-			c, r, p := centers[i], radii[i], refPos[i]
-			dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
-			d := dx*dx + dy*dy + dz*dz // c.Sub(p).Norm2()
-			// A finite d from a valid entry means a finite centre; with a
-			// radius in [0, the entry's], the body is as valid as at the
-			// build and has not grown: nothing more to check.
-			if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) {
-				ok := validBody(c, r)
-				if ok != refOK[i] {
-					need = true
-					break
-				}
-				if !ok {
-					continue
-				}
-				if r > refRad[i] {
-					need = true
-					break
+		if split {
+			// The test in parts: a body that needs a rebuild needs it
+			// whichever part finds it, and the two largest displacements
+			// of the parts' are the two largest.
+			v.fork(verletTest)
+			for p := range v.part {
+				pt := &v.part[p]
+				need = need || pt.need
+				for _, d := range [2]float64{pt.d1, pt.d2} {
+					if d > d2 {
+						if d > d1 {
+							d1, d2 = d, d1
+						} else {
+							d2 = d
+						}
+					}
 				}
 			}
-			if d > d2 {
-				if d > d1 {
-					d1, d2 = d, d1
-				} else {
-					d2 = d
-				}
-			}
+		} else {
+			need, d1, d2 = v.test(centers, radii, 0, n)
 		}
 		if !need && math.Sqrt(d1)+math.Sqrt(d2) > skin {
 			need = true
@@ -123,11 +202,13 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 		return false, v.pairs
 	}
 	v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.pairs)
-	v.refPos = append(v.refPos[:0], centers...)
-	v.refRad = append(v.refRad[:0], radii[:n]...)
+	v.refPos = grow(v.refPos, n)
+	v.refRad = grow(v.refRad, n)
 	v.refOK = grow(v.refOK, n)
-	for i := range n {
-		v.refOK[i] = validBody(centers[i], radii[i])
+	if split {
+		v.fork(verletCopy)
+	} else {
+		v.copyRef(centers, radii, 0, n)
 	}
 	v.skin, v.margin, v.built, v.maxDisp = skin, margin, true, 0
 	v.builds++

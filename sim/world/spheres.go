@@ -47,6 +47,7 @@ type Spheres struct {
 	recBuf    []sphereRec
 	seenBuf   []bool
 	mergeOrd  []int32
+	slotCnt   []int32
 	// kin and rec hold what Drift and Accept need of each sphere, in sphere
 	// order: kin the integrator's kinematics, rec the world's part.
 	kin []SphereKin
@@ -66,9 +67,8 @@ type Spheres struct {
 	kick             Kick
 	testDrift        bool
 	driftJob         func(worker, lo, hi int)
-	rebuildJob       func(worker, lo, hi int) // the pair list and the wall slots at once
-	candRebuild      [][2]int32
-	reorderedRebuild bool
+	gridFork         func(n int, job func(worker, lo, hi int)) // s.fork for the broad grid (made once)
+	rb               rebuildState                              // a list rebuild in parts (rebuildParts)
 	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32 // sphere of body i, −1 for walls

@@ -18,6 +18,7 @@ type dtTables struct {
 	classes  []dtClass
 	cls      []int32 // class of list pair k
 	pairOf   map[[2]int32]int32
+	bySpec   []int32 // class of species pair [sa·nspec + sb], sa ≤ sb, −1 before it is met; nil beyond maxClassSpecies
 	wallOf   map[[2]int32]int32
 	hookeMin float64 // smallest spring bound of the Hookean classes in the list
 	allHooke bool    // every pair of the list has a Hookean law
@@ -40,6 +41,13 @@ func (t *dtTables) build(s *Spheres) {
 	t.classes = t.classes[:0]
 	t.pairOf = map[[2]int32]int32{}
 	t.wallOf = map[[2]int32]int32{}
+	t.bySpec = nil
+	if ns := len(s.rep); ns <= maxClassSpecies {
+		t.bySpec = make([]int32, ns*ns)
+		for i := range t.bySpec {
+			t.bySpec[i] = -1
+		}
+	}
 }
 
 // class returns the class of bodies a and b with law li, added when new.
@@ -76,6 +84,9 @@ func (t *dtTables) pairs(s *Spheres) {
 		if key != lastKey {
 			a, b := s.rep[key[0]], s.rep[key[1]]
 			last, lastKey = t.class(s, key, t.pairOf, a, b, s.lawOf[a.Material*s.nmat+b.Material]), key
+			if t.bySpec != nil {
+				t.bySpec[key[0]*int32(len(s.rep))+key[1]] = last
+			}
 		}
 		t.cls[k] = last
 		if c := &t.classes[last]; c.hooke {

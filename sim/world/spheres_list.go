@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -43,9 +44,9 @@ func (s *Spheres) updateList() {
 		reordered = true
 		S = s.tr.S // renumbered
 	}
-	w.centers = append(w.centers[:0], s.tr.X[:len(S)]...) // the centres of S
-	centers, radii := w.centers, s.rad
+	centers, radii := s.tr.X[:len(S)], s.rad // the centres of S
 	if w.Periodic.On() {
+		w.centers = append(w.centers[:0], centers...)
 		w.radii = append(w.radii[:0], s.rad...)
 		w.movable = w.movable[:0]
 		for _, i := range s.idx {
@@ -54,33 +55,240 @@ func (s *Spheres) updateList() {
 		w.addGhosts(s.gmax)
 		centers, radii = w.centers, w.radii
 	}
+	if s.passes() {
+		// The grid searches a sphere pack in parts on the crew (same pairs).
+		if s.gridFork == nil {
+			s.gridFork = s.fork
+		}
+		w.verlet.Grid.Fork = s.gridFork
+	}
 	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
+	w.verlet.Grid.Fork = nil
 	s.listed, s.skin = true, w.skin
 	switch {
-	case rebuilt && s.passes():
-		// The pair list on one worker, the wall slots on the other (they
-		// share nothing but tables both only read); the classes after.
-		s.candRebuild, s.reorderedRebuild = cand, reordered
-		if s.rebuildJob == nil {
-			s.rebuildJob = func(_, lo, hi int) {
-				for part := lo; part < hi; part++ {
-					if part == 0 {
-						s.rebuildPairs(s.candRebuild, s.reorderedRebuild)
-					} else {
-						s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
-					}
-				}
-			}
-		}
-		s.fork(2, s.rebuildJob)
-		s.candRebuild = nil
-		s.finishList()
+	case rebuilt && !w.Periodic.On():
+		s.rebuildParts(cand, reordered)
 	case rebuilt:
 		s.rebuildPairs(cand, reordered)
 		s.finishList()
 		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
 	case s.wallStale:
 		s.buildSlots(w.verlet.Ref()[:len(S)], w.skin)
+	}
+}
+
+// rebuildParts is rebuildPairs, finishList and buildSlots for a world
+// without periodic images: the candidates in rebuildSplit ranges, each
+// merged with the old list from its own start (a binary search in the
+// merge order) and given its step-size classes, and the wall slots beside
+// them, on the crew when the passes are split (else one after the other).
+// Each range writes its own pairs and lists its own night owls, fresh
+// pairs and classes, joined in range order: the list, its history and its
+// derived tables are those of rebuildPairs and finishList, whatever the
+// number of workers.
+func (s *Spheres) rebuildParts(cand [][2]int32, reordered bool) {
+	rb := &s.rb
+	s.pairsBegin(cand, reordered)
+	if rb.job == nil {
+		rb.job = func(_, lo, hi int) {
+			for part := lo; part < hi; part++ {
+				if part == 0 {
+					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+					continue
+				}
+				p := part - 1
+				n := len(s.rb.cand)
+				s.pairsRange(&s.rb.part[p], p*n/rebuildSplit, (p+1)*n/rebuildSplit)
+			}
+		}
+	}
+	if s.passes() {
+		s.fork(rebuildSplit+1, rb.job)
+	} else {
+		rb.job(0, 1, rebuildSplit+1)
+		rb.job(0, 0, 1)
+	}
+	s.pairsEnd()
+}
+
+// rebuildSplit is the number of candidate ranges of a rebuild.
+const rebuildSplit = 8
+
+// rebuildState is rebuildParts' work in progress.
+type rebuildState struct {
+	cand   [][2]int32
+	sorted bool    // the old pairs are in ord's order (just renumbered)
+	ord    []int32 // then: the old pairs by (lower, higher)
+	job    func(worker, lo, hi int)
+	part   [rebuildSplit]rebuildPart
+}
+
+// rebuildPart is one candidate range's results.
+type rebuildPart struct {
+	owl, fresh []int32 // night owls, fresh pairs (list indices, ascending)
+	cls        []int32 // the step-size classes met, in order (repeats dropped)
+	miss       bool    // a species pair without a class yet
+	_          [64]byte
+}
+
+// pairsBegin prepares the new list for the candidates (rebuildParts).
+func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
+	rb := &s.rb
+	old := &s.lists[s.cur]
+	nl := &s.lists[1-s.cur]
+	s.resizeList(nl, len(cand), false)
+	rb.cand, rb.sorted, rb.ord = cand, reordered, nil
+	if reordered {
+		rb.ord = s.mergeOrder(old)
+	}
+	oldFresh := s.isFresh
+	s.isFresh = resize(s.freshBuf, len(cand))
+	s.freshBuf = oldFresh
+	s.dt.cls = resize(s.dt.cls, len(cand))
+}
+
+// pairsRange builds the pairs of the candidates c0…c1−1 as rebuildPairs
+// does (non-periodic), with their step-size classes.
+func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
+	rb := &s.rb
+	old := &s.lists[s.cur]
+	nl := &s.lists[1-s.cur]
+	cand := rb.cand
+	pt.owl, pt.fresh, pt.cls, pt.miss = pt.owl[:0], pt.fresh[:0], pt.cls[:0], false
+	if c0 >= c1 {
+		return
+	}
+	sorted, ord := rb.sorted, rb.ord
+	lowHigh := func(q int32) (int32, int32) {
+		i, j := old.P[q].I, old.P[q].J
+		return min(i, j), max(i, j)
+	}
+	nold := len(old.P)
+	// The merge's start: the first old pair at or after the first candidate.
+	lo0, hi0 := cand[c0][0], cand[c0][1]
+	po := sort.Search(nold, func(x int) bool {
+		q := int32(x)
+		if sorted {
+			q = ord[x]
+		}
+		qi, qj := lowHigh(q)
+		return qi > lo0 || qi == lo0 && qj >= hi0
+	})
+	t := &s.dt
+	ns := int32(len(s.rep))
+	lastKey, last := [2]int32{-1, -1}, int32(-1)
+	owls := s.w.Steps > 0
+	// The tables at hand (the loop writes only the new list's arrays, the
+	// fresh flags and the classes of the pairs c0…c1−1).
+	oldFresh, isFresh := s.freshBuf, s.isFresh
+	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
+	oldP, oldTouch, oldHist := old.P, old.PrevTouch, old.PrevHist
+	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
+	bySpec, cls := t.bySpec, t.cls
+	table := s.pairCls != nil
+	for n := c0; n < c1; n++ {
+		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
+		lo, hi := a, b
+		if idx[a] > idx[b] {
+			a, b = b, a
+		}
+		ko := int32(-1)
+		for ; po < nold; po++ {
+			q := int32(po)
+			if sorted {
+				q = ord[po]
+			}
+			qi, qj := oldP[q].I, oldP[q].J
+			qi, qj = min(qi, qj), max(qi, qj)
+			if qi > lo || qi == lo && qj >= hi {
+				if qi == lo && qj == hi {
+					ko = q
+				}
+				break
+			}
+		}
+		// setPair's work, the class from the species table.
+		sa, sb := spec[a], spec[b]
+		if table {
+			li := lawOf[int(mat[a])*nmat+int(mat[b])]
+			P[n] = sphere.Pair{I: a, J: b, C: sa*ns + sb}
+			if laws != nil {
+				laws[n] = li
+			}
+			touch[n] = false
+		} else {
+			s.setPair(nl, n, a, b)
+		}
+		fresh := true
+		if ko >= 0 {
+			prevTouch[n] = oldTouch[ko]
+			if prevHist != nil {
+				prevHist[n] = oldHist[ko]
+			}
+			fresh = oldFresh[ko]
+		} else {
+			prevTouch[n] = false
+			if owls {
+				pt.owl = append(pt.owl, int32(n))
+			}
+		}
+		isFresh[n] = fresh
+		if fresh {
+			pt.fresh = append(pt.fresh, int32(n))
+		}
+		// The step-size class (dtTables.pairs), when the table has it.
+		if bySpec != nil {
+			key := [2]int32{min(sa, sb), max(sa, sb)}
+			if key != lastKey {
+				c := bySpec[key[0]*ns+key[1]]
+				if c < 0 {
+					pt.miss = true
+				} else if c != last {
+					pt.cls = append(pt.cls, c)
+				}
+				last, lastKey = c, key
+			}
+			cls[n] = last
+		}
+	}
+}
+
+// pairsEnd joins the ranges' results: the night owls, the fresh pairs, the
+// chunks and the step-size classes (finishList's).
+func (s *Spheres) pairsEnd() {
+	rb := &s.rb
+	s.cur = 1 - s.cur
+	l := &s.lists[s.cur]
+	np := len(rb.cand)
+	l.Truncate(np, false)
+	rb.cand, rb.ord = nil, nil
+	s.owl, s.fresh = s.owl[:0], s.fresh[:0]
+	miss := s.dt.bySpec == nil
+	for p := range rb.part {
+		pt := &rb.part[p]
+		s.owl = append(s.owl, pt.owl...)
+		s.fresh = append(s.fresh, pt.fresh...)
+		miss = miss || pt.miss
+	}
+	s.csrStale = true
+	for c := range nChunks + 1 {
+		s.chunk[c] = c * np / nChunks
+	}
+	t := &s.dt
+	if miss {
+		s.dt.pairs(s)
+		return
+	}
+	t.cls = t.cls[:np]
+	t.hookeMin, t.allHooke = inf, true
+	for p := range rb.part {
+		for _, c := range rb.part[p].cls {
+			if cl := &t.classes[c]; cl.hooke {
+				t.hookeMin = min(t.hookeMin, cl.spring)
+			} else {
+				t.allHooke = false
+			}
+		}
 	}
 }
 
@@ -128,19 +336,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	sorted := reordered && !periodic
 	var ord []int32
 	if sorted {
-		ord = s.mergeOrd[:0]
-		for q := range old.P {
-			ord = append(ord, int32(q))
-		}
-		slices.SortFunc(ord, func(p, q int32) int {
-			pi, pj := lowHigh(p)
-			qi, qj := lowHigh(q)
-			if pi != qi {
-				return int(pi - qi)
-			}
-			return int(pj - qj)
-		})
-		s.mergeOrd = ord
+		ord = s.mergeOrder(old)
 	}
 	nold := int32(len(old.P))
 	for _, c := range cand {
@@ -209,6 +405,45 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
+}
+
+// mergeOrder returns the pairs of old sorted by (lower, higher) sphere
+// number: a counting sort by the lower, then each row by the higher
+// (insertion sort: a sphere has a few pairs; the keys are distinct, so the
+// order is the one a comparison sort gives).
+func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
+	n := len(s.body)
+	cnt := resize(s.slotCnt, n+1)
+	clear(cnt)
+	for q := range old.P {
+		cnt[min(old.P[q].I, old.P[q].J)+1]++
+	}
+	for k := 1; k <= n; k++ {
+		cnt[k] += cnt[k-1]
+	}
+	ord := resize(s.mergeOrd, len(old.P))
+	for q := range old.P {
+		lo := min(old.P[q].I, old.P[q].J)
+		ord[cnt[lo]] = int32(q)
+		cnt[lo]++
+	}
+	hi := func(q int32) int32 { return max(old.P[q].I, old.P[q].J) }
+	start := int32(0)
+	for k := range n {
+		row := ord[start:cnt[k]]
+		start = cnt[k]
+		if len(row) > 32 {
+			slices.SortFunc(row, func(p, q int32) int { return int(hi(p) - hi(q)) })
+			continue
+		}
+		for x := 1; x < len(row); x++ {
+			for y := x; y > 0 && hi(row[y]) < hi(row[y-1]); y-- {
+				row[y], row[y-1] = row[y-1], row[y]
+			}
+		}
+	}
+	s.slotCnt, s.mergeOrd = cnt, ord
+	return ord
 }
 
 // resizeList prepares l for n pairs with the arrays this world's laws need.

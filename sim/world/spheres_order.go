@@ -156,16 +156,28 @@ func (s *Spheres) applyOrder(perm []int32) {
 		}
 		s.seen, s.seenBuf = seen, s.seen
 	}
-	// Slots: renumbered and sorted again by (sphere, wall) for buildSlots' merge.
+	// Slots: renumbered and sorted again by (sphere, wall) for buildSlots'
+	// merge: a stable counting sort by the new sphere (a sphere's slots
+	// stay together and in wall order), the order a stable sort by (sphere,
+	// wall) gives. (slices.SortStableFunc's rotations of the 250-byte slots
+	// took 1.2·10⁹ instructions at 10⁵ spheres, a fifth of a short run.)
+	cnt := resize(s.slotCnt, n+1)
+	clear(cnt)
 	for i := range s.slots {
-		s.slots[i].k = newOf[s.slots[i].k]
+		cnt[newOf[s.slots[i].k]+1]++
 	}
-	slices.SortStableFunc(s.slots, func(a, b wallSlot) int {
-		if a.k != b.k {
-			return int(a.k - b.k)
-		}
-		return int(a.wall - b.wall)
-	})
+	for k := 1; k <= n; k++ {
+		cnt[k] += cnt[k-1]
+	}
+	sorted := resize(s.slotsOld, len(s.slots))
+	for i := range s.slots {
+		k := newOf[s.slots[i].k]
+		sorted[cnt[k]] = s.slots[i]
+		sorted[cnt[k]].k = k
+		cnt[k]++
+	}
+	s.slotCnt = cnt
+	s.slots, s.slotsOld = sorted, s.slots
 	// Pairs of the current list: renumbered (orientation kept), merged by key.
 	l := &s.lists[s.cur]
 	for q := range l.P {
