@@ -51,6 +51,7 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	s := w.Settings
 	bd := &w.bound
 	sp, sw := bd.speeds(w)
+	bd.at = w.stamp()
 	dt := min(s.DtMax, w.smoothTravelDt(sp))
 	u := min(dt, limit)
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
@@ -211,6 +212,42 @@ type stepBound struct {
 	mins  []workerMin
 	visit []int32 // indices of the pairs to visit
 	parts []speedPart
+	at    speedStamp // when w.speeds were computed (TravelCurrent)
+}
+
+// speedStamp identifies the state w.speeds were computed from: the
+// detection (World.gen), the step count and time and the number of bodies.
+// Every evaluation moves gen, so a stamp still equal means, inside a step,
+// that the bodies' state and loads are those the speeds were computed from.
+type speedStamp struct {
+	gen, steps uint64
+	time       float64
+	n          int
+	ok         bool
+}
+
+// stamp returns w's current speedStamp.
+func (w *World) stamp() speedStamp {
+	return speedStamp{gen: w.gen, steps: uint64(w.Steps), time: w.Time, n: len(w.Bodies), ok: true}
+}
+
+// TravelCurrent reports whether BodyTravel's values are current: the last
+// StableDt or StableDtBelow computed them and no detection, step or change
+// of the body count came since. It is for a caller that asks right after
+// StableDtBelow in the same step, before the bodies or their loads change
+// (explicit's step control); the values are then those the bodies' state
+// gives, to the bit.
+func (w *World) TravelCurrent() bool {
+	return w.bound.at.ok && w.bound.at == w.stamp() && len(w.speeds) == len(w.Bodies)
+}
+
+// BodyTravel returns body i's travel terms as the last StableDt or
+// StableDtBelow computed them: v = |V| + |ω|·R and acc = |F|/m + |J⁻¹T|·R
+// (travelAcc; 0 for a fixed body), the same operations as integrate's
+// travel bound. Valid only while TravelCurrent.
+func (w *World) BodyTravel(i int) (v, acc float64) {
+	x := &w.speeds[i]
+	return x.v + x.wr, x.acc
 }
 
 // speedPart is one worker's share of speeds: the maxima and minimum over
