@@ -143,13 +143,33 @@ func (b *Body) InvInertiaWorld() geom.Mat3 {
 }
 
 // MulInertia returns J·v = Q J^r Qᵀ v without forming the world tensor.
-func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 {
-	return b.Q.Rotate(b.IBody.MulV(b.Q.InvRotate(v)))
-}
+func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBody, v) }
 
 // MulInvInertia returns J⁻¹·v = Q (J^r)⁻¹ Qᵀ v (zero for a fixed body).
-func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 {
-	return b.Q.Rotate(b.IBodyInv.MulV(b.Q.InvRotate(v)))
+func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBodyInv, v) }
+
+// Conjugate returns q m qᵀ v, a body-frame tensor m applied in the world
+// frame at orientation q (S0 eq. 15: J = Q J^r Qᵀ), without forming the
+// world tensor: the operations of q.Rotate(m.MulV(q.InvRotate(v))), in the
+// same order (the same bits), written out on scalars so that the three
+// products inline into one call (rotateS, mulS).
+func Conjugate(q geom.Quat, m *geom.Mat3, v geom.Vec3) geom.Vec3 {
+	x, y, z := rotateS(q.W, -q.X, -q.Y, -q.Z, v.X, v.Y, v.Z) // q.InvRotate(v) = q.Conj().Rotate(v)
+	x, y, z = mulS(m, x, y, z)
+	x, y, z = rotateS(q.W, q.X, q.Y, q.Z, x, y, z)
+	return geom.Vec3{X: x, Y: y, Z: z}
+}
+
+// rotateS is geom.Quat.Rotate on scalars, the same operations in the same
+// order: t = 2·(u × v), v + w·t + u × t with q = (w, u).
+func rotateS(w, x, y, z, vx, vy, vz float64) (float64, float64, float64) {
+	tx, ty, tz := 2*(y*vz-z*vy), 2*(z*vx-x*vz), 2*(x*vy-y*vx)
+	return vx + w*tx + (y*tz - z*ty), vy + w*ty + (z*tx - x*tz), vz + w*tz + (x*ty - y*tx)
+}
+
+// mulS is geom.Mat3.MulV on scalars, the same operations in the same order.
+func mulS(m *geom.Mat3, x, y, z float64) (float64, float64, float64) {
+	return m[0][0]*x + m[0][1]*y + m[0][2]*z, m[1][0]*x + m[1][1]*y + m[1][2]*z, m[2][0]*x + m[2][1]*y + m[2][2]*z
 }
 
 // ToWorld maps a body-frame point to the world frame.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"grainlab/sim/body"
+	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
 
@@ -128,10 +129,41 @@ func kickDrift(b *body.Body, dt float64) {
 	b.X = b.X.AddScaled(dt, b.V)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
-	qm := b.Q.Integrate(w0, 0.5*dt)
-	w1 := qm.Rotate(b.IBodyInv.MulV(qm.InvRotate(L)))
-	b.Q = b.Q.Integrate(w1, dt)
+	qm := integrateQ(b.Q, w0, 0.5*dt)
+	w1 := body.Conjugate(qm, &b.IBodyInv, L)
+	b.Q = integrateQ(b.Q, w1, dt)
 	b.W = b.MulInvInertia(L) // half-step ω expressed at the new orientation
+}
+
+// integrateQ is q.Integrate(w, dt) — exp(w·dt)·q normalised, the
+// exponential map of geom.QFromRotVec — with the same operations in the
+// same order (the same bits), written out: the angle |w·dt| is computed
+// once (QFromRotVec's norm and Unit's are the same expression) and no
+// intermediate quaternion or vector is passed between calls.
+func integrateQ(q geom.Quat, w geom.Vec3, dt float64) geom.Quat {
+	tx, ty, tz := dt*w.X, dt*w.Y, dt*w.Z // w.Scale(dt)
+	a := math.Sqrt(tx*tx + ty*ty + tz*tz)
+	var e geom.Quat
+	if a < 1e-12 { // QFromRotVec's second-order series
+		e = geom.Quat{W: 1, X: tx / 2, Y: ty / 2, Z: tz / 2}.Normalize()
+	} else { // QAxisAngle(θ, a): θ.Unit() (a ≠ 0 here), then sin and cos of a/2
+		r := 1 / a
+		ux, uy, uz := r*tx, r*ty, r*tz
+		sn, cs := math.Sincos(a / 2)
+		e = geom.Quat{W: cs, X: sn * ux, Y: sn * uy, Z: sn * uz}
+	}
+	// e.Mul(q), then Normalize.
+	m := geom.Quat{
+		W: e.W*q.W - e.X*q.X - e.Y*q.Y - e.Z*q.Z,
+		X: e.W*q.X + e.X*q.W + e.Y*q.Z - e.Z*q.Y,
+		Y: e.W*q.Y - e.X*q.Z + e.Y*q.W + e.Z*q.X,
+		Z: e.W*q.Z + e.X*q.Y - e.Y*q.X + e.Z*q.W,
+	}
+	n := math.Sqrt(m.W*m.W + m.X*m.X + m.Y*m.Y + m.Z*m.Z)
+	if n == 0 {
+		return geom.QIdent()
+	}
+	return geom.Quat{W: m.W / n, X: m.X / n, Y: m.Y / n, Z: m.Z / n}
 }
 
 // kick is the second half kick with the forces at the new state.
