@@ -178,13 +178,22 @@ func (b *Body) ToWorld(p geom.Vec3) geom.Vec3 { return b.X.Add(b.Q.Rotate(p)) }
 // ToBody maps a world point to the body frame.
 func (b *Body) ToBody(p geom.Vec3) geom.Vec3 { return b.Q.InvRotate(p.Sub(b.X)) }
 
-// VelocityAt returns the velocity of the material point at world position p.
-func (b *Body) VelocityAt(p geom.Vec3) geom.Vec3 { return b.V.Add(b.W.Cross(p.Sub(b.X))) }
+// VelocityAt returns the velocity of the material point at world position p:
+// V + ω × (p − X), written out on scalars (the operations of Add, Cross and
+// Sub in the same order, the same bits) so that it inlines.
+func (b *Body) VelocityAt(p geom.Vec3) geom.Vec3 {
+	rx, ry, rz := p.X-b.X.X, p.Y-b.X.Y, p.Z-b.X.Z
+	w := &b.W
+	return geom.Vec3{X: b.V.X + (w.Y*rz - w.Z*ry), Y: b.V.Y + (w.Z*rx - w.X*rz), Z: b.V.Z + (w.X*ry - w.Y*rx)}
+}
 
-// ApplyForceAt adds force f acting at world point p (force and moment about X).
+// ApplyForceAt adds force f acting at world point p (force and moment about
+// X): F += f, T += (p − X) × f, written out on scalars (the same operations
+// in the same order) so that it inlines.
 func (b *Body) ApplyForceAt(f, p geom.Vec3) {
-	b.F = b.F.Add(f)
-	b.T = b.T.Add(p.Sub(b.X).Cross(f))
+	rx, ry, rz := p.X-b.X.X, p.Y-b.X.Y, p.Z-b.X.Z
+	b.F = geom.Vec3{X: b.F.X + f.X, Y: b.F.Y + f.Y, Z: b.F.Z + f.Z}
+	b.T = geom.Vec3{X: b.T.X + (ry*f.Z - rz*f.Y), Y: b.T.Y + (rz*f.X - rx*f.Z), Z: b.T.Z + (rx*f.Y - ry*f.X)}
 }
 
 // KineticEnergy returns ½ m v² + ½ ω·Jω.
@@ -192,8 +201,10 @@ func (b *Body) KineticEnergy() float64 {
 	if b.Fixed {
 		return 0
 	}
-	wb := b.Q.InvRotate(b.W)
-	return 0.5*b.Mass*b.V.Norm2() + 0.5*wb.Dot(b.IBody.MulV(wb))
+	// wb = Qᵀω and J^r·wb written out (rotateS, mulS: the same bits).
+	x, y, z := rotateS(b.Q.W, -b.Q.X, -b.Q.Y, -b.Q.Z, b.W.X, b.W.Y, b.W.Z)
+	jx, jy, jz := mulS(&b.IBody, x, y, z)
+	return 0.5*b.Mass*b.V.Norm2() + 0.5*(x*jx+y*jy+z*jz)
 }
 
 // Radius returns the bounding-sphere radius about the centre of mass.

@@ -71,9 +71,10 @@ func TestRampAndLoad(t *testing.T) {
 	}
 }
 
-// Conjugate is q.Rotate(m.MulV(q.InvRotate(v))) written out: the same bits
-// for random orientations (normalised and not), tensors and vectors over
-// many magnitudes, and for special values (zeros, NaN, ±Inf; a NaN may
+// Conjugate is q.Rotate(m.MulV(q.InvRotate(v))) written out, and
+// VelocityAt, ApplyForceAt and KineticEnergy are their vector forms
+// written out: the same bits for random orientations (normalised and not),
+// tensors and vectors over many magnitudes, and for special values (zeros, NaN, ±Inf; a NaN may
 // come out with another sign or payload — x86 keeps the first operand's,
 // and the compiler may swap a product's operands — which no result keeps:
 // a non-finite state is rejected and printed as NaN).
@@ -118,6 +119,21 @@ func TestConjugateSameBits(t *testing.T) {
 		}
 		if got := b.MulInvInertia(v); !same(got, want) {
 			t.Fatalf("MulInvInertia %v, want %v", got, want)
+		}
+		b.X, b.V, b.W, b.F, b.T, b.Mass = geom.V(val(), val(), val()), geom.V(val(), val(), val()), geom.V(val(), val(), val()),
+			geom.V(val(), val(), val()), geom.V(val(), val(), val()), val()
+		p, f := geom.V(val(), val(), val()), geom.V(val(), val(), val())
+		if got, want := b.VelocityAt(p), b.V.Add(b.W.Cross(p.Sub(b.X))); !same(got, want) {
+			t.Fatalf("VelocityAt %v, want %v", got, want)
+		}
+		wantF, wantT := b.F.Add(f), b.T.Add(p.Sub(b.X).Cross(f))
+		if b.ApplyForceAt(f, p); !same(b.F, wantF) || !same(b.T, wantT) {
+			t.Fatalf("ApplyForceAt: F %v T %v, want %v %v", b.F, b.T, wantF, wantT)
+		}
+		wb := b.Q.InvRotate(b.W)
+		wantE := 0.5*b.Mass*b.V.Norm2() + 0.5*wb.Dot(b.IBody.MulV(wb))
+		if got := b.KineticEnergy(); math.Float64bits(got) != math.Float64bits(wantE) && !(math.IsNaN(got) && math.IsNaN(wantE)) {
+			t.Fatalf("KineticEnergy %v, want %v", got, wantE)
 		}
 	}
 }
