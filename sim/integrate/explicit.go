@@ -149,7 +149,7 @@ func integrateQ(q geom.Quat, w geom.Vec3, dt float64) geom.Quat {
 	} else { // QAxisAngle(θ, a): θ.Unit() (a ≠ 0 here), then sin and cos of a/2
 		r := 1 / a
 		ux, uy, uz := r*tx, r*ty, r*tz
-		sn, cs := math.Sincos(a / 2)
+		sn, cs := sincosSmall(a / 2)
 		e = geom.Quat{W: cs, X: sn * ux, Y: sn * uy, Z: sn * uz}
 	}
 	// e.Mul(q), then Normalize.
@@ -175,4 +175,25 @@ func kick(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
+}
+
+// sincosSmall is math.Sincos(x), to the bit: for 0 < x with x·4/π < 1
+// (a step's half rotation angle) the octant is 0, the reduced argument is x
+// itself and Sincos's polynomials are evaluated here directly, with the
+// same coefficients and operations (Go's math/sin.go, sincos.go); any
+// other x goes to math.Sincos.
+func sincosSmall(x float64) (sin, cos float64) {
+	if !(x > 0 && x*(4/math.Pi) < 1) {
+		return math.Sincos(x)
+	}
+	const (
+		s0, s1, s2 = 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6
+		s3, s4, s5 = -1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1
+		c0, c1, c2 = -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7
+		c3, c4, c5 = 2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2
+	)
+	zz := x * x
+	cos = 1.0 - 0.5*zz + zz*zz*((((((c0*zz)+c1)*zz+c2)*zz+c3)*zz+c4)*zz+c5)
+	sin = x + x*zz*((((((s0*zz)+s1)*zz+s2)*zz+s3)*zz+s4)*zz+s5)
+	return sin, cos
 }

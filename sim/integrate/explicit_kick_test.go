@@ -54,3 +54,29 @@ func TestIntegrateQSameBits(t *testing.T) {
 		t.Fatalf("only %d cases on the series branch", series)
 	}
 }
+
+// sincosSmall is math.Sincos to the bit: every x tried — log-uniform from
+// 1e-300 to π/4, the 200 floats below π/4 (the octant boundary x·4/π = 1
+// lies among them), and the values sent on to math.Sincos (0, negatives,
+// large, ±Inf, NaN).
+func TestSincosSmallSameBits(t *testing.T) {
+	check := func(x float64) {
+		s, c := sincosSmall(x)
+		ws, wc := math.Sincos(x)
+		if (math.Float64bits(s) != math.Float64bits(ws) || math.Float64bits(c) != math.Float64bits(wc)) &&
+			!(math.IsNaN(s) && math.IsNaN(ws) && math.IsNaN(c) && math.IsNaN(wc)) {
+			t.Fatalf("x = %v: sincosSmall (%v, %v), math.Sincos (%v, %v)", x, s, c, ws, wc)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), -1e-3, 1, math.Nextafter(math.Pi/4, 1), 2, 1e6,
+		math.Inf(1), math.Inf(-1), math.NaN(), 5e-324} {
+		check(x)
+	}
+	for x, k := math.Pi/4, 0; k < 200; x, k = math.Nextafter(x, 0), k+1 {
+		check(x)
+	}
+	rng := rand.New(rand.NewPCG(1, 8))
+	for n := 0; n < 1000000; n++ {
+		check(math.Pi / 4 * math.Pow(10, -300*rng.Float64()))
+	}
+}

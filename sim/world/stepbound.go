@@ -427,7 +427,7 @@ func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 			x.r2 = b.R * b.R * (1 + 1e-9)
 		}
 		if !b.Fixed {
-			x.im, x.jmax = b.InvMass, gershgorin(b.IBodyInv)
+			x.im, x.jmax = b.InvMass, gershgorin(&b.IBodyInv)
 			pt.mMin = min(pt.mMin, b.MassOrInf())
 		}
 		sp[i] = x
@@ -555,13 +555,13 @@ func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySp
 	return l*(1-boundSlack) >= u
 }
 
-// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of m.
-func gershgorin(m geom.Mat3) float64 {
-	g := 0.0
-	for i := range m {
-		g = max(g, math.Abs(m[i][0])+math.Abs(m[i][1])+math.Abs(m[i][2]))
-	}
-	return g
+// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
+// m (NaN when m holds one).
+func gershgorin(m *geom.Mat3) float64 {
+	r0 := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[0][2])
+	r1 := math.Abs(m[1][0]) + math.Abs(m[1][1]) + math.Abs(m[1][2])
+	r2 := math.Abs(m[2][0]) + math.Abs(m[2][1]) + math.Abs(m[2][2])
+	return max(0, r0, r1, r2)
 }
 
 // entryDt is the stiffness bound at the skin's edge of StableDt for pair e
