@@ -143,13 +143,33 @@ func (b *Body) InvInertiaWorld() geom.Mat3 {
 }
 
 // MulInertia returns J·v = Q J^r Qᵀ v without forming the world tensor.
-func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 {
-	return b.Q.Rotate(b.IBody.MulV(b.Q.InvRotate(v)))
-}
+func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBody, v) }
 
 // MulInvInertia returns J⁻¹·v = Q (J^r)⁻¹ Qᵀ v (zero for a fixed body).
-func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 {
-	return b.Q.Rotate(b.IBodyInv.MulV(b.Q.InvRotate(v)))
+func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBodyInv, v) }
+
+// Conjugate returns q m qᵀ v, a body-frame tensor m applied in the world
+// frame at orientation q (S0 eq. 15: J = Q J^r Qᵀ), without forming the
+// world tensor: the operations of q.Rotate(m.MulV(q.InvRotate(v))), in the
+// same order (the same bits), written out on scalars so that the three
+// products inline into one call (rotateS, mulS).
+func Conjugate(q geom.Quat, m *geom.Mat3, v geom.Vec3) geom.Vec3 {
+	x, y, z := rotateS(q.W, -q.X, -q.Y, -q.Z, v.X, v.Y, v.Z) // q.InvRotate(v) = q.Conj().Rotate(v)
+	x, y, z = mulS(m, x, y, z)
+	x, y, z = rotateS(q.W, q.X, q.Y, q.Z, x, y, z)
+	return geom.Vec3{X: x, Y: y, Z: z}
+}
+
+// rotateS is geom.Quat.Rotate on scalars, the same operations in the same
+// order: t = 2·(u × v), v + w·t + u × t with q = (w, u).
+func rotateS(w, x, y, z, vx, vy, vz float64) (float64, float64, float64) {
+	tx, ty, tz := 2*(y*vz-z*vy), 2*(z*vx-x*vz), 2*(x*vy-y*vx)
+	return vx + w*tx + (y*tz - z*ty), vy + w*ty + (z*tx - x*tz), vz + w*tz + (x*ty - y*tx)
+}
+
+// mulS is geom.Mat3.MulV on scalars, the same operations in the same order.
+func mulS(m *geom.Mat3, x, y, z float64) (float64, float64, float64) {
+	return m[0][0]*x + m[0][1]*y + m[0][2]*z, m[1][0]*x + m[1][1]*y + m[1][2]*z, m[2][0]*x + m[2][1]*y + m[2][2]*z
 }
 
 // ToWorld maps a body-frame point to the world frame.
@@ -158,13 +178,22 @@ func (b *Body) ToWorld(p geom.Vec3) geom.Vec3 { return b.X.Add(b.Q.Rotate(p)) }
 // ToBody maps a world point to the body frame.
 func (b *Body) ToBody(p geom.Vec3) geom.Vec3 { return b.Q.InvRotate(p.Sub(b.X)) }
 
-// VelocityAt returns the velocity of the material point at world position p.
-func (b *Body) VelocityAt(p geom.Vec3) geom.Vec3 { return b.V.Add(b.W.Cross(p.Sub(b.X))) }
+// VelocityAt returns the velocity of the material point at world position p:
+// V + ω × (p − X), written out on scalars (the operations of Add, Cross and
+// Sub in the same order, the same bits) so that it inlines.
+func (b *Body) VelocityAt(p geom.Vec3) geom.Vec3 {
+	rx, ry, rz := p.X-b.X.X, p.Y-b.X.Y, p.Z-b.X.Z
+	w := &b.W
+	return geom.Vec3{X: b.V.X + (w.Y*rz - w.Z*ry), Y: b.V.Y + (w.Z*rx - w.X*rz), Z: b.V.Z + (w.X*ry - w.Y*rx)}
+}
 
-// ApplyForceAt adds force f acting at world point p (force and moment about X).
+// ApplyForceAt adds force f acting at world point p (force and moment about
+// X): F += f, T += (p − X) × f, written out on scalars (the same operations
+// in the same order) so that it inlines.
 func (b *Body) ApplyForceAt(f, p geom.Vec3) {
-	b.F = b.F.Add(f)
-	b.T = b.T.Add(p.Sub(b.X).Cross(f))
+	rx, ry, rz := p.X-b.X.X, p.Y-b.X.Y, p.Z-b.X.Z
+	b.F = geom.Vec3{X: b.F.X + f.X, Y: b.F.Y + f.Y, Z: b.F.Z + f.Z}
+	b.T = geom.Vec3{X: b.T.X + (ry*f.Z - rz*f.Y), Y: b.T.Y + (rz*f.X - rx*f.Z), Z: b.T.Z + (rx*f.Y - ry*f.X)}
 }
 
 // KineticEnergy returns ½ m v² + ½ ω·Jω.
@@ -172,8 +201,10 @@ func (b *Body) KineticEnergy() float64 {
 	if b.Fixed {
 		return 0
 	}
-	wb := b.Q.InvRotate(b.W)
-	return 0.5*b.Mass*b.V.Norm2() + 0.5*wb.Dot(b.IBody.MulV(wb))
+	// wb = Qᵀω and J^r·wb written out (rotateS, mulS: the same bits).
+	x, y, z := rotateS(b.Q.W, -b.Q.X, -b.Q.Y, -b.Q.Z, b.W.X, b.W.Y, b.W.Z)
+	jx, jy, jz := mulS(&b.IBody, x, y, z)
+	return 0.5*b.Mass*b.V.Norm2() + 0.5*(x*jx+y*jy+z*jz)
 }
 
 // Radius returns the bounding-sphere radius about the centre of mass.

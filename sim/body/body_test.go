@@ -2,6 +2,7 @@ package body
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -67,5 +68,72 @@ func TestRampAndLoad(t *testing.T) {
 	// Moment of a force at height 0.5: (0,0,0.5)×(0,1,0) = (−0.5,0,0).
 	if d := bd.T.Sub(geom.V(-0.5, 0, 0)).Norm(); d > 1e-12 {
 		t.Fatalf("moment %v", bd.T)
+	}
+}
+
+// Conjugate is q.Rotate(m.MulV(q.InvRotate(v))) written out, and
+// VelocityAt, ApplyForceAt and KineticEnergy are their vector forms
+// written out: the same bits for random orientations (normalised and not),
+// tensors and vectors over many magnitudes, and for special values (zeros, NaN, ±Inf; a NaN may
+// come out with another sign or payload — x86 keeps the first operand's,
+// and the compiler may swap a product's operands — which no result keeps:
+// a non-finite state is rejected and printed as NaN).
+func TestConjugateSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	val := func() float64 {
+		switch rng.IntN(40) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			return math.NaN()
+		case 3:
+			return math.Inf(1 - 2*rng.IntN(2))
+		}
+		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-15))
+	}
+	eq := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	same := func(a, b geom.Vec3) bool { return eq(a.X, b.X) && eq(a.Y, b.Y) && eq(a.Z, b.Z) }
+	for n := 0; n < 200000; n++ {
+		q := geom.Quat{W: val(), X: val(), Y: val(), Z: val()}
+		if n%2 == 0 {
+			q = q.Normalize()
+		}
+		var m geom.Mat3
+		for i := range m {
+			for j := range m[i] {
+				m[i][j] = val()
+			}
+		}
+		v := geom.V(val(), val(), val())
+		want := q.Rotate(m.MulV(q.InvRotate(v)))
+		if got := Conjugate(q, &m, v); !same(got, want) {
+			t.Fatalf("q %v m %v v %v: Conjugate %v, want %v", q, m, v, got, want)
+		}
+		b := &Body{Q: q, IBody: m, IBodyInv: m}
+		if got := b.MulInertia(v); !same(got, want) {
+			t.Fatalf("MulInertia %v, want %v", got, want)
+		}
+		if got := b.MulInvInertia(v); !same(got, want) {
+			t.Fatalf("MulInvInertia %v, want %v", got, want)
+		}
+		b.X, b.V, b.W, b.F, b.T, b.Mass = geom.V(val(), val(), val()), geom.V(val(), val(), val()), geom.V(val(), val(), val()),
+			geom.V(val(), val(), val()), geom.V(val(), val(), val()), val()
+		p, f := geom.V(val(), val(), val()), geom.V(val(), val(), val())
+		if got, want := b.VelocityAt(p), b.V.Add(b.W.Cross(p.Sub(b.X))); !same(got, want) {
+			t.Fatalf("VelocityAt %v, want %v", got, want)
+		}
+		wantF, wantT := b.F.Add(f), b.T.Add(p.Sub(b.X).Cross(f))
+		if b.ApplyForceAt(f, p); !same(b.F, wantF) || !same(b.T, wantT) {
+			t.Fatalf("ApplyForceAt: F %v T %v, want %v %v", b.F, b.T, wantF, wantT)
+		}
+		wb := b.Q.InvRotate(b.W)
+		wantE := 0.5*b.Mass*b.V.Norm2() + 0.5*wb.Dot(b.IBody.MulV(wb))
+		if got := b.KineticEnergy(); math.Float64bits(got) != math.Float64bits(wantE) && !(math.IsNaN(got) && math.IsNaN(wantE)) {
+			t.Fatalf("KineticEnergy %v, want %v", got, wantE)
+		}
 	}
 }

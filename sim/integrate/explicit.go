@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"grainlab/sim/body"
+	"grainlab/sim/geom"
 	"grainlab/sim/world"
 )
 
@@ -128,10 +129,41 @@ func kickDrift(b *body.Body, dt float64) {
 	b.X = b.X.AddScaled(dt, b.V)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
-	qm := b.Q.Integrate(w0, 0.5*dt)
-	w1 := qm.Rotate(b.IBodyInv.MulV(qm.InvRotate(L)))
-	b.Q = b.Q.Integrate(w1, dt)
+	qm := integrateQ(b.Q, w0, 0.5*dt)
+	w1 := body.Conjugate(qm, &b.IBodyInv, L)
+	b.Q = integrateQ(b.Q, w1, dt)
 	b.W = b.MulInvInertia(L) // half-step ω expressed at the new orientation
+}
+
+// integrateQ is q.Integrate(w, dt) — exp(w·dt)·q normalised, the
+// exponential map of geom.QFromRotVec — with the same operations in the
+// same order (the same bits), written out: the angle |w·dt| is computed
+// once (QFromRotVec's norm and Unit's are the same expression) and no
+// intermediate quaternion or vector is passed between calls.
+func integrateQ(q geom.Quat, w geom.Vec3, dt float64) geom.Quat {
+	tx, ty, tz := dt*w.X, dt*w.Y, dt*w.Z // w.Scale(dt)
+	a := math.Sqrt(tx*tx + ty*ty + tz*tz)
+	var e geom.Quat
+	if a < 1e-12 { // QFromRotVec's second-order series
+		e = geom.Quat{W: 1, X: tx / 2, Y: ty / 2, Z: tz / 2}.Normalize()
+	} else { // QAxisAngle(θ, a): θ.Unit() (a ≠ 0 here), then sin and cos of a/2
+		r := 1 / a
+		ux, uy, uz := r*tx, r*ty, r*tz
+		sn, cs := sincosSmall(a / 2)
+		e = geom.Quat{W: cs, X: sn * ux, Y: sn * uy, Z: sn * uz}
+	}
+	// e.Mul(q), then Normalize.
+	m := geom.Quat{
+		W: e.W*q.W - e.X*q.X - e.Y*q.Y - e.Z*q.Z,
+		X: e.W*q.X + e.X*q.W + e.Y*q.Z - e.Z*q.Y,
+		Y: e.W*q.Y - e.X*q.Z + e.Y*q.W + e.Z*q.X,
+		Z: e.W*q.Z + e.X*q.Y - e.Y*q.X + e.Z*q.W,
+	}
+	n := math.Sqrt(m.W*m.W + m.X*m.X + m.Y*m.Y + m.Z*m.Z)
+	if n == 0 {
+		return geom.QIdent()
+	}
+	return geom.Quat{W: m.W / n, X: m.X / n, Y: m.Y / n, Z: m.Z / n}
 }
 
 // kick is the second half kick with the forces at the new state.
@@ -143,4 +175,25 @@ func kick(b *body.Body, dt float64) {
 	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
+}
+
+// sincosSmall is math.Sincos(x), to the bit: for 0 < x with x·4/π < 1
+// (a step's half rotation angle) the octant is 0, the reduced argument is x
+// itself and Sincos's polynomials are evaluated here directly, with the
+// same coefficients and operations (Go's math/sin.go, sincos.go); any
+// other x goes to math.Sincos.
+func sincosSmall(x float64) (sin, cos float64) {
+	if !(x > 0 && x*(4/math.Pi) < 1) {
+		return math.Sincos(x)
+	}
+	const (
+		s0, s1, s2 = 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6
+		s3, s4, s5 = -1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1
+		c0, c1, c2 = -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7
+		c3, c4, c5 = 2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2
+	)
+	zz := x * x
+	cos = 1.0 - 0.5*zz + zz*zz*((((((c0*zz)+c1)*zz+c2)*zz+c3)*zz+c4)*zz+c5)
+	sin = x + x*zz*((((((s0*zz)+s1)*zz+s2)*zz+s3)*zz+s4)*zz+s5)
+	return sin, cos
 }

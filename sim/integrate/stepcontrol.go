@@ -223,23 +223,42 @@ func travelTerm(b *body.Body, h float64) float64 {
 }
 
 // travelDtBelow returns min(travelDt(w, reach), limit), to the bit. It
-// first looks for a body whose term is below the limit (the bodies split
-// over the world's workers); without one, no body's term can change the
-// minimum and travelDt's walk over the candidate pairs (which bodies have
-// one) is not needed.
+// first looks for a body whose term is below the limit; without one, no
+// body's term can change the minimum and travelDt's walk over the
+// candidate pairs (which bodies have one) is not needed. Right after
+// World.StableDtBelow (explicit's step control) the bodies' speed and
+// acceleration terms are those it computed (World.TravelCurrent, World.BodyTravel: the same
+// operations on the same state, so the same bits) and the search is a
+// serial pass over them; otherwise the terms are computed, the bodies
+// split over the world's workers.
 func travelDtBelow(w *world.World, reach, limit float64) float64 {
 	h := reach * w.VerletSkin()
-	var below atomic.Bool
-	w.Parallel(len(w.Bodies), func(i int) {
-		b := w.Bodies[i]
-		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
-			return
+	below := false
+	if w.TravelCurrent() {
+		for i, b := range w.Bodies {
+			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+				continue
+			}
+			v, a := w.BodyTravel(i)
+			if !(world.ApproachDt(h, v, a) >= limit) {
+				below = true
+				break
+			}
 		}
-		if !(travelTerm(b, h) >= limit) {
-			below.Store(true)
-		}
-	})
-	if below.Load() {
+	} else {
+		var anyBelow atomic.Bool
+		w.Parallel(len(w.Bodies), func(i int) {
+			b := w.Bodies[i]
+			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+				return
+			}
+			if !(travelTerm(b, h) >= limit) {
+				anyBelow.Store(true)
+			}
+		})
+		below = anyBelow.Load()
+	}
+	if below {
 		return math.Min(travelDt(w, reach), limit)
 	}
 	return limit

@@ -51,6 +51,7 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	s := w.Settings
 	bd := &w.bound
 	sp, sw := bd.speeds(w)
+	bd.at = w.stamp()
 	dt := min(s.DtMax, w.smoothTravelDt(sp))
 	u := min(dt, limit)
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
@@ -83,12 +84,19 @@ func (w *World) StableDtBelow(limit float64) float64 {
 	}
 	mins := bd.mins[:nw]
 	for k := range mins {
-		mins[k] = workerMin{dt: math.Inf(1), i: -1}
+		mins[k].dt, mins[k].i = math.Inf(1), -1
+	}
+	if sk.contacts {
+		// contactAbove's bound with a tabulated stiffness: k_c·(1/m_c)·D² ≤ c.
+		sk.c = 2 * s.Safety * (1 - boundSlack) / u
+		sk.c *= sk.c
 	}
 	w.parallel(len(visit), func(k, j int) {
 		i := int(visit[j])
-		d := w.pairDt(w.pairs[i], sp, sk)
 		m := &mins[k]
+		skk := sk
+		skk.tabs = &m.tabs
+		d := w.pairDt(w.pairs[i], sp, skk)
 		if d < m.dt && d <= u {
 			m.i = i
 		}
@@ -108,10 +116,13 @@ func (w *World) StableDtBelow(limit float64) float64 {
 
 // skipAbove tells pairDt which terms it may leave out, all of them provably
 // not below u: the travel and entry terms unless travel, a contact's terms
-// when contactAbove shows them above u (tried only if contacts).
+// when contactAbove shows them above u (tried only if contacts; with tabs,
+// the worker's own stiffness tables, and c = (2·Safety·(1 − boundSlack)/u)²
+// it first tries the tabulated stiffness).
 type skipAbove struct {
-	u                float64
+	u, c             float64
 	travel, contacts bool
+	tabs             *stiffTables
 }
 
 // skipNone leaves nothing out.
@@ -133,12 +144,20 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	}
 	sa, sb := &sp[e.A], &sp[e.B]
+	var tab *stiffTable
+	if sk.contacts && sk.tabs != nil && len(e.prev) > 0 {
+		if t := sk.tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
+			tab = t
+		} else {
+			tab = sk.tabs.of(w, p)
+		}
+	}
 	for k := range e.prev {
 		c := &e.prev[k]
 		if !c.Active() {
 			continue
 		}
-		if sk.contacts && w.contactAbove(c, a, b, sa, sb, p, meq, sk.u) {
+		if sk.contacts && w.contactAbove(c, a, b, sa, sb, p, meq, sk.u, sk.c, tab) {
 			continue
 		}
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
@@ -211,6 +230,42 @@ type stepBound struct {
 	mins  []workerMin
 	visit []int32 // indices of the pairs to visit
 	parts []speedPart
+	at    speedStamp // when w.speeds were computed (TravelCurrent)
+}
+
+// speedStamp identifies the state w.speeds were computed from: the
+// detection (World.gen), the step count and time and the number of bodies.
+// Every evaluation moves gen, so a stamp still equal means, inside a step,
+// that the bodies' state and loads are those the speeds were computed from.
+type speedStamp struct {
+	gen, steps uint64
+	time       float64
+	n          int
+	ok         bool
+}
+
+// stamp returns w's current speedStamp.
+func (w *World) stamp() speedStamp {
+	return speedStamp{gen: w.gen, steps: uint64(w.Steps), time: w.Time, n: len(w.Bodies), ok: true}
+}
+
+// TravelCurrent reports whether BodyTravel's values are current: the last
+// StableDt or StableDtBelow computed them and no detection, step or change
+// of the body count came since. It is for a caller that asks right after
+// StableDtBelow in the same step, before the bodies or their loads change
+// (explicit's step control); the values are then those the bodies' state
+// gives, to the bit.
+func (w *World) TravelCurrent() bool {
+	return w.bound.at.ok && w.bound.at == w.stamp() && len(w.speeds) == len(w.Bodies)
+}
+
+// BodyTravel returns body i's travel terms as the last StableDt or
+// StableDtBelow computed them: v = |V| + |ω|·R and acc = |F|/m + |J⁻¹T|·R
+// (travelAcc; 0 for a fixed body), the same operations as integrate's
+// travel bound. Valid only while TravelCurrent.
+func (w *World) BodyTravel(i int) (v, acc float64) {
+	x := &w.speeds[i]
+	return x.v + x.wr, x.acc
 }
 
 // speedPart is one worker's share of speeds: the maxima and minimum over
@@ -222,12 +277,101 @@ type speedPart struct {
 	_                  [64]byte
 }
 
-// workerMin is one worker's minimum over its pairs and the pair that gave it,
-// padded to its own cache line.
+// workerMin is one worker's minimum over its pairs and the pair that gave
+// it, and its stiffness tables (kept across calls), padded to its own cache
+// line.
 type workerMin struct {
-	dt float64
-	i  int
-	_  [48]byte
+	dt   float64
+	i    int
+	tabs stiffTables
+	_    [16]byte
+}
+
+// stiffTable tabulates a law's stiffness k_c (law.Normal.Stiffness) at the
+// lower ends of gap buckets, 16 per octave (a positive gap's exponent and
+// its top four mantissa bits: the bucket's lower end is the gap with the
+// other bits cleared), from 20 octaves below ḡ up to ḡ. Entries are
+// computed when first read (NaN until then) and kept while the law is
+// (World.lawGen). k_c falls as the gap opens (S0 eq. 49 with n1 ≥ 1,
+// n2 < 0, Linear, Hertz), so k_c(g) ≤ at(g) for every gap g.
+type stiffTable struct {
+	p    *ContactParams
+	gen  uint64
+	base uint64    // bucket of k[0]
+	k    []float64 // by bucket − base
+}
+
+// stiffBuckets is the number of buckets of a stiffTable: 20 octaves.
+const stiffBuckets = 20 * 16
+
+// stiffTables is one worker's tables, one per law met, and the last one
+// asked for.
+type stiffTables struct {
+	last *stiffTable
+	all  []*stiffTable
+}
+
+// of returns the table of law p (made when first needed).
+func (ts *stiffTables) of(w *World, p *ContactParams) *stiffTable {
+	if t := ts.last; t != nil && t.p == p && t.gen == w.lawGen {
+		return t
+	}
+	var t *stiffTable
+	for _, x := range ts.all {
+		if x.p == p {
+			t = x
+			break
+		}
+	}
+	if t == nil {
+		t = &stiffTable{}
+		ts.all = append(ts.all, t)
+	}
+	if t.p != p || t.gen != w.lawGen {
+		t.reset(w, p)
+	}
+	ts.last = t
+	return t
+}
+
+// reset empties t for law p at the world's current law generation.
+func (t *stiffTable) reset(w *World, p *ContactParams) {
+	t.p, t.gen = p, w.lawGen
+	if cap(t.k) < stiffBuckets+1 {
+		t.k = make([]float64, stiffBuckets+1)
+	}
+	t.k = t.k[:stiffBuckets+1]
+	for i := range t.k {
+		t.k[i] = math.NaN()
+	}
+	t.base = 0
+	if top := math.Float64bits(p.Normal.GBar) >> 48; p.Normal.GBar > 0 && top >= stiffBuckets {
+		t.base = top - stiffBuckets
+	}
+}
+
+// at returns an upper bound of k_c at every gap from g up (+Inf below the
+// table or for a gap that is not positive and finite): the stiffness at
+// the lower end of g's bucket. (A negative, zero, subnormal, infinite or
+// NaN gap has its bucket outside the table: fill.)
+func (t *stiffTable) at(g float64) float64 {
+	if j := math.Float64bits(g)>>48 - t.base; j < uint64(len(t.k)) {
+		if k := t.k[j]; k == k { // NaN: not yet computed
+			return k
+		}
+	}
+	return t.fill(g)
+}
+
+// fill is at for an entry not yet computed or a gap outside the table.
+func (t *stiffTable) fill(g float64) float64 {
+	b := math.Float64bits(g) >> 48
+	if !(g > 0 && g < math.Inf(1)) || b < t.base || b-t.base >= uint64(len(t.k)) {
+		return math.Inf(1)
+	}
+	k := t.p.Normal.Stiffness(math.Float64frombits(b << 48))
+	t.k[b-t.base] = k
+	return k
 }
 
 // stepWorld holds the bounds over the whole world for stepBound's
@@ -283,7 +427,7 @@ func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 			x.r2 = b.R * b.R * (1 + 1e-9)
 		}
 		if !b.Fixed {
-			x.im, x.jmax = b.InvMass, gershgorin(b.IBodyInv)
+			x.im, x.jmax = b.InvMass, gershgorin(&b.IBodyInv)
 			pt.mMin = min(pt.mMin, b.MassOrInf())
 		}
 		sp[i] = x
@@ -352,8 +496,13 @@ func (sw stepWorld) travelAbove(u float64) bool {
 // stiffness there (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1,
 // n2 < 0, Linear, Hertz); and 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n) is at most
 // Σ 1/m + jmax·|r×n|². The caller tries it only with u finite, Approach > 0
-// and Δt ≥ 0 (skipAbove.contacts).
-func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySpeed, p *ContactParams, meq, u float64) bool {
+// and Δt ≥ 0 (skipAbove.contacts). With a table of the law's stiffness
+// (tab, not nil) it first bounds k_c by the table (stiffTable.at) and the
+// damping factor √(1+ζ_e²) + ζ_e by 1 + ζ_e + ζ_e²/2: the stiffness term is
+// then at least 2·Safety/(√(k·(1/m_c))·(1 + ζ_e + ζ_e²/2)), and not below u
+// by the same margin when k·(1/m_c)·(1 + ζ_e + ζ_e²/2)² ≤ cu (skipAbove.c); only when
+// that fails is the law evaluated at gl.
+func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySpeed, p *ContactParams, meq, u, cu float64, tab *stiffTable) bool {
 	s := &w.Settings
 	gn := c.Gn
 	if !(gn > 0) {
@@ -368,27 +517,51 @@ func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySp
 		return false
 	}
 	gl := min(gn, max(gn-sab*w.Dt, gn*(1-s.Approach)))
+	var xa, xb, im, ze float64
+	if tab != nil {
+		if gl >= p.Normal.GBar {
+			return true // k_c = 0 at every gap from gl up: no stiffness term
+		}
+		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
+		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
+		if im == 0 {
+			return true // both bodies fixed: no stiffness term
+		}
+		ze = p.Zeta * math.Sqrt(meq*im)
+		k := math.Inf(1) // tab.at(gl), its lookup written out
+		if j := math.Float64bits(gl)>>48 - tab.base; j < uint64(len(tab.k)) {
+			k = tab.k[j]
+		}
+		if k != k {
+			k = tab.fill(gl)
+		}
+		if d := 1 + ze*(1+0.5*ze); k*im*d*d <= cu {
+			return true
+		}
+	}
 	kc := p.Normal.Stiffness(gl)
 	if kc == 0 {
 		return true // k_c = 0 at every gap from gl up: no stiffness term
 	}
-	xa, xb := ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
-	im := (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
-	if im == 0 {
-		return true // both bodies fixed: no stiffness term
+	if tab == nil {
+		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
+		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
+		if im == 0 {
+			return true // both bodies fixed: no stiffness term
+		}
+		ze = p.Zeta * math.Sqrt(meq*im)
 	}
-	ze := p.Zeta * math.Sqrt(meq*im)
 	l := s.Safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
 	return l*(1-boundSlack) >= u
 }
 
-// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of m.
-func gershgorin(m geom.Mat3) float64 {
-	g := 0.0
-	for i := range m {
-		g = max(g, math.Abs(m[i][0])+math.Abs(m[i][1])+math.Abs(m[i][2]))
-	}
-	return g
+// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
+// m (NaN when m holds one).
+func gershgorin(m *geom.Mat3) float64 {
+	r0 := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[0][2])
+	r1 := math.Abs(m[1][0]) + math.Abs(m[1][1]) + math.Abs(m[1][2])
+	r2 := math.Abs(m[2][0]) + math.Abs(m[2][1]) + math.Abs(m[2][2])
+	return max(0, r0, r1, r2)
 }
 
 // entryDt is the stiffness bound at the skin's edge of StableDt for pair e
