@@ -54,10 +54,12 @@ type Spheres struct {
 	// acc is the accepted state of each sphere, in sphere order (kin's):
 	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
 	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
-	// bodies lag behind acc (SyncBodies writes them).
-	acc                   []sphere.State
-	accFresh, lazy, stale bool
-	refBuilds             int // Verlet builds when rec's reference positions were copied
+	// bodies lag behind acc (SyncBodies writes them). trAcc: Accept left
+	// the accepted state in tr (lazy bodies) and acc holds the one before,
+	// until the next Drift swaps the two arrays (accepted reads it).
+	acc                          []sphere.State
+	accFresh, lazy, stale, trAcc bool
+	refBuilds                    int // Verlet builds when rec's reference positions were copied
 
 	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
@@ -374,12 +376,9 @@ func (s *Spheres) build() {
 		s.rec[k] = sphereRec{mass: s.mass[k], mg: s.mg[k], r: s.r[k], spec: s.spec[k]}
 	}
 	s.acc = resize(s.acc, n)
-	s.accFresh, s.stale = false, false
+	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.refBuilds = -1
 	s.tr.Resize(n)
-	for k := range s.kin {
-		s.kin[k].S = &s.tr.S[k]
-	}
 	s.listed = false
 	s.wr = resize(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))

@@ -136,7 +136,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.rec = permuted(s.rec, perm, &s.recBuf)
 	s.acc = permuted(s.acc, perm, &s.stateBuf)
 	for k := range s.kin {
-		s.kin[k].K, s.kin[k].S = int32(k), &s.tr.S[k]
+		s.kin[k].K = int32(k)
 	}
 	s.refBuilds = -1
 	// byBody: the spheres in body order.

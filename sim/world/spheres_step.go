@@ -26,7 +26,11 @@ import (
 // blocks of passBlock, in sphere order (body order unless the spheres are
 // in spatial order: spheres_order.go), and does its own part of each block
 // while the block is in cache. Drift reads the accepted state from a flat
-// array in pass order (acc), so a rejected trial needs no roll-back. By
+// array in pass order (acc) and writes the trial state (tr), so a rejected
+// trial needs no roll-back: the next Drift starts from acc again. Accept
+// leaves the accepted state where the step computed it, in tr; with lazy
+// bodies the next Drift swaps the two arrays (trAcc) instead of Accept
+// copying 152 bytes a sphere into acc. By
 // default Accept writes the accepted state to the bodies and the next Drift
 // reads it back from them, so whatever changes a body between steps is seen
 // by the next one. With lazy bodies (SetLazyBodies: a caller that reads
@@ -35,26 +39,26 @@ import (
 // touches no body.Body at all (≈ 450 B each, spread over the heap).
 
 // SphereKin is one sphere as the integrator's kinematic passes see it:
-// its body B, its trial state S (an element of Trial().S, sphere K), and its
-// inverse mass and (isotropic) inverse moment of inertia. The accepted state
-// the passes start from is handed beside kin (Accepted order: the pass's).
+// its body B, its number K, and its inverse mass and (isotropic) inverse
+// moment of inertia. The trial and accepted states the passes work on are
+// handed beside kin, in the pass's order (tr[i] and acc[i] are kin[i]'s).
 type SphereKin struct {
 	B          *body.Body
-	S          *sphere.State
 	K          int32
 	InvM, InvI float64
 }
 
 // KickDrift is the integrator's first pass over the spheres kin of a
-// sphere step: it fills their trial states from their accepted states acc
-// (acc[i] is kin[i]'s, with the forces of the accepted step) over a step dt
-// (velocity Verlet's half kick and drift: integrate's sphereKickDrift).
-type KickDrift func(kin []SphereKin, acc []sphere.State, dt float64)
+// sphere step: it fills their trial states tr from their accepted states
+// acc (tr[i] and acc[i] are kin[i]'s, acc with the forces of the accepted
+// step) over a step dt (velocity Verlet's half kick and drift: integrate's
+// sphereKickDrift).
+type KickDrift func(kin []SphereKin, acc, tr []sphere.State, dt float64)
 
-// Kick is the integrator's half kick h·F/m, h·T/I of the trial states of
-// kin with their forces (velocity Verlet's second half kick: integrate's
-// sphereKick).
-type Kick func(kin []SphereKin, h float64)
+// Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr of
+// kin with their forces (tr[i] is kin[i]'s; velocity Verlet's second half
+// kick: integrate's sphereKick).
+type Kick func(kin []SphereKin, tr []sphere.State, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
 // a block's states (152 bytes each, 38 KiB) stay in cache for the world's
@@ -78,6 +82,12 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			s.rec[k].ref = ref[k]
 		}
 		s.refBuilds = w.verlet.Builds()
+	}
+	if s.trAcc {
+		// The accepted state is tr's (Accept with lazy bodies): acc takes it
+		// and tr the buffer of the state before, which the trial overwrites.
+		s.tr.S, s.acc = s.acc, s.tr.S
+		s.trAcc = false
 	}
 	n := len(s.byBody)
 	var d1, d2 float64
@@ -148,20 +158,20 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 		b1 := min(b0+passBlock, hi)
 		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
 		rec = rec[:len(kin)]
-		acc := s.acc[b0:b1]
-		acc = acc[:len(kin)]
+		acc, tr := s.acc[b0:b1], s.tr.S[b0:b1]
+		acc, tr = acc[:len(kin)], tr[:len(kin)]
 		if !s.accFresh {
 			for i := range kin { // the accepted state is the bodies'
 				b := kin[i].B
 				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(kin, acc, s.dtDrift)
+		s.kickDrift(kin, acc, tr, s.dtDrift)
 		X := s.tr.X[b0:b1]
 		X = X[:len(kin)]
 		for i := range kin {
 			c := &rec[i]
-			st := kin[i].S
+			st := &tr[i]
 			st.F, st.T = c.mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
@@ -274,7 +284,9 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			travel, accR = min(travel, t), max(accR, a)
 		}
 	}
-	s.accFresh, s.stale = s.lazy, s.lazy
+	// With lazy bodies the accepted state stays in tr (no copy): the next
+	// Drift swaps tr and acc (trAcc).
+	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
@@ -300,16 +312,14 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 	g := s.w.Gravity
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec, acc := s.kin[b0:b1], s.rec[b0:b1], s.acc[b0:b1]
-		rec, acc = rec[:len(kin)], acc[:len(kin)]
-		s.kick(kin, s.hFinish)
+		kin, rec, tr := s.kin[b0:b1], s.rec[b0:b1], s.tr.S[b0:b1]
+		rec, tr = rec[:len(kin)], tr[:len(kin)]
+		s.kick(kin, tr, s.hFinish)
 		for i := range kin {
 			c := &rec[i]
 			kn := &kin[i]
-			k, st := kn.K, kn.S
-			if lazy {
-				acc[i] = *st
-			} else {
+			k, st := kn.K, &tr[i]
+			if !lazy {
 				b := kn.B
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 			}
@@ -370,11 +380,21 @@ func (w *World) SyncBodies() {
 	}
 }
 
+// accepted returns the accepted state of the spheres in sphere order: acc,
+// or tr after an Accept with lazy bodies until the next Drift (trAcc).
+func (s *Spheres) accepted() []sphere.State {
+	if s.trAcc {
+		return s.tr.S
+	}
+	return s.acc
+}
+
 // syncBodies is SyncBodies.
 func (s *Spheres) syncBodies() {
 	if s.stale {
+		acc := s.accepted()
 		for o := range s.kin {
-			b, st := s.kin[o].B, &s.acc[o]
+			b, st := s.kin[o].B, &acc[o]
 			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 		}
 	}
