@@ -3,7 +3,6 @@ package world
 import (
 	"math"
 
-	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
@@ -38,27 +37,28 @@ import (
 // state of record and the bodies are written only by SyncBodies: a step then
 // touches no body.Body at all (≈ 450 B each, spread over the heap).
 
-// SphereKin is one sphere as the integrator's kinematic passes see it:
-// its body B, its number K, and its inverse mass and (isotropic) inverse
-// moment of inertia. The trial and accepted states the passes work on are
-// handed beside kin, in the pass's order (tr[i] and acc[i] are kin[i]'s).
+// SphereKin is a species of spheres (equal mass properties and material)
+// as the integrator's kinematic passes see it: the inverse mass and
+// (isotropic) inverse moment of inertia of each of its spheres. The passes
+// get a table of them by species and each sphere's species beside its
+// trial and accepted states (a sphere's own figures would be two more
+// streams of 16 bytes a sphere).
 type SphereKin struct {
-	B          *body.Body
-	K          int32
 	InvM, InvI float64
 }
 
-// KickDrift is the integrator's first pass over the spheres kin of a
+// KickDrift is the integrator's first pass over a block of spheres of a
 // sphere step: it fills their trial states tr from their accepted states
-// acc (tr[i] and acc[i] are kin[i]'s, acc with the forces of the accepted
-// step) over a step dt (velocity Verlet's half kick and drift: integrate's
-// sphereKickDrift).
-type KickDrift func(kin []SphereKin, acc, tr []sphere.State, dt float64)
+// acc (acc with the forces of the accepted step) over a step dt, sphere i
+// of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
+// kick and drift: integrate's sphereKickDrift).
+type KickDrift func(kin []SphereKin, spec []int32, acc, tr []sphere.State, dt float64)
 
-// Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr of
-// kin with their forces (tr[i] is kin[i]'s; velocity Verlet's second half
-// kick: integrate's sphereKick).
-type Kick func(kin []SphereKin, tr []sphere.State, h float64)
+// Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
+// of a block of spheres with their forces, sphere i of species spec[i]
+// with the figures kin[spec[i]] (velocity Verlet's second half kick:
+// integrate's sphereKick).
+type Kick func(kin []SphereKin, spec []int32, tr []sphere.State, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
 // a block's states (152 bytes each, 38 KiB) stay in cache for the world's
@@ -147,7 +147,7 @@ type passPart struct {
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
-// driftRange is Drift's pass over the spheres lo…hi−1 (kin's order),
+// driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite.
@@ -156,23 +156,22 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 	finite = true
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
-		rec = rec[:len(kin)]
+		rec, spec := s.rec[b0:b1], s.spec[b0:b1]
+		spec = spec[:len(rec)]
 		acc, tr := s.acc[b0:b1], s.tr.S[b0:b1]
-		acc, tr = acc[:len(kin)], tr[:len(kin)]
+		acc, tr = acc[:len(rec)], tr[:len(rec)]
 		if !s.accFresh {
-			for i := range kin { // the accepted state is the bodies'
-				b := kin[i].B
+			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(kin, acc, tr, s.dtDrift)
+		s.kickDrift(s.kin, spec, acc, tr, s.dtDrift)
 		X := s.tr.X[b0:b1]
-		X = X[:len(kin)]
-		for i := range kin {
+		X = X[:len(rec)]
+		for i := range rec {
 			c := &rec[i]
 			st := &tr[i]
-			st.F, st.T = c.mg, geom.Vec3{}
+			st.F, st.T = s.specs[spec[i]].mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -301,7 +300,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
-// finishRange is finish's work on spheres lo…hi−1 (kin's order): their
+// finishRange is finish's work on spheres lo…hi−1 (sphere order): their
 // energies summed from zero, the smallest travel bound of the spheres that
 // turn, the largest acceleration bound over radius |a|/R of its spheres
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
@@ -312,22 +311,21 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 	g := s.w.Gravity
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec, tr := s.kin[b0:b1], s.rec[b0:b1], s.tr.S[b0:b1]
-		rec, tr = rec[:len(kin)], tr[:len(kin)]
-		s.kick(kin, tr, s.hFinish)
-		for i := range kin {
-			c := &rec[i]
-			kn := &kin[i]
-			k, st := kn.K, &tr[i]
+		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
+		tr = tr[:len(spec)]
+		s.kick(s.kin, spec, tr, s.hFinish)
+		for i, sp := range spec {
+			k, st := b0+i, &tr[i]
+			c, kn := &s.specs[sp], &s.kin[sp]
 			if !lazy {
-				b := kn.B
+				b := s.body[k]
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 			}
 			m := c.mass
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := st.W.Norm2(); w2 != 0 {
-				rep := s.rep[c.spec] // the same R and IBody as the sphere's body (species)
+				rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
 				wb := st.Q.InvRotate(st.W)
 				ke += 0.5 * wb.Dot(rep.IBody.MulV(wb))
 				s.wr[k] = math.Sqrt(w2) * rep.R
@@ -337,7 +335,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 			} else {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				s.wr[k] = 0
-				if sp := c.spec; v2 > vmax2[sp] {
+				if v2 > vmax2[sp] {
 					vmax2[sp] = v2
 				}
 			}
@@ -393,8 +391,8 @@ func (s *Spheres) accepted() []sphere.State {
 func (s *Spheres) syncBodies() {
 	if s.stale {
 		acc := s.accepted()
-		for o := range s.kin {
-			b, st := s.kin[o].B, &acc[o]
+		for o, b := range s.body {
+			st := &acc[o]
 			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 		}
 	}
