@@ -130,7 +130,7 @@ type Spheres struct {
 	// Accepted-state figures for StableDt.
 	travel float64
 	wr     []float64 // |ω| r of sphere k
-	vmax2  []float64 // largest |v|² of a species' spheres that do not turn
+	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
 	// evalPairs and evalSpheres as values (made once: no allocation per step)

@@ -143,7 +143,7 @@ type passPart struct {
 	finite bool
 	travel float64
 	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
-	vmax2  []float64
+	vmax2  []specMax
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
@@ -274,7 +274,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 		travel = min(s.part[0].travel, s.part[1].travel)
 		accR = max(s.part[0].accR, s.part[1].accR)
 		for i, v := range s.part[1].vmax2 {
-			s.vmax2[i] = max(s.vmax2[i], v)
+			m := &s.vmax2[i]
+			m.v2, m.f2 = max(m.v2, v.v2), max(m.f2, v.f2)
 		}
 	default:
 		for c := range nChunks {
@@ -292,20 +293,31 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			egrav += s.chunkG[c]
 		}
 	}
-	for i, v2 := range s.vmax2 {
-		if vr := math.Sqrt(v2); vr > 0 {
+	for i, m := range s.vmax2 {
+		if vr := math.Sqrt(m.v2); vr > 0 {
 			travel = min(travel, ApproachDt(0.05*s.rep[i].R, vr, 0)) // smoothTravelDt
+		}
+		// travelAcc of the species' spheres without a moment: |F|/m is
+		// monotone in |F|², so its largest is that of the largest |F|².
+		if a := math.Sqrt(m.f2) * s.kin[i].InvM; a > 0 {
+			accR = max(accR, a/s.specs[i].r)
 		}
 	}
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
+// specMax is what finishRange keeps of a species for the step bound: the
+// largest squared speed of its spheres that do not turn and the largest
+// squared force of those without a moment.
+type specMax struct{ v2, f2 float64 }
+
 // finishRange is finish's work on spheres lo…hi−1 (sphere order): their
 // energies summed from zero, the smallest travel bound of the spheres that
 // turn, the largest acceleration bound over radius |a|/R of its spheres
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
-// species' other spheres (into vmax2).
-func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel, accR float64) {
+// species' other spheres and the largest squared force of each species'
+// spheres without a moment (into vmax2, for finish to take their bounds).
+func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel, accR float64) {
 	travel = math.Inf(1)
 	lazy := s.lazy
 	g := s.w.Gravity
@@ -335,13 +347,19 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 			} else {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				s.wr[k] = 0
-				if v2 > vmax2[sp] {
-					vmax2[sp] = v2
+				if v2 > vmax2[sp].v2 {
+					vmax2[sp].v2 = v2
 				}
 			}
-			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere.
-			if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(st.T.Norm2())*kn.InvI*c.r; a > 0 {
-				accR = max(accR, a/c.r)
+			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
+			// a moment it is |F|/m (+ 0, the same bits), taken per species
+			// by finish from the largest |F|² (a NaN is skipped either way).
+			if t2 := st.T.Norm2(); t2 != 0 {
+				if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+					accR = max(accR, a/c.r)
+				}
+			} else if f2 := st.F.Norm2(); f2 > vmax2[sp].f2 {
+				vmax2[sp].f2 = f2
 			}
 			ekin += ke
 			egrav -= m * g.Dot(st.X)
