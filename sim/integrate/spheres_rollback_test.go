@@ -5,7 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"grainlab/sim/body"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
@@ -118,6 +120,66 @@ func TestSpherePathRollbackExact(t *testing.T) {
 		}
 		if eager != lazy {
 			t.Fatal("lazy bodies change a run with rejections")
+		}
+	})
+}
+
+// The sphere path refuses a trial whose forces are not finite: a contact
+// force that overflows (two 1 m spheres 1.9 m deep at k_n = 10³⁰⁸ N/m, a
+// 2 m sphere 1.9 m deep in the floor: Start refuses the initial state), and
+// a weight that overflows (a 10 kg sphere whose gravity is turned to 10³⁰⁸
+// m/s² after Start: every attempt is rejected down to Δt_min, the step fails
+// and the sphere stays where it was).
+func TestSpherePathNonFiniteForces(t *testing.T) {
+	start := func(t *testing.T, w *world.World) error {
+		w.Integrator = &Explicit{}
+		if w.Spheres() == nil {
+			t.Fatal("not on the sphere path")
+		}
+		return Start(w)
+	}
+	t.Run("pair", func(t *testing.T) {
+		w := smoothWorld(t, law.Smooth{Model: law.HookeLAMMPS, Kn: 1e308})
+		w.Gravity = geom.Vec3{}
+		w.AddBody(body.NewSphere("a", 1, 2500, geom.V(0, 0, 0)))
+		w.AddBody(body.NewSphere("b", 1, 2500, geom.V(0.1, 0, 0)))
+		if err := start(t, w); err == nil {
+			t.Fatal("Start accepts a contact force of 1.9e308 N")
+		}
+	})
+	t.Run("wall", func(t *testing.T) {
+		w := smoothWorld(t, law.Smooth{Model: law.HookeLAMMPS, Kn: 1e308})
+		w.Gravity = geom.Vec3{}
+		if _, err := w.AddWall("floor", plane(t, "floor", geom.V(0, 0, 0), geom.V(0, 0, 1), 10), 0, true); err != nil {
+			t.Fatal(err)
+		}
+		w.AddBody(body.NewSphere("a", 2, 2500, geom.V(0, 0, 0.1)))
+		if err := start(t, w); err == nil {
+			t.Fatal("Start accepts a wall force of 1.9e308 N")
+		}
+	})
+	t.Run("weight", func(t *testing.T) {
+		w := smoothWorld(t, law.Smooth{Model: law.HookeLAMMPS, Kn: 100})
+		b := body.NewSphere("a", 0.1, 2500, geom.V(0, 0, 1))
+		w.AddBody(b)
+		if err := start(t, w); err != nil {
+			t.Fatal(err)
+		}
+		w.SetLazyBodies(true)
+		for range 3 {
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.SyncBodies()
+		x := b.X
+		w.Gravity = geom.V(0, 0, -1e308)
+		if _, err := w.Integrator.Step(w, 1); err == nil {
+			t.Fatalf("a step with a weight of %g N is accepted", b.Mass*1e308)
+		}
+		w.SyncBodies()
+		if b.X != x || w.Stats.RejectedBy[world.RejectPenetration] == 0 {
+			t.Errorf("x %v (was %v), rejected %v: want the sphere where it was and the attempts rejected as non-finite", b.X, x, w.Stats.RejectedBy)
 		}
 	})
 }
