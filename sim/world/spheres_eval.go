@@ -63,7 +63,12 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
-	bad = s.nonFinite(l)
+	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
+	for k := range tr.S {
+		st := &tr.S[k]
+		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+	}
+	bad = sum-sum != 0
 	for _, k := range s.owl {
 		if l.Touch[k] {
 			owls++
@@ -71,35 +76,6 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
 	return owls, bad
-}
-
-// nonFinite reports whether the force or moment of a sphere is not finite
-// after an evaluation on list l. A sphere without a contact has its weight
-// and no moment (Drift): only the weights of the species and the spheres of
-// touching pairs and of wall slots are read, not the whole trial state.
-func (s *Spheres) nonFinite(l *sphere.List) bool {
-	S := s.tr.S
-	z := 0.0 // x − x is 0 for a finite x, NaN otherwise
-	for i := range s.specs {
-		mg := s.specs[i].mg
-		z += (mg.X - mg.X) + (mg.Y - mg.Y) + (mg.Z - mg.Z)
-	}
-	P := l.P
-	for k, t := range l.Touch[:len(P)] {
-		if t {
-			z += notFiniteFT(&S[P[k].I]) + notFiniteFT(&S[P[k].J])
-		}
-	}
-	for i := range s.slots {
-		z += notFiniteFT(&S[s.slots[i].k])
-	}
-	return z != 0
-}
-
-// notFiniteFT is 0 when the force and moment of st are finite, NaN otherwise.
-func notFiniteFT(st *sphere.State) float64 {
-	f, t := &st.F, &st.T
-	return (f.X - f.X) + (f.Y - f.Y) + (f.Z - f.Z) + (t.X - t.X) + (t.Y - t.Y) + (t.Z - t.Z)
 }
 
 // sumChunks sets the evaluation's contact count and energy to those of the
