@@ -21,17 +21,17 @@ func (s sphereStep) Drift(dt float64) { s.Spheres.Drift(dt, sphereKickDrift) }
 // Accept is world.Spheres.Accept with velocity Verlet's second half kick of h.
 func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 
-// sphereKickDrift is kickDrift on the sphere path: the trial state of each
-// sphere of kin from its accepted state acc[i], half kick with the stored
-// forces (halfKickSphere) and drift over dt. The orientation turns only
-// while ω ≠ 0 (kickDrift turns it always: Integrate with ω = 0 renormalises
-// q, which may change its last bits).
-func sphereKickDrift(kin []world.SphereKin, acc []sphere.State, dt float64) {
+// sphereKickDrift is kickDrift on the sphere path: the trial state tr[i]
+// of each sphere i of the block (species spec[i]) from its accepted state
+// acc[i], half kick with the stored forces (halfKickSphere) and drift over
+// dt. The orientation turns only while ω ≠ 0 (kickDrift turns it always:
+// Integrate with ω = 0 renormalises q, which may change its last bits).
+func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr []sphere.State, dt float64) {
 	h := 0.5 * dt
-	acc = acc[:len(kin)]
-	for i := range kin {
-		c := &kin[i]
-		b, st := &acc[i], c.S
+	acc, tr = acc[:len(spec)], tr[:len(spec)]
+	for i, sp := range spec {
+		c := &kin[sp]
+		b, st := &acc[i], &tr[i]
 		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
 		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q // drift x + Δt·v_{1/2}
 		if om.Norm2() != 0 {
@@ -40,12 +40,14 @@ func sphereKickDrift(kin []world.SphereKin, acc []sphere.State, dt float64) {
 	}
 }
 
-// sphereKick is kick on the sphere path: the half kick of h of each
-// sphere's trial state of kin with its trial forces (halfKickSphere).
-func sphereKick(kin []world.SphereKin, h float64) {
-	for i := range kin {
-		c := &kin[i]
-		st := c.S
+// sphereKick is kick on the sphere path: the half kick of h of the trial
+// state tr[i] of each sphere i of the block (species spec[i]) with its
+// trial forces (halfKickSphere).
+func sphereKick(kin []world.SphereKin, spec []int32, tr []sphere.State, h float64) {
+	tr = tr[:len(spec)]
+	for i, sp := range spec {
+		c := &kin[sp]
+		st := &tr[i]
 		st.V, st.W = halfKickSphere(st.V, st.W, st.F, st.T, h, c.InvM, c.InvI)
 	}
 }

@@ -92,6 +92,9 @@ func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool
 // hookeDirect is Hooke for direct sums without periodic images: the same
 // arithmetic, the loop the settled box spends its time in.
 func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, epot float64) {
+	if len(l.Class) == 1 {
+		return l.hookeDirectOne(s, lo, hi, kn, limit)
+	}
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
@@ -99,6 +102,39 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 	for k := range P {
 		p := &P[k]
 		c := &cl[p.C]
+		xa, xb := &X[p.I], &X[p.J]
+		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
+		if !ok {
+			touch[k] = false
+			continue
+		}
+		a, b := &S[p.I], &S[p.J]
+		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
+		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		if limit && fn < 0 {
+			fn = 0 // limit_damping
+		}
+		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+		a.F = a.F.Add(f)
+		b.F = b.F.Sub(f)
+		touch[k] = true
+		fnk[k] = fn
+		n++
+		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+	}
+	return n, epot
+}
+
+// hookeDirectOne is hookeDirect when every pair is of one class (one
+// species: a monodisperse system): the class's constants are read once, not
+// once a pair. The same arithmetic.
+func (l *List) hookeDirectOne(s *Flat, lo, hi int, kn float64, limit bool) (n int, epot float64) {
+	P := l.P[lo:hi]
+	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
+	touch, fnk = touch[:len(P)], fnk[:len(P)]
+	S, X, c := s.S, s.X, l.Class[0]
+	for k := range P {
+		p := &P[k]
 		xa, xb := &X[p.I], &X[p.J]
 		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 		if !ok {

@@ -70,8 +70,9 @@ func (w *World) CheckFinite() error {
 	// everything is finite; the names are looked up only when it is not.
 	z := (st.Kinetic - st.Kinetic) + (st.PotentialGravity - st.PotentialGravity) + (st.PotentialContact - st.PotentialContact)
 	if s := w.lazySpheres(); s != nil {
-		for o := range s.acc {
-			a := &s.acc[o]
+		acc := s.accepted()
+		for o := range acc {
+			a := &acc[o]
 			z += notFinite(a.X, a.V, a.W, a.Q)
 		}
 		for i, k := range s.sidx { // the walls: their bodies are current
@@ -148,8 +149,9 @@ func (s *BodyStates) Save(w *World) {
 		m := len(sp.acc)
 		s.Body = append(s.Body[:0], sp.idx...)
 		X, V, W, Q := s.X[:m], s.V[:m], s.W[:m], s.Q[:m]
-		for o := range sp.acc {
-			a := &sp.acc[o]
+		acc := sp.accepted()
+		for o := range acc {
+			a := &acc[o]
 			X[o], V[o], W[o], Q[o] = a.X, a.V, a.W, a.Q
 		}
 		for i, k := range sp.sidx { // the walls, after the spheres

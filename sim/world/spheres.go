@@ -43,22 +43,25 @@ type Spheres struct {
 	f64Buf    []float64
 	vecBuf    []geom.Vec3
 	stateBuf  []sphere.State
-	kinBuf    []SphereKin
 	recBuf    []sphereRec
 	seenBuf   []bool
 	mergeOrd  []int32
 	slotCnt   []int32
-	// kin and rec hold what Drift and Accept need of each sphere, in sphere
-	// order: kin the integrator's kinematics, rec the world's part.
-	kin []SphereKin
-	rec []sphereRec
-	// acc is the accepted state of each sphere, in sphere order (kin's):
+	// kin and specs hold what Drift and Accept need of each species, the
+	// integrator's kinematics and the world's part; rec what Drift needs of
+	// each sphere besides its state and species, in sphere order.
+	kin   []SphereKin
+	specs []sphereSpec
+	rec   []sphereRec
+	// acc is the accepted state of each sphere, in sphere order:
 	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
 	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
-	// bodies lag behind acc (SyncBodies writes them).
-	acc                   []sphere.State
-	accFresh, lazy, stale bool
-	refBuilds             int // Verlet builds when rec's reference positions were copied
+	// bodies lag behind acc (SyncBodies writes them). trAcc: Accept left
+	// the accepted state in tr (lazy bodies) and acc holds the one before,
+	// until the next Drift swaps the two arrays (accepted reads it).
+	acc                          []sphere.State
+	accFresh, lazy, stale, trAcc bool
+	refBuilds                    int // Verlet builds when rec's reference positions were copied
 
 	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
@@ -127,7 +130,7 @@ type Spheres struct {
 	// Accepted-state figures for StableDt.
 	travel float64
 	wr     []float64 // |ω| r of sphere k
-	vmax2  []float64 // largest |v|² of a species' spheres that do not turn
+	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
 	// evalPairs and evalSpheres as values (made once: no allocation per step)
@@ -136,14 +139,19 @@ type Spheres struct {
 	drift                    driftTest // the last Drift's list test
 }
 
-// sphereRec is what the world's part of Drift and Accept needs of a
-// sphere, stored in sphere order so that their passes read memory in order.
+// sphereRec is what the world's part of Drift needs of a sphere besides
+// its state and species, stored in sphere order so that the pass reads
+// memory in order.
 type sphereRec struct {
+	ref geom.Vec3 // the Verlet list's reference position
+}
+
+// sphereSpec is what the world's part of Drift and Accept needs of the
+// spheres of a species.
+type sphereSpec struct {
 	mass float64
-	mg   geom.Vec3
-	ref  geom.Vec3 // the Verlet list's reference position
-	r    float64   // radius (the body's R)
-	spec int32
+	mg   geom.Vec3 // weight
+	r    float64   // radius (the bodies' R)
 }
 
 // spheresKey is what the tables depend on besides the bodies' own fields.
@@ -368,18 +376,16 @@ func (s *Spheres) build() {
 		}
 		s.spec[k] = id
 	}
-	s.kin, s.rec = resize(s.kin, n), resize(s.rec, n)
-	for k, b := range s.body {
-		s.kin[k] = SphereKin{B: b, K: int32(k), InvM: s.invM[k], InvI: s.invI[k]}
-		s.rec[k] = sphereRec{mass: s.mass[k], mg: s.mg[k], r: s.r[k], spec: s.spec[k]}
+	s.rec = resize(s.rec, n)
+	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
+	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
+		s.kin[id] = SphereKin{InvM: b.InvMass, InvI: b.IBodyInv[0][0]}
+		s.specs[id] = sphereSpec{mass: b.Mass, mg: w.Gravity.Scale(b.Mass), r: b.R}
 	}
 	s.acc = resize(s.acc, n)
-	s.accFresh, s.stale = false, false
+	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.refBuilds = -1
 	s.tr.Resize(n)
-	for k := range s.kin {
-		s.kin[k].S = &s.tr.S[k]
-	}
 	s.listed = false
 	s.wr = resize(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))

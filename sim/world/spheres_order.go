@@ -132,12 +132,8 @@ func (s *Spheres) applyOrder(perm []int32) {
 	}
 	// The passes' records follow the spheres (Drift and Accept walk them in
 	// sphere order, the accepted state acc with them).
-	s.kin = permuted(s.kin, perm, &s.kinBuf)
 	s.rec = permuted(s.rec, perm, &s.recBuf)
 	s.acc = permuted(s.acc, perm, &s.stateBuf)
-	for k := range s.kin {
-		s.kin[k].K, s.kin[k].S = int32(k), &s.tr.S[k]
-	}
 	s.refBuilds = -1
 	// byBody: the spheres in body order.
 	j := 0

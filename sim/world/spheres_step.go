@@ -3,7 +3,6 @@ package world
 import (
 	"math"
 
-	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
@@ -26,7 +25,11 @@ import (
 // blocks of passBlock, in sphere order (body order unless the spheres are
 // in spatial order: spheres_order.go), and does its own part of each block
 // while the block is in cache. Drift reads the accepted state from a flat
-// array in pass order (acc), so a rejected trial needs no roll-back. By
+// array in pass order (acc) and writes the trial state (tr), so a rejected
+// trial needs no roll-back: the next Drift starts from acc again. Accept
+// leaves the accepted state where the step computed it, in tr; with lazy
+// bodies the next Drift swaps the two arrays (trAcc) instead of Accept
+// copying 152 bytes a sphere into acc. By
 // default Accept writes the accepted state to the bodies and the next Drift
 // reads it back from them, so whatever changes a body between steps is seen
 // by the next one. With lazy bodies (SetLazyBodies: a caller that reads
@@ -34,27 +37,28 @@ import (
 // state of record and the bodies are written only by SyncBodies: a step then
 // touches no body.Body at all (≈ 450 B each, spread over the heap).
 
-// SphereKin is one sphere as the integrator's kinematic passes see it:
-// its body B, its trial state S (an element of Trial().S, sphere K), and its
-// inverse mass and (isotropic) inverse moment of inertia. The accepted state
-// the passes start from is handed beside kin (Accepted order: the pass's).
+// SphereKin is a species of spheres (equal mass properties and material)
+// as the integrator's kinematic passes see it: the inverse mass and
+// (isotropic) inverse moment of inertia of each of its spheres. The passes
+// get a table of them by species and each sphere's species beside its
+// trial and accepted states (a sphere's own figures would be two more
+// streams of 16 bytes a sphere).
 type SphereKin struct {
-	B          *body.Body
-	S          *sphere.State
-	K          int32
 	InvM, InvI float64
 }
 
-// KickDrift is the integrator's first pass over the spheres kin of a
-// sphere step: it fills their trial states from their accepted states acc
-// (acc[i] is kin[i]'s, with the forces of the accepted step) over a step dt
-// (velocity Verlet's half kick and drift: integrate's sphereKickDrift).
-type KickDrift func(kin []SphereKin, acc []sphere.State, dt float64)
+// KickDrift is the integrator's first pass over a block of spheres of a
+// sphere step: it fills their trial states tr from their accepted states
+// acc (acc with the forces of the accepted step) over a step dt, sphere i
+// of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
+// kick and drift: integrate's sphereKickDrift).
+type KickDrift func(kin []SphereKin, spec []int32, acc, tr []sphere.State, dt float64)
 
-// Kick is the integrator's half kick h·F/m, h·T/I of the trial states of
-// kin with their forces (velocity Verlet's second half kick: integrate's
-// sphereKick).
-type Kick func(kin []SphereKin, h float64)
+// Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
+// of a block of spheres with their forces, sphere i of species spec[i]
+// with the figures kin[spec[i]] (velocity Verlet's second half kick:
+// integrate's sphereKick).
+type Kick func(kin []SphereKin, spec []int32, tr []sphere.State, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
 // a block's states (152 bytes each, 38 KiB) stay in cache for the world's
@@ -78,6 +82,12 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			s.rec[k].ref = ref[k]
 		}
 		s.refBuilds = w.verlet.Builds()
+	}
+	if s.trAcc {
+		// The accepted state is tr's (Accept with lazy bodies): acc takes it
+		// and tr the buffer of the state before, which the trial overwrites.
+		s.tr.S, s.acc = s.acc, s.tr.S
+		s.trAcc = false
 	}
 	n := len(s.byBody)
 	var d1, d2 float64
@@ -133,11 +143,11 @@ type passPart struct {
 	finite bool
 	travel float64
 	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
-	vmax2  []float64
+	vmax2  []specMax
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
-// driftRange is Drift's pass over the spheres lo…hi−1 (kin's order),
+// driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite.
@@ -146,23 +156,22 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 	finite = true
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec := s.kin[b0:b1], s.rec[b0:b1]
-		rec = rec[:len(kin)]
-		acc := s.acc[b0:b1]
-		acc = acc[:len(kin)]
+		rec, spec := s.rec[b0:b1], s.spec[b0:b1]
+		spec = spec[:len(rec)]
+		acc, tr := s.acc[b0:b1], s.tr.S[b0:b1]
+		acc, tr = acc[:len(rec)], tr[:len(rec)]
 		if !s.accFresh {
-			for i := range kin { // the accepted state is the bodies'
-				b := kin[i].B
+			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(kin, acc, s.dtDrift)
+		s.kickDrift(s.kin, spec, acc, tr, s.dtDrift)
 		X := s.tr.X[b0:b1]
-		X = X[:len(kin)]
-		for i := range kin {
+		X = X[:len(rec)]
+		for i := range rec {
 			c := &rec[i]
-			st := kin[i].S
-			st.F, st.T = c.mg, geom.Vec3{}
+			st := &tr[i]
+			st.F, st.T = s.specs[spec[i]].mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -265,7 +274,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 		travel = min(s.part[0].travel, s.part[1].travel)
 		accR = max(s.part[0].accR, s.part[1].accR)
 		for i, v := range s.part[1].vmax2 {
-			s.vmax2[i] = max(s.vmax2[i], v)
+			m := &s.vmax2[i]
+			m.v2, m.f2 = max(m.v2, v.v2), max(m.f2, v.f2)
 		}
 	default:
 		for c := range nChunks {
@@ -274,50 +284,60 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			travel, accR = min(travel, t), max(accR, a)
 		}
 	}
-	s.accFresh, s.stale = s.lazy, s.lazy
+	// With lazy bodies the accepted state stays in tr (no copy): the next
+	// Drift swaps tr and acc (trAcc).
+	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
 			egrav += s.chunkG[c]
 		}
 	}
-	for i, v2 := range s.vmax2 {
-		if vr := math.Sqrt(v2); vr > 0 {
+	for i, m := range s.vmax2 {
+		if vr := math.Sqrt(m.v2); vr > 0 {
 			travel = min(travel, ApproachDt(0.05*s.rep[i].R, vr, 0)) // smoothTravelDt
+		}
+		// travelAcc of the species' spheres without a moment: |F|/m is
+		// monotone in |F|², so its largest is that of the largest |F|².
+		if a := math.Sqrt(m.f2) * s.kin[i].InvM; a > 0 {
+			accR = max(accR, a/s.specs[i].r)
 		}
 	}
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
 
-// finishRange is finish's work on spheres lo…hi−1 (kin's order): their
+// specMax is what finishRange keeps of a species for the step bound: the
+// largest squared speed of its spheres that do not turn and the largest
+// squared force of those without a moment.
+type specMax struct{ v2, f2 float64 }
+
+// finishRange is finish's work on spheres lo…hi−1 (sphere order): their
 // energies summed from zero, the smallest travel bound of the spheres that
 // turn, the largest acceleration bound over radius |a|/R of its spheres
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
-// species' other spheres (into vmax2).
-func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel, accR float64) {
+// species' other spheres and the largest squared force of each species'
+// spheres without a moment (into vmax2, for finish to take their bounds).
+func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel, accR float64) {
 	travel = math.Inf(1)
 	lazy := s.lazy
 	g := s.w.Gravity
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		kin, rec, acc := s.kin[b0:b1], s.rec[b0:b1], s.acc[b0:b1]
-		rec, acc = rec[:len(kin)], acc[:len(kin)]
-		s.kick(kin, s.hFinish)
-		for i := range kin {
-			c := &rec[i]
-			kn := &kin[i]
-			k, st := kn.K, kn.S
-			if lazy {
-				acc[i] = *st
-			} else {
-				b := kn.B
+		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
+		tr = tr[:len(spec)]
+		s.kick(s.kin, spec, tr, s.hFinish)
+		for i, sp := range spec {
+			k, st := b0+i, &tr[i]
+			c, kn := &s.specs[sp], &s.kin[sp]
+			if !lazy {
+				b := s.body[k]
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 			}
 			m := c.mass
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := st.W.Norm2(); w2 != 0 {
-				rep := s.rep[c.spec] // the same R and IBody as the sphere's body (species)
+				rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
 				wb := st.Q.InvRotate(st.W)
 				ke += 0.5 * wb.Dot(rep.IBody.MulV(wb))
 				s.wr[k] = math.Sqrt(w2) * rep.R
@@ -327,13 +347,19 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []float64) (ekin, egrav, travel,
 			} else {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				s.wr[k] = 0
-				if sp := c.spec; v2 > vmax2[sp] {
-					vmax2[sp] = v2
+				if v2 > vmax2[sp].v2 {
+					vmax2[sp].v2 = v2
 				}
 			}
-			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere.
-			if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(st.T.Norm2())*kn.InvI*c.r; a > 0 {
-				accR = max(accR, a/c.r)
+			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
+			// a moment it is |F|/m (+ 0, the same bits), taken per species
+			// by finish from the largest |F|² (a NaN is skipped either way).
+			if t2 := st.T.Norm2(); t2 != 0 {
+				if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+					accR = max(accR, a/c.r)
+				}
+			} else if f2 := st.F.Norm2(); f2 > vmax2[sp].f2 {
+				vmax2[sp].f2 = f2
 			}
 			ekin += ke
 			egrav -= m * g.Dot(st.X)
@@ -370,11 +396,21 @@ func (w *World) SyncBodies() {
 	}
 }
 
+// accepted returns the accepted state of the spheres in sphere order: acc,
+// or tr after an Accept with lazy bodies until the next Drift (trAcc).
+func (s *Spheres) accepted() []sphere.State {
+	if s.trAcc {
+		return s.tr.S
+	}
+	return s.acc
+}
+
 // syncBodies is SyncBodies.
 func (s *Spheres) syncBodies() {
 	if s.stale {
-		for o := range s.kin {
-			b, st := s.kin[o].B, &s.acc[o]
+		acc := s.accepted()
+		for o, b := range s.body {
+			st := &acc[o]
 			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 		}
 	}

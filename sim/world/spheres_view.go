@@ -17,8 +17,9 @@ func (w *World) ViewBodies(dst []snap.Body) bool {
 	if s == nil || len(dst) != len(w.Bodies) || len(s.acc) != len(s.idx) {
 		return false
 	}
-	for o := range s.acc {
-		a, b := &s.acc[o], &dst[s.idx[o]]
+	acc := s.accepted()
+	for o := range acc {
+		a, b := &acc[o], &dst[s.idx[o]]
 		b.Pos, b.Rot, b.Vel, b.AngVel = a.X, a.Q, a.V, a.W
 	}
 	return true
