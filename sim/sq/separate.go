@@ -1,6 +1,7 @@
 package sq
 
 import (
+	"fmt"
 	"math"
 
 	"grainlab/sim/geom"
@@ -117,6 +118,40 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 	sinHalf := math.Sqrt(dq.X*dq.X + dq.Y*dq.Y + dq.Z*dq.Z)
 	move := c.Sub(k.c).Norm() + 2*sinHalf*k.rb
 	return move+1e-9*(k.c.Norm()+k.rb) < k.m
+}
+
+// State returns the certificate's numbers (margin, B's radius, relative
+// centre, relative orientation) for a state file; ok is false for the zero
+// certificate.
+func (k *SepCert) State() (s [9]float64, ok bool) {
+	if !(k.m > 0) {
+		return s, false
+	}
+	return [9]float64{k.m, k.rb, k.c.X, k.c.Y, k.c.Z, k.q.W, k.q.X, k.q.Y, k.q.Z}, true
+}
+
+// SepCertOf is the certificate whose State is s, for a pair whose body B
+// has shape b. err: s is no certificate (a margin not finite and > 0, a
+// number not finite, a relative orientation not of unit length). ok is
+// false when s was taken with another shape of B (its radius differs): the
+// certificate is dropped and the next step tests the pair afresh.
+func SepCertOf(s [9]float64, b Shape) (k SepCert, ok bool, err error) {
+	for i, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return k, false, fmt.Errorf("number %d is %g", i, v)
+		}
+	}
+	k = SepCert{m: s[0], rb: s[1], c: geom.Vec3{X: s[2], Y: s[3], Z: s[4]}, q: geom.Quat{W: s[5], X: s[6], Y: s[7], Z: s[8]}}
+	if !(k.m > 0) || k.rb < 0 {
+		return SepCert{}, false, fmt.Errorf("margin %g, radius %g: want a margin > 0 and a radius ≥ 0", k.m, k.rb)
+	}
+	if n := k.q.W*k.q.W + k.q.X*k.q.X + k.q.Y*k.q.Y + k.q.Z*k.q.Z; math.Abs(n-1) > 1e-9 {
+		return SepCert{}, false, fmt.Errorf("relative orientation of squared length %g: want 1", n)
+	}
+	if k.rb != b.boundR() {
+		return SepCert{}, false, nil
+	}
+	return k, true, nil
 }
 
 // boundR returns √(A² + B² + C²), the radius of the bounding box's

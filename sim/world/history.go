@@ -95,9 +95,13 @@ type PairState struct {
 	Shift [3]float64  `json:"shift,omitempty"` // periodic image of B
 	Mid   *[3]float64 `json:"mid,omitempty"`   // superquadric warm start (S1 §2.3), in A's frame
 	// Spring is the cached Hookean step bound and the safety it was taken at (smooth pairs).
-	Spring *[2]float64         `json:"spring,omitempty"`
-	Cache  *contact.CacheState `json:"cache,omitempty"`
-	Prev   []ContactState      `json:"prev,omitempty"`
+	Spring *[2]float64 `json:"spring,omitempty"`
+	// Sep is the superquadric pair's separation certificate (sq.SepCert.State)
+	// and SepAx the order of its next separation test (smooth pairs apart).
+	Sep   *[9]float64         `json:"sep,omitempty"`
+	SepAx bool                `json:"sep_ax,omitempty"`
+	Cache *contact.CacheState `json:"cache,omitempty"`
+	Prev  []ContactState      `json:"prev,omitempty"`
 }
 
 // ContactState is one contact of the last accepted step.
@@ -267,6 +271,12 @@ func (w *World) TakeHistory() *History {
 		if e.springGen == w.lawGen && e.springGen != 0 && !math.IsInf(e.dtSpring, 0) && !math.IsNaN(e.dtSpring) {
 			p.Spring = &[2]float64{e.dtSpring, e.springSafety}
 		}
+		if e.sm != nil && e.sm.sepGen == w.lawGen {
+			if st, ok := e.sm.sep.State(); ok {
+				p.Sep = &st
+			}
+		}
+		p.SepAx = e.sepAx
 		if cs, ok := e.cache.State(); ok && len(cs.VF)+len(cs.FV)+len(cs.EE)+len(cs.VE)+len(cs.EV)+len(cs.VV) > 0 {
 			p.Cache = &cs // an empty list is rebuilt at the next detection: the same contacts
 		}
@@ -322,6 +332,7 @@ func (w *World) RestoreHistory(h *History) error {
 		return fmt.Errorf("verlet_ref and verlet_rad differ in length")
 	}
 	prev := make([][]contact.Contact, len(h.Pairs))
+	sep := make([]struct{ m *sq.SepCert }, len(h.Pairs)) // certificates kept (pairs[i].sep)
 	for i := range h.Pairs {
 		p := &h.Pairs[i]
 		if p.A < 0 || int(p.A) >= n || p.B < 0 || int(p.B) >= n || p.A == p.B {
@@ -337,6 +348,18 @@ func (w *World) RestoreHistory(h *History) error {
 		smooth := isSmooth(ba) || isSmooth(bb)
 		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly, bb.Poly)) {
 			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
+		}
+		if p.Sep != nil {
+			k, ok, err := sq.SepCertOf(*p.Sep, bb.SQ)
+			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
+				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", ba.Name, bb.Name)
+			}
+			if err != nil {
+				return fmt.Errorf("pairs[%d].sep: %w", i, err)
+			}
+			if ok {
+				sep[i].m = &k
+			}
 		}
 		for k := range p.Prev {
 			c, err := contactOf(&p.Prev[k])
@@ -412,6 +435,10 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.Cache != nil {
 			e.cache.SetState(*p.Cache)
 		}
+		if sep[i].m != nil {
+			e.smoothState().sep, e.sm.sepGen = *sep[i].m, w.lawGen
+		}
+		e.sepAx = p.SepAx
 		e.prev = prev[i]
 	}
 	// Wall candidates in detection order: wall by wall, body by body.
