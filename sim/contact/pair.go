@@ -88,24 +88,28 @@ type Scratch struct {
 // every feature pair that comes within ḡ is already listed; until then each
 // step only solves the listed local problems.
 type Cache struct {
+	// What Stale, Detect and pairPass read for every candidate pair at
+	// every step comes first, on the pair's first cache lines; the lists
+	// and the build's pose after.
+	built  bool
+	listed bool // some feature pair is listed (Empty)
+	// pend marks a restored cache (SetState) whose distances are not yet
+	// known: they are found at its first placement with a proved motion
+	// bound (fill).
+	pend         bool
+	margin, gbar float64
+	trk          staleTrack
+	dmin         float64 // the least of dvf … dvv (+Inf when none)
+	skip         skipBound
+
 	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
 	// dvf … dvv hold, aligned with the lists, a lower bound of each listed
 	// feature pair's distance at the build (Detect's skip test, skip); 0
 	// when unknown (a cache restored by SetState): never skipped.
 	dvf, dfv, dee, dve, dev, dvv []float64
-	dmin                         float64 // the least of dvf … dvv (+Inf when none)
-	// pend marks a restored cache (SetState) whose distances are not yet
-	// known: they are found at its first placement with a proved motion
-	// bound (fill).
-	pend         bool
-	skip         skipBound
-	refT         geom.Vec3 // B's centre in A's frame at the build
-	refQ         geom.Quat // A⁻¹·B at the build
-	refS         geom.Vec3 // A's centre in B's frame at the build
-	margin, gbar float64
-	built        bool
-	listed       bool // some feature pair is listed (Empty)
-	trk          staleTrack
+	refT                         geom.Vec3 // B's centre in A's frame at the build
+	refQ                         geom.Quat // A⁻¹·B at the build
+	refS                         geom.Vec3 // A's centre in B's frame at the build
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }

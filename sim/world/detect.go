@@ -15,15 +15,21 @@ import (
 // pairEntry is a candidate body pair (A < B) with its contacts of the current
 // trial evaluation (cur) and of the last accepted step (prev).
 type pairEntry struct {
-	A, B      int32
-	cur, prev []contact.Contact
-	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
-	stale     bool          // the cache was rebuilt this evaluation
-	gen       uint64        // the evaluation that last listed this pair
-	nightOwl  bool          // the pair joined the candidates during the step
+	// What pairPass reads for every candidate pair at every step comes
+	// first (with the cache's own such fields), on the entry's first
+	// cache lines.
+	A, B     int32
+	smooth   bool    // a sphere or superquadric takes part (smooth.go)
+	stale    bool    // the cache was rebuilt this evaluation
+	nightOwl bool    // the pair joined the candidates during the step
+	gbar     float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
+	gbarGen  uint64
+	cur      []contact.Contact
+	cache    contact.Cache // second-level list of feature pairs (S0 §2.5)
+	prev     []contact.Contact
+	gen      uint64 // the evaluation that last listed this pair
 
 	Shift  geom.Vec3 // B is evaluated at X_B + Shift (periodic image; zero otherwise)
-	smooth bool      // a sphere or superquadric takes part (smooth.go)
 	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
 	hasMid bool
 	sepAx  bool // the last separation test found the axes apart (sq.SeparatedOrdered)
@@ -41,9 +47,6 @@ type pairEntry struct {
 	dtFloor, floorMA, floorMB, floorSafety float64
 	floorGen                               uint64
 	floorP                                 *ContactParams
-
-	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
-	gbarGen uint64
 
 	// The entry bound of StableDt (entryDt) and what it was computed from.
 	dtEntry, entryMA, entryMB, entrySafety float64
