@@ -434,15 +434,18 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 	verts := np.verts
 	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, fi := range faces {
-		f1 := q.V[q.Poly.Faces[fi].V[0]]
-		n := q.FaceNormal(fi)
 		box := fbox[k].Inflate(g)
+		var f1, n geom.Vec3 // the face's first corner and normal, once a vertex is in its box
+		plane := false
 		for l, vi := range verts {
 			// x.Sub(f1).Dot(n) and box.Contains(x) on the coordinates by array.
 			// The box first: it rejects most vertices in two comparisons.
 			x, y, z := vx[l], vy[l], vz[l]
 			if !(x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y && z >= box.Min.Z && z <= box.Max.Z) {
 				continue
+			}
+			if !plane {
+				f1, n, plane = q.V[q.Poly.Faces[fi].V[0]], q.FaceNormal(fi), true
 			}
 			if d := (x-f1.X)*n.X + (y-f1.Y)*n.Y + (z-f1.Z)*n.Z; d < g && d > -g {
 				if swap {
