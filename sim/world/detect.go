@@ -251,6 +251,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	for k := range w.scratch {
 		w.scratch[k].tally = passTally{}
 	}
+	posed := w.posed
 	cache := func(worker, lo, hi int) {
 		sc := &w.scratch[worker]
 		for _, e := range pairs[lo:hi] {
@@ -258,7 +259,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			if e.smooth {
 				continue
 			}
-			pa, pb := &w.posed[e.A], &w.posed[e.B]
+			pa, pb := &posed[e.A], &posed[e.B]
 			g := w.pairGBar(e)
 			if e.cache.Stale(pa, pb, g) {
 				e.stale = true
@@ -285,22 +286,22 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 				e.cur = e.cur[:0]
 			} else {
 				g := w.pairGBar(e)
-				e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+				e.cur = contact.Detect(&posed[e.A], &posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 			}
-			for i := range e.cur {
-				c := &e.cur[i]
-				if e.nightOwl && c.Active() {
-					tl.nightOwls++
-				}
-				if c.Flip {
-					tl.flip = true
-				}
-			}
-			e.nightOwl = false // it is a candidate from now on
 			if len(e.cur) > 0 {
+				for i := range e.cur {
+					c := &e.cur[i]
+					if e.nightOwl && c.Active() {
+						tl.nightOwls++
+					}
+					if c.Flip {
+						tl.flip = true
+					}
+				}
 				buf[m] = int32(lo + i)
 				m++
 			}
+			e.nightOwl = false // it is a candidate from now on
 		}
 		if hi > lo {
 			cnt[lo], next[lo] = int32(m), int32(hi)
