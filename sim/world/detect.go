@@ -276,9 +276,11 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
+		tl.smoothBatch = false
 		m := lo // the batch's pairs with contacts go to buf[lo:m]
 		for i, e := range pairs[lo:hi] {
 			if e.smooth {
+				tl.smoothBatch = true
 				if w.narrowSmooth(e) {
 					sqFail.Add(1)
 				}
@@ -309,11 +311,19 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	}
 	var laws func(_, lo, hi int)
 	if withLaws {
-		laws = func(_, lo, hi int) {
-			for _, e := range pairs[lo:hi] {
-				if e.smooth || len(e.cur) > 0 {
-					w.lawsPair(e, dt, true)
+		laws = func(worker, lo, hi int) {
+			if w.scratch[worker].tally.smoothBatch || hi <= lo {
+				for _, e := range pairs[lo:hi] {
+					if e.smooth || len(e.cur) > 0 {
+						w.lawsPair(e, dt, true)
+					}
 				}
+				return
+			}
+			// No smooth pair in the batch: its pairs with contacts, which
+			// narrow listed in pair order.
+			for _, i := range buf[lo:cnt[lo]] {
+				w.lawsPair(pairs[i], dt, true)
 			}
 		}
 	}
@@ -431,6 +441,9 @@ type passTally struct {
 	rebuilds  int64 // lists rebuilt
 	nightOwls int   // night-owl contacts
 	flip      bool  // a reversed normal
+	// smoothBatch: the batch the worker's narrow stage last ran holds a
+	// smooth pair (its laws stage then walks every pair of the batch).
+	smoothBatch bool
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to
