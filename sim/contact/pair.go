@@ -88,24 +88,28 @@ type Scratch struct {
 // every feature pair that comes within ḡ is already listed; until then each
 // step only solves the listed local problems.
 type Cache struct {
+	// What Stale, Detect and pairPass read for every candidate pair at
+	// every step comes first, on the pair's first cache lines; the lists
+	// and the build's pose after.
+	built  bool
+	listed bool // some feature pair is listed (Empty)
+	// pend marks a restored cache (SetState) whose distances are not yet
+	// known: they are found at its first placement with a proved motion
+	// bound (fill).
+	pend         bool
+	margin, gbar float64
+	trk          staleTrack
+	dmin         float64 // the least of dvf … dvv (+Inf when none)
+	skip         skipBound
+
 	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
 	// dvf … dvv hold, aligned with the lists, a lower bound of each listed
 	// feature pair's distance at the build (Detect's skip test, skip); 0
 	// when unknown (a cache restored by SetState): never skipped.
 	dvf, dfv, dee, dve, dev, dvv []float64
-	dmin                         float64 // the least of dvf … dvv (+Inf when none)
-	// pend marks a restored cache (SetState) whose distances are not yet
-	// known: they are found at its first placement with a proved motion
-	// bound (fill).
-	pend         bool
-	skip         skipBound
-	refT         geom.Vec3 // B's centre in A's frame at the build
-	refQ         geom.Quat // A⁻¹·B at the build
-	refS         geom.Vec3 // A's centre in B's frame at the build
-	margin, gbar float64
-	built        bool
-	listed       bool // some feature pair is listed (Empty)
-	trk          staleTrack
+	refT                         geom.Vec3 // B's centre in A's frame at the build
+	refQ                         geom.Quat // A⁻¹·B at the build
+	refS                         geom.Vec3 // A's centre in B's frame at the build
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 }
@@ -430,15 +434,18 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 	verts := np.verts
 	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, fi := range faces {
-		f1 := q.V[q.Poly.Faces[fi].V[0]]
-		n := q.FaceNormal(fi)
 		box := fbox[k].Inflate(g)
+		var f1, n geom.Vec3 // the face's first corner and normal, once a vertex is in its box
+		plane := false
 		for l, vi := range verts {
 			// x.Sub(f1).Dot(n) and box.Contains(x) on the coordinates by array.
 			// The box first: it rejects most vertices in two comparisons.
 			x, y, z := vx[l], vy[l], vz[l]
 			if !(x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y && z >= box.Min.Z && z <= box.Max.Z) {
 				continue
+			}
+			if !plane {
+				f1, n, plane = q.V[q.Poly.Faces[fi].V[0]], q.FaceNormal(fi), true
 			}
 			if d := (x-f1.X)*n.X + (y-f1.Y)*n.Y + (z-f1.Z)*n.Z; d < g && d > -g {
 				if swap {

@@ -108,12 +108,14 @@ type nearSet struct {
 // soa copies the edge boxes into lox … hiz.
 func (s *nearSet) soa() {
 	n := len(s.ebox)
-	s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = s.lox[:0], s.hix[:0], s.loy[:0], s.hiy[:0], s.loz[:0], s.hiz[:0]
-	for _, b := range s.ebox[:n] {
-		s.lox, s.hix = append(s.lox, b.Min.X), append(s.hix, b.Max.X)
-		s.loy, s.hiy = append(s.loy, b.Min.Y), append(s.hiy, b.Max.Y)
-		s.loz, s.hiz = append(s.loz, b.Min.Z), append(s.hiz, b.Max.Z)
+	if cap(s.lox) < n {
+		s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	}
+	lox, hix, loy, hiy, loz, hiz := s.lox[:n], s.hix[:n], s.loy[:n], s.hiy[:n], s.loz[:n], s.hiz[:n]
+	for k, b := range s.ebox[:n] {
+		lox[k], hix[k], loy[k], hiy[k], loz[k], hiz[k] = b.Min.X, b.Max.X, b.Min.Y, b.Max.Y, b.Min.Z, b.Max.Z
+	}
+	s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = lox, hix, loy, hiy, loz, hiz
 }
 
 // Outcode bits of a point against a box, one per side; a point is inside
@@ -161,35 +163,53 @@ func outcode(v geom.Vec3, box *AABB) uint8 {
 // far from the other body.
 func (p *Posed) near(box AABB, s *nearSet) {
 	poly := p.Poly
-	s.verts, s.edges, s.faces = s.verts[:0], s.edges[:0], s.faces[:0]
-	s.ebox, s.fbox = s.ebox[:0], s.fbox[:0]
-	if cap(s.code) < len(p.V) {
-		s.code = make([]uint8, len(p.V))
+	V := p.V
+	nv, ne, nf := len(V), len(poly.Edges), len(poly.Faces)
+	if cap(s.code) < nv {
+		s.code, s.verts = make([]uint8, nv), make([]int32, nv)
+		s.vx, s.vy, s.vz = make([]float64, nv), make([]float64, nv), make([]float64, nv)
 	}
-	code := s.code[:len(p.V)]
-	s.vx, s.vy, s.vz = s.vx[:0], s.vy[:0], s.vz[:0]
-	for i, v := range p.V {
-		c := outcode(v, &box)
+	if cap(s.edges) < ne {
+		s.edges, s.ebox = make([]int32, ne), make([]AABB, ne)
+	}
+	if cap(s.faces) < nf {
+		s.faces, s.fbox = make([]int32, nf), make([]AABB, nf)
+	}
+	// Written by index into slices of full size (no append), cut to the
+	// counts at the end.
+	code := s.code[:nv]
+	verts, vx, vy, vz := s.verts[:nv], s.vx[:nv], s.vy[:nv], s.vz[:nv]
+	n := 0
+	for i := range V {
+		v := &V[i]
+		c := outcode(*v, &box)
 		code[i] = c
 		if c == 0 {
-			s.verts = append(s.verts, int32(i))
-			s.vx, s.vy, s.vz = append(s.vx, v.X), append(s.vy, v.Y), append(s.vz, v.Z)
+			verts[n], vx[n], vy[n], vz[n] = int32(i), v.X, v.Y, v.Z
+			n++
 		}
 	}
+	s.verts, s.vx, s.vy, s.vz = verts[:n], vx[:n], vy[:n], vz[:n]
+	edges, ebox := s.edges[:ne], s.ebox[:ne]
+	n = 0
 	for i := range poly.Edges {
 		e := &poly.Edges[i]
 		if e.Kind == shape.Flat || code[e.V[0]]&code[e.V[1]] != 0 {
 			continue
 		}
-		s.edges = append(s.edges, int32(i))
-		s.ebox = append(s.ebox, segBox(p.V[e.V[0]], p.V[e.V[1]]))
+		edges[n], ebox[n] = int32(i), segBox(V[e.V[0]], V[e.V[1]])
+		n++
 	}
+	s.edges, s.ebox = edges[:n], ebox[:n]
+	faces, fbox := s.faces[:nf], s.fbox[:nf]
+	n = 0
 	for i := range poly.Faces {
 		f := &poly.Faces[i]
 		if code[f.V[0]]&code[f.V[1]]&code[f.V[2]] != 0 {
 			continue
 		}
-		s.faces = append(s.faces, int32(i))
-		s.fbox = append(s.fbox, triBox(p.V[f.V[0]], p.V[f.V[1]], p.V[f.V[2]]))
+		faces[n], fbox[n] = int32(i), triBox(V[f.V[0]], V[f.V[1]], V[f.V[2]])
+		n++
 	}
+	s.faces, s.fbox = faces[:n], fbox[:n]
 }

@@ -15,15 +15,21 @@ import (
 // pairEntry is a candidate body pair (A < B) with its contacts of the current
 // trial evaluation (cur) and of the last accepted step (prev).
 type pairEntry struct {
-	A, B      int32
-	cur, prev []contact.Contact
-	cache     contact.Cache // second-level list of feature pairs (S0 §2.5)
-	stale     bool          // the cache was rebuilt this evaluation
-	gen       uint64        // the evaluation that last listed this pair
-	nightOwl  bool          // the pair joined the candidates during the step
+	// What pairPass reads for every candidate pair at every step comes
+	// first (with the cache's own such fields), on the entry's first
+	// cache lines.
+	A, B     int32
+	smooth   bool    // a sphere or superquadric takes part (smooth.go)
+	stale    bool    // the cache was rebuilt this evaluation
+	nightOwl bool    // the pair joined the candidates during the step
+	gbar     float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
+	gbarGen  uint64
+	cur      []contact.Contact
+	cache    contact.Cache // second-level list of feature pairs (S0 §2.5)
+	prev     []contact.Contact
+	gen      uint64 // the evaluation that last listed this pair
 
 	Shift  geom.Vec3 // B is evaluated at X_B + Shift (periodic image; zero otherwise)
-	smooth bool      // a sphere or superquadric takes part (smooth.go)
 	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
 	hasMid bool
 	sepAx  bool // the last separation test found the axes apart (sq.SeparatedOrdered)
@@ -41,9 +47,6 @@ type pairEntry struct {
 	dtFloor, floorMA, floorMB, floorSafety float64
 	floorGen                               uint64
 	floorP                                 *ContactParams
-
-	gbar    float64 // pairGBar: ḡ of the pair's materials, valid while gbarGen == World.lawGen
-	gbarGen uint64
 
 	// The entry bound of StableDt (entryDt) and what it was computed from.
 	dtEntry, entryMA, entryMB, entrySafety float64
@@ -248,6 +251,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	for k := range w.scratch {
 		w.scratch[k].tally = passTally{}
 	}
+	posed := w.posed
 	cache := func(worker, lo, hi int) {
 		sc := &w.scratch[worker]
 		for _, e := range pairs[lo:hi] {
@@ -255,7 +259,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			if e.smooth {
 				continue
 			}
-			pa, pb := &w.posed[e.A], &w.posed[e.B]
+			pa, pb := &posed[e.A], &posed[e.B]
 			g := w.pairGBar(e)
 			if e.cache.Stale(pa, pb, g) {
 				e.stale = true
@@ -272,9 +276,11 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
+		tl.smoothBatch = false
 		m := lo // the batch's pairs with contacts go to buf[lo:m]
 		for i, e := range pairs[lo:hi] {
 			if e.smooth {
+				tl.smoothBatch = true
 				if w.narrowSmooth(e) {
 					sqFail.Add(1)
 				}
@@ -282,22 +288,22 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 				e.cur = e.cur[:0]
 			} else {
 				g := w.pairGBar(e)
-				e.cur = contact.Detect(&w.posed[e.A], &w.posed[e.B], g, &e.cache, e.prev, e.cur[:0])
+				e.cur = contact.Detect(&posed[e.A], &posed[e.B], g, &e.cache, e.prev, e.cur[:0])
 			}
-			for i := range e.cur {
-				c := &e.cur[i]
-				if e.nightOwl && c.Active() {
-					tl.nightOwls++
-				}
-				if c.Flip {
-					tl.flip = true
-				}
-			}
-			e.nightOwl = false // it is a candidate from now on
 			if len(e.cur) > 0 {
+				for i := range e.cur {
+					c := &e.cur[i]
+					if e.nightOwl && c.Active() {
+						tl.nightOwls++
+					}
+					if c.Flip {
+						tl.flip = true
+					}
+				}
 				buf[m] = int32(lo + i)
 				m++
 			}
+			e.nightOwl = false // it is a candidate from now on
 		}
 		if hi > lo {
 			cnt[lo], next[lo] = int32(m), int32(hi)
@@ -305,11 +311,19 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	}
 	var laws func(_, lo, hi int)
 	if withLaws {
-		laws = func(_, lo, hi int) {
-			for _, e := range pairs[lo:hi] {
-				if e.smooth || len(e.cur) > 0 {
-					w.lawsPair(e, dt, true)
+		laws = func(worker, lo, hi int) {
+			if w.scratch[worker].tally.smoothBatch || hi <= lo {
+				for _, e := range pairs[lo:hi] {
+					if e.smooth || len(e.cur) > 0 {
+						w.lawsPair(e, dt, true)
+					}
 				}
+				return
+			}
+			// No smooth pair in the batch: its pairs with contacts, which
+			// narrow listed in pair order.
+			for _, i := range buf[lo:cnt[lo]] {
+				w.lawsPair(pairs[i], dt, true)
 			}
 		}
 	}
@@ -427,6 +441,9 @@ type passTally struct {
 	rebuilds  int64 // lists rebuilt
 	nightOwls int   // night-owl contacts
 	flip      bool  // a reversed normal
+	// smoothBatch: the batch the worker's narrow stage last ran holds a
+	// smooth pair (its laws stage then walks every pair of the batch).
+	smoothBatch bool
 }
 
 // addGhosts appends the periodic images of movable bodies near the seams to
