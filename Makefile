@@ -14,7 +14,7 @@ FUZZTIME ?= 10s
 # A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
 GO       := $(shell sh .ci/go.sh)
 
-.PHONY: run test deps deps-test build build-headless bench bench-workers bench-sq bench-spheres bench-lammps fuzz clean
+.PHONY: run test deps deps-test build build-headless bench bench-workers bench-sq bench-spheres bench-lammps fuzz clean pgo
 
 run: build
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then ./$(BIN); \
@@ -44,6 +44,24 @@ build-headless:
 
 bench: build
 	./$(BIN) bench
+
+# The profile for profile-guided builds (default.pgo, picked up by `go build`):
+# CPU profiles of the hot paths (the collapse with one and two workers, S0
+# ex. 6, newmark, superquadrics, 10^5 spheres) merged. Regenerate when the hot
+# code changes; a stale profile still builds (docs/performance.md, PGO).
+PGO_SETS := --set generators[0].count=100000 --set generators[0].region.max=[0.0988,0.0988,0.1976] \
+            --set walls[0].max=[0.0988,0.0988,0.1976]
+pgo:
+	@mkdir -p bin/pgo
+	CGO_ENABLED=0 $(GO) build -pgo=off -o bin/pgo/grainlab .
+	bin/pgo/grainlab bench --time 0.3 --workers 1 --cpuprofile bin/pgo/1.prof >/dev/null
+	bin/pgo/grainlab bench --time 0.3 --workers 2 --cpuprofile bin/pgo/2.prof >/dev/null
+	bin/pgo/grainlab bench --set generators.fill.count=1005 --restart sim/validation/testdata/box-of-tetrapods-1005-packed.json \
+	  --time 0.05 --workers 2 --cpuprofile bin/pgo/3.prof >/dev/null
+	bin/pgo/grainlab bench --integrator newmark --set integrator.dt_max=0.02 --time 0.1 --cpuprofile bin/pgo/4.prof >/dev/null
+	bin/pgo/grainlab bench --scene sq-settling $(SQ_SETS) --set params.n=10 --time 0.05 --cpuprofile bin/pgo/5.prof >/dev/null
+	bin/pgo/grainlab bench --scene sphere-box-soft $(PGO_SETS) --time 0.01 --cpuprofile bin/pgo/6.prof >/dev/null
+	$(GO) tool pprof -proto bin/pgo/1.prof bin/pgo/2.prof bin/pgo/3.prof bin/pgo/4.prof bin/pgo/5.prof bin/pgo/6.prof > default.pgo
 
 # Two workers against one on the collapse (issue 15's ≥ 1.8×): `bench --time
 # 0.3` with one worker and two, alternately, 6 rounds, medians of the whole
