@@ -126,15 +126,28 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	if _, ok := w.nested(); ok { // inside a pass: inline, on that worker
 		return w.accumulateRange(pairs, 0, len(w.Bodies))
 	}
-	var bad atomic.Bool
+	s.pairs = pairs
+	s.bad.Store(false)
 	t0 := time.Now()
-	w.forkJoin(nw, nw, 1, func(_, k, _ int) {
-		if w.accumulateRange(pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
-			bad.Store(true)
-		}
-	})
+	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
-	return bad.Load()
+	s.pairs = nil
+	return s.bad.Load()
+}
+
+// rangeFn returns the pass body of accumulateContacts on two or more
+// workers (made once for w: no allocation per call): batch k is body
+// range k, summed by accumulateRange over s.pairs.
+func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
+	if s.run == nil || s.owner != w {
+		s.owner = w
+		s.run = func(_, k, _ int) {
+			if w.accumulateRange(s.pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
+				s.bad.Store(true)
+			}
+		}
+	}
+	return s.run
 }
 
 // accumulateRange adds the active contacts of pairs, in pair order, to the
@@ -221,6 +234,12 @@ func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
 type contactSums struct {
 	sides  []int32
 	bounds []int32
+	// The pass (run, made once for owner) and what it reads and reports:
+	// the pairs to sum, a body with a non-finite sum.
+	pairs []*pairEntry
+	bad   atomic.Bool
+	owner *World
+	run   func(_, k, _ int)
 }
 
 // split sets bounds for n bodies and nw ranges.
@@ -369,45 +388,96 @@ func (w *World) DetectContacts() (nightOwls int) {
 
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
-func (w *World) Commit() { w.commit(nil, false) }
+func (w *World) Commit() { w.commit(nil, false, false) }
 
 // CommitMoved is Commit with move(i) run on every body i in the same pass
 // over the workers (explicit's closing half kick): the pass's items are
 // the pairs, then the bodies. move must read and write body i only; the
 // result is that of running move on every body and then Commit, to the bit.
-func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
+func (w *World) CommitMoved(move func(i int)) { w.commit(move, false, false) }
 
 // CommitStats is CommitMoved followed by UpdateStats, each body's terms of
 // the statistics computed in Commit's pass right after its move (nil: no
 // move): the same bits as CommitMoved and then UpdateStats, one pass fewer.
 func (w *World) CommitStats(move func(i int)) {
-	w.commit(move, true)
+	w.commit(move, true, false)
+	w.sumStats()
+}
+
+// CommitBound is CommitStats with each body's terms of the step bound
+// (StableDt's per-body speeds and acceleration bound, which read only
+// body i's V, ω, F and T after move) computed in the same pass right after
+// its statistics' terms, for the next StableDt or StableDtBelow: that call
+// then skips its own pass over the bodies (one fork–join fewer), with the
+// same bits. The terms are used once, and only while the detection, the
+// step count, the time and the bodies are those of the commit (the caller
+// moves Time and Steps on before CommitBound, not between it and the
+// step bound).
+func (w *World) CommitBound(move func(i int)) {
+	w.commit(move, true, true)
 	w.sumStats()
 }
 
 // commit is Commit, running move (when not nil) and, with stats, bodyTerm
-// on every body in the same pass.
-func (w *World) commit(move func(i int), stats bool) {
+// and, with speeds, the step bound's body terms on every body in the same
+// pass.
+func (w *World) commit(move func(i int), stats, speeds bool) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
 	if cap(lv.buf) < n {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
-	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
+	lv.buf, lv.cnt, lv.next = lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	nb := 0 // items [0, n) are pairs, [n, n+nb) bodies
-	if move != nil || stats {
+	if move != nil || stats || speeds {
 		nb = len(w.Bodies)
 	}
 	if stats {
 		w.bodyTerms()
 	}
+	if speeds {
+		w.bound.speedsReset(w)
+	}
+	lv.n, lv.move, lv.stats, lv.speeds = n, move, stats, speeds
 	// The bodies (a kick and the statistics' terms: some 20 times a pair's
 	// cost) come last, where the batches are small (runPass): first, they
 	// would all fall in the first batch and keep one worker busy while the
 	// other swapped the pairs and waited.
-	w.parallelRange(n+nb, func(_, lo, hi int) {
+	w.parallelRange(n+nb, lv.commitFn(w))
+	lv.move = nil
+	buf, cnt, next := lv.buf, lv.cnt, lv.next
+	lv.idx = lv.idx[:0]
+	for lo := 0; lo < n; lo = int(next[lo]) { // the batches in pair order
+		lv.idx = append(lv.idx, buf[lo:cnt[lo]]...)
+	}
+	lv.gen = w.gen + 1
+	if speeds {
+		w.bound.pre = w.stamp()
+	}
+	// Wall pairs that dropped out of the candidate set lose their history.
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil && e.gen != w.gen {
+				e.prev = e.prev[:0]
+			}
+		}
+	}
+}
+
+// commitFn returns the pass body of commit over its items [lo, hi) as
+// worker k (made once for w: no allocation per call): the pairs' swap of
+// the current and accepted contacts, then the bodies' move, statistics'
+// and step bound's terms as lv asks.
+func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
+	if lv.commitRun != nil && lv.owner == w {
+		return lv.commitRun
+	}
+	lv.owner = w
+	lv.commitRun = func(k, lo, hi int) {
+		n := lv.n
 		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
+			buf := lv.buf
 			m := plo // the batch's pairs with contacts go to buf[plo:m]
 			for i, e := range w.pairs[plo:phi] {
 				e.prev, e.cur = e.cur, e.prev[:0]
@@ -417,8 +487,9 @@ func (w *World) commit(move func(i int), stats bool) {
 					m++
 				}
 			}
-			cnt[plo], next[plo] = int32(m), int32(phi)
+			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)
 		}
+		move, stats, speeds := lv.move, lv.stats, lv.speeds
 		for i := max(lo, n) - n; i < hi-n; i++ {
 			if move != nil {
 				move(i)
@@ -426,21 +497,12 @@ func (w *World) commit(move func(i int), stats bool) {
 			if stats {
 				w.bodyTerm(i)
 			}
-		}
-	})
-	lv.idx = lv.idx[:0]
-	for lo := 0; lo < n; lo = int(next[lo]) { // the batches in pair order
-		lv.idx = append(lv.idx, buf[lo:cnt[lo]]...)
-	}
-	lv.gen = w.gen + 1
-	// Wall pairs that dropped out of the candidate set lose their history.
-	for wi := range w.wallPair {
-		for _, e := range w.wallPair[wi] {
-			if e != nil && e.gen != w.gen {
-				e.prev = e.prev[:0]
+			if speeds {
+				w.bound.speedOf(w, k, i)
 			}
 		}
 	}
+	return lv.commitRun
 }
 
 // livePairs lists, in pair order, the indices in w.pairs of the pairs whose
@@ -458,6 +520,13 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
+	// What commit's pass (commitRun, made once for owner) does: n pairs,
+	// then the bodies with move, the statistics' terms, the step bound's.
+	n             int
+	move          func(i int)
+	stats, speeds bool
+	owner         *World
+	commitRun     func(k, lo, hi int)
 }
 
 // livePairs returns the indices of the pairs that may have accepted
