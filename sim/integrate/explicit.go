@@ -89,10 +89,13 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	// Each body is saved (the first attempt), kicked and drifted, then
-	// placed by the detection, in one pass over the bodies (EvaluateMoved).
+	// placed by the detection, in one pass over the bodies; the closing
+	// half kick runs on each body as soon as its forces are summed, in the
+	// accumulation's pass (EvaluateThen), unless the attempt is rejected
+	// already (reversed normals, night owls).
 	x.cp.begin(w)
 	x.passes(w, dt)
-	owls, bad := w.EvaluateMoved(w.Time+dt, dt, x.saveDrift)
+	owls, bad, kicked := w.EvaluateThen(w.Time+dt, dt, x.saveDrift, x.closeK)
 	for bad || owls != 0 {
 		w.Stats.NightOwls += int64(owls)
 		next, err := rt.reject(dt, rejectWhy(bad))
@@ -103,25 +106,33 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
 			w.EvaluateMoved(w.Time+dt, dt, x.drift)
+			kicked = false
 			break
 		}
 		dt = next
 		x.dt = dt
-		owls, bad = w.EvaluateMoved(w.Time+dt, dt, x.drift)
+		owls, bad, kicked = w.EvaluateThen(w.Time+dt, dt, x.drift, x.closeK)
 	}
 	w.Time += dt
 	w.Steps++
 	w.Stats.Dt = dt
-	// The closing half kick, the statistics' body terms and the step
-	// bound's in Commit's pass over the bodies and pairs (UpdateStats and
-	// the body terms read neither time nor steps, so moving them on first
-	// changes nothing; StableDtBelow then finds its body terms computed).
-	w.CommitBound(x.closeK)
-	x.w = nil // the World is not kept between steps
 	// Both bounds below the growth limit c = 1.25·dt only: terms above it
 	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same
 	// min(c, max(·, dt_min)): where the two differ, both exceed c.
-	sb := w.StableDtBelow(dt * 1.25)
+	// The statistics' body terms and the step bound's were computed with
+	// the kick, and the step bound's visit of the pairs runs in Commit's
+	// pass (CommitBelow; UpdateStats and the body terms read neither time
+	// nor steps, so moving them on first changes nothing). Without the
+	// kick in the accumulation (night owls accepted at dt_min): the kick,
+	// the statistics' and the step bound's body terms in Commit's pass.
+	var sb float64
+	if kicked {
+		sb = w.CommitBelow(dt * 1.25)
+	} else {
+		w.CommitBound(x.closeK)
+		sb = w.StableDtBelow(dt * 1.25)
+	}
+	x.w = nil // the World is not kept between steps
 	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil

@@ -113,11 +113,31 @@ func allocSites() map[string]int64 {
 				break
 			}
 		}
-		if site != "" {
+		if site != "" && !runtimeOwn(r.Stack()) {
 			sites[site] += r.AllocObjects
 		}
 	}
 	return sites
+}
+
+// runtimeOwn reports an allocation the Go runtime makes for its own caches
+// when the crew's goroutines block or park (how often depends on the
+// machine's load, not on the step): a processor's timer heap grown or a
+// GODEBUG setting looked up for a helper's idle timer, a waiting record
+// (sudog) for a channel operation, a goroutine's descriptor and stack.
+func runtimeOwn(stack []uintptr) bool {
+	frames := runtime.CallersFrames(stack)
+	for {
+		f, more := frames.Next()
+		for _, p := range []string{"runtime.(*timers)", "internal/godebug.", "runtime.acquireSudog", "runtime.malg", "runtime.newproc"} {
+			if strings.HasPrefix(f.Function, p) {
+				return true
+			}
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // elsewhere reports whether an allocation site is in a file of allocElsewhere.

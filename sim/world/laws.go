@@ -116,15 +116,23 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 				}
 			}
 		}
+		bad := w.nonFinite()
+		if w.sums.then != nil {
+			w.afterSums(0, 0, len(w.Bodies))
+		}
 		if len(w.Bodies) >= parallelMin { // what the workers share when there are more
 			w.Stats.Profile.Parallel += time.Since(t0)
 		}
-		return w.nonFinite()
+		return bad
 	}
 	s := &w.sums
 	s.split(len(w.Bodies), nw)
-	if _, ok := w.nested(); ok { // inside a pass: inline, on that worker
-		return w.accumulateRange(pairs, 0, len(w.Bodies))
+	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
+		if s.then != nil {
+			w.afterSums(k, 0, len(w.Bodies))
+		}
+		return bad
 	}
 	s.pairs = pairs
 	s.bad.Store(false)
@@ -142,8 +150,12 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 	if s.run == nil || s.owner != w {
 		s.owner = w
 		s.run = func(_, k, _ int) {
-			if w.accumulateRange(s.pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
+			lo, hi := int(s.bounds[k]), int(s.bounds[k+1])
+			if w.accumulateRange(s.pairs, lo, hi) {
 				s.bad.Store(true)
+			}
+			if s.then != nil { // range k is summed: its bodies' own terms (part k)
+				w.afterSums(k, lo, hi)
 			}
 		}
 	}
@@ -240,6 +252,20 @@ type contactSums struct {
 	bad   atomic.Bool
 	owner *World
 	run   func(_, k, _ int)
+	// then: EvaluateThen's move after the sums (nil: none).
+	then func(i int)
+}
+
+// afterSums runs, for bodies [lo, hi) whose sums are complete, EvaluateThen's
+// move, the statistics' terms and the step bound's (its part k), in the
+// order of CommitBound's pass.
+func (w *World) afterSums(k, lo, hi int) {
+	then := w.sums.then
+	for i := lo; i < hi; i++ {
+		then(i)
+		w.bodyTerm(i)
+		w.bound.speedOf(w, k, i)
+	}
 }
 
 // split sets bounds for n bodies and nw ranges.
@@ -292,6 +318,35 @@ func (w *World) EvaluateMoved(t, dt float64, move func(i int)) (nightOwls int, b
 	bad = w.flipped || nonFinite // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
 	return nightOwls, bad
+}
+
+// EvaluateThen is EvaluateMoved with then(i) run on every body i as soon
+// as its force and moment are summed, in the accumulation's pass, followed
+// by the body's terms of the statistics and of the step bound (as
+// CommitBound's pass computes them) — but only when the evaluation met
+// neither a reversed normal nor a night owl (ran reports whether it did).
+// then must read and write body i only. A caller that accepts the
+// evaluation (bad false, no night owls) then calls CommitBelow, which
+// takes these terms; one that rejects it puts the bodies back itself (a
+// non-finite sum is found in the same pass, after then has run).
+func (w *World) EvaluateThen(t, dt float64, move, then func(i int)) (nightOwls int, bad, ran bool) {
+	nightOwls = w.stageDetect(true, dt, move)
+	prof := &w.Stats.Profile
+	t1 := time.Now()
+	ran = then != nil && !w.flipped && nightOwls == 0
+	if ran {
+		w.bodyTerms()
+		w.bound.speedsReset(w)
+		w.sums.then = then
+	}
+	nonFinite := w.stageAccumulate(w.curPairs, t)
+	w.sums.then = nil
+	if ran {
+		w.thenGen = w.gen + 1
+	}
+	bad = w.flipped || nonFinite
+	prof.Accumulate += time.Since(t1)
+	return nightOwls, bad, ran
 }
 
 // EvaluateFixed runs laws → accumulate at the current state for the contacts
@@ -418,6 +473,40 @@ func (w *World) CommitBound(move func(i int)) {
 	w.sumStats()
 }
 
+// CommitBelow is CommitStats and then StableDtBelow(limit), for a caller
+// whose last evaluation ran EvaluateThen's move (ran true) and who has
+// moved Time and Steps on since: the bodies' terms of both come from
+// that pass, and the step bound's visit of the pairs runs in Commit's pass
+// over the pairs, each pair evaluated right after its contacts became the
+// accepted ones — two passes over the pairs and one over the bodies fewer,
+// the same bits. Without such an evaluation it is CommitStats(nil) and
+// StableDtBelow(limit).
+func (w *World) CommitBelow(limit float64) float64 {
+	if w.thenGen != w.gen+1 || w.sph != nil && w.sph.owns {
+		w.CommitStats(nil)
+		return w.StableDtBelow(limit)
+	}
+	w.thenGen = 0
+	bd := &w.bound
+	bd.pre = w.stamp()
+	// The pair that set the last bound is evaluated before the pass, on its
+	// accepted contacts: it takes its turn of the swap here.
+	var first *pairEntry
+	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
+		first = bd.last
+		first.prev, first.cur = first.cur, first.prev[:0]
+		first.nightOwl = false
+	}
+	t0 := time.Now()
+	w.boundStart(limit)
+	lv := &w.live
+	lv.first, lv.visit = first, true
+	w.commit(nil, false, false)
+	lv.first, lv.visit = nil, false
+	w.sumStats()
+	return w.boundEnd(limit, t0)
+}
+
 // commit is Commit, running move (when not nil) and, with stats, bodyTerm
 // and, with speeds, the step bound's body terms on every body in the same
 // pass.
@@ -479,12 +568,19 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
 			buf := lv.buf
 			m := plo // the batch's pairs with contacts go to buf[plo:m]
+			first, visit := lv.first, lv.visit
+			bd := &w.bound
 			for i, e := range w.pairs[plo:phi] {
-				e.prev, e.cur = e.cur, e.prev[:0]
-				e.nightOwl = false
+				if e != first { // CommitBelow swapped it already
+					e.prev, e.cur = e.cur, e.prev[:0]
+					e.nightOwl = false
+				}
 				if len(e.prev) > 0 {
 					buf[m] = int32(plo + i)
 					m++
+				}
+				if visit && visits(bd.visitSk, bd.visitSw, e) {
+					bd.visitPair(w, k, plo+i)
 				}
 			}
 			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)
@@ -525,6 +621,8 @@ type livePairs struct {
 	n             int
 	move          func(i int)
 	stats, speeds bool
+	first         *pairEntry // CommitBelow: a pair already swapped
+	visit         bool       // CommitBelow: the step bound's visit of each pair
 	owner         *World
 	commitRun     func(k, lo, hi int)
 }

@@ -48,7 +48,44 @@ func (w *World) StableDt() float64 { return w.StableDtBelow(math.Inf(1)) }
 func (w *World) StableDtBelow(limit float64) float64 {
 	w.leaveSpheres()
 	t0 := time.Now()
-	s := w.Settings
+	bd := &w.bound
+	sw := w.boundStart(limit)
+	sk := bd.visitSk
+	// The pairs to visit: all, or those with contacts (and smooth ones).
+	visit := bd.visit[:0]
+	if live, ok := w.livePairs(); ok && !sk.travel && !sw.smooth {
+		// Commit's list of the pairs with contacts (a superset, in order).
+		for _, i := range live {
+			if len(w.pairs[i].prev) > 0 {
+				visit = append(visit, i)
+			}
+		}
+	} else {
+		for i, e := range w.pairs {
+			if visits(sk, sw, e) {
+				visit = append(visit, int32(i))
+			}
+		}
+	}
+	bd.visit = visit
+	w.parallelRange(len(visit), bd.visitFn(w))
+	return w.boundEnd(limit, t0)
+}
+
+// visits reports whether StableDtBelow evaluates pair e: every pair when
+// the travel terms count, else those with accepted contacts and, when a
+// smooth body takes part, the smooth pairs.
+func visits(sk skipAbove, sw stepWorld, e *pairEntry) bool {
+	return sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth)
+}
+
+// boundStart is StableDtBelow up to the visit of the pairs: the bodies'
+// and world's terms, the pair that set the last bound (evaluated in full
+// first; its term joins the result), what the visit may skip
+// (bd.visitSk, bd.visitU, bd.visitSp) and the workers' minima emptied.
+// The result so far is kept in bd.dt0.
+func (w *World) boundStart(limit float64) stepWorld {
+	s := &w.Settings
 	bd := &w.bound
 	sp, sw := bd.speeds(w)
 	bd.at = w.stamp()
@@ -61,23 +98,6 @@ func (w *World) StableDtBelow(limit float64) float64 {
 		u, dt = min(u, d), min(dt, d)
 	}
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
-	// The pairs to visit: all, or those with contacts (and smooth ones).
-	visit := bd.visit[:0]
-	if live, ok := w.livePairs(); ok && !sk.travel && !sw.smooth {
-		// Commit's list of the pairs with contacts (a superset, in order).
-		for _, i := range live {
-			if len(w.pairs[i].prev) > 0 {
-				visit = append(visit, i)
-			}
-		}
-	} else {
-		for i, e := range w.pairs {
-			if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
-				visit = append(visit, int32(i))
-			}
-		}
-	}
-	bd.visit = visit
 	nw := max(s.Workers, 1)
 	if len(bd.mins) < nw {
 		bd.mins = make([]workerMin, nw)
@@ -91,19 +111,39 @@ func (w *World) StableDtBelow(limit float64) float64 {
 		sk.c = 2 * s.Safety * (1 - boundSlack) / u
 		sk.c *= sk.c
 	}
-	bd.visitSp, bd.visitSk, bd.visitU = sp, sk, u
-	w.parallelRange(len(visit), bd.visitFn(w))
+	bd.visitSp, bd.visitSk, bd.visitU, bd.visitSw, bd.dt0 = sp, sk, u, sw, dt
+	return sw
+}
+
+// boundEnd is StableDtBelow after the visit: the minimum over the
+// workers' minima, the pair that gave it, the profile.
+func (w *World) boundEnd(limit float64, t0 time.Time) float64 {
+	bd := &w.bound
 	bd.visitSp = nil
+	dt := bd.dt0
 	best := math.Inf(1)
-	for k := range mins {
-		if mins[k].dt < best && mins[k].i >= 0 {
-			best, bd.lastI = mins[k].dt, mins[k].i
+	for k := range bd.mins[:max(w.Settings.Workers, 1)] {
+		m := &bd.mins[k]
+		if m.dt < best && m.i >= 0 {
+			best, bd.lastI = m.dt, m.i
 			bd.last = w.pairs[bd.lastI]
 		}
-		dt = min(dt, mins[k].dt)
+		dt = min(dt, m.dt)
 	}
 	w.Stats.Profile.StepBound += time.Since(t0)
-	return min(math.Max(dt, s.DtMin), limit)
+	return min(math.Max(dt, w.Settings.DtMin), limit)
+}
+
+// visitPair is the visit's evaluation of pair i as worker k.
+func (bd *stepBound) visitPair(w *World, k, i int) {
+	m := &bd.mins[k]
+	sk := bd.visitSk
+	sk.tabs = &m.tabs
+	d := w.pairDt(w.pairs[i], bd.visitSp, sk)
+	if d < m.dt && d <= bd.visitU {
+		m.i = i
+	}
+	m.dt = min(m.dt, d)
 }
 
 // own drops the pass bodies made for another World than w (they hold the
@@ -263,7 +303,8 @@ type stepBound struct {
 	speedsRun, visitRun func(k, lo, hi int)
 	visitSp             []bodySpeed
 	visitSk             skipAbove
-	visitU              float64
+	visitSw             stepWorld
+	visitU, dt0         float64
 }
 
 // speedStamp identifies the state w.speeds were computed from: the

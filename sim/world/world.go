@@ -200,6 +200,7 @@ type World struct {
 	sums       contactSums                 // accumulateContacts' body ranges (laws.go)
 	initInPass bool                        // stageAccumulate: forces start from gravity in the accumulation's pass
 	live       livePairs                   // the pairs with contacts after the last Commit (laws.go)
+	thenGen    uint64                      // gen+1 of the evaluation whose bodies EvaluateThen moved (CommitBelow; 0: none)
 	curLive    livePairs                   // pairPass's batches of the pairs with contacts (buf, cnt, next)
 	curPairs   []*pairEntry                // the pairs with contacts of the last pairPass, in pair order
 	flipped    bool                        // the last detection pass met a reversed normal (pairPass)
