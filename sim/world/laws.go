@@ -490,19 +490,23 @@ func (w *World) CommitBelow(limit float64) float64 {
 	bd := &w.bound
 	bd.pre = w.stamp()
 	// The pair that set the last bound is evaluated before the pass, on its
-	// accepted contacts: it takes its turn of the swap here.
+	// accepted contacts: they are swapped in for boundStart and back (its
+	// old accepted list, emptied, is what the pass's swap then leaves in
+	// cur, as it would have).
 	var first *pairEntry
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
 		first = bd.last
 		first.prev, first.cur = first.cur, first.prev[:0]
-		first.nightOwl = false
 	}
 	t0 := time.Now()
 	w.boundStart(limit)
+	if first != nil {
+		first.prev, first.cur = first.cur, first.prev
+	}
 	lv := &w.live
-	lv.first, lv.visit = first, true
+	lv.visit = true
 	w.commit(nil, false, false)
-	lv.first, lv.visit = nil, false
+	lv.visit = false
 	w.sumStats()
 	return w.boundEnd(limit, t0)
 }
@@ -568,19 +572,26 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
 			buf := lv.buf
 			m := plo // the batch's pairs with contacts go to buf[plo:m]
-			first, visit := lv.first, lv.visit
-			bd := &w.bound
 			for i, e := range w.pairs[plo:phi] {
-				if e != first { // CommitBelow swapped it already
-					e.prev, e.cur = e.cur, e.prev[:0]
-					e.nightOwl = false
-				}
+				e.prev, e.cur = e.cur, e.prev[:0]
+				e.nightOwl = false
 				if len(e.prev) > 0 {
 					buf[m] = int32(plo + i)
 					m++
 				}
-				if visit && visits(bd.visitSk, bd.visitSw, e) {
-					bd.visitPair(w, k, plo+i)
+			}
+			if lv.visit { // CommitBelow: the step bound's visit of the batch's pairs (visits)
+				bd := &w.bound
+				if bd.visitSk.travel || bd.visitSw.smooth {
+					for i, e := range w.pairs[plo:phi] {
+						if visits(bd.visitSk, bd.visitSw, e) {
+							bd.visitPair(w, k, plo+i)
+						}
+					}
+				} else { // the pairs with accepted contacts
+					for _, i := range buf[plo:m] {
+						bd.visitPair(w, k, int(i))
+					}
 				}
 			}
 			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)
@@ -621,8 +632,7 @@ type livePairs struct {
 	n             int
 	move          func(i int)
 	stats, speeds bool
-	first         *pairEntry // CommitBelow: a pair already swapped
-	visit         bool       // CommitBelow: the step bound's visit of each pair
+	visit         bool // CommitBelow: the step bound's visit of each pair
 	owner         *World
 	commitRun     func(k, lo, hi int)
 }
