@@ -19,6 +19,33 @@ import (
 // contacts (S0 §2.6) is rejected and retried with a quarter of the step.
 type Explicit struct {
 	cp checkpoint
+	// The step's passes over the bodies (made once: a step allocates
+	// nothing of its own) and what they read: the world and the step.
+	w                        *world.World
+	dt                       float64
+	saveDrift, drift, closeK func(i int)
+}
+
+// passes readies x's passes over the bodies of w for a step of dt.
+func (x *Explicit) passes(w *world.World, dt float64) {
+	x.w, x.dt = w, dt
+	if x.drift != nil {
+		return
+	}
+	x.drift = func(i int) {
+		if b := x.w.Bodies[i]; !b.Fixed {
+			kickDrift(b, x.dt)
+		}
+	}
+	x.saveDrift = func(i int) {
+		x.cp.saveBody(x.w, i)
+		x.drift(i)
+	}
+	x.closeK = func(i int) {
+		if b := x.w.Bodies[i]; !b.Fixed {
+			kick(b, x.dt)
+		}
+	}
 }
 
 // Name returns "explicit".
@@ -62,45 +89,50 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	// Each body is saved (the first attempt), kicked and drifted, then
-	// placed by the detection, in one pass over the bodies (EvaluateMoved).
+	// placed by the detection, in one pass over the bodies; the closing
+	// half kick runs on each body as soon as its forces are summed, in the
+	// accumulation's pass (EvaluateThen), unless the attempt is rejected
+	// already (reversed normals, night owls).
 	x.cp.begin(w)
-	drift := func(i int) {
-		if b := w.Bodies[i]; !b.Fixed {
-			kickDrift(b, dt)
-		}
-	}
-	owls, bad := w.EvaluateMoved(w.Time+dt, dt, func(i int) {
-		x.cp.saveBody(w, i)
-		drift(i)
-	})
+	x.passes(w, dt)
+	owls, bad, kicked := w.EvaluateThen(w.Time+dt, dt, x.saveDrift, x.closeK)
 	for bad || owls != 0 {
 		w.Stats.NightOwls += int64(owls)
 		next, err := rt.reject(dt, rejectWhy(bad))
 		if err != nil {
 			if bad {
+				x.w = nil
 				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
-			w.EvaluateMoved(w.Time+dt, dt, drift)
+			w.EvaluateMoved(w.Time+dt, dt, x.drift)
+			kicked = false
 			break
 		}
 		dt = next
-		owls, bad = w.EvaluateMoved(w.Time+dt, dt, drift)
+		x.dt = dt
+		owls, bad, kicked = w.EvaluateThen(w.Time+dt, dt, x.drift, x.closeK)
 	}
-	// The closing half kick and the statistics' body terms in Commit's pass
-	// over the bodies and pairs (UpdateStats reads neither time nor steps).
-	w.CommitStats(func(i int) {
-		if b := w.Bodies[i]; !b.Fixed {
-			kick(b, dt)
-		}
-	})
 	w.Time += dt
 	w.Steps++
 	w.Stats.Dt = dt
 	// Both bounds below the growth limit c = 1.25·dt only: terms above it
 	// are not evaluated. min(S, c, T) in place of min(S, T) gives the same
 	// min(c, max(·, dt_min)): where the two differ, both exceed c.
-	sb := w.StableDtBelow(dt * 1.25)
+	// The statistics' body terms and the step bound's were computed with
+	// the kick, and the step bound's visit of the pairs runs in Commit's
+	// pass (CommitBelow; UpdateStats and the body terms read neither time
+	// nor steps, so moving them on first changes nothing). Without the
+	// kick in the accumulation (night owls accepted at dt_min): the kick,
+	// the statistics' and the step bound's body terms in Commit's pass.
+	var sb float64
+	if kicked {
+		sb = w.CommitBelow(dt * 1.25)
+	} else {
+		w.CommitBound(x.closeK)
+		sb = w.StableDtBelow(dt * 1.25)
+	}
+	x.w = nil // the World is not kept between steps
 	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil

@@ -57,13 +57,16 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 	return dt, nil
 }
 
-// rv1 review: the fused explicit step (EvaluateMoved with the checkpoint
-// and kick–drift, CommitStats with the kick) gives the bits of the
-// separate passes in the rejected/retried path too: 96 cubes falling fast
-// onto the ground with Δt forced up each step, so that attempts are
-// rejected (night owls, reversed normals) and retried, on 1 and 2 workers.
+// rv1 review: the fused explicit step (the checkpoint and kick–drift in the
+// placing pass; the kick and the statistics' and step bound's body terms in
+// the accumulation's pass, EvaluateThen; the step bound's visit in
+// Commit's pass, CommitBelow) gives the bits of the separate passes, the
+// next Δt included, in the rejected/retried path too: 96 cubes falling
+// fast onto the ground with Δt forced up each step, so that attempts are
+// rejected (night owls, reversed normals) and retried, on 1, 2 and 3
+// workers.
 func TestFusedExplicitSameBitsWithRejections(t *testing.T) {
-	for _, workers := range []int{1, 2} {
+	for _, workers := range []int{1, 2, 3} {
 		build := func() *world.World {
 			w := groundWorld(t, cubeParams(0.5, 0.4))
 			w.Settings.Workers = workers

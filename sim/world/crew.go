@@ -225,7 +225,8 @@ func (t *crew) work(k int, e uint64) (batches int64) {
 	defer func() {
 		if r := recover(); r != nil { // handed to the caller, which re-panics after the join
 			t.next.Store(int64(t.n))
-			t.failed.CompareAndSwap(nil, &r)
+			p := r // a copy of its own: &r would put r on the heap at every job
+			t.failed.CompareAndSwap(nil, &p)
 		}
 	}()
 	if t.epoch.Load() == e {
@@ -510,24 +511,36 @@ func (w *World) stagesPass(n int, stages [3]func(worker, lo, hi int), spent *[3]
 		})
 		return
 	}
-	w.runPass(n, nw, func(k, lo, hi int) {
-		sc := &w.scratch[k]
-		t := time.Now()
-		for s, f := range stages {
-			if f == nil {
-				continue
-			}
-			f(k, lo, hi)
-			t1 := time.Now()
-			sc.spent[s] += t1.Sub(t)
-			t = t1
-		}
-	})
+	w.stages = stages
+	w.runPass(n, nw, w.stagesFn())
+	w.stages = [3]func(worker, lo, hi int){}
 	for k := 0; k < nw; k++ {
 		for s := range spent {
 			spent[s] += w.scratch[k].spent[s]
 		}
 	}
+}
+
+// stagesFn returns the pass body of stagesPass (made once: no allocation
+// per pass): the stages of w.stages in order on the batch, each timed into
+// the worker's scratch.
+func (w *World) stagesFn() func(k, lo, hi int) {
+	if w.stagesRun == nil {
+		w.stagesRun = func(k, lo, hi int) {
+			sc := &w.scratch[k]
+			t := time.Now()
+			for s, f := range &w.stages {
+				if f == nil {
+					continue
+				}
+				f(k, lo, hi)
+				t1 := time.Now()
+				sc.spent[s] += t1.Sub(t)
+				t = t1
+			}
+		}
+	}
+	return w.stagesRun
 }
 
 // Parallel runs f(i) for i in [0, n) on the world's workers, as the solver

@@ -116,25 +116,50 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 				}
 			}
 		}
+		bad := w.nonFinite()
+		if w.sums.then != nil {
+			w.afterSums(0, 0, len(w.Bodies))
+		}
 		if len(w.Bodies) >= parallelMin { // what the workers share when there are more
 			w.Stats.Profile.Parallel += time.Since(t0)
 		}
-		return w.nonFinite()
+		return bad
 	}
 	s := &w.sums
 	s.split(len(w.Bodies), nw)
-	if _, ok := w.nested(); ok { // inside a pass: inline, on that worker
-		return w.accumulateRange(pairs, 0, len(w.Bodies))
-	}
-	var bad atomic.Bool
-	t0 := time.Now()
-	w.forkJoin(nw, nw, 1, func(_, k, _ int) {
-		if w.accumulateRange(pairs, int(s.bounds[k]), int(s.bounds[k+1])) {
-			bad.Store(true)
+	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
+		if s.then != nil {
+			w.afterSums(k, 0, len(w.Bodies))
 		}
-	})
+		return bad
+	}
+	s.pairs = pairs
+	s.bad.Store(false)
+	t0 := time.Now()
+	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
-	return bad.Load()
+	s.pairs = nil
+	return s.bad.Load()
+}
+
+// rangeFn returns the pass body of accumulateContacts on two or more
+// workers (made once for w: no allocation per call): batch k is body
+// range k, summed by accumulateRange over s.pairs.
+func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
+	if s.run == nil || s.owner != w {
+		s.owner = w
+		s.run = func(_, k, _ int) {
+			lo, hi := int(s.bounds[k]), int(s.bounds[k+1])
+			if w.accumulateRange(s.pairs, lo, hi) {
+				s.bad.Store(true)
+			}
+			if s.then != nil { // range k is summed: its bodies' own terms (part k)
+				w.afterSums(k, lo, hi)
+			}
+		}
+	}
+	return s.run
 }
 
 // accumulateRange adds the active contacts of pairs, in pair order, to the
@@ -221,6 +246,26 @@ func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
 type contactSums struct {
 	sides  []int32
 	bounds []int32
+	// The pass (run, made once for owner) and what it reads and reports:
+	// the pairs to sum, a body with a non-finite sum.
+	pairs []*pairEntry
+	bad   atomic.Bool
+	owner *World
+	run   func(_, k, _ int)
+	// then: EvaluateThen's move after the sums (nil: none).
+	then func(i int)
+}
+
+// afterSums runs, for bodies [lo, hi) whose sums are complete, EvaluateThen's
+// move, the statistics' terms and the step bound's (its part k), in the
+// order of CommitBound's pass.
+func (w *World) afterSums(k, lo, hi int) {
+	then := w.sums.then
+	for i := lo; i < hi; i++ {
+		then(i)
+		w.bodyTerm(i)
+		w.bound.speedOf(w, k, i)
+	}
 }
 
 // split sets bounds for n bodies and nw ranges.
@@ -273,6 +318,35 @@ func (w *World) EvaluateMoved(t, dt float64, move func(i int)) (nightOwls int, b
 	bad = w.flipped || nonFinite // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
 	return nightOwls, bad
+}
+
+// EvaluateThen is EvaluateMoved with then(i) run on every body i as soon
+// as its force and moment are summed, in the accumulation's pass, followed
+// by the body's terms of the statistics and of the step bound (as
+// CommitBound's pass computes them) — but only when the evaluation met
+// neither a reversed normal nor a night owl (ran reports whether it did).
+// then must read and write body i only. A caller that accepts the
+// evaluation (bad false, no night owls) then calls CommitBelow, which
+// takes these terms; one that rejects it puts the bodies back itself (a
+// non-finite sum is found in the same pass, after then has run).
+func (w *World) EvaluateThen(t, dt float64, move, then func(i int)) (nightOwls int, bad, ran bool) {
+	nightOwls = w.stageDetect(true, dt, move)
+	prof := &w.Stats.Profile
+	t1 := time.Now()
+	ran = then != nil && !w.flipped && nightOwls == 0
+	if ran {
+		w.bodyTerms()
+		w.bound.speedsReset(w)
+		w.sums.then = then
+	}
+	nonFinite := w.stageAccumulate(w.curPairs, t)
+	w.sums.then = nil
+	if ran {
+		w.thenGen = w.gen + 1
+	}
+	bad = w.flipped || nonFinite
+	prof.Accumulate += time.Since(t1)
+	return nightOwls, bad, ran
 }
 
 // EvaluateFixed runs laws → accumulate at the current state for the contacts
@@ -369,45 +443,134 @@ func (w *World) DetectContacts() (nightOwls int) {
 
 // Commit accepts the last evaluation: its contacts become the history the next
 // step matches against.
-func (w *World) Commit() { w.commit(nil, false) }
+func (w *World) Commit() { w.commit(nil, false, false) }
 
 // CommitMoved is Commit with move(i) run on every body i in the same pass
 // over the workers (explicit's closing half kick): the pass's items are
 // the pairs, then the bodies. move must read and write body i only; the
 // result is that of running move on every body and then Commit, to the bit.
-func (w *World) CommitMoved(move func(i int)) { w.commit(move, false) }
+func (w *World) CommitMoved(move func(i int)) { w.commit(move, false, false) }
 
 // CommitStats is CommitMoved followed by UpdateStats, each body's terms of
 // the statistics computed in Commit's pass right after its move (nil: no
 // move): the same bits as CommitMoved and then UpdateStats, one pass fewer.
 func (w *World) CommitStats(move func(i int)) {
-	w.commit(move, true)
+	w.commit(move, true, false)
 	w.sumStats()
 }
 
+// CommitBound is CommitStats with each body's terms of the step bound
+// (StableDt's per-body speeds and acceleration bound, which read only
+// body i's V, ω, F and T after move) computed in the same pass right after
+// its statistics' terms, for the next StableDt or StableDtBelow: that call
+// then skips its own pass over the bodies (one fork–join fewer), with the
+// same bits. The terms are used once, and only while the detection, the
+// step count, the time and the bodies are those of the commit (the caller
+// moves Time and Steps on before CommitBound, not between it and the
+// step bound).
+func (w *World) CommitBound(move func(i int)) {
+	w.commit(move, true, true)
+	w.sumStats()
+}
+
+// CommitBelow is CommitStats and then StableDtBelow(limit), for a caller
+// whose last evaluation ran EvaluateThen's move (ran true) and who has
+// moved Time and Steps on since: the bodies' terms of both come from
+// that pass, and the step bound's visit of the pairs runs in Commit's pass
+// over the pairs, each pair evaluated right after its contacts became the
+// accepted ones — two passes over the pairs and one over the bodies fewer,
+// the same bits. Without such an evaluation it is CommitStats(nil) and
+// StableDtBelow(limit).
+func (w *World) CommitBelow(limit float64) float64 {
+	if w.thenGen != w.gen+1 || w.sph != nil && w.sph.owns {
+		w.CommitStats(nil)
+		return w.StableDtBelow(limit)
+	}
+	w.thenGen = 0
+	bd := &w.bound
+	bd.pre = w.stamp()
+	// The pair that set the last bound is evaluated before the pass, on its
+	// accepted contacts: they are swapped in for boundStart and back (its
+	// old accepted list, emptied, is what the pass's swap then leaves in
+	// cur, as it would have).
+	var first *pairEntry
+	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
+		first = bd.last
+		first.prev, first.cur = first.cur, first.prev[:0]
+	}
+	t0 := time.Now()
+	w.boundStart(limit)
+	if first != nil {
+		first.prev, first.cur = first.cur, first.prev
+	}
+	lv := &w.live
+	lv.visit = true
+	w.commit(nil, false, false)
+	lv.visit = false
+	w.sumStats()
+	return w.boundEnd(limit, t0)
+}
+
 // commit is Commit, running move (when not nil) and, with stats, bodyTerm
-// on every body in the same pass.
-func (w *World) commit(move func(i int), stats bool) {
+// and, with speeds, the step bound's body terms on every body in the same
+// pass.
+func (w *World) commit(move func(i int), stats, speeds bool) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
 	if cap(lv.buf) < n {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
-	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
+	lv.buf, lv.cnt, lv.next = lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	nb := 0 // items [0, n) are pairs, [n, n+nb) bodies
-	if move != nil || stats {
+	if move != nil || stats || speeds {
 		nb = len(w.Bodies)
 	}
 	if stats {
 		w.bodyTerms()
 	}
+	if speeds {
+		w.bound.speedsReset(w)
+	}
+	lv.n, lv.move, lv.stats, lv.speeds = n, move, stats, speeds
 	// The bodies (a kick and the statistics' terms: some 20 times a pair's
 	// cost) come last, where the batches are small (runPass): first, they
 	// would all fall in the first batch and keep one worker busy while the
 	// other swapped the pairs and waited.
-	w.parallelRange(n+nb, func(_, lo, hi int) {
+	w.parallelRange(n+nb, lv.commitFn(w))
+	lv.move = nil
+	buf, cnt, next := lv.buf, lv.cnt, lv.next
+	lv.idx = lv.idx[:0]
+	for lo := 0; lo < n; lo = int(next[lo]) { // the batches in pair order
+		lv.idx = append(lv.idx, buf[lo:cnt[lo]]...)
+	}
+	lv.gen = w.gen + 1
+	if speeds {
+		w.bound.pre = w.stamp()
+	}
+	// Wall pairs that dropped out of the candidate set lose their history.
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil && e.gen != w.gen {
+				e.prev = e.prev[:0]
+			}
+		}
+	}
+}
+
+// commitFn returns the pass body of commit over its items [lo, hi) as
+// worker k (made once for w: no allocation per call): the pairs' swap of
+// the current and accepted contacts, then the bodies' move, statistics'
+// and step bound's terms as lv asks.
+func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
+	if lv.commitRun != nil && lv.owner == w {
+		return lv.commitRun
+	}
+	lv.owner = w
+	lv.commitRun = func(k, lo, hi int) {
+		n := lv.n
 		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
+			buf := lv.buf
 			m := plo // the batch's pairs with contacts go to buf[plo:m]
 			for i, e := range w.pairs[plo:phi] {
 				e.prev, e.cur = e.cur, e.prev[:0]
@@ -417,8 +580,23 @@ func (w *World) commit(move func(i int), stats bool) {
 					m++
 				}
 			}
-			cnt[plo], next[plo] = int32(m), int32(phi)
+			if lv.visit { // CommitBelow: the step bound's visit of the batch's pairs (visits)
+				bd := &w.bound
+				if bd.visitSk.travel || bd.visitSw.smooth {
+					for i, e := range w.pairs[plo:phi] {
+						if visits(bd.visitSk, bd.visitSw, e) {
+							bd.visitPair(w, k, plo+i)
+						}
+					}
+				} else { // the pairs with accepted contacts
+					for _, i := range buf[plo:m] {
+						bd.visitPair(w, k, int(i))
+					}
+				}
+			}
+			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)
 		}
+		move, stats, speeds := lv.move, lv.stats, lv.speeds
 		for i := max(lo, n) - n; i < hi-n; i++ {
 			if move != nil {
 				move(i)
@@ -426,21 +604,12 @@ func (w *World) commit(move func(i int), stats bool) {
 			if stats {
 				w.bodyTerm(i)
 			}
-		}
-	})
-	lv.idx = lv.idx[:0]
-	for lo := 0; lo < n; lo = int(next[lo]) { // the batches in pair order
-		lv.idx = append(lv.idx, buf[lo:cnt[lo]]...)
-	}
-	lv.gen = w.gen + 1
-	// Wall pairs that dropped out of the candidate set lose their history.
-	for wi := range w.wallPair {
-		for _, e := range w.wallPair[wi] {
-			if e != nil && e.gen != w.gen {
-				e.prev = e.prev[:0]
+			if speeds {
+				w.bound.speedOf(w, k, i)
 			}
 		}
 	}
+	return lv.commitRun
 }
 
 // livePairs lists, in pair order, the indices in w.pairs of the pairs whose
@@ -458,6 +627,14 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
+	// What commit's pass (commitRun, made once for owner) does: n pairs,
+	// then the bodies with move, the statistics' terms, the step bound's.
+	n             int
+	move          func(i int)
+	stats, speeds bool
+	visit         bool // CommitBelow: the step bound's visit of each pair
+	owner         *World
+	commitRun     func(k, lo, hi int)
 }
 
 // livePairs returns the indices of the pairs that may have accepted

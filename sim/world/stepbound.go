@@ -48,7 +48,44 @@ func (w *World) StableDt() float64 { return w.StableDtBelow(math.Inf(1)) }
 func (w *World) StableDtBelow(limit float64) float64 {
 	w.leaveSpheres()
 	t0 := time.Now()
-	s := w.Settings
+	bd := &w.bound
+	sw := w.boundStart(limit)
+	sk := bd.visitSk
+	// The pairs to visit: all, or those with contacts (and smooth ones).
+	visit := bd.visit[:0]
+	if live, ok := w.livePairs(); ok && !sk.travel && !sw.smooth {
+		// Commit's list of the pairs with contacts (a superset, in order).
+		for _, i := range live {
+			if len(w.pairs[i].prev) > 0 {
+				visit = append(visit, i)
+			}
+		}
+	} else {
+		for i, e := range w.pairs {
+			if visits(sk, sw, e) {
+				visit = append(visit, int32(i))
+			}
+		}
+	}
+	bd.visit = visit
+	w.parallelRange(len(visit), bd.visitFn(w))
+	return w.boundEnd(limit, t0)
+}
+
+// visits reports whether StableDtBelow evaluates pair e: every pair when
+// the travel terms count, else those with accepted contacts and, when a
+// smooth body takes part, the smooth pairs.
+func visits(sk skipAbove, sw stepWorld, e *pairEntry) bool {
+	return sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth)
+}
+
+// boundStart is StableDtBelow up to the visit of the pairs: the bodies'
+// and world's terms, the pair that set the last bound (evaluated in full
+// first; its term joins the result), what the visit may skip
+// (bd.visitSk, bd.visitU, bd.visitSp) and the workers' minima emptied.
+// The result so far is kept in bd.dt0.
+func (w *World) boundStart(limit float64) stepWorld {
+	s := &w.Settings
 	bd := &w.bound
 	sp, sw := bd.speeds(w)
 	bd.at = w.stamp()
@@ -61,23 +98,6 @@ func (w *World) StableDtBelow(limit float64) float64 {
 		u, dt = min(u, d), min(dt, d)
 	}
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
-	// The pairs to visit: all, or those with contacts (and smooth ones).
-	visit := bd.visit[:0]
-	if live, ok := w.livePairs(); ok && !sk.travel && !sw.smooth {
-		// Commit's list of the pairs with contacts (a superset, in order).
-		for _, i := range live {
-			if len(w.pairs[i].prev) > 0 {
-				visit = append(visit, i)
-			}
-		}
-	} else {
-		for i, e := range w.pairs {
-			if sk.travel || len(e.prev) > 0 || (sw.smooth && e.smooth) {
-				visit = append(visit, int32(i))
-			}
-		}
-	}
-	bd.visit = visit
 	nw := max(s.Workers, 1)
 	if len(bd.mins) < nw {
 		bd.mins = make([]workerMin, nw)
@@ -91,27 +111,70 @@ func (w *World) StableDtBelow(limit float64) float64 {
 		sk.c = 2 * s.Safety * (1 - boundSlack) / u
 		sk.c *= sk.c
 	}
-	w.parallel(len(visit), func(k, j int) {
-		i := int(visit[j])
-		m := &mins[k]
-		skk := sk
-		skk.tabs = &m.tabs
-		d := w.pairDt(w.pairs[i], sp, skk)
-		if d < m.dt && d <= u {
-			m.i = i
-		}
-		m.dt = min(m.dt, d)
-	})
+	bd.visitSp, bd.visitSk, bd.visitU, bd.visitSw, bd.dt0 = sp, sk, u, sw, dt
+	return sw
+}
+
+// boundEnd is StableDtBelow after the visit: the minimum over the
+// workers' minima, the pair that gave it, the profile.
+func (w *World) boundEnd(limit float64, t0 time.Time) float64 {
+	bd := &w.bound
+	bd.visitSp = nil
+	dt := bd.dt0
 	best := math.Inf(1)
-	for k := range mins {
-		if mins[k].dt < best && mins[k].i >= 0 {
-			best, bd.lastI = mins[k].dt, mins[k].i
+	for k := range bd.mins[:max(w.Settings.Workers, 1)] {
+		m := &bd.mins[k]
+		if m.dt < best && m.i >= 0 {
+			best, bd.lastI = m.dt, m.i
 			bd.last = w.pairs[bd.lastI]
 		}
-		dt = min(dt, mins[k].dt)
+		dt = min(dt, m.dt)
 	}
 	w.Stats.Profile.StepBound += time.Since(t0)
-	return min(math.Max(dt, s.DtMin), limit)
+	return min(math.Max(dt, w.Settings.DtMin), limit)
+}
+
+// visitPair is the visit's evaluation of pair i as worker k.
+func (bd *stepBound) visitPair(w *World, k, i int) {
+	m := &bd.mins[k]
+	sk := bd.visitSk
+	sk.tabs = &m.tabs
+	d := w.pairDt(w.pairs[i], bd.visitSp, sk)
+	if d < m.dt && d <= bd.visitU {
+		m.i = i
+	}
+	m.dt = min(m.dt, d)
+}
+
+// own drops the pass bodies made for another World than w (they hold the
+// World they were made for).
+func (bd *stepBound) own(w *World) {
+	if bd.fnOwner != w {
+		bd.fnOwner, bd.speedsRun, bd.visitRun = w, nil, nil
+	}
+}
+
+// visitFn returns the pass body of StableDtBelow's visit over the pairs
+// visit[lo:hi] as worker k, which keeps its own minimum and the pair that
+// gave it (made once: no allocation per call).
+func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
+	bd.own(w)
+	if bd.visitRun == nil {
+		bd.visitRun = func(k, lo, hi int) {
+			m := &bd.mins[k]
+			sp, u := bd.visitSp, bd.visitU
+			sk := bd.visitSk
+			sk.tabs = &m.tabs
+			for _, i := range bd.visit[lo:hi] {
+				d := w.pairDt(w.pairs[i], sp, sk)
+				if d < m.dt && d <= u {
+					m.i = int(i)
+				}
+				m.dt = min(m.dt, d)
+			}
+		}
+	}
+	return bd.visitRun
 }
 
 // skipAbove tells pairDt which terms it may leave out, all of them provably
@@ -231,6 +294,17 @@ type stepBound struct {
 	visit []int32 // indices of the pairs to visit
 	parts []speedPart
 	at    speedStamp // when w.speeds were computed (TravelCurrent)
+	// pre: the state whose bodies' terms Commit's pass computed
+	// (CommitBound), for the next speeds (used once).
+	pre speedStamp
+	// The pass bodies of speeds and of StableDtBelow's visit, made once,
+	// and what the visit reads (no allocation per call).
+	fnOwner             *World
+	speedsRun, visitRun func(k, lo, hi int)
+	visitSp             []bodySpeed
+	visitSk             skipAbove
+	visitSw             stepWorld
+	visitU, dt0         float64
 }
 
 // speedStamp identifies the state w.speeds were computed from: the
@@ -399,11 +473,40 @@ const (
 // speeds fills the bodies' terms (bodySpeed) and the world's (stepWorld),
 // the bodies split over the workers (each body on its own; the world's
 // terms are maxima and minima of per-worker ones: the same for any split).
+// When Commit's pass has just computed the bodies' terms on the state they
+// are asked for (CommitBound: pre is w's stamp), only the world's terms are
+// left to sum; pre is used once.
 func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
+	pre := bd.pre
+	bd.pre.ok = false
+	if !(pre.ok && pre == w.stamp() && len(w.speeds) == len(w.Bodies) && len(bd.parts) >= max(w.Settings.Workers, 1)) {
+		bd.speedsReset(w)
+		w.parallelRange(len(w.Bodies), bd.speedsFn(w))
+	}
+	return bd.speedsSum(w)
+}
+
+// speedsFn returns the pass body of speeds over bodies [lo, hi) as worker
+// k (made once: no allocation per call).
+func (bd *stepBound) speedsFn(w *World) func(k, lo, hi int) {
+	bd.own(w)
+	if bd.speedsRun == nil {
+		bd.speedsRun = func(k, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				bd.speedOf(w, k, i)
+			}
+		}
+	}
+	return bd.speedsRun
+}
+
+// speedsReset sizes w.speeds and the workers' parts for a speeds pass and
+// empties the parts.
+func (bd *stepBound) speedsReset(w *World) {
 	if cap(w.speeds) < len(w.Bodies) {
 		w.speeds = make([]bodySpeed, len(w.Bodies))
 	}
-	sp := w.speeds[:len(w.Bodies)]
+	w.speeds = w.speeds[:len(w.Bodies)]
 	nw, nm := max(w.Settings.Workers, 1), len(w.Materials)
 	if len(bd.parts) < nw {
 		bd.parts = make([]speedPart, nw)
@@ -418,26 +521,37 @@ func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 		clear(pt.mats)
 		pt.sMax, pt.accMax, pt.mMin, pt.smooth = 0, 0, math.Inf(1), false
 	}
-	w.parallel(len(w.Bodies), func(k, i int) {
-		b, pt := w.Bodies[i], &parts[k]
-		x := bodySpeed{v: b.V.Norm(), wr: b.W.Norm() * b.Radius(), acc: travelAcc(b)}
-		x.s = (x.v + x.wr) * boundUp
-		x.r2 = math.Inf(1)
-		if b.W != (geom.Vec3{}) {
-			x.r2 = b.R * b.R * (1 + 1e-9)
-		}
-		if !b.Fixed {
-			x.im, x.jmax = b.InvMass, gershgorin(&b.IBodyInv)
-			pt.mMin = min(pt.mMin, b.MassOrInf())
-		}
-		sp[i] = x
-		pt.sMax, pt.accMax = max(pt.sMax, x.s), max(pt.accMax, x.acc)
-		if b.Kind == body.Polyhedral {
-			pt.mats[b.Material] = true
-		} else {
-			pt.smooth = true
-		}
-	})
+}
+
+// speedOf computes body i's terms (bodySpeed) into w.speeds[i] and adds
+// them to worker k's part. It reads body i only: V, ω, F, T, R, the mass
+// properties, the kind and material.
+func (bd *stepBound) speedOf(w *World, k, i int) {
+	b, pt := w.Bodies[i], &bd.parts[k]
+	x := bodySpeed{v: b.V.Norm(), wr: b.W.Norm() * b.Radius(), acc: travelAcc(b)}
+	x.s = (x.v + x.wr) * boundUp
+	x.r2 = math.Inf(1)
+	if b.W != (geom.Vec3{}) {
+		x.r2 = b.R * b.R * (1 + 1e-9)
+	}
+	if !b.Fixed {
+		x.im, x.jmax = b.InvMass, gershgorin(&b.IBodyInv)
+		pt.mMin = min(pt.mMin, b.MassOrInf())
+	}
+	w.speeds[i] = x
+	pt.sMax, pt.accMax = max(pt.sMax, x.s), max(pt.accMax, x.acc)
+	if b.Kind == body.Polyhedral {
+		pt.mats[b.Material] = true
+	} else {
+		pt.smooth = true
+	}
+}
+
+// speedsSum is the rest of speeds once every body's terms are in: the
+// world's terms from the workers' parts.
+func (bd *stepBound) speedsSum(w *World) ([]bodySpeed, stepWorld) {
+	sp := w.speeds[:len(w.Bodies)]
+	parts := bd.parts[:max(w.Settings.Workers, 1)]
 	var sw stepWorld
 	mMin := math.Inf(1)
 	mats := parts[0].mats

@@ -194,20 +194,23 @@ type World struct {
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
-	crew       *crew        // the helpers of the fork–joins (crew.go)
-	sums       contactSums  // accumulateContacts' body ranges (laws.go)
-	initInPass bool         // stageAccumulate: forces start from gravity in the accumulation's pass
-	live       livePairs    // the pairs with contacts after the last Commit (laws.go)
-	curLive    livePairs    // pairPass's batches of the pairs with contacts (buf, cnt, next)
-	curPairs   []*pairEntry // the pairs with contacts of the last pairPass, in pair order
-	flipped    bool         // the last detection pass met a reversed normal (pairPass)
-	gen        uint64       // evaluation counter (pairEntry.gen)
-	lawGen     uint64       // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
-	dampLag    bool         // SetDampLag
-	dampEntry  bool         // SetDampLag
-	stickLag   bool         // SetStickLag
-	speeds     []bodySpeed  // StableDt's per-body speed terms
-	energy     [][2]float64 // UpdateStats: each body's kinetic and gravity terms
+	crew       *crew                       // the helpers of the fork–joins (crew.go)
+	stages     [3]func(worker, lo, hi int) // stagesPass's stages while it runs (crew.go)
+	stagesRun  func(k, lo, hi int)         // stagesPass's pass body, made once (stagesFn)
+	sums       contactSums                 // accumulateContacts' body ranges (laws.go)
+	initInPass bool                        // stageAccumulate: forces start from gravity in the accumulation's pass
+	live       livePairs                   // the pairs with contacts after the last Commit (laws.go)
+	thenGen    uint64                      // gen+1 of the evaluation whose bodies EvaluateThen moved (CommitBelow; 0: none)
+	curLive    livePairs                   // pairPass's batches of the pairs with contacts (buf, cnt, next)
+	curPairs   []*pairEntry                // the pairs with contacts of the last pairPass, in pair order
+	flipped    bool                        // the last detection pass met a reversed normal (pairPass)
+	gen        uint64                      // evaluation counter (pairEntry.gen)
+	lawGen     uint64                      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
+	dampLag    bool                        // SetDampLag
+	dampEntry  bool                        // SetDampLag
+	stickLag   bool                        // SetStickLag
+	speeds     []bodySpeed                 // StableDt's per-body speed terms
+	energy     [][2]float64                // UpdateStats: each body's kinetic and gravity terms
 	centers    []geom.Vec3
 	radii      []float64
 	movable    []int
