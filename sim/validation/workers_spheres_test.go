@@ -1,6 +1,6 @@
 package validation
 
-// the sphere list rebuilt in parts (rebuildParts,
+// The sphere list rebuilt in parts (rebuildParts,
 // Grid.Fork rows, Verlet test in parts) and the guided crew batches must
 // give the same bits for any worker count, on systems large enough for
 // every parallel branch (≥ rowMin = 4096 spheres: oneLevel / rows; ≥
