@@ -126,6 +126,7 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return ExitFor(err)
 	}
+	defer tightenGC()()
 	for _, n := range s.Notes {
 		fmt.Fprintf(stderr, "grainlab: note: %s: %s\n", o.Restart, n)
 	}
