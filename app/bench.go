@@ -78,11 +78,12 @@ type BenchResult struct {
 // With heap != "", the heap profile after the run (a garbage collection
 // first, the world still live) is written to that file.
 func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
+	defer setGC(SetupGCPercent)()
 	s, err := Load(o)
 	if err != nil {
 		return nil, err
 	}
-	defer tightenGC()()
+	setGC(SteppingGCPercent) // the deferred call puts back the setting before bench
 	w := s.World
 	r := &BenchResult{Scene: s.Spec.Name, Workers: w.Settings.Workers}
 	for _, b := range w.Bodies {
