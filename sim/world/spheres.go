@@ -493,6 +493,17 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// spare returns s, or nil when it holds far more room than it uses: the
+// first list makes every pair fresh (a bound to take) and every part's
+// lists that long, the later rebuilds a few (4 bytes a pair, 14 MB at 10⁶
+// spheres, for each of s.fresh and the parts' lists).
+func spare[T any](s []T) []T {
+	if c := cap(s); c > 1<<16 && c > 4*len(s) {
+		return nil
+	}
+	return s
+}
+
 // sized returns s with length n, reallocated to exactly n when its capacity
 // is short: for arrays of one entry a sphere, whose length is known (no
 // growth slack: 152 bytes a sphere for the states, ~40 more for the rest).

@@ -270,6 +270,7 @@ func (s *Spheres) pairsEnd() {
 		s.owl = append(s.owl, pt.owl...)
 		s.fresh = append(s.fresh, pt.fresh...)
 		miss = miss || pt.miss
+		pt.owl, pt.fresh = spare(pt.owl), spare(pt.fresh)
 	}
 	s.csrStale = true
 	for c := range nChunks + 1 {
