@@ -42,16 +42,14 @@ type Spheres struct {
 	f64Buf   []float64
 	vecBuf   []geom.Vec3
 	stateBuf []sphere.State
-	recBuf   []sphereRec
 	seenBuf  []bool
 	mergeOrd []int32
 	slotCnt  []int32
 	// kin and specs hold what Drift and Accept need of each species, the
-	// integrator's kinematics and the world's part; rec what Drift needs of
-	// each sphere besides its state and species, in sphere order.
+	// integrator's kinematics and the world's part (besides a sphere's
+	// state and species, Drift reads only the Verlet reference positions).
 	kin   []SphereKin
 	specs []sphereSpec
-	rec   []sphereRec
 	// acc is the accepted state of each sphere, in sphere order:
 	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
 	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
@@ -60,7 +58,7 @@ type Spheres struct {
 	// until the next Drift swaps the two arrays (accepted reads it).
 	acc                          []sphere.State
 	accFresh, lazy, stale, trAcc bool
-	refBuilds                    int // Verlet builds when rec's reference positions were copied
+	driftRef                     []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 
 	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
@@ -132,13 +130,6 @@ type Spheres struct {
 	splitPairs, splitSpheres func(worker, lo, hi int)
 	dtEval                   float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
 	drift                    driftTest // the last Drift's list test
-}
-
-// sphereRec is what the world's part of Drift needs of a sphere besides
-// its state and species, stored in sphere order so that the pass reads
-// memory in order.
-type sphereRec struct {
-	ref geom.Vec3 // the Verlet list's reference position
 }
 
 // sphereSpec is what the world's part of Drift and Accept needs of the
@@ -371,7 +362,6 @@ func (s *Spheres) build() {
 		}
 		s.spec[k] = id
 	}
-	s.rec = sized(s.rec, n)
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
 		s.kin[id] = SphereKin{InvM: b.InvMass, InvI: b.IBodyInv[0][0]}
@@ -379,7 +369,6 @@ func (s *Spheres) build() {
 	}
 	s.acc = sized(s.acc, n)
 	s.accFresh, s.stale, s.trAcc = false, false, false
-	s.refBuilds = -1
 	s.tr.Resize(n)
 	s.listed = false
 	s.wr = sized(s.wr, n)

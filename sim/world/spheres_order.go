@@ -123,11 +123,9 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
-	// The passes' records follow the spheres (Drift and Accept walk them in
-	// sphere order, the accepted state acc with them).
-	s.rec = permuted(s.rec, perm, &s.recBuf)
+	// The accepted state acc follows the spheres (Drift and Accept walk it
+	// in sphere order).
 	s.acc = permuted(s.acc, perm, &s.stateBuf)
-	s.refBuilds = -1
 	// byBody: the spheres in body order.
 	j := 0
 	for _, k := range s.sidx {
@@ -178,7 +176,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	// The spare arrays of the permutations (about 230 bytes a sphere) are
 	// not kept for the next renumbering, 1000 steps away.
 	s.bodyBuf, s.idxBuf, s.matBuf, s.f64Buf = nil, nil, nil, nil
-	s.vecBuf, s.stateBuf, s.recBuf, s.seenBuf = nil, nil, nil, nil
+	s.vecBuf, s.stateBuf, s.seenBuf = nil, nil, nil
 }
 
 // restoreOrder puts the spheres back in body order (the generic stages'
