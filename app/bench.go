@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -23,6 +24,25 @@ func startProfile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// memProfileRate is runtime.MemProfileRate under `bench --memprofile`: one
+// sample per 4 KiB allocated, fine enough for arrays of a few bytes a sphere.
+const memProfileRate = 4096
+
+// writeHeapProfile collects the garbage and writes the heap profile (the
+// live objects' allocation sites) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // DefaultScene is what `grainlab` opens and `grainlab bench` measures.
@@ -54,11 +74,16 @@ type BenchResult struct {
 // bench runs a scene headless and measures its speed, stopped early (after
 // a complete step) when stop is set: the figures are those of the steps
 // taken, with an *Interrupted error.
-func bench(o Options, stop *stopFlag) (*BenchResult, error) {
+//
+// With heap != "", the heap profile after the run (a garbage collection
+// first, the world still live) is written to that file.
+func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
+	defer setGC(SetupGCPercent)()
 	s, err := Load(o)
 	if err != nil {
 		return nil, err
 	}
+	setGC(SteppingGCPercent) // the deferred call puts back the setting before bench
 	w := s.World
 	r := &BenchResult{Scene: s.Spec.Name, Workers: w.Settings.Workers}
 	for _, b := range w.Bodies {
@@ -86,6 +111,12 @@ func bench(o Options, stop *stopFlag) (*BenchResult, error) {
 		err = &Interrupted{sig}
 	}
 	r.Wall = time.Since(start)
+	if heap != "" {
+		if err := writeHeapProfile(heap); err != nil {
+			return nil, err
+		}
+		runtime.KeepAlive(s)
+	}
 	r.Profile = w.Stats.Profile.Sub(prof0)
 	r.Steps = w.Steps - steps0
 	r.SimTime = w.Time - t0
@@ -117,6 +148,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Restart, "restart", "auto", `start from the body states of a final.json ("builtin:NAME" for a shipped state; "auto": the shipped packed box for the default scene unless a --set changes its bodies, else none)`)
 	fs.Var(&sets, "set", "override a scene value (repeatable)")
 	prof := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	heap := fs.String("memprofile", "", "write the heap profile after the run to this file (live objects, sampled every 4 KiB)")
 	if err := fs.Parse(args); err != nil {
 		return ExitInput
 	}
@@ -126,6 +158,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	if *dur > 0 {
 		o.Duration = *dur
+	}
+	if *heap != "" {
+		runtime.MemProfileRate = memProfileRate
 	}
 	if *prof != "" {
 		stop, err := startProfile(*prof)
@@ -141,7 +176,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	}
 	stop, release := catchSignals(stderr, "stopping the benchmark")
 	defer release()
-	r, err := bench(o, stop)
+	r, err := bench(o, stop, *heap)
 	if err != nil && r == nil {
 		fmt.Fprintln(stderr, "grainlab bench:", err)
 		return ExitFor(err)

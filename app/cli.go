@@ -116,7 +116,7 @@ func usage(w io.Writer) {
                                     simulate T seconds headless and render one frame to a PNG
   grainlab shot RUN --time T --out FILE.png   the frame of a recorded run at time T
   grainlab scenes                   list the built-in scenes
-  grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE]
+  grainlab bench [--scene S] [--time T] [--workers N] [--set k=v]... [--cpuprofile FILE] [--memprofile FILE]
                                     measure steps/s, µs per contact per step, wall s per simulated s
   grainlab lammps SCENE [--restart FILE] [--steps N] [--dt DT] [--dump-every N] [--set k=v]... [--out DIR]
                                     write a world of spheres as a LAMMPS deck (timing side by side;

@@ -121,11 +121,13 @@ type RunConfig struct {
 // code. SIGINT and SIGTERM stop it after the current step with its outputs
 // written (exit 130, 143).
 func Run(o Options, c RunConfig, stderr io.Writer) int {
+	defer setGC(SetupGCPercent)()
 	s, err := Load(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return ExitFor(err)
 	}
+	setGC(SteppingGCPercent) // the deferred call puts back the setting before Run
 	for _, n := range s.Notes {
 		fmt.Fprintf(stderr, "grainlab: note: %s: %s\n", o.Restart, n)
 	}

@@ -165,9 +165,21 @@ func sanitizeMargin(m float64) float64 {
 	return m
 }
 
+// grow returns s with length n, reallocated with a quarter more room when
+// its capacity is short (arrays whose length varies: pairs, cells).
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// sized returns s with length n, reallocated to exactly n when its capacity
+// is short: for arrays of one entry a body, whose number is known (at 10⁶
+// spheres the quarter of room of grow held ~20 bytes a sphere).
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
 	return s[:n]
 }
@@ -281,7 +293,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	g.h0 = h0
 
 	// 3. Level of each body; per-level counts and largest radius.
-	g.lev = grow(g.lev, nb)
+	g.lev = sized(g.lev, nb)
 	for k, i := range g.body {
 		r := radii[i] + margin
 		d := 2 * r * (1 + slack)
@@ -328,7 +340,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		}
 		lv.h, lv.inv = h, 1/h
 	}
-	g.byLev = grow(g.byLev, nb)
+	g.byLev = sized(g.byLev, nb)
 	for k := range nb {
 		L := g.lev[k]
 		g.byLev[g.cnt[L]] = int32(k)
@@ -336,8 +348,8 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	}
 
 	// 5. Cell coordinates; dense or hashed cells per level; global cell index.
-	g.q = grow(g.q, nb)
-	g.cell = grow(g.cell, nb)
+	g.q = sized(g.q, nb)
+	g.cell = sized(g.cell, nb)
 	g.hq = g.hq[:0]
 	g.initHash(nb)
 	total := int32(0)
@@ -394,7 +406,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	}
 	g.cnt = grow(g.cnt, int(total))
 	copy(g.cnt, cs[:total])
-	g.sl = grow(g.sl, nb)
+	g.sl = sized(g.sl, nb)
 	for k, i := range g.body {
 		c := g.cell[k]
 		p := g.cnt[c]

@@ -213,11 +213,11 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.lo, g.h0 = lo, h0
 	g.levs[0] = lv
 	g.used = append(g.used[:0], 0)
-	g.body = grow(g.body, n)
+	g.body = sized(g.body, n)
 	for i := range g.body {
 		g.body[i] = int32(i)
 	}
-	g.cell = grow(g.cell, n)
+	g.cell = sized(g.cell, n)
 	g.fork(phaseCells)
 	// Slots in cell order, bodies in index order within a cell: the
 	// counting is serial, the slots are written in parts.
@@ -233,12 +233,12 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	}
 	g.cnt = grow(g.cnt, int(total))
 	copy(g.cnt, cs[:total])
-	g.pos = grow(g.pos, n)
+	g.pos = sized(g.pos, n)
 	for k, c := range g.cell[:n] {
 		g.pos[k] = g.cnt[c]
 		g.cnt[c]++
 	}
-	g.sl = grow(g.sl, n)
+	g.sl = sized(g.sl, n)
 	g.fork(phaseSlots)
 	if g.Fork == nil {
 		// One worker: the 13-cell half stencil and a sort of all pairs

@@ -202,9 +202,9 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 		return false, v.pairs
 	}
 	v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.pairs)
-	v.refPos = grow(v.refPos, n)
-	v.refRad = grow(v.refRad, n)
-	v.refOK = grow(v.refOK, n)
+	v.refPos = sized(v.refPos, n)
+	v.refRad = sized(v.refRad, n)
+	v.refOK = sized(v.refOK, n)
 	if split {
 		v.fork(verletCopy)
 	} else {

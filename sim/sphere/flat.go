@@ -23,8 +23,17 @@ type Flat struct {
 	X []geom.Vec3
 }
 
-// Resize makes f hold n spheres, reusing the storage when it can.
-func (f *Flat) Resize(n int) { f.S, f.X = resize(f.S, n), resize(f.X, n) }
+// Resize makes f hold n spheres, reusing the storage when it can, else
+// allocating exactly n (no growth slack: the number of spheres is known).
+func (f *Flat) Resize(n int) {
+	if cap(f.S) < n {
+		f.S = make([]State, n)
+	}
+	if cap(f.X) < n {
+		f.X = make([]geom.Vec3, n)
+	}
+	f.S, f.X = f.S[:n], f.X[:n]
+}
 
 // SyncX copies the centre of every state S[k] to X[k].
 func (f *Flat) SyncX() {

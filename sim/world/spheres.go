@@ -34,25 +34,22 @@ type Spheres struct {
 	byBody    []int32
 	ordered   bool
 	orderedAt int64 // w.Steps at the last renumbering
-	perm      []int32
-	newOf     []int32
-	orderKeys []orderKey
-	bodyBuf   []*body.Body
-	idxBuf    []int32
-	matBuf    []int32
-	f64Buf    []float64
-	vecBuf    []geom.Vec3
-	stateBuf  []sphere.State
-	recBuf    []sphereRec
-	seenBuf   []bool
-	mergeOrd  []int32
-	slotCnt   []int32
+	// The spare arrays of a renumbering's permutations (nil between
+	// renumberings: applyOrder).
+	bodyBuf  []*body.Body
+	idxBuf   []int32
+	matBuf   []int32
+	f64Buf   []float64
+	vecBuf   []geom.Vec3
+	stateBuf []sphere.State
+	seenBuf  []bool
+	mergeOrd []int32
+	slotCnt  []int32
 	// kin and specs hold what Drift and Accept need of each species, the
-	// integrator's kinematics and the world's part; rec what Drift needs of
-	// each sphere besides its state and species, in sphere order.
+	// integrator's kinematics and the world's part (besides a sphere's
+	// state and species, Drift reads only the Verlet reference positions).
 	kin   []SphereKin
 	specs []sphereSpec
-	rec   []sphereRec
 	// acc is the accepted state of each sphere, in sphere order:
 	// Drift's start. accFresh: acc holds it (else Drift reads the bodies);
 	// lazy: Accept leaves the bodies alone (SetLazyBodies); stale: the
@@ -61,7 +58,7 @@ type Spheres struct {
 	// until the next Drift swaps the two arrays (accepted reads it).
 	acc                          []sphere.State
 	accFresh, lazy, stale, trAcc bool
-	refBuilds                    int // Verlet builds when rec's reference positions were copied
+	driftRef                     []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 
 	// Drift and Accept in two parts on the crew (passes).
 	part             [2]passPart
@@ -74,13 +71,9 @@ type Spheres struct {
 	rb               rebuildState                              // a list rebuild in parts (rebuildParts)
 	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
-	sidx             []int32 // sphere of body i, −1 for walls
-	r                []float64
-	mass             []float64
-	invM             []float64 // 1/m of sphere k (its body's InvMass)
-	invI             []float64 // 1/I of sphere k (its body's IBodyInv, isotropic)
-	rad              []float64 // broad-phase radius r + ḡ/2
-	mg               []geom.Vec3
+	sidx             []int32      // sphere of body i, −1 for walls
+	r                []float64    // radius of sphere k (the kernels read it by sphere)
+	rad              []float64    // broad-phase radius r + ḡ/2
 	spec             []int32      // species of sphere k (equal mass properties and material)
 	rep              []*body.Body // a body of each species
 	gmax             float64      // ḡ of the world (MaxGap)
@@ -137,13 +130,6 @@ type Spheres struct {
 	splitPairs, splitSpheres func(worker, lo, hi int)
 	dtEval                   float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
 	drift                    driftTest // the last Drift's list test
-}
-
-// sphereRec is what the world's part of Drift needs of a sphere besides
-// its state and species, stored in sphere order so that the pass reads
-// memory in order.
-type sphereRec struct {
-	ref geom.Vec3 // the Verlet list's reference position
 }
 
 // sphereSpec is what the world's part of Drift and Accept needs of the
@@ -256,8 +242,11 @@ func (s *Spheres) build() {
 	if w.DefaultParams() == nil {
 		return
 	}
+	if nb := len(w.Bodies); cap(s.body) < nb { // at most one sphere a body: no append growth
+		s.body, s.idx = make([]*body.Body, 0, nb), make([]int32, 0, nb)
+	}
 	s.body, s.idx = s.body[:0], s.idx[:0]
-	s.sidx = resize(s.sidx, len(w.Bodies))
+	s.sidx = sized(s.sidx, len(w.Bodies))
 	for i, b := range w.Bodies {
 		s.sidx[i] = -1
 		if b.Wall >= 0 {
@@ -349,10 +338,9 @@ func (s *Spheres) build() {
 	}
 
 	// Per sphere: radii, weight, species.
-	s.r, s.rad, s.mass = resize(s.r, n), resize(s.rad, n), resize(s.mass, n)
-	s.invM, s.invI = resize(s.invM, n), resize(s.invI, n)
-	s.mg, s.spec = resize(s.mg, n), resize(s.spec, n)
-	s.mat, s.byBody = resize(s.mat, n), resize(s.byBody, n)
+	// (Mass, 1/m, 1/I and the weight are the species' (s.specs, s.kin).)
+	s.r, s.rad, s.spec = sized(s.r, n), sized(s.rad, n), sized(s.spec, n)
+	s.mat, s.byBody = sized(s.mat, n), sized(s.byBody, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
 		r, m, im float64
@@ -362,11 +350,9 @@ func (s *Spheres) build() {
 	}
 	specs := map[specKey]int32{}
 	for k, b := range s.body {
-		s.r[k], s.mass[k] = b.R, b.Mass
+		s.r[k] = b.R
 		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
-		s.invM[k], s.invI[k] = b.InvMass, b.IBodyInv[0][0]
 		s.rad[k] = b.Radius() + s.gmax/2
-		s.mg[k] = w.Gravity.Scale(b.Mass)
 		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.IBody, b.Material}
 		id, ok := specs[key]
 		if !ok {
@@ -376,18 +362,16 @@ func (s *Spheres) build() {
 		}
 		s.spec[k] = id
 	}
-	s.rec = resize(s.rec, n)
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
 		s.kin[id] = SphereKin{InvM: b.InvMass, InvI: b.IBodyInv[0][0]}
 		s.specs[id] = sphereSpec{mass: b.Mass, mg: w.Gravity.Scale(b.Mass), r: b.R}
 	}
-	s.acc = resize(s.acc, n)
+	s.acc = sized(s.acc, n)
 	s.accFresh, s.stale, s.trAcc = false, false, false
-	s.refBuilds = -1
 	s.tr.Resize(n)
 	s.listed = false
-	s.wr = resize(s.wr, n)
+	s.wr = sized(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))
 
 	// Pair classes: a table of species pairs, or one class per pair when
@@ -418,7 +402,7 @@ func (s *Spheres) build() {
 		})
 	}
 	s.wallForce = resize(s.wallForce, len(w.Walls))
-	s.seen = resize(s.seen, len(w.Walls)*n)
+	s.seen = sized(s.seen, len(w.Walls)*n)
 	clear(s.seen)
 	s.wallOn = resize(s.wallOn, len(w.Walls))
 	s.dt.build(s)
@@ -489,10 +473,32 @@ func hasFacet(cs []contact.Contact) bool {
 	return false
 }
 
-// resize returns s with length n, reallocated only when its capacity is short.
+// resize returns s with length n, reallocated only when its capacity is short
+// (with a quarter more room: for arrays whose length changes, e.g. by pair).
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// spare returns s, or nil when it holds far more room than it uses: the
+// first list makes every pair fresh (a bound to take) and every part's
+// lists that long, the later rebuilds a few (4 bytes a pair, 14 MB at 10⁶
+// spheres, for each of s.fresh and the parts' lists).
+func spare[T any](s []T) []T {
+	if c := cap(s); c > 1<<16 && c > 4*len(s) {
+		return nil
+	}
+	return s
+}
+
+// sized returns s with length n, reallocated to exactly n when its capacity
+// is short: for arrays of one entry a sphere, whose length is known (no
+// growth slack: 152 bytes a sphere for the states, ~40 more for the rest).
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
 	}
 	return s[:n]
 }

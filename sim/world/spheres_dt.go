@@ -146,7 +146,7 @@ func (s *Spheres) StableDt() float64 {
 		i, j := l.P[k].I, l.P[k].J
 		dt = min(dt, ApproachDt(0.1*c.rmin, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wr[i]+s.wr[j], 0))
 	}
-	s.fresh = s.fresh[:0]
+	s.fresh = spare(s.fresh[:0])
 	for i := range s.slots {
 		sl := &s.slots[i]
 		if !sl.cand {

@@ -242,7 +242,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	p := &s.laws[sl.law]
 	ov := -gap
 	sl.touch, sl.delta = true, ov
-	m := s.mass[k] // law.EquivalentMass with a wall
+	m := s.specs[s.spec[k]].mass // law.EquivalentMass with a wall
 	if sl.simple && pl.still {
 		vn := tr.S[k].V.Dot(n)
 		fn := sl.kn*ov - sl.damp*vn // S2 eq. (20), law.Smooth.Normal (v_n = ġ_n)

@@ -11,3 +11,21 @@ func SetMaxClassSpecies(n int) int {
 // PairClassTable reports whether the sphere path of w tabulates its pair
 // classes by species pair (tests).
 func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
+
+// SphereArrays describes the memory of the sphere path of w (tests): the
+// number of spheres, the least and largest capacity of its arrays of one
+// entry a sphere, whether it holds spare renumbering arrays between
+// renumberings, and whether the spheres are renumbered.
+func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
+	s := w.Spheres()
+	n = len(s.body)
+	caps := []int{cap(s.tr.S), cap(s.tr.X), cap(s.acc), cap(s.r), cap(s.rad), cap(s.wr),
+		cap(s.spec), cap(s.mat), cap(s.byBody)}
+	minCap, maxCap = caps[0], caps[0]
+	for _, c := range caps {
+		minCap, maxCap = min(minCap, c), max(maxCap, c)
+	}
+	spares = s.bodyBuf != nil || s.idxBuf != nil || s.matBuf != nil || s.f64Buf != nil ||
+		s.vecBuf != nil || s.stateBuf != nil || s.seenBuf != nil
+	return n, minCap, maxCap, spares, s.ordered
+}

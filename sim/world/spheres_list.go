@@ -33,8 +33,9 @@ func (s *Spheres) updateList() {
 		return
 	}
 	if !test.ran {
+		specs, spec := s.specs, s.spec[:len(S)]
 		for k := range S {
-			S[k].F, S[k].T = s.mg[k], geom.Vec3{}
+			S[k].F, S[k].T = specs[spec[k]].mg, geom.Vec3{}
 		}
 	}
 	reordered := false
@@ -269,6 +270,7 @@ func (s *Spheres) pairsEnd() {
 		s.owl = append(s.owl, pt.owl...)
 		s.fresh = append(s.fresh, pt.fresh...)
 		miss = miss || pt.miss
+		pt.owl, pt.fresh = spare(pt.owl), spare(pt.fresh)
 	}
 	s.csrStale = true
 	for c := range nChunks + 1 {
@@ -462,7 +464,7 @@ func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 	if s.pairCls != nil {
 		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
 	} else {
-		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.mass[a], s.mass[b], s.laws[li].GammaN)
+		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass, s.laws[li].GammaN)
 	}
 	l.SetPair(k, a, b, c)
 	if l.Law != nil {
@@ -536,7 +538,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.k, sl.wall = int32(k), int32(wi)
 			sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
 			p := &s.laws[sl.law]
-			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.mass[k]*p.GammaN, p.LimitDamping
+			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
 			sl.seen = s.seen[wi*n+k]
 			sl.swap = pl.bi < s.idx[k]
 			d := x.Sub(pl.P).Dot(pl.N)

@@ -75,7 +75,7 @@ func (s *Spheres) reorder() {
 	if cell > 0 && !math.IsInf(cell, 0) {
 		inv = 1 / cell
 	}
-	keys := s.orderKeys[:0]
+	keys := make([]orderKey, 0, n)
 	for k := range S {
 		x := S[k].X
 		q := func(v float64) uint64 {
@@ -96,12 +96,10 @@ func (s *Spheres) reorder() {
 		}
 		return int(a.k - b.k)
 	})
-	s.orderKeys = keys
-	perm := resize(s.perm, n) // perm[new] = old
+	perm := make([]int32, n) // perm[new] = old (renumberings are 1000 steps apart: no arrays kept between them)
 	for k := range keys {
 		perm[k] = keys[k].k
 	}
-	s.perm = perm
 	s.applyOrder(perm)
 	s.ordered, s.orderedAt = true, s.w.Steps
 }
@@ -109,32 +107,25 @@ func (s *Spheres) reorder() {
 // applyOrder renumbers the spheres: new sphere k is old sphere perm[k].
 func (s *Spheres) applyOrder(perm []int32) {
 	n := len(perm)
-	newOf := resize(s.newOf, n) // newOf[old] = new
+	newOf := make([]int32, n) // newOf[old] = new
 	for k, o := range perm {
 		newOf[o] = int32(k)
 	}
-	s.newOf = newOf
 	s.body = permuted(s.body, perm, &s.bodyBuf)
 	s.idx = permuted(s.idx, perm, &s.idxBuf)
 	s.mat = permuted(s.mat, perm, &s.matBuf)
 	s.r = permuted(s.r, perm, &s.f64Buf)
-	s.mass = permuted(s.mass, perm, &s.f64Buf)
-	s.invM = permuted(s.invM, perm, &s.f64Buf)
-	s.invI = permuted(s.invI, perm, &s.f64Buf)
 	s.rad = permuted(s.rad, perm, &s.f64Buf)
 	s.wr = permuted(s.wr, perm, &s.f64Buf)
-	s.mg = permuted(s.mg, perm, &s.vecBuf)
 	s.spec = permuted(s.spec, perm, &s.matBuf)
 	s.tr.S = permuted(s.tr.S, perm, &s.stateBuf)
 	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
-	// The passes' records follow the spheres (Drift and Accept walk them in
-	// sphere order, the accepted state acc with them).
-	s.rec = permuted(s.rec, perm, &s.recBuf)
+	// The accepted state acc follows the spheres (Drift and Accept walk it
+	// in sphere order).
 	s.acc = permuted(s.acc, perm, &s.stateBuf)
-	s.refBuilds = -1
 	// byBody: the spheres in body order.
 	j := 0
 	for _, k := range s.sidx {
@@ -144,7 +135,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 		}
 	}
 	if nw := len(s.planes); nw > 0 {
-		seen := resize(s.seenBuf, len(s.seen))
+		seen := sized(s.seenBuf, len(s.seen))
 		for wi := range nw {
 			for k, o := range perm {
 				seen[wi*n+k] = s.seen[wi*n+int(o)]
@@ -182,6 +173,10 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.csrStale = true
 	s.w.verlet.Invalidate()
 	s.listed = false
+	// The spare arrays of the permutations (about 230 bytes a sphere) are
+	// not kept for the next renumbering, 1000 steps away.
+	s.bodyBuf, s.idxBuf, s.matBuf, s.f64Buf = nil, nil, nil, nil
+	s.vecBuf, s.stateBuf, s.seenBuf = nil, nil, nil
 }
 
 // restoreOrder puts the spheres back in body order (the generic stages'
@@ -191,9 +186,7 @@ func (s *Spheres) restoreOrder() {
 		return
 	}
 	n := len(s.body)
-	perm := resize(s.perm, n)
-	copy(perm, s.byBody)
-	s.perm = perm
+	perm := slices.Clone(s.byBody[:n])
 	s.applyOrder(perm)
 	s.ordered = false
 }
@@ -207,7 +200,7 @@ type orderKey struct {
 // permuted returns the values of v in the order perm (new k holds old
 // perm[k]), written to *buf, whose storage is swapped with v's.
 func permuted[T any](v []T, perm []int32, buf *[]T) []T {
-	out := resize(*buf, len(v))
+	out := sized(*buf, len(v))
 	for k, o := range perm {
 		out[k] = v[o]
 	}

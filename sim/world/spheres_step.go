@@ -77,11 +77,11 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	ref := w.verlet.Ref()
 	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
-	if test && s.refBuilds != w.verlet.Builds() {
-		for k := range s.rec {
-			s.rec[k].ref = ref[k]
-		}
-		s.refBuilds = w.verlet.Builds()
+	s.driftRef = nil
+	if test {
+		// The Verlet list's reference positions, in sphere order (the
+		// centres it was given): read in place, no copy a sphere.
+		s.driftRef = ref
 	}
 	if s.trAcc {
 		// The accepted state is tr's (Accept with lazy bodies): acc takes it
@@ -156,10 +156,10 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 	finite = true
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		rec, spec := s.rec[b0:b1], s.spec[b0:b1]
-		spec = spec[:len(rec)]
-		acc, tr := s.acc[b0:b1], s.tr.S[b0:b1]
-		acc, tr = acc[:len(rec)], tr[:len(rec)]
+		tr, spec := s.tr.S[b0:b1], s.spec[b0:b1]
+		spec = spec[:len(tr)]
+		acc := s.acc[b0:b1]
+		acc = acc[:len(tr)]
 		if !s.accFresh {
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
@@ -167,16 +167,20 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 		}
 		s.kickDrift(s.kin, spec, acc, tr, s.dtDrift)
 		X := s.tr.X[b0:b1]
-		X = X[:len(rec)]
-		for i := range rec {
-			c := &rec[i]
+		X = X[:len(tr)]
+		var ref []geom.Vec3
+		if test {
+			ref = s.driftRef[b0:b1]
+			ref = ref[:len(tr)]
+		}
+		for i := range tr {
 			st := &tr[i]
 			st.F, st.T = s.specs[spec[i]].mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
 			}
-			x, p := st.X, c.ref
+			x, p := st.X, ref[i]
 			dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
 			d := dx*dx + dy*dy + dz*dz
 			if !(d <= math.MaxFloat64) {

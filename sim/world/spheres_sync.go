@@ -48,12 +48,13 @@ func (s *Spheres) importGeneric() {
 	}
 	ref := w.verlet.Ref()
 	if len(ref) < n {
-		// The next Update rebuilds (and the slots with it); list from here until then.
-		ref = w.centers[:0]
-		for _, b := range s.body {
-			ref = append(ref, b.X)
+		// The next Update rebuilds (and the slots with it); list from here
+		// until then (a copy not kept: the world's centres are the generic
+		// stages' buffer, 24 bytes a sphere the sphere path never reads).
+		ref = make([]geom.Vec3, n)
+		for k, b := range s.body {
+			ref[k] = b.X
 		}
-		w.centers = ref
 	}
 	s.slots = s.slots[:0]
 	s.buildSlots(ref[:n], w.skin)

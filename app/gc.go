@@ -1,0 +1,32 @@
+package app
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// The garbage collector's GOGC in `grainlab run` and `grainlab bench` (Go's
+// default is 100), unless the GOGC environment variable sets it. A world's
+// arrays are made at set-up and reused by the steps, which allocate little:
+// at 100 the garbage of set-up (appends that grew, the start audit's
+// grid) and of the occasional regrowth while stepping (a longer pair list,
+// a renumbering every 1000 spheres' steps) pile up to the size of the live
+// heap before a collection, so peak memory reaches up to twice what the
+// world holds. Measured at 10⁶ spheres (docs/performance.md, "Session 9:
+// memory per sphere"): set-up at 50 costs no more CPU than at 100 and
+// peaks 150–220 MB lower; 25 took 0.3 CPU-s more at set-up, but costs
+// nothing measurable while stepping.
+const (
+	SetupGCPercent    = 50 // while a scene is loaded and its world started
+	SteppingGCPercent = 25 // while the loaded world steps
+)
+
+// setGC sets GOGC to percent unless the user chose one (the GOGC environment
+// variable), and returns the function that puts back the setting before.
+func setGC(percent int) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(percent)
+	return func() { debug.SetGCPercent(old) }
+}

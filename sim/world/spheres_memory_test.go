@@ -1,0 +1,55 @@
+package world_test
+
+import (
+	"testing"
+
+	"grainlab/sim/integrate"
+	"grainlab/sim/scene"
+	"grainlab/sim/world"
+)
+
+// The sphere path's arrays of one entry a sphere hold exactly the spheres
+// (no growth slack: 152 bytes a sphere on a state array), before and after
+// renumberings, and no renumbering keeps its spare arrays for the next
+// (docs/performance.md, "Session 9: memory per sphere"). 300 spheres of
+// sphere-box-soft fall for 0.05 s, renumbered in Morton order every 50
+// steps.
+func TestSpherePathArraysSized(t *testing.T) {
+	oldMin, oldEvery := world.SphereReorderMin, world.SphereReorderEvery
+	world.SphereReorderMin, world.SphereReorderEvery = 64, 50
+	defer func() { world.SphereReorderMin, world.SphereReorderEvery = oldMin, oldEvery }()
+	s, err := scene.LoadBuiltin("sphere-box-soft", "generators.s.count=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := scene.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		n, lo, hi, spares, _ := world.SphereArrays(w)
+		if n != 300 || lo != n || hi != n {
+			t.Errorf("%s: %d spheres, per-sphere arrays' capacity %d…%d, want exactly 300", when, n, lo, hi)
+		}
+		if spares {
+			t.Errorf("%s: spare renumbering arrays kept", when)
+		}
+	}
+	check("after Start")
+	renumbered := false
+	if _, err := integrate.Advance(w, 0.05, func() bool {
+		_, _, _, _, ordered := world.SphereArrays(w)
+		renumbered = renumbered || ordered
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !renumbered {
+		t.Fatal("the spheres were never renumbered: the test does not test renumberings")
+	}
+	check("after 0.05 s")
+}
