@@ -56,15 +56,7 @@ func (s *Spheres) updateList() {
 		w.addGhosts(s.gmax)
 		centers, radii = w.centers, w.radii
 	}
-	if s.passes() {
-		// The grid searches a sphere pack in parts on the crew (same pairs).
-		if s.gridFork == nil {
-			s.gridFork = s.fork
-		}
-		w.verlet.Grid.Fork = s.gridFork
-	}
-	rebuilt, cand := w.verlet.Update(centers, radii, w.skin)
-	w.verlet.Grid.Fork = nil
+	rebuilt, cand := s.verletUpdate(centers, radii)
 	s.listed, s.skin = true, w.skin
 	switch {
 	case rebuilt && !w.Periodic.On():
@@ -569,4 +561,21 @@ func rimDistance(p geom.Vec3, edges [][2]geom.Vec3) float64 {
 		d2 = min(d2, p.Sub(e[0].AddScaled(t, ab)).Norm2())
 	}
 	return math.Sqrt(d2)
+}
+
+// verletUpdate is the world's Verlet upkeep (broad.Verlet.Update) with the
+// grid searching a sphere pack in parts on the crew when the passes split
+// (the same pairs); the grid's Fork is cleared on the way out, also when a
+// pass panics, so that the generic path never searches on the sphere
+// path's crew.
+func (s *Spheres) verletUpdate(centers []geom.Vec3, radii []float64) (rebuilt bool, cand [][2]int32) {
+	w := s.w
+	if s.passes() {
+		if s.gridFork == nil {
+			s.gridFork = s.fork
+		}
+		w.verlet.Grid.Fork = s.gridFork
+		defer func() { w.verlet.Grid.Fork = nil }()
+	}
+	return w.verlet.Update(centers, radii, w.skin)
 }
