@@ -129,7 +129,7 @@ type Newmark struct {
 	prec   []mat6
 	tan    nmTangent   // the assembled tangent (newmark_tangent.go)
 	useTan bool        // the current Newton system uses tan
-	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (velMap)
+	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (kTheta)
 	gm     krylov.Work
 	guard  []nmGuard
 	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
