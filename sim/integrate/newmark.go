@@ -127,6 +127,8 @@ type Newmark struct {
 	yt     []float64
 	rt     []float64
 	prec   []mat6
+	piv    [][6]uint8  // row order of the LU factors in prec (precLU)
+	precLU bool        // prec holds LU factors (buildTangent), not inverses (buildPrec)
 	tan    nmTangent   // the assembled tangent (newmark_tangent.go)
 	useTan bool        // the current Newton system uses tan
 	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (kTheta)
@@ -510,6 +512,10 @@ func (n *Newmark) prepare(w *world.World) {
 		n.prec = make([]mat6, len(n.nb))
 	}
 	n.prec = n.prec[:len(n.nb)]
+	if cap(n.piv) < len(n.nb) {
+		n.piv = make([][6]uint8, len(n.nb))
+	}
+	n.piv = n.piv[:len(n.nb)]
 
 	n.prepareGuard(w)
 }

@@ -109,15 +109,16 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	// diag(I, Ξ/ρ); the preconditioner inverts them.
 	w.Parallel(len(n.nb), func(k int) {
 		n.scaleBlock(&T.diag[k], k, k)
-		P := T.diag[k]
-		if !P.invert() {
-			P = mat6{}
+		n.prec[k] = T.diag[k]
+		if !n.prec[k].lu(&n.piv[k]) {
+			n.prec[k] = mat6{}
 			for i := 0; i < 6; i++ {
-				P[i][i] = 1 / n.a1
+				n.prec[k][i][i] = 1 / n.a1
 			}
+			n.piv[k] = noPivot
 		}
-		n.prec[k] = P
 	})
+	n.precLU = true
 	return true
 }
 
@@ -279,37 +280,23 @@ func geoBlk(B *mat6, f, r geom.Vec3, s float64) {
 // diag(I, Ξ_l/ρ_l).
 func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 	bk, bl := &n.nb[k], &n.nb[l]
-	var out mat6
-	xk, xl := bk.xi, bl.xi
-	for i := 0; i < 6; i++ {
-		for j := 0; j < 6; j++ {
-			// column transform first: B·diag(I, Ξ_l/ρ_l)
-			v := B[i][j]
-			if j >= 3 {
-				v = 0
-				for m := 0; m < 3; m++ {
-					v += B[i][3+m] * xl[m][j-3]
-				}
-				v /= bl.rho
-			}
-			out[i][j] = v
+	xk, xl := &bk.xi, &bl.xi
+	cl, rk, rr := 1/bl.rho, 1/bk.m, 1/(bk.m*bk.rho)
+	for i := 0; i < 6; i++ { // columns δα: B·Ξ_l/ρ_l
+		b3, b4, b5 := B[i][3], B[i][4], B[i][5]
+		for j := 0; j < 3; j++ {
+			B[i][3+j] = (b3*xl[0][j] + b4*xl[1][j] + b5*xl[2][j]) * cl
 		}
 	}
-	var res mat6
-	for i := 0; i < 6; i++ {
-		for j := 0; j < 6; j++ {
-			if i < 3 {
-				res[i][j] = out[i][j] / bk.m
-				continue
-			}
-			v := 0.0
-			for m := 0; m < 3; m++ {
-				v += xk[m][i-3] * out[3+m][j] // Ξᵀ
-			}
-			res[i][j] = v / (bk.m * bk.rho)
+	for j := 0; j < 6; j++ { // rows: I/m and Ξ_kᵀ/(mρ)
+		b3, b4, b5 := B[3][j], B[4][j], B[5][j]
+		for i := 0; i < 3; i++ {
+			B[3+i][j] = (xk[0][i]*b3 + xk[1][i]*b4 + xk[2][i]*b5) * rr
 		}
+		B[0][j] *= rk
+		B[1][j] *= rk
+		B[2][j] *= rk
 	}
-	*B = res
 }
 
 // inertiaBlock sets B to the inertia part of body k's unscaled tangent in
@@ -424,7 +411,7 @@ func mulAdd6(B *mat6, v, out *[6]float64) {
 // periodic worlds), the finite-difference products with buildPrec's
 // preconditioner.
 func (n *Newmark) newtonMatrix(w *world.World) {
-	n.useTan = false
+	n.useTan, n.precLU = false, false
 	if n.FDProducts || len(w.Bonds) > 0 || w.Periodic.On() { // bonds and periodic images: not linearised here
 		n.buildPrec(w)
 		return
