@@ -86,7 +86,7 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		if !ok {
 			xiInv = geom.Identity()
 		}
-		n.qxi[k] = geom.RodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
+		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
 	// Pair by pair, in parallel: the pair's four blocks.
 	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
@@ -315,7 +315,8 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
 	var D geom.Mat3
 	h := 1e-7 * math.Max(1, bd.alpha.Norm())
-	f0 := n.rotResidual(b, bd, bd.alpha)
+	R0 := bd.q0.Mat()
+	f0 := n.rotResidual(b, bd, &R0, bd.alpha)
 	for j := 0; j < 3; j++ {
 		var e geom.Vec3
 		switch j {
@@ -326,7 +327,7 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 		default:
 			e.Z = h
 		}
-		d := n.rotResidual(b, bd, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
+		d := n.rotResidual(b, bd, &R0, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
 		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
 	}
 	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
@@ -344,16 +345,45 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 
 // rotResidual is Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at the trial rotation
 // increment al, as setTrial and residualForces compute it (S0 eq. 5, 6, 9,
-// 15, 19, 22), m_e the moment of the last evaluation.
-func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, al geom.Vec3) geom.Vec3 {
+// 15, 19, 22), m_e the moment of the last evaluation; R0 is the rotation
+// matrix of the start-of-step orientation Q^i, so Q^Δ R0 is the trial one.
+func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, R0 *geom.Mat3, al geom.Vec3) geom.Vec3 {
 	da := al.Sub(bd.ap)
-	Qd := geom.RodriguesMat(al)                                                     // S0 eq. (6)
-	R := geom.QFromRodrigues(al).Mul(bd.q0).Normalize().Mat()                       // Q^Δ Q^i, S0 eq. (5)
+	Qd := rodriguesMat(al)                                                          // S0 eq. (6)
+	R := Qd.Mul(*R0)                                                                // Q^Δ Q^i, S0 eq. (5)
 	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody.MulV(R.TMulV(v))) } // S0 eq. (15)
 	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                 // S0 eq. (22)
 	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                       // S0 eq. (22)
 	mt := W.Cross(jmul(W)).Add(jmul(wd))                                            // S0 eq. (19)
-	return geom.RodriguesXi(al).TMulV(mt.Sub(b.T))                                  // S0 eq. (17), (62)
+	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                       // S0 eq. (17), (62)
+}
+
+// rodriguesMat is geom.RodriguesMat written out, Q(α) = I + c([α]× +
+// ½(α⊗α − |α|² I)) with c = 4/(4 + |α|²) (S0 eq. 6; [α]×² = α⊗α − |α|² I),
+// for the tangent's many evaluations.
+func rodriguesMat(a geom.Vec3) geom.Mat3 {
+	a2 := a.Norm2()
+	c := 4 / (4 + a2)
+	h := 0.5 * c
+	xy, xz, yz := h*a.X*a.Y, h*a.X*a.Z, h*a.Y*a.Z
+	cx, cy, cz := c*a.X, c*a.Y, c*a.Z
+	return geom.Mat3{
+		{1 + h*(a.X*a.X-a2), xy - cz, xz + cy},
+		{xy + cz, 1 + h*(a.Y*a.Y-a2), yz - cx},
+		{xz - cy, yz + cx, 1 + h*(a.Z*a.Z-a2)},
+	}
+}
+
+// rodriguesXi is geom.RodriguesXi written out, Ξ(α) = c(I + ½[α]×) with
+// c = 4/(4 + |α|²) (S0 eq. 9).
+func rodriguesXi(a geom.Vec3) geom.Mat3 {
+	c := 4 / (4 + a.Norm2())
+	h := 0.5 * c
+	return geom.Mat3{
+		{c, -h * a.Z, h * a.Y},
+		{h * a.Z, c, -h * a.X},
+		{-h * a.Y, h * a.X, c},
+	}
 }
 
 // tanMul is the product out = J v of the assembled tangent: the scaled

@@ -288,3 +288,18 @@ func TestMat6LUSolve(t *testing.T) {
 		t.Error("a singular block was factored")
 	}
 }
+
+// rodriguesMat and rodriguesXi, written out for the tangent, agree with
+// geom's (S0 eq. 6, 9) to round-off.
+func TestRodriguesWrittenOut(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		a := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(math.Pow(10, -3*rng.Float64()))
+		worst = math.Max(worst, rodriguesMat(a).MaxAbsDiff(geom.RodriguesMat(a)))
+		worst = math.Max(worst, rodriguesXi(a).MaxAbsDiff(geom.RodriguesXi(a)))
+	}
+	if worst > 1e-14 {
+		t.Errorf("largest difference %.3g > 1e-14", worst)
+	}
+}
