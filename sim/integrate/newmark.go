@@ -21,7 +21,7 @@ import (
 // equations of motion (S0 eq. 62) to zero. The tangent is assembled at each
 // iterate from the contacts' law derivatives in 6×6 body–body blocks
 // (newmark_tangent.go) and the linear systems are solved by GMRES,
-// right-preconditioned by the inverses of its diagonal blocks; with
+// right-preconditioned by its diagonal blocks (LU factors); with
 // FDProducts, and for smooth contacts, bonds or periodic worlds, the
 // products are finite differences of world.EvaluateFixed instead, with
 // approximate body blocks as preconditioner (newmark_precond.go).
@@ -105,9 +105,10 @@ type Newmark struct {
 	// whole world (jv) and the approximate block-Jacobi preconditioner
 	// (buildPrec) instead of the assembled analytic tangent
 	// (newmark_tangent.go). Worlds with smooth contacts use them anyway.
-	// Default true: the analytic tangent costs as much as the products it
-	// replaces on the collapse (docs/performance.md); scene key
-	// integrator.tangent: analytic (false) selects it.
+	// Default false: the analytic tangent costs 27% fewer instructions on
+	// the collapse since its assembly was made cheap (docs/performance.md,
+	// "Session 9: newmark's Newton iterations"); scene key
+	// integrator.tangent: fd (true) selects the products.
 	FDProducts bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
@@ -223,7 +224,7 @@ func NewNewmark() *Newmark {
 		GrowIters: 5, ShrinkIters: 9,
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
 		EnergyGain: 0.002,
-		FDProducts: true,
+		FDProducts: false,
 	}
 }
 
