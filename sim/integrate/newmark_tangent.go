@@ -70,7 +70,14 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		}
 		if a != lastA || b != lastB {
 			lastA, lastB = a, b
-			T.pairs = append(T.pairs, nmPair{a: int32(a), b: int32(b), lo: int32(len(T.cs))})
+			// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
+			if len(T.pairs) < cap(T.pairs) {
+				T.pairs = T.pairs[:len(T.pairs)+1]
+			} else {
+				T.pairs = append(T.pairs, nmPair{})
+			}
+			p := &T.pairs[len(T.pairs)-1]
+			p.a, p.b, p.lo = int32(a), int32(b), int32(len(T.cs))
 		}
 		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
 		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
