@@ -303,3 +303,70 @@ func TestRodriguesWrittenOut(t *testing.T) {
 		t.Errorf("largest difference %.3g > 1e-14", worst)
 	}
 }
+
+// kTheta, the contact force's derivative by a body's rotation written with
+// cross products, against its definition by 3×3 products: −(dg⊗n)[r]× +
+// dv·(−α4 [r]× Q^Δ Ξ⁻¹ + [r]×[ω]× − [ω]×[r]×) (S0 eq. 9, 22), random
+// vectors and matrices.
+func TestKThetaMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	rm := func() geom.Mat3 { return geom.Rows(rv(), rv(), rv()) }
+	n := NewNewmark()
+	n.constants(2e-3)
+	n.qxi = []geom.Mat3{rm()}
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		dg, nv, r, om := rv(), rv(), rv(), rv().Scale(30)
+		dv := rm()
+		R, W := geom.Skew(r), geom.Skew(om)
+		V := R.Mul(n.qxi[0]).Scale(-n.a4).Add(R.Mul(W)).Sub(W.Mul(R))
+		want := geom.Outer(dg, nv).Mul(R).Scale(-1).Add(dv.Mul(V))
+		got := n.kTheta(0, dg, nv, &dv, r, om)
+		scale := 0.0
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				scale = math.Max(scale, math.Abs(want[a][b]))
+			}
+		}
+		worst = math.Max(worst, got.MaxAbsDiff(want)/scale)
+	}
+	t.Logf("largest relative difference %.3g", worst)
+	if worst > 1e-12 {
+		t.Errorf("kTheta differs from its definition by %.3g (relative) > 1e-12", worst)
+	}
+}
+
+// addBlk and geoBlk, written with cross products, against their
+// definitions s·[I; [r]×]·[K, Kθ] and s·[f]×[r]× by 3×3 products.
+func TestBlocksMatchDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	rm := func() geom.Mat3 { return geom.Rows(rv(), rv(), rv()) }
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		K, Kt, r, f := rm(), rm(), rv(), rv()
+		s := []float64{-1, 1}[i%2]
+		var got, want mat6
+		addBlk(&got, &K, &Kt, r, s)
+		geoBlk(&got, f, r, s)
+		R := geom.Skew(r)
+		RK, RKt, G := R.Mul(K), R.Mul(Kt), geom.Skew(f).Mul(R)
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				want[a][b] = s * K[a][b]
+				want[a][3+b] = s * Kt[a][b]
+				want[3+a][b] = s * RK[a][b]
+				want[3+a][3+b] = s*RKt[a][b] + s*G[a][b]
+			}
+		}
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				worst = math.Max(worst, math.Abs(got[a][b]-want[a][b])/(1+math.Abs(want[a][b])))
+			}
+		}
+	}
+	if worst > 1e-13 {
+		t.Errorf("blocks differ from their definitions by %.3g > 1e-13", worst)
+	}
+}
