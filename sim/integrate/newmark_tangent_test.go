@@ -299,6 +299,7 @@ func TestRodriguesWrittenOut(t *testing.T) {
 		worst = math.Max(worst, rodriguesMat(a).MaxAbsDiff(geom.RodriguesMat(a)))
 		worst = math.Max(worst, rodriguesXi(a).MaxAbsDiff(geom.RodriguesXi(a)))
 	}
+	t.Logf("largest difference %.3g", worst)
 	if worst > 1e-14 {
 		t.Errorf("largest difference %.3g > 1e-14", worst)
 	}
@@ -366,6 +367,7 @@ func TestBlocksMatchDefinition(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("largest relative difference %.3g", worst)
 	if worst > 1e-13 {
 		t.Errorf("blocks differ from their definitions by %.3g > 1e-13", worst)
 	}
