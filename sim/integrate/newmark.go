@@ -21,7 +21,7 @@ import (
 // equations of motion (S0 eq. 62) to zero. The tangent is assembled at each
 // iterate from the contacts' law derivatives in 6×6 body–body blocks
 // (newmark_tangent.go) and the linear systems are solved by GMRES,
-// right-preconditioned by the inverses of its diagonal blocks; with
+// right-preconditioned by its diagonal blocks (LU factors); with
 // FDProducts, and for smooth contacts, bonds or periodic worlds, the
 // products are finite differences of world.EvaluateFixed instead, with
 // approximate body blocks as preconditioner (newmark_precond.go).
@@ -105,9 +105,10 @@ type Newmark struct {
 	// whole world (jv) and the approximate block-Jacobi preconditioner
 	// (buildPrec) instead of the assembled analytic tangent
 	// (newmark_tangent.go). Worlds with smooth contacts use them anyway.
-	// Default true: the analytic tangent costs as much as the products it
-	// replaces on the collapse (docs/performance.md); scene key
-	// integrator.tangent: analytic (false) selects it.
+	// Default false: the analytic tangent costs 27% fewer instructions on
+	// the collapse since its assembly was made cheap (docs/performance.md,
+	// "Session 9: newmark's Newton iterations"); scene key
+	// integrator.tangent: fd (true) selects the products.
 	FDProducts bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
@@ -127,9 +128,11 @@ type Newmark struct {
 	yt     []float64
 	rt     []float64
 	prec   []mat6
+	piv    [][6]uint8  // row order of the LU factors in prec (precLU)
+	precLU bool        // prec holds LU factors (buildTangent), not inverses (buildPrec)
 	tan    nmTangent   // the assembled tangent (newmark_tangent.go)
 	useTan bool        // the current Newton system uses tan
-	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (velMap)
+	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (kTheta)
 	gm     krylov.Work
 	guard  []nmGuard
 	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
@@ -221,7 +224,7 @@ func NewNewmark() *Newmark {
 		GrowIters: 5, ShrinkIters: 9,
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
 		EnergyGain: 0.002,
-		FDProducts: true,
+		FDProducts: false,
 	}
 }
 
@@ -510,6 +513,10 @@ func (n *Newmark) prepare(w *world.World) {
 		n.prec = make([]mat6, len(n.nb))
 	}
 	n.prec = n.prec[:len(n.nb)]
+	if cap(n.piv) < len(n.nb) {
+		n.piv = make([][6]uint8, len(n.nb))
+	}
+	n.piv = n.piv[:len(n.nb)]
 
 	n.prepareGuard(w)
 }

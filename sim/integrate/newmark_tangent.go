@@ -15,18 +15,16 @@ import (
 // one row of blocks per movable body, with a diagonal block per body and an
 // off-diagonal block for each pair of movable bodies in contact (both
 // orders), in the order of the contact list. Its product replaces the
-// finite-difference products of the whole world (Newmark.jv).
+// finite-difference products of the whole world (Newmark.jv). The diagonal
+// blocks are stored scaled to the residual's rows and unknowns (they give
+// the preconditioner); the off-diagonal ones in the bodies' (δu, δθ)
+// coordinates, the scaling applied to the vectors in the product (tanMul).
 type nmTangent struct {
-	diag  []mat6      // per movable body
-	off   []nmOff     // body–body blocks of the contact graph
-	cs    []nmContact // the contacts, pair by pair
-	pairs []nmPair    // the pairs with contacts, in the world's order
-}
-
-// nmOff is the block of row body r and column body c (positions in nb).
-type nmOff struct {
-	r, c int32
-	B    mat6
+	diag   []mat6      // per movable body, scaled
+	off    []int32     // the pairs (indices in pairs) of two movable bodies: blocks ab and ba
+	cs     []nmContact // the contacts, pair by pair
+	pairs  []nmPair    // the pairs with contacts, in the world's order
+	z, acc []float64   // tanMul's scratch
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -44,7 +42,7 @@ type nmOff struct {
 //   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
 //     relative motion of the contact points (δθ = Ξ δα, S0 eq. 9; r the
 //     levers PA − x_A, PB − x_B) and δv = α4 δu_A + V_A δθ_A − (B's) that
-//     of their relative velocity (S0 eq. 21–22, velMap), the force on A
+//     of their relative velocity (S0 eq. 21–22, kTheta), the force on A
 //     changes by dg (n·δd) + dv δv (world.ContactTangents: S0 eq. 49–57);
 //     A's rows take −[I; [r_A]×] times it, B's +[I; [r_B]×], the moments'
 //     lever terms (δθ×r)×f
@@ -72,7 +70,14 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		}
 		if a != lastA || b != lastB {
 			lastA, lastB = a, b
-			T.pairs = append(T.pairs, nmPair{a: int32(a), b: int32(b), lo: int32(len(T.cs))})
+			// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
+			if len(T.pairs) < cap(T.pairs) {
+				T.pairs = T.pairs[:len(T.pairs)+1]
+			} else {
+				T.pairs = append(T.pairs, nmPair{})
+			}
+			p := &T.pairs[len(T.pairs)-1]
+			p.a, p.b, p.lo = int32(a), int32(b), int32(len(T.cs))
 		}
 		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
 		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
@@ -88,12 +93,12 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		if !ok {
 			xiInv = geom.Identity()
 		}
-		n.qxi[k] = geom.RodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
+		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
 	// Pair by pair, in parallel: the pair's four blocks.
 	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
 	// In pair order (the same sums for any worker count): the diagonal
-	// blocks and the list of off-diagonal ones.
+	// blocks and the list of pairs with off-diagonal ones.
 	for i := range T.pairs {
 		p := &T.pairs[i]
 		ka, kb := n.kOf[p.a], n.kOf[p.b]
@@ -104,23 +109,23 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 			T.diag[kb].add(&p.bb)
 		}
 		if ka >= 0 && kb >= 0 {
-			T.off = append(T.off, nmOff{r: int32(ka), c: int32(kb), B: p.ab}, nmOff{r: int32(kb), c: int32(ka), B: p.ba})
+			T.off = append(T.off, int32(i))
 		}
 	}
-	// Scale rows by diag(1/m, Ξᵀ/(mρ)) and columns by diag(I, Ξ/ρ); the
-	// preconditioner inverts the diagonal blocks.
+	// Scale the diagonal blocks' rows by diag(1/m, Ξᵀ/(mρ)) and columns by
+	// diag(I, Ξ/ρ); the preconditioner inverts them.
 	w.Parallel(len(n.nb), func(k int) {
 		n.scaleBlock(&T.diag[k], k, k)
-		P := T.diag[k]
-		if !P.invert() {
-			P = mat6{}
+		n.prec[k] = T.diag[k]
+		if !n.prec[k].lu(&n.piv[k]) {
+			n.prec[k] = mat6{}
 			for i := 0; i < 6; i++ {
-				P[i][i] = 1 / n.a1
+				n.prec[k][i][i] = 1 / n.a1
 			}
+			n.piv[k] = noPivot
 		}
-		n.prec[k] = P
 	})
-	w.Parallel(len(T.off), func(i int) { n.scaleBlock(&T.off[i].B, int(T.off[i].r), int(T.off[i].c)) })
+	n.precLU = true
 	return true
 }
 
@@ -149,7 +154,14 @@ func (B *mat6) add(C *mat6) {
 	}
 }
 
-// pairBlocks sums the blocks of pair p's contacts (buildTangent).
+// pairBlocks sums the blocks of pair p's contacts (buildTangent). Per
+// contact, with K = dg⊗n + α4·dv the force's derivative by the column
+// body's δu (the gap and, through α4, the velocity, S0 eq. 21) and
+// Kθ_s = −dg⊗(n×r_s) + dv·V_s its derivative by δθ_s ((dg⊗n)[r]× =
+// dg⊗(n×r); V_s of kTheta): A–A takes −[I; [r_A]×]·[K, Kθ_A] and the
+// moment's lever term −[f]×[r_A]×, B–B −[I; [r_B]×]·[K, Kθ_B] and
+// +[f]×[r_B]×, A–B +[I; [r_A]×]·[K, Kθ_B], B–A +[I; [r_B]×]·[K, Kθ_A] (the
+// residual carries −f on A, +f on B).
 func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 	p.aa, p.bb, p.ab, p.ba = mat6{}, mat6{}, mat6{}, mat6{}
 	a, b := int(p.a), int(p.b)
@@ -168,27 +180,34 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		}
 		return &p.ba
 	}
+	a4 := n.a4
 	for i := p.lo; i < p.hi; i++ {
-		c, dg, dv := cs[i].c, cs[i].dg, cs[i].dv
-		K := geom.Outer(dg, c.N).Add(dv.Scale(n.a4)) // ∂f_A/∂δu_s (both the gap and α4·δu_s in the velocity)
+		c, dg, dv := cs[i].c, cs[i].dg, &cs[i].dv
+		nv := c.N
+		var K geom.Mat3 // ∂f_A/∂δu_s: dg⊗n + α4·dv
+		dga := vec3a(dg)
+		for r := 0; r < 3; r++ {
+			g := dga[r]
+			K[r][0] = g*nv.X + a4*dv[r][0]
+			K[r][1] = g*nv.Y + a4*dv[r][1]
+			K[r][2] = g*nv.Z + a4*dv[r][2]
+		}
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
-		// ∂f_A/∂δθ_s: −(dg⊗n)[r_s]× from the gap, dv·V_s from the velocity.
-		Kg := geom.Outer(dg, c.N)
-		Ra, Rb := geom.Skew(ra), geom.Skew(rb)
-		Kta := Kg.Mul(Ra).Scale(-1).Add(dv.Mul(n.velMap(ka, Ra, ba.W)))
-		Ktb := Kg.Mul(Rb).Scale(-1).Add(dv.Mul(n.velMap(kb, Rb, bb.W)))
+		var Kta, Ktb geom.Mat3
 		if ka >= 0 {
-			addBlock(&p.aa, K, Kta, Ra, -1)
-			geoBlock(&p.aa, f, ra, -1)
+			Kta = n.kTheta(ka, dg, nv, dv, ra, ba.W)
+			addBlk(&p.aa, &K, &Kta, ra, -1)
+			geoBlk(&p.aa, f, ra, -1)
 		}
 		if kb >= 0 {
-			addBlock(&p.bb, K, Ktb, Rb, -1)
-			geoBlock(&p.bb, f, rb, 1)
+			Ktb = n.kTheta(kb, dg, nv, dv, rb, bb.W)
+			addBlk(&p.bb, &K, &Ktb, rb, -1)
+			geoBlk(&p.bb, f, rb, 1)
 		}
 		if ka >= 0 && kb >= 0 {
-			addBlock(&p.ab, K, Ktb, Ra, 1)
-			addBlock(&p.ba, K, Kta, Rb, 1)
+			addBlk(&p.ab, &K, &Ktb, ra, 1)
+			addBlk(&p.ba, &K, &Kta, rb, 1)
 		}
 		if c.Kind == snap.VF && c.Fn > 0 {
 			// A vertex–face contact: n turns with the face's body and the
@@ -198,44 +217,68 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 	}
 }
 
-// addBlock adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu)
-// and Kθ (columns δθ) of the column body, moved to the row body's centre
-// through its lever r; s = −1 for a body with itself (A–A, B–B), +1 across
-// the pair (the residual carries −f on A, +f on B).
-func addBlock(B *mat6, K, Kt, R geom.Mat3, s float64) {
-	RK, RKt := R.Mul(K), R.Mul(Kt)
+// kTheta returns Kθ = −dg⊗(n×r) + dv·V, the derivative of the force on A
+// by the rotation δθ = Ξ δα (S0 eq. 9) of movable body k with lever r and
+// angular velocity om: the gap's part (dg⊗n)·(−[r]×), and the velocity's
+// dv·V, where δv = V·δθ is the change of the velocity v + ω×r of the
+// material point: ω = Q^Δ(ω^i + Δt ω̇^i + α4 δα) (S0 eq. 22) changes by
+// α4 Q^Δ Ξ⁻¹ δθ + δθ×ω and r by δθ×r, so V = −α4 [r]× Q^Δ Ξ⁻¹ + [r]×[ω]×
+// − [ω]×[r]× = −α4 [r]× Q^Δ Ξ⁻¹ + [r×ω]×. Row i of dv·[r]× is dv_i × r.
+func (n *Newmark) kTheta(k int, dg, nv geom.Vec3, dv *geom.Mat3, r, om geom.Vec3) geom.Mat3 {
+	nr := vec3a(nv.Cross(r))
+	rw := r.Cross(om)
+	Q := &n.qxi[k]
+	dga := vec3a(dg)
+	var out geom.Mat3
+	for i := 0; i < 3; i++ {
+		d := geom.V(dv[i][0], dv[i][1], dv[i][2])
+		x := d.Cross(r).Scale(-n.a4) // row i of −α4·dv[r]×
+		y := vec3a(d.Cross(rw))      // row i of dv[r×ω]×
+		g := dga[i]
+		for j := 0; j < 3; j++ {
+			out[i][j] = x.X*Q[0][j] + x.Y*Q[1][j] + x.Z*Q[2][j] + y[j] - g*nr[j]
+		}
+	}
+	return out
+}
+
+// addBlk adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu) and
+// Kθ (columns δθ) of the column body, moved to the row body's centre
+// through its lever r (column j of [r]×M is r × M_j).
+func addBlk(B *mat6, K, Kt *geom.Mat3, r geom.Vec3, s float64) {
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			B[i][j] += s * K[i][j]
 			B[i][3+j] += s * Kt[i][j]
-			B[3+i][j] += s * RK[i][j]
-			B[3+i][3+j] += s * RKt[i][j]
 		}
 	}
-}
-
-// velMap returns V with δv = V·δθ, the change of the velocity v + ω×r of a
-// material point at lever r (R = [r]×) of movable body k under a rotation
-// δθ = Ξ δα (S0 eq. 9, 22): ω = Q^Δ(ω^i + Δt ω̇^i + α4 δα) changes by
-// α4 Q^Δ Ξ⁻¹ δθ + δθ×ω, and r by δθ×r, so V = −α4 [r]× Q^Δ Ξ⁻¹ + [r]×[ω]×
-// − [ω]×[r]×. A fixed body (k < 0) has no columns: zero.
-func (n *Newmark) velMap(k int, R geom.Mat3, om geom.Vec3) geom.Mat3 {
-	if k < 0 {
-		return geom.Mat3{}
+	for j := 0; j < 3; j++ {
+		x := r.Cross(geom.V(K[0][j], K[1][j], K[2][j]))
+		y := r.Cross(geom.V(Kt[0][j], Kt[1][j], Kt[2][j]))
+		B[3][j] += s * x.X
+		B[4][j] += s * x.Y
+		B[5][j] += s * x.Z
+		B[3][3+j] += s * y.X
+		B[4][3+j] += s * y.Y
+		B[5][3+j] += s * y.Z
 	}
-	W := geom.Skew(om)
-	return R.Mul(n.qxi[k]).Scale(-n.a4).Add(R.Mul(W)).Sub(W.Mul(R))
 }
 
-// geoBlock adds s·[f]×[r]× to the rotation block of B: the change of the
-// moment r×f of a force f at the material lever r under a rotation δθ,
-// (δθ×r)×f = [f]×[r]× δθ, on the residual's side (−m_e).
-func geoBlock(B *mat6, f, r geom.Vec3, s float64) {
-	G := geom.Skew(f).Mul(geom.Skew(r))
+// vec3a returns v's components as an array.
+func vec3a(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
+
+// geoBlk adds s·[f]×[r]× = s·(r⊗f − (f·r) I) to the rotation block of B:
+// the change of the moment r×f of a force f at the material lever r under a
+// rotation δθ, (δθ×r)×f = [f]×[r]× δθ, on the residual's side (−m_e).
+func geoBlk(B *mat6, f, r geom.Vec3, s float64) {
+	fr := f.Dot(r)
+	ra := vec3a(r)
 	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			B[3+i][3+j] += s * G[i][j]
-		}
+		ri := s * ra[i]
+		B[3+i][3] += ri * f.X
+		B[3+i][4] += ri * f.Y
+		B[3+i][5] += ri * f.Z
+		B[3+i][3+i] -= s * fr
 	}
 }
 
@@ -244,37 +287,23 @@ func geoBlock(B *mat6, f, r geom.Vec3, s float64) {
 // diag(I, Ξ_l/ρ_l).
 func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 	bk, bl := &n.nb[k], &n.nb[l]
-	var out mat6
-	xk, xl := bk.xi, bl.xi
-	for i := 0; i < 6; i++ {
-		for j := 0; j < 6; j++ {
-			// column transform first: B·diag(I, Ξ_l/ρ_l)
-			v := B[i][j]
-			if j >= 3 {
-				v = 0
-				for m := 0; m < 3; m++ {
-					v += B[i][3+m] * xl[m][j-3]
-				}
-				v /= bl.rho
-			}
-			out[i][j] = v
+	xk, xl := &bk.xi, &bl.xi
+	cl, rk, rr := 1/bl.rho, 1/bk.m, 1/(bk.m*bk.rho)
+	for i := 0; i < 6; i++ { // columns δα: B·Ξ_l/ρ_l
+		b3, b4, b5 := B[i][3], B[i][4], B[i][5]
+		for j := 0; j < 3; j++ {
+			B[i][3+j] = (b3*xl[0][j] + b4*xl[1][j] + b5*xl[2][j]) * cl
 		}
 	}
-	var res mat6
-	for i := 0; i < 6; i++ {
-		for j := 0; j < 6; j++ {
-			if i < 3 {
-				res[i][j] = out[i][j] / bk.m
-				continue
-			}
-			v := 0.0
-			for m := 0; m < 3; m++ {
-				v += xk[m][i-3] * out[3+m][j] // Ξᵀ
-			}
-			res[i][j] = v / (bk.m * bk.rho)
+	for j := 0; j < 6; j++ { // rows: I/m and Ξ_kᵀ/(mρ)
+		b3, b4, b5 := B[3][j], B[4][j], B[5][j]
+		for i := 0; i < 3; i++ {
+			B[3+i][j] = (xk[0][i]*b3 + xk[1][i]*b4 + xk[2][i]*b5) * rr
 		}
+		B[0][j] *= rk
+		B[1][j] *= rk
+		B[2][j] *= rk
 	}
-	*B = res
 }
 
 // inertiaBlock sets B to the inertia part of body k's unscaled tangent in
@@ -293,7 +322,8 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
 	var D geom.Mat3
 	h := 1e-7 * math.Max(1, bd.alpha.Norm())
-	f0 := n.rotResidual(b, bd, bd.alpha)
+	R0 := bd.q0.Mat()
+	f0 := n.rotResidual(b, bd, &R0, bd.alpha)
 	for j := 0; j < 3; j++ {
 		var e geom.Vec3
 		switch j {
@@ -304,7 +334,7 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 		default:
 			e.Z = h
 		}
-		d := n.rotResidual(b, bd, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
+		d := n.rotResidual(b, bd, &R0, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
 		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
 	}
 	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
@@ -322,43 +352,91 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 
 // rotResidual is Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at the trial rotation
 // increment al, as setTrial and residualForces compute it (S0 eq. 5, 6, 9,
-// 15, 19, 22), m_e the moment of the last evaluation.
-func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, al geom.Vec3) geom.Vec3 {
+// 15, 19, 22), m_e the moment of the last evaluation; R0 is the rotation
+// matrix of the start-of-step orientation Q^i, so Q^Δ R0 is the trial one.
+func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, R0 *geom.Mat3, al geom.Vec3) geom.Vec3 {
 	da := al.Sub(bd.ap)
-	Qd := geom.RodriguesMat(al)                                                     // S0 eq. (6)
-	R := geom.QFromRodrigues(al).Mul(bd.q0).Normalize().Mat()                       // Q^Δ Q^i, S0 eq. (5)
+	Qd := rodriguesMat(al)                                                          // S0 eq. (6)
+	R := Qd.Mul(*R0)                                                                // Q^Δ Q^i, S0 eq. (5)
 	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody.MulV(R.TMulV(v))) } // S0 eq. (15)
 	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                 // S0 eq. (22)
 	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                       // S0 eq. (22)
 	mt := W.Cross(jmul(W)).Add(jmul(wd))                                            // S0 eq. (19)
-	return geom.RodriguesXi(al).TMulV(mt.Sub(b.T))                                  // S0 eq. (17), (62)
+	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                       // S0 eq. (17), (62)
 }
 
-// tanMul is the product out = J v of the assembled tangent.
+// rodriguesMat is geom.RodriguesMat written out, Q(α) = I + c([α]× +
+// ½(α⊗α − |α|² I)) with c = 4/(4 + |α|²) (S0 eq. 6; [α]×² = α⊗α − |α|² I),
+// for the tangent's many evaluations.
+func rodriguesMat(a geom.Vec3) geom.Mat3 {
+	a2 := a.Norm2()
+	c := 4 / (4 + a2)
+	h := 0.5 * c
+	xy, xz, yz := h*a.X*a.Y, h*a.X*a.Z, h*a.Y*a.Z
+	cx, cy, cz := c*a.X, c*a.Y, c*a.Z
+	return geom.Mat3{
+		{1 + h*(a.X*a.X-a2), xy - cz, xz + cy},
+		{xy + cz, 1 + h*(a.Y*a.Y-a2), yz - cx},
+		{xz - cy, yz + cx, 1 + h*(a.Z*a.Z-a2)},
+	}
+}
+
+// rodriguesXi is geom.RodriguesXi written out, Ξ(α) = c(I + ½[α]×) with
+// c = 4/(4 + |α|²) (S0 eq. 9).
+func rodriguesXi(a geom.Vec3) geom.Mat3 {
+	c := 4 / (4 + a.Norm2())
+	h := 0.5 * c
+	return geom.Mat3{
+		{c, -h * a.Z, h * a.Y},
+		{h * a.Z, c, -h * a.X},
+		{-h * a.Y, h * a.X, c},
+	}
+}
+
+// tanMul is the product out = J v of the assembled tangent: the scaled
+// diagonal blocks times v, plus, for the coupling blocks (unscaled, in
+// (δu, δθ) coordinates), the rows' scaling diag(I/m, Ξᵀ/(mρ)) of the
+// blocks times the columns' diag(I, Ξ/ρ)·v (scaleBlock's transforms).
 func (n *Newmark) tanMul(v, out []float64) {
 	T := &n.tan
-	for k := range T.diag {
-		mulAdd6(&T.diag[k], v[6*k:6*k+6], out[6*k:6*k+6], true)
+	m := 6 * len(n.nb)
+	T.z, T.acc = resize(T.z, m), resize(T.acc, m)
+	z, acc := T.z, T.acc
+	for k := range n.nb {
+		bd := &n.nb[k]
+		o := 6 * k
+		z[o], z[o+1], z[o+2] = v[o], v[o+1], v[o+2]
+		a := bd.xi.MulV(geom.V(v[o+3], v[o+4], v[o+5])).Scale(1 / bd.rho) // δθ = Ξ δα
+		z[o+3], z[o+4], z[o+5] = a.X, a.Y, a.Z
 	}
-	for i := range T.off {
-		o := &T.off[i]
-		r, c := 6*int(o.r), 6*int(o.c)
-		mulAdd6(&o.B, v[c:c+6], out[r:r+6], false)
+	clear(acc)
+	for _, i := range T.off {
+		p := &T.pairs[i]
+		ka, kb := 6*n.kOf[p.a], 6*n.kOf[p.b]
+		mulAdd6(&p.ab, (*[6]float64)(z[kb:kb+6]), (*[6]float64)(acc[ka:ka+6]))
+		mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), (*[6]float64)(acc[kb:kb+6]))
+	}
+	for k := range n.nb {
+		bd := &n.nb[k]
+		o := 6 * k
+		x := (*[6]float64)(acc[o : o+6])
+		vk := (*[6]float64)(v[o : o+6])
+		ok := (*[6]float64)(out[o : o+6])
+		im := 1 / bd.m
+		xm := bd.xi.TMulV(geom.V(x[3], x[4], x[5])).Scale(1 / (bd.m * bd.rho))
+		x[0], x[1], x[2] = x[0]*im, x[1]*im, x[2]*im
+		x[3], x[4], x[5] = xm.X, xm.Y, xm.Z
+		D := &T.diag[k]
+		for i := 0; i < 6; i++ {
+			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]
+		}
 	}
 }
 
-// mulAdd6 computes out = B v (set) or out += B v.
-func mulAdd6(B *mat6, v, out []float64, set bool) {
+// mulAdd6 computes out += B v.
+func mulAdd6(B *mat6, v, out *[6]float64) {
 	for i := 0; i < 6; i++ {
-		s := 0.0
-		for j := 0; j < 6; j++ {
-			s += B[i][j] * v[j]
-		}
-		if set {
-			out[i] = s
-		} else {
-			out[i] += s
-		}
+		out[i] += B[i][0]*v[0] + B[i][1]*v[1] + B[i][2]*v[2] + B[i][3]*v[3] + B[i][4]*v[4] + B[i][5]*v[5]
 	}
 }
 
@@ -370,7 +448,7 @@ func mulAdd6(B *mat6, v, out []float64, set bool) {
 // periodic worlds), the finite-difference products with buildPrec's
 // preconditioner.
 func (n *Newmark) newtonMatrix(w *world.World) {
-	n.useTan = false
+	n.useTan, n.precLU = false, false
 	if n.FDProducts || len(w.Bonds) > 0 || w.Periodic.On() { // bonds and periodic images: not linearised here
 		n.buildPrec(w)
 		return

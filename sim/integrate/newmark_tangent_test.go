@@ -228,11 +228,147 @@ func TestNewmarkTangentProducts(t *testing.T) {
 		}
 		worst = math.Max(worst, math.Sqrt(d)/krylov.Norm(jf))
 	}
-	t.Logf("%d active contacts, %d off-diagonal blocks: largest relative difference %.3g", nc, len(nm.tan.off), worst)
+	t.Logf("%d active contacts, %d off-diagonal blocks: largest relative difference %.3g", nc, 2*len(nm.tan.off), worst)
 	if nc < 6 || len(nm.tan.off) == 0 {
-		t.Fatalf("the pile has %d active contacts and %d body–body blocks: not a test of the coupling", nc, len(nm.tan.off))
+		t.Fatalf("the pile has %d active contacts and %d body–body blocks: not a test of the coupling", nc, 2*len(nm.tan.off))
 	}
 	if !(worst <= 5e-3) {
 		t.Errorf("‖J v − J_fd v‖/‖J_fd v‖ = %.3g > 5e-3", worst)
+	}
+}
+
+// The LU factors of a 6×6 block (mat6.lu, the analytic tangent's
+// preconditioner) solve B x = v as the Gauss–Jordan inverse does, for
+// random blocks whose pivots need row exchanges (a zero leading entry), and
+// report a singular block.
+func TestMat6LUSolve(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	worst := 0.0
+	for trial := 0; trial < 200; trial++ {
+		var B mat6
+		for i := range B {
+			for j := range B[i] {
+				B[i][j] = rng.NormFloat64()
+			}
+		}
+		B[0][0] = 0 // forces a row exchange
+		var v, x, y [6]float64
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		inv, F := B, B
+		var piv [6]uint8
+		if !inv.invert() || !F.lu(&piv) {
+			t.Fatalf("trial %d: a random block reported singular", trial)
+		}
+		F.luSolve(&piv, &v, &x)
+		mulAdd6(&inv, &v, &y)
+		for i := range x {
+			// B x = v, residual relative to |B||x|
+			r := -v[i]
+			s := 0.0
+			for j := range x {
+				r += B[i][j] * x[j]
+				s += math.Abs(B[i][j] * x[j])
+			}
+			worst = math.Max(worst, math.Abs(r)/s)
+			if d := math.Abs(x[i] - y[i]); d > 1e-8*(1+math.Abs(y[i])) {
+				t.Fatalf("trial %d: LU solve %v, inverse %v", trial, x, y)
+			}
+		}
+	}
+	t.Logf("largest relative residual of the LU solves: %.3g", worst)
+	if worst > 1e-12 {
+		t.Errorf("LU solve residual %.3g > 1e-12", worst)
+	}
+	var S mat6
+	S[0][0], S[1][1] = 1, 1 // rank 2
+	var piv [6]uint8
+	if S.lu(&piv) {
+		t.Error("a singular block was factored")
+	}
+}
+
+// rodriguesMat and rodriguesXi, written out for the tangent, agree with
+// geom's (S0 eq. 6, 9) to round-off.
+func TestRodriguesWrittenOut(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		a := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(math.Pow(10, -3*rng.Float64()))
+		worst = math.Max(worst, rodriguesMat(a).MaxAbsDiff(geom.RodriguesMat(a)))
+		worst = math.Max(worst, rodriguesXi(a).MaxAbsDiff(geom.RodriguesXi(a)))
+	}
+	t.Logf("largest difference %.3g", worst)
+	if worst > 1e-14 {
+		t.Errorf("largest difference %.3g > 1e-14", worst)
+	}
+}
+
+// kTheta, the contact force's derivative by a body's rotation written with
+// cross products, against its definition by 3×3 products: −(dg⊗n)[r]× +
+// dv·(−α4 [r]× Q^Δ Ξ⁻¹ + [r]×[ω]× − [ω]×[r]×) (S0 eq. 9, 22), random
+// vectors and matrices.
+func TestKThetaMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	rm := func() geom.Mat3 { return geom.Rows(rv(), rv(), rv()) }
+	n := NewNewmark()
+	n.constants(2e-3)
+	n.qxi = []geom.Mat3{rm()}
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		dg, nv, r, om := rv(), rv(), rv(), rv().Scale(30)
+		dv := rm()
+		R, W := geom.Skew(r), geom.Skew(om)
+		V := R.Mul(n.qxi[0]).Scale(-n.a4).Add(R.Mul(W)).Sub(W.Mul(R))
+		want := geom.Outer(dg, nv).Mul(R).Scale(-1).Add(dv.Mul(V))
+		got := n.kTheta(0, dg, nv, &dv, r, om)
+		scale := 0.0
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				scale = math.Max(scale, math.Abs(want[a][b]))
+			}
+		}
+		worst = math.Max(worst, got.MaxAbsDiff(want)/scale)
+	}
+	t.Logf("largest relative difference %.3g", worst)
+	if worst > 1e-12 {
+		t.Errorf("kTheta differs from its definition by %.3g (relative) > 1e-12", worst)
+	}
+}
+
+// addBlk and geoBlk, written with cross products, against their
+// definitions s·[I; [r]×]·[K, Kθ] and s·[f]×[r]× by 3×3 products.
+func TestBlocksMatchDefinition(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	rm := func() geom.Mat3 { return geom.Rows(rv(), rv(), rv()) }
+	worst := 0.0
+	for i := 0; i < 100; i++ {
+		K, Kt, r, f := rm(), rm(), rv(), rv()
+		s := []float64{-1, 1}[i%2]
+		var got, want mat6
+		addBlk(&got, &K, &Kt, r, s)
+		geoBlk(&got, f, r, s)
+		R := geom.Skew(r)
+		RK, RKt, G := R.Mul(K), R.Mul(Kt), geom.Skew(f).Mul(R)
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				want[a][b] = s * K[a][b]
+				want[a][3+b] = s * Kt[a][b]
+				want[3+a][b] = s * RK[a][b]
+				want[3+a][3+b] = s*RKt[a][b] + s*G[a][b]
+			}
+		}
+		for a := 0; a < 6; a++ {
+			for b := 0; b < 6; b++ {
+				worst = math.Max(worst, math.Abs(got[a][b]-want[a][b])/(1+math.Abs(want[a][b])))
+			}
+		}
+	}
+	t.Logf("largest relative difference %.3g", worst)
+	if worst > 1e-13 {
+		t.Errorf("blocks differ from their definitions by %.3g > 1e-13", worst)
 	}
 }

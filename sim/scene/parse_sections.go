@@ -21,7 +21,7 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 	if o.boolean("damp_lag_entry", &it.DampLagEntry) {
 		o.check("damp_lag_entry", !it.DampLagEntry || it.DampLag, "needs damp_lag: true")
 	}
-	it.Tangent = "fd"
+	it.Tangent = "analytic"
 	o.enum("tangent", &it.Tangent, "fd", "analytic")
 	it.Method, it.Compatible = "apgd", true
 	o.enum("method", &it.Method, "pgs", "apgd")

@@ -106,9 +106,9 @@ type Integrator struct {
 	// DampLagEntry: with DampLag, a contact new in a step gets the fraction
 	// of the step it spent in the skin (world.Settings.DampLagEntry). Default true.
 	DampLagEntry bool
-	// Tangent: newmark's Newton systems, "fd" (finite-difference products
-	// of the world, the default) or "analytic" (the assembled contact
-	// tangent, Newmark.FDProducts false).
+	// Tangent: newmark's Newton systems, "analytic" (the assembled contact
+	// tangent, Newmark.FDProducts false; the default) or "fd"
+	// (finite-difference products of the world).
 	Tangent string
 
 	Method      string  // cd: pgs | apgd (default apgd)

@@ -7,14 +7,15 @@ import (
 )
 
 // TestNewmarkTangentKey: integrator.tangent selects newmark's Newton systems
-// — finite-difference products by default (fd), the assembled analytic
-// tangent with "analytic" — and another value is refused naming the key.
+// — the assembled analytic tangent by default ("analytic"),
+// finite-difference products with "fd" — and another value is refused
+// naming the key.
 func TestNewmarkTangentKey(t *testing.T) {
 	for _, c := range []struct {
 		sets []string
 		fd   bool
 	}{
-		{[]string{"integrator.name=newmark"}, true},
+		{[]string{"integrator.name=newmark"}, false},
 		{[]string{"integrator.name=newmark", "integrator.tangent=fd"}, true},
 		{[]string{"integrator.name=newmark", "integrator.tangent=analytic"}, false},
 	} {
