@@ -190,8 +190,10 @@ func (n *Newmark) approachLim(g *nmGuard) float64 {
 // reach want (contact.Cache.Build: every feature pair — vertex–face,
 // edge–edge, vertex–edge, vertex–vertex — closer than the reach is listed,
 // by lower bounds of its distance) are empty when no point of one surface
-// is within want of the other; the bodies do not overlap at the start of a
-// step, so their solids are then at least want apart. If the lists at want
+// is within want of the other: the surfaces are then at least want apart,
+// which is all the guard needs (it bounds how far the surfaces close within
+// the step, as the swept test does; a body wholly inside another, which only
+// a hand-made state can give, has surfaces apart too). If the lists at want
 // are not empty it tries half of it, and returns 0 when neither is clear or
 // the shorter reach is below the swept test's (sweepFrac skins, which
 // approachDt allows anyway).
