@@ -429,9 +429,9 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // per contact beyond a square root), since this runs for every pair and step.
 // As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
 // result is then dt_max) when a lower bound kept from an earlier step
-// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
-// per body (bodySpeed). With u = +Inf nothing is left out.
-func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
+// (hertzAbove) shows them all not below u. With u = +Inf nothing is left
+// out.
+func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, u float64) float64 {
 	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
@@ -443,9 +443,11 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 		// (smoothTravelDt).
 		return min(dt, e.dtSpring)
 	}
+	// The fastest relative motion of two surface points: |v_A − v_B| +
+	// |ω_A|R_A + |ω_B|R_B (the travel term's and the impact overlap's v).
+	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	sm := e.sm
-	vUp := sp[e.A].s + sp[e.B].s // ≥ v below (bodySpeed.s: rounding included)
-	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, vUp, u) {
+	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, v, u) {
 		return dt
 	}
 	var rmin, reff float64
@@ -457,7 +459,6 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 	default:
 		rmin, reff = min(a.R, b.R), law.Reduced(a.R, b.R)
 	}
-	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	if v > 0 {
 		dt = min(dt, 0.1*rmin/v)
 	}
@@ -479,7 +480,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 	least := 1e-3 * reff       // smoothSpring's least overlap
 	floor := max(delta, least) // below which the impact overlap cannot change the bound
 	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
-	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), vUp, u)
+	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), v, u)
 	if d <= least {
 		// The bound at the least overlap depends on the masses, the law,
 		// the shapes and the safety factor only: kept per pair until one of
@@ -504,20 +505,23 @@ const hertzHeadroom = 1.5
 // pairDtSmooth is provably not below u, from the bound sm kept at an
 // earlier step (keepHertzBound): the law, masses and safety factor are
 // those it was kept for; the deepest overlap of the pair's contacts is at
-// most dHi and the relative speed at most vUp ≤ vHi, so that the impact
-// overlap is at most dHi as well; the spring term s·Δt_c, which falls as
+// most dHi and the pair's relative speed v (pairDtSmooth's, the same bits)
+// at most vHi, so that the impact overlap is at most dHi as well; the spring term s·Δt_c, which falls as
 // the overlap grows (Hertz: k ∝ δ^(1/2), the dashpot's ζ constant or
 // growing, the tangential k_t ∝ δ^(1/2)), is then at least its value dtHi
-// at dHi; and the travel term 0.1·r_min/v at least trav/vUp. Both are used
-// only when above u by boundSlack (rounding of the closed forms).
-func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, vUp, u float64) bool {
+// at dHi; and the travel term 0.1·r_min/v is trav/v. Both are used only
+// when above u by boundSlack (rounding of the closed forms). The speed is
+// the pair's relative one, not a sum of the bodies' speeds: grains falling
+// together (the dynamic phase of a settling bed) have relative speeds far
+// below their own, which the impact and travel terms see.
+func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, v, u float64) bool {
 	if sm.hiGen != w.lawGen || sm.hiGen == 0 || sm.hiP != p || sm.hiMA != ma || sm.hiMB != mb || sm.hiSafety != w.Settings.Safety {
 		return false
 	}
-	if !(sm.dtHi*(1-boundSlack) >= u && vUp <= sm.vHi) {
+	if !(sm.dtHi*(1-boundSlack) >= u && v <= sm.vHi) {
 		return false
 	}
-	if vUp > 0 && !(sm.trav/vUp*(1-boundSlack) >= u) {
+	if v > 0 && !(sm.trav/v*(1-boundSlack) >= u) {
 		return false
 	}
 	for k := range e.prev {
@@ -531,13 +535,13 @@ func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, m
 // keepHertzBound keeps in e's smoothPair the lower bound hertzAbove reads
 // (the spring term at hertzHeadroom times the overlap d the pair's bound
 // took now, and the largest speed whose impact overlap stays below that),
-// unless the one kept is valid and covers d and vUp, or a new one would
+// unless the one kept is valid and covers d and v, or a new one would
 // not lift it above u. Everything passed is as pairDtSmooth computed it.
-func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, vUp, u float64) {
+func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, v, u float64) {
 	sm := e.smoothState()
 	valid := sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p && sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == w.Settings.Safety
 	dHi := hertzHeadroom * d
-	if valid && d <= sm.dHi && vUp <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
+	if valid && d <= sm.dHi && v <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
 		return
 	}
 	sm.dHi, sm.dtHi, sm.trav = dHi, w.springDt(a, b, meq, &p.Smooth, dHi, reff), 0.1*rmin
