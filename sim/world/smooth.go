@@ -394,6 +394,9 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 // cap on the accumulated tangential displacement (history). a and b are the
 // pair's bodies (or copies at a trial state).
 func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
+	if len(e.cur) == 0 {
+		return // most candidate pairs of a falling or settling bed
+	}
 	meff := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
@@ -429,9 +432,9 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // per contact beyond a square root), since this runs for every pair and step.
 // As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
 // result is then dt_max) when a lower bound kept from an earlier step
-// (hertzAbove) shows them all not below u. With u = +Inf nothing is left
-// out.
-func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, u float64) float64 {
+// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
+// per body (bodySpeed). With u = +Inf nothing is left out.
+func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
 	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
@@ -444,8 +447,9 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, u float64) float64 
 		return min(dt, e.dtSpring)
 	}
 	// The fastest relative motion of two surface points: |v_A − v_B| +
-	// |ω_A|R_A + |ω_B|R_B (the travel term's and the impact overlap's v).
-	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
+	// |ω_A|R_A + |ω_B|R_B (the travel term's and the impact overlap's v;
+	// |ω|R is bodySpeed.wr, the same product).
+	v := a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
 	sm := e.sm
 	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, v, u) {
 		return dt

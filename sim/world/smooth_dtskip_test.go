@@ -60,6 +60,7 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 		}
 		w.Evaluate(w.Time, 1e-5)
 		w.Commit()
+		sp, _ := w.bound.speeds(w)
 		for _, e := range w.pairs {
 			if !e.smooth {
 				continue
@@ -70,7 +71,7 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 				saved = *e.sm
 			}
 			hadSM := e.sm != nil
-			full := w.pairDtSmooth(e, p, math.Inf(1))
+			full := w.pairDtSmooth(e, p, sp, math.Inf(1))
 			if hadSM {
 				*e.sm = saved
 			} else {
@@ -78,7 +79,7 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 			}
 			for _, f := range []float64{0.5, 0.9, 1, 1.1, 2, math.Inf(1)} {
 				u := min(full*f, w.Settings.DtMax)
-				got := w.pairDtSmooth(e, p, u)
+				got := w.pairDtSmooth(e, p, sp, u)
 				compared++
 				if got != full {
 					skipped++

@@ -200,7 +200,7 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	p := w.Params(a.Material, b.Material)
 	if e.smooth {
-		return w.pairDtSmooth(e, p, sk.u)
+		return w.pairDtSmooth(e, p, sp, sk.u)
 	}
 	var meq float64
 	if len(e.prev) > 0 {
