@@ -123,7 +123,13 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		// needed. The shapes come placed per body (prepareSQ) when those
 		// are current, else sqPairPosed.
 		var r sq.ContactResult
-		if qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b); qa != nil && qb != nil {
+		var qa, qb *sq.Prepared
+		if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) {
+			qa, qb = &w.sqPrep[e.A], &w.sqPrep[e.B] // placedSQ's first case: a, b are the world's bodies
+		} else {
+			qa, qb = w.placedSQ(e.A, a), w.placedSQ(e.B, b)
+		}
+		if qa != nil && qb != nil {
 			if len(e.prev) == 0 {
 				// The plane found last time still separates while B's
 				// motion in A's frame stays below its margin (sq.SepCert).
@@ -394,9 +400,14 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 // cap on the accumulated tangential displacement (history). a and b are the
 // pair's bodies (or copies at a trial state).
 func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
-	if len(e.cur) == 0 {
-		return // most candidate pairs of a falling or settling bed
+	if len(e.cur) > 0 { // most candidate pairs of a falling or settling bed have none
+		w.lawsSmoothContacts(e, a, b, p, dt)
 	}
+}
+
+// lawsSmoothContacts is lawsSmooth for a pair with contacts (lawsSmooth
+// itself is small enough to be inlined into the laws stage's pair loop).
+func (w *World) lawsSmoothContacts(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
 	meff := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
