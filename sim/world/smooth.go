@@ -32,22 +32,16 @@ func smoothBox(b *body.Body) contact.AABB {
 		return contact.AABB{Min: b.X.Sub(r), Max: b.X.Add(r)}
 	}
 	// The oriented bounding box (S1 §2.2: half-lengths a, b, c) rotated into
-	// the world: a cheap, slightly loose box for the candidate search.
-	r := b.Q.Mat()
-	var h geom.Vec3
-	ext := [3]float64{b.SQ.A, b.SQ.B, b.SQ.C}
-	for i := 0; i < 3; i++ {
-		v := math.Abs(r[i][0])*ext[0] + math.Abs(r[i][1])*ext[1] + math.Abs(r[i][2])*ext[2]
-		switch i {
-		case 0:
-			h.X = v
-		case 1:
-			h.Y = v
-		default:
-			h.Z = v
-		}
-	}
-	h = h.Min(geom.V(b.R, b.R, b.R))
+	// the world: a cheap, slightly loose box for the candidate search. Its
+	// half-widths are Σ_j |A_ij|·ext_j with A = A(q) (S1 eq. 4), the entries
+	// of geom.Quat.Mat written out on scalars (the same operations, the same
+	// bits; no 3×3 matrix built per body and step).
+	w, x, y, z := b.Q.W, b.Q.X, b.Q.Y, b.Q.Z
+	ea, eb, ec := b.SQ.A, b.SQ.B, b.SQ.C
+	hx := math.Abs(1-2*(y*y+z*z))*ea + math.Abs(2*(x*y-w*z))*eb + math.Abs(2*(x*z+w*y))*ec
+	hy := math.Abs(2*(x*y+w*z))*ea + math.Abs(1-2*(x*x+z*z))*eb + math.Abs(2*(y*z-w*x))*ec
+	hz := math.Abs(2*(x*z-w*y))*ea + math.Abs(2*(y*z+w*x))*eb + math.Abs(1-2*(x*x+y*y))*ec
+	h := geom.Vec3{X: hx, Y: hy, Z: hz}.Min(geom.V(b.R, b.R, b.R))
 	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
 }
 
