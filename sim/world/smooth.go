@@ -437,7 +437,7 @@ func (w *World) lawsSmoothContacts(e *pairEntry, a, b *body.Body, p *ContactPara
 // per contact beyond a square root), since this runs for every pair and step.
 // As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
 // result is then dt_max) when a lower bound kept from an earlier step
-// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
+// (the Hertz skip, below) shows them all not below u; sp holds StableDt's speed terms
 // per body (bodySpeed). With u = +Inf nothing is left out.
 func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
 	s := &w.Settings
@@ -455,9 +455,10 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 	// |ω_A|R_A + |ω_B|R_B (the travel term's and the impact overlap's v;
 	// |ω|R is bodySpeed.wr, the same product).
 	v := a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
-	sm := e.sm
-	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, v, u) {
-		return dt
+	if sm := e.sm; sm != nil && u < math.Inf(1) && sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p &&
+		sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == s.Safety && sm.dtHi*(1-boundSlack) >= u && v <= sm.vHi &&
+		(!(v > 0) || sm.trav/v*(1-boundSlack) >= u) && deepestBelow(e.prev, sm.dHi) {
+		return dt // every term not below u (the Hertz skip, below)
 	}
 	var rmin, reff float64
 	switch {
@@ -510,38 +511,34 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 // up to half.
 const hertzHeadroom = 1.5
 
-// hertzAbove reports whether every term of a Hertz pair's bound in
-// pairDtSmooth is provably not below u, from the bound sm kept at an
-// earlier step (keepHertzBound): the law, masses and safety factor are
-// those it was kept for; the deepest overlap of the pair's contacts is at
-// most dHi and the pair's relative speed v (pairDtSmooth's, the same bits)
-// at most vHi, so that the impact overlap is at most dHi as well; the spring term s·Δt_c, which falls as
-// the overlap grows (Hertz: k ∝ δ^(1/2), the dashpot's ζ constant or
-// growing, the tangential k_t ∝ δ^(1/2)), is then at least its value dtHi
-// at dHi; and the travel term 0.1·r_min/v is trav/v. Both are used only
-// when above u by boundSlack (rounding of the closed forms). The speed is
-// the pair's relative one, not a sum of the bodies' speeds: grains falling
-// together (the dynamic phase of a settling bed) have relative speeds far
-// below their own, which the impact and travel terms see.
-func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, v, u float64) bool {
-	if sm.hiGen != w.lawGen || sm.hiGen == 0 || sm.hiP != p || sm.hiMA != ma || sm.hiMB != mb || sm.hiSafety != w.Settings.Safety {
-		return false
-	}
-	if !(sm.dtHi*(1-boundSlack) >= u && v <= sm.vHi) {
-		return false
-	}
-	if v > 0 && !(sm.trav/v*(1-boundSlack) >= u) {
-		return false
-	}
-	for k := range e.prev {
-		if !(-e.prev[k].Gn <= sm.dHi) {
+// The Hertz skip of pairDtSmooth: every term of a Hertz pair's bound is
+// provably not below u, from the bound sm kept at an earlier step
+// (keepHertzBound), when the law, masses and safety factor are those it was
+// kept for; the deepest overlap of the pair's contacts is at most dHi and
+// the pair's relative speed v (pairDtSmooth's, the same bits) at most vHi,
+// so that the impact overlap is at most dHi as well; the spring term
+// s·Δt_c, which falls as the overlap grows (Hertz: k ∝ δ^(1/2), the
+// dashpot's ζ constant or growing, the tangential k_t ∝ δ^(1/2)), is then at
+// least its value dtHi at dHi; and the travel term 0.1·r_min/v is trav/v.
+// Both are used only when above u by boundSlack (rounding of the closed
+// forms). The speed is the pair's relative one, not a sum of the bodies'
+// speeds: grains falling together (the dynamic phase of a settling bed)
+// have relative speeds far below their own, which the impact and travel
+// terms see. (Written out in pairDtSmooth: it runs for most pairs of every
+// step.)
+
+// deepestBelow reports whether no contact of cs overlaps by more than d
+// (−Gn ≤ d; false for a NaN gap).
+func deepestBelow(cs []contact.Contact, d float64) bool {
+	for k := range cs {
+		if !(-cs[k].Gn <= d) {
 			return false
 		}
 	}
 	return true
 }
 
-// keepHertzBound keeps in e's smoothPair the lower bound hertzAbove reads
+// keepHertzBound keeps in e's smoothPair the lower bound the Hertz skip reads
 // (the spring term at hertzHeadroom times the overlap d the pair's bound
 // took now, and the largest speed whose impact overlap stays below that),
 // unless the one kept is valid and covers d and v, or a new one would

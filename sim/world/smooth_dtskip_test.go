@@ -22,7 +22,7 @@ import (
 // velocity of 0 to 3 m/s on top (the bound reads relative speeds). The full bound is
 // taken on a copy of the pair's state, so that it does not refresh what
 // the skip reads. Skips must occur (the test is not vacuous); it fails if
-// the overlap, speed or travel check of hertzAbove is left out (checked).
+// the overlap, speed or travel check of the Hertz skip is left out (checked).
 func TestSmoothDtSkipExact(t *testing.T) {
 	for _, l := range []law.Smooth{
 		{Model: law.HertzMaterial, E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5},
