@@ -145,3 +145,22 @@ func TestPlacedQueries(t *testing.T) {
 		t.Fatalf("sample too narrow: %d in contact, %d separated of 400", nContact, nSep)
 	}
 }
+
+// TestPlaceMatrixSameBits: Place forms A(q) (S1 eq. 4) in place with the
+// operations of geom.Quat.Mat: the same matrix to the bit for 2 000 random
+// unit and non-unit quaternions (the placed queries must give the bits of
+// the posed ones, TestPreparedSameBits).
+func TestPlaceMatrixSameBits(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	p := Shape{A: 1, B: 1, C: 1, N1: 2, N2: 2}.Prepare()
+	for k := 0; k < 2000; k++ {
+		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
+		if k%2 == 0 {
+			q = q.Normalize()
+		}
+		p.Place(geom.Vec3{}, q)
+		if p.r != q.Mat() {
+			t.Fatalf("q = %v: placed %v, Mat %v", q, p.r, q.Mat())
+		}
+	}
+}

@@ -32,22 +32,16 @@ func smoothBox(b *body.Body) contact.AABB {
 		return contact.AABB{Min: b.X.Sub(r), Max: b.X.Add(r)}
 	}
 	// The oriented bounding box (S1 §2.2: half-lengths a, b, c) rotated into
-	// the world: a cheap, slightly loose box for the candidate search.
-	r := b.Q.Mat()
-	var h geom.Vec3
-	ext := [3]float64{b.SQ.A, b.SQ.B, b.SQ.C}
-	for i := 0; i < 3; i++ {
-		v := math.Abs(r[i][0])*ext[0] + math.Abs(r[i][1])*ext[1] + math.Abs(r[i][2])*ext[2]
-		switch i {
-		case 0:
-			h.X = v
-		case 1:
-			h.Y = v
-		default:
-			h.Z = v
-		}
-	}
-	h = h.Min(geom.V(b.R, b.R, b.R))
+	// the world: a cheap, slightly loose box for the candidate search. Its
+	// half-widths are Σ_j |A_ij|·ext_j with A = A(q) (S1 eq. 4), the entries
+	// of geom.Quat.Mat written out on scalars (the same operations, the same
+	// bits; no 3×3 matrix built per body and step).
+	w, x, y, z := b.Q.W, b.Q.X, b.Q.Y, b.Q.Z
+	ea, eb, ec := b.SQ.A, b.SQ.B, b.SQ.C
+	hx := math.Abs(1-2*(y*y+z*z))*ea + math.Abs(2*(x*y-w*z))*eb + math.Abs(2*(x*z+w*y))*ec
+	hy := math.Abs(2*(x*y+w*z))*ea + math.Abs(1-2*(x*x+z*z))*eb + math.Abs(2*(y*z-w*x))*ec
+	hz := math.Abs(2*(x*z-w*y))*ea + math.Abs(2*(y*z+w*x))*eb + math.Abs(1-2*(x*x+y*y))*ec
+	h := geom.Vec3{X: hx, Y: hy, Z: hz}.Min(geom.V(b.R, b.R, b.R))
 	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
 }
 
@@ -123,7 +117,13 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		// needed. The shapes come placed per body (prepareSQ) when those
 		// are current, else sqPairPosed.
 		var r sq.ContactResult
-		if qa, qb := w.placedSQ(e.A, a), w.placedSQ(e.B, b); qa != nil && qb != nil {
+		var qa, qb *sq.Prepared
+		if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) {
+			qa, qb = &w.sqPrep[e.A], &w.sqPrep[e.B] // placedSQ's first case: a, b are the world's bodies
+		} else {
+			qa, qb = w.placedSQ(e.A, a), w.placedSQ(e.B, b)
+		}
+		if qa != nil && qb != nil {
 			if len(e.prev) == 0 {
 				// The plane found last time still separates while B's
 				// motion in A's frame stays below its margin (sq.SepCert).
@@ -394,6 +394,14 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 // cap on the accumulated tangential displacement (history). a and b are the
 // pair's bodies (or copies at a trial state).
 func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
+	if len(e.cur) > 0 { // most candidate pairs of a falling or settling bed have none
+		w.lawsSmoothContacts(e, a, b, p, dt)
+	}
+}
+
+// lawsSmoothContacts is lawsSmooth for a pair with contacts (lawsSmooth
+// itself is small enough to be inlined into the laws stage's pair loop).
+func (w *World) lawsSmoothContacts(e *pairEntry, a, b *body.Body, p *ContactParams, dt float64) {
 	meff := law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
@@ -429,7 +437,7 @@ func (w *World) lawsSmooth(e *pairEntry, a, b *body.Body, p *ContactParams, dt f
 // per contact beyond a square root), since this runs for every pair and step.
 // As pairDt's polyhedral terms, a Hertz pair's terms are left out (the
 // result is then dt_max) when a lower bound kept from an earlier step
-// (hertzAbove) shows them all not below u; sp holds StableDt's speed terms
+// (the Hertz skip, below) shows them all not below u; sp holds StableDt's speed terms
 // per body (bodySpeed). With u = +Inf nothing is left out.
 func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
 	s := &w.Settings
@@ -443,10 +451,14 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 		// (smoothTravelDt).
 		return min(dt, e.dtSpring)
 	}
-	sm := e.sm
-	vUp := sp[e.A].s + sp[e.B].s // ≥ v below (bodySpeed.s: rounding included)
-	if sm != nil && u < math.Inf(1) && w.hertzAbove(e, sm, p, ma, mb, vUp, u) {
-		return dt
+	// The fastest relative motion of two surface points: |v_A − v_B| +
+	// |ω_A|R_A + |ω_B|R_B (the travel term's and the impact overlap's v;
+	// |ω|R is bodySpeed.wr, the same product).
+	v := a.V.Sub(b.V).Norm() + sp[e.A].wr + sp[e.B].wr
+	if sm := e.sm; sm != nil && u < math.Inf(1) && sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p &&
+		sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == s.Safety && sm.dtHi*(1-boundSlack) >= u && v <= sm.vHi &&
+		(!(v > 0) || sm.trav/v*(1-boundSlack) >= u) && deepestBelow(e.prev, sm.dHi) {
+		return dt // every term not below u (the Hertz skip, below)
 	}
 	var rmin, reff float64
 	switch {
@@ -457,7 +469,6 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 	default:
 		rmin, reff = min(a.R, b.R), law.Reduced(a.R, b.R)
 	}
-	v := a.V.Sub(b.V).Norm() + a.W.Norm()*a.R + b.W.Norm()*b.R
 	if v > 0 {
 		dt = min(dt, 0.1*rmin/v)
 	}
@@ -479,7 +490,7 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 	least := 1e-3 * reff       // smoothSpring's least overlap
 	floor := max(delta, least) // below which the impact overlap cannot change the bound
 	d := max(delta, impactOverlapAbove(&p.Smooth, meq, reff, v, floor))
-	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), vUp, u)
+	w.keepHertzBound(e, p, a, b, ma, mb, meq, reff, rmin, max(d, least), v, u)
 	if d <= least {
 		// The bound at the least overlap depends on the masses, the law,
 		// the shapes and the safety factor only: kept per pair until one of
@@ -500,44 +511,43 @@ func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u f
 // up to half.
 const hertzHeadroom = 1.5
 
-// hertzAbove reports whether every term of a Hertz pair's bound in
-// pairDtSmooth is provably not below u, from the bound sm kept at an
-// earlier step (keepHertzBound): the law, masses and safety factor are
-// those it was kept for; the deepest overlap of the pair's contacts is at
-// most dHi and the relative speed at most vUp ≤ vHi, so that the impact
-// overlap is at most dHi as well; the spring term s·Δt_c, which falls as
-// the overlap grows (Hertz: k ∝ δ^(1/2), the dashpot's ζ constant or
-// growing, the tangential k_t ∝ δ^(1/2)), is then at least its value dtHi
-// at dHi; and the travel term 0.1·r_min/v at least trav/vUp. Both are used
-// only when above u by boundSlack (rounding of the closed forms).
-func (w *World) hertzAbove(e *pairEntry, sm *smoothPair, p *ContactParams, ma, mb, vUp, u float64) bool {
-	if sm.hiGen != w.lawGen || sm.hiGen == 0 || sm.hiP != p || sm.hiMA != ma || sm.hiMB != mb || sm.hiSafety != w.Settings.Safety {
-		return false
-	}
-	if !(sm.dtHi*(1-boundSlack) >= u && vUp <= sm.vHi) {
-		return false
-	}
-	if vUp > 0 && !(sm.trav/vUp*(1-boundSlack) >= u) {
-		return false
-	}
-	for k := range e.prev {
-		if !(-e.prev[k].Gn <= sm.dHi) {
+// The Hertz skip of pairDtSmooth: every term of a Hertz pair's bound is
+// provably not below u, from the bound sm kept at an earlier step
+// (keepHertzBound), when the law, masses and safety factor are those it was
+// kept for; the deepest overlap of the pair's contacts is at most dHi and
+// the pair's relative speed v (pairDtSmooth's, the same bits) at most vHi,
+// so that the impact overlap is at most dHi as well; the spring term
+// s·Δt_c, which falls as the overlap grows (Hertz: k ∝ δ^(1/2), the
+// dashpot's ζ constant or growing, the tangential k_t ∝ δ^(1/2)), is then at
+// least its value dtHi at dHi; and the travel term 0.1·r_min/v is trav/v.
+// Both are used only when above u by boundSlack (rounding of the closed
+// forms). The speed is the pair's relative one, not a sum of the bodies'
+// speeds: grains falling together (the dynamic phase of a settling bed)
+// have relative speeds far below their own, which the impact and travel
+// terms see. (Written out in pairDtSmooth: it runs for most pairs of every
+// step.)
+
+// deepestBelow reports whether no contact of cs overlaps by more than d
+// (−Gn ≤ d; false for a NaN gap).
+func deepestBelow(cs []contact.Contact, d float64) bool {
+	for k := range cs {
+		if !(-cs[k].Gn <= d) {
 			return false
 		}
 	}
 	return true
 }
 
-// keepHertzBound keeps in e's smoothPair the lower bound hertzAbove reads
+// keepHertzBound keeps in e's smoothPair the lower bound the Hertz skip reads
 // (the spring term at hertzHeadroom times the overlap d the pair's bound
 // took now, and the largest speed whose impact overlap stays below that),
-// unless the one kept is valid and covers d and vUp, or a new one would
+// unless the one kept is valid and covers d and v, or a new one would
 // not lift it above u. Everything passed is as pairDtSmooth computed it.
-func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, vUp, u float64) {
+func (w *World) keepHertzBound(e *pairEntry, p *ContactParams, a, b *body.Body, ma, mb, meq, reff, rmin, d, v, u float64) {
 	sm := e.smoothState()
 	valid := sm.hiGen == w.lawGen && sm.hiGen != 0 && sm.hiP == p && sm.hiMA == ma && sm.hiMB == mb && sm.hiSafety == w.Settings.Safety
 	dHi := hertzHeadroom * d
-	if valid && d <= sm.dHi && vUp <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
+	if valid && d <= sm.dHi && v <= sm.vHi && !(dHi < sm.dHi && sm.dtHi*(1-boundSlack) < u) {
 		return
 	}
 	sm.dHi, sm.dtHi, sm.trav = dHi, w.springDt(a, b, meq, &p.Smooth, dHi, reff), 0.1*rmin

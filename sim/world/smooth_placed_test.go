@@ -1,6 +1,8 @@
 package world
 
 import (
+	"math"
+	"math/rand"
 	"testing"
 
 	"grainlab/sim/body"
@@ -67,5 +69,30 @@ func TestSmoothPlacedShapes(t *testing.T) {
 		b.Q = geom.QAxisAngle(geom.V(1, 0, 0), 1e-3).Mul(b.Q)
 		w.EvaluateFixed(0, 1e-5)
 		check("moved (EvaluateFixed)")
+	}
+}
+
+// TestSmoothBoxSameBits: smoothBox's box of a superquadric (S1 §2.2, the
+// half-lengths rotated by A(q), S1 eq. 4, capped at the bounding radius)
+// is, to the bit, the one formed with the matrix geom.Quat.Mat, for 2 000
+// random orientations and shapes. The box only selects candidate pairs,
+// but a box that differed by rounding could change which pairs are listed.
+func TestSmoothBoxSameBits(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for k := 0; k < 2000; k++ {
+		s := sq.Shape{A: 0.001 + 0.01*rng.Float64(), B: 0.001 + 0.01*rng.Float64(), C: 0.001 + 0.01*rng.Float64(), N1: 2 + 8*rng.Float64(), N2: 2 + 8*rng.Float64()}
+		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+		b := body.NewSuperquadric("p", s, 2500, geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), q)
+		r := b.Q.Mat()
+		ext := [3]float64{b.SQ.A, b.SQ.B, b.SQ.C}
+		var h [3]float64
+		for i := range 3 {
+			h[i] = math.Abs(r[i][0])*ext[0] + math.Abs(r[i][1])*ext[1] + math.Abs(r[i][2])*ext[2]
+		}
+		hv := geom.V(h[0], h[1], h[2]).Min(geom.V(b.R, b.R, b.R))
+		want := contact.AABB{Min: b.X.Sub(hv), Max: b.X.Add(hv)}
+		if got := smoothBox(b); got != want {
+			t.Fatalf("orientation %d: box %v, with the matrix %v", k, got, want)
+		}
 	}
 }
