@@ -199,6 +199,7 @@ type World struct {
 	initInPass bool         // stageAccumulate: forces start from gravity in the accumulation's pass
 	live       livePairs    // the pairs with contacts after the last Commit (laws.go)
 	curLive    livePairs    // pairPass's batches of the pairs with contacts (buf, cnt, next)
+	leases     pairLeases   // pairPass: the empty lists' leases and the pairs each batch visits
 	curPairs   []*pairEntry // the pairs with contacts of the last pairPass, in pair order
 	flipped    bool         // the last detection pass met a reversed normal (pairPass)
 	gen        uint64       // evaluation counter (pairEntry.gen)
