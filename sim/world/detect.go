@@ -295,7 +295,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
-		m := lo // the batch's pairs with contacts go to buf[lo:m]
+		m := lo           // the batch's pairs with contacts go to buf[lo:m]
 		var visit []int32 // the batch's pairs that the cache stage visited
 		if hi > lo {
 			visit = act[lo:actN[lo]]
