@@ -255,12 +255,13 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	n := len(pairs)
 	recs, trav := w.leases.ready(w, n)
 	act, actN := w.leases.act[:n], w.leases.actN[:n]
+	on := !w.leases.off
 	cache := func(worker, lo, hi int) {
 		sc := &w.scratch[worker]
 		m := lo // the batch's pairs to visit go to act[lo:m]
 		for i := lo; i < hi; i++ {
 			e, r := pairs[i], &recs[i]
-			if r.e == e && r.l.Holds(trav[r.a], trav[r.b]) {
+			if r.e == e && on && r.l.Holds(trav[r.a], trav[r.b]) {
 				continue // an empty list, not stale (pairLeases): nothing to do
 			}
 			act[m] = int32(i)
@@ -286,6 +287,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		if hi > lo {
 			actN[lo] = int32(m)
 		}
+		sc.tally.leased += int64(hi - m)
 	}
 	lv := &w.curLive
 	if cap(lv.buf) < n {
@@ -373,6 +375,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	for k := range w.scratch {
 		tl := &w.scratch[k].tally
 		prof.Rebuilds += tl.rebuilds
+		w.leases.held += tl.leased
 		nightOwls += tl.nightOwls
 		w.flipped = w.flipped || tl.flip
 	}
@@ -409,6 +412,8 @@ type pairLeases struct {
 	// act[lo:actN[lo]] lists the pairs of the batch [lo, hi) that the cache
 	// stage visited, for the narrow stage.
 	act, actN []int32
+	held      int64 // pairs left alone, over all passes
+	off       bool  // tests: every pair visited, as without leases
 }
 
 // pairLease is one pair's lease (64 bytes).
@@ -528,6 +533,7 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 // passTally is what one worker counted in pairPass.
 type passTally struct {
 	rebuilds  int64 // lists rebuilt
+	leased    int64 // pairs left alone on a lease (pairLeases)
 	nightOwls int   // night-owl contacts
 	flip      bool  // a reversed normal
 	// smoothBatch: the batch the worker's narrow stage last ran holds a
