@@ -8,29 +8,30 @@ import (
 // Travel is a body's accumulated motion over its placements (Posed.Update):
 // X counts quanta of travQ metres of its centre's motion, T quanta of travQ
 // radians of its rotation, each placement's bounds (Posed.moved: dx and
-// theta) rounded up to whole quanta in exact integer arithmetic. An unknown
+// theta) rounded up to whole quanta. The counts are whole numbers below
+// 2⁵³ held in float64, so their sums and differences are exact. An unknown
 // (+Inf), NaN or huge motion counts travBig quanta; the sums saturate at
-// travCap, so they never decrease and never wrap.
-type Travel struct{ X, T uint64 }
+// travCap, so they never decrease.
+type Travel struct{ X, T float64 }
 
 const (
-	travQ     = 0x1p-36         // the quantum: 2⁻³⁶ m (≈ 1.5e-11 m) or rad
-	travBig   = uint64(1) << 40 // the count of one unknown or huge motion (16 m or rad)
-	travCap   = uint64(1) << 60 // the saturation of a sum
-	travGrant = uint64(1) << 59 // a lease is granted only below this sum
+	travQ     = 0x1p-36 // the quantum: 2⁻³⁶ m (≈ 1.5e-11 m) or rad
+	travBig   = 0x1p40  // the count of one unknown or huge motion (16 m or rad)
+	travCap   = 0x1p50  // the saturation of a sum
+	travGrant = 0x1p49  // a lease is granted only below this sum
 )
 
 // quanta returns v in whole quanta rounded up (v·2³⁶ is exact, a power of
 // two), or travBig when v is not below travBig quanta (+Inf, NaN, huge).
-func quanta(v float64) uint64 {
+func quanta(v float64) float64 {
 	s := v * (1 / travQ)
-	if !(s < float64(travBig)) {
+	if !(s < travBig) {
 		return travBig
 	}
 	if !(s > 0) { // 0 (a fixed body) or −0
 		return 0
 	}
-	return uint64(math.Ceil(s))
+	return math.Ceil(s)
 }
 
 // add counts one placement's motion m.
@@ -68,27 +69,30 @@ func (p *Posed) Travel() Travel { return p.trav }
 // sums only grow) and dB ≤ margin·(1 − 1e-6), below which the full test
 // finds dB ≤ margin (staleTrack's allowance for its rounding): the cache is
 // not stale — Stale's own answer, at every placement while the lease holds.
-// The 1e-9 covers Holds' own rounding (three products and two sums of
+// The 1e-9 covers Holds' own rounding (two products and two sums of
 // non-negative numbers: at most 5 ulp) and that of the coefficients. A sum
 // that saturates moves by at least travCap − travGrant quanta since the
 // grant, far above any lim, and so does an unknown motion (travBig quanta:
 // 16 m > lim ≤ 8 m; 16 rad·1.01·R_B > 0.5·R_B ≥ lim).
+//
+// Holds works in quanta: β/travQ = ΔX + ΔT_A·ka + ΔT_B·kb against
+// lim/travQ (scalings by a power of two: exact).
 type Lease struct {
-	lim          atomic.Uint64 // float64 bits of lim; 0 when revoked (β < 0 never holds)
-	ka, kb       float64       // travQ·(D̄ + 1.01·R_B), travQ·1.01·R_B, rounded up
-	x0, ta0, tb0 uint64        // X_A + X_B, T_A, T_B at the grant
+	lim          atomic.Uint64 // float64 bits of lim/travQ; 0 when revoked (β < 0 never holds)
+	ka, kb       float64       // D̄ + 1.01·R_B and 1.01·R_B, rounded up
+	x0, ta0, tb0 float64       // X_A + X_B, T_A, T_B at the grant
 }
 
 // Holds reports whether the lease still proves its cache not stale for
 // bodies A and B that have travelled ta and tb (Posed.Travel of the same
 // Posed values as at the grant).
 func (l *Lease) Holds(ta, tb Travel) bool {
-	// The sums never decrease: the differences are ≥ 0 and, below
-	// travCap·2, exact in int64 and then in float64 up to 2⁵³.
-	dx := float64(int64(ta.X + tb.X - l.x0))
-	da := float64(int64(ta.T - l.ta0))
-	db := float64(int64(tb.T - l.tb0))
-	return dx*travQ+da*l.ka+db*l.kb < math.Float64frombits(l.lim.Load())
+	// Whole numbers below 2⁵¹ that never decrease: the differences are
+	// exact and ≥ 0.
+	dx := ta.X + tb.X - l.x0
+	da := ta.T - l.ta0
+	db := tb.T - l.tb0
+	return dx+da*l.ka+db*l.kb < math.Float64frombits(l.lim.Load())
 }
 
 // Revoke makes the lease fail from now on (safe from any goroutine).
@@ -117,14 +121,14 @@ func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	}
 	rb := 1.01 * b.Poly.Radius
 	lim := (1 - 1e-9) * min(c.margin*(1-1e-6)-s.dB, (0.5-s.th)*b.Poly.Radius)
-	if !(lim > 0 && lim <= float64(travBig/2)*travQ) {
+	if !(lim > 0 && lim <= travBig/2*travQ) {
 		l.Revoke()
 		return false
 	}
-	l.ka = travQ * (s.d + c.margin + rb) * (1 + 1e-9)
-	l.kb = travQ * rb * (1 + 1e-9)
+	l.ka = (s.d + c.margin + rb) * (1 + 1e-9)
+	l.kb = rb * (1 + 1e-9)
 	l.x0, l.ta0, l.tb0 = a.trav.X+b.trav.X, a.trav.T, b.trav.T
-	l.lim.Store(math.Float64bits(lim))
+	l.lim.Store(math.Float64bits(lim * (1 / travQ)))
 	c.lease = l
 	return true
 }

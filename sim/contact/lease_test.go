@@ -158,9 +158,9 @@ func TestLeaseRevoked(t *testing.T) {
 		t.Fatal("a lease on a listed cache")
 	}
 	if q := quanta(math.Inf(1)); q != travBig {
-		t.Fatalf("quanta(+Inf) = %d", q)
+		t.Fatalf("quanta(+Inf) = %g", q)
 	}
 	if q := quanta(math.NaN()); q != travBig {
-		t.Fatalf("quanta(NaN) = %d", q)
+		t.Fatalf("quanta(NaN) = %g", q)
 	}
 }

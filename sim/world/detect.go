@@ -260,10 +260,12 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		sc := &w.scratch[worker]
 		m := lo // the batch's pairs to visit go to act[lo:m]
 		for i := lo; i < hi; i++ {
-			e, r := pairs[i], &recs[i]
-			if r.e == e && on && r.l.Holds(trav[r.a], trav[r.b]) {
-				continue // an empty list, not stale (pairLeases): nothing to do
+			if on { // pairs on a lease: an empty list, not stale (pairLeases), nothing to do
+				if i = unleased(pairs[:hi], recs[:hi], trav, i); i == hi {
+					break
+				}
 			}
+			e, r := pairs[i], &recs[i]
 			act[m] = int32(i)
 			m++
 			if r.e != e {
@@ -421,6 +423,20 @@ type pairLease struct {
 	e    *pairEntry
 	a, b int32
 	l    contact.Lease
+}
+
+// unleased returns the first i' ≥ i below len(pairs) whose pair is not on
+// a lease that holds (len(pairs) if none): the pass's walk over the leased
+// pairs, in a loop of its own so that it keeps its few values in registers.
+func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, i int) int {
+	recs = recs[:len(pairs)]
+	for ; i < len(pairs); i++ {
+		r := &recs[i]
+		if r.e != pairs[i] || !r.l.Holds(trav[r.a], trav[r.b]) {
+			return i
+		}
+	}
+	return len(pairs)
 }
 
 // ready readies the leases for a pass over n pairs: every lease dropped
