@@ -107,3 +107,27 @@ func BenchmarkWithinInterlocked(b *testing.B) {
 		})
 	}
 }
+
+// The same when the answer is no (no early exit): two tetrapods in near
+// contact, at the largest reach 10 mm·2⁻ᵏ at which their lists are empty.
+func BenchmarkWithinApart(b *testing.B) {
+	pa, pb, _ := tetrapodPairInContact(b)
+	var c Cache
+	var s Scratch
+	d := 0.01
+	for c.Build(pa, pb, d, 0, &s); !c.Empty(); c.Build(pa, pb, d, 0, &s) {
+		d /= 2
+	}
+	b.Logf("reach %g m", d)
+	b.Run("Build", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			c.Build(pa, pb, d, 0, &s)
+			_ = c.Empty()
+		}
+	})
+	b.Run("AnyWithin", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			AnyWithin(pa, pb, d, &s)
+		}
+	})
+}
