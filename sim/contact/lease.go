@@ -78,7 +78,7 @@ func (p *Posed) Travel() Travel { return p.trav }
 // Holds works in quanta: β/travQ = ΔX + ΔT_A·ka + ΔT_B·kb against
 // lim/travQ (scalings by a power of two: exact).
 type Lease struct {
-	lim          atomic.Uint64 // float64 bits of lim/travQ; 0 when revoked (β < 0 never holds)
+	lim          atomic.Uint64 // float64 bits of lim/travQ; NaN when revoked
 	ka, kb       float64       // D̄ + 1.01·R_B and 1.01·R_B, rounded up
 	x0, ta0, tb0 float64       // X_A + X_B, T_A, T_B at the grant
 }
@@ -95,8 +95,14 @@ func (l *Lease) Holds(ta, tb Travel) bool {
 	return dx+da*l.ka+db*l.kb < math.Float64frombits(l.lim.Load())
 }
 
-// Revoke makes the lease fail from now on (safe from any goroutine).
-func (l *Lease) Revoke() { l.lim.Store(0) }
+// Revoke makes the lease fail from now on (safe from any goroutine): its
+// limit becomes NaN, below which no β is, whatever the other fields hold (a
+// revoked lease's counts may be those of another pair's bodies, so that β
+// is negative).
+func (l *Lease) Revoke() { l.lim.Store(revoked) }
+
+// revoked is the limit of a revoked lease: NaN's bits.
+var revoked = math.Float64bits(math.NaN())
 
 // revokeLease revokes the lease granted for c, if any.
 func (c *Cache) revokeLease() {

@@ -93,9 +93,9 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 	}
 }
 
-// A lease never holds once its cache changed, nor when granted on a
-// listed cache, nor as a zero value, and an unknown motion (a new shape)
-// ends it.
+// A lease never holds once its cache changed (for any travel, also below
+// the counts of its grant), nor when granted on a listed cache, nor as a
+// zero value, and an unknown motion (a new shape) ends it.
 func TestLeaseRevoked(t *testing.T) {
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
 	if err != nil {
@@ -122,6 +122,11 @@ func TestLeaseRevoked(t *testing.T) {
 	c.Build(&a, &b, gbar, margin, &s)
 	if l.Holds(a.Travel(), b.Travel()) {
 		t.Fatal("the lease holds after Build")
+	}
+	// A revoked lease fails for any travel, also below the counts at its
+	// grant (a slot reused for another pair's bodies: β < 0).
+	if l.Holds(Travel{}, Travel{}) {
+		t.Fatal("a revoked lease holds for bodies that travelled less than its own")
 	}
 	grant()
 	c.Invalidate()
