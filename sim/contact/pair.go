@@ -112,6 +112,7 @@ type Cache struct {
 	refS                         geom.Vec3 // A's centre in B's frame at the build
 	// Builds counts how often the cache was rebuilt.
 	Builds int
+	lease  *Lease // the lease granted on the cache (Grant), revoked by any change
 }
 
 // Empty reports whether the cache lists no feature pair: Detect then finds
@@ -124,7 +125,10 @@ func (c *Cache) setListed() {
 }
 
 // Invalidate forces a rebuild at the next use.
-func (c *Cache) Invalidate() { c.built = false }
+func (c *Cache) Invalidate() {
+	c.revokeLease()
+	c.built = false
+}
 
 // Stale reports whether the cache must be rebuilt for the current poses:
 // the relative displacement of any point of one body in the other's frame,
@@ -318,6 +322,7 @@ func thetaBound(s float64) float64 {
 
 // Build lists the feature pairs of a and b within gbar + margin.
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
+	c.revokeLease()
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
 	c.listed, c.dmin = false, math.Inf(1)

@@ -52,6 +52,7 @@ type Posed struct {
 	// previous placement to this one (Cache.Stale's tracked bound).
 	gen   uint64
 	moved motion
+	trav  Travel // the sum of moved over all placements (Cache.Grant, Lease)
 }
 
 // motion bounds how far a body's points moved between two consecutive
@@ -67,6 +68,7 @@ func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed b
 	} else {
 		p.moved = motion{math.Inf(1), math.Inf(1)}
 	}
+	p.trav.add(p.moved)
 	p.Poly, p.X, p.Q, p.Fixed = poly, x, q, fixed
 	if cap(p.V) < len(poly.Verts) {
 		p.V = make([]geom.Vec3, len(poly.Verts))

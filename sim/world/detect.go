@@ -252,9 +252,26 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		w.scratch[k].tally = passTally{}
 	}
 	posed := w.posed
+	n := len(pairs)
+	recs, trav := w.leases.ready(w, n)
+	act, actN := w.leases.act[:n], w.leases.actN[:n]
+	on := !w.leases.off
 	cache := func(worker, lo, hi int) {
 		sc := &w.scratch[worker]
-		for _, e := range pairs[lo:hi] {
+		m := lo // the batch's pairs to visit go to act[lo:m]
+		for i := lo; i < hi; i++ {
+			if on { // pairs on a lease: an empty list, not stale (pairLeases), nothing to do
+				if i = unleased(pairs[:hi], recs[:hi], trav, i); i == hi {
+					break
+				}
+			}
+			e, r := pairs[i], &recs[i]
+			act[m] = int32(i)
+			m++
+			if r.e != e {
+				r.e, r.a, r.b = e, e.A, e.B
+				r.l.Revoke()
+			}
 			e.stale = false
 			if e.smooth {
 				continue
@@ -265,10 +282,15 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 				e.stale = true
 				sc.tally.rebuilds++
 				e.cache.Build(pa, pb, g, w.featureSkin(g), &sc.Scratch)
+			} else if e.cache.Empty() {
+				e.cache.Grant(pa, pb, &r.l)
 			}
 		}
+		if hi > lo {
+			actN[lo] = int32(m)
+		}
+		sc.tally.leased += int64(hi - m)
 	}
-	n := len(pairs)
 	lv := &w.curLive
 	if cap(lv.buf) < n {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
@@ -277,8 +299,13 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	narrow := func(worker, lo, hi int) {
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
-		m := lo // the batch's pairs with contacts go to buf[lo:m]
-		for i, e := range pairs[lo:hi] {
+		m := lo           // the batch's pairs with contacts go to buf[lo:m]
+		var visit []int32 // the batch's pairs that the cache stage visited
+		if hi > lo {
+			visit = act[lo:actN[lo]]
+		}
+		for _, i := range visit {
+			e := pairs[i]
 			if e.smooth {
 				tl.smoothBatch = true
 				if w.narrowSmooth(e) {
@@ -300,7 +327,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 						tl.flip = true
 					}
 				}
-				buf[m] = int32(lo + i)
+				buf[m] = i
 				m++
 			}
 			e.nightOwl = false // it is a candidate from now on
@@ -350,10 +377,93 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	for k := range w.scratch {
 		tl := &w.scratch[k].tally
 		prof.Rebuilds += tl.rebuilds
+		w.leases.held += tl.leased
 		nightOwls += tl.nightOwls
 		w.flipped = w.flipped || tl.flip
 	}
 	return nightOwls
+}
+
+// pairLeases lets pairPass leave alone, at no more than a few loads per
+// step, the candidate pairs whose feature lists are empty and not stale
+// (most of them: ≈ 78% on the tetrapod collapses): the narrow stage would
+// find no contact there, and the cache stage rebuild nothing.
+//
+// recs is aligned with w.pairs: recs[i] holds the lease (contact.Lease) of
+// the entry e it was granted for, with e's bodies. The cache stage visits
+// pair i as before unless recs[i].e is pairs[i] and its lease holds for the
+// bodies' travel (contact.Travel, copied into trav once per pass); it grants
+// a lease to a visited pair whose cache is empty and that Stale found not
+// stale, so the pair's rebuilds are decided exactly as without leases (a
+// lease that holds proves Stale's answer false; one that fails sends the
+// pair to Stale). A pair left alone needs nothing from the narrow stage
+// either: its cur is empty (the narrow stage emptied it when the lease was
+// granted, Commit swaps in an empty prev, no other code adds contacts to a
+// polyhedral pair) and nightOwl false (set only at the entry's creation),
+// and stale false (granted only when not stale). A lease is revoked by any
+// change of its cache (contact.Cache.Build, Invalidate, SetState), so a
+// rebuild outside the pass (EachFeatureCache) ends it; every lease is
+// dropped when the laws change (pairGBar's ḡ: lawGen) or the poses are
+// made anew (their travel sums restart). Entries are compared by address:
+// recs keeps its entries alive, so a new entry cannot take an old one's.
+type pairLeases struct {
+	recs   []pairLease
+	trav   []contact.Travel // the bodies' travel, this pass
+	posed  *contact.Posed   // &w.posed[0] of the leases
+	lawGen uint64           // w.lawGen of the leases
+	// act[lo:actN[lo]] lists the pairs of the batch [lo, hi) that the cache
+	// stage visited, for the narrow stage.
+	act, actN []int32
+	held      int64 // pairs left alone, over all passes
+	off       bool  // tests: every pair visited, as without leases
+}
+
+// pairLease is one pair's lease (64 bytes).
+type pairLease struct {
+	e    *pairEntry
+	a, b int32
+	l    contact.Lease
+}
+
+// unleased returns the first i' ≥ i below len(pairs) whose pair is not on
+// a lease that holds (len(pairs) if none): the pass's walk over the leased
+// pairs, in a loop of its own so that it keeps its few values in registers.
+func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, i int) int {
+	recs = recs[:len(pairs)]
+	for ; i < len(pairs); i++ {
+		r := &recs[i]
+		if r.e != pairs[i] || !r.l.Holds(trav[r.a], trav[r.b]) {
+			return i
+		}
+	}
+	return len(pairs)
+}
+
+// ready readies the leases for a pass over n pairs: every lease dropped
+// when the laws or the poses changed (a new, zeroed slice: the caches'
+// pointers to the old one revoke nothing that is read), the bodies'
+// travel copied. It returns the leases and the travel.
+func (lz *pairLeases) ready(w *World, n int) ([]pairLease, []contact.Travel) {
+	var p0 *contact.Posed
+	if len(w.posed) > 0 {
+		p0 = &w.posed[0]
+	}
+	if cap(lz.recs) < n || lz.posed != p0 || lz.lawGen != w.lawGen {
+		lz.recs = make([]pairLease, max(n, len(lz.recs)))
+		lz.posed, lz.lawGen = p0, w.lawGen
+	}
+	lz.recs = lz.recs[:n]
+	if cap(lz.act) < n {
+		lz.act, lz.actN = make([]int32, n), make([]int32, n)
+	}
+	if cap(lz.trav) < len(w.posed) {
+		lz.trav = make([]contact.Travel, len(w.posed))
+	}
+	tr := lz.trav[:len(w.posed)]
+	for i := range tr {
+		tr[i] = w.posed[i].Travel()
+	}
+	return lz.recs, tr
 }
 
 // pairGBar returns the skin ḡ of pair e's material pair, kept in the entry
@@ -439,6 +549,7 @@ func (w *World) wallPairsOf(i int) []*pairEntry {
 // passTally is what one worker counted in pairPass.
 type passTally struct {
 	rebuilds  int64 // lists rebuilt
+	leased    int64 // pairs left alone on a lease (pairLeases)
 	nightOwls int   // night-owl contacts
 	flip      bool  // a reversed normal
 	// smoothBatch: the batch the worker's narrow stage last ran holds a

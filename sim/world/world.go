@@ -202,6 +202,7 @@ type World struct {
 	live       livePairs                   // the pairs with contacts after the last Commit (laws.go)
 	thenGen    uint64                      // gen+1 of the evaluation whose bodies EvaluateThen moved (CommitBelow; 0: none)
 	curLive    livePairs                   // pairPass's batches of the pairs with contacts (buf, cnt, next)
+	leases     pairLeases                  // pairPass: the empty lists' leases and the pairs each batch visits
 	curPairs   []*pairEntry                // the pairs with contacts of the last pairPass, in pair order
 	flipped    bool                        // the last detection pass met a reversed normal (pairPass)
 	gen        uint64                      // evaluation counter (pairEntry.gen)

@@ -1,0 +1,140 @@
+package contact
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// Travel is a body's accumulated motion over its placements (Posed.Update):
+// X counts quanta of travQ metres of its centre's motion, T quanta of travQ
+// radians of its rotation, each placement's bounds (Posed.moved: dx and
+// theta) rounded up to whole quanta. The counts are whole numbers below
+// 2⁵³ held in float64, so their sums and differences are exact. An unknown
+// (+Inf), NaN or huge motion counts travBig quanta; the sums saturate at
+// travCap, so they never decrease.
+type Travel struct{ X, T float64 }
+
+const (
+	travQ     = 0x1p-36 // the quantum: 2⁻³⁶ m (≈ 1.5e-11 m) or rad
+	travBig   = 0x1p40  // the count of one unknown or huge motion (16 m or rad)
+	travCap   = 0x1p50  // the saturation of a sum
+	travGrant = 0x1p49  // a lease is granted only below this sum
+)
+
+// quanta returns v in whole quanta rounded up (v·2³⁶ is exact, a power of
+// two), or travBig when v is not below travBig quanta (+Inf, NaN, huge).
+func quanta(v float64) float64 {
+	s := v * (1 / travQ)
+	if !(s < travBig) {
+		return travBig
+	}
+	if !(s > 0) { // 0 (a fixed body) or −0
+		return 0
+	}
+	return math.Ceil(s)
+}
+
+// add counts one placement's motion m.
+func (t *Travel) add(m motion) {
+	t.X = min(t.X+quanta(m.dx), travCap)
+	t.T = min(t.T+quanta(m.theta), travCap)
+}
+
+// Travel returns p's accumulated motion over all its placements.
+func (p *Posed) Travel() Travel { return p.trav }
+
+// Lease is a proof, kept outside the Cache in a few words, that an EMPTY
+// cache is not stale (Cache.Stale would answer false) for as long as its two
+// bodies have travelled little since the lease was granted: Holds decides it
+// from the bodies' Travel alone, without the poses or the cache. A lease is
+// revoked by any change of its cache (Build, Invalidate, SetState, a new
+// Grant); the zero Lease never holds.
+//
+// The bound (staleTrack's, summed): at the grant, the tracked bound of Stale
+// gives dB₀ ≥ the full test's dB (B's displacement in A's frame since the
+// build, |Δt| + θ·R_B, S0 §2.5), th₀ ≥ its relative angle bound and d₀ ≥
+// |X_B − X_A|. Each later placement of A or B, with centre motion δ and
+// rotation bound θ (Posed.moved), adds at most δ_A + δ_B + θ_A·D +
+// 1.01·(θ_A + θ_B)·R_B to dB and 1.01·(θ_A + θ_B) to th while th ≤ 0.5
+// (staleTrack), D ≥ |X_B − X_A| before the move ≤ d₀ + Σ(δ_A + δ_B). With
+// ΔX, ΔT_A, ΔT_B the Travel sums since the grant (each ≥ the δ or θ sums,
+// rounded up), and Σ(δ_A + δ_B) ≤ travQ·ΔX ≤ margin while the lease holds
+// (D ≤ D̄ = d₀ + margin):
+//
+//	dB ≤ dB₀ + travQ·(ΔX + ΔT_A·(D̄ + 1.01·R_B) + ΔT_B·1.01·R_B) =: dB₀ + β
+//	th ≤ th₀ + 1.01·travQ·(ΔT_A + ΔT_B) ≤ th₀ + β/R_B.
+//
+// Holds requires β < lim = (1 − 1e-9)·min(margin·(1 − 1e-6) − dB₀,
+// (0.5 − th₀)·R_B): then th ≤ 0.5 at every placement since the grant (the
+// sums only grow) and dB ≤ margin·(1 − 1e-6), below which the full test
+// finds dB ≤ margin (staleTrack's allowance for its rounding): the cache is
+// not stale — Stale's own answer, at every placement while the lease holds.
+// The 1e-9 covers Holds' own rounding (two products and two sums of
+// non-negative numbers: at most 5 ulp) and that of the coefficients. A sum
+// that saturates moves by at least travCap − travGrant quanta since the
+// grant, far above any lim, and so does an unknown motion (travBig quanta:
+// 16 m > lim ≤ 8 m; 16 rad·1.01·R_B > 0.5·R_B ≥ lim).
+//
+// Holds works in quanta: β/travQ = ΔX + ΔT_A·ka + ΔT_B·kb against
+// lim/travQ (scalings by a power of two: exact).
+type Lease struct {
+	lim          atomic.Uint64 // float64 bits of lim/travQ; NaN when revoked
+	ka, kb       float64       // D̄ + 1.01·R_B and 1.01·R_B, rounded up
+	x0, ta0, tb0 float64       // X_A + X_B, T_A, T_B at the grant
+}
+
+// Holds reports whether the lease still proves its cache not stale for
+// bodies A and B that have travelled ta and tb (Posed.Travel of the same
+// Posed values as at the grant).
+func (l *Lease) Holds(ta, tb Travel) bool {
+	// Whole numbers below 2⁵¹ that never decrease: the differences are
+	// exact and ≥ 0.
+	dx := ta.X + tb.X - l.x0
+	da := ta.T - l.ta0
+	db := tb.T - l.tb0
+	return dx+da*l.ka+db*l.kb < math.Float64frombits(l.lim.Load())
+}
+
+// Revoke makes the lease fail from now on (safe from any goroutine): its
+// limit becomes NaN, below which no β is, whatever the other fields hold (a
+// revoked lease's counts may be those of another pair's bodies, so that β
+// is negative).
+func (l *Lease) Revoke() { l.lim.Store(revoked) }
+
+// revoked is the limit of a revoked lease: NaN's bits.
+var revoked = math.Float64bits(math.NaN())
+
+// revokeLease revokes the lease granted for c, if any.
+func (c *Cache) revokeLease() {
+	if c.lease != nil {
+		c.lease.Revoke()
+		c.lease = nil
+	}
+}
+
+// Grant gives l a lease on c for the placements a and b when c is built,
+// empty, and Stale's last test proved it not stale at exactly these
+// placements with its tracked bound (Stale returned false for them and
+// nothing changed since); it revokes c's previous lease. It reports whether
+// l holds a lease now (else l is revoked).
+func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
+	c.revokeLease()
+	s := &c.trk
+	if !c.built || c.listed || !s.on || a.gen != s.genA || b.gen != s.genB ||
+		a.trav.X >= travGrant || b.trav.X >= travGrant || a.trav.T >= travGrant || b.trav.T >= travGrant {
+		l.Revoke()
+		return false
+	}
+	rb := 1.01 * b.Poly.Radius
+	lim := (1 - 1e-9) * min(c.margin*(1-1e-6)-s.dB, (0.5-s.th)*b.Poly.Radius)
+	if !(lim > 0 && lim <= travBig/2*travQ) {
+		l.Revoke()
+		return false
+	}
+	l.ka = (s.d + c.margin + rb) * (1 + 1e-9)
+	l.kb = rb * (1 + 1e-9)
+	l.x0, l.ta0, l.tb0 = a.trav.X+b.trav.X, a.trav.T, b.trav.T
+	l.lim.Store(math.Float64bits(lim * (1 / travQ)))
+	c.lease = l
+	return true
+}
