@@ -141,11 +141,10 @@ type Newmark struct {
 	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1    []geom.Vec3
 	// cleared holds the certified start-of-step clearance of the body pairs
-	// (a, b) that separation cleared in this step; sepA, sepB, sepCache and
+	// (a, b) that separation cleared in this step; sepA, sepB and
 	// sepScratch are its scratch.
 	cleared    map[[2]int]float64
 	sepA, sepB contact.Posed
-	sepCache   contact.Cache
 	sepScratch contact.Scratch
 
 	tr  nmTrace    // the attempt log's scratch (Trace)

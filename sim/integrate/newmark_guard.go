@@ -187,7 +187,8 @@ func (n *Newmark) approachLim(g *nmGuard) float64 {
 // separation returns a certified lower bound on the distance between the
 // polyhedra a and b at the start of the step, trying want first: the
 // second-level lists of the pair built at the start-of-step poses with
-// reach want (contact.Cache.Build: every feature pair — vertex–face,
+// reach want (contact.Cache.Build, asked by contact.AnyWithin, which stops
+// at the first pair and stores no list: every feature pair — vertex–face,
 // edge–edge, vertex–edge, vertex–vertex — closer than the reach is listed,
 // by lower bounds of its distance) are empty when no point of one surface
 // is within want of the other: the surfaces are then at least want apart,
@@ -209,8 +210,7 @@ func (n *Newmark) separation(w *world.World, a, b int, want float64) float64 {
 		if d <= sweepFrac*gbar/approachFrac {
 			break
 		}
-		n.sepCache.Build(&n.sepA, &n.sepB, d, 0, &n.sepScratch)
-		if n.sepCache.Empty() {
+		if !contact.AnyWithin(&n.sepA, &n.sepB, d, &n.sepScratch) {
 			return d
 		}
 	}
