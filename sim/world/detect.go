@@ -365,11 +365,15 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
 	}
 	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
+	lz := &w.leases
+	lz.vis = lz.vis[:0] // the visited pairs, in pair order, for Commit
 	for lo := 0; lo < n; lo = int(next[lo]) {
 		for _, i := range buf[lo:cnt[lo]] {
 			w.curPairs = append(w.curPairs, pairs[i])
 		}
+		lz.vis = append(lz.vis, act[lo:actN[lo]]...)
 	}
+	lz.visGen, lz.visN, lz.visOK = w.gen, n, true
 	w.Stats.SQFailures += sqFail.Load()
 	prof.Evaluations++
 	prof.Pairs += int64(len(pairs))
@@ -415,7 +419,14 @@ type pairLeases struct {
 	// stage visited, for the narrow stage.
 	act, actN []int32
 	held      int64 // pairs left alone, over all passes
-	off       bool  // tests: every pair visited, as without leases
+	// vis lists, in pair order, the pairs the last pass visited (every
+	// other pair has cur and prev empty, nightOwl false), valid while w.gen
+	// is visGen and w.pairs has visN pairs (visOK: a pass ran).
+	vis    []int32
+	visGen uint64
+	visN   int
+	visOK  bool
+	off    bool // tests: every pair visited, as without leases
 }
 
 // pairLease is one pair's lease (64 bytes).
