@@ -102,28 +102,16 @@ func (w *World) placeBodies(move func(i int)) (moved time.Duration) {
 		w.verlet.Invalidate()
 	}
 	w.placing()
-	periodic := w.Periodic.On()
+	d := w.detectFns()
+	d.move, d.periodic = move, w.Periodic.On()
 	var first func(_, lo, hi int)
-	if move != nil || periodic {
-		first = func(_, lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if move != nil {
-					move(i)
-				}
-				if b := w.Bodies[i]; periodic && !b.Fixed {
-					b.X = w.Periodic.wrap(b.X)
-				}
-			}
-		}
-	}
-	place := func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			w.placeOne(i)
-		}
+	if move != nil || d.periodic {
+		first = d.first
 	}
 	t0 := time.Now()
 	var spent [3]time.Duration
-	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, place, nil}, &spent)
+	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, d.place, nil}, &spent)
+	d.move = nil
 	if move != nil {
 		if tot := spent[0] + spent[1]; tot > 0 {
 			moved = time.Duration(float64(time.Since(t0)) * float64(spent[0]) / float64(tot))
@@ -152,11 +140,18 @@ func (w *World) bodyPairs(gmax float64) {
 	}
 	rebuilt, cand := w.verlet.Update(w.centers, w.radii, w.skin)
 	if rebuilt {
-		old := make(map[pairKey]*pairEntry, len(w.bbPairs))
+		// The maps are kept from one rebuild to the next, cleared: a
+		// rebuild allocates nothing once they have grown (only lookups
+		// read them, never their order).
+		d := w.detectFns()
+		if d.old == nil {
+			d.old, d.seen = make(map[pairKey]*pairEntry, len(w.bbPairs)), make(map[pairKey]bool)
+		}
+		old, seen := d.old, d.seen
+		clear(seen)
 		for _, e := range w.bbPairs {
 			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 		}
-		seen := make(map[pairKey]bool)
 		w.bbPairs = w.bbPairs[:0]
 		for _, c := range cand {
 			i, j, shift, ok := w.candidatePair(c, nm)
@@ -180,13 +175,22 @@ func (w *World) bodyPairs(gmax float64) {
 			seen[key] = true
 			e := old[key]
 			if e == nil {
-				e = &pairEntry{A: a, B: b, Shift: shift, nightOwl: w.Steps > 0}
-				e.smooth = isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b])
+				e = w.newCandidate(a, b, shift, isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b]))
 			}
 			w.bbPairs = append(w.bbPairs, e)
 		}
+		clear(old) // the entries dropped are not kept alive
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
+}
+
+// newCandidate returns the entry of a pair (a, b) that joins the
+// candidates (bodyPairs, wallPairs): a night owl once the run has started.
+// It is the detection's one allocation in a steady step, made only when
+// the candidates change (a pair's entry is never reused for another pair:
+// pairLeases compares entries by address).
+func (w *World) newCandidate(a, b int32, shift geom.Vec3, smooth bool) *pairEntry {
+	return &pairEntry{A: a, B: b, Shift: shift, nightOwl: w.Steps > 0, smooth: smooth}
 }
 
 // wallPairs appends the body–wall candidates to w.pairs: inflated AABB
@@ -220,7 +224,7 @@ func (w *World) wallPairs(gmax float64) {
 				if a > bb {
 					a, bb = bb, a
 				}
-				e = &pairEntry{A: a, B: bb, nightOwl: w.Steps > 0, smooth: isSmooth(b)}
+				e = w.newCandidate(a, bb, geom.Vec3{}, isSmooth(b))
 				w.wallPair[wi][i] = e
 			}
 			e.gen = w.gen
@@ -242,7 +246,8 @@ func (w *World) wallPairs(gmax float64) {
 // reversed normals (World.flipped).
 func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	t2 := time.Now()
-	var sqFail atomic.Int64
+	d := w.detectFns()
+	d.sqFail.Store(0)
 	pairs := w.pairs
 	nw := max(w.Settings.Workers, 1)
 	if len(w.scratch) < nw {
@@ -251,12 +256,102 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	for k := range w.scratch {
 		w.scratch[k].tally = passTally{}
 	}
-	posed := w.posed
 	n := len(pairs)
-	recs, trav := w.leases.ready(w, n)
+	w.leases.ready(w, n)
 	act, actN := w.leases.act[:n], w.leases.actN[:n]
-	on := !w.leases.off
-	cache := func(worker, lo, hi int) {
+	lv := &w.curLive
+	if cap(lv.buf) < n {
+		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
+	}
+	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
+	d.dt = dt
+	var laws func(_, lo, hi int)
+	if withLaws {
+		laws = d.laws
+	}
+	var spent [3]time.Duration // cache, narrow, laws: worker time
+	w.stagesPass(len(pairs), [3]func(worker, lo, hi int){d.cache, d.narrow, laws}, &spent)
+	prof := &w.Stats.Profile
+	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
+		wall := time.Since(t2)
+		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
+		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
+		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
+			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
+	}
+	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
+	lz := &w.leases
+	lz.vis = lz.vis[:0] // the visited pairs, in pair order, for Commit
+	for lo := 0; lo < n; lo = int(next[lo]) {
+		for _, i := range buf[lo:cnt[lo]] {
+			w.curPairs = append(w.curPairs, pairs[i])
+		}
+		lz.vis = append(lz.vis, act[lo:actN[lo]]...)
+	}
+	lz.visGen, lz.visN, lz.visOK = w.gen, n, true
+	w.Stats.SQFailures += d.sqFail.Load()
+	prof.Evaluations++
+	prof.Pairs += int64(len(pairs))
+	w.flipped = false
+	for k := range w.scratch {
+		tl := &w.scratch[k].tally
+		prof.Rebuilds += tl.rebuilds
+		w.leases.held += tl.leased
+		nightOwls += tl.nightOwls
+		w.flipped = w.flipped || tl.flip
+	}
+	return nightOwls
+}
+
+// detectPass holds the pass bodies of placeBodies and pairPass, made once
+// for owner (detectFns: no allocation per step; they read the pass's
+// state from the World and from these fields), and bodyPairs' maps.
+type detectPass struct {
+	owner *World
+	// placeBodies: first runs move (when not nil) and wraps periodic
+	// bodies, place poses them.
+	move         func(i int)
+	periodic     bool
+	first, place func(_, lo, hi int)
+	// pairPass's stages and what they read besides the World: the laws' dt
+	// and the count of failed superquadric contact searches.
+	cache, narrow, laws func(worker, lo, hi int)
+	dt                  float64
+	sqFail              atomic.Int64
+	// bodyPairs' rebuild: the entries before it, the keys met (kept,
+	// cleared: no allocation once grown).
+	old  map[pairKey]*pairEntry
+	seen map[pairKey]bool
+}
+
+// detectFns returns w's detectPass with its pass bodies made.
+func (w *World) detectFns() *detectPass {
+	d := &w.detect
+	if d.owner == w {
+		return d
+	}
+	d.owner = w
+	d.old, d.seen = nil, nil // a copy's maps are its original's
+	d.first = func(_, lo, hi int) {
+		move, periodic := d.move, d.periodic
+		for i := lo; i < hi; i++ {
+			if move != nil {
+				move(i)
+			}
+			if b := w.Bodies[i]; periodic && !b.Fixed {
+				b.X = w.Periodic.wrap(b.X)
+			}
+		}
+	}
+	d.place = func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			w.placeOne(i)
+		}
+	}
+	d.cache = func(worker, lo, hi int) {
+		lz := &w.leases
+		pairs, posed, recs, act, actN := w.pairs, w.posed, lz.recs, lz.act, lz.actN
+		trav, on := lz.trav[:len(posed)], !lz.off
 		sc := &w.scratch[worker]
 		m := lo // the batch's pairs to visit go to act[lo:m]
 		for i := lo; i < hi; i++ {
@@ -291,12 +386,9 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		}
 		sc.tally.leased += int64(hi - m)
 	}
-	lv := &w.curLive
-	if cap(lv.buf) < n {
-		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
-	}
-	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	narrow := func(worker, lo, hi int) {
+	d.narrow = func(worker, lo, hi int) {
+		pairs, posed, act, actN := w.pairs, w.posed, w.leases.act, w.leases.actN
+		buf, cnt, next := w.curLive.buf, w.curLive.cnt, w.curLive.next
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
 		m := lo           // the batch's pairs with contacts go to buf[lo:m]
@@ -309,7 +401,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			if e.smooth {
 				tl.smoothBatch = true
 				if w.narrowSmooth(e) {
-					sqFail.Add(1)
+					d.sqFail.Add(1)
 				}
 			} else if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
 				e.cur = e.cur[:0]
@@ -336,52 +428,23 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			cnt[lo], next[lo] = int32(m), int32(hi)
 		}
 	}
-	var laws func(_, lo, hi int)
-	if withLaws {
-		laws = func(worker, lo, hi int) {
-			if w.scratch[worker].tally.smoothBatch || hi <= lo {
-				for _, e := range pairs[lo:hi] {
-					if e.smooth || len(e.cur) > 0 {
-						w.lawsPair(e, dt, true)
-					}
+	d.laws = func(worker, lo, hi int) {
+		pairs, buf, cnt, dt := w.pairs, w.curLive.buf, w.curLive.cnt, d.dt
+		if w.scratch[worker].tally.smoothBatch || hi <= lo {
+			for _, e := range pairs[lo:hi] {
+				if e.smooth || len(e.cur) > 0 {
+					w.lawsPair(e, dt, true)
 				}
-				return
 			}
-			// No smooth pair in the batch: its pairs with contacts, which
-			// narrow listed in pair order.
-			for _, i := range buf[lo:cnt[lo]] {
-				w.lawsPair(pairs[i], dt, true)
-			}
+			return
 		}
-	}
-	var spent [3]time.Duration // cache, narrow, laws: worker time
-	w.stagesPass(len(pairs), [3]func(worker, lo, hi int){cache, narrow, laws}, &spent)
-	prof := &w.Stats.Profile
-	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
-		wall := time.Since(t2)
-		prof.Cache += time.Duration(float64(wall) * float64(spent[0]) / float64(tot))
-		prof.Laws += time.Duration(float64(wall) * float64(spent[2]) / float64(tot))
-		prof.Narrow += wall - time.Duration(float64(wall)*float64(spent[0])/float64(tot)) -
-			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
-	}
-	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
-	for lo := 0; lo < n; lo = int(next[lo]) {
+		// No smooth pair in the batch: its pairs with contacts, which
+		// narrow listed in pair order.
 		for _, i := range buf[lo:cnt[lo]] {
-			w.curPairs = append(w.curPairs, pairs[i])
+			w.lawsPair(pairs[i], dt, true)
 		}
 	}
-	w.Stats.SQFailures += sqFail.Load()
-	prof.Evaluations++
-	prof.Pairs += int64(len(pairs))
-	w.flipped = false
-	for k := range w.scratch {
-		tl := &w.scratch[k].tally
-		prof.Rebuilds += tl.rebuilds
-		w.leases.held += tl.leased
-		nightOwls += tl.nightOwls
-		w.flipped = w.flipped || tl.flip
-	}
-	return nightOwls
+	return d
 }
 
 // pairLeases lets pairPass leave alone, at no more than a few loads per
@@ -415,7 +478,14 @@ type pairLeases struct {
 	// stage visited, for the narrow stage.
 	act, actN []int32
 	held      int64 // pairs left alone, over all passes
-	off       bool  // tests: every pair visited, as without leases
+	// vis lists, in pair order, the pairs the last pass visited (every
+	// other pair has cur and prev empty, nightOwl false), valid while w.gen
+	// is visGen and w.pairs has visN pairs (visOK: a pass ran).
+	vis    []int32
+	visGen uint64
+	visN   int
+	visOK  bool
+	off    bool // tests: every pair visited, as without leases
 }
 
 // pairLease is one pair's lease (64 bytes).

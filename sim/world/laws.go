@@ -518,6 +518,18 @@ func (w *World) commit(move func(i int), stats, speeds bool) {
 	w.leaveSpheres()
 	w.histStale = false
 	n, lv := len(w.pairs), &w.live
+	// The pairs to swap: those the last pass visited when it ran on these
+	// pairs and nothing since added contacts (w.gen unchanged) — a pair it
+	// left alone on a lease has cur and prev empty and nightOwl false
+	// (pairLeases), which the swap leaves as they are —, else every pair.
+	// The step bound's visit of every pair (travel) or of the smooth ones
+	// walks them all.
+	lv.vis = nil
+	if lz := &w.leases; lz.visGen == w.gen && lz.visN == n && lz.visOK &&
+		!(lv.visit && (w.bound.visitSk.travel || w.bound.visitSw.smooth)) {
+		lv.vis = lz.vis
+		n = len(lz.vis)
+	}
 	if cap(lv.buf) < n {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
@@ -571,13 +583,26 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 		n := lv.n
 		if plo, phi := lo, min(hi, n); phi > plo { // the batch's pairs, each alone
 			buf := lv.buf
-			m := plo // the batch's pairs with contacts go to buf[plo:m]
-			for i, e := range w.pairs[plo:phi] {
-				e.prev, e.cur = e.cur, e.prev[:0]
-				e.nightOwl = false
-				if len(e.prev) > 0 {
-					buf[m] = int32(plo + i)
-					m++
+			m := plo                       // the batch's pairs with contacts go to buf[plo:m]
+			if vis := lv.vis; vis != nil { // items are positions in vis
+				pairs := w.pairs
+				for _, i := range vis[plo:phi] {
+					e := pairs[i]
+					e.prev, e.cur = e.cur, e.prev[:0]
+					e.nightOwl = false
+					if len(e.prev) > 0 {
+						buf[m] = i
+						m++
+					}
+				}
+			} else {
+				for i, e := range w.pairs[plo:phi] {
+					e.prev, e.cur = e.cur, e.prev[:0]
+					e.nightOwl = false
+					if len(e.prev) > 0 {
+						buf[m] = int32(plo + i)
+						m++
+					}
 				}
 			}
 			if lv.visit { // CommitBelow: the step bound's visit of the batch's pairs (visits)
@@ -627,9 +652,11 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
-	// What commit's pass (commitRun, made once for owner) does: n pairs,
-	// then the bodies with move, the statistics' terms, the step bound's.
+	// What commit's pass (commitRun, made once for owner) does: n pairs
+	// (w.pairs[:n], or the pairs vis lists when not nil), then the bodies
+	// with move, the statistics' terms, the step bound's.
 	n             int
+	vis           []int32
 	move          func(i int)
 	stats, speeds bool
 	visit         bool // CommitBelow: the step bound's visit of each pair

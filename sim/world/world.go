@@ -191,6 +191,7 @@ type World struct {
 	verlet     broad.Verlet
 	pairs      []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
 	bbPairs    []*pairEntry
+	detect     detectPass     // placeBodies' and pairPass's pass bodies, made once, and bodyPairs' maps (detect.go)
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
