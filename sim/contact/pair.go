@@ -79,6 +79,8 @@ func (c *Contact) Point() geom.Vec3 { return geom.Lerp(c.PA, c.PB, 0.5) }
 // Scratch holds per-worker buffers so that detection does not allocate.
 type Scratch struct {
 	a, b nearSet
+	hit  [][2]int32 // AnyWithin's first pair found
+	hitD []float64
 }
 
 // Cache is the second level of the contact search of one body pair (S0 §2.5):
@@ -337,49 +339,16 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.trk.on = false // the next test is a full one
 	c.Builds++
 	g := gbar + margin
-	boxA, boxB := a.Box.Inflate(g), b.Box.Inflate(g)
-	if !boxA.Overlaps(boxB) {
+	na, nb, ok := nearPair(a, b, g, s)
+	if !ok {
 		return
 	}
-	// Only features inside the overlap of the two inflated boxes can be
-	// within g of the other body.
-	region := AABB{boxA.Min.Max(boxB.Min), boxA.Max.Min(boxB.Max)}
-	na, nb := &s.a, &s.b
-	a.near(region, na)
-	b.near(region, nb)
-	c.vf = listVF(a, b, na, nb.faces, nb.fbox, g, false, c.vf)
-	c.fv = listVF(b, a, nb, na.faces, na.fbox, g, true, c.fv)
-	// b's edge boxes by coordinate (structure of arrays), so that the box
-	// test below, AABB.Overlaps written out, reads one array per side.
-	nb.soa()
-	lox, hix, loy, hiy, loz, hiz := nb.lox, nb.hix[:len(nb.lox)], nb.loy[:len(nb.lox)], nb.hiy[:len(nb.lox)], nb.loz[:len(nb.lox)], nb.hiz[:len(nb.lox)]
-	edgesB := nb.edges[:len(nb.lox)]
-	for k, i := range na.edges {
-		bx := na.ebox[k].Inflate(g)
-		ea := &a.Poly.Edges[i]
-		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for l, j := range edgesB {
-			if !(bx.Min.X <= hix[l] && lox[l] <= bx.Max.X) ||
-				!(bx.Min.Y <= hiy[l] && loy[l] <= bx.Max.Y) ||
-				!(bx.Min.Z <= hiz[l] && loz[l] <= bx.Max.Z) {
-				continue
-			}
-			eb := &b.Poly.Edges[j]
-			if d2 := segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]); d2 < g*g {
-				c.ee = append(c.ee, [2]int32{i, j})
-				c.dee = append(c.dee, math.Sqrt(d2))
-			}
-		}
-	}
-	c.ve = listVE(a, b, na, nb.edges, nb.ebox, g, false, c.ve)
-	c.ev = listVE(b, a, nb, na.edges, na.ebox, g, true, c.ev)
-	for _, i := range na.verts {
-		for _, j := range nb.verts {
-			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
-				c.vv = append(c.vv, [2]int32{i, j})
-			}
-		}
-	}
+	c.vf = listVF(a, b, na, nb.faces, nb.fbox, g, false, false, c.vf)
+	c.fv = listVF(b, a, nb, na.faces, na.fbox, g, true, false, c.fv)
+	listEE(a, b, na, nb, g, false, &c.ee, &c.dee)
+	c.ve = listVE(a, b, na, nb.edges, nb.ebox, g, false, false, c.ve)
+	c.ev = listVE(b, a, nb, na.edges, na.ebox, g, true, false, c.ev)
+	c.vv = listVV(a, b, na, nb, g, false, c.vv)
 	c.setListed()
 	c.dists(a, b)
 	c.setDmin()
@@ -435,7 +404,7 @@ func vfDistLB(p, q *Posed, vi, fi int32) float64 {
 // listVF lists (vertex of p among np.verts, face of q) within g of the face plane and box
 // (fbox[k] is the world box of faces[k]); pairs are stored as (feature of
 // A, feature of B).
-func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swap, first bool, out [][2]int32) [][2]int32 {
 	verts := np.verts
 	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, fi := range faces {
@@ -457,6 +426,9 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 					out = append(out, [2]int32{fi, vi})
 				} else {
 					out = append(out, [2]int32{vi, fi})
+				}
+				if first {
+					return out
 				}
 			}
 		}
@@ -510,7 +482,7 @@ func (t *triBound) distLB(x geom.Vec3, d float64) float64 {
 
 // listVE lists (vertex of p among np.verts, edge of q) closer than g
 // (ebox[k] is the world box of edges[k]).
-func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swap bool, out [][2]int32) [][2]int32 {
+func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swap, first bool, out [][2]int32) [][2]int32 {
 	verts := np.verts
 	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
 	for k, ei := range edges {
@@ -529,10 +501,75 @@ func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swa
 				} else {
 					out = append(out, [2]int32{vi, ei})
 				}
+				if first {
+					return out
+				}
 			}
 		}
 	}
 	return out
+}
+
+// nearPair finds the features of a and b that can be within g of the other
+// body: those inside the overlap of the two boxes grown by g (s's near
+// sets); ok is false when the grown boxes do not overlap.
+func nearPair(a, b *Posed, g float64, s *Scratch) (na, nb *nearSet, ok bool) {
+	boxA, boxB := a.Box.Inflate(g), b.Box.Inflate(g)
+	if !boxA.Overlaps(boxB) {
+		return nil, nil, false
+	}
+	region := AABB{boxA.Min.Max(boxB.Min), boxA.Max.Min(boxB.Max)}
+	na, nb = &s.a, &s.b
+	a.near(region, na)
+	b.near(region, nb)
+	return na, nb, true
+}
+
+// listEE lists (edge of a, edge of b) closer than g, with their distances,
+// among the near sets na and nb, appended to *ee and *dee (first: stop at
+// the first pair).
+func listEE(a, b *Posed, na, nb *nearSet, g float64, first bool, ee *[][2]int32, dee *[]float64) {
+	// b's edge boxes by coordinate (structure of arrays), so that the box
+	// test below, AABB.Overlaps written out, reads one array per side.
+	nb.soa()
+	lox, hix, loy, hiy, loz, hiz := nb.lox, nb.hix[:len(nb.lox)], nb.loy[:len(nb.lox)], nb.hiy[:len(nb.lox)], nb.loz[:len(nb.lox)], nb.hiz[:len(nb.lox)]
+	edgesB := nb.edges[:len(nb.lox)]
+	for k, i := range na.edges {
+		bx := na.ebox[k].Inflate(g)
+		ea := &a.Poly.Edges[i]
+		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
+		for l, j := range edgesB {
+			if !(bx.Min.X <= hix[l] && lox[l] <= bx.Max.X) ||
+				!(bx.Min.Y <= hiy[l] && loy[l] <= bx.Max.Y) ||
+				!(bx.Min.Z <= hiz[l] && loz[l] <= bx.Max.Z) {
+				continue
+			}
+			eb := &b.Poly.Edges[j]
+			if d2 := segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]); d2 < g*g {
+				*ee = append(*ee, [2]int32{i, j})
+				*dee = append(*dee, math.Sqrt(d2))
+				if first {
+					return
+				}
+			}
+		}
+	}
+}
+
+// listVV lists (vertex of a, vertex of b) closer than g among the near sets
+// (first: stop at the first pair).
+func listVV(a, b *Posed, na, nb *nearSet, g float64, first bool, vv [][2]int32) [][2]int32 {
+	for _, i := range na.verts {
+		for _, j := range nb.verts {
+			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
+				vv = append(vv, [2]int32{i, j})
+				if first {
+					return vv
+				}
+			}
+		}
+	}
+	return vv
 }
 
 // pointSegDist2 returns the squared distance from x to the segment [a, b].
