@@ -633,15 +633,7 @@ func (g *Grid) sortPairs(src, dst [][2]int32, n int) {
 		end := cnt[i]
 		row := dst[start:end]
 		start = end
-		if len(row) > 32 {
-			slices.SortFunc(row, func(a, b [2]int32) int { return int(a[1] - b[1]) })
-			continue
-		}
-		for x := 1; x < len(row); x++ {
-			for y := x; y > 0 && row[y][1] < row[y-1][1]; y-- {
-				row[y], row[y-1] = row[y-1], row[y]
-			}
-		}
+		sortRow(row)
 	}
 }
 
@@ -736,6 +728,20 @@ func (g *Grid) lookup(key uint64) int32 {
 		}
 		if e.key == key {
 			return e.val - 1
+		}
+	}
+}
+
+// sortRow sorts one row of candidate pairs (all with the same first body)
+// by their second body: insertion sort for short rows, else slices.SortFunc.
+func sortRow(row [][2]int32) {
+	if len(row) > 32 {
+		slices.SortFunc(row, func(a, b [2]int32) int { return int(a[1] - b[1]) })
+		return
+	}
+	for x := 1; x < len(row); x++ {
+		for y := x; y > 0 && row[y][1] < row[y-1][1]; y-- {
+			row[y], row[y-1] = row[y-1], row[y]
 		}
 	}
 }

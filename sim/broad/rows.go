@@ -2,7 +2,6 @@ package broad
 
 import (
 	"math"
-	"slices"
 
 	"grainlab/sim/geom"
 )
@@ -288,15 +287,7 @@ func (g *Grid) rowRange(lo, hi int, out [][2]int32) [][2]int32 {
 			}
 		}
 		row := out[start:]
-		if len(row) > 32 {
-			slices.SortFunc(row, func(a, b [2]int32) int { return int(a[1] - b[1]) })
-			continue
-		}
-		for x := 1; x < len(row); x++ {
-			for y := x; y > 0 && row[y][1] < row[y-1][1]; y-- {
-				row[y], row[y-1] = row[y-1], row[y]
-			}
-		}
+		sortRow(row)
 	}
 	return out
 }

@@ -180,15 +180,8 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 			for p := range v.part {
 				pt := &v.part[p]
 				need = need || pt.need
-				for _, d := range [2]float64{pt.d1, pt.d2} {
-					if d > d2 {
-						if d > d1 {
-							d1, d2 = d, d1
-						} else {
-							d2 = d
-						}
-					}
-				}
+				d1, d2 = KeepTwoLargest(d1, d2, pt.d1)
+				d1, d2 = KeepTwoLargest(d1, d2, pt.d2)
 			}
 		} else {
 			need, d1, d2 = v.test(centers, radii, 0, n)
@@ -213,4 +206,16 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 	v.skin, v.margin, v.built, v.maxDisp = skin, margin, true, 0
 	v.builds++
 	return true, v.pairs
+}
+
+// KeepTwoLargest returns the two largest of d1 ≥ d2 and d, largest first
+// (a rebuild test's two largest displacements, merged over parts).
+func KeepTwoLargest(d1, d2, d float64) (float64, float64) {
+	if d > d2 {
+		if d > d1 {
+			return d, d1
+		}
+		return d1, d
+	}
+	return d1, d2
 }

@@ -3,6 +3,7 @@ package world
 import (
 	"math"
 
+	"grainlab/sim/broad"
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
 	"grainlab/sim/sphere"
@@ -104,15 +105,8 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		}
 		s.fork(2, s.driftJob)
 		d1, d2, finite = s.part[0].d1, s.part[0].d2, s.part[0].finite && s.part[1].finite
-		for _, d := range [2]float64{s.part[1].d1, s.part[1].d2} {
-			if d > d2 {
-				if d > d1 {
-					d1, d2 = d, d1
-				} else {
-					d2 = d
-				}
-			}
-		}
+		d1, d2 = broad.KeepTwoLargest(d1, d2, s.part[1].d1)
+		d1, d2 = broad.KeepTwoLargest(d1, d2, s.part[1].d2)
 	} else {
 		d1, d2, finite = s.driftRange(0, n)
 	}
