@@ -62,12 +62,10 @@ func Start(w *world.World) error {
 	if s := w.Spheres(); s != nil {
 		return startSpheres(w, sphereStep{s})
 	}
-	_, bad := w.Evaluate(w.Time, 0)
-	if bad {
+	if w.Evaluate(w.Time, 0, world.Eval{}).Bad {
 		return fmt.Errorf("t=%g s: the initial state has penetrating or non-finite contacts", w.Time)
 	}
-	w.Commit()
-	w.UpdateStats()
+	w.Commit(world.Commit{Stats: true})
 	if w.Dt <= 0 {
 		w.Dt = w.Settings.Dt
 	}
@@ -95,23 +93,22 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	// already (reversed normals, night owls).
 	x.cp.begin(w)
 	x.passes(w, dt)
-	owls, bad, kicked := w.EvaluateThen(w.Time+dt, dt, x.saveDrift, x.closeK)
-	for bad || owls != 0 {
-		w.Stats.NightOwls += int64(owls)
-		next, err := rt.reject(dt, rejectWhy(bad))
+	r := w.Evaluate(w.Time+dt, dt, world.Eval{Move: x.saveDrift, Then: x.closeK})
+	for r.Bad || r.NightOwls != 0 {
+		w.Stats.NightOwls += int64(r.NightOwls)
+		next, err := rt.reject(dt, rejectWhy(r.Bad))
 		if err != nil {
-			if bad {
+			if r.Bad {
 				x.w = nil
 				return 0, err
 			}
 			// Night owls at the smallest step: accept them; they are now candidates.
-			w.EvaluateMoved(w.Time+dt, dt, x.drift)
-			kicked = false
+			r = w.Evaluate(w.Time+dt, dt, world.Eval{Move: x.drift})
 			break
 		}
 		dt = next
 		x.dt = dt
-		owls, bad, kicked = w.EvaluateThen(w.Time+dt, dt, x.drift, x.closeK)
+		r = w.Evaluate(w.Time+dt, dt, world.Eval{Move: x.drift, Then: x.closeK})
 	}
 	w.Time += dt
 	w.Steps++
@@ -126,10 +123,10 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	// kick in the accumulation (night owls accepted at dt_min): the kick,
 	// the statistics' and the step bound's body terms in Commit's pass.
 	var sb float64
-	if kicked {
-		sb = w.CommitBelow(dt * 1.25)
+	if r.Ran {
+		sb = w.Commit(world.Commit{Stats: true, Below: dt * 1.25})
 	} else {
-		w.CommitBound(x.closeK)
+		w.Commit(world.Commit{Move: x.closeK, Stats: true, Bound: true})
 		sb = w.StableDtBelow(dt * 1.25)
 	}
 	x.w = nil // the World is not kept between steps

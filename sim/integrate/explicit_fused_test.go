@@ -26,18 +26,18 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 	}
 	for {
 		kd()
-		owls, bad := w.Evaluate(w.Time+dt, dt)
-		if !bad && owls == 0 {
+		r := w.Evaluate(w.Time+dt, dt, world.Eval{})
+		if !r.Bad && r.NightOwls == 0 {
 			break
 		}
-		w.Stats.NightOwls += int64(owls)
-		next, err := rt.reject(dt, rejectWhy(bad))
+		w.Stats.NightOwls += int64(r.NightOwls)
+		next, err := rt.reject(dt, rejectWhy(r.Bad))
 		if err != nil {
-			if bad {
+			if r.Bad {
 				return 0, err
 			}
 			kd()
-			w.Evaluate(w.Time+dt, dt)
+			w.Evaluate(w.Time+dt, dt, world.Eval{})
 			break
 		}
 		dt = next
@@ -47,7 +47,7 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 			kick(b, dt)
 		}
 	})
-	w.Commit()
+	w.Commit(world.Commit{})
 	w.Time += dt
 	w.Steps++
 	w.UpdateStats()
@@ -59,8 +59,8 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 
 // rv1 review: the fused explicit step (the checkpoint and kick–drift in the
 // placing pass; the kick and the statistics' and step bound's body terms in
-// the accumulation's pass, EvaluateThen; the step bound's visit in
-// Commit's pass, CommitBelow) gives the bits of the separate passes, the
+// the accumulation's pass, Eval.Then; the step bound's visit in
+// Commit's pass, Commit.Below) gives the bits of the separate passes, the
 // next Δt included, in the rejected/retried path too: 96 cubes falling
 // fast onto the ground with Δt forced up each step, so that attempts are
 // rejected (night owls, reversed normals) and retried, on 1, 2 and 3

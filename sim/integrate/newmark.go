@@ -408,7 +408,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	if n.OmegaDt > 0 {
 		omEnd = n.omegaDtEnd(w) / dt
 	}
-	w.Commit()
+	w.Commit(world.Commit{})
 	w.Time += dt
 	w.Steps++
 	n.Counts.Steps++
@@ -734,9 +734,9 @@ func (n *Newmark) setTrial(w *world.World, y []float64) {
 // a penetration or a non-finite force.
 func (n *Newmark) residual(w *world.World, y, r []float64) bool {
 	n.setTrial(w, y)
-	owls, bad := w.Evaluate(n.t+n.dt, n.dt)
-	n.owls += owls
-	if bad {
+	ev := w.Evaluate(n.t+n.dt, n.dt, world.Eval{})
+	n.owls += ev.NightOwls
+	if ev.Bad {
 		return true
 	}
 	return n.residualForces(w, r)
@@ -746,7 +746,7 @@ func (n *Newmark) residual(w *world.World, y, r []float64) bool {
 // (world.EvaluateFixed), for the finite-difference products.
 func (n *Newmark) residualFixed(w *world.World, y, r []float64) bool {
 	n.setTrial(w, y)
-	if w.EvaluateFixed(n.t+n.dt, n.dt) {
+	if w.Evaluate(n.t+n.dt, n.dt, world.Eval{Fixed: true}).Bad {
 		return true
 	}
 	return n.residualForces(w, r)
@@ -792,8 +792,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	n.fail = failNone
 	n.hist = n.hist[:0]
 	if len(n.nb) == 0 {
-		_, bad := w.Evaluate(n.t+dt, dt)
-		return !bad, nil
+		return !w.Evaluate(n.t+dt, dt, world.Eval{}).Bad, nil
 	}
 	// Predictor (y = 0): the end-of-step acceleration equals the start one
 	// (S0 eq. 20 with ü^{i+1} = ü^i); while it penetrates, the increments are

@@ -229,8 +229,8 @@ func TestDampLagReentryContinuous(t *testing.T) {
 		w.SetDampLag(true, entry)
 		w.SetStickLag(true)
 		b.V = geom.V(0, 0, vz)
-		w.Evaluate(0, dt)
-		w.Commit()
+		w.Evaluate(0, dt, world.Eval{})
+		w.Commit(world.Commit{})
 		return w, b
 	}
 	normal := func(w *world.World) (fn float64, n int, isNew bool) {
@@ -254,8 +254,8 @@ func TestDampLagReentryContinuous(t *testing.T) {
 		g := gbar * (1 - d)
 		lowestAt(bp, g)
 		lowestAt(be, g)
-		wp.Evaluate(dt, dt)
-		we.Evaluate(dt, dt)
+		wp.Evaluate(dt, dt, world.Eval{})
+		we.Evaluate(dt, dt, world.Eval{})
 		fp, np, newP := normal(wp)
 		fe, ne, newE := normal(we)
 		if np != 1 || ne != 1 || newP || newE {
@@ -275,10 +275,10 @@ func TestDampLagReentryContinuous(t *testing.T) {
 	// Deep in the skin: ḡ − g = 0.6ḡ > |ġ_n|Δt = 0.5ḡ, the fraction is 1.
 	lowestAt(be, 0.4*gbar)
 	we.SetDampLag(true, false)
-	we.Evaluate(dt, dt)
+	we.Evaluate(dt, dt, world.Eval{})
 	fp, _, _ := normal(we)
 	we.SetDampLag(true, true)
-	we.Evaluate(dt, dt)
+	we.Evaluate(dt, dt, world.Eval{})
 	fe, _, _ := normal(we)
 	if fp != fe {
 		t.Errorf("deep in the skin: f_n %v with the entry fraction, %v with the plain lag: want the same bits", fe, fp)

@@ -34,10 +34,10 @@ func vertexOnGround(t *testing.T, mu, g float64, v geom.Vec3, dt float64, fresh 
 	w.SetDampLag(true, true)
 	w.SetStickLag(true)
 	b.V = v
-	w.Evaluate(0, dt)
-	w.Commit()
+	w.Evaluate(0, dt, world.Eval{})
+	w.Commit(world.Commit{})
 	lowestAt(b, g)
-	w.Evaluate(dt, dt)
+	w.Evaluate(dt, dt, world.Eval{})
 	return w, b
 }
 
@@ -112,10 +112,10 @@ func TestContactLawTangent(t *testing.T) {
 		// ∂f/∂g: translate along n by ±h.
 		h := 1e-4 * tc.g
 		b.X = x0.AddScaled(h, n)
-		w.EvaluateFixed(dt, dt)
+		w.Evaluate(dt, dt, world.Eval{Fixed: true})
 		fp, _ := cubeForce(w, cube)
 		b.X = x0.AddScaled(-h, n)
-		w.EvaluateFixed(dt, dt)
+		w.Evaluate(dt, dt, world.Eval{Fixed: true})
 		fm, _ := cubeForce(w, cube)
 		b.X = x0
 		fdg := fp.Sub(fm).Scale(1 / (2 * h))
@@ -137,10 +137,10 @@ func TestContactLawTangent(t *testing.T) {
 				e.Z = hv
 			}
 			b.V = v0.Add(e)
-			w.EvaluateFixed(dt, dt)
+			w.Evaluate(dt, dt, world.Eval{Fixed: true})
 			fp, _ := cubeForce(w, cube)
 			b.V = v0.Sub(e)
-			w.EvaluateFixed(dt, dt)
+			w.Evaluate(dt, dt, world.Eval{Fixed: true})
 			fm, _ := cubeForce(w, cube)
 			d := fp.Sub(fm).Scale(1 / (2 * hv))
 			fdv[0][j], fdv[1][j], fdv[2][j] = d.X, d.Y, d.Z

@@ -222,7 +222,7 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 			return 0, err
 		}
 	}
-	w.Commit()
+	w.Commit(world.Commit{})
 	w.Time += h
 	w.Steps++
 	w.UpdateStats()
@@ -363,8 +363,8 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	}
 	v.vscale = math.Max(v.vscale, 1e-6*v.scaleU/h) // below this the residual is roundoff
 	if len(v.mov) == 0 {
-		o, bad := w.Evaluate(w.Time+h, h)
-		return !bad, o, 0, 0, 0
+		ev := w.Evaluate(w.Time+h, h, world.Eval{})
+		return !ev.Bad, ev.NightOwls, 0, 0, 0
 	}
 	err, o, bad := v.residual(w, h, v.u, v.res, true)
 	owls += o
@@ -428,7 +428,8 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		b.W = v.q0[k].Rotate(th).Scale(1 / h)
 		v.fs[k], v.ts[k] = p1, l1 // reuse: endpoint momenta
 	}
-	o, bad = w.Evaluate(w.Time+h, h)
+	ev := w.Evaluate(w.Time+h, h, world.Eval{})
+	o, bad = ev.NightOwls, ev.Bad
 	owls += o
 	if bad {
 		return false, owls, newton, linear, resid
@@ -454,7 +455,8 @@ func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep b
 		b.V = dx.Scale(1 / h)
 		b.W = v.q0[k].Rotate(th).Scale(1 / h)
 	}
-	owls, bad := w.Evaluate(w.Time+al*h, al*h)
+	ev := w.Evaluate(w.Time+al*h, al*h, world.Eval{})
+	owls, bad := ev.NightOwls, ev.Bad
 	e := 0.0
 	for k, i := range v.mov {
 		b := w.Bodies[i]

@@ -10,9 +10,9 @@ import (
 	"grainlab/sim/world"
 )
 
-// World.EvaluateFixed, which newmark's finite-difference products use,
-// reproduces World.Evaluate to the bit: at the state of the last Evaluate,
-// and at a state moved by ~1e-7 m (or rad) per body, where full detection
+// World.Evaluate with Eval.Fixed, which newmark's finite-difference
+// products use, reproduces World.Evaluate to the bit: at the state of the
+// last Evaluate, and at a state moved by ~1e-7 m (or rad) per body, where full detection
 // finds the same contacts (keys and active set, checked) — on the tetrapod
 // collapse 0.05 s after the side walls went (all four contact kinds, sticking
 // and slipping friction, ground contacts), at a trial state drifted 1 ms on;
@@ -89,14 +89,14 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3
 			}
 		}
 	}
-	if _, bad := w.Evaluate(w.Time, dt); bad {
+	if w.Evaluate(w.Time, dt, world.Eval{}).Bad {
 		t.Fatal("bad evaluation")
 	}
 	full, k0 := get(), keys()
 	if len(k0) < 300 {
 		t.Fatalf("only %d active contacts", len(k0))
 	}
-	if w.EvaluateFixed(w.Time, dt) {
+	if w.Evaluate(w.Time, dt, world.Eval{Fixed: true}).Bad {
 		t.Fatal("bad fixed evaluation")
 	}
 	same("at the evaluated state", full, get())
@@ -109,7 +109,7 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3
 		b.X = b.X.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(1e-7))
 		b.Q = b.Q.Integrate(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(1e-7), 1)
 	}
-	if w.EvaluateFixed(w.Time, dt) {
+	if w.Evaluate(w.Time, dt, world.Eval{Fixed: true}).Bad {
 		t.Fatal("bad fixed evaluation")
 	}
 	fixed := get()
@@ -122,7 +122,7 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3
 	if moved < 100 {
 		t.Fatalf("the perturbation changed the force of only %d bodies", moved)
 	}
-	if _, bad := w.Evaluate(w.Time, dt); bad {
+	if w.Evaluate(w.Time, dt, world.Eval{}).Bad {
 		t.Fatal("bad evaluation")
 	}
 	k1 := keys()

@@ -90,7 +90,7 @@ func TestS1EllipsoidsHertz(t *testing.T) {
 		req := c.r / 2 // S1 eq. (38) for two equal radii
 		for _, delta := range []float64{1e-6, 1e-5, 5e-5, 2e-4} {
 			a.X.X, b.X.X = -s.A+delta/2, s.A-delta/2
-			if _, bad := w.Evaluate(0, 0); bad {
+			if w.Evaluate(0, 0, world.Eval{}).Bad {
 				t.Fatal("bad evaluation")
 			}
 			want := 4.0 / 3.0 * ystar * math.Sqrt(req*delta) * delta

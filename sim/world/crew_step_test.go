@@ -8,7 +8,7 @@ import (
 	"grainlab/sim/world"
 )
 
-// EvaluateMoved and CommitMoved run a per-body move inside the placing pass
+// Eval.Move and Commit.Move run a per-body move inside the placing pass
 // and Commit's pass; the result must be that of running the move on every
 // body first and then Evaluate or Commit, to the bit: forces, moments and
 // every contact, on the 300-tetrapod collapse from its packed state, with
@@ -40,16 +40,16 @@ func TestMovedPassesSameBits(t *testing.T) {
 			for i := range a.Bodies {
 				da(i)
 			}
-			owlsA, badA := a.Evaluate(a.Time+dt, dt)
-			owlsB, badB := b.EvaluateMoved(b.Time+dt, dt, drift(b))
-			if owlsA != owlsB || badA != badB {
-				t.Fatalf("workers %d, step %d: night owls %d/%d, bad %v/%v", workers, step, owlsA, owlsB, badA, badB)
+			ra := a.Evaluate(a.Time+dt, dt, world.Eval{})
+			rb := b.Evaluate(b.Time+dt, dt, world.Eval{Move: drift(b)})
+			if ra != rb {
+				t.Fatalf("workers %d, step %d: night owls %d/%d, bad %v/%v", workers, step, ra.NightOwls, rb.NightOwls, ra.Bad, rb.Bad)
 			}
 			for i := range a.Bodies {
 				ka(i)
 			}
-			a.Commit()
-			b.CommitMoved(kick(b))
+			a.Commit(world.Commit{})
+			b.Commit(world.Commit{Move: kick(b)})
 			a.Time += dt
 			b.Time += dt
 			for i, ba := range a.Bodies {
@@ -131,8 +131,8 @@ func TestAccumulateSameBitsAnyWorkers(t *testing.T) {
 					bd.X = bd.X.AddScaled(dt, bd.V)
 				}
 			}
-			w.Evaluate(w.Time+dt, dt)
-			w.Commit()
+			w.Evaluate(w.Time+dt, dt, world.Eval{})
+			w.Commit(world.Commit{})
 		}
 		one := ws[1]
 		moved := 0

@@ -8,7 +8,7 @@ import (
 )
 
 // SetDampLag switches the lagged dashpot coefficient on or off for the
-// following evaluations (Evaluate and EvaluateFixed alike). With it on, the
+// following evaluations (Evaluate, with Eval.Fixed or without, alike). With it on, the
 // dashpot of a polyhedral contact, f_d = c·ġ_n with c = 2ζ√(k m_eq) (S0
 // eq. 52), takes k at the contact's gap in the last committed state
 // (Contact.G0, carried by key like the friction history) instead of its
@@ -92,7 +92,7 @@ func (w *World) dashpot(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt 
 }
 
 // SetStickLag switches the lagged Coulomb test on or off for the following
-// evaluations (Evaluate and EvaluateFixed alike). With it on, a sticking
+// evaluations (Evaluate, with Eval.Fixed or without, alike). With it on, a sticking
 // polyhedral contact starts to slide when its trial force exceeds
 // μ_d·f_n + (μ_s − μ_d)·f_n0, with f_n0 its normal force at the last
 // committed state (Contact.Fn0), instead of μ_s·f_n (law.Friction.UpdateStick;

@@ -14,7 +14,7 @@ import (
 // barrier/penalty force (S0 eq. 49–51), viscous damping with the compressive
 // clamp (eq. 52–53) and Coulomb stick/slip friction (eq. 54–57) — runs pair
 // by pair (lawsPair): in stageDetect's pass right after each pair's narrow
-// phase (Evaluate), or after each pair's refresh (EvaluateFixed). dt is the
+// phase (Evaluate), or after each pair's refresh (Eval.Fixed). dt is the
 // time since the previous accepted evaluation (the tangential displacement
 // increment is the relative velocity times dt). Each pair only writes its
 // own contacts, so the stage runs in parallel deterministically.
@@ -252,13 +252,13 @@ type contactSums struct {
 	bad   atomic.Bool
 	owner *World
 	run   func(_, k, _ int)
-	// then: EvaluateThen's move after the sums (nil: none).
+	// then: Eval.Then, run after the sums (nil: none).
 	then func(i int)
 }
 
-// afterSums runs, for bodies [lo, hi) whose sums are complete, EvaluateThen's
-// move, the statistics' terms and the step bound's (its part k), in the
-// order of CommitBound's pass.
+// afterSums runs, for bodies [lo, hi) whose sums are complete, Eval.Then,
+// the statistics' terms and the step bound's (its part k), in the order of
+// Commit's pass with Stats and Bound.
 func (w *World) afterSums(k, lo, hi int) {
 	then := w.sums.then
 	for i := lo; i < hi; i++ {
@@ -295,75 +295,124 @@ func (s *contactSums) split(n, nw int) {
 	s.bounds[0] = 0
 }
 
-// Evaluate runs detect → laws → accumulate at the current state and time.
-// dt is the time since the last accepted evaluation (0 at start). It returns
-// the number of night-owl contacts and whether any contact flipped its normal
-// (a penetration, S0 §2.4.5) or a force is not finite.
-func (w *World) Evaluate(t, dt float64) (nightOwls int, bad bool) {
-	return w.EvaluateMoved(t, dt, nil)
+// The solver stages, in the order a step runs them (docs/ARCHITECTURE.md
+// "One step"):
+//
+//  1. detect (detect.go stageDetect): place every body (contact.Posed) →
+//     broad phase (the Verlet list of body pairs, body–wall pairs by AABB)
+//     → lists (each pair's second-level feature list, contact.Cache, rebuilt
+//     only when stale; S0 §2.5) → narrow phase (the local contact problems,
+//     the hierarchy, matching by key with the accepted contacts; S0 §2.4,
+//     §3.6), pair by pair on the workers;
+//  2. laws (lawsPair): normal force, damping and friction of each active
+//     contact (S0 eq. 49–57; law.Smooth for smooth pairs), run on each pair
+//     right after its narrow phase, in detect's pass over the pairs;
+//  3. accumulate (stageAccumulate): gravity, loads, bonds and the contact
+//     forces summed into the bodies in pair order (the same bits for any
+//     worker count);
+//  4. integrate: the integrator's own update (package integrate), which
+//     may evaluate many times per step (implicit integrators, at trial
+//     states) or reject the evaluation and retry;
+//  5. commit (commit): the evaluated contacts become the accepted ones, the
+//     history the next step matches against, and the pairs holding them
+//     are listed (livePairs).
+//
+// Two entry points run the world's stages: Evaluate (stages 1–3; 2–3 on
+// the last contacts with Eval.Fixed) and Commit (stage 5); DetectContacts
+// runs stages 1 and 5 for an integrator that computes the contact forces
+// itself (contact dynamics). Their options fuse an integrator's per-body
+// work, the statistics and the step bound into the stages' own passes over
+// the bodies and the pairs — fewer fork–joins, the same bits as running
+// each separately.
+
+// Eval says what one Evaluate fuses into the stages' passes. The zero
+// value is a plain evaluation, stages 1–3 at the current state. Fixed
+// excludes Move and Then (Evaluate panics on the combination).
+type Eval struct {
+	// Move, when not nil, runs on every body i in detect's placing pass,
+	// right before body i is placed (explicit's checkpoint and
+	// kick–drift), so a drift costs no pass over the bodies of its own:
+	// the result is that of running Move on every body and then
+	// Evaluate, to the bit. Move must read and write body i only (and
+	// data of the caller's own indexed by i). Its share of the pass is not
+	// counted in Profile.Place.
+	Move func(i int)
+	// Then, when not nil, runs on every body i in accumulate's pass as
+	// soon as its force and moment are summed, followed by the body's
+	// terms of the statistics and of the step bound (as Commit's pass
+	// computes them with Stats and Bound) — but only when the evaluation
+	// met neither a reversed normal nor a night owl (EvalResult.Ran).
+	// Then must read and write body i only. A caller that accepts the
+	// evaluation (Bad false, no night owls) commits it with Commit's
+	// Below, which takes these terms; one that rejects it puts the bodies
+	// back itself (a non-finite sum is found in the same pass, after Then
+	// has run).
+	Then func(i int)
+	// Fixed runs stages 2–3 only, at the current state, on the contacts
+	// of the last evaluation: each active contact's points, normal and
+	// gap are recomputed for its key at the bodies' poses
+	// (contact.Refresh), but the candidate pairs, the contact keys and
+	// the active set stay as the last evaluation found them (no broad
+	// phase, no list upkeep, no narrow-phase search; smooth pairs are
+	// detected anew; only pairs with contacts are visited; Contact.Epot
+	// keeps its value; NightOwls is 0). At the state of that evaluation it
+	// gives the same forces, to the bit. Implicit integrators use it for
+	// finite-difference Jacobian–vector products, whose states differ
+	// from the evaluated one by tiny amounts: a contact set that changed
+	// within the difference would only add a jump. In periodic worlds, or
+	// before any evaluation, it is a plain evaluation.
+	Fixed bool
 }
 
-// EvaluateMoved is Evaluate after move(i) has run on every body i, with
-// move fused into detect's placing pass: each body is moved and then placed
-// by one worker, so an integrator's drift (explicit's kick–drift and
-// checkpoint) costs no pass over the bodies of its own. move must read and
-// write body i only (and data of its own indexed by i); the result is that
-// of running move on every body and then Evaluate, to the bit. Its share of
-// the pass is not counted in Profile.Place.
-func (w *World) EvaluateMoved(t, dt float64, move func(i int)) (nightOwls int, bad bool) {
-	nightOwls = w.stageDetect(true, dt, move) // stages 1 and 2 in one pass over the pairs
-	prof := &w.Stats.Profile
-	t1 := time.Now()
-	nonFinite := w.stageAccumulate(w.curPairs, t)
-	bad = w.flipped || nonFinite // the flips as counted by the detection pass
-	prof.Accumulate += time.Since(t1)
-	return nightOwls, bad
+// EvalResult is what one Evaluate found.
+type EvalResult struct {
+	// NightOwls counts the night-owl contacts: active contacts in pairs
+	// that were not candidates when the step started (S0 §2.6).
+	NightOwls int
+	// Bad reports a contact that flipped its normal (a penetration, S0
+	// §2.4.5) or a body with a non-finite force or moment.
+	Bad bool
+	// Ran reports that Eval.Then ran on every body (with its statistics'
+	// and step bound's terms), for Commit's Below.
+	Ran bool
 }
 
-// EvaluateThen is EvaluateMoved with then(i) run on every body i as soon
-// as its force and moment are summed, in the accumulation's pass, followed
-// by the body's terms of the statistics and of the step bound (as
-// CommitBound's pass computes them) — but only when the evaluation met
-// neither a reversed normal nor a night owl (ran reports whether it did).
-// then must read and write body i only. A caller that accepts the
-// evaluation (bad false, no night owls) then calls CommitBelow, which
-// takes these terms; one that rejects it puts the bodies back itself (a
-// non-finite sum is found in the same pass, after then has run).
-func (w *World) EvaluateThen(t, dt float64, move, then func(i int)) (nightOwls int, bad, ran bool) {
-	nightOwls = w.stageDetect(true, dt, move)
+// Evaluate runs detect → laws → accumulate (stages 1–3) at the current
+// state and time t, with what o fuses into them. dt is the time since the
+// last accepted evaluation (0 at start): the tangential displacement
+// increment of friction is the relative velocity times dt.
+func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
+	if o.Fixed {
+		if o.Move != nil || o.Then != nil {
+			panic("world: Evaluate with Eval.Fixed takes neither Move nor Then (it places no body and commits to no step)")
+		}
+		return EvalResult{Bad: w.evaluateFixed(t, dt)}
+	}
+	var r EvalResult
+	r.NightOwls = w.stageDetect(true, dt, o.Move) // stages 1 and 2 in one pass over the pairs
 	prof := &w.Stats.Profile
 	t1 := time.Now()
-	ran = then != nil && !w.flipped && nightOwls == 0
-	if ran {
+	r.Ran = o.Then != nil && !w.flipped && r.NightOwls == 0
+	if r.Ran {
 		w.bodyTerms()
 		w.bound.speedsReset(w)
-		w.sums.then = then
+		w.sums.then = o.Then
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
 	w.sums.then = nil
-	if ran {
+	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
-	bad = w.flipped || nonFinite
+	r.Bad = w.flipped || nonFinite // the flips as counted by the detection pass
 	prof.Accumulate += time.Since(t1)
-	return nightOwls, bad, ran
+	return r
 }
 
-// EvaluateFixed runs laws → accumulate at the current state for the contacts
-// of the last evaluation: each active contact's points, normal and gap are
-// recomputed for its key at the bodies' poses (contact.Refresh), but the
-// candidate pairs, the contact keys and the active set stay as the last
-// Evaluate found them (no broad phase, no list upkeep, no narrow-phase
-// search; smooth pairs are detected anew; only pairs with contacts are
-// visited; Contact.Epot keeps its value). At the state of that Evaluate it
-// gives the same forces, to the bit. Implicit integrators use it for
-// finite-difference Jacobian–vector products, whose states differ from the
-// evaluated one by tiny amounts: a contact set that changed within the
-// difference would only add a jump. bad is as for Evaluate.
-func (w *World) EvaluateFixed(t, dt float64) (bad bool) {
+// evaluateFixed is Evaluate with Eval.Fixed: stages 2–3 on the contacts of
+// the last evaluation, their geometry refreshed. It reports Bad.
+func (w *World) evaluateFixed(t, dt float64) (bad bool) {
 	if w.Periodic.On() || len(w.posed) != len(w.Bodies) {
-		_, bad = w.Evaluate(t, dt)
-		return bad
+		return w.Evaluate(t, dt, Eval{}).Bad
 	}
 	w.leaveSpheres()
 	if len(w.placed) != len(w.Bodies) {
@@ -431,59 +480,75 @@ func (w *World) nonFinite() bool {
 	return false
 }
 
-// DetectContacts runs stage 1 alone (no laws, no forces) and accepts its
-// contacts as the current list, for integrators that compute contact forces
-// themselves (contact dynamics): afterwards EachContact visits contacts with
-// points, normals and gaps; Fn and Ft keep whatever the caller writes.
+// DetectContacts runs stage 1 alone (no laws, no forces) and commits its
+// contacts (stage 5), for integrators that compute contact forces
+// themselves (contact dynamics): afterwards EachContact visits contacts
+// with points, normals and gaps; Fn and Ft keep whatever the caller
+// writes. It returns the number of night-owl contacts.
 func (w *World) DetectContacts() (nightOwls int) {
 	nightOwls = w.stageDetect(false, 0, nil)
-	w.Commit()
+	w.commit(nil, false, false)
 	return nightOwls
 }
 
-// Commit accepts the last evaluation: its contacts become the history the next
-// step matches against.
-func (w *World) Commit() { w.commit(nil, false, false) }
-
-// CommitMoved is Commit with move(i) run on every body i in the same pass
-// over the workers (explicit's closing half kick): the pass's items are
-// the pairs, then the bodies. move must read and write body i only; the
-// result is that of running move on every body and then Commit, to the bit.
-func (w *World) CommitMoved(move func(i int)) { w.commit(move, false, false) }
-
-// CommitStats is CommitMoved followed by UpdateStats, each body's terms of
-// the statistics computed in Commit's pass right after its move (nil: no
-// move): the same bits as CommitMoved and then UpdateStats, one pass fewer.
-func (w *World) CommitStats(move func(i int)) {
-	w.commit(move, true, false)
-	w.sumStats()
+// Commit says what one World.Commit fuses into stage 4's pass (the pairs'
+// swap, then the bodies). The zero value commits the contacts alone.
+// Below excludes Move and Bound and needs Stats (Commit panics otherwise).
+type Commit struct {
+	// Move, when not nil, runs on every body i in the pass (explicit's
+	// closing half kick): the result is that of running Move on every
+	// body and then committing, to the bit. Move must read and write body
+	// i only.
+	Move func(i int)
+	// Stats is UpdateStats, each body's terms of the statistics computed
+	// in the pass right after its Move: the same bits, one pass fewer.
+	Stats bool
+	// Bound computes each body's terms of the step bound (StableDt's
+	// per-body speeds and acceleration bound, which read only body i's V,
+	// ω, F and T after Move) in the pass, right after its statistics'
+	// terms, for the next StableDt or StableDtBelow: that call then skips
+	// its own pass over the bodies (one fork–join fewer), with the same
+	// bits. The terms are used once, and only while the detection, the
+	// step count, the time and the bodies are those of the commit (the
+	// caller moves Time and Steps on before Commit, not between it and
+	// the step bound).
+	Bound bool
+	// Below, when not 0, is StableDtBelow(Below) after the commit, and
+	// Commit returns it. After an Evaluate whose Then ran (EvalResult.Ran),
+	// with Time and Steps moved on since, the bodies' terms of the
+	// statistics and of the step bound come from that pass and the step
+	// bound's visit of the pairs runs in the commit's pass, each pair
+	// evaluated right after its contacts became the accepted ones — two
+	// passes over the pairs and one over the bodies fewer, the same bits.
+	// Without such an evaluation it is Commit{Stats: true} and then
+	// StableDtBelow(Below).
+	Below float64
 }
 
-// CommitBound is CommitStats with each body's terms of the step bound
-// (StableDt's per-body speeds and acceleration bound, which read only
-// body i's V, ω, F and T after move) computed in the same pass right after
-// its statistics' terms, for the next StableDt or StableDtBelow: that call
-// then skips its own pass over the bodies (one fork–join fewer), with the
-// same bits. The terms are used once, and only while the detection, the
-// step count, the time and the bodies are those of the commit (the caller
-// moves Time and Steps on before CommitBound, not between it and the
-// step bound).
-func (w *World) CommitBound(move func(i int)) {
-	w.commit(move, true, true)
-	w.sumStats()
+// Commit is stage 5: it accepts the last evaluation — its contacts become
+// the history the next step matches against, and the pairs holding them
+// are listed for the readers of the accepted contacts (UpdateStats,
+// StableDtBelow) — with what o fuses into its pass. It returns the step
+// bound when o.Below is not 0, else 0.
+func (w *World) Commit(o Commit) (stepBound float64) {
+	if o.Below != 0 {
+		if o.Move != nil || o.Bound || !o.Stats {
+			panic("world: Commit with Below needs Stats and takes neither Move nor Bound (the move and the bodies' terms belong in Eval.Then)")
+		}
+		return w.commitBelow(o.Below)
+	}
+	w.commit(o.Move, o.Stats, o.Bound)
+	if o.Stats {
+		w.sumStats()
+	}
+	return 0
 }
 
-// CommitBelow is CommitStats and then StableDtBelow(limit), for a caller
-// whose last evaluation ran EvaluateThen's move (ran true) and who has
-// moved Time and Steps on since: the bodies' terms of both come from
-// that pass, and the step bound's visit of the pairs runs in Commit's pass
-// over the pairs, each pair evaluated right after its contacts became the
-// accepted ones — two passes over the pairs and one over the bodies fewer,
-// the same bits. Without such an evaluation it is CommitStats(nil) and
-// StableDtBelow(limit).
-func (w *World) CommitBelow(limit float64) float64 {
+// commitBelow is Commit with Stats and Below = limit.
+func (w *World) commitBelow(limit float64) float64 {
 	if w.thenGen != w.gen+1 || w.sph != nil && w.sph.owns {
-		w.CommitStats(nil)
+		w.commit(nil, true, false)
+		w.sumStats()
 		return w.StableDtBelow(limit)
 	}
 	w.thenGen = 0
@@ -511,7 +576,7 @@ func (w *World) CommitBelow(limit float64) float64 {
 	return w.boundEnd(limit, t0)
 }
 
-// commit is Commit, running move (when not nil) and, with stats, bodyTerm
+// commit is stage 5 (Commit), running move (when not nil) and, with stats, bodyTerm
 // and, with speeds, the step bound's body terms on every body in the same
 // pass.
 func (w *World) commit(move func(i int), stats, speeds bool) {
@@ -605,7 +670,7 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 					}
 				}
 			}
-			if lv.visit { // CommitBelow: the step bound's visit of the batch's pairs (visits)
+			if lv.visit { // Commit's Below: the step bound's visit of the batch's pairs (visits)
 				bd := &w.bound
 				if bd.visitSk.travel || bd.visitSw.smooth {
 					for i, e := range w.pairs[plo:phi] {
@@ -659,7 +724,7 @@ type livePairs struct {
 	vis           []int32
 	move          func(i int)
 	stats, speeds bool
-	visit         bool // CommitBelow: the step bound's visit of each pair
+	visit         bool // Commit's Below: the step bound's visit of each pair
 	owner         *World
 	commitRun     func(k, lo, hi int)
 }

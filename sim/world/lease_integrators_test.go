@@ -10,7 +10,7 @@ import (
 
 // Leases on and off give the same bits under the implicit
 // integrators too (several placements per step, EachFeatureCache rebuilds
-// by the newmark guard, EvaluateFixed), 2 workers, from the packed
+// by the newmark guard, Eval.Fixed), 2 workers, from the packed
 // 300-tetrapod box with its side walls removed (the collapse).
 func TestPairLeasesIntegratorsSameSteps(t *testing.T) {
 	const packed = "../../assets/states/box-of-tetrapods-300-packed.json"

@@ -58,8 +58,8 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 			b.V = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(vs).Add(vc)
 			b.W = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(vs / b.R)
 		}
-		w.Evaluate(w.Time, 1e-5)
-		w.Commit()
+		w.Evaluate(w.Time, 1e-5, Eval{})
+		w.Commit(Commit{})
 		sp, _ := w.bound.speeds(w)
 		for _, e := range w.pairs {
 			if !e.smooth {

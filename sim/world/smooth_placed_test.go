@@ -14,7 +14,7 @@ import (
 
 // TestSmoothPlacedShapes: the superquadric pair queries of the world, with
 // the shapes placed per body (Evaluate after a placement) and with the
-// bodies moved since the placement (EvaluateFixed, the trial states of the
+// bodies moved since the placement (Eval.Fixed, the trial states of the
 // implicit integrators, where the per-body placement is stale), give the
 // contact of sq.Contact at the bodies' current poses: gap and points to
 // 1e-9 of the particle size, the normal to 1e-6 (the world's solve is warm
@@ -62,13 +62,13 @@ func TestSmoothPlacedShapes(t *testing.T) {
 				t.Fatalf("%s: %d contacts, want 1", stage, n)
 			}
 		}
-		w.Evaluate(0, 1e-5)
+		w.Evaluate(0, 1e-5, Eval{})
 		check("placed")
-		w.Commit()
+		w.Commit(Commit{})
 		b.X = b.X.Add(geom.V(-2e-5, 0, -2e-5))
 		b.Q = geom.QAxisAngle(geom.V(1, 0, 0), 1e-3).Mul(b.Q)
-		w.EvaluateFixed(0, 1e-5)
-		check("moved (EvaluateFixed)")
+		w.Evaluate(0, 1e-5, Eval{Fixed: true})
+		check("moved (Eval.Fixed)")
 	}
 }
 

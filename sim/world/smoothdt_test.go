@@ -43,7 +43,7 @@ func smoothDtFollowsMass(t *testing.T, l law.Smooth) {
 		return w, b
 	}
 	dtOf := func(w *World) float64 {
-		w.Evaluate(w.Time, 1e-5)
+		w.Evaluate(w.Time, 1e-5, Eval{})
 		return w.StableDt()
 	}
 	w, b := mk(false)

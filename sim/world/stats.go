@@ -53,7 +53,7 @@ type Profile struct {
 	// contacts (contact.Detect), smooth pairs' contacts, night owls.
 	Narrow time.Duration
 	// Laws is the interface laws of every active contact (stageLaws); under
-	// EvaluateFixed also the refreshed geometry of its contacts.
+	// Eval.Fixed also the refreshed geometry of its contacts.
 	Laws time.Duration
 	// Accumulate is gravity, loads, bonds and contact forces summed into bodies.
 	Accumulate time.Duration

@@ -23,7 +23,7 @@ func TestStableDtBelowBinderAtEquality(t *testing.T) {
 	p := shape.Box(1, 1, 1)
 	w.AddBody(body.New("a", p, 1000, geom.V(0, 0, 0), geom.QIdent()))
 	w.AddBody(body.New("b", p, 1000, geom.V(1.002, 0, 0), geom.QIdent()))
-	w.Evaluate(0, 0)
+	w.Evaluate(0, 0, Eval{})
 	for k := 0; k < 3; k++ {
 		full, _, _ := w.StableDtFull()
 		if got := w.StableDtBelow(math.Inf(1)); got != full {

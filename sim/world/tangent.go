@@ -57,7 +57,7 @@ func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float6
 }
 
 // ContactTangents calls f, in EachTrialContact's order, for every active
-// contact of the last evaluation (Evaluate or EvaluateFixed at step dt) with
+// contact of the last evaluation (Evaluate, with Eval.Fixed or without, at step dt) with
 // the linearisation of its law at fixed geometry: dg = ∂f_A/∂g_n at fixed
 // relative velocity and dv = ∂f_A/∂v, v the velocity of A's contact point
 // relative to B's, at fixed gap, where f_A = f_n·n + f_t is the force on A.

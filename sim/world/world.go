@@ -1,8 +1,12 @@
 // Package world owns the bodies, walls, loads, contact parameters and the
 // contact list of a simulation, and the solver stages every integrator calls:
 // detect (broad + narrow phase, hierarchy) → laws (normal, damping, friction)
-// → accumulate (gravity, loads, contact forces into body accumulators).
-// Integrators (package integrate) advance the state using these stages.
+// → accumulate (gravity, loads, contact forces into body accumulators), run
+// by World.Evaluate, and commit (the evaluated contacts become the history),
+// run by World.Commit; the options of both (Eval, Commit) fuse an
+// integrator's per-body work, the statistics and the step bound into the
+// stages' passes (laws.go names the stages). Integrators (package
+// integrate) advance the state using these stages.
 //
 // The sphere path (Spheres: worlds of spheres and planar walls under the
 // explicit integrator) is the world's sphere force stage on flat arrays, one
@@ -184,9 +188,9 @@ type World struct {
 	// Contact state (see detect.go).
 	posed      []contact.Posed
 	sqPrep     []sq.Prepared       // superquadrics' prepared shapes by body (smooth.go, prepareSQ)
-	posedOld   bool                // bodies moved since posed was placed (EvaluateFixed)
-	placed     []contact.Placement // EvaluateFixed's poses
-	fixedPairs []*pairEntry        // EvaluateFixed's pairs: those with contacts at evaluation fixedGen
+	posedOld   bool                // bodies moved since posed was placed (Eval.Fixed)
+	placed     []contact.Placement // Eval.Fixed's poses
+	fixedPairs []*pairEntry        // Eval.Fixed's pairs: those with contacts at evaluation fixedGen
 	fixedGen   uint64
 	verlet     broad.Verlet
 	pairs      []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
@@ -201,7 +205,7 @@ type World struct {
 	sums       contactSums                 // accumulateContacts' body ranges (laws.go)
 	initInPass bool                        // stageAccumulate: forces start from gravity in the accumulation's pass
 	live       livePairs                   // the pairs with contacts after the last Commit (laws.go)
-	thenGen    uint64                      // gen+1 of the evaluation whose bodies EvaluateThen moved (CommitBelow; 0: none)
+	thenGen    uint64                      // gen+1 of the evaluation whose bodies Eval.Then moved (Commit's Below; 0: none)
 	curLive    livePairs                   // pairPass's batches of the pairs with contacts (buf, cnt, next)
 	leases     pairLeases                  // pairPass: the empty lists' leases and the pairs each batch visits
 	curPairs   []*pairEntry                // the pairs with contacts of the last pairPass, in pair order
