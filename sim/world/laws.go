@@ -491,7 +491,7 @@ func (w *World) DetectContacts() (nightOwls int) {
 	return nightOwls
 }
 
-// Commit says what one World.Commit fuses into stage 4's pass (the pairs'
+// Commit says what one World.Commit fuses into stage 5's pass (the pairs'
 // swap, then the bodies). The zero value commits the contacts alone.
 // Below excludes Move and Bound and needs Stats (Commit panics otherwise).
 type Commit struct {
