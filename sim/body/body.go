@@ -71,17 +71,9 @@ type props struct {
 	iBody, iBodyInv geom.Mat3         // inertia about the centre of mass, body frame
 }
 
-// noProps is the record of a body made without a constructor (a zero Body):
-// no shape, no mass.
-var noProps = &props{}
-
-// rec returns the body's record (noProps for a zero Body).
-func (b *Body) rec() *props {
-	if b.p == nil {
-		return noProps
-	}
-	return b.p
-}
+// rec returns the body's record. Bodies come from the constructors (New,
+// NewSphere, NewSuperquadric, NewFixed), which set it; a zero Body has none.
+func (b *Body) rec() *props { return b.p }
 
 // Poly returns the polyhedron of a Polyhedral body in the body frame (origin =
 // centre of mass), nil otherwise.
@@ -211,6 +203,12 @@ func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.rec(
 
 // MulInvInertia returns J⁻¹·v = Q (J^r)⁻¹ Qᵀ v (zero for a fixed body).
 func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.rec().iBodyInv, v) }
+
+// MulInvInertiaAt returns q (J^r)⁻¹ qᵀ v: J⁻¹·v at an orientation q other
+// than the body's (S0 eq. 15; zero for a fixed body).
+func (b *Body) MulInvInertiaAt(q geom.Quat, v geom.Vec3) geom.Vec3 {
+	return Conjugate(q, &b.rec().iBodyInv, v)
+}
 
 // Conjugate returns q m qᵀ v, a body-frame tensor m applied in the world
 // frame at orientation q (S0 eq. 15: J = Q J^r Qᵀ), without forming the

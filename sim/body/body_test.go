@@ -113,7 +113,11 @@ func TestConjugateSameBits(t *testing.T) {
 		if got := Conjugate(q, &m, v); !same(got, want) {
 			t.Fatalf("q %v m %v v %v: Conjugate %v, want %v", q, m, v, got, want)
 		}
-		b := &Body{Q: q, p: &props{iBody: m, iBodyInv: m}}
+		b := &Body{Q: geom.QIdent(), p: &props{iBody: m, iBodyInv: m}}
+		if got := b.MulInvInertiaAt(q, v); !same(got, want) {
+			t.Fatalf("MulInvInertiaAt %v, want %v", got, want)
+		}
+		b.Q = q
 		if got := b.MulInertia(v); !same(got, want) {
 			t.Fatalf("MulInertia %v, want %v", got, want)
 		}

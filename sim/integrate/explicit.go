@@ -162,7 +162,7 @@ func kickDrift(b *body.Body, dt float64) {
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
 	qm := integrateQ(b.Q, w0, 0.5*dt)
-	w1 := body.Conjugate(qm, new(b.IBodyInv()), L)
+	w1 := b.MulInvInertiaAt(qm, L)
 	b.Q = integrateQ(b.Q, w1, dt)
 	b.W = b.MulInvInertia(L) // half-step ω expressed at the new orientation
 }
