@@ -50,8 +50,8 @@ func AddMeshBodies(w *world.World, path string, count int) ([]int, error) {
 		if b.Fixed || b.Wall >= 0 {
 			continue
 		}
-		if b.Kind == body.Polyhedral && b.Density > 0 {
-			dsum += b.Density
+		if b.Kind == body.Polyhedral && b.Density() > 0 {
+			dsum += b.Density()
 			nd++
 		}
 		if free == 0 {
@@ -69,10 +69,10 @@ func AddMeshBodies(w *world.World, path string, count int) ([]int, error) {
 		first := true
 		for _, wl := range w.Walls {
 			wb := w.Bodies[wl.Body]
-			if wb.Poly == nil {
+			if wb.Poly() == nil {
 				continue
 			}
-			for _, v := range wb.Poly.Verts {
+			for _, v := range wb.Poly().Verts {
 				x := wb.ToWorld(v)
 				if first {
 					lo, hi, first = x, x, false

@@ -80,7 +80,7 @@ func TestAddMeshAboveThePile(t *testing.T) {
 	top := math.Inf(-1)
 	for _, b := range w.Bodies {
 		if !b.Fixed {
-			top = math.Max(top, b.X.Z+b.Poly.Radius)
+			top = math.Max(top, b.X.Z+b.Poly().Radius)
 		}
 	}
 	idx, err := AddMeshBodies(w, tetrapodSTL, 2)
@@ -92,14 +92,14 @@ func TestAddMeshAboveThePile(t *testing.T) {
 	}
 	for _, i := range idx {
 		b := w.Bodies[i]
-		if low := b.X.Z - b.Poly.Radius; !(low > top) {
+		if low := b.X.Z - b.Poly().Radius; !(low > top) {
 			t.Errorf("%s: lowest point of its bounding sphere at z = %g, not above the pile's top %g", b.Name, low, top)
 		}
-		if math.Abs(b.X.X) > 3.5-b.Poly.Radius || math.Abs(b.X.Y) > 3.5-b.Poly.Radius {
+		if math.Abs(b.X.X) > 3.5-b.Poly().Radius || math.Abs(b.X.Y) > 3.5-b.Poly().Radius {
 			t.Errorf("%s at %v: not inside the 7 m box", b.Name, b.X)
 		}
-		if b.Mass <= 0 || b.Fixed {
-			t.Errorf("%s: mass %g, fixed %v", b.Name, b.Mass, b.Fixed)
+		if b.Mass() <= 0 || b.Fixed {
+			t.Errorf("%s: mass %g, fixed %v", b.Name, b.Mass(), b.Fixed)
 		}
 	}
 	solids, walls := audit.WorldMeshes(w)

@@ -671,8 +671,8 @@ func (l *SimLoop) updateSpring() {
 	}
 	b := w.Bodies[sp.body]
 	p := b.ToWorld(sp.point)
-	k := SpringStiffness * b.Mass
-	c := 2 * math.Sqrt(k*b.Mass)
+	k := SpringStiffness * b.Mass()
+	c := 2 * math.Sqrt(k*b.Mass())
 	f := sp.target.Sub(p).Scale(k).Sub(b.VelocityAt(p).Scale(c))
 	ld := body.Load{Name: SpringName, Body: sp.body, Point: sp.point, Frame: body.World, Force: body.Const(f)}
 	if idx >= 0 {
@@ -1108,7 +1108,7 @@ func MeanMass(w *world.World) float64 {
 	n := 0
 	for _, b := range w.Bodies {
 		if !b.Fixed {
-			m += b.Mass
+			m += b.Mass()
 			n++
 		}
 	}

@@ -15,20 +15,20 @@ func WorldMeshes(w *world.World) ([]Solid, []Surface) {
 	var solids []Solid
 	var walls []Surface
 	for _, b := range w.Bodies {
-		if b.Kind != body.Polyhedral || b.Poly == nil {
+		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
 		}
-		vs := make([]geom.Vec3, len(b.Poly.Verts))
-		for i, v := range b.Poly.Verts {
+		vs := make([]geom.Vec3, len(b.Poly().Verts))
+		for i, v := range b.Poly().Verts {
 			vs[i] = b.ToWorld(v)
 		}
 		if b.Wall >= 0 {
 			if w.Walls[b.Wall].Enabled {
-				walls = append(walls, Surface{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
+				walls = append(walls, Surface{Name: b.Name, Verts: vs, Tris: b.Poly().Tris()})
 			}
 			continue
 		}
-		solids = append(solids, Solid{Name: b.Name, Verts: vs, Tris: b.Poly.Tris()})
+		solids = append(solids, Solid{Name: b.Name, Verts: vs, Tris: b.Poly().Tris()})
 	}
 	return solids, walls
 }

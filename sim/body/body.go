@@ -34,89 +34,145 @@ func (k Kind) String() string {
 
 // Body is one rigid body. Walls are Fixed bodies too, so that contact treats
 // body-to-boundary exactly as body-to-body (S0 §3).
+//
+// The shape and mass properties (Poly, SQ, RVol, Density, Mass, InvMass,
+// IBody, IBodyInv) live in a record that bodies of one species share (10⁶
+// spheres of one radius and density hold one record between them) and are
+// read through the accessors of the same names. The record is immutable:
+// SetMass and SetShape give the body a new one (copy on write), never change
+// a shared one.
 type Body struct {
 	Name     string
 	Group    string // the generator that made the body (Name = Group + index), "" otherwise
 	Kind     Kind
-	Poly     *shape.Polyhedron // Polyhedral: geometry in the body frame (origin = centre of mass)
-	SQ       sq.Shape          // Superquadric: the shape in the body frame (Sphere: A = B = C = R, N1 = N2 = 2)
-	R        float64           // bounding-sphere radius about the centre of mass
-	RVol     float64           // Sphere, Superquadric: radius of the volume-equivalent sphere
-	Density  float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
-	Material int               // index into the world's material table
-
-	Mass, InvMass   float64   // InvMass = 0 for a Fixed body
-	IBody, IBodyInv geom.Mat3 // inertia about the centre of mass, body frame
+	Fixed    bool    // never moves (walls, supports)
+	p        *props  // shape and mass properties, shared by a species; never written through
+	R        float64 // bounding-sphere radius about the centre of mass
+	Material int     // index into the world's material table
 
 	X    geom.Vec3 // centre of mass, world frame
 	Q    geom.Quat // orientation: body → world
 	V, W geom.Vec3 // linear and angular velocity, world frame
 
-	Fixed bool // never moves (walls, supports)
-	Wall  int  // index into the world's walls, or −1
+	Wall int // index into the world's walls, or −1
 
 	// F and T accumulate the total force and the moment about X for the step.
 	F, T geom.Vec3
 }
 
+// props is a body's shape and mass properties: the part that bodies of one
+// species share. A props reachable from a Body is never written.
+type props struct {
+	poly            *shape.Polyhedron // Polyhedral: geometry in the body frame (origin = centre of mass)
+	sq              sq.Shape          // Superquadric: the shape in the body frame (Sphere: A = B = C = R, N1 = N2 = 2)
+	rVol            float64           // Sphere, Superquadric: radius of the volume-equivalent sphere
+	density         float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
+	mass, invMass   float64           // invMass = 0 for a Fixed body
+	iBody, iBodyInv geom.Mat3         // inertia about the centre of mass, body frame
+}
+
+// rec returns the body's record. Bodies come from the constructors (New,
+// NewSphere, NewSuperquadric, NewFixed), which set it; a zero Body has none.
+func (b *Body) rec() *props { return b.p }
+
+// Poly returns the polyhedron of a Polyhedral body in the body frame (origin =
+// centre of mass), nil otherwise.
+func (b *Body) Poly() *shape.Polyhedron { return b.rec().poly }
+
+// SQ returns the superquadric of a Superquadric body in the body frame (for a
+// Sphere: A = B = C = R, N1 = N2 = 2).
+func (b *Body) SQ() sq.Shape { return b.rec().sq }
+
+// RVol returns the radius of the volume-equivalent sphere (Sphere, Superquadric).
+func (b *Body) RVol() float64 { return b.rec().rVol }
+
+// Density returns the density in kg/m³ (0 for fixed bodies).
+func (b *Body) Density() float64 { return b.rec().density }
+
+// Mass returns the mass in kg.
+func (b *Body) Mass() float64 { return b.rec().mass }
+
+// InvMass returns 1/m (0 for a Fixed body).
+func (b *Body) InvMass() float64 { return b.rec().invMass }
+
+// IBody returns the inertia about the centre of mass, body frame (J^r of S0 eq. 15).
+func (b *Body) IBody() geom.Mat3 { return b.rec().iBody }
+
+// IBodyInv returns the inverse of IBody (zero for a Fixed body).
+func (b *Body) IBodyInv() geom.Mat3 { return b.rec().iBodyInv }
+
 // New returns a body of the given shape and density with the centre of mass at x.
 func New(name string, p *shape.Polyhedron, density float64, x geom.Vec3, q geom.Quat) *Body {
-	b := &Body{Name: name, Poly: p, R: p.Radius, Density: density, X: x, Q: q.Normalize(), Wall: -1}
-	b.SetMass(density*p.Volume, p.InertiaUnit.Scale(density))
+	b := &Body{Name: name, R: p.Radius, X: x, Q: q.Normalize(), Wall: -1}
+	b.setMass(props{poly: p, density: density}, density*p.Volume, p.InertiaUnit.Scale(density))
 	return b
 }
 
 // NewSphere returns a sphere of radius r and the given density centred at x.
 func NewSphere(name string, r, density float64, x geom.Vec3) *Body {
-	b := &Body{Name: name, Kind: Sphere, SQ: sq.Sphere(r), R: r, RVol: r, Density: density, X: x, Q: geom.QIdent(), Wall: -1}
+	b := &Body{Name: name, Kind: Sphere, R: r, X: x, Q: geom.QIdent(), Wall: -1}
 	m := density * 4 / 3 * math.Pi * r * r * r
 	i := 0.4 * m * r * r
-	b.SetMass(m, geom.Diag(i, i, i))
+	b.setMass(props{sq: sq.Sphere(r), rVol: r, density: density}, m, geom.Diag(i, i, i))
 	return b
 }
 
 // NewSuperquadric returns a superquadric body (S1 eq. 1) of the given density.
 // The shape must be valid (sq.Shape.Validate).
 func NewSuperquadric(name string, s sq.Shape, density float64, x geom.Vec3, q geom.Quat) *Body {
-	b := &Body{Name: name, Kind: Superquadric, Density: density, X: x, Q: q.Normalize(), Wall: -1}
-	b.SetShape(s)
+	b := &Body{Name: name, Kind: Superquadric, X: x, Q: q.Normalize(), Wall: -1}
+	b.setShape(props{density: density}, s)
 	return b
 }
 
 // SetShape replaces the superquadric (or sphere, when s is one) of the body and
 // updates mass, inertia (S1 §2.1, closed form) and bounding radius (S1 eq. 12)
-// at the body's density. The state (x, q, v, ω) is kept.
-func (b *Body) SetShape(s sq.Shape) {
-	b.SQ = s
-	b.RVol = s.VolumeRadius()
+// at the body's density. The state (x, q, v, ω) is kept. The body gets a new
+// record; bodies that shared the old one keep it.
+func (b *Body) SetShape(s sq.Shape) { b.setShape(*b.rec(), s) }
+
+// setShape gives r the shape s, sets the body's bounding radius and r's mass
+// properties at r's density, and makes r the body's record.
+func (b *Body) setShape(r props, s sq.Shape) {
+	r.sq = s
+	r.rVol = s.VolumeRadius()
 	if b.Kind == Sphere {
 		b.R = s.A
 	} else {
 		b.R = s.BoundingRadius()
 	}
-	m := b.Density * s.Volume()
+	m := r.density * s.Volume()
 	in := s.Inertia(m)
-	b.SetMass(m, geom.Diag(in.X, in.Y, in.Z))
+	b.setMass(r, m, geom.Diag(in.X, in.Y, in.Z))
 }
 
 // NewFixed returns an immovable body (a wall or support) with infinite mass.
 func NewFixed(name string, p *shape.Polyhedron, x geom.Vec3, q geom.Quat) *Body {
-	return &Body{Name: name, Poly: p, R: p.Radius, X: x, Q: q.Normalize(), Fixed: true, Wall: -1}
+	b := &Body{Name: name, R: p.Radius, X: x, Q: q.Normalize(), Fixed: true, Wall: -1}
+	b.p = share(props{poly: p})
+	return b
 }
 
 // SetMass sets the mass and body-frame inertia (about the centre of mass).
-func (b *Body) SetMass(m float64, I geom.Mat3) {
-	b.Mass, b.IBody = m, I
+// The body gets a new record (shape and density kept); bodies that shared the
+// old one keep it.
+func (b *Body) SetMass(m float64, I geom.Mat3) { b.setMass(*b.rec(), m, I) }
+
+// setMass sets r's mass, inertia and their inverses (zero for a fixed body or
+// m ≤ 0) and makes it the body's record, shared with an equal recent one.
+func (b *Body) setMass(r props, m float64, I geom.Mat3) {
+	r.mass, r.iBody = m, I
 	if b.Fixed || m <= 0 {
-		b.InvMass, b.IBodyInv = 0, geom.Mat3{}
-		return
+		r.invMass, r.iBodyInv = 0, geom.Mat3{}
+	} else {
+		r.invMass = 1 / m
+		inv, ok := I.Inv()
+		if !ok {
+			inv = geom.Mat3{}
+		}
+		r.iBodyInv = inv
 	}
-	b.InvMass = 1 / m
-	inv, ok := I.Inv()
-	if !ok {
-		inv = geom.Mat3{}
-	}
-	b.IBodyInv = inv
+	b.p = share(r)
 }
 
 // MassOrInf returns the mass, or +Inf for a fixed body (used by the equivalent mass of S0 eq. 52).
@@ -124,7 +180,7 @@ func (b *Body) MassOrInf() float64 {
 	if b.Fixed {
 		return math.Inf(1)
 	}
-	return b.Mass
+	return b.rec().mass
 }
 
 // Rot returns the rotation matrix Q of the body (S0 eq. 4).
@@ -133,20 +189,26 @@ func (b *Body) Rot() geom.Mat3 { return b.Q.Mat() }
 // InertiaWorld returns J = Q J^r Qᵀ. // S0 eq. (15)
 func (b *Body) InertiaWorld() geom.Mat3 {
 	R := b.Q.Mat()
-	return R.Mul(b.IBody).Mul(R.T())
+	return R.Mul(b.rec().iBody).Mul(R.T())
 }
 
 // InvInertiaWorld returns J⁻¹ = Q (J^r)⁻¹ Qᵀ (zero for a fixed body).
 func (b *Body) InvInertiaWorld() geom.Mat3 {
 	R := b.Q.Mat()
-	return R.Mul(b.IBodyInv).Mul(R.T())
+	return R.Mul(b.rec().iBodyInv).Mul(R.T())
 }
 
 // MulInertia returns J·v = Q J^r Qᵀ v without forming the world tensor.
-func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBody, v) }
+func (b *Body) MulInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.rec().iBody, v) }
 
 // MulInvInertia returns J⁻¹·v = Q (J^r)⁻¹ Qᵀ v (zero for a fixed body).
-func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.IBodyInv, v) }
+func (b *Body) MulInvInertia(v geom.Vec3) geom.Vec3 { return Conjugate(b.Q, &b.rec().iBodyInv, v) }
+
+// MulInvInertiaAt returns q (J^r)⁻¹ qᵀ v: J⁻¹·v at an orientation q other
+// than the body's (S0 eq. 15; zero for a fixed body).
+func (b *Body) MulInvInertiaAt(q geom.Quat, v geom.Vec3) geom.Vec3 {
+	return Conjugate(q, &b.rec().iBodyInv, v)
+}
 
 // Conjugate returns q m qᵀ v, a body-frame tensor m applied in the world
 // frame at orientation q (S0 eq. 15: J = Q J^r Qᵀ), without forming the
@@ -203,8 +265,8 @@ func (b *Body) KineticEnergy() float64 {
 	}
 	// wb = Qᵀω and J^r·wb written out (rotateS, mulS: the same bits).
 	x, y, z := rotateS(b.Q.W, -b.Q.X, -b.Q.Y, -b.Q.Z, b.W.X, b.W.Y, b.W.Z)
-	jx, jy, jz := mulS(&b.IBody, x, y, z)
-	return 0.5*b.Mass*b.V.Norm2() + 0.5*(x*jx+y*jy+z*jz)
+	jx, jy, jz := mulS(&b.rec().iBody, x, y, z)
+	return 0.5*b.rec().mass*b.V.Norm2() + 0.5*(x*jx+y*jy+z*jz)
 }
 
 // Radius returns the bounding-sphere radius about the centre of mass.

@@ -34,7 +34,7 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 		cb := cd.Body{Fixed: b.Fixed, X: b.X, Q: b.Q}
 		if !b.Fixed {
 			J := b.InertiaWorld() // S0 eq. (15)
-			cb.Mass, cb.Inertia, cb.V, cb.W, cb.F = b.Mass, J, b.V, b.W, b.F
+			cb.Mass, cb.Inertia, cb.V, cb.W, cb.F = b.Mass(), J, b.V, b.W, b.F
 			// Euler's equations, J ω̇ = T − ω × Jω (S0 §2.3): the gyroscopic
 			// moment enters the step explicitly as an external torque.
 			cb.T = b.T.Sub(b.W.Cross(J.MulV(b.W)))
@@ -94,9 +94,9 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 			// Vertex–face: the face's outward normal gives the signed gap
 			// (S0 eq. 64–66), negative once the vertex is behind the face.
 			if c.Swap { // the face belongs to A: the normal B → A is minus it
-				n = ba.Q.Rotate(ba.Poly.Faces[c.FA].N).Neg()
+				n = ba.Q.Rotate(ba.Poly().Faces[c.FA].N).Neg()
 			} else {
-				n = bb.Q.Rotate(bb.Poly.Faces[c.FB].N)
+				n = bb.Q.Rotate(bb.Poly().Faces[c.FB].N)
 			}
 			gap = c.PA.Sub(c.PB).Dot(n)
 		} else {

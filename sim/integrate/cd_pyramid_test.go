@@ -64,9 +64,9 @@ func cannonballWorld(t testing.TB, n int, s law.Smooth, shrink float64, species 
 		}
 		if p.Layer[k] == 0 {
 			b.Fixed = true
-			b.SetMass(b.Mass, b.IBody)
+			b.SetMass(b.Mass(), b.IBody())
 		} else {
-			cb.total += b.Mass * 9.81
+			cb.total += b.Mass() * 9.81
 		}
 		i := w.AddBody(b)
 		if p.Layer[k] == 0 {

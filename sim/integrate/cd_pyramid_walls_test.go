@@ -22,7 +22,7 @@ func cannonballWalls(t testing.TB, n int, s law.Smooth, shrink float64, species 
 	for i, b := range w.Bodies {
 		if _, ok := cb.grid[i]; ok {
 			b.Fixed = false
-			b.SetMass(b.Mass, b.IBody)
+			b.SetMass(b.Mass(), b.IBody())
 		}
 	}
 	half := (float64(n-1)*r + r) * (1 - shrink)

@@ -191,7 +191,7 @@ func TestCDBoxLandsAndRests(t *testing.T) {
 		}
 		var fz float64
 		w.EachContact(func(_, _ int, c *contact.Contact) { fz += c.Fn * math.Abs(c.N.Z) })
-		W := b.Mass * 9.81
+		W := b.Mass() * 9.81
 		wf := w.Walls[0].Force
 		t.Logf("%v: min gap %.3g m, Σfn = %.12g N (weight %.12g), wall force %v, |v| = %.2e", m, minGap, fz, W, wf, b.V.Norm())
 		if minGap < x.Margin*1e-3-1e-9 {
@@ -243,7 +243,7 @@ func TestCDTakesOverFromExplicit(t *testing.T) {
 	}
 	var fz float64
 	w.EachContact(func(_, _ int, c *contact.Contact) { fz += c.Fn * math.Abs(c.N.Z) })
-	W := b.Mass * 9.81
+	W := b.Mass() * 9.81
 	t.Logf("explicit dt %.3g s; CD (dt 1 ms, 0.1 s): Σfn = %.12g N, |v| = %.2e, bottom gap %.4g ḡ", dtExplicit, fz, b.V.Norm(), (b.X.Z-0.05)/1e-3)
 	if math.Abs(fz-W) > 1e-7*W || b.V.Norm() > 1e-9 || math.Abs(b.X.Z-0.05-x.Margin*1e-3) > 1e-9 {
 		t.Errorf("CD after explicit: Σfn = %g N (weight %g), |v| = %g, gap %g", fz, W, b.V.Norm(), b.X.Z-0.05)
@@ -335,7 +335,7 @@ func TestCDSmoothBodiesRest(t *testing.T) {
 			if _, err := Advance(w, 0.4, nil); err != nil {
 				t.Fatal(err)
 			}
-			W := b.Mass * 9.81
+			W := b.Mass() * 9.81
 			worst := 0.0
 			for range 100 {
 				cdSteps(t, w, 1)
@@ -394,9 +394,9 @@ func cubePileDissipates(t *testing.T, mu float64, n int, tEnd float64) {
 			if c.Active() && c.Kind == snap.VF {
 				var n geom.Vec3
 				if c.Swap {
-					n = w.Bodies[a].Q.Rotate(w.Bodies[a].Poly.Faces[c.FA].N).Neg()
+					n = w.Bodies[a].Q.Rotate(w.Bodies[a].Poly().Faces[c.FA].N).Neg()
 				} else {
-					n = w.Bodies[b].Q.Rotate(w.Bodies[b].Poly.Faces[c.FB].N)
+					n = w.Bodies[b].Q.Rotate(w.Bodies[b].Poly().Faces[c.FB].N)
 				}
 				minGap = math.Min(minGap, c.PA.Sub(c.PB).Dot(n))
 			}

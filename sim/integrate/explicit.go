@@ -149,17 +149,17 @@ func rejectWhy(bad bool) int {
 // orientation for the drift, and the exponential map for the quaternion.
 func kickDrift(b *body.Body, dt float64) {
 	if b.Kind == body.Sphere {
-		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass, b.IBodyInv[0][0])
+		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass(), b.IBodyInv()[0][0])
 		b.X = b.X.AddScaled(dt, b.V)
 		b.Q = b.Q.Integrate(b.W, dt)
 		return
 	}
-	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
+	b.V = b.V.AddScaled(0.5*dt*b.InvMass(), b.F)
 	b.X = b.X.AddScaled(dt, b.V)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	w0 := b.MulInvInertia(L)
 	qm := integrateQ(b.Q, w0, 0.5*dt)
-	w1 := body.Conjugate(qm, &b.IBodyInv, L)
+	w1 := b.MulInvInertiaAt(qm, L)
 	b.Q = integrateQ(b.Q, w1, dt)
 	b.W = b.MulInvInertia(L) // half-step ω expressed at the new orientation
 }
@@ -198,10 +198,10 @@ func integrateQ(q geom.Quat, w geom.Vec3, dt float64) geom.Quat {
 // kick is the second half kick with the forces at the new state.
 func kick(b *body.Body, dt float64) {
 	if b.Kind == body.Sphere {
-		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass, b.IBodyInv[0][0])
+		b.V, b.W = halfKickSphere(b.V, b.W, b.F, b.T, 0.5*dt, b.InvMass(), b.IBodyInv()[0][0])
 		return
 	}
-	b.V = b.V.AddScaled(0.5*dt*b.InvMass, b.F)
+	b.V = b.V.AddScaled(0.5*dt*b.InvMass(), b.F)
 	L := b.MulInertia(b.W).AddScaled(0.5*dt, b.T)
 	b.W = b.MulInvInertia(L)
 }

@@ -54,7 +54,7 @@ func groundWorld(t testing.TB, p world.ContactParams) *world.World {
 // lowestAt places body b so that its lowest vertex is at height h.
 func lowestAt(b *body.Body, h float64) {
 	zmin := math.Inf(1)
-	for _, v := range b.Poly.Verts {
+	for _, v := range b.Poly().Verts {
 		zmin = math.Min(zmin, b.Q.Rotate(v).Z)
 	}
 	b.X.Z = h - zmin

@@ -130,7 +130,7 @@ func TestFaceToFaceCubes(t *testing.T) {
 			if n[snap.VF] != c.wantVF || n[snap.EE] != c.wantEE || len(active) != c.wantVF+c.wantEE {
 				t.Fatalf("contacts by kind %v, want %d VF + %d EE", n, c.wantVF, c.wantEE)
 			}
-			W := hi.Mass * 9.81
+			W := hi.Mass() * 9.81
 			var f geom.Vec3
 			for _, k := range active {
 				// A is the lower cube (smaller index); the upper cube gets −(N·Fn + Ft).
@@ -190,7 +190,7 @@ func TestConcaveEdgeHierarchy(t *testing.T) {
 			other++
 		}
 	}
-	W := wb.Mass*9.81 + push
+	W := wb.Mass()*9.81 + push
 	if vf != 4 || veSup != 2 || other != 0 {
 		t.Fatalf("got %d active VF, %d VE suppressed by concave-edge, %d other active; want 4, 2, 0", vf, veSup, other)
 	}

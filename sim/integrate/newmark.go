@@ -487,16 +487,16 @@ func (n *Newmark) prepare(w *world.World) {
 		n.kOf[i] = len(n.nb)
 		jw := b.MulInertia(b.W)
 		wd := b.MulInvInertia(b.T.Sub(b.W.Cross(jw))) // Euler: J ω̇ + ω × Jω = T
-		ib := b.IBody
-		rho := math.Sqrt((ib[0][0] + ib[1][1] + ib[2][2]) / (3 * b.Mass)) // radius of gyration
+		ib := b.IBody()
+		rho := math.Sqrt((ib[0][0] + ib[1][1] + ib[2][2]) / (3 * b.Mass())) // radius of gyration
 		if !(rho > 0) {
 			rho = math.Max(b.Radius(), 1e-3)
 		}
-		nbd := nmBody{i: i, x0: b.X, v0: b.V, a0: b.F.Scale(b.InvMass), q0: b.Q, w0: b.W, wd0: wd,
-			m: b.Mass, rho: rho, radius: b.Radius()}
+		nbd := nmBody{i: i, x0: b.X, v0: b.V, a0: b.F.Scale(b.InvMass()), q0: b.Q, w0: b.W, wd0: wd,
+			m: b.Mass(), rho: rho, radius: b.Radius()}
 		n.nb = append(n.nb, nbd)
-		n.aref = math.Max(n.aref, b.F.Norm()/b.Mass)
-		n.aref = math.Max(n.aref, b.T.Norm()/(b.Mass*rho))
+		n.aref = math.Max(n.aref, b.F.Norm()/b.Mass())
+		n.aref = math.Max(n.aref, b.T.Norm()/(b.Mass()*rho))
 		lsum += rho
 	}
 	if !(n.aref > 0) || math.IsInf(n.aref, 0) {
@@ -684,7 +684,7 @@ func invMassAlong(b *body.Body, p, n geom.Vec3) float64 {
 		return 0
 	}
 	rn := p.Sub(b.X).Cross(n)
-	return b.InvMass + rn.Dot(b.MulInvInertia(rn))
+	return b.InvMass() + rn.Dot(b.MulInvInertia(rn))
 }
 
 // constants sets the Newmark constants α1–α6 for step dt. // S0 eq. (21)

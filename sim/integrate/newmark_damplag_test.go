@@ -244,9 +244,9 @@ func TestDampLagReentryContinuous(t *testing.T) {
 	}
 	wp, bp := setup(false) // the plain lag
 	we, be := setup(true)  // with the entry fraction
-	meq := law.EquivalentMass(bp.Mass, math.Inf(1))
-	pn := wp.Params(bp.Material, bp.Material).Normal                             // prepared
-	jump := law.Damping(zeta, pn.Stiffness(0.3*gbar), bp.Mass, math.Inf(1), -vz) // c(g_0)·|ġ_n|
+	meq := law.EquivalentMass(bp.Mass(), math.Inf(1))
+	pn := wp.Params(bp.Material, bp.Material).Normal                               // prepared
+	jump := law.Damping(zeta, pn.Stiffness(0.3*gbar), bp.Mass(), math.Inf(1), -vz) // c(g_0)·|ġ_n|
 	if !(jump > 0) || math.IsInf(meq, 0) {
 		t.Fatalf("no dashpot: jump %g", jump)
 	}

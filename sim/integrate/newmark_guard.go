@@ -92,10 +92,10 @@ func (n *Newmark) prepareGuard(w *world.World) {
 	n.gv = n.gv[:0]
 	for i, b := range w.Bodies {
 		n.vOff[i] = len(n.gv)
-		if b.Kind != body.Polyhedral || b.Poly == nil {
+		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
 		}
-		for _, v := range b.Poly.Verts {
+		for _, v := range b.Poly().Verts {
 			n.gv = append(n.gv, b.ToWorld(v))
 		}
 	}
@@ -113,7 +113,7 @@ func (n *Newmark) prepareGuard(w *world.World) {
 			g.a, g.b = b, a
 			ba, bb = bb, ba
 		}
-		g.poly = ba.Kind == body.Polyhedral && bb.Kind == body.Polyhedral && ba.Poly != nil && bb.Poly != nil
+		g.poly = ba.Kind == body.Polyhedral && bb.Kind == body.Polyhedral && ba.Poly() != nil && bb.Poly() != nil
 		g.sep = g.poly && ba.Wall < 0 && bb.Wall < 0
 		if !g.poly {
 			// Smooth bodies have no skin: allow a tenth of the smaller radius,
@@ -200,12 +200,12 @@ func (n *Newmark) approachLim(g *nmGuard) float64 {
 // approachDt allows anyway).
 func (n *Newmark) separation(w *world.World, a, b int, want float64) float64 {
 	ba, bb := w.Bodies[a], w.Bodies[b]
-	if ba.Poly == nil || bb.Poly == nil {
+	if ba.Poly() == nil || bb.Poly() == nil {
 		return 0
 	}
 	gbar := w.Params(ba.Material, bb.Material).Normal.GBar
-	n.sepA.Update(ba.Poly, n.startX(w, a), n.startQ(w, a), ba.Fixed)
-	n.sepB.Update(bb.Poly, n.startX(w, b), n.startQ(w, b), bb.Fixed)
+	n.sepA.Update(ba.Poly(), n.startX(w, a), n.startQ(w, a), ba.Fixed)
+	n.sepB.Update(bb.Poly(), n.startX(w, b), n.startQ(w, b), bb.Fixed)
 	for _, d := range [2]float64{want, want / 2} {
 		if d <= sweepFrac*gbar/approachFrac {
 			break
@@ -332,7 +332,7 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 		switch {
 		case d > reach:
 			f = math.Min(f, 0.5*reach/d)
-		case c.Crossed(ba.Poly, bb.Poly, a0, n.sa1, b0, n.sb1):
+		case c.Crossed(ba.Poly(), bb.Poly(), a0, n.sa1, b0, n.sb1):
 			n.Counts.Crossings++
 			f = math.Min(f, 0.5)
 		}

@@ -135,18 +135,18 @@ func TestNewmarkSeparationCertified(t *testing.T) {
 		a.Q, b.Q = rq(), rq()
 		dir := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit()
 		b.X = dir.Scale((a.Radius() + b.Radius()) * (0.45 + 0.5*rng.Float64()))
-		va, vb := make([]geom.Vec3, len(a.Poly.Verts)), make([]geom.Vec3, len(b.Poly.Verts))
-		for i, v := range a.Poly.Verts {
+		va, vb := make([]geom.Vec3, len(a.Poly().Verts)), make([]geom.Vec3, len(b.Poly().Verts))
+		for i, v := range a.Poly().Verts {
 			va[i] = a.ToWorld(v)
 		}
-		for i, v := range b.Poly.Verts {
+		for i, v := range b.Poly().Verts {
 			vb[i] = b.ToWorld(v)
 		}
 		s, ws := audit.WorldMeshes(w)
 		if len(audit.Check(s, ws, 0)) > 0 {
 			continue // the solids overlap: not a start of step
 		}
-		dist := surfaceDist(a.Poly, b.Poly, va, vb)
+		dist := surfaceDist(a.Poly(), b.Poly(), va, vb)
 		n := NewNewmark()
 		n.prepare(w)
 		for _, k := range []float64{1, 3, 6, 10, 20, 40} {

@@ -356,13 +356,13 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 // matrix of the start-of-step orientation Q^i, so Q^Δ R0 is the trial one.
 func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, R0 *geom.Mat3, al geom.Vec3) geom.Vec3 {
 	da := al.Sub(bd.ap)
-	Qd := rodriguesMat(al)                                                          // S0 eq. (6)
-	R := Qd.Mul(*R0)                                                                // Q^Δ Q^i, S0 eq. (5)
-	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody.MulV(R.TMulV(v))) } // S0 eq. (15)
-	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                 // S0 eq. (22)
-	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                       // S0 eq. (22)
-	mt := W.Cross(jmul(W)).Add(jmul(wd))                                            // S0 eq. (19)
-	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                       // S0 eq. (17), (62)
+	Qd := rodriguesMat(al)                                                            // S0 eq. (6)
+	R := Qd.Mul(*R0)                                                                  // Q^Δ Q^i, S0 eq. (5)
+	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody().MulV(R.TMulV(v))) } // S0 eq. (15)
+	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                   // S0 eq. (22)
+	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                         // S0 eq. (22)
+	mt := W.Cross(jmul(W)).Add(jmul(wd))                                              // S0 eq. (19)
+	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                         // S0 eq. (17), (62)
 }
 
 // rodriguesMat is geom.RodriguesMat written out, Q(α) = I + c([α]× +

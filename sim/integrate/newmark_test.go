@@ -92,7 +92,7 @@ func TestNewmarkLinearOscillator(t *testing.T) {
 	if err := Start(w); err != nil {
 		t.Fatal(err)
 	}
-	omega := math.Sqrt(2 * k / a.Mass)
+	omega := math.Sqrt(2 * k / a.Mass())
 	const Om = 1.5
 	dt := Om / omega
 	nm := NewNewmark()
@@ -154,7 +154,7 @@ func TestNewmarkSwitching(t *testing.T) {
 	run(t, w2, 0.1, nil)
 	w.Integrator = &Explicit{}
 	run(t, w, 0.4, nil)
-	W := b.Mass * 9.81
+	W := b.Mass() * 9.81
 	if fz := w.Walls[0].Force.Z; math.Abs(fz-W) > 0.01*W {
 		t.Errorf("ground reaction %.5g N after switching, want %.5g N (±1%%)", fz, W)
 	}
@@ -203,7 +203,7 @@ func TestNewmarkSphereLands(t *testing.T) {
 			t.Fatalf("%d steps by t = %.4g s: the step crawls (Δt %.3g s)", w.Steps, w.Time, w.Stats.Dt)
 		}
 	})
-	want, got := b.Mass*9.81/s.Kn, r-b.X.Z
+	want, got := b.Mass()*9.81/s.Kn, r-b.X.Z
 	t.Logf("overlap %.5g m (m g/k_n %.5g m), %d steps, mean Δt %.3g s, %+v", got, want, w.Steps, w.Time/float64(w.Steps), nm.Counts)
 	if math.Abs(got-want) > 0.01*want {
 		t.Errorf("overlap %.5g m, want m g/k_n = %.5g m (±1%%)", got, want)

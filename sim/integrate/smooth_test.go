@@ -39,7 +39,7 @@ func TestSphereHeadOnRestitution(t *testing.T) {
 		a.V, b.V = geom.V(0.5, 0, 0), geom.V(-0.5, 0, 0)
 		w.AddBody(a)
 		w.AddBody(b)
-		meff := law.EquivalentMass(a.Mass, b.Mass)
+		meff := law.EquivalentMass(a.Mass(), b.Mass())
 		osc := sphere.HookeOscillator(&law.Smooth{Kn: kn, GammaN: gamma}, meff)
 		want := osc.Restitution() // S2 eq. (34) at t_c
 		run(t, w, 3*osc.ContactTime()+4e-4, nil)
@@ -47,7 +47,7 @@ func TestSphereHeadOnRestitution(t *testing.T) {
 		if math.Abs(got-want) > 0.01*want {
 			t.Errorf("γ=%g: restitution %.5f, analytic %.5f (±1%%)", gamma, got, want)
 		}
-		if p := a.V.Add(b.V).Norm() * a.Mass; p > 1e-12 {
+		if p := a.V.Add(b.V).Norm() * a.Mass(); p > 1e-12 {
 			t.Errorf("γ=%g: momentum not conserved: |p| = %g", gamma, p)
 		}
 	}
@@ -68,7 +68,7 @@ func TestSphereRestsOnPlane(t *testing.T) {
 		b := body.NewSphere("s", r, rho, geom.V(0, 0, r))
 		w.AddBody(b)
 		run(t, w, 0.5, nil)
-		mg := b.Mass * 9.81
+		mg := b.Mass() * 9.81
 		want := mg / s.Kn
 		if s.Model == law.HertzLAMMPS {
 			want = math.Pow(mg/(s.Kn*math.Sqrt(r)), 2.0/3.0)
@@ -156,7 +156,7 @@ func TestSuperquadricRestsOnPlane(t *testing.T) {
 		w.AddBody(b)
 		run(t, w, 0.5, nil)
 		R := s.CurvatureRadius(sq.RadiusMean, geom.V(0, 0, -s.C), 10)
-		mg := b.Mass * 9.81
+		mg := b.Mass() * 9.81
 		want := math.Pow(mg/(law0.Kn*math.Sqrt(R)), 2.0/3.0)
 		got := s.C - b.X.Z
 		if math.Abs(got-want) > 2e-3*want {
@@ -192,7 +192,7 @@ func TestSuperquadricPairConserves(t *testing.T) {
 	if math.Abs(e1-e0) > 5e-3*e0 { // velocity Verlet at s = 0.02 (~60 steps per impact)
 		t.Errorf("kinetic energy %.6g → %.6g (±0.5%%)", e0, e1)
 	}
-	if p := a.V.Scale(a.Mass).Add(b.V.Scale(b.Mass)).Norm(); p > 1e-9 {
+	if p := a.V.Scale(a.Mass()).Add(b.V.Scale(b.Mass())).Norm(); p > 1e-9 {
 		t.Errorf("momentum |p| = %g", p)
 	}
 	if d := angMom(a).Add(angMom(b)).Sub(l0).Norm(); d > 1e-6*l0.Norm() {
@@ -205,7 +205,7 @@ func TestSuperquadricPairConserves(t *testing.T) {
 
 // angMom returns the angular momentum of b about the origin.
 func angMom(b *body.Body) geom.Vec3 {
-	return b.X.Cross(b.V.Scale(b.Mass)).Add(b.MulInertia(b.W))
+	return b.X.Cross(b.V.Scale(b.Mass())).Add(b.MulInertia(b.W))
 }
 
 // A sphere resting on a cube that rests on the ground mixes the two law sets:
@@ -225,7 +225,7 @@ func TestSphereOnCube(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, w, 0.6, nil)
-	ms := s.Mass * 9.81
+	ms := s.Mass() * 9.81
 	got, n := 0.0, 0
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		if c.Kind == snap.SQ && c.Active() {
@@ -235,7 +235,7 @@ func TestSphereOnCube(t *testing.T) {
 	if want := ms / 1e5; n != 1 || math.Abs(got-want) > 1e-3*want {
 		t.Errorf("%d sphere–cube contacts, overlap %.6g m; want 1 of m g/k_n = %.6g m (±0.1%%)", n, got, want)
 	}
-	if got, want := w.Walls[0].Force.Z, (cube.Mass+s.Mass)*9.81; math.Abs(got-want) > 1e-3*want {
+	if got, want := w.Walls[0].Force.Z, (cube.Mass()+s.Mass())*9.81; math.Abs(got-want) > 1e-3*want {
 		t.Errorf("ground reaction %.6g N, want %.6g N (±0.1%%)", got, want)
 	}
 }
@@ -255,7 +255,7 @@ func TestSphereInTrough(t *testing.T) {
 	s := body.NewSphere("ball", r, 2500, geom.V(0, 0, r/math.Cos(theta)))
 	w.AddBody(s)
 	run(t, w, 0.5, nil)
-	want := s.Mass * 9.81 / (2 * math.Cos(theta))
+	want := s.Mass() * 9.81 / (2 * math.Cos(theta))
 	if n := w.Stats.Contacts; n != 2 {
 		t.Errorf("%d contacts, want 2", n)
 	}

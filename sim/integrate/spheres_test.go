@@ -230,7 +230,7 @@ func TestSpherePathElasticImpact(t *testing.T) {
 	if w.Spheres() == nil {
 		t.Fatal("not on the sphere path")
 	}
-	p0 := a.V.Add(b.V).Scale(a.Mass)
+	p0 := a.V.Add(b.V).Scale(a.Mass())
 	e0 := a.KineticEnergy() + b.KineticEnergy()
 	var n0, n1 geom.Vec3 // the normals at the first and the last contact step
 	run(t, w, 0.1, func() {
@@ -250,7 +250,7 @@ func TestSpherePathElasticImpact(t *testing.T) {
 	va0, vb0 := geom.V(0.1, 0, 0), geom.V(-0.05, 0.01, 0)
 	dv := n.Scale(vb0.Sub(va0).Dot(n))
 	wantA, wantB := va0.Add(dv), vb0.Sub(dv)
-	if p := a.V.Add(b.V).Scale(a.Mass).Sub(p0).Norm(); p > 1e-15*p0.Norm() {
+	if p := a.V.Add(b.V).Scale(a.Mass()).Sub(p0).Norm(); p > 1e-15*p0.Norm() {
 		t.Errorf("momentum changed by %.3g (of %.3g)", p, p0.Norm())
 	}
 	if e := a.KineticEnergy() + b.KineticEnergy(); math.Abs(e-e0) > 1e-3*e0 {
@@ -274,9 +274,9 @@ func TestSpherePathPeriodicGas(t *testing.T) {
 	var p0 geom.Vec3
 	e0, pabs := 0.0, 0.0
 	for _, b := range w.Bodies {
-		p0 = p0.AddScaled(b.Mass, b.V)
+		p0 = p0.AddScaled(b.Mass(), b.V)
 		e0 += b.KineticEnergy()
-		pabs += b.Mass * b.V.Norm()
+		pabs += b.Mass() * b.V.Norm()
 	}
 	w.Integrator = &Explicit{}
 	if err := Start(w); err != nil {
@@ -290,7 +290,7 @@ func TestSpherePathPeriodicGas(t *testing.T) {
 	var p geom.Vec3
 	e := 0.0
 	for _, b := range w.Bodies {
-		p = p.AddScaled(b.Mass, b.V)
+		p = p.AddScaled(b.Mass(), b.V)
 		e += b.KineticEnergy()
 	}
 	t.Logf("%d contact-steps; |Δp| = %.3g of Σm|v| = %.3g; E_kin %.6g → %.6g J", contacts, p.Sub(p0).Norm(), pabs, e0, e)

@@ -126,15 +126,15 @@ func firstOrderDt(w *world.World, frac, rate float64) float64 {
 	dt := math.Inf(1)
 	g := w.Gravity.Norm()
 	for _, b := range w.Bodies {
-		if b.Fixed || !(b.Mass > 0) {
+		if b.Fixed || !(b.Mass() > 0) {
 			continue
 		}
-		e := b.KineticEnergy() + b.Mass*g*b.R
+		e := b.KineticEnergy() + b.Mass()*g*b.R
 		if !(e > 0) {
 			continue
 		}
 		if g > 0 {
-			dt = math.Min(dt, 2*rate*e/(b.Mass*g*g)) // ½Δt·m|g|² ≤ rate·E
+			dt = math.Min(dt, 2*rate*e/(b.Mass()*g*g)) // ½Δt·m|g|² ≤ rate·E
 		}
 		if p := math.Abs(b.F.Dot(b.V)) + math.Abs(b.T.Dot(b.W)); p > 0 {
 			dt = math.Min(dt, 2*frac*e/p) // ½Δt|F·v + T·ω| ≤ frac·E
@@ -173,8 +173,8 @@ func tangentDt(w *world.World, safety float64) float64 {
 			if x.b.Fixed {
 				continue
 			}
-			j := x.b.IBodyInv
-			im += x.b.InvMass + x.p.Sub(x.b.X).Norm2()*(j[0][0]+j[1][1]+j[2][2])
+			j := x.b.IBodyInv()
+			im += x.b.InvMass() + x.p.Sub(x.b.X).Norm2()*(j[0][0]+j[1][1]+j[2][2])
 		}
 		if im > 0 {
 			dt = math.Min(dt, 2*safety/math.Sqrt(kt*im)) // Δt ≤ safety·2/ω_t
@@ -199,7 +199,7 @@ func travelDt(w *world.World, reach float64) float64 {
 	dt := math.Inf(1)
 	var cand []bool
 	for i, b := range w.Bodies {
-		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 			continue
 		}
 		if cand == nil {
@@ -218,7 +218,7 @@ func travelDt(w *world.World, reach float64) float64 {
 func travelTerm(b *body.Body, h float64) float64 {
 	r := b.Radius()
 	v := b.V.Norm() + b.W.Norm()*r
-	a := b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*r
+	a := b.F.Norm()*b.InvMass() + b.MulInvInertia(b.T).Norm()*r
 	return world.ApproachDt(h, v, a)
 }
 
@@ -236,7 +236,7 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 	below := false
 	if w.TravelCurrent() {
 		for i, b := range w.Bodies {
-			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 				continue
 			}
 			v, a := w.BodyTravel(i)
@@ -249,7 +249,7 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 		var anyBelow atomic.Bool
 		w.Parallel(len(w.Bodies), func(i int) {
 			b := w.Bodies[i]
-			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass > 0) {
+			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 				return
 			}
 			if !(travelTerm(b, h) >= limit) {

@@ -273,7 +273,7 @@ func (v *Variational) energyAvailable(w *world.World) float64 {
 	g := w.Gravity.Norm()
 	for _, i := range v.mov {
 		b := w.Bodies[i]
-		e += b.Mass * g * b.R
+		e += b.Mass() * g * b.R
 	}
 	return e
 }
@@ -307,7 +307,7 @@ func (v *Variational) setup(w *world.World) error {
 		if b.Fixed {
 			continue
 		}
-		if !(b.Mass > 0) {
+		if !(b.Mass() > 0) {
 			return fmt.Errorf("body %d (%s): mass must be > 0", i, b.Name)
 		}
 		v.mov = append(v.mov, i)
@@ -350,15 +350,15 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		v.x0[k], v.q0[k], v.v0[k] = b.X, b.Q, b.V
 		v.l0[k] = b.MulInertia(b.W) // L = J·ω
 		// Stored forces are those of the current state (last evaluation).
-		dx := b.V.AddScaled(h*(1-al)*b.InvMass, b.F).Scale(h)
+		dx := b.V.AddScaled(h*(1-al)*b.InvMass(), b.F).Scale(h)
 		hPi := b.Q.InvRotate(v.l0[k].AddScaled(h*(1-al), b.T)).Scale(h)
-		th, good := solveLGVI(b.IBody, b.IBodyInv, hPi)
+		th, good := solveLGVI(b.IBody(), b.IBodyInv(), hPi)
 		if !good {
-			th = b.IBodyInv.MulV(hPi)
+			th = b.IBodyInv().MulV(hPi)
 		}
 		set3(v.u, 6*k, dx)
 		set3(v.u, 6*k+3, th)
-		v.vscale = math.Max(v.vscale, b.V.Norm()+b.W.Norm()*b.R+h*b.InvMass*b.F.Norm())
+		v.vscale = math.Max(v.vscale, b.V.Norm()+b.W.Norm()*b.R+h*b.InvMass()*b.F.Norm())
 		v.scaleU = math.Max(v.scaleU, b.X.Norm()+b.R)
 	}
 	v.vscale = math.Max(v.vscale, 1e-6*v.scaleU/h) // below this the residual is roundoff
@@ -420,8 +420,8 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	for k, i := range v.mov {
 		b := w.Bodies[i]
 		dx, th := get3(v.u, 6*k), get3(v.u, 6*k+3)
-		p1 := dx.Scale(b.Mass/h).AddScaled(al*h, v.fs[k])                                   // S2 eq. (31) + F_d⁺
-		l1 := v.q0[k].Rotate(lgviMomentum(b.IBody, th)).Scale(1/h).AddScaled(al*h, v.ts[k]) // LGVI + F_d⁺
+		p1 := dx.Scale(b.Mass()/h).AddScaled(al*h, v.fs[k])                                   // S2 eq. (31) + F_d⁺
+		l1 := v.q0[k].Rotate(lgviMomentum(b.IBody(), th)).Scale(1/h).AddScaled(al*h, v.ts[k]) // LGVI + F_d⁺
 		b.X = v.x0[k].Add(dx)
 		b.Q = v.q0[k].Mul(geom.QFromRotVec(th)).Normalize()
 		b.V = dx.Scale(1 / h)
@@ -436,7 +436,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	}
 	for k, i := range v.mov {
 		b := w.Bodies[i]
-		b.V = v.fs[k].Scale(b.InvMass)
+		b.V = v.fs[k].Scale(b.InvMass())
 		b.W = b.MulInvInertia(v.ts[k])
 	}
 	return true, owls, newton, linear, resid
@@ -461,12 +461,12 @@ func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep b
 	for k, i := range v.mov {
 		b := w.Bodies[i]
 		dx, th := get3(u, 6*k), get3(u, 6*k+3)
-		rx := dx.Scale(b.Mass/h).Sub(v.v0[k].Scale(b.Mass)).AddScaled(-(1-al)*h, b.F) // S2 eq. (29)
+		rx := dx.Scale(b.Mass()/h).Sub(v.v0[k].Scale(b.Mass())).AddScaled(-(1-al)*h, b.F) // S2 eq. (29)
 		pi := v.q0[k].InvRotate(v.l0[k].AddScaled((1-al)*h, b.T))
-		rt := lgviMomentum(b.IBody, th).Scale(1 / h).Sub(pi) // LGVI: hΠ = (F J_d − J_d Fᵀ)^∨
+		rt := lgviMomentum(b.IBody(), th).Scale(1 / h).Sub(pi) // LGVI: hΠ = (F J_d − J_d Fᵀ)^∨
 		set3(r, 6*k, rx)
 		set3(r, 6*k+3, rt)
-		e = math.Max(e, math.Max(rx.Norm()*b.InvMass, b.R*b.IBodyInv.MulV(rt).Norm()))
+		e = math.Max(e, math.Max(rx.Norm()*b.InvMass(), b.R*b.IBodyInv().MulV(rt).Norm()))
 		if keep {
 			v.fs[k], v.ts[k] = b.F, b.T
 		}
@@ -508,7 +508,7 @@ func (v *Variational) jacVec(w *world.World, h float64, d, out []float64) bool {
 func (v *Variational) precond(w *world.World, h float64, r, z []float64) {
 	for k, i := range v.mov {
 		b := w.Bodies[i]
-		set3(z, 6*k, get3(r, 6*k).Scale(h*b.InvMass))
-		set3(z, 6*k+3, b.IBodyInv.MulV(get3(r, 6*k+3)).Scale(h))
+		set3(z, 6*k, get3(r, 6*k).Scale(h*b.InvMass()))
+		set3(z, 6*k+3, b.IBodyInv().MulV(get3(r, 6*k+3)).Scale(h))
 	}
 }

@@ -347,7 +347,7 @@ func TestS2SwitchDuringImpact(t *testing.T) {
 			stepN(t, w, 1, nil)
 		}
 		for _, c := range []*body.Body{a, b} {
-			L = L.Add(c.X.Cross(c.V).Scale(c.Mass)).Add(c.MulInertia(c.W))
+			L = L.Add(c.X.Cross(c.V).Scale(c.Mass())).Add(c.MulInertia(c.W))
 		}
 		return a, b, L
 	}

@@ -312,7 +312,7 @@ func TestVariationalRestingSwitch(t *testing.T) {
 		ib := w.AddBody(b)
 		run(t, w, 0.3, nil)
 		x0 := b.X
-		W := b.Mass * 9.81
+		W := b.Mass() * 9.81
 		P := 0.3 * W
 		w.Loads = append(w.Loads, body.Load{Body: ib, Point: geom.V(0, 0, -0.045),
 			Force: body.Ramp{To: geom.V(P, 0, 0), T0: w.Time, T1: w.Time + 0.01}})

@@ -82,7 +82,7 @@ func prepare(w *world.World, o Options) (*system, error) {
 		if b.Kind != body.Sphere {
 			return nil, fmt.Errorf("body %q is not a sphere (LAMMPS decks hold spheres only)", b.Name)
 		}
-		if b.Fixed || !(b.Mass > 0) {
+		if b.Fixed || !(b.Mass() > 0) {
 			return nil, fmt.Errorf("body %q is fixed or has no mass", b.Name)
 		}
 		spheres = append(spheres, b)
@@ -130,7 +130,7 @@ func prepare(w *world.World, o Options) (*system, error) {
 	d.WriteString("\nAtoms # sphere\n\n")
 	for i, b := range spheres {
 		dia := 2 * b.R
-		rho := b.Mass / (math.Pi / 6 * dia * dia * dia) // LAMMPS: m = ρ π d³/6
+		rho := b.Mass() / (math.Pi / 6 * dia * dia * dia) // LAMMPS: m = ρ π d³/6
 		fmt.Fprintf(&d, "%d 1 %.17g %.17g %.17g %.17g %.17g\n", i+1, dia, rho, b.X.X, b.X.Y, b.X.Z)
 	}
 	d.WriteString("\nVelocities\n\n")

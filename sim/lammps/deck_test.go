@@ -116,8 +116,8 @@ func TestDeckSphereBox(t *testing.T) {
 		if a[2] != b.X.X || a[3] != b.X.Y || a[4] != b.X.Z || a[0] != 2*b.R {
 			t.Fatalf("atom %d = %v, body %s at %v radius %g", k, a, b.Name, b.X, b.R)
 		}
-		if m := a[1] * math.Pi / 6 * a[0] * a[0] * a[0]; math.Abs(m-b.Mass) > 1e-15*b.Mass {
-			t.Fatalf("atom %d: mass %g, want %g", k, m, b.Mass)
+		if m := a[1] * math.Pi / 6 * a[0] * a[0] * a[0]; math.Abs(m-b.Mass()) > 1e-15*b.Mass() {
+			t.Fatalf("atom %d: mass %g, want %g", k, m, b.Mass())
 		}
 	}
 	in := string(d.Input)

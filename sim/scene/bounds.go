@@ -145,7 +145,7 @@ func (b *builder) criticalStep() error {
 			continue
 		}
 		g := group{bd.Material, bd.Kind != body.Polyhedral}
-		if l := lightest[g]; l == nil || bd.Mass < l.Mass {
+		if l := lightest[g]; l == nil || bd.Mass() < l.Mass() {
 			if l == nil {
 				order = append(order, g)
 			}
@@ -166,8 +166,8 @@ func (b *builder) criticalStep() error {
 					continue
 				}
 				sm := p.Smooth
-				r := bd.RVol
-				k, _, _ = sm.Stiffness(0.01*r, bd.Mass, r)
+				r := bd.RVol()
+				k, _, _ = sm.Stiffness(0.01*r, bd.Mass(), r)
 			} else {
 				if !p.HasPoly {
 					continue
@@ -183,11 +183,11 @@ func (b *builder) criticalStep() error {
 			if !(k > 0) {
 				continue
 			}
-			dt := 2 * math.Sqrt(bd.Mass/k) // S0 §2.4.7: Δt_c = 2√(m_c/k_c)
+			dt := 2 * math.Sqrt(bd.Mass()/k) // S0 §2.4.7: Δt_c = 2√(m_c/k_c)
 			if dt < dtMin {
 				return b.s.Errorf(b.lawPath(g.mat, other),
 					"contact %s–%s: critical step 2√(m/k) = 2√(%.3g kg / %.3g N/m) = %.3g s for body %q is below integrator.dt_min = %.3g s: lower the stiffness or dt_min",
-					w.Materials[g.mat], w.Materials[other], bd.Mass, k, dt, bd.Name, dtMin)
+					w.Materials[g.mat], w.Materials[other], bd.Mass(), k, dt, bd.Name, dtMin)
 			}
 		}
 	}

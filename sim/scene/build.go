@@ -337,17 +337,17 @@ func (b *builder) newSmooth(name string, ss smoothShape, density, mass float64, 
 // number with a finite inverse (a density or size at the end of the float
 // range: density 1e300 times a volume overflows).
 func (b *builder) checkMass(bd *body.Body, path string) error {
-	ok := bd.Mass > 0 && !math.IsInf(bd.Mass, 0) && !math.IsInf(bd.InvMass, 0)
+	ok := bd.Mass() > 0 && !math.IsInf(bd.Mass(), 0) && !math.IsInf(bd.InvMass(), 0)
 	for i := 0; i < 3 && ok; i++ {
 		for j := 0; j < 3; j++ {
-			ok = ok && !math.IsNaN(bd.IBody[i][j]) && !math.IsInf(bd.IBody[i][j], 0) &&
-				!math.IsNaN(bd.IBodyInv[i][j]) && !math.IsInf(bd.IBodyInv[i][j], 0)
+			ok = ok && !math.IsNaN(bd.IBody()[i][j]) && !math.IsInf(bd.IBody()[i][j], 0) &&
+				!math.IsNaN(bd.IBodyInv()[i][j]) && !math.IsInf(bd.IBodyInv()[i][j], 0)
 		}
-		ok = ok && bd.IBody[i][i] > 0
+		ok = ok && bd.IBody()[i][i] > 0
 	}
 	if !ok {
 		return b.s.Errorf(path, "mass %g kg (inertia diagonal %g, %g, %g kg·m²) is out of the float range: check density/mass and the shape's size",
-			bd.Mass, bd.IBody[0][0], bd.IBody[1][1], bd.IBody[2][2])
+			bd.Mass(), bd.IBody()[0][0], bd.IBody()[1][1], bd.IBody()[2][2])
 	}
 	return nil
 }
@@ -444,12 +444,12 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 	zmin := math.Inf(1)
 	lift := 0.0
 	if bd.Kind == body.Polyhedral {
-		for _, v := range bd.Poly.Verts {
+		for _, v := range bd.Poly().Verts {
 			zmin = math.Min(zmin, bd.Q.Rotate(v).Z)
 		}
 		lift = 0.9 * b.w.Params(bd.Material, 0).Normal.GBar
 	} else {
-		lo, _ := bd.SQ.SupportWorld(sq.Pose{X: bd.X, Q: bd.Q}, geom.V(0, 0, -1))
+		lo, _ := bd.SQ().SupportWorld(sq.Pose{X: bd.X, Q: bd.Q}, geom.V(0, 0, -1))
 		zmin = lo.Z - bd.X.Z
 	}
 	ground := math.Inf(-1)

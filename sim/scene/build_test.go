@@ -31,8 +31,8 @@ func TestBuiltinsBuild(t *testing.T) {
 				t.Fatalf("%d bodies, want %d (bodies + generated + walls)", len(w.Bodies), want)
 			}
 			for i, bd := range w.Bodies {
-				if bd.Wall < 0 && !bd.Fixed && !(bd.Mass > 0) {
-					t.Fatalf("body %d (%s) has mass %g", i, bd.Name, bd.Mass)
+				if bd.Wall < 0 && !bd.Fixed && !(bd.Mass() > 0) {
+					t.Fatalf("body %d (%s) has mass %g", i, bd.Name, bd.Mass())
 				}
 				for j := i + 1; j < len(w.Bodies); j++ {
 					o := w.Bodies[j]
@@ -61,14 +61,14 @@ func TestRestOnGroundAndMass(t *testing.T) {
 	}
 	b := w.Bodies[w.BodyByName("tetrapod")]
 	zmin := math.Inf(1)
-	for _, v := range b.Poly.Verts {
+	for _, v := range b.Poly().Verts {
 		zmin = math.Min(zmin, b.ToWorld(v).Z)
 	}
 	gbar := w.DefaultParams().Normal.GBar
 	if math.Abs(zmin-0.9*gbar) > 1e-12 {
 		t.Fatalf("lowest vertex at %.6g m, want 0.9·ḡ = %.6g m", zmin, 0.9*gbar)
 	}
-	if mc := b.Mass * b.Mass / (2 * b.Mass); math.Abs(mc-156.594) > 1e-9 {
+	if mc := b.Mass() * b.Mass() / (2 * b.Mass()); math.Abs(mc-156.594) > 1e-9 {
 		t.Fatalf("equivalent mass of a pair %.6g kg, want 156.594 kg", mc)
 	}
 }

@@ -47,16 +47,16 @@ func TestSnapshotInspectorFields(t *testing.T) {
 		case b.Group != "":
 			t.Fatalf("body %d %q (wall %d): group %q, want none", i, b.Name, wb.Wall, b.Group)
 		}
-		if wb.Poly == nil {
+		if wb.Poly() == nil {
 			continue
 		}
 		m := sn.Meshes[b.Mesh]
-		if len(m.Edges) != len(wb.Poly.Edges) {
-			t.Fatalf("body %d: %d mesh edges, the shape has %d", i, len(m.Edges), len(wb.Poly.Edges))
+		if len(m.Edges) != len(wb.Poly().Edges) {
+			t.Fatalf("body %d: %d mesh edges, the shape has %d", i, len(m.Edges), len(wb.Poly().Edges))
 		}
 		for e, ev := range m.Edges {
-			if ev != wb.Poly.Edges[e].V {
-				t.Fatalf("body %d edge %d: %v, want %v", i, e, ev, wb.Poly.Edges[e].V)
+			if ev != wb.Poly().Edges[e].V {
+				t.Fatalf("body %d edge %d: %v, want %v", i, e, ev, wb.Poly().Edges[e].V)
 			}
 		}
 	}

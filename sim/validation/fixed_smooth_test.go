@@ -56,7 +56,7 @@ func TestFixedSmoothBase(t *testing.T) {
 			x0 := w.Bodies[ti].X
 			advance(t, w, 0.3, nil)
 			top := w.Bodies[ti]
-			W := top.Mass * 9.81
+			W := top.Mass() * 9.81
 			var f geom.Vec3
 			w.EachContact(func(a, b int, c *contact.Contact) {
 				if !c.Active() {

@@ -103,7 +103,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 	}
 	for _, b := range w.Bodies {
 		if !b.Fixed && b.Wall < 0 {
-			r.mg += b.Mass * w.Gravity.Norm()
+			r.mg += b.Mass() * w.Gravity.Norm()
 		}
 	}
 	if r.refused = integrate.Check(integ, w); r.refused != nil {
@@ -365,10 +365,10 @@ func dropHeight(t *testing.T, name string, sets []string) float64 {
 			continue
 		}
 		h := math.Inf(1)
-		for _, v := range b.Poly.Verts {
+		for _, v := range b.Poly().Verts {
 			h = math.Min(h, b.ToWorld(v).Z)
 		}
-		return b.Mass * w.Gravity.Norm() * h
+		return b.Mass() * w.Gravity.Norm() * h
 	}
 	t.Fatal("no movable body")
 	return 0

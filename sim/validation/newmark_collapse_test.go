@@ -126,11 +126,11 @@ func criticalDt(w *world.World) float64 {
 		im := 0.0 // 1/m_c: the inverse mass of both bodies along the normal
 		if !ba.Fixed {
 			rn := c.PA.Sub(ba.X).Cross(c.N)
-			im += ba.InvMass + rn.Dot(ba.MulInvInertia(rn))
+			im += ba.InvMass() + rn.Dot(ba.MulInvInertia(rn))
 		}
 		if !bb.Fixed {
 			rn := c.PB.Sub(bb.X).Cross(c.N)
-			im += bb.InvMass + rn.Dot(bb.MulInvInertia(rn))
+			im += bb.InvMass() + rn.Dot(bb.MulInvInertia(rn))
 		}
 		if k > 0 && im > 0 {
 			dt = math.Min(dt, 2/math.Sqrt(k*im)) // S0 §2.4.7: Δt_c = 2√(m_c/k_c)

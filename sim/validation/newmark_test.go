@@ -102,7 +102,7 @@ func checkNewmarkEx3Friction(t *testing.T, w *world.World) {
 		bi = len(w.Bodies) - 1
 	}
 	p := w.Params(w.Bodies[bi].Material, 0)
-	W := w.Bodies[bi].Mass * 9.81
+	W := w.Bodies[bi].Mass() * 9.81
 	muS, muD := p.Friction.MuS, p.Friction.MuD
 	var nStick, nSlide, nContacts int
 	var worstStick, worstSlide, worstLocal float64

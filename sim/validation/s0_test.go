@@ -57,7 +57,7 @@ func movableMass(w *world.World) float64 {
 	m := 0.0
 	for _, b := range w.Bodies {
 		if !b.Fixed {
-			m += b.Mass
+			m += b.Mass()
 		}
 	}
 	return m
@@ -97,7 +97,7 @@ func checkS0Ex3a(t *testing.T, w *world.World) {
 		bi = len(w.Bodies) - 1
 	}
 	p := w.Params(w.Bodies[bi].Material, 0)
-	W := w.Bodies[bi].Mass * 9.81
+	W := w.Bodies[bi].Mass() * 9.81
 	muS, muD := p.Friction.MuS, p.Friction.MuD
 	var stickChecked, slideChecked int
 	var worstStick, worstSlide float64
@@ -153,7 +153,7 @@ func checkS0Ex3c(t *testing.T, w *world.World) {
 	bi := len(w.Bodies) - 1
 	b := w.Bodies[bi]
 	q0 := b.Q
-	W := b.Mass * 9.81
+	W := b.Mass() * 9.81
 	lead := geom.V(0.05, 0, -0.05) // leading bottom edge (+x side), body frame
 	lead0 := b.ToWorld(lead)
 	unload, toppled, slip := -1.0, -1.0, 0.0
@@ -208,7 +208,7 @@ func checkS0Ex4(t *testing.T, w *world.World) {
 	b := w.Bodies[bi]
 	p := w.Params(b.Material, 0)
 	mu := p.Friction.MuD
-	W := b.Mass * 9.81
+	W := b.Mass() * 9.81
 	advance(t, w, 0.05, nil)
 	cs, f := wallContacts(w, bi)
 	if len(cs) != 3 {

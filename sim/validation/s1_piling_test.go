@@ -32,7 +32,7 @@ func TestS1PilingAngleOfRepose(t *testing.T) {
 		for _, b := range w.Bodies {
 			if b.Kind != body.Polyhedral && b.X.Z < outlet {
 				x = append(x, b.X)
-				r = b.SQ.VolumeRadius()
+				r = b.SQ().VolumeRadius()
 			}
 		}
 		ke := w.Stats.Kinetic

@@ -32,7 +32,7 @@ func TestS1CylinderWallImpact(t *testing.T) {
 		advance(t, w, 0.004, func() bool {
 			if w.Stats.Contacts > 0 {
 				if !touched {
-					p, _ := b.SQ.SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
+					p, _ := b.SQ().SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
 					xc = b.ToBody(p)
 				}
 				touched = true
@@ -44,7 +44,7 @@ func TestS1CylinderWallImpact(t *testing.T) {
 		if !done {
 			t.Fatalf("θ=%d°: the impact did not finish", th)
 		}
-		m, iyy := b.Mass, b.IBody[1][1]
+		m, iyy := b.Mass(), b.IBody()[1][1]
 		kodam := func(r, alpha float64) (rw, vup float64) {
 			d := r * math.Cos(alpha+float64(th)*math.Pi/180)         // lever arm of the wall force
 			omega := m * v0 * (1 + eps) * d / (iyy + m*d*d)          // S1 eq. (41)
@@ -53,10 +53,10 @@ func TestS1CylinderWallImpact(t *testing.T) {
 		r := math.Hypot(xc.X, xc.Z)
 		alpha := math.Atan2(math.Abs(xc.Z), math.Abs(xc.X))
 		wantRW, wantV := kodam(r, alpha)
-		sharpRW, sharpV := kodam(math.Hypot(b.SQ.A, b.SQ.C), math.Atan2(b.SQ.C, b.SQ.A))
+		sharpRW, sharpV := kodam(math.Hypot(b.SQ().A, b.SQ().C), math.Atan2(b.SQ().C, b.SQ().A))
 		gotRW, gotV := math.Abs(b.W.Y)*r/v0, b.V.Z/v0
 		t.Logf("θ=%2d°: rω⁺/V⁻ %.4f (eq. 41: %.4f; sharp corner %.4f)  V⁺/V⁻ %.4f (eq. 42: %.4f; sharp corner %.4f)",
-			th, gotRW, wantRW, sharpRW*math.Hypot(xc.X, xc.Z)/math.Hypot(b.SQ.A, b.SQ.C), gotV, wantV, sharpV)
+			th, gotRW, wantRW, sharpRW*math.Hypot(xc.X, xc.Z)/math.Hypot(b.SQ().A, b.SQ().C), gotV, wantV, sharpV)
 		if math.Abs(gotRW-wantRW) > 0.02 || math.Abs(gotV-wantV) > 0.02 {
 			t.Errorf("θ=%d°: rω⁺/V⁻ = %.4f vs %.4f, V⁺/V⁻ = %.4f vs %.4f (±0.02)", th, gotRW, wantRW, gotV, wantV)
 		}
@@ -148,7 +148,7 @@ func TestS1SettlingPeriodicSmall(t *testing.T) {
 		if b.Fixed {
 			continue
 		}
-		lo, _ := b.SQ.SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
+		lo, _ := b.SQ().SupportWorld(sq.Pose{X: b.X, Q: b.Q}, geom.V(0, 0, -1))
 		if lo.Z < -1e-4 {
 			t.Errorf("%s: lowest point %.3g m below the floor (x = %.4f, y = %.4f)", b.Name, -lo.Z, b.X.X, b.X.Y)
 		}

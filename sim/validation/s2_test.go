@@ -35,7 +35,7 @@ func TestS2SettlingKineticEnergy(t *testing.T) {
 	ref, vi, half := mk(), mk(), mk()
 	b := vi.Bodies[0]
 	kn := vi.Params(b.Material, b.Material).Smooth.Kn
-	tc := sphere.HookeOscillator(&law.Smooth{Kn: kn}, b.Mass/2).ContactTime() // S2 §3.1: t_C = π√(m/2k)
+	tc := sphere.HookeOscillator(&law.Smooth{Kn: kn}, b.Mass()/2).ContactTime() // S2 §3.1: t_C = π√(m/2k)
 	vi.Integrator = integrate.NewVariational(0.5)
 	vi.Settings.Dt, vi.Dt = tc/16, tc/16
 	half.Settings.DtMax /= 2

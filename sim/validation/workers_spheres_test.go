@@ -71,7 +71,7 @@ func anyWorkersLattice(t testing.TB, n int, lo float64, periodic bool) *world.Wo
 		if lo < 1 {
 			r *= lo + (1-lo)*float64(c%anyWorkersSpecies)/float64(anyWorkersSpecies-1) // anyWorkersSpecies species
 		}
-		b := body.NewSphere(fmt.Sprintf("s%d", c), r, proto.Density, x)
+		b := body.NewSphere(fmt.Sprintf("s%d", c), r, proto.Density(), x)
 		b.Material = proto.Material
 		b.V = geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(0.1)
 		w.AddBody(b)
@@ -246,8 +246,8 @@ func TestGenericGravityOnceAnyWorkers(t *testing.T) {
 			for _, b := range w.Bodies {
 				if b.Wall < 0 && !b.Fixed {
 					sum = sum.Add(b.F)
-					want = want.Add(w.Gravity.Scale(b.Mass))
-					mg += b.Mass * w.Gravity.Norm()
+					want = want.Add(w.Gravity.Scale(b.Mass()))
+					mg += b.Mass() * w.Gravity.Norm()
 				}
 			}
 			for _, l := range w.Loads {

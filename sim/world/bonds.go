@@ -39,7 +39,7 @@ func (w *World) accumulateBonds() {
 			continue
 		}
 		n := d.Scale(1 / l)
-		meff := 1 / (a.InvMass + b.InvMass)
+		meff := 1 / (a.InvMass() + b.InvMass())
 		rate := b.V.Sub(a.V).Dot(n)
 		bd.Stretch = l - bd.L0
 		bd.Force = bd.K*bd.Stretch + meff*bd.Gamma*rate // S2 §3.3: spring + dashpot along the bond

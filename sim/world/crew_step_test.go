@@ -24,7 +24,7 @@ func TestMovedPassesSameBits(t *testing.T) {
 			drift := func(w *world.World) func(i int) {
 				return func(i int) {
 					if bd := w.Bodies[i]; !bd.Fixed {
-						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
 						bd.X = bd.X.AddScaled(dt, bd.V)
 					}
 				}
@@ -32,7 +32,7 @@ func TestMovedPassesSameBits(t *testing.T) {
 			kick := func(w *world.World) func(i int) {
 				return func(i int) {
 					if bd := w.Bodies[i]; !bd.Fixed {
-						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
 					}
 				}
 			}
@@ -127,7 +127,7 @@ func TestAccumulateSameBitsAnyWorkers(t *testing.T) {
 			dt := 4 * w.Dt
 			for _, bd := range w.Bodies {
 				if !bd.Fixed {
-					bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass, bd.F)
+					bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
 					bd.X = bd.X.AddScaled(dt, bd.V)
 				}
 			}

@@ -566,7 +566,7 @@ func (w *World) placing() {
 func (w *World) placeOne(i int) {
 	b := w.Bodies[i]
 	if b.Kind == body.Polyhedral {
-		w.posed[i].Update(b.Poly, b.X, b.Q, b.Fixed)
+		w.posed[i].Update(b.Poly(), b.X, b.Q, b.Fixed)
 	} else {
 		w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
 		w.posed[i].Box = smoothBox(b)

@@ -346,11 +346,11 @@ func (w *World) RestoreHistory(h *History) error {
 		}
 		ba, bb := w.Bodies[min(p.A, p.B)], w.Bodies[max(p.A, p.B)]
 		smooth := isSmooth(ba) || isSmooth(bb)
-		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly, bb.Poly)) {
+		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly(), bb.Poly())) {
 			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
 		}
 		if p.Sep != nil {
-			k, ok, err := sq.SepCertOf(*p.Sep, bb.SQ)
+			k, ok, err := sq.SepCertOf(*p.Sep, bb.SQ())
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
 				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", ba.Name, bb.Name)
 			}
@@ -366,7 +366,7 @@ func (w *World) RestoreHistory(h *History) error {
 			if err == nil && (c.Kind == snap.SQ) != smooth {
 				err = fmt.Errorf("contact kind %v in a pair of %s and %s", c.Kind, ba.Name, bb.Name)
 			}
-			if err == nil && !smooth && !keyFits(c.Key, ba.Poly, bb.Poly) {
+			if err == nil && !smooth && !keyFits(c.Key, ba.Poly(), bb.Poly()) {
 				err = fmt.Errorf("contact key %v: no such features of %s and %s", p.Prev[k].Key, ba.Name, bb.Name)
 			}
 			if err != nil {

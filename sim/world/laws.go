@@ -77,7 +77,7 @@ func (w *World) ExternalForces(t float64) {
 	for _, b := range w.Bodies {
 		b.F, b.T = geom.Vec3{}, geom.Vec3{}
 		if !b.Fixed {
-			b.F = w.Gravity.Scale(b.Mass)
+			b.F = w.Gravity.Scale(b.Mass())
 		}
 	}
 	if cap(w.LoadValues) < len(w.Loads) {
@@ -173,7 +173,7 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 		for _, b := range w.Bodies[lo:hi] {
 			b.F, b.T = geom.Vec3{}, geom.Vec3{}
 			if !b.Fixed {
-				b.F = w.Gravity.Scale(b.Mass)
+				b.F = w.Gravity.Scale(b.Mass())
 			}
 		}
 	}
@@ -420,7 +420,7 @@ func (w *World) evaluateFixed(t, dt float64) (bad bool) {
 	}
 	for i, b := range w.Bodies {
 		if b.Kind == body.Polyhedral {
-			w.placed[i] = contact.Placement{Poly: b.Poly, X: b.X, R: b.Q.Mat()}
+			w.placed[i] = contact.Placement{Poly: b.Poly(), X: b.X, R: b.Q.Mat()}
 		}
 	}
 	w.posedOld = true        // the bodies moved; w.posed is that of the last detection

@@ -21,7 +21,7 @@ func (w *World) SmoothShapes() []MaterialShape {
 		if !ok {
 			i = len(out)
 			idx[b.Material] = i
-			out = append(out, MaterialShape{Material: b.Material, Name: w.Materials[b.Material], Kind: b.Kind, Shape: b.SQ})
+			out = append(out, MaterialShape{Material: b.Material, Name: w.Materials[b.Material], Kind: b.Kind, Shape: b.SQ()})
 		}
 		out[i].Count++
 	}

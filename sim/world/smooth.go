@@ -37,7 +37,7 @@ func smoothBox(b *body.Body) contact.AABB {
 	// of geom.Quat.Mat written out on scalars (the same operations, the same
 	// bits; no 3×3 matrix built per body and step).
 	w, x, y, z := b.Q.W, b.Q.X, b.Q.Y, b.Q.Z
-	ea, eb, ec := b.SQ.A, b.SQ.B, b.SQ.C
+	ea, eb, ec := b.SQ().A, b.SQ().B, b.SQ().C
 	hx := math.Abs(1-2*(y*y+z*z))*ea + math.Abs(2*(x*y-w*z))*eb + math.Abs(2*(x*z+w*y))*ec
 	hy := math.Abs(2*(x*y+w*z))*ea + math.Abs(1-2*(x*x+z*z))*eb + math.Abs(2*(y*z-w*x))*ec
 	hz := math.Abs(2*(x*z-w*y))*ea + math.Abs(2*(y*z+w*x))*eb + math.Abs(1-2*(x*x+y*y))*ec
@@ -54,8 +54,8 @@ func (w *World) prepareSQ(i int, b *body.Body) {
 		return
 	}
 	q := &w.sqPrep[i]
-	if !q.For(b.SQ) {
-		*q = b.SQ.Prepare()
+	if !q.For(b.SQ()) {
+		*q = b.SQ().Prepare()
 	}
 	q.Place(b.X, b.Q)
 }
@@ -79,7 +79,7 @@ func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
 // preparedSQ returns the prepared shape of body i (b, or a copy of it at a
 // trial state) when the world's was prepared from b's shape, else nil.
 func (w *World) preparedSQ(i int32, b *body.Body) *sq.Prepared {
-	if int(i) < len(w.sqPrep) && w.sqPrep[i].For(b.SQ) {
+	if int(i) < len(w.sqPrep) && w.sqPrep[i].For(b.SQ()) {
 		return &w.sqPrep[i]
 	}
 	return nil
@@ -218,7 +218,7 @@ func (w *World) sqPairPosed(e *pairEntry, a, b *body.Body, warm *geom.Vec3, r *s
 // the world's are stale (a shape changed since the last placement) or
 // absent (spheres).
 func preparedPair(a, b *body.Body) (*sq.Prepared, *sq.Prepared) {
-	p := [2]sq.Prepared{a.SQ.Prepare(), b.SQ.Prepare()}
+	p := [2]sq.Prepared{a.SQ().Prepare(), b.SQ().Prepare()}
 	return &p[0], &p[1]
 }
 
@@ -232,7 +232,7 @@ func (w *World) narrowSmoothSurface(e *pairEntry, a, b *body.Body) {
 	if !isSmooth(a) {
 		pb, sb, swap = b, a, true
 	}
-	surf := w.surfaceOf(sb.Poly)
+	surf := w.surfaceOf(sb.Poly())
 	if surf == nil {
 		return
 	}
@@ -243,7 +243,7 @@ func (w *World) narrowSmoothSurface(e *pairEntry, a, b *body.Body) {
 		ps = poseOf(sb, shift)
 	}
 	var buf [8]sq.SurfaceContact
-	for _, c := range pb.SQ.SurfaceContacts(pp, surf, ps, 0, buf[:0]) {
+	for _, c := range pb.SQ().SurfaceContacts(pp, surf, ps, 0, buf[:0]) {
 		if !(c.Gap < 0) {
 			continue
 		}
@@ -318,7 +318,7 @@ func (w *World) narrowSmoothWall(e *pairEntry, a, b *body.Body) {
 		pa = pb.X.AddScaled(-pb.R, n)
 		pw = pa.AddScaled(ov, n)
 	} else {
-		r := sq.PlaneContact(pb.SQ, poseOf(pb, geom.Vec3{}), wl.P, wl.N) // S1 eq. (30)–(34)
+		r := sq.PlaneContact(pb.SQ(), poseOf(pb, geom.Vec3{}), wl.P, wl.N) // S1 eq. (30)–(34)
 		pa, pw, n, gap = r.PA, r.PB, r.Normal, r.Gap
 	}
 	if gap < 0 && (onSurface(wb, pw) || w.Periodic.On() && onSurface(wb, w.Periodic.wrap(pw))) {
@@ -382,9 +382,9 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 		return b.R
 	case body.Superquadric:
 		if q := w.placedSQ(i, b); q != nil {
-			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol) // S1 eq. (39)–(40)
+			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
 		}
-		return b.SQ.CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol)
+		return b.SQ().CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol())
 	}
 	return math.Inf(1)
 }
@@ -622,8 +622,8 @@ func tangentialInvMass(b *body.Body) float64 {
 	if b.Fixed {
 		return 0
 	}
-	imax := max(b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2])
-	return b.InvMass + b.R*b.R*imax
+	imax := max(b.IBodyInv()[0][0], b.IBodyInv()[1][1], b.IBodyInv()[2][2])
+	return b.InvMass() + b.R*b.R*imax
 }
 
 // smoothSpring returns the normal stiffness dF/dδ, the normal dashpot
@@ -667,7 +667,7 @@ func impactOverlapAbove(p *law.Smooth, m, reff, v, floor float64) float64 {
 // onSurface reports whether the world point p, lying in the plane of the
 // planar wall body w, falls inside one of its triangles (walls have finite extent).
 func onSurface(w *body.Body, p geom.Vec3) bool {
-	poly := w.Poly
+	poly := w.Poly()
 	for _, f := range poly.Faces {
 		a, b, c := w.ToWorld(poly.Verts[f.V[0]]), w.ToWorld(poly.Verts[f.V[1]]), w.ToWorld(poly.Verts[f.V[2]])
 		n := b.Sub(a).Cross(c.Sub(a))

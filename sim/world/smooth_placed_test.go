@@ -45,7 +45,7 @@ func TestSmoothPlacedShapes(t *testing.T) {
 		w.AddBody(b)
 		check := func(stage string) {
 			t.Helper()
-			want := sq.Contact(a.SQ, sq.Pose{X: a.X, Q: a.Q}, b.SQ, sq.Pose{X: b.X, Q: b.Q}, nil)
+			want := sq.Contact(a.SQ(), sq.Pose{X: a.X, Q: a.Q}, b.SQ(), sq.Pose{X: b.X, Q: b.Q}, nil)
 			if !want.InContact {
 				t.Fatalf("%s: the test pair is not in contact", stage)
 			}
@@ -84,7 +84,7 @@ func TestSmoothBoxSameBits(t *testing.T) {
 		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 		b := body.NewSuperquadric("p", s, 2500, geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()), q)
 		r := b.Q.Mat()
-		ext := [3]float64{b.SQ.A, b.SQ.B, b.SQ.C}
+		ext := [3]float64{b.SQ().A, b.SQ().B, b.SQ().C}
 		var h [3]float64
 		for i := range 3 {
 			h[i] = math.Abs(r[i][0])*ext[0] + math.Abs(r[i][1])*ext[1] + math.Abs(r[i][2])*ext[2]

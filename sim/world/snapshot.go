@@ -29,23 +29,23 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for i, b := range w.Bodies {
 		mesh := lastMesh
 		if b.Kind == body.Polyhedral {
-			if b.Poly != lastPoly || lastMesh < 0 {
-				m, ok := meshIndex[b.Poly]
+			if b.Poly() != lastPoly || lastMesh < 0 {
+				m, ok := meshIndex[b.Poly()]
 				if !ok {
 					m = len(s.Meshes)
-					meshIndex[b.Poly] = m
-					s.Meshes = append(s.Meshes, meshOf(b.Poly, prev))
+					meshIndex[b.Poly()] = m
+					s.Meshes = append(s.Meshes, meshOf(b.Poly(), prev))
 				}
-				mesh, lastPoly, lastSQ = m, b.Poly, sq.Shape{}
+				mesh, lastPoly, lastSQ = m, b.Poly(), sq.Shape{}
 			}
-		} else if b.SQ != lastSQ || lastPoly != nil || lastMesh < 0 {
-			m, ok := smoothIndex[b.SQ]
+		} else if b.SQ() != lastSQ || lastPoly != nil || lastMesh < 0 {
+			m, ok := smoothIndex[b.SQ()]
 			if !ok {
 				m = len(s.Meshes)
-				smoothIndex[b.SQ] = m
-				s.Meshes = append(s.Meshes, w.smoothMesh(b.SQ))
+				smoothIndex[b.SQ()] = m
+				s.Meshes = append(s.Meshes, w.smoothMesh(b.SQ()))
 			}
-			mesh, lastPoly, lastSQ = m, nil, b.SQ
+			mesh, lastPoly, lastSQ = m, nil, b.SQ()
 		}
 		lastMesh = mesh
 		s.Bodies[i] = snap.Body{
@@ -80,7 +80,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for _, wl := range w.Walls {
 		s.Walls = append(s.Walls, snap.Wall{
 			Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
-			Mesh: meshIndex[w.Bodies[wl.Body].Poly], Force: wl.Force,
+			Mesh: meshIndex[w.Bodies[wl.Body].Poly()], Force: wl.Force,
 		})
 	}
 	st := &w.Stats

@@ -21,19 +21,19 @@ func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, w
 	smooth := map[sq.Shape]int{}
 	for _, b := range w.Bodies {
 		if b.Kind == body.Polyhedral {
-			if _, ok := polys[b.Poly]; !ok {
-				polys[b.Poly] = meshes
+			if _, ok := polys[b.Poly()]; !ok {
+				polys[b.Poly()] = meshes
 				meshes++
 			}
-		} else if _, ok := smooth[b.SQ]; !ok {
-			smooth[b.SQ] = meshes
+		} else if _, ok := smooth[b.SQ()]; !ok {
+			smooth[b.SQ()] = meshes
 			meshes++
 		}
 	}
 	for _, b := range w.Bodies {
-		m := smooth[b.SQ]
+		m := smooth[b.SQ()]
 		if b.Kind == body.Polyhedral {
-			m = polys[b.Poly]
+			m = polys[b.Poly()]
 		}
 		bodies = append(bodies, snap.Body{Mesh: m, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
 			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group})
@@ -50,7 +50,7 @@ func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, w
 	})
 	for _, wl := range w.Walls {
 		walls = append(walls, snap.Wall{Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
-			Mesh: polys[w.Bodies[wl.Body].Poly], Force: wl.Force})
+			Mesh: polys[w.Bodies[wl.Body].Poly()], Force: wl.Force})
 	}
 	return bodies, contacts, walls, meshes
 }
@@ -86,8 +86,8 @@ func TestSnapshotMatchesReference(t *testing.T) {
 			t.Errorf("%s: %d meshes, want %d (one per shape)", c.scene, len(s.Meshes), meshes)
 		}
 		for i, b := range w.Bodies {
-			if b.Kind == body.Polyhedral && s.Meshes[s.Bodies[i].Mesh].Name != b.Poly.Name {
-				t.Fatalf("%s body %d: mesh %q, want %q", c.scene, i, s.Meshes[s.Bodies[i].Mesh].Name, b.Poly.Name)
+			if b.Kind == body.Polyhedral && s.Meshes[s.Bodies[i].Mesh].Name != b.Poly().Name {
+				t.Fatalf("%s body %d: mesh %q, want %q", c.scene, i, s.Meshes[s.Bodies[i].Mesh].Name, b.Poly().Name)
 			}
 		}
 		if !reflect.DeepEqual(s.Bodies, bodies) {

@@ -255,7 +255,7 @@ func (s *Spheres) build() {
 			}
 			continue
 		}
-		if b.Kind != body.Sphere || b.Fixed || !(b.Mass > 0) {
+		if b.Kind != body.Sphere || b.Fixed || !(b.Mass() > 0) {
 			return
 		}
 		s.sidx[i] = int32(len(s.body))
@@ -353,7 +353,7 @@ func (s *Spheres) build() {
 		s.r[k] = b.R
 		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
-		key := specKey{b.R, b.Mass, b.InvMass, [3]float64{b.IBodyInv[0][0], b.IBodyInv[1][1], b.IBodyInv[2][2]}, b.IBody, b.Material}
+		key := specKey{b.R, b.Mass(), b.InvMass(), [3]float64{b.IBodyInv()[0][0], b.IBodyInv()[1][1], b.IBodyInv()[2][2]}, b.IBody(), b.Material}
 		id, ok := specs[key]
 		if !ok {
 			id = int32(len(s.rep))
@@ -364,8 +364,8 @@ func (s *Spheres) build() {
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
-		s.kin[id] = SphereKin{InvM: b.InvMass, InvI: b.IBodyInv[0][0]}
-		s.specs[id] = sphereSpec{mass: b.Mass, mg: w.Gravity.Scale(b.Mass), r: b.R}
+		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0]}
+		s.specs[id] = sphereSpec{mass: b.Mass(), mg: w.Gravity.Scale(b.Mass()), r: b.R}
 	}
 	s.acc = sized(s.acc, n)
 	s.accFresh, s.stale, s.trAcc = false, false, false
@@ -383,7 +383,7 @@ func (s *Spheres) build() {
 		for sa, a := range s.rep {
 			for sb, b := range s.rep {
 				li := s.lawOf[a.Material*s.nmat+b.Material]
-				s.pairCls[sa*ns+sb] = sphere.NewPairClass(a.R, b.R, a.Mass, b.Mass, s.laws[li].GammaN)
+				s.pairCls[sa*ns+sb] = sphere.NewPairClass(a.R, b.R, a.Mass(), b.Mass(), s.laws[li].GammaN)
 			}
 		}
 		s.lists[0].Class, s.lists[1].Class = s.pairCls, s.pairCls
@@ -395,7 +395,7 @@ func (s *Spheres) build() {
 		wl := &w.Walls[wi]
 		b := w.Bodies[wl.Body]
 		var ps contact.Posed
-		ps.Update(b.Poly, b.X, b.Q, b.Fixed)
+		ps.Update(b.Poly(), b.X, b.Q, b.Fixed)
 		s.planes = append(s.planes, plane{
 			bi: int32(wl.Body), body: b, P: wl.P, N: wl.N,
 			box: ps.Box.Inflate(s.gmax + w.skin), edges: rimOf(b),
@@ -426,18 +426,18 @@ func simple(p *law.Smooth) bool {
 func rimOf(b *body.Body) [][2]geom.Vec3 {
 	type ek struct{ a, b int32 }
 	count := map[ek]int{}
-	for _, f := range b.Poly.Faces {
+	for _, f := range b.Poly().Faces {
 		for i := range 3 {
 			a, c := f.V[i], f.V[(i+1)%3]
 			count[ek{min(a, c), max(a, c)}]++
 		}
 	}
 	var out [][2]geom.Vec3
-	for _, f := range b.Poly.Faces {
+	for _, f := range b.Poly().Faces {
 		for i := range 3 {
 			a, c := f.V[i], f.V[(i+1)%3]
 			if count[ek{min(a, c), max(a, c)}] == 1 {
-				out = append(out, [2]geom.Vec3{b.ToWorld(b.Poly.Verts[a]), b.ToWorld(b.Poly.Verts[c])})
+				out = append(out, [2]geom.Vec3{b.ToWorld(b.Poly().Verts[a]), b.ToWorld(b.Poly().Verts[c])})
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func TestSpherePathPairClasses(t *testing.T) {
 				w.Bodies = keep
 				for k, b := range spheres {
 					r := 0.9e-3 + 0.1e-3*float64(k%species)/float64(species-1)
-					nb := body.NewSphere(b.Name, r, b.Density, b.X)
+					nb := body.NewSphere(b.Name, r, b.Density(), b.X)
 					nb.Material = b.Material
 					w.AddBody(nb)
 				}

@@ -337,7 +337,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			if w2 := st.W.Norm2(); w2 != 0 {
 				rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
 				wb := st.Q.InvRotate(st.W)
-				ke += 0.5 * wb.Dot(rep.IBody.MulV(wb))
+				ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
 				s.wr[k] = math.Sqrt(w2) * rep.R
 				if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
 					travel = min(travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt

@@ -136,7 +136,7 @@ func (w *World) bodyTerms() {
 // same bits for any number of workers).
 func (w *World) bodyTerm(i int) {
 	if b := w.Bodies[i]; !b.Fixed {
-		w.energy[i] = [2]float64{b.KineticEnergy(), b.Mass * w.Gravity.Dot(b.X)}
+		w.energy[i] = [2]float64{b.KineticEnergy(), b.Mass() * w.Gravity.Dot(b.X)}
 	}
 }
 
@@ -210,7 +210,7 @@ func (w *World) TrialEnergy() float64 {
 	e := w.bondEnergy()
 	for _, b := range w.Bodies {
 		if !b.Fixed {
-			e += b.KineticEnergy() - b.Mass*w.Gravity.Dot(b.X)
+			e += b.KineticEnergy() - b.Mass()*w.Gravity.Dot(b.X)
 		}
 	}
 	w.EachTrialContact(func(_, _ int, c *contact.Contact) {

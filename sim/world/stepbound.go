@@ -535,7 +535,7 @@ func (bd *stepBound) speedOf(w *World, k, i int) {
 		x.r2 = b.R * b.R * (1 + 1e-9)
 	}
 	if !b.Fixed {
-		x.im, x.jmax = b.InvMass, gershgorin(&b.IBodyInv)
+		x.im, x.jmax = b.InvMass(), gershgorin(new(b.IBodyInv()))
 		pt.mMin = min(pt.mMin, b.MassOrInf())
 	}
 	w.speeds[i] = x
@@ -705,7 +705,7 @@ func travelAcc(b *body.Body) float64 {
 	if b.Fixed {
 		return 0
 	}
-	return b.F.Norm()*b.InvMass + b.MulInvInertia(b.T).Norm()*b.Radius()
+	return b.F.Norm()*b.InvMass() + b.MulInvInertia(b.T).Norm()*b.Radius()
 }
 
 // ApproachDt is the one approach-speed step bound of every integrator: the
@@ -761,5 +761,5 @@ func effMass(b *body.Body, p, n geom.Vec3) float64 {
 		return 0
 	}
 	rn := b.Q.InvRotate(p.Sub(b.X).Cross(n)) // body frame
-	return b.InvMass + rn.Dot(b.IBodyInv.MulV(rn))
+	return b.InvMass() + rn.Dot(b.IBodyInv().MulV(rn))
 }

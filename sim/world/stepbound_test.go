@@ -123,7 +123,7 @@ func TestStableDtBelowRandomStates(t *testing.T) {
 				continue
 			}
 			b.V, b.W = vec(v*rng.Float64()), vec(wr*rng.Float64())
-			b.F, b.T = vec(b.Mass*acc*rng.Float64()), vec(b.Mass*acc*rng.Float64())
+			b.F, b.T = vec(b.Mass()*acc*rng.Float64()), vec(b.Mass()*acc*rng.Float64())
 		}
 		full, _, _ := w.StableDtFull()
 		for _, limit := range []float64{full * (1 + 1e-7), 1.5 * full, 3 * full, 10 * full, math.Inf(1)} {

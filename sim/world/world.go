@@ -414,7 +414,7 @@ func (w *World) Check() error {
 		if !b.Finite() {
 			return fmt.Errorf("body %d (%s): non-finite state", i, b.Name)
 		}
-		if !b.Fixed && !(b.Mass > 0) {
+		if !b.Fixed && !(b.Mass() > 0) {
 			return fmt.Errorf("body %d (%s): mass must be > 0", i, b.Name)
 		}
 	}
