@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"grainlab/sim/body"
-	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 )
@@ -107,7 +106,7 @@ func (w *World) boundStart(limit float64) stepWorld {
 		mins[k].dt, mins[k].i = math.Inf(1), -1
 	}
 	if sk.contacts {
-		// contactAbove's bound with a tabulated stiffness: k_c·(1/m_c)·D² ≤ c.
+		// pairDt's skip test with a tabulated stiffness: k_c·(1/m_c)·D² ≤ c.
 		sk.c = 2 * s.Safety * (1 - boundSlack) / u
 		sk.c *= sk.c
 	}
@@ -179,9 +178,9 @@ func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 
 // skipAbove tells pairDt which terms it may leave out, all of them provably
 // not below u: the travel and entry terms unless travel, a contact's terms
-// when contactAbove shows them above u (tried only if contacts; with tabs,
-// the worker's own stiffness tables, and c = (2·Safety·(1 − boundSlack)/u)²
-// it first tries the tabulated stiffness).
+// when pairDt's skip test shows them above u (tried only if contacts and
+// tabs, the worker's own stiffness tables, are set; c = (2·Safety·(1 −
+// boundSlack)/u)² is the bound of the tabulated stiffness test).
 type skipAbove struct {
 	u, c             float64
 	travel, contacts bool
@@ -206,7 +205,6 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 	if len(e.prev) > 0 {
 		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	}
-	sa, sb := &sp[e.A], &sp[e.B]
 	var tab *stiffTable
 	if sk.contacts && sk.tabs != nil && len(e.prev) > 0 {
 		if t := sk.tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
@@ -215,13 +213,68 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 			tab = sk.tabs.of(w, p)
 		}
 	}
+	// What the contacts' skip test reads of the pair, read once (the test
+	// is written out in the loop: a call per contact spilled more than the
+	// test costs).
+	sa, sb := &sp[e.A], &sp[e.B]
+	ax, bx := a.X, b.X
+	sab := sa.s + sb.s
+	approach, wdt, u, cu, gbar := s.Approach, w.Dt, sk.u, sk.c, p.Normal.GBar
 	for k := range e.prev {
 		c := &e.prev[k]
 		if !c.Active() {
 			continue
 		}
-		if sk.contacts && w.contactAbove(c, a, b, sa, sb, p, meq, sk.u, sk.c, tab) {
-			continue
+		if tab != nil && c.Gn > 0 {
+			// The contact's approach and stiffness terms are not below u
+			// when bounded without its velocities and effective mass
+			// (skipAbove.contacts; StableDt's terms below): the approach
+			// speed is at most sab = sa.s + sb.s, since the contact points
+			// lie within the bounding radii (checked), so the predicted gap
+			// is at least gl = max(g − sab·Δt, (1 − Approach)·g) and k_c at
+			// most the stiffness there, at most the table's entry for gl
+			// (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1, n2 < 0,
+			// Linear, Hertz; stiffTable.at); 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n)
+			// is at most im = Σ 1/m + jmax·|r×n|² (Gershgorin, bodySpeed);
+			// with √(1+ζ_e²) + ζ_e ≤ 1 + ζ_e + ζ_e²/2 the stiffness term
+			// s·2√(m_c/k_c)/(√(1+ζ_e²) + ζ_e) (S0 §2.4.7 with eq. 52's
+			// dashpot) is then at least 2·Safety/(√(k·im)·(1 + ζ_e +
+			// ζ_e²/2)), not below u by boundSlack when k·im·(1 + ζ_e +
+			// ζ_e²/2)² ≤ cu = (2·Safety·(1 − boundSlack)/u)²; when that
+			// fails, lawAbove evaluates the law at gl.
+			gn := c.Gn
+			rax, ray, raz := c.PA.X-ax.X, c.PA.Y-ax.Y, c.PA.Z-ax.Z
+			rbx, rby, rbz := c.PB.X-bx.X, c.PB.Y-bx.Y, c.PB.Z-bx.Z
+			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && approach*gn/sab >= u {
+				gl := gn - sab*wdt // min(g, max(g − sab·Δt, (1 − Approach)·g)), none NaN
+				if g1 := gn * (1 - approach); g1 > gl {
+					gl = g1
+				}
+				if gn < gl {
+					gl = gn
+				}
+				if gl >= gbar {
+					continue // k_c = 0 at every gap from gl up: no stiffness term
+				}
+				n := &c.N
+				xa := sq3(ray*n.Z-raz*n.Y, raz*n.X-rax*n.Z, rax*n.Y-ray*n.X) // |ra × n|²
+				xb := sq3(rby*n.Z-rbz*n.Y, rbz*n.X-rbx*n.Z, rbx*n.Y-rby*n.X)
+				im := (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
+				if im == 0 {
+					continue // both bodies fixed: no stiffness term
+				}
+				ze := p.Zeta * math.Sqrt(meq*im)
+				kt := math.Inf(1) // tab.at(gl), its lookup written out
+				if j := math.Float64bits(gl)>>48 - tab.base; j < uint64(len(tab.k)) {
+					kt = tab.k[j]
+				}
+				if kt != kt {
+					kt = tab.fill(gl)
+				}
+				if d := 1 + ze*(1+0.5*ze); kt*im*d*d <= cu || lawAbove(p, gl, im, ze, s.Safety, u) {
+					continue
+				}
+			}
 		}
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
 		ap := -vrel.Dot(c.N)
@@ -243,7 +296,6 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 	// fastest relative speed v of any two body points and a bound acc of
 	// their relative acceleration (travelAcc).
 	var d, v, acc float64
-	gbar := p.Normal.GBar
 	if a.Wall >= 0 || b.Wall >= 0 {
 		wb, bb, ib := a, b, e.B
 		if b.Wall >= 0 {
@@ -600,74 +652,23 @@ func (sw stepWorld) travelAbove(u float64) bool {
 	return l1 >= u && l2 >= u && sw.entryMin >= u
 }
 
-// contactAbove reports whether both terms of active contact c in pairDt —
-// the approach term Approach·g/ġ and the stiffness term
-// s·2√(m_c/k_c)·(√(1+ζ_e²) − ζ_e) — are provably not below u, from bounds
-// that need neither the velocities at the contact nor its effective mass:
-// the approach speed is at most sa.s + sb.s (the contact points lie within
-// the bounding radii, checked), so the predicted gap is at least
-// max(g − (sa.s + sb.s)·Δt, (1 − Approach)·g) and k_c at most the
-// stiffness there (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1,
-// n2 < 0, Linear, Hertz); and 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n) is at most
-// Σ 1/m + jmax·|r×n|². The caller tries it only with u finite, Approach > 0
-// and Δt ≥ 0 (skipAbove.contacts). With a table of the law's stiffness
-// (tab, not nil) it first bounds k_c by the table (stiffTable.at) and the
-// damping factor √(1+ζ_e²) + ζ_e by 1 + ζ_e + ζ_e²/2: the stiffness term is
-// then at least 2·Safety/(√(k·(1/m_c))·(1 + ζ_e + ζ_e²/2)), and not below u
-// by the same margin when k·(1/m_c)·(1 + ζ_e + ζ_e²/2)² ≤ cu (skipAbove.c); only when
-// that fails is the law evaluated at gl.
-func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySpeed, p *ContactParams, meq, u, cu float64, tab *stiffTable) bool {
-	s := &w.Settings
-	gn := c.Gn
-	if !(gn > 0) {
-		return false
-	}
-	ra, rb := c.PA.Sub(a.X), c.PB.Sub(b.X)
-	if !(ra.Norm2() <= sa.r2 && rb.Norm2() <= sb.r2) {
-		return false
-	}
-	sab := sa.s + sb.s
-	if !(s.Approach*gn/sab >= u) {
-		return false
-	}
-	gl := min(gn, max(gn-sab*w.Dt, gn*(1-s.Approach)))
-	var xa, xb, im, ze float64
-	if tab != nil {
-		if gl >= p.Normal.GBar {
-			return true // k_c = 0 at every gap from gl up: no stiffness term
-		}
-		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
-		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
-		if im == 0 {
-			return true // both bodies fixed: no stiffness term
-		}
-		ze = p.Zeta * math.Sqrt(meq*im)
-		k := math.Inf(1) // tab.at(gl), its lookup written out
-		if j := math.Float64bits(gl)>>48 - tab.base; j < uint64(len(tab.k)) {
-			k = tab.k[j]
-		}
-		if k != k {
-			k = tab.fill(gl)
-		}
-		if d := 1 + ze*(1+0.5*ze); k*im*d*d <= cu {
-			return true
-		}
-	}
+// lawAbove reports whether the stiffness term s·2√(m_c/k_c)/(√(1+ζ_e²) +
+// ζ_e) of a contact is provably not below u (by boundSlack) when its
+// predicted gap is at least gl, 1/m_c at most im and ζ_e = ζ√(m_eq·im)
+// (pairDt's skip test, when the tabulated stiffness did not decide): k_c
+// is at most the law's stiffness at gl (k_c falls as the gap opens), so
+// the term is at least s·2√(1/(im·k_c(gl)))/(√(1+ζ_e²) + ζ_e).
+func lawAbove(p *ContactParams, gl, im, ze, safety, u float64) bool {
 	kc := p.Normal.Stiffness(gl)
 	if kc == 0 {
 		return true // k_c = 0 at every gap from gl up: no stiffness term
 	}
-	if tab == nil {
-		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
-		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
-		if im == 0 {
-			return true // both bodies fixed: no stiffness term
-		}
-		ze = p.Zeta * math.Sqrt(meq*im)
-	}
-	l := s.Safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
+	l := safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
 	return l*(1-boundSlack) >= u
 }
+
+// sq3 is x² + y² + z² (geom.Vec3.Norm2's operations).
+func sq3(x, y, z float64) float64 { return x*x + y*y + z*z }
 
 // gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
 // m (NaN when m holds one).
