@@ -78,7 +78,7 @@ func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed b
 	p.V = V
 	R := q.Mat()
 	p.R = R
-	place(V, verts, x, &R, &p.Box)
+	placeVerts(V, verts, x, &R, &p.Box)
 }
 
 // place writes x + R·v for every v of verts into V (len(V) == len(verts)),
