@@ -4,12 +4,11 @@ package contact
 
 import "grainlab/sim/geom"
 
-// placeSSE2 is place's loop on SSE2 (place_amd64.s) for n ≥ 1 vertices:
-// m holds R's X and Y rows by column, x.X and x.Y, then R's Z row and x.Z;
+// placeSSE2 is place's loop on SSE2 (place_amd64.s) for n ≥ 1 vertices;
 // box holds the extremes to start from.
 //
 //go:noescape
-func placeSSE2(dst, src *geom.Vec3, n int, m *[12]float64, box *AABB)
+func placeSSE2(dst, src *geom.Vec3, n int, x *geom.Vec3, R *geom.Mat3, box *AABB)
 
 // placeVerts is place (the same bits), its loop in SSE2 assembly: about 37
 // instructions a vertex against place's 60 (SSE2 is in every amd64 CPU).
@@ -22,10 +21,9 @@ func placeVerts(V, verts []geom.Vec3, x geom.Vec3, R *geom.Mat3, box *AABB) {
 		return
 	}
 	V = V[:len(verts)]
-	m := [12]float64{R[0][0], R[1][0], R[0][1], R[1][1], R[0][2], R[1][2], x.X, x.Y, R[2][0], R[2][1], R[2][2], x.Z}
 	box.Min = geom.Vec3{X: 1e300, Y: 1e300, Z: 1e300}
 	box.Max = box.Min.Neg()
-	placeSSE2(&V[0], &verts[0], len(verts), &m, box)
+	placeSSE2(&V[0], &verts[0], len(verts), &x, R, box)
 }
 
 // placeAsm reports whether placeVerts runs the assembly.

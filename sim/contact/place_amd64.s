@@ -2,26 +2,30 @@
 
 #include "textflag.h"
 
-// func placeSSE2(dst, src *geom.Vec3, n int, m *[12]float64, box *AABB)
+// func placeSSE2(dst, src *geom.Vec3, n int, x *geom.Vec3, R *geom.Mat3, box *AABB)
 //
 // place (posed.go) on SSE2, two lanes for the X and Y coordinates and one
 // for Z, each lane the same IEEE operations in the same order as place's
 // scalar code (so the same bits): w = ((v.X·r0 + v.Y·r1) + v.Z·r2) + t per
 // coordinate, and the box's extremes as place's comparisons (MINPD d, s =
 // d < s ? d : s, i.e. fmin(lo, w) with d = w, s = lo; MAXPD likewise).
-// m holds r00, r10, r01, r11, r02, r12, x0, x1 (the X and Y rows by
-// column, then the translation) and r20, r21, r22, x2; box holds the
-// extremes to start from and receives the result. n ≥ 1.
-TEXT ·placeSSE2(SB), NOSPLIT, $0-40
+// R is row-major (r00 at 0, r10 at 24, r20 at 48); box holds the extremes
+// to start from and receives the result. n ≥ 1.
+TEXT ·placeSSE2(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
-	MOVQ m+24(FP), R8
-	MOVQ box+32(FP), R9
-	MOVUPD 0(R8), X8   // (r00, r10)
-	MOVUPD 16(R8), X9  // (r01, r11)
-	MOVUPD 32(R8), X10 // (r02, r12)
-	MOVUPD 48(R8), X11 // (x0, x1)
+	MOVQ x+24(FP), DX
+	MOVQ R+32(FP), R8
+	MOVQ box+40(FP), R9
+	MOVSD 0(R8), X8
+	MOVHPD 24(R8), X8  // (r00, r10)
+	MOVSD 8(R8), X9
+	MOVHPD 32(R8), X9  // (r01, r11)
+	MOVSD 16(R8), X10
+	MOVHPD 40(R8), X10 // (r02, r12)
+	MOVUPD 0(DX), X11  // (x0, x1)
+	MOVSD 16(DX), X1   // x2
 	MOVUPD 0(R9), X12  // (lo.X, lo.Y)
 	MOVUPD 24(R9), X13 // (hi.X, hi.Y)
 	MOVSD 16(R9), X14  // lo.Z
@@ -43,14 +47,14 @@ loop:
 	MOVUPD X4, 0(DI)
 
 	MOVSD 0(SI), X6
-	MULSD 64(R8), X6
+	MULSD 48(R8), X6
 	MOVSD 8(SI), X7
-	MULSD 72(R8), X7
+	MULSD 56(R8), X7
 	ADDSD X7, X6
 	MOVSD 16(SI), X7
-	MULSD 80(R8), X7
+	MULSD 64(R8), X7
 	ADDSD X7, X6
-	ADDSD 88(R8), X6 // w.Z
+	ADDSD X1, X6     // w.Z
 	MOVSD X6, 16(DI)
 
 	MOVAPD X4, X7
