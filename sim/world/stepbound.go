@@ -93,7 +93,7 @@ func (w *World) boundStart(limit float64) stepWorld {
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
 		// A term of the minimum, evaluated in full: it joins the result too,
 		// since the visit below may skip this pair when its terms equal u.
-		d := w.pairDt(bd.last, sp, skipNone)
+		d := w.pairDt(bd.last, sp, &skipNone, nil)
 		u, dt = min(u, d), min(dt, d)
 	}
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
@@ -136,9 +136,7 @@ func (w *World) boundEnd(limit float64, t0 time.Time) float64 {
 // visitPair is the visit's evaluation of pair i as worker k.
 func (bd *stepBound) visitPair(w *World, k, i int) {
 	m := &bd.mins[k]
-	sk := bd.visitSk
-	sk.tabs = &m.tabs
-	d := w.pairDt(w.pairs[i], bd.visitSp, sk)
+	d := w.pairDt(w.pairs[i], bd.visitSp, &bd.visitSk, &m.tabs)
 	if d < m.dt && d <= bd.visitU {
 		m.i = i
 	}
@@ -162,10 +160,8 @@ func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 		bd.visitRun = func(k, lo, hi int) {
 			m := &bd.mins[k]
 			sp, u := bd.visitSp, bd.visitU
-			sk := bd.visitSk
-			sk.tabs = &m.tabs
 			for _, i := range bd.visit[lo:hi] {
-				d := w.pairDt(w.pairs[i], sp, sk)
+				d := w.pairDt(w.pairs[i], sp, &bd.visitSk, &m.tabs)
 				if d < m.dt && d <= u {
 					m.i = int(i)
 				}
@@ -179,21 +175,21 @@ func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 // skipAbove tells pairDt which terms it may leave out, all of them provably
 // not below u: the travel and entry terms unless travel, a contact's terms
 // when pairDt's skip test shows them above u (tried only if contacts and
-// tabs, the worker's own stiffness tables, are set; c = (2·Safety·(1 −
+// pairDt is given the worker's stiffness tables; c = (2·Safety·(1 −
 // boundSlack)/u)² is the bound of the tabulated stiffness test).
 type skipAbove struct {
 	u, c             float64
 	travel, contacts bool
-	tabs             *stiffTables
 }
 
 // skipNone leaves nothing out.
 var skipNone = skipAbove{u: math.Inf(1), travel: true}
 
 // pairDt is StableDt's bound for one candidate pair, leaving out the terms
-// that sk allows to (skipNone: the pair's full bound). sp holds each body's
-// speed terms (bodySpeed), computed once per call of StableDt.
-func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
+// that sk allows to (skipNone: the pair's full bound), with tabs the
+// worker's stiffness tables (nil: no contact is left out). sp holds each
+// body's speed terms (bodySpeed), computed once per call of StableDt.
+func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk *skipAbove, tabs *stiffTables) float64 {
 	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
@@ -206,20 +202,18 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	}
 	var tab *stiffTable
-	if sk.contacts && sk.tabs != nil && len(e.prev) > 0 {
-		if t := sk.tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
+	if sk.contacts && tabs != nil && len(e.prev) > 0 {
+		if t := tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
 			tab = t
 		} else {
-			tab = sk.tabs.of(w, p)
+			tab = tabs.of(w, p)
 		}
 	}
-	// What the contacts' skip test reads of the pair, read once (the test
-	// is written out in the loop: a call per contact spilled more than the
-	// test costs).
+	// The contacts' skip test is written out in the loop (a call per
+	// contact spilled more than the test costs); it reads the pair's
+	// values where they are (a pair has one or two contacts: copies made
+	// once per pair cost more than the loads).
 	sa, sb := &sp[e.A], &sp[e.B]
-	ax, bx := a.X, b.X
-	sab := sa.s + sb.s
-	approach, wdt, u, cu, gbar := s.Approach, w.Dt, sk.u, sk.c, p.Normal.GBar
 	for k := range e.prev {
 		c := &e.prev[k]
 		if !c.Active() {
@@ -242,18 +236,18 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 			// ζ_e²/2)), not below u by boundSlack when k·im·(1 + ζ_e +
 			// ζ_e²/2)² ≤ cu = (2·Safety·(1 − boundSlack)/u)²; when that
 			// fails, lawAbove evaluates the law at gl.
-			gn := c.Gn
-			rax, ray, raz := c.PA.X-ax.X, c.PA.Y-ax.Y, c.PA.Z-ax.Z
-			rbx, rby, rbz := c.PB.X-bx.X, c.PB.Y-bx.Y, c.PB.Z-bx.Z
-			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && approach*gn/sab >= u {
-				gl := gn - sab*wdt // min(g, max(g − sab·Δt, (1 − Approach)·g)), none NaN
-				if g1 := gn * (1 - approach); g1 > gl {
+			gn, sab, u := c.Gn, sa.s+sb.s, sk.u
+			rax, ray, raz := c.PA.X-a.X.X, c.PA.Y-a.X.Y, c.PA.Z-a.X.Z
+			rbx, rby, rbz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
+			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && s.Approach*gn/sab >= u {
+				gl := gn - sab*w.Dt // min(g, max(g − sab·Δt, (1 − Approach)·g)), none NaN
+				if g1 := gn * (1 - s.Approach); g1 > gl {
 					gl = g1
 				}
 				if gn < gl {
 					gl = gn
 				}
-				if gl >= gbar {
+				if gl >= p.Normal.GBar {
 					continue // k_c = 0 at every gap from gl up: no stiffness term
 				}
 				n := &c.N
@@ -271,7 +265,7 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 				if kt != kt {
 					kt = tab.fill(gl)
 				}
-				if d := 1 + ze*(1+0.5*ze); kt*im*d*d <= cu || lawAbove(p, gl, im, ze, s.Safety, u) {
+				if d := 1 + ze*(1+0.5*ze); kt*im*d*d <= sk.c || lawAbove(p, gl, im, ze, s.Safety, u) {
 					continue
 				}
 			}
@@ -296,6 +290,7 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 	// fastest relative speed v of any two body points and a bound acc of
 	// their relative acceleration (travelAcc).
 	var d, v, acc float64
+	gbar := p.Normal.GBar
 	if a.Wall >= 0 || b.Wall >= 0 {
 		wb, bb, ib := a, b, e.B
 		if b.Wall >= 0 {
