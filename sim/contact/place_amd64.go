@@ -10,7 +10,7 @@ import "grainlab/sim/geom"
 //go:noescape
 func placeSSE2(dst, src *geom.Vec3, n int, x *geom.Vec3, R *geom.Mat3, box *AABB)
 
-// placeVerts is place (the same bits), its loop in SSE2 assembly: about 37
+// placeVerts is place (the same bits), its loop in SSE2 assembly: about 32
 // instructions a vertex against place's 60 (SSE2 is in every amd64 CPU).
 // Below GOAMD64=v3 only: from v3 on the compiler may fuse place's products
 // and sums into FMAs (as everywhere else in the program), and place itself

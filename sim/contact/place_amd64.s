@@ -11,6 +11,57 @@
 // d < s ? d : s, i.e. fmin(lo, w) with d = w, s = lo; MAXPD likewise).
 // R is row-major (r00 at 0, r10 at 24, r20 at 48); box holds the extremes
 // to start from and receives the result. n ≥ 1.
+//
+// Two vertices a turn (A, B), the extremes passed between them in turn
+// without copies: after B, lo (X, Y) is in X13, hi in X6, lo Z in X2, hi Z
+// in X0; A writes them to X12, X4, X1, X14, from which B takes them.
+
+// VERT places the vertex at off(SI) into off(DI): (w.X, w.Y) in W, w.Z in Z.
+#define VERT(off, W, Z) \
+	MOVUPD off(SI), X3 \
+	MOVAPD X3, W \
+	UNPCKLPD W, W \
+	UNPCKHPD X3, X3 \
+	MOVSD off+16(SI), X5 \
+	UNPCKLPD X5, X5 \
+	MULPD X8, W \
+	MULPD X9, X3 \
+	ADDPD X3, W \
+	MULPD X10, X5 \
+	ADDPD X5, W \
+	ADDPD X11, W \
+	MOVUPD W, off(DI) \
+	MOVSD off(SI), Z \
+	MULSD 48(R8), Z \
+	MOVSD off+8(SI), X7 \
+	MULSD 56(R8), X7 \
+	ADDSD X7, Z \
+	MOVSD off+16(SI), X7 \
+	MULSD 64(R8), X7 \
+	ADDSD X7, Z \
+	ADDSD 16(DX), Z \
+	MOVSD Z, off+16(DI)
+
+// HALFA: vertex A at off, extremes from B's registers into A's.
+#define HALFA(off) \
+	VERT(off, X4, X14) \
+	MOVAPD X4, X12 \
+	MINPD X13, X12 \
+	MAXPD X6, X4 \
+	MOVAPD X14, X1 \
+	MINSD X2, X1 \
+	MAXSD X0, X14
+
+// HALFB: vertex B at off, extremes from A's registers into B's.
+#define HALFB(off) \
+	VERT(off, X6, X0) \
+	MOVAPD X6, X13 \
+	MINPD X12, X13 \
+	MAXPD X4, X6 \
+	MOVAPD X0, X2 \
+	MINSD X1, X2 \
+	MAXSD X14, X0
+
 TEXT ·placeSSE2(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
@@ -25,56 +76,33 @@ TEXT ·placeSSE2(SB), NOSPLIT, $0-48
 	MOVSD 16(R8), X10
 	MOVHPD 40(R8), X10 // (r02, r12)
 	MOVUPD 0(DX), X11  // (x0, x1)
-	MOVSD 16(DX), X1   // x2
-	MOVUPD 0(R9), X12  // (lo.X, lo.Y)
-	MOVUPD 24(R9), X13 // (hi.X, hi.Y)
-	MOVSD 16(R9), X14  // lo.Z
-	MOVSD 40(R9), X0  // hi.Z
+	MOVUPD 0(R9), X13  // (lo.X, lo.Y)
+	MOVUPD 24(R9), X6  // (hi.X, hi.Y)
+	MOVSD 16(R9), X2   // lo.Z
+	MOVSD 40(R9), X0   // hi.Z
 
-loop:
-	MOVUPD 0(SI), X3 // (v.X, v.Y)
-	MOVAPD X3, X4
-	UNPCKLPD X4, X4  // (v.X, v.X)
-	UNPCKHPD X3, X3  // (v.Y, v.Y)
-	MOVSD 16(SI), X5
-	UNPCKLPD X5, X5  // (v.Z, v.Z)
-	MULPD X8, X4
-	MULPD X9, X3
-	ADDPD X3, X4
-	MULPD X10, X5
-	ADDPD X5, X4
-	ADDPD X11, X4    // (w.X, w.Y)
-	MOVUPD X4, 0(DI)
+pairs:
+	CMPQ CX, $2
+	JLT  last
+	HALFA(0)
+	HALFB(24)
+	ADDQ $48, SI
+	ADDQ $48, DI
+	SUBQ $2, CX
+	JMP  pairs
 
-	MOVSD 0(SI), X6
-	MULSD 48(R8), X6
-	MOVSD 8(SI), X7
-	MULSD 56(R8), X7
-	ADDSD X7, X6
-	MOVSD 16(SI), X7
-	MULSD 64(R8), X7
-	ADDSD X7, X6
-	ADDSD X1, X6     // w.Z
-	MOVSD X6, 16(DI)
+last:
+	TESTQ CX, CX
+	JZ    done
+	HALFA(0)
+	MOVAPD X12, X13
+	MOVAPD X4, X6
+	MOVAPD X1, X2
+	MOVAPD X14, X0
 
-	MOVAPD X4, X7
-	MINPD X12, X7
-	MOVAPD X7, X12
-	MAXPD X13, X4
-	MOVAPD X4, X13
-	MOVAPD X6, X7
-	MINSD X14, X7
-	MOVAPD X7, X14
-	MAXSD X0, X6
-	MOVAPD X6, X0
-
-	ADDQ $24, SI
-	ADDQ $24, DI
-	DECQ CX
-	JNZ loop
-
-	MOVUPD X12, 0(R9)
-	MOVUPD X13, 24(R9)
-	MOVSD X14, 16(R9)
+done:
+	MOVUPD X13, 0(R9)
+	MOVUPD X6, 24(R9)
+	MOVSD X2, 16(R9)
 	MOVSD X0, 40(R9)
 	RET
