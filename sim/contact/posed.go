@@ -76,9 +76,8 @@ func (p *Posed) Update(poly *shape.Polyhedron, x geom.Vec3, q geom.Quat, fixed b
 	verts := poly.Verts
 	V := p.V[:len(verts)]
 	p.V = V
-	R := q.Mat()
-	p.R = R
-	placeVerts(V, verts, x, &R, &p.Box)
+	p.R = q.Mat()
+	placeVerts(V, verts, x, &p.R, &p.Box)
 }
 
 // place writes x + R·v for every v of verts into V (len(V) == len(verts)),
