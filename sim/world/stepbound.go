@@ -234,13 +234,15 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk *skipAbove, tabs *stiffT
 			// s·2√(m_c/k_c)/(√(1+ζ_e²) + ζ_e) (S0 §2.4.7 with eq. 52's
 			// dashpot) is then at least 2·Safety/(√(k·im)·(1 + ζ_e +
 			// ζ_e²/2)), not below u by boundSlack when k·im·(1 + ζ_e +
-			// ζ_e²/2)² ≤ cu = (2·Safety·(1 − boundSlack)/u)²; when that
+			// ζ_e²/2)² ≤ sk.c = (2·Safety·(1 − boundSlack)/u)²; when that
 			// fails, lawAbove evaluates the law at gl.
 			gn, sab, u := c.Gn, sa.s+sb.s, sk.u
 			rax, ray, raz := c.PA.X-a.X.X, c.PA.Y-a.X.Y, c.PA.Z-a.X.Z
 			rbx, rby, rbz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
 			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && s.Approach*gn/sab >= u {
-				gl := gn - sab*w.Dt // min(g, max(g − sab·Δt, (1 − Approach)·g)), none NaN
+				// gl = min(g, max(g − sab·Δt, (1 − Approach)·g)) by plain
+				// comparisons: g > 0 and sab finite here, so nothing is NaN.
+				gl := gn - sab*w.Dt
 				if g1 := gn * (1 - s.Approach); g1 > gl {
 					gl = g1
 				}
