@@ -10,7 +10,7 @@ func (w *World) StableDtFull() (dt float64, visited, pairs int) {
 	sp, _ := w.bound.speeds(w)
 	dt = min(w.Settings.DtMax, w.smoothTravelDt(sp))
 	for _, e := range w.pairs {
-		dt = min(dt, w.pairDt(e, sp, skipNone))
+		dt = min(dt, w.pairDt(e, sp, &skipNone, nil))
 	}
 	return math.Max(dt, w.Settings.DtMin), visited, pairs
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"grainlab/sim/body"
-	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
 )
@@ -94,7 +93,7 @@ func (w *World) boundStart(limit float64) stepWorld {
 	if bd.lastI < len(w.pairs) && w.pairs[bd.lastI] == bd.last {
 		// A term of the minimum, evaluated in full: it joins the result too,
 		// since the visit below may skip this pair when its terms equal u.
-		d := w.pairDt(bd.last, sp, skipNone)
+		d := w.pairDt(bd.last, sp, &skipNone, nil)
 		u, dt = min(u, d), min(dt, d)
 	}
 	sk := skipAbove{u: u, travel: !sw.travelAbove(u), contacts: u < math.Inf(1) && s.Approach > 0 && w.Dt >= 0}
@@ -107,7 +106,7 @@ func (w *World) boundStart(limit float64) stepWorld {
 		mins[k].dt, mins[k].i = math.Inf(1), -1
 	}
 	if sk.contacts {
-		// contactAbove's bound with a tabulated stiffness: k_c·(1/m_c)·D² ≤ c.
+		// pairDt's skip test with a tabulated stiffness: k_c·(1/m_c)·D² ≤ c.
 		sk.c = 2 * s.Safety * (1 - boundSlack) / u
 		sk.c *= sk.c
 	}
@@ -137,9 +136,7 @@ func (w *World) boundEnd(limit float64, t0 time.Time) float64 {
 // visitPair is the visit's evaluation of pair i as worker k.
 func (bd *stepBound) visitPair(w *World, k, i int) {
 	m := &bd.mins[k]
-	sk := bd.visitSk
-	sk.tabs = &m.tabs
-	d := w.pairDt(w.pairs[i], bd.visitSp, sk)
+	d := w.pairDt(w.pairs[i], bd.visitSp, &bd.visitSk, &m.tabs)
 	if d < m.dt && d <= bd.visitU {
 		m.i = i
 	}
@@ -163,10 +160,8 @@ func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 		bd.visitRun = func(k, lo, hi int) {
 			m := &bd.mins[k]
 			sp, u := bd.visitSp, bd.visitU
-			sk := bd.visitSk
-			sk.tabs = &m.tabs
 			for _, i := range bd.visit[lo:hi] {
-				d := w.pairDt(w.pairs[i], sp, sk)
+				d := w.pairDt(w.pairs[i], sp, &bd.visitSk, &m.tabs)
 				if d < m.dt && d <= u {
 					m.i = int(i)
 				}
@@ -179,22 +174,22 @@ func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 
 // skipAbove tells pairDt which terms it may leave out, all of them provably
 // not below u: the travel and entry terms unless travel, a contact's terms
-// when contactAbove shows them above u (tried only if contacts; with tabs,
-// the worker's own stiffness tables, and c = (2·Safety·(1 − boundSlack)/u)²
-// it first tries the tabulated stiffness).
+// when pairDt's skip test shows them above u (tried only if contacts and
+// pairDt is given the worker's stiffness tables; c = (2·Safety·(1 −
+// boundSlack)/u)² is the bound of the tabulated stiffness test).
 type skipAbove struct {
 	u, c             float64
 	travel, contacts bool
-	tabs             *stiffTables
 }
 
 // skipNone leaves nothing out.
 var skipNone = skipAbove{u: math.Inf(1), travel: true}
 
 // pairDt is StableDt's bound for one candidate pair, leaving out the terms
-// that sk allows to (skipNone: the pair's full bound). sp holds each body's
-// speed terms (bodySpeed), computed once per call of StableDt.
-func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
+// that sk allows to (skipNone: the pair's full bound), with tabs the
+// worker's stiffness tables (nil: no contact is left out). sp holds each
+// body's speed terms (bodySpeed), computed once per call of StableDt.
+func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk *skipAbove, tabs *stiffTables) float64 {
 	s := &w.Settings
 	dt := s.DtMax
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
@@ -206,22 +201,76 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk skipAbove) float64 {
 	if len(e.prev) > 0 {
 		meq = law.EquivalentMass(a.MassOrInf(), b.MassOrInf())
 	}
-	sa, sb := &sp[e.A], &sp[e.B]
 	var tab *stiffTable
-	if sk.contacts && sk.tabs != nil && len(e.prev) > 0 {
-		if t := sk.tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
+	if sk.contacts && tabs != nil && len(e.prev) > 0 {
+		if t := tabs.last; t != nil && t.p == p && t.gen == w.lawGen {
 			tab = t
 		} else {
-			tab = sk.tabs.of(w, p)
+			tab = tabs.of(w, p)
 		}
 	}
+	// The contacts' skip test is written out in the loop (a call per
+	// contact spilled more than the test costs); it reads the pair's
+	// values where they are (a pair has one or two contacts: copies made
+	// once per pair cost more than the loads).
+	sa, sb := &sp[e.A], &sp[e.B]
 	for k := range e.prev {
 		c := &e.prev[k]
 		if !c.Active() {
 			continue
 		}
-		if sk.contacts && w.contactAbove(c, a, b, sa, sb, p, meq, sk.u, sk.c, tab) {
-			continue
+		if tab != nil && c.Gn > 0 {
+			// The contact's approach and stiffness terms are not below u
+			// when bounded without its velocities and effective mass
+			// (skipAbove.contacts; StableDt's terms below): the approach
+			// speed is at most sab = sa.s + sb.s, since the contact points
+			// lie within the bounding radii (checked), so the predicted gap
+			// is at least gl = max(g − sab·Δt, (1 − Approach)·g) and k_c at
+			// most the stiffness there, at most the table's entry for gl
+			// (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1, n2 < 0,
+			// Linear, Hertz; stiffTable.at); 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n)
+			// is at most im = Σ 1/m + jmax·|r×n|² (Gershgorin, bodySpeed);
+			// with √(1+ζ_e²) + ζ_e ≤ 1 + ζ_e + ζ_e²/2 the stiffness term
+			// s·2√(m_c/k_c)/(√(1+ζ_e²) + ζ_e) (S0 §2.4.7 with eq. 52's
+			// dashpot) is then at least 2·Safety/(√(k·im)·(1 + ζ_e +
+			// ζ_e²/2)), not below u by boundSlack when k·im·(1 + ζ_e +
+			// ζ_e²/2)² ≤ sk.c = (2·Safety·(1 − boundSlack)/u)²; when that
+			// fails, lawAbove evaluates the law at gl.
+			gn, sab, u := c.Gn, sa.s+sb.s, sk.u
+			rax, ray, raz := c.PA.X-a.X.X, c.PA.Y-a.X.Y, c.PA.Z-a.X.Z
+			rbx, rby, rbz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
+			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && s.Approach*gn/sab >= u {
+				// gl = min(g, max(g − sab·Δt, (1 − Approach)·g)) by plain
+				// comparisons: g > 0 and sab finite here, so nothing is NaN.
+				gl := gn - sab*w.Dt
+				if g1 := gn * (1 - s.Approach); g1 > gl {
+					gl = g1
+				}
+				if gn < gl {
+					gl = gn
+				}
+				if gl >= p.Normal.GBar {
+					continue // k_c = 0 at every gap from gl up: no stiffness term
+				}
+				n := &c.N
+				xa := sq3(ray*n.Z-raz*n.Y, raz*n.X-rax*n.Z, rax*n.Y-ray*n.X) // |ra × n|²
+				xb := sq3(rby*n.Z-rbz*n.Y, rbz*n.X-rbx*n.Z, rbx*n.Y-rby*n.X)
+				im := (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
+				if im == 0 {
+					continue // both bodies fixed: no stiffness term
+				}
+				ze := p.Zeta * math.Sqrt(meq*im)
+				kt := math.Inf(1) // tab.at(gl), its lookup written out
+				if j := math.Float64bits(gl)>>48 - tab.base; j < uint64(len(tab.k)) {
+					kt = tab.k[j]
+				}
+				if kt != kt {
+					kt = tab.fill(gl)
+				}
+				if d := 1 + ze*(1+0.5*ze); kt*im*d*d <= sk.c || lawAbove(p, gl, im, ze, s.Safety, u) {
+					continue
+				}
+			}
 		}
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
 		ap := -vrel.Dot(c.N)
@@ -600,82 +649,42 @@ func (sw stepWorld) travelAbove(u float64) bool {
 	return l1 >= u && l2 >= u && sw.entryMin >= u
 }
 
-// contactAbove reports whether both terms of active contact c in pairDt —
-// the approach term Approach·g/ġ and the stiffness term
-// s·2√(m_c/k_c)·(√(1+ζ_e²) − ζ_e) — are provably not below u, from bounds
-// that need neither the velocities at the contact nor its effective mass:
-// the approach speed is at most sa.s + sb.s (the contact points lie within
-// the bounding radii, checked), so the predicted gap is at least
-// max(g − (sa.s + sb.s)·Δt, (1 − Approach)·g) and k_c at most the
-// stiffness there (k_c falls as the gap opens: S0 eq. 49 with n1 ≥ 1,
-// n2 < 0, Linear, Hertz); and 1/m_c = Σ 1/m + (r×n)·J⁻¹(r×n) is at most
-// Σ 1/m + jmax·|r×n|². The caller tries it only with u finite, Approach > 0
-// and Δt ≥ 0 (skipAbove.contacts). With a table of the law's stiffness
-// (tab, not nil) it first bounds k_c by the table (stiffTable.at) and the
-// damping factor √(1+ζ_e²) + ζ_e by 1 + ζ_e + ζ_e²/2: the stiffness term is
-// then at least 2·Safety/(√(k·(1/m_c))·(1 + ζ_e + ζ_e²/2)), and not below u
-// by the same margin when k·(1/m_c)·(1 + ζ_e + ζ_e²/2)² ≤ cu (skipAbove.c); only when
-// that fails is the law evaluated at gl.
-func (w *World) contactAbove(c *contact.Contact, a, b *body.Body, sa, sb *bodySpeed, p *ContactParams, meq, u, cu float64, tab *stiffTable) bool {
-	s := &w.Settings
-	gn := c.Gn
-	if !(gn > 0) {
-		return false
-	}
-	ra, rb := c.PA.Sub(a.X), c.PB.Sub(b.X)
-	if !(ra.Norm2() <= sa.r2 && rb.Norm2() <= sb.r2) {
-		return false
-	}
-	sab := sa.s + sb.s
-	if !(s.Approach*gn/sab >= u) {
-		return false
-	}
-	gl := min(gn, max(gn-sab*w.Dt, gn*(1-s.Approach)))
-	var xa, xb, im, ze float64
-	if tab != nil {
-		if gl >= p.Normal.GBar {
-			return true // k_c = 0 at every gap from gl up: no stiffness term
-		}
-		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
-		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
-		if im == 0 {
-			return true // both bodies fixed: no stiffness term
-		}
-		ze = p.Zeta * math.Sqrt(meq*im)
-		k := math.Inf(1) // tab.at(gl), its lookup written out
-		if j := math.Float64bits(gl)>>48 - tab.base; j < uint64(len(tab.k)) {
-			k = tab.k[j]
-		}
-		if k != k {
-			k = tab.fill(gl)
-		}
-		if d := 1 + ze*(1+0.5*ze); k*im*d*d <= cu {
-			return true
-		}
-	}
+// lawAbove reports whether the stiffness term s·2√(m_c/k_c)/(√(1+ζ_e²) +
+// ζ_e) of a contact is provably not below u (by boundSlack) when its
+// predicted gap is at least gl, 1/m_c at most im and ζ_e = ζ√(m_eq·im)
+// (pairDt's skip test, when the tabulated stiffness did not decide): k_c
+// is at most the law's stiffness at gl (k_c falls as the gap opens), so
+// the term is at least s·2√(1/(im·k_c(gl)))/(√(1+ζ_e²) + ζ_e).
+func lawAbove(p *ContactParams, gl, im, ze, safety, u float64) bool {
 	kc := p.Normal.Stiffness(gl)
 	if kc == 0 {
 		return true // k_c = 0 at every gap from gl up: no stiffness term
 	}
-	if tab == nil {
-		xa, xb = ra.Cross(c.N).Norm2(), rb.Cross(c.N).Norm2()
-		im = (sa.im + sa.jmax*xa + sb.im + sb.jmax*xb) * boundUp
-		if im == 0 {
-			return true // both bodies fixed: no stiffness term
-		}
-		ze = p.Zeta * math.Sqrt(meq*im)
-	}
-	l := s.Safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
+	l := safety * 2 * math.Sqrt(1/(im*kc)) / (math.Sqrt(1+ze*ze) + ze)
 	return l*(1-boundSlack) >= u
 }
 
+// sq3 is x² + y² + z² (geom.Vec3.Norm2's operations).
+func sq3(x, y, z float64) float64 { return x*x + y*y + z*z }
+
 // gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
-// m (NaN when m holds one).
+// m (NaN when m holds one). The row sums are +0 or more, or NaN, so plain
+// comparisons give max(0, r0, r1, r2) once a NaN is passed on.
 func gershgorin(m *geom.Mat3) float64 {
 	r0 := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[0][2])
 	r1 := math.Abs(m[1][0]) + math.Abs(m[1][1]) + math.Abs(m[1][2])
 	r2 := math.Abs(m[2][0]) + math.Abs(m[2][1]) + math.Abs(m[2][2])
-	return max(0, r0, r1, r2)
+	if r1 != r1 || r2 != r2 {
+		return r1 + r2 // NaN
+	}
+	r := r0 // NaN stays: no comparison with it holds
+	if r1 > r {
+		r = r1
+	}
+	if r2 > r {
+		r = r2
+	}
+	return r
 }
 
 // entryDt is the stiffness bound at the skin's edge of StableDt for pair e
