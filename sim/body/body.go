@@ -75,6 +75,11 @@ type props struct {
 // NewSphere, NewSuperquadric, NewFixed), which set it; a zero Body has none.
 func (b *Body) rec() *props { return b.p }
 
+// Made reports whether the body has its shape and mass record, as every
+// constructor gives it (a Body built by literal has none, and its mass
+// properties cannot be read).
+func (b *Body) Made() bool { return b.p != nil }
+
 // Poly returns the polyhedron of a Polyhedral body in the body frame (origin =
 // centre of mass), nil otherwise.
 func (b *Body) Poly() *shape.Polyhedron { return b.rec().poly }

@@ -428,7 +428,7 @@ func (b *builder) where(path string) string {
 func (b *builder) newBody(name string, p *shape.Polyhedron, density, mass float64, x geom.Vec3, q geom.Quat, path string) (*body.Body, error) {
 	switch {
 	case mass > 0 && !math.IsInf(mass, 0):
-		bd := body.New(name, p, 1, x, q)
+		bd := body.New(name, p, mass/p.Volume, x, q) // Density() = mass/volume; SetMass sets the mass and inertia exactly
 		bd.SetMass(mass, p.InertiaUnit.Scale(mass/p.Volume))
 		return bd, b.checkMass(bd, path+".mass")
 	case density > 0 && !math.IsInf(density, 0):

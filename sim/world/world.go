@@ -411,6 +411,9 @@ func (w *World) Check() error {
 		return fmt.Errorf("contact.default: no contact parameters")
 	}
 	for i, b := range w.Bodies {
+		if !b.Made() {
+			return fmt.Errorf("body %d (%s): no shape or mass (a body must come from a body constructor)", i, b.Name)
+		}
 		if !b.Finite() {
 			return fmt.Errorf("body %d (%s): non-finite state", i, b.Name)
 		}
