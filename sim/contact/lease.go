@@ -19,6 +19,7 @@ const (
 	travBig   = 0x1p40  // the count of one unknown or huge motion (16 m or rad)
 	travCap   = 0x1p50  // the saturation of a sum
 	travGrant = 0x1p49  // a lease is granted only below this sum
+	travWorn  = 0x1p48  // from this sum on, the counts should restart (Worn)
 )
 
 // quanta returns v in whole quanta rounded up (v·2³⁶ is exact, a power of
@@ -42,6 +43,17 @@ func (t *Travel) add(m motion) {
 
 // Travel returns p's accumulated motion over all its placements.
 func (p *Posed) Travel() Travel { return p.trav }
+
+// Worn reports whether t has counted half the travel above which Grant
+// gives no lease (2⁴⁸ quanta: 4096 m or rad, or 256 unknown motions): the
+// bodies' counts should restart (RestartTravel) before leases stop.
+func (t Travel) Worn() bool { return t.X >= travWorn || t.T >= travWorn }
+
+// RestartTravel sets p's travel back to zero. The leases granted on the
+// travel of p (and of any body whose count restarts with it) must be
+// dropped first: their counts are those before, and a sum that went down
+// would let a lease hold past its limit.
+func (p *Posed) RestartTravel() { p.trav = Travel{} }
 
 // Lease is a proof, kept outside the Cache in a few words, that an EMPTY
 // cache is not stale (Cache.Stale would answer false) for as long as its two
@@ -77,7 +89,11 @@ func (p *Posed) Travel() Travel { return p.trav }
 //
 // Holds works in quanta: β/travQ = ΔX + ΔT_A·ka + ΔT_B·kb against
 // lim/travQ (scalings by a power of two: exact).
+//
+// A lease may also carry a weighted test (SetWeights, Fast): a cheaper
+// sufficient condition for Holds, read first by the world's pass.
 type Lease struct {
+	thr          atomic.Uint64 // float64 bits of the weighted test's threshold (Fast); −Inf when none, NaN when revoked
 	lim          atomic.Uint64 // float64 bits of lim/travQ; NaN when revoked
 	ka, kb       float64       // D̄ + 1.01·R_B and 1.01·R_B, rounded up
 	x0, ta0, tb0 float64       // X_A + X_B, T_A, T_B at the grant
@@ -99,7 +115,56 @@ func (l *Lease) Holds(ta, tb Travel) bool {
 // limit becomes NaN, below which no β is, whatever the other fields hold (a
 // revoked lease's counts may be those of another pair's bodies, so that β
 // is negative).
-func (l *Lease) Revoke() { l.lim.Store(revoked) }
+func (l *Lease) Revoke() {
+	l.lim.Store(revoked)
+	l.thr.Store(revoked)
+}
+
+// Weigh returns t's weighted travel X + w·T, the quantity of the weighted
+// test (Fast) for a body whose weight is w.
+func (t Travel) Weigh(w float64) float64 { return t.X + w*t.T }
+
+// SetWeights gives a lease that holds its weighted test for bodies A and B
+// weighted wa and wb (Weigh), when wa ≥ ka and wb ≥ kb (else none): Fast(s)
+// with s = ta.Weigh(wa) + tb.Weigh(wb) for A's and B's travel ta and tb
+// (the same weights) then implies what Holds(ta, tb) proves. With ΔX_A,
+// ΔT_A, ΔX_B, ΔT_B ≥ 0 the travel since the grant, β/travQ = ΔX_A + ΔX_B +
+// ΔT_A·ka + ΔT_B·kb ≤ ΔU := ΔX_A + wa·ΔT_A + ΔX_B + wb·ΔT_B, so ΔU ≤ lim/travQ
+// is enough (Holds' own condition, less its rounding allowance). With U and
+// U₀ the exact weighted sums now and at the grant, s and s₀ their values
+// in float64 (each one product and two sums of non-negative numbers:
+// within 4ε of U, U₀, ε = 2⁻⁵³) and thr = (s₀ + lim/travQ)·(1 − 1e-12)
+// rounded (within 2ε more): s < thr, or even s ≤ thr, gives U − U₀ ≤ thr·(1 + 4ε) −
+// s₀·(1 − 4ε) ≤ lim/travQ + (s₀ + lim/travQ)·(7ε − 1e-12) + 4ε·s₀ <
+// lim/travQ. The test is one sum and one comparison; the world's pass
+// keeps s's two terms per body (pairLeases), so a pair costs a few loads.
+// Revoke (and so any change of the cache) ends the weighted test too.
+func (l *Lease) SetWeights(wa, wb float64) {
+	lim := math.Float64frombits(l.lim.Load())
+	if !(lim > 0) { // revoked
+		return
+	}
+	if !(wa >= l.ka) || !(wb >= l.kb) || math.IsInf(wa, 0) || math.IsInf(wb, 0) {
+		l.thr.Store(noWeights)
+		return
+	}
+	s0 := l.x0 + wa*l.ta0 + wb*l.tb0
+	l.thr.Store(math.Float64bits((s0 + lim) * (1 - 1e-12)))
+}
+
+// Fast reports whether the lease's weighted test holds for the weighted
+// travel s = ta.Weigh(wa) + tb.Weigh(wb) of its bodies (SetWeights' weights):
+// then Holds(ta, tb)'s proof holds too. It fails when the lease has no
+// weighted test (−Inf), is revoked (NaN) or is the zero Lease (0: s ≥ 0).
+func (l *Lease) Fast(s float64) bool { return s < l.Weighted() }
+
+// Weighted returns the threshold of the lease's weighted test (Fast is
+// s < Weighted()): NaN when the lease is revoked, so that its caller can
+// tell a revoked lease (NaN) from one that Holds may still prove.
+func (l *Lease) Weighted() float64 { return math.Float64frombits(l.thr.Load()) }
+
+// noWeights is the threshold of a lease without a weighted test: −Inf.
+var noWeights = math.Float64bits(math.Inf(-1))
 
 // revoked is the limit of a revoked lease: NaN's bits.
 var revoked = math.Float64bits(math.NaN())
@@ -134,6 +199,7 @@ func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	l.ka = (s.d + c.margin + rb) * (1 + 1e-9)
 	l.kb = rb * (1 + 1e-9)
 	l.x0, l.ta0, l.tb0 = a.trav.X+b.trav.X, a.trav.T, b.trav.T
+	l.thr.Store(noWeights) // no weighted test until SetWeights
 	l.lim.Store(math.Float64bits(lim * (1 / travQ)))
 	c.lease = l
 	return true
