@@ -97,7 +97,14 @@ type Lease struct {
 	lim          atomic.Uint64 // float64 bits of lim/travQ; NaN when revoked
 	ka, kb       float64       // D̄ + 1.01·R_B and 1.01·R_B, rounded up
 	x0, ta0, tb0 float64       // X_A + X_B, T_A, T_B at the grant
+	swap         bool          // granted from Stale's dA (Grant): ka is 1.01·R_A, kb the lever
 }
+
+// Swapped reports whether the lease was granted from A's displacement in
+// B's frame (Grant): its coefficient of B's turn is the lever D̄ + 1.01·R_A
+// and that of A's turn 1.01·R_A, the other way round from a lease granted
+// from B's.
+func (l *Lease) Swapped() bool { return l.swap }
 
 // Holds reports whether the lease still proves its cache not stale for
 // bodies A and B that have travelled ta and tb (Posed.Travel of the same
@@ -179,25 +186,45 @@ func (c *Cache) revokeLease() {
 
 // Grant gives l a lease on c for the placements a and b when c is built,
 // empty, and Stale's last test proved it not stale at exactly these
-// placements with its tracked bound (Stale returned false for them and
-// nothing changed since); it revokes c's previous lease. It reports whether
-// l holds a lease now (else l is revoked).
+// placements with its tracked bound, or with its full test through A's
+// displacement in B's frame (Stale returned false for them and nothing
+// changed since); it revokes c's previous lease. It reports whether l
+// holds a lease now (else l is revoked).
+//
+// The second kind (Swapped) is the first with A and B exchanged: with dA₀
+// the full test's dA (A's displacement in B's frame since the build,
+// |Δt| + θ·R_A, S0 §2.5), A's centre in B's frame moves by at most δ_A +
+// δ_B + θ_B·D at a placement and thetaBound by at most 1.01·(θ_A + θ_B)
+// (staleTrack's argument, the roles exchanged), so
+//
+//	dA ≤ dA₀ + travQ·(ΔX + ΔT_A·1.01·R_A + ΔT_B·(D̄ + 1.01·R_A)),
+//
+// Holds' sum with ka = 1.01·R_A and kb = D̄ + 1.01·R_A, its limit min(margin·(1 −
+// 1e-6) − dA₀, (0.5 − th₀)·R_A). Below it the full test finds dA ≤
+// margin (if it reaches dA: dB ≤ margin answers the same): not stale.
 func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	c.revokeLease()
-	s := &c.trk
+	s, p := &c.trk, b // the tracked bound of B's displacement, B the moving body
+	if w := &c.swp; !s.on && w.on {
+		s, p = w, a // A's displacement in B's frame, A the moving body
+	}
 	if !c.built || c.listed || !s.on || a.gen != s.genA || b.gen != s.genB ||
 		a.trav.X >= travGrant || b.trav.X >= travGrant || a.trav.T >= travGrant || b.trav.T >= travGrant {
 		l.Revoke()
 		return false
 	}
-	rb := 1.01 * b.Poly.Radius
-	lim := (1 - 1e-9) * min(c.margin*(1-1e-6)-s.dB, (0.5-s.th)*b.Poly.Radius)
+	rp := 1.01 * p.Poly.Radius
+	lim := (1 - 1e-9) * min(c.margin*(1-1e-6)-s.dB, (0.5-s.th)*p.Poly.Radius)
 	if !(lim > 0 && lim <= travBig/2*travQ) {
 		l.Revoke()
 		return false
 	}
-	l.ka = (s.d + c.margin + rb) * (1 + 1e-9)
-	l.kb = rb * (1 + 1e-9)
+	kt, kp := (s.d+c.margin+rp)*(1+1e-9), rp*(1+1e-9) // the turning frame's lever, the moving body's
+	if l.swap = p == a; l.swap {
+		l.ka, l.kb = kp, kt
+	} else {
+		l.ka, l.kb = kt, kp
+	}
 	l.x0, l.ta0, l.tb0 = a.trav.X+b.trav.X, a.trav.T, b.trav.T
 	l.thr.Store(noWeights) // no weighted test until SetWeights
 	l.lim.Store(math.Float64bits(lim * (1 / travQ)))

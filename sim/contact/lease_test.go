@@ -40,7 +40,7 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 	}
 	const gbar, margin = 0.005, 0.01
 	var s Scratch
-	held, steps, stale, close, fast := 0, 0, 0, 0, 0
+	held, steps, stale, close, fast, swapped, swapClose := 0, 0, 0, 0, 0, 0, 0
 	for walk := 0; walk < 200; walk++ {
 		var a, b Posed
 		var c Cache
@@ -52,15 +52,23 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 			t.Fatalf("walk %d: the bodies are listed", walk)
 		}
 		// The weights of the weighted test (as the world's pass sets
-		// them, from bounds of the pair's distance and radii).
-		ka := (1.2*a.X.Sub(b.X).Norm() + margin + 1.01*tet.Radius) * (1 + 1e-6)
-		kb := 1.01 * tet.Radius * (1 + 1e-9)
+		// them, from bounds of the pair's distance and radii): heavy for
+		// the body whose turn moves the other's centre, light for the one
+		// whose turn counts by its own size.
+		heavy := (1.2*a.X.Sub(b.X).Norm() + margin + 1.01*tet.Radius) * (1 + 1e-6)
+		light := 1.01 * tet.Radius * (1 + 1e-9)
 		va, vb, wa, wb := rv(0.0001), rv(0.0001), rv(1).Unit(), rv(1).Unit()
 		ra, rb := 0.0005*rng.Float64(), 0.0005*rng.Float64()
-		if walk%3 == 1 { // turning together: only A's frame turns B's centre
+		switch walk % 3 {
+		case 1: // turning together: only A's frame turns B's centre
 			vb, wb, rb = va, wa, ra
+		case 2: // A turns fast, B slowly, and the other way round: A's displacement in B's frame decides (swapped leases)
+			ra, rb = 0.001+0.001*rng.Float64(), 0.0002+0.0004*rng.Float64()
 		}
 		for step := 0; step < 300; step++ {
+			if walk%3 == 2 && step%60 == 40 { // then B turns fast for a while, the swapped leases' lever
+				ra, rb = rb, ra
+			}
 			a.Update(tet, a.X.Add(va), a.Q.Integrate(wa, ra), false)
 			if step%7 == 3 { // a placement of A alone, then another
 				a.Update(tet, a.X.Add(va), a.Q.Integrate(wa, ra), false)
@@ -71,6 +79,10 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 			dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
 			want := dB > c.margin && dA > c.margin
 			steps++
+			ka, kb := heavy, light
+			if l.Swapped() {
+				ka, kb = light, heavy
+			}
 			if l.Fast(a.Travel().Weigh(ka) + b.Travel().Weigh(kb)) {
 				if want {
 					t.Fatalf("walk %d step %d: the weighted test holds, the full test says stale (dA %g dB %g margin %g)", walk, step, dA, dB, c.margin)
@@ -84,6 +96,12 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 				held++
 				if dB > 0.8*c.margin {
 					close++
+				}
+				if l.Swapped() {
+					swapped++
+					if dA > 0.8*c.margin {
+						swapClose++
+					}
 				}
 				continue
 			}
@@ -100,12 +118,16 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 				continue
 			}
 			if c.Grant(&a, &b, &l) {
+				ka, kb := heavy, light
+				if l.Swapped() {
+					ka, kb = light, heavy
+				}
 				l.SetWeights(ka, kb)
 			}
 		}
 	}
-	t.Logf("%d of %d placements decided by a lease (%d with dB above 0.8 margin, %d by the weighted test), %d stale", held, steps, close, fast, stale)
-	if held < steps/2 || close < 100 || stale < 200 || fast < held/2 {
+	t.Logf("%d of %d placements decided by a lease (%d with dB above 0.8 margin, %d by the weighted test, %d by swapped leases, %d of them with dA above 0.8 margin), %d stale", held, steps, close, fast, swapped, swapClose, stale)
+	if held < steps/2 || close < 100 || stale < 200 || fast < held/2 || swapped < 1000 || swapClose < 100 {
 		t.Fatalf("%d of %d placements decided by a lease, %d with dB above 0.8 margin, %d stale: the test does not probe the bound", held, steps, close, stale)
 	}
 }

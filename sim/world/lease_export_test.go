@@ -9,12 +9,13 @@ func PairLeasesHeld(w *World) int64 { return w.leases.held }
 
 // HeldLeasesStale checks every lease that pairPass would
 // honour at the current placements: it returns how many hold, how many of
-// those the weighted test decided, and how many of those caches Stale (run
-// on a copy, so nothing changes) finds stale.
-func HeldLeasesStale(w *World) (held, fast, stale int) {
+// those the weighted test decided, how many were granted from A's
+// displacement in B's frame (contact.Lease.Swapped), and how many of those
+// caches Stale (run on a copy, so nothing changes) finds stale.
+func HeldLeasesStale(w *World) (held, fast, swapped, stale int) {
 	lz := &w.leases
 	if lz.off || len(lz.recs) < len(w.pairs) {
-		return 0, 0, 0
+		return 0, 0, 0, 0
 	}
 	for i, e := range w.pairs {
 		r := &lz.recs[i]
@@ -29,12 +30,15 @@ func HeldLeasesStale(w *World) (held, fast, stale int) {
 		if f {
 			fast++
 		}
+		if r.l.Swapped() {
+			swapped++
+		}
 		c := e.cache
 		if c.Stale(&w.posed[e.A], &w.posed[e.B], w.pairGBar(e)) {
 			stale++
 		}
 	}
-	return held, fast, stale
+	return held, fast, swapped, stale
 }
 
 // WearTravel counts 2n unknown motions (contact.Travel: 2⁴⁰ quanta each)
