@@ -62,8 +62,9 @@ func (p *Posed) RestartTravel() { p.trav = Travel{} }
 // revoked by any change of its cache (Build, Invalidate, SetState, a new
 // Grant); the zero Lease never holds.
 //
-// The bound (staleTrack's, summed): at the grant, the tracked bound of Stale
-// gives dB₀ ≥ the full test's dB (B's displacement in A's frame since the
+// The bound (staleTrack's, summed; for a lease granted from Stale's dA,
+// Swapped, A and B exchange their roles, see Grant): at the grant, the
+// tracked bound of Stale (or its full test) gives dB₀ ≥ the full test's dB (B's displacement in A's frame since the
 // build, |Δt| + θ·R_B, S0 §2.5), th₀ ≥ its relative angle bound and d₀ ≥
 // |X_B − X_A|. Each later placement of A or B, with centre motion δ and
 // rotation bound θ (Posed.moved), adds at most δ_A + δ_B + θ_A·D +
