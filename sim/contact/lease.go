@@ -64,8 +64,8 @@ func (p *Posed) RestartTravel() { p.trav = Travel{} }
 //
 // The bound (staleTrack's, summed; for a lease granted from Stale's dA,
 // Swapped, A and B exchange their roles, see Grant): at the grant, the
-// tracked bound of Stale (or its full test) gives dB₀ ≥ the full test's dB (B's displacement in A's frame since the
-// build, |Δt| + θ·R_B, S0 §2.5), th₀ ≥ its relative angle bound and d₀ ≥
+// tracked bound of Stale gives dB₀ ≥ the full test's dB (B's displacement
+// in A's frame since the build, |Δt| + θ·R_B, S0 §2.5), th₀ ≥ its relative angle bound and d₀ ≥
 // |X_B − X_A|. Each later placement of A or B, with centre motion δ and
 // rotation bound θ (Posed.moved), adds at most δ_A + δ_B + θ_A·D +
 // 1.01·(θ_A + θ_B)·R_B to dB and 1.01·(θ_A + θ_B) to th while th ≤ 0.5
@@ -142,9 +142,9 @@ func (t Travel) Weigh(w float64) float64 { return t.X + w*t.T }
 // U₀ the exact weighted sums now and at the grant, s and s₀ their values
 // in float64 (each one product and two sums of non-negative numbers:
 // within 4ε of U, U₀, ε = 2⁻⁵³) and thr = (s₀ + lim/travQ)·(1 − 1e-12)
-// rounded (within 2ε more): s < thr, or even s ≤ thr, gives U − U₀ ≤ thr·(1 + 4ε) −
-// s₀·(1 − 4ε) ≤ lim/travQ + (s₀ + lim/travQ)·(7ε − 1e-12) + 4ε·s₀ <
-// lim/travQ. The test is one sum and one comparison; the world's pass
+// rounded (within 2ε more): s < thr, or even s ≤ thr, gives U − U₀ ≤
+// thr·(1 + 4ε) − s₀·(1 − 4ε) ≤ lim/travQ + (s₀ + lim/travQ)·(7ε − 1e-12)
+// + 4ε·s₀ < lim/travQ. The test is one sum and one comparison; the world's pass
 // keeps s's two terms per body (pairLeases), so a pair costs a few loads.
 // Revoke (and so any change of the cache) ends the weighted test too.
 func (l *Lease) SetWeights(wa, wb float64) {
@@ -200,8 +200,8 @@ func (c *Cache) revokeLease() {
 //
 //	dA ≤ dA₀ + travQ·(ΔX + ΔT_A·1.01·R_A + ΔT_B·(D̄ + 1.01·R_A)),
 //
-// Holds' sum with ka = 1.01·R_A and kb = D̄ + 1.01·R_A, its limit min(margin·(1 −
-// 1e-6) − dA₀, (0.5 − th₀)·R_A). Below it the full test finds dA ≤
+// Holds' sum with ka = 1.01·R_A and kb = D̄ + 1.01·R_A, its limit
+// min(margin·(1 − 1e-6) − dA₀, (0.5 − th₀)·R_A). Below it the full test finds dA ≤
 // margin (if it reaches dA: dB ≤ margin answers the same): not stale.
 func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	c.revokeLease()
