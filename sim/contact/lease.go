@@ -216,6 +216,22 @@ func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	}
 	rp := 1.01 * p.Poly.Radius
 	lim := (1 - 1e-9) * min(c.margin*(1-1e-6)-s.dB, (0.5-s.th)*p.Poly.Radius)
+	if p == b {
+		// The other kind may last longer: A's displacement in B's frame
+		// at these placements, as the full test computes it, with the
+		// tracked angle bound (≥ the full test's); chosen when the
+		// bodies' last motions would use up its limit more slowly.
+		ma, mb := a.moved, b.moved
+		ra := 1.01 * a.Poly.Radius
+		dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + s.th*a.Poly.Radius
+		limA := (1 - 1e-9) * min(c.margin*(1-1e-6)-dA, (0.5-s.th)*a.Poly.Radius)
+		lever := s.d + c.margin
+		cn := ma.dx + mb.dx + ma.theta*(lever+rp) + mb.theta*rp
+		cs := ma.dx + mb.dx + ma.theta*ra + mb.theta*(lever+ra)
+		if limA > 0 && limA*cn > 1.25*lim*cs {
+			p, rp, lim = a, ra, limA
+		}
+	}
 	if !(lim > 0 && lim <= travBig/2*travQ) {
 		l.Revoke()
 		return false
