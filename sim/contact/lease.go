@@ -203,6 +203,11 @@ func (c *Cache) revokeLease() {
 // Holds' sum with ka = 1.01·R_A and kb = D̄ + 1.01·R_A, its limit
 // min(margin·(1 − 1e-6) − dA₀, (0.5 − th₀)·R_A). Below it the full test finds dA ≤
 // margin (if it reaches dA: dB ≤ margin answers the same): not stale.
+// With a tracked dB, Grant also computes dA at these placements (the full
+// test's formula, with the tracked angle and distance bounds, which bound
+// the full test's) and gives the swapped kind when its limit over its use
+// at the bodies' last motions (Posed.moved) is 1.25 times the other's: the
+// kind that lasts longer, whichever body turns more.
 func (c *Cache) Grant(a, b *Posed, l *Lease) bool {
 	c.revokeLease()
 	s, p := &c.trk, b // the tracked bound of B's displacement, B the moving body
