@@ -37,7 +37,7 @@ func (c *Cache) SetState(s CacheState) {
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = s.VF, s.FV, s.EE, s.VE, s.EV, s.VV
 	q := geom.Quat{W: s.RefQ[0], X: s.RefQ[1], Y: s.RefQ[2], Z: s.RefQ[3]}
 	c.refT, c.refQ, c.refS, c.margin, c.gbar, c.built = geom.V(s.RefT[0], s.RefT[1], s.RefT[2]), q, geom.V(s.RefS[0], s.RefS[1], s.RefS[2]), s.Margin, s.GBar, true
-	c.trk.on = false
+	c.trk.on, c.swp.on = false, false
 	// No build distances yet: 0, so that Detect solves every listed pair
 	// until the first placement with a proved motion bound fills them in
 	// (pend, Cache.fill).

@@ -18,9 +18,14 @@ import (
 // (as in the world's pass) and a lease is granted after every Stale that
 // answered false with its tracked bound. At every placement where the lease
 // holds, the full test written with geom's Quat methods must find the cache
-// not stale. Dropping the lever D̄ of A's turn, the ΔX term or dB₀ from
-// the limit makes it fail; the test also checks that leases decide most placements and hold
-// to within a fifth of the margin of the full test's bound.
+// not stale; so must it wherever the lease's weighted test (SetWeights,
+// Fast: weights fixed per walk, A's above its coefficient ka while the
+// centres stay within 1.2 times their first distance) holds. Dropping the
+// lever D̄ of A's turn, the ΔX term or dB₀ from
+// the limit makes it fail, and so do weights below the coefficients; the
+// test also checks that leases decide most placements and hold
+// to within a fifth of the margin of the full test's bound, and that the
+// weighted test decides most of the placements that leases decide.
 func TestLeaseMatchesFullTest(t *testing.T) {
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
 	if err != nil {
@@ -35,7 +40,7 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 	}
 	const gbar, margin = 0.005, 0.01
 	var s Scratch
-	held, steps, stale, close := 0, 0, 0, 0
+	held, steps, stale, close, fast, swapped, swapClose := 0, 0, 0, 0, 0, 0, 0
 	for walk := 0; walk < 200; walk++ {
 		var a, b Posed
 		var c Cache
@@ -46,12 +51,24 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 		if !c.Empty() {
 			t.Fatalf("walk %d: the bodies are listed", walk)
 		}
+		// The weights of the weighted test (as the world's pass sets
+		// them, from bounds of the pair's distance and radii): heavy for
+		// the body whose turn moves the other's centre, light for the one
+		// whose turn counts by its own size.
+		heavy := (1.2*a.X.Sub(b.X).Norm() + margin + 1.01*tet.Radius) * (1 + 1e-6)
+		light := 1.01 * tet.Radius * (1 + 1e-9)
 		va, vb, wa, wb := rv(0.0001), rv(0.0001), rv(1).Unit(), rv(1).Unit()
 		ra, rb := 0.0005*rng.Float64(), 0.0005*rng.Float64()
-		if walk%3 == 1 { // turning together: only A's frame turns B's centre
+		switch walk % 3 {
+		case 1: // turning together: only A's frame turns B's centre
 			vb, wb, rb = va, wa, ra
+		case 2: // A turns fast, B slowly, and the other way round: A's displacement in B's frame decides (swapped leases)
+			ra, rb = 0.001+0.001*rng.Float64(), 0.0002+0.0004*rng.Float64()
 		}
 		for step := 0; step < 300; step++ {
+			if walk%3 == 2 && step%60 == 40 { // then B turns fast for a while, the swapped leases' lever
+				ra, rb = rb, ra
+			}
 			a.Update(tet, a.X.Add(va), a.Q.Integrate(wa, ra), false)
 			if step%7 == 3 { // a placement of A alone, then another
 				a.Update(tet, a.X.Add(va), a.Q.Integrate(wa, ra), false)
@@ -62,6 +79,16 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 			dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
 			want := dB > c.margin && dA > c.margin
 			steps++
+			ka, kb := heavy, light
+			if l.Swapped() {
+				ka, kb = light, heavy
+			}
+			if l.Fast(a.Travel().Weigh(ka) + b.Travel().Weigh(kb)) {
+				if want {
+					t.Fatalf("walk %d step %d: the weighted test holds, the full test says stale (dA %g dB %g margin %g)", walk, step, dA, dB, c.margin)
+				}
+				fast++
+			}
 			if l.Holds(a.Travel(), b.Travel()) {
 				if want {
 					t.Fatalf("walk %d step %d: the lease holds, the full test says stale (dA %g dB %g margin %g)", walk, step, dA, dB, c.margin)
@@ -69,6 +96,12 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 				held++
 				if dB > 0.8*c.margin {
 					close++
+				}
+				if l.Swapped() {
+					swapped++
+					if dA > 0.8*c.margin {
+						swapClose++
+					}
 				}
 				continue
 			}
@@ -84,18 +117,25 @@ func TestLeaseMatchesFullTest(t *testing.T) {
 				}
 				continue
 			}
-			c.Grant(&a, &b, &l)
+			if c.Grant(&a, &b, &l) {
+				ka, kb := heavy, light
+				if l.Swapped() {
+					ka, kb = light, heavy
+				}
+				l.SetWeights(ka, kb)
+			}
 		}
 	}
-	t.Logf("%d of %d placements decided by a lease (%d with dB above 0.8 margin), %d stale", held, steps, close, stale)
-	if held < steps/2 || close < 100 || stale < 200 {
+	t.Logf("%d of %d placements decided by a lease (%d with dB above 0.8 margin, %d by the weighted test, %d by swapped leases, %d of them with dA above 0.8 margin), %d stale", held, steps, close, fast, swapped, swapClose, stale)
+	if held < steps/2 || close < 100 || stale < 200 || fast < held/2 || swapped < 1000 || swapClose < 100 {
 		t.Fatalf("%d of %d placements decided by a lease, %d with dB above 0.8 margin, %d stale: the test does not probe the bound", held, steps, close, stale)
 	}
 }
 
 // A lease never holds once its cache changed (for any travel, also below
 // the counts of its grant), nor when granted on a listed cache, nor as a
-// zero value, and an unknown motion (a new shape) ends it.
+// zero value, and an unknown motion (a new shape) ends it; its weighted
+// test needs weights at least its coefficients and ends with it.
 func TestLeaseRevoked(t *testing.T) {
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
 	if err != nil {
@@ -145,6 +185,26 @@ func TestLeaseRevoked(t *testing.T) {
 	c.Grant(&a, &b, &l2)
 	if l.Holds(a.Travel(), b.Travel()) || !l2.Holds(a.Travel(), b.Travel()) {
 		t.Fatal("a second grant left the first lease holding")
+	}
+	// The weighted test: none with a weight below the lease's coefficient,
+	// and none once revoked.
+	grant()
+	s0 := a.Travel().Weigh(l.ka) + b.Travel().Weigh(l.kb)
+	l.SetWeights(l.ka*(1-1e-9), l.kb)
+	if l.Fast(s0) {
+		t.Fatal("a weighted test with A's weight below ka")
+	}
+	l.SetWeights(l.ka, l.kb*(1-1e-9))
+	if l.Fast(s0) {
+		t.Fatal("a weighted test with B's weight below kb")
+	}
+	l.SetWeights(l.ka, l.kb)
+	if !l.Fast(s0) {
+		t.Fatal("no weighted test at the grant")
+	}
+	c.Invalidate()
+	if l.Fast(s0) || l.Fast(0) {
+		t.Fatal("the weighted test holds after Invalidate")
 	}
 	grant()
 	box := shape.Box(0.1, 0.1, 0.1)

@@ -115,6 +115,11 @@ type Cache struct {
 	// Builds counts how often the cache was rebuilt.
 	Builds int
 	lease  *Lease // the lease granted on the cache (Grant), revoked by any change
+	// swp records the last full test of Stale when A's displacement in
+	// B's frame proved the cache valid (dA ≤ margin, dB above it): dA (in
+	// its dB field), the angle bound and |X_B − X_A|, at the placements
+	// genA, genB, for a lease with the roles of A and B exchanged (Grant).
+	swp staleTrack
 }
 
 // Empty reports whether the cache lists no feature pair: Detect then finds
@@ -163,6 +168,7 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 		}
 	}
 	c.trk.genA, c.trk.genB = a.gen, b.gen
+	c.swp.on = false
 	// The products below are a.Q.Conj().Mul(b.Q), angleBound and
 	// a.Q.InvRotate written out (the same operations in the same order, so
 	// the same bits): this test runs for every candidate pair at every step.
@@ -195,6 +201,8 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 		return true
 	}
 	c.skip.at(a, b, dA)
+	c.swp.start(dA, th, v.Norm())
+	c.swp.genA, c.swp.genB = a.gen, b.gen
 	return false
 }
 
@@ -337,6 +345,7 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.refT, c.refS, c.refQ = a.Q.InvRotate(b.X.Sub(a.X)), b.Q.InvRotate(a.X.Sub(b.X)), a.Q.Conj().Mul(b.Q)
 	c.margin, c.gbar, c.built = margin, gbar, true
 	c.trk.on = false // the next test is a full one
+	c.swp.on = false
 	c.Builds++
 	g := gbar + margin
 	na, nb, ok := nearPair(a, b, g, s)

@@ -351,12 +351,12 @@ func (w *World) detectFns() *detectPass {
 	d.cache = func(worker, lo, hi int) {
 		lz := &w.leases
 		pairs, posed, recs, act, actN := w.pairs, w.posed, lz.recs, lz.act, lz.actN
-		trav, on := lz.trav[:len(posed)], !lz.off
+		trav, u, on := lz.trav[:len(posed)], lz.u[:2*len(posed)], !lz.off
 		sc := &w.scratch[worker]
 		m := lo // the batch's pairs to visit go to act[lo:m]
 		for i := lo; i < hi; i++ {
 			if on { // pairs on a lease: an empty list, not stale (pairLeases), nothing to do
-				if i = unleased(pairs[:hi], recs[:hi], trav, i); i == hi {
+				if i = unleased(pairs[:hi], recs[:hi], trav, u, i); i == hi {
 					break
 				}
 			}
@@ -377,8 +377,8 @@ func (w *World) detectFns() *detectPass {
 				e.stale = true
 				sc.tally.rebuilds++
 				e.cache.Build(pa, pb, g, w.featureSkin(g), &sc.Scratch)
-			} else if e.cache.Empty() {
-				e.cache.Grant(pa, pb, &r.l)
+			} else if e.cache.Empty() && e.cache.Grant(pa, pb, &r.l) {
+				r.weigh(lz.wt)
 			}
 		}
 		if hi > lo {
@@ -470,10 +470,16 @@ func (w *World) detectFns() *detectPass {
 // made anew (their travel sums restart). Entries are compared by address:
 // recs keeps its entries alive, so a new entry cannot take an old one's.
 type pairLeases struct {
-	recs   []pairLease
-	trav   []contact.Travel // the bodies' travel, this pass
-	posed  *contact.Posed   // &w.posed[0] of the leases
-	lawGen uint64           // w.lawGen of the leases
+	recs []pairLease
+	trav []contact.Travel // the bodies' travel, this pass
+	// wt holds each body's two weights of the leases' weighted test
+	// (contact.Lease.SetWeights), fixed with recs: wt[2i] for a body whose
+	// turn counts by its own size, wt[2i+1] for the one whose turn moves
+	// the other (weigh); u the weighted travel (contact.Travel.Weigh)
+	// by the same index, this pass.
+	wt, u  []float64
+	posed  *contact.Posed // &w.posed[0] of the leases
+	lawGen uint64         // w.lawGen of the leases
 	// act[lo:actN[lo]] lists the pairs of the batch [lo, hi) that the cache
 	// stage visited, for the narrow stage.
 	act, actN []int32
@@ -488,25 +494,64 @@ type pairLeases struct {
 	off    bool // tests: every pair visited, as without leases
 }
 
-// pairLease is one pair's lease (64 bytes).
+// pairLease is one pair's lease (88 bytes; what the weighted test reads
+// first): fa and fb index the bodies' weighted travel (pairLeases.u) with
+// the weights of the lease's test.
 type pairLease struct {
-	e    *pairEntry
-	a, b int32
-	l    contact.Lease
+	e      *pairEntry
+	fa, fb int32
+	a, b   int32
+	l      contact.Lease
+}
+
+// weigh gives r's lease, just granted, its weighted test with the weights
+// wt (pairLeases.wt) of its bodies in their roles: the light weight for the
+// body whose turn counts by its own size (B, or A for a swapped lease), the
+// heavy one for the other.
+func (r *pairLease) weigh(wt []float64) {
+	fa, fb := 2*r.a+1, 2*r.b
+	if r.l.Swapped() {
+		fa, fb = 2*r.a, 2*r.b+1
+	}
+	r.fa, r.fb = fa, fb
+	r.l.SetWeights(wt[fa], wt[fb])
 }
 
 // unleased returns the first i' ≥ i below len(pairs) whose pair is not on
 // a lease that holds (len(pairs) if none): the pass's walk over the leased
 // pairs, in a loop of its own so that it keeps its few values in registers.
-func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, i int) int {
+// A lease's weighted test (contact.Lease.Fast: one sum of the bodies'
+// weighted travel u) decides most pairs; Holds, on the travel itself,
+// the others.
+func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, u []float64, i int) int {
 	recs = recs[:len(pairs)]
 	for ; i < len(pairs); i++ {
 		r := &recs[i]
-		if r.e != pairs[i] || !r.l.Holds(trav[r.a], trav[r.b]) {
+		if r.e != pairs[i] {
+			return i
+		}
+		t := r.l.Weighted()
+		if u[r.fa]+u[r.fb] < t {
+			continue
+		}
+		if t != t || !r.l.Holds(trav[r.a], trav[r.b]) { // revoked (NaN), or Holds fails
 			return i
 		}
 	}
 	return len(pairs)
+}
+
+// holds reports whether the pass leaves pair e alone on its lease r for
+// its bodies' travel ta and tb, as unleased decides it, and whether the
+// weighted test decided it (tests).
+func (lz *pairLeases) holds(r *pairLease, e *pairEntry, ta, tb contact.Travel) (held, fast bool) {
+	if r.e != e {
+		return false, false
+	}
+	if r.l.Fast(ta.Weigh(lz.wt[r.fa]) + tb.Weigh(lz.wt[r.fb])) {
+		return true, true
+	}
+	return r.l.Holds(ta, tb), false
 }
 
 // ready readies the leases for a pass over n pairs: every lease dropped
@@ -518,9 +563,10 @@ func (lz *pairLeases) ready(w *World, n int) ([]pairLease, []contact.Travel) {
 	if len(w.posed) > 0 {
 		p0 = &w.posed[0]
 	}
-	if cap(lz.recs) < n || lz.posed != p0 || lz.lawGen != w.lawGen {
+	if cap(lz.recs) < n || lz.posed != p0 || lz.lawGen != w.lawGen || len(lz.wt) != 2*len(w.posed) {
 		lz.recs = make([]pairLease, max(n, len(lz.recs)))
 		lz.posed, lz.lawGen = p0, w.lawGen
+		lz.weigh(w)
 	}
 	lz.recs = lz.recs[:n]
 	if cap(lz.act) < n {
@@ -530,10 +576,63 @@ func (lz *pairLeases) ready(w *World, n int) ([]pairLease, []contact.Travel) {
 		lz.trav = make([]contact.Travel, len(w.posed))
 	}
 	tr := lz.trav[:len(w.posed)]
+	wt, u := lz.wt[:2*len(tr)], lz.u[:2*len(tr)]
+	worn := false
 	for i := range tr {
-		tr[i] = w.posed[i].Travel()
+		t := w.posed[i].Travel()
+		worn = worn || t.Worn()
+		tr[i] = t
+		u[2*i], u[2*i+1] = t.Weigh(wt[2*i]), t.Weigh(wt[2*i+1])
+	}
+	if worn {
+		// A body's travel nears the count above which no lease is
+		// granted (contact.Travel.Worn): every body's travel restarts
+		// from zero and every lease is dropped (its counts are those
+		// before), as when the poses are made anew.
+		for i := range w.posed {
+			w.posed[i].RestartTravel()
+		}
+		clear(tr)
+		clear(u)
+		lz.recs = make([]pairLease, len(lz.recs))
 	}
 	return lz.recs, tr
+}
+
+// weigh sets the bodies' weights of the leases' weighted test, for leases
+// granted from now on (contact.Lease.SetWeights: a lease whose ka or kb is
+// above them gets no weighted test). A lease's coefficients are 1.01·R·(1 +
+// 1e-9) for the moving body's turn (B's, or A's for a swapped lease;
+// contact.Cache.Grant), R its radius, and (d₀ + margin + 1.01·R)·(1 + 1e-9)
+// for the other's: its light weight wt[2i] is the first, computed as Grant
+// does; for its heavy weight wt[2i+1], d₀, the centre distance of a
+// candidate pair, is at most the two radii + gmax plus the Verlet skin twice
+// (bodyPairs), and the margin 2ḡ ≤ 2·gmax (featureSkin), so with R̄ the
+// largest polyhedron among the movable bodies it is (R_i + 2.01·R̄ +
+// 3·gmax + 2·skin)·(1 + 1e-6). The weights only set how often the weighted
+// test decides: a lease it does not cover is decided by Holds.
+func (lz *pairLeases) weigh(w *World) {
+	n := 2 * len(w.posed)
+	if cap(lz.wt) < n {
+		lz.wt, lz.u = make([]float64, n), make([]float64, n)
+	}
+	lz.wt, lz.u = lz.wt[:n], lz.u[:n]
+	rmax := 0.0
+	for _, b := range w.Bodies {
+		if b.Wall < 0 && b.Kind == body.Polyhedral {
+			rmax = max(rmax, b.Poly.Radius)
+		}
+	}
+	gmax := w.MaxGap()
+	for i, b := range w.Bodies {
+		lz.wt[2*i], lz.wt[2*i+1] = 0, 0 // no weighted test
+		if b.Kind != body.Polyhedral || b.Poly == nil {
+			continue
+		}
+		r := b.Poly.Radius
+		lz.wt[2*i] = 1.01 * r * (1 + 1e-9)
+		lz.wt[2*i+1] = (r + 2.01*rmax + 3*gmax + 2*w.skin) * (1 + 1e-6)
+	}
 }
 
 // pairGBar returns the skin ḡ of pair e's material pair, kept in the entry
