@@ -30,7 +30,17 @@ func Damping(zeta, k, mA, mB, gnDot float64) float64 {
 	if zeta == 0 || gnDot == 0 {
 		return 0
 	}
-	return 2 * zeta * math.Sqrt(k*EquivalentMass(mA, mB)) * gnDot // S0 eq. (52)
+	return DampingEq(zeta, k, EquivalentMass(mA, mB), gnDot)
+}
+
+// DampingEq is Damping with the equivalent mass meq = EquivalentMass(mA,
+// mB) given, for a caller that evaluates many contacts of one body pair:
+// f_d = 2ζ√(k m_eq)·ġ_n (S0 eq. 52), exactly 0 for zero ζ or zero gnDot.
+func DampingEq(zeta, k, meq, gnDot float64) float64 {
+	if zeta == 0 || gnDot == 0 {
+		return 0
+	}
+	return 2 * zeta * math.Sqrt(k*meq) * gnDot // S0 eq. (52)
 }
 
 // DampingRamp returns the factor s ∈ [0, 1] that switches the dashpot of

@@ -178,3 +178,22 @@ func rampBounce(t *testing.T, l law.Normal, m, zeta, band, v0 float64) float64 {
 	}
 	return e
 }
+
+// DampingEq with m_eq = EquivalentMass(mA, mB) is Damping to the bit, for
+// free, fixed (+Inf) and mixed masses, zero ζ and zero ġ_n (S0 eq. 52).
+func TestDampingEqSameBits(t *testing.T) {
+	inf := math.Inf(1)
+	for _, m := range [][2]float64{{313.188, 313.188}, {1, 3}, {2.5, inf}, {inf, 0.7}, {inf, inf}} {
+		for _, zeta := range []float64{0, 0.05, 0.5, 1} {
+			for _, k := range []float64{0, 1e7, 3.3e5, inf} {
+				for _, v := range []float64{0, -0.3, 1e-9, 2} {
+					want := law.Damping(zeta, k, m[0], m[1], v)
+					got := law.DampingEq(zeta, k, law.EquivalentMass(m[0], m[1]), v)
+					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+						t.Fatalf("ζ %g k %g m %v ġ %g: DampingEq %g, Damping %g", zeta, k, m, v, got, want)
+					}
+				}
+			}
+		}
+	}
+}

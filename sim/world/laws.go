@@ -28,6 +28,8 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		return
 	}
 	ma, mb := a.MassOrInf(), b.MassOrInf()
+	meq := law.EquivalentMass(ma, mb) // S0 eq. (52), once for the pair's contacts
+	nl := &p.Normal
 	for k := range e.cur {
 		c := &e.cur[k]
 		if !c.Active() {
@@ -35,15 +37,20 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 			continue
 		}
 		gn := c.Gn
-		fn := p.Normal.Force(gn)
+		fn, kc, en := nl.Eval(gn, energy) // S0 eq. (49), its −d/dg and its integral
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-		gnDot := vrel.Dot(c.N)                   // > 0 separating
-		fd := w.dashpot(c, p, ma, mb, gnDot, dt) // S0 eq. (52) (damplag.go)
+		gnDot := vrel.Dot(c.N) // > 0 separating
+		var fd float64
+		if w.dampLag { // S0 eq. (52), lagged (damplag.go)
+			fd = w.dashpot(c, p, ma, mb, gnDot, dt)
+		} else { // S0 eq. (52), k at the current gap
+			fd = dashpotAt(p, gn, 1, kc, meq, gnDot)
+		}
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
 		c.Ft = p.Friction.UpdateStick(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn, w.stickForce(c)) // S0 eq. (54)–(57) (damplag.go)
 		if energy {
-			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
+			c.Epot = en + p.Friction.Potential(&c.Fric)
 		}
 	}
 }
