@@ -9,13 +9,15 @@ func EquivalentMass(mA, mB float64) float64 { return Reduced(mA, mB) }
 // Reduced returns a·b/(a + b), the series combination of two masses or
 // radii, where +Inf stands for "absent" (a fixed body, a plane): Reduced(a,
 // +Inf) = a, and two infinities give +Inf.
+//
+// Written to inline (the laws, the step bound and the sphere path call it
+// per pair): x > MaxFloat64 is math.IsInf(x, 1), and with b = +Inf it
+// returns a, which is +Inf itself when both are.
 func Reduced(a, b float64) float64 {
-	switch {
-	case math.IsInf(a, 1) && math.IsInf(b, 1):
-		return math.Inf(1)
-	case math.IsInf(b, 1):
+	if b > math.MaxFloat64 {
 		return a
-	case math.IsInf(a, 1):
+	}
+	if a > math.MaxFloat64 {
 		return b
 	}
 	return a * b / (a + b)

@@ -197,3 +197,30 @@ func TestDampingEqSameBits(t *testing.T) {
 		}
 	}
 }
+
+// Reduced, written to inline, gives the bits of its former form (the three
+// math.IsInf cases, then a·b/(a + b)) for finite, zero, ±Inf and NaN
+// arguments in either order.
+func TestReducedSameBits(t *testing.T) {
+	inf := math.Inf(1)
+	ref := func(a, b float64) float64 {
+		switch {
+		case math.IsInf(a, 1) && math.IsInf(b, 1):
+			return math.Inf(1)
+		case math.IsInf(b, 1):
+			return a
+		case math.IsInf(a, 1):
+			return b
+		}
+		return a * b / (a + b)
+	}
+	xs := []float64{0, math.Copysign(0, -1), 1e-300, 0.7, 2, 313.188, math.MaxFloat64, inf, -inf, -3, math.NaN()}
+	for _, a := range xs {
+		for _, b := range xs {
+			got, want := law.Reduced(a, b), ref(a, b)
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("Reduced(%g, %g) = %g, want %g", a, b, got, want)
+			}
+		}
+	}
+}

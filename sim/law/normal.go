@@ -214,6 +214,14 @@ func (n *Normal) Eval(g float64, energy bool) (f, k, e float64) {
 		d := n.GBar - g
 		if n.N1 == 1 {
 			f, k = n.Eps1*d, n.Eps1*n.N1 // S0 eq. (49) part (i) and −d/dg, n1 = 1
+			if !energy {
+				return f, k, 0
+			}
+			// ∫ of S0 eq. (49), part (i): powExact(d, 2) is d·d when that
+			// is normal and finite (d > 0 here), as powExact tests.
+			if q := d * d; q >= 0x1p-1022 && q <= math.MaxFloat64 {
+				return f, k, n.Eps1 * q / (n.N1 + 1)
+			}
 		} else {
 			f = n.Eps1 * powExact(d, n.N1)          // S0 eq. (49), part (i)
 			k = n.Eps1 * n.N1 * powExact(d, n.N1-1) // −d/dg of S0 eq. (49), part (i)
