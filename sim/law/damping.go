@@ -9,13 +9,15 @@ func EquivalentMass(mA, mB float64) float64 { return Reduced(mA, mB) }
 // Reduced returns a·b/(a + b), the series combination of two masses or
 // radii, where +Inf stands for "absent" (a fixed body, a plane): Reduced(a,
 // +Inf) = a, and two infinities give +Inf.
+//
+// Written to inline (the laws, the step bound and the sphere path call it
+// per pair): x > MaxFloat64 is math.IsInf(x, 1), and with b = +Inf it
+// returns a, which is +Inf itself when both are.
 func Reduced(a, b float64) float64 {
-	switch {
-	case math.IsInf(a, 1) && math.IsInf(b, 1):
-		return math.Inf(1)
-	case math.IsInf(b, 1):
+	if b > math.MaxFloat64 {
 		return a
-	case math.IsInf(a, 1):
+	}
+	if a > math.MaxFloat64 {
 		return b
 	}
 	return a * b / (a + b)
@@ -30,7 +32,17 @@ func Damping(zeta, k, mA, mB, gnDot float64) float64 {
 	if zeta == 0 || gnDot == 0 {
 		return 0
 	}
-	return 2 * zeta * math.Sqrt(k*EquivalentMass(mA, mB)) * gnDot // S0 eq. (52)
+	return DampingEq(zeta, k, EquivalentMass(mA, mB), gnDot)
+}
+
+// DampingEq is Damping with the equivalent mass meq = EquivalentMass(mA,
+// mB) given, for a caller that evaluates many contacts of one body pair:
+// f_d = 2ζ√(k m_eq)·ġ_n (S0 eq. 52), exactly 0 for zero ζ or zero gnDot.
+func DampingEq(zeta, k, meq, gnDot float64) float64 {
+	if zeta == 0 || gnDot == 0 {
+		return 0
+	}
+	return 2 * zeta * math.Sqrt(k*meq) * gnDot // S0 eq. (52)
 }
 
 // DampingRamp returns the factor s ∈ [0, 1] that switches the dashpot of

@@ -178,3 +178,49 @@ func rampBounce(t *testing.T, l law.Normal, m, zeta, band, v0 float64) float64 {
 	}
 	return e
 }
+
+// DampingEq with m_eq = EquivalentMass(mA, mB) is Damping to the bit, for
+// free, fixed (+Inf) and mixed masses, zero ζ and zero ġ_n (S0 eq. 52).
+func TestDampingEqSameBits(t *testing.T) {
+	inf := math.Inf(1)
+	for _, m := range [][2]float64{{313.188, 313.188}, {1, 3}, {2.5, inf}, {inf, 0.7}, {inf, inf}} {
+		for _, zeta := range []float64{0, 0.05, 0.5, 1} {
+			for _, k := range []float64{0, 1e7, 3.3e5, inf} {
+				for _, v := range []float64{0, -0.3, 1e-9, 2} {
+					want := law.Damping(zeta, k, m[0], m[1], v)
+					got := law.DampingEq(zeta, k, law.EquivalentMass(m[0], m[1]), v)
+					if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+						t.Fatalf("ζ %g k %g m %v ġ %g: DampingEq %g, Damping %g", zeta, k, m, v, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Reduced, written to inline, gives the bits of its former form (the three
+// math.IsInf cases, then a·b/(a + b)) for finite, zero, ±Inf and NaN
+// arguments in either order.
+func TestReducedSameBits(t *testing.T) {
+	inf := math.Inf(1)
+	ref := func(a, b float64) float64 {
+		switch {
+		case math.IsInf(a, 1) && math.IsInf(b, 1):
+			return math.Inf(1)
+		case math.IsInf(b, 1):
+			return a
+		case math.IsInf(a, 1):
+			return b
+		}
+		return a * b / (a + b)
+	}
+	xs := []float64{0, math.Copysign(0, -1), 1e-300, 0.7, 2, 313.188, math.MaxFloat64, inf, -inf, -3, math.NaN()}
+	for _, a := range xs {
+		for _, b := range xs {
+			got, want := law.Reduced(a, b), ref(a, b)
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("Reduced(%g, %g) = %g, want %g", a, b, got, want)
+			}
+		}
+	}
+}

@@ -201,6 +201,43 @@ func (n Normal) Potential(g float64) float64 {
 	return p + n.c2*(gg-g)
 }
 
+// Eval returns, at one gap g, the force f = Force(g), the tangent stiffness
+// k = Stiffness(g) and, when energy, the stored energy e = Potential(g)
+// (else e = 0), with the same bits as the three calls: the laws stage's
+// evaluation of a contact (S0 eq. 49, its −d/dg and its integral). Part (i)
+// of a Barrier law, where the contacts of a resting pack are, is computed
+// here with d = ḡ − g found once (n1 = 1: f = ε1·d and k = ε1·n1, which
+// are ε1·d^1 and ε1·n1·d^0 to the bit); every other case calls the three
+// methods.
+func (n *Normal) Eval(g float64, energy bool) (f, k, e float64) {
+	if n.Kind == Barrier && g < n.GBar && g >= n.F*n.GBar {
+		d := n.GBar - g
+		if n.N1 == 1 {
+			f, k = n.Eps1*d, n.Eps1*n.N1 // S0 eq. (49) part (i) and −d/dg, n1 = 1
+			if !energy {
+				return f, k, 0
+			}
+			// ∫ of S0 eq. (49), part (i): powExact(d, 2) is d·d when that
+			// is normal and finite (d > 0 here), as powExact tests.
+			if q := d * d; q >= 0x1p-1022 && q <= math.MaxFloat64 {
+				return f, k, n.Eps1 * q / (n.N1 + 1)
+			}
+		} else {
+			f = n.Eps1 * powExact(d, n.N1)          // S0 eq. (49), part (i)
+			k = n.Eps1 * n.N1 * powExact(d, n.N1-1) // −d/dg of S0 eq. (49), part (i)
+		}
+		if energy {
+			e = n.Eps1 * powExact(d, n.N1+1) / (n.N1 + 1) // ∫ of S0 eq. (49), part (i)
+		}
+		return f, k, e
+	}
+	f, k = n.Force(g), n.Stiffness(g)
+	if energy {
+		e = n.Potential(g)
+	}
+	return f, k, e
+}
+
 // CriticalDt returns the explicit-integration estimate Δt_c = 2√(m_c/k_c) at
 // gap g for the equivalent mass mc (S0 §2.4.7, Fig. 11): +Inf where k_c = 0
 // (outside the skin), 0 where k_c = +Inf.

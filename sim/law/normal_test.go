@@ -251,3 +251,36 @@ func BenchmarkNormalBarrier(b *testing.B) {
 		i++
 	}
 }
+
+// Normal.Eval is Force, Stiffness and Potential at one gap, to the bit
+// (math.Float64bits equal), for every law shape of allLaws plus the tetrapod
+// collapse's (n1 = 1, n2 = −2, f = 0.5), at gaps across both parts of a
+// barrier, at its switch ḡḡ, at and beyond ḡ, at 0, below 0 and NaN; with
+// energy off it returns e = 0. It fails when Eval's part (i) rounds
+// differently from the three methods (e.g. k = ε1 for n1 ≠ 1, or d taken as
+// ḡ·(1 − g/ḡ)).
+func TestNormalEvalSameBits(t *testing.T) {
+	laws := allLaws(t)
+	tp, err := law.NewNormal(0.005, 1e7, 1, 0.5, -2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	laws = append(laws, tp)
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	for _, l := range laws {
+		gs := []float64{0, -l.GBar, math.NaN(), l.GBar, math.Nextafter(l.GBar, 0), 2 * l.GBar,
+			l.GBarBar(), math.Nextafter(l.GBarBar(), 0), math.Nextafter(l.GBarBar(), 1)}
+		for i := 1; i < 400; i++ {
+			gs = append(gs, l.GBar*float64(i)/397*(1+1e-7*float64(i%7)))
+		}
+		for _, g := range gs {
+			f, k, e := l.Eval(g, true)
+			if !same(f, l.Force(g)) || !same(k, l.Stiffness(g)) || !same(e, l.Potential(g)) {
+				t.Fatalf("%+v at g = %g: Eval = (%g, %g, %g), methods (%g, %g, %g)", l, g, f, k, e, l.Force(g), l.Stiffness(g), l.Potential(g))
+			}
+			if f2, k2, e2 := l.Eval(g, false); !same(f2, f) || !same(k2, k) || e2 != 0 {
+				t.Fatalf("%+v at g = %g: Eval without energy = (%g, %g, %g), want (%g, %g, 0)", l, g, f2, k2, e2, f, k)
+			}
+		}
+	}
+}

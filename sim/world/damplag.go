@@ -80,7 +80,14 @@ func (w *World) dashpot(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt 
 	if w.dampLag {
 		g, s = w.DashpotAt(c, p.Normal.GBar, gnDot, dt)
 	}
-	fd := law.Damping(p.Zeta, p.Normal.Stiffness(g), ma, mb, gnDot) // S0 eq. (52), k at g
+	return dashpotAt(p, g, s, p.Normal.Stiffness(g), law.EquivalentMass(ma, mb), gnDot)
+}
+
+// dashpotAt is dashpot's force with its coefficient's gap g, factor s, the
+// normal law's stiffness k at g and the equivalent mass meq given (lawsPair
+// has k at the current gap and meq for the pair in hand).
+func dashpotAt(p *ContactParams, g, s, k, meq, gnDot float64) float64 {
+	fd := law.DampingEq(p.Zeta, k, meq, gnDot) // S0 eq. (52), k at g
 	if fd != 0 && p.DampBand > 0 {
 		r, _ := law.DampingRamp(g, p.Normal.GBar, p.DampBand)
 		fd *= r // switched on across the band (our regularisation)

@@ -28,6 +28,8 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		return
 	}
 	ma, mb := a.MassOrInf(), b.MassOrInf()
+	meq := law.EquivalentMass(ma, mb) // S0 eq. (52), once for the pair's contacts
+	nl := &p.Normal
 	for k := range e.cur {
 		c := &e.cur[k]
 		if !c.Active() {
@@ -35,15 +37,20 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 			continue
 		}
 		gn := c.Gn
-		fn := p.Normal.Force(gn)
+		fn, kc, en := nl.Eval(gn, energy) // S0 eq. (49), its −d/dg and its integral
 		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-		gnDot := vrel.Dot(c.N)                   // > 0 separating
-		fd := w.dashpot(c, p, ma, mb, gnDot, dt) // S0 eq. (52) (damplag.go)
+		gnDot := vrel.Dot(c.N) // > 0 separating
+		var fd float64
+		if w.dampLag { // S0 eq. (52), lagged (damplag.go)
+			fd = w.dashpot(c, p, ma, mb, gnDot, dt)
+		} else { // S0 eq. (52), k at the current gap
+			fd = dashpotAt(p, gn, 1, kc, meq, gnDot)
+		}
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
 		c.Ft = p.Friction.UpdateStick(&c.Fric, c.N, vt.Scale(dt), vt, c.Fn, w.stickForce(c)) // S0 eq. (54)–(57) (damplag.go)
 		if energy {
-			c.Epot = p.Normal.Potential(gn) + p.Friction.Potential(&c.Fric)
+			c.Epot = en + p.Friction.Potential(&c.Fric)
 		}
 	}
 }
@@ -109,11 +116,8 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	if nw == 1 || len(w.Bodies) < parallelMin {
 		t0 := time.Now()
 		for _, e := range pairs {
-			for k := range e.cur {
-				if c := &e.cur[k]; c.Active() {
-					w.applyContact(e, c, true)
-					w.applyContact(e, c, false)
-				}
+			if len(e.cur) > 0 {
+				w.accumulatePair(e, true, true)
 			}
 		}
 		bad := w.nonFinite()
@@ -182,22 +186,15 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 	for _, e := range pairs {
 		a, b := int(e.A)-lo, int(e.B)-lo
 		inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
-		if !inA && !inB {
+		if !inA && !inB || len(e.cur) == 0 {
 			continue
 		}
-		for k := range e.cur {
-			c := &e.cur[k]
-			if !c.Active() {
-				continue
-			}
-			if inA {
-				w.applyContact(e, c, true)
-				sides[a]++
-			}
-			if inB {
-				w.applyContact(e, c, false)
-				sides[b]++
-			}
+		n := int32(w.accumulatePair(e, inA, inB))
+		if inA {
+			sides[a] += n
+		}
+		if inB {
+			sides[b] += n
 		}
 	}
 	for _, b := range w.Bodies[lo:hi] {
@@ -208,34 +205,47 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 	return nonFinite
 }
 
-// applyContact adds active contact c of pair e to body A's force and
-// moment (sideA) or to body B's, and to its wall's force when that body is
-// a wall's. The force on A is f = Fn·n + Ft; B takes −f.
-func (w *World) applyContact(e *pairEntry, c *contact.Contact, sideA bool) {
-	f := c.N.Scale(c.Fn).Add(c.Ft) // on A
-	if sideA {
-		a := w.Bodies[e.A]
-		if e.smooth { // the force at the contact point
-			p := c.Point()
-			a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
-		} else {
-			a.ApplyForceAt(f, c.PA)
+// accumulatePair adds the active contacts of pair e, in order, to body A's
+// force and moment (inA) and to body B's (inB), each contact to A before B,
+// and to the force of the wall whose body that is; it returns the number
+// of active contacts. The force on A is f = Fn·n + Ft at PA (S0 eq. 39,
+// 53–56; a smooth pair's at the contact point, with the rolling moment M);
+// B takes −f at PB (a smooth pair's at the contact point, B at its image).
+// It is the one home of a contact's force on its bodies: f is found once
+// per contact and the bodies once per pair.
+func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	for k := range e.cur {
+		c := &e.cur[k]
+		if !c.Active() {
+			continue
 		}
-		if a.Wall >= 0 {
-			w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
+		active++
+		f := c.N.Scale(c.Fn).Add(c.Ft) // on A
+		if inA {
+			if e.smooth { // the force at the contact point
+				p := c.Point()
+				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
+			} else {
+				a.ApplyForceAt(f, c.PA)
+			}
+			if a.Wall >= 0 {
+				w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
+			}
 		}
-		return
+		if inB {
+			if e.smooth { // the force at the contact point, B at its image
+				p := c.Point()
+				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
+			} else {
+				b.ApplyForceAt(f.Neg(), c.PB)
+			}
+			if b.Wall >= 0 {
+				w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
+			}
+		}
 	}
-	b := w.Bodies[e.B]
-	if e.smooth { // the force at the contact point, B at its image
-		p := c.Point()
-		b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
-	} else {
-		b.ApplyForceAt(f.Neg(), c.PB)
-	}
-	if b.Wall >= 0 {
-		w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
-	}
+	return active
 }
 
 // contactSums splits the bodies into one contiguous range per worker for
