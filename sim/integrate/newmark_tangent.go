@@ -6,6 +6,7 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -25,6 +26,7 @@ type nmTangent struct {
 	cs     []nmContact // the contacts, pair by pair
 	pairs  []nmPair    // the pairs with contacts, in the world's order
 	z, acc []float64   // tanMul's scratch
+	sc     []nmScale   // per movable body, tanMul's scaling factors
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -56,6 +58,14 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	}
 	T.diag = T.diag[:len(n.nb)]
 	T.off = T.off[:0]
+	if cap(T.sc) < len(n.nb) {
+		T.sc = make([]nmScale, len(n.nb))
+	}
+	T.sc = T.sc[:len(n.nb)]
+	for k := range n.nb {
+		bd := &n.nb[k]
+		T.sc[k] = nmScale{irho: 1 / bd.rho, im: 1 / bd.m, imr: 1 / (bd.m * bd.rho)}
+	}
 	if cap(n.qxi) < len(n.nb) {
 		n.qxi = make([]geom.Mat3, len(n.nb))
 	}
@@ -194,20 +204,30 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		}
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
+		// The levers' cross products r × (column of K or Kθ), each computed
+		// once and shared by the blocks that take it (A–A and A–B share
+		// r_A × K, B–B and B–A r_B × K).
 		var Kta, Ktb geom.Mat3
+		var xaK, xbK, xt [3]geom.Vec3
 		if ka >= 0 {
 			Kta = n.kTheta(ka, dg, nv, dv, ra, ba.W)
-			addBlk(&p.aa, &K, &Kta, ra, -1)
+			xaK = crossCols(ra, &K)
+			xt = crossCols(ra, &Kta)
+			addBlk(&p.aa, &K, &Kta, &xaK, &xt, -1)
 			geoBlk(&p.aa, f, ra, -1)
 		}
 		if kb >= 0 {
 			Ktb = n.kTheta(kb, dg, nv, dv, rb, bb.W)
-			addBlk(&p.bb, &K, &Ktb, rb, -1)
+			xbK = crossCols(rb, &K)
+			xt = crossCols(rb, &Ktb)
+			addBlk(&p.bb, &K, &Ktb, &xbK, &xt, -1)
 			geoBlk(&p.bb, f, rb, 1)
 		}
 		if ka >= 0 && kb >= 0 {
-			addBlk(&p.ab, &K, &Ktb, ra, 1)
-			addBlk(&p.ba, &K, &Kta, rb, 1)
+			xt = crossCols(ra, &Ktb)
+			addBlk(&p.ab, &K, &Ktb, &xaK, &xt, 1)
+			xt = crossCols(rb, &Kta)
+			addBlk(&p.ba, &K, &Kta, &xbK, &xt, 1)
 		}
 		if c.Kind == snap.VF && c.Fn > 0 {
 			// A vertex–face contact: n turns with the face's body and the
@@ -242,25 +262,52 @@ func (n *Newmark) kTheta(k int, dg, nv geom.Vec3, dv *geom.Mat3, r, om geom.Vec3
 	return out
 }
 
-// addBlk adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu) and
-// Kθ (columns δθ) of the column body, moved to the row body's centre
-// through its lever r (column j of [r]×M is r × M_j).
-func addBlk(B *mat6, K, Kt *geom.Mat3, r geom.Vec3, s float64) {
+// crossCols returns r × M_j for the columns M_j of M: the columns of [r]×M.
+func crossCols(r geom.Vec3, M *geom.Mat3) (x [3]geom.Vec3) {
+	for j := 0; j < 3; j++ {
+		x[j] = r.Cross(geom.V(M[0][j], M[1][j], M[2][j]))
+	}
+	return x
+}
+
+// addBlk adds s·[I; [r]×]·[K, Kθ] to B (s = ±1): the force rows K (columns
+// δu) and Kθ (columns δθ) of the column body, moved to the row body's
+// centre through its lever r, with xK and xKt the columns of [r]×K and
+// [r]×Kθ (crossCols). s·x is written as an addition or a subtraction (the
+// same bits).
+func addBlk(B *mat6, K, Kt *geom.Mat3, xK, xKt *[3]geom.Vec3, s float64) {
+	if s < 0 {
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				B[i][j] -= K[i][j]
+				B[i][3+j] -= Kt[i][j]
+			}
+		}
+		for j := 0; j < 3; j++ {
+			x, y := &xK[j], &xKt[j]
+			B[3][j] -= x.X
+			B[4][j] -= x.Y
+			B[5][j] -= x.Z
+			B[3][3+j] -= y.X
+			B[4][3+j] -= y.Y
+			B[5][3+j] -= y.Z
+		}
+		return
+	}
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			B[i][j] += s * K[i][j]
-			B[i][3+j] += s * Kt[i][j]
+			B[i][j] += K[i][j]
+			B[i][3+j] += Kt[i][j]
 		}
 	}
 	for j := 0; j < 3; j++ {
-		x := r.Cross(geom.V(K[0][j], K[1][j], K[2][j]))
-		y := r.Cross(geom.V(Kt[0][j], Kt[1][j], Kt[2][j]))
-		B[3][j] += s * x.X
-		B[4][j] += s * x.Y
-		B[5][j] += s * x.Z
-		B[3][3+j] += s * y.X
-		B[4][3+j] += s * y.Y
-		B[5][3+j] += s * y.Z
+		x, y := &xK[j], &xKt[j]
+		B[3][j] += x.X
+		B[4][j] += x.Y
+		B[5][j] += x.Z
+		B[3][3+j] += y.X
+		B[4][3+j] += y.Y
+		B[5][3+j] += y.Z
 	}
 }
 
@@ -402,12 +449,17 @@ func (n *Newmark) tanMul(v, out []float64) {
 	m := 6 * len(n.nb)
 	T.z, T.acc = resize(T.z, m), resize(T.acc, m)
 	z, acc := T.z, T.acc
+	sc := T.sc[:len(n.nb)]
 	for k := range n.nb {
-		bd := &n.nb[k]
+		xi := &n.nb[k].xi
 		o := 6 * k
 		z[o], z[o+1], z[o+2] = v[o], v[o+1], v[o+2]
-		a := bd.xi.MulV(geom.V(v[o+3], v[o+4], v[o+5])).Scale(1 / bd.rho) // δθ = Ξ δα
-		z[o+3], z[o+4], z[o+5] = a.X, a.Y, a.Z
+		// δθ = Ξ δα / ρ: Ξ·(δα) and the scale as geom's MulV and Scale compute them.
+		a0, a1, a2 := v[o+3], v[o+4], v[o+5]
+		s := sc[k].irho
+		z[o+3] = s * (xi[0][0]*a0 + xi[0][1]*a1 + xi[0][2]*a2)
+		z[o+4] = s * (xi[1][0]*a0 + xi[1][1]*a1 + xi[1][2]*a2)
+		z[o+5] = s * (xi[2][0]*a0 + xi[2][1]*a1 + xi[2][2]*a2)
 	}
 	clear(acc)
 	for _, i := range T.off {
@@ -417,21 +469,28 @@ func (n *Newmark) tanMul(v, out []float64) {
 		mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), (*[6]float64)(acc[kb:kb+6]))
 	}
 	for k := range n.nb {
-		bd := &n.nb[k]
+		xi := &n.nb[k].xi
 		o := 6 * k
 		x := (*[6]float64)(acc[o : o+6])
 		vk := (*[6]float64)(v[o : o+6])
 		ok := (*[6]float64)(out[o : o+6])
-		im := 1 / bd.m
-		xm := bd.xi.TMulV(geom.V(x[3], x[4], x[5])).Scale(1 / (bd.m * bd.rho))
+		im, imr := sc[k].im, sc[k].imr
+		// Ξᵀ·x_θ/(mρ), as geom's TMulV and Scale compute it.
+		x3, x4, x5 := x[3], x[4], x[5]
 		x[0], x[1], x[2] = x[0]*im, x[1]*im, x[2]*im
-		x[3], x[4], x[5] = xm.X, xm.Y, xm.Z
+		x[3] = imr * (xi[0][0]*x3 + xi[1][0]*x4 + xi[2][0]*x5)
+		x[4] = imr * (xi[0][1]*x3 + xi[1][1]*x4 + xi[2][1]*x5)
+		x[5] = imr * (xi[0][2]*x3 + xi[1][2]*x4 + xi[2][2]*x5)
 		D := &T.diag[k]
 		for i := 0; i < 6; i++ {
 			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]
 		}
 	}
 }
+
+// nmScale holds a body's factors of the tangent's scaling (tanMul): 1/ρ,
+// 1/m and 1/(mρ), computed once per tangent.
+type nmScale struct{ irho, im, imr float64 }
 
 // mulAdd6 computes out += B v.
 func mulAdd6(B *mat6, v, out *[6]float64) {
@@ -477,7 +536,7 @@ func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk f
 	_ = rf
 	Nx := geom.Skew(c.N)
 	Fx := geom.Skew(f)
-	P := geom.Identity().Sub(geom.Outer(c.N, c.N))
+	P := law.Projector(c.N)
 	// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
 	M := Nx.Scale(-c.Fn)
 	if B := blk(ka, kf); B != nil {

@@ -349,7 +349,8 @@ func TestBlocksMatchDefinition(t *testing.T) {
 		K, Kt, r, f := rm(), rm(), rv(), rv()
 		s := []float64{-1, 1}[i%2]
 		var got, want mat6
-		addBlk(&got, &K, &Kt, r, s)
+		xK, xKt := crossCols(r, &K), crossCols(r, &Kt)
+		addBlk(&got, &K, &Kt, &xK, &xKt, s)
 		geoBlk(&got, f, r, s)
 		R := geom.Skew(r)
 		RK, RKt, G := R.Mul(K), R.Mul(Kt), geom.Skew(f).Mul(R)

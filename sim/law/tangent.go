@@ -36,17 +36,32 @@ func (f Friction) StickTangent(st FrictionState, n, dgt, gtDot geom.Vec3, fn, fn
 	if st.Sliding {
 		lim = limD
 	}
-	P := geom.Identity().Sub(geom.Outer(n, n))
+	P := Projector(n)
 	m := ftr.Norm()
 	if m <= lim { // sticking, S0 eq. (54)
 		return ftr.Neg(), P.Scale(-f.EpsT), P.Scale(-f.CT), geom.Vec3{}
 	}
 	t := ftr.Scale(1 / m)
-	D := geom.Identity().Sub(geom.Outer(t, t)).Scale(-limD / m).Mul(P) // ∂(−μ_d f_n t)/∂f_tr · P, S0 eq. (56)
+	D := Projector(t).Scale(-limD / m).Mul(P) // ∂(−μ_d f_n t)/∂f_tr · P, S0 eq. (56)
 	if fn > 0 {
 		dFn = t.Scale(-f.MuD)
 	}
 	return t.Scale(-limD), D.Scale(f.EpsT), D.Scale(f.CT), dFn
+}
+
+// Projector returns I − n⊗n, the projection onto the plane normal to the
+// unit vector n (S0 eq. 43–44, the tangential part), entry by entry as
+// geom.Identity().Sub(geom.Outer(n, n)) computes it (the same bits:
+// a − b is a + (−b) in IEEE arithmetic), without its matrix temporaries —
+// the Newton tangents take it per contact and iteration.
+func Projector(n geom.Vec3) geom.Mat3 {
+	xy, xz, yz := n.X*n.Y, n.X*n.Z, n.Y*n.Z
+	yx, zx, zy := n.Y*n.X, n.Z*n.X, n.Z*n.Y
+	return geom.Mat3{
+		{1 - n.X*n.X, 0 - xy, 0 - xz},
+		{0 - yx, 1 - n.Y*n.Y, 0 - yz},
+		{0 - zx, 0 - zy, 1 - n.Z*n.Z},
+	}
 }
 
 // StiffnessSlope returns dk_c/dg of the tangent stiffness k_c = −df_n/dg
