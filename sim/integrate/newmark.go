@@ -110,10 +110,6 @@ type Newmark struct {
 	// "Session 9: newmark's Newton iterations"); scene key
 	// integrator.tangent: fd (true) selects the products.
 	FDProducts bool
-	// noEdgeTerms leaves the edge–edge contacts' geometric terms
-	// (edgeEdgeTerms) out of the assembled tangent, as before session 10:
-	// for tests and measurements.
-	noEdgeTerms bool
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).

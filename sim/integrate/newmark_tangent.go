@@ -234,11 +234,6 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 			// contact point on the face slides with the relative motion.
 			n.vertexFaceTerms(c, f, ra, rb, blk, ka, kb)
 		}
-		if c.Kind == snap.EE && c.Fn > 0 && !n.noEdgeTerms {
-			// An edge–edge contact: n turns with both edges and both
-			// contact points slide along their edges.
-			edgeEdgeTerms(c, f, ra, rb, ba, bb, blk, ka, kb)
-		}
 	}
 }
 
@@ -585,98 +580,6 @@ func addRot(B *mat6, X, Y geom.Mat3) {
 		for j := 0; j < 3; j++ {
 			B[i][3+j] += X[i][j]
 			B[3+i][3+j] += Y[i][j]
-		}
-	}
-}
-
-// edgeEdgeTerms adds the geometric terms of an edge–edge contact c with
-// force f on A (S0 App. eq. 67–69: P_A, P_B the closest points of the two
-// edges' lines, n = (P_A − P_B)/g along their common normal). With a, b
-// the unit edge directions (turning as δa = δθ_A×a, δb = δθ_B×b), c = a·b
-// and sin φ = |a×b|, n = s·(a×b)/sin φ (s = ±1) turns by
-// δn = N_A δθ_A + N_B δθ_B, N_A = (s/sin φ)(a⊗b − c·P),
-// N_B = (s/sin φ)(c·P − b⊗a), P = I − n⊗n (so that N_A + N_B = [δθ×]n
-// for a common rotation), and the force on A changes by f_n·δn: row A
-// takes −[I; [r_A]×]·, row B +[I; [r_B]×]·. The closest points slide
-// along the edges by t_A, t_B relative to the material points: from
-// (P_A − P_B)·a = (P_A − P_B)·b = 0 at the perturbed lines,
-// t_A − c·t_B = −q_a, c·t_A − t_B = −q_b with q_a = δd·a + g n·δa,
-// q_b = δd·b + g n·δb (δd the material points' relative motion, as in
-// pairBlocks), so t_A = (c·q_b − q_a)/sin²φ, t_B = (q_b − c·q_a)/sin²φ;
-// A's moment row (the residual's −r_A×f) takes −t_A·(a×f), B's (+r_B×f)
-// +t_B·(b×f). The velocity's and friction's changes with n are left out,
-// as for vertex–face contacts.
-func edgeEdgeTerms(c *contact.Contact, f, ra, rb geom.Vec3, ba, bb *body.Body, blk func(r, col int) *mat6, ka, kb int) {
-	if ba.Poly == nil || bb.Poly == nil || int(c.FA) >= len(ba.Poly.Edges) || int(c.FB) >= len(bb.Poly.Edges) {
-		return
-	}
-	ea, eb := &ba.Poly.Edges[c.FA], &bb.Poly.Edges[c.FB]
-	a := ba.Q.Rotate(ba.Poly.Verts[ea.V[1]].Sub(ba.Poly.Verts[ea.V[0]])).Unit()
-	b := bb.Q.Rotate(bb.Poly.Verts[eb.V[1]].Sub(bb.Poly.Verts[eb.V[0]])).Unit()
-	nv := c.N
-	m := a.Cross(b)
-	sn := m.Norm()
-	if !(sn > 1e-6) {
-		return // (nearly) parallel edges: detection rejects them too
-	}
-	cs := a.Dot(b)
-	sg := 1.0
-	if m.Dot(nv) < 0 {
-		sg = -1
-	}
-	P := law.Projector(nv)
-	k := sg / sn
-	NA := geom.Outer(a, b).Sub(P.Scale(cs)).Scale(k)
-	NB := P.Scale(cs).Sub(geom.Outer(b, a)).Scale(k)
-	// 1. δf_A = f_n (N_A δθ_A + N_B δθ_B).
-	for _, side := range [2]struct {
-		k int
-		N geom.Mat3
-	}{{ka, NA}, {kb, NB}} {
-		M := side.N.Scale(c.Fn)
-		if B := blk(ka, side.k); B != nil {
-			addRot(B, M.Scale(-1), geom.Skew(ra).Mul(M).Scale(-1))
-		}
-		if B := blk(kb, side.k); B != nil {
-			addRot(B, M, geom.Skew(rb).Mul(M))
-		}
-	}
-	// 2. The sliding contact points: q_a, q_b as rows over (δu, δθ) of A and B.
-	g := c.Gn
-	is2 := 1 / (sn * sn)
-	fa, fb := a.Cross(f).Neg(), b.Cross(f) // A's row takes fa·t_A, B's fb·t_B
-	for _, col := range [2]struct {
-		k      int
-		sgn    float64   // +1 for A's motion, −1 for B's in δd
-		r      geom.Vec3 // the column body's lever
-		ga, gb geom.Vec3 // the g n·δa, g n·δb parts on δθ: g (a×n) for A, g (b×n) for B
-	}{{ka, 1, ra, a.Cross(nv).Scale(g), geom.Vec3{}}, {kb, -1, rb, geom.Vec3{}, b.Cross(nv).Scale(g)}} {
-		if col.k < 0 {
-			continue
-		}
-		// q_a = ua·δu + ta·δθ, q_b = ub·δu + tb·δθ for this column body.
-		ua, ub := a.Scale(col.sgn), b.Scale(col.sgn)
-		ta := col.r.Cross(a).Scale(col.sgn).Add(col.ga) // δd·a = sgn·(a·δu + (r×a)·δθ)
-		tb := col.r.Cross(b).Scale(col.sgn).Add(col.gb)
-		tAu, tAt := ub.Scale(cs).Sub(ua).Scale(is2), tb.Scale(cs).Sub(ta).Scale(is2)
-		tBu, tBt := ub.Sub(ua.Scale(cs)).Scale(is2), tb.Sub(ta.Scale(cs)).Scale(is2)
-		for _, row := range [2]struct {
-			k      int
-			fv     geom.Vec3
-			cu, ct geom.Vec3
-		}{{ka, fa, tAu, tAt}, {kb, fb, tBu, tBt}} {
-			B := blk(row.k, col.k)
-			if B == nil {
-				continue
-			}
-			fr := vec3a(row.fv)
-			cu, ct := vec3a(row.cu), vec3a(row.ct)
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					B[3+i][j] += fr[i] * cu[j]
-					B[3+i][3+j] += fr[i] * ct[j]
-				}
-			}
 		}
 	}
 }
