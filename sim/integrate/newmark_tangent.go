@@ -1,8 +1,6 @@
 package integrate
 
 import (
-	"math"
-
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -97,12 +95,12 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	}
 	// Body by body, in parallel: the inertia blocks and Q^Δ Ξ⁻¹.
 	w.Parallel(len(n.nb), func(k int) {
-		n.inertiaBlock(w, k, &T.diag[k])
 		bd := &n.nb[k]
 		xiInv, ok := bd.xi.Inv()
 		if !ok {
 			xiInv = geom.Identity()
 		}
+		n.inertiaBlock(w, k, &T.diag[k], &xiInv)
 		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
 	// Pair by pair, in parallel: the pair's four blocks.
@@ -355,41 +353,20 @@ func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 
 // inertiaBlock sets B to the inertia part of body k's unscaled tangent in
 // (δu, δθ) coordinates, so that scaleBlock can treat it like the contact
-// blocks: α1·m·I for the translation and, for the rotation, the derivative
-// of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (forward differences of the
-// body-local function, the moment m_e held) times Ξ⁻¹, and the Ξᵀ of the
-// scaling taken out by (Ξᵀ)⁻¹.
-func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
+// blocks: α1·m·I for the translation and, for the rotation, D = the
+// derivative of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (rotJacobian, the
+// moment m_e held) times Ξ⁻¹, and the Ξᵀ of the scaling taken out by
+// (Ξᵀ)⁻¹; xiInv is Ξ⁻¹.
+func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6, xiInv *geom.Mat3) {
 	bd := &n.nb[k]
 	b := w.Bodies[bd.i]
 	*B = mat6{}
 	for i := 0; i < 3; i++ {
 		B[i][i] = bd.m * n.a1
 	}
-	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
-	var D geom.Mat3
-	h := 1e-7 * math.Max(1, bd.alpha.Norm())
-	R0 := bd.q0.Mat()
-	f0 := n.rotResidual(b, bd, &R0, bd.alpha)
-	for j := 0; j < 3; j++ {
-		var e geom.Vec3
-		switch j {
-		case 0:
-			e.X = h
-		case 1:
-			e.Y = h
-		default:
-			e.Z = h
-		}
-		d := n.rotResidual(b, bd, &R0, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
-		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
-	}
+	D := n.rotJacobian(b, bd)
 	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
-	xiInv, ok := bd.xi.Inv()
-	if !ok {
-		xiInv = geom.Identity()
-	}
-	M := xiInv.T().Mul(D).Mul(xiInv)
+	M := xiInv.T().Mul(D).Mul(*xiInv)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			B[3+i][3+j] = M[i][j]
@@ -397,19 +374,52 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 	}
 }
 
-// rotResidual is Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at the trial rotation
-// increment al, as setTrial and residualForces compute it (S0 eq. 5, 6, 9,
-// 15, 19, 22), m_e the moment of the last evaluation; R0 is the rotation
-// matrix of the start-of-step orientation Q^i, so Q^Δ R0 is the trial one.
-func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, R0 *geom.Mat3, al geom.Vec3) geom.Vec3 {
+// rotJacobian returns D = ∂r/∂α of the rotational residual
+// r(α) = Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at its trial rotation increment
+// α (S0 eq. 17, 19, 22; m_e held), in closed form. With Q = Q^Δ(α) and
+// J = Q J₀ Qᵀ (J₀ the start-of-step inertia nmBody.j0, S0 eq. 15), S0 eq. (22)
+// gives ω = Q w̃ and ω̇ = Q ẇ̃ with w̃ = ω^i + Δt ω̇^i + α4 (α − α_p) and
+// ẇ̃ = ω̇^i + α1 (α − α_p), so ω×Jω + Jω̇ = Q h, h = w̃×J₀w̃ + J₀ẇ̃. For
+// Rodrigues parameters (S0 eq. 6, 9; the Cayley form
+// Q = (I − ½[α]×)⁻¹(I + ½[α]×), Ξ = c(I + ½[α]×), c = 4/(4 + |α|²))
+// ΞᵀQ = Ξ, so r = Ξ h − Ξᵀ m_e and, with ∂c/∂α = −(c²/2) α,
+// D = Ξ ∂h/∂α − (c²/2)((I + ½[α]×)h − (I − ½[α]×)m_e) ⊗ α
+// − (c/2)[h + m_e]×, ∂h/∂α = α4([w̃]×J₀ − [J₀w̃]×) + α1 J₀.
+// (Before session 10 D came from forward differences of rotResidual.)
+func (n *Newmark) rotJacobian(b *body.Body, bd *nmBody) geom.Mat3 {
+	al := bd.alpha
 	da := al.Sub(bd.ap)
-	Qd := rodriguesMat(al)                                                          // S0 eq. (6)
-	R := Qd.Mul(*R0)                                                                // Q^Δ Q^i, S0 eq. (5)
-	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody.MulV(R.TMulV(v))) } // S0 eq. (15)
-	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                 // S0 eq. (22)
-	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                       // S0 eq. (22)
-	mt := W.Cross(jmul(W)).Add(jmul(wd))                                            // S0 eq. (19)
-	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                       // S0 eq. (17), (62)
+	J := &bd.j0
+	wt := bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da) // Q^Δᵀ ω, S0 eq. (22)
+	wdt := bd.wd0.AddScaled(n.a1, da)                       // Q^Δᵀ ω̇, S0 eq. (22)
+	jw := J.MulV(wt)
+	h := wt.Cross(jw).Add(J.MulV(wdt)) // Q^Δᵀ(ω×Jω + Jω̇), S0 eq. (19)
+	c := 4 / (4 + al.Norm2())
+	me := b.T
+	hv := h.Add(al.Cross(h).Scale(0.5))   // (I + ½[α]×)h
+	mv := me.Sub(al.Cross(me).Scale(0.5)) // (I − ½[α]×)m_e
+	u := hv.Sub(mv).Scale(-0.5 * c * c)   // D's u⊗α
+	sk := h.Add(me).Scale(-0.5 * c)       // D's [sk]×
+	ala := vec3a(al)
+	var D geom.Mat3
+	for j := 0; j < 3; j++ {
+		var e geom.Vec3 // e_j
+		switch j {
+		case 0:
+			e.X = 1
+		case 1:
+			e.Y = 1
+		default:
+			e.Z = 1
+		}
+		cj := geom.V(J[0][j], J[1][j], J[2][j])
+		// Column j of ∂h/∂α = α4(w̃ × J₀e_j − J₀w̃ × e_j) + α1 J₀e_j, then of
+		// Ξ·it = c(d + ½ α×d), plus u α_j + sk × e_j.
+		d := wt.Cross(cj).Sub(jw.Cross(e)).Scale(n.a4).AddScaled(n.a1, cj)
+		col := d.AddScaled(0.5, al.Cross(d)).Scale(c).AddScaled(ala[j], u).Add(sk.Cross(e))
+		D[0][j], D[1][j], D[2][j] = col.X, col.Y, col.Z
+	}
+	return D
 }
 
 // rodriguesMat is geom.RodriguesMat written out, Q(α) = I + c([α]× +
