@@ -36,9 +36,9 @@ type nmTangent struct {
 // Unknowns and rows are those of residualForces: y_k = (δu, ρ·δα), r_k =
 // ((m ü − f)/m, Ξᵀ(ω×Jω + Jω̇ − m_e)/(mρ)). The blocks:
 //   - inertia (S0 eq. 19, 21–22): ∂r_f/∂δu = α1·I exactly; ∂r_μ/∂δα of
-//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, by forward differences
-//     of that body-local function (Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 —
-//     no world evaluation);
+//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, in closed form
+//     (rotJacobian: Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 — no world
+//     evaluation);
 //   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
 //     relative motion of the contact points (δθ = Ξ δα, S0 eq. 9; r the
 //     levers PA − x_A, PB − x_B) and δv = α4 δu_A + V_A δθ_A − (B's) that
