@@ -4,7 +4,6 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
-	"grainlab/sim/law"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -538,50 +537,71 @@ func (n *Newmark) newtonMatrix(w *world.World) {
 // moment by δr × (∓f). blk(row, col) gives the block of body positions
 // row, col (nil for a fixed body).
 func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk func(r, col int) *mat6, ka, kb int) {
-	kf, rf := kb, rb // the face's body and its lever
-	sf := 1.0        // +1: the face is B's (e_B = Pδd − gδn), −1: A's (e_A = −Pδd + gδn)
+	kf := kb // the face's body: B's (e_B = Pδd − gδn), or A's (e_A = −Pδd + gδn)
 	if c.Swap {
-		kf, rf, sf = ka, ra, -1
+		kf = ka
 	}
-	_ = rf
-	Nx := geom.Skew(c.N)
-	Fx := geom.Skew(f)
-	P := law.Projector(c.N)
-	// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
-	M := Nx.Scale(-c.Fn)
-	if B := blk(ka, kf); B != nil {
-		addRot(B, M.Scale(-1), geom.Skew(ra).Mul(M).Scale(-1))
-	}
-	if B := blk(kb, kf); B != nil {
-		addRot(B, M, geom.Skew(rb).Mul(M))
-	}
-	// 2. The projected point's lever: the moment row of the face's body takes
-	// −[f]×e_B (face on B; its force is −f) or +[f]×e_A (face on A), i.e.
-	// −sf·[f]×e with e = sf·(Pδd − g δn): −[f]×(Pδd − g δn) for both.
-	// δd = G_A q_A − G_B q_B with G = [I, −[r]×]; δn = −[n]× δθ_F.
-	FP := Fx.Mul(P).Scale(-1)
-	for _, side := range [2]struct {
-		k   int
-		r   geom.Vec3
-		sgn float64
-	}{{ka, ra, 1}, {kb, rb, -1}} {
-		B := blk(kf, side.k)
-		if B == nil {
-			continue
+	nv := c.N
+	bAF, bBF := blk(ka, kf), blk(kb, kf)
+	bFA, bFB := blk(kf, ka), blk(kf, kb)
+	for j := 0; j < 3; j++ { // column j of each term
+		var e geom.Vec3
+		switch j {
+		case 0:
+			e.X = 1
+		case 1:
+			e.Y = 1
+		default:
+			e.Z = 1
 		}
-		X := FP.Scale(side.sgn)                         // −[f]×P·(±I) on δu
-		Y := FP.Mul(geom.Skew(side.r)).Scale(-side.sgn) // −[f]×P·(∓[r]×) on δθ
-		if side.k == kf {
-			Y = Y.Add(Fx.Mul(Nx).Scale(-c.Gn)) // −[f]×(−g·(−[n]×)) = −g[f]×[n]× on δθ_F
+		ne := nv.Cross(e) // [n]× e_j
+		// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
+		Mj := ne.Scale(-c.Fn)
+		if bAF != nil {
+			addRotCol(bAF, j, Mj.Neg(), ra.Cross(Mj).Neg())
 		}
-		for i := 0; i < 3; i++ {
-			for j := 0; j < 3; j++ {
-				B[3+i][j] += X[i][j]
-				B[3+i][3+j] += Y[i][j]
+		if bBF != nil {
+			addRotCol(bBF, j, Mj, rb.Cross(Mj))
+		}
+		// 2. The projected point's lever: the face body's moment row takes
+		// −[f]×(Pδd − g δn) with δd = G_A q_A − G_B q_B, G = [I, −[r]×],
+		// δn = −[n]× δθ_F: on δu_s −s·f × P e_j, on δθ_s +s·f × P(r_s × e_j)
+		// (s = +1 for A, −1 for B), and on δθ_F also −g·f × (n × e_j).
+		fPe := f.Cross(e.AddScaled(-nv.Dot(e), nv))
+		for _, side := range [2]struct {
+			B   *mat6
+			k   int
+			r   geom.Vec3
+			sgn float64
+		}{{bFA, ka, ra, 1}, {bFB, kb, rb, -1}} {
+			B := side.B
+			if B == nil {
+				continue
 			}
+			re := side.r.Cross(e)
+			x := fPe.Scale(-side.sgn)
+			y := f.Cross(re.AddScaled(-nv.Dot(re), nv)).Scale(side.sgn)
+			if side.k == kf {
+				y = y.AddScaled(-c.Gn, f.Cross(ne))
+			}
+			B[3][j] += x.X
+			B[4][j] += x.Y
+			B[5][j] += x.Z
+			B[3][3+j] += y.X
+			B[4][3+j] += y.Y
+			B[5][3+j] += y.Z
 		}
 	}
-	_ = sf
+}
+
+// addRotCol adds the 6-vector [x; y] to rotation column j of B.
+func addRotCol(B *mat6, j int, x, y geom.Vec3) {
+	B[0][3+j] += x.X
+	B[1][3+j] += x.Y
+	B[2][3+j] += x.Z
+	B[3][3+j] += y.X
+	B[4][3+j] += y.Y
+	B[5][3+j] += y.Z
 }
 
 // addRot adds the 6×3 column [X; Y] to the rotation columns of B.
