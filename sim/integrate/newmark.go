@@ -199,6 +199,7 @@ type nmBody struct {
 	u, alpha   geom.Vec3 // trial increments (unscaled)
 	up, ap     geom.Vec3 // predictor increments: the unknowns are the corrections to them
 	radius     float64   // bounding radius
+	j0         geom.Mat3 // inertia tensor at step start, world frame (S0 eq. 15), for rotJacobian
 }
 
 // failKind says why a Newton solve did not converge.
@@ -493,7 +494,7 @@ func (n *Newmark) prepare(w *world.World) {
 			rho = math.Max(b.Radius(), 1e-3)
 		}
 		nbd := nmBody{i: i, x0: b.X, v0: b.V, a0: b.F.Scale(b.InvMass()), q0: b.Q, w0: b.W, wd0: wd,
-			m: b.Mass(), rho: rho, radius: b.Radius()}
+			m: b.Mass(), rho: rho, radius: b.Radius(), j0: b.InertiaWorld()}
 		n.nb = append(n.nb, nbd)
 		n.aref = math.Max(n.aref, b.F.Norm()/b.Mass())
 		n.aref = math.Max(n.aref, b.T.Norm()/(b.Mass()*rho))

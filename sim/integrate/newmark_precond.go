@@ -237,21 +237,23 @@ func (B *mat6) lu(piv *[6]uint8) bool {
 	return true
 }
 
-// luSolve computes out = B⁻¹ v from the factors of lu.
+// luSolve computes out = B⁻¹ v from the factors of lu: L y = P v, then
+// U x = y, written out (the loops' operations in their order, so the same
+// bits; no loop counters or bounds checks: it runs for every body at every
+// GMRES iteration).
 func (B *mat6) luSolve(piv *[6]uint8, v, out *[6]float64) {
-	var y [6]float64
-	for i := 0; i < 6; i++ { // L y = P v
-		s := v[piv[i]]
-		for j := 0; j < i; j++ {
-			s -= B[i][j] * y[j]
-		}
-		y[i] = s
-	}
-	for i := 5; i >= 0; i-- { // U x = y
-		s := y[i]
-		for j := i + 1; j < 6; j++ {
-			s -= B[i][j] * out[j]
-		}
-		out[i] = s / B[i][i]
-	}
+	p := piv
+	y0 := v[p[0]]
+	y1 := v[p[1]] - B[1][0]*y0
+	y2 := v[p[2]] - B[2][0]*y0 - B[2][1]*y1
+	y3 := v[p[3]] - B[3][0]*y0 - B[3][1]*y1 - B[3][2]*y2
+	y4 := v[p[4]] - B[4][0]*y0 - B[4][1]*y1 - B[4][2]*y2 - B[4][3]*y3
+	y5 := v[p[5]] - B[5][0]*y0 - B[5][1]*y1 - B[5][2]*y2 - B[5][3]*y3 - B[5][4]*y4
+	x5 := y5 / B[5][5]
+	x4 := (y4 - B[4][5]*x5) / B[4][4]
+	x3 := (y3 - B[3][4]*x4 - B[3][5]*x5) / B[3][3]
+	x2 := (y2 - B[2][3]*x3 - B[2][4]*x4 - B[2][5]*x5) / B[2][2]
+	x1 := (y1 - B[1][2]*x2 - B[1][3]*x3 - B[1][4]*x4 - B[1][5]*x5) / B[1][1]
+	x0 := (y0 - B[0][1]*x1 - B[0][2]*x2 - B[0][3]*x3 - B[0][4]*x4 - B[0][5]*x5) / B[0][0]
+	out[0], out[1], out[2], out[3], out[4], out[5] = x0, x1, x2, x3, x4, x5
 }

@@ -1,8 +1,6 @@
 package integrate
 
 import (
-	"math"
-
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -25,6 +23,7 @@ type nmTangent struct {
 	cs     []nmContact // the contacts, pair by pair
 	pairs  []nmPair    // the pairs with contacts, in the world's order
 	z, acc []float64   // tanMul's scratch
+	sc     []nmScale   // per movable body, tanMul's scaling factors
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -36,9 +35,9 @@ type nmTangent struct {
 // Unknowns and rows are those of residualForces: y_k = (δu, ρ·δα), r_k =
 // ((m ü − f)/m, Ξᵀ(ω×Jω + Jω̇ − m_e)/(mρ)). The blocks:
 //   - inertia (S0 eq. 19, 21–22): ∂r_f/∂δu = α1·I exactly; ∂r_μ/∂δα of
-//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, by forward differences
-//     of that body-local function (Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 —
-//     no world evaluation);
+//     Ξᵀ(ω×Jω + Jω̇ − m_e) with the moment m_e held, in closed form
+//     (rotJacobian: Q^Δ, Ξ, J and ω of S0 eq. 6, 9, 15, 22 — no world
+//     evaluation);
 //   - each active contact: with δd = δu_A + δθ_A×r_A − δu_B − δθ_B×r_B the
 //     relative motion of the contact points (δθ = Ξ δα, S0 eq. 9; r the
 //     levers PA − x_A, PB − x_B) and δv = α4 δu_A + V_A δθ_A − (B's) that
@@ -56,6 +55,14 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	}
 	T.diag = T.diag[:len(n.nb)]
 	T.off = T.off[:0]
+	if cap(T.sc) < len(n.nb) {
+		T.sc = make([]nmScale, len(n.nb))
+	}
+	T.sc = T.sc[:len(n.nb)]
+	for k := range n.nb {
+		bd := &n.nb[k]
+		T.sc[k] = nmScale{irho: 1 / bd.rho, im: 1 / bd.m, imr: 1 / (bd.m * bd.rho)}
+	}
 	if cap(n.qxi) < len(n.nb) {
 		n.qxi = make([]geom.Mat3, len(n.nb))
 	}
@@ -87,12 +94,12 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	}
 	// Body by body, in parallel: the inertia blocks and Q^Δ Ξ⁻¹.
 	w.Parallel(len(n.nb), func(k int) {
-		n.inertiaBlock(w, k, &T.diag[k])
 		bd := &n.nb[k]
 		xiInv, ok := bd.xi.Inv()
 		if !ok {
 			xiInv = geom.Identity()
 		}
+		n.inertiaBlock(w, k, &T.diag[k], &xiInv)
 		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
 	// Pair by pair, in parallel: the pair's four blocks.
@@ -194,20 +201,30 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		}
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
+		// The levers' cross products r × (column of K or Kθ), each computed
+		// once and shared by the blocks that take it (A–A and A–B share
+		// r_A × K, B–B and B–A r_B × K).
 		var Kta, Ktb geom.Mat3
+		var xaK, xbK, xt [3]geom.Vec3
 		if ka >= 0 {
 			Kta = n.kTheta(ka, dg, nv, dv, ra, ba.W)
-			addBlk(&p.aa, &K, &Kta, ra, -1)
+			xaK = crossCols(ra, &K)
+			xt = crossCols(ra, &Kta)
+			addBlk(&p.aa, &K, &Kta, &xaK, &xt, -1)
 			geoBlk(&p.aa, f, ra, -1)
 		}
 		if kb >= 0 {
 			Ktb = n.kTheta(kb, dg, nv, dv, rb, bb.W)
-			addBlk(&p.bb, &K, &Ktb, rb, -1)
+			xbK = crossCols(rb, &K)
+			xt = crossCols(rb, &Ktb)
+			addBlk(&p.bb, &K, &Ktb, &xbK, &xt, -1)
 			geoBlk(&p.bb, f, rb, 1)
 		}
 		if ka >= 0 && kb >= 0 {
-			addBlk(&p.ab, &K, &Ktb, ra, 1)
-			addBlk(&p.ba, &K, &Kta, rb, 1)
+			xt = crossCols(ra, &Ktb)
+			addBlk(&p.ab, &K, &Ktb, &xaK, &xt, 1)
+			xt = crossCols(rb, &Kta)
+			addBlk(&p.ba, &K, &Kta, &xbK, &xt, 1)
 		}
 		if c.Kind == snap.VF && c.Fn > 0 {
 			// A vertex–face contact: n turns with the face's body and the
@@ -242,25 +259,52 @@ func (n *Newmark) kTheta(k int, dg, nv geom.Vec3, dv *geom.Mat3, r, om geom.Vec3
 	return out
 }
 
-// addBlk adds s·[I; [r]×]·[K, Kθ] to B: the force rows K (columns δu) and
-// Kθ (columns δθ) of the column body, moved to the row body's centre
-// through its lever r (column j of [r]×M is r × M_j).
-func addBlk(B *mat6, K, Kt *geom.Mat3, r geom.Vec3, s float64) {
+// crossCols returns r × M_j for the columns M_j of M: the columns of [r]×M.
+func crossCols(r geom.Vec3, M *geom.Mat3) (x [3]geom.Vec3) {
+	for j := 0; j < 3; j++ {
+		x[j] = r.Cross(geom.V(M[0][j], M[1][j], M[2][j]))
+	}
+	return x
+}
+
+// addBlk adds s·[I; [r]×]·[K, Kθ] to B (s = ±1): the force rows K (columns
+// δu) and Kθ (columns δθ) of the column body, moved to the row body's
+// centre through its lever r, with xK and xKt the columns of [r]×K and
+// [r]×Kθ (crossCols). s·x is written as an addition or a subtraction (the
+// same bits).
+func addBlk(B *mat6, K, Kt *geom.Mat3, xK, xKt *[3]geom.Vec3, s float64) {
+	if s < 0 {
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				B[i][j] -= K[i][j]
+				B[i][3+j] -= Kt[i][j]
+			}
+		}
+		for j := 0; j < 3; j++ {
+			x, y := &xK[j], &xKt[j]
+			B[3][j] -= x.X
+			B[4][j] -= x.Y
+			B[5][j] -= x.Z
+			B[3][3+j] -= y.X
+			B[4][3+j] -= y.Y
+			B[5][3+j] -= y.Z
+		}
+		return
+	}
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			B[i][j] += s * K[i][j]
-			B[i][3+j] += s * Kt[i][j]
+			B[i][j] += K[i][j]
+			B[i][3+j] += Kt[i][j]
 		}
 	}
 	for j := 0; j < 3; j++ {
-		x := r.Cross(geom.V(K[0][j], K[1][j], K[2][j]))
-		y := r.Cross(geom.V(Kt[0][j], Kt[1][j], Kt[2][j]))
-		B[3][j] += s * x.X
-		B[4][j] += s * x.Y
-		B[5][j] += s * x.Z
-		B[3][3+j] += s * y.X
-		B[4][3+j] += s * y.Y
-		B[5][3+j] += s * y.Z
+		x, y := &xK[j], &xKt[j]
+		B[3][j] += x.X
+		B[4][j] += x.Y
+		B[5][j] += x.Z
+		B[3][3+j] += y.X
+		B[4][3+j] += y.Y
+		B[5][3+j] += y.Z
 	}
 }
 
@@ -308,41 +352,20 @@ func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 
 // inertiaBlock sets B to the inertia part of body k's unscaled tangent in
 // (δu, δθ) coordinates, so that scaleBlock can treat it like the contact
-// blocks: α1·m·I for the translation and, for the rotation, the derivative
-// of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (forward differences of the
-// body-local function, the moment m_e held) times Ξ⁻¹, and the Ξᵀ of the
-// scaling taken out by (Ξᵀ)⁻¹.
-func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
+// blocks: α1·m·I for the translation and, for the rotation, D = the
+// derivative of Ξᵀ(ω×Jω + Jω̇ − m_e) with respect to δα (rotJacobian, the
+// moment m_e held) times Ξ⁻¹, and the Ξᵀ of the scaling taken out by
+// (Ξᵀ)⁻¹; xiInv is Ξ⁻¹.
+func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6, xiInv *geom.Mat3) {
 	bd := &n.nb[k]
 	b := w.Bodies[bd.i]
 	*B = mat6{}
 	for i := 0; i < 3; i++ {
 		B[i][i] = bd.m * n.a1
 	}
-	// D = ∂[Ξᵀ(ω×Jω + Jω̇ − m_e)]/∂α (S0 eq. 17, 19, 22).
-	var D geom.Mat3
-	h := 1e-7 * math.Max(1, bd.alpha.Norm())
-	R0 := bd.q0.Mat()
-	f0 := n.rotResidual(b, bd, &R0, bd.alpha)
-	for j := 0; j < 3; j++ {
-		var e geom.Vec3
-		switch j {
-		case 0:
-			e.X = h
-		case 1:
-			e.Y = h
-		default:
-			e.Z = h
-		}
-		d := n.rotResidual(b, bd, &R0, bd.alpha.Add(e)).Sub(f0).Scale(1 / h)
-		D[0][j], D[1][j], D[2][j] = d.X, d.Y, d.Z
-	}
+	D := n.rotJacobian(b, bd)
 	// In (δθ = Ξ δα) coordinates and before the row's Ξᵀ: Ξ⁻ᵀ D Ξ⁻¹.
-	xiInv, ok := bd.xi.Inv()
-	if !ok {
-		xiInv = geom.Identity()
-	}
-	M := xiInv.T().Mul(D).Mul(xiInv)
+	M := xiInv.T().Mul(D).Mul(*xiInv)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			B[3+i][3+j] = M[i][j]
@@ -350,19 +373,52 @@ func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6) {
 	}
 }
 
-// rotResidual is Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at the trial rotation
-// increment al, as setTrial and residualForces compute it (S0 eq. 5, 6, 9,
-// 15, 19, 22), m_e the moment of the last evaluation; R0 is the rotation
-// matrix of the start-of-step orientation Q^i, so Q^Δ R0 is the trial one.
-func (n *Newmark) rotResidual(b *body.Body, bd *nmBody, R0 *geom.Mat3, al geom.Vec3) geom.Vec3 {
+// rotJacobian returns D = ∂r/∂α of the rotational residual
+// r(α) = Ξᵀ(ω×Jω + Jω̇ − m_e) of body b at its trial rotation increment
+// α (S0 eq. 17, 19, 22; m_e held), in closed form. With Q = Q^Δ(α) and
+// J = Q J₀ Qᵀ (J₀ the start-of-step inertia nmBody.j0, S0 eq. 15), S0 eq. (22)
+// gives ω = Q w̃ and ω̇ = Q ẇ̃ with w̃ = ω^i + Δt ω̇^i + α4 (α − α_p) and
+// ẇ̃ = ω̇^i + α1 (α − α_p), so ω×Jω + Jω̇ = Q h, h = w̃×J₀w̃ + J₀ẇ̃. For
+// Rodrigues parameters (S0 eq. 6, 9; the Cayley form
+// Q = (I − ½[α]×)⁻¹(I + ½[α]×), Ξ = c(I + ½[α]×), c = 4/(4 + |α|²))
+// ΞᵀQ = Ξ, so r = Ξ h − Ξᵀ m_e and, with ∂c/∂α = −(c²/2) α,
+// D = Ξ ∂h/∂α − (c²/2)((I + ½[α]×)h − (I − ½[α]×)m_e) ⊗ α
+// − (c/2)[h + m_e]×, ∂h/∂α = α4([w̃]×J₀ − [J₀w̃]×) + α1 J₀.
+// (Before session 10 D came from forward differences of rotResidual.)
+func (n *Newmark) rotJacobian(b *body.Body, bd *nmBody) geom.Mat3 {
+	al := bd.alpha
 	da := al.Sub(bd.ap)
-	Qd := rodriguesMat(al)                                                            // S0 eq. (6)
-	R := Qd.Mul(*R0)                                                                  // Q^Δ Q^i, S0 eq. (5)
-	jmul := func(v geom.Vec3) geom.Vec3 { return R.MulV(b.IBody().MulV(R.TMulV(v))) } // S0 eq. (15)
-	W := Qd.MulV(bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da))                   // S0 eq. (22)
-	wd := Qd.MulV(bd.wd0.AddScaled(n.a1, da))                                         // S0 eq. (22)
-	mt := W.Cross(jmul(W)).Add(jmul(wd))                                              // S0 eq. (19)
-	return rodriguesXi(al).TMulV(mt.Sub(b.T))                                         // S0 eq. (17), (62)
+	J := &bd.j0
+	wt := bd.w0.AddScaled(n.dt, bd.wd0).AddScaled(n.a4, da) // Q^Δᵀ ω, S0 eq. (22)
+	wdt := bd.wd0.AddScaled(n.a1, da)                       // Q^Δᵀ ω̇, S0 eq. (22)
+	jw := J.MulV(wt)
+	h := wt.Cross(jw).Add(J.MulV(wdt)) // Q^Δᵀ(ω×Jω + Jω̇), S0 eq. (19)
+	c := 4 / (4 + al.Norm2())
+	me := b.T
+	hv := h.Add(al.Cross(h).Scale(0.5))   // (I + ½[α]×)h
+	mv := me.Sub(al.Cross(me).Scale(0.5)) // (I − ½[α]×)m_e
+	u := hv.Sub(mv).Scale(-0.5 * c * c)   // D's u⊗α
+	sk := h.Add(me).Scale(-0.5 * c)       // D's [sk]×
+	ala := vec3a(al)
+	var D geom.Mat3
+	for j := 0; j < 3; j++ {
+		var e geom.Vec3 // e_j
+		switch j {
+		case 0:
+			e.X = 1
+		case 1:
+			e.Y = 1
+		default:
+			e.Z = 1
+		}
+		cj := geom.V(J[0][j], J[1][j], J[2][j])
+		// Column j of ∂h/∂α = α4(w̃ × J₀e_j − J₀w̃ × e_j) + α1 J₀e_j, then of
+		// Ξ·it = c(d + ½ α×d), plus u α_j + sk × e_j.
+		d := wt.Cross(cj).Sub(jw.Cross(e)).Scale(n.a4).AddScaled(n.a1, cj)
+		col := d.AddScaled(0.5, al.Cross(d)).Scale(c).AddScaled(ala[j], u).Add(sk.Cross(e))
+		D[0][j], D[1][j], D[2][j] = col.X, col.Y, col.Z
+	}
+	return D
 }
 
 // rodriguesMat is geom.RodriguesMat written out, Q(α) = I + c([α]× +
@@ -402,12 +458,17 @@ func (n *Newmark) tanMul(v, out []float64) {
 	m := 6 * len(n.nb)
 	T.z, T.acc = resize(T.z, m), resize(T.acc, m)
 	z, acc := T.z, T.acc
+	sc := T.sc[:len(n.nb)]
 	for k := range n.nb {
-		bd := &n.nb[k]
+		xi := &n.nb[k].xi
 		o := 6 * k
 		z[o], z[o+1], z[o+2] = v[o], v[o+1], v[o+2]
-		a := bd.xi.MulV(geom.V(v[o+3], v[o+4], v[o+5])).Scale(1 / bd.rho) // δθ = Ξ δα
-		z[o+3], z[o+4], z[o+5] = a.X, a.Y, a.Z
+		// δθ = Ξ δα / ρ: Ξ·(δα) and the scale as geom's MulV and Scale compute them.
+		a0, a1, a2 := v[o+3], v[o+4], v[o+5]
+		s := sc[k].irho
+		z[o+3] = s * (xi[0][0]*a0 + xi[0][1]*a1 + xi[0][2]*a2)
+		z[o+4] = s * (xi[1][0]*a0 + xi[1][1]*a1 + xi[1][2]*a2)
+		z[o+5] = s * (xi[2][0]*a0 + xi[2][1]*a1 + xi[2][2]*a2)
 	}
 	clear(acc)
 	for _, i := range T.off {
@@ -417,21 +478,28 @@ func (n *Newmark) tanMul(v, out []float64) {
 		mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), (*[6]float64)(acc[kb:kb+6]))
 	}
 	for k := range n.nb {
-		bd := &n.nb[k]
+		xi := &n.nb[k].xi
 		o := 6 * k
 		x := (*[6]float64)(acc[o : o+6])
 		vk := (*[6]float64)(v[o : o+6])
 		ok := (*[6]float64)(out[o : o+6])
-		im := 1 / bd.m
-		xm := bd.xi.TMulV(geom.V(x[3], x[4], x[5])).Scale(1 / (bd.m * bd.rho))
+		im, imr := sc[k].im, sc[k].imr
+		// Ξᵀ·x_θ/(mρ), as geom's TMulV and Scale compute it.
+		x3, x4, x5 := x[3], x[4], x[5]
 		x[0], x[1], x[2] = x[0]*im, x[1]*im, x[2]*im
-		x[3], x[4], x[5] = xm.X, xm.Y, xm.Z
+		x[3] = imr * (xi[0][0]*x3 + xi[1][0]*x4 + xi[2][0]*x5)
+		x[4] = imr * (xi[0][1]*x3 + xi[1][1]*x4 + xi[2][1]*x5)
+		x[5] = imr * (xi[0][2]*x3 + xi[1][2]*x4 + xi[2][2]*x5)
 		D := &T.diag[k]
 		for i := 0; i < 6; i++ {
 			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]
 		}
 	}
 }
+
+// nmScale holds a body's factors of the tangent's scaling (tanMul): 1/ρ,
+// 1/m and 1/(mρ), computed once per tangent.
+type nmScale struct{ irho, im, imr float64 }
 
 // mulAdd6 computes out += B v.
 func mulAdd6(B *mat6, v, out *[6]float64) {
@@ -469,50 +537,71 @@ func (n *Newmark) newtonMatrix(w *world.World) {
 // moment by δr × (∓f). blk(row, col) gives the block of body positions
 // row, col (nil for a fixed body).
 func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk func(r, col int) *mat6, ka, kb int) {
-	kf, rf := kb, rb // the face's body and its lever
-	sf := 1.0        // +1: the face is B's (e_B = Pδd − gδn), −1: A's (e_A = −Pδd + gδn)
+	kf := kb // the face's body: B's (e_B = Pδd − gδn), or A's (e_A = −Pδd + gδn)
 	if c.Swap {
-		kf, rf, sf = ka, ra, -1
+		kf = ka
 	}
-	_ = rf
-	Nx := geom.Skew(c.N)
-	Fx := geom.Skew(f)
-	P := geom.Identity().Sub(geom.Outer(c.N, c.N))
-	// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
-	M := Nx.Scale(-c.Fn)
-	if B := blk(ka, kf); B != nil {
-		addRot(B, M.Scale(-1), geom.Skew(ra).Mul(M).Scale(-1))
-	}
-	if B := blk(kb, kf); B != nil {
-		addRot(B, M, geom.Skew(rb).Mul(M))
-	}
-	// 2. The projected point's lever: the moment row of the face's body takes
-	// −[f]×e_B (face on B; its force is −f) or +[f]×e_A (face on A), i.e.
-	// −sf·[f]×e with e = sf·(Pδd − g δn): −[f]×(Pδd − g δn) for both.
-	// δd = G_A q_A − G_B q_B with G = [I, −[r]×]; δn = −[n]× δθ_F.
-	FP := Fx.Mul(P).Scale(-1)
-	for _, side := range [2]struct {
-		k   int
-		r   geom.Vec3
-		sgn float64
-	}{{ka, ra, 1}, {kb, rb, -1}} {
-		B := blk(kf, side.k)
-		if B == nil {
-			continue
+	nv := c.N
+	bAF, bBF := blk(ka, kf), blk(kb, kf)
+	bFA, bFB := blk(kf, ka), blk(kf, kb)
+	for j := 0; j < 3; j++ { // column j of each term
+		var e geom.Vec3
+		switch j {
+		case 0:
+			e.X = 1
+		case 1:
+			e.Y = 1
+		default:
+			e.Z = 1
 		}
-		X := FP.Scale(side.sgn)                         // −[f]×P·(±I) on δu
-		Y := FP.Mul(geom.Skew(side.r)).Scale(-side.sgn) // −[f]×P·(∓[r]×) on δθ
-		if side.k == kf {
-			Y = Y.Add(Fx.Mul(Nx).Scale(-c.Gn)) // −[f]×(−g·(−[n]×)) = −g[f]×[n]× on δθ_F
+		ne := nv.Cross(e) // [n]× e_j
+		// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
+		Mj := ne.Scale(-c.Fn)
+		if bAF != nil {
+			addRotCol(bAF, j, Mj.Neg(), ra.Cross(Mj).Neg())
 		}
-		for i := 0; i < 3; i++ {
-			for j := 0; j < 3; j++ {
-				B[3+i][j] += X[i][j]
-				B[3+i][3+j] += Y[i][j]
+		if bBF != nil {
+			addRotCol(bBF, j, Mj, rb.Cross(Mj))
+		}
+		// 2. The projected point's lever: the face body's moment row takes
+		// −[f]×(Pδd − g δn) with δd = G_A q_A − G_B q_B, G = [I, −[r]×],
+		// δn = −[n]× δθ_F: on δu_s −s·f × P e_j, on δθ_s +s·f × P(r_s × e_j)
+		// (s = +1 for A, −1 for B), and on δθ_F also −g·f × (n × e_j).
+		fPe := f.Cross(e.AddScaled(-nv.Dot(e), nv))
+		for _, side := range [2]struct {
+			B   *mat6
+			k   int
+			r   geom.Vec3
+			sgn float64
+		}{{bFA, ka, ra, 1}, {bFB, kb, rb, -1}} {
+			B := side.B
+			if B == nil {
+				continue
 			}
+			re := side.r.Cross(e)
+			x := fPe.Scale(-side.sgn)
+			y := f.Cross(re.AddScaled(-nv.Dot(re), nv)).Scale(side.sgn)
+			if side.k == kf {
+				y = y.AddScaled(-c.Gn, f.Cross(ne))
+			}
+			B[3][j] += x.X
+			B[4][j] += x.Y
+			B[5][j] += x.Z
+			B[3][3+j] += y.X
+			B[4][3+j] += y.Y
+			B[5][3+j] += y.Z
 		}
 	}
-	_ = sf
+}
+
+// addRotCol adds the 6-vector [x; y] to rotation column j of B.
+func addRotCol(B *mat6, j int, x, y geom.Vec3) {
+	B[0][3+j] += x.X
+	B[1][3+j] += x.Y
+	B[2][3+j] += x.Z
+	B[3][3+j] += y.X
+	B[4][3+j] += y.Y
+	B[5][3+j] += y.Z
 }
 
 // addRot adds the 6×3 column [X; Y] to the rotation columns of B.

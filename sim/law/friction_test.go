@@ -250,3 +250,24 @@ func TestFrictionUpdateStickNoGrowth(t *testing.T) {
 		}
 	}
 }
+
+// Projector gives the bits of geom.Identity().Sub(geom.Outer(n, n)) (the
+// tangents' projection written out), signed zeros included, for random
+// unit vectors and the axes.
+func TestProjectorSameBits(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	ns := []geom.Vec3{geom.V(1, 0, 0), geom.V(0, -1, 0), geom.V(0, 0, 1), geom.V(-1, 0, 0)}
+	for i := 0; i < 10000; i++ {
+		ns = append(ns, geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit())
+	}
+	for _, n := range ns {
+		got, want := law.Projector(n), geom.Identity().Sub(geom.Outer(n, n))
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
+					t.Fatalf("n %v: P[%d][%d] = %v, want %v (bit for bit)", n, i, j, got[i][j], want[i][j])
+				}
+			}
+		}
+	}
+}

@@ -620,16 +620,16 @@ func (lz *pairLeases) weigh(w *World) {
 	rmax := 0.0
 	for _, b := range w.Bodies {
 		if b.Wall < 0 && b.Kind == body.Polyhedral {
-			rmax = max(rmax, b.Poly.Radius)
+			rmax = max(rmax, b.Poly().Radius)
 		}
 	}
 	gmax := w.MaxGap()
 	for i, b := range w.Bodies {
 		lz.wt[2*i], lz.wt[2*i+1] = 0, 0 // no weighted test
-		if b.Kind != body.Polyhedral || b.Poly == nil {
+		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
 		}
-		r := b.Poly.Radius
+		r := b.Poly().Radius
 		lz.wt[2*i] = 1.01 * r * (1 + 1e-9)
 		lz.wt[2*i+1] = (r + 2.01*rmax + 3*gmax + 2*w.skin) * (1 + 1e-6)
 	}

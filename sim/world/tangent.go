@@ -121,18 +121,17 @@ func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact,
 				}
 			}
 			vt := vrel.Sub(c.N.Scale(gnDot))
-			_, dDgt, dGtDot, dFn := p.Friction.StickTangent(st, c.N, vt.Scale(dt), vt, Fn, w.stickForce(c))
+			_, dV, dFn := p.Friction.StickTangent(st, c.N, vt.Scale(dt), vt, dt, Fn, w.stickForce(c))
 			dir := c.N.Add(dFn) // ∂f_A/∂f_n: the normal force and the sliding friction
 			dg := dir.Scale(dFdg)
-			// dv = (dt·∂/∂Δg_t + ∂/∂ġ_t)·P + dir⊗(∂f_n/∂ġ_n·n), P = I − n⊗n:
-			// M·P = M − (M n)⊗n.
-			var dv geom.Mat3
+			// dv = ∂f_t/∂ġ_t (tangential, StickTangent) + dir⊗(∂f_n/∂ġ_n·n).
 			nd := c.N.Scale(dFdgd)
+			da := [3]float64{dir.X, dir.Y, dir.Z}
+			dv := dV
 			for i := 0; i < 3; i++ {
-				m := geom.V(dt*dDgt[i][0]+dGtDot[i][0], dt*dDgt[i][1]+dGtDot[i][1], dt*dDgt[i][2]+dGtDot[i][2])
-				mn := m.Dot(c.N)
-				di := [3]float64{dir.X, dir.Y, dir.Z}[i]
-				dv[i] = [3]float64{m.X - mn*c.N.X + di*nd.X, m.Y - mn*c.N.Y + di*nd.Y, m.Z - mn*c.N.Z + di*nd.Z}
+				dv[i][0] += da[i] * nd.X
+				dv[i][1] += da[i] * nd.Y
+				dv[i][2] += da[i] * nd.Z
 			}
 			f(int(e.A), int(e.B), c, dg, dv)
 		}
