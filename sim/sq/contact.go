@@ -114,18 +114,18 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	var sol newtonState
 	ok := false
 	iter := 0
-	var A, B posed
+	var pqa, pqb prep // the shapes' preps at this scale, unless their own serve
+	A := posed{c: geom.Vec3{}, r: &identM, ident: true, q: &pqa}
+	B := posed{c: fr.cb, r: &fr.rab, q: &pqb}
 	if qa != nil {
-		A.c, A.r, A.ident = geom.Vec3{}, geom.Identity(), true
-		qa.scaledInto(&A.q, L, invL)
+		A.q = qa.scaled(&pqa, L, invL)
 	} else {
-		fr.placeA(&A, a)
+		a.prepInto(&pqa, invL)
 	}
 	if qb != nil {
-		B.c, B.r, B.ident = fr.cb, fr.rab, false
-		qb.scaledInto(&B.q, L, invL)
+		B.q = qb.scaled(&pqb, L, invL)
 	} else {
-		fr.placeB(&B, b)
+		b.prepInto(&pqb, invL)
 	}
 	if warm != nil && warm.IsFinite() {
 		sol.x = warm.Scale(invL)
@@ -147,6 +147,7 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	finish(res, &A, &B, &sol)
 	res.Iter = iter
 	res.Converged = ok
+	res.Err = nil
 	if !ok {
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
@@ -168,16 +169,16 @@ type frame struct {
 	invL float64
 }
 
-// placeA sets ps to shape s (of A, or a blend of it) in the frame.
-func (fr *frame) placeA(ps *posed, s Shape) {
-	ps.c, ps.r, ps.ident = geom.Vec3{}, geom.Identity(), true
-	s.prepInto(&ps.q, fr.invL)
-}
-
-// placeB sets ps to shape s (of B, or a blend of it) in the frame.
-func (fr *frame) placeB(ps *posed, s Shape) {
-	ps.c, ps.r, ps.ident = fr.cb, fr.rab, false
-	s.prepInto(&ps.q, fr.invL)
+// placed returns shape s's prep q (computed into q, of A or B, or a blend
+// of either) placed in the frame: as A, at the origin without rotation,
+// else as B. (Values with pointers to the caller's q and fr, not stores
+// through pointers, so that neither escapes to the heap.)
+func (fr *frame) placed(s Shape, q *prep, isA bool) posed {
+	s.prepInto(q, fr.invL)
+	if isA {
+		return posed{c: geom.Vec3{}, r: &identM, ident: true, q: q}
+	}
+	return posed{c: fr.cb, r: &fr.rab, q: q}
 }
 
 // defaultSteps returns the continuation step count N for the pair.
@@ -198,9 +199,9 @@ func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *ne
 	for k := 1; k <= n; k++ {
 		t := float64(k) / float64(n)
 		if k < n {
-			var A, B posed
-			fr.placeA(&A, blend(a, r1, t)) // S1 eq. (26)–(27)
-			fr.placeB(&B, blend(b, r2, t))
+			var qa, qb prep
+			A := fr.placed(blend(a, r1, t), &qa, true) // S1 eq. (26)–(27)
+			B := fr.placed(blend(b, r2, t), &qb, false)
 			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter)
 		} else {
 			ok = newton(fa, fb, st, o.Tol, o.MaxIter)
@@ -402,9 +403,11 @@ func solve4(m *[4][5]float64) ([4]float64, bool) {
 	return [4]float64{x0, x1, x2, x3}, true
 }
 
-// finish sets r to the normal at the midway point and the overlap along the
-// contact line, S1 eq. (36)–(37), lengths in the scaled frame (the other
-// fields cleared).
+// finish sets r's point, normal, contact-line intersections, gap and
+// overlap (S1 eq. 36–37: the normal at the midway point, the overlap along
+// the contact line), lengths in the scaled frame; the caller sets the rest
+// (Local, Iter, Converged, Err), field by field instead of clearing the
+// whole result first.
 func finish(r *ContactResult, A, B *posed, st *newtonState) {
 	ea, eb := st.ea(), st.eb()
 	// At the solution ∇F_A ∥ −∇F_B; average the two unit normals (S1 §2.3: n₁₂ = ∇F₁/|∇F₁| = −∇F₂/|∇F₂|).
@@ -417,10 +420,11 @@ func finish(r *ContactResult, A, B *posed, st *newtonState) {
 	}
 	sa := A.lineExit(st.x, n.Neg(), ea)
 	sb := B.lineExit(st.x, n, eb)
-	*r = ContactResult{Point: st.x, Normal: n}
+	r.Point, r.Normal = st.x, n
 	r.PA = st.x.AddScaled(-sa, n)
 	r.PB = st.x.AddScaled(sb, n)
 	r.Gap = r.PA.Sub(r.PB).Dot(n) // S1 after eq. (36): δ_n = X_i − X_j along the contact line
+	r.InContact, r.Overlap = false, 0
 	if r.Gap < 0 {
 		r.InContact, r.Overlap = true, -r.Gap
 	}
@@ -497,9 +501,9 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		return s
 	}
 	// Fallback: radial projection of X₀ onto the surface, measured along d.
-	x := tmulV(&ps.r, x0.Sub(ps.c))
+	x := tmulV(ps.r, x0.Sub(ps.c))
 	if g := ps.q.root1(ps.q.phi(x)); g > 0 {
-		p := mulV(&ps.r, x.Scale(1/g)).Add(ps.c)
+		p := mulV(ps.r, x.Scale(1/g)).Add(ps.c)
 		return p.Sub(x0).Dot(d)
 	}
 	return 0
