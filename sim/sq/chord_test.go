@@ -3,6 +3,7 @@ package sq
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -145,4 +146,43 @@ func TestChordContact(t *testing.T) {
 		t.Fatalf("a kept Jacobian in %d of %d calls", chords, calls)
 	}
 	t.Logf("%d calls, %d with a kept Jacobian: %d iterations (chord + full) against %d full", calls, chords, iterChord, iterPlain)
+}
+
+// TestChordState: State and ChordOf round-trip a kept Jacobian to the bit
+// (the solve of a random right-hand side is the same), and ChordOf refuses
+// a non-finite number, a swap code that is not an integer in 0…63 and a
+// zero pivot, naming it.
+func TestChordState(t *testing.T) {
+	m := [4][5]float64{{1e-3, 2, 0.5, 0.1}, {2, 1e-4, 0.3, -0.2}, {0.5, 0.3, 3, 0.7}, {0.4, -1, 2, 0}}
+	var c Chord
+	if _, ok := c.State(); ok {
+		t.Fatal("an empty Chord has a state")
+	}
+	if !factor4(&m, &c.f) {
+		t.Fatal("not factored")
+	}
+	c.ok = true
+	s, ok := c.State()
+	if !ok {
+		t.Fatal("no state")
+	}
+	d, err := ChordOf(s)
+	if err != nil || d != c {
+		t.Fatalf("round trip: %v, %+v against %+v", err, d, c)
+	}
+	r := [4]float64{0.3, -1, 2, 0.25}
+	if d.f.solve(r) != c.f.solve(r) {
+		t.Fatal("restored factors solve differently")
+	}
+	for _, bad := range []struct {
+		i    int
+		v    float64
+		want string
+	}{{3, math.NaN(), "number 3"}, {0, 64, "pivot swaps"}, {0, 1.5, "pivot swaps"}, {0, -1, "pivot swaps"}, {16, 0, "zero pivot"}} {
+		b := s
+		b[bad.i] = bad.v
+		if _, err := ChordOf(b); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Fatalf("number %d = %g: error %v, want %q", bad.i, bad.v, err, bad.want)
+		}
+	}
 }
