@@ -76,10 +76,11 @@ func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *g
 // ContactPlacedChord is ContactPlaced with the pair's Newton Jacobian kept
 // across calls in ch (nil: none): the first iteration from a warm start is
 // a chord step with the Jacobian factored at the pair's last full Newton
-// iteration (S1 §2.3's system, without the Hessians and the elimination);
-// the iterations after it, if any, are full ones, and ch keeps the last
-// one's Jacobian. The point meets the same tolerance; it differs from
-// ContactPlaced's within it.
+// iteration (S1 §2.3's system, without the Hessians and the elimination),
+// and chord steps alternate with full iterations after it, each with the
+// Jacobian of the full iteration before it (Shamanskii's variant of
+// Newton's method); ch keeps the last one's. The point meets the same
+// tolerance; it differs from ContactPlaced's within it.
 func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
 	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
 	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm, ch)
@@ -326,7 +327,8 @@ func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 //
 // ch, when not nil, holds a Jacobian kept from an earlier solve (ch.ok):
 // the first iteration is then a chord step with it, kept when it lowers
-// ‖Φ‖; each full iteration stores its Jacobian in ch.
+// ‖Φ‖; each full iteration stores its Jacobian in ch, and the step after
+// it is a chord step with that Jacobian again.
 func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) bool {
 	ea, eb := st.ea(), st.eb()
 	A.evalW(st.x, ea)
@@ -351,8 +353,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		}
 		st.iter++
 		if ch != nil && ch.ok && !chorded {
-			// One chord step: the kept Jacobian, one trial point, kept
-			// when it lowers ‖Φ‖ (the iterations after it are full ones).
+			// A chord step: the kept Jacobian, one trial point, kept when
+			// it lowers ‖Φ‖; a full iteration comes next.
 			chorded = true
 			d := ch.f.solve([4]float64{-f[0], -f[1], -f[2], -f[3]})
 			dx := geom.Vec3{X: d[0], Y: d[1], Z: d[2]}
@@ -396,6 +398,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		if s := dx.Norm(); s > maxStep { // trust-region cap on the position step
 			dx, dmu = dx.Scale(maxStep/s), dmu*maxStep/s
 		}
+		chorded = false // the next step reuses this Jacobian
 		// Step halving until ‖Φ‖ decreases (S1 §2.3).
 		alpha := 1.0
 		accepted := false
