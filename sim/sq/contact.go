@@ -79,8 +79,10 @@ func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *g
 // iteration (S1 §2.3's system, without the Hessians and the elimination),
 // and chord steps alternate with full iterations after it, each with the
 // Jacobian of the full iteration before it (Shamanskii's variant of
-// Newton's method); ch keeps the last one's. The point meets the same
-// tolerance; it differs from ContactPlaced's within it.
+// Newton's method); ch keeps the last one's. Only a warm-started solve
+// uses and refreshes ch (a solve by continuation is ContactPlaced's, and a
+// failed warm start drops ch). The point meets the same tolerance; it
+// differs from ContactPlaced's within it.
 func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
 	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
 	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm, ch)
@@ -207,7 +209,7 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 			n = defaultSteps(a, b)
 		}
 		for try := 0; try < 3 && !ok; try++ {
-			ok = continuation(a, b, &fr, &A, &B, n, o, &sol, ch)
+			ok = continuation(a, b, &fr, &A, &B, n, o, &sol)
 			iter += sol.iter
 			n *= 3
 		}
@@ -258,7 +260,7 @@ func defaultSteps(a, b Shape) int {
 // continuation runs S1 §2.3 steps 1–5: start from the analytic contact point of
 // the volume-equivalent spheres and move shape and blockiness linearly to the
 // real ones in n steps, each solved by Newton from the previous point.
-func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *newtonState, ch *Chord) bool {
+func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *newtonState) bool {
 	r1, r2 := a.VolumeRadius(), b.VolumeRadius()
 	st.x = fr.cb.Scale(r1 / (r1 + r2)) // S1 eq. (25) with A's centre at the origin
 	st.mu = math.Sqrt(r2 / r1)         // |∇F₁|/|∇F₂| = r₂/r₁ for the spheres
@@ -272,7 +274,7 @@ func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *ne
 			B := fr.placed(blend(b, r2, t), &qb, false)
 			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter, nil)
 		} else {
-			ok = newton(fa, fb, st, o.Tol, o.MaxIter, ch)
+			ok = newton(fa, fb, st, o.Tol, o.MaxIter, nil)
 		}
 		total += st.iter
 		if !ok && k < n && !finite(st) {
