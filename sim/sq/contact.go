@@ -70,8 +70,75 @@ func ContactPrepared(o Options, a *Prepared, pa Pose, b *Prepared, pb Pose, warm
 // per-pair call of the narrow phase saves the copies). The same solve as
 // ContactPrepared; the results differ from it by rounding only.
 func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, r *ContactResult) {
+	ContactPlacedChord(o, a, b, shift, warm, nil, r)
+}
+
+// ContactPlacedChord is ContactPlaced with the pair's Newton Jacobian kept
+// across calls in ch (nil: none): the first iteration from a warm start is
+// a chord step with the Jacobian factored at the pair's last full Newton
+// iteration (S1 §2.3's system, without the Hessians and the elimination),
+// and chord steps alternate with full iterations after it, each with the
+// Jacobian of the full iteration before it (Shamanskii's variant of
+// Newton's method); ch keeps the last one's. Only a warm-started solve
+// uses and refreshes ch (a solve by continuation is ContactPlaced's, and a
+// failed warm start drops ch). The point meets the same tolerance; it
+// differs from ContactPlaced's within it.
+func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
 	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
-	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm)
+	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm, ch)
+}
+
+// Chord is a pair's Newton Jacobian (S1 §2.3) kept between contact queries
+// (ContactPlacedChord), in A's body frame at the pair's length scale.
+type Chord struct {
+	f  lu4
+	ok bool
+}
+
+// Reset drops the kept Jacobian (the pair's shapes changed, or it has no
+// warm start).
+func (c *Chord) Reset() { c.ok = false }
+
+// State returns the kept Jacobian's factors as numbers (the six pivot swaps
+// as the bits of the first, then the six multipliers and the upper
+// triangle), false when none is kept: a restart that restores it with
+// ChordOf continues with the same bits.
+func (c *Chord) State() ([17]float64, bool) {
+	if !c.ok {
+		return [17]float64{}, false
+	}
+	f := &c.f
+	sw := 0
+	for i, b := range f.sw {
+		if b {
+			sw |= 1 << i
+		}
+	}
+	return [17]float64{float64(sw), f.k[0], f.k[1], f.k[2], f.k[3], f.k[4], f.k[5],
+		f.a0, f.a1, f.a2, f.a3, f.b1, f.b2, f.b3, f.c2, f.c3, f.d3}, true
+}
+
+// ChordOf is the Chord whose State is s, or an error naming the first
+// number that is not finite, a swap code outside 0…63 or a zero pivot.
+func ChordOf(s [17]float64) (Chord, error) {
+	for i, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Chord{}, fmt.Errorf("number %d is %g", i, v)
+		}
+	}
+	sw := int(s[0])
+	if float64(sw) != s[0] || sw < 0 || sw > 63 {
+		return Chord{}, fmt.Errorf("pivot swaps %g: want an integer in 0…63", s[0])
+	}
+	f := lu4{k: [6]float64{s[1], s[2], s[3], s[4], s[5], s[6]},
+		a0: s[7], a1: s[8], a2: s[9], a3: s[10], b1: s[11], b2: s[12], b3: s[13], c2: s[14], c3: s[15], d3: s[16]}
+	for i := range f.sw {
+		f.sw[i] = sw&(1<<i) != 0
+	}
+	if f.a0 == 0 || f.b1 == 0 || f.c2 == 0 || f.d3 == 0 {
+		return Chord{}, fmt.Errorf("a zero pivot (%g, %g, %g, %g)", f.a0, f.b1, f.c2, f.d3)
+	}
+	return Chord{f: f, ok: true}, nil
 }
 
 // contactWith is ContactWith; qa and qb, when not nil, are a and b prepared.
@@ -82,14 +149,14 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		warm = &wl
 	}
 	var r ContactResult
-	contactIn(&r, o, a, qa, pa, &ra, b, qb, pb, warm)
+	contactIn(&r, o, a, qa, pa, &ra, b, qb, pb, warm, nil)
 	return r
 }
 
 // contactIn is contactWith with A's rotation matrix ra = A(q_A) given and
 // the warm start (when not nil) in A's body frame, relative to A's centre;
 // the result goes to *res.
-func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3) {
+func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3, ch *Chord) {
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -114,26 +181,29 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	var sol newtonState
 	ok := false
 	iter := 0
-	var A, B posed
+	var pqa, pqb prep // the shapes' preps at this scale, unless their own serve
+	A := posed{c: geom.Vec3{}, r: &identM, ident: true, q: &pqa}
+	B := posed{c: fr.cb, r: &fr.rab, q: &pqb}
 	if qa != nil {
-		A.c, A.r, A.ident = geom.Vec3{}, geom.Identity(), true
-		qa.scaledInto(&A.q, L, invL)
+		A.q = qa.scaled(&pqa, L, invL)
 	} else {
-		fr.placeA(&A, a)
+		a.prepInto(&pqa, invL)
 	}
 	if qb != nil {
-		B.c, B.r, B.ident = fr.cb, fr.rab, false
-		qb.scaledInto(&B.q, L, invL)
+		B.q = qb.scaled(&pqb, L, invL)
 	} else {
-		fr.placeB(&B, b)
+		b.prepInto(&pqb, invL)
 	}
 	if warm != nil && warm.IsFinite() {
 		sol.x = warm.Scale(invL)
 		sol.mu = -1 // from the gradients
-		ok = newton(&A, &B, &sol, o.Tol, o.MaxIter)
+		ok = newton(&A, &B, &sol, o.Tol, o.MaxIter, ch)
 		iter += sol.iter
 	}
 	if !ok {
+		if ch != nil {
+			ch.ok = false
+		}
 		n := o.Steps
 		if n <= 0 {
 			n = defaultSteps(a, b)
@@ -147,6 +217,7 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	finish(res, &A, &B, &sol)
 	res.Iter = iter
 	res.Converged = ok
+	res.Err = nil
 	if !ok {
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
@@ -168,16 +239,16 @@ type frame struct {
 	invL float64
 }
 
-// placeA sets ps to shape s (of A, or a blend of it) in the frame.
-func (fr *frame) placeA(ps *posed, s Shape) {
-	ps.c, ps.r, ps.ident = geom.Vec3{}, geom.Identity(), true
-	s.prepInto(&ps.q, fr.invL)
-}
-
-// placeB sets ps to shape s (of B, or a blend of it) in the frame.
-func (fr *frame) placeB(ps *posed, s Shape) {
-	ps.c, ps.r, ps.ident = fr.cb, fr.rab, false
-	s.prepInto(&ps.q, fr.invL)
+// placed returns shape s's prep q (computed into q, of A or B, or a blend
+// of either) placed in the frame: as A, at the origin without rotation,
+// else as B. (Values with pointers to the caller's q and fr, not stores
+// through pointers, so that neither escapes to the heap.)
+func (fr *frame) placed(s Shape, q *prep, isA bool) posed {
+	s.prepInto(q, fr.invL)
+	if isA {
+		return posed{c: geom.Vec3{}, r: &identM, ident: true, q: q}
+	}
+	return posed{c: fr.cb, r: &fr.rab, q: q}
 }
 
 // defaultSteps returns the continuation step count N for the pair.
@@ -198,12 +269,12 @@ func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *ne
 	for k := 1; k <= n; k++ {
 		t := float64(k) / float64(n)
 		if k < n {
-			var A, B posed
-			fr.placeA(&A, blend(a, r1, t)) // S1 eq. (26)–(27)
-			fr.placeB(&B, blend(b, r2, t))
-			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter)
+			var qa, qb prep
+			A := fr.placed(blend(a, r1, t), &qa, true) // S1 eq. (26)–(27)
+			B := fr.placed(blend(b, r2, t), &qb, false)
+			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter, nil)
 		} else {
-			ok = newton(fa, fb, st, o.Tol, o.MaxIter)
+			ok = newton(fa, fb, st, o.Tol, o.MaxIter, nil)
 		}
 		total += st.iter
 		if !ok && k < n && !finite(st) {
@@ -255,7 +326,12 @@ func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 // newton solves S1 eq. (23) for the midway point by Newton's method with
 // step halving on ‖Φ‖ (S1 §2.3), starting from st. A negative st.mu is
 // initialised from the gradients, μ² = |∇F₁|/|∇F₂|.
-func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
+//
+// ch, when not nil, holds a Jacobian kept from an earlier solve (ch.ok):
+// the first iteration is then a chord step with it, kept when it lowers
+// ‖Φ‖; each full iteration stores its Jacobian in ch, and the step after
+// it is a chord step with that Jacobian again.
+func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) bool {
 	ea, eb := st.ea(), st.eb()
 	A.evalW(st.x, ea)
 	B.evalW(st.x, eb)
@@ -269,6 +345,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 	st.iter = 0
 	f, r := phi(ea, eb, st.mu)
 	st.res = r
+	chorded := false
 	for st.iter < maxIter {
 		if converged(&f, ea.g, tol) {
 			return true
@@ -277,6 +354,29 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 			return false
 		}
 		st.iter++
+		if ch != nil && ch.ok && !chorded {
+			// A chord step: the kept Jacobian, one trial point, kept when
+			// it lowers ‖Φ‖; a full iteration comes next.
+			chorded = true
+			d := ch.f.solve([4]float64{-f[0], -f[1], -f[2], -f[3]})
+			dx := geom.Vec3{X: d[0], Y: d[1], Z: d[2]}
+			dmu := d[3]
+			if s := dx.Norm(); s > maxStep { // trust-region cap, as below
+				dx, dmu = dx.Scale(maxStep/s), dmu*maxStep/s
+			}
+			ta, tb := &st.e[(st.cur+1)&1][0], &st.e[(st.cur+1)&1][1]
+			xn := st.x.Add(dx)
+			mun := math.Abs(st.mu + dmu)
+			A.evalW(xn, ta)
+			B.evalW(xn, tb)
+			if fn, rn := phi(ta, tb, mun); rn < r {
+				st.x, st.mu, f, r = xn, mun, fn, rn
+				st.cur++
+				ea, eb = ta, tb
+				st.res = r
+			}
+			continue
+		}
 		ha, hb := A.hessW(ea), B.hessW(eb) // the Hessians only when a step is taken
 		// S1 §2.3: J δZ = −Φ with J = [[H₁ + μ²H₂, 2μ∇F₂], [(∇F₁ − ∇F₂)ᵀ, 0]].
 		m2, mu2 := st.mu*st.mu, 2*st.mu
@@ -287,15 +387,20 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int) bool {
 			{xz, yz, ha.zz + m2*hb.zz, mu2 * eb.g.Z, -f[2]},
 			{ea.g.X - eb.g.X, ea.g.Y - eb.g.Y, ea.g.Z - eb.g.Z, 0, -f[3]},
 		}
-		d, ok := solve4(&j)
-		if !ok {
+		var lu lu4
+		if !factor4(&j, &lu) {
 			return false
+		}
+		d := lu.solve([4]float64{j[0][4], j[1][4], j[2][4], j[3][4]})
+		if ch != nil {
+			ch.f, ch.ok = lu, true
 		}
 		dx := geom.Vec3{X: d[0], Y: d[1], Z: d[2]}
 		dmu := d[3]
 		if s := dx.Norm(); s > maxStep { // trust-region cap on the position step
 			dx, dmu = dx.Scale(maxStep/s), dmu*maxStep/s
 		}
+		chorded = false // the next step reuses this Jacobian
 		// Step halving until ‖Φ‖ decreases (S1 §2.3).
 		alpha := 1.0
 		accepted := false
@@ -336,75 +441,145 @@ func converged(f *[4]float64, ga geom.Vec3, tol float64) bool {
 // maxStep caps a Newton position step (in units of the length scale).
 const maxStep = 0.5
 
-// solve4 solves the 4×4 system stored as an augmented matrix by Gaussian
-// elimination with partial pivoting, unrolled over scalars (rows a–d; a
-// pivot row is swapped in when its entry is larger in magnitude).
-func solve4(m *[4][5]float64) ([4]float64, bool) {
-	a0, a1, a2, a3, a4 := m[0][0], m[0][1], m[0][2], m[0][3], m[0][4]
-	b0, b1, b2, b3, b4 := m[1][0], m[1][1], m[1][2], m[1][3], m[1][4]
-	c0, c1, c2, c3, c4 := m[2][0], m[2][1], m[2][2], m[2][3], m[2][4]
-	d0, d1, d2, d3, d4 := m[3][0], m[3][1], m[3][2], m[3][3], m[3][4]
-	if math.Abs(b0) > math.Abs(a0) {
-		a0, a1, a2, a3, a4, b0, b1, b2, b3, b4 = b0, b1, b2, b3, b4, a0, a1, a2, a3, a4
-	}
-	if math.Abs(c0) > math.Abs(a0) {
-		a0, a1, a2, a3, a4, c0, c1, c2, c3, c4 = c0, c1, c2, c3, c4, a0, a1, a2, a3, a4
-	}
-	if math.Abs(d0) > math.Abs(a0) {
-		a0, a1, a2, a3, a4, d0, d1, d2, d3, d4 = d0, d1, d2, d3, d4, a0, a1, a2, a3, a4
-	}
-	if a0 == 0 || math.IsNaN(a0) {
-		return [4]float64{}, false
-	}
-	inv0 := 1 / a0
-	if k := b0 * inv0; k != 0 {
-		b1, b2, b3, b4 = b1-k*a1, b2-k*a2, b3-k*a3, b4-k*a4
-	}
-	if k := c0 * inv0; k != 0 {
-		c1, c2, c3, c4 = c1-k*a1, c2-k*a2, c3-k*a3, c4-k*a4
-	}
-	if k := d0 * inv0; k != 0 {
-		d1, d2, d3, d4 = d1-k*a1, d2-k*a2, d3-k*a3, d4-k*a4
-	}
-	if math.Abs(c1) > math.Abs(b1) {
-		b1, b2, b3, b4, c1, c2, c3, c4 = c1, c2, c3, c4, b1, b2, b3, b4
-	}
-	if math.Abs(d1) > math.Abs(b1) {
-		b1, b2, b3, b4, d1, d2, d3, d4 = d1, d2, d3, d4, b1, b2, b3, b4
-	}
-	if b1 == 0 || math.IsNaN(b1) {
-		return [4]float64{}, false
-	}
-	inv1 := 1 / b1
-	if k := c1 * inv1; k != 0 {
-		c2, c3, c4 = c2-k*b2, c3-k*b3, c4-k*b4
-	}
-	if k := d1 * inv1; k != 0 {
-		d2, d3, d4 = d2-k*b2, d3-k*b3, d4-k*b4
-	}
-	if math.Abs(d2) > math.Abs(c2) {
-		c2, c3, c4, d2, d3, d4 = d2, d3, d4, c2, c3, c4
-	}
-	if c2 == 0 || math.IsNaN(c2) {
-		return [4]float64{}, false
-	}
-	inv2 := 1 / c2
-	if k := d2 * inv2; k != 0 {
-		d3, d4 = d3-k*c3, d4-k*c4
-	}
-	if d3 == 0 || math.IsNaN(d3) {
-		return [4]float64{}, false
-	}
-	x3 := d4 / d3
-	x2 := (c4 - c3*x3) / c2
-	x1 := (b4 - b2*x2 - b3*x3) / b1
-	x0 := (a4 - a1*x1 - a2*x2 - a3*x3) / a0
-	return [4]float64{x0, x1, x2, x3}, true
+// lu4 is a 4×4 matrix factored by Gaussian elimination with partial
+// pivoting, unrolled over scalars (rows a–d; a pivot row is swapped in when
+// its entry is larger in magnitude): the swaps made, the multipliers by
+// stage and the upper triangle. solve replays on a right-hand side exactly
+// the operations that the elimination of the augmented matrix [M | r]
+// performs on its last column, so that factor4 then solve gives the same
+// bits as eliminating the augmented system at once; a factorisation kept
+// from an earlier Newton iteration solves again for 30 operations.
+type lu4 struct {
+	sw                             [6]bool    // stage 1: a↔b, a↔c, a↔d; stage 2: b↔c, b↔d; stage 3: c↔d
+	k                              [6]float64 // multipliers: b, c, d by a; c, d by b; d by c
+	a0, a1, a2, a3, b1, b2, b3, c2 float64    // the upper triangle
+	c3, d3                         float64
 }
 
-// finish sets r to the normal at the midway point and the overlap along the
-// contact line, S1 eq. (36)–(37), lengths in the scaled frame (the other
-// fields cleared).
+// factor4 factors the first four columns of m into f; false when a pivot
+// is zero or NaN.
+func factor4(m *[4][5]float64, f *lu4) bool {
+	a0, a1, a2, a3 := m[0][0], m[0][1], m[0][2], m[0][3]
+	b0, b1, b2, b3 := m[1][0], m[1][1], m[1][2], m[1][3]
+	c0, c1, c2, c3 := m[2][0], m[2][1], m[2][2], m[2][3]
+	d0, d1, d2, d3 := m[3][0], m[3][1], m[3][2], m[3][3]
+	var sw [6]bool
+	if math.Abs(b0) > math.Abs(a0) {
+		a0, a1, a2, a3, b0, b1, b2, b3 = b0, b1, b2, b3, a0, a1, a2, a3
+		sw[0] = true
+	}
+	if math.Abs(c0) > math.Abs(a0) {
+		a0, a1, a2, a3, c0, c1, c2, c3 = c0, c1, c2, c3, a0, a1, a2, a3
+		sw[1] = true
+	}
+	if math.Abs(d0) > math.Abs(a0) {
+		a0, a1, a2, a3, d0, d1, d2, d3 = d0, d1, d2, d3, a0, a1, a2, a3
+		sw[2] = true
+	}
+	if a0 == 0 || math.IsNaN(a0) {
+		return false
+	}
+	inv0 := 1 / a0
+	kb, kc, kd := b0*inv0, c0*inv0, d0*inv0
+	if kb != 0 {
+		b1, b2, b3 = b1-kb*a1, b2-kb*a2, b3-kb*a3
+	}
+	if kc != 0 {
+		c1, c2, c3 = c1-kc*a1, c2-kc*a2, c3-kc*a3
+	}
+	if kd != 0 {
+		d1, d2, d3 = d1-kd*a1, d2-kd*a2, d3-kd*a3
+	}
+	if math.Abs(c1) > math.Abs(b1) {
+		b1, b2, b3, c1, c2, c3 = c1, c2, c3, b1, b2, b3
+		sw[3] = true
+	}
+	if math.Abs(d1) > math.Abs(b1) {
+		b1, b2, b3, d1, d2, d3 = d1, d2, d3, b1, b2, b3
+		sw[4] = true
+	}
+	if b1 == 0 || math.IsNaN(b1) {
+		return false
+	}
+	inv1 := 1 / b1
+	kc1, kd1 := c1*inv1, d1*inv1
+	if kc1 != 0 {
+		c2, c3 = c2-kc1*b2, c3-kc1*b3
+	}
+	if kd1 != 0 {
+		d2, d3 = d2-kd1*b2, d3-kd1*b3
+	}
+	if math.Abs(d2) > math.Abs(c2) {
+		c2, c3, d2, d3 = d2, d3, c2, c3
+		sw[5] = true
+	}
+	if c2 == 0 || math.IsNaN(c2) {
+		return false
+	}
+	inv2 := 1 / c2
+	kd2 := d2 * inv2
+	if kd2 != 0 {
+		d3 = d3 - kd2*c3
+	}
+	if d3 == 0 || math.IsNaN(d3) {
+		return false
+	}
+	*f = lu4{sw: sw, k: [6]float64{kb, kc, kd, kc1, kd1, kd2},
+		a0: a0, a1: a1, a2: a2, a3: a3, b1: b1, b2: b2, b3: b3, c2: c2, c3: c3, d3: d3}
+	return true
+}
+
+// solve returns x with M x = r for the factored M.
+func (f *lu4) solve(r [4]float64) [4]float64 {
+	a4, b4, c4, d4 := r[0], r[1], r[2], r[3]
+	if f.sw[0] {
+		a4, b4 = b4, a4
+	}
+	if f.sw[1] {
+		a4, c4 = c4, a4
+	}
+	if f.sw[2] {
+		a4, d4 = d4, a4
+	}
+	if k := f.k[0]; k != 0 {
+		b4 = b4 - k*a4
+	}
+	if k := f.k[1]; k != 0 {
+		c4 = c4 - k*a4
+	}
+	if k := f.k[2]; k != 0 {
+		d4 = d4 - k*a4
+	}
+	if f.sw[3] {
+		b4, c4 = c4, b4
+	}
+	if f.sw[4] {
+		b4, d4 = d4, b4
+	}
+	if k := f.k[3]; k != 0 {
+		c4 = c4 - k*b4
+	}
+	if k := f.k[4]; k != 0 {
+		d4 = d4 - k*b4
+	}
+	if f.sw[5] {
+		c4, d4 = d4, c4
+	}
+	if k := f.k[5]; k != 0 {
+		d4 = d4 - k*c4
+	}
+	x3 := d4 / f.d3
+	x2 := (c4 - f.c3*x3) / f.c2
+	x1 := (b4 - f.b2*x2 - f.b3*x3) / f.b1
+	x0 := (a4 - f.a1*x1 - f.a2*x2 - f.a3*x3) / f.a0
+	return [4]float64{x0, x1, x2, x3}
+}
+
+// finish sets r's point, normal, contact-line intersections, gap and
+// overlap (S1 eq. 36–37: the normal at the midway point, the overlap along
+// the contact line), lengths in the scaled frame; the caller sets the rest
+// (Local, Iter, Converged, Err), field by field instead of clearing the
+// whole result first.
 func finish(r *ContactResult, A, B *posed, st *newtonState) {
 	ea, eb := st.ea(), st.eb()
 	// At the solution ∇F_A ∥ −∇F_B; average the two unit normals (S1 §2.3: n₁₂ = ∇F₁/|∇F₁| = −∇F₂/|∇F₂|).
@@ -417,10 +592,11 @@ func finish(r *ContactResult, A, B *posed, st *newtonState) {
 	}
 	sa := A.lineExit(st.x, n.Neg(), ea)
 	sb := B.lineExit(st.x, n, eb)
-	*r = ContactResult{Point: st.x, Normal: n}
+	r.Point, r.Normal = st.x, n
 	r.PA = st.x.AddScaled(-sa, n)
 	r.PB = st.x.AddScaled(sb, n)
 	r.Gap = r.PA.Sub(r.PB).Dot(n) // S1 after eq. (36): δ_n = X_i − X_j along the contact line
+	r.InContact, r.Overlap = false, 0
 	if r.Gap < 0 {
 		r.InContact, r.Overlap = true, -r.Gap
 	}
@@ -497,9 +673,9 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		return s
 	}
 	// Fallback: radial projection of X₀ onto the surface, measured along d.
-	x := tmulV(&ps.r, x0.Sub(ps.c))
+	x := tmulV(ps.r, x0.Sub(ps.c))
 	if g := ps.q.root1(ps.q.phi(x)); g > 0 {
-		p := mulV(&ps.r, x.Scale(1/g)).Add(ps.c)
+		p := mulV(ps.r, x.Scale(1/g)).Add(ps.c)
 		return p.Sub(x0).Dot(d)
 	}
 	return 0

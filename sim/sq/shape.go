@@ -196,14 +196,14 @@ func (p *Prepared) For(s Shape) bool {
 	return q.A == s.A && q.B == s.B && q.C == s.C && q.N1 == s.N1 && q.N2 == s.N2 && p.ownL > 0
 }
 
-// scaledInto sets q to the prep of p's shape scaled by k = 1/L (the pair's
-// length scale): a copy when L is p's own, else computed.
-func (p *Prepared) scaledInto(q *prep, L, k float64) {
+// scaled returns the prep of p's shape scaled by k = 1/L (the pair's
+// length scale): p's own when L is its own length, else computed into buf.
+func (p *Prepared) scaled(buf *prep, L, k float64) *prep {
 	if L == p.ownL {
-		*q = p.own
-		return
+		return &p.own
 	}
-	p.S.prepInto(q, k)
+	p.S.prepInto(buf, k)
+	return buf
 }
 
 // prep is a Shape with the reciprocals, exponent flags and coefficients the
@@ -467,19 +467,25 @@ func (q *prep) eval(x geom.Vec3, wantG, wantH bool) (f float64, g geom.Vec3, h g
 
 // posed is a prepared shape placed in a (shifted, scaled) frame; ident marks
 // a shape at the origin of that frame with no rotation (the frame is its own
-// body frame), which skips the rotations.
+// body frame), which skips the rotations. The rotation and the prep are
+// pointed to, not held: a contact query places both shapes per call, and
+// their preps are usually the per-body ones (Prepared), used as they are.
 type posed struct {
-	c     geom.Vec3 // centre
-	r     geom.Mat3 // body → frame rotation A(q), S1 eq. (4)
-	ident bool      // c = 0, r = I
-	q     prep
+	c     geom.Vec3  // centre
+	r     *geom.Mat3 // body → frame rotation A(q), S1 eq. (4) (identM when ident)
+	ident bool       // c = 0, r = I
+	q     *prep
 }
+
+// identM is the identity rotation of a posed shape with ident set.
+var identM = geom.Identity()
 
 // posed places s at pose p, with world coordinates shifted by −origin and
 // scaled by invL (the shape is scaled alike).
 func (s Shape) posed(p Pose, origin geom.Vec3, invL float64) posed {
-	ps := posed{c: p.X.Sub(origin).Scale(invL), r: p.Q.Mat()}
-	s.prepInto(&ps.q, invL)
+	r := p.Q.Mat()
+	ps := posed{c: p.X.Sub(origin).Scale(invL), r: &r, q: new(prep)}
+	s.prepInto(ps.q, invL)
 	return ps
 }
 
@@ -489,7 +495,7 @@ func (ps *posed) evalW(w geom.Vec3, e *evalOut) {
 		ps.q.evalFG(w, e)
 		return
 	}
-	r := &ps.r
+	r := ps.r
 	dx, dy, dz := w.X-ps.c.X, w.Y-ps.c.Y, w.Z-ps.c.Z
 	ps.q.evalFG(geom.Vec3{ // S1 eq. (18): x = Aᵀ(X − X_C)
 		X: r[0][0]*dx + r[1][0]*dy + r[2][0]*dz,
@@ -510,7 +516,7 @@ func (ps *posed) hessW(e *evalOut) sym3 {
 	if ps.ident {
 		return sym3{xx: h.xx, xy: h.xy, yy: h.yy, zz: h.zz}
 	}
-	return rotSym(&ps.r, h) // S1 eq. (18): H_F = A H_f Aᵀ
+	return rotSym(ps.r, h) // S1 eq. (18): H_F = A H_f Aᵀ
 }
 
 // mulV returns m·v.

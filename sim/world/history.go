@@ -98,7 +98,10 @@ type PairState struct {
 	Spring *[2]float64 `json:"spring,omitempty"`
 	// Sep is the superquadric pair's separation certificate (sq.SepCert.State)
 	// and SepAx the order of its next separation test (smooth pairs apart).
-	Sep   *[9]float64         `json:"sep,omitempty"`
+	Sep *[9]float64 `json:"sep,omitempty"`
+	// Chord is the superquadric pair's Newton Jacobian of its last midway
+	// point (sq.Chord.State), the next solve's first step.
+	Chord *[17]float64        `json:"chord,omitempty"`
 	SepAx bool                `json:"sep_ax,omitempty"`
 	Cache *contact.CacheState `json:"cache,omitempty"`
 	Prev  []ContactState      `json:"prev,omitempty"`
@@ -276,6 +279,11 @@ func (w *World) TakeHistory() *History {
 				p.Sep = &st
 			}
 		}
+		if e.sm != nil && e.sm.chordGen == w.lawGen {
+			if st, ok := e.sm.chord.State(); ok {
+				p.Chord = &st
+			}
+		}
 		p.SepAx = e.sepAx
 		if cs, ok := e.cache.State(); ok && len(cs.VF)+len(cs.FV)+len(cs.EE)+len(cs.VE)+len(cs.EV)+len(cs.VV) > 0 {
 			p.Cache = &cs // an empty list is rebuilt at the next detection: the same contacts
@@ -332,7 +340,10 @@ func (w *World) RestoreHistory(h *History) error {
 		return fmt.Errorf("verlet_ref and verlet_rad differ in length")
 	}
 	prev := make([][]contact.Contact, len(h.Pairs))
-	sep := make([]struct{ m *sq.SepCert }, len(h.Pairs)) // certificates kept (pairs[i].sep)
+	sep := make([]struct {
+		m  *sq.SepCert
+		ch *sq.Chord
+	}, len(h.Pairs)) // certificates and Jacobians kept (pairs[i].sep, .chord)
 	for i := range h.Pairs {
 		p := &h.Pairs[i]
 		if p.A < 0 || int(p.A) >= n || p.B < 0 || int(p.B) >= n || p.A == p.B {
@@ -360,6 +371,16 @@ func (w *World) RestoreHistory(h *History) error {
 			if ok {
 				sep[i].m = &k
 			}
+		}
+		if p.Chord != nil {
+			ch, err := sq.ChordOf(*p.Chord)
+			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
+				err = fmt.Errorf("a Newton Jacobian for %s and %s, not two smooth bodies", ba.Name, bb.Name)
+			}
+			if err != nil {
+				return fmt.Errorf("pairs[%d].chord: %w", i, err)
+			}
+			sep[i].ch = &ch
 		}
 		for k := range p.Prev {
 			c, err := contactOf(&p.Prev[k])
@@ -437,6 +458,9 @@ func (w *World) RestoreHistory(h *History) error {
 		}
 		if sep[i].m != nil {
 			e.smoothState().sep, e.sm.sepGen = *sep[i].m, w.lawGen
+		}
+		if sep[i].ch != nil {
+			e.smoothState().chord, e.sm.chordGen = *sep[i].ch, w.lawGen
 		}
 		e.sepAx = p.SepAx
 		e.prev = prev[i]

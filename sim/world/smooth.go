@@ -139,7 +139,12 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 				}
 				sm.sep, sm.sepGen = sq.SepCert{}, 0
 			}
-			sq.ContactPlaced(sqOptions, qa, qb, e.Shift, warm, &r) // S1 eq. (19)–(24)
+			sm := e.smoothState()
+			if warm == nil || sm.chordGen != w.lawGen {
+				sm.chord.Reset()
+			}
+			sm.chordGen = w.lawGen
+			sq.ContactPlacedChord(sqOptions, qa, qb, e.Shift, warm, &sm.chord, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
@@ -167,6 +172,11 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 type smoothPair struct {
 	sep    sq.SepCert
 	sepGen uint64
+
+	// The pair's Newton Jacobian of its last midway-point solve
+	// (sq.ContactPlacedChord), valid while chordGen == World.lawGen.
+	chord    sq.Chord
+	chordGen uint64
 
 	// Below overlap dHi and relative speed vHi the pair's spring bound is
 	// not below dtHi, nor its travel term below trav/v (pairDtSmooth);
