@@ -97,9 +97,19 @@ type Spheres struct {
 	fresh    []int32 // pairs whose spring bound has not been taken yet (StableDt)
 	isFresh  []bool  // per pair: listed in fresh
 	freshBuf []bool
-	chunk    [nChunks + 1]int  // pair ranges
-	carry    map[pairKey]int32 // periodic rebuilds: old pair of a key
-	seenKey  map[pairKey]bool
+	chunk    [nChunks + 1]int // pair ranges
+	// The parts of an evaluation split by spheres (evalParts): part q owns
+	// the spheres parts[q]…parts[q+1]−1, whose rows (the pairs of which
+	// they are the lower sphere) are the pairs partAt[q]…partAt[q+1]−1
+	// and start in chunk q; the pairs whose higher sphere is part q's and
+	// lower an earlier part's are listed by rebuild range in
+	// rb.part[·].cross[q]. partsOK: these describe lists[cur] (a list
+	// rebuilt by rebuildParts; else the split evaluation gathers by CSR).
+	parts   [nChunks + 1]int32
+	partAt  [nChunks + 1]int
+	partsOK bool
+	carry   map[pairKey]int32 // periodic rebuilds: old pair of a key
+	seenKey map[pairKey]bool
 
 	// Walls: one plane per wall, candidate slots sphere by sphere.
 	planes    []plane
@@ -126,10 +136,11 @@ type Spheres struct {
 	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
-	// evalPairs and evalSpheres as values (made once: no allocation per step)
-	splitPairs, splitSpheres func(worker, lo, hi int)
-	dtEval                   float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
-	drift                    driftTest // the last Drift's list test
+	// evalPairs, evalSpheres and evalParts as values (made once: no
+	// allocation per step)
+	splitPairs, splitSpheres, splitParts func(worker, lo, hi int)
+	dtEval                               float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
+	drift                                driftTest // the last Drift's list test
 }
 
 // sphereSpec is what the world's part of Drift and Accept needs of the
@@ -238,7 +249,7 @@ func (w *World) spheresKey() spheresKey {
 func (s *Spheres) build() {
 	w := s.w
 	s.key = w.spheresKey()
-	s.ok, s.valid, s.ordered = false, false, false
+	s.ok, s.valid, s.ordered, s.partsOK = false, false, false, false
 	if w.DefaultParams() == nil {
 		return
 	}

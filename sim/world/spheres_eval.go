@@ -40,16 +40,20 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	prof.Broad += t0.Sub(tb)
 	if split {
 		if s.splitPairs == nil {
-			s.splitPairs, s.splitSpheres = s.evalPairs, s.evalSpheres
+			s.splitPairs, s.splitSpheres, s.splitParts = s.evalPairs, s.evalSpheres, s.evalParts
 		}
 		s.dtEval = dt
-		if s.csrStale {
-			s.csr.Build(l, len(s.body))
-			s.csrStale = false
+		if s.partsOK && s.hooke && l.Shift == nil {
+			s.fork(nChunks, s.splitParts)
+		} else {
+			if s.csrStale {
+				s.csr.Build(l, len(s.body))
+				s.csrStale = false
+			}
+			l.PrepareSplit()
+			s.fork(nChunks, s.splitPairs)
+			s.fork(nChunks, s.splitSpheres)
 		}
-		l.PrepareSplit()
-		s.fork(nChunks, s.splitPairs)
-		s.fork(nChunks, s.splitSpheres)
 		s.sumChunks()
 		owls += s.sumSlots()
 	} else {
@@ -120,6 +124,29 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
 		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
+	}
+}
+
+// evalParts is a split evaluation by spheres, in one pass (frictionless
+// Hooke on a list of rebuildParts): part q of [lo, hi) adds to each of its
+// spheres (Spheres.parts) the forces of its pairs in pair order — the
+// cross pairs from earlier parts' rows, then its own rows (List.HookePart)
+// — and then its walls, so every sphere's sum is that of a direct
+// evaluation; chunk q's contact count and energy are the part's. No force
+// is stored per pair and no incidence table is built: the pairs that
+// cross between parts (spheres close on the Morton curve share parts) are
+// evaluated twice, once for each sphere's part.
+func (s *Spheres) evalParts(_, lo, hi int) {
+	l := &s.lists[s.cur]
+	p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
+	for q := lo; q < hi; q++ {
+		var cross [nChunks][]int32
+		for r := 0; r <= q; r++ {
+			cross[r] = s.rb.part[r].cross[q]
+		}
+		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
+			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
+		s.evalSlots(int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]]), s.dtEval, false)
 	}
 }
 
