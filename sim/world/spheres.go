@@ -129,6 +129,11 @@ type Spheres struct {
 	contacts int
 	epot     float64
 	chunkN   [nChunks]int
+	// A split evaluation's test of the forces, by part: every term
+	// F.X+…+T.Z of its spheres finite, and the largest in magnitude
+	// (Evaluate's forcesBad).
+	chunkFin [nChunks]bool
+	chunkBig [nChunks]float64
 	chunkE   [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64

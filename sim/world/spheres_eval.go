@@ -1,6 +1,7 @@
 package world
 
 import (
+	"math"
 	"time"
 
 	"grainlab/sim/body"
@@ -67,12 +68,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
-	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
-	for k := range tr.S {
-		st := &tr.S[k]
-		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
-	}
-	bad = sum-sum != 0
+	bad = s.forcesBad(split)
 	for _, k := range s.owl {
 		if l.Touch[k] {
 			owls++
@@ -80,6 +76,50 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
 	return owls, bad
+}
+
+// forcesBad reports whether a force or moment of the trial state is not
+// finite: whether the sum over the spheres, in sphere order, of F.X + F.Y +
+// F.Z + T.X + T.Y + T.Z is not (a NaN or an infinity anywhere makes it NaN
+// or infinite, and so does an overflow). After a split evaluation the parts
+// have tested their spheres' terms (forceTerms): a term that is not finite
+// makes the sum so, and terms all finite and below 2^1020/n in magnitude
+// make every partial sum finite, so the serial sum is left for the rare
+// remaining case; the answer is the sum's either way.
+func (s *Spheres) forcesBad(split bool) bool {
+	S := s.tr.S
+	if split {
+		big := 0.0
+		for c := range nChunks {
+			if !s.chunkFin[c] {
+				return true
+			}
+			big = max(big, s.chunkBig[c])
+		}
+		if big*float64(len(S)) < 0x1p1020 {
+			return false
+		}
+	}
+	sum := 0.0
+	for k := range S {
+		st := &S[k]
+		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+	}
+	return sum-sum != 0
+}
+
+// forceTerms returns whether the terms F.X + F.Y + F.Z + T.X + T.Y + T.Z of
+// the states (forcesBad's) are all finite, and if so the largest magnitude.
+func forceTerms(S []sphere.State) (finite bool, big float64) {
+	for k := range S {
+		st := &S[k]
+		t := st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		if t-t != 0 {
+			return false, 0
+		}
+		big = max(big, math.Abs(t))
+	}
+	return true, big
 }
 
 // sumChunks sets the evaluation's contact count and energy to those of the
@@ -125,6 +165,9 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
 		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
 	}
+	for c := lo; c < hi; c++ {
+		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.S[c*n/nChunks : (c+1)*n/nChunks])
+	}
 }
 
 // evalParts is a split evaluation by spheres, in one pass (frictionless
@@ -147,6 +190,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
 		s.evalSlots(int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]]), s.dtEval, false)
+		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.S[s.parts[q]:s.parts[q+1]])
 	}
 }
 
