@@ -134,7 +134,17 @@ type Spheres struct {
 	// (Evaluate's forcesBad).
 	chunkFin [nChunks]bool
 	chunkBig [nChunks]float64
-	chunkE   [nChunks]float64
+	// A split evaluation by parts: each part's touching wall slots
+	// (ascending), for sumSlots.
+	touchSlots [nChunks][]int32
+	// Accept's pass over the wall slots (acceptSlots, by sphere range):
+	// the smallest spring bound of the Hookean candidate slots and whether
+	// a candidate slot has another law, by chunk and in all (StableDt).
+	chunkSpring [nChunks]float64
+	chunkOther  [nChunks]bool
+	slotSpring  float64
+	slotOther   bool
+	chunkE      [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64
 	wr     []float64 // |ω| r of sphere k

@@ -46,6 +46,8 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		s.dtEval = dt
 		if s.partsOK && s.hooke && l.Shift == nil {
 			s.fork(nChunks, s.splitParts)
+			s.sumChunks()
+			owls += s.sumTouchSlots()
 		} else {
 			if s.csrStale {
 				s.csr.Build(l, len(s.body))
@@ -54,9 +56,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			l.PrepareSplit()
 			s.fork(nChunks, s.splitPairs)
 			s.fork(nChunks, s.splitSpheres)
+			s.sumChunks()
+			owls += s.sumSlots()
 		}
-		s.sumChunks()
-		owls += s.sumSlots()
 	} else {
 		for c := range nChunks {
 			s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, true)
@@ -189,7 +191,15 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		}
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
-		s.evalSlots(int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]]), s.dtEval, false)
+		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
+		s.evalSlots(a, b, s.dtEval, false)
+		ts := s.touchSlots[q][:0]
+		for i := a; i < b; i++ {
+			if s.slots[i].touch {
+				ts = append(ts, int32(i))
+			}
+		}
+		s.touchSlots[q] = ts
 		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.S[s.parts[q]:s.parts[q+1]])
 	}
 }
@@ -419,6 +429,19 @@ func (s *Spheres) sumSlots() (owls int) {
 	for i := range s.slots {
 		if sl := &s.slots[i]; sl.touch {
 			owls += s.sumSlot(sl)
+		}
+	}
+	return owls
+}
+
+// sumTouchSlots is sumSlots after evalParts, over the touching slots the
+// parts listed (in slot order: the parts are ranges of spheres), not every
+// slot.
+func (s *Spheres) sumTouchSlots() (owls int) {
+	clear(s.wallForce)
+	for q := range s.touchSlots {
+		for _, i := range s.touchSlots[q] {
+			owls += s.sumSlot(&s.slots[i])
 		}
 	}
 	return owls
