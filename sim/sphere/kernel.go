@@ -19,7 +19,7 @@ import (
 // (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
 func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int, epot float64) {
 	if direct && l.Shift == nil {
-		return l.hookeRows(s, lo, hi, kn, limit, math.MaxInt32, 0, 0)
+		return l.hookeRows(s, lo, hi, &rowsLaw{kn, limit, math.MaxInt32}, 0, 0)
 	}
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
@@ -94,9 +94,9 @@ func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool
 // pair's force to those of its spheres numbered below own (math.MaxInt32:
 // both; HookePart's rows: the part's) and the pairs' contacts and energies
 // to the counts n and epot given, in pair order.
-func (l *List) hookeRows(s *Flat, lo, hi int, kn float64, limit bool, own int32, n int, epot float64) (int, float64) {
+func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	if len(l.Class) == 1 {
-		return l.hookeRowsOne(s, lo, hi, kn, limit, own, n, epot)
+		return l.hookeRowsOne(s, lo, hi, r, n, epot)
 	}
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
@@ -113,29 +113,39 @@ func (l *List) hookeRows(s *Flat, lo, hi int, kn float64, limit bool, own int32,
 		}
 		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if limit && fn < 0 {
+		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		if r.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		if p.I < own {
+		if p.I < r.own {
 			a.F = a.F.Add(f)
 		}
-		if p.J < own {
+		if p.J < r.own {
 			b.F = b.F.Sub(f)
 		}
 		touch[k] = true
 		fnk[k] = fn
 		n++
-		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
 	}
 	return n, epot
+}
+
+// rowsLaw is what hookeRows needs of the law and the part: k_n, LAMMPS'
+// limit_damping and the spheres whose forces it adds to (below own). (Read
+// through a pointer where a pair touches: the loop over the pairs that do
+// not keeps fewer values in registers.)
+type rowsLaw struct {
+	kn    float64
+	limit bool
+	own   int32
 }
 
 // hookeRowsOne is hookeRows when every pair is of one class (one species:
 // a monodisperse system): the class's constants are read once, not once a
 // pair. The same arithmetic.
-func (l *List) hookeRowsOne(s *Flat, lo, hi int, kn float64, limit bool, own int32, n int, epot float64) (int, float64) {
+func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
@@ -150,21 +160,21 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, kn float64, limit bool, own int
 		}
 		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if limit && fn < 0 {
+		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		if r.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		if p.I < own {
+		if p.I < r.own {
 			a.F = a.F.Add(f)
 		}
-		if p.J < own {
+		if p.J < r.own {
 			b.F = b.F.Sub(f)
 		}
 		touch[k] = true
 		fnk[k] = fn
 		n++
-		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
 	}
 	return n, epot
 }
@@ -265,9 +275,9 @@ func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0,
 	// The rows: the lower sphere is the part's (≥ own0), the higher one
 	// too when below own1; those from e1 on are the next chunk's (their
 	// count and energy are the next part's).
-	e := max(lo, e1)
-	n, epot = l.hookeRows(s, lo, e, kn, limit, own1, n, epot)
-	l.hookeRows(s, e, hi, kn, limit, own1, 0, 0)
+	e, r := max(lo, e1), rowsLaw{kn, limit, own1}
+	n, epot = l.hookeRows(s, lo, e, &r, n, epot)
+	l.hookeRows(s, e, hi, &r, 0, 0)
 	return n, epot
 }
 
