@@ -19,7 +19,7 @@ import (
 // (S2 eq. 27). Touch is set for every pair, Fn for the touching ones.
 func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int, epot float64) {
 	if direct && l.Shift == nil {
-		return l.hookeDirect(s, lo, hi, kn, limit)
+		return l.hookeRows(s, lo, hi, &rowsLaw{kn, limit, math.MaxInt32}, 0, 0)
 	}
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
@@ -89,11 +89,14 @@ func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool
 	return ov, nx, ny, nz, true
 }
 
-// hookeDirect is Hooke for direct sums without periodic images: the same
-// arithmetic, the loop the settled box spends its time in.
-func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, epot float64) {
+// hookeRows is Hooke for direct sums without periodic images on the pairs
+// [lo, hi) — the loop the settled box spends its time in — adding each
+// pair's force to those of its spheres numbered below own (math.MaxInt32:
+// both; HookePart's rows: the part's) and the pairs' contacts and energies
+// to the counts n and epot given, in pair order.
+func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	if len(l.Class) == 1 {
-		return l.hookeDirectOne(s, lo, hi, kn, limit)
+		return l.hookeRowsOne(s, lo, hi, r, n, epot)
 	}
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
@@ -110,25 +113,39 @@ func (l *List) hookeDirect(s *Flat, lo, hi int, kn float64, limit bool) (n int, 
 		}
 		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if limit && fn < 0 {
+		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		if r.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		a.F = a.F.Add(f)
-		b.F = b.F.Sub(f)
+		if p.I < r.own {
+			a.F = a.F.Add(f)
+		}
+		if p.J < r.own {
+			b.F = b.F.Sub(f)
+		}
 		touch[k] = true
 		fnk[k] = fn
 		n++
-		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
 	}
 	return n, epot
 }
 
-// hookeDirectOne is hookeDirect when every pair is of one class (one
-// species: a monodisperse system): the class's constants are read once, not
-// once a pair. The same arithmetic.
-func (l *List) hookeDirectOne(s *Flat, lo, hi int, kn float64, limit bool) (n int, epot float64) {
+// rowsLaw is what hookeRows needs of the law and the part: k_n, LAMMPS'
+// limit_damping and the spheres whose forces it adds to (below own). (Read
+// through a pointer where a pair touches: the loop over the pairs that do
+// not keeps fewer values in registers.)
+type rowsLaw struct {
+	kn    float64
+	limit bool
+	own   int32
+}
+
+// hookeRowsOne is hookeRows when every pair is of one class (one species:
+// a monodisperse system): the class's constants are read once, not once a
+// pair. The same arithmetic.
+func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	P := l.P[lo:hi]
 	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
 	touch, fnk = touch[:len(P)], fnk[:len(P)]
@@ -143,17 +160,21 @@ func (l *List) hookeDirectOne(s *Flat, lo, hi int, kn float64, limit bool) (n in
 		}
 		a, b := &S[p.I], &S[p.J]
 		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if limit && fn < 0 {
+		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+		if r.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
 		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		a.F = a.F.Add(f)
-		b.F = b.F.Sub(f)
+		if p.I < r.own {
+			a.F = a.F.Add(f)
+		}
+		if p.J < r.own {
+			b.F = b.F.Sub(f)
+		}
 		touch[k] = true
 		fnk[k] = fn
 		n++
-		epot += 0.5 * kn * ov * ov // S2 eq. (27)
+		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
 	}
 	return n, epot
 }
@@ -211,4 +232,69 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		}
 	}
 	return n, epot
+}
+
+// HookePart is Hooke, direct, on one part of a list sorted by (lower,
+// higher) sphere number without periodic images, when the spheres are
+// split between workers in ranges: the part owns the spheres own0 ≤ k <
+// own1, and its rows are the pairs [lo, hi), those whose lower sphere it
+// owns. It adds to each sphere it owns the forces of all its pairs in
+// pair order, as Hooke direct does over the whole list, so that every sum
+// has the same bits whatever the parts: first the pairs of cross (pair
+// indices, ascending over the slices in order) whose higher sphere it owns
+// and lower another part's, then its rows (a row's pair adds to the
+// higher sphere too when the part owns it; else that sphere's part
+// evaluates the pair in its cross). It sets Touch and Fn of its rows only
+// (cross pairs are another part's rows), and returns the number of
+// touching pairs and their energy Σ k_n δ²/2 (S2 eq. 27) over [e0, e1),
+// summed in pair order from zero as Hooke does on a chunk: e0 ≤ lo and
+// e1 ≤ hi (the pairs [e0, lo) are evaluated for their energy only).
+func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0, e1 int, kn float64, limit bool) (n int, epot float64) {
+	S, X, cl, P := s.S, s.X, l.Class, l.P
+	for _, ks := range cross {
+		for _, k := range ks {
+			p := &P[k]
+			f, _, _, ok := cl[p.C].hookeForce(S, X, p, kn, limit)
+			if !ok {
+				continue
+			}
+			if own0 <= p.I && p.I < own1 {
+				S[p.I].F = S[p.I].F.Add(f)
+			} else {
+				S[p.J].F = S[p.J].F.Sub(f)
+			}
+		}
+	}
+	for k := e0; k < min(lo, e1); k++ { // the head of the chunk: an earlier part's row
+		p := &P[k]
+		if _, _, ov, ok := cl[p.C].hookeForce(S, X, p, kn, limit); ok {
+			n++
+			epot += 0.5 * kn * ov * ov // S2 eq. (27)
+		}
+	}
+	// The rows: the lower sphere is the part's (≥ own0), the higher one
+	// too when below own1; those from e1 on are the next chunk's (their
+	// count and energy are the next part's).
+	e, r := max(lo, e1), rowsLaw{kn, limit, own1}
+	n, epot = l.hookeRows(s, lo, e, &r, n, epot)
+	l.hookeRows(s, e, hi, &r, 0, 0)
+	return n, epot
+}
+
+// hookeForce is Hooke's force on I of pair p (S2 eq. 20, the arithmetic of
+// the kernels' loops), with its normal force and overlap; ok is false when
+// the pair does not touch.
+func (c *PairClass) hookeForce(S []State, X []geom.Vec3, p *Pair, kn float64, limit bool) (f geom.Vec3, fn, ov float64, ok bool) {
+	xa, xb := &X[p.I], &X[p.J]
+	ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
+	if !ok {
+		return f, 0, 0, false
+	}
+	a, b := &S[p.I], &S[p.J]
+	vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
+	fn = kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+	if limit && fn < 0 {
+		fn = 0 // limit_damping
+	}
+	return geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}, fn, ov, true
 }

@@ -97,9 +97,19 @@ type Spheres struct {
 	fresh    []int32 // pairs whose spring bound has not been taken yet (StableDt)
 	isFresh  []bool  // per pair: listed in fresh
 	freshBuf []bool
-	chunk    [nChunks + 1]int  // pair ranges
-	carry    map[pairKey]int32 // periodic rebuilds: old pair of a key
-	seenKey  map[pairKey]bool
+	chunk    [nChunks + 1]int // pair ranges
+	// The parts of an evaluation split by spheres (evalParts): part q owns
+	// the spheres parts[q]…parts[q+1]−1, whose rows (the pairs of which
+	// they are the lower sphere) are the pairs partAt[q]…partAt[q+1]−1
+	// and start in chunk q; the pairs whose higher sphere is part q's and
+	// lower an earlier part's are listed by rebuild range in
+	// rb.part[·].cross[q]. partsOK: these describe lists[cur] (a list
+	// rebuilt by rebuildParts; else the split evaluation gathers by CSR).
+	parts   [nChunks + 1]int32
+	partAt  [nChunks + 1]int
+	partsOK bool
+	carry   map[pairKey]int32 // periodic rebuilds: old pair of a key
+	seenKey map[pairKey]bool
 
 	// Walls: one plane per wall, candidate slots sphere by sphere.
 	planes    []plane
@@ -119,17 +129,33 @@ type Spheres struct {
 	contacts int
 	epot     float64
 	chunkN   [nChunks]int
-	chunkE   [nChunks]float64
+	// A split evaluation's test of the forces, by part: every term
+	// F.X+…+T.Z of its spheres finite, and the largest in magnitude
+	// (Evaluate's forcesBad).
+	chunkFin [nChunks]bool
+	chunkBig [nChunks]float64
+	// A split evaluation by parts: each part's touching wall slots
+	// (ascending), for sumSlots.
+	touchSlots [nChunks][]int32
+	// Accept's pass over the wall slots (acceptSlots, by sphere range):
+	// the smallest spring bound of the Hookean candidate slots and whether
+	// a candidate slot has another law, by chunk and in all (StableDt).
+	chunkSpring [nChunks]float64
+	chunkOther  [nChunks]bool
+	slotSpring  float64
+	slotOther   bool
+	chunkE      [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64
 	wr     []float64 // |ω| r of sphere k
 	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
-	// evalPairs and evalSpheres as values (made once: no allocation per step)
-	splitPairs, splitSpheres func(worker, lo, hi int)
-	dtEval                   float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
-	drift                    driftTest // the last Drift's list test
+	// evalPairs, evalSpheres and evalParts as values (made once: no
+	// allocation per step)
+	splitPairs, splitSpheres, splitParts func(worker, lo, hi int)
+	dtEval                               float64   // dt of the evaluation in progress (evalPairs, evalSpheres)
+	drift                                driftTest // the last Drift's list test
 }
 
 // sphereSpec is what the world's part of Drift and Accept needs of the
@@ -238,7 +264,7 @@ func (w *World) spheresKey() spheresKey {
 func (s *Spheres) build() {
 	w := s.w
 	s.key = w.spheresKey()
-	s.ok, s.valid, s.ordered = false, false, false
+	s.ok, s.valid, s.ordered, s.partsOK = false, false, false, false
 	if w.DefaultParams() == nil {
 		return
 	}

@@ -147,14 +147,19 @@ func (s *Spheres) StableDt() float64 {
 		dt = min(dt, ApproachDt(0.1*c.rmin, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wr[i]+s.wr[j], 0))
 	}
 	s.fresh = spare(s.fresh[:0])
+	// The candidate wall slots: the Hookean classes' spring bounds, taken
+	// by Accept's pass (acceptSlots); the others here.
+	dt = min(dt, s.slotSpring)
 	for i := range s.slots {
+		if !s.slotOther {
+			break
+		}
 		sl := &s.slots[i]
 		if !sl.cand {
 			continue
 		}
 		c := &t.classes[sl.cls]
 		if c.hooke {
-			dt = min(dt, c.spring)
 			continue
 		}
 		wb := s.planes[sl.wall].body

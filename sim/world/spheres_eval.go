@@ -1,6 +1,7 @@
 package world
 
 import (
+	"math"
 	"time"
 
 	"grainlab/sim/body"
@@ -40,18 +41,24 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	prof.Broad += t0.Sub(tb)
 	if split {
 		if s.splitPairs == nil {
-			s.splitPairs, s.splitSpheres = s.evalPairs, s.evalSpheres
+			s.splitPairs, s.splitSpheres, s.splitParts = s.evalPairs, s.evalSpheres, s.evalParts
 		}
 		s.dtEval = dt
-		if s.csrStale {
-			s.csr.Build(l, len(s.body))
-			s.csrStale = false
+		if s.partsOK && s.hooke && l.Shift == nil {
+			s.fork(nChunks, s.splitParts)
+			s.sumChunks()
+			owls += s.sumTouchSlots()
+		} else {
+			if s.csrStale {
+				s.csr.Build(l, len(s.body))
+				s.csrStale = false
+			}
+			l.PrepareSplit()
+			s.fork(nChunks, s.splitPairs)
+			s.fork(nChunks, s.splitSpheres)
+			s.sumChunks()
+			owls += s.sumSlots()
 		}
-		l.PrepareSplit()
-		s.fork(nChunks, s.splitPairs)
-		s.fork(nChunks, s.splitSpheres)
-		s.sumChunks()
-		owls += s.sumSlots()
 	} else {
 		for c := range nChunks {
 			s.chunkN[c], s.chunkE[c] = s.pairChunk(l, c, dt, true)
@@ -63,12 +70,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
-	sum := 0.0 // a NaN or an infinity anywhere makes it NaN or infinite
-	for k := range tr.S {
-		st := &tr.S[k]
-		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
-	}
-	bad = sum-sum != 0
+	bad = s.forcesBad(split)
 	for _, k := range s.owl {
 		if l.Touch[k] {
 			owls++
@@ -76,6 +78,50 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
 	return owls, bad
+}
+
+// forcesBad reports whether a force or moment of the trial state is not
+// finite: whether the sum over the spheres, in sphere order, of F.X + F.Y +
+// F.Z + T.X + T.Y + T.Z is not (a NaN or an infinity anywhere makes it NaN
+// or infinite, and so does an overflow). After a split evaluation the parts
+// have tested their spheres' terms (forceTerms): a term that is not finite
+// makes the sum so, and terms all finite and below 2^1020/n in magnitude
+// make every partial sum finite, so the serial sum is left for the rare
+// remaining case; the answer is the sum's either way.
+func (s *Spheres) forcesBad(split bool) bool {
+	S := s.tr.S
+	if split {
+		big := 0.0
+		for c := range nChunks {
+			if !s.chunkFin[c] {
+				return true
+			}
+			big = max(big, s.chunkBig[c])
+		}
+		if big*float64(len(S)) < 0x1p1020 {
+			return false
+		}
+	}
+	sum := 0.0
+	for k := range S {
+		st := &S[k]
+		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+	}
+	return sum-sum != 0
+}
+
+// forceTerms returns whether the terms F.X + F.Y + F.Z + T.X + T.Y + T.Z of
+// the states (forcesBad's) are all finite, and if so the largest magnitude.
+func forceTerms(S []sphere.State) (finite bool, big float64) {
+	for k := range S {
+		st := &S[k]
+		t := st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		if t-t != 0 {
+			return false, 0
+		}
+		big = max(big, math.Abs(t))
+	}
+	return true, big
 }
 
 // sumChunks sets the evaluation's contact count and energy to those of the
@@ -120,6 +166,41 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
 		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
+	}
+	for c := lo; c < hi; c++ {
+		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.S[c*n/nChunks : (c+1)*n/nChunks])
+	}
+}
+
+// evalParts is a split evaluation by spheres, in one pass (frictionless
+// Hooke on a list of rebuildParts): part q of [lo, hi) adds to each of its
+// spheres (Spheres.parts) the forces of its pairs in pair order — the
+// cross pairs from earlier parts' rows, then its own rows (List.HookePart)
+// — and then its walls, so every sphere's sum is that of a direct
+// evaluation; chunk q's contact count and energy are the part's. No force
+// is stored per pair and no incidence table is built: the pairs that
+// cross between parts (spheres close on the Morton curve share parts) are
+// evaluated twice, once for each sphere's part.
+func (s *Spheres) evalParts(_, lo, hi int) {
+	l := &s.lists[s.cur]
+	p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
+	for q := lo; q < hi; q++ {
+		var cross [nChunks][]int32
+		for r := 0; r <= q; r++ {
+			cross[r] = s.rb.part[r].cross[q]
+		}
+		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
+			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
+		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
+		s.evalSlots(a, b, s.dtEval, false)
+		ts := s.touchSlots[q][:0]
+		for i := a; i < b; i++ {
+			if s.slots[i].touch {
+				ts = append(ts, int32(i))
+			}
+		}
+		s.touchSlots[q] = ts
+		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.S[s.parts[q]:s.parts[q+1]])
 	}
 }
 
@@ -348,6 +429,19 @@ func (s *Spheres) sumSlots() (owls int) {
 	for i := range s.slots {
 		if sl := &s.slots[i]; sl.touch {
 			owls += s.sumSlot(sl)
+		}
+	}
+	return owls
+}
+
+// sumTouchSlots is sumSlots after evalParts, over the touching slots the
+// parts listed (in slot order: the parts are ranges of spheres), not every
+// slot.
+func (s *Spheres) sumTouchSlots() (owls int) {
+	clear(s.wallForce)
+	for q := range s.touchSlots {
+		for _, i := range s.touchSlots[q] {
+			owls += s.sumSlot(&s.slots[i])
 		}
 	}
 	return owls

@@ -29,3 +29,26 @@ func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
 		s.vecBuf != nil || s.stateBuf != nil || s.seenBuf != nil
 	return n, minCap, maxCap, spares, s.ordered
 }
+
+// SpherePartsReady reports whether the next split evaluation of the sphere
+// path of w goes by parts of spheres (evalParts) rather than by stored pair
+// forces gathered per sphere (tests).
+func SpherePartsReady(w *World) bool {
+	s := w.Spheres()
+	return s.partsOK && s.hooke && s.lists[s.cur].Shift == nil
+}
+
+// SphereCrossPairs returns how many pairs of the sphere list cross between
+// the parts of a split evaluation (tests).
+func SphereCrossPairs(w *World) (n int) {
+	s := w.Spheres()
+	for p := range s.rb.part {
+		for q := range s.rb.part[p].cross {
+			n += len(s.rb.part[p].cross[q])
+		}
+	}
+	return n
+}
+
+// VerletBuilds returns how many times the world's Verlet list was rebuilt (tests).
+func (w *World) VerletBuilds() int { return w.verlet.Builds() }

@@ -104,8 +104,10 @@ func (s *Spheres) rebuildParts(cand [][2]int32, reordered bool) {
 	s.pairsEnd()
 }
 
-// rebuildSplit is the number of candidate ranges of a rebuild.
-const rebuildSplit = 8
+// rebuildSplit is the number of candidate ranges of a rebuild: the chunks
+// of the new list (nChunks), so that a range lists the cross pairs of the
+// parts of its chunk (pairsRange, evalParts).
+const rebuildSplit = nChunks
 
 // rebuildState is rebuildParts' work in progress.
 type rebuildState struct {
@@ -121,7 +123,11 @@ type rebuildPart struct {
 	owl, fresh []int32 // night owls, fresh pairs (list indices, ascending)
 	cls        []int32 // the step-size classes met, in order (repeats dropped)
 	miss       bool    // a species pair without a class yet
-	_          [64]byte
+	// cross[q]: the range's pairs whose higher sphere is part q's and lower
+	// an earlier part's (Spheres.parts; ascending), kept for the
+	// evaluations until the next rebuild.
+	cross [nChunks][]int32
+	_     [64]byte
 }
 
 // pairsBegin prepares the new list for the candidates (rebuildParts).
@@ -138,6 +144,23 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	s.isFresh = resize(s.freshBuf, len(cand))
 	s.freshBuf = oldFresh
 	s.dt.cls = resize(s.dt.cls, len(cand))
+	// The parts of a split evaluation (evalParts): part q owns the spheres
+	// whose rows start in chunk q, from the one after the lower sphere of
+	// the chunk's first pair's predecessor (the candidates are sorted by
+	// lower, then higher sphere: the pairs of the new list, one for one).
+	np := len(cand)
+	for q := range nChunks {
+		c, m := q*np/nChunks, int32(0)
+		if c > 0 {
+			m = cand[c-1][0] + 1
+		}
+		at := c
+		for at < np && cand[at][0] < m { // the chunk's head: the row of sphere m−1
+			at++
+		}
+		s.parts[q], s.partAt[q] = m, at
+	}
+	s.parts[nChunks], s.partAt[nChunks] = int32(len(s.body)), np
 }
 
 // pairsRange builds the pairs of the candidates c0…c1−1 as rebuildPairs
@@ -148,9 +171,14 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	nl := &s.lists[1-s.cur]
 	cand := rb.cand
 	pt.owl, pt.fresh, pt.cls, pt.miss = pt.owl[:0], pt.fresh[:0], pt.cls[:0], false
+	for q := range pt.cross {
+		pt.cross[q] = pt.cross[q][:0]
+	}
 	if c0 >= c1 {
 		return
 	}
+	parts := &s.parts
+	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
 	sorted, ord := rb.sorted, rb.ord
 	lowHigh := func(q int32) (int32, int32) {
 		i, j := old.P[q].I, old.P[q].J
@@ -182,6 +210,17 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	for n := c0; n < c1; n++ {
 		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
 		lo, hi := a, b
+		for lo >= end {
+			lp++
+			end = parts[lp+1]
+		}
+		if hi >= end { // a cross pair: the higher sphere's part evaluates it too
+			q := lp + 1
+			for hi >= parts[q+1] {
+				q++
+			}
+			pt.cross[q] = append(pt.cross[q], int32(n))
+		}
 		if idx[a] > idx[b] {
 			a, b = b, a
 		}
@@ -264,7 +303,7 @@ func (s *Spheres) pairsEnd() {
 		miss = miss || pt.miss
 		pt.owl, pt.fresh = spare(pt.owl), spare(pt.fresh)
 	}
-	s.csrStale = true
+	s.csrStale, s.partsOK = true, true
 	for c := range nChunks + 1 {
 		s.chunk[c] = c * np / nChunks
 	}
@@ -471,7 +510,7 @@ func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 // worker never does.
 func (s *Spheres) finishList() {
 	l := &s.lists[s.cur]
-	s.csrStale = true
+	s.csrStale, s.partsOK = true, false
 	s.fresh = s.fresh[:0]
 	for k, f := range s.isFresh {
 		if f {

@@ -170,7 +170,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	for q := range l.P {
 		l.P[q].I, l.P[q].J = newOf[l.P[q].I], newOf[l.P[q].J]
 	}
-	s.csrStale = true
+	s.csrStale, s.partsOK = true, false
 	s.w.verlet.Invalidate()
 	s.listed = false
 	// The spare arrays of the permutations (about 230 bytes a sphere) are

@@ -210,17 +210,6 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 	l := &s.lists[s.cur]
 	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
 	l.Hist, l.PrevHist = l.PrevHist, l.Hist
-	for i := range s.slots {
-		sl := &s.slots[i]
-		if sl.rim {
-			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
-		}
-		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
-		sl.pTouch, sl.pRim = sl.touch, sl.rim
-		if s.moms {
-			sl.pHist = sl.hist
-		}
-	}
 	for i := range w.Walls {
 		w.Walls[i].Force = s.wallForce[i]
 	}
@@ -234,9 +223,40 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 	s.valid = true
 }
 
+// acceptSlots makes the last evaluation of the wall slots of spheres
+// lo…hi−1 the accepted one (their contacts the history of the next step;
+// each slot's own data, so the ranges may run at once) and returns the
+// smallest spring bound of its candidate slots of a Hookean class (inf:
+// none) and whether a candidate slot has another class (StableDt).
+func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
+	spring = inf
+	cls := s.dt.classes
+	slots := s.slots[s.slotStart[lo]:s.slotStart[hi]]
+	for i := range slots {
+		sl := &slots[i]
+		if sl.rim {
+			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
+		}
+		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
+		sl.pTouch, sl.pRim = sl.touch, sl.rim
+		if s.moms {
+			sl.pHist = sl.hist
+		}
+		if sl.cand {
+			if c := &cls[sl.cls]; c.hooke {
+				spring = min(spring, c.spring)
+			} else {
+				other = true
+			}
+		}
+	}
+	return spring, other
+}
+
 // finish is Accept's pass over the spheres: the integrator's kick of h
 // (h = 0 at the start), the state to the bodies, and the energies and
-// travel bound of the accepted state. The energies are summed in sphere
+// travel bound of the accepted state; with it, that of their wall slots
+// (acceptSlots). The energies are summed in sphere
 // order; from passMin spheres on, in nChunks ranges of spheres, each from
 // zero, then the ranges in order — whatever the number of workers.
 func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
@@ -248,6 +268,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	switch {
 	case n < passMin:
 		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2)
+		s.slotSpring, s.slotOther = s.acceptSlots(0, n)
 	case s.passes():
 		if s.finishJob == nil {
 			s.finishJob = func(_, plo, phi int) {
@@ -262,8 +283,10 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 					}
 					for c := part * nChunks / 2; c < (part+1)*nChunks/2; c++ {
 						var t, a float64
-						s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks, vm)
+						lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
+						s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm)
 						r.travel, r.accR = min(r.travel, t), max(r.accR, a)
+						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
 					}
 				}
 			}
@@ -280,6 +303,13 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			var t, a float64
 			s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
 			travel, accR = min(travel, t), max(accR, a)
+			s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(c*n/nChunks, (c+1)*n/nChunks)
+		}
+	}
+	if n >= passMin {
+		s.slotSpring, s.slotOther = inf, false
+		for c := range nChunks {
+			s.slotSpring, s.slotOther = min(s.slotSpring, s.chunkSpring[c]), s.slotOther || s.chunkOther[c]
 		}
 	}
 	// With lazy bodies the accepted state stays in tr (no copy): the next
