@@ -52,7 +52,7 @@ func partsLattice(t *testing.T, n int, radii []float64) *world.World {
 		i, j, k := c%m, (c/m)%m, c/(m*m)
 		jit := func() float64 { return (rng.Float64() - 0.5) * 0.01 * d }
 		x := geom.V((float64(i)+0.5)*pitch+jit(), (float64(j)+0.5)*pitch+jit(), (float64(k)+0.5)*pitch+jit())
-		b := body.NewSphere(fmt.Sprintf("s%d", c), radii[c%len(radii)], proto.Density, x)
+		b := body.NewSphere(fmt.Sprintf("s%d", c), radii[c%len(radii)], proto.Density(), x)
 		b.Material = proto.Material
 		b.V = geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(0.2)
 		w.AddBody(b)
