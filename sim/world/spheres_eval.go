@@ -40,6 +40,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
 	if split {
+		w.sizeWallPairs() // before the parts: they may make entries (rim) at once
 		if s.splitPairs == nil {
 			s.splitPairs, s.splitSpheres, s.splitParts = s.evalPairs, s.evalSpheres, s.evalParts
 		}
@@ -478,12 +479,7 @@ func (s *Spheres) sumSlot(sl *wallSlot) (owls int) {
 // wallEntry returns the generic pair entry of wall wi and body i, created
 // when missing.
 func (w *World) wallEntry(wi, i int) *pairEntry {
-	if len(w.wallPair) != len(w.Walls) {
-		w.wallPair = make([][]*pairEntry, len(w.Walls))
-	}
-	if len(w.wallPair[wi]) != len(w.Bodies) {
-		w.wallPair[wi] = make([]*pairEntry, len(w.Bodies))
-	}
+	w.sizeWallPairs()
 	e := w.wallPair[wi][i]
 	if e == nil {
 		a, b := int32(i), int32(w.Walls[wi].Body)
@@ -494,6 +490,21 @@ func (w *World) wallEntry(wi, i int) *pairEntry {
 		w.wallPair[wi][i] = e
 	}
 	return e
+}
+
+// sizeWallPairs sizes the wall-pair entries' table to the world's walls and
+// bodies. A split evaluation calls it before its parts run, so that parts
+// making entries at once (rim, sphere by sphere: each part writes only its
+// own spheres' elements) never make the table itself.
+func (w *World) sizeWallPairs() {
+	if len(w.wallPair) != len(w.Walls) {
+		w.wallPair = make([][]*pairEntry, len(w.Walls))
+	}
+	for wi := range w.wallPair {
+		if len(w.wallPair[wi]) != len(w.Bodies) {
+			w.wallPair[wi] = make([]*pairEntry, len(w.Bodies))
+		}
+	}
 }
 
 // The sphere path's parallel work (the split evaluation, Drift and Accept
