@@ -81,13 +81,16 @@ func emptyBox() aabb {
 
 func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 
-// mesh is a validated mesh with per-triangle boxes.
+// mesh is a validated mesh with per-triangle boxes; a solid's also has its
+// triangles' planes and whether it is a closed chain (closedChain).
 type mesh struct {
-	verts []geom.Vec3
-	tris  [][3]geom.Vec3
-	boxes []aabb
-	box   aabb
-	ok    bool
+	verts  []geom.Vec3
+	tris   [][3]geom.Vec3
+	boxes  []aabb
+	planes []plane
+	box    aabb
+	ok     bool
+	closed bool
 }
 
 func prepare(verts []geom.Vec3, tris [][3]int32) mesh {
@@ -164,11 +167,15 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 	}
 	var out []Violation
 	ms := make([]mesh, len(solids))
+	var cc closedCache
 	for i, s := range solids {
 		ms[i] = prepare(s.Verts, s.Tris)
 		if !ms[i].ok {
 			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
+			continue
 		}
+		ms[i].planes = planesOf(ms[i].tris)
+		ms[i].closed = cc.get(s.Tris)
 	}
 	ws := make([]mesh, len(walls))
 	for i, w := range walls {
@@ -316,7 +323,7 @@ func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float6
 	sc.cb = candidates(sc.cb, b, box)
 	sweepTriangles(a, b, sc.ca, sc.cb, func(ta, tb int32) {
 		pa, pb := &a.tris[ta], &b.tris[tb]
-		switch classify(pa, pb) {
+		switch classifyPlanes(pa, pb, &a.planes[ta], &b.planes[tb]) {
 		case triCrossing:
 			d, p := crossDepth(pa, pb)
 			if tol == 0 || d > tol {
@@ -348,7 +355,7 @@ func containment(r *record, a, b *mesh, tol float64) {
 		if !b.box.containsStrict(v) {
 			continue
 		}
-		if math.Abs(winding(v, b.tris)) <= 0.5 {
+		if !insideMesh(v, b) {
 			continue // outside: the distance is not needed
 		}
 		if d := distance(v, b.tris); d > onSurface && d > tol {

@@ -33,9 +33,15 @@ const (
 
 // classify returns how triangles a and b meet.
 func classify(a, b *[3]geom.Vec3) triClass {
+	pa, pb := newPlane(a), newPlane(b)
+	return classifyPlanes(a, b, &pa, &pb)
+}
+
+// classifyPlanes is classify with the triangles' planes (newPlane) given.
+func classifyPlanes(a, b *[3]geom.Vec3, pla, plb *plane) triClass {
 	var sa, sb [3]int
 	for k := range 3 {
-		sa[k] = orient3d(b[0], b[1], b[2], a[k])
+		sa[k] = plb.side(b, a[k])
 	}
 	if sa[0] == 0 && sa[1] == 0 && sa[2] == 0 {
 		if coplanarOverlap(a, b) {
@@ -47,7 +53,7 @@ func classify(a, b *[3]geom.Vec3) triClass {
 		return triApart
 	}
 	for k := range 3 {
-		sb[k] = orient3d(a[0], a[1], a[2], b[k])
+		sb[k] = pla.side(a, b[k])
 	}
 	if !straddles(sb) {
 		return triApart
