@@ -39,6 +39,15 @@ func newPlane(t *[3]geom.Vec3) plane {
 // sign is certain; within it orient3d decides (its own filter, then exact
 // rational arithmetic).
 func (pl *plane) side(t *[3]geom.Vec3, p geom.Vec3) int {
+	if s := pl.sure(p); s != 0 {
+		return s
+	}
+	return orient3d(t[0], t[1], t[2], p)
+}
+
+// sure returns side's sign when the float evaluation is beyond the error
+// bound, else 0.
+func (pl *plane) sure(p geom.Vec3) int {
 	ux, uy, uz := p.X-pl.a.X, p.Y-pl.a.Y, p.Z-pl.a.Z
 	det := ux*pl.n.X + uy*pl.n.Y + uz*pl.n.Z
 	perm := abs(ux)*pl.m.X + abs(uy)*pl.m.Y + abs(uz)*pl.m.Z
@@ -48,7 +57,18 @@ func (pl *plane) side(t *[3]geom.Vec3, p geom.Vec3) int {
 	if -det > o3dErrBoundA*perm {
 		return -1
 	}
-	return orient3d(t[0], t[1], t[2], p)
+	return 0
+}
+
+// sides returns the sides of the vertices of q: pl.side(t, q[k]) for each k.
+func (pl *plane) sides(t, q *[3]geom.Vec3) [3]int {
+	var s [3]int
+	for k := range 3 {
+		if s[k] = pl.sure(q[k]); s[k] == 0 {
+			s[k] = orient3d(t[0], t[1], t[2], q[k])
+		}
+	}
+	return s
 }
 
 // planesOf returns the planes of the triangles.
@@ -122,15 +142,16 @@ func (c *closedCache) get(tris [][3]int32) bool {
 }
 
 // rayWinding returns the winding number of the closed mesh m (closedChain)
-// about p, counted exactly along the ray from p towards +x: each triangle
+// about p, counted exactly along the ray from p towards +x (ts: the
+// triangles of m the ray may meet, at least): each triangle
 // the ray crosses adds the sign of its normal's x component (+1 leaving,
 // −1 entering through an outward face). Every decision is an exact sign:
 // whether p's projection on the y–z plane is inside a triangle's (orient2d
 // on input coordinates) and on which side of its plane p lies (plane.side).
 // ok is false when the ray meets an edge or vertex, or p lies on a
 // triangle: the caller then uses the generalised winding number.
-func rayWinding(p geom.Vec3, m *mesh) (w int, ok bool) {
-	for t := range m.boxes {
+func rayWinding(p geom.Vec3, m *mesh, ts []int32) (w int, ok bool) {
+	for _, t := range ts {
 		b := &m.boxes[t]
 		if b.hi.X < p.X || p.Y < b.lo.Y || p.Y > b.hi.Y || p.Z < b.lo.Z || p.Z > b.hi.Z {
 			continue // the ray cannot meet the triangle's box
@@ -157,14 +178,15 @@ func rayWinding(p geom.Vec3, m *mesh) (w int, ok bool) {
 	return w, true
 }
 
-// insideMesh reports whether p is inside solid m: |winding number| > 1/2,
+// insideMesh reports whether p is inside solid m (ts: the triangles a ray
+// from p towards +x may meet, at least): |winding number| > 1/2,
 // counted exactly by rayWinding when m is a closed chain and the ray is not
 // degenerate, else the generalised winding number (float). For p farther
 // from the surface than round-off reaches (containment asks only of points
 // more than 1e-12 of the solid's size away), the two agree.
-func insideMesh(p geom.Vec3, m *mesh) bool {
+func insideMesh(p geom.Vec3, m *mesh, ts []int32) bool {
 	if m.closed {
-		if w, ok := rayWinding(p, m); ok {
+		if w, ok := rayWinding(p, m, ts); ok {
 			return w != 0
 		}
 	}

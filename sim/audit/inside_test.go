@@ -198,7 +198,7 @@ func TestRayWinding(t *testing.T) {
 		{geom.V(1, 0.4, 0.6), 0, false},   // on a face
 		{geom.V(-2, 0.2, 0.1), 0, true},   // through both x faces: −1 + 1
 	} {
-		w, ok := rayWinding(c.p, &m)
+		w, ok := rayWinding(c.p, &m, all(&m))
 		if ok != c.ok || (ok && w != c.w) {
 			t.Errorf("%v: winding %d ok %v, want %d %v", c.p, w, ok, c.w, c.ok)
 		}
@@ -211,7 +211,7 @@ func TestRayWinding(t *testing.T) {
 	}
 	two.Verts = append(two.Verts, other.Verts...)
 	m2 := prepareSolid(two)
-	if w, ok := rayWinding(geom.V(0.7, 0.63, 0.61), &m2); !ok || w != 2 {
+	if w, ok := rayWinding(geom.V(0.7, 0.63, 0.61), &m2, all(&m2)); !ok || w != 2 {
 		t.Errorf("overlap: %d %v", w, ok)
 	}
 	// A tetrapod: the exact count agrees with the generalised winding number
@@ -223,7 +223,7 @@ func TestRayWinding(t *testing.T) {
 	size := tp.box.hi.Sub(tp.box.lo)
 	for range 20000 {
 		p := tp.box.lo.Add(geom.V(size.X*(1.2*rng.Float64()-0.1), size.Y*(1.2*rng.Float64()-0.1), size.Z*(1.2*rng.Float64()-0.1)))
-		w, ok := rayWinding(p, &tp)
+		w, ok := rayWinding(p, &tp, all(&tp))
 		if !ok {
 			declined++
 			continue
@@ -239,10 +239,20 @@ func TestRayWinding(t *testing.T) {
 	}
 }
 
+// all returns the indices of m's triangles.
+func all(m *mesh) []int32 {
+	ts := make([]int32, len(m.tris))
+	for i := range ts {
+		ts[i] = int32(i)
+	}
+	return ts
+}
+
 // prepareSolid returns s prepared as CheckWorkers prepares a solid.
 func prepareSolid(s Solid) mesh {
 	m := prepare(s.Verts, s.Tris)
 	m.planes = planesOf(m.tris)
+	m.order = byLoX(m.boxes)
 	m.closed = closedChain(s.Tris)
 	return m
 }
@@ -278,7 +288,7 @@ func TestInsideMeshNearSurface(t *testing.T) {
 		if d := distance(p, m.tris); !(d > onSurface) {
 			continue
 		}
-		got, want := insideMesh(p, &m), math.Abs(winding(p, m.tris)) > 0.5
+		got, want := insideMesh(p, &m, all(&m)), math.Abs(winding(p, m.tris)) > 0.5
 		if got != want {
 			t.Fatalf("%v: insideMesh %v, winding %v", p, got, want)
 		}
@@ -491,7 +501,7 @@ func TestCrossingAlongEdgesInFace(t *testing.T) {
 		}
 	}
 	for _, p := range pr.Verts[3:6] {
-		if !mb.box.containsStrict(p) || insideMesh(p, &mb) {
+		if !mb.box.containsStrict(p) || insideMesh(p, &mb, all(&mb)) {
 			t.Fatalf("upper vertex %v should be in the step's box, outside the step", p)
 		}
 	}
