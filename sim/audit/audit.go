@@ -133,11 +133,14 @@ func finite3(v geom.Vec3) bool {
 //     overlapping interiors, is a KindTriangle violation when its local
 //     depth — the separating-axis penetration depth of the two triangles
 //     (in-plane for coplanar ones), a lower bound of the solids' depth — exceeds tol;
-//  2. a point-in-mesh test (generalised winding number) of every vertex of
-//     one solid lying strictly inside the other's box: a vertex farther than
-//     tol (and than 1e-12 × the solid's size) from the other surface with
-//     |winding| > 1/2 is a KindVertexInside violation, Depth = that distance.
-//     This catches full containment, which has no crossing.
+//  2. a point-in-mesh test of every vertex of one solid lying strictly
+//     inside the other's box: a vertex farther than tol (and than 1e-12 ×
+//     the solid's size) from the other surface with |winding| > 1/2 is a
+//     KindVertexInside violation, Depth = that distance. The winding number
+//     is counted exactly along a ray (rayWinding) when the other solid is a
+//     closed chain and the ray meets no edge or vertex, else it is the
+//     generalised winding number; the two agree off the surface. This
+//     catches full containment, which has no crossing.
 //
 // For walls, a solid vertex behind a wall triangle's plane by more than tol
 // whose projection falls inside the triangle, or a solid triangle properly

@@ -141,6 +141,7 @@ func TestPlaneSideExact(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d points, %d exactly on their plane", n, near)
 	if near < 1000 {
 		t.Fatalf("only %d of %d points exactly on their plane", near, n)
 	}
@@ -234,6 +235,7 @@ func TestRayWinding(t *testing.T) {
 		}
 		in += w
 	}
+	t.Logf("20000 points: %d inside, %d rays declined", in, declined)
 	if in < 500 || declined > 0 {
 		t.Fatalf("%d inside, %d declined of 20000", in, declined)
 	}
@@ -297,6 +299,7 @@ func TestInsideMeshNearSurface(t *testing.T) {
 			ins++
 		}
 	}
+	t.Logf("%d points compared, %d inside", compared, ins)
 	if compared < 20000 || ins < 5000 || compared-ins < 5000 {
 		t.Fatalf("%d compared, %d inside", compared, ins)
 	}
@@ -538,6 +541,7 @@ func TestTetrapodInConcavity(t *testing.T) {
 		}
 		_ = i
 	}
+	t.Logf("%d nested poses: %d clear, %d overlapping", clear+hit, clear, hit)
 	if clear < 50 || hit < 50 {
 		t.Fatalf("%d clear, %d overlapping: too few of one", clear, hit)
 	}
