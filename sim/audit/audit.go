@@ -81,13 +81,17 @@ func emptyBox() aabb {
 
 func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 
-// mesh is a validated mesh with per-triangle boxes.
+// mesh is a validated mesh with per-triangle boxes; a solid's also has its
+// triangles' planes and whether it is a closed chain (closedChain).
 type mesh struct {
-	verts []geom.Vec3
-	tris  [][3]geom.Vec3
-	boxes []aabb
-	box   aabb
-	ok    bool
+	verts  []geom.Vec3
+	tris   [][3]geom.Vec3
+	boxes  []aabb
+	planes []plane
+	order  []int32 // triangles by lo.X (byLoX)
+	box    aabb
+	ok     bool
+	closed bool
 }
 
 func prepare(verts []geom.Vec3, tris [][3]int32) mesh {
@@ -129,11 +133,14 @@ func finite3(v geom.Vec3) bool {
 //     overlapping interiors, is a KindTriangle violation when its local
 //     depth — the separating-axis penetration depth of the two triangles
 //     (in-plane for coplanar ones), a lower bound of the solids' depth — exceeds tol;
-//  2. a point-in-mesh test (generalised winding number) of every vertex of
-//     one solid lying strictly inside the other's box: a vertex farther than
-//     tol (and than 1e-12 × the solid's size) from the other surface with
-//     |winding| > 1/2 is a KindVertexInside violation, Depth = that distance.
-//     This catches full containment, which has no crossing.
+//  2. a point-in-mesh test of every vertex of one solid lying strictly
+//     inside the other's box: a vertex farther than tol (and than 1e-12 ×
+//     the solid's size) from the other surface with |winding| > 1/2 is a
+//     KindVertexInside violation, Depth = that distance. The winding number
+//     is counted exactly along a ray (rayWinding) when the other solid is a
+//     closed chain and the ray meets no edge or vertex, else it is the
+//     generalised winding number; the two agree off the surface. This
+//     catches full containment, which has no crossing.
 //
 // For walls, a solid vertex behind a wall triangle's plane by more than tol
 // whose projection falls inside the triangle, or a solid triangle properly
@@ -164,11 +171,16 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 	}
 	var out []Violation
 	ms := make([]mesh, len(solids))
+	var cc closedCache
 	for i, s := range solids {
 		ms[i] = prepare(s.Verts, s.Tris)
 		if !ms[i].ok {
 			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
+			continue
 		}
+		ms[i].planes = planesOf(ms[i].tris)
+		ms[i].order = byLoX(ms[i].boxes)
+		ms[i].closed = cc.get(s.Tris)
 	}
 	ws := make([]mesh, len(walls))
 	for i, w := range walls {
@@ -257,7 +269,10 @@ func boxPairs(ms []mesh) [][2]int {
 
 // scratch holds reusable candidate lists.
 type scratch struct {
-	ca, cb []int32
+	ca, cb []int32 // candidate triangles of a pair's two solids
+	ba, bb []aabb  // their boxes, in the same order
+	in     []int32 // vertices of one solid strictly inside the other's box
+	rays   []int32 // triangles of the other a ray from them may meet
 }
 
 // record keeps the deepest hit of one kind for one pair.
@@ -285,22 +300,60 @@ func candidates(dst []int32, m *mesh, box aabb) []int32 {
 	return dst
 }
 
-// sweepTriangles calls f for every pair of candidate triangles (one of a, one
-// of b) whose boxes overlap; ca and cb are sorted by lo.X.
-func sweepTriangles(a, b *mesh, ca, cb []int32, f func(ta, tb int32)) {
+// byLoX returns the indices of the boxes sorted by lo.X (ties by index).
+func byLoX(boxes []aabb) []int32 {
+	order := make([]int32, len(boxes))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(cmp.Compare(boxes[a].lo.X, boxes[b].lo.X), cmp.Compare(a, b)) })
+	return order
+}
+
+// candidatesInOrder is candidates taken in the order m.order (sorted by
+// lo.X once per mesh, so nothing is sorted per pair), with their boxes.
+func candidatesInOrder(dst []int32, boxes []aabb, m *mesh, box *aabb) ([]int32, []aabb) {
+	dst, boxes = dst[:0], boxes[:0]
+	for _, t := range m.order {
+		bt := &m.boxes[t]
+		if bt.lo.X > box.hi.X {
+			break // so are all the rest
+		}
+		if box.lo.X <= bt.hi.X && bt.lo.Y <= box.hi.Y && box.lo.Y <= bt.hi.Y && bt.lo.Z <= box.hi.Z && box.lo.Z <= bt.hi.Z {
+			dst = append(dst, t)
+			boxes = append(boxes, *bt)
+		}
+	}
+	return dst, boxes
+}
+
+// boxesOf returns the boxes of the triangles ts of m, in that order.
+func boxesOf(dst []aabb, m *mesh, ts []int32) []aabb {
+	dst = dst[:0]
+	for _, t := range ts {
+		dst = append(dst, m.boxes[t])
+	}
+	return dst
+}
+
+// sweepTriangles calls f for every pair of candidate triangles (one of ca,
+// one of cb) whose boxes overlap; ca and cb are sorted by lo.X and ba, bb
+// are their boxes. In the inner loops the x ranges overlap by construction
+// (lo.X of the one between lo.X and hi.X of the other): y and z decide.
+func sweepTriangles(ca []int32, ba []aabb, cb []int32, bb []aabb, f func(ta, tb int32)) {
 	i, j := 0, 0
 	for i < len(ca) && j < len(cb) {
-		ba, bb := a.boxes[ca[i]], b.boxes[cb[j]]
-		if ba.lo.X <= bb.lo.X {
-			for k := j; k < len(cb) && b.boxes[cb[k]].lo.X <= ba.hi.X; k++ {
-				if ba.overlaps(b.boxes[cb[k]]) {
+		if p := &ba[i]; p.lo.X <= bb[j].lo.X {
+			for k := j; k < len(cb) && bb[k].lo.X <= p.hi.X; k++ {
+				if q := &bb[k]; overlapsYZ(p, q) {
 					f(ca[i], cb[k])
 				}
 			}
 			i++
 		} else {
-			for k := i; k < len(ca) && a.boxes[ca[k]].lo.X <= bb.hi.X; k++ {
-				if bb.overlaps(a.boxes[ca[k]]) {
+			q := &bb[j]
+			for k := i; k < len(ca) && ba[k].lo.X <= q.hi.X; k++ {
+				if p := &ba[k]; overlapsYZ(q, p) {
 					f(ca[k], cb[j])
 				}
 			}
@@ -309,28 +362,51 @@ func sweepTriangles(a, b *mesh, ca, cb []int32, f func(ta, tb int32)) {
 	}
 }
 
+// overlapsYZ is overlaps without the x axis.
+func overlapsYZ(b, c *aabb) bool {
+	return b.lo.Y <= c.hi.Y && c.lo.Y <= b.hi.Y && b.lo.Z <= c.hi.Z && c.lo.Z <= b.hi.Z
+}
+
+// solidPair appends the violations of solids a and b. The triangle pairs
+// are first swept in the meshes' own lo.X order, only to learn whether any
+// penetrates; the pairs that do (rare: each is an error) are swept again
+// in the order of candidates (each pair's list sorted by lo.X), which
+// decides which of equally deep hits is reported.
 func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float64) []Violation {
 	var tri, inside record
 	box := a.box.intersect(b.box)
-	sc.ca = candidates(sc.ca, a, box)
-	sc.cb = candidates(sc.cb, b, box)
-	sweepTriangles(a, b, sc.ca, sc.cb, func(ta, tb int32) {
-		pa, pb := &a.tris[ta], &b.tris[tb]
-		switch classify(pa, pb) {
-		case triCrossing:
-			d, p := crossDepth(pa, pb)
-			if tol == 0 || d > tol {
-				tri.add(d, p)
-			}
-		case triCoplanar:
-			d, p := coplanarDepth(pa, pb)
-			if tol == 0 || d > tol {
-				tri.add(d, p)
-			}
+	hit := false
+	if sc.ca, sc.ba = candidatesInOrder(sc.ca, sc.ba, a, &box); len(sc.ca) > 0 {
+		if sc.cb, sc.bb = candidatesInOrder(sc.cb, sc.bb, b, &box); len(sc.cb) > 0 {
+			sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
+				if !hit {
+					hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
+				}
+			})
 		}
-	})
-	containment(&inside, a, b, tol)
-	containment(&inside, b, a, tol)
+	}
+	if hit {
+		sc.ca = candidates(sc.ca, a, box)
+		sc.cb = candidates(sc.cb, b, box)
+		sc.ba, sc.bb = boxesOf(sc.ba, a, sc.ca), boxesOf(sc.bb, b, sc.cb)
+		sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
+			pa, pb := &a.tris[ta], &b.tris[tb]
+			switch classifyPlanes(pa, pb, &a.planes[ta], &b.planes[tb]) {
+			case triCrossing:
+				d, p := crossDepth(pa, pb)
+				if tol == 0 || d > tol {
+					tri.add(d, p)
+				}
+			case triCoplanar:
+				d, p := coplanarDepth(pa, pb)
+				if tol == 0 || d > tol {
+					tri.add(d, p)
+				}
+			}
+		})
+	}
+	sc.containment(&inside, a, b, tol)
+	sc.containment(&inside, b, a, tol)
 	if tri.hit {
 		out = append(out, Violation{A: ia, B: ib, Kind: KindTriangle, Point: tri.point, Depth: tri.depth})
 	}
@@ -340,15 +416,47 @@ func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float6
 	return out
 }
 
-// containment records the vertices of a strictly inside solid b.
-func containment(r *record, a, b *mesh, tol float64) {
+// penetrates reports whether triangles pa and pb (planes la, lb) cross or
+// overlap coplanar with a local depth above tol (any depth when tol = 0).
+func penetrates(pa, pb *[3]geom.Vec3, la, lb *plane, tol float64) bool {
+	switch classifyPlanes(pa, pb, la, lb) {
+	case triCrossing:
+		d, _ := crossDepth(pa, pb)
+		return tol == 0 || d > tol
+	case triCoplanar:
+		d, _ := coplanarDepth(pa, pb)
+		return tol == 0 || d > tol
+	}
+	return false
+}
+
+// containment records the vertices of a strictly inside solid b. The ray
+// test (insideMesh) of each is given the triangles of b that a ray towards
+// +x from a point of the box around those vertices can meet.
+func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
+	sc.in = sc.in[:0]
+	vb := emptyBox()
+	for i, v := range a.verts {
+		if b.box.containsStrict(v) {
+			sc.in = append(sc.in, int32(i))
+			vb = vb.add(v)
+		}
+	}
+	if len(sc.in) == 0 {
+		return
+	}
+	sc.rays = sc.rays[:0]
+	for t := range b.boxes {
+		if bt := &b.boxes[t]; bt.hi.X >= vb.lo.X && bt.lo.Y <= vb.hi.Y && bt.hi.Y >= vb.lo.Y &&
+			bt.lo.Z <= vb.hi.Z && bt.hi.Z >= vb.lo.Z {
+			sc.rays = append(sc.rays, int32(t))
+		}
+	}
 	size := b.box.hi.Sub(b.box.lo)
 	onSurface := 1e-12 * max(size.X, size.Y, size.Z)
-	for _, v := range a.verts {
-		if !b.box.containsStrict(v) {
-			continue
-		}
-		if math.Abs(winding(v, b.tris)) <= 0.5 {
+	for _, i := range sc.in {
+		v := a.verts[i]
+		if !insideMesh(v, b, sc.rays) {
 			continue // outside: the distance is not needed
 		}
 		if d := distance(v, b.tris); d > onSurface && d > tol {

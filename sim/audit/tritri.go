@@ -33,10 +33,13 @@ const (
 
 // classify returns how triangles a and b meet.
 func classify(a, b *[3]geom.Vec3) triClass {
-	var sa, sb [3]int
-	for k := range 3 {
-		sa[k] = orient3d(b[0], b[1], b[2], a[k])
-	}
+	pa, pb := newPlane(a), newPlane(b)
+	return classifyPlanes(a, b, &pa, &pb)
+}
+
+// classifyPlanes is classify with the triangles' planes (newPlane) given.
+func classifyPlanes(a, b *[3]geom.Vec3, pla, plb *plane) triClass {
+	sa := plb.sides(b, a)
 	if sa[0] == 0 && sa[1] == 0 && sa[2] == 0 {
 		if coplanarOverlap(a, b) {
 			return triCoplanar
@@ -46,37 +49,19 @@ func classify(a, b *[3]geom.Vec3) triClass {
 	if !straddles(sa) {
 		return triApart
 	}
-	for k := range 3 {
-		sb[k] = orient3d(a[0], a[1], a[2], b[k])
-	}
+	sb := pla.sides(a, b)
 	if !straddles(sb) {
 		return triApart
 	}
 	// Chord endpoints, each as the line through two vertices of its triangle
 	// that meets the common line π1∩π2 exactly there, with the sign σ of the
 	// other plane's normal along that line.
-	type end struct {
-		u, w  geom.Vec3
-		sigma int
-	}
-	var ea, eb [2]end
-	chords := func(t *[3]geom.Vec3, s [3]int, e *[2]end) {
-		n := 0
-		for k := range 3 {
-			k1 := (k + 1) % 3
-			if s[k] == 0 || s[k]*s[k1] < 0 {
-				e[n] = end{t[k], t[k1], s[k1]}
-				n++
-			}
-		}
-	}
-	chords(a, sa, &ea)
-	chords(b, sb, &eb)
+	ea, eb := chordEnds(sa), chordEnds(sb)
 	// sign(λ) > 0 ⇔ the A endpoint comes before the B endpoint along π1∩π2.
 	le, ge := true, true // all A ends ≤ all B ends; all A ends ≥ all B ends
 	for _, x := range ea {
 		for _, y := range eb {
-			l := orient3d(x.u, x.w, y.u, y.w) * x.sigma * y.sigma
+			l := orient3d(a[x.k], a[(x.k+1)%3], b[y.k], b[(y.k+1)%3]) * x.sigma * y.sigma
 			if l < 0 {
 				le = false
 			}
@@ -89,6 +74,27 @@ func classify(a, b *[3]geom.Vec3) triClass {
 		return triApart
 	}
 	return triCrossing
+}
+
+// chordEnd is an endpoint of a triangle's chord on the other's plane: the
+// line through vertices k and k+1 (mod 3), and σ, the side of vertex k+1.
+type chordEnd struct {
+	k, sigma int
+}
+
+// chordEnds returns the two chord endpoints of a triangle whose vertices lie
+// on the sides s of the other's plane (straddling).
+func chordEnds(s [3]int) [2]chordEnd {
+	var e [2]chordEnd
+	n := 0
+	for k := range 3 {
+		k1 := (k + 1) % 3
+		if s[k] == 0 || s[k]*s[k1] < 0 {
+			e[n] = chordEnd{k, s[k1]}
+			n++
+		}
+	}
+	return e
 }
 
 // straddles reports whether s has both a positive and a negative entry.
