@@ -89,7 +89,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	// Each body is saved (the first attempt), kicked and drifted, then
 	// placed by the detection, in one pass over the bodies; the closing
 	// half kick runs on each body as soon as its forces are summed, in the
-	// accumulation's pass (EvaluateThen), unless the attempt is rejected
+	// accumulation's pass (world.Eval.Then), unless the attempt is rejected
 	// already (reversed normals, night owls).
 	x.cp.begin(w)
 	x.passes(w, dt)
@@ -118,7 +118,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	// min(c, max(·, dt_min)): where the two differ, both exceed c.
 	// The statistics' body terms and the step bound's were computed with
 	// the kick, and the step bound's visit of the pairs runs in Commit's
-	// pass (CommitBelow; UpdateStats and the body terms read neither time
+	// pass (world.Commit.Below; UpdateStats and the body terms read neither time
 	// nor steps, so moving them on first changes nothing). Without the
 	// kick in the accumulation (night owls accepted at dt_min): the kick,
 	// the statistics' and the step bound's body terms in Commit's pass.

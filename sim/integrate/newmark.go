@@ -23,7 +23,7 @@ import (
 // (newmark_tangent.go) and the linear systems are solved by GMRES,
 // right-preconditioned by its diagonal blocks (LU factors); with
 // FDProducts, and for smooth contacts, bonds or periodic worlds, the
-// products are finite differences of world.EvaluateFixed instead, with
+// products are finite differences of World.Evaluate with world.Eval{Fixed: true} instead, with
 // approximate body blocks as preconditioner (newmark_precond.go).
 // Velocity-dependent forces (damping, friction) are part of the residual,
 // evaluated with the step size as friction increment time.
@@ -744,7 +744,7 @@ func (n *Newmark) residual(w *world.World, y, r []float64) bool {
 }
 
 // residualFixed is residual with the contact set of the last evaluation
-// (world.EvaluateFixed), for the finite-difference products.
+// (World.Evaluate with world.Eval{Fixed: true}), for the finite-difference products.
 func (n *Newmark) residualFixed(w *world.World, y, r []float64) bool {
 	n.setTrial(w, y)
 	if w.Evaluate(n.t+n.dt, n.dt, world.Eval{Fixed: true}).Bad {

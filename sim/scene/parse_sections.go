@@ -336,7 +336,7 @@ func (d *decoder) decodeGenerators(top *object, shapes map[string]Shape) []Gener
 		r.check("max", g.Max.X > g.Min.X && g.Max.Y > g.Min.Y && g.Max.Z > g.Min.Z,
 			"every component must exceed region.min's")
 		var seed int
-		if o.integer("seed", &seed, 0, 1<<53) {
+		if o.integer("seed", &seed, 0, min(1<<53, math.MaxInt)) {
 			g.Seed = int64(seed)
 		}
 		d.massOrDensity(o, &g.Density, &g.Mass, false)

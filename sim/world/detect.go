@@ -68,7 +68,7 @@ type pairKey struct {
 // number of night-owl contacts: active contacts in pairs that were not
 // candidates when the step started. Its steps, in order: placeBodies,
 // bodyPairs, wallPairs, pairPass. move, when not nil, runs on every body
-// right before it is placed, in the same pass (EvaluateMoved); its share of
+// right before it is placed, in the same pass (Eval.Move); its share of
 // the pass is left out of Profile.Place.
 func (w *World) stageDetect(withLaws bool, dt float64, move func(i int)) (nightOwls int) {
 	w.leaveSpheres()

@@ -196,7 +196,7 @@ func (e *pairEntry) smoothState() *smoothPair {
 }
 
 // sqPairPosed is the narrow phase of two smooth bodies a and b (not both
-// spheres) when their shapes are not placed per body (EvaluateFixed's trial
+// spheres) when their shapes are not placed per body (Eval.Fixed's trial
 // states; spheres against superquadrics): the separation test of a pair
 // apart in the last step, then the midway point into r, with the shapes
 // prepared (or prepared anew) at the bodies' poses and the warm start warm

@@ -241,7 +241,9 @@ func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk *skipAbove, tabs *stiffT
 			rbx, rby, rbz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
 			if rax*rax+ray*ray+raz*raz <= sa.r2 && rbx*rbx+rby*rby+rbz*rbz <= sb.r2 && s.Approach*gn/sab >= u {
 				// gl = min(g, max(g − sab·Δt, (1 − Approach)·g)) by plain
-				// comparisons: g > 0 and sab finite here, so nothing is NaN.
+				// comparisons. They differ from min/max only where a term is
+				// NaN: g = +Inf with Approach = 1 (k_c = 0 there, so the
+				// skipped bound is above u either way; review rv2).
 				gl := gn - sab*w.Dt
 				if g1 := gn * (1 - s.Approach); g1 > gl {
 					gl = g1
@@ -344,7 +346,7 @@ type stepBound struct {
 	parts []speedPart
 	at    speedStamp // when w.speeds were computed (TravelCurrent)
 	// pre: the state whose bodies' terms Commit's pass computed
-	// (CommitBound), for the next speeds (used once).
+	// (Commit.Bound), for the next speeds (used once).
 	pre speedStamp
 	// The pass bodies of speeds and of StableDtBelow's visit, made once,
 	// and what the visit reads (no allocation per call).
@@ -523,7 +525,7 @@ const (
 // the bodies split over the workers (each body on its own; the world's
 // terms are maxima and minima of per-worker ones: the same for any split).
 // When Commit's pass has just computed the bodies' terms on the state they
-// are asked for (CommitBound: pre is w's stamp), only the world's terms are
+// are asked for (Commit.Bound: pre is w's stamp), only the world's terms are
 // left to sum; pre is used once.
 func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 	pre := bd.pre
