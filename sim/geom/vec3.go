@@ -42,6 +42,20 @@ func (a Vec3) Norm() float64 { return math.Sqrt(a.X*a.X + a.Y*a.Y + a.Z*a.Z) }
 // Norm2 returns |a|².
 func (a Vec3) Norm2() float64 { return a.X*a.X + a.Y*a.Y + a.Z*a.Z }
 
+// Basis returns e_j, the j-th unit vector of the frame (j = 0, 1, 2: x, y, z).
+func Basis(j int) Vec3 {
+	var e Vec3
+	switch j {
+	case 0:
+		e.X = 1
+	case 1:
+		e.Y = 1
+	default:
+		e.Z = 1
+	}
+	return e
+}
+
 // Unit returns a/|a|, or the zero vector when a is zero.
 func (a Vec3) Unit() Vec3 {
 	n := a.Norm()

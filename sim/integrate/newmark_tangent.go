@@ -402,15 +402,7 @@ func (n *Newmark) rotJacobian(b *body.Body, bd *nmBody) geom.Mat3 {
 	ala := vec3a(al)
 	var D geom.Mat3
 	for j := 0; j < 3; j++ {
-		var e geom.Vec3 // e_j
-		switch j {
-		case 0:
-			e.X = 1
-		case 1:
-			e.Y = 1
-		default:
-			e.Z = 1
-		}
+		e := geom.Basis(j) // e_j
 		cj := geom.V(J[0][j], J[1][j], J[2][j])
 		// Column j of ∂h/∂α = α4(w̃ × J₀e_j − J₀w̃ × e_j) + α1 J₀e_j, then of
 		// Ξ·it = c(d + ½ α×d), plus u α_j + sk × e_j.
@@ -545,15 +537,7 @@ func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk f
 	bAF, bBF := blk(ka, kf), blk(kb, kf)
 	bFA, bFB := blk(kf, ka), blk(kf, kb)
 	for j := 0; j < 3; j++ { // column j of each term
-		var e geom.Vec3
-		switch j {
-		case 0:
-			e.X = 1
-		case 1:
-			e.Y = 1
-		default:
-			e.Z = 1
-		}
+		e := geom.Basis(j)
 		ne := nv.Cross(e) // [n]× e_j
 		// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
 		Mj := ne.Scale(-c.Fn)
