@@ -158,3 +158,25 @@ func TestRV3LeaseLargeTurns(t *testing.T) {
 }
 
 var rv3Weaken = false // true: coefficients cut to 0.7×, the test fails (checked)
+
+// rv3 review probe (pre-existing behaviour, logged): a NaN pose. Stale's
+// full test answers "not stale" (dA > margin is false for NaN); Grant then
+// refuses a lease (its limit is NaN), and the travel counts an unknown motion.
+func TestRV3NaNPose(t *testing.T) {
+	var s Scratch
+	box := shape.Box(1, 1, 1)
+	var a, b Posed
+	var c Cache
+	var l Lease
+	a.Update(box, geom.V(0, 0, 0), geom.Quat{W: 1}, false)
+	b.Update(box, geom.V(3, 0, 0), geom.Quat{W: 1}, false)
+	c.Build(&a, &b, 0.01, 0.02, &s)
+	t0 := a.Travel()
+	a.Update(box, geom.V(math.NaN(), 0, 0), geom.Quat{W: 1}, false)
+	stale := c.Stale(&a, &b, 0.01)
+	granted := c.Grant(&a, &b, &l)
+	t.Logf("NaN pose: Stale = %v, Grant = %v, travel X %g → %g", stale, granted, t0.X, a.Travel().X)
+	if granted || a.Travel().X-t0.X < travBig {
+		t.Fatal("a lease on a NaN pose, or its motion not counted as unknown")
+	}
+}
