@@ -158,6 +158,13 @@ func (l *Lease) SetWeights(wa, wb float64) {
 	}
 	s0 := l.x0 + wa*l.ta0 + wb*l.tb0
 	l.thr.Store(math.Float64bits((s0 + lim) * (1 - 1e-12)))
+	// A Revoke on another worker between the load of lim and this store
+	// (a record still pointed to by a pair that lost it at a Verlet
+	// rebuild) stored lim first: seen here, the weighted test ends too
+	// (review rv3).
+	if !(math.Float64frombits(l.lim.Load()) > 0) {
+		l.thr.Store(revoked)
+	}
 }
 
 // Fast reports whether the lease's weighted test holds for the weighted

@@ -196,7 +196,7 @@ func (c *Cache) Stale(a, b *Posed, gbar float64) bool {
 	}
 	c.trk.on = false
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
-	if dA > c.margin {
+	if !(dA <= c.margin) { // a NaN distance (a non-finite pose) is stale (review rv3)
 		c.skip.ok = false
 		return true
 	}
