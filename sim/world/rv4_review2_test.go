@@ -16,8 +16,9 @@ import (
 // sphere, 5 mm, in a shell of 70 small ones, 1 mm, pressed onto it) and
 // parts that own no sphere: HookePart's chunk that lies wholly inside an
 // earlier part's rows (e1 < lo) and two pair classes. The shell bursts
-// outward; on 2, 3 and 5 workers with every evaluation split every step's
-// energies, contacts and Δt and the final bodies are one worker's bits.
+// outward; on 2, 3, 5, 9 and 16 workers (more workers than parts), every
+// evaluation split, every step's energies, contacts and Δt and the final
+// bodies are one worker's bits.
 func TestReviewSpherePartsLongRows(t *testing.T) {
 	run := func(workers int) (string, int, int) {
 		sp, err := scene.LoadBuiltin("sphere-box-soft", "generators.s.count=1",
@@ -83,7 +84,7 @@ func TestReviewSpherePartsLongRows(t *testing.T) {
 	if head == 0 {
 		t.Fatal("no chunk lay inside a sphere's rows: the case is not exercised")
 	}
-	for _, nw := range []int{2, 3, 5} {
+	for _, nw := range []int{2, 3, 5, 9, 16} {
 		if got, _, _ := run(nw); got != ref {
 			t.Errorf("%d workers differ from one", nw)
 		}
