@@ -20,12 +20,26 @@ func newPlane(t *[3]geom.Vec3) plane {
 	yz, zy := v.Y*w.Z, v.Z*w.Y
 	zx, xz := v.Z*w.X, v.X*w.Z
 	xy, yx := v.X*w.Y, v.Y*w.X
-	return plane{
+	pl := plane{
 		a: t[0],
 		n: geom.V(yz-zy, zx-xz, xy-yx),
 		m: geom.V(abs(yz)+abs(zy), abs(zx)+abs(xz), abs(xy)+abs(yx)),
 	}
+	// Shewchuk's bound assumes no underflow: a product near the subnormal
+	// range turns the float filter off (sure returns 0 for every point, and
+	// orient3d decides; review rv5).
+	for _, x := range [6]float64{yz, zy, zx, xz, xy, yx} {
+		if x != 0 && abs(x) < underflowGuard {
+			pl.m = geom.V(math.Inf(1), math.Inf(1), math.Inf(1))
+		}
+	}
+	return pl
 }
+
+// underflowGuard is the magnitude below which a product of the float
+// filters may have lost bits to underflow (2⁻⁹⁶⁰, well above the subnormal
+// range's 2⁻¹⁰²² times the products and sums that follow).
+const underflowGuard = 0x1p-960
 
 // side returns orient3d(t[0], t[1], t[2], p), the exact sign of
 // det[p−a, b−a, c−a] = ((b−a)×(c−a))·(p−a), t being the triangle of pl.
@@ -51,6 +65,9 @@ func (pl *plane) sure(p geom.Vec3) int {
 	ux, uy, uz := p.X-pl.a.X, p.Y-pl.a.Y, p.Z-pl.a.Z
 	det := ux*pl.n.X + uy*pl.n.Y + uz*pl.n.Z
 	perm := abs(ux)*pl.m.X + abs(uy)*pl.m.Y + abs(uz)*pl.m.Z
+	if !(perm >= underflowGuard) { // tiny terms may have underflowed (or a NaN): orient3d decides
+		return 0
+	}
 	if det > o3dErrBoundA*perm {
 		return 1
 	}

@@ -261,6 +261,9 @@ func Parse(data []byte, source string) (File, error) {
 	var f File
 	at := func(off int64) string { return fmt.Sprintf("%s:%d", source, lineAt(data, off)) }
 	jsonErr := func(off int64, err error) error {
+		if le, ok := err.(*locatedError); ok {
+			return fmt.Errorf("%s: %v", at(le.off), le.err)
+		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			off = se.Offset
@@ -297,11 +300,11 @@ func Parse(data []byte, source string) (File, error) {
 				return f, fmt.Errorf("%s: version %d: this Grainlab reads state files of versions 1 to %d", at(off), f.Version, Version)
 			}
 		case "integrator":
-			err = dec.Decode(&f.Integrator)
+			err = decodeValue(dec, data, off, &f.Integrator)
 		case "history":
-			err = dec.Decode(&f.History)
+			err = decodeValue(dec, data, off, &f.History)
 		case "scene":
-			err = dec.Decode(&f.Scene)
+			err = decodeValue(dec, data, off, &f.Scene)
 		case "steps":
 			err = dec.Decode(&f.Steps)
 		case "time":
@@ -335,6 +338,49 @@ func Parse(data []byte, source string) (File, error) {
 		return f, fmt.Errorf("%s: time %g: want a finite time ≥ 0", source, f.Time)
 	}
 	return f, nil
+}
+
+// locatedError is a JSON error at offset off of the whole file.
+type locatedError struct {
+	off int64
+	err error
+}
+
+func (e *locatedError) Error() string { return e.err.Error() }
+
+// decodeValue decodes the value that follows the key ending at offset off
+// into v, with its errors located in the whole file: a json.Decoder gives
+// the offsets of a syntax or type error inside a value relative to that
+// value (or to its buffer), so a large value (the history) read with
+// dec.Decode was reported at the wrong line (review rv5).
+func decodeValue(dec *json.Decoder, data []byte, off int64, v any) error {
+	vs := off // the value's first byte: after the colon and white space
+	for vs < int64(len(data)) && strings.IndexByte(" \t\r\n:", data[vs]) >= 0 {
+		vs++
+	}
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) { // find it again, scanning from the value's start
+			var probe json.RawMessage
+			if e2 := json.Unmarshal(data[vs:], &probe); errors.As(e2, &se) {
+				return &locatedError{vs + se.Offset, e2}
+			}
+		}
+		return err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return &locatedError{vs + se.Offset, err}
+		case errors.As(err, &te):
+			return &locatedError{vs + te.Offset, err}
+		}
+		return &locatedError{vs, err}
+	}
+	return nil
 }
 
 // stateError is an error already located by parseBodies.

@@ -98,10 +98,12 @@ type PairState struct {
 	Spring *[2]float64 `json:"spring,omitempty"`
 	// Sep is the superquadric pair's separation certificate (sq.SepCert.State)
 	// and SepAx the order of its next separation test (smooth pairs apart).
-	Sep *[9]float64 `json:"sep,omitempty"`
+	// Read as a list, so that a wrong count is an error, not numbers dropped
+	// or zeros added: exactly 9.
+	Sep []float64 `json:"sep,omitempty"`
 	// Chord is the superquadric pair's Newton Jacobian of its last midway
-	// point (sq.Chord.State), the next solve's first step.
-	Chord *[17]float64        `json:"chord,omitempty"`
+	// point (sq.Chord.State), the next solve's first step: exactly 17 numbers.
+	Chord []float64           `json:"chord,omitempty"`
 	SepAx bool                `json:"sep_ax,omitempty"`
 	Cache *contact.CacheState `json:"cache,omitempty"`
 	Prev  []ContactState      `json:"prev,omitempty"`
@@ -276,12 +278,12 @@ func (w *World) TakeHistory() *History {
 		}
 		if e.sm != nil && e.sm.sepGen == w.lawGen {
 			if st, ok := e.sm.sep.State(); ok {
-				p.Sep = &st
+				p.Sep = st[:]
 			}
 		}
 		if e.sm != nil && e.sm.chordGen == w.lawGen {
 			if st, ok := e.sm.chord.State(); ok {
-				p.Chord = &st
+				p.Chord = st[:]
 			}
 		}
 		p.SepAx = e.sepAx
@@ -361,7 +363,11 @@ func (w *World) RestoreHistory(h *History) error {
 			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
 		}
 		if p.Sep != nil {
-			k, ok, err := sq.SepCertOf(*p.Sep, bb.SQ())
+			var k sq.SepCert
+			ok, err := false, countError(p.Sep, 9)
+			if err == nil {
+				k, ok, err = sq.SepCertOf([9]float64(p.Sep), bb.SQ())
+			}
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
 				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", ba.Name, bb.Name)
 			}
@@ -373,7 +379,11 @@ func (w *World) RestoreHistory(h *History) error {
 			}
 		}
 		if p.Chord != nil {
-			ch, err := sq.ChordOf(*p.Chord)
+			var ch sq.Chord
+			err := countError(p.Chord, 17)
+			if err == nil {
+				ch, err = sq.ChordOf([17]float64(p.Chord))
+			}
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
 				err = fmt.Errorf("a Newton Jacobian for %s and %s, not two smooth bodies", ba.Name, bb.Name)
 			}
@@ -560,4 +570,12 @@ func (w *World) Resumed() bool {
 	r := w.resumed
 	w.resumed = false
 	return r
+}
+
+// countError reports a list of numbers whose count is not n.
+func countError(v []float64, n int) error {
+	if len(v) != n {
+		return fmt.Errorf("%d numbers: want %d", len(v), n)
+	}
+	return nil
 }
