@@ -197,15 +197,9 @@ func (w *World) newCandidate(a, b int32, shift geom.Vec3, smooth bool) *pairEntr
 // overlap, every step (walls are few). A body that left a wall's box loses
 // its history with that wall.
 func (w *World) wallPairs(gmax float64) {
-	n := len(w.Bodies)
-	if len(w.wallPair) != len(w.Walls) {
-		w.wallPair = make([][]*pairEntry, len(w.Walls))
-	}
+	w.sizeWallPairs()
 	for wi := range w.Walls {
 		wl := &w.Walls[wi]
-		if len(w.wallPair[wi]) != n {
-			w.wallPair[wi] = make([]*pairEntry, n)
-		}
 		if !wl.Enabled {
 			continue
 		}

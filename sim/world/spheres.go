@@ -139,7 +139,8 @@ type Spheres struct {
 	touchSlots [nChunks][]int32
 	// Accept's pass over the wall slots (acceptSlots, by sphere range):
 	// the smallest spring bound of the Hookean candidate slots and whether
-	// a candidate slot has another law, by chunk and in all (StableDt).
+	// a candidate slot has another law, by chunk and in all (StableDt,
+	// which runs only after an Accept has set them).
 	chunkSpring [nChunks]float64
 	chunkOther  [nChunks]bool
 	slotSpring  float64

@@ -16,8 +16,11 @@ import (
 // moment — its weight, the sphere pairs in list order, the walls in wall
 // order, as the generic stages sum them. It reports the night-owl contacts
 // and whether a force or moment is not finite. Results do not depend on
-// the number of workers: with one, forces are added pair by pair; with two,
-// each pair's force is stored and every sphere sums its own in pair order.
+// the number of workers: with one, forces are added pair by pair; with
+// more, a frictionless Hookean list is evaluated by ranges of spheres
+// (evalParts: each part adds its own spheres' pairs, those reaching in from
+// earlier parts first, in pair order), and any other list stores each pair's
+// force so that every sphere sums its own in pair order.
 func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
