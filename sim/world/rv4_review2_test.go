@@ -8,7 +8,6 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
-	"grainlab/sim/scene"
 	"grainlab/sim/world"
 )
 
@@ -21,26 +20,9 @@ import (
 // bodies are one worker's bits.
 func TestReviewSpherePartsLongRows(t *testing.T) {
 	run := func(workers int) (string, int, int) {
-		sp, err := scene.LoadBuiltin("sphere-box-soft", "generators.s.count=1",
+		w, proto := emptySphereBox(t,
 			"walls.box.min=[-0.05, -0.05, -0.05]", "walls.box.max=[0.05, 0.05, 0.05]",
 			"generators.s.region.min=[-0.05, -0.05, -0.05]", "generators.s.region.max=[0.05, 0.05, 0.05]")
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := scene.Build(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var proto *body.Body
-		keep := w.Bodies[:0]
-		for _, b := range w.Bodies {
-			if b.Wall >= 0 {
-				keep = append(keep, b)
-			} else {
-				proto = b
-			}
-		}
-		w.Bodies = keep
 		add := func(name string, r float64, x geom.Vec3) {
 			b := body.NewSphere(name, r, proto.Density(), x)
 			b.Material = proto.Material

@@ -17,19 +17,12 @@ import (
 // with random velocities of 0.1 m/s (pairs close and part within the first
 // steps, the list is rebuilt every few steps) and, with two radii, two
 // species (pair classes by species pair).
-func partsLattice(t *testing.T, n int, radii []float64) *world.World {
+// emptySphereBox builds sphere-box-soft with the overrides given and takes
+// its one generated sphere out: the world keeps its walls and material,
+// and the sphere is returned as the prototype of the spheres a test adds.
+func emptySphereBox(t *testing.T, sets ...string) (*world.World, *body.Body) {
 	t.Helper()
-	const d = 0.002
-	pitch := 1.01 * d
-	m := 1
-	for m*m*40 < n {
-		m++
-	}
-	layers := (n + m*m - 1) / (m * m)
-	side, height := float64(m)*pitch, float64(layers+2)*pitch
-	sp, err := scene.LoadBuiltin("sphere-box-soft", "generators.s.count=1",
-		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
-		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height))
+	sp, err := scene.LoadBuiltin("sphere-box-soft", append([]string{"generators.s.count=1"}, sets...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +40,22 @@ func partsLattice(t *testing.T, n int, radii []float64) *world.World {
 		}
 	}
 	w.Bodies = keep
+	return w, proto
+}
+
+func partsLattice(t *testing.T, n int, radii []float64) *world.World {
+	t.Helper()
+	const d = 0.002
+	pitch := 1.01 * d
+	m := 1
+	for m*m*40 < n {
+		m++
+	}
+	layers := (n + m*m - 1) / (m * m)
+	side, height := float64(m)*pitch, float64(layers+2)*pitch
+	w, proto := emptySphereBox(t,
+		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
+		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range rng.Perm(n) {
 		i, j, k := c%m, (c/m)%m, c/(m*m)
