@@ -3,6 +3,8 @@ package body
 import (
 	"math"
 	"sync"
+	"unsafe"
+	"weak"
 )
 
 // recent holds the last records made, so that bodies of one species (a
@@ -12,26 +14,60 @@ import (
 // equal recent one when there is one. Records are immutable, so sharing
 // one changes no value; equality is of the bits (−0 ≠ +0, a NaN equals the
 // same NaN), so a shared record holds exactly the bits the body's own would.
+//
+// The ring holds its records by weak pointers: it keeps none alive that no
+// body uses (a large STL mesh is freed with the last body of a scene that
+// was reloaded, not when eight newer records have pushed it out). Each
+// entry keeps its record's hash (recordHash), so a search loads only the
+// records that may be equal.
 var recent struct {
 	sync.Mutex
-	r    [8]*props
+	r    [8]recentRecord
 	next int
 }
 
-// share returns a record equal bit for bit to r: a recent one, or a new copy
-// of r, which becomes recent.
+// recentRecord is one entry of the ring: a record, weakly, and its hash.
+type recentRecord struct {
+	p weak.Pointer[props]
+	h uint64
+}
+
+// share returns a record equal bit for bit to r: a recent one still in use,
+// or a new copy of r, which becomes recent.
 func share(r props) *props {
+	h := recordHash(&r)
 	recent.Lock()
 	defer recent.Unlock()
-	for _, p := range recent.r {
-		if p != nil && sameBits(p, &r) {
+	for k := range len(recent.r) { // the latest first: a generator's bodies hit at once
+		e := &recent.r[(recent.next+len(recent.r)-1-k)%len(recent.r)]
+		if e.h != h {
+			continue
+		}
+		if p := e.p.Value(); p != nil && sameBits(p, &r) {
 			return p
 		}
 	}
 	p := &r
-	recent.r[recent.next] = p
+	recent.r[recent.next] = recentRecord{weak.Make(p), h}
 	recent.next = (recent.next + 1) % len(recent.r)
 	return p
+}
+
+// recordHash mixes every bit sameBits compares (the polyhedron by its
+// address), so that equal records hash alike.
+func recordHash(r *props) uint64 {
+	h := uint64(uintptr(unsafe.Pointer(r.poly)))
+	mix := func(x float64) { h = (h^math.Float64bits(x))*0x100000001b3 + 0x9e3779b97f4a7c15 }
+	for _, x := range [...]float64{r.density, r.mass, r.invMass, r.rVol, r.sq.A, r.sq.B, r.sq.C, r.sq.N1, r.sq.N2} {
+		mix(x)
+	}
+	for i := range 3 {
+		for j := range 3 {
+			mix(r.iBody[i][j])
+			mix(r.iBodyInv[i][j])
+		}
+	}
+	return h
 }
 
 // sameBits reports whether a and b hold the same polyhedron and the same
