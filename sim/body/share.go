@@ -90,3 +90,20 @@ func sameBits(a, b *props) bool {
 }
 
 func eqBits(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// ShapeState is what SetShape (and SetMass) replace in a body: its kind,
+// bounding radius and shape-and-mass record. ShapeState and RestoreShape
+// undo a shape edit to the bit (recomputing the old shape's mass would not
+// give the bits of a body built by NewSphere or given a mass).
+type ShapeState struct {
+	kind Kind
+	r    float64
+	p    *props
+}
+
+// ShapeState returns the body's kind, bounding radius and record.
+func (b *Body) ShapeState() ShapeState { return ShapeState{b.Kind, b.R, b.p} }
+
+// RestoreShape puts back a state ShapeState returned (of this body or of
+// one of its species).
+func (b *Body) RestoreShape(s ShapeState) { b.Kind, b.R, b.p = s.kind, s.r, s.p }
