@@ -54,7 +54,7 @@ func share(r props) *props {
 }
 
 // recordHash mixes every bit sameBits compares (the polyhedron by its
-// address), so that equal records hash alike.
+// address, the group by its bytes), so that equal records hash alike.
 func recordHash(r *props) uint64 {
 	h := uint64(uintptr(unsafe.Pointer(r.poly)))
 	mix := func(x float64) { h = (h^math.Float64bits(x))*0x100000001b3 + 0x9e3779b97f4a7c15 }
@@ -67,13 +67,33 @@ func recordHash(r *props) uint64 {
 			mix(r.iBodyInv[i][j])
 		}
 	}
+	for i := range len(r.group) {
+		h = (h ^ uint64(r.group[i])) * 0x100000001b3
+	}
 	return h
 }
 
-// sameBits reports whether a and b hold the same polyhedron and the same
-// bits in every float.
+// Group returns the name of the generator that made the body (its Name is
+// Group + index), "" for a body not made by a generator. It is kept in the
+// record the body's species shares (a generator's bodies are one species),
+// not in each body.
+func (b *Body) Group() string { return b.rec().group }
+
+// SetGroup sets the body's generator name (Group); the body gets a record
+// with it (shared, copy on write: bodies that shared the old one keep it).
+func (b *Body) SetGroup(g string) {
+	if b.rec().group == g {
+		return
+	}
+	r := *b.rec()
+	r.group = g
+	b.p = share(r)
+}
+
+// sameBits reports whether a and b hold the same polyhedron, the same group
+// and the same bits in every float.
 func sameBits(a, b *props) bool {
-	if a.poly != b.poly || !eqBits(a.density, b.density) || !eqBits(a.mass, b.mass) ||
+	if a.poly != b.poly || a.group != b.group || !eqBits(a.density, b.density) || !eqBits(a.mass, b.mass) ||
 		!eqBits(a.invMass, b.invMass) || !eqBits(a.rVol, b.rVol) ||
 		!eqBits(a.sq.A, b.sq.A) || !eqBits(a.sq.B, b.sq.B) || !eqBits(a.sq.C, b.sq.C) ||
 		!eqBits(a.sq.N1, b.sq.N1) || !eqBits(a.sq.N2, b.sq.N2) {
