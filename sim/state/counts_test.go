@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"grainlab/sim/integrate"
 )
 
 // TestHistoryArrayCounts: every list of a state file's history and
@@ -144,4 +146,35 @@ func listAt(data []byte, key string, inner bool) (int, bool) {
 		}
 	}
 	return at, true
+}
+
+// FuzzParse: no state file makes Parse (with its count checks) panic; a
+// file it accepts, encoded again, is accepted again.
+// Seeds: the sliding block's complete file under cd and the explicit one.
+func FuzzParse(f *testing.F) {
+	for _, sets := range [][]string{{"integrator.name=cd"}, nil} {
+		w, end := started(f, "sliding-block-a", sets...)
+		if _, err := integrate.AdvancePast(w, 0.005, end, nil); err != nil {
+			f.Fatal(err)
+		}
+		data, err := Encode(w)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"version":2,"time":0,"bodies":[{"name":"a","position":[0,0,0],"quaternion":[1,0,0,0],"velocity":[0,0,0],"angular_velocity":[0,0,0]}],"history":{"pairs":[{"a":0,"b":1,"mid":[1,2,3,4]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Parse(data, "f.json")
+		if err != nil {
+			return
+		}
+		again, err := EncodeFile(file)
+		if err != nil {
+			t.Fatalf("an accepted file does not encode: %v", err)
+		}
+		if _, err := Parse(again, "again.json"); err != nil {
+			t.Fatalf("an accepted file, encoded again, is refused: %v", err)
+		}
+	})
 }
