@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -897,30 +898,23 @@ func (l *SimLoop) setIntegrator(name string) error {
 	return nil
 }
 
-// setShape changes the smooth shape of material m (world.SetSmoothShape)
-// and re-evaluates the forces at the new masses and surfaces; when that
-// fails the old shape comes back.
+// setShape changes the smooth shape of material m (world.SetSmoothShape:
+// s is the shape of its first body, the others keep their sizes relative to
+// it) and re-evaluates the forces at the new masses and surfaces; when that
+// fails every body gets its own old shape back (world.EditSmoothShape's undo).
 func (l *SimLoop) setShape(m int, s sq.Shape) error {
 	w := l.sim.World
-	idx := -1
-	for i, ms := range l.shapes {
-		if ms.Material == m {
-			idx = i
-		}
-	}
-	if idx < 0 {
+	if !slices.ContainsFunc(l.shapes, func(ms world.MaterialShape) bool { return ms.Material == m }) {
 		return fmt.Errorf("material %d has no sphere or superquadric bodies", m)
 	}
-	old := l.shapes[idx].Shape
-	if err := w.SetSmoothShape(m, s); err != nil {
+	undo, err := w.EditSmoothShape(m, s)
+	if err != nil {
 		return err
 	}
 	if err := integrate.Start(w); err != nil {
-		if err2 := w.SetSmoothShape(m, old); err2 == nil {
-			err2 = integrate.Start(w)
-			if err2 != nil {
-				l.setPlaying(false)
-			}
+		undo()
+		if err2 := integrate.Start(w); err2 != nil {
+			l.setPlaying(false)
 		}
 		l.shapes = w.SmoothShapes()
 		return fmt.Errorf("shape %s: %w", shapeString(s), err)

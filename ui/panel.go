@@ -654,6 +654,9 @@ func (p *Panel) shapesSection(in *PanelInput, a *Actions) {
 			name = fmt.Sprintf("material %d", m.Index)
 		}
 		imgui.Text(fmt.Sprintf("%s: %d %s", name, m.Count, plural(m.Kind, m.Count)))
+		if m.Varied {
+			textColored(colDim, "sizes vary: a, b, c are the first body's; each body keeps its size relative to it")
+		}
 		done := false
 		for i := 0; i < materialExpField; i++ {
 			done = numField(p, e, i, p.matValid) || done

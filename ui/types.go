@@ -28,6 +28,10 @@ type Material struct {
 	Count   int     // bodies of this material with the shape
 	A, B, C float64 // half-lengths (m)
 	N1, N2  float64 // blockiness exponents (2 = ellipsoid, large = box)
+	// Varied: the bodies are not all of this shape (polydisperse); the
+	// half-lengths are the first body's, and an edit scales every body's by
+	// the same factors, keeping each one's size relative to the first.
+	Varied bool
 }
 
 // MaterialEdit is a validated change of the shape of material Index

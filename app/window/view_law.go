@@ -101,7 +101,7 @@ func PanelShapes(ms []world.MaterialShape) []ui.Material {
 		}
 		s := m.Shape
 		out = append(out, ui.Material{Index: m.Material, Name: m.Name, Kind: kind, Count: m.Count,
-			A: s.A, B: s.B, C: s.C, N1: s.N1, N2: s.N2})
+			A: s.A, B: s.B, C: s.C, N1: s.N1, N2: s.N2, Varied: m.Varied})
 	}
 	return out
 }

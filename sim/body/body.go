@@ -36,14 +36,13 @@ func (k Kind) String() string {
 // body-to-boundary exactly as body-to-body (S0 §3).
 //
 // The shape and mass properties (Poly, SQ, RVol, Density, Mass, InvMass,
-// IBody, IBodyInv) live in a record that bodies of one species share (10⁶
+// IBody, IBodyInv) and the generator's name (Group) live in a record that bodies of one species share (10⁶
 // spheres of one radius and density hold one record between them) and are
 // read through the accessors of the same names. The record is immutable:
 // SetMass and SetShape give the body a new one (copy on write), never change
 // a shared one.
 type Body struct {
 	Name     string
-	Group    string // the generator that made the body (Name = Group + index), "" otherwise
 	Kind     Kind
 	Fixed    bool    // never moves (walls, supports)
 	p        *props  // shape and mass properties, shared by a species; never written through
@@ -69,6 +68,7 @@ type props struct {
 	density         float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
 	mass, invMass   float64           // invMass = 0 for a Fixed body
 	iBody, iBodyInv geom.Mat3         // inertia about the centre of mass, body frame
+	group           string            // the generator that made the body (Group)
 }
 
 // rec returns the body's record. Bodies come from the constructors (New,

@@ -3,8 +3,11 @@ package body
 import (
 	"math"
 	"reflect"
+	"runtime"
+	"sync"
 	"testing"
 	"unsafe"
+	"weak"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/shape"
@@ -90,6 +93,15 @@ func TestSameBitsSeesEveryField(t *testing.T) {
 			}
 			*p = old
 			n++
+		case reflect.String:
+			p := (*string)(unsafe.Pointer(v.UnsafeAddr()))
+			old := *p
+			*p = old + "x"
+			if sameBits(&base, &orig) {
+				t.Errorf("sameBits misses a change of %s", path)
+			}
+			*p = old
+			n++
 		case reflect.Pointer:
 			p := (**shape.Polyhedron)(unsafe.Pointer(v.UnsafeAddr()))
 			old := *p
@@ -104,15 +116,69 @@ func TestSameBitsSeesEveryField(t *testing.T) {
 		}
 	}
 	walk(reflect.ValueOf(&base).Elem(), "props")
-	if n != 1+5+4+18 {
+	if n != 1+5+4+18+1 {
 		t.Fatalf("walked %d fields", n)
 	}
 }
 
-// A sphere's Body fits the 224-byte size class (it was 448 with the mass
-// properties and shape inline).
+// A sphere's Body fits the 208-byte size class (it was 448 with the mass
+// properties and shape inline, 224 with the generator's name).
 func TestBodySize(t *testing.T) {
-	if s := unsafe.Sizeof(Body{}); s > 224 {
-		t.Fatalf("body.Body is %d bytes, over the 224-byte size class", s)
+	if s := unsafe.Sizeof(Body{}); s > 208 {
+		t.Fatalf("body.Body is %d bytes, over the 208-byte size class", s)
 	}
+}
+
+// The ring of recent records keeps nothing alive that no body uses: once
+// the last body of a large mesh is gone (a scene reloaded), a collection
+// frees the mesh, though its record is still among the eight latest; a
+// record in use is still shared, and one that was freed is made anew.
+func TestRecentKeepsNoUnusedRecord(t *testing.T) {
+	mesh, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := weak.Make(mesh)
+	a := New("a", mesh, 1000, geom.V(0, 0, 0), geom.QIdent())
+	if b := New("b", mesh, 1000, geom.V(1, 0, 0), geom.QIdent()); b.p != a.p {
+		t.Fatalf("two bodies of one mesh hold two records")
+	}
+	runtime.KeepAlive(a)
+	a, mesh = nil, nil
+	runtime.GC()
+	runtime.GC()
+	if gone.Value() != nil {
+		t.Fatalf("the mesh of a body no longer used is still alive after a collection (the ring of recent records holds it)")
+	}
+
+	kept := NewSphere("kept", 0.013, 2500, geom.V(0, 0, 0))
+	runtime.GC()
+	if s := NewSphere("s", 0.013, 2500, geom.V(1, 0, 0)); s.p != kept.p {
+		t.Fatalf("a record in use is not shared after a collection")
+	}
+	runtime.KeepAlive(kept)
+}
+
+// share is safe from several goroutines (go test -race): scenes may be
+// built on two goroutines at once (the window's loop and a comparison run).
+func TestShareConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 500 {
+				a := NewSphere("a", 0.001*float64(1+i%3+g), 2500, geom.V(0, 0, 0))
+				b := NewSphere("b", 0.001*float64(1+i%3+g), 2500, geom.V(0, 0, 0))
+				if a.Mass() != b.Mass() || a.SQ() != b.SQ() {
+					t.Errorf("two spheres of one radius differ")
+					return
+				}
+				if i%100 == 0 {
+					runtime.GC()
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -16,12 +16,14 @@ import (
 // translation's rounding shows), and on a polyhedron without vertices.
 // The narrow phase, the broad phase's wall boxes and the feature lists'
 // regions read these values, so any other rounding changes the results.
-// (Where placeVerts runs place itself — other GOARCH, or GOAMD64=v3 and up,
-// whose compiler fuses products into FMAs wherever it likes — the test is
-// skipped: place and MulV may fuse differently.)
+// It runs on the assembly (placeAsm) and on the Go loop place (-tags
+// purego, other GOARCH), and is skipped only where this build fuses a
+// product and a sum into one rounding (fusesMulAdd: arm64, ppc64, s390x,
+// riscv64, amd64 with GOAMD64=v3 and up), where place and MulV may fuse
+// differently.
 func TestUpdatePlacesAsDefined(t *testing.T) {
-	if !placeAsm {
-		t.Skip("placeVerts is place; fused products may round differently from MulV's")
+	if fusesMulAdd() {
+		t.Skip("this build fuses x*y + z into one rounding: place and MulV may fuse differently")
 	}
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
 	if err != nil {
@@ -65,6 +67,16 @@ func TestUpdatePlacesAsDefined(t *testing.T) {
 		t.Fatalf("no vertices: %d placed, box %v, want none and %v", len(p.V), p.Box, want)
 	}
 }
+
+// mulAdd is x*y + z as the compiler builds it for this GOARCH and GOAMD64
+// (not inlined, so the operands are not constants).
+//
+//go:noinline
+func mulAdd(x, y, z float64) float64 { return x*y + z }
+
+// fusesMulAdd reports whether this build fuses a product and a sum into one
+// rounding (an FMA): (1+2⁻⁵²)(1−2⁻⁵²) − 1 is −2⁻¹⁰⁴ fused and 0 rounded twice.
+func fusesMulAdd() bool { return mulAdd(1+0x1p-52, 1-0x1p-52, -1) != 0 }
 
 // TestPlaceVertsSameBits: placeVerts (on amd64 its loop in assembly) gives
 // place's vertices and box to the bit — signs of zeros included, compared

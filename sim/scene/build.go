@@ -542,7 +542,8 @@ func (b *builder) generators() error {
 				if err != nil {
 					return err
 				}
-				bd.Material, bd.Group = mat, g.Name
+				bd.Material = mat
+				bd.SetGroup(g.Name)
 				bd.V = g.Velocity
 				b.w.AddBody(bd)
 				placed++

@@ -18,7 +18,7 @@ import (
 // sceneSpec reads a built-in scene; sets starting with "events:" are YAML
 // appended to it (overrides cannot add events to a scene without them), one
 // "state:PATH" is a start state for started.
-func sceneSpec(t *testing.T, name string, sets ...string) *scene.Spec {
+func sceneSpec(t testing.TB, name string, sets ...string) *scene.Spec {
 	t.Helper()
 	var extra string
 	var rest []string
@@ -51,7 +51,7 @@ func sceneSpec(t *testing.T, name string, sets ...string) *scene.Spec {
 }
 
 // started builds a scene (sceneSpec) and evaluates its initial state.
-func started(t *testing.T, name string, sets ...string) (*world.World, float64) {
+func started(t testing.TB, name string, sets ...string) (*world.World, float64) {
 	t.Helper()
 	s := sceneSpec(t, name, sets...)
 	w, err := scene.Build(s)

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 
 	"grainlab/assets"
@@ -300,11 +301,11 @@ func Parse(data []byte, source string) (File, error) {
 				return f, fmt.Errorf("%s: version %d: this Grainlab reads state files of versions 1 to %d", at(off), f.Version, Version)
 			}
 		case "integrator":
-			err = decodeValue(dec, data, off, &f.Integrator)
+			err = decodeValue(dec, data, off, "integrator", &f.Integrator)
 		case "history":
-			err = decodeValue(dec, data, off, &f.History)
+			err = decodeValue(dec, data, off, "history", &f.History)
 		case "scene":
-			err = decodeValue(dec, data, off, &f.Scene)
+			err = decodeValue(dec, data, off, "scene", &f.Scene)
 		case "steps":
 			err = dec.Decode(&f.Steps)
 		case "time":
@@ -352,8 +353,11 @@ func (e *locatedError) Error() string { return e.err.Error() }
 // into v, with its errors located in the whole file: a json.Decoder gives
 // the offsets of a syntax or type error inside a value relative to that
 // value (or to its buffer), so a large value (the history) read with
-// dec.Decode was reported at the wrong line (review rv5).
-func decodeValue(dec *json.Decoder, data []byte, off int64, v any) error {
+// dec.Decode was reported at the wrong line (review rv5). A list whose
+// count does not fit its field (checkCounts) is an error at the list's
+// line naming the field under key ("history: pairs[3].mid has 4 numbers,
+// want 3").
+func decodeValue(dec *json.Decoder, data []byte, off int64, key string, v any) error {
 	vs := off // the value's first byte: after the colon and white space
 	for vs < int64(len(data)) && strings.IndexByte(" \t\r\n:", data[vs]) >= 0 {
 		vs++
@@ -379,6 +383,9 @@ func decodeValue(dec *json.Decoder, data []byte, off int64, v any) error {
 			return &locatedError{vs + te.Offset, err}
 		}
 		return &locatedError{vs, err}
+	}
+	if err := checkCounts(raw, reflect.TypeOf(v).Elem(), key); err != nil {
+		return &locatedError{vs + int64(err.(*countError).off), err}
 	}
 	return nil
 }

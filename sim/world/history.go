@@ -99,11 +99,12 @@ type PairState struct {
 	// Sep is the superquadric pair's separation certificate (sq.SepCert.State)
 	// and SepAx the order of its next separation test (smooth pairs apart).
 	// Read as a list, so that a wrong count is an error, not numbers dropped
-	// or zeros added: exactly 9.
-	Sep []float64 `json:"sep,omitempty"`
+	// or zeros added: exactly 9 (the count tag: sim/state names a wrong
+	// count with its line when it reads a file).
+	Sep []float64 `json:"sep,omitempty" count:"9"`
 	// Chord is the superquadric pair's Newton Jacobian of its last midway
 	// point (sq.Chord.State), the next solve's first step: exactly 17 numbers.
-	Chord []float64           `json:"chord,omitempty"`
+	Chord []float64           `json:"chord,omitempty" count:"17"`
 	SepAx bool                `json:"sep_ax,omitempty"`
 	Cache *contact.CacheState `json:"cache,omitempty"`
 	Prev  []ContactState      `json:"prev,omitempty"`

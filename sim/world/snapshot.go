@@ -50,7 +50,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 		lastMesh = mesh
 		s.Bodies[i] = snap.Body{
 			Mesh: mesh, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
-			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group,
+			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group(),
 		}
 	}
 	if prev != nil && len(prev.Contacts) > 0 {

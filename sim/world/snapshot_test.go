@@ -36,7 +36,7 @@ func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, w
 			m = polys[b.Poly()]
 		}
 		bodies = append(bodies, snap.Body{Mesh: m, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
-			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group})
+			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group()})
 	}
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		if c.Active() {
