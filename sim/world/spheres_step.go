@@ -350,44 +350,39 @@ type specMax struct{ v2, f2 float64 }
 // species' other spheres and the largest squared force of each species'
 // spheres without a moment (into vmax2, for finish to take their bounds).
 func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel, accR float64) {
-	travel = math.Inf(1)
+	rare := finishRare{travel: math.Inf(1)}
 	lazy := s.lazy
 	g := s.w.Gravity
 	// The species of the sphere before (spheres of a species mostly come
-	// in runs: one run for a monodisperse set): its tables are looked up
-	// and its maxima kept here, written back to vmax2 when the species
-	// changes and at the end (the same comparisons in the same order).
+	// in runs: one run for a monodisperse set): its mass is looked up and
+	// its maxima kept here, written back to vmax2 when the species changes
+	// and at the end (the same comparisons in the same order).
 	cur := int32(-1)
-	var c *sphereSpec
-	var kn *SphereKin
+	var m float64
 	var vm specMax
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
 		tr = tr[:len(spec)]
 		s.kick(s.kin, spec, tr, s.hFinish)
+		if !lazy {
+			for i, b := range s.body[b0:b1] {
+				st := &tr[i]
+				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+			}
+		}
 		for i, sp := range spec {
 			st := &tr[i]
 			if sp != cur {
 				if cur >= 0 {
 					vmax2[cur] = vm
 				}
-				cur, c, kn, vm = sp, &s.specs[sp], &s.kin[sp], vmax2[sp]
+				cur, m, vm = sp, s.specs[sp].mass, vmax2[sp]
 			}
-			if !lazy {
-				b := s.body[b0+i]
-				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
-			}
-			m := c.mass
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := st.W.Norm2(); w2 != 0 {
-				rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
-				wb := st.Q.InvRotate(st.W)
-				ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
-				if vr := math.Sqrt(v2) + s.wrOf(st, sp); vr > 0 {
-					travel = min(travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt
-				}
+				ke = s.finishTurning(st, sp, v2, ke, &rare)
 			} else if v2 > vm.v2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				vm.v2 = v2
@@ -396,9 +391,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
 			if t2 := st.T.Norm2(); t2 != 0 {
-				if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
-					accR = max(accR, a/c.r)
-				}
+				s.finishMoment(st, sp, t2, &rare)
 			} else if f2 := st.F.Norm2(); f2 > vm.f2 {
 				vm.f2 = f2
 			}
@@ -409,7 +402,36 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	if cur >= 0 {
 		vmax2[cur] = vm
 	}
-	return ekin, egrav, travel, accR
+	return ekin, egrav, rare.travel, rare.accR
+}
+
+// finishRare is what finishRange's spheres that turn or carry a moment
+// add to its results (out of its loop, which then holds fewer values: on
+// a frictionless run such spheres are rare).
+type finishRare struct{ travel, accR float64 }
+
+// finishTurning is finishRange's work on a sphere of species sp in state st
+// that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
+// ke: it returns ke with the rotational energy ½ ω·Jω added and takes the
+// sphere's travel bound (smoothTravelDt) into r.
+func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *finishRare) float64 {
+	rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
+	wb := st.Q.InvRotate(st.W)
+	ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
+	if vr := math.Sqrt(v2) + s.wrOf(st, sp); vr > 0 {
+		r.travel = min(r.travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt
+	}
+	return ke
+}
+
+// finishMoment is finishRange's work on a sphere of species sp in state st
+// with a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
+// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
+func (s *Spheres) finishMoment(st *sphere.State, sp int32, t2 float64, r *finishRare) {
+	c, kn := &s.specs[sp], &s.kin[sp]
+	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+		r.accR = max(r.accR, a/c.r)
+	}
 }
 
 // wrOf returns |ω| r of a sphere of species sp in state st (0 when it
