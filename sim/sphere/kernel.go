@@ -103,17 +103,16 @@ func dist2(dx, dy, dz float64) float64 {
 // to the counts n and epot given, in pair order.
 //
 // Most listed pairs do not touch (on the falling lattice of `make
-// bench-lammps`, 1 in 400): the loop tests each pair's cut-off only,
-// holding few values, and hands the pairs within it to hookeTouch, which
-// computes their overlap, force and energy (the same arithmetic: the
-// squared distance is recomputed there, the same bits).
+// bench-lammps`, 1 in 400): the loop clears Touch, tests each pair's
+// cut-off only, holding few values, and hands the pairs within it to
+// hookeTouch, which computes their overlap, force and energy (the same
+// arithmetic: the squared distance is recomputed there, the same bits).
 func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	if len(l.Class) == 1 {
 		return l.hookeRowsOne(s, lo, hi, r, n, epot)
 	}
 	P := l.P[lo:hi]
-	touch := l.Touch[lo:hi]
-	touch = touch[:len(P)]
+	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X, cl := s.X, l.Class
 	for k := range P {
 		p := &P[k]
@@ -121,7 +120,6 @@ func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (
 		xa, xb := &X[p.I], &X[p.J]
 		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
 		if !(dist2(dx, dy, dz) < c.Cut2) { // overlap's cut-off test
-			touch[k] = false
 			continue
 		}
 		n, epot = l.hookeTouch(s, c, p, lo+k, r, n, epot)
@@ -132,14 +130,15 @@ func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (
 // hookeTouch is hookeRows' work on pair k (p, of class c) within its
 // cut-off: its overlap (overlap), and if it touches its normal force F_n =
 // k_n δ − m_eff γ_n v_n (S2 eq. 20, law.Smooth.Normal), added to the
-// spheres numbered below r.own, its Touch and Fn, and its contact and
-// energy k_n δ²/2 (S2 eq. 27) added to n and epot.
+// spheres numbered below r.own, its Touch set and its Fn, and its contact
+// and energy k_n δ²/2 (S2 eq. 27) added to n and epot (the caller has
+// cleared Touch: a pair within its cut-off that does not touch keeps
+// false).
 func (l *List) hookeTouch(s *Flat, c *PairClass, p *Pair, k int, r *rowsLaw, n int, epot float64) (int, float64) {
 	xa, xb := &s.X[p.I], &s.X[p.J]
 	ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 	if !ok {
-		l.Touch[k] = false
-		return n, epot
+		return n, epot // Touch[k] is false (cleared by the loop)
 	}
 	a, b := &s.S[p.I], &s.S[p.J]
 	vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
@@ -172,8 +171,7 @@ type rowsLaw struct {
 // pair. The same arithmetic.
 func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	P := l.P[lo:hi]
-	touch := l.Touch[lo:hi]
-	touch = touch[:len(P)]
+	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X, c := s.X, &l.Class[0]
 	cut2 := c.Cut2
 	for k := range P {
@@ -181,7 +179,6 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 		xa, xb := &X[p.I], &X[p.J]
 		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
 		if !(dist2(dx, dy, dz) < cut2) { // overlap's cut-off test
-			touch[k] = false
 			continue
 		}
 		n, epot = l.hookeTouch(s, c, p, lo+k, r, n, epot)
