@@ -73,7 +73,7 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 // concentric centres, SphereSphere's convention); ok is false beyond the
 // pair's cut-off or without overlap.
 func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool) {
-	d2 := dx*dx + dy*dy + dz*dz
+	d2 := dist2(dx, dy, dz)
 	if !(d2 < p.Cut2) {
 		return
 	}
@@ -89,53 +89,77 @@ func (p *PairClass) overlap(dx, dy, dz float64) (ov, nx, ny, nz float64, ok bool
 	return ov, nx, ny, nz, true
 }
 
+// dist2 is the squared length dx² + dy² + dz² of the kernels' cut-off
+// tests, each product rounded (no fused multiply-add), so that the scan
+// loops and overlap get the same bits on every platform.
+func dist2(dx, dy, dz float64) float64 {
+	return float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+}
+
 // hookeRows is Hooke for direct sums without periodic images on the pairs
 // [lo, hi) — the loop the settled box spends its time in — adding each
 // pair's force to those of its spheres numbered below own (math.MaxInt32:
 // both; HookePart's rows: the part's) and the pairs' contacts and energies
 // to the counts n and epot given, in pair order.
+//
+// Most listed pairs do not touch (on the falling lattice of `make
+// bench-lammps`, 1 in 400): the loop clears Touch, tests each pair's
+// cut-off only, holding few values, and hands the pairs within it to
+// hookeTouch, which computes their overlap, force and energy (the same
+// arithmetic: the squared distance is recomputed there, the same bits).
 func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	if len(l.Class) == 1 {
 		return l.hookeRowsOne(s, lo, hi, r, n, epot)
 	}
 	P := l.P[lo:hi]
-	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
-	touch, fnk = touch[:len(P)], fnk[:len(P)]
-	S, X, cl := s.S, s.X, l.Class
+	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
+	X, cl := s.X, l.Class
 	for k := range P {
 		p := &P[k]
 		c := &cl[p.C]
 		xa, xb := &X[p.I], &X[p.J]
-		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
-		if !ok {
-			touch[k] = false
+		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
+		if !(dist2(dx, dy, dz) < c.Cut2) { // overlap's cut-off test
 			continue
 		}
-		a, b := &S[p.I], &S[p.J]
-		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if r.limit && fn < 0 {
-			fn = 0 // limit_damping
-		}
-		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		if p.I < r.own {
-			a.F = a.F.Add(f)
-		}
-		if p.J < r.own {
-			b.F = b.F.Sub(f)
-		}
-		touch[k] = true
-		fnk[k] = fn
-		n++
-		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
+		n, epot = l.hookeTouch(s, c, p, lo+k, r, n, epot)
 	}
 	return n, epot
 }
 
+// hookeTouch is hookeRows' work on pair k (p, of class c) within its
+// cut-off: its overlap (overlap), and if it touches its normal force F_n =
+// k_n δ − m_eff γ_n v_n (S2 eq. 20, law.Smooth.Normal), added to the
+// spheres numbered below r.own, its Touch set and its Fn, and its contact
+// and energy k_n δ²/2 (S2 eq. 27) added to n and epot (the caller has
+// cleared Touch: a pair within its cut-off that does not touch keeps
+// false).
+func (l *List) hookeTouch(s *Flat, c *PairClass, p *Pair, k int, r *rowsLaw, n int, epot float64) (int, float64) {
+	xa, xb := &s.X[p.I], &s.X[p.J]
+	ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
+	if !ok {
+		return n, epot // Touch[k] is false (cleared by the loop)
+	}
+	a, b := &s.S[p.I], &s.S[p.J]
+	vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
+	fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
+	if r.limit && fn < 0 {
+		fn = 0 // limit_damping
+	}
+	f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+	if p.I < r.own {
+		a.F = a.F.Add(f)
+	}
+	if p.J < r.own {
+		b.F = b.F.Sub(f)
+	}
+	l.Touch[k] = true
+	l.Fn[k] = fn
+	return n + 1, epot + 0.5*r.kn*ov*ov // S2 eq. (27)
+}
+
 // rowsLaw is what hookeRows needs of the law and the part: k_n, LAMMPS'
-// limit_damping and the spheres whose forces it adds to (below own). (Read
-// through a pointer where a pair touches: the loop over the pairs that do
-// not keeps fewer values in registers.)
+// limit_damping and the spheres whose forces it adds to (below own).
 type rowsLaw struct {
 	kn    float64
 	limit bool
@@ -143,38 +167,21 @@ type rowsLaw struct {
 }
 
 // hookeRowsOne is hookeRows when every pair is of one class (one species:
-// a monodisperse system): the class's constants are read once, not once a
+// a monodisperse system): the class's cut-off is read once, not once a
 // pair. The same arithmetic.
 func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
 	P := l.P[lo:hi]
-	touch, fnk := l.Touch[lo:hi], l.Fn[lo:hi]
-	touch, fnk = touch[:len(P)], fnk[:len(P)]
-	S, X, c := s.S, s.X, l.Class[0]
+	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
+	X, c := s.X, &l.Class[0]
+	cut2 := c.Cut2
 	for k := range P {
 		p := &P[k]
 		xa, xb := &X[p.I], &X[p.J]
-		ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
-		if !ok {
-			touch[k] = false
+		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
+		if !(dist2(dx, dy, dz) < cut2) { // overlap's cut-off test
 			continue
 		}
-		a, b := &S[p.I], &S[p.J]
-		vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
-		fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
-		if r.limit && fn < 0 {
-			fn = 0 // limit_damping
-		}
-		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
-		if p.I < r.own {
-			a.F = a.F.Add(f)
-		}
-		if p.J < r.own {
-			b.F = b.F.Sub(f)
-		}
-		touch[k] = true
-		fnk[k] = fn
-		n++
-		epot += 0.5 * r.kn * ov * ov // S2 eq. (27)
+		n, epot = l.hookeTouch(s, c, p, lo+k, r, n, epot)
 	}
 	return n, epot
 }

@@ -148,7 +148,6 @@ type Spheres struct {
 	chunkE      [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64
-	wr     []float64 // |ω| r of sphere k
 	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
@@ -398,7 +397,6 @@ func (s *Spheres) build() {
 	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.tr.Resize(n)
 	s.listed = false
-	s.wr = sized(s.wr, n)
 	s.vmax2 = resize(s.vmax2, len(s.rep))
 
 	// Pair classes: a table of species pairs, or one class per pair when

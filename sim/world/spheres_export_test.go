@@ -19,7 +19,7 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
 	s := w.Spheres()
 	n = len(s.body)
-	caps := []int{cap(s.tr.S), cap(s.tr.X), cap(s.acc), cap(s.r), cap(s.rad), cap(s.wr),
+	caps := []int{cap(s.tr.S), cap(s.tr.X), cap(s.acc), cap(s.r), cap(s.rad),
 		cap(s.spec), cap(s.mat), cap(s.byBody)}
 	minCap, maxCap = caps[0], caps[0]
 	for _, c := range caps {

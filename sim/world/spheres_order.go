@@ -116,7 +116,6 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.mat = permuted(s.mat, perm, &s.matBuf)
 	s.r = permuted(s.r, perm, &s.f64Buf)
 	s.rad = permuted(s.rad, perm, &s.f64Buf)
-	s.wr = permuted(s.wr, perm, &s.f64Buf)
 	s.spec = permuted(s.spec, perm, &s.matBuf)
 	s.tr.S = permuted(s.tr.S, perm, &s.stateBuf)
 	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)

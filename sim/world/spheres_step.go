@@ -148,6 +148,7 @@ type passPart struct {
 func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 	test := s.testDrift
 	finite = true
+	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		tr, spec := s.tr.S[b0:b1], s.spec[b0:b1]
@@ -169,7 +170,10 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 		}
 		for i := range tr {
 			st := &tr[i]
-			st.F, st.T = s.specs[spec[i]].mg, geom.Vec3{}
+			if sp := spec[i]; sp != cur {
+				cur, mg = sp, s.specs[sp].mg
+			}
+			st.F, st.T = mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -346,54 +350,100 @@ type specMax struct{ v2, f2 float64 }
 // species' other spheres and the largest squared force of each species'
 // spheres without a moment (into vmax2, for finish to take their bounds).
 func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel, accR float64) {
-	travel = math.Inf(1)
+	rare := finishRare{travel: math.Inf(1)}
 	lazy := s.lazy
 	g := s.w.Gravity
+	// The species of the sphere before (spheres of a species mostly come
+	// in runs: one run for a monodisperse set): its mass is looked up and
+	// its maxima kept here, written back to vmax2 when the species changes
+	// and at the end (the same comparisons in the same order).
+	cur := int32(-1)
+	var m float64
+	var vm specMax
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
 		tr = tr[:len(spec)]
 		s.kick(s.kin, spec, tr, s.hFinish)
-		for i, sp := range spec {
-			k, st := b0+i, &tr[i]
-			c, kn := &s.specs[sp], &s.kin[sp]
-			if !lazy {
-				b := s.body[k]
+		if !lazy {
+			for i, b := range s.body[b0:b1] {
+				st := &tr[i]
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
 			}
-			m := c.mass
+		}
+		for i, sp := range spec {
+			st := &tr[i]
+			if sp != cur {
+				if cur >= 0 {
+					vmax2[cur] = vm
+				}
+				cur, m, vm = sp, s.specs[sp].mass, vmax2[sp]
+			}
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := st.W.Norm2(); w2 != 0 {
-				rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
-				wb := st.Q.InvRotate(st.W)
-				ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
-				s.wr[k] = math.Sqrt(w2) * rep.R
-				if vr := math.Sqrt(v2) + s.wr[k]; vr > 0 {
-					travel = min(travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt
-				}
-			} else {
+				ke = s.finishTurning(st, sp, v2, ke, &rare)
+			} else if v2 > vm.v2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
-				s.wr[k] = 0
-				if v2 > vmax2[sp].v2 {
-					vmax2[sp].v2 = v2
-				}
+				vm.v2 = v2
 			}
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
 			if t2 := st.T.Norm2(); t2 != 0 {
-				if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
-					accR = max(accR, a/c.r)
-				}
-			} else if f2 := st.F.Norm2(); f2 > vmax2[sp].f2 {
-				vmax2[sp].f2 = f2
+				s.finishMoment(st, sp, t2, &rare)
+			} else if f2 := st.F.Norm2(); f2 > vm.f2 {
+				vm.f2 = f2
 			}
 			ekin += ke
 			egrav -= m * g.Dot(st.X)
 		}
 	}
-	return ekin, egrav, travel, accR
+	if cur >= 0 {
+		vmax2[cur] = vm
+	}
+	return ekin, egrav, rare.travel, rare.accR
+}
+
+// finishRare is what finishRange's spheres that turn or carry a moment
+// add to its results (out of its loop, which then holds fewer values: on
+// a frictionless run such spheres are rare).
+type finishRare struct{ travel, accR float64 }
+
+// finishTurning is finishRange's work on a sphere of species sp in state st
+// that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
+// ke: it returns ke with the rotational energy ½ ω·Jω added and takes the
+// sphere's travel bound (smoothTravelDt) into r.
+func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *finishRare) float64 {
+	rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
+	wb := st.Q.InvRotate(st.W)
+	ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
+	if vr := math.Sqrt(v2) + s.wrOf(st, sp); vr > 0 {
+		r.travel = min(r.travel, ApproachDt(0.05*rep.R, vr, 0)) // smoothTravelDt
+	}
+	return ke
+}
+
+// finishMoment is finishRange's work on a sphere of species sp in state st
+// with a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
+// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
+func (s *Spheres) finishMoment(st *sphere.State, sp int32, t2 float64, r *finishRare) {
+	c, kn := &s.specs[sp], &s.kin[sp]
+	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+		r.accR = max(r.accR, a/c.r)
+	}
+}
+
+// wrOf returns |ω| r of a sphere of species sp in state st (0 when it
+// does not turn): the part of the travel and approach bounds that its
+// spin adds (smoothTravelDt, StableDt). Computed where it is read, from
+// the accepted state, rather than kept a sphere (8 bytes, and a stream
+// written every step for the rare sphere that turns on a frictionless run).
+func (s *Spheres) wrOf(st *sphere.State, sp int32) float64 {
+	if w2 := st.W.Norm2(); w2 != 0 {
+		return float64(math.Sqrt(w2) * s.specs[sp].r) // rounded: never fused with a later sum
+	}
+	return 0
 }
 
 // SetLazyBodies turns lazy bodies on or off (off by default). While on, the
