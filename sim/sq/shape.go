@@ -173,6 +173,18 @@ func (p *Prepared) Place(x geom.Vec3, q geom.Quat) {
 	r[2][0], r[2][1], r[2][2] = 2*(qx*qz-w*qy), 2*(qy*qz+w*qx), 1-2*(qx*qx+qy*qy)
 }
 
+// HalfWidths returns the half-widths of the world-axis box around the
+// placed shape's oriented bounding box (S1 §2.2: half-lengths a, b, c):
+// Σ_j |A_ij|·ext_j with A = A(q) of S1 eq. (4) as Place formed it.
+func (p *Prepared) HalfWidths() geom.Vec3 {
+	r, a, b, c := &p.r, p.S.A, p.S.B, p.S.C
+	return geom.Vec3{
+		X: math.Abs(r[0][0])*a + math.Abs(r[0][1])*b + math.Abs(r[0][2])*c,
+		Y: math.Abs(r[1][0])*a + math.Abs(r[1][1])*b + math.Abs(r[1][2])*c,
+		Z: math.Abs(r[2][0])*a + math.Abs(r[2][1])*b + math.Abs(r[2][2])*c,
+	}
+}
+
 // At reports whether p was placed at the pose (x, q) (Place).
 func (p *Prepared) At(x geom.Vec3, q geom.Quat) bool {
 	return p.placed && p.x == x && p.q == q
@@ -410,12 +422,20 @@ func (q *prep) evalFG(x geom.Vec3, e *evalOut) {
 	} else if q.same == 0 {
 		nup1 = q.nuPow1(nu)
 	}
-	e.f = nup1*nu + z0 - 1                   // S1 eq. (1)
-	e.g.X = math.Copysign(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
-	e.g.Y = math.Copysign(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
-	e.g.Z = math.Copysign(q.gz*z1, x.Z)      // S1 eq. (14): f_z
+	e.f = nup1*nu + z0 - 1            // S1 eq. (1)
+	e.g.X = signOf(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
+	e.g.Y = signOf(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
+	e.g.Z = signOf(q.gz*z1, x.Z)      // S1 eq. (14): f_z
 	e.x2, e.x1, e.y2, e.y1, e.z2, e.nu, e.nup1 = x2, x1, y2, y1, z2, nu, nup1
-	e.sxy = math.Copysign(1, x.X) * math.Copysign(1, x.Y)
+	// sign(x)·sign(y) = Copysign(1, x)·Copysign(1, y): ±1 with the sign bits xor'ed
+	e.sxy = math.Float64frombits(0x3ff0000000000000 | (math.Float64bits(x.X)^math.Float64bits(x.Y))&(1<<63))
+}
+
+// signOf returns math.Copysign(v, s) for v whose sign bit is clear (a
+// product of non-negative factors, as every magnitude of evalFG): the sign
+// bit of s or'ed in, one operation less than Copysign (the same bits).
+func signOf(v, s float64) float64 {
+	return math.Float64frombits(math.Float64bits(v) | math.Float64bits(s)&(1<<63))
 }
 
 // hbody is the body-frame Hessian of f: symmetric with f_xz = f_yz = 0 (S1
