@@ -384,44 +384,61 @@ type evalOut struct {
 // (the common blockiness) takes products only.
 func (q *prep) evalFG(x geom.Vec3, e *evalOut) {
 	X, Y, Z := math.Abs(x.X)*q.ia, math.Abs(x.Y)*q.ib, math.Abs(x.Z)*q.ic
-	var x2, y2, z2, x1, y1, z1, x0, y0, z0, nup1 float64
-	if q.same > 0 {
-		// |t|^(n−2) by repeated squaring for all three coordinates at once
-		switch q.same {
-		case 2:
-			x2, y2, z2 = 1, 1, 1
-		case 3:
-			x2, y2, z2 = X, Y, Z
-		case 4:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-		case 6:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-		case 8:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2*x2, y2*y2*y2, z2*z2*z2
-		case 10:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-		default:
-			k := q.same - 2
-			x2, y2, z2 = ipow(X, k), ipow(Y, k), ipow(Z, k)
-		}
-		x1, y1, z1 = x2*X, y2*Y, z2*Z
-		x0, y0, z0 = x1*X, y1*Y, z1*Z
-		nup1 = 1 // ν^(n1/n2 − 1) with n1/n2 = 1
-	} else {
-		x2, x1, x0 = powParts(X, q.n2, q.i2)
-		y2, y1, y0 = powParts(Y, q.n2, q.i2)
-		z2, z1, z0 = powParts(Z, q.n1, q.i1)
+	var x2, y2, z2 float64
+	// n1 = n2 = 2, 3, 4, 6, 8, 10: |t|^(n−2) by repeated squaring for all
+	// three coordinates at once, without a call (so that this common path
+	// needs no stack frame); every other shape takes evalFGPow.
+	switch q.same {
+	case 10:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+	case 4:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+	case 2:
+		x2, y2, z2 = 1, 1, 1
+	case 6:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+	case 8:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2*x2, y2*y2*y2, z2*z2*z2
+	case 3:
+		x2, y2, z2 = X, Y, Z
+	default:
+		q.evalFGPow(x, X, Y, Z, e)
+		return
 	}
+	x1, y1, z1 := x2*X, y2*Y, z2*Z
+	x0, y0, z0 := x1*X, y1*Y, z1*Z
 	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
+	nup1 := 1.0   // ν^(n1/n2 − 1) with n1/n2 = 1
 	if !(nu > 0) {
 		nup1 = 0
-	} else if q.same == 0 {
+	}
+	// the tail of evalFGPow, written out (no call on this path)
+	e.f = nup1*nu + z0 - 1            // S1 eq. (1)
+	e.g.X = signOf(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
+	e.g.Y = signOf(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
+	e.g.Z = signOf(q.gz*z1, x.Z)      // S1 eq. (14): f_z
+	e.x2, e.x1, e.y2, e.y1, e.z2, e.nu, e.nup1 = x2, x1, y2, y1, z2, nu, nup1
+	// sign(x)·sign(y) = Copysign(1, x)·Copysign(1, y): ±1 with the sign bits xor'ed
+	e.sxy = math.Float64frombits(0x3ff0000000000000 | (math.Float64bits(x.X)^math.Float64bits(x.Y))&(1<<63))
+}
+
+// evalFGPow is evalFG for the shapes without its fast path: powParts per
+// coordinate (repeated squaring for an integer exponent, math.Pow else)
+// and ν^(n1/n2 − 1) by nuPow1. X, Y, Z are |x/a|, |y/b|, |z/c|.
+func (q *prep) evalFGPow(x geom.Vec3, X, Y, Z float64, e *evalOut) {
+	x2, x1, x0 := powParts(X, q.n2, q.i2)
+	y2, y1, y0 := powParts(Y, q.n2, q.i2)
+	z2, z1, z0 := powParts(Z, q.n1, q.i1)
+	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
+	nup1 := 0.0
+	if nu > 0 {
 		nup1 = q.nuPow1(nu)
 	}
+	// f and ∇f (S1 eq. 1, 14), and the powers that hess needs
 	e.f = nup1*nu + z0 - 1            // S1 eq. (1)
 	e.g.X = signOf(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
 	e.g.Y = signOf(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
