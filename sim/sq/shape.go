@@ -473,7 +473,14 @@ func (h sym3) mat() geom.Mat3 {
 func (q *prep) hess(e *evalOut) hbody {
 	var h hbody
 	h.zz = q.hz * e.z2 // S1 eq. (15): f_zz
-	if e.nu > 0 {
+	if e.nu > 0 && q.pk == 1 {
+		// n1 = n2: the terms with n1 − n2 vanish (they added +0, and gave
+		// f_xy the sign of sign(x)·sign(y): 0·sxy is the same ±0)
+		c := q.n1 * e.nup1
+		h.xx = c * q.ia * q.ia * ((q.n2 - 1) * e.x2) // S1 eq. (15): f_xx
+		h.yy = c * q.ib * q.ib * ((q.n2 - 1) * e.y2) // S1 eq. (15): f_yy
+		h.xy = 0 * e.sxy                             // S1 eq. (15): f_xy
+	} else if e.nu > 0 {
 		n1 := q.n1
 		d := n1 - q.n2
 		inu := 1 / e.nu
