@@ -129,29 +129,30 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		// (with the normal at its last midway point): no midway point
 		// needed. The shapes come placed per body (prepareSQ) when those
 		// are current, else sqPairPosed.
-		var r sq.ContactResult
 		var qa, qb *sq.Prepared
 		if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) {
 			qa, qb = &w.sqPrep[e.A], &w.sqPrep[e.B] // placedSQ's first case: a, b are the world's bodies
 		} else {
 			qa, qb = w.placedSQ(e.A, a), w.placedSQ(e.B, b)
 		}
-		if qa != nil && qb != nil {
-			if len(e.prev) == 0 {
-				// The plane found last time still separates while B's
-				// motion in A's frame stays below its margin (sq.SepCert).
-				sm := e.smoothState()
-				if sm.sepGen == w.lawGen && sm.sep.Holds(qa, qb, e.Shift) {
-					return false
-				}
-				sep, byAxes := sq.SeparationPlaced(qa, qb, e.Shift, warm, e.sepAx, &sm.sep)
-				e.sepAx = byAxes
-				if sep {
-					sm.sepGen = w.lawGen
-					return false
-				}
-				sm.sep, sm.sepGen = sq.SepCert{}, 0
+		placed := qa != nil && qb != nil
+		if placed && len(e.prev) == 0 {
+			// The plane found last time still separates while B's
+			// motion in A's frame stays below its margin (sq.SepCert).
+			sm := e.smoothState()
+			if sm.sepGen == w.lawGen && sm.sep.Holds(qa, qb, e.Shift) {
+				return false
 			}
+			sep, byAxes := sq.SeparationPlaced(qa, qb, e.Shift, warm, e.sepAx, &sm.sep)
+			e.sepAx = byAxes
+			if sep {
+				sm.sepGen = w.lawGen
+				return false
+			}
+			sm.sep, sm.sepGen = sq.SepCert{}, 0
+		}
+		var r sq.ContactResult // after the separation tests: most pairs end there
+		if placed {
 			sm := e.smoothState()
 			if warm == nil || sm.chordGen != w.lawGen {
 				sm.chord.Reset()
