@@ -387,13 +387,19 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 			{xz, yz, ha.zz + m2*hb.zz, mu2 * eb.g.Z, -f[2]},
 			{ea.g.X - eb.g.X, ea.g.Y - eb.g.Y, ea.g.Z - eb.g.Z, 0, -f[3]},
 		}
-		var lu lu4
-		if !factor4(&j, &lu) {
-			return false
-		}
-		d := lu.solve([4]float64{j[0][4], j[1][4], j[2][4], j[3][4]})
-		if ch != nil {
-			ch.f, ch.ok = lu, true
+		var d [4]float64
+		if ch != nil { // factored into the pair's kept Jacobian, not copied there
+			if !factor4(&j, &ch.f) {
+				return false
+			}
+			ch.ok = true
+			d = ch.f.solve([4]float64{j[0][4], j[1][4], j[2][4], j[3][4]})
+		} else {
+			var lu lu4
+			if !factor4(&j, &lu) {
+				return false
+			}
+			d = lu.solve([4]float64{j[0][4], j[1][4], j[2][4], j[3][4]})
 		}
 		dx := geom.Vec3{X: d[0], Y: d[1], Z: d[2]}
 		dmu := d[3]
@@ -457,7 +463,7 @@ type lu4 struct {
 }
 
 // factor4 factors the first four columns of m into f; false when a pivot
-// is zero or NaN.
+// is zero or NaN (f is then left as it was).
 func factor4(m *[4][5]float64, f *lu4) bool {
 	a0, a1, a2, a3 := m[0][0], m[0][1], m[0][2], m[0][3]
 	b0, b1, b2, b3 := m[1][0], m[1][1], m[1][2], m[1][3]

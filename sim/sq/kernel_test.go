@@ -199,3 +199,43 @@ func ExampleSeparated() {
 	fmt.Println(Separated(a, pa, a, far, nil), Separated(a, pa, a, near, nil))
 	// Output: true false
 }
+
+// TestKernelSigns: evalFG's gradient signs (signOf) and sign(x)·sign(y)
+// (sign bits xor'ed) equal the math.Copysign forms bit for bit, signed
+// zeros, subnormals and infinities included; hess's n1 = n2 branch equals
+// the general expression of S1 eq. (15) bit for bit (f_xy's signed zero
+// too) wherever x, y and 1/ν are finite (elsewhere the general one is NaN).
+func TestKernelSigns(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-300, -1e-300, 0.3, -0.3, 0.999, -0.999, 5, -5, math.Inf(1), math.Inf(-1)}
+	for _, s := range []Shape{{A: 1, B: 0.7, C: 0.5, N1: 10, N2: 10}, {A: 1, B: 0.7, C: 0.5, N1: 4, N2: 6}, {A: 1, B: 0.7, C: 0.5, N1: 2.5, N2: 3.5}} {
+		q := s.prep()
+		for _, x := range vals {
+			for _, y := range vals {
+				for _, z := range vals[:6] {
+					var e evalOut
+					q.evalFG(geom.Vec3{X: x, Y: y, Z: z}, &e)
+					X, Y, Z := math.Abs(x)*q.ia, math.Abs(y)*q.ib, math.Abs(z)*q.ic
+					_, x1, _ := powParts(X, q.n2, q.i2)
+					_, y1, _ := powParts(Y, q.n2, q.i2)
+					_, z1, _ := powParts(Z, q.n1, q.i1)
+					want := geom.Vec3{X: math.Copysign(q.gx*x1*e.nup1, x), Y: math.Copysign(q.gy*y1*e.nup1, y), Z: math.Copysign(q.gz*z1, z)}
+					sxy := math.Copysign(1, x) * math.Copysign(1, y)
+					// hess: the general expression of S1 eq. (15) with d = n1 − n2
+					h := q.hess(&e)
+					hw := h
+					if e.nu > 0 && 1/e.nu < math.Inf(1) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+						d, inu, c := q.n1-q.n2, 1/e.nu, q.n1*e.nup1
+						hw.xx = c * q.ia * q.ia * ((q.n2-1)*e.x2 + d*e.x1*e.x1*inu)
+						hw.yy = c * q.ib * q.ib * ((q.n2-1)*e.y2 + d*e.y1*e.y1*inu)
+						hw.xy = c * q.ia * q.ib * d * e.x1 * e.y1 * inu * sxy
+					}
+					for i, p := range [][2]float64{{e.g.X, want.X}, {e.g.Y, want.Y}, {e.g.Z, want.Z}, {e.sxy, sxy}, {h.xx, hw.xx}, {h.yy, hw.yy}, {h.xy, hw.xy}} {
+						if math.Float64bits(p[0]) != math.Float64bits(p[1]) && !(math.IsNaN(p[0]) && math.IsNaN(p[1])) {
+							t.Fatalf("%v at (%g, %g, %g): component %d is %g, Copysign gives %g", s, x, y, z, i, p[0], p[1])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -83,7 +83,7 @@ func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirs
 		return false, false
 	}
 	if cert != nil {
-		*cert = SepCert{m: m, c: c, q: qr, rb: b.S.boundR()}
+		*cert = newSepCert(m, b.S.boundR(), c, qr)
 	}
 	return true, byAxes
 }
@@ -103,6 +103,13 @@ type SepCert struct {
 	m, rb float64
 	c     geom.Vec3
 	q     geom.Quat
+	tol   float64 // Holds's rounding allowance 1e-9·(|c| + r_B), kept with it
+}
+
+// newSepCert is the certificate of margin m for B of radius rb at the
+// relative centre c and orientation q.
+func newSepCert(m, rb float64, c geom.Vec3, q geom.Quat) SepCert {
+	return SepCert{m: m, rb: rb, c: c, q: q, tol: 1e-9 * (c.Norm() + rb)}
 }
 
 // Holds reports whether the certificate proves a and b (placed, B shifted
@@ -114,10 +121,21 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 		return false
 	}
 	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
-	dq := a.q.Conj().Mul(b.q).Mul(k.q.Conj())
-	sinHalf := math.Sqrt(dq.X*dq.X + dq.Y*dq.Y + dq.Z*dq.Z)
+	// dq = (q_A* q_B) k.q*, the operations of geom.Quat.Mul written out
+	// (the same bits, no calls), of the second product its vector only
+	qw, qx, qy, qz := a.q.W, -a.q.X, -a.q.Y, -a.q.Z
+	p := &b.q
+	pw := qw*p.W - qx*p.X - qy*p.Y - qz*p.Z
+	px := qw*p.X + qx*p.W + qy*p.Z - qz*p.Y
+	py := qw*p.Y - qx*p.Z + qy*p.W + qz*p.X
+	pz := qw*p.Z + qx*p.Y - qy*p.X + qz*p.W
+	rw, rx, ry, rz := k.q.W, -k.q.X, -k.q.Y, -k.q.Z
+	dx := pw*rx + px*rw + py*rz - pz*ry
+	dy := pw*ry - px*rz + py*rw + pz*rx
+	dz := pw*rz + px*ry - py*rx + pz*rw
+	sinHalf := math.Sqrt(dx*dx + dy*dy + dz*dz)
 	move := c.Sub(k.c).Norm() + 2*sinHalf*k.rb
-	return move+1e-9*(k.c.Norm()+k.rb) < k.m
+	return move+k.tol < k.m
 }
 
 // State returns the certificate's numbers (margin, B's radius, relative
@@ -141,7 +159,7 @@ func SepCertOf(s [9]float64, b Shape) (k SepCert, ok bool, err error) {
 			return k, false, fmt.Errorf("number %d is %g", i, v)
 		}
 	}
-	k = SepCert{m: s[0], rb: s[1], c: geom.Vec3{X: s[2], Y: s[3], Z: s[4]}, q: geom.Quat{W: s[5], X: s[6], Y: s[7], Z: s[8]}}
+	k = newSepCert(s[0], s[1], geom.Vec3{X: s[2], Y: s[3], Z: s[4]}, geom.Quat{W: s[5], X: s[6], Y: s[7], Z: s[8]})
 	if !(k.m > 0) || k.rb < 0 {
 		return SepCert{}, false, fmt.Errorf("margin %g, radius %g: want a margin > 0 and a radius ≥ 0", k.m, k.rb)
 	}

@@ -173,6 +173,18 @@ func (p *Prepared) Place(x geom.Vec3, q geom.Quat) {
 	r[2][0], r[2][1], r[2][2] = 2*(qx*qz-w*qy), 2*(qy*qz+w*qx), 1-2*(qx*qx+qy*qy)
 }
 
+// HalfWidths returns the half-widths of the world-axis box around the
+// placed shape's oriented bounding box (S1 §2.2: half-lengths a, b, c):
+// Σ_j |A_ij|·ext_j with A = A(q) of S1 eq. (4) as Place formed it.
+func (p *Prepared) HalfWidths() geom.Vec3 {
+	r, a, b, c := &p.r, p.S.A, p.S.B, p.S.C
+	return geom.Vec3{
+		X: math.Abs(r[0][0])*a + math.Abs(r[0][1])*b + math.Abs(r[0][2])*c,
+		Y: math.Abs(r[1][0])*a + math.Abs(r[1][1])*b + math.Abs(r[1][2])*c,
+		Z: math.Abs(r[2][0])*a + math.Abs(r[2][1])*b + math.Abs(r[2][2])*c,
+	}
+}
+
 // At reports whether p was placed at the pose (x, q) (Place).
 func (p *Prepared) At(x geom.Vec3, q geom.Quat) bool {
 	return p.placed && p.x == x && p.q == q
@@ -372,50 +384,75 @@ type evalOut struct {
 // (the common blockiness) takes products only.
 func (q *prep) evalFG(x geom.Vec3, e *evalOut) {
 	X, Y, Z := math.Abs(x.X)*q.ia, math.Abs(x.Y)*q.ib, math.Abs(x.Z)*q.ic
-	var x2, y2, z2, x1, y1, z1, x0, y0, z0, nup1 float64
-	if q.same > 0 {
-		// |t|^(n−2) by repeated squaring for all three coordinates at once
-		switch q.same {
-		case 2:
-			x2, y2, z2 = 1, 1, 1
-		case 3:
-			x2, y2, z2 = X, Y, Z
-		case 4:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-		case 6:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-		case 8:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2*x2, y2*y2*y2, z2*z2*z2
-		case 10:
-			x2, y2, z2 = X*X, Y*Y, Z*Z
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-			x2, y2, z2 = x2*x2, y2*y2, z2*z2
-		default:
-			k := q.same - 2
-			x2, y2, z2 = ipow(X, k), ipow(Y, k), ipow(Z, k)
-		}
-		x1, y1, z1 = x2*X, y2*Y, z2*Z
-		x0, y0, z0 = x1*X, y1*Y, z1*Z
-		nup1 = 1 // ν^(n1/n2 − 1) with n1/n2 = 1
-	} else {
-		x2, x1, x0 = powParts(X, q.n2, q.i2)
-		y2, y1, y0 = powParts(Y, q.n2, q.i2)
-		z2, z1, z0 = powParts(Z, q.n1, q.i1)
+	var x2, y2, z2 float64
+	// n1 = n2 = 2, 3, 4, 6, 8, 10: |t|^(n−2) by repeated squaring for all
+	// three coordinates at once, without a call (so that this common path
+	// needs no stack frame); every other shape takes evalFGPow.
+	switch q.same {
+	case 10:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+	case 4:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+	case 2:
+		x2, y2, z2 = 1, 1, 1
+	case 6:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2, y2*y2, z2*z2
+	case 8:
+		x2, y2, z2 = X*X, Y*Y, Z*Z
+		x2, y2, z2 = x2*x2*x2, y2*y2*y2, z2*z2*z2
+	case 3:
+		x2, y2, z2 = X, Y, Z
+	default:
+		q.evalFGPow(x, X, Y, Z, e)
+		return
 	}
+	x1, y1, z1 := x2*X, y2*Y, z2*Z
+	x0, y0, z0 := x1*X, y1*Y, z1*Z
 	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
+	nup1 := 1.0   // ν^(n1/n2 − 1) with n1/n2 = 1
 	if !(nu > 0) {
 		nup1 = 0
-	} else if q.same == 0 {
+	}
+	// the tail of evalFGPow, written out (no call on this path)
+	e.f = nup1*nu + z0 - 1            // S1 eq. (1)
+	e.g.X = signOf(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
+	e.g.Y = signOf(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
+	e.g.Z = signOf(q.gz*z1, x.Z)      // S1 eq. (14): f_z
+	e.x2, e.x1, e.y2, e.y1, e.z2, e.nu, e.nup1 = x2, x1, y2, y1, z2, nu, nup1
+	// sign(x)·sign(y) = Copysign(1, x)·Copysign(1, y): ±1 with the sign bits xor'ed
+	e.sxy = math.Float64frombits(0x3ff0000000000000 | (math.Float64bits(x.X)^math.Float64bits(x.Y))&(1<<63))
+}
+
+// evalFGPow is evalFG for the shapes without its fast path: powParts per
+// coordinate (repeated squaring for an integer exponent, math.Pow else)
+// and ν^(n1/n2 − 1) by nuPow1. X, Y, Z are |x/a|, |y/b|, |z/c|.
+func (q *prep) evalFGPow(x geom.Vec3, X, Y, Z float64, e *evalOut) {
+	x2, x1, x0 := powParts(X, q.n2, q.i2)
+	y2, y1, y0 := powParts(Y, q.n2, q.i2)
+	z2, z1, z0 := powParts(Z, q.n1, q.i1)
+	nu := x0 + y0 // S1 eq. (14)–(15): ν = |x/a|^n2 + |y/b|^n2
+	nup1 := 0.0
+	if nu > 0 {
 		nup1 = q.nuPow1(nu)
 	}
-	e.f = nup1*nu + z0 - 1                   // S1 eq. (1)
-	e.g.X = math.Copysign(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
-	e.g.Y = math.Copysign(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
-	e.g.Z = math.Copysign(q.gz*z1, x.Z)      // S1 eq. (14): f_z
+	// f and ∇f (S1 eq. 1, 14), and the powers that hess needs
+	e.f = nup1*nu + z0 - 1            // S1 eq. (1)
+	e.g.X = signOf(q.gx*x1*nup1, x.X) // S1 eq. (14): f_x
+	e.g.Y = signOf(q.gy*y1*nup1, x.Y) // S1 eq. (14): f_y
+	e.g.Z = signOf(q.gz*z1, x.Z)      // S1 eq. (14): f_z
 	e.x2, e.x1, e.y2, e.y1, e.z2, e.nu, e.nup1 = x2, x1, y2, y1, z2, nu, nup1
-	e.sxy = math.Copysign(1, x.X) * math.Copysign(1, x.Y)
+	// sign(x)·sign(y) = Copysign(1, x)·Copysign(1, y): ±1 with the sign bits xor'ed
+	e.sxy = math.Float64frombits(0x3ff0000000000000 | (math.Float64bits(x.X)^math.Float64bits(x.Y))&(1<<63))
+}
+
+// signOf returns math.Copysign(v, s) for v whose sign bit is clear (a
+// product of non-negative factors, as every magnitude of evalFG): the sign
+// bit of s or'ed in, one operation less than Copysign (the same bits).
+func signOf(v, s float64) float64 {
+	return math.Float64frombits(math.Float64bits(v) | math.Float64bits(s)&(1<<63))
 }
 
 // hbody is the body-frame Hessian of f: symmetric with f_xz = f_yz = 0 (S1
@@ -436,7 +473,14 @@ func (h sym3) mat() geom.Mat3 {
 func (q *prep) hess(e *evalOut) hbody {
 	var h hbody
 	h.zz = q.hz * e.z2 // S1 eq. (15): f_zz
-	if e.nu > 0 {
+	if e.nu > 0 && q.pk == 1 {
+		// n1 = n2: the terms with n1 − n2 vanish (they added +0, and gave
+		// f_xy the sign of sign(x)·sign(y): 0·sxy is the same ±0)
+		c := q.n1 * e.nup1
+		h.xx = c * q.ia * q.ia * ((q.n2 - 1) * e.x2) // S1 eq. (15): f_xx
+		h.yy = c * q.ib * q.ib * ((q.n2 - 1) * e.y2) // S1 eq. (15): f_yy
+		h.xy = 0 * e.sxy                             // S1 eq. (15): f_xy
+	} else if e.nu > 0 {
 		n1 := q.n1
 		d := n1 - q.n2
 		inu := 1 / e.nu

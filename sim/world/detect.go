@@ -662,8 +662,7 @@ func (w *World) placeOne(i int) {
 		w.posed[i].Update(b.Poly(), b.X, b.Q, b.Fixed)
 	} else {
 		w.posed[i].X, w.posed[i].Q, w.posed[i].Fixed = b.X, b.Q, b.Fixed
-		w.posed[i].Box = smoothBox(b)
-		w.prepareSQ(i, b)
+		w.posed[i].Box = w.placeSmooth(i, b)
 	}
 }
 

@@ -60,6 +60,19 @@ func (w *World) prepareSQ(i int, b *body.Body) {
 	q.Place(b.X, b.Q)
 }
 
+// placeSmooth places smooth body i (b) for the detection: its prepared
+// shape (prepareSQ) and its world box, which for a superquadric reads the
+// rotation matrix that the placement just formed (the same box as
+// smoothBox, to the bit, without forming A(q) a second time).
+func (w *World) placeSmooth(i int, b *body.Body) contact.AABB {
+	if b.Kind != body.Superquadric {
+		return smoothBox(b)
+	}
+	w.prepareSQ(i, b)
+	h := w.sqPrep[i].HalfWidths().Min(geom.V(b.R, b.R, b.R))
+	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
+}
+
 // placedSQ returns the prepared shape of body i (b, or a copy of it at a
 // trial state) when the world's was prepared from b's shape and placed at
 // b's pose, else nil. Between a placement and the next move of the bodies
@@ -97,7 +110,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		xb := b.X.Add(e.Shift)
 		ov, n, p, ok := sphere.SphereSphere(a.X, xb, a.R, b.R) // S2 §2.2: δ = r_a + r_b − |x_a − x_b|
 		if ok {
-			e.cur = append(e.cur, smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov))
+			e.addSmooth(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov)
 		}
 	case isSmooth(a) && isSmooth(b):
 		// Cheap rejection: bounding spheres apart.
@@ -116,29 +129,30 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		// (with the normal at its last midway point): no midway point
 		// needed. The shapes come placed per body (prepareSQ) when those
 		// are current, else sqPairPosed.
-		var r sq.ContactResult
 		var qa, qb *sq.Prepared
 		if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) {
 			qa, qb = &w.sqPrep[e.A], &w.sqPrep[e.B] // placedSQ's first case: a, b are the world's bodies
 		} else {
 			qa, qb = w.placedSQ(e.A, a), w.placedSQ(e.B, b)
 		}
-		if qa != nil && qb != nil {
-			if len(e.prev) == 0 {
-				// The plane found last time still separates while B's
-				// motion in A's frame stays below its margin (sq.SepCert).
-				sm := e.smoothState()
-				if sm.sepGen == w.lawGen && sm.sep.Holds(qa, qb, e.Shift) {
-					return false
-				}
-				sep, byAxes := sq.SeparationPlaced(qa, qb, e.Shift, warm, e.sepAx, &sm.sep)
-				e.sepAx = byAxes
-				if sep {
-					sm.sepGen = w.lawGen
-					return false
-				}
-				sm.sep, sm.sepGen = sq.SepCert{}, 0
+		placed := qa != nil && qb != nil
+		if placed && len(e.prev) == 0 {
+			// The plane found last time still separates while B's
+			// motion in A's frame stays below its margin (sq.SepCert).
+			sm := e.smoothState()
+			if sm.sepGen == w.lawGen && sm.sep.Holds(qa, qb, e.Shift) {
+				return false
 			}
+			sep, byAxes := sq.SeparationPlaced(qa, qb, e.Shift, warm, e.sepAx, &sm.sep)
+			e.sepAx = byAxes
+			if sep {
+				sm.sepGen = w.lawGen
+				return false
+			}
+			sm.sep, sm.sepGen = sq.SepCert{}, 0
+		}
+		var r sq.ContactResult // after the separation tests: most pairs end there
+		if placed {
 			sm := e.smoothState()
 			if warm == nil || sm.chordGen != w.lawGen {
 				sm.chord.Reset()
@@ -154,7 +168,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 		}
 		e.mid, e.hasMid = r.Local, true
 		if r.InContact {
-			e.cur = append(e.cur, smoothContact(0, 0, r.PA, r.PB, r.Normal, r.Gap))
+			e.addSmooth(0, 0, r.PA, r.PB, r.Normal, r.Gap)
 		}
 	default:
 		// A smooth body against a polyhedron: its surface's facets, convex
@@ -343,10 +357,26 @@ func (w *World) narrowSmoothWall(e *pairEntry, a, b *body.Body) {
 // (normal from B to A, as every contact).
 func (e *pairEntry) addSurfaceContact(swap bool, feature int32, pp, ps, n geom.Vec3, gap float64) {
 	if swap {
-		e.cur = append(e.cur, smoothContact(feature, 0, ps, pp, n.Neg(), gap))
+		e.addSmooth(feature, 0, ps, pp, n.Neg(), gap)
 	} else {
-		e.cur = append(e.cur, smoothContact(0, feature, pp, ps, n, gap))
+		e.addSmooth(0, feature, pp, ps, n, gap)
 	}
+}
+
+// addSmooth appends smoothContact(fa, fb, pa, pb, n, gap) to e.cur, written
+// in place (a contact is ~250 bytes: no temporary built and copied per
+// contact and step).
+func (e *pairEntry) addSmooth(fa, fb int32, pa, pb, n geom.Vec3, gap float64) {
+	k := len(e.cur)
+	if k < cap(e.cur) {
+		e.cur = e.cur[:k+1]
+	} else {
+		e.cur = append(e.cur, contact.Contact{})
+	}
+	c := &e.cur[k]
+	*c = contact.Contact{} // cleared in place, then the fields of smoothContact
+	c.Key = contact.Key{Kind: snap.SQ, FA: fa, FB: fb}
+	c.PA, c.PB, c.N, c.Gn, c.New = pa, pb, n, gap, true
 }
 
 // smoothContact returns a new smooth contact (Kind SQ) between features fa, fb.

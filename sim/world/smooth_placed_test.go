@@ -94,5 +94,12 @@ func TestSmoothBoxSameBits(t *testing.T) {
 		if got := smoothBox(b); got != want {
 			t.Fatalf("orientation %d: box %v, with the matrix %v", k, got, want)
 		}
+		// placeSmooth's box, from the matrix the placement formed
+		p := b.SQ().Prepare()
+		p.Place(b.X, b.Q)
+		hp := p.HalfWidths().Min(geom.V(b.R, b.R, b.R))
+		if got := (contact.AABB{Min: b.X.Sub(hp), Max: b.X.Add(hp)}); got != want {
+			t.Fatalf("orientation %d: placed box %v, with the matrix %v", k, got, want)
+		}
 	}
 }
