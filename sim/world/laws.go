@@ -43,8 +43,11 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		var fd float64
 		if w.dampLag { // S0 eq. (52), lagged (damplag.go)
 			fd = w.dashpot(c, p, ma, mb, gnDot, dt)
-		} else { // S0 eq. (52), k at the current gap
-			fd = dashpotAt(p, gn, 1, kc, meq, gnDot)
+		} else { // S0 eq. (52), k at the current gap: dashpotAt(p, gn, 1, kc, meq, gnDot) written out
+			fd = law.DampingEq(p.Zeta, kc, meq, gnDot)
+			if fd != 0 && p.DampBand > 0 {
+				fd = dampRamp(p, gn, fd)
+			}
 		}
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
@@ -724,9 +727,7 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 						}
 					}
 				} else { // the pairs with accepted contacts
-					for _, i := range buf[plo:m] {
-						bd.visitPair(w, k, int(i))
-					}
+					bd.visitList(w, k, buf[plo:m])
 				}
 			}
 			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)
