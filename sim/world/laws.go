@@ -43,11 +43,8 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		var fd float64
 		if w.dampLag { // S0 eq. (52), lagged (damplag.go)
 			fd = w.dashpot(c, p, ma, mb, gnDot, dt)
-		} else { // S0 eq. (52), k at the current gap: dashpotAt(p, gn, 1, kc, meq, gnDot) written out
-			fd = law.DampingEq(p.Zeta, kc, meq, gnDot)
-			if fd != 0 && p.DampBand > 0 {
-				fd = dampRamp(p, gn, fd)
-			}
+		} else if fd = law.DampingEq(p.Zeta, kc, meq, gnDot); fd != 0 && p.DampBand > 0 { // S0 eq. (52), k at the current gap (dashpotAt with s = 1, written out)
+			fd = dampRamp(p, gn, fd)
 		}
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
