@@ -85,17 +85,26 @@ func (w *World) dashpot(c *contact.Contact, p *ContactParams, ma, mb, gnDot, dt 
 
 // dashpotAt is dashpot's force with its coefficient's gap g, factor s, the
 // normal law's stiffness k at g and the equivalent mass meq given (lawsPair
-// has k at the current gap and meq for the pair in hand).
+// has k at the current gap and meq for the pair in hand, and writes it out
+// for s = 1: its cost is over the inliner's budget).
 func dashpotAt(p *ContactParams, g, s, k, meq, gnDot float64) float64 {
 	fd := law.DampingEq(p.Zeta, k, meq, gnDot) // S0 eq. (52), k at g
 	if fd != 0 && p.DampBand > 0 {
-		r, _ := law.DampingRamp(g, p.Normal.GBar, p.DampBand)
-		fd *= r // switched on across the band (our regularisation)
+		fd = dampRamp(p, g, fd)
 	}
 	if s != 1 {
 		fd *= s
 	}
 	return fd
+}
+
+// dampRamp is fd switched on across the band of the skin (law.DampingRamp,
+// our regularisation) at gap g; a call of its own, out of lawsPair's loop.
+//
+//go:noinline
+func dampRamp(p *ContactParams, g, fd float64) float64 {
+	r, _ := law.DampingRamp(g, p.Normal.GBar, p.DampBand)
+	return fd * r
 }
 
 // SetStickLag switches the lagged Coulomb test on or off for the following

@@ -43,8 +43,8 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 		var fd float64
 		if w.dampLag { // S0 eq. (52), lagged (damplag.go)
 			fd = w.dashpot(c, p, ma, mb, gnDot, dt)
-		} else { // S0 eq. (52), k at the current gap
-			fd = dashpotAt(p, gn, 1, kc, meq, gnDot)
+		} else if fd = law.DampingEq(p.Zeta, kc, meq, gnDot); fd != 0 && p.DampBand > 0 { // S0 eq. (52), k at the current gap (dashpotAt with s = 1, written out)
+			fd = dampRamp(p, gn, fd)
 		}
 		c.Fn = law.NormalTotal(fn, fd)
 		vt := vrel.Sub(c.N.Scale(gnDot))
@@ -212,9 +212,53 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 // 53–56; a smooth pair's at the contact point, with the rolling moment M);
 // B takes −f at PB (a smooth pair's at the contact point, B at its image).
 // It is the one home of a contact's force on its bodies: f is found once
-// per contact and the bodies once per pair.
+// per contact and the bodies once per pair. A polyhedral pair's sums are
+// body.ApplyForceAt's operations in the same order (F += f, T += r × f;
+// for B with −f), written out: the same bits, without a call per contact
+// side (ApplyForceAt's inline cost is over the compiler's budget). B's
+// sums drop the negation: x + (−y) is x − y by IEEE 754's definition,
+// and r_y·(−f_z) − r_z·(−f_y) is r_z·f_y − r_y·f_z to the bit (a product's
+// rounding is symmetric in sign), for every finite f.
 func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	if e.smooth {
+		return w.accumulateSmooth(e, a, b, inA, inB)
+	}
+	for k := range e.cur {
+		c := &e.cur[k]
+		if !c.Active() {
+			continue
+		}
+		active++
+		// f = c.N.Scale(c.Fn).Add(c.Ft), on A
+		fx, fy, fz := c.N.X*c.Fn+c.Ft.X, c.N.Y*c.Fn+c.Ft.Y, c.N.Z*c.Fn+c.Ft.Z
+		if inA { // a.ApplyForceAt(f, c.PA)
+			rx, ry, rz := c.PA.X-a.X.X, c.PA.Y-a.X.Y, c.PA.Z-a.X.Z
+			F, T := &a.F, &a.T
+			F.X, F.Y, F.Z = F.X+fx, F.Y+fy, F.Z+fz
+			T.X, T.Y, T.Z = T.X+(ry*fz-rz*fy), T.Y+(rz*fx-rx*fz), T.Z+(rx*fy-ry*fx)
+			if a.Wall >= 0 {
+				wf := &w.Walls[a.Wall].Force
+				wf.X, wf.Y, wf.Z = wf.X-fx, wf.Y-fy, wf.Z-fz
+			}
+		}
+		if inB { // b.ApplyForceAt(f.Neg(), c.PB): x + (−y) is x − y and a·(−y) − b·(−z) is b·z − a·y, exactly
+			rx, ry, rz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
+			F, T := &b.F, &b.T
+			F.X, F.Y, F.Z = F.X-fx, F.Y-fy, F.Z-fz
+			T.X, T.Y, T.Z = T.X+(rz*fy-ry*fz), T.Y+(rx*fz-rz*fx), T.Z+(ry*fx-rx*fy)
+			if b.Wall >= 0 {
+				wf := &w.Walls[b.Wall].Force
+				wf.X, wf.Y, wf.Z = wf.X+fx, wf.Y+fy, wf.Z+fz
+			}
+		}
+	}
+	return active
+}
+
+// accumulateSmooth is accumulatePair for a smooth pair e of bodies a, b:
+// the force at the contact point (B at its image) and the rolling moment.
+func (w *World) accumulateSmooth(e *pairEntry, a, b *body.Body, inA, inB bool) (active int) {
 	for k := range e.cur {
 		c := &e.cur[k]
 		if !c.Active() {
@@ -222,24 +266,15 @@ func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
 		}
 		active++
 		f := c.N.Scale(c.Fn).Add(c.Ft) // on A
+		p := c.Point()
 		if inA {
-			if e.smooth { // the force at the contact point
-				p := c.Point()
-				a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
-			} else {
-				a.ApplyForceAt(f, c.PA)
-			}
+			a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
 			if a.Wall >= 0 {
 				w.Walls[a.Wall].Force = w.Walls[a.Wall].Force.Sub(f)
 			}
 		}
 		if inB {
-			if e.smooth { // the force at the contact point, B at its image
-				p := c.Point()
-				b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
-			} else {
-				b.ApplyForceAt(f.Neg(), c.PB)
-			}
+			b.F, b.T = b.F.Sub(f), b.T.Sub(p.Sub(b.X.Add(e.Shift)).Cross(f)).Sub(c.M)
 			if b.Wall >= 0 {
 				w.Walls[b.Wall].Force = w.Walls[b.Wall].Force.Add(f)
 			}
@@ -250,9 +285,10 @@ func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
 
 // contactSums splits the bodies into one contiguous range per worker for
 // accumulateContacts: bounds[k]:bounds[k+1] is worker range k, chosen so
-// that the ranges hold about as many active contact sides at the last
-// accumulation (sides, per body, counted by the workers), plus one per
-// body. Which worker sums a body does not change its sum.
+// that the ranges hold about as much work: the active contact sides at the
+// last accumulation (sides, per body, counted by the workers) plus a weight
+// per body (bodyWeight, bodyWeightThen). Which worker sums a body does not
+// change its sum.
 type contactSums struct {
 	sides  []int32
 	bounds []int32
@@ -278,8 +314,23 @@ func (w *World) afterSums(k, lo, hi int) {
 	}
 }
 
-// split sets bounds for n bodies and nw ranges.
+// bodyWeight is a body's weight in split, in contact sides, with and
+// without Eval.Then: with it, each body's range also runs the closing half
+// kick, the statistics' and the step bound's terms (afterSums, ≈ 860
+// instructions a body on the collapse against ≈ 65 for a contact side of
+// accumulatePair), without it only gravity and the finite test.
+const (
+	bodyWeight     = 1
+	bodyWeightThen = 13
+)
+
+// split sets bounds for n bodies and nw ranges, each body weighing its
+// contact sides plus bodyWeightThen when s.then is set (bodyWeight when not).
 func (s *contactSums) split(n, nw int) {
+	wb := int64(bodyWeight)
+	if s.then != nil {
+		wb = bodyWeightThen
+	}
 	if len(s.sides) != n {
 		s.sides = make([]int32, n) // no counts yet: as many bodies per range
 	}
@@ -287,13 +338,13 @@ func (s *contactSums) split(n, nw int) {
 		s.bounds = make([]int32, nw+1)
 	}
 	s.bounds = s.bounds[:nw+1]
-	total := int64(n)
+	total := int64(n) * wb
 	for _, c := range s.sides {
 		total += int64(c)
 	}
 	k, acc := 1, int64(0)
 	for i, c := range s.sides {
-		acc += int64(c) + 1
+		acc += int64(c) + wb
 		for k < nw && acc*int64(nw) >= total*int64(k) {
 			s.bounds[k] = int32(i + 1)
 			k++
@@ -689,9 +740,7 @@ func (lv *livePairs) commitFn(w *World) func(k, lo, hi int) {
 						}
 					}
 				} else { // the pairs with accepted contacts
-					for _, i := range buf[plo:m] {
-						bd.visitPair(w, k, int(i))
-					}
+					bd.visitList(w, k, buf[plo:m])
 				}
 			}
 			lv.cnt[plo], lv.next[plo] = int32(m), int32(phi)

@@ -143,6 +143,21 @@ func (bd *stepBound) visitPair(w *World, k, i int) {
 	m.dt = min(m.dt, d)
 }
 
+// visitList is the visit's evaluation of the pairs list (indices in
+// w.pairs) as worker k: visitPair on each, with the worker's minimum and
+// the visit's values read once.
+func (bd *stepBound) visitList(w *World, k int, list []int32) {
+	m := &bd.mins[k]
+	sp, sk, u, pairs := bd.visitSp, &bd.visitSk, bd.visitU, w.pairs
+	for _, i := range list {
+		d := w.pairDt(pairs[i], sp, sk, &m.tabs)
+		if d < m.dt && d <= u {
+			m.i = int(i)
+		}
+		m.dt = min(m.dt, d)
+	}
+}
+
 // own drops the pass bodies made for another World than w (they hold the
 // World they were made for).
 func (bd *stepBound) own(w *World) {
@@ -157,17 +172,7 @@ func (bd *stepBound) own(w *World) {
 func (bd *stepBound) visitFn(w *World) func(k, lo, hi int) {
 	bd.own(w)
 	if bd.visitRun == nil {
-		bd.visitRun = func(k, lo, hi int) {
-			m := &bd.mins[k]
-			sp, u := bd.visitSp, bd.visitU
-			for _, i := range bd.visit[lo:hi] {
-				d := w.pairDt(w.pairs[i], sp, &bd.visitSk, &m.tabs)
-				if d < m.dt && d <= u {
-					m.i = int(i)
-				}
-				m.dt = min(m.dt, d)
-			}
-		}
+		bd.visitRun = func(k, lo, hi int) { bd.visitList(w, k, bd.visit[lo:hi]) }
 	}
 	return bd.visitRun
 }
