@@ -651,8 +651,16 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 		return out // every listed pair is skipped
 	}
 	dvf, dfv, dee, dve, dev, dvv := c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv
-	out = vertexFaces(a, b, c.vf, dvf, lim, gbar, false, prev, out)
-	out = vertexFaces(b, a, c.fv, dfv, lim, gbar, true, prev, out)
+	for k, p := range c.vf {
+		if dvf[k] < lim {
+			out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+		}
+	}
+	for k, p := range c.fv {
+		if dfv[k] < lim {
+			out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+		}
+	}
 	out = edgeEdges(a, b, c.ee, dee, lim, gbar, out)
 	for k, p := range c.ve {
 		if dve[k] < lim {
@@ -700,44 +708,16 @@ func find(cs []Contact, k Key) *Contact {
 	return nil
 }
 
-// vertexFaces solves the listed vertex–face pairs vf whose build distance
-// dvf is below lim (Detect's skip), in list order: vertex of p against
-// face of q, stored as (feature of A, feature of B), so (face, vertex) when
-// swap (p is body B). The plane test comes first, on scalars in the loop
-// (the face's world normal q.FaceNormal and the signed distance written
-// out, the same operations in the same order); the pairs it passes go to
-// vertexFace.
-func vertexFaces(p, q *Posed, vf [][2]int32, dvf []float64, lim, gbar float64, swap bool, prev, out []Contact) []Contact {
-	faces, vp, vq, R := q.Poly.Faces, p.V, q.V, &q.R
-	dvf = dvf[:len(vf)]
-	for k, pr := range vf {
-		if !(dvf[k] < lim) {
-			continue
-		}
-		vi, fi := pr[0], pr[1]
-		if swap {
-			vi, fi = pr[1], pr[0]
-		}
-		f := &faces[fi]
-		f1, x := &vq[f.V[0]], &vp[vi]
-		// n = R·N (geom.Mat3.MulV), d = (x − f1)·n: the signed distance
-		// above the face plane.
-		nx := R[0][0]*f.N.X + R[0][1]*f.N.Y + R[0][2]*f.N.Z
-		ny := R[1][0]*f.N.X + R[1][1]*f.N.Y + R[1][2]*f.N.Z
-		nz := R[2][0]*f.N.X + R[2][1]*f.N.Y + R[2][2]*f.N.Z
-		d := (x.X-f1.X)*nx + (x.Y-f1.Y)*ny + (x.Z-f1.Z)*nz
-		if d >= gbar || d <= -gbar {
-			continue
-		}
-		out = vertexFace(q, *x, *f1, f, vi, fi, d, swap, prev, out)
+// vertexFace solves vertex vi of p against face fi of q (S0 Appendix eq. 64–66);
+// swap says p is body B of the pair.
+func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []Contact) []Contact {
+	f := &q.Poly.Faces[fi]
+	f1 := q.V[f.V[0]]
+	x := p.V[vi]
+	d := x.Sub(f1).Dot(q.FaceNormal(fi)) // signed distance above the face plane
+	if d >= gbar || d <= -gbar {
+		return out
 	}
-	return out
-}
-
-// vertexFace solves vertex x (index vi of p) against face fi of q, f, with
-// first corner f1, whose plane x is within ḡ of at signed distance d (S0
-// Appendix eq. 64–66); swap says p is body B of the pair.
-func vertexFace(q *Posed, x, f1 geom.Vec3, f *shape.Face, vi, fi int32, d float64, swap bool, prev, out []Contact) []Contact {
 	_, _, proj, ok := VertexFace(x, f1, q.V[f.V[1]], q.V[f.V[2]])
 	if !ok {
 		return out

@@ -85,6 +85,10 @@ func TestDetectSkipMatchesFullLists(t *testing.T) {
 					t.Fatalf("%s–%s trajectory %d step %d: with the skip %d contacts %+v, without %d %+v",
 						sh[0].Name, sh[1].Name, traj, step, len(cur), cur, len(full), full)
 				}
+				if def := detectDef(&a, &b, gbar, &cache, prev); !sameContacts(cur, def) {
+					t.Fatalf("%s–%s trajectory %d step %d: Detect %d contacts %+v, its definition %d %+v",
+						sh[0].Name, sh[1].Name, traj, step, len(cur), cur, len(def), def)
+				}
 				lim := cache.limit(&a, &b, gbar)
 				for _, d := range [][]float64{cache.dvf, cache.dfv, cache.dee, cache.dve, cache.dev, cache.dvv} {
 					for _, x := range d {
