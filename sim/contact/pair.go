@@ -661,11 +661,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
 		}
 	}
-	for k, p := range c.ee {
-		if dee[k] < lim {
-			out = edgeEdge(a, b, p[0], p[1], gbar, out)
-		}
-	}
+	out = edgeEdges(a, b, c.ee, dee, lim, gbar, out)
 	for k, p := range c.ve {
 		if dve[k] < lim {
 			out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
@@ -743,8 +739,17 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 // mk appends to out the contact of key k from the point xp on the "vertex"
 // body p and xq on q, built in place (a Contact is large; no copy).
 func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
-	out = append(out, Contact{Key: k, Flip: flip})
-	c := &out[len(out)-1]
+	// Zeroed in place (append of a literal builds it on the stack and
+	// copies it: a Contact is 240 bytes).
+	n := len(out)
+	if n < cap(out) {
+		out = out[:n+1]
+	} else {
+		out = append(out, Contact{})
+	}
+	c := &out[n]
+	*c = Contact{}
+	c.Key, c.Flip = k, flip
 	if swap {
 		c.PA, c.PB = xq, xp
 	} else {
@@ -758,38 +763,57 @@ func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
 	return out
 }
 
-// edgeEdge solves edge i of a against edge j of b (S0 Appendix eq. 67–69):
-// EdgeEdge written out, each rejection as soon as its inputs are known —
-// parallel edges, then ζ_A, then ζ_B outside (−1, 1), then the gap — with
-// the same operations in the same order, so the same bits.
-func edgeEdge(a, b *Posed, i, j int32, gbar float64, out []Contact) []Contact {
-	e, f := &a.Poly.Edges[i], &b.Poly.Edges[j]
-	a1, a2, b1, b2 := a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]
-	ta := a2.Sub(a1).Scale(0.5) // S0 eq. (68)
-	tb := b2.Sub(b1).Scale(0.5) // S0 eq. (68)
-	aa, ab, bb := ta.Dot(ta), ta.Dot(tb), tb.Dot(tb)
-	det := ta.Cross(tb).Norm2() // determinant of the system (69)
-	if !(det > degenParallelTol*aa*bb) {
-		return out
+// edgeEdges solves the listed edge–edge pairs ee (edge of a, edge of b)
+// whose build distance dee is below lim (Detect's skip), in list order,
+// each by S0 Appendix eq. 67–69: EdgeEdge written out on scalars in one
+// loop (the edges and world vertices of both bodies read once, no call per
+// pair), each rejection as soon as its inputs are known — parallel edges,
+// then ζ_A, then ζ_B outside (−1, 1), then the gap — with the same
+// operations in the same order as EdgeEdge, so the same bits.
+func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact {
+	edA, edB, va, vb := a.Poly.Edges, b.Poly.Edges, a.V, b.V
+	dee = dee[:len(ee)]
+	g2 := gbar * gbar
+	for k, p := range ee {
+		if !(dee[k] < lim) {
+			continue
+		}
+		e, f := &edA[p[0]], &edB[p[1]]
+		a1, a2, b1, b2 := &va[e.V[0]], &va[e.V[1]], &vb[f.V[0]], &vb[f.V[1]]
+		// t_A, t_B = half the edges, S0 eq. (68) (Vec3.Sub, Scale(0.5)).
+		tax, tay, taz := 0.5*(a2.X-a1.X), 0.5*(a2.Y-a1.Y), 0.5*(a2.Z-a1.Z)
+		tbx, tby, tbz := 0.5*(b2.X-b1.X), 0.5*(b2.Y-b1.Y), 0.5*(b2.Z-b1.Z)
+		aa := tax*tax + tay*tay + taz*taz
+		ab := tax*tbx + tay*tby + taz*tbz
+		bb := tbx*tbx + tby*tby + tbz*tbz
+		// |t_A × t_B|², the determinant of the system (69).
+		cx, cy, cz := tay*tbz-taz*tby, taz*tbx-tax*tbz, tax*tby-tay*tbx
+		det := cx*cx + cy*cy + cz*cz
+		if !(det > degenParallelTol*aa*bb) {
+			continue
+		}
+		// b_A, b_B = the edges' midpoints, S0 eq. (68) (Add, Scale(0.5)).
+		cax, cay, caz := 0.5*(a1.X+a2.X), 0.5*(a1.Y+a2.Y), 0.5*(a1.Z+a2.Z)
+		cbx, cby, cbz := 0.5*(b1.X+b2.X), 0.5*(b1.Y+b2.Y), 0.5*(b1.Z+b2.Z)
+		dx, dy, dz := cax-cbx, cay-cby, caz-cbz
+		de := dx*tax + dy*tay + dz*taz
+		df := dx*tbx + dy*tby + dz*tbz
+		za := (ab*df - bb*de) / det // S0 eq. (69), Cramer's rule
+		if !(za > -1 && za < 1) {
+			continue
+		}
+		zb := (aa*df - ab*de) / det // S0 eq. (69), Cramer's rule
+		if !(zb > -1 && zb < 1) {
+			continue
+		}
+		pa := geom.Vec3{X: cax + za*tax, Y: cay + za*tay, Z: caz + za*taz} // S0 eq. (67)
+		pb := geom.Vec3{X: cbx + zb*tbx, Y: cby + zb*tby, Z: cbz + zb*tbz} // S0 eq. (67)
+		if gx, gy, gz := pa.X-pb.X, pa.Y-pb.Y, pa.Z-pb.Z; gx*gx+gy*gy+gz*gz >= g2 {
+			continue
+		}
+		out = mk(out, Key{Kind: snap.EE, FA: p[0], FB: p[1]}, pa, pb, false, false)
 	}
-	ca := a1.Add(a2).Scale(0.5) // S0 eq. (68), b_A
-	cb := b1.Add(b2).Scale(0.5) // S0 eq. (68), b_B
-	d := ca.Sub(cb)
-	de, df := d.Dot(ta), d.Dot(tb)
-	za := (ab*df - bb*de) / det // S0 eq. (69), Cramer's rule
-	if !(za > -1 && za < 1) {
-		return out
-	}
-	zb := (aa*df - ab*de) / det // S0 eq. (69), Cramer's rule
-	if !(zb > -1 && zb < 1) {
-		return out
-	}
-	pa := ca.AddScaled(za, ta) // S0 eq. (67)
-	pb := cb.AddScaled(zb, tb) // S0 eq. (67)
-	if pa.Sub(pb).Norm2() >= gbar*gbar {
-		return out
-	}
-	return mk(out, Key{Kind: snap.EE, FA: i, FB: j}, pa, pb, false, false)
+	return out
 }
 
 // vertexEdge solves vertex vi of p against edge ei of q (S0 Appendix eq. 70).

@@ -222,26 +222,93 @@ func (p *Posed) near(box AABB, s *nearSet) {
 		}
 	}
 	s.verts, s.vx, s.vy, s.vz = verts[:n], vx[:n], vy[:n], vz[:n]
+	// The feature boxes below are segBox and triBox written out into the
+	// slots (geom.Vec3.Min and Max: the same comparisons in the same
+	// order, so the same boxes), without a box built and copied per
+	// feature.
 	edges, ebox := s.edges[:ne], s.ebox[:ne]
 	n = 0
 	for i := range poly.Edges {
 		e := &poly.Edges[i]
-		if e.Kind == shape.Flat || code[e.V[0]]&code[e.V[1]] != 0 {
+		i0, i1 := e.V[0], e.V[1]
+		if code[i0]&code[i1] != 0 || e.Kind == shape.Flat {
 			continue
 		}
-		edges[n], ebox[n] = int32(i), segBox(V[e.V[0]], V[e.V[1]])
+		p, q := &V[i0], &V[i1]
+		b := &ebox[n]
+		edges[n] = int32(i)
 		n++
+		b.Min, b.Max = *p, *p
+		if q.X < p.X {
+			b.Min.X = q.X
+		}
+		if q.Y < p.Y {
+			b.Min.Y = q.Y
+		}
+		if q.Z < p.Z {
+			b.Min.Z = q.Z
+		}
+		if q.X > p.X {
+			b.Max.X = q.X
+		}
+		if q.Y > p.Y {
+			b.Max.Y = q.Y
+		}
+		if q.Z > p.Z {
+			b.Max.Z = q.Z
+		}
 	}
 	s.edges, s.ebox = edges[:n], ebox[:n]
 	faces, fbox := s.faces[:nf], s.fbox[:nf]
 	n = 0
 	for i := range poly.Faces {
 		f := &poly.Faces[i]
-		if code[f.V[0]]&code[f.V[1]]&code[f.V[2]] != 0 {
+		i0, i1, i2 := f.V[0], f.V[1], f.V[2]
+		if code[i0]&code[i1]&code[i2] != 0 {
 			continue
 		}
-		faces[n], fbox[n] = int32(i), triBox(V[f.V[0]], V[f.V[1]], V[f.V[2]])
+		p, q, r := &V[i0], &V[i1], &V[i2]
+		b := &fbox[n]
+		faces[n] = int32(i)
 		n++
+		// a.Min(b).Min(c) and a.Max(b).Max(c) by coordinate.
+		b.Min, b.Max = *p, *p
+		if q.X < b.Min.X {
+			b.Min.X = q.X
+		}
+		if r.X < b.Min.X {
+			b.Min.X = r.X
+		}
+		if q.Y < b.Min.Y {
+			b.Min.Y = q.Y
+		}
+		if r.Y < b.Min.Y {
+			b.Min.Y = r.Y
+		}
+		if q.Z < b.Min.Z {
+			b.Min.Z = q.Z
+		}
+		if r.Z < b.Min.Z {
+			b.Min.Z = r.Z
+		}
+		if q.X > b.Max.X {
+			b.Max.X = q.X
+		}
+		if r.X > b.Max.X {
+			b.Max.X = r.X
+		}
+		if q.Y > b.Max.Y {
+			b.Max.Y = q.Y
+		}
+		if r.Y > b.Max.Y {
+			b.Max.Y = r.Y
+		}
+		if q.Z > b.Max.Z {
+			b.Max.Z = q.Z
+		}
+		if r.Z > b.Max.Z {
+			b.Max.Z = r.Z
+		}
 	}
 	s.faces, s.fbox = faces[:n], fbox[:n]
 }

@@ -85,6 +85,10 @@ func TestDetectSkipMatchesFullLists(t *testing.T) {
 					t.Fatalf("%s–%s trajectory %d step %d: with the skip %d contacts %+v, without %d %+v",
 						sh[0].Name, sh[1].Name, traj, step, len(cur), cur, len(full), full)
 				}
+				if def := detectDef(&a, &b, gbar, &cache, prev); !sameContacts(cur, def) {
+					t.Fatalf("%s–%s trajectory %d step %d: Detect %d contacts %+v, its definition %d %+v",
+						sh[0].Name, sh[1].Name, traj, step, len(cur), cur, len(def), def)
+				}
 				lim := cache.limit(&a, &b, gbar)
 				for _, d := range [][]float64{cache.dvf, cache.dfv, cache.dee, cache.dve, cache.dev, cache.dvv} {
 					for _, x := range d {
@@ -191,7 +195,7 @@ func TestTriBoundBelowDistance(t *testing.T) {
 	}
 }
 
-// edgeEdge, EdgeEdge written out with early rejections, gives the same
+// edgeEdges, EdgeEdge written out with early rejections, gives the same
 // contacts, bit for bit, as EdgeEdge followed by the gap test: on every
 // edge pair of two tetrapods at random poses, some with the same
 // orientation (parallel edges), with skins that accept from none to all.
@@ -225,9 +229,9 @@ func TestEdgeEdgeEarlyExitSameBits(t *testing.T) {
 				if za, zb, _, _, _ := EdgeEdge(a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]); za == 0 && zb == 0 && !ok {
 					parallel++
 				}
-				got = edgeEdge(&a, &b, int32(i), int32(j), gbar, got[:0])
+				got = edgeEdges(&a, &b, [][2]int32{{int32(i), int32(j)}}, []float64{0}, math.Inf(1), gbar, got[:0])
 				if len(got) != len(want) || (len(got) == 1 && !reflect.DeepEqual(got[0], want[0])) {
-					t.Fatalf("trial %d edges %d, %d: edgeEdge %+v, EdgeEdge %+v", trial, i, j, got, want)
+					t.Fatalf("trial %d edges %d, %d: edgeEdges %+v, EdgeEdge %+v", trial, i, j, got, want)
 				}
 			}
 		}

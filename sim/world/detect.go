@@ -347,16 +347,23 @@ func (w *World) detectFns() *detectPass {
 		pairs, posed, recs, act, actN := w.pairs, w.posed, lz.recs, lz.act, lz.actN
 		trav, u, on := lz.trav[:len(posed)], lz.u[:2*len(posed)], !lz.off
 		sc := &w.scratch[worker]
-		m := lo // the batch's pairs to visit go to act[lo:m]
-		for i := lo; i < hi; i++ {
-			if on { // pairs on a lease: an empty list, not stale (pairLeases), nothing to do
-				if i = unleased(pairs[:hi], recs[:hi], trav, u, i); i == hi {
-					break
-				}
+		if hi <= lo {
+			return
+		}
+		// The batch's pairs to visit, act[lo:m]: all but those on a lease
+		// that holds (an empty list, not stale: pairLeases, nothing to do),
+		// found in one walk before the visits.
+		var m int
+		if on {
+			m = lo + unleased(pairs[:hi], recs[:hi], trav, u, lo, act[lo:hi])
+		} else {
+			for i := lo; i < hi; i++ {
+				act[i] = int32(i)
 			}
+			m = hi
+		}
+		for _, i := range act[lo:m] {
 			e, r := pairs[i], &recs[i]
-			act[m] = int32(i)
-			m++
 			if r.e != e {
 				r.e, r.a, r.b = e, e.A, e.B
 				r.l.Revoke()
@@ -375,9 +382,7 @@ func (w *World) detectFns() *detectPass {
 				r.weigh(lz.wt)
 			}
 		}
-		if hi > lo {
-			actN[lo] = int32(m)
-		}
+		actN[lo] = int32(m)
 		sc.tally.leased += int64(hi - m)
 	}
 	d.narrow = func(worker, lo, hi int) {
@@ -511,28 +516,34 @@ func (r *pairLease) weigh(wt []float64) {
 	r.l.SetWeights(wt[fa], wt[fb])
 }
 
-// unleased returns the first i' ≥ i below len(pairs) whose pair is not on
-// a lease that holds (len(pairs) if none): the pass's walk over the leased
-// pairs, in a loop of its own so that it keeps its few values in registers.
-// A lease's weighted test (contact.Lease.Fast: one sum of the bodies'
-// weighted travel u) decides most pairs; Holds, on the travel itself,
-// the others.
-func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, u []float64, i int) int {
+// unleased writes into act, in order, the indices i ≥ lo of the pairs that
+// are not on a lease that holds, and returns their count: the pass's walk
+// over the leased pairs, one loop for a whole batch (no call per pair to
+// visit) that keeps its few values in registers. A lease's weighted test
+// (contact.Lease.Fast: one sum of the bodies' weighted travel u) decides
+// most pairs; Holds, on the travel itself, the others. Deciding a batch's
+// pairs before visiting any gives the same answers as deciding each when
+// the visits reach it: a visit changes only its own pair's record and
+// cache, and a lease revoked meanwhile through a record that another
+// pair's cache still points to (bodyPairs moved that pair) was revoked
+// with its proof intact (its own cache unchanged).
+func unleased(pairs []*pairEntry, recs []pairLease, trav []contact.Travel, u []float64, lo int, act []int32) int {
 	recs = recs[:len(pairs)]
-	for ; i < len(pairs); i++ {
-		r := &recs[i]
-		if r.e != pairs[i] {
-			return i
+	m := 0
+	for i := lo; i < len(pairs); i++ {
+		if r := &recs[i]; r.e == pairs[i] {
+			t := r.l.Weighted()
+			if u[r.fa]+u[r.fb] < t {
+				continue
+			}
+			if t == t && r.l.Holds(trav[r.a], trav[r.b]) { // not revoked (NaN), and Holds
+				continue
+			}
 		}
-		t := r.l.Weighted()
-		if u[r.fa]+u[r.fb] < t {
-			continue
-		}
-		if t != t || !r.l.Holds(trav[r.a], trav[r.b]) { // revoked (NaN), or Holds fails
-			return i
-		}
+		act[m] = int32(i)
+		m++
 	}
-	return len(pairs)
+	return m
 }
 
 // holds reports whether the pass leaves pair e alone on its lease r for
