@@ -138,6 +138,7 @@ type Newmark struct {
 	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
 	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
 	mot    []affine    // each body's rigid motion over the trial step
+	turnOf []float64   // each body's turn (motions), 0 for fixed bodies
 	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1    []geom.Vec3
 	// cleared holds the certified start-of-step clearance of the body pairs
@@ -150,6 +151,7 @@ type Newmark struct {
 	tr  nmTrace    // the attempt log's scratch (Trace)
 	cp  checkpoint // the start of the step, for rejections
 	bud budget     // the energy check (newmark_budget.go)
+	tun tunnelScratch
 
 	t, dt           float64
 	a1, a2, a3      float64 // S0 eq. (21) constants α1–α3
@@ -355,7 +357,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			if f == 1 && dt > s.DtMin {
 				// A body that passed wholly through a wall or a neighbour
 				// in the step (stepcontrol.go).
-				f = tunnelFactor(w, n.cp.states)
+				f = tunnelFactor(w, n.cp.states, &n.tun)
 			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
