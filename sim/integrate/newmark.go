@@ -110,6 +110,15 @@ type Newmark struct {
 	// "Session 9: newmark's Newton iterations"); scene key
 	// integrator.tangent: fd (true) selects the products.
 	FDProducts bool
+	// ReuseBelow, ReuseRatio: a Newton iteration whose residual is below
+	// ReuseBelow (relative, as Tol) and below ReuseRatio times the previous
+	// iterate's keeps the assembled tangent and its preconditioner from the
+	// previous iteration of the attempt instead of assembling them again (a
+	// chord step: in the tail the contact set no longer changes, and the
+	// convergence is linear anyway at the rate of the tangent's left-out
+	// terms; docs/performance.md, "Session 11: newmark"). ReuseBelow 0 turns
+	// it off; the finite-difference products always use the current iterate.
+	ReuseBelow, ReuseRatio float64
 
 	// History holds ‖r_k‖/a_ref of the Newton iterations of the last accepted
 	// step (k = 0 is the predictor).
@@ -138,6 +147,7 @@ type Newmark struct {
 	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
 	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
 	mot    []affine    // each body's rigid motion over the trial step
+	turnOf []float64   // each body's turn (motions), 0 for fixed bodies
 	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
 	sb1    []geom.Vec3
 	// cleared holds the certified start-of-step clearance of the body pairs
@@ -150,6 +160,7 @@ type Newmark struct {
 	tr  nmTrace    // the attempt log's scratch (Trace)
 	cp  checkpoint // the start of the step, for rejections
 	bud budget     // the energy check (newmark_budget.go)
+	tun tunnelScratch
 
 	t, dt           float64
 	a1, a2, a3      float64 // S0 eq. (21) constants α1–α3
@@ -180,6 +191,7 @@ type NewmarkCounts struct {
 	Crossings       int64
 	ApproachLimited int64 // steps whose size the crossing guard's prediction set
 	Energy          int64 // attempts cut for gaining energy (EnergyGain)
+	Tangents        int64 // Newton matrices built (fewer than NewtonIters where ReuseBelow lets one serve again)
 }
 
 // Rejected returns the number of rejected attempts.
@@ -225,6 +237,7 @@ func NewNewmark() *Newmark {
 		Grow: 1.5, GrowFast: 3, Shrink: 0.7, Cut: 0.5,
 		EnergyGain: 0.002,
 		FDProducts: false,
+		ReuseBelow: 1e-5, ReuseRatio: 0.2,
 	}
 }
 
@@ -244,6 +257,8 @@ func (n *Newmark) validate() error {
 		return fmt.Errorf("newmark.max_iter must be ≥ 1 (got %d)", n.MaxIter)
 	case n.LinMaxIter < 1 || n.Restart < 1:
 		return fmt.Errorf("newmark.lin_max_iter and newmark.restart must be ≥ 1 (got %d, %d)", n.LinMaxIter, n.Restart)
+	case !(n.ReuseBelow >= 0) || !(n.ReuseRatio >= 0) || math.IsInf(n.ReuseBelow, 0) || math.IsInf(n.ReuseRatio, 0):
+		return fmt.Errorf("newmark.reuse_below and newmark.reuse_ratio must be finite and ≥ 0 (got %g, %g)", n.ReuseBelow, n.ReuseRatio)
 	case !(n.EnergyGain >= 0) || math.IsInf(n.EnergyGain, 0):
 		return fmt.Errorf("newmark.energy_gain must be finite and ≥ 0 (got %g)", n.EnergyGain)
 	case !(n.Grow >= 1) || !(n.GrowFast >= 1) || !(n.Shrink > 0 && n.Shrink <= 1) || !(n.Cut > 0 && n.Cut < 1):
@@ -355,7 +370,7 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			if f == 1 && dt > s.DtMin {
 				// A body that passed wholly through a wall or a neighbour
 				// in the step (stepcontrol.go).
-				f = tunnelFactor(w, n.cp.states)
+				f = tunnelFactor(w, n.cp.states, &n.tun)
 			}
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
@@ -825,6 +840,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 	}
 	rn := n.rnorm(n.r)
 	n.hist = append(n.hist, rn)
+	haveTan := false // a Newton matrix was built in this attempt
 	if n.tracing() {
 		n.tr.line.Reset()
 		n.traceSnap(w, true)
@@ -847,7 +863,13 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 			return false, nil
 		}
 		n.iters++
-		n.newtonMatrix(w)
+		// In the tail (ReuseBelow, ReuseRatio) the tangent of the previous
+		// iterate serves again.
+		if !(haveTan && n.useTan && rn < n.ReuseBelow && rn < n.ReuseRatio*n.hist[len(n.hist)-2]) {
+			n.newtonMatrix(w)
+			haveTan = true
+			n.Counts.Tangents++
+		}
 		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
 		// the residual, which keeps the convergence quadratic.
 		eta := math.Max(math.Min(0.1, rn), 0.1*n.Tol/rn)

@@ -293,14 +293,14 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 			f = math.Min(f, 0.5*lim/app)
 		}
 	}
-	w.EachFeatureCache(func(a, b int, c *contact.Cache, reach float64, rebuild func() float64) {
+	w.EachFeatureCache(func(a, b int, fp *world.FeaturePair) {
 		ba, bb := w.Bodies[a], w.Bodies[b]
 		if ba.Fixed && bb.Fixed {
 			return
 		}
 		gbar := w.Params(ba.Material, bb.Material).Normal.GBar
 		lim := guardFrac * math.Max(n.clearance(w, a, b), gbar)
-		if n.disp(a).Sub(n.disp(b)).Norm()+n.turn(a)+n.turn(b) <= lim || n.planarPass(w, a, b, gbar) {
+		if n.disp(a).Sub(n.disp(b)).Norm()+n.turnOf[a]+n.turnOf[b] <= lim || n.planarPass(w, a, b, gbar) {
 			return // the bounding-radius bound already passes
 		}
 		a0, b0 := n.verts(a), n.verts(b)
@@ -326,13 +326,14 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 			// reached the other's surface.
 			return
 		}
+		reach := fp.Reach()
 		if d > reach {
-			reach = rebuild()
+			reach = fp.Rebuild()
 		}
 		switch {
 		case d > reach:
 			f = math.Min(f, 0.5*reach/d)
-		case c.Crossed(ba.Poly(), bb.Poly(), a0, n.sa1, b0, n.sb1):
+		case fp.Cache().Crossed(ba.Poly(), bb.Poly(), a0, n.sa1, b0, n.sb1):
 			n.Counts.Crossings++
 			f = math.Min(f, 0.5)
 		}
@@ -398,7 +399,7 @@ func (n *Newmark) startX(w *world.World, i int) geom.Vec3 {
 }
 
 // motions sets n.mot to every body's rigid motion from the start of the
-// step to the current (trial) state.
+// step to the current (trial) state, and n.turnOf to each body's turn.
 func (n *Newmark) motions(w *world.World) {
 	if cap(n.mot) < len(w.Bodies) {
 		n.mot = make([]affine, len(w.Bodies))
@@ -407,11 +408,14 @@ func (n *Newmark) motions(w *world.World) {
 	for i := range n.mot {
 		n.mot[i] = affine{M: geom.Identity()}
 	}
+	n.turnOf = resize(n.turnOf, len(w.Bodies))
+	clear(n.turnOf)
 	for k := range n.nb {
 		bd := &n.nb[k]
 		b := w.Bodies[bd.i]
 		M := b.Q.Mat().Mul(bd.q0.Mat().T()) // R1 R0ᵀ
 		n.mot[bd.i] = affine{M: M, t: b.X.Sub(M.MulV(bd.x0))}
+		n.turnOf[bd.i] = n.turn(bd.i)
 	}
 }
 

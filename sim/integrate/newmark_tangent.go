@@ -152,12 +152,16 @@ type nmPair struct {
 	aa, bb, ab, ba mat6
 }
 
-// add adds C to B.
+// add adds C to B (each row written out: the compiler does not unroll).
 func (B *mat6) add(C *mat6) {
 	for i := 0; i < 6; i++ {
-		for j := 0; j < 6; j++ {
-			B[i][j] += C[i][j]
-		}
+		b, c := &B[i], &C[i]
+		b[0] += c[0]
+		b[1] += c[1]
+		b[2] += c[2]
+		b[3] += c[3]
+		b[4] += c[4]
+		b[5] += c[5]
 	}
 }
 
@@ -252,9 +256,10 @@ func (n *Newmark) kTheta(k int, dg, nv geom.Vec3, dv *geom.Mat3, r, om geom.Vec3
 		x := d.Cross(r).Scale(-n.a4) // row i of −α4·dv[r]×
 		y := vec3a(d.Cross(rw))      // row i of dv[r×ω]×
 		g := dga[i]
-		for j := 0; j < 3; j++ {
-			out[i][j] = x.X*Q[0][j] + x.Y*Q[1][j] + x.Z*Q[2][j] + y[j] - g*nr[j]
-		}
+		o := &out[i]
+		o[0] = x.X*Q[0][0] + x.Y*Q[1][0] + x.Z*Q[2][0] + y[0] - g*nr[0]
+		o[1] = x.X*Q[0][1] + x.Y*Q[1][1] + x.Z*Q[2][1] + y[1] - g*nr[1]
+		o[2] = x.X*Q[0][2] + x.Y*Q[1][2] + x.Z*Q[2][2] + y[2] - g*nr[2]
 	}
 	return out
 }
@@ -275,10 +280,13 @@ func crossCols(r geom.Vec3, M *geom.Mat3) (x [3]geom.Vec3) {
 func addBlk(B *mat6, K, Kt *geom.Mat3, xK, xKt *[3]geom.Vec3, s float64) {
 	if s < 0 {
 		for i := 0; i < 3; i++ {
-			for j := 0; j < 3; j++ {
-				B[i][j] -= K[i][j]
-				B[i][3+j] -= Kt[i][j]
-			}
+			b, k, kt := &B[i], &K[i], &Kt[i]
+			b[0] -= k[0]
+			b[1] -= k[1]
+			b[2] -= k[2]
+			b[3] -= kt[0]
+			b[4] -= kt[1]
+			b[5] -= kt[2]
 		}
 		for j := 0; j < 3; j++ {
 			x, y := &xK[j], &xKt[j]
@@ -292,10 +300,13 @@ func addBlk(B *mat6, K, Kt *geom.Mat3, xK, xKt *[3]geom.Vec3, s float64) {
 		return
 	}
 	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			B[i][j] += K[i][j]
-			B[i][3+j] += Kt[i][j]
-		}
+		b, k, kt := &B[i], &K[i], &Kt[i]
+		b[0] += k[0]
+		b[1] += k[1]
+		b[2] += k[2]
+		b[3] += kt[0]
+		b[4] += kt[1]
+		b[5] += kt[2]
 	}
 	for j := 0; j < 3; j++ {
 		x, y := &xK[j], &xKt[j]

@@ -1,7 +1,9 @@
 package integrate
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"grainlab/sim/body"
@@ -273,8 +275,16 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 // contact guards' business; this catches the steps that jump wholly past
 // (newmark: a cube dropped 0.2 m crossed the ground in one step of dt_max
 // 0.1 and was never a contact candidate). start holds the bodies' states
-// at the start of the step (checkpoint.states).
-func tunnelFactor(w *world.World, start []body.State) float64 {
+// at the start of the step (checkpoint.states); sc is scratch.
+//
+// The pairs are swept along x at the start of the step: a pair whose start
+// centres are more than cut = (R_max + 2 D_max)(1 + 10⁻⁴) apart in x (R_max
+// the largest bounding radius, D_max the largest centre displacement) is
+// skipped, since its relative path stays at least |r0| − |D_i − D_j| >
+// R_max apart — exactly the pairs for which the test below cannot fire (the
+// factor covers the round-off of the norms), and the result is a minimum,
+// so it does not depend on the order of the pairs.
+func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64 {
 	g := 1.0
 	for i, b := range w.Bodies {
 		if b.Fixed || b.Wall >= 0 || i >= len(start) {
@@ -292,26 +302,73 @@ func tunnelFactor(w *world.World, start []body.State) float64 {
 				g = math.Min(g, math.Max(0.5*math.Max(s0-b.Radius(), 0)/(s0-s1), 0.01))
 			}
 		}
-		for j := i + 1; j < len(w.Bodies); j++ {
-			o := w.Bodies[j]
-			if o.Wall >= 0 || j >= len(start) {
-				continue
-			}
-			rs := b.Radius() + o.Radius()
-			r0, r1 := x0.Sub(start[j].X), x1.Sub(o.X)
-			if r0.Norm() < rs || r1.Norm() < rs {
-				continue // touching at an end: the contact guards see it
-			}
-			d := r1.Sub(r0)
-			dd := d.Norm2()
-			if !(dd > 0) {
-				continue
-			}
-			u := math.Min(math.Max(-r0.Dot(d)/dd, 0), 1) // closest approach along the path
-			if r0.AddScaled(u, d).Norm() < math.Min(b.Radius(), o.Radius()) {
-				g = math.Min(g, math.Max(0.5*u, 0.01))
+	}
+	// The bodies of the pair test (not walls), sorted by start x.
+	sc.idx = sc.idx[:0]
+	rmax, dmax := 0.0, 0.0
+	finite := true
+	for j, o := range w.Bodies {
+		if o.Wall >= 0 || j >= len(start) {
+			continue
+		}
+		if !start[j].X.IsFinite() || !o.X.IsFinite() {
+			finite = false
+		}
+		rmax = math.Max(rmax, o.Radius())
+		dmax = math.Max(dmax, o.X.Sub(start[j].X).Norm())
+		sc.idx = append(sc.idx, int32(j))
+	}
+	if !finite { // no order to sweep in: every pair
+		for a := range sc.idx {
+			for c := a + 1; c < len(sc.idx); c++ {
+				g = tunnelPair(w, start, int(sc.idx[a]), int(sc.idx[c]), g)
 			}
 		}
+		return g
+	}
+	slices.SortFunc(sc.idx, func(p, q int32) int { return cmp.Compare(start[p].X.X, start[q].X.X) })
+	cut := (rmax + 2*dmax) * (1 + 1e-4)
+	for a, ia := range sc.idx {
+		xa := start[ia].X.X
+		for _, ic := range sc.idx[a+1:] {
+			if start[ic].X.X-xa > cut {
+				break
+			}
+			i, j := int(ia), int(ic)
+			if j < i {
+				i, j = j, i
+			}
+			g = tunnelPair(w, start, i, j, g)
+		}
+	}
+	return g
+}
+
+// tunnelScratch is tunnelFactor's scratch: the indices of the bodies it sweeps.
+type tunnelScratch struct{ idx []int32 }
+
+// tunnelPair is tunnelFactor's test of bodies i < j (j not a wall): g, or
+// less when i is movable and the relative path of their centres came within
+// the smaller bounding radius while both ends are clear of the bounding
+// spheres.
+func tunnelPair(w *world.World, start []body.State, i, j int, g float64) float64 {
+	b, o := w.Bodies[i], w.Bodies[j]
+	if b.Fixed || b.Wall >= 0 {
+		return g
+	}
+	rs := b.Radius() + o.Radius()
+	r0, r1 := start[i].X.Sub(start[j].X), b.X.Sub(o.X)
+	if r0.Norm() < rs || r1.Norm() < rs {
+		return g // touching at an end: the contact guards see it
+	}
+	d := r1.Sub(r0)
+	dd := d.Norm2()
+	if !(dd > 0) {
+		return g
+	}
+	u := math.Min(math.Max(-r0.Dot(d)/dd, 0), 1) // closest approach along the path
+	if r0.AddScaled(u, d).Norm() < math.Min(b.Radius(), o.Radius()) {
+		g = math.Min(g, math.Max(0.5*u, 0.01))
 	}
 	return g
 }

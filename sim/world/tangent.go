@@ -31,29 +31,48 @@ func (w *World) EachCandidatePair(f func(a, b int)) {
 }
 
 // EachFeatureCache calls f for every candidate pair of polyhedra (walls
-// included) of the last evaluation with its second-level feature cache and
-// the cache's reach at the evaluated poses (contact.Cache.Reach): every
-// feature pair closer than reach is listed. rebuild rebuilds the pair's
-// cache at these poses and returns its new reach (ḡ + margin); detection
-// results do not change. Implicit integrators use it to check a step for
-// crossings (contact.Cache.Crossed).
-func (w *World) EachFeatureCache(f func(a, b int, c *contact.Cache, reach float64, rebuild func() float64)) {
+// included) of the last evaluation with the pair's second-level feature
+// cache (FeaturePair). Implicit integrators use it to check a step for
+// crossings (contact.Cache.Crossed). p is valid only during the call.
+func (w *World) EachFeatureCache(f func(a, b int, p *FeaturePair)) {
 	w.leaveSpheres()
 	if w.posedOld {
 		w.place()
 	}
+	p := &FeaturePair{w: w}
 	for _, e := range w.pairs {
 		if e.smooth {
 			continue
 		}
-		pa, pb := &w.posed[e.A], &w.posed[e.B]
-		rebuild := func() float64 {
-			g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-			e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[0].Scratch)
-			return e.cache.Reach(pa, pb)
-		}
-		f(int(e.A), int(e.B), &e.cache, e.cache.Reach(pa, pb), rebuild)
+		p.e = e
+		f(int(e.A), int(e.B), p)
 	}
+}
+
+// FeaturePair is one candidate pair of polyhedra of EachFeatureCache, at
+// the poses of the last evaluation.
+type FeaturePair struct {
+	w *World
+	e *pairEntry
+}
+
+// Cache is the pair's second-level feature cache.
+func (p *FeaturePair) Cache() *contact.Cache { return &p.e.cache }
+
+// Reach is the cache's reach at the evaluated poses (contact.Cache.Reach):
+// every feature pair closer than it is listed.
+func (p *FeaturePair) Reach() float64 {
+	return p.e.cache.Reach(&p.w.posed[p.e.A], &p.w.posed[p.e.B])
+}
+
+// Rebuild rebuilds the pair's cache at the evaluated poses and returns its
+// new reach (ḡ + margin); detection results do not change.
+func (p *FeaturePair) Rebuild() float64 {
+	w, e := p.w, p.e
+	pa, pb := &w.posed[e.A], &w.posed[e.B]
+	g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[0].Scratch)
+	return e.cache.Reach(pa, pb)
 }
 
 // ContactTangents calls f, in EachTrialContact's order, for every active
