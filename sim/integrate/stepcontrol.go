@@ -348,12 +348,13 @@ func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64
 type tunnelScratch struct{ idx []int32 }
 
 // tunnelPair is tunnelFactor's test of bodies i < j (j not a wall): g, or
-// less when i is movable and the relative path of their centres came within
-// the smaller bounding radius while both ends are clear of the bounding
-// spheres.
+// less when either of them is movable and the relative path of their
+// centres came within the smaller bounding radius while both ends are clear
+// of the bounding spheres. A fixed body may have either index: a movable
+// body passing through a fixed obstacle listed before it is guarded too.
 func tunnelPair(w *world.World, start []body.State, i, j int, g float64) float64 {
 	b, o := w.Bodies[i], w.Bodies[j]
-	if b.Fixed || b.Wall >= 0 {
+	if (b.Fixed && o.Fixed) || b.Wall >= 0 {
 		return g
 	}
 	rs := b.Radius() + o.Radius()
