@@ -471,21 +471,27 @@ func latticeSet(n int) (c []geom.Vec3, r []float64, margin float64) {
 }
 
 // BenchmarkGridPairsLattice is Grid.Pairs on latticeSet: the rebuild of the
-// falling lattice of `make bench-lammps`.
+// falling lattice of `make bench-lammps`, serial and in parts (run one
+// after the other: the instructions of the two-worker path).
 func BenchmarkGridPairsLattice(b *testing.B) {
 	for _, n := range []int{20000, 100000} {
 		c, r, m := latticeSet(n)
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			var g Grid
-			out := g.Pairs(c, r, m, nil, nil)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				out = g.Pairs(c, r, m, nil, out)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
-			b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
-		})
+		for _, fk := range []struct {
+			name string
+			fork func(int, func(int, int, int))
+		}{{"", nil}, {"-parts", forkReverse}} {
+			b.Run(fmt.Sprintf("N=%d%s", n, fk.name), func(b *testing.B) {
+				g := Grid{Fork: fk.fork}
+				out := g.Pairs(c, r, m, nil, nil)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					out = g.Pairs(c, r, m, nil, out)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
+				b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
+			})
+		}
 	}
 }
 
