@@ -625,3 +625,23 @@ func TestVerletForkMatchesSerial(t *testing.T) {
 		t.Fatalf("%d builds for %d calls", split.Builds(), split.Calls())
 	}
 }
+
+// validBody is its definition (every coordinate finite; the radius ≥ 0 and
+// not +Inf) on the special values of each coordinate and the radius.
+func TestValidBodyAsDefined(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	fin := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, r := range vals {
+				for _, c := range []geom.Vec3{{X: x, Y: y, Z: 1}, {X: 1, Y: x, Z: y}, {X: y, Y: 1, Z: x}} {
+					want := fin(c.X) && fin(c.Y) && fin(c.Z) && r >= 0 && !math.IsInf(r, 1)
+					if got := validBody(c, r); got != want {
+						t.Fatalf("validBody(%v, %g) = %v, want %v", c, r, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -159,8 +159,10 @@ func (g *Grid) Levels() int { return len(g.used) }
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // validBody reports whether a body with centre c and radius r can be gridded.
+// (x − x is 0 exactly when x is finite: NaN and ±Inf give NaN; short
+// enough to be inlined in the grid's and the Verlet list's passes.)
 func validBody(c geom.Vec3, r float64) bool {
-	return finite(c.X) && finite(c.Y) && finite(c.Z) && r >= 0 && !math.IsInf(r, 1)
+	return c.X-c.X == 0 && c.Y-c.Y == 0 && c.Z-c.Z == 0 && r >= 0 && r-r == 0
 }
 
 func sanitizeMargin(m float64) float64 {
