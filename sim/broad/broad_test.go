@@ -471,21 +471,27 @@ func latticeSet(n int) (c []geom.Vec3, r []float64, margin float64) {
 }
 
 // BenchmarkGridPairsLattice is Grid.Pairs on latticeSet: the rebuild of the
-// falling lattice of `make bench-lammps`.
+// falling lattice of `make bench-lammps`, serial and in parts (run one
+// after the other: the instructions of the two-worker path).
 func BenchmarkGridPairsLattice(b *testing.B) {
 	for _, n := range []int{20000, 100000} {
 		c, r, m := latticeSet(n)
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			var g Grid
-			out := g.Pairs(c, r, m, nil, nil)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				out = g.Pairs(c, r, m, nil, out)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
-			b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
-		})
+		for _, fk := range []struct {
+			name string
+			fork func(int, func(int, int, int))
+		}{{"", nil}, {"-parts", forkReverse}} {
+			b.Run(fmt.Sprintf("N=%d%s", n, fk.name), func(b *testing.B) {
+				g := Grid{Fork: fk.fork}
+				out := g.Pairs(c, r, m, nil, nil)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					out = g.Pairs(c, r, m, nil, out)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/body")
+				b.ReportMetric(float64(len(out))/float64(n), "pairs/body")
+			})
+		}
 	}
 }
 
@@ -617,5 +623,25 @@ func TestVerletForkMatchesSerial(t *testing.T) {
 	}
 	if split.Builds() < 4 || split.Builds() >= split.Calls() {
 		t.Fatalf("%d builds for %d calls", split.Builds(), split.Calls())
+	}
+}
+
+// validBody is its definition (every coordinate finite; the radius ≥ 0 and
+// not +Inf) on the special values of each coordinate and the radius.
+func TestValidBodyAsDefined(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	fin := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, r := range vals {
+				for _, c := range []geom.Vec3{{X: x, Y: y, Z: 1}, {X: 1, Y: x, Z: y}, {X: y, Y: 1, Z: x}} {
+					want := fin(c.X) && fin(c.Y) && fin(c.Z) && r >= 0 && !math.IsInf(r, 1)
+					if got := validBody(c, r); got != want {
+						t.Fatalf("validBody(%v, %g) = %v, want %v", c, r, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -117,8 +117,8 @@ type Grid struct {
 	// 40 bytes at once)
 	sl []slotBody
 
-	// rows (rows.go): the inputs of the call in progress, the job and the
-	// parts' outputs
+	// parts (rows.go): the inputs of the call in progress, the job, the
+	// parts' cells and outputs, the buckets of the pairs' lower bodies
 	rowC   []geom.Vec3
 	rowR   []float64
 	rowM2  float64
@@ -128,6 +128,11 @@ type Grid struct {
 	pos    []int32
 	rowOut [][2]int32
 	part   [rowParts]rowPart
+	cut    [rowParts + 1]int32 // part p: the level's cells cut[p]…cut[p+1]−1
+	shift  uint                // bucket of body i: i >> shift
+	nbk    int                 // number of buckets
+	nBody  int                 // bodies 0…nBody−1
+	bkAt   [maxBuckets]int     // where bucket b's pairs start in the result
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -154,8 +159,10 @@ func (g *Grid) Levels() int { return len(g.used) }
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // validBody reports whether a body with centre c and radius r can be gridded.
+// (x − x is 0 exactly when x is finite: NaN and ±Inf give NaN; short
+// enough to be inlined in the grid's and the Verlet list's passes.)
 func validBody(c geom.Vec3, r float64) bool {
-	return finite(c.X) && finite(c.Y) && finite(c.Z) && r >= 0 && !math.IsInf(r, 1)
+	return c.X-c.X == 0 && c.Y-c.Y == 0 && c.Z-c.Z == 0 && r >= 0 && r-r == 0
 }
 
 func sanitizeMargin(m float64) float64 {
@@ -414,12 +421,11 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
 	}
 
-	// 7. Enumerate candidate pairs: with Fork a single dense level body by
-	// body, in parts, in the order of the result (rows.go); else by cells,
-	// then sorted.
+	// 7. Enumerate candidate pairs: with Fork a single dense level in
+	// parts, sorted in parts (rows.go); else by cells, then sorted.
 	m2 := 2 * margin
-	if g.Fork != nil && len(g.used) == 1 && g.levs[g.used[0]].dense {
-		return g.rows(centers, radii, g.used[0], m2, out)
+	if g.Fork != nil && len(g.used) == 1 && g.levs[g.used[0]].dense && nb >= rowMin {
+		return g.halfParts(g.used[0], n, m2, out)
 	}
 	tmp := g.tmp[:0]
 	for _, L := range g.used {
@@ -448,50 +454,11 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 	lv := &g.levs[L]
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	if lv.dense {
-		nz, nyz := lv.nz, lv.ny*lv.nz
-		// Forward half stencil: the cell itself and (0,0,+1), which are
-		// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
-		// (+1,0,·) and (+1,+1,·).
-		// Each body of a cell against every range at once (the order of
-		// the pairs found does not matter: Pairs sorts them).
-		rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
-		sl := g.sl
-		var rg [5][2]int32
-		for c := int64(0); c < int64(lv.ncell); c++ {
-			a0, a1 := cs[c], cs[c+1]
-			if a0 == a1 {
-				continue
-			}
-			nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
-			for _, off := range rows {
-				if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
-					rg[nr] = [2]int32{b0, b1}
-					nr++
-				}
-			}
-			rg[0][1] = cs[c+2]
-			for a := a0; a < a1; a++ {
-				rg[0][0] = a + 1
-				sa := &sl[a]
-				xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
-				for _, r := range rg[:nr] {
-					bs := sl[r[0]:r[1]]
-					for b := range bs {
-						sb := &bs[b]
-						dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
-						s := ra + sb.R + m2
-						if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-							if ib := sb.I; ia < ib {
-								tmp = append(tmp, [2]int32{ia, ib})
-							} else {
-								tmp = append(tmp, [2]int32{ib, ia})
-							}
-						}
-					}
-				}
-			}
-		}
-		return tmp
+		// One bucket: i >> 31 is 0 for every body.
+		var bk [maxBuckets][][2]int32
+		bk[0] = tmp
+		g.halfCells(lv, 0, int64(lv.ncell), m2, &bk, 31)
+		return bk[0]
 	}
 	for c := int32(0); c < lv.ncell; c++ {
 		a0, a1 := cs[c], cs[c+1]
@@ -511,6 +478,65 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 		}
 	}
 	return tmp
+}
+
+// halfCells appends the overlapping pairs {i, j}, i < j, of two bodies on
+// the dense level lv that the 13-cell half stencil of cells c0…c1−1 finds,
+// each to the bucket of i, bk[i >> shift].
+func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	nz, nyz := lv.nz, lv.ny*lv.nz
+	// Forward half stencil: the cell itself and (0,0,+1), which are
+	// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
+	// (+1,0,·) and (+1,+1,·).
+	// Each body of a cell against every range at once (the order of
+	// the pairs found does not matter: they are sorted after).
+	rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
+	sl := g.sl
+	var rg [5][2]int32
+	// The current bucket in a local slice (in Morton order the lower
+	// bodies of a cell's pairs are mostly in one bucket).
+	kc := uint(0)
+	cur := bk[0]
+	defer func() { bk[kc] = cur }()
+	for c := c0; c < c1; c++ {
+		a0, a1 := cs[c], cs[c+1]
+		if a0 == a1 {
+			continue
+		}
+		nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
+		for _, off := range rows {
+			if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
+				rg[nr] = [2]int32{b0, b1}
+				nr++
+			}
+		}
+		rg[0][1] = cs[c+2]
+		for a := a0; a < a1; a++ {
+			rg[0][0] = a + 1
+			sa := &sl[a]
+			xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+			for _, r := range rg[:nr] {
+				bs := sl[r[0]:r[1]]
+				for b := range bs {
+					sb := &bs[b]
+					dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
+					s := ra + sb.R + m2
+					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
+						i, j := ia, sb.I
+						if j < i {
+							i, j = j, i
+						}
+						if k := uint(i) >> shift & (maxBuckets - 1); k != kc {
+							bk[kc], kc = cur, k
+							cur = bk[k]
+						}
+						cur = append(cur, [2]int32{i, j})
+					}
+				}
+			}
+		}
+	}
 }
 
 // crossLevel appends the overlapping pairs between fine level F and coarse level C.

@@ -2,83 +2,100 @@ package broad
 
 import (
 	"math"
+	"math/bits"
+	"sort"
 
 	"grainlab/sim/geom"
 )
 
-// Rows: the pairs of a single dense level found body by body, in the order
-// Pairs returns them, without a sort. This is the common case of the sphere
-// path (equal or similar spheres: one level; a compact pile: dense cells),
-// built as LAMMPS builds a half list without Newton's third law (`npair
-// half/bin/newtoff`): each body i scans the 27 cells around its own and
-// keeps the bodies j > i, so the pairs come out by i, and each row is
-// sorted by j on the spot (a few entries). Twice the distance tests of
-// the 13-cell half stencil, half of them cut short by the index test, but
-// no sort of all pairs, and the bodies split into parts that share
-// nothing: with Fork the parts run on several workers. The pairs, and
-// their order, are those of the general search (every pair once, sorted
-// by i, then j), so the result does not depend on the number of parts.
+// Parts: the pairs of a single dense level found in parts, in the order
+// Pairs returns them. This is the common case of the sphere path (equal or
+// similar spheres: one level; a compact pile: dense cells). The cells split
+// into parts of about equal numbers of slots, each part searching its
+// cells' 13-cell half stencil (sameLevel's loop) and dropping each pair
+// {i, j}, i < j, into the bucket of its lower body i (a range of 2^shift
+// bodies); then each bucket, gathered from every part, is sorted by i (a
+// counting sort over the bucket's bodies) and each of its rows by j, into
+// its place in the result (the buckets follow one another). The work is the
+// serial half stencil and counting sort's, split: with Fork the parts and
+// the buckets run on several workers. The pairs, and their order, are
+// those of the general search (every pair once, sorted by i, then j), so
+// the result does not depend on the number of parts or workers. (Session
+// 9 found the rows body by body over the 27 cells around each body, as
+// LAMMPS' `npair half/bin/newtoff`, which needs no sort of all pairs but
+// makes twice the distance tests: 1.4× the instructions.)
 
-// rowParts is the number of parts the rows are split into when Fork is
-// set (more parts than workers: a worker of a shared machine that falls
-// behind leaves its parts to the others).
+// rowParts is the number of parts the bodies and the cells are split into
+// when Fork is set (more parts than workers: a worker of a shared machine
+// that falls behind leaves its parts to the others).
 const rowParts = 8
 
-// rowMin is the smallest number of bodies whose rows are split into parts.
+// rowMin is the smallest number of bodies searched in parts.
 const rowMin = 4096
 
-// rowPart is one part's output (on its own cache lines).
+// bucketBits: the pairs are sorted in at most 2^bucketBits buckets of their
+// lower body (at least half as many for 2^bucketBits bodies or more).
+const (
+	bucketBits = 4
+	maxBuckets = 1 << bucketBits
+)
+
+// rowPart is one part's state (on its own cache lines).
 type rowPart struct {
-	out        [][2]int32
-	at         int // where out goes in the result
+	bk         [maxBuckets][][2]int32 // phaseHalf: the part's pairs by bucket
 	lo, hi     geom.Vec3
 	rmin, rmax float64
 	ok         bool
 	_          [64]byte
 }
 
-// rows writes the pairs of the single dense level L to out[:0], by body.
-func (g *Grid) rows(centers []geom.Vec3, radii []float64, L int, m2 float64, out [][2]int32) [][2]int32 {
-	nb := len(g.body)
-	g.rowC, g.rowR, g.rowM2, g.rowLev = centers, radii, m2, L
-	defer func() { g.rowC, g.rowR = nil, nil }()
-	if nb < rowMin {
-		return g.rowRange(0, nb, out[:0])
+// halfParts writes the pairs of the single dense level L of bodies below n
+// to out (grown when too small), sorted by i, then j, in parts.
+func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
+	lv := &g.levs[L]
+	g.rowLev, g.rowM2 = L, m2
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	// Cells in parts of about equal slots.
+	s0, ns := cs[0], int(cs[lv.ncell]-cs[0])
+	g.cut[0], g.cut[rowParts] = 0, lv.ncell
+	for p := 1; p < rowParts; p++ {
+		want := s0 + int32(p*ns/rowParts)
+		g.cut[p] = int32(sort.Search(int(lv.ncell), func(c int) bool { return cs[c] >= want }))
 	}
-	g.fork(phaseRows)
-	return g.join(out)
-}
-
-// join returns the parts' rows, in part order, in out (grown when too
-// small), each part copying its own.
-func (g *Grid) join(out [][2]int32) [][2]int32 {
+	g.shift = uint(max(0, bits.Len(uint(n-1))-bucketBits))
+	g.nbk = (n-1)>>g.shift + 1
+	g.nBody = n
+	g.fork(phaseHalf, rowParts)
 	total := 0
-	for p := range g.part {
-		g.part[p].at = total
-		total += len(g.part[p].out)
+	for b := range g.nbk {
+		g.bkAt[b] = total
+		for p := range g.part {
+			total += len(g.part[p].bk[b])
+		}
 	}
 	out = grow(out, total)
 	g.rowOut = out
-	g.fork(phaseJoin)
+	g.cnt = grow(g.cnt, n+g.nbk)
+	g.fork(phaseSort, g.nbk)
 	g.rowOut = nil
 	return out
 }
 
 // The phases of a parallel search (Grid.phase): the bodies' bounds, their
-// cells, their slots, the rows, the rows joined.
+// cells, their slots, the half stencil by cells, the buckets sorted.
 const (
 	phaseScan = iota
 	phaseCells
 	phaseSlots
-	phaseRows
-	phaseJoin
+	phaseHalf
+	phaseSort
 )
 
-// fork runs phase ph over the bodies in rowParts parts, with Fork when set.
-func (g *Grid) fork(ph int) {
+// fork runs phase ph over its n parts, with Fork when set.
+func (g *Grid) fork(ph, n int) {
 	g.phase = ph
 	if g.Fork == nil {
-		for p := range rowParts {
+		for p := range n {
 			g.runPart(p)
 		}
 		return
@@ -90,28 +107,65 @@ func (g *Grid) fork(ph int) {
 			}
 		}
 	}
-	g.Fork(rowParts, g.rowJob)
+	g.Fork(n, g.rowJob)
 }
 
-// runPart runs the current phase over part p of the bodies.
+// runPart runs the current phase over its part p.
 func (g *Grid) runPart(p int) {
 	n := len(g.rowC)
 	if g.phase >= phaseSlots {
 		n = len(g.body)
 	}
 	lo, hi := p*n/rowParts, (p+1)*n/rowParts
-	pt := &g.part[p]
 	switch g.phase {
 	case phaseScan:
+		pt := &g.part[p]
 		pt.lo, pt.hi, pt.rmin, pt.rmax, pt.ok = scanRange(g.rowC[lo:hi], g.rowR[lo:hi], g.rowM2/2)
 	case phaseCells:
 		g.cellRange(lo, hi)
 	case phaseSlots:
 		g.slotRange(lo, hi)
-	case phaseRows:
-		pt.out = g.rowRange(lo, hi, pt.out[:0])
-	case phaseJoin:
-		copy(g.rowOut[pt.at:], pt.out)
+	case phaseHalf:
+		bk := &g.part[p].bk
+		for b := range g.nbk {
+			bk[b] = bk[b][:0]
+		}
+		g.halfCells(&g.levs[g.rowLev], int64(g.cut[p]), int64(g.cut[p+1]), g.rowM2, bk, g.shift)
+	case phaseSort:
+		g.sortBucket(p)
+	}
+}
+
+// sortBucket writes the pairs of bucket b, gathered from every part, to
+// their place in g.rowOut: by i (a counting sort over the bucket's bodies,
+// in g.cnt's share of the bucket), then each row by j.
+func (g *Grid) sortBucket(b int) {
+	lo := b << g.shift
+	hi := min(lo+1<<g.shift, g.nBody)
+	cnt := g.cnt[lo+b : hi+b+1] // bucket b's share: one more than its bodies
+	clear(cnt)
+	for p := range g.part {
+		for _, q := range g.part[p].bk[b] {
+			cnt[int(q[0])-lo+1]++
+		}
+	}
+	cnt[0] = int32(g.bkAt[b])
+	for k := 1; k < len(cnt); k++ {
+		cnt[k] += cnt[k-1]
+	}
+	out := g.rowOut
+	for p := range g.part {
+		for _, q := range g.part[p].bk[b] {
+			k := int(q[0]) - lo
+			out[cnt[k]] = q
+			cnt[k]++
+		}
+	}
+	// cnt[k] is now the end of row lo+k.
+	start := int32(g.bkAt[b])
+	for _, end := range cnt[:hi-lo] {
+		sortRow(out[start:end])
+		start = end
 	}
 }
 
@@ -166,7 +220,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	n := len(centers)
 	g.rowC, g.rowR, g.rowM2, g.rowLev = centers, radii[:n], 2*margin, 0
 	defer func() { g.rowC, g.rowR = nil, nil }()
-	g.fork(phaseScan)
+	g.fork(phaseScan, rowParts)
 	lo, hi := g.part[0].lo, g.part[0].hi
 	rmin, rmax := g.part[0].rmin, g.part[0].rmax
 	for p := range g.part {
@@ -217,7 +271,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		g.body[i] = int32(i)
 	}
 	g.cell = sized(g.cell, n)
-	g.fork(phaseCells)
+	g.fork(phaseCells, rowParts)
 	// Slots in cell order, bodies in index order within a cell: the
 	// counting is serial, the slots are written in parts.
 	total := lv.ncell
@@ -238,56 +292,6 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		g.cnt[c]++
 	}
 	g.sl = sized(g.sl, n)
-	g.fork(phaseSlots)
-	if g.Fork == nil {
-		// One worker: the 13-cell half stencil and a sort of all pairs
-		// take fewer instructions than the rows (Pairs' general step 7).
-		g.tmp = g.sameLevel(g.tmp[:0], 0, 2*margin)
-		out = grow(out, len(g.tmp))
-		g.sortPairs(g.tmp, out, n)
-		return out, true
-	}
-	g.fork(phaseRows)
-	return g.join(out), true
-}
-
-// rowRange appends the rows of the valid bodies k = lo…hi−1 to out.
-func (g *Grid) rowRange(lo, hi int, out [][2]int32) [][2]int32 {
-	lv := &g.levs[g.rowLev]
-	m2 := g.rowM2
-	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
-	nz, nyz := int32(lv.nz), int32(lv.ny*lv.nz)
-	// The 27 cells around a cell as 9 z-rows of 3 cells, contiguous in
-	// slot order: the row (dx, dy, −1…+1) starts dx·nyz + dy·nz − 1 cells
-	// from it (the level is padded by a cell on every side).
-	var rowOff [9]int32
-	for a := range 3 {
-		for b := range 3 {
-			rowOff[3*a+b] = int32(a-1)*nyz + int32(b-1)*nz - 1
-		}
-	}
-	sl, centers, radii := g.sl, g.rowC, g.rowR
-	for k := lo; k < hi; k++ {
-		c := g.cell[k] - lv.cbase
-		i := g.body[k]
-		start := len(out)
-		ca := centers[i]
-		xa, ya, za, ra := ca.X, ca.Y, ca.Z, radii[i]
-		for _, off := range rowOff {
-			bs := sl[cs[c+off]:cs[c+off+3]]
-			for b := range bs {
-				// The distance first: rarely true, so well predicted,
-				// where the index test alone is a coin toss.
-				sb := &bs[b]
-				dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
-				s := ra + sb.R + m2
-				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) && sb.I > i {
-					out = append(out, [2]int32{i, sb.I})
-				}
-			}
-		}
-		row := out[start:]
-		sortRow(row)
-	}
-	return out
+	g.fork(phaseSlots, rowParts)
+	return g.halfParts(0, n, 2*margin, out), true
 }

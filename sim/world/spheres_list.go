@@ -207,6 +207,9 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
 	bySpec, cls := t.bySpec, t.cls
 	table := s.pairCls != nil
+	if table {
+		clear(touch[c0:c1]) // setPair's
+	}
 	for n := c0; n < c1; n++ {
 		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
 		lo, hi := a, b
@@ -242,12 +245,10 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		// setPair's work, the class from the species table.
 		sa, sb := spec[a], spec[b]
 		if table {
-			li := lawOf[int(mat[a])*nmat+int(mat[b])]
 			P[n] = sphere.Pair{I: a, J: b, C: sa*ns + sb}
 			if laws != nil {
-				laws[n] = li
+				laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
 			}
-			touch[n] = false
 		} else {
 			s.setPair(nl, n, a, b)
 		}
