@@ -512,9 +512,11 @@ func mulAdd6(B *mat6, v, out *[6]float64) {
 }
 
 // newtonMatrix prepares the Newton system of the current iterate: the
-// assembled tangent, built anew at every iterate (keeping it across
-// iterations — modified Newton — needs more iterations, which the step
-// control answers with smaller steps: docs/performance.md), or, with
+// assembled tangent, built anew at each iterate except in a solve's tail,
+// where the previous iterate's tangent and factors are kept once the
+// residual is below ReuseBelow and fell by ReuseRatio (keeping it from the
+// start — modified Newton — needs more iterations, which the step control
+// answers with smaller steps: docs/performance.md), or, with
 // FDProducts or where the laws are not linearised (smooth contacts, bonds,
 // periodic worlds), the finite-difference products with buildPrec's
 // preconditioner.

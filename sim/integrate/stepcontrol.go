@@ -285,23 +285,15 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 // factor covers the round-off of the norms), and the result is a minimum,
 // so it does not depend on the order of the pairs.
 func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64 {
+	if w.Periodic.On() {
+		return tunnelPeriodic(w, start)
+	}
 	g := 1.0
 	for i, b := range w.Bodies {
 		if b.Fixed || b.Wall >= 0 || i >= len(start) {
 			continue
 		}
-		x0, x1 := start[i].X, b.X
-		for k := range w.Walls {
-			wl := &w.Walls[k]
-			if !wl.Enabled || !wl.Planar {
-				continue
-			}
-			s0, s1 := x0.Sub(wl.P).Dot(wl.N), x1.Sub(wl.P).Dot(wl.N)
-			if s0 > 0 && s1 < 0 {
-				// Retry with half the part of the path before the plane.
-				g = math.Min(g, math.Max(0.5*math.Max(s0-b.Radius(), 0)/(s0-s1), 0.01))
-			}
-		}
+		g = tunnelWalls(w, b, start[i].X, b.X, g)
 	}
 	// The bodies of the pair test (not walls), sorted by start x.
 	sc.idx = sc.idx[:0]
@@ -344,6 +336,57 @@ func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64
 	return g
 }
 
+// tunnelWalls is tunnelFactor's test of a movable body b against the planar
+// walls over its path x0 → x1: g, or less when the centre crossed a wall's
+// plane (retry with half the part of the path before the plane).
+func tunnelWalls(w *world.World, b *body.Body, x0, x1 geom.Vec3, g float64) float64 {
+	for k := range w.Walls {
+		wl := &w.Walls[k]
+		if !wl.Enabled || !wl.Planar {
+			continue
+		}
+		s0, s1 := x0.Sub(wl.P).Dot(wl.N), x1.Sub(wl.P).Dot(wl.N)
+		if s0 > 0 && s1 < 0 {
+			g = math.Min(g, math.Max(0.5*math.Max(s0-b.Radius(), 0)/(s0-s1), 0.01))
+		}
+	}
+	return g
+}
+
+// tunnelPeriodic is tunnelFactor in a periodic world: detection wraps the
+// bodies into the cell, so a body's path is its start plus the shortest
+// image of its displacement, and a pair's relative position is the
+// shortest image of the difference of the starts (Periodic.Validate makes
+// the period exceed twice the interaction range, so at most one image of a
+// partner can be near). Every pair is tested (periodic scenes are small).
+func tunnelPeriodic(w *world.World, start []body.State) float64 {
+	p := &w.Periodic
+	g := 1.0
+	for i, b := range w.Bodies {
+		if b.Fixed || b.Wall >= 0 || i >= len(start) {
+			continue
+		}
+		x0 := start[i].X
+		g = tunnelWalls(w, b, x0, x0.Add(p.MinImage(b.X.Sub(x0))), g)
+	}
+	for i, b := range w.Bodies {
+		if b.Wall >= 0 || i >= len(start) {
+			continue
+		}
+		di := p.MinImage(b.X.Sub(start[i].X))
+		for j := i + 1; j < len(w.Bodies) && j < len(start); j++ {
+			o := w.Bodies[j]
+			if o.Wall >= 0 || (b.Fixed && o.Fixed) {
+				continue
+			}
+			r0 := p.MinImage(start[i].X.Sub(start[j].X))
+			r1 := r0.Add(di).Sub(p.MinImage(o.X.Sub(start[j].X)))
+			g = tunnelRel(b, o, r0, r1, g)
+		}
+	}
+	return g
+}
+
 // tunnelScratch is tunnelFactor's scratch: the indices of the bodies it sweeps.
 type tunnelScratch struct{ idx []int32 }
 
@@ -357,8 +400,13 @@ func tunnelPair(w *world.World, start []body.State, i, j int, g float64) float64
 	if (b.Fixed && o.Fixed) || b.Wall >= 0 {
 		return g
 	}
+	return tunnelRel(b, o, start[i].X.Sub(start[j].X), b.X.Sub(o.X), g)
+}
+
+// tunnelRel is the pair test of tunnelPair on the relative position of the
+// centres at the step's start (r0) and end (r1).
+func tunnelRel(b, o *body.Body, r0, r1 geom.Vec3, g float64) float64 {
 	rs := b.Radius() + o.Radius()
-	r0, r1 := start[i].X.Sub(start[j].X), b.X.Sub(o.X)
 	if r0.Norm() < rs || r1.Norm() < rs {
 		return g // touching at an end: the contact guards see it
 	}

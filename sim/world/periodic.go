@@ -42,6 +42,22 @@ func (p *Periodic) Validate(rmax, reach float64) error {
 	return nil
 }
 
+// MinImage returns the periodic image of the displacement d that is
+// shortest along the periodic directions (components in [−L/2, L/2], L the
+// period); d itself when the world is not periodic. The displacement of a
+// body over a step, or between two bodies, read across the seam.
+func (p *Periodic) MinImage(d geom.Vec3) geom.Vec3 {
+	if p.X {
+		l := p.Hi.X - p.Lo.X
+		d.X -= l * math.Round(d.X/l)
+	}
+	if p.Y {
+		l := p.Hi.Y - p.Lo.Y
+		d.Y -= l * math.Round(d.Y/l)
+	}
+	return d
+}
+
 // wrap moves x into the box along the periodic directions.
 func (p *Periodic) wrap(x geom.Vec3) geom.Vec3 {
 	if p.X {
