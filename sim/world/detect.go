@@ -266,6 +266,7 @@ func (p *broadPrep) run(w *World, tl *broadTally, lo, hi int) {
 // boxes, the workers' tallies cleared.
 func (p *broadPrep) ready(w *World) {
 	n := len(w.Bodies)
+	w.passWorkers(n) // every worker's scratch, also for a pass nested in a batch
 	if p.nb != n || len(p.slot) != n {
 		p.slot = slices.Grow(p.slot[:0], n)[:n]
 		w.movable = w.movable[:0]
