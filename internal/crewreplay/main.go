@@ -142,6 +142,7 @@ func main() {
 	}
 	fmt.Printf("%d passes, %.1f ms of items (clock %.0f ns per item taken off); replayed on %d workers, helper %.0f ns late, %.0f ns per claim\n",
 		len(ps), work/1e6, clock, *nw, *late, *claim)
+	serial := serialShare(ps)
 	rules := []struct {
 		name string
 		r    rule
@@ -176,7 +177,8 @@ func main() {
 			ideal += sum / float64(*nw)
 			over += span - sum/float64(*nw)
 		}
-		fmt.Printf("\n%-24s passes exceed 1/%d of the work by %.2f ms, %.1f%%\n", r.name, *nw, over/1e6, 100*over/ideal)
+		fmt.Printf("\n%-24s passes exceed 1/%d of the work by %.2f ms, %.1f%%; with the gaps, %d workers %.3fx one core\n",
+			r.name, *nw, over/1e6, 100*over/ideal, *nw, (serial+work)/(serial+ideal+over))
 		var keys []int
 		for k := range by {
 			keys = append(keys, k)
@@ -187,4 +189,49 @@ func main() {
 			fmt.Printf("    %4d–%4d items: %5d passes, %6.1f batches each, %.1f%% over\n", 100*k, 100*k+99, c.passes, c.nb/float64(c.passes), 100*c.over/c.ideal)
 		}
 	}
+}
+
+// serialShare prints the serial time between the fork–joins (the gaps;
+// the first, the set-up before the first pass, apart), in total and by
+// the size class of the pass that follows, with the median gap per pass,
+// and returns the gaps' total without the set-up.
+func serialShare(ps []pass) float64 {
+	if len(ps) == 0 {
+		return 0
+	}
+	type class struct{ gaps []float64 }
+	by := map[int]*class{}
+	total, work := 0.0, 0.0
+	for _, p := range ps[1:] {
+		c := by[len(p.items)/100]
+		if c == nil {
+			c = &class{}
+			by[len(p.items)/100] = c
+		}
+		c.gaps = append(c.gaps, p.gap)
+		total += p.gap
+	}
+	for _, p := range ps {
+		for _, x := range p.items {
+			work += x
+		}
+	}
+	fmt.Printf("serial: set-up %.1f ms before the first pass; then %.1f ms between passes, %.1f%% of gaps + items\n",
+		ps[0].gap/1e6, total/1e6, 100*total/(total+work))
+	var keys []int
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		c := by[k]
+		sum := 0.0
+		for _, g := range c.gaps {
+			sum += g
+		}
+		sort.Float64s(c.gaps)
+		fmt.Printf("    before %4d–%4d items: %5d passes, %7.2f ms, median %6.1f µs\n",
+			100*k, 100*k+99, len(c.gaps), sum/1e6, c.gaps[len(c.gaps)/2]/1e3)
+	}
+	return total
 }

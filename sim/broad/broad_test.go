@@ -645,3 +645,76 @@ func TestValidBodyAsDefined(t *testing.T) {
 		}
 	}
 }
+
+// UpdateTested after Test on the first bodies, in parts taken in any order
+// (as a caller that places the bodies in parallel tests them), decides every step as
+// Update does: the same rebuilds, the same list and largest displacement,
+// through fast bodies, radius growth and shrinkage, a NaN body and back,
+// a change of the body count and Invalidate.
+func TestVerletUpdateTestedAsUpdate(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	for trial := 0; trial < 4; trial++ {
+		n := 120 + rng.Intn(200)
+		side := math.Cbrt(float64(n)) * 1.6
+		c, r := randBox(rng, n, side), uniformRadii(rng, n, 0.3, 0.6)
+		skin := 0.1 + 0.2*rng.Float64()
+		var a, b Verlet
+		if trial == 3 {
+			a.Active = func(i int) bool { return i%5 != 0 }
+			b.Active = a.Active
+		}
+		saved := geom.Vec3{}
+		rebuilds := 0
+		for step := 0; step < 150; step++ {
+			for i := range c {
+				d := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit()
+				c[i] = c[i].AddScaled(skin*0.08*rng.Float64(), d)
+			}
+			switch {
+			case step%17 == 5: // one fast body
+				k := rng.Intn(n)
+				c[k] = c[k].AddScaled(0.8*skin, geom.V(1, 0, 0))
+			case step%23 == 7:
+				r[rng.Intn(n)] *= 1.3
+			case step%29 == 3:
+				r[rng.Intn(n)] *= 0.7
+			case step == 40:
+				saved = c[5]
+				c[5].Y = math.NaN()
+			case step == 45:
+				c[5] = saved
+			case step == 60: // one body more
+				c, r = append(c, geom.V(0, 0, 0)), append(r, 0.4)
+				n++
+			case step == 80:
+				a.Invalidate()
+				b.Invalidate()
+			}
+			tested := rng.Intn(n + 1)
+			var cuts []int // the tested bodies in parts, tested in any order
+			for lo := 0; lo < tested; lo += 1 + rng.Intn(40) {
+				cuts = append(cuts, lo)
+			}
+			cuts = append(cuts, tested)
+			need, d1, d2 := false, 0.0, 0.0
+			for _, k := range rng.Perm(len(cuts) - 1) {
+				nd, e1, e2 := b.Test(c, r, cuts[k], cuts[k+1])
+				need = need || nd
+				d1, d2 = KeepTwoLargest(d1, d2, e1)
+				d1, d2 = KeepTwoLargest(d1, d2, e2)
+			}
+			ra, pa := a.Update(c, r, skin)
+			rb, pb := b.UpdateTested(c, r, skin, tested, need, d1, d2)
+			if ra != rb || !slices.Equal(pa, pb) || a.MaxDisplacement() != b.MaxDisplacement() {
+				t.Fatalf("trial %d step %d (tested %d of %d): Update rebuilt %v, %d pairs, max %g; UpdateTested %v, %d pairs, max %g",
+					trial, step, tested, n, ra, len(pa), a.MaxDisplacement(), rb, len(pb), b.MaxDisplacement())
+			}
+			if ra {
+				rebuilds++
+			}
+		}
+		if rebuilds < 4 || rebuilds > 120 {
+			t.Fatalf("trial %d: %d rebuilds in 150 steps: the test does not cover both cases", trial, rebuilds)
+		}
+	}
+}

@@ -84,19 +84,10 @@ func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 		}
 		c, r, p := centers[i], radii[i], refPos[i]
 		dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
-		d := dx*dx + dy*dy + dz*dz // c.Sub(p).Norm2()
-		// A finite d from a valid entry means a finite centre; with a
-		// radius in [0, the entry's], the body is as valid as at the
-		// build and has not grown: nothing more to check.
-		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) {
-			ok := validBody(c, r)
-			if ok != refOK[i] {
-				return true, d1, d2
-			}
-			if !ok {
-				continue
-			}
-			if r > refRad[i] {
+		d := dx*dx + dy*dy + dz*dz                                           // c.Sub(p).Norm2()
+		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) { // movedSlow's case
+			var nd bool
+			if nd, d = movedSlow(c, r, refRad[i], refOK[i], d); nd {
 				return true, d1, d2
 			}
 		}
@@ -109,6 +100,39 @@ func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 		}
 	}
 	return false, d1, d2
+}
+
+// movedSlow is the displacement test of a body with centre c, radius r
+// and squared displacement d against its entry at the build (radius rr,
+// valid okRef) when d is not finite, the radius not in [0, rr] or the
+// entry not valid (a finite d from a valid entry means a finite centre;
+// with a radius in [0, rr] the body is as valid as at the build and has
+// not grown: nothing more to check): whether it needs a rebuild, else the
+// displacement to count (0, nothing, for a body invalid now and then).
+func movedSlow(c geom.Vec3, r, rr float64, okRef bool, d float64) (need bool, _ float64) {
+	ok := validBody(c, r)
+	if ok != okRef {
+		return true, 0
+	}
+	if !ok {
+		return false, 0
+	}
+	return r > rr, d
+}
+
+// Test is Update's displacement test of the bodies lo…hi−1 alone, at the
+// centres and radii given, against the last build: whether one of them
+// needs a rebuild (always when there is no build to compare with or hi is
+// beyond it), else their two largest squared displacements, which the
+// caller merges over its parts with KeepTwoLargest for UpdateTested. It
+// only reads v: parts of the bodies may be tested in any order and on
+// any goroutine between two Updates (a caller that places the bodies in
+// parallel tests each part as it is placed).
+func (v *Verlet) Test(centers []geom.Vec3, radii []float64, lo, hi int) (need bool, d1, d2 float64) {
+	if !v.built || hi > len(v.refPos) || lo < 0 || lo > hi {
+		return true, 0, 0
+	}
+	return v.test(centers, radii, lo, hi)
 }
 
 // copyRef stores the bodies lo…hi−1 as the build's reference.
@@ -157,6 +181,15 @@ func (v *Verlet) Pairs() [][2]int32 { return v.pairs }
 // owned by v and valid until the next Update. A NaN, negative or +Inf skin
 // is treated as 0 (rebuild whenever anything moves).
 func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (rebuilt bool, pairs [][2]int32) {
+	return v.UpdateTested(centers, radii, skin, 0, false, 0, 0)
+}
+
+// UpdateTested is Update for a caller that has tested the bodies
+// 0…tested−1 with Test (at these centres and radii, since the last
+// Update): need is whether one of them needs a rebuild, d1 ≥ d2 their two
+// largest squared displacements. It tests only the rest, and decides as
+// Update would: the same rebuilds, the same list.
+func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64, tested int, need bool, d1, d2 float64) (rebuilt bool, pairs [][2]int32) {
 	v.calls++
 	skin = sanitizeMargin(skin)
 	margin := sanitizeMargin(v.Margin)
@@ -164,9 +197,11 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 	if len(radii) < n {
 		panic("broad: len(radii) < len(centers)")
 	}
-	need := !v.built || n != len(v.refPos) || skin != v.skin || margin != v.margin
-	d1, d2 := 0.0, 0.0 // two largest squared displacements
-	split := v.Grid.Fork != nil && v.Active == nil && n >= rowMin
+	if tested = min(max(tested, 0), n); tested == 0 {
+		need, d1, d2 = false, 0, 0 // d1, d2: the two largest squared displacements
+	}
+	need = need || !v.built || n != len(v.refPos) || skin != v.skin || margin != v.margin
+	split := v.Grid.Fork != nil && v.Active == nil && n >= rowMin && tested == 0
 	if split {
 		v.cur, v.rad = centers, radii[:n]
 		defer func() { v.cur, v.rad = nil, nil }()
@@ -183,8 +218,13 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 				d1, d2 = KeepTwoLargest(d1, d2, pt.d1)
 				d1, d2 = KeepTwoLargest(d1, d2, pt.d2)
 			}
-		} else {
+		} else if tested == 0 {
 			need, d1, d2 = v.test(centers, radii, 0, n)
+		} else if tested < n {
+			nd, e1, e2 := v.test(centers, radii, tested, n)
+			need = nd
+			d1, d2 = KeepTwoLargest(d1, d2, e1)
+			d1, d2 = KeepTwoLargest(d1, d2, e2)
 		}
 		if !need && math.Sqrt(d1)+math.Sqrt(d2) > skin {
 			need = true

@@ -553,6 +553,7 @@ type paddedScratch struct {
 	contact.Scratch
 	spent [3]time.Duration // stagesPass: this worker's time per stage
 	tally passTally
+	broad broadTally // placeBodies' broad-phase part (broadPrep)
 	_     [64]byte
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"grainlab/sim/body"
+	"grainlab/sim/broad"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/sq"
@@ -74,13 +75,14 @@ func (w *World) stageDetect(withLaws bool, dt float64, move func(i int)) (nightO
 	w.leaveSpheres()
 	prof := &w.Stats.Profile
 	t0 := time.Now()
-	moved := w.placeBodies(move)
-	t1 := time.Now()
-	prof.Place += t1.Sub(t0) - moved
 	gmax := w.MaxGap()
 	if w.skin == 0 {
 		w.skin = w.chooseSkin(gmax)
 	}
+	moved, broadT := w.placeBodies(move, gmax)
+	t1 := time.Now()
+	prof.Place += t1.Sub(t0) - moved - broadT
+	prof.Broad += broadT
 	w.bodyPairs(gmax)
 	w.gen++
 	w.wallPairs(gmax)
@@ -94,30 +96,221 @@ func (w *World) stageDetect(withLaws bool, dt float64, move func(i int)) (nightO
 // bodies into the cell and poses every body (contact.Posed: world vertices
 // and box of polyhedra, the box of smooth bodies), resizing the poses when
 // the bodies changed: each body in turn on one worker, one pass over the
-// bodies. It returns move's share of the pass's wall time.
-func (w *World) placeBodies(move func(i int)) (moved time.Duration) {
+// bodies. The walls' bodies go first, on the caller, so that the same
+// pass can run the broad phase's per-body part on every body (broadPrep:
+// its centre and radius for the Verlet list and its displacement test,
+// its box against the walls' boxes), which bodyPairs and wallPairs then
+// take in body order. It returns move's share of the pass's wall time and
+// the broad phase's.
+func (w *World) placeBodies(move func(i int), gmax float64) (moved, broadT time.Duration) {
 	if len(w.posed) != len(w.Bodies) {
 		w.posed = make([]contact.Posed, len(w.Bodies))
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
 	w.placing()
-	d := w.detectFns()
-	d.move, d.periodic = move, w.Periodic.On()
+	p := w.broadFns()
+	p.move, p.periodic, p.gmax = move, w.Periodic.On(), gmax
+	p.ready(w)
 	var first func(_, lo, hi int)
-	if move != nil || d.periodic {
-		first = d.first
+	if move != nil || p.periodic {
+		first = p.first
+	}
+	bp := p.broad
+	if p.off {
+		bp = nil
 	}
 	t0 := time.Now()
 	var spent [3]time.Duration
-	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, d.place, nil}, &spent)
-	d.move = nil
-	if move != nil {
-		if tot := spent[0] + spent[1]; tot > 0 {
-			moved = time.Duration(float64(time.Since(t0)) * float64(spent[0]) / float64(tot))
+	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, p.place, bp}, &spent)
+	p.move = nil
+	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
+		wall := float64(time.Since(t0))
+		moved = time.Duration(wall * float64(spent[0]) / float64(tot))
+		broadT = time.Duration(wall * float64(spent[2]) / float64(tot))
+	}
+	p.need, p.d1, p.d2, p.fused = false, 0, 0, true
+	for k := range w.scratch {
+		tl := &w.scratch[k].broad
+		p.need = p.need || tl.need
+		p.d1, p.d2 = broad.KeepTwoLargest(p.d1, p.d2, tl.d1)
+		p.d1, p.d2 = broad.KeepTwoLargest(p.d1, p.d2, tl.d2)
+		p.fused = p.fused && !tl.bad
+	}
+	p.fused = p.fused && !p.off
+	return moved, broadT
+}
+
+// broadPrep is the broad phase's per-body part, run in placeBodies' pass
+// right after each batch of bodies is placed, and the pass's bodies (made
+// once for owner, broadFns: no allocation per step). Each body writes only
+// its own slots: its centre and radius (w.centers, w.radii at its index
+// among the movable bodies) and which walls' inflated boxes its box meets
+// (mask, its entries of w.wallPair made or their history dropped as
+// wallPairs did); each batch runs the Verlet list's displacement test on
+// its bodies (broad.Verlet.Test), kept per worker (whether one needs a
+// rebuild, the two largest displacements: neither depends on the order).
+// So bodyPairs and wallPairs list the same candidates in the same order
+// as when they gathered and tested serially (the same bits).
+type broadPrep struct {
+	owner        *World
+	first, place func(_, lo, hi int) // move and wrap; place (the walls' bodies are placed already)
+	broad        func(worker, lo, hi int)
+	move         func(i int)
+	periodic     bool
+	gmax         float64
+	slot         []int32 // body i's index in w.movable (−1: a wall's body), for nb bodies
+	nb           int
+	pre          []bool         // body i is a wall's body, placed by ready
+	walls        []int          // the enabled walls, in order
+	wbox         []contact.AABB // their bodies' boxes inflated by gmax + skin
+	mask         []uint64       // body i's box meets the inflated box of walls[k]: bit k
+	wallsOn      bool           // mask is filled (at most 64 enabled walls)
+	need, fused  bool           // the pass's test found a rebuild needed; its slots are valid
+	off          bool           // tests: the serial gather, test and wall loop, as before
+	d1, d2       float64        // the two largest squared displacements the pass found
+}
+
+// broadTally is what one worker's share of broadPrep found.
+type broadTally struct {
+	need, bad bool    // a body needs a list rebuild; a body's slot is wrong (a wall that is none, or back)
+	d1, d2    float64 // the two largest squared displacements
+}
+
+// broadFns returns w's broadPrep with its pass bodies made.
+func (w *World) broadFns() *broadPrep {
+	p := &w.bp
+	if p.owner == w {
+		return p
+	}
+	*p = broadPrep{owner: w} // a copy's slices are its original's
+	p.first = func(_, lo, hi int) {
+		move, periodic, pre := p.move, p.periodic, p.pre
+		for i := lo; i < hi; i++ {
+			if pre[i] {
+				continue
+			}
+			if move != nil {
+				move(i)
+			}
+			if b := w.Bodies[i]; periodic && !b.Fixed {
+				b.X = w.Periodic.wrap(b.X)
+			}
 		}
 	}
-	return moved
+	p.place = func(_, lo, hi int) {
+		pre := p.pre
+		for i := lo; i < hi; i++ {
+			if !pre[i] {
+				w.placeOne(i)
+			}
+		}
+	}
+	p.broad = func(worker, lo, hi int) { p.run(w, &w.scratch[worker].broad, lo, hi) }
+	return p
+}
+
+// run is the broad phase's part of the bodies [lo, hi) (broadPrep), tallied in tl.
+func (p *broadPrep) run(w *World, tl *broadTally, lo, hi int) {
+	slot, half := p.slot[lo:hi], p.gmax/2
+	klo, khi := int32(-1), int32(-1) // the movable bodies' slots: consecutive
+	for j, b := range w.Bodies[lo:hi] {
+		k := slot[j]
+		if (b.Wall >= 0) != (k < 0) {
+			tl.bad = true
+		} else if k >= 0 {
+			if klo < 0 {
+				klo = k
+			}
+			khi = k + 1
+			w.centers[k], w.radii[k] = b.X, b.Radius()+half
+		}
+	}
+	if klo >= 0 && !tl.bad {
+		need, d1, d2 := w.verlet.Test(w.centers, w.radii, int(klo), int(khi))
+		tl.need = tl.need || need
+		tl.d1, tl.d2 = broad.KeepTwoLargest(tl.d1, tl.d2, d1)
+		tl.d1, tl.d2 = broad.KeepTwoLargest(tl.d1, tl.d2, d2)
+	}
+	if !p.wallsOn {
+		return
+	}
+	mask, bodies, posed := p.mask[lo:hi], w.Bodies[lo:hi], w.posed[lo:hi]
+	clear(mask)
+	for j, wi := range p.walls {
+		row, box, bit := w.wallPair[wi][lo:hi], p.wbox[j], uint64(1)<<j
+		for i, b := range bodies {
+			e := row[i]
+			if b.Fixed || !posed[i].Box.Overlaps(box) {
+				if e != nil {
+					e.prev = e.prev[:0]
+				}
+				continue
+			}
+			mask[i] |= bit
+			if e == nil {
+				a, bb := int32(lo+i), int32(w.Walls[wi].Body)
+				if a > bb {
+					a, bb = bb, a
+				}
+				row[i] = w.newCandidate(a, bb, geom.Vec3{}, isSmooth(b))
+			}
+		}
+	}
+}
+
+// ready readies the pass of placeBodies on the caller: each body's slot
+// among the movable bodies (kept while the bodies are the same; a body
+// whose slot is wrong sends bodyPairs back to its serial gather), the
+// walls' bodies moved, wrapped and placed, the enabled walls' inflated
+// boxes, the workers' tallies cleared.
+func (p *broadPrep) ready(w *World) {
+	n := len(w.Bodies)
+	w.passWorkers(n) // every worker's scratch, also for a pass nested in a batch
+	if p.nb != n || len(p.slot) != n {
+		p.slot = slices.Grow(p.slot[:0], n)[:n]
+		w.movable = w.movable[:0]
+		for i, b := range w.Bodies {
+			p.slot[i] = -1
+			if b.Wall < 0 {
+				p.slot[i] = int32(len(w.movable))
+				w.movable = append(w.movable, i)
+			}
+		}
+		p.nb = n
+	}
+	nm := len(w.movable)
+	if cap(w.centers) < nm {
+		w.centers, w.radii = make([]geom.Vec3, nm), make([]float64, nm)
+	}
+	w.centers, w.radii = w.centers[:nm], w.radii[:nm]
+	if len(p.pre) != n {
+		p.pre, p.mask = make([]bool, n), make([]uint64, n)
+	}
+	clear(p.pre)
+	w.sizeWallPairs()
+	p.walls, p.wbox = p.walls[:0], p.wbox[:0]
+	for wi := range w.Walls {
+		wb := w.Walls[wi].Body
+		if !p.pre[wb] {
+			p.pre[wb] = true
+			if p.move != nil {
+				p.move(wb)
+			}
+			if b := w.Bodies[wb]; p.periodic && !b.Fixed {
+				b.X = w.Periodic.wrap(b.X)
+			}
+			w.placeOne(wb)
+		}
+		if w.Walls[wi].Enabled {
+			p.walls = append(p.walls, wi)
+			p.wbox = append(p.wbox, w.posed[wb].Box.Inflate(p.gmax+w.skin))
+		}
+	}
+	p.wallsOn = len(p.walls) <= 64
+	for k := range w.scratch {
+		w.scratch[k].broad = broadTally{}
+	}
 }
 
 // bodyPairs updates the body–body candidates from the Verlet list over the
@@ -125,20 +318,27 @@ func (w *World) placeBodies(move func(i int)) (moved time.Duration) {
 // On a list rebuild, a pair that stays a candidate keeps its entry (its
 // feature list and history).
 func (w *World) bodyPairs(gmax float64) {
-	w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
-	for i, b := range w.Bodies {
-		if b.Wall >= 0 {
-			continue
+	p := &w.bp
+	tested := 0
+	if p.fused { // placeBodies' pass gathered and tested the movable bodies
+		tested = len(w.movable)
+	} else {
+		p.nb = -1 // the slots are wrong: made anew at the next placement
+		w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
+		for i, b := range w.Bodies {
+			if b.Wall >= 0 {
+				continue
+			}
+			w.centers = append(w.centers, b.X)
+			w.radii = append(w.radii, b.Radius()+gmax/2)
+			w.movable = append(w.movable, i)
 		}
-		w.centers = append(w.centers, b.X)
-		w.radii = append(w.radii, b.Radius()+gmax/2)
-		w.movable = append(w.movable, i)
 	}
 	nm := len(w.movable)
 	if w.Periodic.On() {
 		w.addGhosts(gmax)
 	}
-	rebuilt, cand := w.verlet.Update(w.centers, w.radii, w.skin)
+	rebuilt, cand := w.verlet.UpdateTested(w.centers, w.radii, w.skin, tested, p.need, p.d1, p.d2)
 	if rebuilt {
 		// The maps are kept from one rebuild to the next, cleared: a
 		// rebuild allocates nothing once they have grown (only lookups
@@ -198,6 +398,22 @@ func (w *World) newCandidate(a, b int32, shift geom.Vec3, smooth bool) *pairEntr
 // its history with that wall.
 func (w *World) wallPairs(gmax float64) {
 	w.sizeWallPairs()
+	if p := &w.bp; p.fused && p.wallsOn && len(p.mask) == len(w.Bodies) {
+		// placeBodies' pass tested every body against the enabled walls.
+		p.fused = false
+		for j, wi := range p.walls {
+			bit, row := uint64(1)<<j, w.wallPair[wi]
+			for i, m := range p.mask {
+				if m&bit != 0 {
+					e := row[i]
+					e.gen = w.gen
+					w.pairs = append(w.pairs, e)
+				}
+			}
+		}
+		return
+	}
+	w.bp.fused = false
 	for wi := range w.Walls {
 		wl := &w.Walls[wi]
 		if !wl.Enabled {

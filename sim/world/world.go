@@ -196,6 +196,7 @@ type World struct {
 	pairs      []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
 	bbPairs    []*pairEntry
 	detect     detectPass     // placeBodies' and pairPass's pass bodies, made once, and bodyPairs' maps (detect.go)
+	bp         broadPrep      // placeBodies' pass bodies and the broad phase's per-body part (detect.go)
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
 	scratch    []paddedScratch
