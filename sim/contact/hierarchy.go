@@ -10,6 +10,33 @@ import (
 // the list with the rule that suppressed them, so the window can show them.
 // cs holds the candidates of one body pair; it is small (tens at most).
 func applyHierarchy(pa, pb *shape.Polyhedron, cs []Contact) {
+	// The kinds present decide which rules can apply (most pairs have
+	// edge–edge contacts only): a rule's pass is skipped when it has
+	// nothing to suppress or nothing to compare with.
+	var nVF, nVE, nVV int
+	for i := range cs {
+		switch cs[i].Kind {
+		case snap.VF:
+			nVF++
+		case snap.VE:
+			nVE++
+		case snap.VV:
+			nVV++
+		}
+	}
+	if nVF >= 2 {
+		coplanarFaces(pa, pb, cs)
+	}
+	if nVE > 0 && nVF > 0 {
+		edgeFaces(pa, pb, cs)
+	}
+	if nVV > 0 {
+		vertexVertex(pa, pb, cs)
+	}
+}
+
+// coplanarFaces applies rule CoplanarFace to cs (applyHierarchy).
+func coplanarFaces(pa, pb *shape.Polyhedron, cs []Contact) {
 	// Rule CoplanarFace: a vertex over two coplanar faces keeps the closer.
 	for i := range cs {
 		ci := &cs[i]
@@ -36,6 +63,10 @@ func applyHierarchy(pa, pb *shape.Polyhedron, cs []Contact) {
 			}
 		}
 	}
+}
+
+// edgeFaces applies rules ConcaveEdge and EdgeFace to cs (applyHierarchy).
+func edgeFaces(pa, pb *shape.Polyhedron, cs []Contact) {
 	// Rules ConcaveEdge and EdgeFace: a vertex–edge candidate is dropped when
 	// the same vertex already touches a face adjacent to that edge.
 	for i := range cs {
@@ -65,6 +96,10 @@ func applyHierarchy(pa, pb *shape.Polyhedron, cs []Contact) {
 			}
 		}
 	}
+}
+
+// vertexVertex applies rule VertexVertex to cs (applyHierarchy).
+func vertexVertex(pa, pb *shape.Polyhedron, cs []Contact) {
 	// Rule VertexVertex: dropped when either vertex already touches a face or
 	// an edge attached to the other vertex, or an edge pair at both vertices does.
 	for i := range cs {

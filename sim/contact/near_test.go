@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
@@ -23,7 +24,14 @@ func TestNearMatchesFeatureBoxes(t *testing.T) {
 	var s nearSet
 	var p Posed
 	selected := 0
-	for _, poly := range []*shape.Polyhedron{tet, shape.Box(0.3, 0.2, 0.1)} {
+	// A UV sphere of more than codeTable vertices takes near's bounds-checked
+	// path; the shapes alternate so that the near set's buffers are reused
+	// across both paths.
+	ball := uvSphere(t, 0.3, 24, 20)
+	if len(ball.Verts) <= codeTable {
+		t.Fatalf("the sphere has %d vertices, not above codeTable", len(ball.Verts))
+	}
+	for _, poly := range []*shape.Polyhedron{tet, ball, shape.Box(0.3, 0.2, 0.1), ball} {
 		for trial := 0; trial < 300; trial++ {
 			q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 			p.Update(poly, geom.V(rng.Float64(), rng.Float64(), rng.Float64()), q, false)
@@ -59,4 +67,33 @@ func TestNearMatchesFeatureBoxes(t *testing.T) {
 		t.Fatal("no region met any feature: the test checks nothing")
 	}
 	t.Logf("%d features selected", selected)
+}
+
+// uvSphere returns a convex polyhedron inscribed in the sphere of radius r:
+// nlat rings of nlon vertices between the two poles.
+func uvSphere(t *testing.T, r float64, nlon, nlat int) *shape.Polyhedron {
+	t.Helper()
+	verts := []geom.Vec3{geom.V(0, 0, r), geom.V(0, 0, -r)}
+	for i := 1; i <= nlat; i++ {
+		th := math.Pi * float64(i) / float64(nlat+1)
+		for j := 0; j < nlon; j++ {
+			ph := 2 * math.Pi * (float64(j) + 0.5*float64(i%2)) / float64(nlon)
+			verts = append(verts, geom.V(r*math.Sin(th)*math.Cos(ph), r*math.Sin(th)*math.Sin(ph), r*math.Cos(th)))
+		}
+	}
+	at := func(i, j int) int32 { return int32(2 + (i-1)*nlon + (j+nlon)%nlon) }
+	var tris [][3]int32
+	for j := 0; j < nlon; j++ {
+		tris = append(tris, [3]int32{0, at(1, j), at(1, j+1)}, [3]int32{1, at(nlat, j+1), at(nlat, j)})
+	}
+	for i := 1; i < nlat; i++ {
+		for j := 0; j < nlon; j++ {
+			tris = append(tris, [3]int32{at(i, j), at(i+1, j), at(i, j+1)}, [3]int32{at(i, j+1), at(i+1, j), at(i+1, j+1)})
+		}
+	}
+	p, err := shape.NewPolyhedron("uv-sphere", verts, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -415,22 +415,24 @@ func vfDistLB(p, q *Posed, vi, fi int32) float64 {
 // A, feature of B).
 func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swap, first bool, out [][2]int32) [][2]int32 {
 	verts := np.verts
-	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
+	vx, vy, vz, hits := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)], np.vhits[:len(verts)]
 	for k, fi := range faces {
-		box := fbox[k].Inflate(g)
-		var f1, n geom.Vec3 // the face's first corner and normal, once a vertex is in its box
-		plane := false
-		for l, vi := range verts {
-			// x.Sub(f1).Dot(n) and box.Contains(x) on the coordinates by array.
-			// The box first: it rejects most vertices in two comparisons.
+		// box.Contains(x) on the coordinates by array, the box fbox[k].Inflate(g)
+		// by coordinate, in a loop without a call (all in registers): the
+		// vertices in the box, in order, into hits[:h]. The box rejects
+		// most vertices in two comparisons.
+		fb := &fbox[k]
+		x0, x1, y0, y1, z0, z1 := fb.Min.X-g, fb.Max.X+g, fb.Min.Y-g, fb.Max.Y+g, fb.Min.Z-g, fb.Max.Z+g
+		h := np.inBox(x0, x1, y0, y1, z0, z1)
+		if h == 0 {
+			continue
+		}
+		// x.Sub(f1).Dot(n) of the hits, in order.
+		f1, n := q.V[q.Poly.Faces[fi].V[0]], q.FaceNormal(fi)
+		for _, l := range hits[:h] {
 			x, y, z := vx[l], vy[l], vz[l]
-			if !(x >= box.Min.X && x <= box.Max.X && y >= box.Min.Y && y <= box.Max.Y && z >= box.Min.Z && z <= box.Max.Z) {
-				continue
-			}
-			if !plane {
-				f1, n, plane = q.V[q.Poly.Faces[fi].V[0]], q.FaceNormal(fi), true
-			}
 			if d := (x-f1.X)*n.X + (y-f1.Y)*n.Y + (z-f1.Z)*n.Z; d < g && d > -g {
+				vi := verts[l]
 				if swap {
 					out = append(out, [2]int32{fi, vi})
 				} else {
@@ -443,6 +445,26 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 		}
 	}
 	return out
+}
+
+// inBox writes into s.vhits, in order, the indices l of the vertices
+// s.verts[l] inside the box [x0, x1]×[y0, y1]×[z0, z1] (AABB.Contains on
+// the coordinates by array) and returns their count: a loop without a call
+// of its own, so that the box and the count stay in registers.
+//
+//go:noinline
+func (s *nearSet) inBox(x0, x1, y0, y1, z0, z1 float64) int {
+	vx := s.vx
+	vy, vz, hits := s.vy[:len(vx)], s.vz[:len(vx)], s.vhits[:len(vx)]
+	h := 0
+	for l := range vx {
+		if !(vx[l] >= x0 && vx[l] <= x1 && vy[l] >= y0 && vy[l] <= y1 && vz[l] >= z0 && vz[l] <= z1) {
+			continue
+		}
+		hits[h] = int32(l)
+		h++
+	}
+	return h
 }
 
 // triBound bounds from below the distance of points to a triangle: the
@@ -493,17 +515,21 @@ func (t *triBound) distLB(x geom.Vec3, d float64) float64 {
 // (ebox[k] is the world box of edges[k]).
 func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swap, first bool, out [][2]int32) [][2]int32 {
 	verts := np.verts
-	vx, vy, vz := np.vx[:len(verts)], np.vy[:len(verts)], np.vz[:len(verts)]
+	hits := np.vhits[:len(verts)]
 	for k, ei := range edges {
-		box := ebox[k].Inflate(g)
+		// box.Contains(p.V[vi]) on the coordinates by array, the box
+		// ebox[k].Inflate(g) by coordinate, in a loop without a call: the
+		// vertices in the box, in order, into hits[:h] (as listVF).
+		eb := &ebox[k]
+		x0, x1, y0, y1, z0, z1 := eb.Min.X-g, eb.Max.X+g, eb.Min.Y-g, eb.Max.Y+g, eb.Min.Z-g, eb.Max.Z+g
+		h := np.inBox(x0, x1, y0, y1, z0, z1)
+		if h == 0 {
+			continue
+		}
 		e := &q.Poly.Edges[ei]
 		b1, b2 := q.V[e.V[0]], q.V[e.V[1]]
-		for l, vi := range verts {
-			// box.Contains(p.V[vi]) on the coordinates by array.
-			if !(vx[l] >= box.Min.X && vx[l] <= box.Max.X && vy[l] >= box.Min.Y && vy[l] <= box.Max.Y &&
-				vz[l] >= box.Min.Z && vz[l] <= box.Max.Z) {
-				continue
-			}
+		for _, l := range hits[:h] {
+			vi := verts[l]
 			if x := p.V[vi]; pointSegDist2(x, b1, b2) < g*g {
 				if swap {
 					out = append(out, [2]int32{ei, vi})
@@ -542,17 +568,31 @@ func listEE(a, b *Posed, na, nb *nearSet, g float64, first bool, ee *[][2]int32,
 	// test below, AABB.Overlaps written out, reads one array per side.
 	nb.soa()
 	lox, hix, loy, hiy, loz, hiz := nb.lox, nb.hix[:len(nb.lox)], nb.loy[:len(nb.lox)], nb.hiy[:len(nb.lox)], nb.loz[:len(nb.lox)], nb.hiz[:len(nb.lox)]
-	edgesB := nb.edges[:len(nb.lox)]
+	edgesB, hits := nb.edges[:len(nb.lox)], nb.hits[:len(nb.lox)]
 	for k, i := range na.edges {
-		bx := na.ebox[k].Inflate(g)
-		ea := &a.Poly.Edges[i]
-		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
-		for l, j := range edgesB {
-			if !(bx.Min.X <= hix[l] && lox[l] <= bx.Max.X) ||
-				!(bx.Min.Y <= hiy[l] && loy[l] <= bx.Max.Y) ||
-				!(bx.Min.Z <= hiz[l] && loz[l] <= bx.Max.Z) {
+		// The box tests first, in a loop without a call (the box, Inflate
+		// by coordinate, stays in registers), the hits in order into
+		// hits[:h]; then the distances of the hits, in the same order as
+		// one loop would.
+		eb := &na.ebox[k]
+		x0, x1, y0, y1, z0, z1 := eb.Min.X-g, eb.Max.X+g, eb.Min.Y-g, eb.Max.Y+g, eb.Min.Z-g, eb.Max.Z+g
+		h := 0
+		for l := range lox {
+			if !(x0 <= hix[l] && lox[l] <= x1) ||
+				!(y0 <= hiy[l] && loy[l] <= y1) ||
+				!(z0 <= hiz[l] && loz[l] <= z1) {
 				continue
 			}
+			hits[h] = int32(l)
+			h++
+		}
+		if h == 0 {
+			continue
+		}
+		ea := &a.Poly.Edges[i]
+		a1, a2 := a.V[ea.V[0]], a.V[ea.V[1]]
+		for _, l := range hits[:h] {
+			j := edgesB[l]
 			eb := &b.Poly.Edges[j]
 			if d2 := segSegDist2(a1, a2, b.V[eb.V[0]], b.V[eb.V[1]]); d2 < g*g {
 				*ee = append(*ee, [2]int32{i, j})

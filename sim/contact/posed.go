@@ -134,6 +134,8 @@ type nearSet struct {
 	code                []uint8 // per vertex: outcode against the region
 
 	lox, hix, loy, hiy, loz, hiz []float64 // ebox by coordinate (soa)
+	hits                         []int32   // listEE's box hits of one edge (soa sizes it)
+	vhits                        []int32   // listVF's and listVE's box hits among verts (near sizes it)
 	vx, vy, vz                   []float64 // the world coordinates of verts, by coordinate
 }
 
@@ -142,6 +144,7 @@ func (s *nearSet) soa() {
 	n := len(s.ebox)
 	if cap(s.lox) < n {
 		s.lox, s.hix, s.loy, s.hiy, s.loz, s.hiz = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		s.hits = make([]int32, n)
 	}
 	lox, hix, loy, hiy, loz, hiz := s.lox[:n], s.hix[:n], s.loy[:n], s.hiy[:n], s.loz[:n], s.hiz[:n]
 	for k, b := range s.ebox[:n] {
@@ -186,6 +189,11 @@ func outcode(v geom.Vec3, box *AABB) uint8 {
 	return c
 }
 
+// codeTable is the size of near's fixed outcode table (one entry per
+// vertex index's low byte): shapes of at most this many vertices (the
+// default tetrapod has 28) decide their features without bounds checks.
+const codeTable = 256
+
 // near collects into s the features of p whose bounds meet box (edges of
 // kind Flat are skipped) with the world boxes of those edges and faces.
 // An edge's box (segBox) meets box unless both ends lie beyond the same
@@ -197,8 +205,8 @@ func (p *Posed) near(box AABB, s *nearSet) {
 	poly := p.Poly
 	V := p.V
 	nv, ne, nf := len(V), len(poly.Edges), len(poly.Faces)
-	if cap(s.code) < nv {
-		s.code, s.verts = make([]uint8, nv), make([]int32, nv)
+	if cap(s.code) < max(nv, codeTable) || cap(s.verts) < nv {
+		s.code, s.verts, s.vhits = make([]uint8, max(nv, codeTable)), make([]int32, nv), make([]int32, nv)
 		s.vx, s.vy, s.vz = make([]float64, nv), make([]float64, nv), make([]float64, nv)
 	}
 	if cap(s.edges) < ne {
@@ -227,17 +235,14 @@ func (p *Posed) near(box AABB, s *nearSet) {
 	// order, so the same boxes), without a box built and copied per
 	// feature.
 	edges, ebox := s.edges[:ne], s.ebox[:ne]
-	n = 0
-	for i := range poly.Edges {
+	// The features that meet the box first (nearEdges, nearFaces: loops
+	// without stores but the index), then their boxes.
+	n = nearEdges(poly.Edges, code, edges)
+	for k, i := range edges[:n] {
 		e := &poly.Edges[i]
 		i0, i1 := e.V[0], e.V[1]
-		if code[i0]&code[i1] != 0 || e.Kind == shape.Flat {
-			continue
-		}
 		p, q := &V[i0], &V[i1]
-		b := &ebox[n]
-		edges[n] = int32(i)
-		n++
+		b := &ebox[k]
 		b.Min, b.Max = *p, *p
 		if q.X < p.X {
 			b.Min.X = q.X
@@ -260,17 +265,12 @@ func (p *Posed) near(box AABB, s *nearSet) {
 	}
 	s.edges, s.ebox = edges[:n], ebox[:n]
 	faces, fbox := s.faces[:nf], s.fbox[:nf]
-	n = 0
-	for i := range poly.Faces {
+	n = nearFaces(poly.Faces, code, faces)
+	for k, i := range faces[:n] {
 		f := &poly.Faces[i]
 		i0, i1, i2 := f.V[0], f.V[1], f.V[2]
-		if code[i0]&code[i1]&code[i2] != 0 {
-			continue
-		}
 		p, q, r := &V[i0], &V[i1], &V[i2]
-		b := &fbox[n]
-		faces[n] = int32(i)
-		n++
+		b := &fbox[k]
 		// a.Min(b).Min(c) and a.Max(b).Max(c) by coordinate.
 		b.Min, b.Max = *p, *p
 		if q.X < b.Min.X {
@@ -311,4 +311,67 @@ func (p *Posed) near(box AABB, s *nearSet) {
 		}
 	}
 	s.faces, s.fbox = faces[:n], fbox[:n]
+}
+
+// nearEdges writes into out, in order, the indices of the edges of pe
+// that are not Flat and whose ends' outcodes (code, indexed by vertex)
+// share no bit, and returns their count. For a shape of at most codeTable
+// vertices the outcodes are read from a fixed-size table indexed by a
+// byte (the same entries: a vertex index below codeTable is its own low
+// byte; code has at least codeTable entries), without bounds checks.
+//
+//go:noinline
+func nearEdges(pe []shape.Edge, code []uint8, out []int32) int {
+	n := 0
+	if len(code) <= codeTable {
+		tab := (*[codeTable]uint8)(code[:codeTable:codeTable])
+		for i := range pe {
+			e := &pe[i]
+			if tab[uint8(e.V[0])]&tab[uint8(e.V[1])] != 0 || e.Kind == shape.Flat {
+				continue
+			}
+			out[n] = int32(i)
+			n++
+		}
+		return n
+	}
+	for i := range pe {
+		e := &pe[i]
+		if code[e.V[0]]&code[e.V[1]] != 0 || e.Kind == shape.Flat {
+			continue
+		}
+		out[n] = int32(i)
+		n++
+	}
+	return n
+}
+
+// nearFaces writes into out, in order, the indices of the faces of pf
+// whose corners' outcodes (code) share no bit, and returns their count
+// (the fixed table as nearEdges).
+//
+//go:noinline
+func nearFaces(pf []shape.Face, code []uint8, out []int32) int {
+	n := 0
+	if len(code) <= codeTable {
+		tab := (*[codeTable]uint8)(code[:codeTable:codeTable])
+		for i := range pf {
+			v := &pf[i].V
+			if tab[uint8(v[0])]&tab[uint8(v[1])]&tab[uint8(v[2])] != 0 {
+				continue
+			}
+			out[n] = int32(i)
+			n++
+		}
+		return n
+	}
+	for i := range pf {
+		v := &pf[i].V
+		if code[v[0]]&code[v[1]]&code[v[2]] != 0 {
+			continue
+		}
+		out[n] = int32(i)
+		n++
+	}
+	return n
 }
