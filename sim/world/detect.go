@@ -513,16 +513,11 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	return nightOwls
 }
 
-// detectPass holds the pass bodies of placeBodies and pairPass, made once
+// detectPass holds the pass bodies of pairPass, made once
 // for owner (detectFns: no allocation per step; they read the pass's
 // state from the World and from these fields), and bodyPairs' maps.
 type detectPass struct {
 	owner *World
-	// placeBodies: first runs move (when not nil) and wraps periodic
-	// bodies, place poses them.
-	move         func(i int)
-	periodic     bool
-	first, place func(_, lo, hi int)
 	// pairPass's stages and what they read besides the World: the laws' dt
 	// and the count of failed superquadric contact searches.
 	cache, narrow, laws func(worker, lo, hi int)
@@ -542,22 +537,6 @@ func (w *World) detectFns() *detectPass {
 	}
 	d.owner = w
 	d.old, d.seen = nil, nil // a copy's maps are its original's
-	d.first = func(_, lo, hi int) {
-		move, periodic := d.move, d.periodic
-		for i := lo; i < hi; i++ {
-			if move != nil {
-				move(i)
-			}
-			if b := w.Bodies[i]; periodic && !b.Fixed {
-				b.X = w.Periodic.wrap(b.X)
-			}
-		}
-	}
-	d.place = func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			w.placeOne(i)
-		}
-	}
 	d.cache = func(worker, lo, hi int) {
 		lz := &w.leases
 		pairs, posed, recs, act, actN := w.pairs, w.posed, lz.recs, lz.act, lz.actN
