@@ -106,6 +106,11 @@ func (b *Body) IBody() geom.Mat3 { return b.rec().iBody }
 // IBodyInv returns the inverse of IBody (zero for a Fixed body).
 func (b *Body) IBodyInv() geom.Mat3 { return b.rec().iBodyInv }
 
+// IBodyInvRef returns a pointer to IBody's inverse, shared by the bodies of
+// the species (read only: writing through it changes every such body), for
+// readers of every body in a step that would otherwise copy the matrix.
+func (b *Body) IBodyInvRef() *geom.Mat3 { return &b.rec().iBodyInv }
+
 // New returns a body of the given shape and density with the centre of mass at x.
 func New(name string, p *shape.Polyhedron, density float64, x geom.Vec3, q geom.Quat) *Body {
 	b := &Body{Name: name, R: p.Radius, X: x, Q: q.Normalize(), Wall: -1}

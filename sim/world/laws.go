@@ -450,7 +450,12 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 		return EvalResult{Bad: w.evaluateFixed(t, dt)}
 	}
 	var r EvalResult
+	g0, lv := w.gen, &w.live
+	clean := lv.wallsGen == g0+1 && !(w.sph != nil && w.sph.owns)
 	r.NightOwls = w.stageDetect(true, dt, o.Move) // stages 1 and 2 in one pass over the pairs
+	if clean && w.gen == g0+1 {                   // this detection alone moved gen on (wallsClean)
+		lv.wallsGen = w.gen + 1
+	}
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	r.Ran = o.Then != nil && !w.flipped && r.NightOwls == 0
@@ -686,7 +691,11 @@ func (w *World) commit(move func(i int), stats, speeds bool) {
 	if speeds {
 		w.bound.pre = w.stamp()
 	}
-	// Wall pairs that dropped out of the candidate set lose their history.
+	// Wall pairs that dropped out of the candidate set lose their history,
+	// unless they have already (livePairs.wallsGen).
+	if lv.wallsGen == w.gen+1 {
+		return
+	}
 	for wi := range w.wallPair {
 		for _, e := range w.wallPair[wi] {
 			if e != nil && e.gen != w.gen {
@@ -694,6 +703,7 @@ func (w *World) commit(move func(i int), stats, speeds bool) {
 			}
 		}
 	}
+	lv.wallsGen = w.gen + 1
 }
 
 // commitFn returns the pass body of commit over its items [lo, hi) as
@@ -784,8 +794,17 @@ type livePairs struct {
 	move          func(i int)
 	stats, speeds bool
 	visit         bool // Commit's Below: the step bound's visit of each pair
-	owner         *World
-	commitRun     func(k, lo, hi int)
+	// wallsGen is w.gen+1 while every wall pair not listed by generation
+	// w.gen has an empty accepted list (0: not known). Commit's walk over
+	// the wall pairs makes it so; a detection run by Evaluate keeps it so
+	// when it held before and nothing else moved w.gen on (a restore, the
+	// sphere path's export; nor did the sphere path own the pairs): its
+	// wallPairs empties the list of every enabled wall's pair it does not
+	// list, and a disabled wall's pairs were emptied by SetWallEnabled and
+	// are never listed. Commit's swap only writes listed pairs.
+	wallsGen  uint64
+	owner     *World
+	commitRun func(k, lo, hi int)
 }
 
 // livePairs returns the indices of the pairs that may have accepted

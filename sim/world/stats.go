@@ -141,48 +141,74 @@ func (w *World) bodyTerm(i int) {
 }
 
 // sumStats is the rest of UpdateStats once every body's terms are recorded.
+// The sums run in locals (not through w.Stats: a store per term), with the
+// same operations in the same order as adding into the fields — 0, then
+// each body's terms in body order, the bonds' energy, each contact's in
+// pair order — so the same bits.
 func (w *World) sumStats() {
 	s := &w.Stats
-	s.Kinetic, s.PotentialGravity, s.PotentialContact = 0, 0, 0
-	s.Contacts, s.Suppressed = 0, 0
-	s.ByKind = [snap.NumContactKinds]int{}
-	en := w.energy
+	kin, pg := 0.0, 0.0
+	en := w.energy[:len(w.Bodies)]
 	for i, b := range w.Bodies {
 		if b.Fixed {
 			continue
 		}
-		s.Kinetic += en[i][0]
-		s.PotentialGravity -= en[i][1]
+		kin += en[i][0]
+		pg -= en[i][1]
 	}
-	s.PotentialContact += w.bondEnergy()
+	pc := 0.0
+	pc += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {
 		// The sphere path's sums of its last evaluation (no suppressed contacts).
-		s.PotentialContact += sp.epot
-		s.Contacts = sp.contacts
+		s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, pc+sp.epot
+		s.Contacts, s.Suppressed = sp.contacts, 0
+		s.ByKind = [snap.NumContactKinds]int{}
 		s.ByKind[snap.SQ] = sp.contacts
 		return
 	}
-	add := func(c *contact.Contact) {
-		if !c.Active() {
-			s.Suppressed++
-			return
-		}
-		s.Contacts++
-		s.ByKind[c.Kind]++
-		s.PotentialContact += c.Epot
-	}
+	var byKind [snap.NumContactKinds]int
+	contacts, suppressed := 0, 0
 	// The pairs with contacts only, when Commit's list is up to date: the
 	// same contacts in the same order as EachContact, so the same sums.
 	if live, ok := w.livePairs(); ok {
+		pairs := w.pairs
 		for _, i := range live {
-			e := w.pairs[i]
-			for k := range e.prev {
-				add(&e.prev[k])
+			cs := pairs[i].prev
+			contacts += len(cs)
+			for k := range cs {
+				c := &cs[k]
+				if !c.Active() {
+					suppressed++
+					continue
+				}
+				byKind[c.Kind]++
+				pc += c.Epot
 			}
 		}
-		return
+	} else {
+		pc, contacts, suppressed = w.sumEachContact(pc, &byKind)
 	}
-	w.EachContact(func(_, _ int, c *contact.Contact) { add(c) })
+	s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, pc
+	s.Contacts, s.Suppressed = contacts-suppressed, suppressed
+	s.ByKind = byKind
+}
+
+// sumEachContact is sumStats's walk of every contact (EachContact) when
+// Commit's list is out of date: it adds each active contact's Epot to pc
+// in order and counts them into byKind, and returns pc, the number of
+// contacts and of suppressed ones. (Apart from sumStats so that its
+// closure's captures do not put sumStats's sums in memory.)
+func (w *World) sumEachContact(pc float64, byKind *[snap.NumContactKinds]int) (_ float64, contacts, suppressed int) {
+	w.EachContact(func(_, _ int, c *contact.Contact) {
+		contacts++
+		if !c.Active() {
+			suppressed++
+			return
+		}
+		byKind[c.Kind]++
+		pc += c.Epot
+	})
+	return pc, contacts, suppressed
 }
 
 // EachContact calls f for every contact of the last accepted step, active or

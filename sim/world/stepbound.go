@@ -591,7 +591,7 @@ func (bd *stepBound) speedOf(w *World, k, i int) {
 		x.r2 = b.R * b.R * (1 + 1e-9)
 	}
 	if !b.Fixed {
-		x.im, x.jmax = b.InvMass(), gershgorin(new(b.IBodyInv()))
+		x.im, x.jmax = b.InvMass(), gershgorin(b.IBodyInvRef())
 		pt.mMin = min(pt.mMin, b.MassOrInf())
 	}
 	w.speeds[i] = x
