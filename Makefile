@@ -22,12 +22,15 @@ run: build
 
 # Both builds are made; sim/ and app (the headless core: no cgo) are tested
 # without a display, the race tests of the sim/view handoff and of Compare included; the
-# GL packages (app/window, render, ui) and the rest under xvfb.
+# GL packages (app/window, render, ui) and the rest under xvfb. sim/'s
+# any-worker-count tests run again built for GOAMD64=v3 (FMAs) where the
+# CPU has fma and avx2 (.ci/fma-workers.sh).
 test: deps-test
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
 	$(GO) build -o /dev/null .
 	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
+	GO=$(GO) sh .ci/fma-workers.sh
 	CGO_ENABLED=0 $(GO) test -count=1 ./app/
 	$(GO) test -count=1 -race -run 'SimLoop|History|Compare' ./app/
 	$(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v -e '/sim/' -e '^grainlab/app$$')

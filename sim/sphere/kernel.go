@@ -53,7 +53,7 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		if limit && fn < 0 {
 			fn = 0 // no tension: limit_damping
 		}
-		f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+		f := geom.Vec3{X: float64(fn * nx), Y: float64(fn * ny), Z: float64(fn * nz)}
 		if direct {
 			a.F = a.F.Add(f)
 			b.F = b.F.Sub(f)
@@ -146,7 +146,7 @@ func (l *List) hookeTouch(s *Flat, c *PairClass, p *Pair, k int, r *rowsLaw, n i
 	if r.limit && fn < 0 {
 		fn = 0 // limit_damping
 	}
-	f := geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}
+	f := geom.Vec3{X: float64(fn * nx), Y: float64(fn * ny), Z: float64(fn * nz)}
 	if p.I < r.own {
 		a.F = a.F.Add(f)
 	}
@@ -291,6 +291,15 @@ func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0,
 // hookeForce is Hooke's force on I of pair p (S2 eq. 20, the arithmetic of
 // the kernels' loops), with its normal force and overlap; ok is false when
 // the pair does not touch.
+//
+// Fused multiply-adds: the Go spec lets the compiler fuse x*y + z into one
+// FMA rounded once (GOAMD64=v3, arm64, …); an explicit conversion
+// float64(x*y) forbids it. The force F_n n is added to the spheres where it
+// is made (Hooke direct, hookeTouch) and returned or stored to be added
+// elsewhere (here, FP for Gather), so each of its products is converted
+// (float64(fn * nx)) in every kernel: all paths add the same rounded
+// values, for any number of workers (TestHookeKernel). On amd64 v1 the
+// conversions change nothing.
 func (c *PairClass) hookeForce(S []State, X []geom.Vec3, p *Pair, kn float64, limit bool) (f geom.Vec3, fn, ov float64, ok bool) {
 	xa, xb := &X[p.I], &X[p.J]
 	ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
@@ -303,5 +312,5 @@ func (c *PairClass) hookeForce(S []State, X []geom.Vec3, p *Pair, kn float64, li
 	if limit && fn < 0 {
 		fn = 0 // limit_damping
 	}
-	return geom.Vec3{X: fn * nx, Y: fn * ny, Z: fn * nz}, fn, ov, true
+	return geom.Vec3{X: float64(fn * nx), Y: float64(fn * ny), Z: float64(fn * nz)}, fn, ov, true
 }

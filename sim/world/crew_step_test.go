@@ -21,18 +21,26 @@ func TestMovedPassesSameBits(t *testing.T) {
 		a.Settings.Workers, b.Settings.Workers = workers, workers
 		for step := 0; step < 5; step++ {
 			dt := a.Dt
+			// The moves' products are rounded (float64(x*y)): each call of
+			// drift and kick below is compiled into its own copy of the
+			// closure, and on FMA builds (GOAMD64=v3, arm64) two copies may
+			// fuse x + s*y differently (docs/ARCHITECTURE.md, "Determinism
+			// and fused multiply-adds").
+			addScaled := func(x geom.Vec3, s float64, y geom.Vec3) geom.Vec3 {
+				return geom.Vec3{X: x.X + float64(s*y.X), Y: x.Y + float64(s*y.Y), Z: x.Z + float64(s*y.Z)}
+			}
 			drift := func(w *world.World) func(i int) {
 				return func(i int) {
 					if bd := w.Bodies[i]; !bd.Fixed {
-						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
-						bd.X = bd.X.AddScaled(dt, bd.V)
+						bd.V = addScaled(bd.V, 0.5*dt*bd.InvMass(), bd.F)
+						bd.X = addScaled(bd.X, dt, bd.V)
 					}
 				}
 			}
 			kick := func(w *world.World) func(i int) {
 				return func(i int) {
 					if bd := w.Bodies[i]; !bd.Fixed {
-						bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
+						bd.V = addScaled(bd.V, 0.5*dt*bd.InvMass(), bd.F)
 					}
 				}
 			}

@@ -238,10 +238,10 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
-		fs := pl.N.Scale(fn)
+		fs := roundedScale(pl.N, fn)
 		st.F = st.F.Add(fs)
 		sl.cand, sl.touch, sl.rim, sl.owl = true, true, false, false
-		sl.delta, sl.fn, sl.epot, sl.f = ov, fn, 0.5*sl.kn*ov*ov, fs // S2 eq. (27)
+		sl.delta, sl.fn, sl.epot, sl.f = ov, fn, float64(0.5*sl.kn*ov*ov), fs // S2 eq. (27)
 		if sum {
 			s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fs)
 			s.epot += sl.epot
@@ -334,9 +334,9 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
 		}
-		fs := n.Scale(fn)
+		fs := roundedScale(n, fn)
 		*f = f.Add(fs)
-		sl.fn, sl.epot, sl.f = fn, 0.5*sl.kn*ov*ov, fs // S2 eq. (27)
+		sl.fn, sl.epot, sl.f = fn, float64(0.5*sl.kn*ov*ov), fs // S2 eq. (27)
 		return
 	}
 	h := s.facetHistory(sl)
@@ -583,4 +583,18 @@ func (c *splitChoice) record(split bool, d time.Duration) {
 	}
 	c.ns[i] += (x - c.ns[i]) / 8
 	c.runs[i]++
+}
+
+// roundedScale is v.Scale(s) with each product rounded to float64.
+//
+// Fused multiply-adds: the Go spec lets the compiler fuse x*y + z into one
+// FMA, rounded once (GOAMD64=v3, arm64, …), and an explicit conversion
+// float64(x*y) forbids it. A value that is both added where it is made and
+// stored to be summed elsewhere (a wall slot's force and energy: on the
+// sphere at once, into the wall's sum now or later by sumSlot) must be
+// rounded before either sum, or one worker (evalSlots summing) and several
+// (sumTouchSlots) would differ in their last bits. On amd64 v1 the
+// conversions change nothing.
+func roundedScale(v geom.Vec3, s float64) geom.Vec3 {
+	return geom.Vec3{X: float64(v.X * s), Y: float64(v.Y * s), Z: float64(v.Z * s)}
 }
