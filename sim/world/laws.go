@@ -230,13 +230,19 @@ func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
 			continue
 		}
 		active++
-		// f = c.N.Scale(c.Fn).Add(c.Ft), on A
-		fx, fy, fz := c.N.X*c.Fn+c.Ft.X, c.N.Y*c.Fn+c.Ft.Y, c.N.Z*c.Fn+c.Ft.Z
+		// f = c.N.Scale(c.Fn).Add(c.Ft), on A. Every product is rounded
+		// (float64(x*y)): Go may fuse x*y ± z into one FMA on FMA targets
+		// (arm64 fuses subtraction too), and fused or not the result must
+		// not depend on where the compiler put this code (the one-worker
+		// loop or accumulateRange) nor on whether B's side is written with
+		// the negation (docs/ARCHITECTURE.md, "Determinism and fused
+		// multiply-adds"). On amd64 v1 the conversions change nothing.
+		fx, fy, fz := float64(c.N.X*c.Fn)+c.Ft.X, float64(c.N.Y*c.Fn)+c.Ft.Y, float64(c.N.Z*c.Fn)+c.Ft.Z
 		if inA { // a.ApplyForceAt(f, c.PA)
 			rx, ry, rz := c.PA.X-a.X.X, c.PA.Y-a.X.Y, c.PA.Z-a.X.Z
 			F, T := &a.F, &a.T
 			F.X, F.Y, F.Z = F.X+fx, F.Y+fy, F.Z+fz
-			T.X, T.Y, T.Z = T.X+(ry*fz-rz*fy), T.Y+(rz*fx-rx*fz), T.Z+(rx*fy-ry*fx)
+			T.X, T.Y, T.Z = T.X+(float64(ry*fz)-float64(rz*fy)), T.Y+(float64(rz*fx)-float64(rx*fz)), T.Z+(float64(rx*fy)-float64(ry*fx))
 			if a.Wall >= 0 {
 				wf := &w.Walls[a.Wall].Force
 				wf.X, wf.Y, wf.Z = wf.X-fx, wf.Y-fy, wf.Z-fz
@@ -246,7 +252,7 @@ func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
 			rx, ry, rz := c.PB.X-b.X.X, c.PB.Y-b.X.Y, c.PB.Z-b.X.Z
 			F, T := &b.F, &b.T
 			F.X, F.Y, F.Z = F.X-fx, F.Y-fy, F.Z-fz
-			T.X, T.Y, T.Z = T.X+(rz*fy-ry*fz), T.Y+(rx*fz-rz*fx), T.Z+(ry*fx-rx*fy)
+			T.X, T.Y, T.Z = T.X+(float64(rz*fy)-float64(ry*fz)), T.Y+(float64(rx*fz)-float64(rz*fx)), T.Z+(float64(ry*fx)-float64(rx*fy))
 			if b.Wall >= 0 {
 				wf := &w.Walls[b.Wall].Force
 				wf.X, wf.Y, wf.Z = wf.X+fx, wf.Y+fy, wf.Z+fz
