@@ -29,7 +29,8 @@ type History struct {
 	// Events are the scene's events in order, with whether each is done.
 	Events []EventState `json:"events,omitempty"`
 	// Edits are the changes made while running (events' parameter changes
-	// and the window's edits), in order; RestoreHistory replays them.
+	// and the window's edits), in order; RestoreHistory replays them (shape
+	// edits on the scene's shapes).
 	Edits []Edit `json:"edits,omitempty"`
 	// Params are the contact parameters in force (after Edits), by material
 	// pair, for ParamDiff: a restart onto a scene with other laws says so.
@@ -312,7 +313,10 @@ func (w *World) TakeHistory() *History {
 }
 
 // RestoreHistory makes h the world's solver state: walls switched, events
-// marked, edits replayed, and the contact history, Verlet list, pair
+// marked, edits replayed — shape edits on the scene's shapes (every body a
+// shape edit has changed first gets its shape before the first edit back),
+// so that a running world given a history (a resume) ends with the shapes
+// a fresh one (a restart) has, to the bit — and the contact history, Verlet list, pair
 // entries, Δt and statistics as TakeHistory found them. The bodies (with
 // their forces) must already be in the state h was taken at, in the same
 // order and with the same names as in that world. The next step then
