@@ -928,6 +928,21 @@ func (l *SimLoop) setShape(m int, s sq.Shape) error {
 	return nil
 }
 
+// shapeEdits returns the last shape edit of each material in w.Edits (nil
+// when there is none): the live shape edits a reset re-applies.
+func shapeEdits(w *world.World) map[int]sq.Shape {
+	var out map[int]sq.Shape
+	for _, e := range w.Edits {
+		if m := slices.Index(w.Materials, e.Material); e.Shape != nil && m >= 0 {
+			if out == nil {
+				out = map[int]sq.Shape{}
+			}
+			out[m] = *e.Shape
+		}
+	}
+	return out
+}
+
 // reapplyShapes repeats the live shape edits on a reset world.
 func (l *SimLoop) reapplyShapes() {
 	w := l.sim.World
@@ -1224,8 +1239,10 @@ func startAfterRestore(w *world.World) error { return integrate.Start(w) }
 // the newest keyframe at or before that frame (state.Parse + state.Apply,
 // the walls and the scene events as they were then, the restart's start
 // path), steps to the frame's time as the run did, and drops the recorded
-// future after it. The current parameters (the user's edit) stay. On error
-// the run is unchanged.
+// future after it. The current contact parameters (the user's edit) stay;
+// the smooth shapes are the keyframe's (its shape edits replayed on the
+// scene's shapes, as a restart from it has them). On error the run is
+// unchanged.
 func (l *SimLoop) resume(t float64) error {
 	h := l.hist
 	i := h.Index(t)
@@ -1276,6 +1293,10 @@ func (l *SimLoop) resume(t float64) error {
 	if err := state.Apply(w, f, src); err != nil {
 		return err
 	}
+	// The shapes are the keyframe's now (World.RestoreHistory replays its
+	// edits on the scene's shapes): the panel, the mean mass and what a
+	// reset re-applies follow them.
+	l.shapes, l.meanMass, l.shapeSets = w.SmoothShapes(), MeanMass(w), shapeEdits(w)
 	w.Steps = k.Step
 	if k.Dt > 0 {
 		w.Dt = k.Dt

@@ -38,7 +38,10 @@ type CDContact struct {
 	F   float64  `json:"f,omitempty"`
 	// Ft is the friction force on A of the last step (world), Slid whether
 	// the contact slid: the tangential warm start and the μ_s/μ_d state.
-	Ft   []float64 `json:"ft,omitempty"`
+	// Ft is read as a list, so that a wrong count is an error, not numbers
+	// dropped or zeros added: exactly 3 when given (the count tag: sim/state
+	// names a wrong count with its line when it reads a file).
+	Ft   []float64 `json:"ft,omitempty" count:"3"`
 	Slid bool      `json:"slid,omitempty"`
 }
 

@@ -202,9 +202,13 @@ func ExampleSeparated() {
 
 // TestKernelSigns: evalFG's gradient signs (signOf) and sign(x)·sign(y)
 // (sign bits xor'ed) equal the math.Copysign forms bit for bit, signed
-// zeros, subnormals and infinities included; hess's n1 = n2 branch equals
-// the general expression of S1 eq. (15) bit for bit (f_xy's signed zero
-// too) wherever x, y and 1/ν are finite (elsewhere the general one is NaN).
+// zeros, subnormals and infinities included — but for NaN: an infinite
+// coordinate gives ∞·0 = NaN, which signOf leaves −NaN (its sign bit set)
+// where Copysign gave it the coordinate's sign (signOf's doc), so two NaNs
+// pass whatever their sign bits. hess's n1 = n2 branch equals the general
+// expression of S1 eq. (15) bit for bit (f_xy's signed zero too) wherever
+// x, y and 1/ν are finite (elsewhere the general one is NaN and the branch
+// finite: not compared).
 func TestKernelSigns(t *testing.T) {
 	vals := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, 1e-300, -1e-300, 0.3, -0.3, 0.999, -0.999, 5, -5, math.Inf(1), math.Inf(-1)}
 	for _, s := range []Shape{{A: 1, B: 0.7, C: 0.5, N1: 10, N2: 10}, {A: 1, B: 0.7, C: 0.5, N1: 4, N2: 6}, {A: 1, B: 0.7, C: 0.5, N1: 2.5, N2: 3.5}} {

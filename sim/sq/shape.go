@@ -451,6 +451,10 @@ func (q *prep) evalFGPow(x geom.Vec3, X, Y, Z float64, e *evalOut) {
 // signOf returns math.Copysign(v, s) for v whose sign bit is clear (a
 // product of non-negative factors, as every magnitude of evalFG): the sign
 // bit of s or'ed in, one operation less than Copysign (the same bits).
+// Only then: a v with its sign bit set comes out negative whatever s is —
+// a NaN from ∞·0 (an infinite coordinate times a zero power; amd64's
+// default NaN has the sign bit set) is −NaN here where Copysign gave the
+// NaN the sign of s (review r3). Both are NaN; only that bit differs.
 func signOf(v, s float64) float64 {
 	return math.Float64frombits(math.Float64bits(v) | math.Float64bits(s)&(1<<63))
 }
@@ -475,7 +479,10 @@ func (q *prep) hess(e *evalOut) hbody {
 	h.zz = q.hz * e.z2 // S1 eq. (15): f_zz
 	if e.nu > 0 && q.pk == 1 {
 		// n1 = n2: the terms with n1 − n2 vanish (they added +0, and gave
-		// f_xy the sign of sign(x)·sign(y): 0·sxy is the same ±0)
+		// f_xy the sign of sign(x)·sign(y): 0·sxy is the same ±0). Where
+		// 1/ν overflows (ν subnormal, ≈ 1e-320: x, y ≈ 1e-80 for n = 4)
+		// the general form below gave NaN (0·∞); this branch gives the
+		// finite f_xx, f_yy and a zero f_xy — better, not the old bits.
 		c := q.n1 * e.nup1
 		h.xx = c * q.ia * q.ia * ((q.n2 - 1) * e.x2) // S1 eq. (15): f_xx
 		h.yy = c * q.ib * q.ib * ((q.n2 - 1) * e.y2) // S1 eq. (15): f_yy

@@ -128,7 +128,7 @@ func (c *counter) value(t reflect.Type, want int, nullable bool) error {
 		}
 		return nil
 	case c.data[c.i] == '{' && (t.Kind() == reflect.Struct || t.Kind() == reflect.Map):
-		var fields map[string]field
+		var fields *structFields
 		if t.Kind() == reflect.Struct {
 			fields = fieldsOf(t)
 		}
@@ -149,9 +149,14 @@ func (c *counter) value(t reflect.Type, want int, nullable bool) error {
 				c.path = c.path[:len(c.path)-1]
 				continue
 			}
-			f, ok := fields[string(key)]
-			if !ok {
-				f, ok = fields[strings.ToLower(string(key))] // encoding/json matches names without case too
+			f, ok := fields.exact[string(key)]
+			for k := 0; !ok && k < len(fields.list); k++ {
+				// encoding/json's rule when no name is the key exactly: the first
+				// field whose name equals it under Unicode case folding
+				// (bytes.EqualFold: "ſhift" is "shift", "K" is "k")
+				if bytes.EqualFold(fields.list[k].name, key) {
+					f, ok = fields.list[k].field, true
+				}
 			}
 			if !ok {
 				c.ws()
@@ -270,15 +275,30 @@ type field struct {
 	count int
 }
 
-var fieldCache sync.Map // reflect.Type → map[string]field
+// structFields are a struct's fields as encoding/json matches keys to them:
+// by exact JSON name, else the first in field order whose name equals the
+// key under case folding.
+type structFields struct {
+	exact map[string]field
+	list  []namedField // in field order, embedded structs' fields in place
+}
 
-// fieldsOf returns t's fields by JSON name (and by lower-case name, for
-// encoding/json's matching without case), embedded structs' fields promoted.
-func fieldsOf(t reflect.Type) map[string]field {
+// namedField is a field and its JSON name.
+type namedField struct {
+	name []byte
+	field
+}
+
+var fieldCache sync.Map // reflect.Type → *structFields
+
+// fieldsOf returns t's fields by JSON name, embedded structs' fields
+// promoted.
+func fieldsOf(t reflect.Type) *structFields {
 	if m, ok := fieldCache.Load(t); ok {
-		return m.(map[string]field)
+		return m.(*structFields)
 	}
-	m := map[string]field{}
+	fs := &structFields{exact: map[string]field{}}
+	m := fs.exact
 	var add func(t reflect.Type)
 	add = func(t reflect.Type) {
 		for i := range t.NumField() {
@@ -310,15 +330,11 @@ func fieldsOf(t reflect.Type) map[string]field {
 			}
 			if _, dup := m[name]; !dup {
 				m[name] = f
-			}
-			if l := strings.ToLower(name); l != name {
-				if _, dup := m[l]; !dup {
-					m[l] = f
-				}
+				fs.list = append(fs.list, namedField{[]byte(name), f})
 			}
 		}
 	}
 	add(t)
-	fieldCache.Store(t, m)
-	return m
+	fieldCache.Store(t, fs)
+	return fs
 }

@@ -29,7 +29,8 @@ type History struct {
 	// Events are the scene's events in order, with whether each is done.
 	Events []EventState `json:"events,omitempty"`
 	// Edits are the changes made while running (events' parameter changes
-	// and the window's edits), in order; RestoreHistory replays them.
+	// and the window's edits), in order; RestoreHistory replays them (shape
+	// edits on the scene's shapes).
 	Edits []Edit `json:"edits,omitempty"`
 	// Params are the contact parameters in force (after Edits), by material
 	// pair, for ParamDiff: a restart onto a scene with other laws says so.
@@ -312,7 +313,10 @@ func (w *World) TakeHistory() *History {
 }
 
 // RestoreHistory makes h the world's solver state: walls switched, events
-// marked, edits replayed, and the contact history, Verlet list, pair
+// marked, edits replayed — shape edits on the scene's shapes (every body a
+// shape edit has changed first gets its shape before the first edit back),
+// so that a running world given a history (a resume) ends with the shapes
+// a fresh one (a restart) has, to the bit — and the contact history, Verlet list, pair
 // entries, Δt and statistics as TakeHistory found them. The bodies (with
 // their forces) must already be in the state h was taken at, in the same
 // order and with the same names as in that world. The next step then
@@ -343,10 +347,7 @@ func (w *World) RestoreHistory(h *History) error {
 		return fmt.Errorf("verlet_ref and verlet_rad differ in length")
 	}
 	prev := make([][]contact.Contact, len(h.Pairs))
-	sep := make([]struct {
-		m  *sq.SepCert
-		ch *sq.Chord
-	}, len(h.Pairs)) // certificates and Jacobians kept (pairs[i].sep, .chord)
+	chord := make([]*sq.Chord, len(h.Pairs)) // Jacobians kept (pairs[i].chord)
 	for i := range h.Pairs {
 		p := &h.Pairs[i]
 		if p.A < 0 || int(p.A) >= n || p.B < 0 || int(p.B) >= n || p.A == p.B {
@@ -364,19 +365,17 @@ func (w *World) RestoreHistory(h *History) error {
 			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
 		}
 		if p.Sep != nil {
-			var k sq.SepCert
-			ok, err := false, countError(p.Sep, 9)
+			// checked here; kept (below) when it is for B's shape after the
+			// edits are replayed (sq.SepCertOf's ok)
+			err := countError(p.Sep, 9)
 			if err == nil {
-				k, ok, err = sq.SepCertOf([9]float64(p.Sep), bb.SQ())
+				_, _, err = sq.SepCertOf([9]float64(p.Sep), bb.SQ())
 			}
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
 				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", ba.Name, bb.Name)
 			}
 			if err != nil {
 				return fmt.Errorf("pairs[%d].sep: %w", i, err)
-			}
-			if ok {
-				sep[i].m = &k
 			}
 		}
 		if p.Chord != nil {
@@ -391,7 +390,7 @@ func (w *World) RestoreHistory(h *History) error {
 			if err != nil {
 				return fmt.Errorf("pairs[%d].chord: %w", i, err)
 			}
-			sep[i].ch = &ch
+			chord[i] = &ch
 		}
 		for k := range p.Prev {
 			c, err := contactOf(&p.Prev[k])
@@ -410,6 +409,11 @@ func (w *World) RestoreHistory(h *History) error {
 	if !(h.Dt > 0) || math.IsInf(h.Dt, 0) || !(h.Skin >= 0) || math.IsInf(h.Skin, 0) {
 		return fmt.Errorf("dt %g, skin %g: want a finite dt > 0 and skin ≥ 0", h.Dt, h.Skin)
 	}
+	// The edits are replayed on the scene's shapes, as a restart replays
+	// them: a resumed world holds its latest shapes, whose bodies the
+	// replay would scale again (or, for a history from before an edit,
+	// leave edited).
+	w.restoreSceneShapes()
 	for _, e := range h.Edits {
 		var err error
 		if e.Shape != nil {
@@ -467,11 +471,13 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.Cache != nil {
 			e.cache.SetState(*p.Cache)
 		}
-		if sep[i].m != nil {
-			e.smoothState().sep, e.sm.sepGen = *sep[i].m, w.lawGen
+		if p.Sep != nil {
+			if k, ok, _ := sq.SepCertOf([9]float64(p.Sep), w.Bodies[max(p.A, p.B)].SQ()); ok {
+				e.smoothState().sep, e.sm.sepGen = k, w.lawGen
+			}
 		}
-		if sep[i].ch != nil {
-			e.smoothState().chord, e.sm.chordGen = *sep[i].ch, w.lawGen
+		if chord[i] != nil {
+			e.smoothState().chord, e.sm.chordGen = *chord[i], w.lawGen
 		}
 		e.sepAx = p.SepAx
 		e.prev = prev[i]

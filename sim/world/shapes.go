@@ -72,9 +72,10 @@ func (w *World) EditSmoothShape(m int, s sq.Shape) (undo func(), err error) {
 		return nil, fmt.Errorf("no material %d", m)
 	}
 	var bodies []*body.Body
+	var index []int
 	var shapes []sq.Shape
 	var ref sq.Shape
-	for _, b := range w.Bodies {
+	for i, b := range w.Bodies {
 		if b.Material != m || b.Kind == body.Polyhedral {
 			continue
 		}
@@ -86,11 +87,12 @@ func (w *World) EditSmoothShape(m int, s sq.Shape) (undo func(), err error) {
 		if err := n.Validate(); err != nil {
 			return nil, fmt.Errorf("body %s: %w", b.Name, err)
 		}
-		bodies, shapes = append(bodies, b), append(shapes, n)
+		bodies, index, shapes = append(bodies, b), append(index, i), append(shapes, n)
 	}
 	old := make([]body.ShapeState, len(bodies))
 	for i, b := range bodies {
 		old[i] = b.ShapeState()
+		w.keepSceneShape(index[i], old[i])
 		n := shapes[i]
 		if n.A == n.B && n.B == n.C && n.N1 == 2 && n.N2 == 2 {
 			b.Kind = body.Sphere
@@ -114,6 +116,45 @@ func (w *World) EditSmoothShape(m int, s sq.Shape) (undo func(), err error) {
 		w.invalidate()
 		w.Edits = w.Edits[:edits]
 	}, nil
+}
+
+// keepSceneShape records st as the shape of body i before its first shape
+// edit (World.sceneShape), unless one is recorded already.
+func (w *World) keepSceneShape(i int, st body.ShapeState) {
+	if i >= len(w.sceneShape) {
+		w.sceneShape = append(w.sceneShape, make([]body.ShapeState, i+1-len(w.sceneShape))...)
+	}
+	if w.sceneShape[i] == (body.ShapeState{}) {
+		w.sceneShape[i] = st
+	}
+}
+
+// restoreSceneShapes gives every body a shape edit has changed its shape,
+// mass and bounding radius before the first edit (the scene's, to the bit:
+// body.RestoreShape), so that a history's edits replayed next
+// (RestoreHistory) start from the shapes a restarted run starts from: the
+// edits are relative (a polydisperse body is scaled by the first body's
+// ratio), and a resumed run holds the shapes of its latest edits, which
+// the history may not have. It reports whether a body changed.
+func (w *World) restoreSceneShapes() bool {
+	changed := false
+	for i, st := range w.sceneShape {
+		if st == (body.ShapeState{}) {
+			continue
+		}
+		if b := w.Bodies[i]; b.ShapeState() != st {
+			b.RestoreShape(st)
+			changed = true
+		}
+	}
+	if changed {
+		for _, e := range w.bbPairs {
+			e.hasMid = false // the warm start belongs to the edited shape
+		}
+		w.skin = 0
+		w.invalidate()
+	}
+	return changed
 }
 
 // scaled returns the half-length to·(own/ref) of a body whose material's

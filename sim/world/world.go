@@ -181,6 +181,10 @@ type World struct {
 	// Edits are the changes made while running (SetParam, SetSmoothShape), in
 	// order: a state file replays them (History).
 	Edits []Edit
+	// sceneShape is, by body, the shape state before the body's first shape
+	// edit (EditSmoothShape; zero: never edited): the scene's shapes, which
+	// RestoreHistory puts back before it replays a history's edits.
+	sceneShape []body.ShapeState
 
 	resumed   bool // RestoreHistory set the forces and contacts (Resumed)
 	histStale bool // the bodies were put back without their history (HistoryValid)
