@@ -535,6 +535,28 @@ func TestPairsForkMatchesSerial(t *testing.T) {
 		{"sparse", randBox(rng, 5000, 1e4), uniformRadii(rng, 5000, 0.3, 0.4), 0, false, 0},
 		{"fixed cell", randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.3, 0.3), 0, false, 0.7},
 	}
+	// Touching at exactly the reach: a cubic lattice of spacing r + r + 2·margin
+	// (every value exact in binary), so that each axis neighbour passes the
+	// test with equality and must be kept (a search window pruning by a
+	// bound 2^-40 too tight drops a third of them).
+	var tc []geom.Vec3
+	var tr []float64
+	for i := range 20 {
+		for j := range 20 {
+			for k := range 20 {
+				tc = append(tc, geom.V(0.625*float64(i), 0.625*float64(j), 0.625*float64(k)))
+				tr = append(tr, 0.25)
+			}
+		}
+	}
+	cases = append(cases, struct {
+		name    string
+		c       []geom.Vec3
+		r       []float64
+		margin  float64
+		oneLvl  bool
+		cellFix float64
+	}{"touching lattice", tc, tr, 0.0625, true, 0})
 	bad, br := randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.3, 0.3)
 	bad[1234] = geom.V(math.NaN(), 0, 0)
 	cases = append(cases, struct {

@@ -200,13 +200,14 @@ func (g *Grid) cellRange(lo, hi int) {
 	}
 }
 
-// slotRange writes the slots of bodies lo…hi−1 (at g.cnt[k], their places).
+// slotRange writes the slots of bodies lo…hi−1 (at their cell's start
+// g.cstart[g.cell[k]] plus their rank in the cell g.pos[k]).
 func (g *Grid) slotRange(lo, hi int) {
-	centers, radii := g.rowC, g.rowR
+	centers, radii, cs := g.rowC, g.rowR, g.cstart
 	for k := lo; k < hi; k++ {
 		i := g.body[k]
 		c := centers[i]
-		g.sl[g.pos[k]] = slotBody{c.X, c.Y, c.Z, radii[i], i}
+		g.sl[cs[g.cell[k]]+g.pos[k]] = slotBody{c.X, c.Y, c.Z, radii[i], i}
 	}
 }
 
@@ -273,23 +274,22 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.cell = sized(g.cell, n)
 	g.fork(phaseCells, rowParts)
 	// Slots in cell order, bodies in index order within a cell: the
-	// counting is serial, the slots are written in parts.
+	// counting is serial (one pass: each body's rank in its cell, then
+	// the cells' starts), the slots are written in parts at their cell's
+	// start plus their rank.
 	total := lv.ncell
 	g.cstart = grow(g.cstart, int(total)+1)
 	cs := g.cstart
 	clear(cs)
-	for _, c := range g.cell[:n] {
-		cs[c+1]++
+	g.pos = sized(g.pos, n)
+	pos := g.pos[:n]
+	for k, c := range g.cell[:n] {
+		r := cs[c+1]
+		pos[k] = r
+		cs[c+1] = r + 1
 	}
 	for c := int32(1); c <= total; c++ {
 		cs[c] += cs[c-1]
-	}
-	g.cnt = grow(g.cnt, int(total))
-	copy(g.cnt, cs[:total])
-	g.pos = sized(g.pos, n)
-	for k, c := range g.cell[:n] {
-		g.pos[k] = g.cnt[c]
-		g.cnt[c]++
 	}
 	g.sl = sized(g.sl, n)
 	g.fork(phaseSlots, rowParts)

@@ -2,6 +2,7 @@ package world
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"grainlab/sim/geom"
@@ -87,15 +88,7 @@ func (s *Spheres) reorder() {
 		}
 		keys = append(keys, orderKey{morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z)), int32(k)})
 	}
-	slices.SortFunc(keys, func(a, b orderKey) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
-		}
-		return int(a.k - b.k)
-	})
+	keys = sortKeys(keys)
 	perm := make([]int32, n) // perm[new] = old (renumberings are 1000 steps apart: no arrays kept between them)
 	for k := range keys {
 		perm[k] = keys[k].k
@@ -194,6 +187,39 @@ func (s *Spheres) restoreOrder() {
 type orderKey struct {
 	key uint64
 	k   int32
+}
+
+// sortKeys sorts keys by key and, among equal keys, by k, given keys in
+// increasing k: a stable least-significant-digit radix sort by 11-bit
+// digits over the keys' significant bits (3 passes for up to 2^11 cells per
+// axis; was slices.SortFunc with a comparison through a closure, ~n log n
+// calls). It returns the sorted keys (keys or a new slice).
+func sortKeys(keys []orderKey) []orderKey {
+	const digit = 11
+	var top uint64
+	for _, e := range keys {
+		top |= e.key
+	}
+	tmp := make([]orderKey, len(keys))
+	var cnt [1 << digit]int
+	for sh := 0; sh < bits.Len64(top); sh += digit {
+		clear(cnt[:])
+		for _, e := range keys {
+			cnt[e.key>>sh&(1<<digit-1)]++
+		}
+		at := 0
+		for d, c := range cnt {
+			cnt[d] = at
+			at += c
+		}
+		for _, e := range keys {
+			d := e.key >> sh & (1<<digit - 1)
+			tmp[cnt[d]] = e
+			cnt[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
 }
 
 // permuted returns the values of v in the order perm (new k holds old

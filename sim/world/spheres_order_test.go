@@ -1,0 +1,68 @@
+package world
+
+import (
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// TestSortKeysAsComparison: the radix sort of the renumbering gives the order
+// of the comparison sort it replaced (by key, then by sphere) on keys with
+// many ties, on keys spread over all 63 bits of a Morton code and on none.
+func TestSortKeysAsComparison(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	for _, tc := range []struct {
+		n    int
+		span uint64
+	}{{0, 1}, {1, 1}, {5000, 7}, {20000, 1 << 21}, {20000, 1 << 63}} {
+		keys := make([]orderKey, tc.n)
+		for k := range keys {
+			keys[k] = orderKey{rng.Uint64() % tc.span, int32(k)}
+		}
+		want := slices.Clone(keys)
+		slices.SortFunc(want, func(a, b orderKey) int {
+			if a.key != b.key {
+				if a.key < b.key {
+					return -1
+				}
+				return 1
+			}
+			return int(a.k - b.k)
+		})
+		if got := sortKeys(keys); !slices.Equal(got, want) {
+			t.Fatalf("n %d, keys below %d: radix order differs from the comparison sort's", tc.n, tc.span)
+		}
+	}
+}
+
+// BenchmarkSortKeys: the renumbering's sort of 10⁵ Morton keys of a
+// shuffled 47³-cell lattice, radix and the comparison sort it replaced.
+func BenchmarkSortKeys(b *testing.B) {
+	rng := rand.New(rand.NewSource(16))
+	src := make([]orderKey, 100000)
+	for k := range src {
+		c := uint64(rng.Intn(47 * 47 * 47))
+		src[k] = orderKey{morton(c%47, c/47%47, c/(47*47)), int32(k)}
+	}
+	keys := make([]orderKey, len(src))
+	b.Run("radix", func(b *testing.B) {
+		for b.Loop() {
+			copy(keys, src)
+			sortKeys(keys)
+		}
+	})
+	b.Run("comparison", func(b *testing.B) {
+		for b.Loop() {
+			copy(keys, src)
+			slices.SortFunc(keys, func(a, b orderKey) int {
+				if a.key != b.key {
+					if a.key < b.key {
+						return -1
+					}
+					return 1
+				}
+				return int(a.k - b.k)
+			})
+		}
+	})
+}
