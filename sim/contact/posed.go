@@ -318,7 +318,11 @@ func (p *Posed) near(box AABB, s *nearSet) {
 // share no bit, and returns their count. For a shape of at most codeTable
 // vertices the outcodes are read from a fixed-size table indexed by a
 // byte (the same entries: a vertex index below codeTable is its own low
-// byte; code has at least codeTable entries), without bounds checks.
+// byte; code has at least codeTable entries), without bounds checks. It
+// relies on every edge's vertex indices being below the vertex count, which
+// shape's constructors check (shape.build): a hand-made Polyhedron with an
+// index out of range would read another vertex's outcode here instead of
+// panicking.
 //
 //go:noinline
 func nearEdges(pe []shape.Edge, code []uint8, out []int32) int {
