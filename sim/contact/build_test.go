@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"grainlab/sim/internal/fma"
 	"math"
 	"math/rand"
 	"slices"
@@ -147,7 +148,8 @@ func TestBuildMatchesDefinition(t *testing.T) {
 			got := [6][][2]int32{c.vf, c.fv, c.ee, c.ve, c.ev, c.vv}
 			gotD := [6][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv}
 			for k := range lists {
-				if !slices.Equal(got[k], lists[k]) || !slices.Equal(gotD[k], dists[k]) {
+				// Distances: bit for bit; 1e-12 of lengths of order 1 where products may fuse.
+				if !slices.Equal(got[k], lists[k]) || !fma.Equal(gotD[k], dists[k], 1e-12, 1) {
 					t.Fatalf("%s/%s trial %d list %d: Build %v %v, definition %v %v", sh[0].Name, sh[1].Name, trial, k, got[k], gotD[k], lists[k], dists[k])
 				}
 				listed += len(lists[k])

@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"grainlab/sim/internal/fma"
 	"math"
 	"math/rand"
 	"reflect"
@@ -230,7 +231,8 @@ func TestEdgeEdgeEarlyExitSameBits(t *testing.T) {
 					parallel++
 				}
 				got = edgeEdges(&a, &b, [][2]int32{{int32(i), int32(j)}}, []float64{0}, math.Inf(1), gbar, got[:0])
-				if len(got) != len(want) || (len(got) == 1 && !reflect.DeepEqual(got[0], want[0])) {
+				// Bit for bit; 1e-12 of lengths of order 1 where products may fuse.
+				if len(got) != len(want) || (len(got) == 1 && !fma.Equal(got[0], want[0], 1e-12, 1)) {
 					t.Fatalf("trial %d edges %d, %d: edgeEdges %+v, EdgeEdge %+v", trial, i, j, got, want)
 				}
 			}

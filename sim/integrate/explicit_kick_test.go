@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"grainlab/sim/internal/fma"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -29,9 +30,12 @@ func TestIntegrateQSameBits(t *testing.T) {
 		}
 		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(spread)-spread/2))
 	}
-	eq := func(a, b float64) bool {
-		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-	}
+	// To the bit where nothing fuses; where products may (fma.MayFuse) the
+	// written-out copy rounds differently: the angle |ω|Δt by an ulp, and
+	// the quaternion by that much times the angle (up to 1e8 rad here), so
+	// 1e-14·(1 + |ω|Δt) of a unit quaternion.
+	tol := 0.0
+	eq := func(a, b float64) bool { return fma.Same(a, b, tol, 1) }
 	series := 0
 	for n := 0; n < 300000; n++ {
 		q := geom.Quat{W: val(4), X: val(4), Y: val(4), Z: val(4)}.Normalize()
@@ -44,6 +48,7 @@ func TestIntegrateQSameBits(t *testing.T) {
 		if a := w.Scale(dt).Norm(); a < 1e-12 {
 			series++
 		}
+		tol = 1e-14 * (1 + w.Norm()*dt)
 		want := q.Integrate(w, dt)
 		got := integrateQ(q, w, dt)
 		if !eq(got.W, want.W) || !eq(got.X, want.X) || !eq(got.Y, want.Y) || !eq(got.Z, want.Z) {
@@ -63,8 +68,10 @@ func TestSincosSmallSameBits(t *testing.T) {
 	check := func(x float64) {
 		s, c := sincosSmall(x)
 		ws, wc := math.Sincos(x)
-		if (math.Float64bits(s) != math.Float64bits(ws) || math.Float64bits(c) != math.Float64bits(wc)) &&
-			!(math.IsNaN(s) && math.IsNaN(ws) && math.IsNaN(c) && math.IsNaN(wc)) {
+		// To the bit where nothing fuses; math.Sincos's polynomial is
+		// compiled into both and fuses differently inlined (fma.MayFuse):
+		// 1e-15 relative there.
+		if !fma.Same(s, ws, 1e-15, 0) || !fma.Same(c, wc, 1e-15, 0) {
 			t.Fatalf("x = %v: sincosSmall (%v, %v), math.Sincos (%v, %v)", x, s, c, ws, wc)
 		}
 	}

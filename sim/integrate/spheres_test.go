@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"grainlab/sim/internal/fma"
 	"math"
 	"math/rand"
 	"testing"
@@ -91,6 +92,14 @@ func dropSpheres(w *world.World, n int, r float64, lo, hi geom.Vec3, v float64, 
 // up and touch across both seams. The sphere path gives the generic run to
 // the bit (history and images included).
 func TestSpherePathPeriodic(t *testing.T) {
+	if fma.MayFuse {
+		// The sphere path and the generic stages are compiled apart and
+		// fuse products differently on FMA builds: last-bit differences
+		// that this chaotic flow amplifies (0.01 m seen on GOAMD64=v3).
+		// The comparison is exact on non-fusing builds only; the
+		// any-worker tests cover FMA builds (.ci/fma-workers.sh).
+		t.Skip("FMA build: sphere path and generic stages round differently (docs/ARCHITECTURE.md, fused multiply-adds)")
+	}
 	const L, r = 0.01, 0.001
 	build := func() *world.World {
 		w := smoothWorld(t, frictionLaw)
@@ -176,6 +185,14 @@ func TestSpherePathRim(t *testing.T) {
 // the sphere path and the generic stages, and the run is the run of the
 // generic stages alone (1e-12 m).
 func TestSpherePathSwitching(t *testing.T) {
+	if fma.MayFuse {
+		// The sphere path and the generic stages are compiled apart and
+		// fuse products differently on FMA builds: last-bit differences
+		// that this chaotic flow amplifies (0.01 m seen on GOAMD64=v3).
+		// The comparison is exact on non-fusing builds only; the
+		// any-worker tests cover FMA builds (.ci/fma-workers.sh).
+		t.Skip("FMA build: sphere path and generic stages round differently (docs/ARCHITECTURE.md, fused multiply-adds)")
+	}
 	const r = 0.001
 	build := func() *world.World {
 		w := smoothWorld(t, frictionLaw)

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"fmt"
+	"grainlab/sim/internal/fma"
 	"math"
 	"testing"
 
@@ -48,6 +49,14 @@ func spherePair(t *testing.T, steps int, workers int, sets ...string) (maxDx flo
 // every 100 steps, from 1e-19 m at step 600: 1500 steps (0.15 s) stay below
 // 1e-12 m.
 func TestSpherePathMatchesGeneric(t *testing.T) {
+	if fma.MayFuse {
+		// The sphere path and the generic stages are compiled apart and
+		// fuse products differently on FMA builds: last-bit differences
+		// that this chaotic flow amplifies (0.01 m seen on GOAMD64=v3).
+		// The comparison is exact on non-fusing builds only; the
+		// any-worker tests cover FMA builds (.ci/fma-workers.sh).
+		t.Skip("FMA build: sphere path and generic stages round differently (docs/ARCHITECTURE.md, fused multiply-adds)")
+	}
 	base := []string{"generators.s.count=40", "generators.s.region.max=[0.012, 0.012, 0.04]"}
 	for _, c := range []struct {
 		name  string
