@@ -65,15 +65,7 @@ func dropSpheres(w *world.World, n int, r float64, lo, hi geom.Vec3, v float64, 
 		x := geom.V(lo.X+rng.Float64()*(hi.X-lo.X), lo.Y+rng.Float64()*(hi.Y-lo.Y), lo.Z+rng.Float64()*(hi.Z-lo.Z))
 		free := true
 		for _, b := range w.Bodies {
-			d := b.X.Sub(x)
-			if per.X {
-				l := per.Hi.X - per.Lo.X
-				d.X -= l * math.Round(d.X/l)
-			}
-			if per.Y {
-				l := per.Hi.Y - per.Lo.Y
-				d.Y -= l * math.Round(d.Y/l)
-			}
+			d := per.MinImage(b.X.Sub(x))
 			if b.Wall < 0 && d.Norm() < 2.05*r {
 				free = false
 			}
