@@ -23,16 +23,7 @@ import (
 // and the two ratios before it are judged instead.
 func TestNewmarkNewtonConvergence(t *testing.T) {
 	for _, fd := range []bool{true, false} {
-		w := groundWorld(t, cubeParams(0.5, 0.5))
-		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(1, 1, 0), 0.02))
-		lowestAt(b, 0.9e-3)
-		b.V = geom.V(0.05, 0, -0.05)
-		ib := w.AddBody(b)
-		// A 1 kN push brings the contacts into the barrier part of the law.
-		w.Loads = append(w.Loads, body.Load{Body: ib, Force: body.Const(geom.V(0, 0, -1000))})
-		if err := Start(w); err != nil {
-			t.Fatal(err)
-		}
+		w, _ := pushedCube(t)
 		nm := NewNewmark()
 		nm.FDProducts = fd
 		w.Integrator = nm
@@ -299,15 +290,7 @@ func TestNewmarkTangentReuse(t *testing.T) {
 	var x [2]geom.Vec3
 	var q [2]geom.Quat
 	for k, reuse := range []float64{NewNewmark().ReuseBelow, 0} {
-		w := groundWorld(t, cubeParams(0.5, 0.5))
-		b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(1, 1, 0), 0.02))
-		lowestAt(b, 0.9e-3)
-		b.V = geom.V(0.05, 0, -0.05)
-		ib := w.AddBody(b)
-		w.Loads = append(w.Loads, body.Load{Body: ib, Force: body.Const(geom.V(0, 0, -1000))})
-		if err := Start(w); err != nil {
-			t.Fatal(err)
-		}
+		w, ib := pushedCube(t)
 		nm := NewNewmark()
 		nm.ReuseBelow = reuse
 		w.Integrator = nm
@@ -333,4 +316,22 @@ func TestNewmarkTangentReuse(t *testing.T) {
 	if d, a := x[0].Sub(x[1]).Norm(), 2*math.Asin(math.Min(1, geom.V(dq.X, dq.Y, dq.Z).Norm())); d > 1e-9 || a > 1e-9 {
 		t.Errorf("end states differ by %.3g m and %.3g rad", d, a)
 	}
+}
+
+// pushedCube is the world of the Newton tests: a 0.1 m cube tilted by 0.02
+// rad about (1, 1, 0), its lowest point 0.9 mm above the ground, moving at
+// (0.05, 0, −0.05) m/s, pushed down by 1 kN (which brings the contacts into
+// the barrier part of the law), started; and the cube's index.
+func pushedCube(t *testing.T) (*world.World, int) {
+	t.Helper()
+	w := groundWorld(t, cubeParams(0.5, 0.5))
+	b := body.New("cube", shape.Box(0.1, 0.1, 0.1), 1000, geom.Vec3{}, geom.QAxisAngle(geom.V(1, 1, 0), 0.02))
+	lowestAt(b, 0.9e-3)
+	b.V = geom.V(0.05, 0, -0.05)
+	ib := w.AddBody(b)
+	w.Loads = append(w.Loads, body.Load{Body: ib, Force: body.Const(geom.V(0, 0, -1000))})
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w, ib
 }
