@@ -520,14 +520,17 @@ func forkGo(n int, job func(worker, lo, hi int)) {
 func TestPairsForkMatchesSerial(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	lc, lr, lm := latticeSet(6000)
-	cases := []struct {
+	// forkCase is one set of bodies: centres, radii, the grid's margin,
+	// whether one level must be used, a fixed cell size (0: chosen).
+	type forkCase struct {
 		name    string
 		c       []geom.Vec3
 		r       []float64
 		margin  float64
 		oneLvl  bool
 		cellFix float64
-	}{
+	}
+	cases := []forkCase{
 		{"lattice", lc, lr, lm, true, 0},
 		{"uniform equal", randBox(rng, 5000, 12), uniformRadii(rng, 5000, 0.3, 0.3), 0.05, true, 0},
 		{"uniform similar", randBox(rng, 7000, 25), uniformRadii(rng, 7000, 0.26, 0.5), 0, true, 0},
@@ -549,24 +552,10 @@ func TestPairsForkMatchesSerial(t *testing.T) {
 			}
 		}
 	}
-	cases = append(cases, struct {
-		name    string
-		c       []geom.Vec3
-		r       []float64
-		margin  float64
-		oneLvl  bool
-		cellFix float64
-	}{"touching lattice", tc, tr, 0.0625, true, 0})
+	cases = append(cases, forkCase{"touching lattice", tc, tr, 0.0625, true, 0})
 	bad, br := randBox(rng, 5000, 20), uniformRadii(rng, 5000, 0.3, 0.3)
 	bad[1234] = geom.V(math.NaN(), 0, 0)
-	cases = append(cases, struct {
-		name    string
-		c       []geom.Vec3
-		r       []float64
-		margin  float64
-		oneLvl  bool
-		cellFix float64
-	}{"invalid body", bad, br, 0, false, 0})
+	cases = append(cases, forkCase{"invalid body", bad, br, 0, false, 0})
 	for _, tc := range cases {
 		want := brute(tc.c, tc.r, tc.margin, nil)
 		for _, fk := range []func(int, func(int, int, int)){nil, forkReverse, forkGo} {
