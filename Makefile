@@ -8,7 +8,10 @@ APT_PKGS := libgl1-mesa-dev libgl1-mesa-dri libx11-dev libxcursor-dev libxrandr-
 # ParaView series (sim/vtk).
 TEST_PKGS := lammps liggghts python3-vtk9
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-XVFB     := xvfb-run -a -s '-screen 0 1280x800x24'
+# -noreset: Xvfb otherwise resets when its last client disconnects and, for
+# that moment, refuses the next connection ("Failed to open display"): the GL
+# test packages open and close windows one after another.
+XVFB     := xvfb-run -a -s '-screen 0 1280x800x24 -noreset'
 BIN      := bin/grainlab
 FUZZTIME ?= 10s
 # A Go ≥ 1.26: the one on PATH, or one .ci/go.sh installs (see that script).
@@ -22,7 +25,8 @@ run: build
 
 # Both builds are made; sim/ and app (the headless core: no cgo) are tested
 # without a display, the race tests of the sim/view handoff and of Compare included; the
-# GL packages (app/window, render, ui) and the rest under xvfb. sim/'s
+# GL packages (app/window, render, ui) and the rest under xvfb, where a GL
+# test that cannot open a window fails instead of skipping. sim/'s
 # any-worker-count tests run again built for GOAMD64=v3 (FMAs) where the
 # CPU has fma and avx2 (.ci/fma-workers.sh).
 test: deps-test
@@ -33,7 +37,7 @@ test: deps-test
 	GO=$(GO) sh .ci/fma-workers.sh
 	CGO_ENABLED=0 $(GO) test -count=1 ./app/
 	$(GO) test -count=1 -race -run 'SimLoop|History|Compare' ./app/
-	$(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v -e '/sim/' -e '^grainlab/app$$')
+	GRAINLAB_GL_TESTS=required $(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v -e '/sim/' -e '^grainlab/app$$')
 	$(MAKE) --no-print-directory fuzz
 
 build: deps

@@ -98,7 +98,7 @@ func onMainCollect(t *testing.T, f func(fail func(string, ...any)) (skip string)
 	var skip string
 	onMain(func() { skip = f(fail) })
 	if skip != "" {
-		t.Skip(skip)
+		mainthread.NoWindow(t, skip)
 	}
 	for _, e := range errs {
 		t.Error(e)

@@ -86,7 +86,7 @@ func TestShotDefaultScene(t *testing.T) {
 	})
 	if code != app.ExitOK {
 		if strings.Contains(stderr.String(), "cannot open a window") {
-			t.Skip(stderr.String())
+			mainthread.NoWindow(t, stderr.String())
 		}
 		t.Fatalf("grainlab shot: exit %d: %s", code, stderr.String())
 	}
@@ -202,7 +202,7 @@ func TestShotAtStateTime(t *testing.T) {
 	})
 	if code != app.ExitOK {
 		if strings.Contains(stderr.String(), "cannot open a window") {
-			t.Skip(stderr.String())
+			mainthread.NoWindow(t, stderr.String())
 		}
 		t.Fatalf("--time 6 at the state's time: exit %d: %s", code, stderr.String())
 	}

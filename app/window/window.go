@@ -23,6 +23,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"grainlab/app"
+	"grainlab/internal/glstart"
 	"grainlab/render"
 	"grainlab/sim/geom"
 	"grainlab/sim/scene"
@@ -86,21 +87,17 @@ func openWindow(w, h int, title string, visible bool) (win *glfw.Window, err err
 	if err := checkDisplay(); err != nil {
 		return nil, err
 	}
-	// go-gl/glfw logs platform errors and panics on use after a failed Init.
-	initialised := false
+	if err := glstart.Init(); err != nil {
+		return nil, fmt.Errorf("%w (is there a display? without one use 'grainlab run SCENE'): %v", errNoWindow, err)
+	}
+	// go-gl/glfw panics on programmer errors; one in the hints or the
+	// window's creation is reported as no window.
 	defer func() {
 		if r := recover(); r != nil {
-			if initialised {
-				glfw.Terminate()
-			}
+			glfw.Terminate()
 			win, err = nil, fmt.Errorf("%w: %v", errNoWindow, r)
 		}
 	}()
-	if err := glfw.Init(); err != nil {
-		return nil, fmt.Errorf("%w (is there a display? without one use 'grainlab run SCENE'): %v", errNoWindow, err)
-	}
-	initialised = true
-	glfw.GetTime() // panics (recovered above) when Init failed quietly
 	glfw.WindowHint(glfw.ContextVersionMajor, 4)
 	glfw.WindowHint(glfw.ContextVersionMinor, 1)
 	glfw.WindowHint(glfw.OpenGLProfile, glfw.OpenGLCoreProfile)

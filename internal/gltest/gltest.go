@@ -3,13 +3,18 @@
 // grainlab binary. Call it on the main OS thread (render/mainthread).
 package gltest
 
-import "github.com/go-gl/glfw/v3.3/glfw"
+import (
+	"github.com/go-gl/glfw/v3.3/glfw"
 
-// Init initialises GLFW and sets the window hints of a hidden GL 4.1 core
-// forward-compatible context. When it returns nil the caller must call
-// glfw.Terminate.
+	"grainlab/internal/glstart"
+)
+
+// Init initialises GLFW (glstart.Init: a quiet failure is an error, a
+// refused display is tried again) and sets the window hints of a hidden
+// GL 4.1 core forward-compatible context. When it returns nil the caller
+// must call glfw.Terminate.
 func Init() error {
-	if err := glfw.Init(); err != nil {
+	if err := glstart.Init(); err != nil {
 		return err
 	}
 	glfw.WindowHint(glfw.ContextVersionMajor, 4)

@@ -36,10 +36,27 @@ func Call(f func()) {
 	<-done
 }
 
-// NeedDisplay skips t when no X11 or Wayland display is available.
+// Required names the environment variable that turns a GL test's missing
+// window from a skip into a failure: `make test` sets it to "required" for
+// the GL packages it runs under Xvfb, where no window means a broken test
+// set-up (an X server that died or refused the connection), not a machine
+// without a display — so the GL tests cannot pass there by not running.
+const Required = "GRAINLAB_GL_TESTS"
+
+// NoWindow ends t because no window could be opened for the reason given:
+// a skip, or a failure when Required is "required".
+func NoWindow(t testing.TB, reason string) {
+	t.Helper()
+	if os.Getenv(Required) == "required" {
+		t.Fatalf("no window (%s=required, so this is a failure, not a skip): %s", Required, reason)
+	}
+	t.Skip(reason)
+}
+
+// NeedDisplay ends t by NoWindow when no X11 or Wayland display is set.
 func NeedDisplay(t testing.TB) {
 	t.Helper()
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("no display (run under xvfb-run)")
+		NoWindow(t, "no display (run under xvfb-run)")
 	}
 }
