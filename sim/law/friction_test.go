@@ -271,3 +271,65 @@ func TestProjectorSameBits(t *testing.T) {
 		}
 	}
 }
+
+// Friction.NormalTangent (the friction force's turn with the contact
+// frame, S0 eq. 43–44, 54–56) against central differences of UpdateStick
+// along n(h) = (n + h e)/|n + h e| for the two directions e ⊥ n: sticking
+// and sliding, with a history whose stored normal is 0.05–0.2 rad from n
+// (the minimal rotation Q_c^Δ), a new contact and a sliding history;
+// relative error ≤ 1e-6 of |∂f/∂n|.
+func TestFrictionNormalTangent(t *testing.T) {
+	f := law.Friction{MuS: 0.6, MuD: 0.4, EpsT: 2e5, CT: 30}
+	const dt = 1e-3
+	rng := rand.New(rand.NewSource(3))
+	n := geom.V(0.3, -0.2, 0.9).Unit()
+	turn := func(a float64) geom.Vec3 { // a normal a rad from n
+		e := n.AnyPerp()
+		return n.Scale(math.Cos(a)).AddScaled(math.Sin(a), e).Unit()
+	}
+	cases := []struct {
+		name    string
+		st      law.FrictionState
+		v       geom.Vec3
+		fn      float64
+		sliding bool
+	}{
+		{"sticking, history", law.FrictionState{N: turn(0.1)}, geom.V(2e-3, -1e-3, 5e-3), 50, false},
+		{"sliding, history", law.FrictionState{N: turn(0.2)}, geom.V(0.4, -0.3, 0.1), 20, true},
+		{"sliding, sliding history", law.FrictionState{N: turn(0.05), Sliding: true}, geom.V(-0.1, 0.3, -0.2), 5, true},
+		{"sticking, new contact", law.FrictionState{}, geom.V(1e-3, 2e-3, -4e-3), 80, false},
+		{"sliding, new contact", law.FrictionState{}, geom.V(0.5, 0.1, 0.3), 3, true},
+	}
+	for _, tc := range cases {
+		st := tc.st
+		if st.N != (geom.Vec3{}) { // a stored spring in the old tangent plane
+			g := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(1e-5)
+			st.Gt = g.AddScaled(-g.Dot(st.N), st.N)
+		}
+		M := f.NormalTangent(st, n, tc.v, dt, tc.fn, tc.fn)
+		force := func(nn geom.Vec3) (geom.Vec3, bool) {
+			s := st
+			vt := tc.v.Sub(nn.Scale(tc.v.Dot(nn)))
+			ft := f.UpdateStick(&s, nn, vt.Scale(dt), vt, tc.fn, tc.fn)
+			return ft, s.Sliding
+		}
+		if _, sl := force(n); sl != tc.sliding {
+			t.Fatalf("%s: sliding %v, want %v", tc.name, sl, tc.sliding)
+		}
+		e1 := n.AnyPerp()
+		e2 := n.Cross(e1)
+		const h = 1e-6
+		worst, size := 0.0, 0.0
+		for _, e := range []geom.Vec3{e1, e2} {
+			fp, _ := force(n.AddScaled(h, e).Unit())
+			fm, _ := force(n.AddScaled(-h, e).Unit())
+			fd := fp.Sub(fm).Scale(1 / (2 * h))
+			worst = math.Max(worst, fd.Sub(M.MulV(e)).Norm())
+			size = math.Max(size, fd.Norm())
+		}
+		if !(size > 0) || !(worst <= 1e-6*size) {
+			t.Errorf("%s: |∂f/∂n·e − differences| = %.3g, |∂f/∂n| = %.3g (relative %.2g > 1e-6)", tc.name, worst, size, worst/size)
+		}
+		t.Logf("%s: |∂f/∂n| %.4g N, relative error %.2g", tc.name, size, worst/size)
+	}
+}
