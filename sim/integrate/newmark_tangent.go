@@ -4,7 +4,6 @@ import (
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
-	"grainlab/sim/law"
 	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
@@ -46,14 +45,9 @@ type nmTangent struct {
 //     changes by dg (n·δd) + dv δv (world.ContactTangents: S0 eq. 49–57);
 //     A's rows take −[I; [r_A]×] times it, B's +[I; [r_B]×], the moments'
 //     lever terms (δθ×r)×f
-//     (A: −[f]×[r_A]×, B: +[f]×[r_B]× on the rotation block);
-//   - the geometric terms of vertex–face and edge–edge contacts: n turning
-//     with the bodies and the contact points sliding along their features,
-//     in the force (dn = ∂f_A/∂n: the normal force's direction, the
-//     dashpot's rate, the friction's turn with the frame), the levers and
-//     the contact points' velocities (vertexFaceTerms, slideVelocity,
-//     edgeEdgeTerms). Vertex–edge and vertex–vertex contacts keep the
-//     material-point terms only.
+//     (A: −[f]×[r_A]×, B: +[f]×[r_B]× on the rotation block). The rotation
+//     of n and the sliding of the contact points along their features are
+//     left out (relative size f_n/(k_c·L), about g/L for the barrier).
 func (n *Newmark) buildTangent(w *world.World) bool {
 	T := &n.tan
 	if cap(T.diag) < len(n.nb) {
@@ -77,7 +71,7 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	// a pair's contacts together).
 	T.cs, T.pairs = T.cs[:0], T.pairs[:0]
 	lastA, lastB := -1, -1
-	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv, dn geom.Mat3) {
+	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
 		if n.kOf[a] < 0 && n.kOf[b] < 0 {
 			return
 		}
@@ -92,7 +86,7 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 			p := &T.pairs[len(T.pairs)-1]
 			p.a, p.b, p.lo = int32(a), int32(b), int32(len(T.cs))
 		}
-		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv, dn: dn})
+		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
 		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
 	})
 	if !ok {
@@ -143,11 +137,11 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 }
 
 // nmContact is one active contact of the tangent with its law derivatives
-// (world.ContactTangents: by the gap, the relative velocity and the normal).
+// (world.ContactTangents).
 type nmContact struct {
-	c      *contact.Contact
-	dg     geom.Vec3
-	dv, dn geom.Mat3
+	c  *contact.Contact
+	dg geom.Vec3
+	dv geom.Mat3
 }
 
 // nmPair is a pair's run cs[lo:hi] of contacts and its blocks (A–A, B–B,
@@ -211,13 +205,6 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		}
 		ra, rb := c.PA.Sub(ba.X), c.PB.Sub(bb.X)
 		f := c.N.Scale(c.Fn).Add(c.Ft)
-		vf := c.Kind == snap.VF && c.Fn > 0
-		var Wm geom.Mat3 // a vertex–face contact's sliding velocity term (slideVelocity)
-		dn := cs[i].dn
-		slide := false
-		if vf {
-			slide = slideVelocity(c, dv, ba, bb, &K, &Wm, &dn)
-		}
 		// The levers' cross products r × (column of K or Kθ), each computed
 		// once and shared by the blocks that take it (A–A and A–B share
 		// r_A × K, B–B and B–A r_B × K).
@@ -225,9 +212,6 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		var xaK, xbK, xt [3]geom.Vec3
 		if ka >= 0 {
 			Kta = n.kTheta(ka, dg, nv, dv, ra, ba.W)
-			if slide {
-				addLever(&Kta, &Wm, ra)
-			}
 			xaK = crossCols(ra, &K)
 			xt = crossCols(ra, &Kta)
 			addBlk(&p.aa, &K, &Kta, &xaK, &xt, -1)
@@ -235,9 +219,6 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 		}
 		if kb >= 0 {
 			Ktb = n.kTheta(kb, dg, nv, dv, rb, bb.W)
-			if slide {
-				addLever(&Ktb, &Wm, rb)
-			}
 			xbK = crossCols(rb, &K)
 			xt = crossCols(rb, &Ktb)
 			addBlk(&p.bb, &K, &Ktb, &xbK, &xt, -1)
@@ -249,52 +230,11 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 			xt = crossCols(rb, &Kta)
 			addBlk(&p.ba, &K, &Kta, &xbK, &xt, 1)
 		}
-		if vf {
+		if c.Kind == snap.VF && c.Fn > 0 {
 			// A vertex–face contact: n turns with the face's body and the
 			// contact point on the face slides with the relative motion.
-			n.vertexFaceTerms(c, &dn, f, ra, rb, blk, ka, kb)
+			n.vertexFaceTerms(c, f, ra, rb, blk, ka, kb)
 		}
-		if c.Kind == snap.EE && c.Fn > 0 {
-			// An edge–edge contact: n turns with both edges and both
-			// contact points slide along their edges.
-			edgeEdgeTerms(c, &cs[i].dn, dv, f, ra, rb, ba, bb, blk, ka, kb)
-		}
-	}
-}
-
-// slideVelocity adds to K and dn the change of the relative velocity of a
-// vertex–face contact c (S0 eq. 29–31) as its point on the face slides: the
-// point on the face body F moves by e = P δd − g δn beyond F's material
-// point (P = I − n⊗n, δd the relative motion of the material points,
-// vertexFaceTerms), so F's velocity there, v_F + ω_F × r_F, changes by
-// ω_F × e, and the relative velocity v = v_A − v_B by −ω_F × e (F = B) or
-// by ω_F × (−e) (F = A): the same −[ω_F]× e either way. The force on A
-// changes by dv·(−[ω_F]×)(P δd − g δn): Wm = −dv[ω_F]×P is added to K (the
-// columns δu; addLever gives its δθ columns) and g·dv[ω_F]× to dn (the
-// columns δn). It returns false, leaving them, when F does not turn.
-func slideVelocity(c *contact.Contact, dv *geom.Mat3, ba, bb *body.Body, K, Wm, dn *geom.Mat3) bool {
-	om := bb.W
-	if c.Swap {
-		om = ba.W
-	}
-	if om == (geom.Vec3{}) {
-		return false
-	}
-	W := dv.Mul(geom.Skew(om)) // dv[ω_F]×
-	*Wm = W.Mul(law.Projector(c.N)).Scale(-1)
-	*K = K.Add(*Wm)
-	*dn = dn.Add(W.Scale(c.Gn))
-	return true
-}
-
-// addLever adds to Kθ the rotation columns of a force derivative Wm by the
-// material point's motion δd: Wm(δθ × r), whose row i is r × Wm_i.
-func addLever(Kt, Wm *geom.Mat3, r geom.Vec3) {
-	for i := 0; i < 3; i++ {
-		x := r.Cross(geom.V(Wm[i][0], Wm[i][1], Wm[i][2]))
-		Kt[i][0] += x.X
-		Kt[i][1] += x.Y
-		Kt[i][2] += x.Z
 	}
 }
 
@@ -601,7 +541,7 @@ func (n *Newmark) newtonMatrix(w *world.World) {
 // n⊗n)δd ∓ g·δn besides the body's rotation, which changes that body's
 // moment by δr × (∓f). blk(row, col) gives the block of body positions
 // row, col (nil for a fixed body).
-func (n *Newmark) vertexFaceTerms(c *contact.Contact, dn *geom.Mat3, f, ra, rb geom.Vec3, blk func(r, col int) *mat6, ka, kb int) {
+func (n *Newmark) vertexFaceTerms(c *contact.Contact, f, ra, rb geom.Vec3, blk func(r, col int) *mat6, ka, kb int) {
 	kf := kb // the face's body: B's (e_B = Pδd − gδn), or A's (e_A = −Pδd + gδn)
 	if c.Swap {
 		kf = ka
@@ -612,10 +552,8 @@ func (n *Newmark) vertexFaceTerms(c *contact.Contact, dn *geom.Mat3, f, ra, rb g
 	for j := 0; j < 3; j++ { // column j of each term
 		e := geom.Basis(j)
 		ne := nv.Cross(e) // [n]× e_j
-		// 1. δf_A = −dn [n]× δθ_F (dn = ∂f_A/∂n, world.ContactTangents: the
-		// normal force's direction, the dashpot's rate and the friction's
-		// turn with the frame): row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
-		Mj := dn.MulV(ne).Neg()
+		// 1. δf_A = −f_n [n]× δθ_F: row A takes −[I; [r_A]×]·, row B +[I; [r_B]×]·.
+		Mj := ne.Scale(-c.Fn)
 		if bAF != nil {
 			addRotCol(bAF, j, Mj.Neg(), ra.Cross(Mj).Neg())
 		}
@@ -669,130 +607,6 @@ func addRot(B *mat6, X, Y geom.Mat3) {
 		for j := 0; j < 3; j++ {
 			B[i][3+j] += X[i][j]
 			B[3+i][3+j] += Y[i][j]
-		}
-	}
-}
-
-// edgeEdgeTerms adds the geometric terms of an edge–edge contact c with
-// force f on A, ∂f_A/∂n dn and ∂f_A/∂v dv (world.ContactTangents). P_A, P_B
-// are the closest points of the two edges' lines (S0 App. eq. 67–69) and
-// n = (P_A − P_B)/g their common normal. With a, b the unit edge
-// directions (turning as δa = δθ_A×a, δb = δθ_B×b), c = a·b and
-// sin φ = |a×b|, n = s·(a×b)/sin φ (s = ±1) turns by
-// δn = N_A δθ_A + N_B δθ_B, N_A = (s/sin φ)(a⊗b − c·P),
-// N_B = (s/sin φ)(c·P − b⊗a), P = I − n⊗n, and the force on A changes by
-// dn·δn (the normal force's direction, the dashpot's rate and the
-// friction's turn with the frame, S0 eq. 43–44, 52–56). The closest points
-// slide along the edges by t_A, t_B relative to the material points: from
-// (P_A − P_B)·a = (P_A − P_B)·b = 0 at the perturbed lines,
-// t_A − c·t_B = −q_a, c·t_A − t_B = −q_b with q_a = δd·a + g n·δa,
-// q_b = δd·b + g n·δb (δd the material points' relative motion, as in
-// pairBlocks), so t_A = (c·q_b − q_a)/sin²φ, t_B = (q_b − c·q_a)/sin²φ.
-// They move the levers — A's moment row (the residual's −r_A×f) takes
-// −t_A·(a×f), B's (+r_B×f) +t_B·(b×f) — and the contact points'
-// velocities: v = v_A(P_A) − v_B(P_B) changes by (ω_A×a) t_A − (ω_B×b) t_B,
-// so the force on A by dv·((ω_A×a) t_A − (ω_B×b) t_B). The gap does not
-// change beyond n·δd (a, b ⊥ n). (Session 10 checked the first two with
-// f_n·I for dn and dropped them: docs/performance.md.)
-func edgeEdgeTerms(c *contact.Contact, dn, dv *geom.Mat3, f, ra, rb geom.Vec3, ba, bb *body.Body, blk func(r, col int) *mat6, ka, kb int) {
-	pa, pb := ba.Poly(), bb.Poly()
-	if pa == nil || pb == nil || int(c.FA) >= len(pa.Edges) || int(c.FB) >= len(pb.Edges) {
-		return
-	}
-	ea, eb := &pa.Edges[c.FA], &pb.Edges[c.FB]
-	a := ba.Q.Rotate(pa.Verts[ea.V[1]].Sub(pa.Verts[ea.V[0]])).Unit()
-	b := bb.Q.Rotate(pb.Verts[eb.V[1]].Sub(pb.Verts[eb.V[0]])).Unit()
-	nv := c.N
-	m := a.Cross(b)
-	sn := m.Norm()
-	if !(sn > 1e-6) {
-		return // (nearly) parallel edges: detection rejects them too
-	}
-	cs := a.Dot(b)
-	k := 1 / sn
-	if m.Dot(nv) < 0 {
-		k = -k
-	}
-	P := law.Projector(nv)
-	// 1. δf_A = dn (N_A δθ_A + N_B δθ_B).
-	if ka >= 0 {
-		NA := geom.Outer(a, b).Sub(P.Scale(cs)).Scale(k)
-		forceCols(blk, ka, kb, ka, dn.Mul(NA), ra, rb, true)
-	}
-	if kb >= 0 {
-		NB := P.Scale(cs).Sub(geom.Outer(b, a)).Scale(k)
-		forceCols(blk, ka, kb, kb, dn.Mul(NB), ra, rb, true)
-	}
-	// 2. The sliding contact points: q_a, q_b as rows over (δu, δθ) of A and B.
-	g := c.Gn
-	is2 := 1 / (sn * sn)
-	fa, fb := a.Cross(f).Neg(), b.Cross(f) // A's row takes fa·t_A, B's fb·t_B
-	uA, uB := dv.MulV(ba.W.Cross(a)), dv.MulV(bb.W.Cross(b))
-	for _, col := range [2]struct {
-		k      int
-		sgn    float64   // +1 for A's motion, −1 for B's in δd
-		r      geom.Vec3 // the column body's lever
-		ga, gb geom.Vec3 // the g n·δa, g n·δb parts on δθ: g (a×n) for A, g (b×n) for B
-	}{{ka, 1, ra, a.Cross(nv).Scale(g), geom.Vec3{}}, {kb, -1, rb, geom.Vec3{}, b.Cross(nv).Scale(g)}} {
-		if col.k < 0 {
-			continue
-		}
-		// q_a = ua·δu + ta·δθ, q_b = ub·δu + tb·δθ for this column body.
-		ua, ub := a.Scale(col.sgn), b.Scale(col.sgn)
-		ta := col.r.Cross(a).Scale(col.sgn).Add(col.ga) // δd·a = sgn·(a·δu + (r×a)·δθ)
-		tb := col.r.Cross(b).Scale(col.sgn).Add(col.gb)
-		tAu, tAt := ub.Scale(cs).Sub(ua).Scale(is2), tb.Scale(cs).Sub(ta).Scale(is2)
-		tBu, tBt := ub.Sub(ua.Scale(cs)).Scale(is2), tb.Sub(ta.Scale(cs)).Scale(is2)
-		for _, row := range [2]struct {
-			k      int
-			fv     geom.Vec3
-			cu, ct geom.Vec3
-		}{{ka, fa, tAu, tAt}, {kb, fb, tBu, tBt}} {
-			B := blk(row.k, col.k)
-			if B == nil {
-				continue
-			}
-			fr := vec3a(row.fv)
-			cu, ct := vec3a(row.cu), vec3a(row.ct)
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					B[3+i][j] += fr[i] * cu[j]
-					B[3+i][3+j] += fr[i] * ct[j]
-				}
-			}
-		}
-		// 3. The contact points' velocities: δf_A = uA t_A − uB t_B.
-		forceCols(blk, ka, kb, col.k, geom.Outer(uA, tAu).Sub(geom.Outer(uB, tBu)), ra, rb, false)
-		forceCols(blk, ka, kb, col.k, geom.Outer(uA, tAt).Sub(geom.Outer(uB, tBt)), ra, rb, true)
-	}
-}
-
-// forceCols adds a change X of the force on A by column body kc's
-// translation (rot false) or rotation (rot true) to the pair's blocks: the
-// residual's row A takes −[I; [r_A]×]X, row B +[I; [r_B]×]X.
-func forceCols(blk func(r, col int) *mat6, ka, kb, kc int, X geom.Mat3, ra, rb geom.Vec3, rot bool) {
-	o := 0
-	if rot {
-		o = 3
-	}
-	for _, row := range [2]struct {
-		k int
-		r geom.Vec3
-		s float64
-	}{{ka, ra, -1}, {kb, rb, 1}} {
-		B := blk(row.k, kc)
-		if B == nil {
-			continue
-		}
-		for j := 0; j < 3; j++ {
-			x := geom.V(X[0][j], X[1][j], X[2][j]).Scale(row.s)
-			y := row.r.Cross(x)
-			B[0][o+j] += x.X
-			B[1][o+j] += x.Y
-			B[2][o+j] += x.Z
-			B[3][o+j] += y.X
-			B[4][o+j] += y.Y
-			B[5][o+j] += y.Z
 		}
 	}
 }

@@ -97,7 +97,7 @@ func TestContactLawTangent(t *testing.T) {
 		var dv geom.Mat3
 		var sliding bool
 		nc := 0
-		w.ContactTangents(dt, func(a, bb int, c *contact.Contact, g geom.Vec3, v, _ geom.Mat3) {
+		w.ContactTangents(dt, func(a, bb int, c *contact.Contact, g geom.Vec3, v geom.Mat3) {
 			nc++
 			dg, dv, sliding = g, v, c.Fric.Sliding
 			if bb == cube { // the cube is B: its force is −f_A, its relative velocity −v

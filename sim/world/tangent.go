@@ -95,16 +95,11 @@ func (p *FeaturePair) Rebuild() float64 {
 //     tangential increment Δg_t = v_t·Δt of lawsPair, so ∂/∂v collects
 //     ε_t·Δt and c_t, and the sliding force's ∂/∂f_n.
 //
-// dn = ∂f_A/∂n is the force's change when the unit normal turns by δn ⊥ n
-// at fixed contact points and gap: the normal force's direction f_n·I;
-// the dashpot's rate ġ_n = v·n, (∂f_A/∂f_n)⊗(∂f_n/∂ġ_n·v); and the
-// friction's turn with the contact frame, its history's transport Q_c^Δ and
-// projection and its rate's projection (law.Friction.NormalTangent, S0
-// eq. 43–44, 54–56). How n and the contact points move with the bodies
-// (the geometric terms) is the caller's.
+// The changes of n, of the contact points and of the friction history's
+// rotation with the bodies' motion (the geometric terms) are the caller's.
 // It returns false, without calling f, when a pair holds a sphere or a
 // superquadric (their laws, S1, are not linearised here).
-func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact, dg geom.Vec3, dv, dn geom.Mat3)) bool {
+func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3)) bool {
 	w.leaveSpheres()
 	for _, e := range w.pairs {
 		if e.smooth && len(e.cur) > 0 {
@@ -157,17 +152,7 @@ func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact,
 				dv[i][1] += da[i] * nd.Y
 				dv[i][2] += da[i] * nd.Z
 			}
-			// dn = f_n·I + dir⊗(∂f_n/∂ġ_n·v) + ∂f_t/∂n.
-			dn := p.Friction.NormalTangent(st, c.N, vrel, dt, Fn, w.stickForce(c))
-			vd := vrel.Scale(dFdgd)
-			vda := [3]float64{vd.X, vd.Y, vd.Z}
-			for i := 0; i < 3; i++ {
-				dn[i][i] += Fn
-				for j := 0; j < 3; j++ {
-					dn[i][j] += da[i] * vda[j]
-				}
-			}
-			f(int(e.A), int(e.B), c, dg, dv, dn)
+			f(int(e.A), int(e.B), c, dg, dv)
 		}
 	}
 	return true
