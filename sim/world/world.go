@@ -178,7 +178,7 @@ type World struct {
 
 	Integrator Integrator
 	Probes     []Probe
-	// Edits are the changes made while running (SetParam, SetSmoothShape), in
+	// Edits are the changes made while running (SetParam, SetLaw, SetSmoothShape), in
 	// order: a state file replays them (History).
 	Edits []Edit
 	// sceneShape is, by body, the shape state before the body's first shape
