@@ -193,6 +193,8 @@ type SimLoop struct {
 	sim       *Sim
 	opts      Options               // how sim was loaded (for reset)
 	lawSets   []string              // live law changes, re-applied on reset as overrides
+	lawBase   []string              // lawSets at install (a reset's)
+	lawLog    []lawAt               // lawSets after each live law edit (lawSetsAt)
 	shapeSets map[int]sq.Shape      // live shape edits by material, re-applied on reset
 	shapes    []world.MaterialShape // world.SmoothShapes, refreshed on install and edits
 	gen       uint64
@@ -475,6 +477,7 @@ func (l *SimLoop) install(s *Sim, o Options) {
 	l.pubCost, l.keyCost, l.keyTook = 0, 0, 0
 	l.rejected = s.World.Stats.Rejected
 	l.added = 0
+	l.lawBase, l.lawLog = slices.Clone(l.lawSets), nil
 }
 
 func (l *SimLoop) setStatus(err bool, format string, args ...any) {
@@ -720,6 +723,7 @@ func (l *SimLoop) apply(c command) {
 		if key, ok := defaultLawKey(c.name); ok {
 			if q, ok := law.Lookup(key); ok {
 				l.rememberLaw(key, q.FormatNumber(c.value)) // a flag as false/true, as scenes write it
+				l.logLaw()
 			}
 		}
 		l.setStatus(false, "%s = %g", c.name, c.value)
@@ -1002,27 +1006,49 @@ func (l *SimLoop) rememberLaw(key, value string) {
 	l.lawSets = append(out, pre+value)
 }
 
-// setLaw validates p and makes it the default pair's law.
+// lawAt is what a reset re-applies (SimLoop.lawSets) after a live law
+// edit, with the length of the world's edit list after that edit.
+type lawAt struct {
+	edits int
+	sets  []string
+}
+
+// logLaw records lawSets after a live law edit (lawSetsAt).
+func (l *SimLoop) logLaw() {
+	l.lawLog = append(l.lawLog, lawAt{len(l.sim.World.Edits), slices.Clone(l.lawSets)})
+}
+
+// lawSetsAt returns what a reset re-applies after the first n edits of the
+// world's edit list (a resume to a keyframe with n edits: the later ones
+// are the dropped future's) and forgets the live law edits after them.
+func (l *SimLoop) lawSetsAt(n int) []string {
+	k := len(l.lawLog)
+	for k > 0 && l.lawLog[k-1].edits > n {
+		k--
+	}
+	l.lawLog = l.lawLog[:k]
+	if k == 0 {
+		return slices.Clone(l.lawBase)
+	}
+	return slices.Clone(l.lawLog[k-1].sets)
+}
+
+// setLaw makes the panel's law p the default pair's polyhedral law, as one
+// recorded edit (world.SetLaw: the law's kind and the panel's parameters;
+// damp_band, not on the panel, and the smooth law stay), so that the edit
+// list says what was in force when (a restart and a resume replay it).
 func (l *SimLoop) setLaw(p world.ContactParams) error {
 	w := l.sim.World
-	if cur := w.DefaultParams(); cur != nil {
-		p.DampBand = cur.DampBand // not on the panel: keep the scene's
-		if cur.HasSmooth {
-			// the panel's law is the polyhedral part; the smooth law stays
-			p.Smooth, p.HasSmooth, p.HasPoly = cur.Smooth, true, true
+	s := p.LawSet()
+	e := world.LawEdit{Kind: p.Normal.Kind.String(), Values: map[string]float64{}}
+	for _, k := range lawKeys {
+		if q, _ := law.Lookup(k); q.Kind == law.Number {
+			e.Values[k] = *q.Field(&s)
 		}
 	}
-	if err := p.Validate(); err != nil {
+	if err := w.SetLaw("contact.default", e); err != nil {
 		return err
 	}
-	if err := w.SetParams(0, 0, p); err != nil {
-		return err
-	}
-	// SetParam resets the broad-phase skin for a new ḡ (SetParams does not).
-	if err := w.SetParam("contact.default.gbar", p.Normal.GBar); err != nil {
-		return err
-	}
-	s := p.LawSet()
 	for _, k := range lawKeys {
 		switch q, _ := law.Lookup(k); q.Kind {
 		case law.Choice: // the normal law's kind, the only choice on the panel
@@ -1031,6 +1057,7 @@ func (l *SimLoop) setLaw(p world.ContactParams) error {
 			l.rememberLaw(k, strconv.FormatFloat(*q.Field(&s), 'g', -1, 64))
 		}
 	}
+	l.logLaw()
 	return nil
 }
 
@@ -1239,10 +1266,16 @@ func startAfterRestore(w *world.World) error { return integrate.Start(w) }
 // the newest keyframe at or before that frame (state.Parse + state.Apply,
 // the walls and the scene events as they were then, the restart's start
 // path), steps to the frame's time as the run did, and drops the recorded
-// future after it. The current contact parameters (the user's edit) stay;
-// the smooth shapes are the keyframe's (its shape edits replayed on the
-// scene's shapes, as a restart from it has them). On error the run is
-// unchanged.
+// future after it. The resumed run is the restart from that keyframe, bit
+// for bit: its edit list is the keyframe's, replayed on the scene's shapes
+// and contact parameters (world.RestoreHistory), so an edit made after the
+// keyframe is undone with the rest of the dropped future — to keep it, the
+// window sends it again after the resume, a new edit at the branch's time
+// that the edit list then records. The panel's shapes, the mean mass and
+// what a reset re-applies follow. On error the run is unchanged: the whole
+// state saved before (state.Backup: kinematics, forces, contact history,
+// integrator state, walls, events, shapes, parameters and edits) is put
+// back.
 func (l *SimLoop) resume(t float64) error {
 	h := l.hist
 	i := h.Index(t)
@@ -1268,35 +1301,30 @@ func (l *SimLoop) resume(t float64) error {
 		return err
 	}
 	w := l.sim.World
-	var back world.BodyStates
-	back.Save(w)
-	steps, dt := w.Steps, w.Dt
-	walls := make([]bool, len(w.Walls))
-	for j := range w.Walls {
-		walls[j] = w.Walls[j].Enabled
-	}
-	done := make([]bool, len(w.Events))
-	for j := range w.Events {
-		done[j] = w.Events[j].Done
-	}
-	rollback := func() {
-		back.Restore(w)
-		w.Steps, w.Dt = steps, dt
-		for j := range w.Walls {
-			_ = w.SetWallEnabled(w.Walls[j].Name, walls[j])
+	back := state.Save(w)
+	spring, lawSets, lawLog := l.spring, slices.Clone(l.lawSets), slices.Clone(l.lawLog)
+	// fail puts the saved state back (and the loop's view of it) and
+	// returns err.
+	fail := func(err error) error {
+		if rerr := back.Restore(w); rerr != nil {
+			err = fmt.Errorf("%w; and the run could not be put back: %v", err, rerr)
+		} else if rerr := startAfterRestore(w); rerr != nil {
+			err = fmt.Errorf("%w; and the run put back does not start: %v", err, rerr)
 		}
-		for j := range w.Events {
-			w.Events[j].Done = done[j]
-		}
-		_ = startAfterRestore(w)
-	}
-	if err := state.Apply(w, f, src); err != nil {
+		l.shapes, l.meanMass, l.shapeSets = w.SmoothShapes(), MeanMass(w), shapeEdits(w)
+		l.spring, l.lawSets, l.lawLog = spring, lawSets, lawLog
+		l.updateSpring()
+		l.good.Save(w)
 		return err
 	}
-	// The shapes are the keyframe's now (World.RestoreHistory replays its
-	// edits on the scene's shapes): the panel, the mean mass and what a
+	if err := state.Apply(w, f, src); err != nil {
+		return fail(err)
+	}
+	// The shapes and parameters are the keyframe's now (World.RestoreHistory
+	// replays its edits on the scene's): the panel, the mean mass and what a
 	// reset re-applies follow them.
 	l.shapes, l.meanMass, l.shapeSets = w.SmoothShapes(), MeanMass(w), shapeEdits(w)
+	l.lawSets = l.lawSetsAt(len(w.Edits))
 	w.Steps = k.Step
 	if k.Dt > 0 {
 		w.Dt = k.Dt
@@ -1312,8 +1340,7 @@ func (l *SimLoop) resume(t float64) error {
 	l.spring = nil
 	l.updateSpring()
 	if err := startAfterRestore(w); err != nil {
-		rollback()
-		return fmt.Errorf("%s: %w", src, err)
+		return fail(fmt.Errorf("%s: %w", src, err))
 	}
 	playing := l.playing
 	l.playing = false
@@ -1325,9 +1352,8 @@ func (l *SimLoop) resume(t float64) error {
 	l.replaying = false
 	if l.statusSeq != seq && l.statusErr {
 		msg := l.status
-		rollback()
 		l.playing = playing
-		return fmt.Errorf("replaying from %s to t=%.6g s: %s", src, target, msg)
+		return fail(fmt.Errorf("replaying from %s to t=%.6g s: %s", src, target, msg))
 	}
 	l.playing = playing
 	h.Truncate(target)

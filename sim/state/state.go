@@ -92,6 +92,13 @@ func Capture(w *world.World) File {
 		}
 		return f
 	}
+	return capture(w)
+}
+
+// capture is Capture of the complete state (version 2), also when the
+// history is not the bodies' state.
+func capture(w *world.World) File {
+	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
 	for _, b := range w.Bodies {
 		if b.Wall >= 0 {
 			continue
@@ -106,6 +113,40 @@ func Capture(w *world.World) File {
 	}
 	f.History = w.TakeHistory()
 	return f
+}
+
+// Backup is the complete state of a world in memory (Capture's, also when
+// the contact history is not the bodies' state: world.HistoryValid): what
+// a failed resume puts back (Restore), so that the world is exactly as it
+// was — kinematics, forces, contact history, integrator state, walls,
+// events, and the shapes and contact parameters of its edits.
+type Backup struct {
+	f     File
+	stale bool
+}
+
+// Save returns the complete state of w (its bodies must be synced:
+// World.SyncBodies).
+func Save(w *world.World) Backup {
+	return Backup{f: capture(w), stale: !w.HistoryValid()}
+}
+
+// Restore puts the saved state back into w, the world it was saved from
+// (the same bodies, in any later state): a restart from it on that world
+// (Apply), which replays its edits on the scene's shapes and contact
+// parameters (World.RestoreHistory), so the world continues bit for bit as
+// it would have from the save. The caller then starts the integrator
+// (integrate.Start, which keeps the restored forces and contacts).
+func (b Backup) Restore(w *world.World) error {
+	if err := Apply(w, b.f, "the saved state"); err != nil {
+		return err
+	}
+	if b.stale { // the history was not the bodies' state: say so again
+		var k world.BodyStates
+		k.Save(w)
+		k.Restore(w)
+	}
+	return nil
 }
 
 // Encode returns the state of w as the bytes of a state file (JSON laid

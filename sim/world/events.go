@@ -92,13 +92,7 @@ func (w *World) SetParam(path string, v float64) error {
 	if err := p.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if a == 0 && b == 0 {
-		*w.params[0][0] = p
-	} else {
-		w.params[a][b], w.params[b][a] = &p, &p
-	}
-	w.skin = 0 // ḡ may have changed
-	w.invalidate()
+	w.setPairParams(a, b, p)
 	w.Edits = append(w.Edits, Edit{Time: w.Time, Path: path, Value: v})
 	return nil
 }

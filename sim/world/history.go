@@ -62,12 +62,15 @@ type EventState struct {
 }
 
 // Edit is one change made to a running world: a contact parameter by dotted
-// path (SetParam, as events and the window make them) or, with Material
-// set, a material's smooth shape (SetSmoothShape).
+// path (SetParam, as events and the window make them), with Law a material
+// pair's polyhedral law at once (SetLaw, the window's law panel; Path names
+// the pair), or, with Material set, a material's smooth shape
+// (SetSmoothShape).
 type Edit struct {
 	Time     float64   `json:"time"`
 	Path     string    `json:"path,omitempty"`
 	Value    float64   `json:"value,omitempty"`
+	Law      *LawEdit  `json:"law,omitempty"`
 	Material string    `json:"material,omitempty"`
 	Shape    *sq.Shape `json:"shape,omitempty"`
 }
@@ -313,10 +316,12 @@ func (w *World) TakeHistory() *History {
 }
 
 // RestoreHistory makes h the world's solver state: walls switched, events
-// marked, edits replayed — shape edits on the scene's shapes (every body a
-// shape edit has changed first gets its shape before the first edit back),
-// so that a running world given a history (a resume) ends with the shapes
-// a fresh one (a restart) has, to the bit — and the contact history, Verlet list, pair
+// marked, edits replayed on the scene's shapes and contact parameters
+// (every body a shape edit has changed first gets its shape before the
+// first edit back, every material pair an edit has changed its parameters
+// before the first edit), so that a running world given a history (a
+// resume) ends with the shapes and parameters a fresh one (a restart) has,
+// to the bit — and the contact history, Verlet list, pair
 // entries, Δt and statistics as TakeHistory found them. The bodies (with
 // their forces) must already be in the state h was taken at, in the same
 // order and with the same names as in that world. The next step then
@@ -409,23 +414,16 @@ func (w *World) RestoreHistory(h *History) error {
 	if !(h.Dt > 0) || math.IsInf(h.Dt, 0) || !(h.Skin >= 0) || math.IsInf(h.Skin, 0) {
 		return fmt.Errorf("dt %g, skin %g: want a finite dt > 0 and skin ≥ 0", h.Dt, h.Skin)
 	}
-	// The edits are replayed on the scene's shapes, as a restart replays
-	// them: a resumed world holds its latest shapes, whose bodies the
-	// replay would scale again (or, for a history from before an edit,
-	// leave edited).
+	// The edits are replayed on the scene's shapes and contact parameters,
+	// as a restart replays them: a resumed world holds its latest shapes
+	// and parameters, whose bodies the replay would scale again and whose
+	// parameters a history from before an edit would leave edited — the
+	// edit list is the record of what was in force when.
 	w.restoreSceneShapes()
+	w.restoreSceneParams()
+	w.Edits = nil // each replayed edit records itself; the list is then h's
 	for _, e := range h.Edits {
-		var err error
-		if e.Shape != nil {
-			m := w.materialIndex(e.Material)
-			if m < 0 {
-				return fmt.Errorf("edit at %g s: no material %q", e.Time, e.Material)
-			}
-			err = w.SetSmoothShape(m, *e.Shape)
-		} else {
-			err = w.SetParam(e.Path, e.Value)
-		}
-		if err != nil {
+		if err := w.applyEdit(e); err != nil {
 			return fmt.Errorf("edit at %g s: %w", e.Time, err)
 		}
 	}

@@ -178,13 +178,18 @@ type World struct {
 
 	Integrator Integrator
 	Probes     []Probe
-	// Edits are the changes made while running (SetParam, SetSmoothShape), in
+	// Edits are the changes made while running (SetParam, SetLaw, SetSmoothShape), in
 	// order: a state file replays them (History).
 	Edits []Edit
 	// sceneShape is, by body, the shape state before the body's first shape
 	// edit (EditSmoothShape; zero: never edited): the scene's shapes, which
 	// RestoreHistory puts back before it replays a history's edits.
 	sceneShape []body.ShapeState
+	// sceneParams are, by material pair (a ≤ b), the contact parameters
+	// before the pair's first edit while running (SetParam, SetLaw; nil:
+	// none of its own): the scene's, which RestoreHistory puts back before it
+	// replays a history's edits.
+	sceneParams map[[2]int]*ContactParams
 
 	resumed   bool // RestoreHistory set the forces and contacts (Resumed)
 	histStale bool // the bodies were put back without their history (HistoryValid)
