@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"grainlab/sim/contact"
@@ -27,6 +28,11 @@ type State struct {
 	// Reversed the polyhedron contacts it found penetrated.
 	Warm     []CDContact `json:"warm,omitempty"`
 	Reversed []CDContact `json:"reversed,omitempty"`
+	// KeMax is newmark's largest kinetic energy seen, the scale of its
+	// energy check (newmark_budget.go): a restart without it checks the
+	// next steps against a smaller allowance and can cut a step the
+	// uninterrupted run accepted.
+	KeMax float64 `json:"ke_max,omitempty"`
 }
 
 // CDContact is one contact of cd's maps: bodies, key (kind, swap, features)
@@ -82,6 +88,8 @@ func SaveState(in world.Integrator) *State {
 	switch x := in.(type) {
 	case *Variational:
 		s.Calm = x.calm
+	case *Newmark:
+		s.KeMax = x.bud.keMax
 	case *CD:
 		s.CDDt = x.Dt
 		for k, f := range x.warm {
@@ -112,6 +120,11 @@ func RestoreState(in world.Integrator, s *State, nbodies int) error {
 	switch x := in.(type) {
 	case *Variational:
 		x.calm = s.Calm
+	case *Newmark:
+		if !(s.KeMax >= 0) || math.IsInf(s.KeMax, 1) {
+			return fmt.Errorf("newmark ke_max %g: want a finite kinetic energy ≥ 0", s.KeMax)
+		}
+		x.bud.keMax = s.KeMax
 	case *CD:
 		check := func(l []CDContact) error {
 			for _, c := range l {
