@@ -65,6 +65,9 @@ type level struct {
 	hqBase   int32    // hash: index of this level's first cell in Grid.hq
 	vol      float64  // volume of the occupied cell box (cost model)
 	boxCells float64  // number of cells of the occupied cell box (cost model)
+	// rsame is the radius of every body of the level when they all have
+	// the same (oneLevel: a monodisperse set), else 0.
+	rsame float64
 }
 
 // Grid is a hierarchical linked-cell grid over bounding spheres (S0 §2.5).
@@ -499,6 +502,13 @@ func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][]
 	kc := uint(0)
 	cur := bk[0]
 	defer func() { bk[kc] = cur }()
+	// Bodies of one radius R: the test's (R + R + m2)², the same bits as
+	// (r_a + r_b + m2)² per pair, computed once.
+	same, s2 := lv.rsame > 0, 0.0
+	if same {
+		s := lv.rsame + lv.rsame + m2
+		s2 = float64(s * s)
+	}
 	for c := c0; c < c1; c++ {
 		a0, a1 := cs[c], cs[c+1]
 		if a0 == a1 {
@@ -518,25 +528,45 @@ func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][]
 			xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
 			for _, r := range rg[:nr] {
 				bs := sl[r[0]:r[1]]
+				// x_b − x_a: the same squares as x_a − x_b, and the centre
+				// of a stays in its registers (no copy a test).
+				if same {
+					for b := range bs {
+						sb := &bs[b]
+						dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
+						if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+							cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
+						}
+					}
+					continue
+				}
 				for b := range bs {
 					sb := &bs[b]
-					dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
+					dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
 					s := ra + sb.R + m2
 					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-						i, j := ia, sb.I
-						if j < i {
-							i, j = j, i
-						}
-						if k := uint(i) >> shift & (maxBuckets - 1); k != kc {
-							bk[kc], kc = cur, k
-							cur = bk[k]
-						}
-						cur = append(cur, [2]int32{i, j})
+						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
 					}
 				}
 			}
 		}
 	}
+}
+
+// dropPair appends the pair {a, b} as (min, max) to cur, the slice of
+// bucket kc (halfCells' current bucket), after switching to the lower
+// body's bucket (bits shift… of its index) when that is another: it
+// returns the current bucket's slice and number.
+func dropPair(bk *[maxBuckets][][2]int32, cur [][2]int32, kc uint, a, b int32, shift uint) ([][2]int32, uint) {
+	i, j := a, b
+	if j < i {
+		i, j = j, i
+	}
+	if k := uint(i) >> shift & (maxBuckets - 1); k != kc {
+		bk[kc], kc = cur, k
+		cur = bk[k]
+	}
+	return append(cur, [2]int32{i, j}), kc
 }
 
 // crossLevel appends the overlapping pairs between fine level F and coarse level C.

@@ -44,7 +44,9 @@ const (
 type rowPart struct {
 	bk         [maxBuckets][][2]int32 // phaseHalf: the part's pairs by bucket
 	lo, hi     geom.Vec3
-	rmin, rmax float64
+	rmin, rmax float64 // of r + margin
+	r0         float64 // the radius of the part's first body
+	one        bool    // every body of the part has radius r0
 	ok         bool
 	_          [64]byte
 }
@@ -120,7 +122,7 @@ func (g *Grid) runPart(p int) {
 	switch g.phase {
 	case phaseScan:
 		pt := &g.part[p]
-		pt.lo, pt.hi, pt.rmin, pt.rmax, pt.ok = scanRange(g.rowC[lo:hi], g.rowR[lo:hi], g.rowM2/2)
+		pt.lo, pt.hi, pt.rmin, pt.rmax, pt.r0, pt.one, pt.ok = scanRange(g.rowC[lo:hi], g.rowR[lo:hi], g.rowM2/2)
 	case phaseCells:
 		g.cellRange(lo, hi)
 	case phaseSlots:
@@ -170,24 +172,32 @@ func (g *Grid) sortBucket(b int) {
 }
 
 // scanRange returns the bounding box of the centres, the smallest and
-// largest inflated radius r + margin, and whether every body is valid.
-func scanRange(centers []geom.Vec3, radii []float64, margin float64) (lo, hi geom.Vec3, rmin, rmax float64, ok bool) {
+// largest inflated radius r + margin, the first body's radius r0 and
+// whether every radius is r0 (one), and whether every body is valid.
+func scanRange(centers []geom.Vec3, radii []float64, margin float64) (lo, hi geom.Vec3, rmin, rmax, r0 float64, one, ok bool) {
 	lo = geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
 	hi = lo.Neg()
 	rmin, rmax = math.Inf(1), 0
 	radii = radii[:len(centers)]
+	one = true
+	if len(radii) > 0 {
+		r0 = radii[0]
+	}
 	for i, c := range centers {
 		r := radii[i]
 		if !validBody(c, r) {
-			return lo, hi, rmin, rmax, false
+			return lo, hi, rmin, rmax, r0, false, false
 		}
 		lo = lo.Min(c)
 		hi = hi.Max(c)
+		if r != r0 {
+			one = false
+		}
 		r += margin
 		rmin = min(rmin, r)
 		rmax = max(rmax, r)
 	}
-	return lo, hi, rmin, rmax, true
+	return lo, hi, rmin, rmax, r0, one, true
 }
 
 // cellRange sets the cells of bodies lo…hi−1 of the single dense level 0.
@@ -224,6 +234,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.fork(phaseScan, rowParts)
 	lo, hi := g.part[0].lo, g.part[0].hi
 	rmin, rmax := g.part[0].rmin, g.part[0].rmax
+	r0, one := g.part[0].r0, true
 	for p := range g.part {
 		pt := &g.part[p]
 		if !pt.ok {
@@ -231,6 +242,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		}
 		lo, hi = lo.Min(pt.lo), hi.Max(pt.hi)
 		rmin, rmax = min(rmin, pt.rmin), max(rmax, pt.rmax)
+		one = one && pt.one && (pt.r0 == r0 || pt.lo.X > pt.hi.X) // (an empty part has no body)
 	}
 	// One level: every inflated radius in the median's binade, so that
 	// Pairs' bulk is every body and h0 their largest diameter.
@@ -253,6 +265,9 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		}
 	}
 	lv := level{L: 0, h: h, inv: 1 / h, rmax: rmax, n: int32(n), dense: true}
+	if one { // one radius (valid bodies: r > 0)
+		lv.rsame = r0
+	}
 	// The occupied cells: cellCoord is monotone, so the bounds' cells.
 	lv.qmax = [3]int64{cellCoord(hi.X-lo.X, lv.inv), cellCoord(hi.Y-lo.Y, lv.inv), cellCoord(hi.Z-lo.Z, lv.inv)}
 	dx, dy, dz := lv.qmax[0]+1, lv.qmax[1]+1, lv.qmax[2]+1

@@ -174,16 +174,28 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X, c := s.X, &l.Class[0]
 	cut2 := c.Cut2
-	for k := range P {
-		p := &P[k]
-		xa, xb := &X[p.I], &X[p.J]
-		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
-		if !(dist2(dx, dy, dz) < cut2) { // overlap's cut-off test
-			continue
-		}
-		n, epot = l.hookeTouch(s, c, p, lo+k, r, n, epot)
+	for k := within(P, X, 0, cut2); k < len(P); k = within(P, X, k+1, cut2) {
+		n, epot = l.hookeTouch(s, c, &P[k], lo+k, r, n, epot)
 	}
 	return n, epot
+}
+
+// within returns the first pair k ≥ k0 of P whose centres (in X) lie
+// within the cut-off, |x_I − x_J|² < cut2 (overlap's test), or len(P): the
+// scan of hookeRowsOne, whose call of hookeTouch stays out of the loop (a
+// loop holding the call kept its values across it: 30 instructions a
+// pair). Not inlined: on its own, the loop keeps every value in a
+// register.
+//
+//go:noinline
+func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
+	for n, p := range P[k:] {
+		xa, xb := &X[p.I], &X[p.J]
+		if dist2(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z) < cut2 {
+			return k + n
+		}
+	}
+	return len(P)
 }
 
 // Smooth evaluates the general smooth law of each pair (laws[Law[k]]:
