@@ -77,7 +77,7 @@ func TestCompareGhost(t *testing.T) {
 				select {
 				case msg := <-w.shots:
 					t.Log(msg)
-				case <-time.After(10 * time.Second):
+				case <-time.After(60 * time.Second):
 				}
 			}
 			cam := render.NewCamera()

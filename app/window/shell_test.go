@@ -106,8 +106,10 @@ func TestFirstViewHint(t *testing.T) {
 		band := image.Rect(0, wh-ui.TimeBarHeight-24-60, free, wh-ui.TimeBarHeight-24)
 		before := hintPixels(img, band)
 		w.key(glfw.KeySpace, 0, glfw.Press, 0)
-		// until the run has played and taken a step (the event fires then)
-		for i := 0; i < 200 && !(w.loop.State().Playing && w.loop.State().Snap.Stats.Step > 0); i++ {
+		// until the run has played and taken a step (the event fires then):
+		// a deadline, not a count of short sleeps, so that a loaded machine
+		// that takes its first step late does not fail the test
+		for end := time.Now().Add(60 * time.Second); time.Now().Before(end) && !(w.loop.State().Playing && w.loop.State().Snap.Stats.Step > 0); {
 			w.loop.Sync(time.Second)
 			time.Sleep(5 * time.Millisecond)
 		}

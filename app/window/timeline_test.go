@@ -115,7 +115,7 @@ func TestWindowTimeline(t *testing.T) {
 					return nil
 				}
 				return readPNG(t, p)
-			case <-time.After(10 * time.Second):
+			case <-time.After(60 * time.Second):
 				fail("no screenshot")
 				return nil
 			}

@@ -78,7 +78,7 @@ func TestWindowSmoothScene(t *testing.T) {
 			select {
 			case msg := <-w.shots:
 				t.Log(msg)
-			case <-time.After(10 * time.Second):
+			case <-time.After(60 * time.Second):
 			}
 		}
 	})

@@ -174,7 +174,7 @@ func TestWindowInteraction(t *testing.T) {
 			} else {
 				t.Log(msg)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(60 * time.Second):
 			fail("no screenshot written")
 		}
 	})
