@@ -229,7 +229,7 @@ func surfaceDist(a, b *Posed) float64 {
 // are farther apart than g (brute force over every feature pair), on
 // random close poses of tetrapods and cubes with g up to 0.2 m; and the
 // proof is not vacuous (it holds at a good share of the poses, some within
-// 10% of g).
+// 10% of g); not finite poses never prove.
 func TestApartAlongCentresSound(t *testing.T) {
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
 	if err != nil {
@@ -273,6 +273,23 @@ func TestApartAlongCentresSound(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Not finite poses never prove: a NaN rotation (every vertex NaN), a
+	// NaN vertex, an infinite centre.
+	var a, b Posed
+	a.Update(tet, geom.V(0, 0, 0), geom.Quat{W: math.NaN()}, false)
+	b.Update(tet, geom.V(10, 0, 0), geom.Quat{W: 1}, false)
+	if apartAlongCentres(&a, &b, 0.01) || apartAlongCentres(&b, &a, 0.01) {
+		t.Fatal("proved apart with a NaN rotation")
+	}
+	a.Update(tet, geom.V(0, 0, 0), geom.Quat{W: 1}, false)
+	a.V[3].X = math.NaN()
+	if apartAlongCentres(&a, &b, 0.01) || apartAlongCentres(&b, &a, 0.01) {
+		t.Fatal("proved apart with a NaN vertex")
+	}
+	b.Update(tet, geom.V(math.Inf(1), 0, 0), geom.Quat{W: 1}, false)
+	if apartAlongCentres(&a, &b, 0.01) || apartAlongCentres(&b, &a, 0.01) {
+		t.Fatal("proved apart with an infinite centre")
 	}
 	if proved < trials/4 || close < 20 {
 		t.Fatalf("proved %d times (%d within 10%% of g) in %d poses: the test checks little", proved, close, trials)

@@ -355,7 +355,9 @@ func (c *Cache) build(a, b *Posed, gbar, margin float64, s *Scratch, prove bool)
 	c.swp.on = false
 	c.Builds++
 	g := gbar + margin
-	if prove && apartAlongCentres(a, b, g) {
+	// nearPair's box test first (it rejects at once), then the proof,
+	// then the near sets.
+	if prove && a.Box.Inflate(g).Overlaps(b.Box.Inflate(g)) && apartAlongCentres(a, b, g) {
 		return // no feature pair within g: nothing to list
 	}
 	na, nb, ok := nearPair(a, b, g, s)
@@ -397,15 +399,29 @@ func apartAlongCentres(a, b *Posed, g float64) bool {
 		return false // centres too close (or not finite): not worth the test
 	}
 	nx, ny, nz := dx/l, dy/l, dz/l
-	ha := math.Inf(-1)
+	// Plain comparisons (no call, no NaN handling per vertex: math's max
+	// and min cost more than the dot product); a NaN coordinate is caught
+	// by the sums s, which a NaN turns NaN.
+	ha, sa := math.Inf(-1), 0.0
 	for i := range a.V {
 		v := &a.V[i]
-		ha = max(ha, v.X*nx+v.Y*ny+v.Z*nz)
+		d := v.X*nx + v.Y*ny + v.Z*nz
+		sa += d
+		if d > ha {
+			ha = d
+		}
 	}
-	hb := math.Inf(1)
+	hb, sb := math.Inf(1), 0.0
 	for i := range b.V {
 		v := &b.V[i]
-		hb = min(hb, v.X*nx+v.Y*ny+v.Z*nz)
+		d := v.X*nx + v.Y*ny + v.Z*nz
+		sb += d
+		if d < hb {
+			hb = d
+		}
+	}
+	if sa != sa || sb != sb {
+		return false
 	}
 	m := 0.0 // the largest coordinate magnitude of both boxes
 	for _, p := range [...]*geom.Vec3{&a.Box.Min, &a.Box.Max, &b.Box.Min, &b.Box.Max} {
