@@ -330,8 +330,15 @@ func thetaBound(s float64) float64 {
 	return math.Pi * s
 }
 
-// Build lists the feature pairs of a and b within gbar + margin.
+// Build lists the feature pairs of a and b within gbar + margin (none when
+// apartAlongCentres proves the bodies farther apart than that).
 func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
+	c.build(a, b, gbar, margin, s, true)
+}
+
+// build is Build; prove false lists by the listing's tests alone, without
+// apartAlongCentres's proof (tests: AnyWithin's answer).
+func (c *Cache) build(a, b *Posed, gbar, margin float64, s *Scratch, prove bool) {
 	c.revokeLease()
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
@@ -348,6 +355,11 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.swp.on = false
 	c.Builds++
 	g := gbar + margin
+	// nearPair's box test first (it rejects at once), then the proof,
+	// then the near sets.
+	if prove && a.Box.Inflate(g).Overlaps(b.Box.Inflate(g)) && apartAlongCentres(a, b, g) {
+		return // no feature pair within g: nothing to list
+	}
 	na, nb, ok := nearPair(a, b, g, s)
 	if !ok {
 		return
@@ -361,6 +373,61 @@ func (c *Cache) Build(a, b *Posed, gbar, margin float64, s *Scratch) {
 	c.setListed()
 	c.dists(a, b)
 	c.setDmin()
+}
+
+// apartAlongCentres reports whether a and b are proved farther apart than
+// g along the line of their centres: with n = (x_B − x_A)/|x_B − x_A|,
+// every vertex of A has p·n ≤ h_A and every vertex of B has q·n ≥ h_B, and
+// h_B − h_A > g. The vertices span each body's convex hull, so every point
+// of B lies beyond every point of A by more than g along n, and every
+// pair of points by more than g in distance (|q − p| ≥ (q − p)·n): no
+// feature pair can be within g (a separating axis of the two hulls, S0
+// §2.5's second level proved empty at once). The margin covers rounding:
+// each dot product is within 4ε·|v| of its exact value (|n| ≤ 1 + 2ε), so
+// 1e-12 of the largest coordinate of both boxes (+1e-300) and 1e-12 of g
+// are far above it. Not finite inputs never prove (a NaN in h_A or h_B
+// fails the comparison). A Build proved empty this way lists nothing where
+// the listing's box-and-plane test for vertex–face pairs might list a pair
+// farther than g (the band around a face's plane reaches beyond the
+// triangle): such a pair cannot come within ḡ while the list is valid
+// (Stale's bound keeps every point pair's distance within the margin of
+// its value at the build), so the contacts are the same.
+func apartAlongCentres(a, b *Posed, g float64) bool {
+	dx, dy, dz := b.X.X-a.X.X, b.X.Y-a.X.Y, b.X.Z-a.X.Z
+	l := math.Sqrt(dx*dx + dy*dy + dz*dz)
+	if !(l > g) {
+		return false // centres too close (or not finite): not worth the test
+	}
+	nx, ny, nz := dx/l, dy/l, dz/l
+	// Plain comparisons (no call, no NaN handling per vertex: math's max
+	// and min cost more than the dot product); a NaN coordinate is caught
+	// by the sums s, which a NaN turns NaN.
+	ha, sa := math.Inf(-1), 0.0
+	for i := range a.V {
+		v := &a.V[i]
+		d := v.X*nx + v.Y*ny + v.Z*nz
+		sa += d
+		if d > ha {
+			ha = d
+		}
+	}
+	hb, sb := math.Inf(1), 0.0
+	for i := range b.V {
+		v := &b.V[i]
+		d := v.X*nx + v.Y*ny + v.Z*nz
+		sb += d
+		if d < hb {
+			hb = d
+		}
+	}
+	if sa != sa || sb != sb {
+		return false
+	}
+	m := 0.0 // the largest coordinate magnitude of both boxes
+	for _, p := range [...]*geom.Vec3{&a.Box.Min, &a.Box.Max, &b.Box.Min, &b.Box.Max} {
+		m = max(m, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
+	}
+	return hb-ha > g*(1+1e-12)+1e-12*m+1e-300
 }
 
 // dists fills dvf … dvv with a lower bound of the distance at the build

@@ -1,7 +1,10 @@
 package contact
 
 // AnyWithin reports whether some feature pair of a and b lies within d:
-// whether Build(a, b, d, 0, s) would list any feature pair (Empty false).
+// whether Build(a, b, d, 0, s) would list any feature pair (Empty false)
+// by its listing's tests alone (Build may also prove the lists empty at
+// once, apartAlongCentres, where the vertex–face band test would list a
+// pair farther than d).
 // It runs Build's listings (the same tests on the same near sets) but each
 // stops at its first pair, cheapest first, and nothing is kept: a
 // certificate that no point of one surface is within d of the other (a

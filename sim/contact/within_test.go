@@ -12,7 +12,8 @@ import (
 // AnyWithin gives Build's answer: on random poses of two tetrapods (and of
 // a cube and a tetrapod) whose centres are 0.2 R to 2.2 R apart, for reaches
 // from 0.1 mm to 1 m, AnyWithin(a, b, d) is true exactly when Build(a, b,
-// d, 0) lists some feature pair; both answers must occur often, and near
+// d, 0) lists some feature pair by its listing alone (build without the
+// hull proof); both answers must occur often, and near
 // the boundary (reaches just above and below the least listed distance).
 func TestAnyWithinMatchesBuild(t *testing.T) {
 	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
@@ -29,7 +30,7 @@ func TestAnyWithinMatchesBuild(t *testing.T) {
 	yes, no, cases := 0, 0, 0
 	check := func(a, b *Posed, d float64) {
 		t.Helper()
-		c.Build(a, b, d, 0, &s)
+		c.build(a, b, d, 0, &s, false)
 		want := !c.Empty()
 		if got := AnyWithin(a, b, d, &s2); got != want {
 			t.Fatalf("case %d, reach %g: AnyWithin %v, Build's lists non-empty %v", cases, d, got, want)
@@ -52,7 +53,7 @@ func TestAnyWithinMatchesBuild(t *testing.T) {
 		check(&a, &b, d)
 		// Near the boundary: the least listed distance at a wide reach, and
 		// reaches just around it.
-		c.Build(&a, &b, 1, 0, &s)
+		c.build(&a, &b, 1, 0, &s, false)
 		if m := c.dmin; m > 1e-6 && m < 1 {
 			check(&a, &b, m*(1-1e-9))
 			check(&a, &b, m*(1+1e-9))
