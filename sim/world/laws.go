@@ -8,6 +8,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/snap"
 )
 
 // Solver stage 2, the interface laws of every active contact — normal
@@ -140,10 +141,16 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	}
 	s.pairs = pairs
 	s.bad.Store(false)
+	if s.stats { // the statistics' contact sums start where sumStats's do
+		s.tally = contactTally{pc: 0.0 + w.bondEnergy()}
+	}
 	t0 := time.Now()
 	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
 	s.pairs = nil
+	if s.stats {
+		s.gen = w.gen + 1
+	}
 	return s.bad.Load()
 }
 
@@ -160,6 +167,9 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 			}
 			if s.then != nil { // range k is summed: its bodies' own terms (part k)
 				w.afterSums(k, lo, hi)
+			}
+			if k == 0 && s.stats { // the statistics' contact sums (range 0: shorter by their weight)
+				s.tally.add(s.pairs)
 			}
 		}
 	}
@@ -306,6 +316,43 @@ type contactSums struct {
 	run   func(_, k, _ int)
 	// then: Eval.Then, run after the sums (nil: none).
 	then func(i int)
+	// stats: range 0 also sums the statistics' contact terms over every
+	// pair into tally (Evaluate with Then on two or more workers), which
+	// Commit's Below hands to sumStats while gen is w.gen+1.
+	stats bool
+	tally contactTally
+	gen   uint64
+}
+
+// contactTally is the statistics' contact part: Stats.PotentialContact's
+// sum (pc: 0, the bonds' energy, then each active contact's Epot in pair
+// order — sumStats's operations in its order, so the same bits), the
+// contacts, the suppressed ones and the active ones by kind.
+type contactTally struct {
+	pc                   float64
+	contacts, suppressed int
+	byKind               [snap.NumContactKinds]int
+}
+
+// add adds the contacts of pairs (in pair order: each pair's evaluated
+// list, which Commit makes the accepted one unchanged) to t, the sums in
+// locals as in sumStats.
+func (t *contactTally) add(pairs []*pairEntry) {
+	pc, contacts, suppressed, byKind := t.pc, t.contacts, t.suppressed, t.byKind
+	for _, e := range pairs {
+		cs := e.cur
+		contacts += len(cs)
+		for k := range cs {
+			c := &cs[k]
+			if !c.Active() {
+				suppressed++
+				continue
+			}
+			byKind[c.Kind]++
+			pc += c.Epot
+		}
+	}
+	t.pc, t.contacts, t.suppressed, t.byKind = pc, contacts, suppressed, byKind
 }
 
 // afterSums runs, for bodies [lo, hi) whose sums are complete, Eval.Then,
@@ -330,8 +377,16 @@ const (
 	bodyWeightThen = 13
 )
 
+// tallyShare is the statistics' contact sums' weight in split: a contact
+// side's sum in accumulatePair is ≈ 65 instructions, the tally's walk ≈ 21
+// a contact (two sides), so about a sixth of the sides.
+const tallyShare = 6
+
 // split sets bounds for n bodies and nw ranges, each body weighing its
-// contact sides plus bodyWeightThen when s.then is set (bodyWeight when not).
+// contact sides plus bodyWeightThen when s.then is set (bodyWeight when not);
+// with s.stats range 0 also runs the statistics' contact sums (contactTally),
+// weighing tallyShare of the contact sides, and takes that much less of the
+// bodies.
 func (s *contactSums) split(n, nw int) {
 	wb := int64(bodyWeight)
 	if s.then != nil {
@@ -344,11 +399,16 @@ func (s *contactSums) split(n, nw int) {
 		s.bounds = make([]int32, nw+1)
 	}
 	s.bounds = s.bounds[:nw+1]
-	total := int64(n) * wb
+	total, sides := int64(n)*wb, int64(0)
 	for _, c := range s.sides {
-		total += int64(c)
+		sides += int64(c)
 	}
+	total += sides
 	k, acc := 1, int64(0)
+	if s.stats { // range 0's extra work, counted before its first body
+		acc = sides / tallyShare
+		total += acc
+	}
 	for i, c := range s.sides {
 		acc += int64(c) + wb
 		for k < nw && acc*int64(nw) >= total*int64(k) {
@@ -465,13 +525,14 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	r.Ran = o.Then != nil && !w.flipped && r.NightOwls == 0
+	w.sums.gen = 0
 	if r.Ran {
 		w.bodyTerms()
 		w.bound.speedsReset(w)
-		w.sums.then = o.Then
+		w.sums.then, w.sums.stats = o.Then, true
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
-	w.sums.then = nil
+	w.sums.then, w.sums.stats = nil, false
 	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
@@ -644,7 +705,12 @@ func (w *World) commitBelow(limit float64) float64 {
 	lv.visit = true
 	w.commit(nil, false, false)
 	lv.visit = false
-	w.sumStats()
+	if s := &w.sums; s.gen == w.gen+1 { // the accumulation's pass summed the contacts
+		s.gen = 0
+		w.sumStatsWith(&s.tally)
+	} else {
+		w.sumStats()
+	}
 	return w.boundEnd(limit, t0)
 }
 

@@ -145,7 +145,13 @@ func (w *World) bodyTerm(i int) {
 // same operations in the same order as adding into the fields — 0, then
 // each body's terms in body order, the bonds' energy, each contact's in
 // pair order — so the same bits.
-func (w *World) sumStats() {
+func (w *World) sumStats() { w.sumStatsWith(nil) }
+
+// sumStatsWith is sumStats with the contacts' part from t when not nil (the
+// accumulation's pass summed them, contactSums.tally, on the contacts that
+// Commit has just accepted unchanged): the same operations in the same
+// order, so the same bits, without the serial walk.
+func (w *World) sumStatsWith(t *contactTally) {
 	s := &w.Stats
 	kin, pg := 0.0, 0.0
 	en := w.energy[:len(w.Bodies)]
@@ -164,6 +170,12 @@ func (w *World) sumStats() {
 		s.Contacts, s.Suppressed = sp.contacts, 0
 		s.ByKind = [snap.NumContactKinds]int{}
 		s.ByKind[snap.SQ] = sp.contacts
+		return
+	}
+	if t != nil {
+		s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, t.pc
+		s.Contacts, s.Suppressed = t.contacts-t.suppressed, t.suppressed
+		s.ByKind = t.byKind
 		return
 	}
 	var byKind [snap.NumContactKinds]int
