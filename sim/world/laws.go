@@ -131,14 +131,15 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 		return bad
 	}
 	s := &w.sums
-	s.split(len(w.Bodies), nw)
 	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		s.size(len(w.Bodies))
 		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
 		if s.then != nil {
 			w.afterSums(k, 0, len(w.Bodies))
 		}
 		return bad
 	}
+	s.plan(len(w.Bodies), nw)
 	s.pairs = pairs
 	s.bad.Store(false)
 	if s.stats { // the statistics' contact sums start where sumStats's do
@@ -148,6 +149,7 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
 	s.pairs = nil
+	s.nextOK = true
 	if s.stats {
 		s.gen = w.gen + 1
 	}
@@ -168,8 +170,12 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 			if s.then != nil { // range k is summed: its bodies' own terms (part k)
 				w.afterSums(k, lo, hi)
 			}
-			if k == 0 && s.stats { // the statistics' contact sums (range 0: shorter by their weight)
-				s.tally.add(s.pairs)
+			if k == 0 { // range 0's extra work (it is shorter by its weight)
+				if s.stats { // the statistics' contact sums
+					s.tally.add(s.pairs)
+				}
+				// The next pass's ranges, from this one's counts' predecessor.
+				s.next = s.boundsOf(s.next, s.old, len(s.old), len(s.bounds)-1)
 			}
 		}
 	}
@@ -308,6 +314,12 @@ func (w *World) accumulateSmooth(e *pairEntry, a, b *body.Body, inA, inB bool) (
 type contactSums struct {
 	sides  []int32
 	bounds []int32
+	// The ranges are planned one pass ahead, off the caller (plan): range
+	// 0 of a pass sets next from old, the counts of the pass before (sides
+	// and old alternate), for the next pass when its nextKey holds.
+	old, next []int32
+	nextKey   splitKey
+	nextOK    bool
 	// The pass (run, made once for owner) and what it reads and reports:
 	// the pairs to sum, a body with a non-finite sum.
 	pairs []*pairEntry
@@ -322,6 +334,37 @@ type contactSums struct {
 	stats bool
 	tally contactTally
 	gen   uint64
+}
+
+// splitKey is what a pass's ranges depend on besides the counts: the
+// bodies, the workers and the extra work of range 0 and of each body.
+type splitKey struct {
+	n, nw       int
+	then, stats bool
+}
+
+// size readies the counts for n bodies (none yet when n changed).
+func (s *contactSums) size(n int) {
+	if len(s.sides) != n || len(s.old) != n {
+		s.sides, s.old = make([]int32, n), make([]int32, n)
+		s.nextOK = false
+	}
+}
+
+// plan sets bounds for a pass on n bodies and nw workers — the ones the
+// last pass planned when they are for the same key, else split's from the
+// last counts — and readies the pass to count into the other buffer
+// while its range 0 plans the next one. Any split gives the same sums.
+func (s *contactSums) plan(n, nw int) {
+	s.size(n)
+	key := splitKey{n, nw, s.then != nil, s.stats}
+	if s.nextOK && s.nextKey == key && len(s.next) == nw+1 {
+		s.bounds, s.next = s.next, s.bounds
+	} else {
+		s.split(n, nw)
+	}
+	s.nextOK, s.nextKey = false, key
+	s.sides, s.old = s.old, s.sides
 }
 
 // contactTally is the statistics' contact part: Stats.PotentialContact's
@@ -379,8 +422,13 @@ const (
 
 // tallyShare is the statistics' contact sums' weight in split: a contact
 // side's sum in accumulatePair is ≈ 65 instructions, the tally's walk ≈ 21
-// a contact (two sides), so about a sixth of the sides.
-const tallyShare = 6
+// a contact (two sides), so about a sixth of the sides. planShare: range
+// 0's planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs
+// a third of a side per body.
+const (
+	tallyShare = 6
+	planShare  = 3
+)
 
 // split sets bounds for n bodies and nw ranges, each body weighing its
 // contact sides plus bodyWeightThen when s.then is set (bodyWeight when not);
@@ -388,38 +436,50 @@ const tallyShare = 6
 // weighing tallyShare of the contact sides, and takes that much less of the
 // bodies.
 func (s *contactSums) split(n, nw int) {
+	if len(s.sides) != n {
+		s.sides = make([]int32, n) // no counts yet: as many bodies per range
+	}
+	s.bounds = s.boundsOf(s.bounds, s.sides, n, nw)
+}
+
+// boundsOf returns dst (grown to nw+1) set to split's bounds from the
+// counts sides of n bodies; range 0 also weighs its extra work (the
+// statistics' contact sums with s.stats, the next pass's planning on two
+// or more workers).
+func (s *contactSums) boundsOf(dst, sides []int32, n, nw int) []int32 {
 	wb := int64(bodyWeight)
 	if s.then != nil {
 		wb = bodyWeightThen
 	}
-	if len(s.sides) != n {
-		s.sides = make([]int32, n) // no counts yet: as many bodies per range
+	if cap(dst) < nw+1 {
+		dst = make([]int32, nw+1)
 	}
-	if cap(s.bounds) < nw+1 {
-		s.bounds = make([]int32, nw+1)
+	dst = dst[:nw+1]
+	total, all := int64(n)*wb, int64(0)
+	for _, c := range sides {
+		all += int64(c)
 	}
-	s.bounds = s.bounds[:nw+1]
-	total, sides := int64(n)*wb, int64(0)
-	for _, c := range s.sides {
-		sides += int64(c)
-	}
-	total += sides
+	total += all
 	k, acc := 1, int64(0)
 	if s.stats { // range 0's extra work, counted before its first body
-		acc = sides / tallyShare
-		total += acc
+		acc = all / tallyShare
 	}
-	for i, c := range s.sides {
+	if nw > 1 {
+		acc += int64(n) / planShare
+	}
+	total += acc
+	for i, c := range sides {
 		acc += int64(c) + wb
 		for k < nw && acc*int64(nw) >= total*int64(k) {
-			s.bounds[k] = int32(i + 1)
+			dst[k] = int32(i + 1)
 			k++
 		}
 	}
 	for ; k <= nw; k++ {
-		s.bounds[k] = int32(n)
+		dst[k] = int32(n)
 	}
-	s.bounds[0] = 0
+	dst[0] = 0
+	return dst
 }
 
 // The solver stages, in the order a step runs them (docs/ARCHITECTURE.md
