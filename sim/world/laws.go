@@ -421,12 +421,15 @@ const (
 )
 
 // tallyShare is the statistics' contact sums' weight in split: a contact
-// side's sum in accumulatePair is ≈ 65 instructions, the tally's walk ≈ 21
-// a contact (two sides), so about a sixth of the sides. planShare: range
-// 0's planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs
-// a third of a side per body.
+// side's sum in accumulatePair is ≈ 65 instructions and the tally's walk
+// ≈ 21 a contact (two sides), a sixth of the sides in instructions, but the
+// walk loads every contact and takes about twice that in time (the
+// collapse's crew traces, each range timed run first and run second: range
+// 0 was 2.5 µs longer with a sixth), so a third. planShare: range 0's
+// planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs a
+// third of a side per body.
 const (
-	tallyShare = 6
+	tallyShare = 3
 	planShare  = 3
 )
 
