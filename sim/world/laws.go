@@ -171,8 +171,10 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 				w.afterSums(k, lo, hi)
 			}
 			if k == 0 { // range 0's extra work (it is shorter by its weight)
-				if s.stats { // the statistics' contact sums
+				if s.stats { // the statistics' contact sums; the bodies' terms of range 0
 					s.tally.add(s.pairs)
+					s.tally.kin, s.tally.pg = w.sumBodyTerms(0, 0, lo, hi)
+					s.tally.upTo = hi
 				}
 				// The next pass's ranges, from this one's counts' predecessor.
 				s.next = s.boundsOf(s.next, s.old, len(s.old), len(s.bounds)-1)
@@ -367,14 +369,19 @@ func (s *contactSums) plan(n, nw int) {
 	s.sides, s.old = s.old, s.sides
 }
 
-// contactTally is the statistics' contact part: Stats.PotentialContact's
-// sum (pc: 0, the bonds' energy, then each active contact's Epot in pair
-// order — sumStats's operations in its order, so the same bits), the
-// contacts, the suppressed ones and the active ones by kind.
+// contactTally is the statistics' part that range 0 sums in the
+// accumulation's pass: Stats.PotentialContact's sum (pc: 0, the bonds'
+// energy, then each active contact's Epot in pair order — sumStats's
+// operations in its order, so the same bits), the contacts, the
+// suppressed ones and the active ones by kind, and the body sums' prefix.
 type contactTally struct {
 	pc                   float64
 	contacts, suppressed int
 	byKind               [snap.NumContactKinds]int
+	// kin, pg: the statistics' body sums over the bodies [0, upTo) (range
+	// 0's, after its bodies' terms), which sumStats carries on.
+	kin, pg float64
+	upTo    int
 }
 
 // add adds the contacts of pairs (in pair order: each pair's evaluated

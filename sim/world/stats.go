@@ -153,15 +153,11 @@ func (w *World) sumStats() { w.sumStatsWith(nil) }
 // order, so the same bits, without the serial walk.
 func (w *World) sumStatsWith(t *contactTally) {
 	s := &w.Stats
-	kin, pg := 0.0, 0.0
-	en := w.energy[:len(w.Bodies)]
-	for i, b := range w.Bodies {
-		if b.Fixed {
-			continue
-		}
-		kin += en[i][0]
-		pg -= en[i][1]
+	kin, pg, from := 0.0, 0.0, 0
+	if t != nil { // the bodies before t.upTo summed in the pass, in order
+		kin, pg, from = t.kin, t.pg, t.upTo
 	}
+	kin, pg = w.sumBodyTerms(kin, pg, from, len(w.Bodies))
 	pc := 0.0
 	pc += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {
@@ -203,6 +199,22 @@ func (w *World) sumStatsWith(t *contactTally) {
 	s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, pc
 	s.Contacts, s.Suppressed = contacts-suppressed, suppressed
 	s.ByKind = byKind
+}
+
+// sumBodyTerms adds the statistics' terms of the movable bodies [lo, hi),
+// in body order, to the kinetic energy kin and to −pg (sumStats's order:
+// 0, then each body's; a prefix of the bodies summed first, from 0, is
+// the same sum carried on).
+func (w *World) sumBodyTerms(kin, pg float64, lo, hi int) (float64, float64) {
+	en := w.energy[lo:hi]
+	for i, b := range w.Bodies[lo:hi] {
+		if b.Fixed {
+			continue
+		}
+		kin += en[i][0]
+		pg -= en[i][1]
+	}
+	return kin, pg
 }
 
 // sumEachContact is sumStats's walk of every contact (EachContact) when
