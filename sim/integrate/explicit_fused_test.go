@@ -101,7 +101,7 @@ func TestFusedExplicitSameBitsWithRejections(t *testing.T) {
 			}
 			sa, sb := a.Stats, b.Stats
 			if sa.Kinetic != sb.Kinetic || sa.PotentialGravity != sb.PotentialGravity || sa.PotentialContact != sb.PotentialContact ||
-				sa.Contacts != sb.Contacts || sa.Rejected != sb.Rejected || sa.NightOwls != sb.NightOwls || a.Dt != b.Dt {
+				sa.Contacts != sb.Contacts || sa.Suppressed != sb.Suppressed || sa.ByKind != sb.ByKind || sa.Rejected != sb.Rejected || sa.NightOwls != sb.NightOwls || a.Dt != b.Dt {
 				t.Fatalf("workers %d, step %d: stats differ: %+v / %+v", workers, step, sa, sb)
 			}
 		}

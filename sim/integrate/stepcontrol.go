@@ -231,12 +231,16 @@ func travelTerm(b *body.Body, h float64) float64 {
 // World.StableDtBelow (explicit's step control) the bodies' speed and
 // acceleration terms are those it computed (World.TravelCurrent, World.BodyTravel: the same
 // operations on the same state, so the same bits) and the search is a
-// serial pass over them; otherwise the terms are computed, the bodies
-// split over the world's workers.
+// serial pass over them, skipped when the world's bound of those terms
+// (World.TravelFloor) is not below the limit; otherwise the terms are
+// computed, the bodies split over the world's workers.
 func travelDtBelow(w *world.World, reach, limit float64) float64 {
 	h := reach * w.VerletSkin()
 	below := false
 	if w.TravelCurrent() {
+		if w.TravelFloor(h) >= limit { // no body's term below the limit: the walk would find none
+			return limit
+		}
 		for i, b := range w.Bodies {
 			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 				continue

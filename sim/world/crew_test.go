@@ -171,17 +171,22 @@ func TestCrewGuidedBatches(t *testing.T) {
 }
 
 // contactSums.split tiles the bodies with one range per worker, each range
-// holding about the same count of contact sides plus bodies: within the
-// largest single body's weight of the mean.
+// holding about the same count of contact sides plus bodies, range 0's
+// extra work included (the next pass's planning, n/planShare on two or
+// more workers): within the largest single body's weight of the mean.
 func TestContactSumsSplit(t *testing.T) {
 	var s contactSums
-	s.split(10, 3) // no counts yet: bodies shared evenly
-	if want := []int32{0, 4, 7, 10}; !slices.Equal(s.bounds, want) {
+	s.split(10, 3) // no counts yet: bodies shared evenly, range 0 less by 10/3
+	if want := []int32{0, 2, 6, 10}; !slices.Equal(s.bounds, want) {
 		t.Fatalf("even split %v, want %v", s.bounds, want)
 	}
 	for _, nw := range []int{1, 2, 3, 7} {
 		s.sides = make([]int32, 305)
-		total, heaviest := int64(0), int64(0)
+		extra := int64(0)
+		if nw > 1 {
+			extra = 305 / planShare
+		}
+		total, heaviest := extra, int64(0)
 		for i := range s.sides {
 			s.sides[i] = int32((i * 7919) % 23)
 			if i > 250 {
@@ -196,6 +201,9 @@ func TestContactSumsSplit(t *testing.T) {
 		}
 		for k := 0; k < nw; k++ {
 			w := int64(0)
+			if k == 0 {
+				w = extra
+			}
 			for _, c := range s.sides[s.bounds[k]:s.bounds[k+1]] {
 				w += int64(c) + 1
 			}

@@ -27,6 +27,7 @@ var (
 	traceOut  *bufio.Writer
 	traceLast int64
 	traceBuf  []float32
+	traceFlip bool
 )
 
 func init() {
@@ -47,11 +48,25 @@ func traceRun(n int, body func(k, lo, hi int)) bool {
 		return false
 	}
 	gap := nanotime() - traceLast
-	traceBuf = traceBuf[:0]
-	for i := 0; i < n; i++ {
+	traceBuf = append(traceBuf[:0], make([]float32, n)...)
+	// A pass of one item per worker (the accumulation's ranges) runs its
+	// items in order and in reverse on alternate such passes: the item
+	// run first pays the cold caches (≈ 6 µs of the collapse's ≈ 20 µs
+	// ranges), which always falling on item 0 showed as an imbalance the
+	// workers, each starting cold, do not have.
+	flip := false
+	if n <= 8 {
+		traceFlip = !traceFlip
+		flip = traceFlip
+	}
+	for j := 0; j < n; j++ {
+		i := j
+		if flip {
+			i = n - 1 - j
+		}
 		t := nanotime()
 		body(0, i, i+1)
-		traceBuf = append(traceBuf, float32(nanotime()-t))
+		traceBuf[i] = float32(nanotime() - t)
 	}
 	binary.Write(traceOut, binary.LittleEndian, int32(n))
 	binary.Write(traceOut, binary.LittleEndian, float32(gap))

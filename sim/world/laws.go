@@ -8,6 +8,7 @@ import (
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/snap"
 )
 
 // Solver stage 2, the interface laws of every active contact — normal
@@ -130,20 +131,28 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 		return bad
 	}
 	s := &w.sums
-	s.split(len(w.Bodies), nw)
 	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
+		s.size(len(w.Bodies))
 		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
 		if s.then != nil {
 			w.afterSums(k, 0, len(w.Bodies))
 		}
 		return bad
 	}
+	s.plan(len(w.Bodies), nw)
 	s.pairs = pairs
 	s.bad.Store(false)
+	if s.stats { // the statistics' contact sums start where sumStats's do
+		s.tally = contactTally{pc: 0.0 + w.bondEnergy()}
+	}
 	t0 := time.Now()
 	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
 	s.pairs = nil
+	s.nextOK = true
+	if s.stats {
+		s.gen = w.gen + 1
+	}
 	return s.bad.Load()
 }
 
@@ -160,6 +169,15 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 			}
 			if s.then != nil { // range k is summed: its bodies' own terms (part k)
 				w.afterSums(k, lo, hi)
+			}
+			if k == 0 { // range 0's extra work (it is shorter by its weight)
+				if s.stats { // the statistics' contact sums; the bodies' terms of range 0
+					s.tally.add(s.pairs)
+					s.tally.kin, s.tally.pg = w.sumBodyTerms(0, 0, lo, hi)
+					s.tally.upTo = hi
+				}
+				// The next pass's ranges, from this one's counts' predecessor.
+				s.next = s.boundsOf(s.next, s.old, len(s.old), len(s.bounds)-1)
 			}
 		}
 	}
@@ -298,6 +316,12 @@ func (w *World) accumulateSmooth(e *pairEntry, a, b *body.Body, inA, inB bool) (
 type contactSums struct {
 	sides  []int32
 	bounds []int32
+	// The ranges are planned one pass ahead, off the caller (plan): range
+	// 0 of a pass sets next from old, the counts of the pass before (sides
+	// and old alternate), for the next pass when its nextKey holds.
+	old, next []int32
+	nextKey   splitKey
+	nextOK    bool
 	// The pass (run, made once for owner) and what it reads and reports:
 	// the pairs to sum, a body with a non-finite sum.
 	pairs []*pairEntry
@@ -306,6 +330,79 @@ type contactSums struct {
 	run   func(_, k, _ int)
 	// then: Eval.Then, run after the sums (nil: none).
 	then func(i int)
+	// stats: range 0 also sums the statistics' contact terms over every
+	// pair into tally (Evaluate with Then on two or more workers), which
+	// Commit's Below hands to sumStats while gen is w.gen+1.
+	stats bool
+	tally contactTally
+	gen   uint64
+}
+
+// splitKey is what a pass's ranges depend on besides the counts: the
+// bodies, the workers and the extra work of range 0 and of each body.
+type splitKey struct {
+	n, nw       int
+	then, stats bool
+}
+
+// size readies the counts for n bodies (none yet when n changed).
+func (s *contactSums) size(n int) {
+	if len(s.sides) != n || len(s.old) != n {
+		s.sides, s.old = make([]int32, n), make([]int32, n)
+		s.nextOK = false
+	}
+}
+
+// plan sets bounds for a pass on n bodies and nw workers — the ones the
+// last pass planned when they are for the same key, else split's from the
+// last counts — and readies the pass to count into the other buffer
+// while its range 0 plans the next one. Any split gives the same sums.
+func (s *contactSums) plan(n, nw int) {
+	s.size(n)
+	key := splitKey{n, nw, s.then != nil, s.stats}
+	if s.nextOK && s.nextKey == key && len(s.next) == nw+1 {
+		s.bounds, s.next = s.next, s.bounds
+	} else {
+		s.split(n, nw)
+	}
+	s.nextOK, s.nextKey = false, key
+	s.sides, s.old = s.old, s.sides
+}
+
+// contactTally is the statistics' part that range 0 sums in the
+// accumulation's pass: Stats.PotentialContact's sum (pc: 0, the bonds'
+// energy, then each active contact's Epot in pair order — sumStats's
+// operations in its order, so the same bits), the contacts, the
+// suppressed ones and the active ones by kind, and the body sums' prefix.
+type contactTally struct {
+	pc                   float64
+	contacts, suppressed int
+	byKind               [snap.NumContactKinds]int
+	// kin, pg: the statistics' body sums over the bodies [0, upTo) (range
+	// 0's, after its bodies' terms), which sumStats carries on.
+	kin, pg float64
+	upTo    int
+}
+
+// add adds the contacts of pairs (in pair order: each pair's evaluated
+// list, which Commit makes the accepted one unchanged) to t, the sums in
+// locals as in sumStats.
+func (t *contactTally) add(pairs []*pairEntry) {
+	pc, contacts, suppressed, byKind := t.pc, t.contacts, t.suppressed, t.byKind
+	for _, e := range pairs {
+		cs := e.cur
+		contacts += len(cs)
+		for k := range cs {
+			c := &cs[k]
+			if !c.Active() {
+				suppressed++
+				continue
+			}
+			byKind[c.Kind]++
+			pc += c.Epot
+		}
+	}
+	t.pc, t.contacts, t.suppressed, t.byKind = pc, contacts, suppressed, byKind
 }
 
 // afterSums runs, for bodies [lo, hi) whose sums are complete, Eval.Then,
@@ -330,36 +427,69 @@ const (
 	bodyWeightThen = 13
 )
 
+// tallyShare is the statistics' contact sums' weight in split: a contact
+// side's sum in accumulatePair is ≈ 65 instructions and the tally's walk
+// ≈ 21 a contact (two sides), a sixth of the sides in instructions, but the
+// walk loads every contact and takes about twice that in time (the
+// collapse's crew traces, each range timed run first and run second: range
+// 0 was 2.5 µs longer with a sixth), so a third. planShare: range 0's
+// planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs a
+// third of a side per body.
+const (
+	tallyShare = 3
+	planShare  = 3
+)
+
 // split sets bounds for n bodies and nw ranges, each body weighing its
-// contact sides plus bodyWeightThen when s.then is set (bodyWeight when not).
+// contact sides plus bodyWeightThen when s.then is set (bodyWeight when not);
+// with s.stats range 0 also runs the statistics' contact sums (contactTally),
+// weighing tallyShare of the contact sides, and takes that much less of the
+// bodies.
 func (s *contactSums) split(n, nw int) {
+	if len(s.sides) != n {
+		s.sides = make([]int32, n) // no counts yet: as many bodies per range
+	}
+	s.bounds = s.boundsOf(s.bounds, s.sides, n, nw)
+}
+
+// boundsOf returns dst (grown to nw+1) set to split's bounds from the
+// counts sides of n bodies; range 0 also weighs its extra work (the
+// statistics' contact sums with s.stats, the next pass's planning on two
+// or more workers).
+func (s *contactSums) boundsOf(dst, sides []int32, n, nw int) []int32 {
 	wb := int64(bodyWeight)
 	if s.then != nil {
 		wb = bodyWeightThen
 	}
-	if len(s.sides) != n {
-		s.sides = make([]int32, n) // no counts yet: as many bodies per range
+	if cap(dst) < nw+1 {
+		dst = make([]int32, nw+1)
 	}
-	if cap(s.bounds) < nw+1 {
-		s.bounds = make([]int32, nw+1)
+	dst = dst[:nw+1]
+	total, all := int64(n)*wb, int64(0)
+	for _, c := range sides {
+		all += int64(c)
 	}
-	s.bounds = s.bounds[:nw+1]
-	total := int64(n) * wb
-	for _, c := range s.sides {
-		total += int64(c)
-	}
+	total += all
 	k, acc := 1, int64(0)
-	for i, c := range s.sides {
+	if s.stats { // range 0's extra work, counted before its first body
+		acc = all / tallyShare
+	}
+	if nw > 1 {
+		acc += int64(n) / planShare
+	}
+	total += acc
+	for i, c := range sides {
 		acc += int64(c) + wb
 		for k < nw && acc*int64(nw) >= total*int64(k) {
-			s.bounds[k] = int32(i + 1)
+			dst[k] = int32(i + 1)
 			k++
 		}
 	}
 	for ; k <= nw; k++ {
-		s.bounds[k] = int32(n)
+		dst[k] = int32(n)
 	}
-	s.bounds[0] = 0
+	dst[0] = 0
+	return dst
 }
 
 // The solver stages, in the order a step runs them (docs/ARCHITECTURE.md
@@ -465,13 +595,14 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 	prof := &w.Stats.Profile
 	t1 := time.Now()
 	r.Ran = o.Then != nil && !w.flipped && r.NightOwls == 0
+	w.sums.gen = 0
 	if r.Ran {
 		w.bodyTerms()
 		w.bound.speedsReset(w)
-		w.sums.then = o.Then
+		w.sums.then, w.sums.stats = o.Then, true
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
-	w.sums.then = nil
+	w.sums.then, w.sums.stats = nil, false
 	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
@@ -644,7 +775,12 @@ func (w *World) commitBelow(limit float64) float64 {
 	lv.visit = true
 	w.commit(nil, false, false)
 	lv.visit = false
-	w.sumStats()
+	if s := &w.sums; s.gen == w.gen+1 { // the accumulation's pass summed the contacts
+		s.gen = 0
+		w.sumStatsWith(&s.tally)
+	} else {
+		w.sumStats()
+	}
 	return w.boundEnd(limit, t0)
 }
 

@@ -145,17 +145,19 @@ func (w *World) bodyTerm(i int) {
 // same operations in the same order as adding into the fields — 0, then
 // each body's terms in body order, the bonds' energy, each contact's in
 // pair order — so the same bits.
-func (w *World) sumStats() {
+func (w *World) sumStats() { w.sumStatsWith(nil) }
+
+// sumStatsWith is sumStats with the contacts' part from t when not nil (the
+// accumulation's pass summed them, contactSums.tally, on the contacts that
+// Commit has just accepted unchanged): the same operations in the same
+// order, so the same bits, without the serial walk.
+func (w *World) sumStatsWith(t *contactTally) {
 	s := &w.Stats
-	kin, pg := 0.0, 0.0
-	en := w.energy[:len(w.Bodies)]
-	for i, b := range w.Bodies {
-		if b.Fixed {
-			continue
-		}
-		kin += en[i][0]
-		pg -= en[i][1]
+	kin, pg, from := 0.0, 0.0, 0
+	if t != nil { // the bodies before t.upTo summed in the pass, in order
+		kin, pg, from = t.kin, t.pg, t.upTo
 	}
+	kin, pg = w.sumBodyTerms(kin, pg, from, len(w.Bodies))
 	pc := 0.0
 	pc += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {
@@ -164,6 +166,12 @@ func (w *World) sumStats() {
 		s.Contacts, s.Suppressed = sp.contacts, 0
 		s.ByKind = [snap.NumContactKinds]int{}
 		s.ByKind[snap.SQ] = sp.contacts
+		return
+	}
+	if t != nil {
+		s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, t.pc
+		s.Contacts, s.Suppressed = t.contacts-t.suppressed, t.suppressed
+		s.ByKind = t.byKind
 		return
 	}
 	var byKind [snap.NumContactKinds]int
@@ -191,6 +199,22 @@ func (w *World) sumStats() {
 	s.Kinetic, s.PotentialGravity, s.PotentialContact = kin, pg, pc
 	s.Contacts, s.Suppressed = contacts-suppressed, suppressed
 	s.ByKind = byKind
+}
+
+// sumBodyTerms adds the statistics' terms of the movable bodies [lo, hi),
+// in body order, to the kinetic energy kin and to −pg (sumStats's order:
+// 0, then each body's; a prefix of the bodies summed first, from 0, is
+// the same sum carried on).
+func (w *World) sumBodyTerms(kin, pg float64, lo, hi int) (float64, float64) {
+	en := w.energy[lo:hi]
+	for i, b := range w.Bodies[lo:hi] {
+		if b.Fixed {
+			continue
+		}
+		kin += en[i][0]
+		pg -= en[i][1]
+	}
+	return kin, pg
 }
 
 // sumEachContact is sumStats's walk of every contact (EachContact) when

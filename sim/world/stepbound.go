@@ -398,6 +398,27 @@ func (w *World) BodyTravel(i int) (v, acc float64) {
 	return x.v + x.wr, x.acc
 }
 
+// TravelFloor returns a lower bound of ApproachDt(h, v, acc) over every
+// body's BodyTravel terms (v, acc) for h > 0 (NaN otherwise, or when a
+// term is NaN): a caller that finds it at or above a limit knows that no
+// body's travel term is below the limit without reading the bodies (the
+// step control's travelDtBelow). Valid only while TravelCurrent. It is
+// ApproachDt at the world's largest speed bound and acceleration, which
+// are maxima over the bodies of (v + |ω|R)·boundUp ≥ v and of acc
+// (stepWorld): ApproachDt's operations are each monotone under rounding
+// (a larger v or acc gives a larger or equal denominator), so within each
+// of its two branches the value at the maxima is at most a body's; and
+// min with the branch a = 0 (h/v_max) covers a body with acc = 0 when the
+// largest acc is not, since 2h/(v + √(v² + 2ah)) ≤ h/v needs √(fl(v²)) ≥ v,
+// which a subnormal v² would break.
+func (w *World) TravelFloor(h float64) float64 {
+	if !(h > 0) {
+		return math.NaN()
+	}
+	sw := &w.bound.visitSw
+	return min(ApproachDt(h, sw.sMax, sw.accMax), ApproachDt(h, sw.sMax, 0))
+}
+
 // speedPart is one worker's share of speeds: the maxima and minimum over
 // its bodies, whether one was smooth, the materials of its polyhedra.
 type speedPart struct {
