@@ -114,6 +114,14 @@ func restarted(t *testing.T, name string, sets []string, t1 float64, strip bool)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return restartFrom(t, data, strip, name, sets...)
+}
+
+// restartFrom reads a state file's bytes (Parse; with strip, as a file
+// without a version) into a fresh world of the scene (Apply, Start, two
+// workers) and returns it with Apply's notes.
+func restartFrom(t *testing.T, data []byte, strip bool, name string, sets ...string) (*world.World, []string) {
+	t.Helper()
 	f, err := Parse(data, "final.json")
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +145,24 @@ func restarted(t *testing.T, name string, sets []string, t1 float64, strip bool)
 		t.Fatal(err)
 	}
 	return b, notes
+}
+
+// resumeTo resumes w in place to the state file's bytes key (Parse, Apply,
+// Start): what the window does on a resume to a keyframe. It returns the
+// parsed file.
+func resumeTo(t *testing.T, w *world.World, key []byte) File {
+	t.Helper()
+	f, err := Parse(key, "keyframe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(w, f, "keyframe"); err != nil {
+		t.Fatal(err)
+	}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // A run restarted from its state file at an output time t1 continues bit

@@ -75,16 +75,7 @@ func TestResumeEqualsRestartAfterParamEdits(t *testing.T) {
 			}
 			to(t, a, 0.04, end)
 
-			f, err := Parse(key, "keyframe")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Apply(a, f, "keyframe"); err != nil { // resume
-				t.Fatal(err)
-			}
-			if err := integrate.Start(a); err != nil {
-				t.Fatal(err)
-			}
+			f := resumeTo(t, a, key)
 			b, err := scene.Build(sceneSpec(t, "sliding-block-a", sets...)) // restart
 			if err != nil {
 				t.Fatal(err)
@@ -147,24 +138,9 @@ func TestExactRestartAfterLawEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	to(t, a, 0.045, end)
-	f, err := Parse(data, "final.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := scene.Build(sceneSpec(t, "sliding-block-a"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Settings.Workers = 2
-	notes, err := ApplyNotes(b, f, "final.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, notes := restartFrom(t, data, false, "sliding-block-a")
 	if len(notes) > 0 {
 		t.Fatalf("notes on a restart after a law edit: %v", notes)
-	}
-	if err := integrate.Start(b); err != nil {
-		t.Fatal(err)
 	}
 	to(t, b, 0.045, end)
 	if d := diffBodies(a, b); d != "" {

@@ -102,16 +102,7 @@ func TestResumeEqualsRestartAfterShapeEdits(t *testing.T) {
 		}
 		to(t, a, tb+0.005, end)
 
-		f, err := Parse(key, "keyframe")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := Apply(a, f, "keyframe"); err != nil { // resume
-			t.Fatal(err)
-		}
-		if err := integrate.Start(a); err != nil {
-			t.Fatal(err)
-		}
+		f := resumeTo(t, a, key)
 		b := polySQ(t) // restart
 		if err := Apply(b, f, "keyframe"); err != nil {
 			t.Fatal(err)
