@@ -222,11 +222,40 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
 	// back to world axes and units
-	res.Local = res.Point.Scale(L)
-	res.Point = pa.X.Add(mulV(ra, res.Local))
-	res.PA = pa.X.Add(mulV(ra, res.PA.Scale(L)))
-	res.PB = pa.X.Add(mulV(ra, res.PB.Scale(L)))
-	res.Normal = mulV(ra, res.Normal)
+	toWorld(res, ra, pa.X, L)
+}
+
+// toWorld takes a result of the scaled frame back to world axes and units:
+// Local = Point·L, Point = x + A·Local, PA and PB alike, Normal = A·Normal,
+// Overlap and Gap times L (A = ra, A's rotation; x its centre). The
+// operations of Scale, mulV and Add, written out in one call.
+func toWorld(res *ContactResult, ra *geom.Mat3, x geom.Vec3, L float64) {
+	m := ra
+	v := res.Point.Scale(L)
+	res.Local = v
+	res.Point = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.PA.Scale(L)
+	res.PA = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.PB.Scale(L)
+	res.PB = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.Normal
+	res.Normal = geom.Vec3{
+		X: m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z,
+		Y: m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z,
+		Z: m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z,
+	}
 	res.Overlap *= L
 	res.Gap *= L
 }

@@ -422,7 +422,7 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 		return b.R
 	case body.Superquadric:
 		if q := w.placedSQ(i, b); q != nil {
-			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
+			return q.RadiusAt(radiusMethod(p.Radius), x.Sub(shift), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
 		}
 		return b.SQ().CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol())
 	}
