@@ -181,18 +181,22 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 	var sol newtonState
 	ok := false
 	iter := 0
-	var pqa, pqb prep // the shapes' preps at this scale, unless their own serve
-	A := posed{c: geom.Vec3{}, r: &identM, ident: true, q: &pqa}
-	B := posed{c: fr.cb, r: &fr.rab, q: &pqb}
-	if qa != nil {
-		A.q = qa.scaled(&pqa, L, invL)
+	// The shapes' preps at this scale: their own when the pair's length is
+	// theirs (Prepared.own), else computed into a buffer (made, and
+	// cleared, only then).
+	A := posed{c: geom.Vec3{}, r: &identM, ident: true}
+	B := posed{c: fr.cb, r: &fr.rab}
+	if qa != nil && L == qa.ownL {
+		A.q = &qa.own
 	} else {
-		a.prepInto(&pqa, invL)
+		A.q = new(prep)
+		a.prepInto(A.q, invL)
 	}
-	if qb != nil {
-		B.q = qb.scaled(&pqb, L, invL)
+	if qb != nil && L == qb.ownL {
+		B.q = &qb.own
 	} else {
-		b.prepInto(&pqb, invL)
+		B.q = new(prep)
+		b.prepInto(B.q, invL)
 	}
 	if warm != nil && warm.IsFinite() {
 		sol.x = warm.Scale(invL)
