@@ -84,8 +84,37 @@ func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *g
 // failed warm start drops ch). The point meets the same tolerance; it
 // differs from ContactPlaced's within it.
 func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
-	pa, pb := Pose{X: a.x, Q: a.q}, Pose{X: b.x.Add(shift), Q: b.q}
-	contactIn(r, o, a.S, a, pa, &a.r, b.S, b, pb, warm, ch)
+	q := query{a: a.S, b: b.S, qa: a, qb: b, xa: a.x, ra: &a.r}
+	relMatInto(&q.fr.rab, a.q, b.q)
+	q.fr.cb = tmulV(&a.r, b.x.Add(shift).Sub(a.x))
+	contactIn(r, o, &q, warm, ch)
+}
+
+// query is the input of a contact query (contactIn): the two shapes
+// (prepared when qa, qb are not nil), A's centre xa and rotation ra =
+// A(q_A), and the working frame, whose rotation of B into A's body frame
+// and B's centre there (not yet scaled) the caller sets. One pointer
+// instead of some thirty words of arguments per query.
+type query struct {
+	a, b   Shape
+	qa, qb *Prepared
+	xa     geom.Vec3
+	ra     *geom.Mat3
+	fr     frame
+}
+
+// relMatInto sets m to the rotation matrix of q_A* q_B (B's body axes in
+// A's frame): geom.Quat.Conj, Mul and Mat, written out with their
+// operations (the same bits, no calls, no copy of the matrix).
+func relMatInto(m *geom.Mat3, qa, qb geom.Quat) {
+	qw, qx, qy, qz := qa.W, -qa.X, -qa.Y, -qa.Z
+	w := qw*qb.W - qx*qb.X - qy*qb.Y - qz*qb.Z
+	x := qw*qb.X + qx*qb.W + qy*qb.Z - qz*qb.Y
+	y := qw*qb.Y - qx*qb.Z + qy*qb.W + qz*qb.X
+	z := qw*qb.Z + qx*qb.Y - qy*qb.X + qz*qb.W
+	m[0][0], m[0][1], m[0][2] = 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
+	m[1][0], m[1][1], m[1][2] = 2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)
+	m[2][0], m[2][1], m[2][2] = 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 }
 
 // Chord is a pair's Newton Jacobian (S1 §2.3) kept between contact queries
@@ -148,15 +177,19 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		wl := tmulV(&ra, warm.Sub(pa.X)) // A's body frame
 		warm = &wl
 	}
+	q := query{a: a, b: b, qa: qa, qb: qb, xa: pa.X, ra: &ra}
+	q.fr.rab = pa.Q.Conj().Mul(pb.Q).Mat() // B's body axes in A's frame
+	q.fr.cb = tmulV(&ra, pb.X.Sub(pa.X))   // B's centre in A's frame
 	var r ContactResult
-	contactIn(&r, o, a, qa, pa, &ra, b, qb, pb, warm, nil)
+	contactIn(&r, o, &q, warm, nil)
 	return r
 }
 
-// contactIn is contactWith with A's rotation matrix ra = A(q_A) given and
-// the warm start (when not nil) in A's body frame, relative to A's centre;
-// the result goes to *res.
-func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra *geom.Mat3, b Shape, qb *Prepared, pb Pose, warm *geom.Vec3, ch *Chord) {
+// contactIn is contactWith for the query q (its frame's scale is set
+// here), with the warm start (when not nil) in A's body frame, relative
+// to A's centre; the result goes to *res.
+func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Chord) {
+	a, b, qa, qb := q.a, q.b, q.qa, q.qb
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -173,26 +206,28 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 		L = min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 	}
 	invL := 1 / L
-	fr := frame{
-		rab:  pa.Q.Conj().Mul(pb.Q).Mat(),           // B's body axes in A's frame
-		cb:   tmulV(ra, pb.X.Sub(pa.X)).Scale(invL), // B's centre in A's frame
-		invL: invL,
-	}
+	fr := &q.fr
+	fr.cb = fr.cb.Scale(invL) // B's centre in A's frame, scaled
+	fr.invL = invL
 	var sol newtonState
 	ok := false
 	iter := 0
-	var pqa, pqb prep // the shapes' preps at this scale, unless their own serve
-	A := posed{c: geom.Vec3{}, r: &identM, ident: true, q: &pqa}
-	B := posed{c: fr.cb, r: &fr.rab, q: &pqb}
-	if qa != nil {
-		A.q = qa.scaled(&pqa, L, invL)
+	// The shapes' preps at this scale: their own when the pair's length is
+	// theirs (Prepared.own), else computed into a buffer (made, and
+	// cleared, only then).
+	A := posed{c: geom.Vec3{}, r: &identM, ident: true}
+	B := posed{c: fr.cb, r: &fr.rab}
+	if qa != nil && L == qa.ownL {
+		A.q = &qa.own
 	} else {
-		a.prepInto(&pqa, invL)
+		A.q = new(prep)
+		a.prepInto(A.q, invL)
 	}
-	if qb != nil {
-		B.q = qb.scaled(&pqb, L, invL)
+	if qb != nil && L == qb.ownL {
+		B.q = &qb.own
 	} else {
-		b.prepInto(&pqb, invL)
+		B.q = new(prep)
+		b.prepInto(B.q, invL)
 	}
 	if warm != nil && warm.IsFinite() {
 		sol.x = warm.Scale(invL)
@@ -209,7 +244,7 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 			n = defaultSteps(a, b)
 		}
 		for try := 0; try < 3 && !ok; try++ {
-			ok = continuation(a, b, &fr, &A, &B, n, o, &sol)
+			ok = continuation(a, b, fr, &A, &B, n, o, &sol)
 			iter += sol.iter
 			n *= 3
 		}
@@ -222,11 +257,40 @@ func contactIn(res *ContactResult, o Options, a Shape, qa *Prepared, pa Pose, ra
 		res.Err = &ConvergenceError{Stage: "continuation", Iter: iter, Residual: sol.res}
 	}
 	// back to world axes and units
-	res.Local = res.Point.Scale(L)
-	res.Point = pa.X.Add(mulV(ra, res.Local))
-	res.PA = pa.X.Add(mulV(ra, res.PA.Scale(L)))
-	res.PB = pa.X.Add(mulV(ra, res.PB.Scale(L)))
-	res.Normal = mulV(ra, res.Normal)
+	toWorld(res, q.ra, q.xa, L)
+}
+
+// toWorld takes a result of the scaled frame back to world axes and units:
+// Local = Point·L, Point = x + A·Local, PA and PB alike, Normal = A·Normal,
+// Overlap and Gap times L (A = ra, A's rotation; x its centre). The
+// operations of Scale, mulV and Add, written out in one call.
+func toWorld(res *ContactResult, ra *geom.Mat3, x geom.Vec3, L float64) {
+	m := ra
+	v := res.Point.Scale(L)
+	res.Local = v
+	res.Point = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.PA.Scale(L)
+	res.PA = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.PB.Scale(L)
+	res.PB = geom.Vec3{
+		X: x.X + (m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z),
+		Y: x.Y + (m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z),
+		Z: x.Z + (m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z),
+	}
+	v = res.Normal
+	res.Normal = geom.Vec3{
+		X: m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z,
+		Y: m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z,
+		Z: m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z,
+	}
 	res.Overlap *= L
 	res.Gap *= L
 }

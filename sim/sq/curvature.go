@@ -91,6 +91,42 @@ func (p *Prepared) CurvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) f
 	return p.unit.curvatureRadius(m, x, q, rv)
 }
 
+// RadiusAt is CurvatureRadius at the world surface point w of the placed
+// shape (Prepared.Place): the body-frame point Aᵀ(w − X_C) of S1 eq. (18)
+// with the matrix formed at Place (Prepared.ToLocal), then the radius by
+// method m (S1 eq. 39–40) capped at q·R_vol, in one call: the same
+// operations as CurvatureRadius(m, p.ToLocal(w), q, rv), the same bits.
+func (p *Prepared) RadiusAt(m RadiusMethod, w geom.Vec3, q, rv float64) float64 {
+	if m == RadiusVolume {
+		return rv
+	}
+	r := &p.r
+	dx, dy, dz := w.X-p.x.X, w.Y-p.x.Y, w.Z-p.x.Z
+	x := geom.Vec3{ // tmulV(&p.r, w.Sub(p.x)), written out
+		X: r[0][0]*dx + r[1][0]*dy + r[2][0]*dz,
+		Y: r[0][1]*dx + r[1][1]*dy + r[2][1]*dz,
+		Z: r[0][2]*dx + r[1][2]*dy + r[2][2]*dz,
+	}
+	u := &p.unit
+	var e evalOut
+	u.evalFG(x, &e)
+	h := u.hess(&e)
+	g := e.g
+	g2 := g.Norm2()
+	var k float64
+	if m == RadiusGauss {
+		if g2 != 0 { // gaussianCurvature's expression
+			gag := h.zz*(h.yy*g.X*g.X-2*h.xy*g.X*g.Y+h.xx*g.Y*g.Y) + (h.xx*h.yy-h.xy*h.xy)*g.Z*g.Z
+			k = gag / (g2 * g2)
+		}
+		k = math.Sqrt(math.Max(0, k)) // S1 eq. (40): K = √(κ₁κ₂)
+	} else if g2 != 0 { // meanCurvature's expression, S1 eq. (39)
+		ghg := h.xx*g.X*g.X + 2*h.xy*g.X*g.Y + h.yy*g.Y*g.Y + h.zz*g.Z*g.Z
+		k = (g2*(h.xx+h.yy+h.zz) - ghg) / (2 * g2 * math.Sqrt(g2))
+	}
+	return radiusCapped(k, q, rv)
+}
+
 // curvatureRadius is CurvatureRadiusRV with the shape's prep at unit scale.
 func (p *prep) curvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) float64 {
 	var k float64

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/internal/fma"
 )
 
 // TestPreparedSameBits: the prepared-shape queries (ContactPrepared,
@@ -161,6 +162,42 @@ func TestPlaceMatrixSameBits(t *testing.T) {
 		p.Place(geom.Vec3{}, q)
 		if p.r != q.Mat() {
 			t.Fatalf("q = %v: placed %v, Mat %v", q, p.r, q.Mat())
+		}
+	}
+}
+
+// TestRadiusAtSameBits: Prepared.RadiusAt (the world point taken to the
+// body frame with the placed matrix and the curvature radius of S1 eq.
+// 39–40 in one call) gives the bits of CurvatureRadius(m, ToLocal(w)) by
+// every method, on 2 000 random placed shapes (n up to 10, n1 ≠ n2 too) at
+// surface points, at points off the surface, at the centre (∇f = 0) and on
+// the body z-axis (ν = 0), with the cap biting and not. Tolerance: none
+// where nothing fuses; 1e-12 relative on FMA builds (fma.MayFuse: the
+// written-out copy may fuse its products otherwise).
+func TestRadiusAtSameBits(t *testing.T) {
+	rng := rand.New(rand.NewSource(seedEnv(18)))
+	for k := 0; k < 2000; k++ {
+		s := randShape(rng, 10)
+		p := s.Prepare()
+		x0 := geom.Vec3{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
+		q := randQuat(rng)
+		p.Place(x0, q)
+		var local geom.Vec3
+		switch k % 4 {
+		case 0, 1: // on the surface
+			local = s.Project(randDir(rng).Scale(s.A))
+		case 2: // off it, inside or outside
+			local = randDir(rng).Scale(s.A * 2 * rng.Float64())
+		default: // the centre or the z-axis
+			local = geom.Vec3{Z: float64(k%8/4) * s.C}
+		}
+		w := x0.Add(q.Rotate(local))
+		capQ := []float64{10, 1.05, 0}[k%3]
+		for _, m := range []RadiusMethod{RadiusMean, RadiusGauss, RadiusVolume} {
+			want := p.CurvatureRadius(m, p.ToLocal(w), capQ, s.VolumeRadius())
+			if got := p.RadiusAt(m, w, capQ, s.VolumeRadius()); !fma.Same(got, want, 1e-12, 0) {
+				t.Fatalf("case %d (method %d): RadiusAt %g, CurvatureRadius %g", k, m, got, want)
+			}
 		}
 	}
 }

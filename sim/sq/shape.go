@@ -208,16 +208,6 @@ func (p *Prepared) For(s Shape) bool {
 	return q.A == s.A && q.B == s.B && q.C == s.C && q.N1 == s.N1 && q.N2 == s.N2 && p.ownL > 0
 }
 
-// scaled returns the prep of p's shape scaled by k = 1/L (the pair's
-// length scale): p's own when L is its own length, else computed into buf.
-func (p *Prepared) scaled(buf *prep, L, k float64) *prep {
-	if L == p.ownL {
-		return &p.own
-	}
-	p.S.prepInto(buf, k)
-	return buf
-}
-
 // prep is a Shape with the reciprocals, exponent flags and coefficients the
 // hot loop needs (computed once per shape and contact query).
 type prep struct {

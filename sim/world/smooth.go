@@ -410,6 +410,15 @@ func radiusMethod(s string) sq.RadiusMethod {
 
 // effectiveRadius returns R_eff of a smooth contact (S1 eq. 38; spheres: r_a r_b/(r_a + r_b)).
 func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c *contact.Contact) float64 {
+	if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) &&
+		w.Bodies[e.A] == a && w.Bodies[e.B] == b {
+		// both placed (placedSQ's first case, checked once for the pair);
+		// A's point needs no shift (x − 0 = x exactly)
+		m := radiusMethod(p.Radius)
+		ra := w.sqPrep[e.A].RadiusAt(m, c.PA, p.CapQ, a.RVol())              // S1 eq. (39)–(40)
+		rb := w.sqPrep[e.B].RadiusAt(m, c.PB.Sub(e.Shift), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
+		return law.Reduced(ra, rb)                                           // S1 eq. (38)
+	}
 	ra, rb := w.radiusAt(e.A, a, c.PA, geom.Vec3{}, p), w.radiusAt(e.B, b, c.PB, e.Shift, p)
 	return law.Reduced(ra, rb) // S1 eq. (38)
 }
@@ -422,7 +431,7 @@ func (w *World) radiusAt(i int32, b *body.Body, x, shift geom.Vec3, p *law.Smoot
 		return b.R
 	case body.Superquadric:
 		if q := w.placedSQ(i, b); q != nil {
-			return q.CurvatureRadius(radiusMethod(p.Radius), q.ToLocal(x.Sub(shift)), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
+			return q.RadiusAt(radiusMethod(p.Radius), x.Sub(shift), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
 		}
 		return b.SQ().CurvatureRadiusRV(radiusMethod(p.Radius), poseOf(b, shift).ToLocal(x), p.CapQ, b.RVol())
 	}

@@ -107,3 +107,65 @@ func TestSmoothBoxSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestSmoothEffectiveRadiusPlaced: R_eff of S1 eq. (38) with the radii of
+// S1 eq. (39)–(40) (mean, Gaussian, volume) for a pair of placed
+// superquadrics (effectiveRadius's one check for both, Prepared.RadiusAt)
+// equals the per-body path (radiusAt) to the bit (1e-12 relative on FMA
+// builds), and, after the bodies moved since the placement (the placement
+// stale, posedOld), the radii at the current poses (sq.Shape's own, from
+// quaternions) to 1e-9 relative; it fails if the stale placement is used
+// there (an ellipsoid turned by 0.05 rad: R_eff then moves by 2%).
+func TestSmoothEffectiveRadiusPlaced(t *testing.T) {
+	s := sq.Shape{A: 0.004, B: 0.002, C: 0.0015, N1: 2, N2: 2} // an ellipsoid: the curvature varies everywhere
+	w := New("reff")
+	if err := w.SetParams(0, 0, ContactParams{Smooth: law.Smooth{Model: law.HertzMaterial, E: 5e6, Nu: 0.3, Restitution: 0.5, Mu: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	w.Gravity = geom.Vec3{}
+	w.Settings.Workers = 1
+	a := body.NewSuperquadric("a", s, 2500, geom.V(0, 0, 0), geom.QAxisAngle(geom.V(1, 2, 3), 0.3))
+	b := body.NewSuperquadric("b", s, 2500, geom.V(0.0072, 0.0008, 0.0004), geom.QAxisAngle(geom.V(0, 0, 1), 0.2))
+	w.AddBody(a)
+	w.AddBody(b)
+	methods := []string{"mean", "gaussian", "volume"}
+	check := func(stage string, moved bool) {
+		t.Helper()
+		n := 0
+		for _, e := range w.pairs {
+			for k := range e.cur {
+				c := &e.cur[k]
+				n++
+				for _, name := range methods {
+					p := law.Smooth{Radius: name, CapQ: 10}
+					got := w.effectiveRadius(e, w.Bodies[e.A], w.Bodies[e.B], &p, c)
+					if !moved {
+						want := law.Reduced(w.radiusAt(e.A, a, c.PA, geom.Vec3{}, &p), w.radiusAt(e.B, b, c.PB, e.Shift, &p))
+						if !fma.Same(got, want, 1e-12, 0) {
+							t.Errorf("%s (%s): R_eff %.17g, per body %.17g", stage, name, got, want)
+						}
+						continue
+					}
+					m := radiusMethod(name)
+					ra := a.SQ().CurvatureRadiusRV(m, sq.Pose{X: a.X, Q: a.Q}.ToLocal(c.PA), 10, a.RVol())
+					rb := b.SQ().CurvatureRadiusRV(m, sq.Pose{X: b.X, Q: b.Q}.ToLocal(c.PB), 10, b.RVol())
+					if want := law.Reduced(ra, rb); math.Abs(got-want) > 1e-9*want {
+						t.Errorf("%s (%s): R_eff %.17g, at the current poses %.17g", stage, name, got, want)
+					}
+				}
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%s: %d contacts, want 1", stage, n)
+		}
+	}
+	w.Evaluate(0, 1e-5, Eval{})
+	check("placed", false)
+	w.Commit(Commit{})
+	b.Q = geom.QAxisAngle(geom.V(1, 0, 0), 0.05).Mul(b.Q)
+	w.Evaluate(0, 1e-5, Eval{Fixed: true})
+	if !w.posedOld {
+		t.Fatal("Eval.Fixed re-placed the bodies: the stale case is not reached")
+	}
+	check("moved (Eval.Fixed)", true)
+}
