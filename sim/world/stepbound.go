@@ -416,6 +416,11 @@ func (w *World) TravelFloor(h float64) float64 {
 		return math.NaN()
 	}
 	sw := &w.bound.visitSw
+	// A NaN speed or acceleration (max carries it through) would make
+	// ApproachDt +Inf: a floor above the other bodies' terms (review r3).
+	if !(sw.sMax >= 0 && sw.accMax >= 0) {
+		return math.NaN()
+	}
 	return min(ApproachDt(h, sw.sMax, sw.accMax), ApproachDt(h, sw.sMax, 0))
 }
 
