@@ -652,8 +652,12 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	idx := make([]int, len(f.Bodies))
 	seen := make(map[int]int, len(f.Bodies))
+	names := w.BodyNames() // one pass: BodyByName per body is O(n²) at 10⁵ bodies
 	for i, b := range f.Bodies {
-		idx[i] = w.BodyByName(b.Name)
+		var ok bool
+		if idx[i], ok = names[b.Name]; !ok {
+			idx[i] = -1
+		}
 		switch {
 		case idx[i] < 0:
 			return nil, fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
