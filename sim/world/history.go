@@ -272,6 +272,17 @@ func (w *World) TakeHistory() *History {
 			h.Ghosts = append(h.Ghosts, GhostState{K: g.k, Shift: a3(g.shift)})
 		}
 	}
+	n := len(w.bbPairs) // the list's length, so that it is allocated once (a backup at 10⁵ bodies)
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil {
+				n++
+			}
+		}
+	}
+	if n > 0 { // none: nil, written as null as before
+		h.Pairs = make([]PairState, 0, n)
+	}
 	add := func(e *pairEntry, wall int, cand bool) {
 		p := PairState{A: e.A, B: e.B, Wall: wall, Cand: cand, Shift: a3(e.Shift)}
 		if e.hasMid {
