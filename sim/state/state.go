@@ -69,6 +69,9 @@ type File struct {
 	// Integrator is the integrator's own state, History the world's (version 2).
 	Integrator *integrate.State `json:"integrator,omitempty"`
 	History    *world.History   `json:"history,omitempty"`
+	// data is the file's bytes when Parse read it: Apply's errors in the
+	// integrator state and the history's edits name their line from it.
+	data []byte
 }
 
 func arr(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
@@ -374,6 +377,7 @@ func Parse(data []byte, source string) (File, error) {
 			return f, jsonErr(off, err)
 		}
 	}
+	f.data = data
 	switch {
 	case !hasTime:
 		return f, fmt.Errorf("%s: no \"time\"", source)
@@ -731,6 +735,16 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		return append(notes, "the bodies are listed in another order than in this scene: contact history and integrator state start fresh"), nil
 	}
 	if err := w.RestoreHistory(f.History); err != nil {
+		var ee *world.EditError
+		if errors.As(err, &ee) { // "file:line: history.edits[i].field (at t s): problem"
+			path := []any{"history", "edits", ee.Index}
+			if ee.Field != "" {
+				for _, k := range strings.Split(ee.Field, ".") {
+					path = append(path, k)
+				}
+			}
+			return notes, fmt.Errorf("%s: history.%w", f.at(source, path...), err)
+		}
 		return notes, fmt.Errorf("%s: history: %w", source, err)
 	}
 	w.Steps = f.Steps
@@ -743,10 +757,78 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		notes = append(notes, fmt.Sprintf("integrator %s here, %s in the file: its own state starts fresh", w.Integrator.Name(), f.Integrator.Name))
 	default:
 		if err := integrate.RestoreState(w.Integrator, f.Integrator, len(w.Bodies)); err != nil {
-			return notes, fmt.Errorf("%s: integrator: %w", source, err)
+			return notes, fmt.Errorf("%s: integrator: %w", f.at(source, "integrator", stateKeyIn(err)), err)
 		}
 	}
 	return notes, nil
+}
+
+// at returns "source:line" of the value at path in the file's bytes (Parse's;
+// keys of objects and indices of lists, the deepest found when the path
+// does not go all the way: its record's line), or source when f was not
+// read by Parse.
+func (f File) at(source string, path ...any) string {
+	if f.data == nil {
+		return source
+	}
+	dec := json.NewDecoder(bytes.NewReader(f.data))
+	off := int64(0)
+	var walk func(p []any) bool
+	walk = func(p []any) bool { // the decoder is before a value
+		if len(p) == 0 {
+			return true
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		d, ok := tok.(json.Delim)
+		if !ok { // a number, string, …: nothing inside
+			return false
+		}
+		for i := 0; dec.More(); i++ {
+			o := dec.InputOffset()
+			hit := false
+			switch k := p[0].(type) {
+			case string:
+				kt, err := dec.Token()
+				if err != nil || d != '{' {
+					return false
+				}
+				hit = kt == k
+			case int:
+				if d != '[' {
+					return false
+				}
+				hit = i == k
+			}
+			if hit {
+				off = o
+				return walk(p[1:])
+			}
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return false
+			}
+		}
+		return false
+	}
+	walk(path)
+	return fmt.Sprintf("%s:%d", source, lineAt(f.data, off))
+}
+
+// stateKeyIn returns the JSON key of integrate.State that err names
+// ("newmark ke_max -1: …" names ke_max), or "" (the integrator's line).
+func stateKeyIn(err error) string {
+	t := reflect.TypeFor[integrate.State]()
+	msg := err.Error()
+	for i := range t.NumField() {
+		k, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if k != "" && k != "name" && strings.Contains(msg, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // CheckTime reports a state time outside [0, end): a run restarted from it

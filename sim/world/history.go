@@ -433,9 +433,9 @@ func (w *World) RestoreHistory(h *History) error {
 	w.restoreSceneShapes()
 	w.restoreSceneParams()
 	w.Edits = nil // each replayed edit records itself; the list is then h's
-	for _, e := range h.Edits {
-		if err := w.applyEdit(e); err != nil {
-			return fmt.Errorf("edit at %g s: %w", e.Time, err)
+	for i, e := range h.Edits {
+		if err := w.applyEdit(i, e); err != nil {
+			return err // an EditError: edits[i] by index (two edits may share a time)
 		}
 	}
 	w.Edits = slices.Clone(h.Edits)
