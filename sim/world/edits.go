@@ -54,7 +54,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 		}
 	}
 	if kind < 0 {
-		return &fieldError{"law.kind", fmt.Errorf("%s: unknown normal law %q (barrier, linear, hertz)", path, l.Kind)}
+		return &fieldError{lawKey + ".kind", fmt.Errorf("%s: unknown normal law %q (barrier, linear, hertz)", path, l.Kind)}
 	}
 	p.Normal.Kind = law.Kind(kind)
 	keys := make([]string, 0, len(l.Values))
@@ -64,7 +64,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 	slices.Sort(keys) // each key sets its own field: any order gives the same law
 	for _, k := range keys {
 		if err := SetField(&p, k, l.Values[k]); err != nil {
-			return &fieldError{"law.values." + k, fmt.Errorf("%s.%s: %w", path, k, err)}
+			return &fieldError{lawKey + ".values." + k, fmt.Errorf("%s.%s: %w", path, k, err)}
 		}
 	}
 	p.HasPoly = true
@@ -72,7 +72,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 		p.Smooth = law.Smooth{}
 	}
 	if err := p.Validate(); err != nil {
-		return &fieldError{"law", fmt.Errorf("%s: %w", path, err)}
+		return &fieldError{lawKey, fmt.Errorf("%s: %w", path, err)}
 	}
 	w.setPairParams(a, b, p)
 	vals := make(map[string]float64, len(l.Values))
@@ -169,6 +169,10 @@ func (e *EditError) Error() string {
 // Unwrap returns the edit's error.
 func (e *EditError) Unwrap() error { return e.Err }
 
+// lawKey is an Edit's JSON key of its law (EditError.Field), not the
+// contact parameter of that name.
+const lawKey = "law"
+
 // fieldError is an error of one field of an edit (SetLaw's), with the
 // field's message unchanged.
 type fieldError struct {
@@ -194,7 +198,7 @@ func (w *World) applyEdit(i int, e Edit) error {
 	case e.Shape != nil:
 		switch {
 		case e.Law != nil:
-			return fail("law", "a shape edit (material, shape) with a law: an edit is a shape, a law (path, law) or a parameter (path, value)")
+			return fail(lawKey, "a shape edit (material, shape) with a law: an edit is a shape, a law (path, law) or a parameter (path, value)")
 		case e.Path != "" || e.Value != 0:
 			return fail("path", "a shape edit (material, shape) with a path or value: an edit is a shape, a law (path, law) or a parameter (path, value)")
 		}
