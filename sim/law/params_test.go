@@ -67,6 +67,7 @@ var otherMeanings = map[string]map[string]int{
 	"sim/lammps/deck.go":          {"f": 1},                                     // LAMMPS fixed boundary
 	"sim/lammps/liggghts.go":      {"kn": 1, "kt": 1},                           // LIGGGHTS property names
 	"ui/panel.go":                 {"law": 1},                                   // the label of the law kind's combo box
+	"sim/world/edits.go":          {"law": 1},                                   // an Edit's JSON key of its law (EditError.Field)
 }
 
 // TestNamesOnce checks that each parameter name appears as a Go string

@@ -32,8 +32,8 @@ var slidingEdits = []paramEdit{
 
 // A run resumed from a keyframe (state.Apply on the running world) is the
 // restart from that keyframe (Apply on a fresh world of the scene), bit for
-// bit, after live contact-parameter edits: the sliding block (explicit and
-// newmark) with three edits (a number, the whole law, a number) and a
+// bit, after live contact-parameter edits: the sliding block (explicit,
+// variational and cd) with three edits (a number, the whole law, a number) and a
 // keyframe before them, right after the first (taken at its time, as the
 // window takes one after an edit), between them or after them. The
 // resumed world's edit list is the keyframe's, its contact parameters are

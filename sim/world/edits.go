@@ -1,6 +1,7 @@
 package world
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,7 +54,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 		}
 	}
 	if kind < 0 {
-		return fmt.Errorf("%s: unknown normal law %q (barrier, linear, hertz)", path, l.Kind)
+		return &fieldError{lawKey + ".kind", fmt.Errorf("%s: unknown normal law %q (barrier, linear, hertz)", path, l.Kind)}
 	}
 	p.Normal.Kind = law.Kind(kind)
 	keys := make([]string, 0, len(l.Values))
@@ -63,7 +64,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 	slices.Sort(keys) // each key sets its own field: any order gives the same law
 	for _, k := range keys {
 		if err := SetField(&p, k, l.Values[k]); err != nil {
-			return fmt.Errorf("%s.%s: %w", path, k, err)
+			return &fieldError{lawKey + ".values." + k, fmt.Errorf("%s.%s: %w", path, k, err)}
 		}
 	}
 	p.HasPoly = true
@@ -71,7 +72,7 @@ func (w *World) SetLaw(path string, l LawEdit) error {
 		p.Smooth = law.Smooth{}
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return &fieldError{lawKey, fmt.Errorf("%s: %w", path, err)}
 	}
 	w.setPairParams(a, b, p)
 	vals := make(map[string]float64, len(l.Values))
@@ -144,19 +145,94 @@ func (w *World) restoreSceneParams() {
 	w.invalidate()
 }
 
-// applyEdit makes one recorded edit again (RestoreHistory's replay): a
-// shape edit (SetSmoothShape), a law (SetLaw) or a parameter (SetParam).
-// Each appends itself to Edits.
-func (w *World) applyEdit(e Edit) error {
+// EditError is an edit of a history that RestoreHistory cannot replay:
+// Index is its place in History.Edits, Field the field at fault as a
+// dotted path inside the edit ("law.kind", "law.values.eps1", "material";
+// "" for the edit as a whole), for messages that name it (sim/state adds
+// the file's line).
+type EditError struct {
+	Index int
+	Time  float64
+	Field string
+	Err   error
+}
+
+// Error reads "edits[i].field (at t s): problem".
+func (e *EditError) Error() string {
+	f := ""
+	if e.Field != "" {
+		f = "." + e.Field
+	}
+	return fmt.Sprintf("edits[%d]%s (at %g s): %v", e.Index, f, e.Time, e.Err)
+}
+
+// Unwrap returns the edit's error.
+func (e *EditError) Unwrap() error { return e.Err }
+
+// lawKey is an Edit's JSON key of its law (EditError.Field), not the
+// contact parameter of that name.
+const lawKey = "law"
+
+// fieldError is an error of one field of an edit (SetLaw's), with the
+// field's message unchanged.
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
+// applyEdit makes edit i of a history again (RestoreHistory's replay): a
+// shape edit (SetSmoothShape: material and shape), a law (SetLaw: path of
+// a material pair and law) or a parameter (SetParam: path of a parameter
+// and value). An edit of more than one kind (a law with a value or a
+// material, a shape with a path or a law, a parameter with a material) is
+// refused: which was meant is unclear. Each appends itself to Edits.
+func (w *World) applyEdit(i int, e Edit) error {
+	fail := func(field, format string, args ...any) error {
+		return &EditError{Index: i, Time: e.Time, Field: field, Err: fmt.Errorf(format, args...)}
+	}
+	var err error
 	switch {
 	case e.Shape != nil:
+		switch {
+		case e.Law != nil:
+			return fail(lawKey, "a shape edit (material, shape) with a law: an edit is a shape, a law (path, law) or a parameter (path, value)")
+		case e.Path != "" || e.Value != 0:
+			return fail("path", "a shape edit (material, shape) with a path or value: an edit is a shape, a law (path, law) or a parameter (path, value)")
+		}
 		m := w.materialIndex(e.Material)
 		if m < 0 {
-			return fmt.Errorf("no material %q", e.Material)
+			return fail("material", "no material %q", e.Material)
 		}
-		return w.SetSmoothShape(m, *e.Shape)
+		err = w.SetSmoothShape(m, *e.Shape)
 	case e.Law != nil:
-		return w.SetLaw(e.Path, *e.Law)
+		switch {
+		case e.Material != "":
+			return fail("material", "a law edit (path, law) with a material: the law's material pair is its path, contact.default or contact.<matA>.<matB>")
+		case e.Value != 0:
+			return fail("value", "a law edit (path, law) with a value: the law's numbers are law.values; a value belongs to a parameter edit (path contact.….<key>)")
+		}
+		if parts := strings.Split(e.Path, "."); len(parts) == 3 && w.materialIndex(parts[2]) < 0 {
+			if q, ok := law.Lookup(parts[2]); ok && q.Kind != law.Choice {
+				return fail("path", "%s names the parameter %s: a law edit's path is a material pair, contact.default or contact.<matA>.<matB> (its numbers go in law.values)", e.Path, parts[2])
+			}
+		}
+		err = w.SetLaw(e.Path, *e.Law)
+	default:
+		if e.Material != "" {
+			return fail("material", "a parameter edit (path, value) with a material and no shape: a shape edit has material and shape")
+		}
+		err = w.SetParam(e.Path, e.Value)
 	}
-	return w.SetParam(e.Path, e.Value)
+	if err != nil {
+		field := ""
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			field = fe.field
+		}
+		return &EditError{Index: i, Time: e.Time, Field: field, Err: err}
+	}
+	return nil
 }

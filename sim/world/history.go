@@ -272,6 +272,17 @@ func (w *World) TakeHistory() *History {
 			h.Ghosts = append(h.Ghosts, GhostState{K: g.k, Shift: a3(g.shift)})
 		}
 	}
+	n := len(w.bbPairs) // the list's length, so that it is allocated once (a backup at 10⁵ bodies)
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil {
+				n++
+			}
+		}
+	}
+	if n > 0 { // none: nil, written as null as before
+		h.Pairs = make([]PairState, 0, n)
+	}
 	add := func(e *pairEntry, wall int, cand bool) {
 		p := PairState{A: e.A, B: e.B, Wall: wall, Cand: cand, Shift: a3(e.Shift)}
 		if e.hasMid {
@@ -422,9 +433,9 @@ func (w *World) RestoreHistory(h *History) error {
 	w.restoreSceneShapes()
 	w.restoreSceneParams()
 	w.Edits = nil // each replayed edit records itself; the list is then h's
-	for _, e := range h.Edits {
-		if err := w.applyEdit(e); err != nil {
-			return fmt.Errorf("edit at %g s: %w", e.Time, err)
+	for i, e := range h.Edits {
+		if err := w.applyEdit(i, e); err != nil {
+			return err // an EditError: edits[i] by index (two edits may share a time)
 		}
 	}
 	w.Edits = slices.Clone(h.Edits)

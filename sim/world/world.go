@@ -398,6 +398,19 @@ func (w *World) BodyByName(name string) int {
 	return -1
 }
 
+// BodyNames returns the index of every body by name (BodyByName's, the
+// first body of a name): one O(n) pass for callers that look up many
+// names (a state file's bodies), where BodyByName per name is O(n²).
+func (w *World) BodyNames() map[string]int {
+	m := make(map[string]int, len(w.Bodies))
+	for i, b := range w.Bodies {
+		if _, ok := m[b.Name]; !ok {
+			m[b.Name] = i
+		}
+	}
+	return m
+}
+
 // invalidate forces both levels of the contact search to rebuild at the next detection.
 func (w *World) invalidate() {
 	w.lawGen++
