@@ -139,7 +139,7 @@ func s2RefStep(j int) float64 { return 12 + 8*float64(j%9)/8 }
 // prediction interval of one more member. The reference spans both of
 // S2's sources of divergence, "initial conditions and numerical errors"
 // (§3.4): 1-ulp different starts and steps t_c/12 … t_c/20. Its spread
-// is small (0.3% in window 0) while the copies follow each other and large
+// is small (0.4% in window 0) while the copies follow each other and large
 // (50%) in the last windows. The variational members are one more step
 // size: the step's part of the difference does not average over them, so
 // the interval is that of a single member, not of a mean of M. It returns
@@ -198,10 +198,10 @@ func s2Check(t *testing.T, shared []byte, v int, vi func(w *world.World)) (fails
 // log kinetic energy per 12.5 ms window (s2Compare: within 4 reference
 // deviations in every window).
 //
-// What it can tell: gravity 15% too strong (window 0 +4.7% against a 0.3%
-// spread), damping halved (late windows). What it cannot: α = 0 at
-// h = t_c/16 (window 0 +0.5% against 0.3%; late windows within the chaos):
-// TestS2ImpactRestitution and integrate's TestS2OrderOfAccuracy tell α.
+// What it can tell: gravity 15% too strong (window 0: +4.7% against a
+// 0.4% spread), damping halved (every window). What it cannot: α = 0 at
+// h = t_c/16 (within 1.8 deviations in every window): integrate's
+// TestS2OrderOfAccuracy tells α = 0 from ½ (order 1 vs 2).
 // The version before pooled the relative spread of 3 + 3 members over
 // windows whose spread is 0.2% early and 35% late: a correct run failed at
 // 5σ from another 1-ulp start, and gravity 15% off passed; it also ran the
