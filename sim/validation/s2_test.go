@@ -26,7 +26,7 @@ const (
 	// s2Win, s2Windows: 12 windows of 12.5 ms. The first ends before the
 	// 1-ulp copies diverge (their spread < 1e-4 of the mean, that of the
 	// steps 0.4%): there the test is tight; later the chaos S2 describes
-	// sets the spread (2% per member in the second window, 55% in the
+	// sets the spread (2% per member in the second window, 50–70% in the
 	// last).
 	s2Win     = 0.0125
 	s2Windows = 12
