@@ -85,6 +85,7 @@ func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 // triangles' planes and whether it is a closed chain (closedChain).
 type mesh struct {
 	verts  []geom.Vec3
+	idx    [][3]int32 // the triangles' vertex indices
 	tris   [][3]geom.Vec3
 	boxes  []aabb
 	planes []plane
@@ -92,10 +93,16 @@ type mesh struct {
 	box    aabb
 	ok     bool
 	closed bool
+	// A solid's dop (dop.go): its vertices' projections, their rounding
+	// bound and the widened dop of them all.
+	proj  [][dopDirs]float64
+	tdop  []dop // each triangle's
+	slack float64
+	dop   dop
 }
 
 func prepare(verts []geom.Vec3, tris [][3]int32) mesh {
-	m := mesh{verts: verts, box: emptyBox(), ok: true}
+	m := mesh{verts: verts, idx: tris, box: emptyBox(), ok: true}
 	for _, v := range verts {
 		if !finite3(v) {
 			m.ok = false
@@ -172,12 +179,24 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 	var out []Violation
 	ms := make([]mesh, len(solids))
 	var cc closedCache
+	nv := 0
+	for _, s := range solids {
+		nv += len(s.Verts)
+	}
+	nt := 0
+	for _, s := range solids {
+		nt += len(s.Tris)
+	}
+	proj := make([][dopDirs]float64, nv) // every solid's projections and triangle dops, in two allocations
+	tdop := make([]dop, nt)
 	for i, s := range solids {
 		ms[i] = prepare(s.Verts, s.Tris)
 		if !ms[i].ok {
 			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
 			continue
 		}
+		ms[i].setDop(proj[:len(s.Verts):len(s.Verts)], tdop[:len(s.Tris):len(s.Tris)])
+		proj, tdop = proj[len(s.Verts):], tdop[len(s.Tris):]
 		ms[i].planes = planesOf(ms[i].tris)
 		ms[i].order = byLoX(ms[i].boxes)
 		ms[i].closed = cc.get(s.Tris)
@@ -327,6 +346,26 @@ func candidatesInOrder(dst []int32, boxes []aabb, m *mesh, box *aabb) ([]int32, 
 	return dst, boxes
 }
 
+// candidatesNear is candidatesInOrder less the triangles whose dops miss
+// pd (the common part of the two solids' dops: such a triangle meets
+// nothing of the other solid's hull; box is pd's first three directions,
+// unwidened).
+func candidatesNear(dst []int32, boxes []aabb, m *mesh, box *aabb, pd *dop) ([]int32, []aabb) {
+	dst, boxes = dst[:0], boxes[:0]
+	for _, t := range m.order {
+		bt := &m.boxes[t]
+		if bt.lo.X > box.hi.X {
+			break // so are all the rest
+		}
+		if box.lo.X <= bt.hi.X && bt.lo.Y <= box.hi.Y && box.lo.Y <= bt.hi.Y && bt.lo.Z <= box.hi.Z && box.lo.Z <= bt.hi.Z &&
+			m.tdop[t].overlapsDiag(pd) {
+			dst = append(dst, t)
+			boxes = append(boxes, *bt)
+		}
+	}
+	return dst, boxes
+}
+
 // boxesOf returns the boxes of the triangles ts of m, in that order.
 func boxesOf(dst []aabb, m *mesh, ts []int32) []aabb {
 	dst = dst[:0]
@@ -336,25 +375,25 @@ func boxesOf(dst []aabb, m *mesh, ts []int32) []aabb {
 	return dst
 }
 
-// sweepTriangles calls f for every pair of candidate triangles (one of ca,
-// one of cb) whose boxes overlap; ca and cb are sorted by lo.X and ba, bb
+// sweepTriangles calls f(i, k) for every pair of candidate triangles ca[i]
+// and cb[k] whose boxes overlap; ca and cb are sorted by lo.X and ba, bb
 // are their boxes. In the inner loops the x ranges overlap by construction
 // (lo.X of the one between lo.X and hi.X of the other): y and z decide.
-func sweepTriangles(ca []int32, ba []aabb, cb []int32, bb []aabb, f func(ta, tb int32)) {
+func sweepTriangles(ba, bb []aabb, f func(i, k int)) {
 	i, j := 0, 0
-	for i < len(ca) && j < len(cb) {
+	for i < len(ba) && j < len(bb) {
 		if p := &ba[i]; p.lo.X <= bb[j].lo.X {
-			for k := j; k < len(cb) && bb[k].lo.X <= p.hi.X; k++ {
+			for k := j; k < len(bb) && bb[k].lo.X <= p.hi.X; k++ {
 				if q := &bb[k]; overlapsYZ(p, q) {
-					f(ca[i], cb[k])
+					f(i, k)
 				}
 			}
 			i++
 		} else {
 			q := &bb[j]
-			for k := i; k < len(ca) && ba[k].lo.X <= q.hi.X; k++ {
+			for k := i; k < len(ba) && ba[k].lo.X <= q.hi.X; k++ {
 				if p := &ba[k]; overlapsYZ(q, p) {
-					f(ca[k], cb[j])
+					f(k, j)
 				}
 			}
 			j++
@@ -372,24 +411,39 @@ func overlapsYZ(b, c *aabb) bool {
 // penetrates; the pairs that do (rare: each is an error) are swept again
 // in the order of candidates (each pair's list sorted by lo.X), which
 // decides which of equally deep hits is reported.
+//
+// The dops (dop.go) skip what cannot penetrate: a pair whose dops are apart
+// (their hulls are: no triangle crossing, no vertex inside), in the first
+// sweep the triangles whose dops miss the two solids' common part and the
+// triangle pairs whose dops are apart; in containment the vertices outside
+// the other's dop.
 func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float64) []Violation {
 	var tri, inside record
+	apart := !a.dop.overlaps(&b.dop)
+	if apart && a.closed && b.closed {
+		return out // nothing can cross, no vertex lies inside the other's hull
+	}
 	box := a.box.intersect(b.box)
 	hit := false
-	if sc.ca, sc.ba = candidatesInOrder(sc.ca, sc.ba, a, &box); len(sc.ca) > 0 {
-		if sc.cb, sc.bb = candidatesInOrder(sc.cb, sc.bb, b, &box); len(sc.cb) > 0 {
-			sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
-				if !hit {
-					hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
-				}
-			})
+	if !apart {
+		pd := a.dop.intersect(&b.dop)
+		if sc.ca, sc.ba = candidatesNear(sc.ca, sc.ba, a, &box, &pd); len(sc.ca) > 0 {
+			if sc.cb, sc.bb = candidatesNear(sc.cb, sc.bb, b, &box, &pd); len(sc.cb) > 0 {
+				ca, cb := sc.ca, sc.cb
+				sweepTriangles(sc.ba, sc.bb, func(i, k int) {
+					if ta, tb := ca[i], cb[k]; !hit && a.tdop[ta].overlapsDiag(&b.tdop[tb]) {
+						hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
+					}
+				})
+			}
 		}
 	}
 	if hit {
 		sc.ca = candidates(sc.ca, a, box)
 		sc.cb = candidates(sc.cb, b, box)
 		sc.ba, sc.bb = boxesOf(sc.ba, a, sc.ca), boxesOf(sc.bb, b, sc.cb)
-		sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
+		sweepTriangles(sc.ba, sc.bb, func(i, k int) {
+			ta, tb := sc.ca[i], sc.cb[k]
 			pa, pb := &a.tris[ta], &b.tris[tb]
 			switch classifyPlanes(pa, pb, &a.planes[ta], &b.planes[tb]) {
 			case triCrossing:
@@ -437,7 +491,7 @@ func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	sc.in = sc.in[:0]
 	vb := emptyBox()
 	for i, v := range a.verts {
-		if b.box.containsStrict(v) {
+		if b.box.containsStrict(v) && !(b.closed && a.vertexOut(int32(i), &b.dop)) {
 			sc.in = append(sc.in, int32(i))
 			vb = vb.add(v)
 		}
