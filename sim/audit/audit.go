@@ -168,38 +168,44 @@ func Check(solids []Solid, walls []Surface, tol float64) []Violation {
 // pairChunk is how many solid pairs a worker of CheckWorkers claims at a time.
 const pairChunk = 8
 
-// CheckWorkers is Check with the solid pairs shared out over workers
-// goroutines (1 or less: the caller alone), in chunks of consecutive pairs
-// claimed from a counter: each pair is examined alone and the findings are
-// kept in pair order, so the result is the same for any number of workers.
+// CheckWorkers is Check shared out over workers goroutines (1 or less:
+// the caller alone): the solids' preparation, the solid pairs and the
+// solids' wall pairs, each in chunks of consecutive items claimed from a
+// counter. Each item is examined alone and the findings are kept in item
+// order, so the result is the same for any number of workers.
 func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []Violation {
 	if !(tol >= 0) {
 		tol = 0
 	}
 	var out []Violation
 	ms := make([]mesh, len(solids))
-	var cc closedCache
-	nv := 0
+	nv, nt := 0, 0
 	for _, s := range solids {
-		nv += len(s.Verts)
+		nv, nt = nv+len(s.Verts), nt+len(s.Tris)
 	}
-	nt := 0
-	for _, s := range solids {
-		nt += len(s.Tris)
-	}
-	proj := make([][dopDirs]float64, nv) // every solid's projections and triangle dops, in two allocations
-	tdop := make([]dop, nt)
+	// Every solid's projections and triangle dops, in two allocations.
+	proj, tdop := make([][dopDirs]float64, nv), make([]dop, nt)
+	vat, tat := make([]int, len(solids)+1), make([]int, len(solids)+1)
 	for i, s := range solids {
-		ms[i] = prepare(s.Verts, s.Tris)
+		vat[i+1], tat[i+1] = vat[i]+len(s.Verts), tat[i]+len(s.Tris)
+	}
+	shareOut((len(solids)+solidChunk-1)/solidChunk, workers, func(c int, _ *scratch) {
+		for i := c * solidChunk; i < min((c+1)*solidChunk, len(solids)); i++ {
+			s := &solids[i]
+			if ms[i] = prepare(s.Verts, s.Tris); ms[i].ok {
+				ms[i].setDop(proj[vat[i]:vat[i+1]:vat[i+1]], tdop[tat[i]:tat[i+1]:tat[i+1]])
+				ms[i].planes = planesOf(ms[i].tris)
+				ms[i].order = byLoX(ms[i].boxes)
+			}
+		}
+	})
+	var cc closedCache
+	for i := range ms {
 		if !ms[i].ok {
 			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
 			continue
 		}
-		ms[i].setDop(proj[:len(s.Verts):len(s.Verts)], tdop[:len(s.Tris):len(s.Tris)])
-		proj, tdop = proj[len(s.Verts):], tdop[len(s.Tris):]
-		ms[i].planes = planesOf(ms[i].tris)
-		ms[i].order = byLoX(ms[i].boxes)
-		ms[i].closed = cc.get(s.Tris)
+		ms[i].closed = cc.get(solids[i].Tris)
 	}
 	ws := make([]mesh, len(walls))
 	for i, w := range walls {
@@ -209,42 +215,48 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 		}
 	}
 	out = solidPairs(out, ms, boxPairs(ms), tol, workers)
-	var sc scratch
-	for i := range ms {
-		if !ms[i].ok {
-			continue
-		}
-		for j := range ws {
-			if ws[j].ok {
-				out = sc.wallPair(out, &ms[i], &ws[j], i, j, tol)
+	nc := (len(ms) + solidChunk - 1) / solidChunk
+	found := make([][]Violation, nc)
+	shareOut(nc, workers, func(c int, sc *scratch) {
+		for i := c * solidChunk; i < min((c+1)*solidChunk, len(ms)); i++ {
+			if !ms[i].ok {
+				continue
+			}
+			for j := range ws {
+				if ws[j].ok {
+					found[c] = sc.wallPair(found[c], &ms[i], &ws[j], i, j, tol)
+				}
 			}
 		}
+	})
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	return out
 }
 
-// solidPairs appends the violations of the solid pairs (solidPair), in
-// pair order, examined by up to workers goroutines: chunk c of pairChunk
-// pairs writes its findings to found[c] only.
-func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers int) []Violation {
-	nc := (len(pairs) + pairChunk - 1) / pairChunk
-	workers = min(workers, nc)
+// solidChunk is how many solids a worker of CheckWorkers prepares, or
+// checks against the walls, at a time.
+const solidChunk = 16
+
+// shareOut calls f(c, sc) for every chunk c in [0, n), on up to workers
+// goroutines (the caller one of them), each claiming the next chunk from a
+// counter and keeping its own scratch.
+func shareOut(n, workers int, f func(c int, sc *scratch)) {
+	workers = min(workers, n)
 	if workers <= 1 {
 		var sc scratch
-		for _, p := range pairs {
-			out = sc.solidPair(out, &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+		for c := range n {
+			f(c, &sc)
 		}
-		return out
+		return
 	}
-	found := make([][]Violation, nc)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	work := func() {
 		var sc scratch
-		for c := int(next.Add(1)) - 1; c < nc; c = int(next.Add(1)) - 1 {
-			for _, p := range pairs[c*pairChunk : min((c+1)*pairChunk, len(pairs))] {
-				found[c] = sc.solidPair(found[c], &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
-			}
+		for c := int(next.Add(1)) - 1; c < n; c = int(next.Add(1)) - 1 {
+			f(c, &sc)
 		}
 	}
 	wg.Add(workers - 1)
@@ -253,6 +265,19 @@ func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers
 	}
 	work()
 	wg.Wait()
+}
+
+// solidPairs appends the violations of the solid pairs (solidPair), in
+// pair order, examined by up to workers goroutines (shareOut): chunk c of
+// pairChunk pairs writes its findings to found[c] only.
+func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers int) []Violation {
+	nc := (len(pairs) + pairChunk - 1) / pairChunk
+	found := make([][]Violation, nc)
+	shareOut(nc, workers, func(c int, sc *scratch) {
+		for _, p := range pairs[c*pairChunk : min((c+1)*pairChunk, len(pairs))] {
+			found[c] = sc.solidPair(found[c], &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+		}
+	})
 	for _, f := range found {
 		out = append(out, f...)
 	}
