@@ -96,7 +96,7 @@ type mesh struct {
 	// A solid's dop (dop.go): its vertices' projections, their rounding
 	// bound and the widened dop of them all.
 	proj  [][dopDirs]float64
-	tdop  []dop // each triangle's
+	tdop  []tdop // each triangle's
 	slack float64
 	dop   dop
 }
@@ -184,7 +184,7 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 		nv, nt = nv+len(s.Verts), nt+len(s.Tris)
 	}
 	// Every solid's projections and triangle dops, in two allocations.
-	proj, tdop := make([][dopDirs]float64, nv), make([]dop, nt)
+	proj, tdop := make([][dopDirs]float64, nv), make([]tdop, nt)
 	vat, tat := make([]int, len(solids)+1), make([]int, len(solids)+1)
 	for i, s := range solids {
 		vat[i+1], tat[i+1] = vat[i]+len(s.Verts), tat[i]+len(s.Tris)
@@ -383,7 +383,7 @@ func candidatesNear(dst []int32, boxes []aabb, m *mesh, box *aabb, pd *dop) ([]i
 			break // so are all the rest
 		}
 		if box.lo.X <= bt.hi.X && bt.lo.Y <= box.hi.Y && box.lo.Y <= bt.hi.Y && bt.lo.Z <= box.hi.Z && box.lo.Z <= bt.hi.Z &&
-			m.tdop[t].overlapsDiag(pd) {
+			m.tdop[t].meetsDop(pd) {
 			dst = append(dst, t)
 			boxes = append(boxes, *bt)
 		}
@@ -456,7 +456,7 @@ func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float6
 			if sc.cb, sc.bb = candidatesNear(sc.cb, sc.bb, b, &box, &pd); len(sc.cb) > 0 {
 				ca, cb := sc.ca, sc.cb
 				sweepTriangles(sc.ba, sc.bb, func(i, k int) {
-					if ta, tb := ca[i], cb[k]; !hit && a.tdop[ta].overlapsDiag(&b.tdop[tb]) {
+					if ta, tb := ca[i], cb[k]; !hit && a.tdop[ta].meets(&b.tdop[tb]) {
 						hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
 					}
 				})

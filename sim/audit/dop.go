@@ -87,17 +87,6 @@ func (d *dop) overlaps(c *dop) bool {
 	return true
 }
 
-// overlapsDiag is overlaps on the ten diagonal directions only (the three
-// axes being the boxes' business).
-func (d *dop) overlapsDiag(c *dop) bool {
-	for k := 3; k < dopDirs; k++ {
-		if d.lo[k] > c.hi[k] || c.lo[k] > d.hi[k] {
-			return false
-		}
-	}
-	return true
-}
-
 // intersect returns the dop of the common part of d and c's intervals.
 func (d *dop) intersect(c *dop) dop {
 	var r dop
@@ -107,10 +96,48 @@ func (d *dop) intersect(c *dop) dop {
 	return r
 }
 
+// tdop is a triangle's dop on the ten diagonal directions only (its box
+// has the axes), in float32 rounded outwards (down32, up32): a looser bound
+// in a third of the memory of a dop.
+type tdop struct{ lo, hi [dopDirs - 3]float32 }
+
+// down32 and up32 round x to a float32 at most, and at least, x: the
+// nearest one, stepped one float32 outwards when it lies on the wrong side
+// (by its bits, as math.Nextafter32 does, without the calls).
+func down32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		switch {
+		case f > 0:
+			f = math.Float32frombits(math.Float32bits(f) - 1)
+		case f < 0:
+			f = math.Float32frombits(math.Float32bits(f) + 1)
+		default: // ±0 above a tiny negative x
+			f = -math.SmallestNonzeroFloat32
+		}
+	}
+	return f
+}
+
+func up32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		switch {
+		case f > 0:
+			f = math.Float32frombits(math.Float32bits(f) + 1)
+		case f < 0:
+			f = math.Float32frombits(math.Float32bits(f) - 1)
+		default: // ±0 below a tiny positive x
+			f = math.SmallestNonzeroFloat32
+		}
+	}
+	return f
+}
+
 // triDop sets d to the widened dop of the triangle with vertex
 // projections p, q, r (slack e).
-func triDop(d *dop, p, q, r *[dopDirs]float64, e float64) {
-	for k := range dopDirs {
+func triDop(d *tdop, p, q, r *[dopDirs]float64, e float64) {
+	for k := 3; k < dopDirs; k++ {
 		lo, hi := p[k], p[k]
 		if q[k] < lo {
 			lo = q[k]
@@ -122,8 +149,29 @@ func triDop(d *dop, p, q, r *[dopDirs]float64, e float64) {
 		} else if r[k] > hi {
 			hi = r[k]
 		}
-		d.lo[k], d.hi[k] = lo-e, hi+e
+		d.lo[k-3], d.hi[k-3] = down32(lo-e), up32(hi+e)
 	}
+}
+
+// meets reports whether t and c overlap on every diagonal direction:
+// false proves them apart, as dop.overlaps does.
+func (t *tdop) meets(c *tdop) bool {
+	for k := range t.lo {
+		if t.lo[k] > c.hi[k] || c.lo[k] > t.hi[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// meetsDop is meets with a dop's diagonal directions.
+func (t *tdop) meetsDop(c *dop) bool {
+	for k := range t.lo {
+		if float64(t.lo[k]) > c.hi[k+3] || c.lo[k+3] > float64(t.hi[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // vertexOut reports whether vertex i of m is proved outside the hull whose
@@ -141,7 +189,7 @@ func (m *mesh) vertexOut(i int32, c *dop) bool {
 
 // setDop fills m.proj, m.slack, m.dop and m.tdop (a solid's, after
 // prepare), in proj and tdop (len(m.verts) and len(m.tris) long).
-func (m *mesh) setDop(proj [][dopDirs]float64, tdop []dop) {
+func (m *mesh) setDop(proj [][dopDirs]float64, tdop []tdop) {
 	m.proj, m.tdop, m.slack, m.dop = proj, tdop, dopSlack(m.verts), emptyDop()
 	for i, v := range m.verts {
 		m.proj[i] = project(v)

@@ -33,7 +33,7 @@ func TestDopHoldsExactProjections(t *testing.T) {
 			tris = append(tris, [3]int32{int32(i), int32(i + 1), int32(i + 2)})
 		}
 		m := prepare(verts, tris)
-		m.setDop(make([][dopDirs]float64, n), make([]dop, len(tris)))
+		m.setDop(make([][dopDirs]float64, n), make([]tdop, len(tris)))
 		for i, v := range verts {
 			for k, d := range dirs {
 				ex := new(big.Rat)
@@ -47,7 +47,8 @@ func TestDopHoldsExactProjections(t *testing.T) {
 					t.Fatalf("trial %d: vertex %d's exact projection on direction %v is outside [%g, %g]", trial, i, d, m.dop.lo[k], m.dop.hi[k])
 				}
 				for ti, f := range tris {
-					if (f[0] == int32(i) || f[1] == int32(i) || f[2] == int32(i)) && !in(m.tdop[ti].lo[k], m.tdop[ti].hi[k]) {
+					if k >= 3 && (f[0] == int32(i) || f[1] == int32(i) || f[2] == int32(i)) &&
+						!in(float64(m.tdop[ti].lo[k-3]), float64(m.tdop[ti].hi[k-3])) {
 						t.Fatalf("trial %d: vertex %d outside triangle %d's dop on direction %v", trial, i, ti, d)
 					}
 				}
@@ -92,14 +93,37 @@ func TestDopApartOctahedra(t *testing.T) {
 		s := 2.0/3 + gap
 		b := octahedron("b", geom.V(s, s, s))
 		ma, mb := prepare(a.Verts, a.Tris), prepare(b.Verts, b.Tris)
-		ma.setDop(make([][dopDirs]float64, 6), make([]dop, 8))
-		mb.setDop(make([][dopDirs]float64, 6), make([]dop, 8))
+		ma.setDop(make([][dopDirs]float64, 6), make([]tdop, 8))
+		mb.setDop(make([][dopDirs]float64, 6), make([]tdop, 8))
 		if !ma.box.overlaps(mb.box) || ma.dop.overlaps(&mb.dop) != (gap < 0) {
 			t.Fatalf("gap %g: boxes overlap %v, dops overlap %v", gap, ma.box.overlaps(mb.box), ma.dop.overlaps(&mb.dop))
 		}
 		got := sameAsOracle(t, "octahedra", []Solid{a, b}, nil, 0)
 		if (gap > 0) != (len(got) == 0) {
 			t.Fatalf("gap %g: violations %+v", gap, got)
+		}
+	}
+}
+
+// down32 and up32 bound x from below and above by the nearest float32s, at
+// zero, the float32 range's ends and beyond, and at random magnitudes.
+func TestRound32Outwards(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	xs := []float64{0, 1e-50, -1e-50, 1, -1, math.MaxFloat32, -math.MaxFloat32, 1e39, -1e39, math.Inf(1), math.Inf(-1),
+		math.SmallestNonzeroFloat32 / 3, -math.SmallestNonzeroFloat32 / 3}
+	for range 100000 {
+		xs = append(xs, (rng.Float64()-0.5)*math.Pow(2, float64(rng.Intn(300)-150)))
+	}
+	for _, x := range xs {
+		lo, hi := down32(x), up32(x)
+		if !(float64(lo) <= x && x <= float64(hi)) {
+			t.Fatalf("x = %g: down32 %g, up32 %g", x, lo, hi)
+		}
+		if n := math.Nextafter32(lo, float32(math.Inf(1))); float64(lo) != x && float64(n) <= x {
+			t.Fatalf("x = %g: down32 %g is not the largest float32 below it (%g is)", x, lo, n)
+		}
+		if n := math.Nextafter32(hi, float32(math.Inf(-1))); float64(hi) != x && float64(n) >= x {
+			t.Fatalf("x = %g: up32 %g is not the smallest float32 above it (%g is)", x, hi, n)
 		}
 	}
 }
