@@ -127,9 +127,7 @@ func Load(o Options) (*Sim, error) {
 	s := &Sim{Spec: spec, World: w, End: spec.Time, Restart: o.Restart, Notes: notes}
 	var bad []string
 	for _, ov := range findOverlaps(w) {
-		if !ov.Smooth { // smooth overlaps: deepSmoothOverlaps below, from the world's own contacts
-			bad = append(bad, ov.String())
-		}
+		bad = append(bad, ov.String())
 	}
 	from := spec.File
 	if o.Restart != "" {

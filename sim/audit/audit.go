@@ -85,6 +85,7 @@ func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 // triangles' planes and whether it is a closed chain (closedChain).
 type mesh struct {
 	verts  []geom.Vec3
+	idx    [][3]int32 // the triangles' vertex indices
 	tris   [][3]geom.Vec3
 	boxes  []aabb
 	planes []plane
@@ -92,10 +93,16 @@ type mesh struct {
 	box    aabb
 	ok     bool
 	closed bool
+	// A solid's dop (dop.go): its vertices' projections, their rounding
+	// bound and the widened dop of them all.
+	proj  [][dopDirs]float64
+	tdop  []tdop // each triangle's
+	slack float64
+	dop   dop
 }
 
 func prepare(verts []geom.Vec3, tris [][3]int32) mesh {
-	m := mesh{verts: verts, box: emptyBox(), ok: true}
+	m := mesh{verts: verts, idx: tris, box: emptyBox(), ok: true}
 	for _, v := range verts {
 		if !finite3(v) {
 			m.ok = false
@@ -161,26 +168,44 @@ func Check(solids []Solid, walls []Surface, tol float64) []Violation {
 // pairChunk is how many solid pairs a worker of CheckWorkers claims at a time.
 const pairChunk = 8
 
-// CheckWorkers is Check with the solid pairs shared out over workers
-// goroutines (1 or less: the caller alone), in chunks of consecutive pairs
-// claimed from a counter: each pair is examined alone and the findings are
-// kept in pair order, so the result is the same for any number of workers.
+// CheckWorkers is Check shared out over workers goroutines (1 or less:
+// the caller alone): the solids' preparation, the solid pairs and the
+// solids' wall pairs, each in chunks of consecutive items claimed from a
+// counter. Each item is examined alone and the findings are kept in item
+// order, so the result is the same for any number of workers.
 func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []Violation {
 	if !(tol >= 0) {
 		tol = 0
 	}
 	var out []Violation
 	ms := make([]mesh, len(solids))
-	var cc closedCache
+	nv, nt := 0, 0
+	for _, s := range solids {
+		nv, nt = nv+len(s.Verts), nt+len(s.Tris)
+	}
+	// Every solid's projections and triangle dops, in two allocations.
+	proj, tdop := make([][dopDirs]float64, nv), make([]tdop, nt)
+	vat, tat := make([]int, len(solids)+1), make([]int, len(solids)+1)
 	for i, s := range solids {
-		ms[i] = prepare(s.Verts, s.Tris)
+		vat[i+1], tat[i+1] = vat[i]+len(s.Verts), tat[i]+len(s.Tris)
+	}
+	shareOut((len(solids)+solidChunk-1)/solidChunk, workers, func(c int, _ *scratch) {
+		for i := c * solidChunk; i < min((c+1)*solidChunk, len(solids)); i++ {
+			s := &solids[i]
+			if ms[i] = prepare(s.Verts, s.Tris); ms[i].ok {
+				ms[i].setDop(proj[vat[i]:vat[i+1]:vat[i+1]], tdop[tat[i]:tat[i+1]:tat[i+1]])
+				ms[i].planes = planesOf(ms[i].tris)
+				ms[i].order = byLoX(ms[i].boxes)
+			}
+		}
+	})
+	var cc closedCache
+	for i := range ms {
 		if !ms[i].ok {
 			out = append(out, Violation{A: i, B: i, Kind: KindInvalid})
 			continue
 		}
-		ms[i].planes = planesOf(ms[i].tris)
-		ms[i].order = byLoX(ms[i].boxes)
-		ms[i].closed = cc.get(s.Tris)
+		ms[i].closed = cc.get(solids[i].Tris)
 	}
 	ws := make([]mesh, len(walls))
 	for i, w := range walls {
@@ -190,42 +215,48 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 		}
 	}
 	out = solidPairs(out, ms, boxPairs(ms), tol, workers)
-	var sc scratch
-	for i := range ms {
-		if !ms[i].ok {
-			continue
-		}
-		for j := range ws {
-			if ws[j].ok {
-				out = sc.wallPair(out, &ms[i], &ws[j], i, j, tol)
+	nc := (len(ms) + solidChunk - 1) / solidChunk
+	found := make([][]Violation, nc)
+	shareOut(nc, workers, func(c int, sc *scratch) {
+		for i := c * solidChunk; i < min((c+1)*solidChunk, len(ms)); i++ {
+			if !ms[i].ok {
+				continue
+			}
+			for j := range ws {
+				if ws[j].ok {
+					found[c] = sc.wallPair(found[c], &ms[i], &ws[j], i, j, tol)
+				}
 			}
 		}
+	})
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	return out
 }
 
-// solidPairs appends the violations of the solid pairs (solidPair), in
-// pair order, examined by up to workers goroutines: chunk c of pairChunk
-// pairs writes its findings to found[c] only.
-func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers int) []Violation {
-	nc := (len(pairs) + pairChunk - 1) / pairChunk
-	workers = min(workers, nc)
+// solidChunk is how many solids a worker of CheckWorkers prepares, or
+// checks against the walls, at a time.
+const solidChunk = 16
+
+// shareOut calls f(c, sc) for every chunk c in [0, n), on up to workers
+// goroutines (the caller one of them), each claiming the next chunk from a
+// counter and keeping its own scratch.
+func shareOut(n, workers int, f func(c int, sc *scratch)) {
+	workers = min(workers, n)
 	if workers <= 1 {
 		var sc scratch
-		for _, p := range pairs {
-			out = sc.solidPair(out, &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+		for c := range n {
+			f(c, &sc)
 		}
-		return out
+		return
 	}
-	found := make([][]Violation, nc)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	work := func() {
 		var sc scratch
-		for c := int(next.Add(1)) - 1; c < nc; c = int(next.Add(1)) - 1 {
-			for _, p := range pairs[c*pairChunk : min((c+1)*pairChunk, len(pairs))] {
-				found[c] = sc.solidPair(found[c], &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
-			}
+		for c := int(next.Add(1)) - 1; c < n; c = int(next.Add(1)) - 1 {
+			f(c, &sc)
 		}
 	}
 	wg.Add(workers - 1)
@@ -234,6 +265,19 @@ func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers
 	}
 	work()
 	wg.Wait()
+}
+
+// solidPairs appends the violations of the solid pairs (solidPair), in
+// pair order, examined by up to workers goroutines (shareOut): chunk c of
+// pairChunk pairs writes its findings to found[c] only.
+func solidPairs(out []Violation, ms []mesh, pairs [][2]int, tol float64, workers int) []Violation {
+	nc := (len(pairs) + pairChunk - 1) / pairChunk
+	found := make([][]Violation, nc)
+	shareOut(nc, workers, func(c int, sc *scratch) {
+		for _, p := range pairs[c*pairChunk : min((c+1)*pairChunk, len(pairs))] {
+			found[c] = sc.solidPair(found[c], &ms[p[0]], &ms[p[1]], p[0], p[1], tol)
+		}
+	})
 	for _, f := range found {
 		out = append(out, f...)
 	}
@@ -327,6 +371,26 @@ func candidatesInOrder(dst []int32, boxes []aabb, m *mesh, box *aabb) ([]int32, 
 	return dst, boxes
 }
 
+// candidatesNear is candidatesInOrder less the triangles whose dops miss
+// pd (the common part of the two solids' dops: such a triangle meets
+// nothing of the other solid's hull; box is pd's first three directions,
+// unwidened).
+func candidatesNear(dst []int32, boxes []aabb, m *mesh, box *aabb, pd *dop) ([]int32, []aabb) {
+	dst, boxes = dst[:0], boxes[:0]
+	for _, t := range m.order {
+		bt := &m.boxes[t]
+		if bt.lo.X > box.hi.X {
+			break // so are all the rest
+		}
+		if box.lo.X <= bt.hi.X && bt.lo.Y <= box.hi.Y && box.lo.Y <= bt.hi.Y && bt.lo.Z <= box.hi.Z && box.lo.Z <= bt.hi.Z &&
+			m.tdop[t].meetsDop(pd) {
+			dst = append(dst, t)
+			boxes = append(boxes, *bt)
+		}
+	}
+	return dst, boxes
+}
+
 // boxesOf returns the boxes of the triangles ts of m, in that order.
 func boxesOf(dst []aabb, m *mesh, ts []int32) []aabb {
 	dst = dst[:0]
@@ -336,25 +400,25 @@ func boxesOf(dst []aabb, m *mesh, ts []int32) []aabb {
 	return dst
 }
 
-// sweepTriangles calls f for every pair of candidate triangles (one of ca,
-// one of cb) whose boxes overlap; ca and cb are sorted by lo.X and ba, bb
+// sweepTriangles calls f(i, k) for every pair of candidate triangles ca[i]
+// and cb[k] whose boxes overlap; ca and cb are sorted by lo.X and ba, bb
 // are their boxes. In the inner loops the x ranges overlap by construction
 // (lo.X of the one between lo.X and hi.X of the other): y and z decide.
-func sweepTriangles(ca []int32, ba []aabb, cb []int32, bb []aabb, f func(ta, tb int32)) {
+func sweepTriangles(ba, bb []aabb, f func(i, k int)) {
 	i, j := 0, 0
-	for i < len(ca) && j < len(cb) {
+	for i < len(ba) && j < len(bb) {
 		if p := &ba[i]; p.lo.X <= bb[j].lo.X {
-			for k := j; k < len(cb) && bb[k].lo.X <= p.hi.X; k++ {
+			for k := j; k < len(bb) && bb[k].lo.X <= p.hi.X; k++ {
 				if q := &bb[k]; overlapsYZ(p, q) {
-					f(ca[i], cb[k])
+					f(i, k)
 				}
 			}
 			i++
 		} else {
 			q := &bb[j]
-			for k := i; k < len(ca) && ba[k].lo.X <= q.hi.X; k++ {
+			for k := i; k < len(ba) && ba[k].lo.X <= q.hi.X; k++ {
 				if p := &ba[k]; overlapsYZ(q, p) {
-					f(ca[k], cb[j])
+					f(k, j)
 				}
 			}
 			j++
@@ -372,24 +436,39 @@ func overlapsYZ(b, c *aabb) bool {
 // penetrates; the pairs that do (rare: each is an error) are swept again
 // in the order of candidates (each pair's list sorted by lo.X), which
 // decides which of equally deep hits is reported.
+//
+// The dops (dop.go) skip what cannot penetrate: a pair whose dops are apart
+// (their hulls are: no triangle crossing, no vertex inside), in the first
+// sweep the triangles whose dops miss the two solids' common part and the
+// triangle pairs whose dops are apart; in containment the vertices outside
+// the other's dop.
 func (sc *scratch) solidPair(out []Violation, a, b *mesh, ia, ib int, tol float64) []Violation {
 	var tri, inside record
+	apart := !a.dop.overlaps(&b.dop)
+	if apart && a.closed && b.closed {
+		return out // nothing can cross, no vertex lies inside the other's hull
+	}
 	box := a.box.intersect(b.box)
 	hit := false
-	if sc.ca, sc.ba = candidatesInOrder(sc.ca, sc.ba, a, &box); len(sc.ca) > 0 {
-		if sc.cb, sc.bb = candidatesInOrder(sc.cb, sc.bb, b, &box); len(sc.cb) > 0 {
-			sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
-				if !hit {
-					hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
-				}
-			})
+	if !apart {
+		pd := a.dop.intersect(&b.dop)
+		if sc.ca, sc.ba = candidatesNear(sc.ca, sc.ba, a, &box, &pd); len(sc.ca) > 0 {
+			if sc.cb, sc.bb = candidatesNear(sc.cb, sc.bb, b, &box, &pd); len(sc.cb) > 0 {
+				ca, cb := sc.ca, sc.cb
+				sweepTriangles(sc.ba, sc.bb, func(i, k int) {
+					if ta, tb := ca[i], cb[k]; !hit && a.tdop[ta].meets(&b.tdop[tb]) {
+						hit = penetrates(&a.tris[ta], &b.tris[tb], &a.planes[ta], &b.planes[tb], tol)
+					}
+				})
+			}
 		}
 	}
 	if hit {
 		sc.ca = candidates(sc.ca, a, box)
 		sc.cb = candidates(sc.cb, b, box)
 		sc.ba, sc.bb = boxesOf(sc.ba, a, sc.ca), boxesOf(sc.bb, b, sc.cb)
-		sweepTriangles(sc.ca, sc.ba, sc.cb, sc.bb, func(ta, tb int32) {
+		sweepTriangles(sc.ba, sc.bb, func(i, k int) {
+			ta, tb := sc.ca[i], sc.cb[k]
 			pa, pb := &a.tris[ta], &b.tris[tb]
 			switch classifyPlanes(pa, pb, &a.planes[ta], &b.planes[tb]) {
 			case triCrossing:
@@ -437,7 +516,7 @@ func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	sc.in = sc.in[:0]
 	vb := emptyBox()
 	for i, v := range a.verts {
-		if b.box.containsStrict(v) {
+		if b.box.containsStrict(v) && !(b.closed && a.vertexOut(int32(i), &b.dop)) {
 			sc.in = append(sc.in, int32(i))
 			vb = vb.add(v)
 		}

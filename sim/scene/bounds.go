@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -135,26 +136,28 @@ func (b *builder) criticalStep() error {
 	type group struct {
 		mat    int
 		smooth bool
+		bd     *body.Body // the lightest
 	}
-	lightest := map[group]*body.Body{}
-	var order []group // first-seen order, for a deterministic error
-	used := map[int]bool{}
+	var groups []group // first-seen order, for a deterministic error; a few (materials × 2): a list, not a map
+	used := make([]bool, len(w.Materials))
 	for _, bd := range w.Bodies {
-		used[bd.Material] = true
+		if bd.Material >= 0 && bd.Material < len(used) {
+			used[bd.Material] = true
+		}
 		if bd.Fixed || bd.Wall >= 0 {
 			continue
 		}
-		g := group{bd.Material, bd.Kind != body.Polyhedral}
-		if l := lightest[g]; l == nil || bd.Mass() < l.Mass() {
-			if l == nil {
-				order = append(order, g)
-			}
-			lightest[g] = bd
+		k := slices.IndexFunc(groups, func(g group) bool { return g.mat == bd.Material && g.smooth == (bd.Kind != body.Polyhedral) })
+		switch {
+		case k < 0:
+			groups = append(groups, group{bd.Material, bd.Kind != body.Polyhedral, bd})
+		case bd.Mass() < groups[k].bd.Mass():
+			groups[k].bd = bd
 		}
 	}
 	dtMin := w.Settings.DtMin
-	for _, g := range order {
-		bd := lightest[g]
+	for _, g := range groups {
+		bd := g.bd
 		for other := range w.Materials {
 			if !used[other] {
 				continue

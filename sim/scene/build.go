@@ -338,12 +338,13 @@ func (b *builder) newSmooth(name string, ss smoothShape, density, mass float64, 
 // range: density 1e300 times a volume overflows).
 func (b *builder) checkMass(bd *body.Body, path string) error {
 	ok := bd.Mass() > 0 && !math.IsInf(bd.Mass(), 0) && !math.IsInf(bd.InvMass(), 0)
+	ib, ibi := bd.IBody(), bd.IBodyInv()
 	for i := 0; i < 3 && ok; i++ {
 		for j := 0; j < 3; j++ {
-			ok = ok && !math.IsNaN(bd.IBody()[i][j]) && !math.IsInf(bd.IBody()[i][j], 0) &&
-				!math.IsNaN(bd.IBodyInv()[i][j]) && !math.IsInf(bd.IBodyInv()[i][j], 0)
+			ok = ok && !math.IsNaN(ib[i][j]) && !math.IsInf(ib[i][j], 0) &&
+				!math.IsNaN(ibi[i][j]) && !math.IsInf(ibi[i][j], 0)
 		}
-		ok = ok && bd.IBody()[i][i] > 0
+		ok = ok && ib[i][i] > 0
 	}
 	if !ok {
 		return b.s.Errorf(path, "mass %g kg (inertia diagonal %g, %g, %g kg·m²) is out of the float range: check density/mass and the shape's size",
@@ -520,6 +521,11 @@ func (b *builder) generators() error {
 			slack.Z = 0
 		}
 		placed := 0
+		// The generator's first body is made and checked by newBody or
+		// newSmooth; the others are copies of it placed and named: the same
+		// record (shape, mass, group), the same bits as making each anew.
+		var first body.Body
+		var name []byte
 		for k := 0; k < layers; k++ {
 			perm := rng.Perm(nx * ny)
 			for _, c := range perm {
@@ -533,18 +539,30 @@ func (b *builder) generators() error {
 				if g.RandomOrientation {
 					q = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 				}
+				name = strconv.AppendInt(append(name[:0], g.Name...), int64(placed), 10)
 				var bd *body.Body
-				if smooth {
-					bd, err = b.newSmooth(g.Name+strconv.Itoa(placed), ss, g.Density, g.Mass, x, q, g.Path)
-				} else {
-					bd, err = b.newBody(g.Name+strconv.Itoa(placed), p, g.Density, g.Mass, x, q, g.Path)
+				switch {
+				case placed > 0 && !makeEachGenerated:
+					bd = new(body.Body)
+					*bd = first
+					bd.Name, bd.X = string(name), x
+					if bd.Kind != body.Sphere {
+						bd.Q = q.Normalize() // as body.New and body.NewSuperquadric do
+					}
+				case smooth:
+					bd, err = b.newSmooth(string(name), ss, g.Density, g.Mass, x, q, g.Path)
+				default:
+					bd, err = b.newBody(string(name), p, g.Density, g.Mass, x, q, g.Path)
 				}
 				if err != nil {
 					return err
 				}
-				bd.Material = mat
-				bd.SetGroup(g.Name)
-				bd.V = g.Velocity
+				if placed == 0 || makeEachGenerated {
+					bd.Material = mat
+					bd.SetGroup(g.Name)
+					bd.V = g.Velocity
+					first = *bd
+				}
 				b.w.AddBody(bd)
 				placed++
 			}
@@ -552,6 +570,10 @@ func (b *builder) generators() error {
 	}
 	return nil
 }
+
+// makeEachGenerated makes generators build every body anew, as they did
+// before they copied their first (the tests' reference).
+var makeEachGenerated = false
 
 // maxLayerCells bounds the cells of one generator layer (the random
 // permutation of a layer's cells is allocated whole).

@@ -1,0 +1,72 @@
+package scene
+
+import (
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/world"
+)
+
+// A generator's bodies after the first are copies of it placed and named:
+// every field and every mass property has the same bits as when each body
+// is made anew (makeEachGenerated), for polyhedra by density and by mass
+// (random orientations, normalised once more by body.New), spheres and
+// superquadrics.
+func TestGeneratedCopiesSameAsMadeAnew(t *testing.T) {
+	for _, c := range []struct {
+		scene string
+		sets  []string
+	}{
+		{"box-of-tetrapods", []string{"generators.fill.count=60"}},
+		{"box-of-tetrapods", []string{"generators.fill.count=60", "generators.fill.mass=3.5"}},
+		{"sphere-box-soft", nil},
+		{"sq-settling", nil},
+	} {
+		build := func(each bool) *world.World {
+			t.Helper()
+			makeEachGenerated = each
+			defer func() { makeEachGenerated = false }()
+			s, err := LoadBuiltin(c.scene, c.sets...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := Build(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return w
+		}
+		got, want := build(false), build(true)
+		if len(got.Bodies) != len(want.Bodies) {
+			t.Fatalf("%s %v: %d bodies, made anew %d", c.scene, c.sets, len(got.Bodies), len(want.Bodies))
+		}
+		generated := 0
+		for i, a := range got.Bodies {
+			b := want.Bodies[i]
+			if a.Group() != "" {
+				generated++
+			}
+			type props struct {
+				body                         body.Body
+				poly                         bool
+				sq                           any
+				rVol, density, mass, invMass float64
+				iBody, iBodyInv              any
+				group                        string
+			}
+			of := func(x *body.Body) props {
+				p := props{poly: x.Poly() != nil, sq: x.SQ(), rVol: x.RVol(), density: x.Density(), mass: x.Mass(),
+					invMass: x.InvMass(), iBody: x.IBody(), iBodyInv: x.IBodyInv(), group: x.Group()}
+				p.body = body.Body{Name: x.Name, Kind: x.Kind, Fixed: x.Fixed, R: x.R, Material: x.Material, X: x.X, Q: x.Q,
+					V: x.V, W: x.W, Wall: x.Wall, F: x.F, T: x.T}
+				return p
+			}
+			if pa, pb := of(a), of(b); pa != pb {
+				t.Fatalf("%s %v: body %d is\n%+v\nmade anew\n%+v", c.scene, c.sets, i, pa, pb)
+			}
+		}
+		if generated < 20 {
+			t.Fatalf("%s %v: only %d generated bodies", c.scene, c.sets, generated)
+		}
+	}
+}
