@@ -60,8 +60,9 @@ type Spheres struct {
 	accFresh, lazy, stale, trAcc bool
 	driftRef                     []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 
-	// Drift and Accept in two parts on the crew (passes).
-	part             [2]passPart
+	// Drift and Accept in nChunks ranges on the crew (passes); part[k] is
+	// worker k's results over the ranges it claimed.
+	part             []passPart
 	dtDrift, hFinish float64
 	kickDrift        KickDrift // the integrator's kinematics of the pass in progress
 	kick             Kick

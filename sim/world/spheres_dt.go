@@ -20,6 +20,7 @@ type dtTables struct {
 	pairOf   map[[2]int32]int32
 	bySpec   []int32 // class of species pair [sa·nspec + sb], sa ≤ sb, −1 before it is met; nil beyond maxClassSpecies
 	wallOf   map[[2]int32]int32
+	wallBy   []int32 // class of species sp against wall wi [sp·nwalls + wi], −1 before it is met (wallOf's, at hand); nil beyond maxClassSpecies
 	hookeMin float64 // smallest spring bound of the Hookean classes in the list
 	allHooke bool    // every pair of the list has a Hookean law
 }
@@ -42,7 +43,13 @@ func (t *dtTables) build(s *Spheres) {
 	t.pairOf = map[[2]int32]int32{}
 	t.wallOf = map[[2]int32]int32{}
 	t.bySpec = nil
+	wallBy := t.wallBy
+	t.wallBy = nil
 	if ns := len(s.rep); ns <= maxClassSpecies {
+		t.wallBy = resize(wallBy, ns*len(s.w.Walls))
+		for i := range t.wallBy {
+			t.wallBy[i] = -1
+		}
 		t.bySpec = make([]int32, ns*ns)
 		for i := range t.bySpec {
 			t.bySpec[i] = -1
@@ -99,12 +106,22 @@ func (t *dtTables) pairs(s *Spheres) {
 
 // wallClass returns the class of sphere k against wall wi.
 func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
+	at := -1
+	if t.wallBy != nil {
+		if at = int(s.spec[k])*len(s.w.Walls) + wi; t.wallBy[at] >= 0 {
+			return t.wallBy[at]
+		}
+	}
 	pl := &s.planes[wi]
 	a, b := s.rep[s.spec[k]], pl.body
 	if pl.bi < s.idx[k] {
 		a, b = b, a
 	}
-	return t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]) // s.mat: no read of the sphere's body
+	c := t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]) // s.mat: no read of the sphere's body
+	if at >= 0 {
+		t.wallBy[at] = c
+	}
+	return c
 }
 
 // StableDt is World.StableDt for the sphere path, after Accept: the travel

@@ -1,5 +1,10 @@
 package world
 
+import (
+	"fmt"
+	"math"
+)
+
 // SetMaxClassSpecies sets the largest number of species whose sphere pair
 // classes are tabulated and returns the old value (tests).
 func SetMaxClassSpecies(n int) int {
@@ -52,3 +57,42 @@ func SphereCrossPairs(w *World) (n int) {
 
 // VerletBuilds returns how many times the world's Verlet list was rebuilt (tests).
 func (w *World) VerletBuilds() int { return w.verlet.Builds() }
+
+// SphereSlotsByDefinition checks every wall slot of the sphere path of w
+// against the definitions buildSlots applies (tests): deep when the foot of
+// the Verlet reference centre on the wall lies on the wall's surface
+// (onSurface of the wall body) at more than the rebuild margin from its rim
+// (the distance to the nearest rim segment, by the segment's own formula),
+// and the step-size class that of the (species, wall) key. It returns the
+// number of slots and of deep ones, and the first disagreement.
+func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
+	s := w.Spheres()
+	ref := w.verlet.Ref()
+	reach := w.skin*(1+1e-9) + 1e-15
+	for i := range s.slots {
+		sl := &s.slots[i]
+		pl := &s.planes[sl.wall]
+		x := ref[sl.k]
+		foot := x.AddScaled(-x.Sub(pl.P).Dot(pl.N), pl.N)
+		d2 := math.Inf(1)
+		for _, e := range pl.edges {
+			ab := e[1].Sub(e[0])
+			t := 0.0
+			if l2 := ab.Norm2(); l2 > 0 {
+				t = min(1, max(0, foot.Sub(e[0]).Dot(ab)/l2))
+			}
+			d2 = min(d2, foot.Sub(e[0].AddScaled(t, ab)).Norm2())
+		}
+		want := onSurface(pl.body, foot) && math.Sqrt(d2) > reach
+		if sl.deep != want {
+			return i, deep, fmt.Errorf("slot %d (sphere %d, wall %d): deep %v, by definition %v", i, sl.k, sl.wall, sl.deep, want)
+		}
+		if c, ok := s.dt.wallOf[[2]int32{s.spec[sl.k], sl.wall}]; !ok || c != sl.cls {
+			return i, deep, fmt.Errorf("slot %d (sphere %d, wall %d): class %d, of its key %d (%v)", i, sl.k, sl.wall, sl.cls, c, ok)
+		}
+		if sl.deep {
+			deep++
+		}
+	}
+	return len(s.slots), deep, nil
+}

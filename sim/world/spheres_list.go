@@ -537,12 +537,19 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	old := s.slots
 	s.slots, s.slotsOld = s.slotsOld[:0], old
 	s.slotStart = resize(s.slotStart, n+1)
-	// The candidate boxes of the enabled walls, in wall order, at hand.
+	// The candidate boxes of the enabled walls, in wall order, at hand, with
+	// what the deep test reads of each (its triangles and rim, in the world
+	// frame: the same values onSurface and rimDistance compute each time).
 	on := s.slotWalls[:0]
 	for i := range s.planes {
 		s.wallOn[i] = w.Walls[i].Enabled
 		if s.wallOn[i] {
-			on = append(on, slotWall{s.planes[i].box, int32(i)})
+			var sw slotWall
+			if len(on) < cap(on) {
+				sw = on[:len(on)+1][len(on)] // reuse its triangles' and edges' storage
+			}
+			sw.set(&s.planes[i], int32(i))
+			on = append(on, sw)
 		}
 	}
 	s.slotWalls = on
@@ -554,11 +561,15 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 		x, r := ref[k], s.r[k]
 		h := geom.V(r+margin, r+margin, r+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
+		mn, mx := [3]float64{box.Min.X, box.Min.Y, box.Min.Z}, [3]float64{box.Max.X, box.Max.Y, box.Max.Z}
 		for o := range on {
-			if !box.Overlaps(on[o].box) {
+			sw := &on[o]
+			// box.Overlaps(sw.box), the wall box's thinnest axis first:
+			// most spheres are off a wall along its normal.
+			if a := sw.axis; !(mn[a] <= sw.hi && sw.lo <= mx[a]) || !box.Overlaps(sw.box) {
 				continue
 			}
-			wi := int(on[o].wall)
+			wi := int(sw.wall)
 			pl := &s.planes[wi]
 			for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
 				po++
@@ -575,7 +586,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.swap = pl.bi < s.idx[k]
 			d := x.Sub(pl.P).Dot(pl.N)
 			foot := x.AddScaled(-d, pl.N)
-			sl.deep = onSurface(pl.body, foot) && rimDistance(foot, pl.edges) > reach
+			sl.deep = sw.onSurface(foot) && sw.rimDistance(foot) > reach
 			sl.cls = s.dt.wallClass(s, k, wi)
 			s.slots = append(s.slots, sl)
 		}
@@ -583,24 +594,89 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	s.slotStart[n] = int32(len(s.slots))
 }
 
-// slotWall is an enabled wall as buildSlots tests it: its candidate box.
+// slotWall is an enabled wall as buildSlots tests it: its candidate box,
+// and for the deep test its surface's triangles and rim in the world
+// frame, with the differences that onSurface and rimDistance take of them.
 type slotWall struct {
-	box  contact.AABB
-	wall int32
+	box    contact.AABB
+	wall   int32
+	axis   int     // the box's thinnest axis (0: x, 1: y, 2: z)
+	lo, hi float64 // the box along it
+	tris   []slotTri
+	rim    []slotEdge
 }
 
-// rimDistance returns the distance from p to the nearest of the segments.
-func rimDistance(p geom.Vec3, edges [][2]geom.Vec3) float64 {
-	d2 := math.Inf(1)
-	for _, e := range edges {
+// slotTri is a triangle a, b, c of a wall's surface with b − a, c − b,
+// a − c and its normal (b − a) × (c − a), as onSurface computes them.
+type slotTri struct{ a, b, c, ba, cb, ac, n geom.Vec3 }
+
+// slotEdge is a rim segment from p0 along ab, l2 = |ab|², as rimDistance
+// computes them.
+type slotEdge struct {
+	p0, ab geom.Vec3
+	l2     float64
+}
+
+// set makes sw wall wi's (plane pl) at the wall's present pose.
+func (sw *slotWall) set(pl *plane, wi int32) {
+	sw.box, sw.wall, sw.axis = pl.box, wi, 0
+	ext := pl.box.Max.Sub(pl.box.Min)
+	if ext.Y < coord(ext, sw.axis) {
+		sw.axis = 1
+	}
+	if ext.Z < coord(ext, sw.axis) {
+		sw.axis = 2
+	}
+	sw.lo, sw.hi = coord(pl.box.Min, sw.axis), coord(pl.box.Max, sw.axis)
+	wb := pl.body
+	poly := wb.Poly()
+	sw.tris = sw.tris[:0]
+	for _, f := range poly.Faces {
+		a, b, c := wb.ToWorld(poly.Verts[f.V[0]]), wb.ToWorld(poly.Verts[f.V[1]]), wb.ToWorld(poly.Verts[f.V[2]])
+		sw.tris = append(sw.tris, slotTri{a: a, b: b, c: c, ba: b.Sub(a), cb: c.Sub(b), ac: a.Sub(c), n: b.Sub(a).Cross(c.Sub(a))})
+	}
+	sw.rim = sw.rim[:0]
+	for _, e := range pl.edges {
 		ab := e[1].Sub(e[0])
-		t := 0.0
-		if l2 := ab.Norm2(); l2 > 0 {
-			t = min(1, max(0, p.Sub(e[0]).Dot(ab)/l2))
+		sw.rim = append(sw.rim, slotEdge{p0: e[0], ab: ab, l2: ab.Norm2()})
+	}
+}
+
+// onSurface is onSurface(wall body, p) on the wall's triangles at hand:
+// whether p, in the wall's plane, falls inside one of them.
+func (sw *slotWall) onSurface(p geom.Vec3) bool {
+	for i := range sw.tris {
+		t := &sw.tris[i]
+		if t.ba.Cross(p.Sub(t.a)).Dot(t.n) >= 0 && t.cb.Cross(p.Sub(t.b)).Dot(t.n) >= 0 && t.ac.Cross(p.Sub(t.c)).Dot(t.n) >= 0 {
+			return true
 		}
-		d2 = min(d2, p.Sub(e[0].AddScaled(t, ab)).Norm2())
+	}
+	return false
+}
+
+// rimDistance is rimDistance(p, the plane's edges) on the rim at hand.
+func (sw *slotWall) rimDistance(p geom.Vec3) float64 {
+	d2 := math.Inf(1)
+	for i := range sw.rim {
+		e := &sw.rim[i]
+		t := 0.0
+		if e.l2 > 0 {
+			t = min(1, max(0, p.Sub(e.p0).Dot(e.ab)/e.l2))
+		}
+		d2 = min(d2, p.Sub(e.p0.AddScaled(t, e.ab)).Norm2())
 	}
 	return math.Sqrt(d2)
+}
+
+// coord is v's coordinate along axis a (0: x, 1: y, 2: z).
+func coord(v geom.Vec3, a int) float64 {
+	switch a {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
 }
 
 // verletUpdate is the world's Verlet upkeep (broad.Verlet.Update) with the

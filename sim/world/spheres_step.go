@@ -71,8 +71,8 @@ const passBlock = 256
 // integrator's kickDrift over dt. It sets every trial force to the sphere's
 // weight and moment to zero, and records the two largest squared
 // displacements from the Verlet list's reference positions for Evaluate's
-// list test. Large systems with two workers drift in two halves of the
-// bodies at once.
+// list test. Large systems with several workers drift in nChunks ranges of
+// the spheres, claimed one at a time by the workers.
 func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	w := s.w
 	ref := w.verlet.Ref()
@@ -95,18 +95,31 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	finite := true
 	if s.passes() {
 		if s.driftJob == nil {
-			s.driftJob = func(_, plo, phi int) {
-				for part := plo; part < phi; part++ {
-					lo, hi := part*len(s.byBody)/2, (part+1)*len(s.byBody)/2
-					r := &s.part[part]
-					r.d1, r.d2, r.finite = s.driftRange(lo, hi)
+			s.driftJob = func(k, clo, chi int) {
+				r := &s.part[k]
+				for c := clo; c < chi; c++ {
+					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
+					e1, e2, fin := s.driftRange(lo, hi)
+					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e1)
+					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e2)
+					r.finite = r.finite && fin
 				}
 			}
 		}
-		s.fork(2, s.driftJob)
-		d1, d2, finite = s.part[0].d1, s.part[0].d2, s.part[0].finite && s.part[1].finite
-		d1, d2 = broad.KeepTwoLargest(d1, d2, s.part[1].d1)
-		d1, d2 = broad.KeepTwoLargest(d1, d2, s.part[1].d2)
+		s.passParts()
+		for k := range s.part {
+			r := &s.part[k]
+			r.d1, r.d2, r.finite = 0, 0, true
+		}
+		s.fork(nChunks, s.driftJob)
+		// The two largest of the workers' two largest: those of all the
+		// spheres, whichever ranges each worker ran (and driftRange(0, n)'s).
+		for k := range s.part {
+			r := &s.part[k]
+			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d1)
+			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d2)
+			finite = finite && r.finite
+		}
 	} else {
 		d1, d2, finite = s.driftRange(0, n)
 	}
@@ -119,7 +132,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
 }
 
-// passes reports whether Drift and Accept split their passes between two
+// passes reports whether Drift and Accept split their passes between the
 // workers: with more than one worker, on systems of at least passMin
 // spheres (Accept's sums are then split in nChunks on one worker too).
 func (s *Spheres) passes() bool {
@@ -130,8 +143,16 @@ func (s *Spheres) passes() bool {
 // (below it a pass lasts less than handing half of it to the other worker).
 const passMin = 2048
 
-// passPart is one part's results of a pass of Drift or Accept (part 0 or 1
-// of the bodies, on whichever worker claimed it).
+// passParts sizes s.part to the crew's workers (the worker indices of s.fork).
+func (s *Spheres) passParts() {
+	if nw := max(s.w.Settings.Workers, 1); len(s.part) != nw {
+		s.part = make([]passPart, nw)
+	}
+}
+
+// passPart is one worker's results of a pass of Drift or Accept, over the
+// ranges of spheres it claimed (nChunks ranges, one a claim: a worker held
+// up by another process leaves the rest of the pass to the others).
 type passPart struct {
 	d1, d2 float64
 	finite bool
@@ -275,32 +296,43 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 		s.slotSpring, s.slotOther = s.acceptSlots(0, n)
 	case s.passes():
 		if s.finishJob == nil {
-			s.finishJob = func(_, plo, phi int) {
-				for part := plo; part < phi; part++ {
-					r := &s.part[part]
-					r.travel, r.accR = math.Inf(1), 0
-					vm := s.vmax2
-					if part == 1 {
-						r.vmax2 = resize(r.vmax2, len(s.vmax2))
-						clear(r.vmax2)
-						vm = r.vmax2
-					}
-					for c := part * nChunks / 2; c < (part+1)*nChunks/2; c++ {
-						var t, a float64
-						lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
-						s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm)
-						r.travel, r.accR = min(r.travel, t), max(r.accR, a)
-						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
-					}
+			s.finishJob = func(k, clo, chi int) {
+				r := &s.part[k]
+				vm := s.vmax2 // worker 0's species maxima; the others' their own
+				if k > 0 {
+					vm = r.vmax2
+				}
+				for c := clo; c < chi; c++ {
+					var t, a float64
+					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
+					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm)
+					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
+					s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
 				}
 			}
 		}
-		s.fork(2, s.finishJob)
-		travel = min(s.part[0].travel, s.part[1].travel)
-		accR = max(s.part[0].accR, s.part[1].accR)
-		for i, v := range s.part[1].vmax2 {
-			m := &s.vmax2[i]
-			m.v2, m.f2 = max(m.v2, v.v2), max(m.f2, v.f2)
+		s.passParts()
+		for k := range s.part {
+			r := &s.part[k]
+			r.travel, r.accR = math.Inf(1), 0
+			if k > 0 {
+				r.vmax2 = resize(r.vmax2, len(s.vmax2))
+				clear(r.vmax2)
+			}
+		}
+		s.fork(nChunks, s.finishJob)
+		// Minima and maxima of the workers' (finishRange stores no NaN in
+		// vmax2; min and max propagate one): those of the chunks in order.
+		for k := range s.part {
+			r := &s.part[k]
+			travel, accR = min(travel, r.travel), max(accR, r.accR)
+			if k == 0 {
+				continue
+			}
+			for i, v := range r.vmax2 {
+				m := &s.vmax2[i]
+				m.v2, m.f2 = max(m.v2, v.v2), max(m.f2, v.f2)
+			}
 		}
 	default:
 		for c := range nChunks {
