@@ -881,16 +881,28 @@ func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out
 	edA, edB, va, vb := a.Poly.Edges, b.Poly.Edges, a.V, b.V
 	dee = dee[:len(ee)]
 	g2 := gbar * gbar
+	// A's edge of the last pair solved: the lists run A's edges in the
+	// outer loop (listEE), so consecutive pairs often share it and its
+	// half-edge t_A, |t_A|² and midpoint b_A are reused (the same values).
+	last := int32(-1)
+	var tax, tay, taz, aa, cax, cay, caz float64
 	for k, p := range ee {
 		if !(dee[k] < lim) {
 			continue
 		}
-		e, f := &edA[p[0]], &edB[p[1]]
-		a1, a2, b1, b2 := &va[e.V[0]], &va[e.V[1]], &vb[f.V[0]], &vb[f.V[1]]
-		// t_A, t_B = half the edges, S0 eq. (68) (Vec3.Sub, Scale(0.5)).
-		tax, tay, taz := 0.5*(a2.X-a1.X), 0.5*(a2.Y-a1.Y), 0.5*(a2.Z-a1.Z)
+		if p[0] != last {
+			last = p[0]
+			e := &edA[p[0]]
+			a1, a2 := &va[e.V[0]], &va[e.V[1]]
+			// t_A = half the edge, b_A its midpoint, S0 eq. (68) (Vec3.Sub, Add, Scale(0.5)).
+			tax, tay, taz = 0.5*(a2.X-a1.X), 0.5*(a2.Y-a1.Y), 0.5*(a2.Z-a1.Z)
+			aa = tax*tax + tay*tay + taz*taz
+			cax, cay, caz = 0.5*(a1.X+a2.X), 0.5*(a1.Y+a2.Y), 0.5*(a1.Z+a2.Z)
+		}
+		f := &edB[p[1]]
+		b1, b2 := &vb[f.V[0]], &vb[f.V[1]]
+		// t_B = half the edge, S0 eq. (68) (Vec3.Sub, Scale(0.5)).
 		tbx, tby, tbz := 0.5*(b2.X-b1.X), 0.5*(b2.Y-b1.Y), 0.5*(b2.Z-b1.Z)
-		aa := tax*tax + tay*tay + taz*taz
 		ab := tax*tbx + tay*tby + taz*tbz
 		bb := tbx*tbx + tby*tby + tbz*tbz
 		// |t_A × t_B|², the determinant of the system (69).
@@ -899,8 +911,7 @@ func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out
 		if !(det > degenParallelTol*aa*bb) {
 			continue
 		}
-		// b_A, b_B = the edges' midpoints, S0 eq. (68) (Add, Scale(0.5)).
-		cax, cay, caz := 0.5*(a1.X+a2.X), 0.5*(a1.Y+a2.Y), 0.5*(a1.Z+a2.Z)
+		// b_B = B's edge midpoint, S0 eq. (68) (Add, Scale(0.5)).
 		cbx, cby, cbz := 0.5*(b1.X+b2.X), 0.5*(b1.Y+b2.Y), 0.5*(b1.Z+b2.Z)
 		dx, dy, dz := cax-cbx, cay-cby, caz-cbz
 		de := dx*tax + dy*tay + dz*taz
