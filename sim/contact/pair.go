@@ -101,7 +101,8 @@ type Cache struct {
 	pend         bool
 	margin, gbar float64
 	trk          staleTrack
-	dmin         float64 // the least of dvf … dvv (+Inf when none)
+	dmin         float64    // the least of dvf … dvv (+Inf when none)
+	lmin         [6]float64 // the least of each of dvf … dvv (+Inf when empty)
 	skip         skipBound
 
 	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
@@ -453,14 +454,19 @@ func (c *Cache) dists(a, b *Posed) {
 	}
 }
 
-// setDmin sets dmin from dvf … dvv.
+// setDmin sets dmin and lmin from dvf … dvv.
 func (c *Cache) setDmin() {
 	c.dmin = math.Inf(1)
-	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+	for k, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		m := math.Inf(1)
 		for _, x := range d {
-			if x < c.dmin {
-				c.dmin = x
+			if x < m {
+				m = x
 			}
+		}
+		c.lmin[k] = m
+		if m < c.dmin {
+			c.dmin = m
 		}
 	}
 }
@@ -753,38 +759,65 @@ func clamp01(x float64) float64 {
 // result is the same, in the same order, as solving every listed pair.
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
-	lim := c.limit(a, b, gbar)
+	var lim float64
+	if s := &c.skip; a == s.a && b == s.b && c.trk.on && a.gen == c.trk.genA && b.gen == c.trk.genB && !c.pend {
+		// limit's usual case written out (staleTrack's bound): the same
+		// operations.
+		mv := c.trk.dB
+		lim = gbar + mv + 1e-6*(gbar+mv) + s.tol
+	} else {
+		lim = c.limit(a, b, gbar)
+	}
 	if c.dmin >= lim {
 		return out // every listed pair is skipped
 	}
-	dvf, dfv, dee, dve, dev, dvv := c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv
-	for k, p := range c.vf {
-		if dvf[k] < lim {
-			out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+	// A list whose least build distance is at or beyond lim is skipped
+	// whole (lmin).
+	lm := &c.lmin
+	if lm[0] < lim {
+		dvf := c.dvf
+		for k, p := range c.vf {
+			if dvf[k] < lim {
+				out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+			}
 		}
 	}
-	for k, p := range c.fv {
-		if dfv[k] < lim {
-			out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+	if lm[1] < lim {
+		dfv := c.dfv
+		for k, p := range c.fv {
+			if dfv[k] < lim {
+				out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+			}
 		}
 	}
-	out = edgeEdges(a, b, c.ee, dee, lim, gbar, out)
-	for k, p := range c.ve {
-		if dve[k] < lim {
-			out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+	if lm[2] < lim {
+		out = edgeEdges(a, b, c.ee, c.dee, lim, gbar, out)
+	}
+	if lm[3] < lim {
+		dve := c.dve
+		for k, p := range c.ve {
+			if dve[k] < lim {
+				out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+			}
 		}
 	}
-	for k, p := range c.ev {
-		if dev[k] < lim {
-			out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+	if lm[4] < lim {
+		dev := c.dev
+		for k, p := range c.ev {
+			if dev[k] < lim {
+				out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+			}
 		}
 	}
-	for k, p := range c.vv {
-		if dvv[k] >= lim {
-			continue
-		}
-		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
-			out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
+	if lm[5] < lim {
+		dvv := c.dvv
+		for k, p := range c.vv {
+			if dvv[k] >= lim {
+				continue
+			}
+			if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
+				out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
+			}
 		}
 	}
 	if len(out) == start {
