@@ -496,6 +496,9 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 		// most vertices in two comparisons.
 		fb := &fbox[k]
 		x0, x1, y0, y1, z0, z1 := fb.Min.X-g, fb.Max.X+g, fb.Min.Y-g, fb.Max.Y+g, fb.Min.Z-g, fb.Max.Z+g
+		if vb := &np.vbox; !(x0 <= vb.Max.X && vb.Min.X <= x1 && y0 <= vb.Max.Y && vb.Min.Y <= y1 && z0 <= vb.Max.Z && vb.Min.Z <= z1) {
+			continue // no vertex in the box (nearSet.vbox)
+		}
 		h := np.inBox(x0, x1, y0, y1, z0, z1)
 		if h == 0 {
 			continue
@@ -595,6 +598,9 @@ func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swa
 		// vertices in the box, in order, into hits[:h] (as listVF).
 		eb := &ebox[k]
 		x0, x1, y0, y1, z0, z1 := eb.Min.X-g, eb.Max.X+g, eb.Min.Y-g, eb.Max.Y+g, eb.Min.Z-g, eb.Max.Z+g
+		if vb := &np.vbox; !(x0 <= vb.Max.X && vb.Min.X <= x1 && y0 <= vb.Max.Y && vb.Min.Y <= y1 && z0 <= vb.Max.Z && vb.Min.Z <= z1) {
+			continue // no vertex in the box (nearSet.vbox)
+		}
 		h := np.inBox(x0, x1, y0, y1, z0, z1)
 		if h == 0 {
 			continue
