@@ -687,7 +687,16 @@ func listEE(a, b *Posed, na, nb *nearSet, g float64, first bool, ee *[][2]int32,
 // listVV lists (vertex of a, vertex of b) closer than g among the near sets
 // (first: stop at the first pair).
 func listVV(a, b *Posed, na, nb *nearSet, g float64, first bool, vv [][2]int32) [][2]int32 {
-	for _, i := range na.verts {
+	// b's near vertices' box grown by 2g: a vertex outside it differs
+	// from each of them by more than g in a coordinate, beyond any
+	// rounding of the box or of the distance below, so the test below
+	// would reject every pair.
+	vb, g2 := &nb.vbox, 2*g
+	x0, x1, y0, y1, z0, z1 := vb.Min.X-g2, vb.Max.X+g2, vb.Min.Y-g2, vb.Max.Y+g2, vb.Min.Z-g2, vb.Max.Z+g2
+	for l, i := range na.verts {
+		if x, y, z := na.vx[l], na.vy[l], na.vz[l]; !(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1) {
+			continue
+		}
 		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
 				vv = append(vv, [2]int32{i, j})
