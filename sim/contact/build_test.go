@@ -296,3 +296,60 @@ func TestApartAlongCentresSound(t *testing.T) {
 	}
 	t.Logf("%d poses, proved apart %d times, %d of them with g within 10%% of the surfaces' distance", trials, proved, close)
 }
+
+// TestBuildPrefiltersAtThreshold checks the listings' box prefilters
+// (nearSet.vbox in listVF and listVE, listVV's 2g box) where they could
+// cut wrongly: a vertex of B placed at a vertex of A plus g·(1 + δ) along
+// a coordinate axis or a random direction, δ from −0.5 to +0.5 down to
+// ±1e-15, so that coordinates and distances sit at g to rounding. Build
+// must list exactly refLists' pairs (which tests every pair), in order.
+func TestBuildPrefiltersAtThreshold(t *testing.T) {
+	tet, err := shape.Tetrapod(shape.DefaultTetrapod())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cube := shape.Box(0.3, 0.3, 0.3)
+	rng := rand.New(rand.NewSource(13))
+	var s Scratch
+	listed, vv, builds := 0, 0, 0
+	for _, sh := range [][2]*shape.Polyhedron{{tet, tet}, {cube, tet}, {tet, cube}, {cube, cube}} {
+		for trial := 0; trial < 300; trial++ {
+			rq := func() geom.Quat {
+				return geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
+			}
+			var a, b Posed
+			a.Update(sh[0], geom.V(rng.Float64(), rng.Float64(), rng.Float64()), rq(), false)
+			qb := rq()
+			b.Update(sh[1], geom.V(0, 0, 0), qb, false)
+			g := 0.001 + 0.05*rng.Float64()
+			dir := [...]geom.Vec3{geom.V(1, 0, 0), geom.V(0, -1, 0), geom.V(0, 0, 1), geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit()}[rng.Intn(4)]
+			delta := [...]float64{-0.5, -1e-9, -1e-15, 0, 1e-15, 1e-9, 0.5}[rng.Intn(7)]
+			// B's vertex j at A's vertex i + g(1 + δ)·dir, and B's centre
+			// on the far side of it from A's centre when possible.
+			i, j := rng.Intn(len(a.V)), rng.Intn(len(b.V))
+			target := a.V[i].Add(dir.Scale(g * (1 + delta)))
+			b.Update(sh[1], target.Sub(b.V[j]), qb, false)
+			gbar, margin := g, 0.0
+			if rng.Intn(2) == 0 {
+				gbar, margin = g/3, 2*g/3
+			}
+			var c Cache
+			c.Build(&a, &b, gbar, margin, &s)
+			builds++
+			lists, dists := refLists(&a, &b, gbar, margin)
+			got := [6][][2]int32{c.vf, c.fv, c.ee, c.ve, c.ev, c.vv}
+			gotD := [6][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv}
+			for k := range lists {
+				if !slices.Equal(got[k], lists[k]) || !fma.Equal(gotD[k], dists[k], 1e-12, 1) {
+					t.Fatalf("%s/%s trial %d (δ %g) list %d: Build %v, definition %v", sh[0].Name, sh[1].Name, trial, delta, k, got[k], lists[k])
+				}
+				listed += len(lists[k])
+			}
+			vv += len(lists[5])
+		}
+	}
+	if listed < 500 || vv < 50 {
+		t.Fatalf("only %d feature pairs (%d vertex–vertex) listed in %d builds: the test checks little", listed, vv, builds)
+	}
+	t.Logf("%d builds, %d feature pairs listed, %d vertex–vertex", builds, listed, vv)
+}

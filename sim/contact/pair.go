@@ -101,7 +101,8 @@ type Cache struct {
 	pend         bool
 	margin, gbar float64
 	trk          staleTrack
-	dmin         float64 // the least of dvf … dvv (+Inf when none)
+	dmin         float64    // the least of dvf … dvv (+Inf when none)
+	lmin         [6]float64 // the least of each of dvf … dvv (+Inf when empty)
 	skip         skipBound
 
 	vf, fv, ee, ve, ev, vv [][2]int32 // (feature of A, feature of B)
@@ -453,14 +454,19 @@ func (c *Cache) dists(a, b *Posed) {
 	}
 }
 
-// setDmin sets dmin from dvf … dvv.
+// setDmin sets dmin and lmin from dvf … dvv.
 func (c *Cache) setDmin() {
 	c.dmin = math.Inf(1)
-	for _, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+	for k, d := range [...][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv} {
+		m := math.Inf(1)
 		for _, x := range d {
-			if x < c.dmin {
-				c.dmin = x
+			if x < m {
+				m = x
 			}
+		}
+		c.lmin[k] = m
+		if m < c.dmin {
+			c.dmin = m
 		}
 	}
 }
@@ -490,6 +496,9 @@ func listVF(p, q *Posed, np *nearSet, faces []int32, fbox []AABB, g float64, swa
 		// most vertices in two comparisons.
 		fb := &fbox[k]
 		x0, x1, y0, y1, z0, z1 := fb.Min.X-g, fb.Max.X+g, fb.Min.Y-g, fb.Max.Y+g, fb.Min.Z-g, fb.Max.Z+g
+		if vb := &np.vbox; !(x0 <= vb.Max.X && vb.Min.X <= x1 && y0 <= vb.Max.Y && vb.Min.Y <= y1 && z0 <= vb.Max.Z && vb.Min.Z <= z1) {
+			continue // no vertex in the box (nearSet.vbox)
+		}
 		h := np.inBox(x0, x1, y0, y1, z0, z1)
 		if h == 0 {
 			continue
@@ -589,6 +598,9 @@ func listVE(p, q *Posed, np *nearSet, edges []int32, ebox []AABB, g float64, swa
 		// vertices in the box, in order, into hits[:h] (as listVF).
 		eb := &ebox[k]
 		x0, x1, y0, y1, z0, z1 := eb.Min.X-g, eb.Max.X+g, eb.Min.Y-g, eb.Max.Y+g, eb.Min.Z-g, eb.Max.Z+g
+		if vb := &np.vbox; !(x0 <= vb.Max.X && vb.Min.X <= x1 && y0 <= vb.Max.Y && vb.Min.Y <= y1 && z0 <= vb.Max.Z && vb.Min.Z <= z1) {
+			continue // no vertex in the box (nearSet.vbox)
+		}
 		h := np.inBox(x0, x1, y0, y1, z0, z1)
 		if h == 0 {
 			continue
@@ -675,7 +687,16 @@ func listEE(a, b *Posed, na, nb *nearSet, g float64, first bool, ee *[][2]int32,
 // listVV lists (vertex of a, vertex of b) closer than g among the near sets
 // (first: stop at the first pair).
 func listVV(a, b *Posed, na, nb *nearSet, g float64, first bool, vv [][2]int32) [][2]int32 {
-	for _, i := range na.verts {
+	// b's near vertices' box grown by 2g: a vertex outside it differs
+	// from each of them by more than g in a coordinate, beyond any
+	// rounding of the box or of the distance below, so the test below
+	// would reject every pair.
+	vb, g2 := &nb.vbox, 2*g
+	x0, x1, y0, y1, z0, z1 := vb.Min.X-g2, vb.Max.X+g2, vb.Min.Y-g2, vb.Max.Y+g2, vb.Min.Z-g2, vb.Max.Z+g2
+	for l, i := range na.verts {
+		if x, y, z := na.vx[l], na.vy[l], na.vz[l]; !(x >= x0 && x <= x1 && y >= y0 && y <= y1 && z >= z0 && z <= z1) {
+			continue
+		}
 		for _, j := range nb.verts {
 			if a.V[i].Sub(b.V[j]).Norm2() < g*g {
 				vv = append(vv, [2]int32{i, j})
@@ -753,38 +774,65 @@ func clamp01(x float64) float64 {
 // result is the same, in the same order, as solving every listed pair.
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
-	lim := c.limit(a, b, gbar)
+	var lim float64
+	if s := &c.skip; a == s.a && b == s.b && c.trk.on && a.gen == c.trk.genA && b.gen == c.trk.genB && !c.pend {
+		// limit's usual case written out (staleTrack's bound): the same
+		// operations.
+		mv := c.trk.dB
+		lim = gbar + mv + 1e-6*(gbar+mv) + s.tol
+	} else {
+		lim = c.limit(a, b, gbar)
+	}
 	if c.dmin >= lim {
 		return out // every listed pair is skipped
 	}
-	dvf, dfv, dee, dve, dev, dvv := c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv
-	for k, p := range c.vf {
-		if dvf[k] < lim {
-			out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+	// A list whose least build distance is at or beyond lim is skipped
+	// whole (lmin).
+	lm := &c.lmin
+	if lm[0] < lim {
+		dvf := c.dvf
+		for k, p := range c.vf {
+			if dvf[k] < lim {
+				out = vertexFace(a, b, p[0], p[1], false, gbar, prev, out)
+			}
 		}
 	}
-	for k, p := range c.fv {
-		if dfv[k] < lim {
-			out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+	if lm[1] < lim {
+		dfv := c.dfv
+		for k, p := range c.fv {
+			if dfv[k] < lim {
+				out = vertexFace(b, a, p[1], p[0], true, gbar, prev, out)
+			}
 		}
 	}
-	out = edgeEdges(a, b, c.ee, dee, lim, gbar, out)
-	for k, p := range c.ve {
-		if dve[k] < lim {
-			out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+	if lm[2] < lim {
+		out = edgeEdges(a, b, c.ee, c.dee, lim, gbar, out)
+	}
+	if lm[3] < lim {
+		dve := c.dve
+		for k, p := range c.ve {
+			if dve[k] < lim {
+				out = vertexEdge(a, b, p[0], p[1], false, gbar, out)
+			}
 		}
 	}
-	for k, p := range c.ev {
-		if dev[k] < lim {
-			out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+	if lm[4] < lim {
+		dev := c.dev
+		for k, p := range c.ev {
+			if dev[k] < lim {
+				out = vertexEdge(b, a, p[1], p[0], true, gbar, out)
+			}
 		}
 	}
-	for k, p := range c.vv {
-		if dvv[k] >= lim {
-			continue
-		}
-		if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
-			out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
+	if lm[5] < lim {
+		dvv := c.dvv
+		for k, p := range c.vv {
+			if dvv[k] >= lim {
+				continue
+			}
+			if x, y := a.V[p[0]], b.V[p[1]]; x.Sub(y).Norm2() < gbar*gbar {
+				out = mk(out, Key{Kind: snap.VV, FA: p[0], FB: p[1]}, x, y, false, false)
+			}
 		}
 	}
 	if len(out) == start {
@@ -881,16 +929,28 @@ func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out
 	edA, edB, va, vb := a.Poly.Edges, b.Poly.Edges, a.V, b.V
 	dee = dee[:len(ee)]
 	g2 := gbar * gbar
+	// A's edge of the last pair solved: the lists run A's edges in the
+	// outer loop (listEE), so consecutive pairs often share it and its
+	// half-edge t_A, |t_A|² and midpoint b_A are reused (the same values).
+	last := int32(-1)
+	var tax, tay, taz, aa, cax, cay, caz float64
 	for k, p := range ee {
 		if !(dee[k] < lim) {
 			continue
 		}
-		e, f := &edA[p[0]], &edB[p[1]]
-		a1, a2, b1, b2 := &va[e.V[0]], &va[e.V[1]], &vb[f.V[0]], &vb[f.V[1]]
-		// t_A, t_B = half the edges, S0 eq. (68) (Vec3.Sub, Scale(0.5)).
-		tax, tay, taz := 0.5*(a2.X-a1.X), 0.5*(a2.Y-a1.Y), 0.5*(a2.Z-a1.Z)
+		if p[0] != last {
+			last = p[0]
+			e := &edA[p[0]]
+			a1, a2 := &va[e.V[0]], &va[e.V[1]]
+			// t_A = half the edge, b_A its midpoint, S0 eq. (68) (Vec3.Sub, Add, Scale(0.5)).
+			tax, tay, taz = 0.5*(a2.X-a1.X), 0.5*(a2.Y-a1.Y), 0.5*(a2.Z-a1.Z)
+			aa = tax*tax + tay*tay + taz*taz
+			cax, cay, caz = 0.5*(a1.X+a2.X), 0.5*(a1.Y+a2.Y), 0.5*(a1.Z+a2.Z)
+		}
+		f := &edB[p[1]]
+		b1, b2 := &vb[f.V[0]], &vb[f.V[1]]
+		// t_B = half the edge, S0 eq. (68) (Vec3.Sub, Scale(0.5)).
 		tbx, tby, tbz := 0.5*(b2.X-b1.X), 0.5*(b2.Y-b1.Y), 0.5*(b2.Z-b1.Z)
-		aa := tax*tax + tay*tay + taz*taz
 		ab := tax*tbx + tay*tby + taz*tbz
 		bb := tbx*tbx + tby*tby + tbz*tbz
 		// |t_A × t_B|², the determinant of the system (69).
@@ -899,8 +959,7 @@ func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out
 		if !(det > degenParallelTol*aa*bb) {
 			continue
 		}
-		// b_A, b_B = the edges' midpoints, S0 eq. (68) (Add, Scale(0.5)).
-		cax, cay, caz := 0.5*(a1.X+a2.X), 0.5*(a1.Y+a2.Y), 0.5*(a1.Z+a2.Z)
+		// b_B = B's edge midpoint, S0 eq. (68) (Add, Scale(0.5)).
 		cbx, cby, cbz := 0.5*(b1.X+b2.X), 0.5*(b1.Y+b2.Y), 0.5*(b1.Z+b2.Z)
 		dx, dy, dz := cax-cbx, cay-cby, caz-cbz
 		de := dx*tax + dy*tay + dz*taz

@@ -137,6 +137,10 @@ type nearSet struct {
 	hits                         []int32   // listEE's box hits of one edge (soa sizes it)
 	vhits                        []int32   // listVF's and listVE's box hits among verts (near sizes it)
 	vx, vy, vz                   []float64 // the world coordinates of verts, by coordinate
+	// vbox bounds verts (their coordinates' least and greatest; empty,
+	// Min above Max, when there are none): a box that misses it holds
+	// none of them (listVF, listVE skip inBox).
+	vbox AABB
 }
 
 // soa copies the edge boxes into lox … hiz.
@@ -230,6 +234,14 @@ func (p *Posed) near(box AABB, s *nearSet) {
 		}
 	}
 	s.verts, s.vx, s.vy, s.vz = verts[:n], vx[:n], vy[:n], vz[:n]
+	vb := AABB{Min: geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, Max: geom.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}}
+	for l := range n {
+		x, y, z := vx[l], vy[l], vz[l]
+		vb.Min.X, vb.Max.X = min(vb.Min.X, x), max(vb.Max.X, x)
+		vb.Min.Y, vb.Max.Y = min(vb.Min.Y, y), max(vb.Max.Y, y)
+		vb.Min.Z, vb.Max.Z = min(vb.Min.Z, z), max(vb.Max.Z, z)
+	}
+	s.vbox = vb
 	// The feature boxes below are segBox and triBox written out into the
 	// slots (geom.Vec3.Min and Max: the same comparisons in the same
 	// order, so the same boxes), without a box built and copied per
