@@ -199,4 +199,19 @@ func (m *mesh) setDop(proj [][dopDirs]float64, tdop []tdop) {
 	for t, f := range m.idx {
 		triDop(&m.tdop[t], &proj[f[0]], &proj[f[1]], &proj[f[2]], m.slack)
 	}
+	if math.IsInf(m.slack, 0) || math.IsNaN(m.slack) {
+		// Near the float range (|x|+|y|+|z| overflows) or with a NaN vertex
+		// the bounds above are ±Inf or NaN: the dops then prove nothing, and
+		// are made to say so (every interval the whole line) rather than to
+		// rely on comparisons with NaN being false (review r1, session 13).
+		inf := math.Inf(1)
+		for k := range dopDirs {
+			m.dop.lo[k], m.dop.hi[k] = -inf, inf
+		}
+		for t := range m.tdop {
+			for k := range m.tdop[t].lo {
+				m.tdop[t].lo[k], m.tdop[t].hi[k] = float32(-inf), float32(inf)
+			}
+		}
+	}
 }
