@@ -494,19 +494,16 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
 	}
 	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
+	w.curAB = w.curAB[:0]       // and their bodies
 	lz := &w.leases
 	lz.vis = lz.vis[:0] // the visited pairs, in pair order, for Commit
+	ab := lv.ab[:n]
 	for lo := 0; lo < n; lo = int(next[lo]) {
 		for _, i := range buf[lo:cnt[lo]] {
 			w.curPairs = append(w.curPairs, pairs[i])
 		}
+		w.curAB = append(w.curAB, ab[lo:cnt[lo]]...)
 		lz.vis = append(lz.vis, act[lo:actN[lo]]...)
-	}
-	w.curAB = w.curAB[:0] // and their bodies (for accumulateTerms)
-	if w.sums.terms {
-		for lo := 0; lo < n; lo = int(next[lo]) {
-			w.curAB = append(w.curAB, lv.ab[lo:cnt[lo]]...)
-		}
 	}
 	lz.visGen, lz.visN, lz.visOK = w.gen, n, true
 	w.Stats.SQFailures += d.sqFail.Load()
@@ -592,7 +589,7 @@ func (w *World) detectFns() *detectPass {
 	}
 	d.narrow = func(worker, lo, hi int) {
 		pairs, posed, act, actN := w.pairs, w.posed, w.leases.act, w.leases.actN
-		buf, cnt, next, ab, terms := w.curLive.buf, w.curLive.cnt, w.curLive.next, w.curLive.ab, w.sums.terms
+		buf, cnt, next, ab := w.curLive.buf, w.curLive.cnt, w.curLive.next, w.curLive.ab
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
 		m := lo           // the batch's pairs with contacts go to buf[lo:m]
@@ -623,10 +620,7 @@ func (w *World) detectFns() *detectPass {
 						tl.flip = true
 					}
 				}
-				buf[m] = i
-				if terms {
-					ab[m] = pairAB{e.A, e.B}
-				}
+				buf[m], ab[m] = i, pairAB{e.A, e.B}
 				m++
 			}
 			e.nightOwl = false // it is a candidate from now on
@@ -650,16 +644,12 @@ func (w *World) detectFns() *detectPass {
 		}
 		// No smooth pair in the batch: its pairs with contacts, which
 		// narrow listed in pair order.
-		if !terms {
-			for _, i := range buf[lo:cnt[lo]] {
-				w.lawsPair(pairs[i], dt, true)
-			}
-			return
-		}
 		for _, i := range buf[lo:cnt[lo]] {
 			e := pairs[i]
 			w.lawsPair(e, dt, true)
-			w.setTerms(e)
+			if terms {
+				w.setTerms(e)
+			}
 		}
 	}
 	return d
