@@ -28,8 +28,7 @@ type pairEntry struct {
 	cur      []contact.Contact
 	cache    contact.Cache // second-level list of feature pairs (S0 §2.5)
 	prev     []contact.Contact
-	gen      uint64         // the evaluation that last listed this pair
-	terms    []contactTerms // lawsPair: each active contact's terms in the sums (polyhedral pairs)
+	gen      uint64 // the evaluation that last listed this pair
 
 	Shift  geom.Vec3 // B is evaluated at X_B + Shift (periodic image; zero otherwise)
 	mid    geom.Vec3 // last superquadric midway point (S1 §2.3 warm start)
@@ -474,9 +473,6 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	if cap(lv.buf) < n {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
-	if cap(lv.ab) < n {
-		lv.ab = make([]pairAB, n)
-	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	d.dt = dt
 	var laws func(_, lo, hi int)
@@ -494,15 +490,12 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 			time.Duration(float64(wall)*float64(spent[2])/float64(tot))
 	}
 	w.curPairs = w.curPairs[:0] // the batches' pairs with contacts, in pair order
-	w.curAB = w.curAB[:0]       // and their bodies
 	lz := &w.leases
 	lz.vis = lz.vis[:0] // the visited pairs, in pair order, for Commit
-	ab := lv.ab[:n]
 	for lo := 0; lo < n; lo = int(next[lo]) {
 		for _, i := range buf[lo:cnt[lo]] {
 			w.curPairs = append(w.curPairs, pairs[i])
 		}
-		w.curAB = append(w.curAB, ab[lo:cnt[lo]]...)
 		lz.vis = append(lz.vis, act[lo:actN[lo]]...)
 	}
 	lz.visGen, lz.visN, lz.visOK = w.gen, n, true
@@ -589,7 +582,7 @@ func (w *World) detectFns() *detectPass {
 	}
 	d.narrow = func(worker, lo, hi int) {
 		pairs, posed, act, actN := w.pairs, w.posed, w.leases.act, w.leases.actN
-		buf, cnt, next, ab := w.curLive.buf, w.curLive.cnt, w.curLive.next, w.curLive.ab
+		buf, cnt, next := w.curLive.buf, w.curLive.cnt, w.curLive.next
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
 		m := lo           // the batch's pairs with contacts go to buf[lo:m]
@@ -620,7 +613,7 @@ func (w *World) detectFns() *detectPass {
 						tl.flip = true
 					}
 				}
-				buf[m], ab[m] = i, pairAB{e.A, e.B}
+				buf[m] = i
 				m++
 			}
 			e.nightOwl = false // it is a candidate from now on
@@ -630,14 +623,11 @@ func (w *World) detectFns() *detectPass {
 		}
 	}
 	d.laws = func(worker, lo, hi int) {
-		pairs, buf, cnt, dt, terms := w.pairs, w.curLive.buf, w.curLive.cnt, d.dt, w.sums.terms
+		pairs, buf, cnt, dt := w.pairs, w.curLive.buf, w.curLive.cnt, d.dt
 		if w.scratch[worker].tally.smoothBatch || hi <= lo {
 			for _, e := range pairs[lo:hi] {
 				if e.smooth || len(e.cur) > 0 {
 					w.lawsPair(e, dt, true)
-					if terms && !e.smooth { // the contacts' terms in the sums (accumulateTerms)
-						w.setTerms(e)
-					}
 				}
 			}
 			return
@@ -645,11 +635,7 @@ func (w *World) detectFns() *detectPass {
 		// No smooth pair in the batch: its pairs with contacts, which
 		// narrow listed in pair order.
 		for _, i := range buf[lo:cnt[lo]] {
-			e := pairs[i]
-			w.lawsPair(e, dt, true)
-			if terms {
-				w.setTerms(e)
-			}
+			w.lawsPair(pairs[i], dt, true)
 		}
 	}
 	return d

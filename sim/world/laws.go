@@ -1,7 +1,6 @@
 package world
 
 import (
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -55,94 +54,6 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 			c.Epot = en + p.Friction.Potential(&c.Fric)
 		}
 	}
-}
-
-// setTerms sets the terms of polyhedral pair e's active contacts in its
-// bodies' sums (e.terms, in contact order), from their forces and points
-// and the bodies' centres. pairPass's laws stage calls it after lawsPair,
-// on two or more workers, so that the accumulation that follows reads the
-// terms (accumulateTerms) instead of the contacts. The terms are
-// accumulatePair's operations in its order, the conversions included (see
-// there), each result stored instead of added: TestAccumulateSameBitsAnyWorkers
-// holds the two to the bit (one worker against two, three and five), and
-// accumulatePair keeps them written out (a call per contact there would
-// cost the one-worker path ≈ 2%).
-func (w *World) setTerms(e *pairEntry) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
-	xa, xb := &a.X, &b.X
-	ts := slices.Grow(e.terms[:0], len(e.cur))[:len(e.cur)]
-	n := 0
-	for k := range e.cur {
-		c := &e.cur[k]
-		if !c.Active() {
-			continue
-		}
-		t := &ts[n]
-		n++
-		fx, fy, fz := float64(c.N.X*c.Fn)+c.Ft.X, float64(c.N.Y*c.Fn)+c.Ft.Y, float64(c.N.Z*c.Fn)+c.Ft.Z
-		t.f = geom.Vec3{X: fx, Y: fy, Z: fz}
-		rx, ry, rz := c.PA.X-xa.X, c.PA.Y-xa.Y, c.PA.Z-xa.Z
-		t.ta = geom.Vec3{X: float64(ry*fz) - float64(rz*fy), Y: float64(rz*fx) - float64(rx*fz), Z: float64(rx*fy) - float64(ry*fx)}
-		rx, ry, rz = c.PB.X-xb.X, c.PB.Y-xb.Y, c.PB.Z-xb.Z
-		t.tb = geom.Vec3{X: float64(rz*fy) - float64(ry*fz), Y: float64(rx*fz) - float64(rz*fx), Z: float64(ry*fx) - float64(rx*fy)}
-	}
-	e.terms = ts[:n]
-}
-
-// contactTerms is an active polyhedral contact's terms in its bodies' sums
-// (accumulatePair's, computed by setTerms on the worker that ran the
-// pair): the force on A, f = Fn·n + Ft (S0 eq. 39, 53–56), its moment
-// about A's centre (PA − X_A) × f, and B's moment term, −((PB − X_B) × f)
-// written as accumulatePair adds it. Adding them to the sums gives the
-// bits accumulatePair's operations give (the same products and
-// differences, each rounded), and the accumulation then reads 72 bytes a
-// contact side, in a pair's own array, instead of the contact and the body's
-// centre.
-type contactTerms struct{ f, ta, tb geom.Vec3 }
-
-// accumulateTerms is accumulatePair from the terms setTerms left in e
-// (e.terms, one per active contact in order): valid while neither the
-// contacts' forces and points nor the bodies' centres changed since, which
-// holds for the pairs of Evaluate's pass (its accumulation follows the
-// pass). A's sums take each contact's terms in order, then B's: the two
-// bodies' sums (and their walls', distinct walls) are apart, so each takes
-// the same terms in the same order as in accumulatePair.
-func (w *World) accumulateTerms(e *pairEntry, inA, inB bool) (active int) {
-	if e.smooth {
-		return w.accumulateSmooth(e, w.Bodies[e.A], w.Bodies[e.B], inA, inB)
-	}
-	ts := e.terms
-	if inA {
-		a := w.Bodies[e.A]
-		F, T := a.F, a.T
-		for k := range ts {
-			F, T = F.Add(ts[k].f), T.Add(ts[k].ta)
-		}
-		a.F, a.T = F, T
-		if a.Wall >= 0 {
-			wf := w.Walls[a.Wall].Force
-			for k := range ts {
-				wf = wf.Sub(ts[k].f)
-			}
-			w.Walls[a.Wall].Force = wf
-		}
-	}
-	if inB {
-		b := w.Bodies[e.B]
-		F, T := b.F, b.T
-		for k := range ts {
-			F, T = F.Sub(ts[k].f), T.Add(ts[k].tb)
-		}
-		b.F, b.T = F, T
-		if b.Wall >= 0 {
-			wf := w.Walls[b.Wall].Force
-			for k := range ts {
-				wf = wf.Add(ts[k].f)
-			}
-			w.Walls[b.Wall].Force = wf
-		}
-	}
-	return len(ts)
 }
 
 // stageAccumulate is solver stage 3: gravity, external loads at time t, and
@@ -199,11 +110,7 @@ func (w *World) ExternalForces(t float64) {
 // range per worker (contactSums.split) and each worker walks all the pairs
 // in order, adding the contacts of those of its bodies, so every body's
 // and wall's sum takes the same terms in the same order: the same bits for
-// any worker count. On Evaluate's pairs (contactSums.terms) the workers
-// read each pair's bodies from curAB and its contacts' terms from
-// setTerms, not the pair entries and contacts, which the pair pass's
-// workers wrote (each range read every contact's lines from the other
-// core's cache otherwise). It reports a body with a non-finite force or moment
+// any worker count. It reports a body with a non-finite force or moment
 // (checked by the workers as each range is done).
 func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	nw := max(w.Settings.Workers, 1)
@@ -226,17 +133,14 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	s := &w.sums
 	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
 		s.size(len(w.Bodies))
-		bad := w.accumulateRange(pairs, nil, 0, len(w.Bodies))
+		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
 		if s.then != nil {
 			w.afterSums(k, 0, len(w.Bodies))
 		}
 		return bad
 	}
 	s.plan(len(w.Bodies), nw)
-	s.pairs, s.ab = pairs, nil
-	if s.terms && len(w.curAB) == len(pairs) {
-		s.ab = w.curAB // the bodies of each pair, beside the pairs (pairPass)
-	}
+	s.pairs = pairs
 	s.bad.Store(false)
 	if s.stats { // the statistics' contact sums start where sumStats's do
 		s.tally = contactTally{pc: 0.0 + w.bondEnergy()}
@@ -244,7 +148,7 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	t0 := time.Now()
 	w.forkJoin(nw, nw, 1, s.rangeFn(w))
 	w.Stats.Profile.Parallel += time.Since(t0)
-	s.pairs, s.ab = nil, nil
+	s.pairs = nil
 	s.nextOK = true
 	if s.stats {
 		s.gen = w.gen + 1
@@ -260,7 +164,7 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 		s.owner = w
 		s.run = func(_, k, _ int) {
 			lo, hi := int(s.bounds[k]), int(s.bounds[k+1])
-			if w.accumulateRange(s.pairs, s.ab, lo, hi) {
+			if w.accumulateRange(s.pairs, lo, hi) {
 				s.bad.Store(true)
 			}
 			if s.then != nil { // range k is summed: its bodies' own terms (part k)
@@ -285,9 +189,8 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 // force with its body), counts each body's contact sides for the next
 // split and reports a body of the range with a non-finite force or moment.
 // With w.initInPass it first sets the range's forces and moments as
-// ExternalForces does without loads and bonds (gravity). With ab (the
-// bodies of each of pairs) the pairs' terms are added (accumulateTerms).
-func (w *World) accumulateRange(pairs []*pairEntry, ab []pairAB, lo, hi int) (nonFinite bool) {
+// ExternalForces does without loads and bonds (gravity).
+func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool) {
 	if w.initInPass {
 		for _, b := range w.Bodies[lo:hi] {
 			b.F, b.T = geom.Vec3{}, geom.Vec3{}
@@ -298,39 +201,18 @@ func (w *World) accumulateRange(pairs []*pairEntry, ab []pairAB, lo, hi int) (no
 	}
 	sides := w.sums.sides[lo:hi]
 	clear(sides)
-	if len(ab) == len(pairs) { // the bodies from ab: only the range's pairs' entries are read
-		for j, p := range ab {
-			a, b := int(p.A)-lo, int(p.B)-lo
-			inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
-			if !inA && !inB {
-				continue
-			}
-			e := pairs[j]
-			if len(e.cur) == 0 {
-				continue
-			}
-			n := int32(w.accumulateTerms(e, inA, inB))
-			if inA {
-				sides[a] += n
-			}
-			if inB {
-				sides[b] += n
-			}
+	for _, e := range pairs {
+		a, b := int(e.A)-lo, int(e.B)-lo
+		inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
+		if !inA && !inB || len(e.cur) == 0 {
+			continue
 		}
-	} else {
-		for _, e := range pairs {
-			a, b := int(e.A)-lo, int(e.B)-lo
-			inA, inB := uint(a) < uint(hi-lo), uint(b) < uint(hi-lo)
-			if !inA && !inB || len(e.cur) == 0 {
-				continue
-			}
-			n := int32(w.accumulatePair(e, inA, inB))
-			if inA {
-				sides[a] += n
-			}
-			if inB {
-				sides[b] += n
-			}
+		n := int32(w.accumulatePair(e, inA, inB))
+		if inA {
+			sides[a] += n
+		}
+		if inB {
+			sides[b] += n
 		}
 	}
 	for _, b := range w.Bodies[lo:hi] {
@@ -425,11 +307,6 @@ func (w *World) accumulateSmooth(e *pairEntry, a, b *body.Body, inA, inB bool) (
 	return active
 }
 
-// pairAB is a pair's bodies (pairEntry.A, B), kept beside a list of pairs
-// so that a walk that looks for the pairs of some bodies reads 8 bytes a
-// pair, not the entry.
-type pairAB struct{ A, B int32 }
-
 // contactSums splits the bodies into one contiguous range per worker for
 // accumulateContacts: bounds[k]:bounds[k+1] is worker range k, chosen so
 // that the ranges hold about as much work: the active contact sides at the
@@ -448,12 +325,6 @@ type contactSums struct {
 	// The pass (run, made once for owner) and what it reads and reports:
 	// the pairs to sum, a body with a non-finite sum.
 	pairs []*pairEntry
-	ab    []pairAB // the bodies of each of pairs (curAB), or nil
-	// terms: Evaluate's pass runs on two or more workers, its laws leave
-	// each contact's terms in the sums (pairEntry.terms), and its
-	// accumulation (of curPairs) adds them (accumulateTerms); set by
-	// Evaluate for its pass and its accumulation.
-	terms bool
 	bad   atomic.Bool
 	owner *World
 	run   func(_, k, _ int)
@@ -717,9 +588,8 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 	var r EvalResult
 	g0, lv := w.gen, &w.live
 	clean := lv.wallsGen == g0+1 && !(w.sph != nil && w.sph.owns)
-	w.sums.terms = max(w.Settings.Workers, 1) > 1 && len(w.Bodies) >= parallelMin // the laws leave the sums' terms
-	r.NightOwls = w.stageDetect(true, dt, o.Move)                                 // stages 1 and 2 in one pass over the pairs
-	if clean && w.gen == g0+1 {                                                   // this detection alone moved gen on (wallsClean)
+	r.NightOwls = w.stageDetect(true, dt, o.Move) // stages 1 and 2 in one pass over the pairs
+	if clean && w.gen == g0+1 {                   // this detection alone moved gen on (wallsClean)
 		lv.wallsGen = w.gen + 1
 	}
 	prof := &w.Stats.Profile
@@ -732,7 +602,7 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 		w.sums.then, w.sums.stats = o.Then, true
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
-	w.sums.then, w.sums.stats, w.sums.terms = nil, false, false
+	w.sums.then, w.sums.stats = nil, false
 	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
@@ -1058,9 +928,6 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
-	// ab: pairPass's narrow stage writes beside buf[m] the bodies of that
-	// pair (World.curAB, for the accumulation's walk).
-	ab []pairAB
 	// What commit's pass (commitRun, made once for owner) does: n pairs
 	// (w.pairs[:n], or the pairs vis lists when not nil), then the bodies
 	// with move, the statistics' terms, the step bound's.

@@ -219,7 +219,6 @@ type World struct {
 	curLive    livePairs                   // pairPass's batches of the pairs with contacts (buf, cnt, next)
 	leases     pairLeases                  // pairPass: the empty lists' leases and the pairs each batch visits
 	curPairs   []*pairEntry                // the pairs with contacts of the last pairPass, in pair order
-	curAB      []pairAB                    // the bodies of curPairs[j] (the accumulation's walk)
 	flipped    bool                        // the last detection pass met a reversed normal (pairPass)
 	gen        uint64                      // evaluation counter (pairEntry.gen)
 	lawGen     uint64                      // bumped whenever laws, shapes or bodies change (cached per-pair bounds)
