@@ -178,14 +178,19 @@ func (B *mat6) invert() bool {
 // factors of the blocks (precLU: buildTangent), else by their inverses
 // (buildPrec).
 func (n *Newmark) applyPrec(v, out []float64) {
+	n.each(len(n.nb), func(lo, hi int) { n.precRange(v, out, lo, hi) })
+}
+
+// precRange is applyPrec for the bodies lo..hi−1.
+func (n *Newmark) precRange(v, out []float64, lo, hi int) {
 	if n.precLU {
-		for k := range n.nb {
+		for k := lo; k < hi; k++ {
 			o := 6 * k
 			n.prec[k].luSolve(&n.piv[k], (*[6]float64)(v[o:o+6]), (*[6]float64)(out[o:o+6]))
 		}
 		return
 	}
-	for k := range n.nb {
+	for k := lo; k < hi; k++ {
 		B := &n.prec[k]
 		o := 6 * k
 		for i := 0; i < 6; i++ {

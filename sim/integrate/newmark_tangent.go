@@ -18,12 +18,24 @@ import (
 // the preconditioner); the off-diagonal ones in the bodies' (δu, δθ)
 // coordinates, the scaling applied to the vectors in the product (tanMul).
 type nmTangent struct {
-	diag   []mat6      // per movable body, scaled
-	off    []int32     // the pairs (indices in pairs) of two movable bodies: blocks ab and ba
-	cs     []nmContact // the contacts, pair by pair
-	pairs  []nmPair    // the pairs with contacts, in the world's order
-	z, acc []float64   // tanMul's scratch
-	sc     []nmScale   // per movable body, tanMul's scaling factors
+	diag  []mat6      // per movable body, scaled
+	cs    []nmContact // the contacts, pair by pair
+	pairs []nmPair    // the pairs with contacts, in the world's order
+	z     []float64   // tanMul's scratch
+	sc    []nmScale   // per movable body, tanMul's scaling factors
+	// inc lists each movable body's pairs, in pair order: body k's are
+	// inc[incLo[k]:incLo[k+1]] (incidences), so that a pass over bodies sums
+	// the blocks of each body's rows in the order of a loop over the pairs.
+	inc   []nmInc
+	incLo []int32
+}
+
+// nmInc is one pair of a movable body: its index in nmTangent.pairs, whether
+// the body is the pair's B, and whether the other body is movable too (the
+// pair has coupling blocks).
+type nmInc struct {
+	pair       int32
+	isB, other bool
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -54,7 +66,6 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		T.diag = make([]mat6, len(n.nb))
 	}
 	T.diag = T.diag[:len(n.nb)]
-	T.off = T.off[:0]
 	if cap(T.sc) < len(n.nb) {
 		T.sc = make([]nmScale, len(n.nb))
 	}
@@ -104,24 +115,22 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	})
 	// Pair by pair, in parallel: the pair's four blocks.
 	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
-	// In pair order (the same sums for any worker count): the diagonal
-	// blocks and the list of pairs with off-diagonal ones.
-	for i := range T.pairs {
-		p := &T.pairs[i]
-		ka, kb := n.kOf[p.a], n.kOf[p.b]
-		if ka >= 0 {
-			T.diag[ka].add(&p.aa)
-		}
-		if kb >= 0 {
-			T.diag[kb].add(&p.bb)
-		}
-		if ka >= 0 && kb >= 0 {
-			T.off = append(T.off, int32(i))
-		}
-	}
-	// Scale the diagonal blocks' rows by diag(1/m, Ξᵀ/(mρ)) and columns by
-	// diag(I, Ξ/ρ); the preconditioner inverts them.
+	// Each body's pairs in pair order (incidences): the diagonal blocks
+	// and the coupling products sum them in that order, the same sums for
+	// any worker count.
+	n.incidences()
+	// Body by body, in parallel: the pairs' diagonal blocks added in pair
+	// order, then the rows scaled by diag(1/m, Ξᵀ/(mρ)) and the columns by
+	// diag(I, Ξ/ρ); the preconditioner factors them.
 	w.Parallel(len(n.nb), func(k int) {
+		for _, e := range T.inc[T.incLo[k]:T.incLo[k+1]] {
+			p := &T.pairs[e.pair]
+			if e.isB {
+				T.diag[k].add(&p.bb)
+			} else {
+				T.diag[k].add(&p.aa)
+			}
+		}
 		n.scaleBlock(&T.diag[k], k, k)
 		n.prec[k] = T.diag[k]
 		if !n.prec[k].lu(&n.piv[k]) {
@@ -459,10 +468,16 @@ func rodriguesXi(a geom.Vec3) geom.Mat3 {
 func (n *Newmark) tanMul(v, out []float64) {
 	T := &n.tan
 	m := 6 * len(n.nb)
-	T.z, T.acc = resize(T.z, m), resize(T.acc, m)
-	z, acc := T.z, T.acc
-	sc := T.sc[:len(n.nb)]
-	for k := range n.nb {
+	T.z = resize(T.z, m)
+	n.each(len(n.nb), func(lo, hi int) { n.tanScaleIn(v, lo, hi) })
+	n.each(len(n.nb), func(lo, hi int) { n.tanRows(v, out, lo, hi) })
+}
+
+// tanScaleIn sets tanMul's z = diag(I, Ξ/ρ)·v for the bodies lo..hi−1.
+func (n *Newmark) tanScaleIn(v []float64, lo, hi int) {
+	T := &n.tan
+	z, sc := T.z, T.sc
+	for k := lo; k < hi; k++ {
 		xi := &n.nb[k].xi
 		o := 6 * k
 		z[o], z[o+1], z[o+2] = v[o], v[o+1], v[o+2]
@@ -473,17 +488,32 @@ func (n *Newmark) tanMul(v, out []float64) {
 		z[o+4] = s * (xi[1][0]*a0 + xi[1][1]*a1 + xi[1][2]*a2)
 		z[o+5] = s * (xi[2][0]*a0 + xi[2][1]*a1 + xi[2][2]*a2)
 	}
-	clear(acc)
-	for _, i := range T.off {
-		p := &T.pairs[i]
-		ka, kb := 6*n.kOf[p.a], 6*n.kOf[p.b]
-		mulAdd6(&p.ab, (*[6]float64)(z[kb:kb+6]), (*[6]float64)(acc[ka:ka+6]))
-		mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), (*[6]float64)(acc[kb:kb+6]))
-	}
-	for k := range n.nb {
+}
+
+// tanRows sets out = J v for the rows of bodies lo..hi−1: the coupling
+// blocks of each body's pairs times the other body's z, summed in pair
+// order (as a loop over the pairs adds them), scaled by diag(I/m,
+// Ξᵀ/(mρ)), plus the diagonal block times v.
+func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
+	T := &n.tan
+	z, sc := T.z, T.sc
+	for k := lo; k < hi; k++ {
+		var x [6]float64
+		for _, e := range T.inc[T.incLo[k]:T.incLo[k+1]] {
+			if !e.other {
+				continue
+			}
+			p := &T.pairs[e.pair]
+			if e.isB {
+				ka := 6 * n.kOf[p.a]
+				mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), &x)
+			} else {
+				kb := 6 * n.kOf[p.b]
+				mulAdd6(&p.ab, (*[6]float64)(z[kb:kb+6]), &x)
+			}
+		}
 		xi := &n.nb[k].xi
 		o := 6 * k
-		x := (*[6]float64)(acc[o : o+6])
 		vk := (*[6]float64)(v[o : o+6])
 		ok := (*[6]float64)(out[o : o+6])
 		im, imr := sc[k].im, sc[k].imr
@@ -498,6 +528,53 @@ func (n *Newmark) tanMul(v, out []float64) {
 			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]
 		}
 	}
+}
+
+// incidences fills the tangent's inc and incLo from its pairs: each
+// movable body's pairs in pair order.
+func (n *Newmark) incidences() {
+	T := &n.tan
+	nb := len(n.nb)
+	if cap(T.incLo) < nb+1 {
+		T.incLo = make([]int32, nb+1)
+	}
+	T.incLo = T.incLo[:nb+1]
+	clear(T.incLo)
+	for i := range T.pairs {
+		p := &T.pairs[i]
+		if ka := n.kOf[p.a]; ka >= 0 {
+			T.incLo[ka+1]++
+		}
+		if kb := n.kOf[p.b]; kb >= 0 {
+			T.incLo[kb+1]++
+		}
+	}
+	for k := 0; k < nb; k++ {
+		T.incLo[k+1] += T.incLo[k]
+	}
+	tot := int(T.incLo[nb])
+	if cap(T.inc) < tot {
+		T.inc = make([]nmInc, tot)
+	}
+	T.inc = T.inc[:tot]
+	// Fill in pair order, each body's run from its start (a cursor per body
+	// in z-free scratch: incLo shifted back after).
+	for i := range T.pairs {
+		p := &T.pairs[i]
+		ka, kb := n.kOf[p.a], n.kOf[p.b]
+		both := ka >= 0 && kb >= 0
+		if ka >= 0 {
+			T.inc[T.incLo[ka]] = nmInc{pair: int32(i), other: both}
+			T.incLo[ka]++
+		}
+		if kb >= 0 {
+			T.inc[T.incLo[kb]] = nmInc{pair: int32(i), isB: true, other: both}
+			T.incLo[kb]++
+		}
+	}
+	// incLo[k] now holds body k's end, the start of k+1: shift back.
+	copy(T.incLo[1:], T.incLo[:nb])
+	T.incLo[0] = 0
 }
 
 // nmScale holds a body's factors of the tangent's scaling (tanMul): 1/ρ,
