@@ -78,31 +78,43 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		n.qxi = make([]geom.Mat3, len(n.nb))
 	}
 	n.qxi = n.qxi[:len(n.nb)]
-	// The contacts' law derivatives, grouped by pair (ContactTangents visits
-	// a pair's contacts together).
-	T.cs, T.pairs = T.cs[:0], T.pairs[:0]
-	lastA, lastB := -1, -1
-	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
-		if n.kOf[a] < 0 && n.kOf[b] < 0 {
-			return
-		}
-		if a != lastA || b != lastB {
-			lastA, lastB = a, b
-			// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
-			if len(T.pairs) < cap(T.pairs) {
-				T.pairs = T.pairs[:len(T.pairs)+1]
-			} else {
-				T.pairs = append(T.pairs, nmPair{})
-			}
-			p := &T.pairs[len(T.pairs)-1]
-			p.a, p.b, p.lo = int32(a), int32(b), int32(len(T.cs))
-		}
-		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
-		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
-	})
+	// The pairs with active contacts (not both fixed), in the world's
+	// order, and each one's run of T.cs (world.ContactTangents' grouping).
+	np, ok := w.TangentPairs()
 	if !ok {
 		return false
 	}
+	T.pairs = T.pairs[:0]
+	nc := 0
+	for i := 0; i < np; i++ {
+		a, b, cs := w.TrialPair(i)
+		if n.kOf[a] < 0 && n.kOf[b] < 0 {
+			continue
+		}
+		na := 0
+		for k := range cs {
+			if cs[k].Active() {
+				na++
+			}
+		}
+		if na == 0 {
+			continue
+		}
+		// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
+		if len(T.pairs) < cap(T.pairs) {
+			T.pairs = T.pairs[:len(T.pairs)+1]
+		} else {
+			T.pairs = append(T.pairs, nmPair{})
+		}
+		p := &T.pairs[len(T.pairs)-1]
+		p.a, p.b, p.src = int32(a), int32(b), int32(i)
+		p.lo, p.hi = int32(nc), int32(nc+na)
+		nc += na
+	}
+	if cap(T.cs) < nc {
+		T.cs = make([]nmContact, nc, nc+nc/4)
+	}
+	T.cs = T.cs[:nc]
 	// Body by body, in parallel: the inertia blocks and Q^Δ Ξ⁻¹.
 	w.Parallel(len(n.nb), func(k int) {
 		bd := &n.nb[k]
@@ -113,8 +125,17 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		n.inertiaBlock(w, k, &T.diag[k], &xiInv)
 		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
-	// Pair by pair, in parallel: the pair's four blocks.
-	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
+	// Pair by pair, in parallel: the contacts' law derivatives
+	// (world.PairContactTangents), then the pair's four blocks.
+	w.Parallel(len(T.pairs), func(i int) {
+		p := &T.pairs[i]
+		j := p.lo
+		w.PairContactTangents(int(p.src), n.dt, func(c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
+			T.cs[j] = nmContact{c: c, dg: dg, dv: dv}
+			j++
+		})
+		n.pairBlocks(w, p, T.cs)
+	})
 	// Each body's pairs in pair order (incidences): the diagonal blocks
 	// and the coupling products sum them in that order, the same sums for
 	// any worker count.
@@ -158,6 +179,7 @@ type nmContact struct {
 type nmPair struct {
 	a, b           int32
 	lo, hi         int32
+	src            int32 // the pair's index in the world (world.TangentPairs)
 	aa, bb, ab, ba mat6
 }
 
