@@ -145,12 +145,11 @@ type Newmark struct {
 	gm     krylov.Work
 	pw     *world.World // the world whose workers run the passes over bodies (each); nil: serial
 	guard  []nmGuard
-	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
-	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
-	mot    []affine    // each body's rigid motion over the trial step
-	turnOf []float64   // each body's turn (motions), 0 for fixed bodies
-	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
-	sb1    []geom.Vec3
+	gv     []geom.Vec3    // start-of-step world vertices of the movable polyhedra
+	vOff   []int          // body i's vertices are gv[vOff[i]:vOff[i+1]]
+	mot    []affine       // each body's rigid motion over the trial step
+	turnOf []float64      // each body's turn (motions), 0 for fixed bodies
+	gs     []guardScratch // guardFactor's per-worker scratch
 	// cleared holds the certified start-of-step clearance of the body pairs
 	// (a, b) that separation cleared in this step; sepA, sepB and
 	// sepScratch are its scratch.

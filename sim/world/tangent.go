@@ -54,6 +54,7 @@ func (w *World) EachFeatureCache(f func(a, b int, p *FeaturePair)) {
 type FeaturePair struct {
 	w *World
 	e *pairEntry
+	k int // the worker whose scratch Rebuild uses (FeaturePairAt)
 }
 
 // Cache is the pair's second-level feature cache.
@@ -71,7 +72,7 @@ func (p *FeaturePair) Rebuild() float64 {
 	w, e := p.w, p.e
 	pa, pb := &w.posed[e.A], &w.posed[e.B]
 	g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[0].Scratch)
+	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[p.k].Scratch)
 	return e.cache.Reach(pa, pb)
 }
 
