@@ -150,6 +150,7 @@ type Newmark struct {
 	mot    []affine       // each body's rigid motion over the trial step
 	turnOf []float64      // each body's turn (motions), 0 for fixed bodies
 	gs     []guardScratch // guardFactor's per-worker scratch
+	lamW   []paddedMin    // fractionToBoundary's per-worker minimum
 	// cleared holds the certified start-of-step clearance of the body pairs
 	// (a, b) that separation cleared in this step; sepA, sepB and
 	// sepScratch are its scratch.
@@ -811,7 +812,7 @@ func finite(r []float64) bool {
 // f must write only the data of its items, so the results are the same
 // for any worker count.
 func (n *Newmark) each(m int, f func(lo, hi int)) {
-	if n.pw == nil {
+	if n.pw == nil || n.pw.Settings.Workers <= 1 {
 		f(0, m)
 		return
 	}
@@ -985,18 +986,51 @@ func (n *Newmark) jv(w *world.World) func(v, out []float64) {
 // tenth of its value (an interior-point safeguard: the barrier law admits no
 // closed gap).
 func (n *Newmark) fractionToBoundary(w *world.World) float64 {
-	const keep = 0.1
-	lam := 1.0
-	w.EachTrialContact(func(a, b int, c *contactT) {
-		if !c.Active() || c.Gn <= 0 {
-			return
+	// Pair by pair on the workers; λ is a minimum over contacts, so it does
+	// not depend on the order.
+	np := w.TrialPairs()
+	nw := max(w.Settings.Workers, 1)
+	if len(n.lamW) < nw {
+		n.lamW = make([]paddedMin, nw)
+	}
+	for k := range n.lamW {
+		n.lamW[k].v = 1
+	}
+	w.ParallelRangeWorker(np, func(k, lo, hi int) {
+		lam := n.lamW[k].v
+		for i := lo; i < hi; i++ {
+			a, b, cs := w.TrialPair(i)
+			for j := range cs {
+				if c := &cs[j]; c.Active() && !(c.Gn <= 0) {
+					lam = n.boundaryFraction(w, a, b, c, lam)
+				}
+			}
 		}
-		dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
-		if dg < 0 {
-			lam = math.Min(lam, (1-keep)*c.Gn/-dg)
-		}
+		n.lamW[k].v = lam
 	})
+	lam := 1.0
+	for k := range n.lamW {
+		lam = math.Min(lam, n.lamW[k].v)
+	}
 	return lam
+}
+
+// boundaryFraction lowers lam to the step fraction at which the linearised
+// gap of active contact c of bodies a, b falls to a tenth of its value
+// (fractionToBoundary).
+func (n *Newmark) boundaryFraction(w *world.World, a, b int, c *contactT, lam float64) float64 {
+	const keep = 0.1
+	dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
+	if dg < 0 {
+		lam = math.Min(lam, (1-keep)*c.Gn/-dg)
+	}
+	return lam
+}
+
+// paddedMin is one worker's running minimum, on its own cache line.
+type paddedMin struct {
+	v float64
+	_ [56]byte
 }
 
 // pointMotion is the linearised motion of point p of body i along n.dy.

@@ -21,7 +21,8 @@ type nmTangent struct {
 	diag  []mat6      // per movable body, scaled
 	cs    []nmContact // the contacts, pair by pair
 	pairs []nmPair    // the pairs with contacts, in the world's order
-	z     []float64   // tanMul's scratch
+	z     []float64   // tanMul's scratch: diag(I, Ξ/ρ)·v
+	zOf   *float64    // the vector (its first entry) whose scaling z holds (applyPrecScaled), or nil
 	sc    []nmScale   // per movable body, tanMul's scaling factors
 	// inc lists each movable body's pairs, in pair order: body k's are
 	// inc[incLo[k]:incLo[k+1]] (incidences), so that a pass over bodies sums
@@ -490,8 +491,11 @@ func rodriguesXi(a geom.Vec3) geom.Mat3 {
 func (n *Newmark) tanMul(v, out []float64) {
 	T := &n.tan
 	m := 6 * len(n.nb)
-	T.z = resize(T.z, m)
-	n.each(len(n.nb), func(lo, hi int) { n.tanScaleIn(v, lo, hi) })
+	if m == 0 || T.zOf != &v[0] || len(T.z) != m { // else applyPrecScaled left z = diag(I, Ξ/ρ)·v
+		T.z = resize(T.z, m)
+		n.each(len(n.nb), func(lo, hi int) { n.tanScaleIn(v, lo, hi) })
+	}
+	T.zOf = nil
 	n.each(len(n.nb), func(lo, hi int) { n.tanRows(v, out, lo, hi) })
 }
 

@@ -40,3 +40,11 @@ func (w *World) FeaturePairAt(i, worker int) (a, b int, p FeaturePair, ok bool) 
 	}
 	return int(e.A), int(e.B), FeaturePair{w: w, e: e, k: worker}, true
 }
+
+// TrialPairs returns the number of pairs of the last evaluation, the index
+// space of TrialPair (in EachTrialContact's order). Call it outside any
+// parallel pass.
+func (w *World) TrialPairs() int {
+	w.leaveSpheres()
+	return len(w.pairs)
+}
