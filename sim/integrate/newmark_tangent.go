@@ -24,19 +24,22 @@ type nmTangent struct {
 	z     []float64   // tanMul's scratch: diag(I, Ξ/ρ)·v
 	zOf   *float64    // the vector (its first entry) whose scaling z holds (applyPrecScaled), or nil
 	sc    []nmScale   // per movable body, tanMul's scaling factors
-	// inc lists each movable body's pairs, in pair order: body k's are
-	// inc[incLo[k]:incLo[k+1]] (incidences), so that a pass over bodies sums
-	// the blocks of each body's rows in the order of a loop over the pairs.
-	inc   []nmInc
-	incLo []int32
+	// inc lists each movable body's diagonal blocks of its pairs (A–A or
+	// B–B), in pair order: body k's are inc[incLo[k]:incLo[k+1]]; cpl its
+	// coupling blocks (A–B or B–A, pairs of two movable bodies) with the
+	// offset of the other body's unknowns, in pair order:
+	// cpl[cplLo[k]:cplLo[k+1]] (incidences). So a pass over bodies sums each
+	// body's blocks in the order of a loop over the pairs.
+	inc, cpl     []nmInc
+	incLo, cplLo []int32
 }
 
-// nmInc is one pair of a movable body: its index in nmTangent.pairs, whether
-// the body is the pair's B, and whether the other body is movable too (the
-// pair has coupling blocks).
+// nmInc is one block of a movable body's row (nmTangent.inc, cpl): a
+// pair's block and, for a coupling block, the offset 6·k of the other
+// body's unknowns.
 type nmInc struct {
-	pair       int32
-	isB, other bool
+	blk *mat6
+	o   int32
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -146,12 +149,7 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 	// diag(I, Ξ/ρ); the preconditioner factors them.
 	w.Parallel(len(n.nb), func(k int) {
 		for _, e := range T.inc[T.incLo[k]:T.incLo[k+1]] {
-			p := &T.pairs[e.pair]
-			if e.isB {
-				T.diag[k].add(&p.bb)
-			} else {
-				T.diag[k].add(&p.aa)
-			}
+			T.diag[k].add(e.blk)
 		}
 		n.scaleBlock(&T.diag[k], k, k)
 		n.prec[k] = T.diag[k]
@@ -525,18 +523,8 @@ func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
 	z, sc := T.z, T.sc
 	for k := lo; k < hi; k++ {
 		var x [6]float64
-		for _, e := range T.inc[T.incLo[k]:T.incLo[k+1]] {
-			if !e.other {
-				continue
-			}
-			p := &T.pairs[e.pair]
-			if e.isB {
-				ka := 6 * n.kOf[p.a]
-				mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), &x)
-			} else {
-				kb := 6 * n.kOf[p.b]
-				mulAdd6(&p.ab, (*[6]float64)(z[kb:kb+6]), &x)
-			}
+		for _, e := range T.cpl[T.cplLo[k]:T.cplLo[k+1]] {
+			mulAdd6(e.blk, (*[6]float64)(z[e.o:e.o+6]), &x)
 		}
 		xi := &n.nb[k].xi
 		o := 6 * k
@@ -556,51 +544,74 @@ func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
 	}
 }
 
-// incidences fills the tangent's inc and incLo from its pairs: each
-// movable body's pairs in pair order.
+// incidences fills the tangent's inc, cpl and their starts from its
+// pairs: each movable body's blocks in pair order.
 func (n *Newmark) incidences() {
 	T := &n.tan
 	nb := len(n.nb)
-	if cap(T.incLo) < nb+1 {
-		T.incLo = make([]int32, nb+1)
-	}
-	T.incLo = T.incLo[:nb+1]
+	T.incLo, T.cplLo = resize32(T.incLo, nb+1), resize32(T.cplLo, nb+1)
 	clear(T.incLo)
+	clear(T.cplLo)
 	for i := range T.pairs {
 		p := &T.pairs[i]
-		if ka := n.kOf[p.a]; ka >= 0 {
+		ka, kb := n.kOf[p.a], n.kOf[p.b]
+		if ka >= 0 {
 			T.incLo[ka+1]++
 		}
-		if kb := n.kOf[p.b]; kb >= 0 {
+		if kb >= 0 {
 			T.incLo[kb+1]++
+		}
+		if ka >= 0 && kb >= 0 {
+			T.cplLo[ka+1]++
+			T.cplLo[kb+1]++
 		}
 	}
 	for k := 0; k < nb; k++ {
 		T.incLo[k+1] += T.incLo[k]
+		T.cplLo[k+1] += T.cplLo[k]
 	}
-	tot := int(T.incLo[nb])
-	if cap(T.inc) < tot {
-		T.inc = make([]nmInc, tot)
-	}
-	T.inc = T.inc[:tot]
-	// Fill in pair order, each body's run from its start (a cursor per body
-	// in z-free scratch: incLo shifted back after).
+	T.inc, T.cpl = resizeInc(T.inc, int(T.incLo[nb])), resizeInc(T.cpl, int(T.cplLo[nb]))
+	// Fill in pair order, each body's run from its start (incLo[k] and
+	// cplLo[k] serve as body k's cursor, then are shifted back).
 	for i := range T.pairs {
 		p := &T.pairs[i]
 		ka, kb := n.kOf[p.a], n.kOf[p.b]
-		both := ka >= 0 && kb >= 0
 		if ka >= 0 {
-			T.inc[T.incLo[ka]] = nmInc{pair: int32(i), other: both}
+			T.inc[T.incLo[ka]] = nmInc{blk: &p.aa}
 			T.incLo[ka]++
 		}
 		if kb >= 0 {
-			T.inc[T.incLo[kb]] = nmInc{pair: int32(i), isB: true, other: both}
+			T.inc[T.incLo[kb]] = nmInc{blk: &p.bb}
 			T.incLo[kb]++
+		}
+		if ka >= 0 && kb >= 0 {
+			T.cpl[T.cplLo[ka]] = nmInc{blk: &p.ab, o: int32(6 * kb)}
+			T.cplLo[ka]++
+			T.cpl[T.cplLo[kb]] = nmInc{blk: &p.ba, o: int32(6 * ka)}
+			T.cplLo[kb]++
 		}
 	}
 	// incLo[k] now holds body k's end, the start of k+1: shift back.
 	copy(T.incLo[1:], T.incLo[:nb])
 	T.incLo[0] = 0
+	copy(T.cplLo[1:], T.cplLo[:nb])
+	T.cplLo[0] = 0
+}
+
+// resize32 returns s with length m (contents unspecified).
+func resize32(s []int32, m int) []int32 {
+	if cap(s) < m {
+		return make([]int32, m)
+	}
+	return s[:m]
+}
+
+// resizeInc returns s with length m (contents unspecified).
+func resizeInc(s []nmInc, m int) []nmInc {
+	if cap(s) < m {
+		return make([]nmInc, m)
+	}
+	return s[:m]
 }
 
 // nmScale holds a body's factors of the tangent's scaling (tanMul): 1/ρ,
