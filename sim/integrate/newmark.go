@@ -143,13 +143,14 @@ type Newmark struct {
 	useTan bool        // the current Newton system uses tan
 	qxi    []geom.Mat3 // Q^Δ Ξ⁻¹ per movable body at the tangent's iterate (kTheta)
 	gm     krylov.Work
+	pw     *world.World // the world whose workers run the passes over bodies (each); nil: serial
 	guard  []nmGuard
-	gv     []geom.Vec3 // start-of-step world vertices of the movable polyhedra
-	vOff   []int       // body i's vertices are gv[vOff[i]:vOff[i+1]]
-	mot    []affine    // each body's rigid motion over the trial step
-	turnOf []float64   // each body's turn (motions), 0 for fixed bodies
-	sa1    []geom.Vec3 // scratch: a body's vertices moved by the relative step
-	sb1    []geom.Vec3
+	gv     []geom.Vec3    // start-of-step world vertices of the movable polyhedra
+	vOff   []int          // body i's vertices are gv[vOff[i]:vOff[i+1]]
+	mot    []affine       // each body's rigid motion over the trial step
+	turnOf []float64      // each body's turn (motions), 0 for fixed bodies
+	gs     []guardScratch // guardFactor's per-worker scratch
+	lamW   []paddedMin    // fractionToBoundary's per-worker minimum
 	// cleared holds the certified start-of-step clearance of the body pairs
 	// (a, b) that separation cleared in this step; sepA, sepB and
 	// sepScratch are its scratch.
@@ -492,6 +493,7 @@ func (n *Newmark) prepare(w *world.World) {
 	}
 	n.kOf = n.kOf[:nb]
 	n.nb = n.nb[:0]
+	n.pw = w
 	gmag := w.Gravity.Norm()
 	n.aref = gmag
 	lsum := 0.0
@@ -724,8 +726,13 @@ func (n *Newmark) constants(dt float64) {
 // carry no cancellation of the O(u̇/Δt) terms α1 u^Δ and α2 u̇^i, whose
 // round-off would exceed the tolerance at small steps.
 func (n *Newmark) setTrial(w *world.World, y []float64) {
+	n.each(len(n.nb), func(lo, hi int) { n.setTrialRange(w, y, lo, hi) })
+}
+
+// setTrialRange is setTrial for the movable bodies lo..hi−1.
+func (n *Newmark) setTrialRange(w *world.World, y []float64, lo, hi int) {
 	dt := n.dt
-	for k := range n.nb {
+	for k := lo; k < hi; k++ {
 		bd := &n.nb[k]
 		b := w.Bodies[bd.i]
 		o := 6 * k
@@ -770,7 +777,13 @@ func (n *Newmark) residualFixed(w *world.World, y, r []float64) bool {
 
 // residualForces fills r from the evaluated forces and the trial kinematics.
 func (n *Newmark) residualForces(w *world.World, r []float64) bool {
-	for k := range n.nb {
+	n.each(len(n.nb), func(lo, hi int) { n.residualRange(w, r, lo, hi) })
+	return !finite(r)
+}
+
+// residualRange fills r for the movable bodies lo..hi−1 (residualForces).
+func (n *Newmark) residualRange(w *world.World, r []float64, lo, hi int) {
+	for k := lo; k < hi; k++ {
 		bd := &n.nb[k]
 		b := w.Bodies[bd.i]
 		o := 6 * k
@@ -782,12 +795,28 @@ func (n *Newmark) residualForces(w *world.World, r []float64) bool {
 		r[o], r[o+1], r[o+2] = rf.X, rf.Y, rf.Z
 		r[o+3], r[o+4], r[o+5] = rm.X, rm.Y, rm.Z
 	}
+}
+
+// finite reports whether every entry of r is finite.
+func finite(r []float64) bool {
 	for _, v := range r {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return true
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// each runs f(lo, hi) over batches covering [0, m) on the workers of the
+// world being stepped (World.ParallelRange), or in one call without one.
+// f must write only the data of its items, so the results are the same
+// for any worker count.
+func (n *Newmark) each(m int, f func(lo, hi int)) {
+	if n.pw == nil || n.pw.Settings.Workers <= 1 {
+		f(0, m)
+		return
+	}
+	n.pw.ParallelRange(m, f)
 }
 
 // rnorm is the RMS over bodies of the scaled residual, relative to a_ref.
@@ -957,18 +986,51 @@ func (n *Newmark) jv(w *world.World) func(v, out []float64) {
 // tenth of its value (an interior-point safeguard: the barrier law admits no
 // closed gap).
 func (n *Newmark) fractionToBoundary(w *world.World) float64 {
-	const keep = 0.1
-	lam := 1.0
-	w.EachTrialContact(func(a, b int, c *contactT) {
-		if !c.Active() || c.Gn <= 0 {
-			return
+	// Pair by pair on the workers; λ is a minimum over contacts, so it does
+	// not depend on the order.
+	np := w.TrialPairs()
+	nw := max(w.Settings.Workers, 1)
+	if len(n.lamW) < nw {
+		n.lamW = make([]paddedMin, nw)
+	}
+	for k := range n.lamW {
+		n.lamW[k].v = 1
+	}
+	w.ParallelRangeWorker(np, func(k, lo, hi int) {
+		lam := n.lamW[k].v
+		for i := lo; i < hi; i++ {
+			a, b, cs := w.TrialPair(i)
+			for j := range cs {
+				if c := &cs[j]; c.Active() && !(c.Gn <= 0) {
+					lam = n.boundaryFraction(w, a, b, c, lam)
+				}
+			}
 		}
-		dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
-		if dg < 0 {
-			lam = math.Min(lam, (1-keep)*c.Gn/-dg)
-		}
+		n.lamW[k].v = lam
 	})
+	lam := 1.0
+	for k := range n.lamW {
+		lam = math.Min(lam, n.lamW[k].v)
+	}
 	return lam
+}
+
+// boundaryFraction lowers lam to the step fraction at which the linearised
+// gap of active contact c of bodies a, b falls to a tenth of its value
+// (fractionToBoundary).
+func (n *Newmark) boundaryFraction(w *world.World, a, b int, c *contactT, lam float64) float64 {
+	const keep = 0.1
+	dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
+	if dg < 0 {
+		lam = math.Min(lam, (1-keep)*c.Gn/-dg)
+	}
+	return lam
+}
+
+// paddedMin is one worker's running minimum, on its own cache line.
+type paddedMin struct {
+	v float64
+	_ [56]byte
 }
 
 // pointMotion is the linearised motion of point p of body i along n.dy.

@@ -14,12 +14,16 @@ import (
 // It returns the number of products (linear iterations).
 func (n *Newmark) gmresSolve(w *world.World, eta float64) int {
 	var A krylov.Operator
+	M := n.applyPrec
 	if n.useTan {
 		A = func(v, out []float64) error { n.tanMul(v, out); return nil }
+		M = n.applyPrecScaled
 	} else {
 		jv := n.jv(w)
 		A = func(v, out []float64) error { jv(v, out); return nil }
 	}
-	r, _ := n.gm.GMRES(A, n.applyPrec, n.rt, n.dy, krylov.Options{Tol: eta, Restart: n.Restart, MaxIter: n.LinMaxIter})
+	n.tan.zOf = nil
+	r, _ := n.gm.GMRES(A, M, n.rt, n.dy, krylov.Options{Tol: eta, Restart: n.Restart, MaxIter: n.LinMaxIter})
+	n.tan.zOf = nil
 	return r.Iterations
 }

@@ -293,51 +293,29 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 			f = math.Min(f, 0.5*lim/app)
 		}
 	}
-	w.EachFeatureCache(func(a, b int, fp *world.FeaturePair) {
-		ba, bb := w.Bodies[a], w.Bodies[b]
-		if ba.Fixed && bb.Fixed {
-			return
-		}
-		gbar := w.Params(ba.Material, bb.Material).Normal.GBar
-		lim := guardFrac * math.Max(n.clearance(w, a, b), gbar)
-		if n.disp(a).Sub(n.disp(b)).Norm()+n.turnOf[a]+n.turnOf[b] <= lim || n.planarPass(w, a, b, gbar) {
-			return // the bounding-radius bound already passes
-		}
-		a0, b0 := n.verts(a), n.verts(b)
-		// A's vertices seen from B (p ↦ M_Bᵀ(M_A p + t_A − t_B)), and B's from A.
-		ma, mb := n.mot[a], n.mot[b]
-		rel := affine{M: mb.M.T().Mul(ma.M), t: mb.M.TMulV(ma.t.Sub(mb.t))}
-		inv := affine{M: rel.M.T(), t: rel.M.TMulV(rel.t).Scale(-1)}
-		n.sa1, n.sb1 = n.sa1[:0], n.sb1[:0]
-		da, db := 0.0, 0.0
-		for _, p := range a0 {
-			q := rel.apply(p)
-			n.sa1 = append(n.sa1, q)
-			da = math.Max(da, q.Sub(p).Norm2())
-		}
-		for _, p := range b0 {
-			q := inv.apply(p)
-			n.sb1 = append(n.sb1, q)
-			db = math.Max(db, q.Sub(p).Norm2())
-		}
-		d := math.Sqrt(math.Min(da, db))
-		if d <= lim || d <= guardFrac*n.cleared[[2]int{a, b}] {
-			// Within the clearance: no point of either body can have
-			// reached the other's surface.
-			return
-		}
-		reach := fp.Reach()
-		if d > reach {
-			reach = fp.Rebuild()
-		}
-		switch {
-		case d > reach:
-			f = math.Min(f, 0.5*reach/d)
-		case fp.Cache().Crossed(ba.Poly(), bb.Poly(), a0, n.sa1, b0, n.sb1):
-			n.Counts.Crossings++
-			f = math.Min(f, 0.5)
+	// The candidate pairs of polyhedra, in parallel: the factor is a
+	// minimum over pairs, so it does not depend on the order.
+	np := w.FeaturePairs()
+	nw := max(w.Settings.Workers, 1)
+	if len(n.gs) < nw {
+		n.gs = make([]guardScratch, nw)
+	}
+	for k := range n.gs {
+		n.gs[k].f, n.gs[k].crossings = 1, 0
+	}
+	w.ParallelRangeWorker(np, func(k, lo, hi int) {
+		gs := &n.gs[k]
+		for i := lo; i < hi; i++ {
+			a, b, fp, ok := w.FeaturePairAt(i, k)
+			if ok {
+				n.guardPair(w, a, b, &fp, gs)
+			}
 		}
 	})
+	for k := range n.gs {
+		f = math.Min(f, n.gs[k].f)
+		n.Counts.Crossings += n.gs[k].crossings
+	}
 	return f
 }
 
@@ -472,4 +450,61 @@ func (n *Newmark) turn(i int) float64 {
 		return geom.RotVecFromRodrigues(bd.alpha).Norm() * bd.radius
 	}
 	return 0
+}
+
+// guardScratch is one worker's state in guardFactor's pass over pairs: its
+// vertex buffers, its running factor and its count of crossings.
+type guardScratch struct {
+	sa1, sb1  []geom.Vec3 // a body's vertices moved by the relative step
+	f         float64
+	crossings int64
+	_         [64]byte
+}
+
+// guardPair checks candidate pair (a, b) of guardFactor, lowering gs.f
+// where the pair's relative motion may have crossed a surface.
+func (n *Newmark) guardPair(w *world.World, a, b int, fp *world.FeaturePair, gs *guardScratch) {
+	ba, bb := w.Bodies[a], w.Bodies[b]
+	if ba.Fixed && bb.Fixed {
+		return
+	}
+	gbar := w.Params(ba.Material, bb.Material).Normal.GBar
+	lim := guardFrac * math.Max(n.clearance(w, a, b), gbar)
+	if n.disp(a).Sub(n.disp(b)).Norm()+n.turnOf[a]+n.turnOf[b] <= lim || n.planarPass(w, a, b, gbar) {
+		return // the bounding-radius bound already passes
+	}
+	a0, b0 := n.verts(a), n.verts(b)
+	// A's vertices seen from B (p ↦ M_Bᵀ(M_A p + t_A − t_B)), and B's from A.
+	ma, mb := n.mot[a], n.mot[b]
+	rel := affine{M: mb.M.T().Mul(ma.M), t: mb.M.TMulV(ma.t.Sub(mb.t))}
+	inv := affine{M: rel.M.T(), t: rel.M.TMulV(rel.t).Scale(-1)}
+	gs.sa1, gs.sb1 = gs.sa1[:0], gs.sb1[:0]
+	da, db := 0.0, 0.0
+	for _, p := range a0 {
+		q := rel.apply(p)
+		gs.sa1 = append(gs.sa1, q)
+		da = math.Max(da, q.Sub(p).Norm2())
+	}
+	for _, p := range b0 {
+		q := inv.apply(p)
+		gs.sb1 = append(gs.sb1, q)
+		db = math.Max(db, q.Sub(p).Norm2())
+	}
+	d := math.Sqrt(math.Min(da, db))
+	if d <= lim || d <= guardFrac*n.cleared[[2]int{a, b}] {
+		// Within the clearance: no point of either body can have
+		// reached the other's surface.
+		return
+	}
+	reach := fp.Reach()
+	if d > reach {
+		reach = fp.Rebuild()
+	}
+	switch {
+	case d > reach:
+		gs.f = math.Min(gs.f, 0.5*reach/d)
+	case fp.Cache().Crossed(ba.Poly(), bb.Poly(), a0, gs.sa1, b0, gs.sb1):
+		gs.crossings++
+		gs.f = math.Min(gs.f, 0.5)
+	}
 }

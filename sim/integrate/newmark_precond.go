@@ -178,14 +178,36 @@ func (B *mat6) invert() bool {
 // factors of the blocks (precLU: buildTangent), else by their inverses
 // (buildPrec).
 func (n *Newmark) applyPrec(v, out []float64) {
+	n.each(len(n.nb), func(lo, hi int) { n.precRange(v, out, lo, hi) })
+}
+
+// applyPrecScaled is applyPrec followed, in the same pass over bodies, by
+// tanMul's column scaling of its result (tanScaleIn), so that the product
+// with the assembled tangent that GMRES takes next of out (M then A, Saad
+// Alg. 6.9) needs one pass less: tanMul skips its scaling when it is given
+// that out (tan.zOf).
+func (n *Newmark) applyPrecScaled(v, out []float64) {
+	n.tan.z = resize(n.tan.z, len(out))
+	n.each(len(n.nb), func(lo, hi int) {
+		n.precRange(v, out, lo, hi)
+		n.tanScaleIn(out, lo, hi)
+	})
+	n.tan.zOf = nil
+	if len(out) > 0 {
+		n.tan.zOf = &out[0]
+	}
+}
+
+// precRange is applyPrec for the bodies lo..hi−1.
+func (n *Newmark) precRange(v, out []float64, lo, hi int) {
 	if n.precLU {
-		for k := range n.nb {
+		for k := lo; k < hi; k++ {
 			o := 6 * k
 			n.prec[k].luSolve(&n.piv[k], (*[6]float64)(v[o:o+6]), (*[6]float64)(out[o:o+6]))
 		}
 		return
 	}
-	for k := range n.nb {
+	for k := lo; k < hi; k++ {
 		B := &n.prec[k]
 		o := 6 * k
 		for i := 0; i < 6; i++ {

@@ -18,12 +18,28 @@ import (
 // the preconditioner); the off-diagonal ones in the bodies' (δu, δθ)
 // coordinates, the scaling applied to the vectors in the product (tanMul).
 type nmTangent struct {
-	diag   []mat6      // per movable body, scaled
-	off    []int32     // the pairs (indices in pairs) of two movable bodies: blocks ab and ba
-	cs     []nmContact // the contacts, pair by pair
-	pairs  []nmPair    // the pairs with contacts, in the world's order
-	z, acc []float64   // tanMul's scratch
-	sc     []nmScale   // per movable body, tanMul's scaling factors
+	diag  []mat6      // per movable body, scaled
+	cs    []nmContact // the contacts, pair by pair
+	pairs []nmPair    // the pairs with contacts, in the world's order
+	z     []float64   // tanMul's scratch: diag(I, Ξ/ρ)·v
+	zOf   *float64    // the vector (its first entry) whose scaling z holds (applyPrecScaled), or nil
+	sc    []nmScale   // per movable body, tanMul's scaling factors
+	// inc lists each movable body's diagonal blocks of its pairs (A–A or
+	// B–B), in pair order: body k's are inc[incLo[k]:incLo[k+1]]; cpl its
+	// coupling blocks (A–B or B–A, pairs of two movable bodies) with the
+	// offset of the other body's unknowns, in pair order:
+	// cpl[cplLo[k]:cplLo[k+1]] (incidences). So a pass over bodies sums each
+	// body's blocks in the order of a loop over the pairs.
+	inc, cpl     []nmInc
+	incLo, cplLo []int32
+}
+
+// nmInc is one block of a movable body's row (nmTangent.inc, cpl): a
+// pair's block and, for a coupling block, the offset 6·k of the other
+// body's unknowns.
+type nmInc struct {
+	blk *mat6
+	o   int32
 }
 
 // buildTangent assembles the tangent at the current iterate (the world
@@ -54,7 +70,6 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		T.diag = make([]mat6, len(n.nb))
 	}
 	T.diag = T.diag[:len(n.nb)]
-	T.off = T.off[:0]
 	if cap(T.sc) < len(n.nb) {
 		T.sc = make([]nmScale, len(n.nb))
 	}
@@ -67,31 +82,43 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		n.qxi = make([]geom.Mat3, len(n.nb))
 	}
 	n.qxi = n.qxi[:len(n.nb)]
-	// The contacts' law derivatives, grouped by pair (ContactTangents visits
-	// a pair's contacts together).
-	T.cs, T.pairs = T.cs[:0], T.pairs[:0]
-	lastA, lastB := -1, -1
-	ok := w.ContactTangents(n.dt, func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
-		if n.kOf[a] < 0 && n.kOf[b] < 0 {
-			return
-		}
-		if a != lastA || b != lastB {
-			lastA, lastB = a, b
-			// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
-			if len(T.pairs) < cap(T.pairs) {
-				T.pairs = T.pairs[:len(T.pairs)+1]
-			} else {
-				T.pairs = append(T.pairs, nmPair{})
-			}
-			p := &T.pairs[len(T.pairs)-1]
-			p.a, p.b, p.lo = int32(a), int32(b), int32(len(T.cs))
-		}
-		T.cs = append(T.cs, nmContact{c: c, dg: dg, dv: dv})
-		T.pairs[len(T.pairs)-1].hi = int32(len(T.cs))
-	})
+	// The pairs with active contacts (not both fixed), in the world's
+	// order, and each one's run of T.cs (world.ContactTangents' grouping).
+	np, ok := w.TangentPairs()
 	if !ok {
 		return false
 	}
+	T.pairs = T.pairs[:0]
+	nc := 0
+	for i := 0; i < np; i++ {
+		a, b, cs := w.TrialPair(i)
+		if n.kOf[a] < 0 && n.kOf[b] < 0 {
+			continue
+		}
+		na := 0
+		for k := range cs {
+			if cs[k].Active() {
+				na++
+			}
+		}
+		if na == 0 {
+			continue
+		}
+		// Grow without a zeroed copy of the pair's blocks (pairBlocks sets them).
+		if len(T.pairs) < cap(T.pairs) {
+			T.pairs = T.pairs[:len(T.pairs)+1]
+		} else {
+			T.pairs = append(T.pairs, nmPair{})
+		}
+		p := &T.pairs[len(T.pairs)-1]
+		p.a, p.b, p.src = int32(a), int32(b), int32(i)
+		p.lo, p.hi = int32(nc), int32(nc+na)
+		nc += na
+	}
+	if cap(T.cs) < nc {
+		T.cs = make([]nmContact, nc, nc+nc/4)
+	}
+	T.cs = T.cs[:nc]
 	// Body by body, in parallel: the inertia blocks and Q^Δ Ξ⁻¹.
 	w.Parallel(len(n.nb), func(k int) {
 		bd := &n.nb[k]
@@ -102,26 +129,28 @@ func (n *Newmark) buildTangent(w *world.World) bool {
 		n.inertiaBlock(w, k, &T.diag[k], &xiInv)
 		n.qxi[k] = rodriguesMat(bd.alpha).Mul(xiInv) // Q^Δ Ξ⁻¹
 	})
-	// Pair by pair, in parallel: the pair's four blocks.
-	w.Parallel(len(T.pairs), func(i int) { n.pairBlocks(w, &T.pairs[i], T.cs) })
-	// In pair order (the same sums for any worker count): the diagonal
-	// blocks and the list of pairs with off-diagonal ones.
-	for i := range T.pairs {
+	// Pair by pair, in parallel: the contacts' law derivatives
+	// (world.PairContactTangents), then the pair's four blocks.
+	w.Parallel(len(T.pairs), func(i int) {
 		p := &T.pairs[i]
-		ka, kb := n.kOf[p.a], n.kOf[p.b]
-		if ka >= 0 {
-			T.diag[ka].add(&p.aa)
-		}
-		if kb >= 0 {
-			T.diag[kb].add(&p.bb)
-		}
-		if ka >= 0 && kb >= 0 {
-			T.off = append(T.off, int32(i))
-		}
-	}
-	// Scale the diagonal blocks' rows by diag(1/m, Ξᵀ/(mρ)) and columns by
-	// diag(I, Ξ/ρ); the preconditioner inverts them.
+		j := p.lo
+		w.PairContactTangents(int(p.src), n.dt, func(c *contact.Contact, dg geom.Vec3, dv geom.Mat3) {
+			T.cs[j] = nmContact{c: c, dg: dg, dv: dv}
+			j++
+		})
+		n.pairBlocks(w, p, T.cs)
+	})
+	// Each body's pairs in pair order (incidences): the diagonal blocks
+	// and the coupling products sum them in that order, the same sums for
+	// any worker count.
+	n.incidences()
+	// Body by body, in parallel: the pairs' diagonal blocks added in pair
+	// order, then the rows scaled by diag(1/m, Ξᵀ/(mρ)) and the columns by
+	// diag(I, Ξ/ρ); the preconditioner factors them.
 	w.Parallel(len(n.nb), func(k int) {
+		for _, e := range T.inc[T.incLo[k]:T.incLo[k+1]] {
+			T.diag[k].add(e.blk)
+		}
 		n.scaleBlock(&T.diag[k], k, k)
 		n.prec[k] = T.diag[k]
 		if !n.prec[k].lu(&n.piv[k]) {
@@ -149,6 +178,7 @@ type nmContact struct {
 type nmPair struct {
 	a, b           int32
 	lo, hi         int32
+	src            int32 // the pair's index in the world (world.TangentPairs)
 	aa, bb, ab, ba mat6
 }
 
@@ -459,10 +489,19 @@ func rodriguesXi(a geom.Vec3) geom.Mat3 {
 func (n *Newmark) tanMul(v, out []float64) {
 	T := &n.tan
 	m := 6 * len(n.nb)
-	T.z, T.acc = resize(T.z, m), resize(T.acc, m)
-	z, acc := T.z, T.acc
-	sc := T.sc[:len(n.nb)]
-	for k := range n.nb {
+	if m == 0 || T.zOf != &v[0] || len(T.z) != m { // else applyPrecScaled left z = diag(I, Ξ/ρ)·v
+		T.z = resize(T.z, m)
+		n.each(len(n.nb), func(lo, hi int) { n.tanScaleIn(v, lo, hi) })
+	}
+	T.zOf = nil
+	n.each(len(n.nb), func(lo, hi int) { n.tanRows(v, out, lo, hi) })
+}
+
+// tanScaleIn sets tanMul's z = diag(I, Ξ/ρ)·v for the bodies lo..hi−1.
+func (n *Newmark) tanScaleIn(v []float64, lo, hi int) {
+	T := &n.tan
+	z, sc := T.z, T.sc
+	for k := lo; k < hi; k++ {
 		xi := &n.nb[k].xi
 		o := 6 * k
 		z[o], z[o+1], z[o+2] = v[o], v[o+1], v[o+2]
@@ -473,17 +512,22 @@ func (n *Newmark) tanMul(v, out []float64) {
 		z[o+4] = s * (xi[1][0]*a0 + xi[1][1]*a1 + xi[1][2]*a2)
 		z[o+5] = s * (xi[2][0]*a0 + xi[2][1]*a1 + xi[2][2]*a2)
 	}
-	clear(acc)
-	for _, i := range T.off {
-		p := &T.pairs[i]
-		ka, kb := 6*n.kOf[p.a], 6*n.kOf[p.b]
-		mulAdd6(&p.ab, (*[6]float64)(z[kb:kb+6]), (*[6]float64)(acc[ka:ka+6]))
-		mulAdd6(&p.ba, (*[6]float64)(z[ka:ka+6]), (*[6]float64)(acc[kb:kb+6]))
-	}
-	for k := range n.nb {
+}
+
+// tanRows sets out = J v for the rows of bodies lo..hi−1: the coupling
+// blocks of each body's pairs times the other body's z, summed in pair
+// order (as a loop over the pairs adds them), scaled by diag(I/m,
+// Ξᵀ/(mρ)), plus the diagonal block times v.
+func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
+	T := &n.tan
+	z, sc := T.z, T.sc
+	for k := lo; k < hi; k++ {
+		var x [6]float64
+		for _, e := range T.cpl[T.cplLo[k]:T.cplLo[k+1]] {
+			mulAdd6(e.blk, (*[6]float64)(z[e.o:e.o+6]), &x)
+		}
 		xi := &n.nb[k].xi
 		o := 6 * k
-		x := (*[6]float64)(acc[o : o+6])
 		vk := (*[6]float64)(v[o : o+6])
 		ok := (*[6]float64)(out[o : o+6])
 		im, imr := sc[k].im, sc[k].imr
@@ -498,6 +542,76 @@ func (n *Newmark) tanMul(v, out []float64) {
 			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]
 		}
 	}
+}
+
+// incidences fills the tangent's inc, cpl and their starts from its
+// pairs: each movable body's blocks in pair order.
+func (n *Newmark) incidences() {
+	T := &n.tan
+	nb := len(n.nb)
+	T.incLo, T.cplLo = resize32(T.incLo, nb+1), resize32(T.cplLo, nb+1)
+	clear(T.incLo)
+	clear(T.cplLo)
+	for i := range T.pairs {
+		p := &T.pairs[i]
+		ka, kb := n.kOf[p.a], n.kOf[p.b]
+		if ka >= 0 {
+			T.incLo[ka+1]++
+		}
+		if kb >= 0 {
+			T.incLo[kb+1]++
+		}
+		if ka >= 0 && kb >= 0 {
+			T.cplLo[ka+1]++
+			T.cplLo[kb+1]++
+		}
+	}
+	for k := 0; k < nb; k++ {
+		T.incLo[k+1] += T.incLo[k]
+		T.cplLo[k+1] += T.cplLo[k]
+	}
+	T.inc, T.cpl = resizeInc(T.inc, int(T.incLo[nb])), resizeInc(T.cpl, int(T.cplLo[nb]))
+	// Fill in pair order, each body's run from its start (incLo[k] and
+	// cplLo[k] serve as body k's cursor, then are shifted back).
+	for i := range T.pairs {
+		p := &T.pairs[i]
+		ka, kb := n.kOf[p.a], n.kOf[p.b]
+		if ka >= 0 {
+			T.inc[T.incLo[ka]] = nmInc{blk: &p.aa}
+			T.incLo[ka]++
+		}
+		if kb >= 0 {
+			T.inc[T.incLo[kb]] = nmInc{blk: &p.bb}
+			T.incLo[kb]++
+		}
+		if ka >= 0 && kb >= 0 {
+			T.cpl[T.cplLo[ka]] = nmInc{blk: &p.ab, o: int32(6 * kb)}
+			T.cplLo[ka]++
+			T.cpl[T.cplLo[kb]] = nmInc{blk: &p.ba, o: int32(6 * ka)}
+			T.cplLo[kb]++
+		}
+	}
+	// incLo[k] now holds body k's end, the start of k+1: shift back.
+	copy(T.incLo[1:], T.incLo[:nb])
+	T.incLo[0] = 0
+	copy(T.cplLo[1:], T.cplLo[:nb])
+	T.cplLo[0] = 0
+}
+
+// resize32 returns s with length m (contents unspecified).
+func resize32(s []int32, m int) []int32 {
+	if cap(s) < m {
+		return make([]int32, m)
+	}
+	return s[:m]
+}
+
+// resizeInc returns s with length m (contents unspecified).
+func resizeInc(s []nmInc, m int) []nmInc {
+	if cap(s) < m {
+		return make([]nmInc, m)
+	}
+	return s[:m]
 }
 
 // nmScale holds a body's factors of the tangent's scaling (tanMul): 1/ρ,

@@ -54,6 +54,7 @@ func (w *World) EachFeatureCache(f func(a, b int, p *FeaturePair)) {
 type FeaturePair struct {
 	w *World
 	e *pairEntry
+	k int // the worker whose scratch Rebuild uses (FeaturePairAt)
 }
 
 // Cache is the pair's second-level feature cache.
@@ -71,7 +72,7 @@ func (p *FeaturePair) Rebuild() float64 {
 	w, e := p.w, p.e
 	pa, pb := &w.posed[e.A], &w.posed[e.B]
 	g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
-	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[0].Scratch)
+	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[p.k].Scratch)
 	return e.cache.Reach(pa, pb)
 }
 
@@ -100,62 +101,93 @@ func (p *FeaturePair) Rebuild() float64 {
 // It returns false, without calling f, when a pair holds a sphere or a
 // superquadric (their laws, S1, are not linearised here).
 func (w *World) ContactTangents(dt float64, f func(a, b int, c *contact.Contact, dg geom.Vec3, dv geom.Mat3)) bool {
+	np, ok := w.TangentPairs()
+	if !ok {
+		return false
+	}
+	for i := 0; i < np; i++ {
+		e := w.pairs[i]
+		a, b := int(e.A), int(e.B)
+		w.PairContactTangents(i, dt, func(c *contact.Contact, dg geom.Vec3, dv geom.Mat3) { f(a, b, c, dg, dv) })
+	}
+	return true
+}
+
+// TangentPairs returns the number of pairs of the last evaluation, the
+// index space of TrialPair and PairContactTangents (in EachTrialContact's
+// order), and false when a pair with contacts holds a sphere or a
+// superquadric (ContactTangents). Call it before those two, outside any
+// parallel pass.
+func (w *World) TangentPairs() (int, bool) {
 	w.leaveSpheres()
 	for _, e := range w.pairs {
 		if e.smooth && len(e.cur) > 0 {
-			return false
+			return 0, false
 		}
 	}
-	for _, e := range w.pairs {
-		if len(e.cur) == 0 {
+	return len(w.pairs), true
+}
+
+// TrialPair returns pair i's bodies (a < b as stored) and its contacts of
+// the last evaluation, active or suppressed (TangentPairs' index).
+func (w *World) TrialPair(i int) (a, b int, cs []contact.Contact) {
+	e := w.pairs[i]
+	return int(e.A), int(e.B), e.cur
+}
+
+// PairContactTangents calls f for each active contact of pair i
+// (TangentPairs' index) with the linearisation of its law, in the order
+// and with the values of ContactTangents. It writes nothing of the World,
+// so different pairs may be handled concurrently.
+func (w *World) PairContactTangents(i int, dt float64, f func(c *contact.Contact, dg geom.Vec3, dv geom.Mat3)) {
+	e := w.pairs[i]
+	if len(e.cur) == 0 {
+		return
+	}
+	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	p := w.Params(a.Material, b.Material)
+	ma, mb := a.MassOrInf(), b.MassOrInf()
+	for k := range e.cur {
+		c := &e.cur[k]
+		if !c.Active() {
 			continue
 		}
-		a, b := w.Bodies[e.A], w.Bodies[e.B]
-		p := w.Params(a.Material, b.Material)
-		ma, mb := a.MassOrInf(), b.MassOrInf()
-		for k := range e.cur {
-			c := &e.cur[k]
-			if !c.Active() {
-				continue
-			}
-			vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
-			gnDot := vrel.Dot(c.N)
-			fn := p.Normal.Force(c.Gn)
-			fd := w.dashpot(c, p, ma, mb, gnDot, dt)
-			var dFdg, dFdgd float64 // ∂f_n/∂g, ∂f_n/∂ġ_n of the total normal force
-			if !math.IsInf(fn, 1) && fn-fd >= 0 {
-				dFdg = -p.Normal.Stiffness(c.Gn) // S0 §2.4.7
-				ddg, ddgd := w.dashpotTangent(c, p, ma, mb, gnDot, dt)
-				dFdg -= ddg
-				dFdgd = -ddgd
-			}
-			Fn := law.NormalTotal(fn, fd)
-			st := law.FrictionState{}
-			if !c.New {
-				for i := range e.prev {
-					if e.prev[i].Key == c.Key {
-						st = e.prev[i].Fric
-						break
-					}
+		vrel := a.VelocityAt(c.PA).Sub(b.VelocityAt(c.PB))
+		gnDot := vrel.Dot(c.N)
+		fn := p.Normal.Force(c.Gn)
+		fd := w.dashpot(c, p, ma, mb, gnDot, dt)
+		var dFdg, dFdgd float64 // ∂f_n/∂g, ∂f_n/∂ġ_n of the total normal force
+		if !math.IsInf(fn, 1) && fn-fd >= 0 {
+			dFdg = -p.Normal.Stiffness(c.Gn) // S0 §2.4.7
+			ddg, ddgd := w.dashpotTangent(c, p, ma, mb, gnDot, dt)
+			dFdg -= ddg
+			dFdgd = -ddgd
+		}
+		Fn := law.NormalTotal(fn, fd)
+		st := law.FrictionState{}
+		if !c.New {
+			for i := range e.prev {
+				if e.prev[i].Key == c.Key {
+					st = e.prev[i].Fric
+					break
 				}
 			}
-			vt := vrel.Sub(c.N.Scale(gnDot))
-			_, dV, dFn := p.Friction.StickTangent(st, c.N, vt.Scale(dt), vt, dt, Fn, w.stickForce(c))
-			dir := c.N.Add(dFn) // ∂f_A/∂f_n: the normal force and the sliding friction
-			dg := dir.Scale(dFdg)
-			// dv = ∂f_t/∂ġ_t (tangential, StickTangent) + dir⊗(∂f_n/∂ġ_n·n).
-			nd := c.N.Scale(dFdgd)
-			da := [3]float64{dir.X, dir.Y, dir.Z}
-			dv := dV
-			for i := 0; i < 3; i++ {
-				dv[i][0] += da[i] * nd.X
-				dv[i][1] += da[i] * nd.Y
-				dv[i][2] += da[i] * nd.Z
-			}
-			f(int(e.A), int(e.B), c, dg, dv)
 		}
+		vt := vrel.Sub(c.N.Scale(gnDot))
+		_, dV, dFn := p.Friction.StickTangent(st, c.N, vt.Scale(dt), vt, dt, Fn, w.stickForce(c))
+		dir := c.N.Add(dFn) // ∂f_A/∂f_n: the normal force and the sliding friction
+		dg := dir.Scale(dFdg)
+		// dv = ∂f_t/∂ġ_t (tangential, StickTangent) + dir⊗(∂f_n/∂ġ_n·n).
+		nd := c.N.Scale(dFdgd)
+		da := [3]float64{dir.X, dir.Y, dir.Z}
+		dv := dV
+		for i := 0; i < 3; i++ {
+			dv[i][0] += da[i] * nd.X
+			dv[i][1] += da[i] * nd.Y
+			dv[i][2] += da[i] * nd.Z
+		}
+		f(c, dg, dv)
 	}
-	return true
 }
 
 // dashpotTangent returns the derivatives ∂f_d/∂g and ∂f_d/∂ġ_n of the
