@@ -1,7 +1,9 @@
 package world
 
 import (
+	"fmt"
 	"grainlab/sim/contact"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -20,7 +22,9 @@ import (
 // helper is inside the job. A guided job's batches shrink as the items
 // run out (guided self-scheduling: each claim takes 1/guide of what is
 // left, at least batch items), so a pass starts with few large batches
-// and its workers finish within a small batch of each other. A helper
+// and its workers finish within a small batch of each other; the caller
+// claims them from the front and the helpers from the back, so a core
+// keeps its part of the items from pass to pass (claim). A helper
 // announces itself (its slot's inside flag, on its own cache line) and
 // then checks that the epoch is still the one it was woken for before it
 // reads the job; the operations being sequentially consistent, either the
@@ -70,7 +74,7 @@ type crew struct {
 	// helpers' lateness; written before the epoch opens it.
 	opened atomic.Int64
 	_      [48]byte
-	next   atomic.Int64 // the job's next unclaimed item
+	next   atomic.Int64 // the job's next unclaimed item; a guided job's unclaimed range (claimWord)
 	_      [56]byte
 	// The job: written by the caller only while the epoch is odd and no
 	// helper is inside, read by the workers while it is open.
@@ -131,8 +135,14 @@ func (t *crew) run(n, batch, guide int, body func(k, lo, hi int)) (wait time.Dur
 		return 0, 0
 	}
 	t.busy = true
+	if n > math.MaxInt32 {
+		panic(fmt.Sprintf("world: a fork–join over %d items (at most 2³¹−1)", n))
+	}
 	t.n, t.batch, t.guide, t.body = n, batch, guide, body
 	t.next.Store(0)
+	if guide > 0 {
+		t.next.Store(claimWord(0, n))
+	}
 	if t.spin > 0 {
 		t.opened.Store(int64(time.Since(crewClock)))
 	}
@@ -195,13 +205,28 @@ func (t *crew) claim(k int) (batches int64) {
 	for {
 		var lo, hi int
 		if guide > 0 {
-			l := t.next.Load()
-			if lo = int(l); lo >= n {
+			// Two-ended: the caller (k = 0) takes batches from the front,
+			// the helpers from the back, so each core runs the same part
+			// of every pass over the bodies and over the pairs (in the
+			// Verlet list's order, by lower body) and finds the data of
+			// that part in its own cache (session 13: the accumulation
+			// read the contacts the pair pass had written on the other
+			// core). Which worker runs an item does not change a result.
+			w := t.next.Load()
+			front, back := int(uint32(w)), int(uint32(w>>32))
+			if front >= back {
 				return batches
 			}
-			hi = min(n, lo+max(batch, (n-lo)/guide))
-			if !t.next.CompareAndSwap(l, int64(hi)) {
-				continue // another worker claimed from l: look again
+			size := max(batch, (back-front)/guide)
+			if k == 0 {
+				lo, hi = front, min(back, front+size)
+				front = hi
+			} else {
+				lo, hi = max(front, back-size), back
+				back = lo
+			}
+			if !t.next.CompareAndSwap(w, claimWord(front, back)) {
+				continue // another worker claimed from w: look again
 			}
 		} else {
 			if lo = int(t.next.Add(int64(batch))) - batch; lo >= n {
@@ -212,6 +237,14 @@ func (t *crew) claim(k int) (batches int64) {
 		body(k, lo, hi)
 		batches++
 	}
+}
+
+// claimWord packs a guided job's unclaimed items [front, back) into the
+// crew's counter: front in the low 32 bits, back in the high ones. A word
+// with front ≥ back has nothing left (t.next.Store(n) ends any job: front n,
+// back 0).
+func claimWord(front, back int) int64 {
+	return int64(uint64(uint32(front)) | uint64(uint32(back))<<32)
 }
 
 // work is helper k's part in the job of epoch e, the batches it ran: it announces itself
