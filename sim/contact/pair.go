@@ -344,6 +344,7 @@ func (c *Cache) build(a, b *Posed, gbar, margin float64, s *Scratch, prove bool)
 	c.vf, c.fv, c.ee, c.ve, c.ev, c.vv = c.vf[:0], c.fv[:0], c.ee[:0], c.ve[:0], c.ev[:0], c.vv[:0]
 	c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv = c.dvf[:0], c.dfv[:0], c.dee[:0], c.dve[:0], c.dev[:0], c.dvv[:0]
 	c.listed, c.dmin = false, math.Inf(1)
+	c.lmin = [6]float64{math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)} // +Inf when empty (review r2)
 	if c.skip.a != a || c.skip.b != b {
 		c.skip.a, c.skip.b = a, b
 	}
