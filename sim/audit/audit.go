@@ -82,7 +82,8 @@ func emptyBox() aabb {
 func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 
 // mesh is a validated mesh with per-triangle boxes; a solid's also has its
-// triangles' planes and whether it is a closed chain (closedChain).
+// triangles' planes and whether it is a closed chain (closedChain), as has
+// a closed wall's (setClosedWall).
 type mesh struct {
 	verts  []geom.Vec3
 	idx    [][3]int32 // the triangles' vertex indices
@@ -93,6 +94,7 @@ type mesh struct {
 	box    aabb
 	ok     bool
 	closed bool
+	inward bool // a closed wall's normals point inwards: it encloses the bodies
 	// A solid's dop (dop.go): its vertices' projections, their rounding
 	// bound and the widened dop of them all.
 	proj  [][dopDirs]float64
@@ -212,7 +214,9 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 		ws[i] = prepare(w.Verts, w.Tris)
 		if !ws[i].ok {
 			out = append(out, Violation{A: -1, B: i, Kind: KindInvalid})
+			continue
 		}
+		ws[i].setClosedWall(cc.get(w.Tris))
 	}
 	out = solidPairs(out, ms, boxPairs(ms), tol, workers)
 	nc := (len(ms) + solidChunk - 1) / solidChunk
@@ -511,7 +515,7 @@ func penetrates(pa, pb *[3]geom.Vec3, la, lb *plane, tol float64) bool {
 
 // containment records the vertices of a strictly inside solid b. The ray
 // test (insideMesh) of each is given the triangles of b that a ray towards
-// +x from a point of the box around those vertices can meet.
+// +x from a point of the box around those vertices can meet (raysFrom).
 func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	sc.in = sc.in[:0]
 	vb := emptyBox()
@@ -524,15 +528,8 @@ func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	if len(sc.in) == 0 {
 		return
 	}
-	sc.rays = sc.rays[:0]
-	for t := range b.boxes {
-		if bt := &b.boxes[t]; bt.hi.X >= vb.lo.X && bt.lo.Y <= vb.hi.Y && bt.hi.Y >= vb.lo.Y &&
-			bt.lo.Z <= vb.hi.Z && bt.hi.Z >= vb.lo.Z {
-			sc.rays = append(sc.rays, int32(t))
-		}
-	}
-	size := b.box.hi.Sub(b.box.lo)
-	onSurface := 1e-12 * max(size.X, size.Y, size.Z)
+	sc.raysFrom(b, &vb)
+	onSurface := onSurfaceOf(b)
 	for _, i := range sc.in {
 		v := a.verts[i]
 		if !insideMesh(v, b, sc.rays) {
@@ -617,9 +614,14 @@ func closestPoint(p geom.Vec3, t *[3]geom.Vec3) geom.Vec3 {
 	return a.AddScaled(v, ab).AddScaled(w, ac)
 }
 
-// wallPair checks solid a against wall w.
+// wallPair checks solid a against wall w: its vertices behind w (inPrism
+// for an open wall; wallVertices for a closed one) and its triangles
+// crossing w's.
 func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64) []Violation {
 	var rec record
+	if w.closed && !w.inward && !a.dop.overlaps(&w.dop) {
+		return out // apart from a closed obstacle's hull: nothing crosses, no vertex inside
+	}
 	half := a.box.hi.Sub(a.box.lo).Scale(0.5)
 	mid := a.box.lo.Add(half)
 	for t := range w.tris {
@@ -634,10 +636,12 @@ func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64
 		if n.Dot(mid.Sub(tri[0]))-(abs(n.X)*half.X+abs(n.Y)*half.Y+abs(n.Z)*half.Z) >= -tol {
 			continue
 		}
-		for _, v := range a.verts {
-			d := n.Dot(v.Sub(tri[0]))
-			if d < -tol && inPrism(v, tri, n) {
-				rec.add(-d, v)
+		if !w.closed { // a closed wall's vertices: wallVertices below
+			for _, v := range a.verts {
+				d := n.Dot(v.Sub(tri[0]))
+				if d < -tol && inPrism(v, tri, n) {
+					rec.add(-d, v)
+				}
 			}
 		}
 		if !w.boxes[t].overlaps(a.box) {
@@ -658,6 +662,9 @@ func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64
 				}
 			}
 		}
+	}
+	if w.closed {
+		sc.wallVertices(&rec, a, w, tol)
 	}
 	if rec.hit {
 		out = append(out, Violation{A: ia, B: iw, Kind: KindWall, Point: rec.point, Depth: rec.depth})
