@@ -24,8 +24,10 @@ const (
 	KindTriangle = "triangle-intersection"
 	// KindVertexInside: a vertex of one solid lies strictly inside the other.
 	KindVertexInside = "vertex-inside"
-	// KindWall: a vertex of solid A lies behind a triangle of wall B (inside
-	// its prism), or a triangle of A crosses a triangle of B.
+	// KindWall: a vertex of solid A lies behind wall B (inside the prism
+	// behind one of its triangles for an open wall; inside a closed
+	// obstacle, outside a closed container), or a triangle of A crosses a
+	// triangle of B.
 	KindWall = "wall-crossing"
 	// KindInvalid: mesh A (a solid, or wall B when A is −1) has a non-finite
 	// vertex or an out-of-range index; it is skipped otherwise.
@@ -40,8 +42,10 @@ type Solid struct {
 	Tris  [][3]int32
 }
 
-// Surface is an open triangle mesh (a wall) in world coordinates; the normal
-// (b−a)×(c−a) of each triangle (a, b, c) points to the allowed side.
+// Surface is a triangle mesh (a wall) in world coordinates; the normal
+// (b−a)×(c−a) of each triangle (a, b, c) points to the allowed side. It
+// may be open (a sheet, a floor) or closed (closedwall.go: an obstacle,
+// or with inward normals a container).
 type Surface struct {
 	Name  string
 	Verts []geom.Vec3
@@ -151,12 +155,18 @@ func finite3(v geom.Vec3) bool {
 //     generalised winding number; the two agree off the surface. This
 //     catches full containment, which has no crossing.
 //
-// For walls, a solid vertex behind a wall triangle's plane by more than tol
-// whose projection falls inside the triangle, or a solid triangle properly
-// crossing a wall triangle with local depth above tol, is a KindWall
-// violation (as is a solid face lying on a wall triangle and facing the same
-// way, i.e. the solid behind it). The prism behind a wall triangle is unbounded: walls are assumed
-// to forbid everything behind them.
+// For walls, a solid vertex behind the wall by more than tol, or a solid
+// triangle properly crossing a wall triangle with local depth above tol, is
+// a KindWall violation (as is a solid face lying on a wall triangle and
+// facing the same way, i.e. the solid behind it). Behind an open wall is
+// the unbounded prism behind each triangle: a vertex behind the triangle's
+// plane whose projection falls inside the triangle, Depth its distance from
+// the plane (a sheet or a floor forbids everything behind it). A closed
+// wall (closedChain, enclosing a volume) bounds what it forbids
+// (closedwall.go): its inside when its normals point outwards (an obstacle:
+// an STL block or tetrapod), its outside when they point inwards (a
+// container); a vertex is behind it by the point-in-mesh test of the solids
+// (as in 2.), Depth its distance from the wall's surface.
 //
 // tol ≥ 0 lets touching and grazing contacts up to that depth pass; since
 // the simulation keeps a positive gap, tol = 0 is the natural default and
