@@ -24,8 +24,10 @@ const (
 	KindTriangle = "triangle-intersection"
 	// KindVertexInside: a vertex of one solid lies strictly inside the other.
 	KindVertexInside = "vertex-inside"
-	// KindWall: a vertex of solid A lies behind a triangle of wall B (inside
-	// its prism), or a triangle of A crosses a triangle of B.
+	// KindWall: a vertex of solid A lies behind wall B (inside the prism
+	// behind one of its triangles for an open wall; inside a closed
+	// obstacle, outside a closed container), or a triangle of A crosses a
+	// triangle of B.
 	KindWall = "wall-crossing"
 	// KindInvalid: mesh A (a solid, or wall B when A is −1) has a non-finite
 	// vertex or an out-of-range index; it is skipped otherwise.
@@ -40,8 +42,10 @@ type Solid struct {
 	Tris  [][3]int32
 }
 
-// Surface is an open triangle mesh (a wall) in world coordinates; the normal
-// (b−a)×(c−a) of each triangle (a, b, c) points to the allowed side.
+// Surface is a triangle mesh (a wall) in world coordinates; the normal
+// (b−a)×(c−a) of each triangle (a, b, c) points to the allowed side. It
+// may be open (a sheet, a floor) or closed (closedwall.go: an obstacle,
+// or with inward normals a container).
 type Surface struct {
 	Name  string
 	Verts []geom.Vec3
@@ -82,7 +86,8 @@ func emptyBox() aabb {
 func (b aabb) add(p geom.Vec3) aabb { return aabb{b.lo.Min(p), b.hi.Max(p)} }
 
 // mesh is a validated mesh with per-triangle boxes; a solid's also has its
-// triangles' planes and whether it is a closed chain (closedChain).
+// triangles' planes and whether it is a closed chain (closedChain), as has
+// a closed wall's (setClosedWall).
 type mesh struct {
 	verts  []geom.Vec3
 	idx    [][3]int32 // the triangles' vertex indices
@@ -93,6 +98,7 @@ type mesh struct {
 	box    aabb
 	ok     bool
 	closed bool
+	inward bool // a closed wall's normals point inwards: it encloses the bodies
 	// A solid's dop (dop.go): its vertices' projections, their rounding
 	// bound and the widened dop of them all.
 	proj  [][dopDirs]float64
@@ -149,12 +155,18 @@ func finite3(v geom.Vec3) bool {
 //     generalised winding number; the two agree off the surface. This
 //     catches full containment, which has no crossing.
 //
-// For walls, a solid vertex behind a wall triangle's plane by more than tol
-// whose projection falls inside the triangle, or a solid triangle properly
-// crossing a wall triangle with local depth above tol, is a KindWall
-// violation (as is a solid face lying on a wall triangle and facing the same
-// way, i.e. the solid behind it). The prism behind a wall triangle is unbounded: walls are assumed
-// to forbid everything behind them.
+// For walls, a solid vertex behind the wall by more than tol, or a solid
+// triangle properly crossing a wall triangle with local depth above tol, is
+// a KindWall violation (as is a solid face lying on a wall triangle and
+// facing the same way, i.e. the solid behind it). Behind an open wall is
+// the unbounded prism behind each triangle: a vertex behind the triangle's
+// plane whose projection falls inside the triangle, Depth its distance from
+// the plane (a sheet or a floor forbids everything behind it). A closed
+// wall (closedChain, enclosing a volume) bounds what it forbids
+// (closedwall.go): its inside when its normals point outwards (an obstacle:
+// an STL block or tetrapod), its outside when they point inwards (a
+// container); a vertex is behind it by the point-in-mesh test of the solids
+// (as in 2.), Depth its distance from the wall's surface.
 //
 // tol ≥ 0 lets touching and grazing contacts up to that depth pass; since
 // the simulation keeps a positive gap, tol = 0 is the natural default and
@@ -212,7 +224,9 @@ func CheckWorkers(solids []Solid, walls []Surface, tol float64, workers int) []V
 		ws[i] = prepare(w.Verts, w.Tris)
 		if !ws[i].ok {
 			out = append(out, Violation{A: -1, B: i, Kind: KindInvalid})
+			continue
 		}
+		ws[i].setClosedWall(cc.get(w.Tris))
 	}
 	out = solidPairs(out, ms, boxPairs(ms), tol, workers)
 	nc := (len(ms) + solidChunk - 1) / solidChunk
@@ -511,7 +525,7 @@ func penetrates(pa, pb *[3]geom.Vec3, la, lb *plane, tol float64) bool {
 
 // containment records the vertices of a strictly inside solid b. The ray
 // test (insideMesh) of each is given the triangles of b that a ray towards
-// +x from a point of the box around those vertices can meet.
+// +x from a point of the box around those vertices can meet (raysFrom).
 func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	sc.in = sc.in[:0]
 	vb := emptyBox()
@@ -524,15 +538,8 @@ func (sc *scratch) containment(r *record, a, b *mesh, tol float64) {
 	if len(sc.in) == 0 {
 		return
 	}
-	sc.rays = sc.rays[:0]
-	for t := range b.boxes {
-		if bt := &b.boxes[t]; bt.hi.X >= vb.lo.X && bt.lo.Y <= vb.hi.Y && bt.hi.Y >= vb.lo.Y &&
-			bt.lo.Z <= vb.hi.Z && bt.hi.Z >= vb.lo.Z {
-			sc.rays = append(sc.rays, int32(t))
-		}
-	}
-	size := b.box.hi.Sub(b.box.lo)
-	onSurface := 1e-12 * max(size.X, size.Y, size.Z)
+	sc.raysFrom(b, &vb)
+	onSurface := onSurfaceOf(b)
 	for _, i := range sc.in {
 		v := a.verts[i]
 		if !insideMesh(v, b, sc.rays) {
@@ -617,9 +624,14 @@ func closestPoint(p geom.Vec3, t *[3]geom.Vec3) geom.Vec3 {
 	return a.AddScaled(v, ab).AddScaled(w, ac)
 }
 
-// wallPair checks solid a against wall w.
+// wallPair checks solid a against wall w: its vertices behind w (inPrism
+// for an open wall; wallVertices for a closed one) and its triangles
+// crossing w's.
 func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64) []Violation {
 	var rec record
+	if w.closed && !w.inward && !a.dop.overlaps(&w.dop) {
+		return out // apart from a closed obstacle's hull: nothing crosses, no vertex inside
+	}
 	half := a.box.hi.Sub(a.box.lo).Scale(0.5)
 	mid := a.box.lo.Add(half)
 	for t := range w.tris {
@@ -634,10 +646,12 @@ func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64
 		if n.Dot(mid.Sub(tri[0]))-(abs(n.X)*half.X+abs(n.Y)*half.Y+abs(n.Z)*half.Z) >= -tol {
 			continue
 		}
-		for _, v := range a.verts {
-			d := n.Dot(v.Sub(tri[0]))
-			if d < -tol && inPrism(v, tri, n) {
-				rec.add(-d, v)
+		if !w.closed { // a closed wall's vertices: wallVertices below
+			for _, v := range a.verts {
+				d := n.Dot(v.Sub(tri[0]))
+				if d < -tol && inPrism(v, tri, n) {
+					rec.add(-d, v)
+				}
 			}
 		}
 		if !w.boxes[t].overlaps(a.box) {
@@ -658,6 +672,9 @@ func (sc *scratch) wallPair(out []Violation, a, w *mesh, ia, iw int, tol float64
 				}
 			}
 		}
+	}
+	if w.closed {
+		sc.wallVertices(&rec, a, w, tol)
 	}
 	if rec.hit {
 		out = append(out, Violation{A: ia, B: iw, Kind: KindWall, Point: rec.point, Depth: rec.depth})
