@@ -108,15 +108,15 @@ func prepare(w *world.World, o Options) (*system, error) {
 	lo, hi := geom.V(math.Inf(1), math.Inf(1), math.Inf(1)), geom.V(math.Inf(-1), math.Inf(-1), math.Inf(-1))
 	for _, b := range spheres {
 		for a := range 3 {
-			set(&lo, a, min(get(lo, a), get(b.X, a)-b.R))
-			set(&hi, a, max(get(hi, a), get(b.X, a)+b.R))
+			set(&lo, a, min(lo.Idx(a), b.X.Idx(a)-b.R))
+			set(&hi, a, max(hi.Idx(a), b.X.Idx(a)+b.R))
 		}
 	}
 	bound := [3]string{"m", "m", "m"}
 	for a := range 3 {
 		if p := planes[a]; p.hasLo && p.hasHi {
-			set(&lo, a, min(get(lo, a), p.lo))
-			set(&hi, a, max(get(hi, a), p.hi))
+			set(&lo, a, min(lo.Idx(a), p.lo))
+			set(&hi, a, max(hi.Idx(a), p.hi))
 			bound[a] = "f"
 		}
 	}
@@ -125,7 +125,7 @@ func prepare(w *world.World, o Options) (*system, error) {
 	fmt.Fprintf(&d, "Grainlab world of %d spheres at t = %.17g s\n\n", len(spheres), w.Time)
 	fmt.Fprintf(&d, "%d atoms\n1 atom types\n\n", len(spheres))
 	for a, n := range [3]string{"x", "y", "z"} {
-		fmt.Fprintf(&d, "%.17g %.17g %slo %shi\n", get(lo, a), get(hi, a), n, n)
+		fmt.Fprintf(&d, "%.17g %.17g %slo %shi\n", lo.Idx(a), hi.Idx(a), n, n)
 	}
 	d.WriteString("\nAtoms # sphere\n\n")
 	for i, b := range spheres {
@@ -293,16 +293,16 @@ func wallPlanes(w *world.World) ([3]axisPlanes, error) {
 		}
 		a := -1
 		for i := range 3 {
-			if math.Abs(get(wl.N, i)) > 1-1e-12 {
+			if math.Abs(wl.N.Idx(i)) > 1-1e-12 {
 				a = i
 			}
 		}
 		if a < 0 {
 			return out, fmt.Errorf("wall %q is not normal to x, y or z (normal %v)", wl.Name, wl.N)
 		}
-		c := get(wl.P, a)
+		c := wl.P.Idx(a)
 		p := &out[a]
-		if get(wl.N, a) > 0 { // faces +axis: the lower bound
+		if wl.N.Idx(a) > 0 { // faces +axis: the lower bound
 			if p.hasLo {
 				return out, fmt.Errorf("wall %q is a second lower %s wall", wl.Name, "xyz"[a:a+1])
 			}
@@ -315,16 +315,6 @@ func wallPlanes(w *world.World) ([3]axisPlanes, error) {
 		}
 	}
 	return out, nil
-}
-
-func get(v geom.Vec3, a int) float64 {
-	switch a {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
 }
 
 func set(v *geom.Vec3, a int, x float64) {

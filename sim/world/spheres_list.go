@@ -621,13 +621,13 @@ type slotEdge struct {
 func (sw *slotWall) set(pl *plane, wi int32) {
 	sw.box, sw.wall, sw.axis = pl.box, wi, 0
 	ext := pl.box.Max.Sub(pl.box.Min)
-	if ext.Y < coord(ext, sw.axis) {
+	if ext.Y < ext.Idx(sw.axis) {
 		sw.axis = 1
 	}
-	if ext.Z < coord(ext, sw.axis) {
+	if ext.Z < ext.Idx(sw.axis) {
 		sw.axis = 2
 	}
-	sw.lo, sw.hi = coord(pl.box.Min, sw.axis), coord(pl.box.Max, sw.axis)
+	sw.lo, sw.hi = pl.box.Min.Idx(sw.axis), pl.box.Max.Idx(sw.axis)
 	wb := pl.body
 	poly := wb.Poly()
 	sw.tris = sw.tris[:0]
@@ -666,17 +666,6 @@ func (sw *slotWall) rimDistance(p geom.Vec3) float64 {
 		d2 = min(d2, p.Sub(e.p0.AddScaled(t, e.ab)).Norm2())
 	}
 	return math.Sqrt(d2)
-}
-
-// coord is v's coordinate along axis a (0: x, 1: y, 2: z).
-func coord(v geom.Vec3, a int) float64 {
-	switch a {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
 }
 
 // verletUpdate is the world's Verlet upkeep (broad.Verlet.Update) with the
