@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"fmt"
 	"grainlab/sim/internal/fma"
 	"math"
 	"math/rand"
@@ -148,14 +149,8 @@ func TestBuildMatchesDefinition(t *testing.T) {
 			var c Cache
 			c.Build(&a, &b, gbar, margin, &s)
 			builds++
-			lists, dists := refLists(&a, &b, gbar, margin)
-			got := [6][][2]int32{c.vf, c.fv, c.ee, c.ve, c.ev, c.vv}
-			gotD := [6][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv}
+			lists := checkAgainstDefinition(t, &c, &a, &b, gbar, margin, fmt.Sprintf("%s/%s trial %d", sh[0].Name, sh[1].Name, trial))
 			for k := range lists {
-				// Distances: bit for bit; 1e-12 of lengths of order 1 where products may fuse.
-				if !slices.Equal(got[k], lists[k]) || !fma.Equal(gotD[k], dists[k], 1e-12, 1) {
-					t.Fatalf("%s/%s trial %d list %d: Build %v %v, definition %v %v", sh[0].Name, sh[1].Name, trial, k, got[k], gotD[k], lists[k], dists[k])
-				}
 				listed += len(lists[k])
 			}
 			if n := len(lists[0]) + len(lists[1]) + len(lists[2]) + len(lists[3]) + len(lists[4]) + len(lists[5]); c.Empty() != (n == 0) {
@@ -336,13 +331,8 @@ func TestBuildPrefiltersAtThreshold(t *testing.T) {
 			var c Cache
 			c.Build(&a, &b, gbar, margin, &s)
 			builds++
-			lists, dists := refLists(&a, &b, gbar, margin)
-			got := [6][][2]int32{c.vf, c.fv, c.ee, c.ve, c.ev, c.vv}
-			gotD := [6][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv}
+			lists := checkAgainstDefinition(t, &c, &a, &b, gbar, margin, fmt.Sprintf("%s/%s trial %d (δ %g)", sh[0].Name, sh[1].Name, trial, delta))
 			for k := range lists {
-				if !slices.Equal(got[k], lists[k]) || !fma.Equal(gotD[k], dists[k], 1e-12, 1) {
-					t.Fatalf("%s/%s trial %d (δ %g) list %d: Build %v, definition %v", sh[0].Name, sh[1].Name, trial, delta, k, got[k], lists[k])
-				}
 				listed += len(lists[k])
 			}
 			vv += len(lists[5])
@@ -352,4 +342,21 @@ func TestBuildPrefiltersAtThreshold(t *testing.T) {
 		t.Fatalf("only %d feature pairs (%d vertex–vertex) listed in %d builds: the test checks little", listed, vv, builds)
 	}
 	t.Logf("%d builds, %d feature pairs listed, %d vertex–vertex", builds, listed, vv)
+}
+
+// checkAgainstDefinition fails t unless c's six lists (built from a and b
+// with gbar and margin) are those of the definition (refLists), the
+// distances bit for bit or within 1e-12 of lengths of order 1 where
+// products may fuse; it returns the definition's lists.
+func checkAgainstDefinition(t *testing.T, c *Cache, a, b *Posed, gbar, margin float64, what string) [6][][2]int32 {
+	t.Helper()
+	lists, dists := refLists(a, b, gbar, margin)
+	got := [6][][2]int32{c.vf, c.fv, c.ee, c.ve, c.ev, c.vv}
+	gotD := [6][]float64{c.dvf, c.dfv, c.dee, c.dve, c.dev, c.dvv}
+	for k := range lists {
+		if !slices.Equal(got[k], lists[k]) || !fma.Equal(gotD[k], dists[k], 1e-12, 1) {
+			t.Fatalf("%s list %d: Build %v %v, definition %v %v", what, k, got[k], gotD[k], lists[k], dists[k])
+		}
+	}
+	return lists
 }
