@@ -134,10 +134,10 @@ func (t *crew) run(n, batch, guide int, body func(k, lo, hi int)) (wait time.Dur
 		}
 		return 0, 0
 	}
-	t.busy = true
-	if n > math.MaxInt32 {
+	if n > math.MaxInt32 { // claimWord holds 32-bit ends
 		panic(fmt.Sprintf("world: a fork–join over %d items (at most 2³¹−1)", n))
 	}
+	t.busy = true
 	t.n, t.batch, t.guide, t.body = n, batch, guide, body
 	t.next.Store(0)
 	if guide > 0 {
