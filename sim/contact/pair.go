@@ -870,7 +870,15 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	f := &q.Poly.Faces[fi]
 	f1 := q.V[f.V[0]]
 	x := p.V[vi]
-	d := x.Sub(f1).Dot(q.FaceNormal(fi)) // signed distance above the face plane
+	// The signed distance above the face plane, x.Sub(f1).Dot(q.FaceNormal(fi))
+	// with FaceNormal's geom.Mat3.MulV written out through a pointer (the
+	// same operations in the same order, so the same bits): MulV does not
+	// inline and its call copied the matrix at every solve.
+	r, fn := &q.R, &f.N
+	nx := r[0][0]*fn.X + r[0][1]*fn.Y + r[0][2]*fn.Z
+	ny := r[1][0]*fn.X + r[1][1]*fn.Y + r[1][2]*fn.Z
+	nz := r[2][0]*fn.X + r[2][1]*fn.Y + r[2][2]*fn.Z
+	d := (x.X-f1.X)*nx + (x.Y-f1.Y)*ny + (x.Z-f1.Z)*nz
 	if d >= gbar || d <= -gbar {
 		return out
 	}
