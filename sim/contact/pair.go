@@ -806,9 +806,13 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
+	// The candidates are appended kind by kind (vertex–face, edge–edge,
+	// vertex–edge, vertex–vertex): their counts for applyRules.
+	nVF := len(out) - start
 	if lm[2] < lim {
 		out = edgeEdges(a, b, c.ee, c.dee, lim, gbar, out)
 	}
+	mark := len(out)
 	if lm[3] < lim {
 		dve := c.dve
 		for k, p := range c.ve {
@@ -825,6 +829,8 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
+	nVE := len(out) - mark
+	mark = len(out)
 	if lm[5] < lim {
 		dvv := c.dvv
 		for k, p := range c.vv {
@@ -839,7 +845,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 	if len(out) == start {
 		return out
 	}
-	applyHierarchy(a.Poly, b.Poly, out[start:])
+	applyRules(a.Poly, b.Poly, out[start:], nVF, nVE, len(out)-mark)
 	for i := start; i < len(out); i++ {
 		c := &out[i]
 		if p := find(prev, c.Key); p != nil {
