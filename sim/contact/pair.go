@@ -775,7 +775,7 @@ func clamp01(x float64) float64 {
 // result is the same, in the same order, as solving every listed pair.
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
-	var lim float64
+	lim, nVF, nVE, mark := 0.0, 0, 0, 0 // the candidates' counts by kind: see applyRules below
 	if s := &c.skip; a == s.a && b == s.b && c.trk.on && a.gen == c.trk.genA && b.gen == c.trk.genB && !c.pend {
 		// limit's usual case written out (staleTrack's bound): the same
 		// operations.
@@ -806,14 +806,10 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
-	// The candidates are appended kind by kind (vertex–face, edge–edge,
-	// vertex–edge, vertex–vertex): their counts for applyRules.
-	nVF := len(out) - start
-	if lm[2] < lim {
+	if nVF = len(out) - start; lm[2] < lim {
 		out = edgeEdges(a, b, c.ee, c.dee, lim, gbar, out)
 	}
-	mark := len(out)
-	if lm[3] < lim {
+	if mark = len(out); lm[3] < lim {
 		dve := c.dve
 		for k, p := range c.ve {
 			if dve[k] < lim {
@@ -829,9 +825,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
-	nVE := len(out) - mark
-	mark = len(out)
-	if lm[5] < lim {
+	if nVE, mark = len(out)-mark, len(out); lm[5] < lim {
 		dvv := c.dvv
 		for k, p := range c.vv {
 			if dvv[k] >= lim {
