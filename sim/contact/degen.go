@@ -56,11 +56,28 @@ func VertexFace(x, f1, f2, f3 geom.Vec3) (zeta, theta float64, p geom.Vec3, ok b
 	}
 	r := x.Sub(b)
 	r1, r2 := r.Dot(t1), r.Dot(t2)
-	zeta = (a22*r1 - a12*r2) / det                   // S0 eq. (66), Cramer's rule
-	theta = (a11*r2 - a12*r1) / det                  // S0 eq. (66), Cramer's rule
-	p = b.AddScaled(zeta, t1).AddScaled(theta, t2)   // S0 eq. (64)
-	ok = degenInTriangle(zeta, theta, c, f1, f2, f3) // S0 Fig. 1 valid space
+	zeta = (a22*r1 - a12*r2) / det                 // S0 eq. (66), Cramer's rule
+	theta = (a11*r2 - a12*r1) / det                // S0 eq. (66), Cramer's rule
+	p = b.AddScaled(zeta, t1).AddScaled(theta, t2) // S0 eq. (64)
+	// S0 Fig. 1 valid space; inside every edge's band, degenInTriangle's
+	// call (which copies the corners) is not needed.
+	if vfInside(zeta, theta) {
+		return zeta, theta, p, true
+	}
+	ok = degenInTriangle(zeta, theta, c, f1, f2, f3)
 	return zeta, theta, p, ok
+}
+
+// vfInside reports whether the projection (zeta, theta) lies inside the
+// triangle off every edge's ParamTol band: each barycentric coordinate n_k
+// of S0 eq. (27), computed as degenInTriangle computes it, above ParamTol.
+// Sound as VertexFace's early accept: there degenInTriangle passes its
+// first test (no n_k below −ParamTol) and skips each tie test (n_k ≤
+// ParamTol false), so it returns true; a NaN fails every comparison here
+// and goes to degenInTriangle (TestVFInsideImpliesInTriangle).
+func vfInside(zeta, theta float64) bool {
+	t := ParamTol
+	return -0.5*(zeta+theta) > t && 0.5*(1+zeta) > t && 0.5*(1+theta) > t
 }
 
 // degenInTriangle applies the band/tie rule documented on VertexFace.

@@ -24,6 +24,13 @@ func applyHierarchy(pa, pb *shape.Polyhedron, cs []Contact) {
 			nVV++
 		}
 	}
+	applyRules(pa, pb, cs, nVF, nVE, nVV)
+}
+
+// applyRules is applyHierarchy given the counts of vertex–face, vertex–edge
+// and vertex–vertex candidates in cs (Detect knows them from its lists:
+// one pass over the candidates fewer).
+func applyRules(pa, pb *shape.Polyhedron, cs []Contact, nVF, nVE, nVV int) {
 	if nVF >= 2 {
 		coplanarFaces(pa, pb, cs)
 	}

@@ -775,7 +775,7 @@ func clamp01(x float64) float64 {
 // result is the same, in the same order, as solving every listed pair.
 func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) []Contact {
 	start := len(out)
-	var lim float64
+	lim, nVF, nVE, mark := 0.0, 0, 0, 0 // the candidates' counts by kind: see applyRules below
 	if s := &c.skip; a == s.a && b == s.b && c.trk.on && a.gen == c.trk.genA && b.gen == c.trk.genB && !c.pend {
 		// limit's usual case written out (staleTrack's bound): the same
 		// operations.
@@ -806,10 +806,10 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
-	if lm[2] < lim {
+	if nVF = len(out) - start; lm[2] < lim {
 		out = edgeEdges(a, b, c.ee, c.dee, lim, gbar, out)
 	}
-	if lm[3] < lim {
+	if mark = len(out); lm[3] < lim {
 		dve := c.dve
 		for k, p := range c.ve {
 			if dve[k] < lim {
@@ -825,7 +825,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 			}
 		}
 	}
-	if lm[5] < lim {
+	if nVE, mark = len(out)-mark, len(out); lm[5] < lim {
 		dvv := c.dvv
 		for k, p := range c.vv {
 			if dvv[k] >= lim {
@@ -839,7 +839,7 @@ func Detect(a, b *Posed, gbar float64, c *Cache, prev []Contact, out []Contact) 
 	if len(out) == start {
 		return out
 	}
-	applyHierarchy(a.Poly, b.Poly, out[start:])
+	applyRules(a.Poly, b.Poly, out[start:], nVF, nVE, len(out)-mark)
 	for i := start; i < len(out); i++ {
 		c := &out[i]
 		if p := find(prev, c.Key); p != nil {
@@ -870,7 +870,15 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	f := &q.Poly.Faces[fi]
 	f1 := q.V[f.V[0]]
 	x := p.V[vi]
-	d := x.Sub(f1).Dot(q.FaceNormal(fi)) // signed distance above the face plane
+	// The signed distance above the face plane, x.Sub(f1).Dot(q.FaceNormal(fi))
+	// with FaceNormal's geom.Mat3.MulV written out through a pointer (the
+	// same operations in the same order, so the same bits): MulV does not
+	// inline and its call copied the matrix at every solve.
+	r, fn := &q.R, &f.N
+	nx := r[0][0]*fn.X + r[0][1]*fn.Y + r[0][2]*fn.Z
+	ny := r[1][0]*fn.X + r[1][1]*fn.Y + r[1][2]*fn.Z
+	nz := r[2][0]*fn.X + r[2][1]*fn.Y + r[2][2]*fn.Z
+	d := (x.X-f1.X)*nx + (x.Y-f1.Y)*ny + (x.Z-f1.Z)*nz
 	if d >= gbar || d <= -gbar {
 		return out
 	}
