@@ -172,7 +172,11 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 			}
 			if k == 0 { // range 0's extra work (it is shorter by its weight)
 				if s.stats { // the statistics' contact sums; the bodies' terms of range 0
-					s.tally.add(s.pairs)
+					if s.collected {
+						w.tallyCollected(&s.tally)
+					} else {
+						s.tally.add(s.pairs)
+					}
 					s.tally.kin, s.tally.pg = w.sumBodyTerms(0, 0, lo, hi)
 					s.tally.upTo = hi
 				}
@@ -336,6 +340,10 @@ type contactSums struct {
 	stats bool
 	tally contactTally
 	gen   uint64
+	// want: the evaluation fuses Then (Evaluate), so the pair pass on two
+	// or more workers records the contacts for the tally (epTally), and
+	// collected says it did for the pairs being summed.
+	want, collected bool
 }
 
 // splitKey is what a pass's ranges depend on besides the counts: the
@@ -403,6 +411,29 @@ func (t *contactTally) add(pairs []*pairEntry) {
 		}
 	}
 	t.pc, t.contacts, t.suppressed, t.byKind = pc, contacts, suppressed, byKind
+}
+
+// tallyCollected is contactTally.add over the pair pass's pairs from what
+// its laws stage recorded (epTally): the counts of every worker (integers:
+// in any order) and each batch's Epot, batches in pair order — each active
+// contact's Epot added in pair order, as add does, so the same bits.
+func (w *World) tallyCollected(t *contactTally) {
+	for k := range w.scratch {
+		tl := &w.scratch[k].tally
+		t.contacts += tl.contacts
+		t.suppressed += tl.suppressed
+		for i, c := range tl.byKind {
+			t.byKind[i] += c
+		}
+	}
+	lv := &w.curLive
+	pc, next, n := t.pc, lv.next, len(w.pairs)
+	for lo := 0; lo < n; lo = int(next[lo]) {
+		for _, e := range w.scratch[lv.epW[lo]].ep[lv.epAt[lo]:lv.epEnd[lo]] {
+			pc += e
+		}
+	}
+	t.pc = pc
 }
 
 // afterSums runs, for bodies [lo, hi) whose sums are complete, Eval.Then,
@@ -588,8 +619,10 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 	var r EvalResult
 	g0, lv := w.gen, &w.live
 	clean := lv.wallsGen == g0+1 && !(w.sph != nil && w.sph.owns)
+	w.sums.want = o.Then != nil
 	r.NightOwls = w.stageDetect(true, dt, o.Move) // stages 1 and 2 in one pass over the pairs
-	if clean && w.gen == g0+1 {                   // this detection alone moved gen on (wallsClean)
+	w.sums.want = false
+	if clean && w.gen == g0+1 { // this detection alone moved gen on (wallsClean)
 		lv.wallsGen = w.gen + 1
 	}
 	prof := &w.Stats.Profile
@@ -602,7 +635,7 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 		w.sums.then, w.sums.stats = o.Then, true
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
-	w.sums.then, w.sums.stats = nil, false
+	w.sums.then, w.sums.stats, w.sums.collected = nil, false, false
 	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
@@ -928,6 +961,11 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
+	// pairPass's laws stage with the statistics' tally (detectPass.tally):
+	// batch [lo, hi)'s active contacts' Epot, in pair order, are
+	// scratch[epW[lo]].ep[epAt[lo]:epEnd[lo]].
+	epAt, epEnd []int32
+	epW         []uint8
 	// What commit's pass (commitRun, made once for owner) does: n pairs
 	// (w.pairs[:n], or the pairs vis lists when not nil), then the bodies
 	// with move, the statistics' terms, the step bound's.
