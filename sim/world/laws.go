@@ -349,8 +349,8 @@ type contactSums struct {
 // splitKey is what a pass's ranges depend on besides the counts: the
 // bodies, the workers and the extra work of range 0 and of each body.
 type splitKey struct {
-	n, nw       int
-	then, stats bool
+	n, nw                  int
+	then, stats, collected bool
 }
 
 // size readies the counts for n bodies (none yet when n changed).
@@ -367,7 +367,7 @@ func (s *contactSums) size(n int) {
 // while its range 0 plans the next one. Any split gives the same sums.
 func (s *contactSums) plan(n, nw int) {
 	s.size(n)
-	key := splitKey{n, nw, s.then != nil, s.stats}
+	key := splitKey{n, nw, s.then != nil, s.stats, s.collected}
 	if s.nextOK && s.nextKey == key && len(s.next) == nw+1 {
 		s.bounds, s.next = s.next, s.bounds
 	} else {
@@ -465,10 +465,14 @@ const (
 // collapse's crew traces, each range timed run first and run second: range
 // 0 was 2.5 µs longer with a sixth), so a third. planShare: range 0's
 // planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs a
-// third of a side per body.
+// third of a side per body. tallyShareCollected: the tally's weight when
+// the pair pass recorded the contacts (epTally): ≈ 4 instructions an
+// active contact over a compact array, a thirty-second of the sides in
+// instructions, twice that for its loads (half written by the other core).
 const (
-	tallyShare = 3
-	planShare  = 3
+	tallyShare          = 3
+	tallyShareCollected = 16
+	planShare           = 3
 )
 
 // split sets bounds for n bodies and nw ranges, each body weighing its
@@ -503,7 +507,11 @@ func (s *contactSums) boundsOf(dst, sides []int32, n, nw int) []int32 {
 	total += all
 	k, acc := 1, int64(0)
 	if s.stats { // range 0's extra work, counted before its first body
-		acc = all / tallyShare
+		if s.collected {
+			acc = all / tallyShareCollected
+		} else {
+			acc = all / tallyShare
+		}
 	}
 	if nw > 1 {
 		acc += int64(n) / planShare
