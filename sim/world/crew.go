@@ -587,30 +587,7 @@ type paddedScratch struct {
 	spent [3]time.Duration // stagesPass: this worker's time per stage
 	tally passTally
 	broad broadTally // placeBodies' broad-phase part (broadPrep)
-	// ep: the active contacts' Epot of the worker's batches of the pair
-	// pass, in pair order within each batch (epTally; livePairs.epAt).
-	ep []float64
-	_  [64]byte
-}
-
-// epTally records the contacts cs of one pair (just evaluated, in order)
-// for the statistics: it counts them, the suppressed ones and the active
-// ones by kind, and appends each active contact's Epot to ep — what
-// contactTally.add reads from the contacts, kept compact so that the
-// accumulation's range 0 sums the Epot in pair order without loading the
-// contacts again.
-func (sc *paddedScratch) epTally(cs []contact.Contact) {
-	t := &sc.tally
-	t.contacts += len(cs)
-	for k := range cs {
-		c := &cs[k]
-		if !c.Active() {
-			t.suppressed++
-			continue
-		}
-		t.byKind[c.Kind]++
-		sc.ep = append(sc.ep, c.Epot)
-	}
+	_     [64]byte
 }
 
 // forkJoin runs body over [0, n) in batches of batch items on nw workers

@@ -10,7 +10,6 @@ import (
 	"grainlab/sim/broad"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
-	"grainlab/sim/snap"
 	"grainlab/sim/sq"
 )
 
@@ -466,14 +465,8 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 	}
 	for k := range w.scratch {
 		w.scratch[k].tally = passTally{}
-		w.scratch[k].ep = w.scratch[k].ep[:0]
 	}
 	n := len(pairs)
-	// With the statistics fused into the accumulation on two or more
-	// workers (Evaluate with Then), the laws stage tallies each batch's
-	// contacts while they are hot (epTally).
-	d.tally = w.sums.want && nw > 1
-	w.sums.collected = d.tally
 	w.leases.ready(w, n)
 	act, actN := w.leases.act[:n], w.leases.actN[:n]
 	lv := &w.curLive
@@ -481,9 +474,6 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 		lv.buf, lv.cnt, lv.next = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	buf, cnt, next := lv.buf[:n], lv.cnt[:n], lv.next[:n]
-	if d.tally && cap(lv.epAt) < n {
-		lv.epAt, lv.epEnd, lv.epW = make([]int32, n), make([]int32, n), make([]uint8, n)
-	}
 	d.dt = dt
 	var laws func(_, lo, hi int)
 	if withLaws {
@@ -533,9 +523,6 @@ type detectPass struct {
 	cache, narrow, laws func(worker, lo, hi int)
 	dt                  float64
 	sqFail              atomic.Int64
-	// tally: the laws stage also records each batch's contacts for the
-	// statistics (epTally).
-	tally bool
 	// bodyPairs' rebuild: the entries before it, the keys met (kept,
 	// cleared: no allocation once grown).
 	old  map[pairKey]*pairEntry
@@ -637,39 +624,19 @@ func (w *World) detectFns() *detectPass {
 	}
 	d.laws = func(worker, lo, hi int) {
 		pairs, buf, cnt, dt := w.pairs, w.curLive.buf, w.curLive.cnt, d.dt
-		sc := &w.scratch[worker]
-		if sc.tally.smoothBatch || hi <= lo {
+		if w.scratch[worker].tally.smoothBatch || hi <= lo {
 			for _, e := range pairs[lo:hi] {
 				if e.smooth || len(e.cur) > 0 {
 					w.lawsPair(e, dt, true)
 				}
 			}
-			if d.tally && hi > lo {
-				lv := &w.curLive
-				lv.epAt[lo], lv.epW[lo] = int32(len(sc.ep)), uint8(worker)
-				for _, e := range pairs[lo:hi] {
-					sc.epTally(e.cur)
-				}
-				lv.epEnd[lo] = int32(len(sc.ep))
-			}
 			return
 		}
 		// No smooth pair in the batch: its pairs with contacts, which
 		// narrow listed in pair order.
-		if !d.tally {
-			for _, i := range buf[lo:cnt[lo]] {
-				w.lawsPair(pairs[i], dt, true)
-			}
-			return
-		}
-		lv := &w.curLive
-		lv.epAt[lo], lv.epW[lo] = int32(len(sc.ep)), uint8(worker)
 		for _, i := range buf[lo:cnt[lo]] {
-			e := pairs[i]
-			w.lawsPair(e, dt, true)
-			sc.epTally(e.cur) // its contacts still hot
+			w.lawsPair(pairs[i], dt, true)
 		}
-		lv.epEnd[lo] = int32(len(sc.ep))
 	}
 	return d
 }
@@ -953,10 +920,6 @@ type passTally struct {
 	leased    int64 // pairs left alone on a lease (pairLeases)
 	nightOwls int   // night-owl contacts
 	flip      bool  // a reversed normal
-	// The statistics' contact counts of the worker's batches (with
-	// detectPass.tally): contacts, suppressed ones, active ones by kind.
-	contacts, suppressed int
-	byKind               [snap.NumContactKinds]int
 	// smoothBatch: the batch the worker's narrow stage last ran holds a
 	// smooth pair (its laws stage then walks every pair of the batch).
 	smoothBatch bool

@@ -172,11 +172,7 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 			}
 			if k == 0 { // range 0's extra work (it is shorter by its weight)
 				if s.stats { // the statistics' contact sums; the bodies' terms of range 0
-					if s.collected {
-						w.tallyCollected(&s.tally)
-					} else {
-						s.tally.add(s.pairs)
-					}
+					s.tally.add(s.pairs)
 					s.tally.kin, s.tally.pg = w.sumBodyTerms(0, 0, lo, hi)
 					s.tally.upTo = hi
 				}
@@ -340,17 +336,13 @@ type contactSums struct {
 	stats bool
 	tally contactTally
 	gen   uint64
-	// want: the evaluation fuses Then (Evaluate), so the pair pass on two
-	// or more workers records the contacts for the tally (epTally), and
-	// collected says it did for the pairs being summed.
-	want, collected bool
 }
 
 // splitKey is what a pass's ranges depend on besides the counts: the
 // bodies, the workers and the extra work of range 0 and of each body.
 type splitKey struct {
-	n, nw                  int
-	then, stats, collected bool
+	n, nw       int
+	then, stats bool
 }
 
 // size readies the counts for n bodies (none yet when n changed).
@@ -367,7 +359,7 @@ func (s *contactSums) size(n int) {
 // while its range 0 plans the next one. Any split gives the same sums.
 func (s *contactSums) plan(n, nw int) {
 	s.size(n)
-	key := splitKey{n, nw, s.then != nil, s.stats, s.collected}
+	key := splitKey{n, nw, s.then != nil, s.stats}
 	if s.nextOK && s.nextKey == key && len(s.next) == nw+1 {
 		s.bounds, s.next = s.next, s.bounds
 	} else {
@@ -413,29 +405,6 @@ func (t *contactTally) add(pairs []*pairEntry) {
 	t.pc, t.contacts, t.suppressed, t.byKind = pc, contacts, suppressed, byKind
 }
 
-// tallyCollected is contactTally.add over the pair pass's pairs from what
-// its laws stage recorded (epTally): the counts of every worker (integers:
-// in any order) and each batch's Epot, batches in pair order — each active
-// contact's Epot added in pair order, as add does, so the same bits.
-func (w *World) tallyCollected(t *contactTally) {
-	for k := range w.scratch {
-		tl := &w.scratch[k].tally
-		t.contacts += tl.contacts
-		t.suppressed += tl.suppressed
-		for i, c := range tl.byKind {
-			t.byKind[i] += c
-		}
-	}
-	lv := &w.curLive
-	pc, next, n := t.pc, lv.next, len(w.pairs)
-	for lo := 0; lo < n; lo = int(next[lo]) {
-		for _, e := range w.scratch[lv.epW[lo]].ep[lv.epAt[lo]:lv.epEnd[lo]] {
-			pc += e
-		}
-	}
-	t.pc = pc
-}
-
 // afterSums runs, for bodies [lo, hi) whose sums are complete, Eval.Then,
 // the statistics' terms and the step bound's (its part k), in the order of
 // Commit's pass with Stats and Bound.
@@ -465,14 +434,10 @@ const (
 // collapse's crew traces, each range timed run first and run second: range
 // 0 was 2.5 µs longer with a sixth), so a third. planShare: range 0's
 // planning of the next pass (boundsOf, ≈ 23 instructions a body) weighs a
-// third of a side per body. tallyShareCollected: the tally's weight when
-// the pair pass recorded the contacts (epTally): ≈ 4 instructions an
-// active contact over a compact array, a thirty-second of the sides in
-// instructions, twice that for its loads (half written by the other core).
+// third of a side per body.
 const (
-	tallyShare          = 3
-	tallyShareCollected = 16
-	planShare           = 3
+	tallyShare = 3
+	planShare  = 3
 )
 
 // split sets bounds for n bodies and nw ranges, each body weighing its
@@ -507,11 +472,7 @@ func (s *contactSums) boundsOf(dst, sides []int32, n, nw int) []int32 {
 	total += all
 	k, acc := 1, int64(0)
 	if s.stats { // range 0's extra work, counted before its first body
-		if s.collected {
-			acc = all / tallyShareCollected
-		} else {
-			acc = all / tallyShare
-		}
+		acc = all / tallyShare
 	}
 	if nw > 1 {
 		acc += int64(n) / planShare
@@ -627,10 +588,8 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 	var r EvalResult
 	g0, lv := w.gen, &w.live
 	clean := lv.wallsGen == g0+1 && !(w.sph != nil && w.sph.owns)
-	w.sums.want = o.Then != nil
 	r.NightOwls = w.stageDetect(true, dt, o.Move) // stages 1 and 2 in one pass over the pairs
-	w.sums.want = false
-	if clean && w.gen == g0+1 { // this detection alone moved gen on (wallsClean)
+	if clean && w.gen == g0+1 {                   // this detection alone moved gen on (wallsClean)
 		lv.wallsGen = w.gen + 1
 	}
 	prof := &w.Stats.Profile
@@ -643,7 +602,7 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 		w.sums.then, w.sums.stats = o.Then, true
 	}
 	nonFinite := w.stageAccumulate(w.curPairs, t)
-	w.sums.then, w.sums.stats, w.sums.collected = nil, false, false
+	w.sums.then, w.sums.stats = nil, false
 	if r.Ran {
 		w.thenGen = w.gen + 1
 	}
@@ -969,11 +928,6 @@ type livePairs struct {
 	// Commit's workers: a batch [lo, hi) of pairs writes its pairs with
 	// contacts to buf[lo:cnt[lo]] and next[lo] = hi.
 	buf, cnt, next []int32
-	// pairPass's laws stage with the statistics' tally (detectPass.tally):
-	// batch [lo, hi)'s active contacts' Epot, in pair order, are
-	// scratch[epW[lo]].ep[epAt[lo]:epEnd[lo]].
-	epAt, epEnd []int32
-	epW         []uint8
 	// What commit's pass (commitRun, made once for owner) does: n pairs
 	// (w.pairs[:n], or the pairs vis lists when not nil), then the bodies
 	// with move, the statistics' terms, the step bound's.
