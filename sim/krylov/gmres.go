@@ -84,12 +84,17 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 				break
 			}
 			res.Iterations++
-			for i := 0; i <= j; i++ { // modified Gram–Schmidt
-				hij := Dot(g.u, g.v[i])
+			// Modified Gram–Schmidt, each subtraction fused with the next
+			// inner product (or, after the last, with ‖u‖²): the same
+			// operations in the same order as Dot, Axpy, …, Norm, one pass
+			// over u per basis vector instead of two.
+			hij := Dot(g.u, g.v[0])
+			for i := 0; i < j; i++ {
 				g.h[i][j] = hij
-				Axpy(-hij, g.v[i], g.u)
+				hij = axpyDot(-hij, g.v[i], g.u, g.v[i+1])
 			}
-			hn := Norm(g.u)
+			g.h[j][j] = hij
+			hn := math.Sqrt(axpyDot(-hij, g.v[j], g.u, g.u))
 			g.h[j+1][j] = hn
 			if hn > 0 {
 				for i := range g.u {
@@ -146,4 +151,36 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 		}
 	}
 	return res, nil
+}
+
+// axpyDot sets y += a·x and returns the inner product of the updated y with
+// z, summed in index order: Axpy(a, x, y) then Dot(y, z) in one pass, with
+// the same bits (z may be y, giving ‖y‖² as Norm sums it).
+func axpyDot(a float64, x, y, z []float64) float64 {
+	n := len(x)
+	y = y[:n]
+	z = z[:n]
+	s := 0.0
+	i := 0
+	for ; i+4 <= n; i += 4 { // unrolled; s still summed in index order
+		x4, y4, z4 := x[i:i+4:i+4], y[i:i+4:i+4], z[i:i+4:i+4]
+		y0 := y4[0] + a*x4[0]
+		y4[0] = y0
+		s += y0 * z4[0]
+		y1 := y4[1] + a*x4[1]
+		y4[1] = y1
+		s += y1 * z4[1]
+		y2 := y4[2] + a*x4[2]
+		y4[2] = y2
+		s += y2 * z4[2]
+		y3 := y4[3] + a*x4[3]
+		y4[3] = y3
+		s += y3 * z4[3]
+	}
+	for ; i < n; i++ {
+		yi := y[i] + a*x[i]
+		y[i] = yi
+		s += yi * z[i]
+	}
+	return s
 }

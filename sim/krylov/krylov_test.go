@@ -364,3 +364,36 @@ func TestKernels(t *testing.T) {
 		t.Errorf("Axpy: %v, want [5 3 4.5]", y)
 	}
 }
+
+// axpyDot is Axpy followed by Dot (or Norm², z = y) to the bit: GMRES's
+// fused Gram–Schmidt pass must keep the results of the two-pass form.
+func TestAxpyDotBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 15))
+	for trial := range 200 {
+		n := 1 + rng.IntN(2000)
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			x[i], y[i], z[i] = rng.NormFloat64(), rng.NormFloat64()*1e3, rng.NormFloat64()*1e-3
+		}
+		a := rng.NormFloat64()
+		y1, y2 := append([]float64(nil), y...), append([]float64(nil), y...)
+		Axpy(a, x, y1)
+		want := Dot(y1, z)
+		if got := axpyDot(a, x, y2, z); got != want || !equalBits(y1, y2) {
+			t.Fatalf("trial %d: axpyDot %v, Axpy then Dot %v (y equal: %v)", trial, got, want, equalBits(y1, y2))
+		}
+		y3 := append([]float64(nil), y...)
+		if got, want := math.Sqrt(axpyDot(a, x, y3, y3)), Norm(y1); got != want || !equalBits(y1, y3) {
+			t.Fatalf("trial %d: √axpyDot(y, y) %v, Axpy then Norm %v", trial, got, want)
+		}
+	}
+}
+
+func equalBits(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
