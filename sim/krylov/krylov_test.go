@@ -397,3 +397,32 @@ func equalBits(a, b []float64) bool {
 	}
 	return len(a) == len(b)
 }
+
+// GMRESScaled, which leaves the basis vectors' normalisation to the
+// preconditioner's pass, gives GMRES's iterate, residual and count to the
+// bit (restarts included).
+func TestGMRESScaledBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 50
+	for trial := range 3 {
+		a := nonsym(rng, n)
+		b := randVec(rng, n)
+		m := jacobi(a)
+		for _, restart := range []int{3, 7, 60} {
+			o := Options{Tol: 1e-10, MaxIter: 1000, Restart: restart}
+			var w1, w2 Work
+			x1, x2 := make([]float64, n), make([]float64, n)
+			r1, err1 := w1.GMRES(op(a), m, b, x1, o)
+			ms := func(u []float64, s float64, v, out []float64) {
+				for i := range u {
+					v[i] = u[i] / s
+				}
+				m(v, out)
+			}
+			r2, err2 := w2.GMRESScaled(op(a), ms, b, x2, o)
+			if err1 != nil || err2 != nil || r1 != r2 || !equalBits(x1, x2) {
+				t.Errorf("trial %d restart %d: GMRES %+v, GMRESScaled %+v, iterates equal %v", trial, restart, r1, r2, equalBits(x1, x2))
+			}
+		}
+	}
+}
