@@ -13,17 +13,19 @@ import (
 // both one-sided differences would leave the contact set it returns zero.
 // It returns the number of products (linear iterations).
 func (n *Newmark) gmresSolve(w *world.World, eta float64) int {
-	var A krylov.Operator
-	M := n.applyPrec
+	o := krylov.Options{Tol: eta, Restart: n.Restart, MaxIter: n.LinMaxIter}
+	n.tan.zOf = nil
+	var r krylov.Result
 	if n.useTan {
-		A = func(v, out []float64) error { n.tanMul(v, out); return nil }
-		M = n.applyPrecScaled
+		// The basis vectors' normalisation in the preconditioner's pass over
+		// bodies (GMRESScaled: the same bits as GMRES).
+		A := func(v, out []float64) error { n.tanMul(v, out); return nil }
+		r, _ = n.gm.GMRESScaled(A, n.applyPrecScaledFrom, n.rt, n.dy, o)
 	} else {
 		jv := n.jv(w)
-		A = func(v, out []float64) error { jv(v, out); return nil }
+		A := func(v, out []float64) error { jv(v, out); return nil }
+		r, _ = n.gm.GMRES(A, n.applyPrec, n.rt, n.dy, o)
 	}
-	n.tan.zOf = nil
-	r, _ := n.gm.GMRES(A, M, n.rt, n.dy, krylov.Options{Tol: eta, Restart: n.Restart, MaxIter: n.LinMaxIter})
 	n.tan.zOf = nil
 	return r.Iterations
 }

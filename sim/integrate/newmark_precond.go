@@ -187,8 +187,21 @@ func (n *Newmark) applyPrec(v, out []float64) {
 // Alg. 6.9) needs one pass less: tanMul skips its scaling when it is given
 // that out (tan.zOf).
 func (n *Newmark) applyPrecScaled(v, out []float64) {
+	n.applyPrecScaledFrom(nil, 0, v, out)
+}
+
+// applyPrecScaledFrom is applyPrecScaled of v = u/s, with v formed body by
+// body in the same pass (krylov.ScaledPreconditioner: GMRES's
+// normalisation of its next basis vector, the same divisions); u = nil
+// takes v as given.
+func (n *Newmark) applyPrecScaledFrom(u []float64, s float64, v, out []float64) {
 	n.tan.z = resize(n.tan.z, len(out))
 	n.each(len(n.nb), func(lo, hi int) {
+		if u != nil {
+			for i := 6 * lo; i < 6*hi; i++ {
+				v[i] = u[i] / s
+			}
+		}
 		n.precRange(v, out, lo, hi)
 		n.tanScaleIn(out, lo, hi)
 	})

@@ -522,9 +522,20 @@ func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
 	T := &n.tan
 	z, sc := T.z, T.sc
 	for k := lo; k < hi; k++ {
-		var x [6]float64
+		// x += B z over the row's coupling blocks: mulAdd6's operations in
+		// its order, with x and z in registers (mulAdd6 reloads z after each
+		// store to out, which may alias it).
+		var x0, x1, x2, x3, x4, x5 float64
 		for _, e := range T.cpl[T.cplLo[k]:T.cplLo[k+1]] {
-			mulAdd6(e.blk, (*[6]float64)(z[e.o:e.o+6]), &x)
+			B := e.blk
+			zb := (*[6]float64)(z[e.o : e.o+6])
+			z0, z1, z2, z3, z4, z5 := zb[0], zb[1], zb[2], zb[3], zb[4], zb[5]
+			x0 += B[0][0]*z0 + B[0][1]*z1 + B[0][2]*z2 + B[0][3]*z3 + B[0][4]*z4 + B[0][5]*z5
+			x1 += B[1][0]*z0 + B[1][1]*z1 + B[1][2]*z2 + B[1][3]*z3 + B[1][4]*z4 + B[1][5]*z5
+			x2 += B[2][0]*z0 + B[2][1]*z1 + B[2][2]*z2 + B[2][3]*z3 + B[2][4]*z4 + B[2][5]*z5
+			x3 += B[3][0]*z0 + B[3][1]*z1 + B[3][2]*z2 + B[3][3]*z3 + B[3][4]*z4 + B[3][5]*z5
+			x4 += B[4][0]*z0 + B[4][1]*z1 + B[4][2]*z2 + B[4][3]*z3 + B[4][4]*z4 + B[4][5]*z5
+			x5 += B[5][0]*z0 + B[5][1]*z1 + B[5][2]*z2 + B[5][3]*z3 + B[5][4]*z4 + B[5][5]*z5
 		}
 		xi := &n.nb[k].xi
 		o := 6 * k
@@ -532,11 +543,10 @@ func (n *Newmark) tanRows(v, out []float64, lo, hi int) {
 		ok := (*[6]float64)(out[o : o+6])
 		im, imr := sc[k].im, sc[k].imr
 		// Ξᵀ·x_θ/(mρ), as geom's TMulV and Scale compute it.
-		x3, x4, x5 := x[3], x[4], x[5]
-		x[0], x[1], x[2] = x[0]*im, x[1]*im, x[2]*im
-		x[3] = imr * (xi[0][0]*x3 + xi[1][0]*x4 + xi[2][0]*x5)
-		x[4] = imr * (xi[0][1]*x3 + xi[1][1]*x4 + xi[2][1]*x5)
-		x[5] = imr * (xi[0][2]*x3 + xi[1][2]*x4 + xi[2][2]*x5)
+		x := [6]float64{x0 * im, x1 * im, x2 * im,
+			imr * (xi[0][0]*x3 + xi[1][0]*x4 + xi[2][0]*x5),
+			imr * (xi[0][1]*x3 + xi[1][1]*x4 + xi[2][1]*x5),
+			imr * (xi[0][2]*x3 + xi[1][2]*x4 + xi[2][2]*x5)}
 		D := &T.diag[k]
 		for i := 0; i < 6; i++ {
 			ok[i] = D[i][0]*vk[0] + D[i][1]*vk[1] + D[i][2]*vk[2] + D[i][3]*vk[3] + D[i][4]*vk[4] + D[i][5]*vk[5] + x[i]

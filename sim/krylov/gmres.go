@@ -39,6 +39,31 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 	if M == nil {
 		M = func(v, out []float64) { copy(out, v) }
 	}
+	return w.gmres(A, M, nil, b, x, o)
+}
+
+// ScaledPreconditioner sets v = u/s entry by entry (a division, as GMRES
+// normalises its basis vectors) and then out = M⁻¹·v, in one pass (a
+// caller may split it over workers).
+type ScaledPreconditioner func(u []float64, s float64, v, out []float64)
+
+// GMRESScaled is GMRES with the normalisation of each new Arnoldi vector
+// (v_{j+1} = u/h_{j+1,j}, and v_1 = r_0/β at a restart) left to MS, which
+// applies the preconditioner to it in the same pass: the same operations
+// and results, bit for bit, as GMRES with M⁻¹ = MS's.
+func (w *Work) GMRESScaled(A Operator, MS ScaledPreconditioner, b, x []float64, o Options) (Result, error) {
+	return w.gmres(A, nil, MS, b, x, o)
+}
+
+func (w *Work) gmres(A Operator, M Preconditioner, MS ScaledPreconditioner, b, x []float64, o Options) (Result, error) {
+	if MS == nil {
+		MS = func(u []float64, s float64, v, out []float64) {
+			for i := range u {
+				v[i] = u[i] / s
+			}
+			M(v, out)
+		}
+	}
 	restart := max(o.Restart, 1)
 	g := &w.gm
 	n := len(b)
@@ -70,32 +95,31 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 			res.Converged = true
 			return res, nil
 		}
-		for i := range g.r0 {
-			g.v[0][i] = g.r0[i] / beta
-		}
 		clear(g.g)
 		g.g[0] = beta
 		j := 0
 		done := false
 		var err error
+		src, scale := g.r0, beta // v_j = src/scale, formed by MS
 		for j < restart && res.Iterations < o.MaxIter {
-			M(g.v[j], g.t)
+			MS(src, scale, g.v[j], g.t)
 			if err = A(g.t, g.u); err != nil {
 				break
 			}
 			res.Iterations++
-			for i := 0; i <= j; i++ { // modified Gram–Schmidt
-				hij := Dot(g.u, g.v[i])
+			// Modified Gram–Schmidt, each subtraction fused with the next
+			// inner product (or, after the last, with ‖u‖²): the same
+			// operations in the same order as Dot, Axpy, …, Norm, one pass
+			// over u per basis vector instead of two.
+			hij := Dot(g.u, g.v[0])
+			for i := 0; i < j; i++ {
 				g.h[i][j] = hij
-				Axpy(-hij, g.v[i], g.u)
+				hij = axpyDot(-hij, g.v[i], g.u, g.v[i+1])
 			}
-			hn := Norm(g.u)
+			g.h[j][j] = hij
+			hn := math.Sqrt(axpyDot(-hij, g.v[j], g.u, g.u))
 			g.h[j+1][j] = hn
-			if hn > 0 {
-				for i := range g.u {
-					g.v[j+1][i] = g.u[i] / hn
-				}
-			}
+			src, scale = g.u, hn     // v_{j+1}, formed by the next MS (hn > 0)
 			for i := 0; i < j; i++ { // previous Givens rotations
 				a, c := g.h[i][j], g.h[i+1][j]
 				g.h[i][j] = g.cs[i]*a + g.sn[i]*c
@@ -136,7 +160,11 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 		for i := 0; i < j; i++ {
 			Axpy(g.yk[i], g.v[i], g.t)
 		}
-		M(g.t, g.u)
+		if M != nil {
+			M(g.t, g.u)
+		} else {
+			MS(g.t, 1, g.t, g.u) // t/1 = t exactly
+		}
 		Axpy(1, g.u, x)
 		if err != nil {
 			return res, opError(err)
@@ -146,4 +174,36 @@ func (w *Work) GMRES(A Operator, M Preconditioner, b, x []float64, o Options) (R
 		}
 	}
 	return res, nil
+}
+
+// axpyDot sets y += a·x and returns the inner product of the updated y with
+// z, summed in index order: Axpy(a, x, y) then Dot(y, z) in one pass, with
+// the same bits (z may be y, giving ‖y‖² as Norm sums it).
+func axpyDot(a float64, x, y, z []float64) float64 {
+	n := len(x)
+	y = y[:n]
+	z = z[:n]
+	s := 0.0
+	i := 0
+	for ; i+4 <= n; i += 4 { // unrolled; s still summed in index order
+		x4, y4, z4 := x[i:i+4:i+4], y[i:i+4:i+4], z[i:i+4:i+4]
+		y0 := y4[0] + a*x4[0]
+		y4[0] = y0
+		s += y0 * z4[0]
+		y1 := y4[1] + a*x4[1]
+		y4[1] = y1
+		s += y1 * z4[1]
+		y2 := y4[2] + a*x4[2]
+		y4[2] = y2
+		s += y2 * z4[2]
+		y3 := y4[3] + a*x4[3]
+		y4[3] = y3
+		s += y3 * z4[3]
+	}
+	for ; i < n; i++ {
+		yi := y[i] + a*x[i]
+		y[i] = yi
+		s += yi * z[i]
+	}
+	return s
 }

@@ -364,3 +364,65 @@ func TestKernels(t *testing.T) {
 		t.Errorf("Axpy: %v, want [5 3 4.5]", y)
 	}
 }
+
+// axpyDot is Axpy followed by Dot (or Norm², z = y) to the bit: GMRES's
+// fused Gram–Schmidt pass must keep the results of the two-pass form.
+func TestAxpyDotBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 15))
+	for trial := range 200 {
+		n := 1 + rng.IntN(2000)
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			x[i], y[i], z[i] = rng.NormFloat64(), rng.NormFloat64()*1e3, rng.NormFloat64()*1e-3
+		}
+		a := rng.NormFloat64()
+		y1, y2 := append([]float64(nil), y...), append([]float64(nil), y...)
+		Axpy(a, x, y1)
+		want := Dot(y1, z)
+		if got := axpyDot(a, x, y2, z); got != want || !equalBits(y1, y2) {
+			t.Fatalf("trial %d: axpyDot %v, Axpy then Dot %v (y equal: %v)", trial, got, want, equalBits(y1, y2))
+		}
+		y3 := append([]float64(nil), y...)
+		if got, want := math.Sqrt(axpyDot(a, x, y3, y3)), Norm(y1); got != want || !equalBits(y1, y3) {
+			t.Fatalf("trial %d: √axpyDot(y, y) %v, Axpy then Norm %v", trial, got, want)
+		}
+	}
+}
+
+func equalBits(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// GMRESScaled, which leaves the basis vectors' normalisation to the
+// preconditioner's pass, gives GMRES's iterate, residual and count to the
+// bit (restarts included).
+func TestGMRESScaledBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 50
+	for trial := range 3 {
+		a := nonsym(rng, n)
+		b := randVec(rng, n)
+		m := jacobi(a)
+		for _, restart := range []int{3, 7, 60} {
+			o := Options{Tol: 1e-10, MaxIter: 1000, Restart: restart}
+			var w1, w2 Work
+			x1, x2 := make([]float64, n), make([]float64, n)
+			r1, err1 := w1.GMRES(op(a), m, b, x1, o)
+			ms := func(u []float64, s float64, v, out []float64) {
+				for i := range u {
+					v[i] = u[i] / s
+				}
+				m(v, out)
+			}
+			r2, err2 := w2.GMRESScaled(op(a), ms, b, x2, o)
+			if err1 != nil || err2 != nil || r1 != r2 || !equalBits(x1, x2) {
+				t.Errorf("trial %d restart %d: GMRES %+v, GMRESScaled %+v, iterates equal %v", trial, restart, r1, r2, equalBits(x1, x2))
+			}
+		}
+	}
+}
