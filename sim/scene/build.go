@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -472,6 +473,11 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 // slack and randomly oriented, all from the generator's seed. When the
 // region is too short for Count bodies its top is raised.
 func (b *builder) generators() error {
+	total := 0 // room in w.Bodies for every generated body at once
+	for _, g := range b.s.Generators {
+		total += max(g.Count, 0)
+	}
+	b.w.Bodies = slices.Grow(b.w.Bodies, total)
 	for k := range b.s.Generators {
 		g := &b.s.Generators[k]
 		if g.Count <= 0 {

@@ -192,7 +192,17 @@ func EncodeFile(f File) ([]byte, error) {
 // do the elements of arrays up to two levels down (bodies, pairs, walls,
 // ...); everything deeper stays on its record's line.
 func layout(data []byte) []byte {
-	out := make([]byte, 0, len(data)+len(data)/8)
+	out, _ := layoutTo(make([]byte, 0, len(data)+len(data)/8), data, nil)
+	return append(out, '\n')
+}
+
+// layoutFlush is how many bytes layoutTo gathers before it hands them on.
+const layoutFlush = 1 << 16
+
+// layoutTo appends data laid out as by layout (without the final newline)
+// to out; with flush, it hands out to flush and empties it whenever it
+// holds layoutFlush bytes or more, and returns the rest (not flushed).
+func layoutTo(out, data []byte, flush func([]byte) error) ([]byte, error) {
 	type level struct{ brk bool }
 	var stack []level
 	nl := func() {
@@ -249,17 +259,83 @@ func layout(data []byte) []byte {
 		default:
 			out = append(out, c)
 		}
+		if flush != nil && len(out) >= layoutFlush {
+			if err := flush(out); err != nil {
+				return out, err
+			}
+			out = out[:0]
+		}
 	}
-	return append(out, '\n')
+	return out, nil
 }
 
-// Write writes the state of w as indented JSON to path.
+// Write writes the state of w as indented JSON to path: Encode's bytes.
+// The compact JSON is laid out straight into the file (64 KiB at a time),
+// not into a second copy of the whole file in memory as Encode's bytes are
+// (at 10⁵ spheres final.json is ~50 MB: the copy and json.Marshal's own
+// copy of its buffer were ~100 MB of the write's peak). The file is
+// created (or truncated, mode 0644 as os.WriteFile) only once the state is
+// encoded: an encoding error leaves it untouched.
 func Write(path string, w *world.World) error {
-	data, err := Encode(w)
+	f := Capture(w)
+	lw := &layoutWriter{path: path}
+	err := json.NewEncoder(lw).Encode(f) // json.Marshal's bytes and a newline, in one Write
+	var uv *json.UnsupportedValueError
+	if errors.As(err, &uv) && f.Version >= 2 && !lw.opened() {
+		data, err := EncodeFile(f) // the kinematics only (EncodeFile's fallback)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(path, data, 0o644)
+	}
 	if err != nil {
+		if lw.file != nil {
+			lw.file.Close()
+		}
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return lw.close()
+}
+
+// layoutWriter lays out the compact JSON that json.Encoder writes (in one
+// Write: its whole buffer, then a newline) into the file at path, which it
+// creates at that Write.
+type layoutWriter struct {
+	path  string
+	file  *os.File
+	calls int
+}
+
+func (l *layoutWriter) opened() bool { return l.calls > 0 }
+
+// Write lays out p, the whole compact JSON and its newline, into the file.
+func (l *layoutWriter) Write(p []byte) (int, error) {
+	l.calls++
+	if l.calls > 1 || len(p) == 0 || p[len(p)-1] != '\n' {
+		return 0, errors.New("state: the JSON encoder wrote the state in more than one piece")
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	l.file = f
+	write := func(b []byte) error { _, err := f.Write(b); return err }
+	out, err := layoutTo(make([]byte, 0, layoutFlush+layoutFlush/4), p[:len(p)-1], write)
+	if err == nil {
+		err = write(append(out, '\n'))
+	}
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// close closes the file Write made.
+func (l *layoutWriter) close() error {
+	if l.file == nil {
+		return errors.New("state: the JSON encoder wrote nothing")
+	}
+	return l.file.Close()
 }
 
 // QuatTol is how far from 1 a quaternion's norm may be in a state file: it
