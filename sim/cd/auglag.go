@@ -46,7 +46,7 @@ func (s *System) compatAugLag(load []float64, o CompatOptions) CompatResult {
 			al.mu *= 10
 		}
 		viol = nv
-		innerTol = math.Max(0.1*o.OptTol, math.Min(0.1*innerTol, nv))
+		innerTol = max(0.1*o.OptTol, min(0.1*innerTol, nv))
 	}
 	res.F = f
 	return res
@@ -59,7 +59,7 @@ func (s *System) augLagStart(init []float64) []float64 {
 	if init != nil {
 		for i, x := range init {
 			if s.active(i) {
-				f[i] = math.Max(x, 0)
+				f[i] = max(x, 0)
 			}
 		}
 	}
@@ -82,7 +82,7 @@ func (s *System) forceScale(f, load []float64) float64 {
 	} else {
 		for a := range s.Bodies {
 			if s.free[a] {
-				fbar = math.Max(fbar, s.bodyNorm(a, load[6*a:6*a+6], nil, false))
+				fbar = max(fbar, s.bodyNorm(a, load[6*a:6*a+6], nil, false))
 			}
 		}
 		if fbar == 0 {
@@ -171,7 +171,7 @@ func (s *System) newAugLag(load []float64, mask []bool, dB, lam []float64, mu, s
 		var r float64
 		for i := range x {
 			if !q.fix(i) {
-				r = math.Max(r, math.Abs(math.Min(x[i], g[i]/sPhi)))
+				r = max(r, math.Abs(min(x[i], g[i]/sPhi)))
 			}
 		}
 		return r / fbar

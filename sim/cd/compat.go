@@ -159,7 +159,7 @@ func (s *System) dofMask() []bool {
 		if !s.free[a] {
 			continue
 		}
-		t := math.Max(h[6*a], math.Max(h[6*a+1], h[6*a+2]))
+		t := max(h[6*a], max(h[6*a+1], h[6*a+2]))
 		for k := range 6 {
 			ref := t
 			if k >= 3 {
@@ -231,7 +231,7 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 			hk.pExp[i] = 2
 		}
 		ho := o
-		ho.Tol = math.Max(o.Tol, 1e-6)
+		ho.Tol = max(o.Tol, 1e-6)
 		hr := hk.compatNewton(load, ho, nil)
 		res.Iter, res.Inner = hr.Iter, hr.Inner
 		copy(lam, hr.Lambda)
@@ -264,7 +264,7 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 		// Curvature D_i and its reference scale for the softening.
 		var cref float64
 		for _, c := range st.c {
-			cref = math.Max(cref, c)
+			cref = max(cref, c)
 		}
 		for i, c := range st.c {
 			k, p := s.kRel[i], s.pExp[i]
@@ -278,9 +278,9 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 				}
 			} else {
 				dref = 1.5 * k * math.Sqrt(cref)
-				D[i] = 1.5 * k * math.Sqrt(math.Max(c, 0))
+				D[i] = 1.5 * k * math.Sqrt(max(c, 0))
 			}
-			D[i] = math.Max(D[i], rho*dref)
+			D[i] = max(D[i], rho*dref)
 		}
 		// Jacobi diagonal of Bᵀ D B, and a tiny Levenberg term ε·diag.
 		clear(diag)
@@ -312,7 +312,7 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 			return nil
 		}
 		gn := krylov.Norm(st.g)
-		eta := math.Min(1e-2, math.Max(1e-12, 0.1*s.EquilibriumResidual(st.f, load)))
+		eta := min(1e-2, max(1e-12, 0.1*s.EquilibriumResidual(st.f, load)))
 		cr, _ := kw.MaskedCG(apply, diag, mask, st.g, dl, krylov.Options{ATol: eta * gn, MaxIter: o.MaxInner, Stop: krylov.StopAbs})
 		res.Inner += cr.Iterations
 		// Armijo line search on the concave dual (ascent direction dl).
@@ -335,9 +335,9 @@ func (s *System) compatNewton(load []float64, o CompatOptions, lam0 []float64) C
 		copy(lam, lt)
 		st, tr = tr, st
 		if alpha == 1 {
-			rho = math.Max(rho*1e-2, 1e-12)
+			rho = max(rho*1e-2, 1e-12)
 		} else if alpha < 0.25 {
-			rho = math.Min(rho*10, 1)
+			rho = min(rho*10, 1)
 		}
 	}
 	res.F = append([]float64(nil), st.f...)

@@ -137,7 +137,7 @@ func (s *System) newCCP(l *lcp, o StepOptions) *ccp {
 			r := &tg.r[j]
 			pt := rowDot(r, v, true) + rowDot(r, q.z, false)
 			q.p[nc+2*k+j] = pt
-			q.scale = math.Max(q.scale, math.Abs(pt))
+			q.scale = max(q.scale, math.Abs(pt))
 		}
 	}
 	return q
@@ -219,12 +219,12 @@ func (q *ccp) residual(x, g []float64) float64 {
 			if g[i] < v {
 				v = g[i]
 			}
-			r = math.Max(r, math.Abs(v))
+			r = max(r, math.Abs(v))
 			continue
 		}
 		j := q.nc + 2*k
 		n, a, b := projectCone(q.mu[k], x[i]-g[i]/d, x[j]-g[j]/d, x[j+1]-g[j+1]/d)
-		r = math.Max(r, d*math.Max(math.Abs(x[i]-n), math.Max(math.Abs(x[j]-a), math.Abs(x[j+1]-b))))
+		r = max(r, d*max(math.Abs(x[i]-n), max(math.Abs(x[j]-a), math.Abs(x[j+1]-b))))
 	}
 	if q.scale > 0 {
 		r /= q.scale
@@ -267,17 +267,17 @@ func (s *System) solveFriction(l *lcp, f []float64, o StepOptions) (fn []float64
 	if warm(x) {
 		x0 = append([]float64(nil), x...)
 	} else {
-		x, iter, _ = bq.apgd(x, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
+		x, iter, _ = bq.apgd(x, min(o.MaxIter, 500), max(o.Tol, 1e-6))
 	}
 	var sliding []bool
 	var u []float64
 	sweeps, sliding, u = q.nsgs(x, o)
 	res = q.saxceResidual(x, u)
-	if x0 != nil && res > math.Max(o.Tol, 1e-6) {
+	if x0 != nil && res > max(o.Tol, 1e-6) {
 		// The warm sweeps stopped far from the solution (an impact, new
 		// contacts): solve again as a cold step does, APGD from the warm
 		// start then the sweeps, and keep the better of the two.
-		x2, it2, _ := bq.apgd(x0, min(o.MaxIter, 500), math.Max(o.Tol, 1e-6))
+		x2, it2, _ := bq.apgd(x0, min(o.MaxIter, 500), max(o.Tol, 1e-6))
 		sw2, sl2, u2 := q.nsgs(x2, o)
 		iter += it2
 		sweeps += sw2
@@ -413,7 +413,7 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 	z := make([]float64, s.NumDOF())
 	q.dT(x, z)
 	s.applyInvM(q.l.dt, z, z)
-	slipTol := math.Max(1e3*o.Tol, 1e-6) * q.scale
+	slipTol := max(1e3*o.Tol, 1e-6) * q.scale
 	sliding := make([]bool, len(s.fric))
 	for k := range s.fric {
 		sliding[k] = s.Contacts[s.fric[k].c].Slid
@@ -437,7 +437,7 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 			}
 			g := g0
 			if b.k < 0 { // frictionless: exact 1D update (as pgs)
-				g[0] = math.Max(0, g0[0]-u0[0]/b.w[0][0])
+				g[0] = max(0, g0[0]-u0[0]/b.w[0][0])
 			} else {
 				g = b.localCoulomb(q.mu[b.k], g0, u0, 1e-3*o.Tol)
 			}
@@ -564,7 +564,7 @@ func maxEig3(w [3][3]float64, n int) float64 {
 		}
 	}
 	for a := range n {
-		l = math.Max(l, w[a][a])
+		l = max(l, w[a][a])
 	}
 	if !(l > 0) {
 		return 1

@@ -96,10 +96,10 @@ func (s *System) newLCP(o StepOptions) *lcp {
 		// stronger condition, so that overlaps do not persist.
 		bias := c.Gap / o.Dt
 		if o.Restitution > 0 && c.Gap <= o.Touch {
-			bias = math.Min(o.Restitution*math.Min(bv[i], 0), c.Gap/o.Dt)
+			bias = min(o.Restitution*min(bv[i], 0), c.Gap/o.Dt)
 		}
 		l.p[i] = bias + bv[i] + bg[i] // S3 eq. (20)
-		l.scale = math.Max(l.scale, math.Abs(l.p[i]))
+		l.scale = max(l.scale, math.Abs(l.p[i]))
 	}
 	return l
 }
@@ -160,7 +160,7 @@ func (s *System) Step(o StepOptions) (StepResult, error) {
 		}
 		for i, x := range o.Warm {
 			if s.active(i) {
-				f[i] = math.Max(x, 0)
+				f[i] = max(x, 0)
 			}
 		}
 	}
@@ -278,7 +278,7 @@ func (l *lcp) pgs(f []float64, o StepOptions) (int, float64) {
 			if r.fb {
 				wi += dot6(r.jb[:], z[6*r.b:6*r.b+6])
 			}
-			fn := math.Max(0, f[i]-o.Omega*wi/l.diag[i])
+			fn := max(0, f[i]-o.Omega*wi/l.diag[i])
 			df := fn - f[i]
 			if df == 0 {
 				continue

@@ -125,7 +125,7 @@ func NewSystem(bodies []Body, contacts []Contact) (*System, error) {
 		s.nFree++
 		s.invM[i] = 1 / b.Mass
 		s.invJ[i] = inv
-		s.ell[i] = math.Sqrt(math.Max(b.Inertia.Trace(), 0) / (2 * b.Mass))
+		s.ell[i] = math.Sqrt(max(b.Inertia.Trace(), 0) / (2 * b.Mass))
 	}
 	s.rows = make([]row, len(contacts))
 	s.kRel = make([]float64, len(contacts))
@@ -313,8 +313,8 @@ func (s *System) EquilibriumResidual(f, load []float64) float64 {
 		if !s.free[a] {
 			continue
 		}
-		num = math.Max(num, s.bodyNorm(a, h[6*a:6*a+6], load[6*a:6*a+6], true))
-		den = math.Max(den, s.bodyNorm(a, load[6*a:6*a+6], nil, false))
+		num = max(num, s.bodyNorm(a, h[6*a:6*a+6], load[6*a:6*a+6], true))
+		den = max(den, s.bodyNorm(a, load[6*a:6*a+6], nil, false))
 	}
 	if den == 0 {
 		return num
@@ -336,7 +336,7 @@ func (s *System) bodyNorm(a int, x, y []float64, sub bool) float64 {
 	if s.ell[a] > 0 {
 		tn /= s.ell[a]
 	}
-	return math.Max(fn, tn)
+	return max(fn, tn)
 }
 
 func dot6(a, b []float64) float64 {

@@ -24,8 +24,8 @@ func (c *Cache) Reach(a, b *Posed) float64 {
 	th := angleBound(c.refQ, a.Q.Conj().Mul(b.Q))
 	dB := a.Q.InvRotate(b.X.Sub(a.X)).Sub(c.refT).Norm() + th*b.Poly.Radius
 	dA := b.Q.InvRotate(a.X.Sub(b.X)).Sub(c.refS).Norm() + th*a.Poly.Radius
-	r := c.gbar + c.margin - math.Min(dA, dB)
-	return math.Max(r, 0)
+	r := c.gbar + c.margin - min(dA, dB)
+	return max(r, 0)
 }
 
 // Crossed reports whether a listed vertex–face or edge–edge pair crosses
@@ -139,5 +139,5 @@ func segmentsMeet(a, b, c, d geom.Vec3) bool {
 	}
 	// Coplanar up to round-off: the closest points coincide.
 	gap := a.AddScaled(s, u).Sub(c.AddScaled(t, v)).Norm()
-	return gap <= 1e-6*math.Sqrt(math.Max(uu, vv))
+	return gap <= 1e-6*math.Sqrt(max(uu, vv))
 }

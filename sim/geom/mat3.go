@@ -127,7 +127,7 @@ func (m Mat3) MaxAbsDiff(n Mat3) float64 {
 	d := 0.0
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			d = math.Max(d, math.Abs(m[i][j]-n[i][j]))
+			d = max(d, math.Abs(m[i][j]-n[i][j]))
 		}
 	}
 	return d

@@ -1,8 +1,6 @@
 package integrate
 
 import (
-	"math"
-
 	"grainlab/sim/world"
 )
 
@@ -50,13 +48,13 @@ func advance(w *world.World, t, end float64, each func() bool, lazy bool) (int, 
 		w.SetLazyBodies(true)
 		defer w.SetLazyBodies(false) // the bodies written on every return
 	}
-	t = math.Min(t, end)
+	t = min(t, end)
 	n := 0
 	for w.Time < t-1e-12 {
 		if err := w.ApplyEvents(); err != nil {
 			return n, err
 		}
-		limit := math.Min(end, w.NextEventTime()) - w.Time
+		limit := min(end, w.NextEventTime()) - w.Time
 		if limit <= 0 {
 			limit = end - w.Time
 		}

@@ -155,8 +155,8 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	if !(dt > 0) {
 		dt = w.Settings.Dt
 	}
-	dt0 := math.Min(dt, dtMax)
-	dt = math.Max(math.Min(dt0, x.approachDt(w, dt0)), math.Min(dt0, w.Settings.DtMin))
+	dt0 := min(dt, dtMax)
+	dt = max(min(dt0, x.approachDt(w, dt0)), min(dt0, w.Settings.DtMin))
 	if !(dt > 0) || math.IsInf(dt, 0) {
 		return 0, fmt.Errorf("t=%g s: cd: time step %g must be positive (integrator.dt)", w.Time, dt)
 	}
@@ -241,7 +241,7 @@ func (x *CD) touch(w *world.World) float64 {
 	r := math.Inf(1)
 	for _, b := range w.Bodies {
 		if !b.Fixed && b.R > 0 {
-			r = math.Min(r, b.R)
+			r = min(r, b.R)
 		}
 	}
 	if math.IsInf(r, 1) {
@@ -363,7 +363,7 @@ func (x *CD) approachDt(w *world.World, dt float64) float64 {
 		}
 		// 2(v + g·Δt)Δt ≤ Approach·reach: vΔt + ½(2g)Δt² ≤ ½·Approach·reach.
 		v := b.V.Norm() + b.W.Norm()*b.R
-		dt = math.Min(dt, world.ApproachDt(x.Approach*reach/2, v, 2*g))
+		dt = min(dt, world.ApproachDt(x.Approach*reach/2, v, 2*g))
 	}
 	return dt
 }

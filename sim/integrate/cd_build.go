@@ -87,7 +87,7 @@ func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, 
 	// penetrated and is pushed back out.
 	var target, floor float64
 	if smooth {
-		target = -x.Overlap * math.Min(curvatureRadius(ba), curvatureRadius(bb))
+		target = -x.Overlap * min(curvatureRadius(ba), curvatureRadius(bb))
 		floor = target
 	} else {
 		if c.Kind == snap.VF {
@@ -176,7 +176,7 @@ func smoothStiffness(s *law.Smooth, a, b *body.Body) (float64, cd.Law) {
 // one law at the same gap get the same k̃; a law with ε1 scaled by s (ε2, c2
 // follow, S0 eq. 51) gets s times it.
 func polyStiffness(n *law.Normal, g float64) float64 {
-	g = math.Min(math.Max(g, 1e-3*n.GBar), (1-1e-3)*n.GBar)
+	g = min(max(g, 1e-3*n.GBar), (1-1e-3)*n.GBar)
 	k := n.Stiffness(g)
 	if !(k > 0) || math.IsInf(k, 0) {
 		return 1

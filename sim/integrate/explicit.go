@@ -72,7 +72,7 @@ func Start(w *world.World) error {
 	// The first step obeys the step controls too (travelDt: the scene's
 	// or the command line's dt may be far above what gravity allows).
 	sb := w.StableDtBelow(w.Dt)
-	w.Dt = math.Min(w.Dt, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
+	w.Dt = min(w.Dt, max(min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	w.Stats.Dt = w.Dt
 	return nil
 }
@@ -84,7 +84,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	prof := &w.Stats.Profile
 	t0, stages0 := time.Now(), prof.Stages()
-	dt := math.Min(w.Dt, dtMax)
+	dt := min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	// Each body is saved (the first attempt), kicked and drifted, then
 	// placed by the detection, in one pass over the bodies; the closing
@@ -130,7 +130,7 @@ func (x *Explicit) Step(w *world.World, dtMax float64) (float64, error) {
 		sb = w.StableDtBelow(dt * 1.25)
 	}
 	x.w = nil // the World is not kept between steps
-	w.Dt = math.Min(dt*1.25, math.Max(math.Min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
+	w.Dt = min(dt*1.25, max(min(sb, travelDtBelow(w, 0.5, sb)), w.Settings.DtMin))
 	prof.Integrate += time.Since(t0) - (prof.Stages() - stages0) // what the stages did not take
 	return dt, nil
 }

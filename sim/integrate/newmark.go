@@ -303,16 +303,16 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	if !(dt > 0) {
 		dt = s.Dt
 	}
-	dt = math.Min(math.Max(dt, s.DtMin), s.DtMax)
+	dt = min(max(dt, s.DtMin), s.DtMax)
 	// No body point may cross a neighbour's skin unseen (newmark_guard.go).
 	if ad := n.approachDt(w, dt); ad < dt {
 		if n.tracing() {
 			fmt.Fprintf(n.Trace, "t=%.6g guard: the crossing guard's prediction sets dt %.3g (from %.3g)\n", w.Time, ad, dt)
 		}
 		n.Counts.ApproachLimited++
-		dt = math.Max(ad, s.DtMin)
+		dt = max(ad, s.DtMin)
 	}
-	dt = math.Max(math.Min(dt, n.accuracyDt(w)), s.DtMin)
+	dt = max(min(dt, n.accuracyDt(w)), s.DtMin)
 	want := dt
 	if dtMax < dt {
 		dt = dtMax
@@ -341,11 +341,11 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		default:
 			f := n.guardFactor(w)
 			if n.Approach > 0 {
-				f = math.Min(f, n.newDepthFactor(w))
+				f = min(f, n.newDepthFactor(w))
 			}
 			if n.OmegaDt > 0 {
 				if x := n.omegaDtEnd(w); x > 1.25*n.OmegaDt {
-					f = math.Min(f, n.OmegaDt/x)
+					f = min(f, n.OmegaDt/x)
 				}
 				if g := n.entryFactor(w); f == 1 && g < 1 && located < 2 && dt*g > s.DtMin {
 					// End the step just before the contact entry instead.
@@ -376,9 +376,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 			if f < 1 && dt > s.DtMin {
 				n.Counts.Guard++
 				if n.tracing() {
-					n.traceAttempt(w, dt, fmt.Sprintf("guard ×%.3g", math.Max(f, n.Cut)))
+					n.traceAttempt(w, dt, fmt.Sprintf("guard ×%.3g", max(f, n.Cut)))
 				}
-				dt, _ = rt.rejectBy(dt, world.RejectStepSize, math.Max(f, n.Cut)) // dt > dt_min: no failure
+				dt, _ = rt.rejectBy(dt, world.RejectStepSize, max(f, n.Cut)) // dt > dt_min: no failure
 				continue
 			}
 		}
@@ -453,9 +453,9 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 		next *= n.Shrink
 	}
 	if omEnd > 0 {
-		next = math.Min(next, n.OmegaDt/omEnd)
+		next = min(next, n.OmegaDt/omEnd)
 	}
-	w.Dt = math.Min(math.Max(next, s.DtMin), s.DtMax)
+	w.Dt = min(max(next, s.DtMin), s.DtMax)
 	return dt, nil
 }
 
@@ -508,13 +508,13 @@ func (n *Newmark) prepare(w *world.World) {
 		ib := b.IBody()
 		rho := math.Sqrt((ib[0][0] + ib[1][1] + ib[2][2]) / (3 * b.Mass())) // radius of gyration
 		if !(rho > 0) {
-			rho = math.Max(b.Radius(), 1e-3)
+			rho = max(b.Radius(), 1e-3)
 		}
 		nbd := nmBody{i: i, x0: b.X, v0: b.V, a0: b.F.Scale(b.InvMass()), q0: b.Q, w0: b.W, wd0: wd,
 			m: b.Mass(), rho: rho, radius: b.Radius(), j0: b.InertiaWorld()}
 		n.nb = append(n.nb, nbd)
-		n.aref = math.Max(n.aref, b.F.Norm()/b.Mass())
-		n.aref = math.Max(n.aref, b.T.Norm()/(b.Mass()*rho))
+		n.aref = max(n.aref, b.F.Norm()/b.Mass())
+		n.aref = max(n.aref, b.T.Norm()/(b.Mass()*rho))
 		lsum += rho
 	}
 	if !(n.aref > 0) || math.IsInf(n.aref, 0) {
@@ -560,17 +560,17 @@ func (n *Newmark) accuracyDt(w *world.World) float64 {
 		if n.Approach > 0 {
 			vrel := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB))
 			if ap := math.Abs(vrel.Dot(c.N)); ap > 0 && c.Gn > 0 {
-				dt = math.Min(dt, n.Approach*c.Gn/ap) // |Δg_n| ≤ Approach·g_n
+				dt = min(dt, n.Approach*c.Gn/ap) // |Δg_n| ≤ Approach·g_n
 			}
 		}
 		if n.OmegaDt > 0 {
 			if om := contactOmega(w, a, b, c); om > 0 {
-				dt = math.Min(dt, n.OmegaDt/om) // Δt ω_c ≤ OmegaDt
+				dt = min(dt, n.OmegaDt/om) // Δt ω_c ≤ OmegaDt
 			}
 		}
 	})
 	if n.OmegaDt > 0 {
-		dt = math.Min(dt, n.exitDt(w))
+		dt = min(dt, n.exitDt(w))
 	}
 	return dt
 }
@@ -596,7 +596,7 @@ func (n *Newmark) exitDt(w *world.World) float64 {
 		}
 		tau := (gbar - c.Gn) / gd
 		if om := contactOmega(w, a, b, c); om > 0 && tau > 0.02*n.OmegaDt/om {
-			dt = math.Min(dt, 1.02*tau)
+			dt = min(dt, 1.02*tau)
 		}
 	})
 	return dt
@@ -622,7 +622,7 @@ func (n *Newmark) entryFactor(w *world.World) float64 {
 		}
 		in := depth / -gd / n.dt // fraction of the step spent in the skin
 		if in < 0.98 {
-			f = math.Min(f, 0.98*(1-in))
+			f = min(f, 0.98*(1-in))
 		}
 	})
 	return f
@@ -641,7 +641,7 @@ func (n *Newmark) newDepthFactor(w *world.World) float64 {
 		gbar := contactSkin(w, a, b)
 		lim := 1.5 * n.Approach * gbar
 		if d := gbar - c.Gn; gbar > 0 && d > lim {
-			f = math.Min(f, lim/d)
+			f = min(f, lim/d)
 		}
 	})
 	return f
@@ -664,7 +664,7 @@ func (n *Newmark) omegaDtEnd(w *world.World) float64 {
 	x := 0.0
 	w.EachTrialContact(func(a, b int, c *contactT) {
 		if c.Active() {
-			x = math.Max(x, n.dt*contactOmega(w, a, b, c))
+			x = max(x, n.dt*contactOmega(w, a, b, c))
 		}
 	})
 	return x
@@ -901,7 +901,7 @@ func (n *Newmark) solve(w *world.World, dt float64) (bool, error) {
 		}
 		// Inexact Newton: J δ = −r to a relative accuracy that shrinks with
 		// the residual, which keeps the convergence quadratic.
-		eta := math.Max(math.Min(0.1, rn), 0.1*n.Tol/rn)
+		eta := max(min(0.1, rn), 0.1*n.Tol/rn)
 		for i := range n.rt {
 			n.rt[i] = -n.r[i]
 		}
@@ -958,7 +958,7 @@ func (n *Newmark) jv(w *world.World) func(v, out []float64) {
 		vmax := 0.0
 		for k := range n.nb {
 			o := 6 * k
-			vmax = math.Max(vmax, math.Sqrt(v[o]*v[o]+v[o+1]*v[o+1]+v[o+2]*v[o+2])+
+			vmax = max(vmax, math.Sqrt(v[o]*v[o]+v[o+1]*v[o+1]+v[o+2]*v[o+2])+
 				math.Sqrt(v[o+3]*v[o+3]+v[o+4]*v[o+4]+v[o+5]*v[o+5]))
 		}
 		if vmax == 0 {
@@ -1010,7 +1010,7 @@ func (n *Newmark) fractionToBoundary(w *world.World) float64 {
 	})
 	lam := 1.0
 	for k := range n.lamW {
-		lam = math.Min(lam, n.lamW[k].v)
+		lam = min(lam, n.lamW[k].v)
 	}
 	return lam
 }
@@ -1022,7 +1022,7 @@ func (n *Newmark) boundaryFraction(w *world.World, a, b int, c *contactT, lam fl
 	const keep = 0.1
 	dg := n.pointMotion(w, a, c.PA).Sub(n.pointMotion(w, b, c.PB)).Dot(c.N)
 	if dg < 0 {
-		lam = math.Min(lam, (1-keep)*c.Gn/-dg)
+		lam = min(lam, (1-keep)*c.Gn/-dg)
 	}
 	return lam
 }

@@ -41,7 +41,7 @@ func (n *Newmark) energyOn() bool {
 func (n *Newmark) startBudget(w *world.World) {
 	w.UpdateStats()
 	n.bud.e0 = w.Stats.Total()
-	n.bud.keMax = math.Max(n.bud.keMax, w.Stats.Kinetic)
+	n.bud.keMax = max(n.bud.keMax, w.Stats.Kinetic)
 	n.bud.p0 = loadPower(w, w.Time)
 	n.bud.gain = 0
 }
@@ -57,14 +57,14 @@ func (n *Newmark) energyFactor(w *world.World, dt float64) float64 {
 	for k := range n.nb {
 		ke += w.Bodies[n.nb[k].i].KineticEnergy()
 	}
-	n.bud.keMax = math.Max(n.bud.keMax, ke)
+	n.bud.keMax = max(n.bud.keMax, ke)
 	gain := w.TrialEnergy() - n.bud.e0 - 0.5*dt*(n.bud.p0+loadPower(w, n.t+dt))
 	allow := n.EnergyGain * n.bud.keMax
 	if !(gain > allow) || (n.bud.gain > 0 && gain > 0.5*n.bud.gain) {
 		return 1
 	}
 	n.bud.gain = gain
-	return math.Max(n.Cut, math.Min(0.9, math.Sqrt(allow/gain)))
+	return max(n.Cut, min(0.9, math.Sqrt(allow/gain)))
 }
 
 // loadPower returns the power of the external loads at time t on the

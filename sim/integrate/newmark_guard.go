@@ -120,7 +120,7 @@ func (n *Newmark) prepareGuard(w *world.World) {
 			// the explicit integrator's bound for them.
 			r := ba.Radius()
 			if bb.Wall < 0 {
-				r = math.Min(r, bb.Radius())
+				r = min(r, bb.Radius())
 			}
 			g.gbar = 0.1 * r
 		}
@@ -131,7 +131,7 @@ func (n *Newmark) prepareGuard(w *world.World) {
 			if vs := n.verts(g.a); len(vs) > 0 { // lowest vertex above the plane
 				lo := math.Inf(1)
 				for _, v := range vs {
-					lo = math.Min(lo, v.Sub(wl.P).Dot(wl.N))
+					lo = min(lo, v.Sub(wl.P).Dot(wl.N))
 				}
 				g.d0 = lo
 			}
@@ -168,7 +168,7 @@ func (n *Newmark) approachDt(w *world.World, dt float64) float64 {
 				n.cleared[[2]int{g.a, g.b}] = d
 			}
 		}
-		dt = math.Min(dt, world.ApproachDt(n.approachLim(g), s, 0))
+		dt = min(dt, world.ApproachDt(n.approachLim(g), s, 0))
 	}
 	return dt
 }
@@ -177,9 +177,9 @@ func (n *Newmark) approachDt(w *world.World, dt float64) float64 {
 // speed: approachFrac of the larger of its clearance and the skin, and for
 // polyhedra at least sweepFrac skins (the swept test's reach).
 func (n *Newmark) approachLim(g *nmGuard) float64 {
-	lim := approachFrac * math.Max(g.d0, g.gbar)
+	lim := approachFrac * max(g.d0, g.gbar)
 	if g.poly {
-		lim = math.Max(lim, sweepFrac*g.gbar)
+		lim = max(lim, sweepFrac*g.gbar)
 	}
 	return lim
 }
@@ -223,7 +223,7 @@ func (n *Newmark) separation(w *world.World, a, b int, want float64) float64 {
 func (n *Newmark) speedBound(w *world.World, g nmGuard) float64 {
 	a, b := w.Bodies[g.a], w.Bodies[g.b]
 	if g.planar {
-		return math.Max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
+		return max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
 	}
 	va, vb := n.verts(g.a), n.verts(g.b)
 	if len(va) == 0 || (len(vb) == 0 && !b.Fixed) {
@@ -236,7 +236,7 @@ func (n *Newmark) speedBound(w *world.World, g nmGuard) float64 {
 		return sa
 	}
 	sb := dv.Add(a.W.Cross(b.X.Sub(a.X))).Norm() + om*b.Radius() // B's points
-	return math.Min(sa, sb)
+	return min(sa, sb)
 }
 
 // approachSpeed bounds the rate at which the pair's distance can shrink at
@@ -246,11 +246,11 @@ func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
 	va, vb := n.verts(g.a), n.verts(g.b)
 	if g.planar {
 		if len(va) == 0 {
-			return math.Max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
+			return max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
 		}
 		s := 0.0
 		for _, p := range va {
-			s = math.Max(s, -a.VelocityAt(p).Dot(g.n))
+			s = max(s, -a.VelocityAt(p).Dot(g.n))
 		}
 		return s
 	}
@@ -262,7 +262,7 @@ func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
 	c := a.V.Sub(b.V).Sub(a.W.Cross(a.X)).Add(b.W.Cross(b.X))
 	sa := 0.0
 	for _, p := range va {
-		sa = math.Max(sa, c.Add(om.Cross(p)).Norm2())
+		sa = max(sa, c.Add(om.Cross(p)).Norm2())
 	}
 	sa = math.Sqrt(sa)
 	if len(vb) == 0 {
@@ -270,7 +270,7 @@ func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
 	}
 	sb := 0.0
 	for _, p := range vb {
-		sb = math.Max(sb, c.Add(om.Cross(p)).Norm2())
+		sb = max(sb, c.Add(om.Cross(p)).Norm2())
 		if sb >= sa*sa {
 			return sa
 		}
@@ -288,9 +288,9 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 			continue // below, with the feature lists of the end state
 		}
 		app := n.approach(w, g)
-		lim := guardFrac * math.Max(g.d0, g.gbar)
+		lim := guardFrac * max(g.d0, g.gbar)
 		if app > lim {
-			f = math.Min(f, 0.5*lim/app)
+			f = min(f, 0.5*lim/app)
 		}
 	}
 	// The candidate pairs of polyhedra, in parallel: the factor is a
@@ -313,7 +313,7 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 		}
 	})
 	for k := range n.gs {
-		f = math.Min(f, n.gs[k].f)
+		f = min(f, n.gs[k].f)
 		n.Counts.Crossings += n.gs[k].crossings
 	}
 	return f
@@ -337,9 +337,9 @@ func (n *Newmark) planarPass(w *world.World, a, b int, gbar float64) bool {
 	nrm, m := w.Walls[bb.Wall].N, n.mot[a]
 	app := 0.0
 	for _, p := range n.verts(a) {
-		app = math.Max(app, -m.apply(p).Sub(p).Dot(nrm))
+		app = max(app, -m.apply(p).Sub(p).Dot(nrm))
 	}
-	return app <= guardFrac*math.Max(d0, gbar)
+	return app <= guardFrac*max(d0, gbar)
 }
 
 // clearance is the start-of-step distance of the bounding spheres of a and
@@ -353,7 +353,7 @@ func (n *Newmark) clearance(w *world.World, a, b int) float64 {
 		wl := &w.Walls[bb.Wall]
 		lo := math.Inf(1)
 		for _, v := range n.verts(a) {
-			lo = math.Min(lo, v.Sub(wl.P).Dot(wl.N))
+			lo = min(lo, v.Sub(wl.P).Dot(wl.N))
 		}
 		return lo
 	}
@@ -403,11 +403,11 @@ func (n *Newmark) approach(w *world.World, g nmGuard) float64 {
 	va, vb := n.verts(g.a), n.verts(g.b)
 	if g.planar {
 		if len(va) == 0 {
-			return math.Max(0, -n.disp(g.a).Dot(g.n)) + n.turn(g.a)
+			return max(0, -n.disp(g.a).Dot(g.n)) + n.turn(g.a)
 		}
 		app := 0.0
 		for _, p := range va {
-			app = math.Max(app, -ma.apply(p).Sub(p).Dot(g.n))
+			app = max(app, -ma.apply(p).Sub(p).Dot(g.n))
 		}
 		return app
 	}
@@ -418,7 +418,7 @@ func (n *Newmark) approach(w *world.World, g nmGuard) float64 {
 	rel := affine{M: mb.M.T().Mul(ma.M), t: mb.M.TMulV(ma.t.Sub(mb.t))}
 	sa := 0.0
 	for _, p := range va {
-		sa = math.Max(sa, rel.apply(p).Sub(p).Norm2())
+		sa = max(sa, rel.apply(p).Sub(p).Norm2())
 	}
 	if len(vb) == 0 {
 		return math.Sqrt(sa)
@@ -427,7 +427,7 @@ func (n *Newmark) approach(w *world.World, g nmGuard) float64 {
 	inv := affine{M: rel.M.T(), t: rel.M.TMulV(rel.t).Scale(-1)}
 	sb := 0.0
 	for _, p := range vb {
-		sb = math.Max(sb, inv.apply(p).Sub(p).Norm2())
+		sb = max(sb, inv.apply(p).Sub(p).Norm2())
 		if sb >= sa {
 			return math.Sqrt(sa)
 		}
@@ -469,7 +469,7 @@ func (n *Newmark) guardPair(w *world.World, a, b int, fp *world.FeaturePair, gs 
 		return
 	}
 	gbar := w.Params(ba.Material, bb.Material).Normal.GBar
-	lim := guardFrac * math.Max(n.clearance(w, a, b), gbar)
+	lim := guardFrac * max(n.clearance(w, a, b), gbar)
 	if n.disp(a).Sub(n.disp(b)).Norm()+n.turnOf[a]+n.turnOf[b] <= lim || n.planarPass(w, a, b, gbar) {
 		return // the bounding-radius bound already passes
 	}
@@ -483,14 +483,14 @@ func (n *Newmark) guardPair(w *world.World, a, b int, fp *world.FeaturePair, gs 
 	for _, p := range a0 {
 		q := rel.apply(p)
 		gs.sa1 = append(gs.sa1, q)
-		da = math.Max(da, q.Sub(p).Norm2())
+		da = max(da, q.Sub(p).Norm2())
 	}
 	for _, p := range b0 {
 		q := inv.apply(p)
 		gs.sb1 = append(gs.sb1, q)
-		db = math.Max(db, q.Sub(p).Norm2())
+		db = max(db, q.Sub(p).Norm2())
 	}
-	d := math.Sqrt(math.Min(da, db))
+	d := math.Sqrt(min(da, db))
 	if d <= lim || d <= guardFrac*n.cleared[[2]int{a, b}] {
 		// Within the clearance: no point of either body can have
 		// reached the other's surface.
@@ -502,9 +502,9 @@ func (n *Newmark) guardPair(w *world.World, a, b int, fp *world.FeaturePair, gs 
 	}
 	switch {
 	case d > reach:
-		gs.f = math.Min(gs.f, 0.5*reach/d)
+		gs.f = min(gs.f, 0.5*reach/d)
 	case fp.Cache().Crossed(ba.Poly(), bb.Poly(), a0, gs.sa1, b0, gs.sb1):
 		gs.crossings++
-		gs.f = math.Min(gs.f, 0.5)
+		gs.f = min(gs.f, 0.5)
 	}
 }

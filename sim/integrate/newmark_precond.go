@@ -65,7 +65,7 @@ func (n *Newmark) buildPrec(w *world.World) {
 				// The lagged coefficient (World.DashpotAt), its entry fraction
 				// taken as constant: no ramp derivative.
 				g, sl = w.DashpotAt(c, p.Normal.GBar, gd, n.dt)
-				kd, lag = math.Min(p.Normal.Stiffness(g), 1e30), true
+				kd, lag = min(p.Normal.Stiffness(g), 1e30), true
 			}
 			cd := 2 * p.Zeta * math.Sqrt(kd*meq) * sl // S0 eq. (52) dashpot coefficient
 			s, ds := 1.0, 0.0

@@ -2,7 +2,6 @@ package integrate
 
 import (
 	"fmt"
-	"math"
 
 	"grainlab/sim/world"
 )
@@ -66,7 +65,7 @@ func (r *retry) rejectBy(dt float64, why int, f float64) (float64, error) {
 	if dt <= r.w.Settings.DtMin {
 		return dt, r.fail(dt)
 	}
-	return math.Max(dt*f, r.w.Settings.DtMin), nil
+	return max(dt*f, r.w.Settings.DtMin), nil
 }
 
 // fail is the error of a step rejected at dt (≤ dt_min) for the last reason.

@@ -136,10 +136,10 @@ func firstOrderDt(w *world.World, frac, rate float64) float64 {
 			continue
 		}
 		if g > 0 {
-			dt = math.Min(dt, 2*rate*e/(b.Mass()*g*g)) // ½Δt·m|g|² ≤ rate·E
+			dt = min(dt, 2*rate*e/(b.Mass()*g*g)) // ½Δt·m|g|² ≤ rate·E
 		}
 		if p := math.Abs(b.F.Dot(b.V)) + math.Abs(b.T.Dot(b.W)); p > 0 {
-			dt = math.Min(dt, 2*frac*e/p) // ½Δt|F·v + T·ω| ≤ frac·E
+			dt = min(dt, 2*frac*e/p) // ½Δt|F·v + T·ω| ≤ frac·E
 		}
 	}
 	return dt
@@ -179,7 +179,7 @@ func tangentDt(w *world.World, safety float64) float64 {
 			im += x.b.InvMass() + x.p.Sub(x.b.X).Norm2()*(j[0][0]+j[1][1]+j[2][2])
 		}
 		if im > 0 {
-			dt = math.Min(dt, 2*safety/math.Sqrt(kt*im)) // Δt ≤ safety·2/ω_t
+			dt = min(dt, 2*safety/math.Sqrt(kt*im)) // Δt ≤ safety·2/ω_t
 		}
 	})
 	return dt
@@ -211,7 +211,7 @@ func travelDt(w *world.World, reach float64) float64 {
 		if cand[i] {
 			continue
 		}
-		dt = math.Min(dt, travelTerm(b, reach*w.VerletSkin()))
+		dt = min(dt, travelTerm(b, reach*w.VerletSkin()))
 	}
 	return dt
 }
@@ -265,7 +265,7 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 		below = anyBelow.Load()
 	}
 	if below {
-		return math.Min(travelDt(w, reach), limit)
+		return min(travelDt(w, reach), limit)
 	}
 	return limit
 }
@@ -310,8 +310,8 @@ func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64
 		if !start[j].X.IsFinite() || !o.X.IsFinite() {
 			finite = false
 		}
-		rmax = math.Max(rmax, o.Radius())
-		dmax = math.Max(dmax, o.X.Sub(start[j].X).Norm())
+		rmax = max(rmax, o.Radius())
+		dmax = max(dmax, o.X.Sub(start[j].X).Norm())
 		sc.idx = append(sc.idx, int32(j))
 	}
 	if !finite { // no order to sweep in: every pair
@@ -351,7 +351,7 @@ func tunnelWalls(w *world.World, b *body.Body, x0, x1 geom.Vec3, g float64) floa
 		}
 		s0, s1 := x0.Sub(wl.P).Dot(wl.N), x1.Sub(wl.P).Dot(wl.N)
 		if s0 > 0 && s1 < 0 {
-			g = math.Min(g, math.Max(0.5*math.Max(s0-b.Radius(), 0)/(s0-s1), 0.01))
+			g = min(g, max(0.5*max(s0-b.Radius(), 0)/(s0-s1), 0.01))
 		}
 	}
 	return g
@@ -419,9 +419,9 @@ func tunnelRel(b, o *body.Body, r0, r1 geom.Vec3, g float64) float64 {
 	if !(dd > 0) {
 		return g
 	}
-	u := math.Min(math.Max(-r0.Dot(d)/dd, 0), 1) // closest approach along the path
-	if r0.AddScaled(u, d).Norm() < math.Min(b.Radius(), o.Radius()) {
-		g = math.Min(g, math.Max(0.5*u, 0.01))
+	u := min(max(-r0.Dot(d)/dd, 0), 1) // closest approach along the path
+	if r0.AddScaled(u, d).Norm() < min(b.Radius(), o.Radius()) {
+		g = min(g, max(0.5*u, 0.01))
 	}
 	return g
 }

@@ -171,12 +171,12 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	if !(target > 0) {
 		target = s.DtMax
 	}
-	target = math.Max(math.Min(target, s.DtMax), s.DtMin)
+	target = max(min(target, s.DtMax), s.DtMin)
 	h := w.Dt
 	if !(h > 0) {
 		h = target
 	}
-	h = math.Min(math.Min(h, dtMax), s.DtMax)
+	h = min(min(h, dtMax), s.DtMax)
 	// The contact laws' bound (stepcontrol.go): a fraction of the contact
 	// period of the stiffest active or approaching contact, no tunnelling.
 	if !v.FixedStep {
@@ -184,17 +184,17 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		// Only a bound below h changes h, and min(StableDt, h) in place of
 		// StableDt gives the same h: where the two differ both are ≥ h, and
 		// so is every min/max below that starts from them.
-		lim := math.Max(math.Min(lawDt(w, sf, h), travelDt(w, 0.5)), s.DtMin)
+		lim := max(min(lawDt(w, sf, h), travelDt(w, 0.5)), s.DtMin)
 		if v.Alpha == 0 {
 			// Explicit in the tangential springs too (stepcontrol.go).
-			lim = math.Max(math.Min(lim, tangentDt(w, sf)), s.DtMin)
+			lim = max(min(lim, tangentDt(w, sf)), s.DtMin)
 		}
 		if v.Alpha == 0 && Conservative(w) {
 			// First order: the energy error of a step itself (stepcontrol.go).
-			lim = math.Max(math.Min(lim, firstOrderDt(w, variational1Energy, variational1Rate)), s.DtMin)
+			lim = max(min(lim, firstOrderDt(w, variational1Energy, variational1Rate)), s.DtMin)
 		}
 		if lim < h {
-			h = math.Min(lim, dtMax)
+			h = min(lim, dtMax)
 		}
 	}
 	if !(h > 0) {
@@ -235,7 +235,7 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 		w.Dt, v.calm = h, 0
 	case w.Dt < target:
 		if v.calm++; v.calm >= regrowAfter {
-			w.Dt, v.calm = math.Min(target, 2*w.Dt), 0
+			w.Dt, v.calm = min(target, 2*w.Dt), 0
 		}
 	default:
 		w.Dt = target
@@ -269,7 +269,7 @@ func (v *Variational) safety(w *world.World) float64 {
 // block tipping on an edge under variational1 once left a 1e-4 s step at
 // 2.9e4 J from below 15 J); it is rejected like a failed solve.
 func (v *Variational) energyAvailable(w *world.World) float64 {
-	e := v.kinetic(w) + math.Max(w.Stats.PotentialContact, 0)
+	e := v.kinetic(w) + max(w.Stats.PotentialContact, 0)
 	g := w.Gravity.Norm()
 	for _, i := range v.mov {
 		b := w.Bodies[i]
@@ -358,10 +358,10 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		}
 		set3(v.u, 6*k, dx)
 		set3(v.u, 6*k+3, th)
-		v.vscale = math.Max(v.vscale, b.V.Norm()+b.W.Norm()*b.R+h*b.InvMass()*b.F.Norm())
-		v.scaleU = math.Max(v.scaleU, b.X.Norm()+b.R)
+		v.vscale = max(v.vscale, b.V.Norm()+b.W.Norm()*b.R+h*b.InvMass()*b.F.Norm())
+		v.scaleU = max(v.scaleU, b.X.Norm()+b.R)
 	}
-	v.vscale = math.Max(v.vscale, 1e-6*v.scaleU/h) // below this the residual is roundoff
+	v.vscale = max(v.vscale, 1e-6*v.scaleU/h) // below this the residual is roundoff
 	if len(v.mov) == 0 {
 		ev := w.Evaluate(w.Time+h, h, world.Eval{})
 		return !ev.Bad, ev.NightOwls, 0, 0, 0
@@ -415,7 +415,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 			return false, owls, newton, linear, err / v.vscale
 		}
 	}
-	resid = err / math.Max(v.vscale, 1e-300)
+	resid = err / max(v.vscale, 1e-300)
 	// Endpoint: momenta from S2 eq. (31) plus F_d⁺, state committed at t+h.
 	for k, i := range v.mov {
 		b := w.Bodies[i]
@@ -466,7 +466,7 @@ func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep b
 		rt := lgviMomentum(b.IBody(), th).Scale(1 / h).Sub(pi) // LGVI: hΠ = (F J_d − J_d Fᵀ)^∨
 		set3(r, 6*k, rx)
 		set3(r, 6*k+3, rt)
-		e = math.Max(e, math.Max(rx.Norm()*b.InvMass(), b.R*b.IBodyInv().MulV(rt).Norm()))
+		e = max(e, max(rx.Norm()*b.InvMass(), b.R*b.IBodyInv().MulV(rt).Norm()))
 		if keep {
 			v.fs[k], v.ts[k] = b.F, b.T
 		}
@@ -483,7 +483,7 @@ func (v *Variational) jacVec(w *world.World, h float64, d, out []float64) bool {
 	dn := 0.0
 	for k, i := range v.mov {
 		b := w.Bodies[i]
-		dn = math.Max(dn, math.Max(get3(d, 6*k).Norm(), b.R*get3(d, 6*k+3).Norm()))
+		dn = max(dn, max(get3(d, 6*k).Norm(), b.R*get3(d, 6*k+3).Norm()))
 	}
 	if dn == 0 {
 		clear(out)

@@ -321,7 +321,7 @@ func (p *Polyhedron) geometry(diag float64) {
 			d = d0
 		}
 		switch {
-		case theta <= flatAngle || (theta <= flatNoiseAngle && math.Min(math.Abs(d0), math.Abs(d1)) <= flatDist):
+		case theta <= flatAngle || (theta <= flatNoiseAngle && min(math.Abs(d0), math.Abs(d1)) <= flatDist):
 			ed.Kind, ed.Dihedral = Flat, math.Pi
 		case d > 0: // re-entrant: each face's far vertex lies outside the other's plane
 			ed.Kind, ed.Dihedral = Concave, math.Pi+theta
@@ -331,14 +331,14 @@ func (p *Polyhedron) geometry(diag float64) {
 	}
 	p.MinEdge = math.Inf(1)
 	for _, ed := range p.Edges {
-		p.MinEdge = math.Min(p.MinEdge, p.Verts[ed.V[0]].Dist(p.Verts[ed.V[1]]))
+		p.MinEdge = min(p.MinEdge, p.Verts[ed.V[0]].Dist(p.Verts[ed.V[1]]))
 	}
 	p.AABBMin = geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
 	p.AABBMax = p.AABBMin.Neg()
 	p.Radius = 0
 	for _, v := range p.Verts {
 		p.AABBMin, p.AABBMax = p.AABBMin.Min(v), p.AABBMax.Max(v)
-		p.Radius = math.Max(p.Radius, v.Norm())
+		p.Radius = max(p.Radius, v.Norm())
 	}
 }
 

@@ -248,7 +248,7 @@ func weld(pts []geom.Vec3, tol float64) ([]geom.Vec3, []int32) {
 		var c cell
 		for a := 0; a < 3; a++ {
 			x := math.Floor((p.Idx(a) - lo.Idx(a)) / tol)
-			c[a] = int64(math.Max(-1<<60, math.Min(x, 1<<60))) // clamped: far points only share cells
+			c[a] = int64(max(-1<<60, min(x, 1<<60))) // clamped: far points only share cells
 		}
 		return c
 	}

@@ -317,7 +317,7 @@ func (fr *frame) placed(s Shape, q *prep, isA bool) posed {
 
 // defaultSteps returns the continuation step count N for the pair.
 func defaultSteps(a, b Shape) int {
-	m := math.Max(math.Max(a.N1, a.N2), math.Max(b.N1, b.N2))
+	m := max(max(a.N1, a.N2), max(b.N1, b.N2))
 	return 1 + int(math.Ceil((m-2)/4))
 }
 
@@ -336,7 +336,7 @@ func continuation(a, b Shape, fr *frame, fa, fb *posed, n int, o Options, st *ne
 			var qa, qb prep
 			A := fr.placed(blend(a, r1, t), &qa, true) // S1 eq. (26)–(27)
 			B := fr.placed(blend(b, r2, t), &qb, false)
-			ok = newton(&A, &B, st, math.Max(o.Tol, 1e-4), o.MaxIter, nil)
+			ok = newton(&A, &B, st, max(o.Tol, 1e-4), o.MaxIter, nil)
 		} else {
 			ok = newton(fa, fb, st, o.Tol, o.MaxIter, nil)
 		}

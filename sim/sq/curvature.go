@@ -119,7 +119,7 @@ func (p *Prepared) RadiusAt(m RadiusMethod, w geom.Vec3, q, rv float64) float64 
 			gag := h.zz*(h.yy*g.X*g.X-2*h.xy*g.X*g.Y+h.xx*g.Y*g.Y) + (h.xx*h.yy-h.xy*h.xy)*g.Z*g.Z
 			k = gag / (g2 * g2)
 		}
-		k = math.Sqrt(math.Max(0, k)) // S1 eq. (40): K = √(κ₁κ₂)
+		k = math.Sqrt(max(0, k)) // S1 eq. (40): K = √(κ₁κ₂)
 	} else if g2 != 0 { // meanCurvature's expression, S1 eq. (39)
 		ghg := h.xx*g.X*g.X + 2*h.xy*g.X*g.Y + h.yy*g.Y*g.Y + h.zz*g.Z*g.Z
 		k = (g2*(h.xx+h.yy+h.zz) - ghg) / (2 * g2 * math.Sqrt(g2))
@@ -134,7 +134,7 @@ func (p *prep) curvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) float
 	case RadiusVolume:
 		return rv
 	case RadiusGauss:
-		k = math.Sqrt(math.Max(0, p.gaussianCurvature(x))) // S1 eq. (40): K = √(κ₁κ₂)
+		k = math.Sqrt(max(0, p.gaussianCurvature(x))) // S1 eq. (40): K = √(κ₁κ₂)
 	default:
 		k = p.meanCurvature(x) // S1 eq. (39)
 	}

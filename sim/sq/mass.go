@@ -68,8 +68,8 @@ func maxRadius2D(a, b, n float64) float64 {
 // |x|² on the surface (n1, n2 > 2) and those in the coordinate planes, which
 // cover the ellipsoid (max(a, b, c)) and cylinder-like (α = 0) special cases.
 func (s Shape) BoundingRadius() float64 {
-	r := math.Max(maxRadius2D(s.A, s.B, s.N2), maxRadius2D(s.A, s.C, s.N1)) // planes z = 0, y = 0
-	r = math.Max(r, maxRadius2D(s.B, s.C, s.N1))                            // plane x = 0
+	r := max(maxRadius2D(s.A, s.B, s.N2), maxRadius2D(s.A, s.C, s.N1)) // planes z = 0, y = 0
+	r = max(r, maxRadius2D(s.B, s.C, s.N1))                            // plane x = 0
 	if s.N1 > 2 && s.N2 > 2 {
 		a, b := s.A, s.B
 		if b > a { // the xy part is symmetric in (a, x) ↔ (b, y): keep α ≤ 1

@@ -22,8 +22,8 @@ func (s Shape) Mesh(nu, nv int) ([]geom.Vec3, [][3]int32) {
 	}
 	nv = (nv + 1) / 2 * 2
 	k2, k1 := nu/4, nv/2
-	qa := quarterCurve(s.A, s.B, s.N2, k2)                // xy cross-section, exponent n2
-	qp := quarterCurve(math.Max(s.A, s.B), s.C, s.N1, k1) // profile along z, exponent n1
+	qa := quarterCurve(s.A, s.B, s.N2, k2)           // xy cross-section, exponent n2
+	qp := quarterCurve(max(s.A, s.B), s.C, s.N1, k1) // profile along z, exponent n1
 	ring := make([][2]float64, 0, nu)
 	for j := 0; j < k2; j++ {
 		ring = append(ring, qa[j])
@@ -87,7 +87,7 @@ func quarterCurve(a, b, n float64, k int) [][2]float64 {
 		s, c := math.Sincos(th)
 		u, v := c/a, s/b
 		r := math.Pow(math.Pow(math.Abs(u), n)+math.Pow(math.Abs(v), n), -1/n)
-		return math.Max(0, r*u), math.Max(0, r*v)
+		return max(0, r*u), max(0, r*v)
 	}
 	th := make([]float64, m+1)
 	w := make([]float64, m+1)

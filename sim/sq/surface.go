@@ -110,7 +110,7 @@ func NewSurface(p *shape.Polyhedron) (*Surface, error) {
 	}
 	s := &Surface{lo: p.AABBMin, hi: p.AABBMax}
 	ext := s.hi.Sub(s.lo)
-	s.scale = math.Max(ext.X, math.Max(ext.Y, ext.Z))
+	s.scale = max(ext.X, max(ext.Y, ext.Z))
 	facetOf := s.mergeFacets(p)
 	cands := s.facetBoundaries(p, facetOf)
 	endpoint := s.featureEdges(p, cands)
@@ -408,7 +408,7 @@ func (f *facet) contains(q [2]float64, eps float64) bool {
 	}
 	best := math.Inf(1)
 	for i := range f.bnd {
-		best = math.Min(best, segDist2(q, f.bnd[i].a, f.bnd[i].b))
+		best = min(best, segDist2(q, f.bnd[i].a, f.bnd[i].b))
 	}
 	if best <= eps*eps {
 		return true // on the boundary (closed polygon)
@@ -433,7 +433,7 @@ func segDist2(q, a, b [2]float64) float64 {
 	dx, dy := b[0]-a[0], b[1]-a[1]
 	t := 0.0
 	if l2 := dx*dx + dy*dy; l2 > 0 {
-		t = math.Max(0, math.Min(1, ((q[0]-a[0])*dx+(q[1]-a[1])*dy)/l2))
+		t = max(0, min(1, ((q[0]-a[0])*dx+(q[1]-a[1])*dy)/l2))
 	}
 	ex, ey := q[0]-a[0]-t*dx, q[1]-a[1]-t*dy
 	return ex*ex + ey*ey

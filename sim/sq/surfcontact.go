@@ -68,9 +68,9 @@ func (s Shape) surfaceContacts(ps Pose, surf *Surface, pw Pose, reach float64, o
 	} else {
 		m := &k.m
 		ext = geom.V(
-			math.Min(k.rmax, math.Abs(m[0][0])*s.A+math.Abs(m[0][1])*s.B+math.Abs(m[0][2])*s.C),
-			math.Min(k.rmax, math.Abs(m[1][0])*s.A+math.Abs(m[1][1])*s.B+math.Abs(m[1][2])*s.C),
-			math.Min(k.rmax, math.Abs(m[2][0])*s.A+math.Abs(m[2][1])*s.B+math.Abs(m[2][2])*s.C))
+			min(k.rmax, math.Abs(m[0][0])*s.A+math.Abs(m[0][1])*s.B+math.Abs(m[0][2])*s.C),
+			min(k.rmax, math.Abs(m[1][0])*s.A+math.Abs(m[1][1])*s.B+math.Abs(m[1][2])*s.C),
+			min(k.rmax, math.Abs(m[2][0])*s.A+math.Abs(m[2][1])*s.B+math.Abs(m[2][2])*s.C))
 	}
 	lo, hi := c.Sub(ext), c.Add(ext)
 	if reach > 0 {
@@ -221,7 +221,7 @@ func (k *surfCtx) edge(e *fedge) (SurfaceContact, bool) {
 		if !(t > -coneTol*e.l && t < (1+coneTol)*e.l) {
 			return SurfaceContact{}, false // beyond an endpoint: a corner's region
 		}
-		t = math.Max(0, math.Min(e.l, t))
+		t = max(0, min(e.l, t))
 		xs = e.a.AddScaled(t, e.e)
 		d := k.c.Sub(xs)
 		dist := d.Norm()
@@ -394,11 +394,11 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 		return l, true
 	}
 	lo, hi := 0.0, l
-	t := math.Max(0, math.Min(l, -a.Dot(e))) // closest point to the centre
+	t := max(0, min(l, -a.Dot(e))) // closest point to the centre
 	if t <= 0 || t >= l {
 		t = l / 2
 	}
-	tol := 1e-12 / math.Min(q.ia, math.Min(q.ib, q.ic)) // 1e-12 of the particle size
+	tol := 1e-12 / min(q.ia, min(q.ib, q.ic)) // 1e-12 of the particle size
 	dprev := math.Inf(1)
 	for it := 0; it < 200; it++ {
 		d, dd := dphi(t, true)
@@ -435,7 +435,7 @@ func (q *prep) lineMin(a, e geom.Vec3, l float64) (float64, bool) {
 func (q *prep) nearRoot(x, d geom.Vec3, g float64) (float64, bool) {
 	_, dg, _ := q.gaugeEval(x, false)
 	slope := dg.Dot(d)
-	size := 1 / math.Min(q.ia, math.Min(q.ib, q.ic))
+	size := 1 / min(q.ia, min(q.ib, q.ic))
 	t := 0.0
 	for it := 0; it < 100; it++ {
 		if !(slope < 0) {

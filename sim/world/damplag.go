@@ -60,14 +60,14 @@ func (w *World) DashpotAt(c *contact.Contact, gbar, gnDot, dt float64) (g, s flo
 			// the same fraction, or its dashpot would jump from 0 to
 			// c(g_0)·|ġ_n| where a trial state takes it out of the skin
 			// and back in (g = ḡ).
-			return c.G0, math.Min(1, (gbar-c.Gn)/(-gnDot*dt))
+			return c.G0, min(1, (gbar-c.Gn)/(-gnDot*dt))
 		}
 		return c.G0, 1
 	case !w.dampEntry || !(dt > 0):
 		return math.Inf(1), 1
 	}
 	if v := math.Abs(gnDot) * dt; v > 0 {
-		return c.Gn, math.Min(1, (gbar-c.Gn)/v) // time in the skin / dt at speed |ġ_n|
+		return c.Gn, min(1, (gbar-c.Gn)/v) // time in the skin / dt at speed |ġ_n|
 	}
 	return c.Gn, 1
 }

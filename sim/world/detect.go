@@ -893,7 +893,7 @@ func (w *World) chooseSkin(gmax float64) float64 {
 	if math.IsInf(rmin, 1) {
 		rmin = 1
 	}
-	return math.Max(4*gmax, 0.2*rmin)
+	return max(4*gmax, 0.2*rmin)
 }
 
 // featureSkin is the margin of the second-level (feature-pair) lists: a
@@ -931,7 +931,7 @@ type passTally struct {
 func (w *World) addGhosts(gmax float64) {
 	rmax := 0.0
 	for _, r := range w.radii {
-		rmax = math.Max(rmax, r)
+		rmax = max(rmax, r)
 	}
 	band := 2*rmax + gmax + w.skin
 	nm := len(w.movable)

@@ -130,7 +130,7 @@ func (w *World) boundEnd(limit float64, t0 time.Time) float64 {
 		dt = min(dt, m.dt)
 	}
 	w.Stats.Profile.StepBound += time.Since(t0)
-	return min(math.Max(dt, w.Settings.DtMin), limit)
+	return min(max(dt, w.Settings.DtMin), limit)
 }
 
 // visitPair is the visit's evaluation of pair i as worker k.

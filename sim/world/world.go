@@ -471,7 +471,7 @@ func (w *World) Check() error {
 				if b.Kind == body.Polyhedral && !b.Fixed {
 					return fmt.Errorf("periodic boundaries: body %d (%s) is a polyhedron; periodic boxes support spheres and superquadrics only", w.BodyByName(b.Name), b.Name)
 				}
-				rmax = math.Max(rmax, b.R)
+				rmax = max(rmax, b.R)
 			}
 		}
 		if err := w.Periodic.Validate(rmax, w.MaxGap()); err != nil {
