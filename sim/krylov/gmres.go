@@ -119,7 +119,12 @@ func (w *Work) gmres(A Operator, M Preconditioner, MS ScaledPreconditioner, b, x
 			g.h[j][j] = hij
 			hn := math.Sqrt(axpyDot(-hij, g.v[j], g.u, g.u))
 			g.h[j+1][j] = hn
-			src, scale = g.u, hn     // v_{j+1}, formed by the next MS (hn > 0)
+			src, scale = g.u, hn // v_{j+1}, formed by the next MS
+			if !(hn > 0) {
+				// hn NaN (hn = 0 ends the cycle below): keep v_{j+1} as it
+				// was (v/1 = v), as GMRES did before the scaled form.
+				src, scale = g.v[j+1], 1
+			}
 			for i := 0; i < j; i++ { // previous Givens rotations
 				a, c := g.h[i][j], g.h[i+1][j]
 				g.h[i][j] = g.cs[i]*a + g.sn[i]*c
@@ -187,23 +192,23 @@ func axpyDot(a float64, x, y, z []float64) float64 {
 	i := 0
 	for ; i+4 <= n; i += 4 { // unrolled; s still summed in index order
 		x4, y4, z4 := x[i:i+4:i+4], y[i:i+4:i+4], z[i:i+4:i+4]
-		y0 := y4[0] + a*x4[0]
+		y0 := y4[0] + float64(a*x4[0])
 		y4[0] = y0
-		s += y0 * z4[0]
-		y1 := y4[1] + a*x4[1]
+		s += float64(y0 * z4[0])
+		y1 := y4[1] + float64(a*x4[1])
 		y4[1] = y1
-		s += y1 * z4[1]
-		y2 := y4[2] + a*x4[2]
+		s += float64(y1 * z4[1])
+		y2 := y4[2] + float64(a*x4[2])
 		y4[2] = y2
-		s += y2 * z4[2]
-		y3 := y4[3] + a*x4[3]
+		s += float64(y2 * z4[2])
+		y3 := y4[3] + float64(a*x4[3])
 		y4[3] = y3
-		s += y3 * z4[3]
+		s += float64(y3 * z4[3])
 	}
 	for ; i < n; i++ {
-		yi := y[i] + a*x[i]
+		yi := y[i] + float64(a*x[i])
 		y[i] = yi
-		s += yi * z[i]
+		s += float64(yi * z[i])
 	}
 	return s
 }
