@@ -207,7 +207,7 @@ func (q *boxQP) projNewton(x0 []float64, maxCG int, tol float64) ([]float64, int
 	r := q.resid(x, g)
 	cgIt := 0
 	gp := make([]float64, n)
-	for newton := 0; newton < 200 && r > tol && cgIt < maxCG; newton++ {
+	for newton := 0; newton < 200 && !(r <= tol) && cgIt < maxCG; newton++ {
 		// Gradient projection (Moré & Toraldo's GPCG): projected steepest
 		// descent with the Cauchy step of the quadratic model until the set
 		// of variables at the bound stops changing.

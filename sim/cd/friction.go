@@ -273,7 +273,7 @@ func (s *System) solveFriction(l *lcp, f []float64, o StepOptions) (fn []float64
 	var u []float64
 	sweeps, sliding, u = q.nsgs(x, o)
 	res = q.saxceResidual(x, u)
-	if x0 != nil && res > max(o.Tol, 1e-6) {
+	if x0 != nil && !(res <= max(o.Tol, 1e-6)) { // NaN: not converged
 		// The warm sweeps stopped far from the solution (an impact, new
 		// contacts): solve again as a cold step does, APGD from the warm
 		// start then the sweeps, and keep the better of the two.
@@ -478,7 +478,7 @@ func (q *ccp) nsgs(x []float64, o StepOptions) (int, []bool, []float64) {
 		} else if since++; since >= 50 {
 			stalled = true
 		}
-		if r > o.Tol && !stalled {
+		if !(r <= o.Tol) && !stalled { // NaN: not converged
 			continue
 		}
 		// Solved (or stalled) with μ_s: a contact that slides in this
