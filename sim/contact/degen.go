@@ -11,8 +11,9 @@ import (
 
 // ParamTol is the half-width of the band |N_k| ≤ ParamTol (barycentric units,
 // S0 eq. 27) inside which a vertex–face projection is taken to lie on the edge
-// opposite vertex k; the tie rule of VertexFace then decides validity.
-var ParamTol = 1e-12
+// opposite vertex k; the tie rule of VertexFace then decides validity. A
+// constant: vfInside's early accept in VertexFace needs it ≥ 0 (review r2).
+const ParamTol = 1e-12
 
 // degenParallelTol: |u×v|² ≤ degenParallelTol·|u|²|v|² means u ∥ v (angle ≲ 1e-6 rad).
 const degenParallelTol = 1e-12
