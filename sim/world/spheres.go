@@ -41,7 +41,8 @@ type Spheres struct {
 	matBuf   []int32
 	f64Buf   []float64
 	vecBuf   []geom.Vec3
-	stateBuf []sphere.State
+	linBuf   []sphere.Lin
+	rotBuf   []sphere.Rot
 	seenBuf  []bool
 	mergeOrd []int32
 	slotCnt  []int32
@@ -56,7 +57,7 @@ type Spheres struct {
 	// bodies lag behind acc (SyncBodies writes them). trAcc: Accept left
 	// the accepted state in tr (lazy bodies) and acc holds the one before,
 	// until the next Drift swaps the two arrays (accepted reads it).
-	acc                          []sphere.State
+	acc                          sphere.States
 	accFresh, lazy, stale, trAcc bool
 	driftRef                     []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 
@@ -84,7 +85,7 @@ type Spheres struct {
 	hooke            bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
 	moms             bool         // some law produces moments (friction or rolling resistance)
 	tr               sphere.Flat  // trial state, then the last accepted one
-	xFresh           bool         // tr.X holds the centres of tr.S (Drift wrote both; Evaluate uses it up)
+	xFresh           bool         // tr.X holds the centres of tr.L (Drift wrote both; Evaluate uses it up)
 
 	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
 	lists    [2]sphere.List
@@ -394,7 +395,7 @@ func (s *Spheres) build() {
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0]}
 		s.specs[id] = sphereSpec{mass: b.Mass(), mg: w.Gravity.Scale(b.Mass()), r: b.R}
 	}
-	s.acc = sized(s.acc, n)
+	s.acc.Resize(n)
 	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.tr.Resize(n)
 	s.listed = false

@@ -25,9 +25,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
 	if w.Periodic.On() {
-		for k := range tr.S {
-			tr.S[k].X = w.Periodic.wrap(tr.S[k].X)
-			tr.X[k] = tr.S[k].X
+		for k := range tr.L {
+			tr.L[k].X = w.Periodic.wrap(tr.L[k].X)
+			tr.X[k] = tr.L[k].X
 		}
 	} else if !s.xFresh {
 		tr.SyncX() // the kernels' centres (Drift copies them as it goes)
@@ -93,7 +93,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 // make every partial sum finite, so the serial sum is left for the rare
 // remaining case; the answer is the sum's either way.
 func (s *Spheres) forcesBad(split bool) bool {
-	S := s.tr.S
+	S, R := s.tr.L, s.tr.R
 	if split {
 		big := 0.0
 		for c := range nChunks {
@@ -107,19 +107,21 @@ func (s *Spheres) forcesBad(split bool) bool {
 		}
 	}
 	sum := 0.0
+	R = R[:len(S)]
 	for k := range S {
-		st := &S[k]
-		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		st, ro := &S[k], &R[k]
+		sum += st.F.X + st.F.Y + st.F.Z + ro.T.X + ro.T.Y + ro.T.Z
 	}
 	return sum-sum != 0
 }
 
 // forceTerms returns whether the terms F.X + F.Y + F.Z + T.X + T.Y + T.Z of
-// the states (forcesBad's) are all finite, and if so the largest magnitude.
-func forceTerms(S []sphere.State) (finite bool, big float64) {
+// the states s (forcesBad's) are all finite, and if so the largest magnitude.
+func forceTerms(s sphere.States) (finite bool, big float64) {
+	S, R := s.L, s.R[:len(s.L)]
 	for k := range S {
-		st := &S[k]
-		t := st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		st, ro := &S[k], &R[k]
+		t := st.F.X + st.F.Y + st.F.Z + ro.T.X + ro.T.Y + ro.T.Z
 		if t-t != 0 {
 			return false, 0
 		}
@@ -168,11 +170,11 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 	n, dt, tr := len(s.body), s.dtEval, &s.tr
 	for k := lo * n / nChunks; k < hi*n/nChunks; k++ {
 		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
-		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
+		tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, !s.hooke)
 		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
 	}
 	for c := lo; c < hi; c++ {
-		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.S[c*n/nChunks : (c+1)*n/nChunks])
+		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.Slice(c*n/nChunks, (c+1)*n/nChunks))
 	}
 }
 
@@ -204,7 +206,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 			}
 		}
 		s.touchSlots[q] = ts
-		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.S[s.parts[q]:s.parts[q+1]])
+		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.Slice(int(s.parts[q]), int(s.parts[q+1])))
 	}
 }
 
@@ -212,7 +214,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 // to their spheres. With sum (all slots, in order, after sumChunks), it
 // also does sumSlots' work slot by slot and returns the night-owl contacts.
 func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
-	slots, S, R := s.slots[lo:hi], s.tr.S, s.r
+	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
 	for i := range slots {
 		sl := &slots[i]
@@ -221,7 +223,7 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		r := R[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
-			s.evalSlot(sl, st, pl, r, d, dt)
+			s.evalSlot(sl, st, &s.tr.R[sl.k], pl, r, d, dt)
 			if sum && sl.touch {
 				owls += s.sumSlot(sl)
 			}
@@ -252,8 +254,8 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 }
 
 // evalSlot evaluates a wall slot (the general case of evalSlots): sl of
-// sphere state st at distance d from the plane of pl.
-func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt float64) {
+// sphere state st, ro at distance d from the plane of pl.
+func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *plane, r, d, dt float64) {
 	w := s.w
 	k := int(sl.k)
 	x := st.X
@@ -267,7 +269,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt f
 		if !sl.seen {
 			s.see(sl)
 		}
-		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &st.T)
+		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &ro.T)
 		return
 	}
 	sl.touch, sl.rim, sl.owl = false, false, false
@@ -281,7 +283,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt f
 	if !sl.seen {
 		s.see(sl)
 	}
-	f, t := &st.F, &st.T
+	f, t := &st.F, &ro.T
 	if !w.Periodic.On() {
 		if !(d < r) {
 			return // neither the facet nor its rim is reached
@@ -329,7 +331,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	sl.touch, sl.delta = true, ov
 	m := s.specs[s.spec[k]].mass // law.EquivalentMass with a wall
 	if sl.simple && pl.still {
-		vn := tr.S[k].V.Dot(n)
+		vn := tr.L[k].V.Dot(n)
 		fn := sl.kn*ov - sl.damp*vn // S2 eq. (20), law.Smooth.Normal (v_n = ġ_n)
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
@@ -340,7 +342,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 		return
 	}
 	h := s.facetHistory(sl)
-	x, v, om := tr.S[k].X, tr.S[k].V, tr.S[k].W
+	x, v, om := tr.L[k].X, tr.L[k].V, tr.R[k].W
 	wb := pl.body
 	var c sphere.ContactForce
 	var fa, pt geom.Vec3
@@ -399,8 +401,8 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec
 		}
 	}
 	sb := *s.body[k] // the sphere at its trial state
-	st := &tr.S[k]
-	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, st.W, st.Q
+	st, ro := &tr.L[k], &tr.R[k]
+	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, ro.W, ro.Q
 	var a, b *body.Body = &sb, pl.body
 	if sl.swap {
 		a, b = b, a

@@ -30,7 +30,9 @@ import (
 // trial needs no roll-back: the next Drift starts from acc again. Accept
 // leaves the accepted state where the step computed it, in tr; with lazy
 // bodies the next Drift swaps the two arrays (trAcc) instead of Accept
-// copying 152 bytes a sphere into acc. By
+// copying 152 bytes a sphere into acc. The states are split by field
+// (sphere.States: x, v, F apart from ω, T, q), so the translational
+// stream that every pass and kernel reads is 72 bytes a sphere. By
 // default Accept writes the accepted state to the bodies and the next Drift
 // reads it back from them, so whatever changes a body between steps is seen
 // by the next one. With lazy bodies (SetLazyBodies: a caller that reads
@@ -53,16 +55,16 @@ type SphereKin struct {
 // acc (acc with the forces of the accepted step) over a step dt, sphere i
 // of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
 // kick and drift: integrate's sphereKickDrift).
-type KickDrift func(kin []SphereKin, spec []int32, acc, tr []sphere.State, dt float64)
+type KickDrift func(kin []SphereKin, spec []int32, acc, tr sphere.States, dt float64)
 
 // Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
 // of a block of spheres with their forces, sphere i of species spec[i]
 // with the figures kin[spec[i]] (velocity Verlet's second half kick:
 // integrate's sphereKick).
-type Kick func(kin []SphereKin, spec []int32, tr []sphere.State, h float64)
+type Kick func(kin []SphereKin, spec []int32, tr sphere.States, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
-// a block's states (152 bytes each, 38 KiB) stay in cache for the world's
+// a block's states (152 bytes each in two arrays, 38 KiB) stay in cache for the world's
 // part of the pass. (64 measured 4% more CPU per particle-step at 20 000
 // spheres than the fused loop of before; 256 none: BenchmarkStepSpheresN.)
 const passBlock = 256
@@ -76,7 +78,7 @@ const passBlock = 256
 func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	w := s.w
 	ref := w.verlet.Ref()
-	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
+	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.L) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
 	s.driftRef = nil
 	if test {
@@ -87,7 +89,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	if s.trAcc {
 		// The accepted state is tr's (Accept with lazy bodies): acc takes it
 		// and tr the buffer of the state before, which the trial overwrites.
-		s.tr.S, s.acc = s.acc, s.tr.S
+		s.tr.States, s.acc = s.acc, s.tr.States
 		s.trAcc = false
 	}
 	n := len(s.byBody)
@@ -172,16 +174,19 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		tr, spec := s.tr.S[b0:b1], s.spec[b0:b1]
+		trs, spec := s.tr.Slice(b0, b1), s.spec[b0:b1]
+		tr, trr := trs.L, trs.R
 		spec = spec[:len(tr)]
-		acc := s.acc[b0:b1]
-		acc = acc[:len(tr)]
+		trr = trr[:len(tr)]
+		acc := s.acc.Slice(b0, b1)
 		if !s.accFresh {
+			al, ar := acc.L[:len(tr)], acc.R[:len(tr)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
-				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
+				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
+				ar[i] = sphere.Rot{W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(s.kin, spec, acc, tr, s.dtDrift)
+		s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
 		X := s.tr.X[b0:b1]
 		X = X[:len(tr)]
 		var ref []geom.Vec3
@@ -194,7 +199,7 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			if sp := spec[i]; sp != cur {
 				cur, mg = sp, s.specs[sp].mg
 			}
-			st.F, st.T = mg, geom.Vec3{}
+			st.F, trr[i].T = mg, geom.Vec3{}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -394,17 +399,17 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	var vm specMax
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
-		tr = tr[:len(spec)]
-		s.kick(s.kin, spec, tr, s.hFinish)
+		spec, trs := s.spec[b0:b1], s.tr.Slice(b0, b1)
+		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
+		s.kick(s.kin, spec, trs, s.hFinish)
 		if !lazy {
 			for i, b := range s.body[b0:b1] {
-				st := &tr[i]
-				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+				st, ro := &tr[i], &trr[i]
+				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
 			}
 		}
 		for i, sp := range spec {
-			st := &tr[i]
+			st, ro := &tr[i], &trr[i]
 			if sp != cur {
 				if cur >= 0 {
 					vmax2[cur] = vm
@@ -413,8 +418,8 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			}
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
-			if w2 := st.W.Norm2(); w2 != 0 {
-				ke = s.finishTurning(st, sp, v2, ke, &rare)
+			if w2 := ro.W.Norm2(); w2 != 0 {
+				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.v2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				vm.v2 = v2
@@ -422,7 +427,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
-			if t2 := st.T.Norm2(); t2 != 0 {
+			if t2 := ro.T.Norm2(); t2 != 0 {
 				s.finishMoment(st, sp, t2, &rare)
 			} else if f2 := st.F.Norm2(); f2 > vm.f2 {
 				vm.f2 = f2
@@ -442,11 +447,11 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 // a frictionless run such spheres are rare).
 type finishRare struct{ travel, accR float64 }
 
-// finishTurning is finishRange's work on a sphere of species sp in state st
-// that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
+// finishTurning is finishRange's work on a sphere of species sp with
+// rotational state st that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
 // ke: it returns ke with the rotational energy ½ ω·Jω added and takes the
 // sphere's travel bound (smoothTravelDt) into r.
-func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *finishRare) float64 {
+func (s *Spheres) finishTurning(st *sphere.Rot, sp int32, v2, ke float64, r *finishRare) float64 {
 	rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
 	wb := st.Q.InvRotate(st.W)
 	ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
@@ -456,22 +461,22 @@ func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *f
 	return ke
 }
 
-// finishMoment is finishRange's work on a sphere of species sp in state st
-// with a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
+// finishMoment is finishRange's work on a sphere of species sp with
+// translational state st and a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
 // (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
-func (s *Spheres) finishMoment(st *sphere.State, sp int32, t2 float64, r *finishRare) {
+func (s *Spheres) finishMoment(st *sphere.Lin, sp int32, t2 float64, r *finishRare) {
 	c, kn := &s.specs[sp], &s.kin[sp]
 	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
 		r.accR = max(r.accR, a/c.r)
 	}
 }
 
-// wrOf returns |ω| r of a sphere of species sp in state st (0 when it
+// wrOf returns |ω| r of a sphere of species sp with rotational state st (0 when it
 // does not turn): the part of the travel and approach bounds that its
 // spin adds (smoothTravelDt, StableDt). Computed where it is read, from
 // the accepted state, rather than kept a sphere (8 bytes, and a stream
 // written every step for the rare sphere that turns on a frictionless run).
-func (s *Spheres) wrOf(st *sphere.State, sp int32) float64 {
+func (s *Spheres) wrOf(st *sphere.Rot, sp int32) float64 {
 	if w2 := st.W.Norm2(); w2 != 0 {
 		return float64(math.Sqrt(w2) * s.specs[sp].r) // rounded: never fused with a later sum
 	}
@@ -508,9 +513,9 @@ func (w *World) SyncBodies() {
 
 // accepted returns the accepted state of the spheres in sphere order: acc,
 // or tr after an Accept with lazy bodies until the next Drift (trAcc).
-func (s *Spheres) accepted() []sphere.State {
+func (s *Spheres) accepted() sphere.States {
 	if s.trAcc {
-		return s.tr.S
+		return s.tr.States
 	}
 	return s.acc
 }
@@ -520,8 +525,8 @@ func (s *Spheres) syncBodies() {
 	if s.stale {
 		acc := s.accepted()
 		for o, b := range s.body {
-			st := &acc[o]
-			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+			st, ro := &acc.L[o], &acc.R[o]
+			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
 		}
 	}
 	s.stale, s.accFresh = false, false
