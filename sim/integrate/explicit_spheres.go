@@ -27,20 +27,29 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // dt. The orientation turns only while ω ≠ 0 (kickDrift turns it always:
 // Integrate with ω = 0 renormalises q, which may change its last bits).
 // The translational and rotational states are two streams (sphere.States),
-// each in its own loop: the arithmetic of halfKickSphere, one field each.
+// each in its own loop: the arithmetic of halfKickSphere, one field each,
+// with h/m and h/I taken when the species changes (spheres of a species
+// come in runs; the same products).
 func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States, dt float64) {
 	h := 0.5 * dt
 	al, tl := acc.L[:len(spec)], tr.L[:len(spec)]
+	cur, hm := int32(-1), 0.0
 	for i, sp := range spec {
-		c := &kin[sp]
+		if sp != cur {
+			cur, hm = sp, h*kin[sp].InvM
+		}
 		b, st := &al[i], &tl[i]
-		v := b.V.AddScaled(h*c.InvM, b.F)    // halfKickSphere's v + h·F/m
+		v := b.V.AddScaled(hm, b.F)          // halfKickSphere's v + h·F/m
 		st.X, st.V = b.X.AddScaled(dt, v), v // drift x + Δt·v_{1/2}
 	}
 	ar, tro := acc.R[:len(spec)], tr.R[:len(spec)]
+	cur, hi := int32(-1), 0.0
 	for i, sp := range spec {
+		if sp != cur {
+			cur, hi = sp, h*kin[sp].InvI
+		}
 		b, st := &ar[i], &tro[i]
-		om := b.W.AddScaled(h*kin[sp].InvI, b.T) // halfKickSphere's ω + h·T/I
+		om := b.W.AddScaled(hi, b.T) // halfKickSphere's ω + h·T/I
 		st.W, st.Q = om, b.Q
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
@@ -50,16 +59,24 @@ func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States,
 
 // sphereKick is kick on the sphere path: the half kick of h of the trial
 // state tr[i] of each sphere i of the block (species spec[i]) with its
-// trial forces (halfKickSphere).
+// trial forces (halfKickSphere), one loop a stream as sphereKickDrift.
 func sphereKick(kin []world.SphereKin, spec []int32, tr sphere.States, h float64) {
 	tl, trr := tr.L[:len(spec)], tr.R[:len(spec)]
+	cur, hm := int32(-1), 0.0
 	for i, sp := range spec {
+		if sp != cur {
+			cur, hm = sp, h*kin[sp].InvM
+		}
 		st := &tl[i]
-		st.V = st.V.AddScaled(h*kin[sp].InvM, st.F) // halfKickSphere's v + h·F/m
+		st.V = st.V.AddScaled(hm, st.F) // halfKickSphere's v + h·F/m
 	}
+	cur, hi := int32(-1), 0.0
 	for i, sp := range spec {
+		if sp != cur {
+			cur, hi = sp, h*kin[sp].InvI
+		}
 		st := &trr[i]
-		st.W = st.W.AddScaled(h*kin[sp].InvI, st.T) // halfKickSphere's ω + h·T/I
+		st.W = st.W.AddScaled(hi, st.T) // halfKickSphere's ω + h·T/I
 	}
 }
 
