@@ -59,24 +59,14 @@ func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States,
 
 // sphereKick is kick on the sphere path: the half kick of h of the trial
 // state tr[i] of each sphere i of the block (species spec[i]) with its
-// trial forces (halfKickSphere), one loop a stream as sphereKickDrift.
+// trial forces (halfKickSphere), both streams in one loop (two loops
+// measured 1.4× the instructions).
 func sphereKick(kin []world.SphereKin, spec []int32, tr sphere.States, h float64) {
 	tl, trr := tr.L[:len(spec)], tr.R[:len(spec)]
-	cur, hm := int32(-1), 0.0
 	for i, sp := range spec {
-		if sp != cur {
-			cur, hm = sp, h*kin[sp].InvM
-		}
-		st := &tl[i]
-		st.V = st.V.AddScaled(hm, st.F) // halfKickSphere's v + h·F/m
-	}
-	cur, hi := int32(-1), 0.0
-	for i, sp := range spec {
-		if sp != cur {
-			cur, hi = sp, h*kin[sp].InvI
-		}
-		st := &trr[i]
-		st.W = st.W.AddScaled(hi, st.T) // halfKickSphere's ω + h·T/I
+		c := &kin[sp]
+		st, ro := &tl[i], &trr[i]
+		st.V, ro.W = halfKickSphere(st.V, ro.W, st.F, ro.T, h, c.InvM, c.InvI)
 	}
 }
 
