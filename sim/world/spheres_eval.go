@@ -69,11 +69,25 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		}
 		s.sumChunks()
 		clear(s.wallForce)
-		owls += s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
+		o, mom := s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
+		owls += o
+		for c := range nChunks {
+			s.chunkMom[c] = mom && c == 0
+		}
 	}
 	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
+	// The trial moments are +0 if Drift cleared them and neither the pairs
+	// (a law with moments: not Hooke) nor a wall slot added one.
+	s.tZero = s.tClear && s.hooke
+	for c := range nChunks {
+		s.tZero = s.tZero && !s.chunkMom[c]
+	}
+	s.tClear = false
+	if !s.tZero {
+		s.rotStill = false // a moment: R changes (a rejected trial's Drift must not skip)
+	}
 	bad = s.forcesBad(split)
 	for _, k := range s.owl {
 		if l.Touch[k] {
@@ -94,6 +108,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 // remaining case; the answer is the sum's either way.
 func (s *Spheres) forcesBad(split bool) bool {
 	S, R := s.tr.L, s.tr.R
+	if s.tZero {
+		R = nil // every T is +0: a sum with its terms added is finite iff one without is
+	}
 	if split {
 		big := 0.0
 		for c := range nChunks {
@@ -107,6 +124,13 @@ func (s *Spheres) forcesBad(split bool) bool {
 		}
 	}
 	sum := 0.0
+	if R == nil {
+		for k := range S {
+			st := &S[k]
+			sum += st.F.X + st.F.Y + st.F.Z
+		}
+		return sum-sum != 0
+	}
 	R = R[:len(S)]
 	for k := range S {
 		st, ro := &S[k], &R[k]
@@ -116,8 +140,21 @@ func (s *Spheres) forcesBad(split bool) bool {
 }
 
 // forceTerms returns whether the terms F.X + F.Y + F.Z + T.X + T.Y + T.Z of
-// the states s (forcesBad's) are all finite, and if so the largest magnitude.
+// the states s (forcesBad's) are all finite, and if so the largest
+// magnitude; with s.R nil (every T +0: the same finiteness and magnitudes),
+// of F.X + F.Y + F.Z.
 func forceTerms(s sphere.States) (finite bool, big float64) {
+	if s.R == nil {
+		for k := range s.L {
+			st := &s.L[k]
+			t := st.F.X + st.F.Y + st.F.Z
+			if t-t != 0 {
+				return false, 0
+			}
+			big = max(big, math.Abs(t))
+		}
+		return true, big
+	}
 	S, R := s.L, s.R[:len(s.L)]
 	for k := range S {
 		st, ro := &S[k], &R[k]
@@ -168,13 +205,20 @@ func (s *Spheres) evalPairs(_, lo, hi int) {
 func (s *Spheres) evalSpheres(_, lo, hi int) {
 	l := &s.lists[s.cur]
 	n, dt, tr := len(s.body), s.dtEval, &s.tr
-	for k := lo * n / nChunks; k < hi*n/nChunks; k++ {
-		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
-		tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, !s.hooke)
-		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
-	}
 	for c := lo; c < hi; c++ {
-		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.Slice(c*n/nChunks, (c+1)*n/nChunks))
+		mom := false
+		for k := c * n / nChunks; k < (c+1)*n/nChunks; k++ {
+			inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
+			if s.hooke {
+				tr.L[k].F, _ = l.Gather(inc, tr.L[k].F, geom.Vec3{}, false)
+			} else {
+				tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, true)
+			}
+			_, m := s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
+			mom = mom || m
+		}
+		s.chunkMom[c] = mom
+		s.chunkFin[c], s.chunkBig[c] = forceTerms(s.termStates(c*n/nChunks, (c+1)*n/nChunks, mom))
 	}
 }
 
@@ -198,7 +242,8 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
 		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
-		s.evalSlots(a, b, s.dtEval, false)
+		_, mom := s.evalSlots(a, b, s.dtEval, false)
+		s.chunkMom[q] = mom
 		ts := s.touchSlots[q][:0]
 		for i := a; i < b; i++ {
 			if s.slots[i].touch {
@@ -206,14 +251,28 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 			}
 		}
 		s.touchSlots[q] = ts
-		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.Slice(int(s.parts[q]), int(s.parts[q+1])))
+		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.termStates(int(s.parts[q]), int(s.parts[q+1]), mom))
 	}
+}
+
+// termStates is the trial states of spheres lo…hi−1 for forceTerms: without
+// R when their moments are known +0 (Drift cleared them, the pairs' law
+// adds none and mom, the range's walls did not).
+func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
+	st := s.tr.Slice(lo, hi)
+	if s.tClear && s.hooke && !mom {
+		st.R = nil
+	}
+	return st
 }
 
 // evalSlots evaluates wall slots [lo, hi) and adds their forces and moments
 // to their spheres. With sum (all slots, in order, after sumChunks), it
 // also does sumSlots' work slot by slot and returns the night-owl contacts.
-func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
+// mom reports whether a slot left its sphere's moment not +0 (the general
+// facet and rim contacts add moments, rounding ones even without friction;
+// the fast path adds none).
+func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom bool) {
 	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
 	for i := range slots {
@@ -223,7 +282,9 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		r := R[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
-			s.evalSlot(sl, st, &s.tr.R[sl.k], pl, r, d, dt)
+			ro := &s.tr.R[sl.k]
+			s.evalSlot(sl, st, ro, pl, r, d, dt)
+			mom = mom || nonZeroBits(ro.T)
 			if sum && sl.touch {
 				owls += s.sumSlot(sl)
 			}
@@ -250,7 +311,7 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 			s.contacts++
 		}
 	}
-	return owls
+	return owls, mom
 }
 
 // evalSlot evaluates a wall slot (the general case of evalSlots): sl of

@@ -95,23 +95,37 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	n := len(s.byBody)
 	var d1, d2 float64
 	finite := true
+	// The rotational skip: while rotStill, both arrays' R already hold what
+	// the kinematics and the moments' clearing would write (ω + h·T/I =
+	// +0 + h·(+0) = +0, q unturned, T = +0), so the pass leaves R alone;
+	// not when acc is read from the bodies (they may have been changed).
+	// Otherwise, with lazy bodies, the pass looks whether acc's ω and T are
+	// all +0 (rotFound: the trial R is then the same, and Accept may set
+	// rotStill).
+	s.rotSkip = s.rotStill && s.accFresh && s.lazy
+	s.rotStill = false
+	found := s.lazy && !s.rotSkip
+	if s.rotSkip {
+		s.rotSkips++
+	}
 	if s.passes() {
 		if s.driftJob == nil {
 			s.driftJob = func(k, clo, chi int) {
 				r := &s.part[k]
 				for c := clo; c < chi; c++ {
 					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
-					e1, e2, fin := s.driftRange(lo, hi)
+					e1, e2, fin, fd := s.driftRange(lo, hi, r.found)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e1)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e2)
 					r.finite = r.finite && fin
+					r.found = fd
 				}
 			}
 		}
 		s.passParts()
 		for k := range s.part {
 			r := &s.part[k]
-			r.d1, r.d2, r.finite = 0, 0, true
+			r.d1, r.d2, r.finite, r.found = 0, 0, true, found
 		}
 		s.fork(nChunks, s.driftJob)
 		// The two largest of the workers' two largest: those of all the
@@ -121,10 +135,12 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d1)
 			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d2)
 			finite = finite && r.finite
+			found = found && r.found
 		}
 	} else {
-		d1, d2, finite = s.driftRange(0, n)
+		d1, d2, finite, found = s.driftRange(0, n, found)
 	}
+	s.rotFound, s.tClear = found, true
 	s.accFresh = true // acc holds the accepted state (read from the bodies if it did not)
 	s.xFresh = true   // tr.X holds the trial centres
 	// Verlet.Update's test: no rebuild while the two largest displacements
@@ -132,6 +148,16 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// (The radii are those of the last Update; its other tests concern
 	// bodies that are not finite, which send us to Update.)
 	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
+}
+
+// SphereRotSkips returns the number of sphere-path Drifts that took the
+// rotational skip (every ω and T +0, lazy bodies: spheres_step.go) since
+// the world began; the tests and the bench notes read it.
+func (w *World) SphereRotSkips() int64 {
+	if w.sph == nil {
+		return 0
+	}
+	return w.sph.rotSkips
 }
 
 // passes reports whether Drift and Accept split their passes between the
@@ -158,6 +184,7 @@ func (s *Spheres) passParts() {
 type passPart struct {
 	d1, d2 float64
 	finite bool
+	found  bool // the worker's ranges found acc's ω and T all +0 (Drift)
 	travel float64
 	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
 	vmax2  []specMax
@@ -167,9 +194,13 @@ type passPart struct {
 // driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
-// positions (when tested) and whether they are finite.
-func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
-	test := s.testDrift
+// positions (when tested) and whether they are finite, and, given look,
+// whether every accepted ω and T of the range is +0 (all bits zero;
+// false without look: the looking stops at the first that is not).
+// With the rotational skip (rotSkip) it leaves the rotational states alone.
+func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
+	test, skip := s.testDrift, s.rotSkip
+	found = look
 	finite = true
 	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
 	for b0 := lo; b0 < hi; b0 += passBlock {
@@ -186,7 +217,14 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 				ar[i] = sphere.Rot{W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
+		if skip {
+			s.kickDrift(s.kin, spec, sphere.States{L: acc.L}, sphere.States{L: tr}, s.dtDrift)
+		} else {
+			s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
+			if found {
+				found = rotZero(acc.R[:len(tr)])
+			}
+		}
 		X := s.tr.X[b0:b1]
 		X = X[:len(tr)]
 		var ref []geom.Vec3
@@ -199,7 +237,10 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			if sp := spec[i]; sp != cur {
 				cur, mg = sp, s.specs[sp].mg
 			}
-			st.F, trr[i].T = mg, geom.Vec3{}
+			st.F = mg
+			if !skip {
+				trr[i].T = geom.Vec3{}
+			}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -219,7 +260,25 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			}
 		}
 	}
-	return d1, d2, finite
+	return d1, d2, finite, found
+}
+
+// rotZero reports whether every ω and T of rs is +0: all their bits zero
+// (a −0 would kick to +0: ω + h·T/I is then not ω's bits).
+func rotZero(rs []sphere.Rot) bool {
+	for i := range rs {
+		ro := &rs[i]
+		if math.Float64bits(ro.W.X)|math.Float64bits(ro.W.Y)|math.Float64bits(ro.W.Z)|
+			math.Float64bits(ro.T.X)|math.Float64bits(ro.T.Y)|math.Float64bits(ro.T.Z) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nonZeroBits reports whether a moment is not +0 (a bit of it set).
+func nonZeroBits(t geom.Vec3) bool {
+	return math.Float64bits(t.X)|math.Float64bits(t.Y)|math.Float64bits(t.Z) != 0
 }
 
 // driftTest is what the last Drift did for the next updateList.
@@ -293,6 +352,12 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
 	n := len(s.byBody)
 	s.hFinish, s.kick = h, kick
+	// The rotational skip: with lazy bodies, when the trial R holds ω = +0,
+	// T = +0 and acc's q (Drift skipped it or found acc so, and the
+	// evaluation added no moment), the kick leaves R as it is (+0 + h·(+0)
+	// = +0) and every sphere has ω = T = 0: finishRange leaves R alone, and
+	// both arrays' R are then the same (rotStill for the next Drift).
+	s.rotOff = s.lazy && s.tZero && (s.rotSkip || s.rotFound)
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
@@ -356,6 +421,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	// With lazy bodies the accepted state stays in tr (no copy): the next
 	// Drift swaps tr and acc (trAcc).
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
+	s.rotStill = s.rotOff
+	s.rotSkip, s.rotFound, s.tZero, s.rotOff = false, false, false, false
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
@@ -400,6 +467,10 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		spec, trs := s.spec[b0:b1], s.tr.Slice(b0, b1)
+		if s.rotOff {
+			ekin, egrav = s.finishStill(trs.L[:len(spec)], spec, &cur, &m, &vm, vmax2, ekin, egrav)
+			continue
+		}
 		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
 		s.kick(s.kin, spec, trs, s.hFinish)
 		if !lazy {
@@ -440,6 +511,38 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 		vmax2[cur] = vm
 	}
 	return ekin, egrav, rare.travel, rare.accR
+}
+
+// finishStill is finishRange's work on a block of spheres (translational
+// trial states tr, species spec) under the rotational skip (rotOff: lazy
+// bodies, every ω and T +0): the kick of the velocities alone and the
+// loop of finishRange with ω = T = 0 (no turning, no moment), the same
+// sums and maxima; cur, m, vm are finishRange's species before.
+func (s *Spheres) finishStill(tr []sphere.Lin, spec []int32, cur *int32, m *float64, vm *specMax, vmax2 []specMax, ekin, egrav float64) (float64, float64) {
+	s.kick(s.kin, spec, sphere.States{L: tr}, s.hFinish)
+	g := s.w.Gravity
+	c, mass, v := *cur, *m, *vm
+	for i, sp := range spec {
+		st := &tr[i]
+		if sp != c {
+			if c >= 0 {
+				vmax2[c] = v
+			}
+			c, mass, v = sp, s.specs[sp].mass, vmax2[sp]
+		}
+		v2 := st.V.Norm2()
+		ke := 0.5 * mass * v2 // KineticEnergy
+		if v2 > v.v2 {
+			v.v2 = v2
+		}
+		if f2 := st.F.Norm2(); f2 > v.f2 {
+			v.f2 = f2
+		}
+		ekin += ke
+		egrav -= mass * g.Dot(st.X)
+	}
+	*cur, *m, *vm = c, mass, v
+	return ekin, egrav
 }
 
 // finishRare is what finishRange's spheres that turn or carry a moment
