@@ -32,8 +32,10 @@ import (
 // bodies the next Drift swaps the two arrays (trAcc) instead of Accept
 // copying 152 bytes a sphere into acc. The states are split by field
 // (sphere.States: x, v, F apart from ω, T, q), so the translational
-// stream that every pass and kernel reads is 72 bytes a sphere. By
-// default Accept writes the accepted state to the bodies and the next Drift
+// stream that every pass and kernel reads is 72 bytes a sphere; while no
+// sphere turns or carries a moment (every ω and T +0 to the bit, lazy
+// bodies: rotStill), Drift and Accept leave the rotational stream (80 bytes
+// a sphere) alone — the rotational skip, the same bits. By default Accept writes the accepted state to the bodies and the next Drift
 // reads it back from them, so whatever changes a body between steps is seen
 // by the next one. With lazy bodies (SetLazyBodies: a caller that reads
 // nothing but the world's time and statistics between steps) acc is the
@@ -54,13 +56,15 @@ type SphereKin struct {
 // sphere step: it fills their trial states tr from their accepted states
 // acc (acc with the forces of the accepted step) over a step dt, sphere i
 // of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
-// kick and drift: integrate's sphereKickDrift).
+// kick and drift: integrate's sphereKickDrift). Under the rotational
+// skip acc.R and tr.R are nil: the kinematics then leave R alone.
 type KickDrift func(kin []SphereKin, spec []int32, acc, tr sphere.States, dt float64)
 
 // Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
 // of a block of spheres with their forces, sphere i of species spec[i]
 // with the figures kin[spec[i]] (velocity Verlet's second half kick:
-// integrate's sphereKick).
+// integrate's sphereKick). Under the rotational skip tr.R is nil: only
+// the velocities are kicked.
 type Kick func(kin []SphereKin, spec []int32, tr sphere.States, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
