@@ -26,14 +26,36 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // acc[i], half kick with the stored forces (halfKickSphere) and drift over
 // dt. The orientation turns only while ω ≠ 0 (kickDrift turns it always:
 // Integrate with ω = 0 renormalises q, which may change its last bits).
-func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr []sphere.State, dt float64) {
+// The translational and rotational states are two streams (sphere.States),
+// each in its own loop: the arithmetic of halfKickSphere, one field each,
+// with h/m and h/I taken when the species changes (spheres of a species
+// come in runs; the same products). With tr.R nil the rotational states
+// are left alone: the world's rotational skip (world.Spheres.Drift), taken
+// only when they already hold what this loop would write.
+func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States, dt float64) {
 	h := 0.5 * dt
-	acc, tr = acc[:len(spec)], tr[:len(spec)]
+	al, tl := acc.L[:len(spec)], tr.L[:len(spec)]
+	cur, hm := int32(-1), 0.0
 	for i, sp := range spec {
-		c := &kin[sp]
-		b, st := &acc[i], &tr[i]
-		v, om := halfKickSphere(b.V, b.W, b.F, b.T, h, c.InvM, c.InvI)
-		st.X, st.V, st.W, st.Q = b.X.AddScaled(dt, v), v, om, b.Q // drift x + Δt·v_{1/2}
+		if sp != cur {
+			cur, hm = sp, h*kin[sp].InvM
+		}
+		b, st := &al[i], &tl[i]
+		v := b.V.AddScaled(hm, b.F)          // halfKickSphere's v + h·F/m
+		st.X, st.V = b.X.AddScaled(dt, v), v // drift x + Δt·v_{1/2}
+	}
+	if tr.R == nil {
+		return
+	}
+	ar, tro := acc.R[:len(spec)], tr.R[:len(spec)]
+	cur, hi := int32(-1), 0.0
+	for i, sp := range spec {
+		if sp != cur {
+			cur, hi = sp, h*kin[sp].InvI
+		}
+		b, st := &ar[i], &tro[i]
+		om := b.W.AddScaled(hi, b.T) // halfKickSphere's ω + h·T/I
+		st.W, st.Q = om, b.Q
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
 		}
@@ -42,13 +64,24 @@ func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr []sphere.State
 
 // sphereKick is kick on the sphere path: the half kick of h of the trial
 // state tr[i] of each sphere i of the block (species spec[i]) with its
-// trial forces (halfKickSphere).
-func sphereKick(kin []world.SphereKin, spec []int32, tr []sphere.State, h float64) {
-	tr = tr[:len(spec)]
+// trial forces (halfKickSphere), both streams in one loop (two loops
+// measured 1.4× the instructions). With tr.R nil only the velocities are
+// kicked (the world's rotational skip: every ω and T is +0, so ω + h·T/I
+// would be +0 again).
+func sphereKick(kin []world.SphereKin, spec []int32, tr sphere.States, h float64) {
+	if tr.R == nil {
+		tl := tr.L[:len(spec)]
+		for i, sp := range spec {
+			st := &tl[i]
+			st.V = st.V.AddScaled(h*kin[sp].InvM, st.F) // halfKickSphere's v + h·F/m
+		}
+		return
+	}
+	tl, trr := tr.L[:len(spec)], tr.R[:len(spec)]
 	for i, sp := range spec {
 		c := &kin[sp]
-		st := &tr[i]
-		st.V, st.W = halfKickSphere(st.V, st.W, st.F, st.T, h, c.InvM, c.InvI)
+		st, ro := &tl[i], &trr[i]
+		st.V, ro.W = halfKickSphere(st.V, ro.W, st.F, ro.T, h, c.InvM, c.InvI)
 	}
 }
 
@@ -101,8 +134,8 @@ func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (flo
 func startSpheres(w *world.World, s sphereStep) error {
 	tr := s.Trial()
 	for k, b := range s.Bodies() {
-		st := &tr.S[k]
-		st.X, st.V, st.W, st.Q = b.X, b.V, b.W, b.Q
+		st, ro := &tr.L[k], &tr.R[k]
+		st.X, st.V, ro.W, ro.Q = b.X, b.V, b.W, b.Q
 	}
 	if _, bad := s.Evaluate(w.Time, 0); bad {
 		return fmt.Errorf("t=%g s: the initial state has penetrating or non-finite contacts", w.Time)

@@ -2,44 +2,76 @@ package sphere
 
 import "grainlab/sim/geom"
 
-// State is one sphere's kinematic state and force and moment accumulators
-// on the sphere path of the explicit integrator. What the pair kernels read
-// and write (x, v, F) comes first, within two cache lines.
-type State struct {
+// Lin is one sphere's translational state and force accumulator on the
+// sphere path of the explicit integrator: what every step's kinematics,
+// drift, list test and pair kernels read and write (72 bytes).
+type Lin struct {
 	X, V, F geom.Vec3 // centre, velocity, force
-	W, T    geom.Vec3 // angular velocity, moment about the centre (world frame)
-	Q       geom.Quat // orientation (for output: a sphere's law does not depend on it)
 }
 
-// Flat holds the states of n spheres in one flat array, sphere k at S[k]
-// (LAMMPS keeps its atoms the same way), and their centres apart in X.
+// Rot is one sphere's rotational state and moment accumulator (80 bytes),
+// kept apart from Lin: a sphere's moments come only from friction and
+// rolling resistance (Smooth), so the frictionless kernels never read it
+// and the translational passes stream 72 bytes a sphere instead of 152.
+type Rot struct {
+	W, T geom.Vec3 // angular velocity, moment about the centre (world frame)
+	Q    geom.Quat // orientation (for output: a sphere's law does not depend on it)
+}
+
+// States holds the states of n spheres split by field, sphere k at L[k]
+// and R[k] (two flat arrays: LAMMPS keeps its atoms' fields the same way).
+type States struct {
+	L []Lin
+	R []Rot
+}
+
+// Slice returns the spheres lo…hi−1 of s (sharing its storage).
+func (s States) Slice(lo, hi int) States {
+	return States{L: s.L[lo:hi], R: s.R[lo:hi]}
+}
+
+// Len returns the number of spheres of s.
+func (s States) Len() int { return len(s.L) }
+
+// Resize makes s hold n spheres, reusing the storage when it can, else
+// allocating exactly n (no growth slack: the number of spheres is known).
+func (s *States) Resize(n int) {
+	if cap(s.L) < n {
+		s.L = make([]Lin, n)
+	}
+	if cap(s.R) < n {
+		s.R = make([]Rot, n)
+	}
+	s.L, s.R = s.L[:n], s.R[:n]
+}
+
+// Flat holds the states of n spheres split by field (States) and their
+// centres apart in X.
 type Flat struct {
-	S []State
-	// X[k] is a copy of S[k].X that the kernels test the cut-off on: most
+	States
+	// X[k] is a copy of L[k].X that the kernels test the cut-off on: most
 	// listed pairs do not touch, and their test then reads 24 bytes of
-	// each sphere from a compact array instead of a 152-byte state (at 10⁶
-	// spheres the states are 152 MB, the centres 24 MB). The owner keeps X
-	// equal to the centres of S before every evaluation (SyncX).
+	// each sphere from a compact array instead of a 72-byte state. The
+	// owner keeps X equal to the centres of L before every evaluation
+	// (SyncX).
 	X []geom.Vec3
 }
 
 // Resize makes f hold n spheres, reusing the storage when it can, else
 // allocating exactly n (no growth slack: the number of spheres is known).
 func (f *Flat) Resize(n int) {
-	if cap(f.S) < n {
-		f.S = make([]State, n)
-	}
+	f.States.Resize(n)
 	if cap(f.X) < n {
 		f.X = make([]geom.Vec3, n)
 	}
-	f.S, f.X = f.S[:n], f.X[:n]
+	f.X = f.X[:n]
 }
 
-// SyncX copies the centre of every state S[k] to X[k].
+// SyncX copies the centre of every state L[k] to X[k].
 func (f *Flat) SyncX() {
-	X := f.X[:len(f.S)]
-	for k := range f.S {
-		X[k] = f.S[k].X
+	X := f.X[:len(f.L)]
+	for k := range f.L {
+		X[k] = f.L[k].X
 	}
 }
 

@@ -34,7 +34,7 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		shift = l.Shift[lo:hi]
 		shift = shift[:len(P)]
 	}
-	S, X, cl := s.S, s.X, l.Class
+	S, X, cl := s.L, s.X, l.Class
 	for k := range P {
 		p := &P[k]
 		c := &cl[p.C]
@@ -140,7 +140,7 @@ func (l *List) hookeTouch(s *Flat, c *PairClass, p *Pair, k int, r *rowsLaw, n i
 	if !ok {
 		return n, epot // Touch[k] is false (cleared by the loop)
 	}
-	a, b := &s.S[p.I], &s.S[p.J]
+	a, b := &s.L[p.I], &s.L[p.J]
 	vn := (a.V.X-b.V.X)*nx + (a.V.Y-b.V.Y)*ny + (a.V.Z-b.V.Z)*nz
 	fn := r.kn*ov - c.Damp*vn // S2 eq. (20), law.Smooth.Normal
 	if r.limit && fn < 0 {
@@ -207,7 +207,7 @@ func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
 // order when direct, else stored in FP (PrepareSplit), TPA, TPB, M. It returns the number
 // of touching pairs and their stored energy.
 func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt float64, direct bool) (n int, epot float64) {
-	S := s.S
+	S, R := s.L, s.R
 	for k := lo; k < hi; k++ {
 		pr := &l.P[k]
 		pc := &l.Class[pr.C]
@@ -220,6 +220,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 			continue
 		}
 		a, b := &S[pr.I], &S[pr.J]
+		ra, rb := &R[pr.I], &R[pr.J]
 		ov, nrm, pt, ok := SphereSphere(xa, xb, r[pr.I], r[pr.J]) // S2 §2.2
 		if !ok {
 			l.Touch[k] = false
@@ -236,7 +237,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		if l.PrevTouch[k] {
 			h = l.PrevHist[k]
 		}
-		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, a.W, b.W, ov, pc.MEff, r[pr.I], r[pr.J], dt, &h)
+		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, ra.W, rb.W, ov, pc.MEff, r[pr.I], r[pr.J], dt, &h)
 		l.Hist[k] = h
 		l.Touch[k], l.Fn[k], l.Delta[k], l.Ft[k], l.M[k], l.Epot[k] = true, c.Fn, ov, c.Ft, c.M, c.Epot
 		n++
@@ -244,8 +245,8 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		f := nrm.Scale(c.Fn).Add(c.Ft) // on I
 		ta, tb := pt.Sub(xa).Cross(f), pt.Sub(xb).Cross(f)
 		if direct {
-			a.F, a.T = a.F.Add(f), a.T.Add(ta).Add(c.M)
-			b.F, b.T = b.F.Sub(f), b.T.Sub(tb).Sub(c.M)
+			a.F, ra.T = a.F.Add(f), ra.T.Add(ta).Add(c.M)
+			b.F, rb.T = b.F.Sub(f), rb.T.Sub(tb).Sub(c.M)
 		} else {
 			l.FP[k], l.TPA[k], l.TPB[k] = f, ta, tb
 		}
@@ -269,7 +270,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 // summed in pair order from zero as Hooke does on a chunk: e0 ≤ lo and
 // e1 ≤ hi (the pairs [e0, lo) are evaluated for their energy only).
 func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0, e1 int, kn float64, limit bool) (n int, epot float64) {
-	S, X, cl, P := s.S, s.X, l.Class, l.P
+	S, X, cl, P := s.L, s.X, l.Class, l.P
 	for _, ks := range cross {
 		for _, k := range ks {
 			p := &P[k]
@@ -312,7 +313,7 @@ func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0,
 // (float64(fn * nx)) in every kernel: all paths add the same rounded
 // values, for any number of workers (TestHookeKernel). On amd64 v1 the
 // conversions change nothing.
-func (c *PairClass) hookeForce(S []State, X []geom.Vec3, p *Pair, kn float64, limit bool) (f geom.Vec3, fn, ov float64, ok bool) {
+func (c *PairClass) hookeForce(S []Lin, X []geom.Vec3, p *Pair, kn float64, limit bool) (f geom.Vec3, fn, ov float64, ok bool) {
 	xa, xb := &X[p.I], &X[p.J]
 	ov, nx, ny, nz, ok := c.overlap(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z)
 	if !ok {

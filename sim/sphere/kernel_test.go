@@ -17,10 +17,11 @@ func cloud(n int, seed int64, gn float64) (*Flat, *List, []float64, []float64) {
 	var s Flat
 	s.Resize(n)
 	r, m := make([]float64, n), make([]float64, n)
-	for k := range s.S {
+	for k := range s.L {
 		r[k] = 0.5 + 0.5*rng.Float64()
 		m[k] = r[k] * r[k] * r[k]
-		s.S[k] = State{X: randVec(rng, 3), V: randVec(rng, 1), W: randVec(rng, 1), Q: geom.QIdent()}
+		s.L[k] = Lin{X: randVec(rng, 3), V: randVec(rng, 1)}
+		s.R[k] = Rot{W: randVec(rng, 1), Q: geom.QIdent()}
 	}
 	s.SyncX()
 	var l List
@@ -40,8 +41,8 @@ func cloud(n int, seed int64, gn float64) (*Flat, *List, []float64, []float64) {
 
 // sameBits reports whether two states have bit-identical forces and moments.
 func sameBits(a, b *Flat) bool {
-	for k := range a.S {
-		if a.S[k].F != b.S[k].F || a.S[k].T != b.S[k].T {
+	for k := range a.L {
+		if a.L[k].F != b.L[k].F || a.R[k].T != b.R[k].T {
 			return false
 		}
 	}
@@ -50,7 +51,7 @@ func sameBits(a, b *Flat) bool {
 
 // clone returns a copy of s.
 func clone(s *Flat) *Flat {
-	c := &Flat{S: append([]State(nil), s.S...), X: append([]geom.Vec3(nil), s.X...)}
+	c := &Flat{States: States{L: append([]Lin(nil), s.L...), R: append([]Rot(nil), s.R...)}, X: append([]geom.Vec3(nil), s.X...)}
 	return c
 }
 
@@ -75,7 +76,7 @@ func hookeKernel(t *testing.T, limit bool) {
 	wantN, wantE, tensile := 0, 0.0, 0
 	for k := range l.P {
 		p := &l.P[k]
-		a, b := &ref.S[p.I], &ref.S[p.J]
+		a, b := &ref.L[p.I], &ref.L[p.J]
 		ov, n, _, ok := SphereSphere(a.X, b.X, r[p.I], r[p.J])
 		if !ok {
 			continue
@@ -102,21 +103,21 @@ func hookeKernel(t *testing.T, limit bool) {
 			t.Fatalf("pair %d: F_n = %g < 0 with limit_damping", k, l.Fn[k])
 		}
 	}
-	for k := range s.S {
-		if d := direct.S[k].F.Sub(ref.S[k].F).Norm(); d > 1e-12*(1+ref.S[k].F.Norm()) || direct.S[k].T != (geom.Vec3{}) {
-			t.Fatalf("sphere %d: F = %v, want %v (T = %v)", k, direct.S[k].F, ref.S[k].F, direct.S[k].T)
+	for k := range s.L {
+		if d := direct.L[k].F.Sub(ref.L[k].F).Norm(); d > 1e-12*(1+ref.L[k].F.Norm()) || direct.R[k].T != (geom.Vec3{}) {
+			t.Fatalf("sphere %d: F = %v, want %v (T = %v)", k, direct.L[k].F, ref.L[k].F, direct.R[k].T)
 		}
 	}
 	split := clone(s)
 	var csr CSR
-	csr.Build(l, len(s.S))
+	csr.Build(l, len(s.L))
 	l.PrepareSplit()
 	half := len(l.P) / 3
 	n1, _ := l.Hooke(split, 0, half, kn, limit, false)
 	n2, _ := l.Hooke(split, half, len(l.P), kn, limit, false)
-	for k := range split.S {
-		st := &split.S[k]
-		st.F, st.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, st.T, false)
+	for k := range split.L {
+		st, ro := &split.L[k], &split.R[k]
+		st.F, ro.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, ro.T, false)
 	}
 	if n1+n2 != n || !sameBits(direct, split) {
 		t.Error("split evaluation differs from direct sums")
@@ -143,13 +144,13 @@ func TestSmoothKernel(t *testing.T) {
 	histDirect := append([]law.FrictionState(nil), l.Hist...)
 	split := clone(s)
 	var csr CSR
-	csr.Build(l, len(s.S))
+	csr.Build(l, len(s.L))
 	l.PrepareSplit()
 	l.Smooth(split, 0, len(l.P)/2, laws, r, 1e-3, false)
 	l.Smooth(split, len(l.P)/2, len(l.P), laws, r, 1e-3, false)
-	for k := range split.S {
-		st := &split.S[k]
-		st.F, st.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, st.T, true)
+	for k := range split.L {
+		st, ro := &split.L[k], &split.R[k]
+		st.F, ro.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, ro.T, true)
 	}
 	if n == 0 || !sameBits(direct, split) {
 		t.Fatalf("%d contacts; split evaluation differs from direct sums", n)
@@ -166,10 +167,10 @@ func TestSmoothKernel(t *testing.T) {
 			continue
 		}
 		p := &l.P[k]
-		a, b := &s.S[p.I], &s.S[p.J]
+		a, b := &s.L[p.I], &s.L[p.J]
 		ov, nrm, pt, _ := SphereSphere(a.X, b.X, r[p.I], r[p.J])
 		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
-		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(b.X))))
+		vrel := a.V.Add(s.R[p.I].W.Cross(pt.Sub(a.X))).Sub(b.V.Add(s.R[p.J].W.Cross(pt.Sub(b.X))))
 		want := laws[0].Normal(ov, vrel.Dot(nrm), l.Class[p.C].MEff, law.Reduced(r[p.I], r[p.J])).Fn
 		if math.Abs(l.Fn[k]-want) > 1e-12*math.Abs(want) || l.Delta[k] != ov {
 			t.Fatalf("pair %d: F_n = %.17g, law.Smooth %.17g (δ %g, %g)", k, l.Fn[k], want, l.Delta[k], ov)
@@ -177,9 +178,9 @@ func TestSmoothKernel(t *testing.T) {
 	}
 	var f, L geom.Vec3
 	scale := 0.0
-	for _, st := range direct.S {
+	for k, st := range direct.L {
 		f = f.Add(st.F)
-		L = L.Add(st.X.Cross(st.F)).Add(st.T)
+		L = L.Add(st.X.Cross(st.F)).Add(direct.R[k].T)
 		scale = max(scale, st.F.Norm())
 	}
 	if f.Norm() > 1e-12*scale*float64(n) || L.Norm() > 1e-11*scale*float64(n) {

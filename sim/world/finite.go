@@ -71,9 +71,9 @@ func (w *World) CheckFinite() error {
 	z := (st.Kinetic - st.Kinetic) + (st.PotentialGravity - st.PotentialGravity) + (st.PotentialContact - st.PotentialContact)
 	if s := w.lazySpheres(); s != nil {
 		acc := s.accepted()
-		for o := range acc {
-			a := &acc[o]
-			z += notFinite(a.X, a.V, a.W, a.Q)
+		for o := range acc.L {
+			a, ro := &acc.L[o], &acc.R[o]
+			z += notFinite(a.X, a.V, ro.W, ro.Q)
 		}
 		for i, k := range s.sidx { // the walls: their bodies are current
 			if k < 0 {
@@ -145,14 +145,14 @@ func (s *BodyStates) Save(w *World) {
 	}
 	s.X, s.V, s.W, s.Q = s.X[:n], s.V[:n], s.W[:n], s.Q[:n]
 	s.Time, s.Steps, s.Valid = w.Time, w.Steps, true
-	if sp := w.lazySpheres(); sp != nil && len(sp.acc) == len(sp.idx) {
-		m := len(sp.acc)
+	if sp := w.lazySpheres(); sp != nil && sp.acc.Len() == len(sp.idx) {
+		m := sp.acc.Len()
 		s.Body = append(s.Body[:0], sp.idx...)
 		X, V, W, Q := s.X[:m], s.V[:m], s.W[:m], s.Q[:m]
 		acc := sp.accepted()
-		for o := range acc {
-			a := &acc[o]
-			X[o], V[o], W[o], Q[o] = a.X, a.V, a.W, a.Q
+		for o := range acc.L {
+			a, ro := &acc.L[o], &acc.R[o]
+			X[o], V[o], W[o], Q[o] = a.X, a.V, ro.W, ro.Q
 		}
 		for i, k := range sp.sidx { // the walls, after the spheres
 			if k < 0 {

@@ -41,7 +41,8 @@ type Spheres struct {
 	matBuf   []int32
 	f64Buf   []float64
 	vecBuf   []geom.Vec3
-	stateBuf []sphere.State
+	linBuf   []sphere.Lin
+	rotBuf   []sphere.Rot
 	seenBuf  []bool
 	mergeOrd []int32
 	slotCnt  []int32
@@ -56,9 +57,21 @@ type Spheres struct {
 	// bodies lag behind acc (SyncBodies writes them). trAcc: Accept left
 	// the accepted state in tr (lazy bodies) and acc holds the one before,
 	// until the next Drift swaps the two arrays (accepted reads it).
-	acc                          []sphere.State
+	acc                          sphere.States
 	accFresh, lazy, stale, trAcc bool
-	driftRef                     []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
+	// The rotational skip (spheres_step.go): rotStill: both state arrays'
+	// R hold ω = +0, T = +0 (every bit zero) and the same q a sphere, so
+	// Drift, Accept and forcesBad may leave R alone while no moment comes;
+	// set by Accept when a step found it so, cleared by a moment (Evaluate),
+	// by Drift reading the bodies and by build. rotSkip: this Drift left R
+	// alone; rotFound: this Drift found acc's ω and T all +0; tClear: the
+	// trial moments are +0 (Drift cleared them); tZero: and the last
+	// evaluation added none.
+	rotStill, rotSkip, rotFound, tClear, tZero bool
+	rotOff                                     bool // Accept under the skip (finish)
+	// rotSkips counts the Drifts that took the skip (tests, the bench notes).
+	rotSkips int64
+	driftRef []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 
 	// Drift and Accept in nChunks ranges on the crew (passes); part[k] is
 	// worker k's results over the ranges it claimed.
@@ -84,7 +97,7 @@ type Spheres struct {
 	hooke            bool         // sphere pairs: one Hookean law without friction or rolling resistance (List.Hooke)
 	moms             bool         // some law produces moments (friction or rolling resistance)
 	tr               sphere.Flat  // trial state, then the last accepted one
-	xFresh           bool         // tr.X holds the centres of tr.S (Drift wrote both; Evaluate uses it up)
+	xFresh           bool         // tr.X holds the centres of tr.L (Drift wrote both; Evaluate uses it up)
 
 	// Sphere pairs: the list (lists[cur]) and its rebuild buffer.
 	lists    [2]sphere.List
@@ -134,6 +147,7 @@ type Spheres struct {
 	// F.X+…+T.Z of its spheres finite, and the largest in magnitude
 	// (Evaluate's forcesBad).
 	chunkFin [nChunks]bool
+	chunkMom [nChunks]bool // the chunk's walls added a moment (T not +0)
 	chunkBig [nChunks]float64
 	// A split evaluation by parts: each part's touching wall slots
 	// (ascending), for sumSlots.
@@ -394,8 +408,9 @@ func (s *Spheres) build() {
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0]}
 		s.specs[id] = sphereSpec{mass: b.Mass(), mg: w.Gravity.Scale(b.Mass()), r: b.R}
 	}
-	s.acc = sized(s.acc, n)
+	s.acc.Resize(n)
 	s.accFresh, s.stale, s.trAcc = false, false, false
+	s.rotStill, s.rotSkip, s.rotFound, s.tClear, s.tZero = false, false, false, false, false
 	s.tr.Resize(n)
 	s.listed = false
 	s.vmax2 = resize(s.vmax2, len(s.rep))

@@ -147,7 +147,7 @@ func (s *Spheres) StableDt() float64 {
 				continue
 			}
 			i, j := l.P[k].I, l.P[k].J
-			c.vmax = max(c.vmax, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wrOf(&tr.S[i], s.spec[i])+s.wrOf(&tr.S[j], s.spec[j]))
+			c.vmax = max(c.vmax, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]))
 			if l.PrevTouch[k] {
 				c.dmax = max(c.dmax, l.Delta[k])
 			}
@@ -161,7 +161,7 @@ func (s *Spheres) StableDt() float64 {
 			continue
 		}
 		i, j := l.P[k].I, l.P[k].J
-		dt = min(dt, ApproachDt(0.1*c.rmin, tr.S[i].V.Sub(tr.S[j].V).Norm()+s.wrOf(&tr.S[i], s.spec[i])+s.wrOf(&tr.S[j], s.spec[j]), 0))
+		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]), 0))
 	}
 	s.fresh = spare(s.fresh[:0])
 	// The candidate wall slots: the Hookean classes' spring bounds, taken
@@ -181,8 +181,8 @@ func (s *Spheres) StableDt() float64 {
 		}
 		wb := s.planes[sl.wall].body
 		var v float64
-		wr := s.wrOf(&tr.S[sl.k], s.spec[sl.k])
-		if vs := tr.S[sl.k].V; sl.swap {
+		wr := s.wrOf(&tr.R[sl.k], s.spec[sl.k])
+		if vs := tr.L[sl.k].V; sl.swap {
 			v = wb.V.Sub(vs).Norm() + wb.W.Norm()*wb.R + wr
 		} else {
 			v = vs.Sub(wb.V).Norm() + wr + wb.W.Norm()*wb.R

@@ -25,9 +25,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
 	if w.Periodic.On() {
-		for k := range tr.S {
-			tr.S[k].X = w.Periodic.wrap(tr.S[k].X)
-			tr.X[k] = tr.S[k].X
+		for k := range tr.L {
+			tr.L[k].X = w.Periodic.wrap(tr.L[k].X)
+			tr.X[k] = tr.L[k].X
 		}
 	} else if !s.xFresh {
 		tr.SyncX() // the kernels' centres (Drift copies them as it goes)
@@ -69,11 +69,25 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 		}
 		s.sumChunks()
 		clear(s.wallForce)
-		owls += s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
+		o, mom := s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
+		owls += o
+		for c := range nChunks {
+			s.chunkMom[c] = mom && c == 0
+		}
 	}
 	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
+	// The trial moments are +0 if Drift cleared them and neither the pairs
+	// (a law with moments: not Hooke) nor a wall slot added one.
+	s.tZero = s.tClear && s.hooke
+	for c := range nChunks {
+		s.tZero = s.tZero && !s.chunkMom[c]
+	}
+	s.tClear = false
+	if !s.tZero {
+		s.rotStill = false // a moment: R changes (a rejected trial's Drift must not skip)
+	}
 	bad = s.forcesBad(split)
 	for _, k := range s.owl {
 		if l.Touch[k] {
@@ -93,7 +107,10 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 // make every partial sum finite, so the serial sum is left for the rare
 // remaining case; the answer is the sum's either way.
 func (s *Spheres) forcesBad(split bool) bool {
-	S := s.tr.S
+	S, R := s.tr.L, s.tr.R
+	if s.tZero {
+		R = nil // every T is +0: a sum with its terms added is finite iff one without is
+	}
 	if split {
 		big := 0.0
 		for c := range nChunks {
@@ -107,19 +124,41 @@ func (s *Spheres) forcesBad(split bool) bool {
 		}
 	}
 	sum := 0.0
+	if R == nil {
+		for k := range S {
+			st := &S[k]
+			sum += st.F.X + st.F.Y + st.F.Z
+		}
+		return sum-sum != 0
+	}
+	R = R[:len(S)]
 	for k := range S {
-		st := &S[k]
-		sum += st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		st, ro := &S[k], &R[k]
+		sum += st.F.X + st.F.Y + st.F.Z + ro.T.X + ro.T.Y + ro.T.Z
 	}
 	return sum-sum != 0
 }
 
 // forceTerms returns whether the terms F.X + F.Y + F.Z + T.X + T.Y + T.Z of
-// the states (forcesBad's) are all finite, and if so the largest magnitude.
-func forceTerms(S []sphere.State) (finite bool, big float64) {
+// the states s (forcesBad's) are all finite, and if so the largest
+// magnitude; with s.R nil (every T +0: the same finiteness and magnitudes),
+// of F.X + F.Y + F.Z.
+func forceTerms(s sphere.States) (finite bool, big float64) {
+	if s.R == nil {
+		for k := range s.L {
+			st := &s.L[k]
+			t := st.F.X + st.F.Y + st.F.Z
+			if t-t != 0 {
+				return false, 0
+			}
+			big = max(big, math.Abs(t))
+		}
+		return true, big
+	}
+	S, R := s.L, s.R[:len(s.L)]
 	for k := range S {
-		st := &S[k]
-		t := st.F.X + st.F.Y + st.F.Z + st.T.X + st.T.Y + st.T.Z
+		st, ro := &S[k], &R[k]
+		t := st.F.X + st.F.Y + st.F.Z + ro.T.X + ro.T.Y + ro.T.Z
 		if t-t != 0 {
 			return false, 0
 		}
@@ -166,13 +205,20 @@ func (s *Spheres) evalPairs(_, lo, hi int) {
 func (s *Spheres) evalSpheres(_, lo, hi int) {
 	l := &s.lists[s.cur]
 	n, dt, tr := len(s.body), s.dtEval, &s.tr
-	for k := lo * n / nChunks; k < hi*n/nChunks; k++ {
-		inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
-		tr.S[k].F, tr.S[k].T = l.Gather(inc, tr.S[k].F, tr.S[k].T, !s.hooke)
-		s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
-	}
 	for c := lo; c < hi; c++ {
-		s.chunkFin[c], s.chunkBig[c] = forceTerms(tr.S[c*n/nChunks : (c+1)*n/nChunks])
+		mom := false
+		for k := c * n / nChunks; k < (c+1)*n/nChunks; k++ {
+			inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
+			if s.hooke {
+				tr.L[k].F, _ = l.Gather(inc, tr.L[k].F, geom.Vec3{}, false)
+			} else {
+				tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, true)
+			}
+			_, m := s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
+			mom = mom || m
+		}
+		s.chunkMom[c] = mom
+		s.chunkFin[c], s.chunkBig[c] = forceTerms(s.termStates(c*n/nChunks, (c+1)*n/nChunks, mom))
 	}
 }
 
@@ -196,7 +242,8 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
 		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
-		s.evalSlots(a, b, s.dtEval, false)
+		_, mom := s.evalSlots(a, b, s.dtEval, false)
+		s.chunkMom[q] = mom
 		ts := s.touchSlots[q][:0]
 		for i := a; i < b; i++ {
 			if s.slots[i].touch {
@@ -204,15 +251,29 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 			}
 		}
 		s.touchSlots[q] = ts
-		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.tr.S[s.parts[q]:s.parts[q+1]])
+		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.termStates(int(s.parts[q]), int(s.parts[q+1]), mom))
 	}
+}
+
+// termStates is the trial states of spheres lo…hi−1 for forceTerms: without
+// R when their moments are known +0 (Drift cleared them, the pairs' law
+// adds none and mom, the range's walls did not).
+func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
+	st := s.tr.Slice(lo, hi)
+	if s.tClear && s.hooke && !mom {
+		st.R = nil
+	}
+	return st
 }
 
 // evalSlots evaluates wall slots [lo, hi) and adds their forces and moments
 // to their spheres. With sum (all slots, in order, after sumChunks), it
 // also does sumSlots' work slot by slot and returns the night-owl contacts.
-func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
-	slots, S, R := s.slots[lo:hi], s.tr.S, s.r
+// mom reports whether a slot left its sphere's moment not +0 (the general
+// facet and rim contacts add moments, rounding ones even without friction;
+// the fast path adds none).
+func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom bool) {
+	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
 	for i := range slots {
 		sl := &slots[i]
@@ -221,7 +282,9 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 		r := R[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
-			s.evalSlot(sl, st, pl, r, d, dt)
+			ro := &s.tr.R[sl.k]
+			s.evalSlot(sl, st, ro, pl, r, d, dt)
+			mom = mom || nonZeroBits(ro.T)
 			if sum && sl.touch {
 				owls += s.sumSlot(sl)
 			}
@@ -248,12 +311,12 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int) {
 			s.contacts++
 		}
 	}
-	return owls
+	return owls, mom
 }
 
 // evalSlot evaluates a wall slot (the general case of evalSlots): sl of
-// sphere state st at distance d from the plane of pl.
-func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt float64) {
+// sphere state st, ro at distance d from the plane of pl.
+func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *plane, r, d, dt float64) {
 	w := s.w
 	k := int(sl.k)
 	x := st.X
@@ -267,7 +330,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt f
 		if !sl.seen {
 			s.see(sl)
 		}
-		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &st.T)
+		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &ro.T)
 		return
 	}
 	sl.touch, sl.rim, sl.owl = false, false, false
@@ -281,7 +344,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.State, pl *plane, r, d, dt f
 	if !sl.seen {
 		s.see(sl)
 	}
-	f, t := &st.F, &st.T
+	f, t := &st.F, &ro.T
 	if !w.Periodic.On() {
 		if !(d < r) {
 			return // neither the facet nor its rim is reached
@@ -329,7 +392,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	sl.touch, sl.delta = true, ov
 	m := s.specs[s.spec[k]].mass // law.EquivalentMass with a wall
 	if sl.simple && pl.still {
-		vn := tr.S[k].V.Dot(n)
+		vn := tr.L[k].V.Dot(n)
 		fn := sl.kn*ov - sl.damp*vn // S2 eq. (20), law.Smooth.Normal (v_n = ġ_n)
 		if sl.limit && fn < 0 {
 			fn = 0 // limit_damping
@@ -340,7 +403,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 		return
 	}
 	h := s.facetHistory(sl)
-	x, v, om := tr.S[k].X, tr.S[k].V, tr.S[k].W
+	x, v, om := tr.L[k].X, tr.L[k].V, tr.R[k].W
 	wb := pl.body
 	var c sphere.ContactForce
 	var fa, pt geom.Vec3
@@ -399,8 +462,8 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec
 		}
 	}
 	sb := *s.body[k] // the sphere at its trial state
-	st := &tr.S[k]
-	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, st.W, st.Q
+	st, ro := &tr.L[k], &tr.R[k]
+	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, ro.W, ro.Q
 	var a, b *body.Body = &sb, pl.body
 	if sl.swap {
 		a, b = b, a

@@ -24,14 +24,14 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
 	s := w.Spheres()
 	n = len(s.body)
-	caps := []int{cap(s.tr.S), cap(s.tr.X), cap(s.acc), cap(s.r), cap(s.rad),
+	caps := []int{cap(s.tr.L), cap(s.tr.R), cap(s.tr.X), cap(s.acc.L), cap(s.acc.R), cap(s.r), cap(s.rad),
 		cap(s.spec), cap(s.mat), cap(s.byBody)}
 	minCap, maxCap = caps[0], caps[0]
 	for _, c := range caps {
 		minCap, maxCap = min(minCap, c), max(maxCap, c)
 	}
 	spares = s.bodyBuf != nil || s.idxBuf != nil || s.matBuf != nil || s.f64Buf != nil ||
-		s.vecBuf != nil || s.stateBuf != nil || s.seenBuf != nil
+		s.vecBuf != nil || s.linBuf != nil || s.rotBuf != nil || s.seenBuf != nil
 	return n, minCap, maxCap, spares, s.ordered
 }
 

@@ -20,7 +20,7 @@ func TestSpherePathForcesBadByParts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var s Spheres
 	s.tr.Resize(40)
-	n := len(s.tr.S)
+	n := len(s.tr.L)
 	val := func() float64 {
 		switch rng.IntN(50) {
 		case 0:
@@ -30,19 +30,19 @@ func TestSpherePathForcesBadByParts(t *testing.T) {
 	}
 	bad, fine := 0, 0
 	for range 3000 {
-		for k := range s.tr.S {
-			s.tr.S[k] = sphere.State{}
+		for k := range s.tr.L {
+			s.tr.L[k], s.tr.R[k] = sphere.Lin{}, sphere.Rot{}
 			if rng.IntN(4) == 0 {
-				s.tr.S[k].F = geom.V(val(), 0, 0)
-				s.tr.S[k].T = geom.V(0, 0, val())
+				s.tr.L[k].F = geom.V(val(), 0, 0)
+				s.tr.R[k].T = geom.V(0, 0, val())
 			}
 		}
 		for c := range nChunks {
-			s.chunkFin[c], s.chunkBig[c] = forceTerms(s.tr.S[c*n/nChunks : (c+1)*n/nChunks])
+			s.chunkFin[c], s.chunkBig[c] = forceTerms(s.tr.Slice(c*n/nChunks, (c+1)*n/nChunks))
 		}
 		want := s.forcesBad(false)
 		if got := s.forcesBad(true); got != want {
-			t.Fatalf("by parts: bad %v, the serial sum says %v (%v)", got, want, s.tr.S)
+			t.Fatalf("by parts: bad %v, the serial sum says %v (%v %v)", got, want, s.tr.L, s.tr.R)
 		}
 		if want {
 			bad++
@@ -55,10 +55,10 @@ func TestSpherePathForcesBadByParts(t *testing.T) {
 		f    []float64
 		want bool
 	}{{[]float64{1e308, 1e308, -1e308}, true}, {[]float64{1e308, -1e308, 1e308}, false}, {[]float64{1, 2, 3}, false}} {
-		for k := range s.tr.S {
-			s.tr.S[k] = sphere.State{}
+		for k := range s.tr.L {
+			s.tr.L[k], s.tr.R[k] = sphere.Lin{}, sphere.Rot{}
 			if k < len(c.f) {
-				s.tr.S[k].F.X = c.f[k]
+				s.tr.L[k].F.X = c.f[k]
 			}
 		}
 		for p := range nChunks {
@@ -66,7 +66,7 @@ func TestSpherePathForcesBadByParts(t *testing.T) {
 			if p == nChunks-1 {
 				hi = n
 			}
-			s.chunkFin[p], s.chunkBig[p] = forceTerms(s.tr.S[lo:hi])
+			s.chunkFin[p], s.chunkBig[p] = forceTerms(s.tr.Slice(lo, hi))
 		}
 		if got := s.forcesBad(true); got != c.want || s.forcesBad(false) != c.want {
 			t.Errorf("forces %v: bad %v by parts, %v serially, want %v", c.f, got, s.forcesBad(false), c.want)

@@ -23,7 +23,7 @@ const nChunks = 8
 // when it could (and set the forces to the weights).
 func (s *Spheres) updateList() {
 	w := s.w
-	S := s.tr.S
+	S := s.tr.L
 	test := s.drift
 	s.drift = driftTest{}
 	if test.keep {
@@ -33,9 +33,9 @@ func (s *Spheres) updateList() {
 		return
 	}
 	if !test.ran {
-		specs, spec := s.specs, s.spec[:len(S)]
+		specs, spec, R := s.specs, s.spec[:len(S)], s.tr.R[:len(S)]
 		for k := range S {
-			S[k].F, S[k].T = specs[spec[k]].mg, geom.Vec3{}
+			S[k].F, R[k].T = specs[spec[k]].mg, geom.Vec3{}
 		}
 	}
 	reordered := false
@@ -43,7 +43,7 @@ func (s *Spheres) updateList() {
 		// The list is rebuilt now (the displacement test failed): renumber first.
 		s.reorder()
 		reordered = true
-		S = s.tr.S // renumbered
+		S = s.tr.L // renumbered
 	}
 	centers, radii := s.tr.X[:len(S)], s.rad // the centres of S
 	if w.Periodic.On() {
@@ -86,7 +86,7 @@ func (s *Spheres) rebuildParts(cand [][2]int32, reordered bool) {
 		rb.job = func(_, lo, hi int) {
 			for part := lo; part < hi; part++ {
 				if part == 0 {
-					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.S)], s.w.skin)
+					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.L)], s.w.skin)
 					continue
 				}
 				p := part - 1

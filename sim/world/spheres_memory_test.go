@@ -9,7 +9,7 @@ import (
 )
 
 // The sphere path's arrays of one entry a sphere hold exactly the spheres
-// (no growth slack: 152 bytes a sphere on a state array), before and after
+// (no growth slack: 72 + 80 bytes a sphere on a state's two arrays), before and after
 // renumberings, and no renumbering keeps its spare arrays for the next
 // (docs/performance.md, "Session 9: memory per sphere"). 300 spheres of
 // sphere-box-soft fall for 0.05 s, renumbered in Morton order every 50

@@ -58,7 +58,7 @@ func (s *Spheres) wantReorder() bool {
 // pairs of the current list (for the merge of the coming rebuild) follow.
 // The Verlet list is invalidated (its reference positions are per sphere).
 func (s *Spheres) reorder() {
-	S := s.tr.S
+	S := s.tr.L
 	n := len(S)
 	lo, hi := S[0].X, S[0].X
 	for k := range S {
@@ -110,14 +110,16 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.r = permuted(s.r, perm, &s.f64Buf)
 	s.rad = permuted(s.rad, perm, &s.f64Buf)
 	s.spec = permuted(s.spec, perm, &s.matBuf)
-	s.tr.S = permuted(s.tr.S, perm, &s.stateBuf)
+	s.tr.L = permuted(s.tr.L, perm, &s.linBuf)
+	s.tr.R = permuted(s.tr.R, perm, &s.rotBuf)
 	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
 	// The accepted state acc follows the spheres (Drift and Accept walk it
 	// in sphere order).
-	s.acc = permuted(s.acc, perm, &s.stateBuf)
+	s.acc.L = permuted(s.acc.L, perm, &s.linBuf)
+	s.acc.R = permuted(s.acc.R, perm, &s.rotBuf)
 	// byBody: the spheres in body order.
 	j := 0
 	for _, k := range s.sidx {
@@ -168,7 +170,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	// The spare arrays of the permutations (about 230 bytes a sphere) are
 	// not kept for the next renumbering, 1000 steps away.
 	s.bodyBuf, s.idxBuf, s.matBuf, s.f64Buf = nil, nil, nil, nil
-	s.vecBuf, s.stateBuf, s.seenBuf = nil, nil, nil
+	s.vecBuf, s.linBuf, s.rotBuf, s.seenBuf = nil, nil, nil, nil
 }
 
 // restoreOrder puts the spheres back in body order (the generic stages'

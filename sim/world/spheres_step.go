@@ -30,8 +30,12 @@ import (
 // trial needs no roll-back: the next Drift starts from acc again. Accept
 // leaves the accepted state where the step computed it, in tr; with lazy
 // bodies the next Drift swaps the two arrays (trAcc) instead of Accept
-// copying 152 bytes a sphere into acc. By
-// default Accept writes the accepted state to the bodies and the next Drift
+// copying 152 bytes a sphere into acc. The states are split by field
+// (sphere.States: x, v, F apart from ω, T, q), so the translational
+// stream that every pass and kernel reads is 72 bytes a sphere; while no
+// sphere turns or carries a moment (every ω and T +0 to the bit, lazy
+// bodies: rotStill), Drift and Accept leave the rotational stream (80 bytes
+// a sphere) alone — the rotational skip, the same bits. By default Accept writes the accepted state to the bodies and the next Drift
 // reads it back from them, so whatever changes a body between steps is seen
 // by the next one. With lazy bodies (SetLazyBodies: a caller that reads
 // nothing but the world's time and statistics between steps) acc is the
@@ -52,17 +56,19 @@ type SphereKin struct {
 // sphere step: it fills their trial states tr from their accepted states
 // acc (acc with the forces of the accepted step) over a step dt, sphere i
 // of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
-// kick and drift: integrate's sphereKickDrift).
-type KickDrift func(kin []SphereKin, spec []int32, acc, tr []sphere.State, dt float64)
+// kick and drift: integrate's sphereKickDrift). Under the rotational
+// skip acc.R and tr.R are nil: the kinematics then leave R alone.
+type KickDrift func(kin []SphereKin, spec []int32, acc, tr sphere.States, dt float64)
 
 // Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
 // of a block of spheres with their forces, sphere i of species spec[i]
 // with the figures kin[spec[i]] (velocity Verlet's second half kick:
-// integrate's sphereKick).
-type Kick func(kin []SphereKin, spec []int32, tr []sphere.State, h float64)
+// integrate's sphereKick). Under the rotational skip tr.R is nil: only
+// the velocities are kicked.
+type Kick func(kin []SphereKin, spec []int32, tr sphere.States, h float64)
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
-// a block's states (152 bytes each, 38 KiB) stay in cache for the world's
+// a block's states (152 bytes each in two arrays, 38 KiB) stay in cache for the world's
 // part of the pass. (64 measured 4% more CPU per particle-step at 20 000
 // spheres than the fused loop of before; 256 none: BenchmarkStepSpheresN.)
 const passBlock = 256
@@ -76,7 +82,7 @@ const passBlock = 256
 func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	w := s.w
 	ref := w.verlet.Ref()
-	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.S) && w.skin == s.skin
+	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.L) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
 	s.driftRef = nil
 	if test {
@@ -87,29 +93,43 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	if s.trAcc {
 		// The accepted state is tr's (Accept with lazy bodies): acc takes it
 		// and tr the buffer of the state before, which the trial overwrites.
-		s.tr.S, s.acc = s.acc, s.tr.S
+		s.tr.States, s.acc = s.acc, s.tr.States
 		s.trAcc = false
 	}
 	n := len(s.byBody)
 	var d1, d2 float64
 	finite := true
+	// The rotational skip: while rotStill, both arrays' R already hold what
+	// the kinematics and the moments' clearing would write (ω + h·T/I =
+	// +0 + h·(+0) = +0, q unturned, T = +0), so the pass leaves R alone;
+	// not when acc is read from the bodies (they may have been changed).
+	// Otherwise, with lazy bodies, the pass looks whether acc's ω and T are
+	// all +0 (rotFound: the trial R is then the same, and Accept may set
+	// rotStill).
+	s.rotSkip = s.rotStill && s.accFresh && s.lazy
+	s.rotStill = false
+	found := s.lazy && !s.rotSkip
+	if s.rotSkip {
+		s.rotSkips++
+	}
 	if s.passes() {
 		if s.driftJob == nil {
 			s.driftJob = func(k, clo, chi int) {
 				r := &s.part[k]
 				for c := clo; c < chi; c++ {
 					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
-					e1, e2, fin := s.driftRange(lo, hi)
+					e1, e2, fin, fd := s.driftRange(lo, hi, r.found)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e1)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e2)
 					r.finite = r.finite && fin
+					r.found = fd
 				}
 			}
 		}
 		s.passParts()
 		for k := range s.part {
 			r := &s.part[k]
-			r.d1, r.d2, r.finite = 0, 0, true
+			r.d1, r.d2, r.finite, r.found = 0, 0, true, found
 		}
 		s.fork(nChunks, s.driftJob)
 		// The two largest of the workers' two largest: those of all the
@@ -119,10 +139,12 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d1)
 			d1, d2 = broad.KeepTwoLargest(d1, d2, r.d2)
 			finite = finite && r.finite
+			found = found && r.found
 		}
 	} else {
-		d1, d2, finite = s.driftRange(0, n)
+		d1, d2, finite, found = s.driftRange(0, n, found)
 	}
+	s.rotFound, s.tClear = found, true
 	s.accFresh = true // acc holds the accepted state (read from the bodies if it did not)
 	s.xFresh = true   // tr.X holds the trial centres
 	// Verlet.Update's test: no rebuild while the two largest displacements
@@ -130,6 +152,16 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// (The radii are those of the last Update; its other tests concern
 	// bodies that are not finite, which send us to Update.)
 	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
+}
+
+// SphereRotSkips returns the number of sphere-path Drifts that took the
+// rotational skip (every ω and T +0, lazy bodies: spheres_step.go) since
+// the world began; the tests and the bench notes read it.
+func (w *World) SphereRotSkips() int64 {
+	if w.sph == nil {
+		return 0
+	}
+	return w.sph.rotSkips
 }
 
 // passes reports whether Drift and Accept split their passes between the
@@ -156,6 +188,7 @@ func (s *Spheres) passParts() {
 type passPart struct {
 	d1, d2 float64
 	finite bool
+	found  bool // the worker's ranges found acc's ω and T all +0 (Drift)
 	travel float64
 	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
 	vmax2  []specMax
@@ -165,23 +198,37 @@ type passPart struct {
 // driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
 // block by block: the kinematics, then the forces and the list test.
 // It returns the two largest squared displacements from the reference
-// positions (when tested) and whether they are finite.
-func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
-	test := s.testDrift
+// positions (when tested) and whether they are finite, and, given look,
+// whether every accepted ω and T of the range is +0 (all bits zero;
+// false without look: the looking stops at the first that is not).
+// With the rotational skip (rotSkip) it leaves the rotational states alone.
+func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
+	test, skip := s.testDrift, s.rotSkip
+	found = look
 	finite = true
 	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		tr, spec := s.tr.S[b0:b1], s.spec[b0:b1]
+		trs, spec := s.tr.Slice(b0, b1), s.spec[b0:b1]
+		tr, trr := trs.L, trs.R
 		spec = spec[:len(tr)]
-		acc := s.acc[b0:b1]
-		acc = acc[:len(tr)]
+		trr = trr[:len(tr)]
+		acc := s.acc.Slice(b0, b1)
 		if !s.accFresh {
+			al, ar := acc.L[:len(tr)], acc.R[:len(tr)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
-				acc[i] = sphere.State{X: b.X, V: b.V, F: b.F, W: b.W, T: b.T, Q: b.Q}
+				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
+				ar[i] = sphere.Rot{W: b.W, T: b.T, Q: b.Q}
 			}
 		}
-		s.kickDrift(s.kin, spec, acc, tr, s.dtDrift)
+		if skip {
+			s.kickDrift(s.kin, spec, sphere.States{L: acc.L}, sphere.States{L: tr}, s.dtDrift)
+		} else {
+			s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
+			if found {
+				found = rotZero(acc.R[:len(tr)])
+			}
+		}
 		X := s.tr.X[b0:b1]
 		X = X[:len(tr)]
 		var ref []geom.Vec3
@@ -194,7 +241,10 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			if sp := spec[i]; sp != cur {
 				cur, mg = sp, s.specs[sp].mg
 			}
-			st.F, st.T = mg, geom.Vec3{}
+			st.F = mg
+			if !skip {
+				trr[i].T = geom.Vec3{}
+			}
 			X[i] = st.X // the kernels' copy (Flat.X)
 			if !test {
 				continue
@@ -214,7 +264,25 @@ func (s *Spheres) driftRange(lo, hi int) (d1, d2 float64, finite bool) {
 			}
 		}
 	}
-	return d1, d2, finite
+	return d1, d2, finite, found
+}
+
+// rotZero reports whether every ω and T of rs is +0: all their bits zero
+// (a −0 would kick to +0: ω + h·T/I is then not ω's bits).
+func rotZero(rs []sphere.Rot) bool {
+	for i := range rs {
+		ro := &rs[i]
+		if math.Float64bits(ro.W.X)|math.Float64bits(ro.W.Y)|math.Float64bits(ro.W.Z)|
+			math.Float64bits(ro.T.X)|math.Float64bits(ro.T.Y)|math.Float64bits(ro.T.Z) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nonZeroBits reports whether a moment is not +0 (a bit of it set).
+func nonZeroBits(t geom.Vec3) bool {
+	return math.Float64bits(t.X)|math.Float64bits(t.Y)|math.Float64bits(t.Z) != 0
 }
 
 // driftTest is what the last Drift did for the next updateList.
@@ -288,6 +356,12 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
 	n := len(s.byBody)
 	s.hFinish, s.kick = h, kick
+	// The rotational skip: with lazy bodies, when the trial R holds ω = +0,
+	// T = +0 and acc's q (Drift skipped it or found acc so, and the
+	// evaluation added no moment), the kick leaves R as it is (+0 + h·(+0)
+	// = +0) and every sphere has ω = T = 0: finishRange leaves R alone, and
+	// both arrays' R are then the same (rotStill for the next Drift).
+	s.rotOff = s.lazy && s.tZero && (s.rotSkip || s.rotFound)
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
@@ -351,6 +425,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	// With lazy bodies the accepted state stays in tr (no copy): the next
 	// Drift swaps tr and acc (trAcc).
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
+	s.rotStill = s.rotOff
+	s.rotSkip, s.rotFound, s.tZero, s.rotOff = false, false, false, false
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
@@ -394,17 +470,21 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	var vm specMax
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		spec, tr := s.spec[b0:b1], s.tr.S[b0:b1]
-		tr = tr[:len(spec)]
-		s.kick(s.kin, spec, tr, s.hFinish)
+		spec, trs := s.spec[b0:b1], s.tr.Slice(b0, b1)
+		if s.rotOff {
+			ekin, egrav = s.finishStill(trs.L[:len(spec)], spec, &cur, &m, &vm, vmax2, ekin, egrav)
+			continue
+		}
+		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
+		s.kick(s.kin, spec, trs, s.hFinish)
 		if !lazy {
 			for i, b := range s.body[b0:b1] {
-				st := &tr[i]
-				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+				st, ro := &tr[i], &trr[i]
+				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
 			}
 		}
 		for i, sp := range spec {
-			st := &tr[i]
+			st, ro := &tr[i], &trr[i]
 			if sp != cur {
 				if cur >= 0 {
 					vmax2[cur] = vm
@@ -413,8 +493,8 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			}
 			v2 := st.V.Norm2()
 			ke := 0.5 * m * v2 // KineticEnergy
-			if w2 := st.W.Norm2(); w2 != 0 {
-				ke = s.finishTurning(st, sp, v2, ke, &rare)
+			if w2 := ro.W.Norm2(); w2 != 0 {
+				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.v2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
 				vm.v2 = v2
@@ -422,7 +502,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
-			if t2 := st.T.Norm2(); t2 != 0 {
+			if t2 := ro.T.Norm2(); t2 != 0 {
 				s.finishMoment(st, sp, t2, &rare)
 			} else if f2 := st.F.Norm2(); f2 > vm.f2 {
 				vm.f2 = f2
@@ -437,16 +517,48 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	return ekin, egrav, rare.travel, rare.accR
 }
 
+// finishStill is finishRange's work on a block of spheres (translational
+// trial states tr, species spec) under the rotational skip (rotOff: lazy
+// bodies, every ω and T +0): the kick of the velocities alone and the
+// loop of finishRange with ω = T = 0 (no turning, no moment), the same
+// sums and maxima; cur, m, vm are finishRange's species before.
+func (s *Spheres) finishStill(tr []sphere.Lin, spec []int32, cur *int32, m *float64, vm *specMax, vmax2 []specMax, ekin, egrav float64) (float64, float64) {
+	s.kick(s.kin, spec, sphere.States{L: tr}, s.hFinish)
+	g := s.w.Gravity
+	c, mass, v := *cur, *m, *vm
+	for i, sp := range spec {
+		st := &tr[i]
+		if sp != c {
+			if c >= 0 {
+				vmax2[c] = v
+			}
+			c, mass, v = sp, s.specs[sp].mass, vmax2[sp]
+		}
+		v2 := st.V.Norm2()
+		ke := 0.5 * mass * v2 // KineticEnergy
+		if v2 > v.v2 {
+			v.v2 = v2
+		}
+		if f2 := st.F.Norm2(); f2 > v.f2 {
+			v.f2 = f2
+		}
+		ekin += ke
+		egrav -= mass * g.Dot(st.X)
+	}
+	*cur, *m, *vm = c, mass, v
+	return ekin, egrav
+}
+
 // finishRare is what finishRange's spheres that turn or carry a moment
 // add to its results (out of its loop, which then holds fewer values: on
 // a frictionless run such spheres are rare).
 type finishRare struct{ travel, accR float64 }
 
-// finishTurning is finishRange's work on a sphere of species sp in state st
-// that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
+// finishTurning is finishRange's work on a sphere of species sp with
+// rotational state st that turns (ω ≠ 0), of squared speed v2 and translational kinetic energy
 // ke: it returns ke with the rotational energy ½ ω·Jω added and takes the
 // sphere's travel bound (smoothTravelDt) into r.
-func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *finishRare) float64 {
+func (s *Spheres) finishTurning(st *sphere.Rot, sp int32, v2, ke float64, r *finishRare) float64 {
 	rep := s.rep[sp] // the same R and IBody as the sphere's body (species)
 	wb := st.Q.InvRotate(st.W)
 	ke += 0.5 * wb.Dot(rep.IBody().MulV(wb))
@@ -456,22 +568,22 @@ func (s *Spheres) finishTurning(st *sphere.State, sp int32, v2, ke float64, r *f
 	return ke
 }
 
-// finishMoment is finishRange's work on a sphere of species sp in state st
-// with a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
+// finishMoment is finishRange's work on a sphere of species sp with
+// translational state st and a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
 // (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
-func (s *Spheres) finishMoment(st *sphere.State, sp int32, t2 float64, r *finishRare) {
+func (s *Spheres) finishMoment(st *sphere.Lin, sp int32, t2 float64, r *finishRare) {
 	c, kn := &s.specs[sp], &s.kin[sp]
 	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
 		r.accR = max(r.accR, a/c.r)
 	}
 }
 
-// wrOf returns |ω| r of a sphere of species sp in state st (0 when it
+// wrOf returns |ω| r of a sphere of species sp with rotational state st (0 when it
 // does not turn): the part of the travel and approach bounds that its
 // spin adds (smoothTravelDt, StableDt). Computed where it is read, from
 // the accepted state, rather than kept a sphere (8 bytes, and a stream
 // written every step for the rare sphere that turns on a frictionless run).
-func (s *Spheres) wrOf(st *sphere.State, sp int32) float64 {
+func (s *Spheres) wrOf(st *sphere.Rot, sp int32) float64 {
 	if w2 := st.W.Norm2(); w2 != 0 {
 		return float64(math.Sqrt(w2) * s.specs[sp].r) // rounded: never fused with a later sum
 	}
@@ -508,9 +620,9 @@ func (w *World) SyncBodies() {
 
 // accepted returns the accepted state of the spheres in sphere order: acc,
 // or tr after an Accept with lazy bodies until the next Drift (trAcc).
-func (s *Spheres) accepted() []sphere.State {
+func (s *Spheres) accepted() sphere.States {
 	if s.trAcc {
-		return s.tr.S
+		return s.tr.States
 	}
 	return s.acc
 }
@@ -520,8 +632,8 @@ func (s *Spheres) syncBodies() {
 	if s.stale {
 		acc := s.accepted()
 		for o, b := range s.body {
-			st := &acc[o]
-			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, st.W, st.Q, st.F, st.T
+			st, ro := &acc.L[o], &acc.R[o]
+			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
 		}
 	}
 	s.stale, s.accFresh = false, false

@@ -161,7 +161,7 @@ func (s *Spheres) slotOf(k, wi int) *wallSlot {
 func (s *Spheres) pairContact(k int) contact.Contact {
 	l := &s.lists[s.cur]
 	i, j := l.P[k].I, l.P[k].J
-	xa, xb := s.tr.S[i].X, s.tr.S[j].X
+	xa, xb := s.tr.L[i].X, s.tr.L[j].X
 	if l.Shift != nil {
 		xb = xb.Add(l.Shift[k])
 	}
@@ -184,7 +184,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 // slotContact returns the accepted facet contact of a wall slot as the
 // generic stages state it (from A, the body of lower index).
 func (s *Spheres) slotContact(sl *wallSlot) contact.Contact {
-	x, r := s.tr.S[sl.k].X, s.r[sl.k]
+	x, r := s.tr.L[sl.k].X, s.r[sl.k]
 	pl := &s.planes[sl.wall]
 	var pp, ps, n geom.Vec3
 	var gap float64

@@ -14,13 +14,13 @@ import "grainlab/sim/snap"
 // The bodies are not written: the next step carries on from the flat state.
 func (w *World) ViewBodies(dst []snap.Body) bool {
 	s := w.lazySpheres()
-	if s == nil || len(dst) != len(w.Bodies) || len(s.acc) != len(s.idx) {
+	if s == nil || len(dst) != len(w.Bodies) || s.acc.Len() != len(s.idx) {
 		return false
 	}
 	acc := s.accepted()
-	for o := range acc {
-		a, b := &acc[o], &dst[s.idx[o]]
-		b.Pos, b.Rot, b.Vel, b.AngVel = a.X, a.Q, a.V, a.W
+	for o := range acc.L {
+		a, ro, b := &acc.L[o], &acc.R[o], &dst[s.idx[o]]
+		b.Pos, b.Rot, b.Vel, b.AngVel = a.X, ro.Q, a.V, ro.W
 	}
 	return true
 }
