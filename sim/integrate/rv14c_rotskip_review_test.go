@@ -1,13 +1,12 @@
 package integrate
 
 import (
-	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
-	"grainlab/sim/shape"
 	"grainlab/sim/world"
 )
 
@@ -19,16 +18,7 @@ func TestReviewRotSkipEdits(t *testing.T) {
 	frictionless := frictionlessReview
 	const r = 0.001
 	addPlate := func(w *world.World, name string, c geom.Vec3, sx, sy float64) int {
-		vs := []geom.Vec3{c.Add(geom.V(-sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, sy/2, 0)), c.Add(geom.V(-sx/2, sy/2, 0))}
-		p, err := shape.NewSurface(name, vs, [][3]int32{{0, 1, 2}, {0, 2, 3}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		i, err := w.AddWall(name, p, 0, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return i
+		return addSquarePlate(t, w, name, c, sx, sy)
 	}
 	floorDrop := func(n int, seed int64) func(w *world.World) {
 		return func(w *world.World) {
@@ -122,50 +112,10 @@ func TestReviewRotSkipEdits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var skips []int64
 			run := func(lazy bool) string {
-				w := smoothWorld(t, frictionless)
-				w.Settings.Workers = c.workers
-				c.build(w)
-				if err := w.Check(); err != nil {
-					t.Fatal(err)
-				}
-				w.Integrator = &Explicit{}
-				if err := Start(w); err != nil {
-					t.Fatal(err)
-				}
-				if w.Spheres() == nil {
-					t.Fatal("not on the sphere path")
-				}
-				w.SetLazyBodies(lazy)
-				out := ""
-				skips = skips[:0]
-				for i := range c.steps {
-					if c.edit != nil {
-						c.edit(w, i)
-					}
-					_, err := w.Integrator.Step(w, 1)
-					if err == nil {
-						err = w.CheckFinite()
-					}
-					if err != nil {
-						out += "ERR " + err.Error()
-						break
-					}
-					skips = append(skips, w.SphereRotSkips())
-					out += fmt.Sprintf("%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
-						w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-				}
-				w.SetLazyBodies(false)
-				turning := 0
-				for _, b := range w.Bodies {
-					out += fmt.Sprintf("%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
-					if b.Wall < 0 && b.W.Norm2() != 0 {
-						turning++
-					}
-				}
-				t.Logf("lazy=%v: skips %d over %d steps; %d turning at end; tail %q", lazy, w.SphereRotSkips(), w.Steps, turning, tail(out))
-				return out
+				res := rotSkipRun(t, frictionless, c.workers, c.build, c.edit, c.steps, lazy, true)
+				t.Logf("lazy=%v: skips %d over %d steps; %d turning at end; %s", lazy, res.skips, res.steps, res.turning, errTail(res.out))
+				return res.out
 			}
 			eager := run(false)
 			lazy := run(true)
@@ -176,23 +126,12 @@ func TestReviewRotSkipEdits(t *testing.T) {
 	}
 }
 
-func tail(s string) string {
-	if i := len(s) - 0; i > 120 {
-		if j := indexERR(s); j >= 0 {
-			return s[j:min(len(s), j+160)]
-		}
-		return ""
+// errTail is the run's error, if it ended with one.
+func errTail(out string) string {
+	if j := strings.Index(out, "ERR"); j >= 0 {
+		return out[j:min(len(out), j+160)]
 	}
-	return s
-}
-
-func indexERR(s string) int {
-	for i := 0; i+3 <= len(s); i++ {
-		if s[i:i+3] == "ERR" {
-			return i
-		}
-	}
-	return -1
+	return "no error"
 }
 
 var frictionlessReview = law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}

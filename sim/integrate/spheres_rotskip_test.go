@@ -3,6 +3,7 @@ package integrate
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -35,16 +36,7 @@ func TestSphereRotationalSkip(t *testing.T) {
 	frictionless := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}
 	const r = 0.001
 	plate := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) {
-			vs := []geom.Vec3{c.Add(geom.V(-sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, sy/2, 0)), c.Add(geom.V(-sx/2, sy/2, 0))}
-			p, err := shape.NewSurface(name, vs, [][3]int32{{0, 1, 2}, {0, 2, 3}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.AddWall(name, p, 0, true); err != nil {
-				t.Fatal(err)
-			}
-		}
+		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
 		// Hole 5 mm wide at z = 10 mm, plate 15 mm square; floor below.
 		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
 		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
@@ -81,44 +73,12 @@ func TestSphereRotationalSkip(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var skips int64
-			var steps int64
+			var skips, steps int64
 			turning := 0
 			run := func(lazy bool) string {
-				w := smoothWorld(t, c.law)
-				c.build(w)
-				if err := w.Check(); err != nil {
-					t.Fatal(err)
-				}
-				w.Integrator = &Explicit{}
-				if err := Start(w); err != nil {
-					t.Fatal(err)
-				}
-				if w.Spheres() == nil {
-					t.Fatal("not on the sphere path")
-				}
-				w.SetLazyBodies(lazy)
-				out := ""
-				for i := range c.steps {
-					if c.edit != nil {
-						c.edit(w, i)
-					}
-					if _, err := w.Integrator.Step(w, 1); err != nil {
-						t.Fatal(err)
-					}
-					out += fmt.Sprintf("%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
-						w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-				}
-				w.SetLazyBodies(false)
-				turning = 0
-				for _, b := range w.Bodies {
-					out += fmt.Sprintf("%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
-					if b.Wall < 0 && b.W.Norm2() != 0 {
-						turning++
-					}
-				}
-				skips, steps = w.SphereRotSkips(), w.Steps
-				return out
+				res := rotSkipRun(t, c.law, 0, c.build, c.edit, c.steps, lazy, false)
+				skips, steps, turning = res.skips, res.steps, res.turning
+				return res.out
 			}
 			eager := run(false)
 			if skips != 0 {
@@ -140,4 +100,82 @@ func TestSphereRotationalSkip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// addSquarePlate adds an enabled wall: a horizontal sx × sy rectangle of two
+// triangles centred at c. It returns the wall's index.
+func addSquarePlate(t *testing.T, w *world.World, name string, c geom.Vec3, sx, sy float64) int {
+	t.Helper()
+	vs := []geom.Vec3{c.Add(geom.V(-sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, -sy/2, 0)), c.Add(geom.V(sx/2, sy/2, 0)), c.Add(geom.V(-sx/2, sy/2, 0))}
+	p, err := shape.NewSurface(name, vs, [][3]int32{{0, 1, 2}, {0, 2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, err := w.AddWall(name, p, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
+// rotSkipResult is one run of rotSkipRun.
+type rotSkipResult struct {
+	out          string // every step's statistics, then every body's state, in hex
+	skips, steps int64  // World.SphereRotSkips and World.Steps at the end
+	turning      int    // spheres with ω ≠ 0 at the end
+}
+
+// rotSkipRun builds a sphere world with law lw (workers > 0 sets the
+// world's workers), starts explicit on the sphere path with lazy or eager
+// bodies, applies edit before each of the steps, and records the
+// statistics of every step and every body's state at the end to the bit
+// (%x: −0 and +0 apart). With keepErr a failing step or CheckFinite ends
+// the run with "ERR …" in out; otherwise it fails the test.
+func rotSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.World), edit func(*world.World, int), steps int, lazy, keepErr bool) rotSkipResult {
+	t.Helper()
+	w := smoothWorld(t, lw)
+	if workers > 0 {
+		w.Settings.Workers = workers
+	}
+	build(w)
+	if err := w.Check(); err != nil {
+		t.Fatal(err)
+	}
+	w.Integrator = &Explicit{}
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Spheres() == nil {
+		t.Fatal("not on the sphere path")
+	}
+	w.SetLazyBodies(lazy)
+	var out strings.Builder
+	for i := range steps {
+		if edit != nil {
+			edit(w, i)
+		}
+		_, err := w.Integrator.Step(w, 1)
+		if err == nil && keepErr {
+			err = w.CheckFinite()
+		}
+		if err != nil {
+			if !keepErr {
+				t.Fatal(err)
+			}
+			out.WriteString("ERR " + err.Error())
+			break
+		}
+		fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
+			w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
+	}
+	w.SetLazyBodies(false)
+	res := rotSkipResult{skips: w.SphereRotSkips(), steps: w.Steps}
+	for _, b := range w.Bodies {
+		fmt.Fprintf(&out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
+		if b.Wall < 0 && b.W.Norm2() != 0 {
+			res.turning++
+		}
+	}
+	res.out = out.String()
+	return res
 }
