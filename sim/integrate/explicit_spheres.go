@@ -21,33 +21,59 @@ func (s sphereStep) Drift(dt float64) { s.Spheres.Drift(dt, sphereKickDrift) }
 // Accept is world.Spheres.Accept with velocity Verlet's second half kick of h.
 func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 
-// sphereKickDrift is kickDrift on the sphere path: the trial state tr[i]
-// of each sphere i of the block (species spec[i]) from its accepted state
-// acc[i], half kick with the stored forces (halfKickSphere) and drift over
-// dt. The orientation turns only while ω ≠ 0 (kickDrift turns it always:
-// Integrate with ω = 0 renormalises q, which may change its last bits).
-// The translational and rotational states are two streams (sphere.States),
-// each in its own loop: the arithmetic of halfKickSphere, one field each,
-// with h/m and h/I taken when the species changes (spheres of a species
-// come in runs; the same products). With tr.R nil the rotational states
-// are left alone: the world's rotational skip (world.Spheres.Drift), taken
-// only when they already hold what this loop would write.
-func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States, dt float64) {
+// sphereKickDrift is kickDrift on the sphere path, with the world's part
+// of the pass (world.SphereDrift): the trial state d.Tr[i] of each sphere i
+// of the block (species d.Spec[i]) from its accepted state d.Acc[i], half
+// kick with the stored forces (halfKickSphere) and drift over d.Dt; in the
+// same loop the trial force set to the weight, the centre copied to d.X
+// and tested against d.Ref (world.ListDisplaced), so that the pass reads
+// each sphere's state once. The orientation turns only while ω ≠ 0
+// (kickDrift turns it always: Integrate with ω = 0 renormalises q, which
+// may change its last bits). The translational and rotational states are
+// two streams (sphere.States), each in its own loop: the arithmetic of
+// halfKickSphere, one field each, with h/m and h/I taken when the species
+// changes (spheres of a species come in runs; the same products). With
+// d.Tr.R nil the rotational states are left alone: the world's rotational
+// skip (world.Spheres.Drift), taken only when they already hold what this
+// loop would write (ω, q unchanged, T = +0).
+func sphereKickDrift(d *world.SphereDrift) {
+	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
-	al, tl := acc.L[:len(spec)], tr.L[:len(spec)]
-	cur, hm := int32(-1), 0.0
-	for i, sp := range spec {
-		if sp != cur {
-			cur, hm = sp, h*kin[sp].InvM
+	al, tl, X := d.Acc.L[:len(spec)], d.Tr.L[:len(spec)], d.X[:len(spec)]
+	cur, hm, mg := int32(-1), 0.0, geom.Vec3{}
+	if d.Ref == nil {
+		for i, sp := range spec {
+			if sp != cur {
+				c := &kin[sp]
+				cur, hm, mg = sp, h*c.InvM, c.Weight
+			}
+			b, st := &al[i], &tl[i]
+			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
+			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			st.X, st.V, st.F = x, v, mg
+			X[i] = x
 		}
-		b, st := &al[i], &tl[i]
-		v := b.V.AddScaled(hm, b.F)          // halfKickSphere's v + h·F/m
-		st.X, st.V = b.X.AddScaled(dt, v), v // drift x + Δt·v_{1/2}
+	} else {
+		ref := d.Ref[:len(spec)]
+		d1, d2, fin := d.D1, d.D2, d.Finite
+		for i, sp := range spec {
+			if sp != cur {
+				c := &kin[sp]
+				cur, hm, mg = sp, h*c.InvM, c.Weight
+			}
+			b, st := &al[i], &tl[i]
+			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
+			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			st.X, st.V, st.F = x, v, mg
+			X[i] = x
+			d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+		}
+		d.D1, d.D2, d.Finite = d1, d2, fin
 	}
-	if tr.R == nil {
+	if d.Tr.R == nil {
 		return
 	}
-	ar, tro := acc.R[:len(spec)], tr.R[:len(spec)]
+	ar, tro := d.Acc.R[:len(spec)], d.Tr.R[:len(spec)]
 	cur, hi := int32(-1), 0.0
 	for i, sp := range spec {
 		if sp != cur {
@@ -55,7 +81,7 @@ func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States,
 		}
 		b, st := &ar[i], &tro[i]
 		om := b.W.AddScaled(hi, b.T) // halfKickSphere's ω + h·T/I
-		st.W, st.Q = om, b.Q
+		st.W, st.Q, st.T = om, b.Q, geom.Vec3{}
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
 		}

@@ -15,9 +15,10 @@ import (
 // array three times (Drift, Evaluate, Accept) instead of six:
 //
 //   - Drift: the integrator's first half kick and drift (KickDrift, package
-//     integrate), then the force accumulators set to the weight
-//     (stageAccumulate's start) and the displacements of the Verlet test
-//     (updateList);
+//     integrate), with, in the same loop over a block (SphereDrift), the
+//     force accumulators set to the weight (stageAccumulate's start), the
+//     kernels' centres and the displacements of the Verlet test
+//     (updateList, ListDisplaced);
 //   - Accept: the integrator's second half kick (Kick), then the state
 //     written to the bodies and the statistics of the accepted state
 //     (energies, travel bound).
@@ -44,21 +45,64 @@ import (
 
 // SphereKin is a species of spheres (equal mass properties and material)
 // as the integrator's kinematic passes see it: the inverse mass and
-// (isotropic) inverse moment of inertia of each of its spheres. The passes
-// get a table of them by species and each sphere's species beside its
-// trial and accepted states (a sphere's own figures would be two more
-// streams of 16 bytes a sphere).
+// (isotropic) inverse moment of inertia of each of its spheres, and its
+// weight m·g, the force a trial step starts from (stageAccumulate's start).
+// The passes get a table of them by species and each sphere's species
+// beside its trial and accepted states (a sphere's own figures would be two
+// more streams of 16 bytes a sphere).
 type SphereKin struct {
 	InvM, InvI float64
+	Weight     geom.Vec3
+}
+
+// SphereDrift is one block of spheres of a sphere Drift as the
+// integrator's KickDrift gets it: the one pass a step makes over the
+// spheres before the evaluation, so that each sphere's state is read once.
+// The integrator fills the trial states Tr from the accepted states Acc
+// (Acc with the forces of the accepted step) over the step Dt, sphere i of
+// species Spec[i] with the figures Kin[Spec[i]], and in the same loop does
+// the world's part: each trial force set to the species' Weight and each
+// trial moment to +0, each trial centre copied to X (the kernels' centres,
+// sphere.Flat.X) and, when Ref is not nil, put to the Verlet list's
+// displacement test against Ref[i] (ListDisplaced, which updates D1, D2
+// and Finite). Under the rotational skip Acc.R and Tr.R are nil: the
+// kinematics then leave R alone.
+type SphereDrift struct {
+	Kin     []SphereKin
+	Spec    []int32
+	Acc, Tr sphere.States
+	X       []geom.Vec3 // the kernels' centres of the block
+	Ref     []geom.Vec3 // the list's reference positions of the block (nil: no test)
+	Dt      float64
+	D1, D2  float64 // the two largest squared displacements so far
+	Finite  bool    // every displacement so far finite
 }
 
 // KickDrift is the integrator's first pass over a block of spheres of a
-// sphere step: it fills their trial states tr from their accepted states
-// acc (acc with the forces of the accepted step) over a step dt, sphere i
-// of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
-// kick and drift: integrate's sphereKickDrift). Under the rotational
-// skip acc.R and tr.R are nil: the kinematics then leave R alone.
-type KickDrift func(kin []SphereKin, spec []int32, acc, tr sphere.States, dt float64)
+// sphere step (velocity Verlet's half kick and drift: integrate's
+// sphereKickDrift), with the world's part of the pass (SphereDrift).
+type KickDrift func(d *SphereDrift)
+
+// ListDisplaced is the Verlet list's displacement test of one sphere at x
+// with reference position p (Verlet.Update's): given the two largest
+// squared displacements d1 ≥ d2 so far and whether all were finite, it
+// returns them with this sphere's. Small enough to be inlined in the
+// integrator's KickDrift loop.
+func ListDisplaced(x, p geom.Vec3, d1, d2 float64, finite bool) (float64, float64, bool) {
+	dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
+	d := dx*dx + dy*dy + dz*dz
+	if !(d <= math.MaxFloat64) {
+		finite = false
+	}
+	if d > d2 {
+		if d > d1 {
+			d1, d2 = d, d1
+		} else {
+			d2 = d
+		}
+	}
+	return d1, d2, finite
+}
 
 // Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
 // of a block of spheres with their forces, sphere i of species spec[i]
@@ -196,75 +240,38 @@ type passPart struct {
 }
 
 // driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
-// block by block: the kinematics, then the forces and the list test.
+// block by block: the integrator's KickDrift, which does the kinematics,
+// the forces, the centres and the list test in one loop (SphereDrift).
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite, and, given look,
 // whether every accepted ω and T of the range is +0 (all bits zero;
 // false without look: the looking stops at the first that is not).
 // With the rotational skip (rotSkip) it leaves the rotational states alone.
 func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
-	test, skip := s.testDrift, s.rotSkip
+	skip := s.rotSkip
 	found = look
-	finite = true
-	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
+	d := SphereDrift{Kin: s.kin, Dt: s.dtDrift, Finite: true}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		trs, spec := s.tr.Slice(b0, b1), s.spec[b0:b1]
-		tr, trr := trs.L, trs.R
-		spec = spec[:len(tr)]
-		trr = trr[:len(tr)]
-		acc := s.acc.Slice(b0, b1)
+		d.Tr, d.Spec, d.Acc, d.X = s.tr.Slice(b0, b1), s.spec[b0:b1], s.acc.Slice(b0, b1), s.tr.X[b0:b1]
 		if !s.accFresh {
-			al, ar := acc.L[:len(tr)], acc.R[:len(tr)]
+			al, ar := d.Acc.L[:len(d.Spec)], d.Acc.R[:len(d.Spec)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
 				ar[i] = sphere.Rot{W: b.W, T: b.T, Q: b.Q}
 			}
 		}
+		if s.testDrift {
+			d.Ref = s.driftRef[b0:b1]
+		}
 		if skip {
-			s.kickDrift(s.kin, spec, sphere.States{L: acc.L}, sphere.States{L: tr}, s.dtDrift)
-		} else {
-			s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
-			if found {
-				found = rotZero(acc.R[:len(tr)])
-			}
+			d.Acc.R, d.Tr.R = nil, nil
+		} else if found {
+			found = rotZero(d.Acc.R[:len(d.Spec)])
 		}
-		X := s.tr.X[b0:b1]
-		X = X[:len(tr)]
-		var ref []geom.Vec3
-		if test {
-			ref = s.driftRef[b0:b1]
-			ref = ref[:len(tr)]
-		}
-		for i := range tr {
-			st := &tr[i]
-			if sp := spec[i]; sp != cur {
-				cur, mg = sp, s.specs[sp].mg
-			}
-			st.F = mg
-			if !skip {
-				trr[i].T = geom.Vec3{}
-			}
-			X[i] = st.X // the kernels' copy (Flat.X)
-			if !test {
-				continue
-			}
-			x, p := st.X, ref[i]
-			dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
-			d := dx*dx + dy*dy + dz*dz
-			if !(d <= math.MaxFloat64) {
-				finite = false
-			}
-			if d > d2 {
-				if d > d1 {
-					d1, d2 = d, d1
-				} else {
-					d2 = d
-				}
-			}
-		}
+		s.kickDrift(&d)
 	}
-	return d1, d2, finite, found
+	return d.D1, d.D2, d.Finite, found
 }
 
 // rotZero reports whether every ω and T of rs is +0: all their bits zero
