@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"grainlab/sim/geom"
-	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
 
@@ -88,22 +87,39 @@ func sphereKickDrift(d *world.SphereDrift) {
 	}
 }
 
-// sphereKick is kick on the sphere path: the half kick of h of the trial
-// state tr[i] of each sphere i of the block (species spec[i]) with its
-// trial forces (halfKickSphere), both streams in one loop (two loops
-// measured 1.4× the instructions). With tr.R nil only the velocities are
-// kicked (the world's rotational skip: every ω and T is +0, so ω + h·T/I
-// would be +0 again).
-func sphereKick(kin []world.SphereKin, spec []int32, tr sphere.States, h float64) {
-	if tr.R == nil {
-		tl := tr.L[:len(spec)]
-		for i, sp := range spec {
-			st := &tl[i]
-			st.V = st.V.AddScaled(h*kin[sp].InvM, st.F) // halfKickSphere's v + h·F/m
+// sphereKick is kick on the sphere path: the half kick of a.H of the
+// trial state a.Tr[i] of each sphere i of the block (species a.Spec[i])
+// with its trial forces (halfKickSphere), both streams in one loop (two
+// loops measured 1.4× the instructions). With a.Tr.R nil (the world's
+// rotational skip: every ω and T is +0, so ω + h·T/I would be +0 again)
+// only the velocities are kicked, and the world's part of the pass
+// (world.SphereAccept: energies and maxima, world.AcceptSphere,
+// world.SphereMax.Keep) runs in
+// the same loop, so that each sphere's state is read once.
+func sphereKick(a *world.SphereAccept) {
+	spec, kin, h := a.Spec, a.Kin, a.H
+	if a.Tr.R == nil {
+		tl := a.Tr.L[:len(spec)]
+		g, ekin, egrav, cur, m, mx := a.G, a.Ekin, a.Egrav, a.Cur, a.Mass, a.Max
+		hm := 0.0
+		if cur >= 0 {
+			hm = h * kin[cur].InvM
 		}
+		for i, sp := range spec {
+			if sp != cur {
+				cur, hm = sp, h*kin[sp].InvM
+				m, mx = a.Species(sp, mx)
+			}
+			st := &tl[i]
+			st.V = st.V.AddScaled(hm, st.F) // halfKickSphere's v + h·F/m
+			var v2 float64
+			ekin, egrav, v2 = world.AcceptSphere(st, m, g, ekin, egrav)
+			mx = mx.Keep(v2, &st.F)
+		}
+		a.Ekin, a.Egrav, a.Mass, a.Max = ekin, egrav, m, mx
 		return
 	}
-	tl, trr := tr.L[:len(spec)], tr.R[:len(spec)]
+	tl, trr := a.Tr.L[:len(spec)], a.Tr.R[:len(spec)]
 	for i, sp := range spec {
 		c := &kin[sp]
 		st, ro := &tl[i], &trr[i]

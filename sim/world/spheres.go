@@ -163,7 +163,7 @@ type Spheres struct {
 	chunkE      [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64
-	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
+	vmax2  []SphereMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
 	// evalPairs, evalSpheres and evalParts as values (made once: no
