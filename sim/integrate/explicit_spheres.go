@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"grainlab/sim/geom"
-	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
 
@@ -21,33 +20,59 @@ func (s sphereStep) Drift(dt float64) { s.Spheres.Drift(dt, sphereKickDrift) }
 // Accept is world.Spheres.Accept with velocity Verlet's second half kick of h.
 func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 
-// sphereKickDrift is kickDrift on the sphere path: the trial state tr[i]
-// of each sphere i of the block (species spec[i]) from its accepted state
-// acc[i], half kick with the stored forces (halfKickSphere) and drift over
-// dt. The orientation turns only while ω ≠ 0 (kickDrift turns it always:
-// Integrate with ω = 0 renormalises q, which may change its last bits).
-// The translational and rotational states are two streams (sphere.States),
-// each in its own loop: the arithmetic of halfKickSphere, one field each,
-// with h/m and h/I taken when the species changes (spheres of a species
-// come in runs; the same products). With tr.R nil the rotational states
-// are left alone: the world's rotational skip (world.Spheres.Drift), taken
-// only when they already hold what this loop would write.
-func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States, dt float64) {
+// sphereKickDrift is kickDrift on the sphere path, with the world's part
+// of the pass (world.SphereDrift): the trial state d.Tr[i] of each sphere i
+// of the block (species d.Spec[i]) from its accepted state d.Acc[i], half
+// kick with the stored forces (halfKickSphere) and drift over d.Dt; in the
+// same loop the trial force set to the weight, the centre copied to d.X
+// and tested against d.Ref (world.ListDisplaced), so that the pass reads
+// each sphere's state once. The orientation turns only while ω ≠ 0
+// (kickDrift turns it always: Integrate with ω = 0 renormalises q, which
+// may change its last bits). The translational and rotational states are
+// two streams (sphere.States), each in its own loop: the arithmetic of
+// halfKickSphere, one field each, with h/m and h/I taken when the species
+// changes (spheres of a species come in runs; the same products). With
+// d.Tr.R nil the rotational states are left alone: the world's rotational
+// skip (world.Spheres.Drift), taken only when they already hold what this
+// loop would write (ω, q unchanged, T = +0).
+func sphereKickDrift(d *world.SphereDrift) {
+	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
-	al, tl := acc.L[:len(spec)], tr.L[:len(spec)]
-	cur, hm := int32(-1), 0.0
-	for i, sp := range spec {
-		if sp != cur {
-			cur, hm = sp, h*kin[sp].InvM
+	al, tl, X := d.Acc.L[:len(spec)], d.Tr.L[:len(spec)], d.X[:len(spec)]
+	cur, hm, mg := int32(-1), 0.0, geom.Vec3{}
+	if d.Ref == nil {
+		for i, sp := range spec {
+			if sp != cur {
+				c := &kin[sp]
+				cur, hm, mg = sp, h*c.InvM, c.Weight
+			}
+			b, st := &al[i], &tl[i]
+			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
+			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			st.X, st.V, st.F = x, v, mg
+			X[i] = x
 		}
-		b, st := &al[i], &tl[i]
-		v := b.V.AddScaled(hm, b.F)          // halfKickSphere's v + h·F/m
-		st.X, st.V = b.X.AddScaled(dt, v), v // drift x + Δt·v_{1/2}
+	} else {
+		ref := d.Ref[:len(spec)]
+		d1, d2, fin := d.D1, d.D2, d.Finite
+		for i, sp := range spec {
+			if sp != cur {
+				c := &kin[sp]
+				cur, hm, mg = sp, h*c.InvM, c.Weight
+			}
+			b, st := &al[i], &tl[i]
+			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
+			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			st.X, st.V, st.F = x, v, mg
+			X[i] = x
+			d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+		}
+		d.D1, d.D2, d.Finite = d1, d2, fin
 	}
-	if tr.R == nil {
+	if d.Tr.R == nil {
 		return
 	}
-	ar, tro := acc.R[:len(spec)], tr.R[:len(spec)]
+	ar, tro := d.Acc.R[:len(spec)], d.Tr.R[:len(spec)]
 	cur, hi := int32(-1), 0.0
 	for i, sp := range spec {
 		if sp != cur {
@@ -55,29 +80,46 @@ func sphereKickDrift(kin []world.SphereKin, spec []int32, acc, tr sphere.States,
 		}
 		b, st := &ar[i], &tro[i]
 		om := b.W.AddScaled(hi, b.T) // halfKickSphere's ω + h·T/I
-		st.W, st.Q = om, b.Q
+		st.W, st.Q, st.T = om, b.Q, geom.Vec3{}
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
 		}
 	}
 }
 
-// sphereKick is kick on the sphere path: the half kick of h of the trial
-// state tr[i] of each sphere i of the block (species spec[i]) with its
-// trial forces (halfKickSphere), both streams in one loop (two loops
-// measured 1.4× the instructions). With tr.R nil only the velocities are
-// kicked (the world's rotational skip: every ω and T is +0, so ω + h·T/I
-// would be +0 again).
-func sphereKick(kin []world.SphereKin, spec []int32, tr sphere.States, h float64) {
-	if tr.R == nil {
-		tl := tr.L[:len(spec)]
-		for i, sp := range spec {
-			st := &tl[i]
-			st.V = st.V.AddScaled(h*kin[sp].InvM, st.F) // halfKickSphere's v + h·F/m
+// sphereKick is kick on the sphere path: the half kick of a.H of the
+// trial state a.Tr[i] of each sphere i of the block (species a.Spec[i])
+// with its trial forces (halfKickSphere), both streams in one loop (two
+// loops measured 1.4× the instructions). With a.Tr.R nil (the world's
+// rotational skip: every ω and T is +0, so ω + h·T/I would be +0 again)
+// only the velocities are kicked, and the world's part of the pass
+// (world.SphereAccept: energies and maxima, world.AcceptSphere,
+// world.SphereMax.Keep) runs in
+// the same loop, so that each sphere's state is read once.
+func sphereKick(a *world.SphereAccept) {
+	spec, kin, h := a.Spec, a.Kin, a.H
+	if a.Tr.R == nil {
+		tl := a.Tr.L[:len(spec)]
+		g, ekin, egrav, cur, m, mx := a.G, a.Ekin, a.Egrav, a.Cur, a.Mass, a.Max
+		hm := 0.0
+		if cur >= 0 {
+			hm = h * kin[cur].InvM
 		}
+		for i, sp := range spec {
+			if sp != cur {
+				cur, hm = sp, h*kin[sp].InvM
+				m, mx = a.Species(sp, mx)
+			}
+			st := &tl[i]
+			st.V = st.V.AddScaled(hm, st.F) // halfKickSphere's v + h·F/m
+			var v2 float64
+			ekin, egrav, v2 = world.AcceptSphere(st, m, g, ekin, egrav)
+			mx = mx.Keep(v2, &st.F)
+		}
+		a.Ekin, a.Egrav, a.Mass, a.Max = ekin, egrav, m, mx
 		return
 	}
-	tl, trr := tr.L[:len(spec)], tr.R[:len(spec)]
+	tl, trr := a.Tr.L[:len(spec)], a.Tr.R[:len(spec)]
 	for i, sp := range spec {
 		c := &kin[sp]
 		st, ro := &tl[i], &trr[i]

@@ -163,7 +163,7 @@ type Spheres struct {
 	chunkE      [nChunks]float64
 	// Accepted-state figures for StableDt.
 	travel float64
-	vmax2  []specMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
+	vmax2  []SphereMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
 	// evalPairs, evalSpheres and evalParts as values (made once: no
@@ -177,8 +177,7 @@ type Spheres struct {
 // spheres of a species.
 type sphereSpec struct {
 	mass float64
-	mg   geom.Vec3 // weight
-	r    float64   // radius (the bodies' R)
+	r    float64 // radius (the bodies' R)
 }
 
 // spheresKey is what the tables depend on besides the bodies' own fields.
@@ -405,8 +404,8 @@ func (s *Spheres) build() {
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
-		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0]}
-		s.specs[id] = sphereSpec{mass: b.Mass(), mg: w.Gravity.Scale(b.Mass()), r: b.R}
+		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0], Weight: w.Gravity.Scale(b.Mass())}
+		s.specs[id] = sphereSpec{mass: b.Mass(), r: b.R}
 	}
 	s.acc.Resize(n)
 	s.accFresh, s.stale, s.trAcc = false, false, false

@@ -33,9 +33,9 @@ func (s *Spheres) updateList() {
 		return
 	}
 	if !test.ran {
-		specs, spec, R := s.specs, s.spec[:len(S)], s.tr.R[:len(S)]
+		kin, spec, R := s.kin, s.spec[:len(S)], s.tr.R[:len(S)]
 		for k := range S {
-			S[k].F, R[k].T = specs[spec[k]].mg, geom.Vec3{}
+			S[k].F, R[k].T = kin[spec[k]].Weight, geom.Vec3{}
 		}
 	}
 	reordered := false

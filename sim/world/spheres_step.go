@@ -15,9 +15,10 @@ import (
 // array three times (Drift, Evaluate, Accept) instead of six:
 //
 //   - Drift: the integrator's first half kick and drift (KickDrift, package
-//     integrate), then the force accumulators set to the weight
-//     (stageAccumulate's start) and the displacements of the Verlet test
-//     (updateList);
+//     integrate), with, in the same loop over a block (SphereDrift), the
+//     force accumulators set to the weight (stageAccumulate's start), the
+//     kernels' centres and the displacements of the Verlet test
+//     (updateList, ListDisplaced);
 //   - Accept: the integrator's second half kick (Kick), then the state
 //     written to the bodies and the statistics of the accepted state
 //     (energies, travel bound).
@@ -44,28 +45,134 @@ import (
 
 // SphereKin is a species of spheres (equal mass properties and material)
 // as the integrator's kinematic passes see it: the inverse mass and
-// (isotropic) inverse moment of inertia of each of its spheres. The passes
-// get a table of them by species and each sphere's species beside its
-// trial and accepted states (a sphere's own figures would be two more
-// streams of 16 bytes a sphere).
+// (isotropic) inverse moment of inertia of each of its spheres, and its
+// weight m·g, the force a trial step starts from (stageAccumulate's start).
+// The passes get a table of them by species and each sphere's species
+// beside its trial and accepted states (a sphere's own figures would be two
+// more streams of 16 bytes a sphere).
 type SphereKin struct {
 	InvM, InvI float64
+	Weight     geom.Vec3
+}
+
+// SphereDrift is one block of spheres of a sphere Drift as the
+// integrator's KickDrift gets it: the one pass a step makes over the
+// spheres before the evaluation, so that each sphere's state is read once.
+// The integrator fills the trial states Tr from the accepted states Acc
+// (Acc with the forces of the accepted step) over the step Dt, sphere i of
+// species Spec[i] with the figures Kin[Spec[i]], and in the same loop does
+// the world's part: each trial force set to the species' Weight and each
+// trial moment to +0, each trial centre copied to X (the kernels' centres,
+// sphere.Flat.X) and, when Ref is not nil, put to the Verlet list's
+// displacement test against Ref[i] (ListDisplaced, which updates D1, D2
+// and Finite). Under the rotational skip Acc.R and Tr.R are nil: the
+// kinematics then leave R alone.
+type SphereDrift struct {
+	Kin     []SphereKin
+	Spec    []int32
+	Acc, Tr sphere.States
+	X       []geom.Vec3 // the kernels' centres of the block
+	Ref     []geom.Vec3 // the list's reference positions of the block (nil: no test)
+	Dt      float64
+	D1, D2  float64 // the two largest squared displacements so far
+	Finite  bool    // every displacement so far finite
 }
 
 // KickDrift is the integrator's first pass over a block of spheres of a
-// sphere step: it fills their trial states tr from their accepted states
-// acc (acc with the forces of the accepted step) over a step dt, sphere i
-// of species spec[i] with the figures kin[spec[i]] (velocity Verlet's half
-// kick and drift: integrate's sphereKickDrift). Under the rotational
-// skip acc.R and tr.R are nil: the kinematics then leave R alone.
-type KickDrift func(kin []SphereKin, spec []int32, acc, tr sphere.States, dt float64)
+// sphere step (velocity Verlet's half kick and drift: integrate's
+// sphereKickDrift), with the world's part of the pass (SphereDrift).
+type KickDrift func(d *SphereDrift)
 
-// Kick is the integrator's half kick h·F/m, h·T/I of the trial states tr
-// of a block of spheres with their forces, sphere i of species spec[i]
-// with the figures kin[spec[i]] (velocity Verlet's second half kick:
-// integrate's sphereKick). Under the rotational skip tr.R is nil: only
-// the velocities are kicked.
-type Kick func(kin []SphereKin, spec []int32, tr sphere.States, h float64)
+// ListDisplaced is the Verlet list's displacement test of one sphere at x
+// with reference position p (Verlet.Update's): given the two largest
+// squared displacements d1 ≥ d2 so far and whether all were finite, it
+// returns them with this sphere's. Small enough to be inlined in the
+// integrator's KickDrift loop.
+func ListDisplaced(x, p geom.Vec3, d1, d2 float64, finite bool) (float64, float64, bool) {
+	dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
+	d := dx*dx + dy*dy + dz*dz
+	if !(d <= math.MaxFloat64) {
+		finite = false
+	}
+	if d > d2 {
+		if d > d1 {
+			d1, d2 = d, d1
+		} else {
+			d2 = d
+		}
+	}
+	return d1, d2, finite
+}
+
+// SphereAccept is one block of spheres of a sphere Accept as the
+// integrator's Kick gets it: the half kick of H of the trial states Tr with
+// their forces, sphere i of species Spec[i] with the figures
+// Kin[Spec[i]] (velocity Verlet's second half kick: integrate's
+// sphereKick). Under the rotational skip Tr.R is nil: only the velocities
+// are kicked, and in the same loop the integrator does the world's part of
+// the pass: each kicked sphere put to AcceptSphere (its energies, summed
+// in sphere order into Ekin and Egrav) and SphereMax.Keep (its species'
+// maxima, Max) with the mass and maxima of its species, which Species
+// switches when the species changes. Otherwise the world does its part
+// after the kick.
+type SphereAccept struct {
+	Kin  []SphereKin
+	Spec []int32
+	Tr   sphere.States
+	H    float64
+	// The world's part under the rotational skip, carried from block to block.
+	G           geom.Vec3 // gravity
+	Ekin, Egrav float64   // the energies so far (sphere order)
+	Cur         int32     // the species of the sphere before (−1: none)
+	Mass        float64   // its mass
+	Max         SphereMax // its maxima so far
+	specs       []sphereSpec
+	vmax2       []SphereMax // the species' maxima (Cur's in Max)
+}
+
+// Kick is the integrator's half kick of a block of spheres of a sphere
+// Accept, with the world's part under the rotational skip (SphereAccept).
+type Kick func(a *SphereAccept)
+
+// SphereMax is what Accept keeps of a species for the step bound: the
+// largest squared speed V2 of its spheres that do not turn and the largest
+// squared force F2 of those without a moment.
+type SphereMax struct{ V2, F2 float64 }
+
+// Species makes sp the species of the next spheres of a SphereAccept: mx,
+// the maxima of the species before (Cur), is written back, and it returns
+// sp's mass and its maxima so far.
+func (a *SphereAccept) Species(sp int32, mx SphereMax) (float64, SphereMax) {
+	if a.Cur >= 0 {
+		a.vmax2[a.Cur] = mx
+	}
+	a.Cur = sp
+	return a.specs[sp].mass, a.vmax2[sp]
+}
+
+// AcceptSphere is Accept's part for one kicked sphere st of mass m that
+// neither turns nor carries a moment (the rotational skip): its kinetic
+// energy ½ m |v|² added to ekin (KineticEnergy) and its gravitational
+// energy −m g·x to egrav; it returns them and |v|² (for SphereMax.Keep).
+// Small enough to be inlined in the integrator's Kick loop.
+func AcceptSphere(st *sphere.Lin, m float64, g geom.Vec3, ekin, egrav float64) (float64, float64, float64) {
+	v, x := &st.V, &st.X
+	v2 := v.X*v.X + v.Y*v.Y + v.Z*v.Z // |v|² (Norm2, written out to inline)
+	return ekin + 0.5*m*v2, egrav - m*(g.X*x.X+g.Y*x.Y+g.Z*x.Z), v2
+}
+
+// Keep returns the maxima mx with those of a sphere that neither turns nor
+// carries a moment, of squared speed v2 and force f (smoothTravelDt,
+// travelAcc: |v| + |ω|r = |v|, |F|/m + |T|R/I = |F|/m; a NaN is skipped).
+func (mx SphereMax) Keep(v2 float64, f *geom.Vec3) SphereMax {
+	if v2 > mx.V2 {
+		mx.V2 = v2
+	}
+	if f2 := f.X*f.X + f.Y*f.Y + f.Z*f.Z; f2 > mx.F2 {
+		mx.F2 = f2
+	}
+	return mx
+}
 
 // passBlock is the number of spheres the kinematics get at once in a pass:
 // a block's states (152 bytes each in two arrays, 38 KiB) stay in cache for the world's
@@ -191,80 +298,43 @@ type passPart struct {
 	found  bool // the worker's ranges found acc's ω and T all +0 (Drift)
 	travel float64
 	accR   float64 // largest |a|/R of the worker's spheres (finishRange)
-	vmax2  []specMax
+	vmax2  []SphereMax
 	_      [64]byte // keep the workers' parts on their own cache lines
 }
 
 // driftRange is Drift's pass over the spheres lo…hi−1 (sphere order),
-// block by block: the kinematics, then the forces and the list test.
+// block by block: the integrator's KickDrift, which does the kinematics,
+// the forces, the centres and the list test in one loop (SphereDrift).
 // It returns the two largest squared displacements from the reference
 // positions (when tested) and whether they are finite, and, given look,
 // whether every accepted ω and T of the range is +0 (all bits zero;
 // false without look: the looking stops at the first that is not).
 // With the rotational skip (rotSkip) it leaves the rotational states alone.
 func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
-	test, skip := s.testDrift, s.rotSkip
+	skip := s.rotSkip
 	found = look
-	finite = true
-	cur, mg := int32(-1), geom.Vec3{} // the species of the sphere before and its weight
+	d := SphereDrift{Kin: s.kin, Dt: s.dtDrift, Finite: true}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
-		trs, spec := s.tr.Slice(b0, b1), s.spec[b0:b1]
-		tr, trr := trs.L, trs.R
-		spec = spec[:len(tr)]
-		trr = trr[:len(tr)]
-		acc := s.acc.Slice(b0, b1)
+		d.Tr, d.Spec, d.Acc, d.X = s.tr.Slice(b0, b1), s.spec[b0:b1], s.acc.Slice(b0, b1), s.tr.X[b0:b1]
 		if !s.accFresh {
-			al, ar := acc.L[:len(tr)], acc.R[:len(tr)]
+			al, ar := d.Acc.L[:len(d.Spec)], d.Acc.R[:len(d.Spec)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
 				ar[i] = sphere.Rot{W: b.W, T: b.T, Q: b.Q}
 			}
 		}
+		if s.testDrift {
+			d.Ref = s.driftRef[b0:b1]
+		}
 		if skip {
-			s.kickDrift(s.kin, spec, sphere.States{L: acc.L}, sphere.States{L: tr}, s.dtDrift)
-		} else {
-			s.kickDrift(s.kin, spec, acc, trs, s.dtDrift)
-			if found {
-				found = rotZero(acc.R[:len(tr)])
-			}
+			d.Acc.R, d.Tr.R = nil, nil
+		} else if found {
+			found = rotZero(d.Acc.R[:len(d.Spec)])
 		}
-		X := s.tr.X[b0:b1]
-		X = X[:len(tr)]
-		var ref []geom.Vec3
-		if test {
-			ref = s.driftRef[b0:b1]
-			ref = ref[:len(tr)]
-		}
-		for i := range tr {
-			st := &tr[i]
-			if sp := spec[i]; sp != cur {
-				cur, mg = sp, s.specs[sp].mg
-			}
-			st.F = mg
-			if !skip {
-				trr[i].T = geom.Vec3{}
-			}
-			X[i] = st.X // the kernels' copy (Flat.X)
-			if !test {
-				continue
-			}
-			x, p := st.X, ref[i]
-			dx, dy, dz := x.X-p.X, x.Y-p.Y, x.Z-p.Z
-			d := dx*dx + dy*dy + dz*dz
-			if !(d <= math.MaxFloat64) {
-				finite = false
-			}
-			if d > d2 {
-				if d > d1 {
-					d1, d2 = d, d1
-				} else {
-					d2 = d
-				}
-			}
-		}
+		s.kickDrift(&d)
 	}
-	return d1, d2, finite, found
+	return d.D1, d.D2, d.Finite, found
 }
 
 // rotZero reports whether every ω and T of rs is +0: all their bits zero
@@ -405,7 +475,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			}
 			for i, v := range r.vmax2 {
 				m := &s.vmax2[i]
-				m.v2, m.f2 = max(m.v2, v.v2), max(m.f2, v.f2)
+				m.V2, m.F2 = max(m.V2, v.V2), max(m.F2, v.F2)
 			}
 		}
 	default:
@@ -434,22 +504,17 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 		}
 	}
 	for i, m := range s.vmax2 {
-		if vr := math.Sqrt(m.v2); vr > 0 {
+		if vr := math.Sqrt(m.V2); vr > 0 {
 			travel = min(travel, ApproachDt(0.05*s.rep[i].R, vr, 0)) // smoothTravelDt
 		}
 		// travelAcc of the species' spheres without a moment: |F|/m is
 		// monotone in |F|², so its largest is that of the largest |F|².
-		if a := math.Sqrt(m.f2) * s.kin[i].InvM; a > 0 {
+		if a := math.Sqrt(m.F2) * s.kin[i].InvM; a > 0 {
 			accR = max(accR, a/s.specs[i].r)
 		}
 	}
 	return ekin, egrav, min(travel, accTravelDt(accR))
 }
-
-// specMax is what finishRange keeps of a species for the step bound: the
-// largest squared speed of its spheres that do not turn and the largest
-// squared force of those without a moment.
-type specMax struct{ v2, f2 float64 }
 
 // finishRange is finish's work on spheres lo…hi−1 (sphere order): their
 // energies summed from zero, the smallest travel bound of the spheres that
@@ -457,7 +522,7 @@ type specMax struct{ v2, f2 float64 }
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
 // species' other spheres and the largest squared force of each species'
 // spheres without a moment (into vmax2, for finish to take their bounds).
-func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel, accR float64) {
+func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, travel, accR float64) {
 	rare := finishRare{travel: math.Inf(1)}
 	lazy := s.lazy
 	g := s.w.Gravity
@@ -467,16 +532,27 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 	// and at the end (the same comparisons in the same order).
 	cur := int32(-1)
 	var m float64
-	var vm specMax
+	var vm SphereMax
+	a := SphereAccept{Kin: s.kin, H: s.hFinish, G: g, Cur: -1, specs: s.specs, vmax2: vmax2}
+	if s.rotOff {
+		// The rotational skip: the kick and the sums in the integrator's
+		// loop (SphereAccept, AcceptSphere), ω = T = 0: no turning, no moment.
+		for b0 := lo; b0 < hi; b0 += passBlock {
+			b1 := min(b0+passBlock, hi)
+			a.Spec, a.Tr = s.spec[b0:b1], sphere.States{L: s.tr.L[b0:b1]}
+			s.kick(&a)
+		}
+		if a.Cur >= 0 {
+			vmax2[a.Cur] = a.Max
+		}
+		return a.Ekin, a.Egrav, rare.travel, rare.accR
+	}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		spec, trs := s.spec[b0:b1], s.tr.Slice(b0, b1)
-		if s.rotOff {
-			ekin, egrav = s.finishStill(trs.L[:len(spec)], spec, &cur, &m, &vm, vmax2, ekin, egrav)
-			continue
-		}
 		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
-		s.kick(s.kin, spec, trs, s.hFinish)
+		a.Spec, a.Tr = spec, trs
+		s.kick(&a)
 		if !lazy {
 			for i, b := range s.body[b0:b1] {
 				st, ro := &tr[i], &trr[i]
@@ -495,17 +571,17 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 			ke := 0.5 * m * v2 // KineticEnergy
 			if w2 := ro.W.Norm2(); w2 != 0 {
 				ke = s.finishTurning(ro, sp, v2, ke, &rare)
-			} else if v2 > vm.v2 {
+			} else if v2 > vm.V2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
-				vm.v2 = v2
+				vm.V2 = v2
 			}
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
 			if t2 := ro.T.Norm2(); t2 != 0 {
 				s.finishMoment(st, sp, t2, &rare)
-			} else if f2 := st.F.Norm2(); f2 > vm.f2 {
-				vm.f2 = f2
+			} else if f2 := st.F.Norm2(); f2 > vm.F2 {
+				vm.F2 = f2
 			}
 			ekin += ke
 			egrav -= m * g.Dot(st.X)
@@ -515,38 +591,6 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []specMax) (ekin, egrav, travel,
 		vmax2[cur] = vm
 	}
 	return ekin, egrav, rare.travel, rare.accR
-}
-
-// finishStill is finishRange's work on a block of spheres (translational
-// trial states tr, species spec) under the rotational skip (rotOff: lazy
-// bodies, every ω and T +0): the kick of the velocities alone and the
-// loop of finishRange with ω = T = 0 (no turning, no moment), the same
-// sums and maxima; cur, m, vm are finishRange's species before.
-func (s *Spheres) finishStill(tr []sphere.Lin, spec []int32, cur *int32, m *float64, vm *specMax, vmax2 []specMax, ekin, egrav float64) (float64, float64) {
-	s.kick(s.kin, spec, sphere.States{L: tr}, s.hFinish)
-	g := s.w.Gravity
-	c, mass, v := *cur, *m, *vm
-	for i, sp := range spec {
-		st := &tr[i]
-		if sp != c {
-			if c >= 0 {
-				vmax2[c] = v
-			}
-			c, mass, v = sp, s.specs[sp].mass, vmax2[sp]
-		}
-		v2 := st.V.Norm2()
-		ke := 0.5 * mass * v2 // KineticEnergy
-		if v2 > v.v2 {
-			v.v2 = v2
-		}
-		if f2 := st.F.Norm2(); f2 > v.f2 {
-			v.f2 = f2
-		}
-		ekin += ke
-		egrav -= mass * g.Dot(st.X)
-	}
-	*cur, *m, *vm = c, mass, v
-	return ekin, egrav
 }
 
 // finishRare is what finishRange's spheres that turn or carry a moment
