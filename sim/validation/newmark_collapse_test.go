@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -62,7 +63,11 @@ func runCollapse(t *testing.T, span float64, auditEvery int, sets ...string) col
 	start := time.Now()
 	crit, nc := 0.0, 0
 	r.exCritMin = math.Inf(1)
-	advance(t, we, t0+span, func() bool {
+	exSpan := span
+	if collapseNoExplicit {
+		exSpan = 1e-6 // one step: newmark's counts alone
+	}
+	advance(t, we, t0+exSpan, func() bool {
 		if c := criticalDt(we); !math.IsInf(c, 1) {
 			crit += c
 			nc++
@@ -70,12 +75,15 @@ func runCollapse(t *testing.T, span float64, auditEvery int, sets ...string) col
 		}
 		return false
 	})
-	r.exWall = time.Since(start).Seconds() / span
-	r.exMean = span / float64(we.Steps-n0)
+	r.exWall = time.Since(start).Seconds() / exSpan
+	r.exMean = exSpan / float64(we.Steps-n0)
 	r.exCrit = crit / float64(max(nc, 1))
 
 	w := collapseWorld(t, sets...)
 	nm := integrate.NewNewmark()
+	if collapseTune != nil {
+		collapseTune(nm)
+	}
 	w.Integrator = nm
 	w.Settings.DtMax = newmarkDtMax
 	n0 = w.Steps
@@ -107,7 +115,8 @@ func runCollapse(t *testing.T, span float64, auditEvery int, sets ...string) col
 	t.Logf("  %d attempts, %.2f Newton and %.1f GMRES iterations per attempt; rejected %d (stall %d, max-iter %d, line search %d, predictor %d, night owls %d, step size %d with %d swept crossings, energy %d); RejectedBy %v",
 		c.Attempts, float64(c.NewtonIters)/float64(c.Attempts), float64(c.LinearIters)/float64(c.Attempts),
 		c.Rejected(), c.Stall, c.MaxIter, c.LineSearch, c.Predictor, c.NightOwl, c.Guard+c.Located, c.Crossings, c.Energy, r.stats.RejectedBy)
-	t.Logf("  %d of %d steps sized by the crossing guard's prediction", c.ApproachLimited, r.steps)
+	t.Logf("  %d of %d steps sized by the crossing guard's prediction; %d Newton iterations, %d GMRES iterations, %d tangents, %d full evaluations (detection)",
+		c.ApproachLimited, r.steps, c.NewtonIters, c.LinearIters, c.Tangents, r.stats.Profile.Evaluations)
 	if auditEvery > 0 {
 		t.Logf("  audit: %d of %d audited states with penetrating pairs", r.violations, r.audited)
 	}
@@ -172,5 +181,59 @@ func TestNewmarkCollapseRatio(t *testing.T) {
 		sets = strings.Split(v, ";")
 	}
 	every, _ := strconv.Atoi(os.Getenv("GRAINLAB_NEWMARK_AUDIT"))
+	if v := os.Getenv("GRAINLAB_NEWMARK_PARAMS"); v != "" {
+		tune, err := newmarkParams(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		collapseTune = tune
+		defer func() { collapseTune = nil }()
+	}
+	if os.Getenv("GRAINLAB_NEWMARK_NOEXPLICIT") != "" {
+		collapseNoExplicit = true
+		defer func() { collapseNoExplicit = false }()
+	}
 	runCollapse(t, span, every, sets...)
+}
+
+// collapseTune, when not nil, adjusts runCollapse's newmark integrator
+// (TestNewmarkCollapseRatio's GRAINLAB_NEWMARK_PARAMS).
+var collapseTune func(*integrate.Newmark)
+
+// collapseNoExplicit (GRAINLAB_NEWMARK_NOEXPLICIT) skips runCollapse's
+// explicit run beyond one step, for newmark's counts alone.
+var collapseNoExplicit bool
+
+// newmarkParams parses "tol=1e-6;grow_iters=6;shrink_iters=10" into a
+// function that sets those fields of a Newmark (the step controller's and
+// Newton's knobs that are not scene keys).
+func newmarkParams(spec string) (func(*integrate.Newmark), error) {
+	var sets []func(*integrate.Newmark)
+	for _, kv := range strings.Split(spec, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return nil, fmt.Errorf("GRAINLAB_NEWMARK_PARAMS: %q is not key=value", kv)
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("GRAINLAB_NEWMARK_PARAMS: %s: %v", k, err)
+		}
+		switch k {
+		case "tol":
+			sets = append(sets, func(n *integrate.Newmark) { n.Tol = x })
+		case "grow_iters":
+			sets = append(sets, func(n *integrate.Newmark) { n.GrowIters = int(x) })
+		case "shrink_iters":
+			sets = append(sets, func(n *integrate.Newmark) { n.ShrinkIters = int(x) })
+		case "reuse_below":
+			sets = append(sets, func(n *integrate.Newmark) { n.ReuseBelow = x })
+		default:
+			return nil, fmt.Errorf("GRAINLAB_NEWMARK_PARAMS: unknown key %q (tol, grow_iters, shrink_iters, reuse_below)", k)
+		}
+	}
+	return func(n *integrate.Newmark) {
+		for _, f := range sets {
+			f(n)
+		}
+	}, nil
 }
