@@ -83,7 +83,7 @@ func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	setGC(SteppingGCPercent) // the deferred call puts back the setting before bench
+	setGC(steppingGCPercent()) // the deferred call puts back the setting before bench
 	w := s.World
 	r := &BenchResult{Scene: s.Spec.Name, Workers: w.Settings.Workers}
 	for _, b := range w.Bodies {

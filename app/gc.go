@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
 // The garbage collector's GOGC in `grainlab run` and `grainlab bench` (Go's
@@ -15,11 +16,30 @@ import (
 // world holds. Measured at 10⁶ spheres (docs/performance.md, "Session 9:
 // memory per sphere"): set-up at 50 costs no more CPU than at 100 and
 // peaks 150–220 MB lower; 25 took 0.3 CPU-s more at set-up, but costs
-// nothing measurable while stepping.
+// nothing measurable while stepping. A world whose live heap after set-up
+// is LargeHeap or more steps at LargeSteppingGCPercent: at 10⁵ spheres
+// (~100 MiB live) the peak RSS of `make bench-lammps` falls from ~137 to
+// ~125 MB for ~16 ms more collection CPU over 500 steps of ~3.3 s
+// (docs/performance.md, "Session 15: memory per sphere"); smaller worlds
+// (the collapse: ~8 MiB) keep 25.
 const (
-	SetupGCPercent    = 50 // while a scene is loaded and its world started
-	SteppingGCPercent = 25 // while the loaded world steps
+	SetupGCPercent         = 50       // while a scene is loaded and its world started
+	SteppingGCPercent      = 25       // while the loaded world steps
+	LargeSteppingGCPercent = 10       // while a world of LargeHeap or more steps
+	LargeHeap              = 64 << 20 // live heap bytes after set-up from which a world is large
 )
+
+// steppingGCPercent returns the GOGC for stepping the world just loaded:
+// SteppingGCPercent, or LargeSteppingGCPercent when the live heap of the
+// last collection (the set-up's) is LargeHeap or more.
+func steppingGCPercent() int {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() >= LargeHeap {
+		return LargeSteppingGCPercent
+	}
+	return SteppingGCPercent
+}
 
 // setGC sets GOGC to percent unless the user chose one (the GOGC environment
 // variable), and returns the function that puts back the setting before.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -27,5 +28,25 @@ func TestSetGC(t *testing.T) {
 	setGC(SteppingGCPercent)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("setGC changed GOGC although the GOGC variable is set: %d", got)
+	}
+}
+
+// A world whose live heap after set-up is LargeHeap or more steps at
+// LargeSteppingGCPercent, a smaller one at SteppingGCPercent (the live heap
+// of the last collection decides).
+func TestSteppingGCPercent(t *testing.T) {
+	runtime.GC()
+	if got := steppingGCPercent(); got != SteppingGCPercent {
+		t.Errorf("small heap: stepping GOGC %d, want %d", got, SteppingGCPercent)
+	}
+	big := make([]byte, LargeHeap+(8<<20))
+	runtime.GC()
+	if got := steppingGCPercent(); got != LargeSteppingGCPercent {
+		t.Errorf("live heap ≥ %d MiB: stepping GOGC %d, want %d", LargeHeap>>20, got, LargeSteppingGCPercent)
+	}
+	runtime.KeepAlive(big)
+	runtime.GC()
+	if got := steppingGCPercent(); got != SteppingGCPercent {
+		t.Errorf("after the large heap is gone: stepping GOGC %d, want %d", got, SteppingGCPercent)
 	}
 }

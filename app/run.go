@@ -127,7 +127,7 @@ func Run(o Options, c RunConfig, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab:", err)
 		return ExitFor(err)
 	}
-	setGC(SteppingGCPercent) // the deferred call puts back the setting before Run
+	setGC(steppingGCPercent()) // the deferred call puts back the setting before Run
 	for _, n := range s.Notes {
 		fmt.Fprintf(stderr, "grainlab: note: %s: %s\n", o.Restart, n)
 	}

@@ -80,6 +80,12 @@ func (b *Body) rec() *props { return b.p }
 // properties cannot be read).
 func (b *Body) Made() bool { return b.p != nil }
 
+// SameRecord reports whether b and a share one shape and mass record (bodies
+// of one species from one constructor or generator): then every accessor of
+// the record (Poly, SQ, RVol, Density, Mass, InvMass, IBody, IBodyInv,
+// Group) gives both the same bits.
+func (b *Body) SameRecord(a *Body) bool { return b.p == a.p }
+
 // Poly returns the polyhedron of a Polyhedral body in the body frame (origin =
 // centre of mass), nil otherwise.
 func (b *Body) Poly() *shape.Polyhedron { return b.rec().poly }

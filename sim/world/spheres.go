@@ -389,10 +389,19 @@ func (s *Spheres) build() {
 		mat      int
 	}
 	specs := map[specKey]int32{}
+	var last *body.Body // the previous sphere, of species lastID
+	var lastID int32
 	for k, b := range s.body {
 		s.r[k] = b.R
 		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
+		// A generator's spheres share their record, so the species is
+		// mostly the previous sphere's: the same record, R and material
+		// give the same key (no hash of a Mat3 a sphere).
+		if last != nil && b.SameRecord(last) && b.R == last.R && b.Material == last.Material {
+			s.spec[k] = lastID
+			continue
+		}
 		key := specKey{b.R, b.Mass(), b.InvMass(), [3]float64{b.IBodyInv()[0][0], b.IBodyInv()[1][1], b.IBodyInv()[2][2]}, b.IBody(), b.Material}
 		id, ok := specs[key]
 		if !ok {
@@ -400,7 +409,7 @@ func (s *Spheres) build() {
 			specs[key] = id
 			s.rep = append(s.rep, b)
 		}
-		s.spec[k] = id
+		s.spec[k], last, lastID = id, b, id
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)

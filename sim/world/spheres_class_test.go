@@ -84,3 +84,65 @@ func TestSpherePathPairClasses(t *testing.T) {
 		})
 	}
 }
+
+// The sphere path's species: spheres share one iff their radius, mass
+// properties and material agree, whether or not the previous sphere shares
+// their record (the build takes a sphere's species from the previous one
+// when both have one record, R and material). 60 spheres of one generator
+// (one record) whose R alternates in runs of 1, 2 and 3 between two values,
+// and a run whose material differs.
+func TestSphereSpeciesByKey(t *testing.T) {
+	s, err := scene.LoadBuiltin("sphere-box-soft", "generators.s.count=60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := scene.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spheres []*body.Body
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			spheres = append(spheres, b)
+		}
+	}
+	other := w.Material("other") // the default pair's contact parameters
+	type key struct {
+		r   float64
+		mat int
+	}
+	r0 := spheres[0].R
+	for k, b := range spheres {
+		if !b.SameRecord(spheres[0]) {
+			t.Fatalf("sphere %d: not the generator's shared record", k)
+		}
+		if (k%6 == 1) || (k%6 >= 4) { // runs of 1, 2 and 3 at the smaller R
+			b.R = r0 * 0.99
+		}
+		if k >= 50 && k < 53 {
+			b.Material = other
+		}
+	}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	spec := world.SphereSpecies(w)
+	if len(spec) != len(spheres) {
+		t.Fatalf("%d species for %d spheres", len(spec), len(spheres))
+	}
+	of := map[key]int32{}
+	ids := map[int32]key{}
+	for k, b := range spheres {
+		kk := key{b.R, b.Material}
+		if id, ok := of[kk]; ok && id != spec[k] {
+			t.Errorf("sphere %d (R %g, material %d): species %d, an equal sphere's %d", k, b.R, b.Material, spec[k], id)
+		}
+		if o, ok := ids[spec[k]]; ok && o != kk {
+			t.Errorf("sphere %d (R %g, material %d): species %d, which holds R %g, material %d", k, b.R, b.Material, spec[k], o.r, o.mat)
+		}
+		of[kk], ids[spec[k]] = spec[k], kk
+	}
+	if len(ids) != 4 { // two radii × two materials
+		t.Errorf("%d species, want 4", len(ids))
+	}
+}

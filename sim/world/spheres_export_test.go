@@ -96,3 +96,16 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 	}
 	return len(s.slots), deep, nil
 }
+
+// SphereSpecies returns the species of each sphere of w's sphere path, in
+// body order (tests).
+func SphereSpecies(w *World) []int32 {
+	s := w.Spheres()
+	out := make([]int32, 0, len(s.body))
+	for i := range w.Bodies {
+		if k := s.sidx[i]; k >= 0 {
+			out = append(out, s.spec[k])
+		}
+	}
+	return out
+}
