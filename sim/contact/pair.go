@@ -927,14 +927,16 @@ func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
 	return out
 }
 
-// edgeEdges solves the listed edge–edge pairs ee (edge of a, edge of b)
+// edgeEdgesGo solves the listed edge–edge pairs ee (edge of a, edge of b)
 // whose build distance dee is below lim (Detect's skip), in list order,
 // each by S0 Appendix eq. 67–69: EdgeEdge written out on scalars in one
 // loop (the edges and world vertices of both bodies read once, no call per
 // pair), each rejection as soon as its inputs are known — parallel edges,
 // then ζ_A, then ζ_B outside (−1, 1), then the gap — with the same
-// operations in the same order as EdgeEdge, so the same bits.
-func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact {
+// operations in the same order as EdgeEdge, so the same bits. It is
+// edgeEdges (edge_amd64.go runs this loop in SSE2 assembly, edge_amd64.s,
+// the same operations in the same order; edge_other.go calls this).
+func edgeEdgesGo(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact {
 	edA, edB, va, vb := a.Poly.Edges, b.Poly.Edges, a.V, b.V
 	dee = dee[:len(ee)]
 	g2 := gbar * gbar
