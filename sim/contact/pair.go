@@ -868,8 +868,8 @@ func find(cs []Contact, k Key) *Contact {
 // swap says p is body B of the pair.
 func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []Contact) []Contact {
 	f := &q.Poly.Faces[fi]
-	f1 := q.V[f.V[0]]
-	x := p.V[vi]
+	f1 := &q.V[f.V[0]]
+	x := &p.V[vi]
 	// The signed distance above the face plane, x.Sub(f1).Dot(q.FaceNormal(fi))
 	// with FaceNormal's geom.Mat3.MulV written out through a pointer (the
 	// same operations in the same order, so the same bits): MulV does not
@@ -882,8 +882,9 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d >= gbar || d <= -gbar {
 		return out
 	}
-	_, _, proj, ok := VertexFace(x, f1, q.V[f.V[1]], q.V[f.V[2]])
-	if !ok {
+	// VertexFace's projection (vfProject: on amd64 in SSE2 assembly).
+	var proj geom.Vec3
+	if !vfProject(x, f1, &q.V[f.V[1]], &q.V[f.V[2]], &proj) {
 		return out
 	}
 	k := Key{Kind: snap.VF, Swap: swap, FA: vi, FB: fi}
@@ -893,11 +894,11 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d <= 0 {
 		// Behind the face: only meaningful as a flip of an existing contact.
 		if find(prev, k) != nil {
-			out = mk(out, k, x, proj, swap, true)
+			out = mk(out, k, *x, proj, swap, true)
 		}
 		return out
 	}
-	return mk(out, k, x, proj, swap, false)
+	return mk(out, k, *x, proj, swap, false)
 }
 
 // mk appends to out the contact of key k from the point xp on the "vertex"
