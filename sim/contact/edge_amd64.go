@@ -37,7 +37,7 @@ var (
 // returns the number m written and next = len(ee) at the list's end, or
 // next < len(ee) at an accepted entry for which out has no room (then
 // len(out)+m = cap(out)) or at an entry whose edge or vertex index is out
-// of range (not solved; then len(out)+m < cap(out)). a.Poly and b.Poly
+// of range (not solved; then len(out)+m < cap(out); edgeEdges panics). a.Poly and b.Poly
 // are not nil; len(dee) ≥ len(ee).
 //
 //go:noescape
@@ -62,9 +62,12 @@ func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out
 			break
 		}
 		if len(out) < cap(out) {
-			// An index out of range: the Go loop from there (it
-			// panics as before).
-			return edgeEdgesGo(a, b, ee[next:], dee[next:], lim, gbar, out)
+			// An index out of range at entry next: Go's index
+			// expressions panic there.
+			p := ee[next]
+			e, f := &a.Poly.Edges[p[0]], &b.Poly.Edges[p[1]]
+			_, _, _, _ = a.V[e.V[0]], a.V[e.V[1]], b.V[f.V[0]], b.V[f.V[1]]
+			panic("contact: eeSSE2 stopped at an entry in range")
 		}
 		out = append(out, Contact{})[:len(out)] // room for entry next
 		k = next

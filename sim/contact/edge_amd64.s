@@ -79,7 +79,7 @@ TEXT ·eeSSE2(SB), NOSPLIT, $128-128
 	IMUL3Q $240, AX, R8
 	ADDQ out_base+88(FP), R8
 	XORQ R13, R13
-	MOVQ $-1, R9
+	MOVQ $0x100000000, R9 // no sign-extended int32: A's edge is read first
 
 loop:
 	CMPQ CX, DX

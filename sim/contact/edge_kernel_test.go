@@ -202,7 +202,7 @@ func TestEdgeEdgesAsmMatchesGo(t *testing.T) {
 // the entry to the Go loop), after the same contacts before it.
 func TestEdgeEdgesAsmBadIndex(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	for c := 0; c < 5; c++ {
+	for c := 0; c < 6; c++ {
 		a, b := eeRandBodies(r, 0)
 		ee, dee := eeRandList(r, len(a.Poly.Edges), len(b.Poly.Edges), 10)
 		k := len(ee) / 2
@@ -217,6 +217,12 @@ func TestEdgeEdgesAsmBadIndex(t *testing.T) {
 			b.Poly.Edges[ee[k][1]].V[0] = -3
 		case 4:
 			b.Poly.Edges[ee[k][1]].V[1] = int32(len(b.V) + 7)
+		case 5: // −1 after another A edge (the Go loop's first "last")
+			if k == 0 {
+				t.Fatal("case 5 needs a list of two entries or more")
+			}
+			ee[k][0] = -1
+			ee[0][0], dee[0] = 0, 0
 		}
 		dee[k] = 0
 		run := func(f func(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact) (out []Contact, panicked bool) {
