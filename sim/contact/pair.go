@@ -882,10 +882,18 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d >= gbar || d <= -gbar {
 		return out
 	}
-	// VertexFace's projection (vfProject: on amd64 in SSE2 assembly).
+	// VertexFace's projection: vfSolve (on amd64 in SSE2 assembly)
+	// decides but for the tie band and NaNs, where VertexFace runs.
 	var proj geom.Vec3
-	if !vfProject(x, f1, &q.V[f.V[1]], &q.V[f.V[2]], &proj) {
+	f2, f3 := &q.V[f.V[1]], &q.V[f.V[2]]
+	switch vfSolve(x, f1, f2, f3, &proj) {
+	case 0:
 		return out
+	case 2:
+		var ok bool
+		if _, _, proj, ok = VertexFace(*x, *f1, *f2, *f3); !ok {
+			return out
+		}
 	}
 	k := Key{Kind: snap.VF, Swap: swap, FA: vi, FB: fi}
 	if swap {

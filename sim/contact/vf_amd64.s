@@ -2,7 +2,7 @@
 
 #include "textflag.h"
 
-// func vfSSE2(x, f1, f2, f3, p *geom.Vec3) (state int)
+// func vfSolve(x, f1, f2, f3, p *geom.Vec3) (state int)
 //
 // VertexFace (degen.go) on scalar SSE2 up to its early accept, S0
 // Appendix eq. 64–66, every operation and its order as the Go expressions
@@ -34,7 +34,7 @@ GLOBL vfmptol<>(SB), RODATA|NOPTR, $8
 	op    off(A), X \
 	MULSD vfhalf<>(SB), X
 
-TEXT ·vfSSE2(SB), NOSPLIT, $24-48
+TEXT ·vfSolve(SB), NOSPLIT, $24-48
 	MOVQ x+0(FP), AX
 	MOVQ f1+8(FP), BX
 	MOVQ f2+16(FP), CX

@@ -8,8 +8,22 @@ import (
 	"grainlab/sim/geom"
 )
 
-// TestVFProjectMatchesVertexFace runs vfProject (on amd64 the SSE2
-// assembly of vf_amd64.s) and VertexFace on the same random and degenerate
+// vfProject is vertexFace's use of vfSolve: VertexFace's p and ok (p
+// meaningless when ok is false).
+func vfProject(x, f1, f2, f3, p *geom.Vec3) bool {
+	switch vfSolve(x, f1, f2, f3, p) {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	_, _, q, ok := VertexFace(*x, *f1, *f2, *f3)
+	*p = q
+	return ok
+}
+
+// TestVFProjectMatchesVertexFace runs vfSolve (on amd64 the SSE2
+// assembly of vf_amd64.s) as vertexFace does and VertexFace on the same random and degenerate
 // inputs — triangles of order 1, slivers (a corner on the opposite edge's
 // line, two corners equal), projections on an edge or at a corner (the
 // tie band), within a few ParamTol of an edge's band on either side, far outside, coordinates NaN, ±Inf, ±0, denormal, huge, tiny

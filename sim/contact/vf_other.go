@@ -4,12 +4,7 @@ package contact
 
 import "grainlab/sim/geom"
 
-// vfProject is VertexFace's projection p and ok (p is meaningless when ok
-// is false; on amd64 below GOAMD64=v3 in SSE2 assembly, vf_amd64.s).
-func vfProject(x, f1, f2, f3, p *geom.Vec3) bool {
-	_, _, q, ok := VertexFace(*x, *f1, *f2, *f3)
-	if ok {
-		*p = q
-	}
-	return ok
-}
+// vfSolve leaves every projection to VertexFace (state 2; on amd64 below
+// GOAMD64=v3 it is VertexFace but for the tie rule in SSE2 assembly,
+// vf_amd64.s).
+func vfSolve(x, f1, f2, f3, p *geom.Vec3) (state int) { return 2 }
