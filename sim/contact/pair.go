@@ -868,8 +868,8 @@ func find(cs []Contact, k Key) *Contact {
 // swap says p is body B of the pair.
 func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []Contact) []Contact {
 	f := &q.Poly.Faces[fi]
-	f1 := q.V[f.V[0]]
-	x := p.V[vi]
+	f1 := &q.V[f.V[0]]
+	x := &p.V[vi]
 	// The signed distance above the face plane, x.Sub(f1).Dot(q.FaceNormal(fi))
 	// with FaceNormal's geom.Mat3.MulV written out through a pointer (the
 	// same operations in the same order, so the same bits): MulV does not
@@ -882,9 +882,18 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d >= gbar || d <= -gbar {
 		return out
 	}
-	_, _, proj, ok := VertexFace(x, f1, q.V[f.V[1]], q.V[f.V[2]])
-	if !ok {
+	// VertexFace's projection: vfSolve (on amd64 in SSE2 assembly)
+	// decides but for the tie band and NaNs, where VertexFace runs.
+	var proj geom.Vec3
+	f2, f3 := &q.V[f.V[1]], &q.V[f.V[2]]
+	switch vfSolve(x, f1, f2, f3, &proj) {
+	case 0:
 		return out
+	case 2:
+		var ok bool
+		if _, _, proj, ok = VertexFace(*x, *f1, *f2, *f3); !ok {
+			return out
+		}
 	}
 	k := Key{Kind: snap.VF, Swap: swap, FA: vi, FB: fi}
 	if swap {
@@ -893,11 +902,11 @@ func vertexFace(p, q *Posed, vi, fi int32, swap bool, gbar float64, prev, out []
 	if d <= 0 {
 		// Behind the face: only meaningful as a flip of an existing contact.
 		if find(prev, k) != nil {
-			out = mk(out, k, x, proj, swap, true)
+			out = mk(out, k, *x, proj, swap, true)
 		}
 		return out
 	}
-	return mk(out, k, x, proj, swap, false)
+	return mk(out, k, *x, proj, swap, false)
 }
 
 // mk appends to out the contact of key k from the point xp on the "vertex"
@@ -927,14 +936,16 @@ func mk(out []Contact, k Key, xp, xq geom.Vec3, swap, flip bool) []Contact {
 	return out
 }
 
-// edgeEdges solves the listed edge–edge pairs ee (edge of a, edge of b)
+// edgeEdgesGo solves the listed edge–edge pairs ee (edge of a, edge of b)
 // whose build distance dee is below lim (Detect's skip), in list order,
 // each by S0 Appendix eq. 67–69: EdgeEdge written out on scalars in one
 // loop (the edges and world vertices of both bodies read once, no call per
 // pair), each rejection as soon as its inputs are known — parallel edges,
 // then ζ_A, then ζ_B outside (−1, 1), then the gap — with the same
-// operations in the same order as EdgeEdge, so the same bits.
-func edgeEdges(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact {
+// operations in the same order as EdgeEdge, so the same bits. It is
+// edgeEdges (edge_amd64.go runs this loop in SSE2 assembly, edge_amd64.s,
+// the same operations in the same order; edge_other.go calls this).
+func edgeEdgesGo(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact {
 	edA, edB, va, vb := a.Poly.Edges, b.Poly.Edges, a.V, b.V
 	dee = dee[:len(ee)]
 	g2 := gbar * gbar
