@@ -22,9 +22,14 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(shape.Edge{}.V)]
 	_ = [1]struct{}{}[unsafe.Sizeof(geom.Vec3{})-24]
 	_ = [1]struct{}{}[unsafe.Sizeof(Contact{})-240]
-	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.Key.Kind)]
-	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.Key.FA)-4]
-	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.Key.FB)-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.Kind)] // promoted names: offsets within Contact (review r3)
+	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.FA)-4]
+	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.FB)-8]
+	// The tolerances written as constants in edge_amd64.s and vf_amd64.s
+	// (eetol, vftol, vfptol, vfmptol: 1e-12): a changed value fails to
+	// compile here (constant arithmetic is exact).
+	_ = [1]struct{}{}[degenParallelTol*1e12-1]
+	_ = [1]struct{}{}[ParamTol*1e12-1]
 	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.PA)-16]
 	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.PB)-40]
 	_ = [1]struct{}{}[unsafe.Offsetof(Contact{}.N)-64]

@@ -272,3 +272,26 @@ func TestContactHasNoPointers(t *testing.T) {
 	}
 	walk(reflect.TypeOf(Contact{}))
 }
+
+// Review r3 (session 15): an A-edge index −1 in the first solved entry
+// panics in the assembly and in the Go loop alike (the Go loop's
+// remembered edge starts outside int32's range; before, it matched −1,
+// computed with zeros and rejected the pair). It fails with last :=
+// int32(-1).
+func TestEdgeEdgesFirstEntryMinusOne(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	a, b := eeRandBodies(r, 0)
+	ee := [][2]int32{{-1, 0}, {0, 0}}
+	dee := []float64{0, 0}
+	run := func(f func(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, out []Contact) []Contact) (panicked bool) {
+		defer func() { panicked = recover() != nil }()
+		f(a, b, ee, dee, 10, 3, make([]Contact, 0, 8))
+		return false
+	}
+	if pGo := run(edgeEdgesGo); !pGo {
+		t.Error("edge −1 at the first entry: edgeEdgesGo does not panic")
+	}
+	if pAsm := run(edgeEdges); !pAsm {
+		t.Error("edge −1 at the first entry: edgeEdges does not panic")
+	}
+}

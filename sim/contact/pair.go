@@ -952,14 +952,16 @@ func edgeEdgesGo(a, b *Posed, ee [][2]int32, dee []float64, lim, gbar float64, o
 	// A's edge of the last pair solved: the lists run A's edges in the
 	// outer loop (listEE), so consecutive pairs often share it and its
 	// half-edge t_A, |t_A|² and midpoint b_A are reused (the same values).
-	last := int32(-1)
+	// It starts outside int32's range, so the first solved entry always
+	// reads its edge (an index −1 panics there, as in edge_amd64.s).
+	last := int64(math.MinInt64)
 	var tax, tay, taz, aa, cax, cay, caz float64
 	for k, p := range ee {
 		if !(dee[k] < lim) {
 			continue
 		}
-		if p[0] != last {
-			last = p[0]
+		if int64(p[0]) != last {
+			last = int64(p[0])
 			e := &edA[p[0]]
 			a1, a2 := &va[e.V[0]], &va[e.V[1]]
 			// t_A = half the edge, b_A its midpoint, S0 eq. (68) (Vec3.Sub, Add, Scale(0.5)).
