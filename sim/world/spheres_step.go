@@ -638,7 +638,10 @@ func (s *Spheres) wrOf(st *sphere.Rot, sp int32) float64 {
 // sphere path's accepted state lives in its flat arrays and the movable
 // bodies lag behind it: a caller that reads or writes a body (its state,
 // forces, a snapshot, an event, another integrator) must call SyncBodies
-// first. Turning it off syncs. Results are the same bits either way.
+// first. Turning it off syncs. Results are the same bits either way on builds
+// that do not fuse multiply–adds (the default amd64 build); on FMA builds
+// (GOAMD64=v3, arm64) the compiler may fuse the lazy and the eager
+// paths' kicks and energy sums differently (review r1, session 15).
 func (w *World) SetLazyBodies(on bool) {
 	if w.sph == nil {
 		if !on {
