@@ -40,13 +40,7 @@ func TestSphereWorldLiveBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := scene.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := integrate.Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w := startBuilt(t, s)
 	if _, err := integrate.AdvanceStats(w, 0.002, func() bool { return false }); err != nil {
 		t.Fatal(err)
 	}

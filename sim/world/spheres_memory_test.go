@@ -22,13 +22,7 @@ func TestSpherePathArraysSized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := scene.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := integrate.Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w := startBuilt(t, s)
 	check := func(when string) {
 		t.Helper()
 		n, lo, hi, spares, _ := world.SphereArrays(w)

@@ -3,7 +3,6 @@ package world_test
 import (
 	"testing"
 
-	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
 	"grainlab/sim/world"
 )
@@ -23,13 +22,7 @@ func TestSphereSlotsByDefinition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := scene.Build(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := integrate.Start(w); err != nil {
-			t.Fatal(err)
-		}
+		w := startBuilt(t, s)
 		most, deep, shallow := 0, 0, 0
 		for step := range 2000 {
 			if _, err := w.Integrator.Step(w, 1); err != nil {

@@ -25,13 +25,7 @@ func TestSphereSpeciesShortcutMatchesKeyMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := scene.Build(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := integrate.Start(w); err != nil {
-		t.Fatal(err)
-	}
+	w := startBuilt(t, s)
 	check := func(when string) {
 		type key struct {
 			r, m, im float64

@@ -135,3 +135,16 @@ func TestStableDtBelowRandomStates(t *testing.T) {
 		}
 	}
 }
+
+// startBuilt builds scene s and starts its integrator.
+func startBuilt(t *testing.T, s *scene.Spec) *world.World {
+	t.Helper()
+	w, err := scene.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
