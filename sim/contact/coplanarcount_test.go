@@ -65,12 +65,7 @@ func TestDetectCoplanarFaceCount(t *testing.T) {
 	for trial := 0; trial < 50; trial++ {
 		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 		R := q.Mat()
-		low := boxA.Verts[0]
-		for _, v := range boxA.Verts {
-			if R.MulV(v).Z < R.MulV(low).Z {
-				low = v
-			}
-		}
+		low := lowestVertex(R, boxA.Verts) // A's lowest vertex in this orientation
 		// h above the diagonal, δ towards the flat triangle: the projection
 		// lies δ inside the flat triangle and ≈ hθ − δ inside the raised one.
 		h := gbar * (0.6 + 0.3*rng.Float64())

@@ -30,13 +30,7 @@ func TestDetectHierarchyCounts(t *testing.T) {
 	for trial := 0; trial < 200; trial++ {
 		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}.Normalize()
 		R := q.Mat()
-		// A's lowest vertex in this orientation.
-		low := boxA.Verts[0]
-		for _, v := range boxA.Verts {
-			if R.MulV(v).Z < R.MulV(low).Z {
-				low = v
-			}
-		}
+		low := lowestVertex(R, boxA.Verts) // A's lowest vertex in this orientation
 		// Just above B's top face, inside it near the corner: within ḡ of
 		// the corner.
 		e := gbar * (0.05 + 0.2*rng.Float64())
@@ -62,4 +56,16 @@ func TestDetectHierarchyCounts(t *testing.T) {
 		t.Fatal("no vertex–vertex candidate suppressed: the test does not reach the rule")
 	}
 	t.Logf("%d vertex–vertex candidates suppressed in 200 trials", suppressed)
+}
+
+// lowestVertex returns the vertex of verts lowest in z once rotated by R
+// (the first of equals).
+func lowestVertex(R geom.Mat3, verts []geom.Vec3) geom.Vec3 {
+	low := verts[0]
+	for _, v := range verts {
+		if R.MulV(v).Z < R.MulV(low).Z {
+			low = v
+		}
+	}
+	return low
 }

@@ -28,17 +28,7 @@ func TestLineExitAccuracy(t *testing.T) {
 	worst := 0.0
 	for k := 0; k < n; k++ {
 		s := randShape(rng, 10)
-		size := max(s.A, s.B, s.C)
-		var q prep
-		s.prepInto(&q, 1/size) // the working frame's units: the size is 1
-		rot := randQuat(rng).Mat()
-		ps := posed{c: geom.V(rng.Float64(), -rng.Float64(), 0.5*rng.Float64()), r: &rot, q: &q}
-		// a surface point by the radial projection, in the body frame, then placed
-		xl := randDir(rng)
-		g := q.root1(q.phi(xl))
-		p := mulV(&rot, xl.Scale(1/g)).Add(ps.c)
-		var ep evalOut
-		ps.evalW(p, &ep)
+		ps, p, ep := placedSurfacePoint(rng, s, 1) // the working frame's units: the size is 1
 		nrm := ep.g.Unit()
 		d := nrm
 		for {
@@ -59,4 +49,22 @@ func TestLineExitAccuracy(t *testing.T) {
 		}
 	}
 	t.Logf("%d lines: worst exit error %.2g of the size", n, worst)
+}
+
+// placedSurfacePoint prepares s at scale/size (size = its largest
+// semi-axis), places it at a random centre and rotation, and returns the
+// placed shape, a surface point p (by the radial projection of a random
+// direction in the body frame, then placed) and the evaluation there.
+func placedSurfacePoint(rng *rand.Rand, s Shape, scale float64) (posed, geom.Vec3, evalOut) {
+	size := max(s.A, s.B, s.C)
+	q := new(prep)
+	s.prepInto(q, scale/size)
+	rot := randQuat(rng).Mat()
+	ps := posed{c: geom.V(rng.Float64(), -rng.Float64(), 0.5*rng.Float64()), r: &rot, q: q}
+	xl := randDir(rng)
+	g := q.root1(q.phi(xl))
+	p := mulV(&rot, xl.Scale(1/g)).Add(ps.c)
+	var ep evalOut
+	ps.evalW(p, &ep)
+	return ps, p, ep
 }

@@ -65,16 +65,7 @@ func TestR1LineExitExtremes(t *testing.T) {
 		}
 		for k := 0; k < lines; k++ {
 			s := c.shape(rng)
-			size := max(s.A, s.B, s.C)
-			var q prep
-			s.prepInto(&q, c.scale/size)
-			rot := randQuat(rng).Mat()
-			ps := posed{c: geom.V(rng.Float64(), -rng.Float64(), 0.5*rng.Float64()), r: &rot, q: &q}
-			xl := randDir(rng)
-			g := q.root1(q.phi(xl))
-			p := mulV(&rot, xl.Scale(1/g)).Add(ps.c)
-			var ep evalOut
-			ps.evalW(p, &ep)
+			ps, p, ep := placedSurfacePoint(rng, s, c.scale)
 			nrm := ep.g.Unit()
 			cmin := math.Cos(c.maxDeg * math.Pi / 180)
 			var d geom.Vec3
