@@ -120,7 +120,22 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 	if !(k.m > 0) {
 		return false
 	}
-	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
+	// B's centre in A's frame, c = A_Aᵀ(x_B + shift − x_A): tmulV's
+	// operations written out (the same bits, no call)
+	d, r := b.x.Add(shift).Sub(a.x), &a.r
+	c := geom.Vec3{
+		X: r[0][0]*d.X + r[1][0]*d.Y + r[2][0]*d.Z,
+		Y: r[0][1]*d.X + r[1][1]*d.Y + r[2][1]*d.Z,
+		Z: r[0][2]*d.X + r[1][2]*d.Y + r[2][2]*d.Z,
+	}
+	// move = t + 2 sin(θ/2) r_B ≥ t exactly (a term ≥ 0 added, rounding
+	// monotone), so move + tol ≥ t + tol: when the translation alone
+	// reaches the margin, the answer below is false too (the same answer,
+	// without the rotation's products).
+	t := c.Sub(k.c).Norm()
+	if !(t+k.tol < k.m) {
+		return false
+	}
 	// dq = (q_A* q_B) k.q*, the operations of geom.Quat.Mul written out
 	// (the same bits, no calls), of the second product its vector only
 	qw, qx, qy, qz := a.q.W, -a.q.X, -a.q.Y, -a.q.Z
@@ -134,7 +149,7 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 	dy := pw*ry - px*rz + py*rw + pz*rx
 	dz := pw*rz + px*ry - py*rx + pz*rw
 	sinHalf := math.Sqrt(dx*dx + dy*dy + dz*dz)
-	move := c.Sub(k.c).Norm() + 2*sinHalf*k.rb
+	move := t + 2*sinHalf*k.rb
 	return move+k.tol < k.m
 }
 
