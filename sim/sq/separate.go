@@ -64,8 +64,8 @@ func SeparatedPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst
 // with the plane it found: its margin and the relative pose it holds at
 // (SepCert.Holds).
 func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst bool, cert *SepCert) (sep, byAxes bool) {
-	qr := a.q.Conj().Mul(b.q)
-	r := qr.Mat()
+	var r geom.Mat3
+	qr := relPoseInto(&r, a.q, b.q) // q_A* q_B and its matrix, no calls
 	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
 	hintOK := hint != nil && hint.IsFinite()
 	m := 0.0
@@ -73,7 +73,7 @@ func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirs
 		m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
 	}
 	if !(m > 0) {
-		if m = sepAxesMargin(a.S, b.S, &r, c); m > 0 {
+		if m = sepAxesMarginK(a.S, b.S, a.sk, b.sk, &r, c); m > 0 {
 			byAxes = true
 		} else if axesFirst && hintOK {
 			m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
@@ -277,8 +277,13 @@ func sepAxes(a, b Shape, r *geom.Mat3, c geom.Vec3) bool { return sepAxesMargin(
 // line of centres, A's axes, B's axes, in that order), beyond the rounding
 // allowance (apartBy); 0 when none does.
 func sepAxesMargin(a, b Shape, r *geom.Mat3, c geom.Vec3) float64 {
+	return sepAxesMarginK(a, b, supportK(a), supportK(b), r, c)
+}
+
+// sepAxesMarginK is sepAxesMargin with a and b's supportK given (kept per
+// prepared shape: Prepared.sk).
+func sepAxesMarginK(a, b Shape, ka, kb float64, r *geom.Mat3, c geom.Vec3) float64 {
 	d := c.Norm()
-	ka, kb := supportK(a), supportK(b)
 	// the line of centres
 	if d > 0 {
 		u := c.Scale(1 / d)
