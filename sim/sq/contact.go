@@ -106,7 +106,11 @@ type query struct {
 // relMatInto sets m to the rotation matrix of q_A* q_B (B's body axes in
 // A's frame): geom.Quat.Conj, Mul and Mat, written out with their
 // operations (the same bits, no calls, no copy of the matrix).
-func relMatInto(m *geom.Mat3, qa, qb geom.Quat) {
+func relMatInto(m *geom.Mat3, qa, qb geom.Quat) { relPoseInto(m, qa, qb) }
+
+// relPoseInto is relMatInto that also returns q_A* q_B itself
+// (geom.Quat.Conj and Mul's bits).
+func relPoseInto(m *geom.Mat3, qa, qb geom.Quat) geom.Quat {
 	qw, qx, qy, qz := qa.W, -qa.X, -qa.Y, -qa.Z
 	w := qw*qb.W - qx*qb.X - qy*qb.Y - qz*qb.Z
 	x := qw*qb.X + qx*qb.W + qy*qb.Z - qz*qb.Y
@@ -115,6 +119,7 @@ func relMatInto(m *geom.Mat3, qa, qb geom.Quat) {
 	m[0][0], m[0][1], m[0][2] = 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
 	m[1][0], m[1][1], m[1][2] = 2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)
 	m[2][0], m[2][1], m[2][2] = 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
+	return geom.Quat{W: w, X: x, Y: y, Z: z}
 }
 
 // Chord is a pair's Newton Jacobian (S1 §2.3) kept between contact queries

@@ -64,8 +64,8 @@ func SeparatedPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst
 // with the plane it found: its margin and the relative pose it holds at
 // (SepCert.Holds).
 func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirst bool, cert *SepCert) (sep, byAxes bool) {
-	qr := a.q.Conj().Mul(b.q)
-	r := qr.Mat()
+	var r geom.Mat3
+	qr := relPoseInto(&r, a.q, b.q) // q_A* q_B and its matrix, no calls
 	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
 	hintOK := hint != nil && hint.IsFinite()
 	m := 0.0
@@ -73,7 +73,7 @@ func SeparationPlaced(a, b *Prepared, shift geom.Vec3, hint *geom.Vec3, axesFirs
 		m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
 	}
 	if !(m > 0) {
-		if m = sepAxesMargin(a.S, b.S, &r, c); m > 0 {
+		if m = sepAxesMarginK(a.S, b.S, a.sk, b.sk, &r, c); m > 0 {
 			byAxes = true
 		} else if axesFirst && hintOK {
 			m = sepHintMargin(a.S, &a.unit, b.S, &b.unit, &r, c, *hint)
@@ -120,7 +120,22 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 	if !(k.m > 0) {
 		return false
 	}
-	c := tmulV(&a.r, b.x.Add(shift).Sub(a.x))
+	// B's centre in A's frame, c = A_Aᵀ(x_B + shift − x_A): tmulV's
+	// operations written out (the same bits, no call)
+	d, r := b.x.Add(shift).Sub(a.x), &a.r
+	c := geom.Vec3{
+		X: r[0][0]*d.X + r[1][0]*d.Y + r[2][0]*d.Z,
+		Y: r[0][1]*d.X + r[1][1]*d.Y + r[2][1]*d.Z,
+		Z: r[0][2]*d.X + r[1][2]*d.Y + r[2][2]*d.Z,
+	}
+	// move = t + 2 sin(θ/2) r_B ≥ t exactly (a term ≥ 0 added, rounding
+	// monotone), so move + tol ≥ t + tol: when the translation alone
+	// reaches the margin, the answer below is false too (the same answer,
+	// without the rotation's products).
+	t := c.Sub(k.c).Norm()
+	if !(t+k.tol < k.m) {
+		return false
+	}
 	// dq = (q_A* q_B) k.q*, the operations of geom.Quat.Mul written out
 	// (the same bits, no calls), of the second product its vector only
 	qw, qx, qy, qz := a.q.W, -a.q.X, -a.q.Y, -a.q.Z
@@ -134,7 +149,7 @@ func (k *SepCert) Holds(a, b *Prepared, shift geom.Vec3) bool {
 	dy := pw*ry - px*rz + py*rw + pz*rx
 	dz := pw*rz + px*ry - py*rx + pz*rw
 	sinHalf := math.Sqrt(dx*dx + dy*dy + dz*dz)
-	move := c.Sub(k.c).Norm() + 2*sinHalf*k.rb
+	move := t + 2*sinHalf*k.rb
 	return move+k.tol < k.m
 }
 
@@ -262,8 +277,13 @@ func sepAxes(a, b Shape, r *geom.Mat3, c geom.Vec3) bool { return sepAxesMargin(
 // line of centres, A's axes, B's axes, in that order), beyond the rounding
 // allowance (apartBy); 0 when none does.
 func sepAxesMargin(a, b Shape, r *geom.Mat3, c geom.Vec3) float64 {
+	return sepAxesMarginK(a, b, supportK(a), supportK(b), r, c)
+}
+
+// sepAxesMarginK is sepAxesMargin with a and b's supportK given (kept per
+// prepared shape: Prepared.sk).
+func sepAxesMarginK(a, b Shape, ka, kb float64, r *geom.Mat3, c geom.Vec3) float64 {
 	d := c.Norm()
-	ka, kb := supportK(a), supportK(b)
 	// the line of centres
 	if d > 0 {
 		u := c.Scale(1 / d)

@@ -150,6 +150,7 @@ type Prepared struct {
 	unit prep    // s.prepInto(·, 1)
 	own  prep    // s.prepInto(·, 1/ownL)
 	ownL float64 // max(A, B, C)
+	sk   float64 // supportK(S), for the separation test's axes
 
 	// The pose the body was last placed at (Place) with its rotation
 	// matrix A(q) of S1 eq. (4), formed once per body and step instead of
@@ -196,7 +197,7 @@ func (p *Prepared) ToLocal(w geom.Vec3) geom.Vec3 { return tmulV(&p.r, w.Sub(p.x
 
 // Prepare returns s with its query constants.
 func (s Shape) Prepare() Prepared {
-	p := Prepared{S: s, ownL: max(s.A, s.B, s.C)}
+	p := Prepared{S: s, ownL: max(s.A, s.B, s.C), sk: supportK(s)}
 	s.prepInto(&p.unit, 1)
 	s.prepInto(&p.own, 1/p.ownL)
 	return p
