@@ -154,11 +154,41 @@ func (a *SphereAccept) Species(sp int32, mx SphereMax) (float64, SphereMax) {
 // neither turns nor carries a moment (the rotational skip): its kinetic
 // energy ½ m |v|² added to ekin (KineticEnergy) and its gravitational
 // energy −m g·x to egrav; it returns them and |v|² (for SphereMax.Keep).
-// Small enough to be inlined in the integrator's Kick loop.
+// Small enough to be inlined in the integrator's Kick loop. The same
+// rounded operations as finishRange's loop (norm2, sphereKE, spherePE), so
+// that the rotational skip (lazy bodies) and the full pass (eager bodies)
+// give the same bits on FMA builds too.
 func AcceptSphere(st *sphere.Lin, m float64, g geom.Vec3, ekin, egrav float64) (float64, float64, float64) {
-	v, x := &st.V, &st.X
-	v2 := v.X*v.X + v.Y*v.Y + v.Z*v.Z // |v|² (Norm2, written out to inline)
-	return ekin + 0.5*m*v2, egrav - m*(g.X*x.X+g.Y*x.Y+g.Z*x.Z), v2
+	v2 := norm2(&st.V)
+	return ekin + sphereKE(m, v2), egrav - spherePE(m, g, &st.X), v2
+}
+
+// The sums of Accept's energies and maxima, written out with each product
+// rounded (float64(x·y) forbids fusing it into a multiply-add: Go spec,
+// "Floating-point operators"). FMA builds (GOAMD64=v3, arm64) fuse a
+// product wherever it meets an add, and inlining decides where: the
+// integrator's Kick loop under the rotational skip (AcceptSphere) and
+// finishRange's loop would otherwise round the same sphere's terms
+// differently, and lazy and eager bodies give other bits (review r1,
+// session 15; docs/ARCHITECTURE.md, "Determinism and fused multiply-adds").
+// On amd64 v1 nothing fuses and the conversions change no bit.
+
+// norm2 is |v|² = v.X² + v.Y² + v.Z² (geom.Vec3.Norm2) with each square
+// rounded.
+func norm2(v *geom.Vec3) float64 {
+	return float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z)
+}
+
+// sphereKE is a sphere's translational kinetic energy ½ m |v|² of mass m
+// and squared speed v2 (KineticEnergy), rounded: never fused with the sum it
+// is added to.
+func sphereKE(m, v2 float64) float64 { return float64(0.5 * m * v2) }
+
+// spherePE is m g·x, the opposite of the gravitational energy of a sphere
+// of mass m at x (PotentialGravity), each product rounded: never fused with
+// the sum it is subtracted from.
+func spherePE(m float64, g geom.Vec3, x *geom.Vec3) float64 {
+	return float64(m * (float64(g.X*x.X) + float64(g.Y*x.Y) + float64(g.Z*x.Z)))
 }
 
 // Keep returns the maxima mx with those of a sphere that neither turns nor
@@ -168,7 +198,7 @@ func (mx SphereMax) Keep(v2 float64, f *geom.Vec3) SphereMax {
 	if v2 > mx.V2 {
 		mx.V2 = v2
 	}
-	if f2 := f.X*f.X + f.Y*f.Y + f.Z*f.Z; f2 > mx.F2 {
+	if f2 := norm2(f); f2 > mx.F2 {
 		mx.F2 = f2
 	}
 	return mx
@@ -567,8 +597,8 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 				}
 				cur, m, vm = sp, s.specs[sp].mass, vmax2[sp]
 			}
-			v2 := st.V.Norm2()
-			ke := 0.5 * m * v2 // KineticEnergy
+			v2 := norm2(&st.V)    // AcceptSphere's (the same rounded operations)
+			ke := sphereKE(m, v2) // KineticEnergy
 			if w2 := ro.W.Norm2(); w2 != 0 {
 				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.V2 {
@@ -580,11 +610,11 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			// by finish from the largest |F|² (a NaN is skipped either way).
 			if t2 := ro.T.Norm2(); t2 != 0 {
 				s.finishMoment(st, sp, t2, &rare)
-			} else if f2 := st.F.Norm2(); f2 > vm.F2 {
+			} else if f2 := norm2(&st.F); f2 > vm.F2 {
 				vm.F2 = f2
 			}
 			ekin += ke
-			egrav -= m * g.Dot(st.X)
+			egrav -= spherePE(m, g, &st.X)
 		}
 	}
 	if cur >= 0 {
