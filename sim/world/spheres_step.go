@@ -599,7 +599,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			}
 			v2 := norm2(&st.V)    // AcceptSphere's (the same rounded operations)
 			ke := sphereKE(m, v2) // KineticEnergy
-			if w2 := ro.W.Norm2(); w2 != 0 {
+			if w2 := norm2(&ro.W); w2 != 0 {
 				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.V2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
@@ -608,7 +608,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
-			if t2 := ro.T.Norm2(); t2 != 0 {
+			if t2 := norm2(&ro.T); t2 != 0 {
 				s.finishMoment(st, sp, t2, &rare)
 			} else if f2 := norm2(&st.F); f2 > vm.F2 {
 				vm.F2 = f2
@@ -644,10 +644,11 @@ func (s *Spheres) finishTurning(st *sphere.Rot, sp int32, v2, ke float64, r *fin
 
 // finishMoment is finishRange's work on a sphere of species sp with
 // translational state st and a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
-// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
+// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r. Its
+// products rounded (norm2), like the rest of finishRange's loop.
 func (s *Spheres) finishMoment(st *sphere.Lin, sp int32, t2 float64, r *finishRare) {
 	c, kn := &s.specs[sp], &s.kin[sp]
-	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+	if a := float64(math.Sqrt(norm2(&st.F))*kn.InvM) + float64(math.Sqrt(t2)*kn.InvI*c.r); a > 0 {
 		r.accR = max(r.accR, a/c.r)
 	}
 }
