@@ -159,8 +159,9 @@ func (a *SphereAccept) Species(sp int32, mx SphereMax) (float64, SphereMax) {
 // that the rotational skip (lazy bodies) and the full pass (eager bodies)
 // give the same bits on FMA builds too.
 func AcceptSphere(st *sphere.Lin, m float64, g geom.Vec3, ekin, egrav float64) (float64, float64, float64) {
-	v2 := norm2(&st.V)
-	return ekin + sphereKE(m, v2), egrav - spherePE(m, g, &st.X), v2
+	v := &st.V
+	v2 := float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z) // norm2, written out: no inline mark in the loop
+	return ekin + sphereKE(m, v2), egrav - spherePE(m, g, st.X), v2
 }
 
 // The sums of Accept's energies and maxima, written out with each product
@@ -175,7 +176,7 @@ func AcceptSphere(st *sphere.Lin, m float64, g geom.Vec3, ekin, egrav float64) (
 
 // norm2 is |v|² = v.X² + v.Y² + v.Z² (geom.Vec3.Norm2) with each square
 // rounded.
-func norm2(v *geom.Vec3) float64 {
+func norm2(v geom.Vec3) float64 {
 	return float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z)
 }
 
@@ -187,7 +188,7 @@ func sphereKE(m, v2 float64) float64 { return float64(0.5 * m * v2) }
 // spherePE is m g·x, the opposite of the gravitational energy of a sphere
 // of mass m at x (PotentialGravity), each product rounded: never fused with
 // the sum it is subtracted from.
-func spherePE(m float64, g geom.Vec3, x *geom.Vec3) float64 {
+func spherePE(m float64, g, x geom.Vec3) float64 {
 	return float64(m * (float64(g.X*x.X) + float64(g.Y*x.Y) + float64(g.Z*x.Z)))
 }
 
@@ -198,7 +199,7 @@ func (mx SphereMax) Keep(v2 float64, f *geom.Vec3) SphereMax {
 	if v2 > mx.V2 {
 		mx.V2 = v2
 	}
-	if f2 := norm2(f); f2 > mx.F2 {
+	if f2 := norm2(*f); f2 > mx.F2 {
 		mx.F2 = f2
 	}
 	return mx
@@ -597,9 +598,9 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 				}
 				cur, m, vm = sp, s.specs[sp].mass, vmax2[sp]
 			}
-			v2 := norm2(&st.V)    // AcceptSphere's (the same rounded operations)
+			v2 := norm2(st.V)     // AcceptSphere's (the same rounded operations)
 			ke := sphereKE(m, v2) // KineticEnergy
-			if w2 := norm2(&ro.W); w2 != 0 {
+			if w2 := norm2(ro.W); w2 != 0 {
 				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.V2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
@@ -608,13 +609,13 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
-			if t2 := norm2(&ro.T); t2 != 0 {
-				s.finishMoment(st, sp, t2, &rare)
-			} else if f2 := norm2(&st.F); f2 > vm.F2 {
+			if f2, t2 := norm2(st.F), norm2(ro.T); t2 != 0 {
+				s.finishMoment(f2, sp, t2, &rare)
+			} else if f2 > vm.F2 {
 				vm.F2 = f2
 			}
 			ekin += ke
-			egrav -= spherePE(m, g, &st.X)
+			egrav -= spherePE(m, g, st.X)
 		}
 	}
 	if cur >= 0 {
@@ -643,12 +644,12 @@ func (s *Spheres) finishTurning(st *sphere.Rot, sp int32, v2, ke float64, r *fin
 }
 
 // finishMoment is finishRange's work on a sphere of species sp with
-// translational state st and a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
-// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r. Its
-// products rounded (norm2), like the rest of finishRange's loop.
-func (s *Spheres) finishMoment(st *sphere.Lin, sp int32, t2 float64, r *finishRare) {
+// squared force f2 = |F|² and a moment (|T|² = t2 ≠ 0): its acceleration
+// bound over radius (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere)
+// into r. Its products rounded, like the rest of finishRange's loop.
+func (s *Spheres) finishMoment(f2 float64, sp int32, t2 float64, r *finishRare) {
 	c, kn := &s.specs[sp], &s.kin[sp]
-	if a := float64(math.Sqrt(norm2(&st.F))*kn.InvM) + float64(math.Sqrt(t2)*kn.InvI*c.r); a > 0 {
+	if a := float64(math.Sqrt(f2)*kn.InvM) + float64(math.Sqrt(t2)*kn.InvI*c.r); a > 0 {
 		r.accR = max(r.accR, a/c.r)
 	}
 }
