@@ -114,7 +114,11 @@ func ListDisplaced(x, p geom.Vec3, d1, d2 float64, finite bool) (float64, float6
 // in sphere order into Ekin and Egrav) and SphereMax.Keep (its species'
 // maxima, Max) with the mass and maxima of its species, which Species
 // switches when the species changes. Otherwise the world does its part
-// after the kick.
+// after the kick. Only the world makes a SphereAccept (Spheres.Accept's
+// ranges, finishRange) and hands it to the Kick it was given: the species'
+// masses and maxima that Species switches are the world's (unexported), so
+// a SphereAccept made elsewhere cannot switch species (Species panics).
+// It is exported, with Kick, for package integrate's kinematics alone.
 type SphereAccept struct {
 	Kin  []SphereKin
 	Spec []int32
@@ -670,10 +674,12 @@ func (s *Spheres) wrOf(st *sphere.Rot, sp int32) float64 {
 // sphere path's accepted state lives in its flat arrays and the movable
 // bodies lag behind it: a caller that reads or writes a body (its state,
 // forces, a snapshot, an event, another integrator) must call SyncBodies
-// first. Turning it off syncs. Results are the same bits either way on builds
-// that do not fuse multiply–adds (the default amd64 build); on FMA builds
-// (GOAMD64=v3, arm64) the compiler may fuse the lazy and the eager
-// paths' kicks and energy sums differently (review r1, session 15).
+// first. Turning it off syncs. Results are the same bits either way, for
+// any number of workers, on FMA builds (GOAMD64=v3, arm64) too: the lazy
+// path's rotational skip and the eager path's full passes round the same
+// operations (the kicks and drifts in package integrate, AcceptSphere's
+// and finishRange's sums: products rounded explicitly, never fused;
+// TestSpherePathLazyBodies, run by .ci/fma-workers.sh).
 func (w *World) SetLazyBodies(on bool) {
 	if w.sph == nil {
 		if !on {
