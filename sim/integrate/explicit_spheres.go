@@ -47,8 +47,8 @@ func sphereKickDrift(d *world.SphereDrift) {
 				cur, hm, mg = sp, h*c.InvM, c.Weight
 			}
 			b, st := &al[i], &tl[i]
-			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
-			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
+			x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
 			st.X, st.V, st.F = x, v, mg
 			X[i] = x
 		}
@@ -61,8 +61,8 @@ func sphereKickDrift(d *world.SphereDrift) {
 				cur, hm, mg = sp, h*c.InvM, c.Weight
 			}
 			b, st := &al[i], &tl[i]
-			v := b.V.AddScaled(hm, b.F) // halfKickSphere's v + h·F/m
-			x := b.X.AddScaled(dt, v)   // drift x + Δt·v_{1/2}
+			v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
+			x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
 			st.X, st.V, st.F = x, v, mg
 			X[i] = x
 			d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
@@ -79,7 +79,7 @@ func sphereKickDrift(d *world.SphereDrift) {
 			cur, hi = sp, h*kin[sp].InvI
 		}
 		b, st := &ar[i], &tro[i]
-		om := b.W.AddScaled(hi, b.T) // halfKickSphere's ω + h·T/I
+		om := addScaled(b.W, hi, b.T) // halfKickSphere's ω + h·T/I
 		st.W, st.Q, st.T = om, b.Q, geom.Vec3{}
 		if om.Norm2() != 0 {
 			st.Q = b.Q.Integrate(om, dt)
@@ -111,7 +111,7 @@ func sphereKick(a *world.SphereAccept) {
 				m, mx = a.Species(sp, mx)
 			}
 			st := &tl[i]
-			st.V = st.V.AddScaled(hm, st.F) // halfKickSphere's v + h·F/m
+			st.V = addScaled(st.V, hm, st.F) // halfKickSphere's v + h·F/m
 			var v2 float64
 			ekin, egrav, v2 = world.AcceptSphere(st, m, g, ekin, egrav)
 			mx = mx.Keep(v2, &st.F)
@@ -129,9 +129,23 @@ func sphereKick(a *world.SphereAccept) {
 
 // halfKickSphere is velocity Verlet's half kick of a sphere over h = Δt/2:
 // v + h·F/m and ω + h·T/I (isotropic inertia: ω = L/I in any frame, no
-// gyroscopic term), shared by kickDrift, kick and the sphere path.
+// gyroscopic term), shared by kickDrift, kick and the sphere path; h/m and
+// h/I are taken first, as the sphere path takes them once a species.
 func halfKickSphere(v, w, f, t geom.Vec3, h, invM, invI float64) (geom.Vec3, geom.Vec3) {
-	return v.AddScaled(h*invM, f), w.AddScaled(h*invI, t) // velocity Verlet (S2 §1, its ref. 22; LAMMPS fix nve/sphere)
+	return addScaled(v, h*invM, f), addScaled(w, h*invI, t) // velocity Verlet (S2 §1, its ref. 22; LAMMPS fix nve/sphere)
+}
+
+// addScaled is v + s·f (geom.Vec3.AddScaled) with each product rounded
+// before the sum: float64(s·f) forbids the compiler to fuse it into one
+// multiply-add (Go spec, "Floating-point operators"), which it may do on
+// FMA builds (GOAMD64=v3, arm64) wherever the product meets an add —
+// inlining decides where, so two loops doing the same kick (sphereKick
+// under the rotational skip and halfKickSphere; lazy and eager bodies)
+// could round differently. Every kick and drift of the sphere path thus
+// has the default build's bits on FMA builds too (docs/ARCHITECTURE.md,
+// "Determinism and fused multiply-adds"); on amd64 v1 nothing changes.
+func addScaled(v geom.Vec3, s float64, f geom.Vec3) geom.Vec3 {
+	return geom.Vec3{X: v.X + float64(s*f.X), Y: v.Y + float64(s*f.Y), Z: v.Z + float64(s*f.Z)}
 }
 
 // stepSpheres is Step on the world's sphere path (world.Spheres): the same

@@ -114,7 +114,11 @@ func ListDisplaced(x, p geom.Vec3, d1, d2 float64, finite bool) (float64, float6
 // in sphere order into Ekin and Egrav) and SphereMax.Keep (its species'
 // maxima, Max) with the mass and maxima of its species, which Species
 // switches when the species changes. Otherwise the world does its part
-// after the kick.
+// after the kick. Only the world makes a SphereAccept (Spheres.Accept's
+// ranges, finishRange) and hands it to the Kick it was given: the species'
+// masses and maxima that Species switches are the world's (unexported), so
+// a SphereAccept made elsewhere cannot switch species (Species panics).
+// It is exported, with Kick, for package integrate's kinematics alone.
 type SphereAccept struct {
 	Kin  []SphereKin
 	Spec []int32
@@ -154,11 +158,42 @@ func (a *SphereAccept) Species(sp int32, mx SphereMax) (float64, SphereMax) {
 // neither turns nor carries a moment (the rotational skip): its kinetic
 // energy ½ m |v|² added to ekin (KineticEnergy) and its gravitational
 // energy −m g·x to egrav; it returns them and |v|² (for SphereMax.Keep).
-// Small enough to be inlined in the integrator's Kick loop.
+// Small enough to be inlined in the integrator's Kick loop. The same
+// rounded operations as finishRange's loop (norm2, sphereKE, spherePE), so
+// that the rotational skip (lazy bodies) and the full pass (eager bodies)
+// give the same bits on FMA builds too.
 func AcceptSphere(st *sphere.Lin, m float64, g geom.Vec3, ekin, egrav float64) (float64, float64, float64) {
-	v, x := &st.V, &st.X
-	v2 := v.X*v.X + v.Y*v.Y + v.Z*v.Z // |v|² (Norm2, written out to inline)
-	return ekin + 0.5*m*v2, egrav - m*(g.X*x.X+g.Y*x.Y+g.Z*x.Z), v2
+	v := &st.V
+	v2 := float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z) // norm2, written out: no inline mark in the loop
+	return ekin + sphereKE(m, v2), egrav - spherePE(m, g, st.X), v2
+}
+
+// The sums of Accept's energies and maxima, written out with each product
+// rounded (float64(x·y) forbids fusing it into a multiply-add: Go spec,
+// "Floating-point operators"). FMA builds (GOAMD64=v3, arm64) fuse a
+// product wherever it meets an add, and inlining decides where: the
+// integrator's Kick loop under the rotational skip (AcceptSphere) and
+// finishRange's loop would otherwise round the same sphere's terms
+// differently, and lazy and eager bodies give other bits (review r1,
+// session 15; docs/ARCHITECTURE.md, "Determinism and fused multiply-adds").
+// On amd64 v1 nothing fuses and the conversions change no bit.
+
+// norm2 is |v|² = v.X² + v.Y² + v.Z² (geom.Vec3.Norm2) with each square
+// rounded.
+func norm2(v geom.Vec3) float64 {
+	return float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z)
+}
+
+// sphereKE is a sphere's translational kinetic energy ½ m |v|² of mass m
+// and squared speed v2 (KineticEnergy), rounded: never fused with the sum it
+// is added to.
+func sphereKE(m, v2 float64) float64 { return float64(0.5 * m * v2) }
+
+// spherePE is m g·x, the opposite of the gravitational energy of a sphere
+// of mass m at x (PotentialGravity), each product rounded: never fused with
+// the sum it is subtracted from.
+func spherePE(m float64, g, x geom.Vec3) float64 {
+	return float64(m * (float64(g.X*x.X) + float64(g.Y*x.Y) + float64(g.Z*x.Z)))
 }
 
 // Keep returns the maxima mx with those of a sphere that neither turns nor
@@ -168,7 +203,7 @@ func (mx SphereMax) Keep(v2 float64, f *geom.Vec3) SphereMax {
 	if v2 > mx.V2 {
 		mx.V2 = v2
 	}
-	if f2 := f.X*f.X + f.Y*f.Y + f.Z*f.Z; f2 > mx.F2 {
+	if f2 := norm2(*f); f2 > mx.F2 {
 		mx.F2 = f2
 	}
 	return mx
@@ -567,9 +602,9 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 				}
 				cur, m, vm = sp, s.specs[sp].mass, vmax2[sp]
 			}
-			v2 := st.V.Norm2()
-			ke := 0.5 * m * v2 // KineticEnergy
-			if w2 := ro.W.Norm2(); w2 != 0 {
+			v2 := norm2(st.V)     // AcceptSphere's (the same rounded operations)
+			ke := sphereKE(m, v2) // KineticEnergy
+			if w2 := norm2(ro.W); w2 != 0 {
 				ke = s.finishTurning(ro, sp, v2, ke, &rare)
 			} else if v2 > vm.V2 {
 				// |v| + |ω|r = |v|: a species' bound 0.05 r/|v| is its fastest sphere's.
@@ -578,13 +613,13 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			// travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere. Without
 			// a moment it is |F|/m (+ 0, the same bits), taken per species
 			// by finish from the largest |F|² (a NaN is skipped either way).
-			if t2 := ro.T.Norm2(); t2 != 0 {
-				s.finishMoment(st, sp, t2, &rare)
-			} else if f2 := st.F.Norm2(); f2 > vm.F2 {
+			if f2, t2 := norm2(st.F), norm2(ro.T); t2 != 0 {
+				s.finishMoment(f2, sp, t2, &rare)
+			} else if f2 > vm.F2 {
 				vm.F2 = f2
 			}
 			ekin += ke
-			egrav -= m * g.Dot(st.X)
+			egrav -= spherePE(m, g, st.X)
 		}
 	}
 	if cur >= 0 {
@@ -613,11 +648,12 @@ func (s *Spheres) finishTurning(st *sphere.Rot, sp int32, v2, ke float64, r *fin
 }
 
 // finishMoment is finishRange's work on a sphere of species sp with
-// translational state st and a moment (|T|² = t2 ≠ 0): its acceleration bound over radius
-// (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere) into r.
-func (s *Spheres) finishMoment(st *sphere.Lin, sp int32, t2 float64, r *finishRare) {
+// squared force f2 = |F|² and a moment (|T|² = t2 ≠ 0): its acceleration
+// bound over radius (travelAcc: |F|/m + |J⁻¹T|·R, J⁻¹ = 1/I for a sphere)
+// into r. Its products rounded, like the rest of finishRange's loop.
+func (s *Spheres) finishMoment(f2 float64, sp int32, t2 float64, r *finishRare) {
 	c, kn := &s.specs[sp], &s.kin[sp]
-	if a := math.Sqrt(st.F.Norm2())*kn.InvM + math.Sqrt(t2)*kn.InvI*c.r; a > 0 {
+	if a := float64(math.Sqrt(f2)*kn.InvM) + float64(math.Sqrt(t2)*kn.InvI*c.r); a > 0 {
 		r.accR = max(r.accR, a/c.r)
 	}
 }
@@ -638,10 +674,12 @@ func (s *Spheres) wrOf(st *sphere.Rot, sp int32) float64 {
 // sphere path's accepted state lives in its flat arrays and the movable
 // bodies lag behind it: a caller that reads or writes a body (its state,
 // forces, a snapshot, an event, another integrator) must call SyncBodies
-// first. Turning it off syncs. Results are the same bits either way on builds
-// that do not fuse multiply–adds (the default amd64 build); on FMA builds
-// (GOAMD64=v3, arm64) the compiler may fuse the lazy and the eager
-// paths' kicks and energy sums differently (review r1, session 15).
+// first. Turning it off syncs. Results are the same bits either way, for
+// any number of workers, on FMA builds (GOAMD64=v3, arm64) too: the lazy
+// path's rotational skip and the eager path's full passes round the same
+// operations (the kicks and drifts in package integrate, AcceptSphere's
+// and finishRange's sums: products rounded explicitly, never fused;
+// TestSpherePathLazyBodies, run by .ci/fma-workers.sh).
 func (w *World) SetLazyBodies(on bool) {
 	if w.sph == nil {
 		if !on {
