@@ -283,7 +283,11 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		}
 	}
 	lv := level{L: 0, h: h, inv: 1 / h, rmax: rmax, n: int32(n), dense: true}
-	if one { // one radius (valid bodies: r > 0)
+	// One radius, and it is > 0: rsame = 0 means "radii in slR" to
+	// slotRange and halfCells, so bodies of radius 0 (valid: validBody)
+	// take the radii path (review r2: an unsized slR otherwise).
+	one = one && r0 > 0
+	if one {
 		lv.rsame = r0
 	}
 	// The occupied cells: cellCoord is monotone, so the bounds' cells.
