@@ -729,3 +729,90 @@ func TestVerletUpdateTestedAsUpdate(t *testing.T) {
 		}
 	}
 }
+
+// forkWorkers returns a Fork that splits the n parts in w contiguous shares,
+// each on its own goroutine (as the world's crew does).
+func forkWorkers(w int) func(int, func(int, int, int)) {
+	return func(n int, job func(worker, lo, hi int)) {
+		var wg sync.WaitGroup
+		for k := range w {
+			lo, hi := k*n/w, (k+1)*n/w
+			wg.Add(1)
+			go func() { defer wg.Done(); job(k, lo, hi) }()
+		}
+		wg.Wait()
+	}
+}
+
+// The single dense level of one radius (Grid.oneLevel: the sphere path's
+// rebuild, with its 32-byte slots and no radii per slot) gives the same
+// slice as the general steps (an active filter that keeps every body takes
+// them) and, up to 6000 bodies, as brute force: mono-radius boxes of 1 to
+// 20 000 bodies, dilute and dense, with bodies on cell boundaries (centres
+// on multiples of the cell edge), with an invalid body, in random and in
+// sorted order, serial and on 1, 2 and 3 workers.
+func TestOneRadiusMatchesGeneral(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	all := func(int) bool { return true }
+	for _, n := range []int{1, 2, 50, 4095, 4096, 5000, 9000, 20000} {
+		for _, kind := range []string{"dilute", "dense", "boundaries", "invalid", "sorted"} {
+			r0 := 0.25 + 0.5*rng.Float64()
+			margin := 0.1 * r0 * rng.Float64()
+			// dense: about 0.5 volume fraction; dilute: about 0.05.
+			frac := 0.5
+			if kind == "dilute" {
+				frac = 0.05
+			}
+			side := math.Cbrt(float64(n) * 4.19 * r0 * r0 * r0 / frac)
+			c := randBox(rng, n, side)
+			r := make([]float64, n)
+			for i := range r {
+				r[i] = r0
+			}
+			switch kind {
+			case "boundaries": // on multiples of the grid's cell edge
+				h := 2 * (r0 + margin) * (1 + slack)
+				m := max(1, int(side/h))
+				for i := range c {
+					c[i] = geom.V(h*float64(rng.Intn(m)), h*float64(rng.Intn(m)), c[i].Z)
+					if i%3 == 0 {
+						c[i].Z = h * float64(rng.Intn(m))
+					}
+				}
+			case "invalid":
+				c[rng.Intn(n)] = geom.V(math.NaN(), 0, 0)
+			case "sorted":
+				slices.SortFunc(c, func(a, b geom.Vec3) int { return cmpFloat(a.X, b.X) })
+			}
+			var gen Grid
+			want := gen.Pairs(c, r, margin, all, nil)
+			if n <= 6000 {
+				if b := brute(c, r, margin, nil); !slices.Equal(want, b) {
+					t.Fatalf("n=%d %s: general steps %d pairs, brute force %d", n, kind, len(want), len(b))
+				}
+			}
+			for w, fk := range []func(int, func(int, int, int)){nil, forkWorkers(1), forkWorkers(2), forkWorkers(3)} {
+				g := Grid{Fork: fk}
+				for round := range 2 { // buffers reused
+					got := g.Pairs(c, r, margin, nil, nil)
+					if !slices.Equal(got, want) {
+						t.Fatalf("n=%d %s workers %d round %d: %d pairs, general %d", n, kind, w, round, len(got), len(want))
+					}
+				}
+				if one := n >= rowMin && kind != "invalid" && kind != "dilute"; one && g.levs[0].rsame != r0 {
+					t.Fatalf("n=%d %s: one-radius path not taken (rsame %g)", n, kind, g.levs[0].rsame)
+				}
+			}
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

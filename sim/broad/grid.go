@@ -116,9 +116,11 @@ type Grid struct {
 	hMask  uint64
 	hBits  uint
 
-	// per slot: position, radius and body, packed (a test reads one slot's
-	// 40 bytes at once)
-	sl []slotBody
+	// per slot: position and body, packed (a test reads one slot's 32
+	// bytes at once), and the radius apart (slR: not written when every
+	// body of a single dense level has one radius, level.rsame)
+	sl  []slotBody
+	slR []float64
 
 	// parts (rows.go): the inputs of the call in progress, the job, the
 	// parts' cells and outputs, the buckets of the pairs' lower bodies
@@ -142,10 +144,11 @@ type Grid struct {
 	tmp  [][2]int32
 }
 
-// slotBody is one body in cell order: its centre, radius and index.
+// slotBody is one body in cell order: its centre and index (32 bytes:
+// two a cache line; its radius is Grid.slR's).
 type slotBody struct {
-	X, Y, Z, R float64
-	I          int32
+	X, Y, Z float64
+	I       int32
 }
 
 type hashEntry struct {
@@ -417,11 +420,13 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	g.cnt = grow(g.cnt, int(total))
 	copy(g.cnt, cs[:total])
 	g.sl = sized(g.sl, nb)
+	g.slR = sized(g.slR, nb)
 	for k, i := range g.body {
 		c := g.cell[k]
 		p := g.cnt[c]
 		g.cnt[c]++
-		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, radii[i], i}
+		g.sl[p] = slotBody{centers[i].X, centers[i].Y, centers[i].Z, i}
+		g.slR[p] = radii[i]
 	}
 
 	// 7. Enumerate candidate pairs: with Fork a single dense level in
@@ -485,65 +490,105 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 
 // halfCells appends the overlapping pairs {i, j}, i < j, of two bodies on
 // the dense level lv that the 13-cell half stencil of cells c0…c1−1 finds,
-// each to the bucket of i, bk[i >> shift].
+// each to the bucket of i, bk[i >> shift]. Forward half stencil: the cell
+// itself and (0,0,+1), which are contiguous in slot order, then the z-rows
+// (0,+1,·), (+1,−1,·), (+1,0,·) and (+1,+1,·); each body of a cell against
+// every range at once (the order of the pairs found does not matter: they
+// are sorted after). The current bucket is kept in a local slice (in
+// Morton order the lower bodies of a cell's pairs are mostly in one
+// bucket). Two loops, one radius or several, each with its own registers.
 func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+	if lv.rsame > 0 {
+		g.halfCellsOne(lv, c0, c1, m2, bk, shift)
+		return
+	}
+	g.halfCellsRadii(lv, c0, c1, m2, bk, shift)
+}
+
+// halfRanges sets rg[1:] to the non-empty z-rows of cell c's half stencil
+// (offsets rows of their first cell) and rg[0]'s end to the end of cell
+// c+1, and returns the number of ranges.
+func halfRanges(cs []int32, c int64, rows *[4]int64, rg *[5][2]int32) int {
+	nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
+	for _, off := range rows {
+		if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
+			rg[nr] = [2]int32{b0, b1}
+			nr++
+		}
+	}
+	rg[0][1] = cs[c+2]
+	return nr
+}
+
+// halfCellsOne is halfCells when every body of the level has one radius R
+// (level.rsame): the test's bound (R + R + m2)², the same bits as
+// (r_a + r_b + m2)² per pair, computed once; no radius read.
+func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	nz, nyz := lv.nz, lv.ny*lv.nz
-	// Forward half stencil: the cell itself and (0,0,+1), which are
-	// contiguous in slot order, then the z-rows (0,+1,·), (+1,−1,·),
-	// (+1,0,·) and (+1,+1,·).
-	// Each body of a cell against every range at once (the order of
-	// the pairs found does not matter: they are sorted after).
 	rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
 	sl := g.sl
 	var rg [5][2]int32
-	// The current bucket in a local slice (in Morton order the lower
-	// bodies of a cell's pairs are mostly in one bucket).
 	kc := uint(0)
 	cur := bk[0]
 	defer func() { bk[kc] = cur }()
-	// Bodies of one radius R: the test's (R + R + m2)², the same bits as
-	// (r_a + r_b + m2)² per pair, computed once.
-	same, s2 := lv.rsame > 0, 0.0
-	if same {
-		s := lv.rsame + lv.rsame + m2
-		s2 = float64(s * s)
-	}
+	s := lv.rsame + lv.rsame + m2
+	s2 := float64(s * s)
 	for c := c0; c < c1; c++ {
 		a0, a1 := cs[c], cs[c+1]
 		if a0 == a1 {
 			continue
 		}
-		nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
-		for _, off := range rows {
-			if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
-				rg[nr] = [2]int32{b0, b1}
-				nr++
-			}
-		}
-		rg[0][1] = cs[c+2]
+		nr := halfRanges(cs, c, &rows, &rg)
 		for a := a0; a < a1; a++ {
 			rg[0][0] = a + 1
 			sa := &sl[a]
-			xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+			xa, ya, za, ia := sa.X, sa.Y, sa.Z, sa.I
 			for _, r := range rg[:nr] {
 				bs := sl[r[0]:r[1]]
 				// x_b − x_a: the same squares as x_a − x_b, and the centre
 				// of a stays in its registers (no copy a test).
-				if same {
-					for b := range bs {
-						sb := &bs[b]
-						dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
-						if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
-							cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
-						}
-					}
-					continue
-				}
 				for b := range bs {
 					sb := &bs[b]
 					dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
-					s := ra + sb.R + m2
+					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
+					}
+				}
+			}
+		}
+	}
+}
+
+// halfCellsRadii is halfCells when the radii differ: (r_a + r_b + m2)² a
+// pair, the radii read from g.slR.
+func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	nz, nyz := lv.nz, lv.ny*lv.nz
+	rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
+	sl, slR := g.sl, g.slR
+	var rg [5][2]int32
+	kc := uint(0)
+	cur := bk[0]
+	defer func() { bk[kc] = cur }()
+	for c := c0; c < c1; c++ {
+		a0, a1 := cs[c], cs[c+1]
+		if a0 == a1 {
+			continue
+		}
+		nr := halfRanges(cs, c, &rows, &rg)
+		for a := a0; a < a1; a++ {
+			rg[0][0] = a + 1
+			sa := &sl[a]
+			xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, slR[a], sa.I
+			for _, r := range rg[:nr] {
+				bs := sl[r[0]:r[1]]
+				rs := slR[r[0]:r[1]]
+				rs = rs[:len(bs)]
+				for b := range bs {
+					sb := &bs[b]
+					dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
+					s := ra + rs[b] + m2
 					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
 						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
 					}
@@ -582,11 +627,11 @@ func (g *Grid) crossLevel(tmp [][2]int32, F, C *level, margin float64) [][2]int3
 	costDown := float64(C.n) * min(probeCost*cellsD+rhoF*min(cube(2*wu+F.h), F.vol), float64(F.n))
 	if costUp <= costDown {
 		for a := F.s0; a < F.s0+F.n; a++ {
-			tmp = g.box(tmp, a, C, (g.sl[a].R+margin+C.rmax)*(1+slack), m2)
+			tmp = g.box(tmp, a, C, (g.slR[a]+margin+C.rmax)*(1+slack), m2)
 		}
 	} else {
 		for b := C.s0; b < C.s0+C.n; b++ {
-			tmp = g.box(tmp, b, F, (g.sl[b].R+margin+F.rmax)*(1+slack), m2)
+			tmp = g.box(tmp, b, F, (g.slR[b]+margin+F.rmax)*(1+slack), m2)
 		}
 	}
 	return tmp
@@ -647,12 +692,14 @@ func (g *Grid) box(tmp [][2]int32, a int32, T *level, w float64, m2 float64) [][
 // slots [b0, b1) that satisfy the Overlaps predicate.
 func (g *Grid) test(tmp [][2]int32, a, b0, b1 int32, m2 float64) [][2]int32 {
 	sa := g.sl[a]
-	xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, sa.R, sa.I
+	xa, ya, za, ra, ia := sa.X, sa.Y, sa.Z, g.slR[a], sa.I
 	bs := g.sl[b0:b1]
+	rs := g.slR[b0:b1]
+	rs = rs[:len(bs)]
 	for b := range bs {
 		sb := &bs[b]
 		dx, dy, dz := xa-sb.X, ya-sb.Y, za-sb.Z
-		s := ra + sb.R + m2
+		s := ra + rs[b] + m2
 		if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
 			ib := sb.I
 			if ia < ib {

@@ -201,23 +201,41 @@ func scanRange(centers []geom.Vec3, radii []float64, margin float64) (lo, hi geo
 }
 
 // cellRange sets the cells of bodies lo…hi−1 of the single dense level 0.
+// Their cellCoord by truncation: c − lo ≥ 0 (lo is the bounds' minimum)
+// and, the level being dense, (c − lo)·inv ≤ the bounds' cell + 1, a small
+// finite number, so int64 truncates it to its floor and no clamp applies.
 func (g *Grid) cellRange(lo, hi int) {
 	lv := &g.levs[0]
-	for k := lo; k < hi; k++ {
-		c := g.rowC[k]
-		q := [3]int64{cellCoord(c.X-g.lo.X, lv.inv), cellCoord(c.Y-g.lo.Y, lv.inv), cellCoord(c.Z-g.lo.Z, lv.inv)}
-		g.cell[k] = int32(lv.local(q))
+	inv, x0, y0, z0 := lv.inv, g.lo.X, g.lo.Y, g.lo.Z
+	nz, nyz := lv.nz, lv.ny*lv.nz
+	// local(q) with qmin = 0: ((x+1)·ny + y+1)·nz + z+1.
+	base := nyz + nz + 1
+	cell := g.cell[lo:hi]
+	for k, c := range g.rowC[lo:hi] {
+		x, y, z := int64((c.X-x0)*inv), int64((c.Y-y0)*inv), int64((c.Z-z0)*inv)
+		cell[k] = int32(x*nyz + y*nz + z + base)
 	}
 }
 
 // slotRange writes the slots of bodies lo…hi−1 (at their cell's start
-// g.cstart[g.cell[k]] plus their rank in the cell g.pos[k]).
+// g.cstart[g.cell[k]] plus their rank in the cell g.pos[k]), and their
+// radii in g.slR unless they all have one (level.rsame).
 func (g *Grid) slotRange(lo, hi int) {
 	centers, radii, cs := g.rowC, g.rowR, g.cstart
+	if g.levs[0].rsame > 0 { // one radius: no radii per slot (halfCells reads none)
+		for k := lo; k < hi; k++ {
+			i := g.body[k]
+			c := centers[i]
+			g.sl[cs[g.cell[k]]+g.pos[k]] = slotBody{c.X, c.Y, c.Z, i}
+		}
+		return
+	}
 	for k := lo; k < hi; k++ {
 		i := g.body[k]
 		c := centers[i]
-		g.sl[cs[g.cell[k]]+g.pos[k]] = slotBody{c.X, c.Y, c.Z, radii[i], i}
+		p := cs[g.cell[k]] + g.pos[k]
+		g.sl[p] = slotBody{c.X, c.Y, c.Z, i}
+		g.slR[p] = radii[i]
 	}
 }
 
@@ -265,7 +283,11 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		}
 	}
 	lv := level{L: 0, h: h, inv: 1 / h, rmax: rmax, n: int32(n), dense: true}
-	if one { // one radius (valid bodies: r > 0)
+	// One radius, and it is > 0: rsame = 0 means "radii in slR" to
+	// slotRange and halfCells, so bodies of radius 0 (valid: validBody)
+	// take the radii path (review r2: an unsized slR otherwise).
+	one = one && r0 > 0
+	if one {
 		lv.rsame = r0
 	}
 	// The occupied cells: cellCoord is monotone, so the bounds' cells.
@@ -307,6 +329,9 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		cs[c] += cs[c-1]
 	}
 	g.sl = sized(g.sl, n)
+	if !one {
+		g.slR = sized(g.slR, n)
+	}
 	g.fork(phaseSlots, rowParts)
 	return g.halfParts(0, n, 2*margin, out), true
 }
