@@ -139,3 +139,11 @@ func SlotHists(w *World) (slots, with, entries int, owned bool) {
 	}
 	return len(s.slots), with, len(s.hists), owned
 }
+
+// SpareScratch returns the room the sphere path's spare list (the rebuild
+// buffer) holds in the arrays a rebuild does not carry (tests: none since
+// session 16, sphere.List.TakeScratch).
+func SpareScratch(w *World) (room int) {
+	l := &w.Spheres().lists[1-w.Spheres().cur]
+	return cap(l.Touch) + cap(l.Fn) + cap(l.FP) + cap(l.TPA) + cap(l.TPB) + cap(l.Delta) + cap(l.Ft) + cap(l.M) + cap(l.Epot)
+}

@@ -135,6 +135,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
+	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), false)
 	rb.cand, rb.sorted, rb.ord = cand, reordered, nil
 	if reordered {
@@ -341,6 +342,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	nl := &s.lists[1-s.cur]
 	nm := len(s.body)
 	periodic := w.Periodic.On()
+	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), periodic)
 	if periodic {
 		if s.carry == nil {
