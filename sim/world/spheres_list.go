@@ -449,15 +449,14 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // order is the one a comparison sort gives).
 func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
 	n := len(s.body)
-	cnt := resize(s.slotCnt, n+1)
-	clear(cnt)
+	cnt := make([]int32, n+1) // not kept: a renumbering's rebuild only (every SphereReorderEvery steps)
 	for q := range old.P {
 		cnt[min(old.P[q].I, old.P[q].J)+1]++
 	}
 	for k := 1; k <= n; k++ {
 		cnt[k] += cnt[k-1]
 	}
-	ord := resize(s.mergeOrd, len(old.P))
+	ord := make([]int32, len(old.P))
 	for q := range old.P {
 		lo := min(old.P[q].I, old.P[q].J)
 		ord[cnt[lo]] = int32(q)
@@ -478,7 +477,6 @@ func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
 			}
 		}
 	}
-	s.slotCnt, s.mergeOrd = cnt, ord
 	return ord
 }
 
