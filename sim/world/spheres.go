@@ -211,9 +211,10 @@ type wallSlot struct {
 	k, wall int32
 	law     int32
 	cls     int32 // step-size class
-	// The slot's two entries of Spheres.hists (hist and pHist are 2j and
-	// 2j+1 in some order, or both noHist: the law has neither friction nor
-	// rolling resistance, F_t = M = 0 and the history stays zero, sphere.EvalSmooth).
+	// The slot's two entries of Spheres.hists, 2j and 2j+1: hist and pHist
+	// are each one of them (equal after an Accept), or both noHist (the
+	// law has neither friction nor rolling resistance: F_t = M = +0 and the
+	// history stays zero, sphere.EvalSmooth).
 	// hist: this evaluation's F_t, moment and friction history (the last
 	// evaluation that wrote them); pHist: the accepted step's. An
 	// evaluation writes the entry that is not pHist's; Accept makes hist the
