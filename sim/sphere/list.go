@@ -100,6 +100,27 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 	}
 }
 
+// TakeScratch moves to l, before a rebuild makes it the list in use, the
+// storage of old's per-pair arrays that a rebuild does not carry from the
+// old list to the new (Touch, Fn, FP and the smooth kernel's Delta, Ft, M,
+// Epot, TPA, TPB: each evaluation writes them before any read), and leaves
+// old without them. Of the two lists an owner keeps (the list in use and its
+// rebuild buffer) only the one in use holds them: 9 bytes a pair and room on
+// the Hookean path instead of 18 (docs/performance.md, "Session 16: memory
+// per sphere"). The rebuild reads old's P, PrevTouch, PrevHist, Shift and
+// Law, which stay.
+func (l *List) TakeScratch(old *List) {
+	l.Touch, old.Touch = old.Touch, nil
+	l.Fn, old.Fn = old.Fn, nil
+	l.FP, old.FP = old.FP, nil
+	l.TPA, old.TPA = old.TPA, nil
+	l.TPB, old.TPB = old.TPB, nil
+	l.deltaBuf, old.deltaBuf, old.Delta = old.deltaBuf, nil, nil
+	l.ftBuf, old.ftBuf, old.Ft = old.ftBuf, nil, nil
+	l.mBuf, old.mBuf, old.M = old.mBuf, nil, nil
+	l.epotBuf, old.epotBuf, old.Epot = old.epotBuf, nil, nil
+}
+
 // Truncate cuts every per-pair array to its first n pairs; Shift is
 // dropped unless shifted.
 func (l *List) Truncate(n int, shifted bool) {

@@ -36,16 +36,14 @@ type Spheres struct {
 	orderedAt int64 // w.Steps at the last renumbering
 	// The spare arrays of a renumbering's permutations (nil between
 	// renumberings: applyOrder).
-	bodyBuf  []*body.Body
-	idxBuf   []int32
-	matBuf   []int32
-	f64Buf   []float64
-	vecBuf   []geom.Vec3
-	linBuf   []sphere.Lin
-	rotBuf   []sphere.Rot
-	seenBuf  []bool
-	mergeOrd []int32
-	slotCnt  []int32
+	bodyBuf []*body.Body
+	idxBuf  []int32
+	matBuf  []int32
+	f64Buf  []float64
+	vecBuf  []geom.Vec3
+	linBuf  []sphere.Lin
+	rotBuf  []sphere.Rot
+	seenBuf []bool
 	// kin and specs hold what Drift and Accept need of each species, the
 	// integrator's kinematics and the world's part (besides a sphere's
 	// state and species, Drift reads only the Verlet reference positions).
@@ -129,6 +127,8 @@ type Spheres struct {
 	planes    []plane
 	slots     []wallSlot
 	slotsOld  []wallSlot
+	hists     []slotHist // the friction side of the slots that have one (wallSlot.hist), two entries a slot
+	histsOld  []slotHist // buildSlots' spare
 	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
 	slotWalls []slotWall // buildSlots' enabled walls
 	seen      []bool     // [wall·n + k]: the pair has been a candidate (generic: has an entry)
@@ -203,31 +203,63 @@ type plane struct {
 
 // wallSlot is a sphere–wall pair that can become a candidate before the next
 // list rebuild: the sphere's box inflated by the rebuild margin meets the
-// wall's candidate box.
+// wall's candidate box. What only a law with friction or rolling resistance
+// produces (F_t, the moment, the friction history) is in Spheres.hists, for
+// the slots of such laws only: the frictionless slots (most of a box of
+// spheres) carry 112 bytes, not 280.
 type wallSlot struct {
 	k, wall int32
 	law     int32
 	cls     int32 // step-size class
-	swap    bool  // the wall's body index is below the sphere's: generic contacts are stated from the wall (A)
-	deep    bool  // the centre's foot lies inside the wall, farther than the margin from its rim
-	seen    bool  // the pair has been a candidate (copy of Spheres.seen)
-	simple  bool  // the law is Hookean without friction and rolling resistance (List.Hooke's)
-	limit   bool  // a simple law's limit_damping: F_n clamped at ≥ 0
-	kn      float64
-	damp    float64 // m γ_n of a simple law
+	// The slot's two entries of Spheres.hists, 2j and 2j+1: hist and pHist
+	// are each one of them (equal after an Accept), or both noHist (the
+	// law has neither friction nor rolling resistance: F_t = M = +0 and the
+	// history stays zero, sphere.EvalSmooth).
+	// hist: this evaluation's F_t, moment and friction history (the last
+	// evaluation that wrote them); pHist: the accepted step's. An
+	// evaluation writes the entry that is not pHist's; Accept makes hist the
+	// accepted one (pHist = hist: no copy).
+	hist, pHist int32
+	swap        bool // the wall's body index is below the sphere's: generic contacts are stated from the wall (A)
+	deep        bool // the centre's foot lies inside the wall, farther than the margin from its rim
+	seen        bool // the pair has been a candidate (copy of Spheres.seen)
+	simple      bool // the law is Hookean without friction and rolling resistance (List.Hooke's)
+	limit       bool // a simple law's limit_damping: F_n clamped at ≥ 0
 
 	// This evaluation.
 	cand, touch, rim, owl bool
-	fn, delta, epot       float64
-	f, ft, m              geom.Vec3 // force on the sphere; F_t and the moment in the generic orientation
-	hist                  law.FrictionState
 
 	// The last accepted evaluation (history).
 	pTouch, pRim bool
-	pHist        law.FrictionState
 	pNew         bool // the accepted facet contact had no predecessor
 
+	kn   float64
+	damp float64 // m γ_n of a simple law
+
+	// This evaluation.
+	fn, delta, epot float64
+	f               geom.Vec3 // force on the sphere
+
 	e *pairEntry // generic pair for contacts with the wall's rim (sq.Surface); nil until needed
+}
+
+// noHist marks a wall slot without entries in Spheres.hists.
+const noHist = -1
+
+// slotHist is what an evaluation of a wall slot whose law has friction or
+// rolling resistance adds: F_t and the moment in the generic orientation, and
+// the friction history (S0 §2.4.9).
+type slotHist struct {
+	ft, m geom.Vec3
+	h     law.FrictionState
+}
+
+// histOf returns the friction history of entry i of s.hists (zero for noHist).
+func (s *Spheres) histOf(i int32) law.FrictionState {
+	if i < 0 {
+		return law.FrictionState{}
+	}
+	return s.hists[i].h
 }
 
 // Spheres returns the sphere path of w when w qualifies — every movable body

@@ -423,7 +423,11 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 		*t = t.Add(pt.Sub(x).Cross(fa)).Add(c.M)
 		sl.f = fa
 	}
-	sl.fn, sl.epot, sl.ft, sl.m, sl.hist = c.Fn, c.Epot, c.Ft, c.M, h
+	sl.fn, sl.epot = c.Fn, c.Epot
+	if sl.pHist != noHist {
+		sl.hist = sl.pHist ^ 1 // the slot's entry that is not the accepted one
+		s.hists[sl.hist] = slotHist{ft: c.Ft, m: c.M, h: h}
+	}
 }
 
 // facetHistory returns the friction history of a slot's facet contact from
@@ -431,7 +435,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 func (s *Spheres) facetHistory(sl *wallSlot) law.FrictionState {
 	switch {
 	case sl.pTouch:
-		return sl.pHist
+		return s.histOf(sl.pHist)
 	case sl.pRim:
 		for i := range sl.e.prev {
 			if c := &sl.e.prev[i]; c.FA == 0 && c.FB == 0 {
@@ -457,7 +461,7 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec
 		e.prev = e.prev[:0]
 		if sl.pTouch {
 			c := smoothContact(0, 0, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, 0)
-			c.Fric = sl.pHist
+			c.Fric = s.histOf(sl.pHist)
 			e.prev = append(e.prev, c)
 		}
 	}

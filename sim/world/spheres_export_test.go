@@ -3,6 +3,7 @@ package world
 import (
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // SetMaxClassSpecies sets the largest number of species whose sphere pair
@@ -108,4 +109,41 @@ func SphereSpecies(w *World) []int32 {
 		}
 	}
 	return out
+}
+
+// WallSlotSize is the size in bytes of a wall slot (tests).
+const WallSlotSize = unsafe.Sizeof(wallSlot{})
+
+// SlotHists describes the friction side of the wall slots of w (tests): the
+// number of slots, of those with entries in s.hists, and of entries, and
+// whether every slot with entries owns two (2j, 2j+1) no other slot does.
+func SlotHists(w *World) (slots, with, entries int, owned bool) {
+	s := w.Spheres()
+	owner := make([]int, len(s.hists))
+	owned = true
+	for i := range s.slots {
+		sl := &s.slots[i]
+		if (sl.hist == noHist) != (sl.pHist == noHist) {
+			owned = false
+		}
+		if sl.pHist == noHist {
+			continue
+		}
+		with++
+		b := sl.pHist &^ 1
+		if sl.hist&^1 != b || int(b)+1 >= len(s.hists) || owner[b] != 0 {
+			owned = false
+			continue
+		}
+		owner[b], owner[b+1] = i+1, i+1
+	}
+	return len(s.slots), with, len(s.hists), owned
+}
+
+// SpareScratch returns the room the sphere path's spare list (the rebuild
+// buffer) holds in the arrays a rebuild does not carry (tests: none since
+// session 16, sphere.List.TakeScratch).
+func SpareScratch(w *World) (room int) {
+	l := &w.Spheres().lists[1-w.Spheres().cur]
+	return cap(l.Touch) + cap(l.Fn) + cap(l.FP) + cap(l.TPA) + cap(l.TPB) + cap(l.Delta) + cap(l.Ft) + cap(l.M) + cap(l.Epot)
 }

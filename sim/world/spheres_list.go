@@ -135,6 +135,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
+	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), false)
 	rb.cand, rb.sorted, rb.ord = cand, reordered, nil
 	if reordered {
@@ -341,6 +342,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	nl := &s.lists[1-s.cur]
 	nm := len(s.body)
 	periodic := w.Periodic.On()
+	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), periodic)
 	if periodic {
 		if s.carry == nil {
@@ -447,15 +449,14 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // order is the one a comparison sort gives).
 func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
 	n := len(s.body)
-	cnt := resize(s.slotCnt, n+1)
-	clear(cnt)
+	cnt := make([]int32, n+1) // not kept: a renumbering's rebuild only (every SphereReorderEvery steps)
 	for q := range old.P {
 		cnt[min(old.P[q].I, old.P[q].J)+1]++
 	}
 	for k := 1; k <= n; k++ {
 		cnt[k] += cnt[k-1]
 	}
-	ord := resize(s.mergeOrd, len(old.P))
+	ord := make([]int32, len(old.P))
 	for q := range old.P {
 		lo := min(old.P[q].I, old.P[q].J)
 		ord[cnt[lo]] = int32(q)
@@ -476,7 +477,6 @@ func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
 			}
 		}
 	}
-	s.slotCnt, s.mergeOrd = cnt, ord
 	return ord
 }
 
@@ -534,8 +534,9 @@ func (s *Spheres) finishList() {
 func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	w := s.w
 	n := len(s.body)
-	old := s.slots
+	old, oldH := s.slots, s.hists
 	s.slots, s.slotsOld = s.slotsOld[:0], old
+	s.hists, s.histsOld = s.histsOld[:0], oldH
 	s.slotStart = resize(s.slotStart, n+1)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
 	// what the deep test reads of each (its triangles and rim, in the world
@@ -574,13 +575,23 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
 				po++
 			}
-			var sl wallSlot
+			sl := wallSlot{hist: noHist, pHist: noHist}
 			if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
 				sl = old[po]
 			}
 			sl.k, sl.wall = int32(k), int32(wi)
 			sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
 			p := &s.laws[sl.law]
+			// The slot's entries of s.hists: kept (the same order), or
+			// made for a law with friction or rolling resistance.
+			if nb := int32(len(s.hists)); sl.pHist != noHist {
+				b := sl.pHist &^ 1
+				s.hists = append(s.hists, oldH[b], oldH[b+1])
+				sl.hist, sl.pHist = nb+sl.hist-b, nb+sl.pHist-b
+			} else if p.Mu > 0 || p.MuRoll > 0 {
+				s.hists = append(s.hists, slotHist{}, slotHist{})
+				sl.hist, sl.pHist = nb, nb
+			}
 			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
 			sl.seen = s.seen[wi*n+k]
 			sl.swap = pl.bi < s.idx[k]

@@ -11,7 +11,9 @@ import (
 // The sphere path's arrays of one entry a sphere hold exactly the spheres
 // (no growth slack: 72 + 80 bytes a sphere on a state's two arrays), before and after
 // renumberings, and no renumbering keeps its spare arrays for the next
-// (docs/performance.md, "Session 9: memory per sphere"). 300 spheres of
+// (docs/performance.md, "Session 9: memory per sphere"); after list
+// rebuilds the spare pair list holds none of the arrays a rebuild does not
+// carry (F_n, the touch flags, …: "Session 16: memory per sphere"). 300 spheres of
 // sphere-box-soft fall for 0.05 s, renumbered in Morton order every 50
 // steps.
 func TestSpherePathArraysSized(t *testing.T) {
@@ -46,4 +48,7 @@ func TestSpherePathArraysSized(t *testing.T) {
 		t.Fatal("the spheres were never renumbered: the test does not test renumberings")
 	}
 	check("after 0.05 s")
+	if room := world.SpareScratch(w); room != 0 {
+		t.Errorf("after 0.05 s (renumbered, so rebuilt): the spare pair list holds %d entries of room in arrays a rebuild does not carry, want 0", room)
+	}
 }

@@ -142,8 +142,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	// stay together and in wall order), the order a stable sort by (sphere,
 	// wall) gives. (slices.SortStableFunc's rotations of the 250-byte slots
 	// took 1.2·10⁹ instructions at 10⁵ spheres, a fifth of a short run.)
-	cnt := resize(s.slotCnt, n+1)
-	clear(cnt)
+	cnt := make([]int32, n+1)
 	for i := range s.slots {
 		cnt[newOf[s.slots[i].k]+1]++
 	}
@@ -157,7 +156,6 @@ func (s *Spheres) applyOrder(perm []int32) {
 		sorted[cnt[k]].k = k
 		cnt[k]++
 	}
-	s.slotCnt = cnt
 	s.slots, s.slotsOld = sorted, s.slots
 	// Pairs of the current list: renumbered (orientation kept), merged by key.
 	l := &s.lists[s.cur]

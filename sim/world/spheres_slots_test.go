@@ -41,3 +41,46 @@ func TestSphereSlotsByDefinition(t *testing.T) {
 		t.Logf("max species %d: up to %d slots, %d deep, %d not, t = %.3g s", maxSpecies, most, deep, shallow, w.Time)
 	}
 }
+
+// A wall slot whose law has neither friction nor rolling resistance carries
+// no friction side (F_t, the moment and the two friction histories live in
+// Spheres.hists, two entries a slot of a frictional law): 112 bytes a slot
+// (280 before session 16; docs/performance.md, "Session 16: memory per
+// sphere"). 300 spheres of sphere-box-soft (μ = 0) and of sphere-piling
+// (μ = 0.5, poured into its funnel: rim contacts, slots made and dropped at
+// rebuilds) over 1500 steps: none and two entries a slot, each slot's own.
+func TestWallSlotFrictionSide(t *testing.T) {
+	if world.WallSlotSize > 112 {
+		t.Errorf("a wall slot is %d bytes, want ≤ 112", world.WallSlotSize)
+	}
+	for _, c := range []struct {
+		scene    string
+		friction bool
+	}{{"sphere-box-soft", false}, {"sphere-piling", true}} {
+		s, err := scene.LoadBuiltin(c.scene, "generators.0.count=300")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := startBuilt(t, s)
+		most := 0
+		for step := range 1500 {
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatal(err)
+			}
+			slots, with, entries, owned := world.SlotHists(w)
+			want := 0
+			if c.friction {
+				want = slots
+			}
+			if with != want || entries != 2*want || !owned {
+				t.Fatalf("%s, step %d: %d slots, %d with a friction side, %d entries (each slot's own: %v); want %d, %d",
+					c.scene, step, slots, with, entries, owned, want, 2*want)
+			}
+			most = max(most, slots)
+		}
+		if most == 0 {
+			t.Errorf("%s: no wall slots: the test tests nothing", c.scene)
+		}
+		t.Logf("%s: up to %d slots, t = %.3g s", c.scene, most, w.Time)
+	}
+}

@@ -202,7 +202,10 @@ func (s *Spheres) slotContact(sl *wallSlot) contact.Contact {
 	} else {
 		c = smoothContact(0, 0, pp, ps, n, gap)
 	}
-	c.New, c.Fn, c.Ft, c.M, c.Epot, c.Fric = sl.pNew, sl.fn, sl.ft, sl.m, sl.epot, sl.pHist
+	c.New, c.Fn, c.Epot, c.Fric = sl.pNew, sl.fn, sl.epot, s.histOf(sl.pHist)
+	if sl.hist != noHist {
+		c.Ft, c.M = s.hists[sl.hist].ft, s.hists[sl.hist].m
+	}
 	return c
 }
 
