@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"grainlab/sim/world"
 )
 
 // TestBenchCrewLines: `grainlab bench` prints under its stage table how the
@@ -69,10 +71,12 @@ func TestBenchCrewLines(t *testing.T) {
 
 // TestBenchVerletLine: `grainlab bench` prints the Verlet skin and the
 // list's rebuilds over the measured steps: on 300 spheres falling in
-// sphere-box-soft the sphere path's 0.6 r_min (r = 1 mm) with at least one
+// sphere-box-soft (world.SphereSkinMin lowered) the sphere path's 0.6 r_min (r = 1 mm) with at least one
 // rebuild, and with --set contact.skin=0.0002 that skin and more rebuilds
 // (a third of the skin is crossed sooner).
 func TestBenchVerletLine(t *testing.T) {
+	defer func(n int) { world.SphereSkinMin = n }(world.SphereSkinMin)
+	world.SphereSkinMin = 300 // the sphere path's skin from 300 spheres
 	rebuilds := map[string]int{}
 	for _, c := range []struct{ set, want string }{
 		{"contact.skin=auto", "skin 0.0006 m (0.6 r_min), "},

@@ -1,6 +1,10 @@
 package state
 
-import "testing"
+import (
+	"testing"
+
+	"grainlab/sim/world"
+)
 
 // A restart continues with the Verlet skin of the run (History.Skin) and
 // rebuilds the list at the same steps: 1000 spheres falling in a box on
@@ -11,6 +15,8 @@ import "testing"
 // (contact.skin): the file's skin wins, as the saved list was built with it.
 func TestExactRestartSkin(t *testing.T) {
 	const t1, t2 = 0.012, 0.03
+	defer func(n int) { world.SphereSkinMin = n }(world.SphereSkinMin)
+	world.SphereSkinMin = 1000 // the sphere path's skin from 1000 spheres
 	sets := []string{"generators.s.count=1000", "generators.s.region.max=[0.0211, 0.0211, 0.0422]", "walls.box.max=[0.0211, 0.0211, 0.0422]"}
 	ref, end := started(t, "sphere-box-soft", sets...)
 	to(t, ref, t1, end)

@@ -13,18 +13,40 @@ import (
 // settled 218-sphere box did not get slower.
 const sphereSkinFactor = 0.6
 
+// SphereSkinMin is the smallest number of spheres that takes the sphere
+// path's wider skin (sphereSkin; tests lower it). Below it the rebuilds
+// cost little (the settled 218-sphere box never rebuilds, and its wider
+// list cost 4.9% more instructions), and a few spheres far apart would
+// meet their class's spring bound earlier: a Hookean class bounds Δt from
+// its first listed pair (Spheres.StableDt), so the skin moves the step at
+// which two approaching spheres cut Δt.
+var SphereSkinMin = 4096
+
 // sphereSkin is chooseSkin for a world on the sphere path: the user's
 // (Settings.Skin) if set, else max(4 ḡ, sphereSkinFactor·r_min) when every
-// law in use is Hookean (law.HookeLAMMPS). Otherwise chooseSkin's: the
-// step bound of a non-Hookean class reads the speed of every listed pair
+// law in use is Hookean (law.HookeLAMMPS) and there are at least
+// SphereSkinMin spheres. Otherwise chooseSkin's: the step bound of a
+// non-Hookean class reads the speed of every listed pair
 // (Spheres.StableDt), so a wider list would change Δt; and worlds of
 // spheres that the generic stages step (loads, bonds, NoSpherePath) keep
 // it too.
 func (w *World) sphereSkin(gmax float64) float64 {
-	if w.Settings.Skin > 0 || len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath || !w.allHookean() {
+	if w.Settings.Skin > 0 || len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath ||
+		w.movableCount() < SphereSkinMin || !w.allHookean() {
 		return w.chooseSkin(gmax)
 	}
 	return max(4*gmax, sphereSkinFactor*w.minRadius())
+}
+
+// movableCount returns the number of bodies that are not walls.
+func (w *World) movableCount() int {
+	n := 0
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // allHookean reports whether the smooth law of every pair of materials in

@@ -11,6 +11,13 @@ import (
 	"grainlab/sim/world"
 )
 
+// lowSkinMin lowers world.SphereSkinMin to n for the test.
+func lowSkinMin(t *testing.T, n int) {
+	old := world.SphereSkinMin
+	world.SphereSkinMin = n
+	t.Cleanup(func() { world.SphereSkinMin = old })
+}
+
 // fallingSpheres builds sphere-box-soft with n spheres falling from the
 // generator's lattice in a box ⌈∛n⌉ cells of 2.1 d wide and twice as tall
 // (the scene of `make bench-lammps N=…`), with the extra settings given.
@@ -67,7 +74,7 @@ func sameEnergy(a, b []float64) error {
 }
 
 // The sphere path's skin (World.VerletSkin: max(4 ḡ, 0.6 r_min) on a
-// Hookean world, docs/performance.md "Session 16: the sphere list's
+// Hookean world of at least SphereSkinMin spheres, lowered here; docs/performance.md "Session 16: the sphere list's
 // skin") against the skin of before (0.2 r_min, set with contact.skin),
 // on 1000 spheres falling in a box for 400 steps: the same Δt, energies
 // and contacts at every step and the same bodies (the skin only decides
@@ -77,6 +84,7 @@ func sameEnergy(a, b []float64) error {
 // rebuilds fall to 1/√3 ≈ 0.58 of them or fewer.
 func TestSphereSkinFallingBoxRebuildsLess(t *testing.T) {
 	const n, steps = 1000, 400
+	lowSkinMin(t, n)
 	auto := fallingSpheres(t, n)
 	old := fallingSpheres(t, n, "contact.skin=0.0002")
 	rmin := auto.MinBodyRadius()
@@ -104,6 +112,7 @@ func TestSphereSkinFallingBoxRebuildsLess(t *testing.T) {
 // 3 workers with every pass split (the skin depends on the radii and ḡ
 // alone).
 func TestSphereSkinAnyWorkers(t *testing.T) {
+	lowSkinMin(t, 2000)
 	var ref string
 	var refPot []float64
 	var refBuilds int
@@ -130,6 +139,7 @@ func TestSphereSkinAnyWorkers(t *testing.T) {
 // is the same to the bit.
 func TestSphereSkinSettledPairs(t *testing.T) {
 	const settled = "../validation/testdata/sphere-box-soft-218-settled.json"
+	lowSkinMin(t, 218)
 	start := func(sets ...string) *world.World {
 		sp, err := scene.LoadBuiltin("sphere-box-soft", sets...)
 		if err != nil {
@@ -172,9 +182,14 @@ func TestSphereSkinSettledPairs(t *testing.T) {
 
 // Worlds off the sphere path's Hookean case keep the skin of before,
 // max(4 ḡ, 0.2 r_min): the sphere piling (Hertz: its step bound reads
-// every listed pair's speed, Spheres.StableDt) and the tetrapod box.
+// every listed pair's speed, Spheres.StableDt) and the tetrapod box, with
+// the threshold lowered to their size; and the 218-sphere box below it.
 func TestSphereSkinOthersUnchanged(t *testing.T) {
-	for _, name := range []string{"sphere-piling", "box-of-tetrapods"} {
+	for _, name := range []string{"sphere-piling", "box-of-tetrapods", "sphere-box-soft"} {
+		world.SphereSkinMin = 4096
+		if name != "sphere-box-soft" {
+			lowSkinMin(t, 1)
+		}
 		sp, err := scene.LoadBuiltin(name)
 		if err != nil {
 			t.Fatal(err)
