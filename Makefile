@@ -127,7 +127,7 @@ bench-spheres: build
 # file name (side by side with another build: GRAINLAB="./bin/grainlab
 # /path/to/other-grainlab"); WORKERS their workers (one by default). The
 # decks hold the skin Grainlab's run starts with (World.VerletSkin: 0.6 r_min
-# on a Hookean sphere world); SKIN=metres sets it for every code alike
+# on a Hookean world of ≥ 4096 spheres, else 0.2 r_min); SKIN=metres sets it for every code alike
 # (contact.skin; SKIN=0.0002 is the skin of before session 16).
 SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
 N ?=
