@@ -125,18 +125,23 @@ bench-spheres: build
 # process's CPU (set-up, reading the deck, the run) and its peak memory.
 # GRAINLAB lists the Grainlab binaries to time, one row each, labelled by
 # file name (side by side with another build: GRAINLAB="./bin/grainlab
-# /path/to/other-grainlab"); WORKERS their workers (one by default).
+# /path/to/other-grainlab"); WORKERS their workers (one by default). The
+# decks hold the skin Grainlab's run starts with (World.VerletSkin: 0.6 r_min
+# on a Hookean world of ≥ 4096 spheres, else 0.2 r_min); SKIN=metres sets it for every code alike
+# (contact.skin; SKIN=0.0002 is the skin of before session 16).
 SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
 N ?=
 BENCH_STEPS ?= 500
 GRAINLAB ?= ./$(BIN)
 WORKERS ?= 1
+SKIN ?=
+SKINSET := $(if $(SKIN),--set contact.skin=$(SKIN))
 bench-lammps: build deps-test
 ifeq ($(N),)
-	@./$(BIN) lammps sphere-box-soft --restart $(SETTLED) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
+	@./$(BIN) lammps sphere-box-soft --restart $(SETTLED) $(SKINSET) --steps 30000 --dt 1e-4 --out bin/bench-lammps >/dev/null
 	@for i in 1 2 3 4 5; do \
 	  (cd bin/bench-lammps && lmp -in in.lammps -log none | awk '/^Loop time/ {printf "LAMMPS %.4f\n", $$4*1e6/$$9/$$12}'); \
-	  for n in 1 2; do ./$(BIN) bench --scene sphere-box-soft --restart $(SETTLED) --time 3 --workers $$n | \
+	  for n in 1 2; do ./$(BIN) bench --scene sphere-box-soft --restart $(SETTLED) $(SKINSET) --time 3 --workers $$n | \
 	    awk -v n=$$n '/particle/ {printf "Grainlab/%dw %s\n", n, $$2}'; done; \
 	done | awk '{ print $$1 "\t" $$2 " µs/particle-step"; if (!($$1 in b) || $$2 < b[$$1]) b[$$1] = $$2 } \
 	  END { for (k in b) printf "best of 5: %-12s %.4f µs/particle-step\n", k, b[k] }'
@@ -144,13 +149,13 @@ else
 	@set -e; d=bin/bench-lammps-$(N); mkdir -p $$d; \
 	L=$$(awk 'BEGIN { n = int(exp(log($(N))/3)); if (n*n*n < $(N)) n++; printf "%.6g", n*0.0021 + 1e-4 }'); \
 	H=$$(awk "BEGIN { printf \"%.6g\", 2*$$L }"); \
-	sets="--set generators[0].count=$(N) --set generators[0].region.max=[$$L,$$L,$$H] --set walls[0].max=[$$L,$$L,$$H]"; \
+	sets="--set generators[0].count=$(N) --set generators[0].region.max=[$$L,$$L,$$H] --set walls[0].max=[$$L,$$L,$$H] $(SKINSET)"; \
 	T=$$(awk 'BEGIN { printf "%.6g", $(BENCH_STEPS)*1e-4 }'); \
 	for s in 1 $(BENCH_STEPS); do \
 	  ./$(BIN) lammps sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
 	  ./$(BIN) liggghts sphere-box-soft $$sets --steps $$s --dt 1e-4 --dump-every 0 --out $$d/s$$s >/dev/null; \
 	done; \
-	echo "$(N) spheres in a $$L × $$L × $$H m box, $(BENCH_STEPS) steps of 1e-4 s ($$T s), CPU time (Grainlab: $(WORKERS) worker(s))"; \
+	echo "$(N) spheres in a $$L × $$L × $$H m box, $(BENCH_STEPS) steps of 1e-4 s ($$T s), skin $$(awk '/^neighbor/ { print $$2 }' $$d/s1/in.lammps) m, CPU time (Grainlab: $(WORKERS) worker(s))"; \
 	printf "%-16s %8s %18s %14s %9s\n" code steps "µs/particle-step" "process CPU s" "peak MB"; \
 	for code in LAMMPS LIGGGHTS $(GRAINLAB); do \
 	  label=$$code; case $$code in LAMMPS|LIGGGHTS) ;; *) label=$$(basename $$code); [ "$(GRAINLAB)" = "./$(BIN)" ] && label=Grainlab ;; esac; \

@@ -69,6 +69,13 @@ type BenchResult struct {
 	// Profile is the wall time of each stage over the measured steps
 	// (world.Profile; empty on the sphere path).
 	Profile world.Profile
+	// Skin is the Verlet skin at the end of the run (World.VerletSkin), m,
+	// and SkinRadii the same over the smallest body's radius.
+	Skin, SkinRadii float64
+	// VerletBuilds is how many times the world's Verlet list (of the
+	// bounding spheres, the sphere path's pair list) was rebuilt over the
+	// measured steps (World.VerletBuilds).
+	VerletBuilds int
 }
 
 // bench runs a scene headless and measures its speed, stopped early (after
@@ -98,6 +105,7 @@ func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
 		end = t0 + o.Duration
 	}
 	prof0 := w.Stats.Profile
+	builds0 := w.VerletBuilds()
 	start := time.Now()
 	_, err = integrate.AdvanceStats(w, end, func() bool { // reads only w.Stats: the bodies may lag (world.SetLazyBodies)
 		r.ContactSteps += int64(w.Stats.Contacts)
@@ -111,6 +119,11 @@ func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
 		err = &Interrupted{sig}
 	}
 	r.Wall = time.Since(start)
+	r.VerletBuilds = w.VerletBuilds() - builds0
+	r.Skin = w.VerletSkin()
+	if rmin := w.MinBodyRadius(); rmin > 0 {
+		r.SkinRadii = r.Skin / rmin
+	}
 	if heap != "" {
 		if err := writeHeapProfile(heap); err != nil {
 			return nil, err
@@ -192,6 +205,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "µs/contact/step  %.3f\n", r.USPerContact)
 	fmt.Fprintf(stdout, "µs/particle/step %.4f\n", r.USPerParticle)
 	fmt.Fprintf(stdout, "wall s / sim s   %.2f\n", r.WallPerSimSec)
+	fmt.Fprintf(stdout, "Verlet list      skin %.4g m (%.3g r_min), %d rebuilds in %d steps\n", r.Skin, r.SkinRadii, r.VerletBuilds, r.Steps)
 	printProfile(stdout, r)
 	printCrew(stdout, r)
 	return ExitFor(err)
@@ -204,7 +218,7 @@ func printProfile(out io.Writer, r *BenchResult) {
 	if p.Total() <= 0 || r.Steps == 0 || r.Wall <= 0 {
 		return
 	}
-	fmt.Fprintf(out, "stages           wall s   share  µs/step  (%d evaluations, %.1f pairs and %.2f list rebuilds per evaluation)\n",
+	fmt.Fprintf(out, "stages           wall s   share  µs/step  (%d evaluations, %.1f pairs and %.2f feature-list rebuilds per evaluation)\n",
 		p.Evaluations, float64(p.Pairs)/float64(max(p.Evaluations, 1)), float64(p.Rebuilds)/float64(max(p.Evaluations, 1)))
 	row := func(name string, d time.Duration) {
 		fmt.Fprintf(out, "  %-14s %7.3f  %5.1f%%  %7.1f\n", name, d.Seconds(), 100*d.Seconds()/r.Wall.Seconds(), d.Seconds()*1e6/float64(r.Steps))

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"grainlab/sim/world"
 )
 
 // TestBenchCrewLines: `grainlab bench` prints under its stage table how the
@@ -65,4 +67,44 @@ func TestBenchCrewLines(t *testing.T) {
 			t.Errorf("two workers: %g fork–joins and %g batches per step; want > 0 fork–joins, ≥ 8 batches each", fj, b)
 		}
 	}
+}
+
+// TestBenchVerletLine: `grainlab bench` prints the Verlet skin and the
+// list's rebuilds over the measured steps: on 300 spheres falling in
+// sphere-box-soft (world.SphereSkinMin lowered) the sphere path's 0.6 r_min (r = 1 mm) with at least one
+// rebuild, and with --set contact.skin=0.0002 that skin and more rebuilds
+// (a third of the skin is crossed sooner).
+func TestBenchVerletLine(t *testing.T) {
+	defer func(n int) { world.SphereSkinMin = n }(world.SphereSkinMin)
+	world.SphereSkinMin = 300 // the sphere path's skin from 300 spheres
+	rebuilds := map[string]int{}
+	for _, c := range []struct{ set, want string }{
+		{"contact.skin=auto", "skin 0.0006 m (0.6 r_min), "},
+		{"contact.skin=0.0002", "skin 0.0002 m (0.2 r_min), "},
+	} {
+		var out, errb bytes.Buffer
+		args := []string{"--scene", "sphere-box-soft", "--set", "generators.s.count=300", "--set", c.set, "--time", "0.03", "--workers", "1"}
+		if code := cmdBench(args, &out, &errb); code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", c.set, code, errb.String())
+		}
+		var line string
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(l, "Verlet list ") {
+				line = l
+			}
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "Verlet list")), c.want)
+		if !ok {
+			t.Fatalf("%s: line %q, want it to start %q; output:\n%s", c.set, line, "Verlet list      "+c.want, out.String())
+		}
+		n, err := strconv.Atoi(strings.Fields(rest)[0])
+		if err != nil || n < 1 {
+			t.Fatalf("%s: line %q: want a number of rebuilds ≥ 1", c.set, line)
+		}
+		rebuilds[c.set] = n
+	}
+	if rebuilds["contact.skin=0.0002"] <= rebuilds["contact.skin=auto"] {
+		t.Fatalf("rebuilds %v: want more at the narrower skin", rebuilds)
+	}
+	t.Logf("rebuilds %v", rebuilds)
 }

@@ -26,7 +26,7 @@ func Build(s *Spec) (*world.World, error) {
 	b := &builder{s: s, w: world.New(s.Name), shapes: map[string]*shape.Polyhedron{}, smooth: map[string]smoothShape{}, names: map[string]string{}}
 	w := b.w
 	w.Gravity = s.Gravity
-	steps := []func() error{b.integrator, b.contact, b.walls, b.memory, b.bodies, b.generators, b.criticalStep, b.loads, b.events, b.probes}
+	steps := []func() error{b.integrator, b.contact, b.walls, b.memory, b.bodies, b.generators, b.skin, b.criticalStep, b.loads, b.events, b.probes}
 	for _, f := range steps {
 		if err := f(); err != nil {
 			return nil, err
@@ -149,6 +149,19 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 		return p, b.s.Errorf(l.Path, "%v", err)
 	}
 	return p, nil
+}
+
+// skin sets the Verlet skin asked for (contact.skin), at most World.MaxSkin.
+func (b *builder) skin() error {
+	sk := b.s.Contact.Skin
+	if sk == 0 {
+		return nil
+	}
+	if mx := b.w.MaxSkin(); !(sk <= mx) {
+		return b.s.Errorf("contact.skin", "must be at most the smallest body's diameter (%v m), got %v", mx, sk)
+	}
+	b.w.Settings.Skin = sk
+	return nil
 }
 
 func (b *builder) contact() error {

@@ -64,8 +64,11 @@ func (d *decoder) decodeIntegrator(top *object) Integrator {
 func (d *decoder) decodeContact(top *object) Contact {
 	c := Contact{Default: defaultLaw()}
 	co := top.sub("contact")
-	co.allow("default", "pairs")
+	co.allow("default", "pairs", "skin")
 	co.need("default")
+	if n := co.get("skin"); n != nil && !(n.Kind == yaml.ScalarNode && n.Value == "auto") && co.num("skin", &c.Skin) {
+		co.check("skin", c.Skin > 0 && c.Skin <= math.MaxFloat64, fmt.Sprintf("must be auto or a skin > 0 in metres, got %v", c.Skin))
+	}
 	def := co.sub("default")
 	def.allow(lawKeys...)
 	given := d.readLaw(def, &c.Default)

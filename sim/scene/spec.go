@@ -136,6 +136,9 @@ type Law struct {
 type Contact struct {
 	Default Law
 	Pairs   []Pair
+	// Skin is the Verlet skin of the contact search, m (contact.skin;
+	// 0 for auto: World.VerletSkin chooses), at most World.MaxSkin.
+	Skin float64
 }
 
 // Pair overrides the default law for contacts between two materials.

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"math"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -873,27 +872,27 @@ func (w *World) placeOne(i int) {
 }
 
 // VerletSkin returns the skin of the world's Verlet list: the one in use,
-// or the one the next detection will choose.
+// or the one the next detection will choose (on the sphere path, the one
+// World.Spheres chooses as it builds the path).
 func (w *World) VerletSkin() float64 {
 	if w.skin > 0 {
+		return w.skin
+	}
+	if w.Spheres() != nil && w.skin > 0 {
 		return w.skin
 	}
 	return w.chooseSkin(w.MaxGap())
 }
 
-// chooseSkin picks the Verlet skin: large enough that lists are rebuilt
-// rarely, small enough that few far pairs are tested.
+// chooseSkin picks the Verlet skin of the generic stages: the user's
+// (Settings.Skin) if set, else large enough that lists are rebuilt
+// rarely, small enough that few far pairs are tested. The sphere path
+// chooses with sphereSkin (skin.go).
 func (w *World) chooseSkin(gmax float64) float64 {
-	rmin := math.Inf(1)
-	for _, b := range w.Bodies {
-		if b.Wall < 0 && b.Radius() < rmin {
-			rmin = b.Radius()
-		}
+	if w.Settings.Skin > 0 {
+		return w.Settings.Skin
 	}
-	if math.IsInf(rmin, 1) {
-		rmin = 1
-	}
-	return max(4*gmax, 0.2*rmin)
+	return max(4*gmax, 0.2*w.minRadius())
 }
 
 // featureSkin is the margin of the second-level (feature-pair) lists: a

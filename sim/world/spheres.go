@@ -340,7 +340,7 @@ func (s *Spheres) build() {
 	}
 	s.gmax = w.MaxGap()
 	if w.skin == 0 {
-		w.skin = w.chooseSkin(s.gmax)
+		w.skin = w.sphereSkin(s.gmax)
 	}
 
 	// Laws by material pair; every pair in use needs the smooth set.

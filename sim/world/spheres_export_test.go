@@ -56,9 +56,6 @@ func SphereCrossPairs(w *World) (n int) {
 	return n
 }
 
-// VerletBuilds returns how many times the world's Verlet list was rebuilt (tests).
-func (w *World) VerletBuilds() int { return w.verlet.Builds() }
-
 // SphereSlotsByDefinition checks every wall slot of the sphere path of w
 // against the definitions buildSlots applies (tests): deep when the foot of
 // the Verlet reference centre on the wall lies on the wall's surface

@@ -125,6 +125,9 @@ type Settings struct {
 	// Both are on by default (DefaultSettings); false gives newmark the
 	// dashpot of eq. (52) fully implicit, as written. Explicit ignores both.
 	DampLag, DampLagEntry bool
+	// Skin is the Verlet skin asked for, m (scene key contact.skin; 0:
+	// chosen by the world, World.VerletSkin). At most World.MaxSkin.
+	Skin float64
 }
 
 // WallForces appends each wall's Force (the contact force it exerts this
