@@ -128,7 +128,10 @@ bench-spheres: build
 # /path/to/other-grainlab"); WORKERS their workers (one by default). The
 # decks hold the skin Grainlab's run starts with (World.VerletSkin: 0.6 r_min
 # on a Hookean world of ≥ 4096 spheres, else 0.2 r_min); SKIN=metres sets it for every code alike
-# (contact.skin; SKIN=0.0002 is the skin of before session 16).
+# (contact.skin; SKIN=0.0002 is the skin of before session 16). A build from
+# before session 16 in GRAINLAB runs at its own 0.2 r_min whatever the decks
+# say, and refuses SKIN (no contact.skin key): compare it at SKIN=0.0002 only
+# with LAMMPS' and LIGGGHTS' rows of a run without it.
 SETTLED := sim/validation/testdata/sphere-box-soft-218-settled.json
 N ?=
 BENCH_STEPS ?= 500

@@ -151,11 +151,15 @@ func (b *builder) lawParams(l Law) (world.ContactParams, error) {
 	return p, nil
 }
 
-// skin sets the Verlet skin asked for (contact.skin), at most World.MaxSkin.
+// skin sets the Verlet skin asked for (contact.skin), from World.MinSkin
+// to World.MaxSkin.
 func (b *builder) skin() error {
 	sk := b.s.Contact.Skin
 	if sk == 0 {
 		return nil
+	}
+	if mn := b.w.MinSkin(); !(sk >= mn) {
+		return b.s.Errorf("contact.skin", "must be at least a hundredth of the smallest body's radius (%v m): a smaller skin shortens the step of bodies far from any contact; got %v", mn, sk)
 	}
 	if mx := b.w.MaxSkin(); !(sk <= mx) {
 		return b.s.Errorf("contact.skin", "must be at most the smallest body's diameter (%v m), got %v", mx, sk)

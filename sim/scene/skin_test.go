@@ -6,7 +6,8 @@ import (
 )
 
 // contact.skin: auto (the default: the world chooses, Settings.Skin 0) or
-// a skin in metres at most the smallest body's diameter; bad values are
+// a skin in metres from a hundredth of the smallest body's radius to its
+// diameter; bad values are
 // errors naming file, line and key (a file) or the override (--set).
 func TestContactSkin(t *testing.T) {
 	src := `name: skin
@@ -33,6 +34,9 @@ bodies:
 		{".nan", -1, "skin.yaml:6: contact.skin: must be a finite number"},
 		{".inf", -1, "skin.yaml:6: contact.skin: must be a finite number"},
 		{"automatic", -1, "skin.yaml:6: contact.skin"},
+		{"1e-5", 1e-5, ""}, // a hundredth of the radius: the lower bound is allowed
+		{"9.9e-6", -1, "skin.yaml:6: contact.skin: must be at least a hundredth of the smallest body's radius (1e-05 m)"},
+		{"5e-324", -1, "skin.yaml:6: contact.skin: must be at least a hundredth"},
 		{"0.0021", -1, "skin.yaml:6: contact.skin: must be at most the smallest body's diameter (0.002 m), got 0.0021"},
 	} {
 		t.Run(c.skin, func(t *testing.T) {

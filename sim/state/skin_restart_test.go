@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strings"
 	"testing"
 
 	"grainlab/sim/world"
@@ -12,7 +13,8 @@ import (
 // 0.6 r_min), written at 0.012 s and continued to 0.03 s, give the same
 // bodies to the bit, the same skin and as many rebuilds after t1 as the
 // run that went on; so does a restart whose scene asks for another skin
-// (contact.skin): the file's skin wins, as the saved list was built with it.
+// (contact.skin): the file's skin wins, as the saved list was built with
+// it, and a note says so.
 func TestExactRestartSkin(t *testing.T) {
 	const t1, t2 = 0.012, 0.03
 	defer func(n int) { world.SphereSkinMin = n }(world.SphereSkinMin)
@@ -37,8 +39,11 @@ func TestExactRestartSkin(t *testing.T) {
 	}
 	for _, extra := range [][]string{nil, {"contact.skin=0.0002"}} {
 		b, notes := restartFrom(t, data, false, "sphere-box-soft", append(sets[:len(sets):len(sets)], extra...)...)
-		if len(notes) > 0 {
-			t.Fatalf("%v: notes %v", extra, notes)
+		// No note without contact.skin; with one that differs, one note
+		// that names both skins (review r1: the file's skin won silently).
+		if wantNotes := len(extra); len(notes) != wantNotes ||
+			wantNotes == 1 && !(strings.Contains(notes[0], "contact.skin 0.0002 m") && strings.Contains(notes[0], "0.0006 m")) {
+			t.Fatalf("%v: notes %q, want %d naming both skins", extra, notes, wantNotes)
 		}
 		b0 := b.VerletBuilds()
 		to(t, b, t2, end)

@@ -824,6 +824,9 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		return notes, fmt.Errorf("%s: history: %w", source, err)
 	}
 	w.Steps = f.Steps
+	if sk := w.Settings.Skin; sk > 0 && f.History.Skin > 0 && sk != f.History.Skin {
+		notes = append(notes, fmt.Sprintf("the scene asks for contact.skin %g m; the file's neighbour list was built with %g m and is kept (the same motion) until a contact parameter changes, which rebuilds it with the scene's", sk, f.History.Skin))
+	}
 	if d := w.ParamDiff(f.History.Params); len(d) > 0 {
 		notes = append(notes, "the scene's contact parameters differ from the file's record (the scene's apply): "+strings.Join(d, "; "))
 	}
