@@ -281,5 +281,9 @@ func printCrew(out io.Writer, r *BenchResult) {
 		fmt.Fprintf(out, "helpers' share   %.1f%% of the batches (no fork–joins: one worker, or passes under 64 items)\n", 100*c.HelpedShare)
 	}
 	fmt.Fprintf(out, "join wait        %.1f µs/step (the caller waiting at joins for helpers inside a batch)\n", c.JoinWaitPerStep.Seconds()*1e6)
-	fmt.Fprintf(out, "serial share     %.1f%% of the wall time (outside the passes that split over the workers)\n", 100*c.SerialShare)
+	if r.Profile.Parallel > 0 {
+		fmt.Fprintf(out, "serial share     %.1f%% of the wall time (outside the passes that split over the workers)\n", 100*c.SerialShare)
+	} else { // the sphere path runs its passes unsplit and untimed on one worker
+		fmt.Fprintf(out, "serial share     not measured (no pass was split or timed: the sphere path on one worker)\n")
+	}
 }

@@ -108,3 +108,46 @@ func TestBenchVerletLine(t *testing.T) {
 	}
 	t.Logf("rebuilds %v", rebuilds)
 }
+
+// TestBenchSphereSerialShare: on the sphere path the serial share is the
+// share of the loop outside the sphere path's split passes (Spheres.fork,
+// timed in Profile.Parallel since session 16; it read 100% before): with
+// two workers on 6000 falling spheres, when the step forked, a share below
+// 100%; with one worker (passes unsplit, untimed) "not measured".
+func TestBenchSphereSerialShare(t *testing.T) {
+	sets := []string{"--scene", "sphere-box-soft", "--set", "generators[0].count=6000",
+		"--set", "generators[0].region.max=[0.0389,0.0389,0.0778]", "--set", "walls[0].max=[0.0389,0.0389,0.0778]", "--time", "2e-3"}
+	for _, workers := range []string{"1", "2"} {
+		var out, errb bytes.Buffer
+		if code := cmdBench(append(sets, "--workers", workers), &out, &errb); code != ExitOK {
+			t.Fatalf("%s workers: exit %d: %s", workers, code, errb.String())
+		}
+		var fj float64 = -1
+		serial := ""
+		for _, line := range strings.Split(out.String(), "\n") {
+			if rest, ok := strings.CutPrefix(line, "fork–joins/step"); ok {
+				fj, _ = strconv.ParseFloat(strings.Fields(rest)[0], 64)
+			}
+			if rest, ok := strings.CutPrefix(line, "serial share"); ok {
+				serial = strings.TrimSpace(rest)
+			}
+		}
+		t.Logf("%s workers: %g fork–joins/step, serial share %s", workers, fj, serial)
+		switch {
+		case fj < 0 || serial == "":
+			t.Fatalf("%s workers: no crew lines:\n%s", workers, out.String())
+		case fj == 0:
+			if !strings.HasPrefix(serial, "not measured") {
+				t.Errorf("%s workers: no fork–join, serial share %q: want \"not measured\"", workers, serial)
+			}
+		default:
+			v, err := strconv.ParseFloat(strings.TrimSuffix(strings.Fields(serial)[0], "%"), 64)
+			if err != nil || !(v >= 0 && v < 100) {
+				t.Errorf("%s workers: %g fork–joins/step, serial share %q: want a share in [0, 100)%%", workers, fj, serial)
+			}
+		}
+		if workers == "2" && fj == 0 {
+			t.Errorf("two workers on 6000 spheres: no fork–join (the Drift and Accept passes split from %d spheres)", 2048)
+		}
+	}
+}

@@ -585,9 +585,12 @@ func (w *World) sizeWallPairs() {
 // (crew.go: forkJoin), one part per batch: a part runs on whichever worker
 // claims it (the caller does every part no helper has started), so each
 // part keeps its results in its own slots and the bits do not depend on
-// the workers. job is made once (no allocation per step).
+// the workers. job is made once (no allocation per step). Its wall time
+// counts in Profile.Parallel (the bench's serial share), as runPass's does.
 func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
+	t0 := time.Now()
 	s.w.forkJoin(n, max(s.w.Settings.Workers, 1), 1, job)
+	s.w.Stats.Profile.Parallel += time.Since(t0)
 }
 
 // SplitMode says how the sphere path uses two workers (Settings.Workers > 1):
