@@ -205,16 +205,16 @@ type plane struct {
 // list rebuild: the sphere's box inflated by the rebuild margin meets the
 // wall's candidate box. What only a law with friction or rolling resistance
 // produces (F_t, the moment, the friction history) is in Spheres.hists, for
-// the slots of such laws only: the frictionless slots (most of a box of
-// spheres) carry 112 bytes, not 280.
+// the slots of worlds where some law has either (Spheres.moms): the slots
+// of a frictionless world (a box of spheres) carry 112 bytes, not 280.
 type wallSlot struct {
 	k, wall int32
 	law     int32
 	cls     int32 // step-size class
 	// The slot's two entries of Spheres.hists, 2j and 2j+1: hist and pHist
-	// are each one of them (equal after an Accept), or both noHist (the
-	// law has neither friction nor rolling resistance: F_t = M = +0 and the
-	// history stays zero, sphere.EvalSmooth).
+	// are each one of them (equal after an Accept), or both noHist (no
+	// law of the world has friction or rolling resistance: F_t = M = +0
+	// and the history stays zero, sphere.EvalSmooth).
 	// hist: this evaluation's F_t, moment and friction history (the last
 	// evaluation that wrote them); pHist: the accepted step's. An
 	// evaluation writes the entry that is not pHist's; Accept makes hist the

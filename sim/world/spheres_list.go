@@ -583,12 +583,16 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
 			p := &s.laws[sl.law]
 			// The slot's entries of s.hists: kept (the same order), or
-			// made for a law with friction or rolling resistance.
+			// made when some law of the world has friction or rolling
+			// resistance (s.moms) — also for a slot whose own law has none
+			// now: Accept then keeps the tangential history a frictionless
+			// law leaves, as the generic stages do, until the friction
+			// comes back (review r3: a g–w law edited to μ = 0 and back).
 			if nb := int32(len(s.hists)); sl.pHist != noHist {
 				b := sl.pHist &^ 1
 				s.hists = append(s.hists, oldH[b], oldH[b+1])
 				sl.hist, sl.pHist = nb+sl.hist-b, nb+sl.pHist-b
-			} else if p.Mu > 0 || p.MuRoll > 0 {
+			} else if s.moms {
 				s.hists = append(s.hists, slotHist{}, slotHist{})
 				sl.hist, sl.pHist = nb, nb
 			}
