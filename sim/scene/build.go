@@ -686,11 +686,44 @@ func (b *builder) events() error {
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return b.s.Errorf(ev.Path+".set", "%s: expected a finite number, got %q", a.Path, a.Value)
 			}
-			e.Set = append(e.Set, world.Assign{Path: a.Path, Value: v})
+			e.Set = append(e.Set, world.Assign{Path: b.eventParamPath(a.Path), Value: v})
 		}
 		b.w.Events = append(b.w.Events, e)
 	}
 	return nil
+}
+
+// eventParamPath returns an event's parameter path in World.SetParam's
+// grammar: the scene names a material pair's law by its index,
+// contact.pairs[<i>].<key> or contact.pairs.<i>.<key>, the running world by its
+// materials, contact.<matA>.<matB>.<key>; other paths are returned as
+// they are. (A pair's index passed the scene's checks, so it is in range;
+// before session 16 the event failed when it came: review r3.)
+func (b *builder) eventParamPath(path string) string {
+	// contact.pairs[<i>].<key> or contact.pairs.<i>.<key>
+	rest, ok := strings.CutPrefix(path, "contact.pairs")
+	if !ok {
+		return path
+	}
+	var idx, key string
+	if r, ok := strings.CutPrefix(rest, "["); ok {
+		idx, key, ok = strings.Cut(r, "].")
+		if !ok {
+			return path
+		}
+	} else if r, ok := strings.CutPrefix(rest, "."); ok {
+		if idx, key, ok = strings.Cut(r, "."); !ok {
+			return path
+		}
+	} else {
+		return path
+	}
+	i, err := strconv.Atoi(idx)
+	if err != nil || i < 0 || i >= len(b.s.Contact.Pairs) || key == "" || strings.Contains(key, ".") {
+		return path
+	}
+	bt := b.s.Contact.Pairs[i].Between
+	return "contact." + bt[0] + "." + bt[1] + "." + key
 }
 
 func (b *builder) probes() error {
