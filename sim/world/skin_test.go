@@ -194,13 +194,7 @@ func TestSphereSkinOthersUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := scene.Build(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := integrate.Start(w); err != nil {
-			t.Fatal(err)
-		}
+		w := startBuilt(t, sp)
 		if got, want := w.VerletSkin(), max(4*w.MaxGap(), 0.2*w.MinBodyRadius()); got != want {
 			t.Errorf("%s: skin %g, want max(4 ḡ, 0.2 r_min) = %g", name, got, want)
 		}
