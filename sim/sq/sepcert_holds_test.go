@@ -34,18 +34,7 @@ func TestSepCertHoldsDefinition(t *testing.T) {
 	rng := rand.New(rand.NewSource(seedEnv(61)))
 	nCase, nTrue, nFalse, nEarly := 0, 0, 0, 0
 	for i := 0; nCase < 400 && i < 20000; i++ {
-		a := randShape(rng, 10)
-		b := a
-		if i%2 == 1 {
-			b = randShape(rng, 10).Scaled(0.3 + 2*rng.Float64())
-		}
-		qa, qb := a.Prepare(), b.Prepare()
-		pa := Pose{X: geom.Vec3{X: rng.NormFloat64() * 0.1}, Q: randQuat(rng)}
-		d := randDir(rng).Scale((0.9 + 1.3*rng.Float64()) * (max(a.A, a.B, a.C) + max(b.A, b.B, b.C)) / 2)
-		shift := geom.Vec3{Y: 0.5 * float64(i%3-1)}
-		pb := Pose{X: pa.X.Add(d), Q: randQuat(rng)}
-		qa.Place(pa.X, pa.Q)
-		qb.Place(pb.X.Sub(shift), pb.Q)
+		qa, qb, pa, pb, shift := randPlacedPair(rng, i, 0.9)
 		var cert SepCert
 		if sep, _ := SeparationPlaced(&qa, &qb, shift, nil, i%3 == 0, &cert); !sep {
 			continue

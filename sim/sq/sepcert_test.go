@@ -20,18 +20,7 @@ func TestSepCertSound(t *testing.T) {
 	rng := rand.New(rand.NewSource(seedEnv(18)))
 	nHold, nNot, nCase := 0, 0, 0
 	for i := 0; nCase < 600 && i < 20000; i++ {
-		a := randShape(rng, 10)
-		b := a
-		if i%2 == 1 {
-			b = randShape(rng, 10).Scaled(0.3 + 2*rng.Float64())
-		}
-		qa, qb := a.Prepare(), b.Prepare()
-		pa := Pose{X: geom.Vec3{X: rng.NormFloat64() * 0.1}, Q: randQuat(rng)}
-		d := randDir(rng).Scale((0.7 + 1.3*rng.Float64()) * (max(a.A, a.B, a.C) + max(b.A, b.B, b.C)) / 2)
-		shift := geom.Vec3{Y: 0.5 * float64(i%3-1)}
-		pb := Pose{X: pa.X.Add(d), Q: randQuat(rng)}
-		qa.Place(pa.X, pa.Q)
-		qb.Place(pb.X.Sub(shift), pb.Q)
+		qa, qb, pa, pb, shift := randPlacedPair(rng, i, 0.7)
 		var r ContactResult
 		ContactPlaced(DefaultOptions, &qa, &qb, shift, nil, &r)
 		var hint *geom.Vec3
@@ -113,4 +102,27 @@ func TestSepCertRotation(t *testing.T) {
 	if cert.Holds(&qa, &qb, geom.Vec3{}) {
 		t.Errorf("turned by 45° into A (gap %g): the certificate (margin %g) still holds", r.Gap, cert.m)
 	}
+}
+
+// randPlacedPair places two prepared shapes of blockiness up to 10 for
+// case i of a separation test: A random, B the same shape (even i) or
+// another one scaled by 0.3…2.3 (odd i), B's centre (lo … lo+1.3) times
+// the mean of their largest semi-axes from A's in a random direction,
+// random orientations, and B given as a periodic image shifted by
+// (0, 0.5·(i mod 3 − 1), 0); the poses A and B were placed at are returned
+// too (B's before the shift).
+func randPlacedPair(rng *rand.Rand, i int, lo float64) (qa, qb Prepared, pa, pb Pose, shift geom.Vec3) {
+	a := randShape(rng, 10)
+	b := a
+	if i%2 == 1 {
+		b = randShape(rng, 10).Scaled(0.3 + 2*rng.Float64())
+	}
+	qa, qb = a.Prepare(), b.Prepare()
+	pa = Pose{X: geom.Vec3{X: rng.NormFloat64() * 0.1}, Q: randQuat(rng)}
+	d := randDir(rng).Scale((lo + 1.3*rng.Float64()) * (max(a.A, a.B, a.C) + max(b.A, b.B, b.C)) / 2)
+	shift = geom.Vec3{Y: 0.5 * float64(i%3-1)}
+	pb = Pose{X: pa.X.Add(d), Q: randQuat(rng)}
+	qa.Place(pa.X, pa.Q)
+	qb.Place(pb.X.Sub(shift), pb.Q)
+	return qa, qb, pa, pb, shift
 }
