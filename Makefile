@@ -35,14 +35,17 @@ run: build
 # GL packages (app/window, render, ui) and the rest under xvfb, where a GL
 # test that cannot open a window fails instead of skipping. sim/'s
 # any-worker-count tests run again built for GOAMD64=v3 (FMAs) where the
-# CPU has fma and avx2 (.ci/fma-workers.sh).
+# CPU has fma and avx2 (.ci/fma-workers.sh). TESTTIMEOUT: go test's limit
+# per package binary; its default of 10 minutes is too close: sim/validation
+# takes ~4 minutes on two quiet cores and took 9 on a loaded machine.
+TESTTIMEOUT ?= 40m
 test: deps-test
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
 	$(GO) build -o /dev/null .
-	CGO_ENABLED=0 $(GO) test -count=1 ./sim/...
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./sim/...
 	GO=$(GO) sh .ci/fma-workers.sh
-	CGO_ENABLED=0 $(GO) test -count=1 ./app/
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./app/
 	$(GO) test -count=1 -race -run 'SimLoop|History|Compare' ./app/
 	GRAINLAB_GL_TESTS=required $(XVFB) $(GO) test -count=1 $$($(GO) list ./... | grep -v -e '/sim/' -e '^grainlab/app$$')
 	$(MAKE) --no-print-directory fuzz
