@@ -7,6 +7,7 @@ import (
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/sphere"
 )
 
@@ -111,11 +112,9 @@ const rebuildSplit = nChunks
 
 // rebuildState is rebuildParts' work in progress.
 type rebuildState struct {
-	cand   [][2]int32
-	sorted bool    // the old pairs are in ord's order (just renumbered)
-	ord    []int32 // then: the old pairs by (lower, higher)
-	job    func(worker, lo, hi int)
-	part   [rebuildSplit]rebuildPart
+	cand [][2]int32
+	job  func(worker, lo, hi int)
+	part [rebuildSplit]rebuildPart
 }
 
 // rebuildPart is one candidate range's results.
@@ -137,9 +136,9 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), false)
-	rb.cand, rb.sorted, rb.ord = cand, reordered, nil
+	rb.cand = cand
 	if reordered {
-		rb.ord = s.mergeOrder(old)
+		s.sortOld(old)
 	}
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
@@ -165,7 +164,12 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 }
 
 // pairsRange builds the pairs of the candidates c0…c1−1 as rebuildPairs
-// does (non-periodic), with their step-size classes.
+// does (non-periodic), with their step-size classes. The old list is in
+// (lower, higher) order (sortOld after a renumbering): the merge's cursor
+// compares one key a pair, pairKey64 of the old pair against the
+// candidate's. A pair carried over keeps its orientation (I the body of
+// lower index: every list is oriented so, and a renumbering keeps it), so
+// only a new pair compares its bodies' indices.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
@@ -180,31 +184,22 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	}
 	parts := &s.parts
 	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
-	sorted, ord := rb.sorted, rb.ord
-	lowHigh := func(q int32) (int32, int32) {
-		i, j := old.P[q].I, old.P[q].J
-		return min(i, j), max(i, j)
-	}
-	nold := len(old.P)
+	oldP := old.P
+	nold := len(oldP)
 	// The merge's start: the first old pair at or after the first candidate.
-	lo0, hi0 := cand[c0][0], cand[c0][1]
+	k0 := pairKey64(cand[c0][0], cand[c0][1])
 	po := sort.Search(nold, func(x int) bool {
-		q := int32(x)
-		if sorted {
-			q = ord[x]
-		}
-		qi, qj := lowHigh(q)
-		return qi > lo0 || qi == lo0 && qj >= hi0
+		return oldKey(oldP[x]) >= k0
 	})
 	t := &s.dt
 	ns := int32(len(s.rep))
-	lastKey, last := [2]int32{-1, -1}, int32(-1)
+	lastC, last := int32(-1), int32(-1)
 	owls := s.w.Steps > 0
 	// The tables at hand (the loop writes only the new list's arrays, the
 	// fresh flags and the classes of the pairs c0…c1−1).
 	oldFresh, isFresh := s.freshBuf, s.isFresh
 	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldP, oldTouch, oldHist := old.P, old.PrevTouch, old.PrevHist
+	oldTouch, oldHist := old.PrevTouch, old.PrevHist
 	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
 	bySpec, cls := t.bySpec, t.cls
 	table := s.pairCls != nil
@@ -212,8 +207,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		clear(touch[c0:c1]) // setPair's
 	}
 	for n := c0; n < c1; n++ {
-		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
-		lo, hi := a, b
+		lo, hi := cand[n][0], cand[n][1] // spheres only, no images; lo < hi
 		for lo >= end {
 			lp++
 			end = parts[lp+1]
@@ -225,28 +219,28 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			}
 			pt.cross[q] = append(pt.cross[q], int32(n))
 		}
-		if idx[a] > idx[b] {
-			a, b = b, a
-		}
-		ko := int32(-1)
+		kn := pairKey64(lo, hi)
+		ko := -1
+		var a, b int32
 		for ; po < nold; po++ {
-			q := int32(po)
-			if sorted {
-				q = ord[po]
-			}
-			qi, qj := oldP[q].I, oldP[q].J
-			qi, qj = min(qi, qj), max(qi, qj)
-			if qi > lo || qi == lo && qj >= hi {
-				if qi == lo && qj == hi {
-					ko = q
+			if kq := oldKey(oldP[po]); kq >= kn {
+				if kq == kn {
+					ko, a, b = po, oldP[po].I, oldP[po].J
 				}
 				break
 			}
 		}
+		if ko < 0 {
+			a, b = lo, hi
+			if idx[a] > idx[b] {
+				a, b = b, a
+			}
+		}
 		// setPair's work, the class from the species table.
 		sa, sb := spec[a], spec[b]
+		c := sa*ns + sb
 		if table {
-			P[n] = sphere.Pair{I: a, J: b, C: sa*ns + sb}
+			P[n] = sphere.Pair{I: a, J: b, C: c}
 			if laws != nil {
 				laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
 			}
@@ -270,22 +264,30 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		if fresh {
 			pt.fresh = append(pt.fresh, int32(n))
 		}
-		// The step-size class (dtTables.pairs), when the table has it.
+		// The step-size class (dtTables.pairs), when the table has it:
+		// looked up when the ordered species pair changes (the unordered
+		// pair may not have: then the same class, not listed again).
 		if bySpec != nil {
-			key := [2]int32{min(sa, sb), max(sa, sb)}
-			if key != lastKey {
-				c := bySpec[key[0]*ns+key[1]]
-				if c < 0 {
+			if c != lastC {
+				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
+				if cl < 0 {
 					pt.miss = true
-				} else if c != last {
-					pt.cls = append(pt.cls, c)
+				} else if cl != last {
+					pt.cls = append(pt.cls, cl)
 				}
-				last, lastKey = c, key
+				last, lastC = cl, c
 			}
 			cls[n] = last
 		}
 	}
 }
+
+// pairKey64 is the merge key of the pair of spheres lo < hi: the pairs in
+// (lower, higher) order are in increasing key order.
+func pairKey64(lo, hi int32) uint64 { return uint64(uint32(lo))<<32 | uint64(uint32(hi)) }
+
+// oldKey is pairKey64 of an oriented pair (I may be the higher sphere).
+func oldKey(p sphere.Pair) uint64 { return pairKey64(min(p.I, p.J), max(p.I, p.J)) }
 
 // pairsEnd joins the ranges' results: the night owls, the fresh pairs, the
 // chunks and the step-size classes (finishList's).
@@ -295,7 +297,7 @@ func (s *Spheres) pairsEnd() {
 	l := &s.lists[s.cur]
 	np := len(rb.cand)
 	l.Truncate(np, false)
-	rb.cand, rb.ord = nil, nil
+	rb.cand = nil
 	s.owl, s.fresh = s.owl[:0], s.fresh[:0]
 	miss := s.dt.bySpec == nil
 	for p := range rb.part {
@@ -365,14 +367,8 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	n, po, shifted := 0, 0, false
 	// The old pairs in merge order, by (lower, higher) sphere number: their
 	// own order, unless the spheres were just renumbered (then sorted).
-	lowHigh := func(q int32) (int32, int32) {
-		i, j := old.P[q].I, old.P[q].J
-		return min(i, j), max(i, j)
-	}
-	sorted := reordered && !periodic
-	var ord []int32
-	if sorted {
-		ord = s.mergeOrder(old)
+	if reordered && !periodic {
+		s.sortOld(old)
 	}
 	nold := int32(len(old.P))
 	for _, c := range cand {
@@ -409,15 +405,11 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 			nl.Shift[n] = shift
 		} else {
 			// Both lists are sorted by (lower, higher): merge.
-			lo, hi := min(a, b), max(a, b)
+			kn := pairKey64(min(a, b), max(a, b))
 			for ; int32(po) < nold; po++ {
-				q := int32(po)
-				if sorted {
-					q = ord[po]
-				}
-				if qi, qj := lowHigh(q); qi > lo || qi == lo && qj >= hi {
-					if qi == lo && qj == hi {
-						ko = q
+				if kq := oldKey(old.P[po]); kq >= kn {
+					if kq == kn {
+						ko = int32(po)
 					}
 					break
 				}
@@ -441,6 +433,44 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
+}
+
+// sortOld puts the pairs of old — P, PrevTouch, PrevHist — and their fresh
+// flags (s.isFresh) in (lower, higher) sphere order after a renumbering, in
+// place (the cycles of mergeOrder's permutation; no copy of the list), so
+// that the merge reads the old list in order. The rest of old (Law, Class)
+// is not read by the merge and is left as it was: old is the rebuild's
+// buffer afterwards.
+func (s *Spheres) sortOld(old *sphere.List) {
+	ord := s.mergeOrder(old)
+	P, touch, hist, fresh := old.P, old.PrevTouch, old.PrevHist, s.isFresh
+	for x := range ord {
+		if ord[x] < 0 {
+			continue
+		}
+		p, t, f := P[x], touch[x], fresh[x]
+		var h law.FrictionState
+		if hist != nil {
+			h = hist[x]
+		}
+		y := int32(x)
+		for {
+			z := ord[y]
+			ord[y] = -1
+			if z == int32(x) {
+				break
+			}
+			P[y], touch[y], fresh[y] = P[z], touch[z], fresh[z]
+			if hist != nil {
+				hist[y] = hist[z]
+			}
+			y = z
+		}
+		P[y], touch[y], fresh[y] = p, t, f
+		if hist != nil {
+			hist[y] = h
+		}
+	}
 }
 
 // mergeOrder returns the pairs of old sorted by (lower, higher) sphere
