@@ -168,8 +168,9 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 // (lower, higher) order (sortOld after a renumbering): the merge's cursor
 // compares one key a pair, pairKey64 of the old pair against the
 // candidate's. A pair carried over keeps its orientation (I the body of
-// lower index: every list is oriented so, and a renumbering keeps it), so
-// only a new pair compares its bodies' indices.
+// lower index: every list is oriented so, and a renumbering keeps it), its
+// class and its law, so only a new pair compares its bodies' indices and
+// looks up their species and materials.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
@@ -199,7 +200,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	// fresh flags and the classes of the pairs c0…c1−1).
 	oldFresh, isFresh := s.freshBuf, s.isFresh
 	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldTouch, oldHist := old.PrevTouch, old.PrevHist
+	oldTouch, oldHist, oldLaw := old.PrevTouch, old.PrevHist, old.Law
 	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
 	bySpec, cls := t.bySpec, t.cls
 	table := s.pairCls != nil
@@ -221,31 +222,41 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		}
 		kn := pairKey64(lo, hi)
 		ko := -1
-		var a, b int32
 		for ; po < nold; po++ {
 			if kq := oldKey(oldP[po]); kq >= kn {
 				if kq == kn {
-					ko, a, b = po, oldP[po].I, oldP[po].J
+					ko = po
 				}
 				break
 			}
 		}
-		if ko < 0 {
-			a, b = lo, hi
-			if idx[a] > idx[b] {
-				a, b = b, a
-			}
-		}
-		// setPair's work, the class from the species table.
-		sa, sb := spec[a], spec[b]
-		c := sa*ns + sb
-		if table {
-			P[n] = sphere.Pair{I: a, J: b, C: c}
+		var c int32 // the species pair's class key sa·ns + sb
+		if ko >= 0 && table {
+			// A pair carried over: its spheres (in its orientation), class
+			// and law are the old pair's (the species and laws change only
+			// with a new build, whose list importGeneric writes).
+			p := oldP[ko]
+			P[n], c = p, p.C
 			if laws != nil {
-				laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				laws[n] = oldLaw[ko]
 			}
 		} else {
-			s.setPair(nl, n, a, b)
+			a, b := lo, hi
+			if ko >= 0 {
+				a, b = oldP[ko].I, oldP[ko].J
+			} else if idx[a] > idx[b] {
+				a, b = b, a
+			}
+			// setPair's work, the class from the species table.
+			c = spec[a]*ns + spec[b]
+			if table {
+				P[n] = sphere.Pair{I: a, J: b, C: c}
+				if laws != nil {
+					laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				}
+			} else {
+				s.setPair(nl, n, a, b)
+			}
 		}
 		fresh := true
 		if ko >= 0 {
@@ -269,6 +280,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		// pair may not have: then the same class, not listed again).
 		if bySpec != nil {
 			if c != lastC {
+				sa, sb := c/ns, c%ns
 				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
 				if cl < 0 {
 					pt.miss = true
@@ -435,15 +447,15 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	s.cur = 1 - s.cur
 }
 
-// sortOld puts the pairs of old — P, PrevTouch, PrevHist — and their fresh
-// flags (s.isFresh) in (lower, higher) sphere order after a renumbering, in
-// place (the cycles of mergeOrder's permutation; no copy of the list), so
-// that the merge reads the old list in order. The rest of old (Law, Class)
-// is not read by the merge and is left as it was: old is the rebuild's
-// buffer afterwards.
+// sortOld puts the pairs of old — P, Law, PrevTouch, PrevHist — and their
+// fresh flags (s.isFresh) in (lower, higher) sphere order after a
+// renumbering, in place (the cycles of mergeOrder's permutation; no copy of
+// the list), so that the merge reads the old list in order. The rest of old
+// (a per-pair Class) is not read by the merge and is left as it was: old is
+// the rebuild's buffer afterwards.
 func (s *Spheres) sortOld(old *sphere.List) {
 	ord := s.mergeOrder(old)
-	P, touch, hist, fresh := old.P, old.PrevTouch, old.PrevHist, s.isFresh
+	P, laws, touch, hist, fresh := old.P, old.Law, old.PrevTouch, old.PrevHist, s.isFresh
 	for x := range ord {
 		if ord[x] < 0 {
 			continue
@@ -452,6 +464,10 @@ func (s *Spheres) sortOld(old *sphere.List) {
 		var h law.FrictionState
 		if hist != nil {
 			h = hist[x]
+		}
+		var li int32
+		if laws != nil {
+			li = laws[x]
 		}
 		y := int32(x)
 		for {
@@ -464,11 +480,17 @@ func (s *Spheres) sortOld(old *sphere.List) {
 			if hist != nil {
 				hist[y] = hist[z]
 			}
+			if laws != nil {
+				laws[y] = laws[z]
+			}
 			y = z
 		}
 		P[y], touch[y], fresh[y] = p, t, f
 		if hist != nil {
 			hist[y] = h
+		}
+		if laws != nil {
+			laws[y] = li
 		}
 	}
 }

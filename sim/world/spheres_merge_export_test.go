@@ -64,7 +64,15 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 	ref := map[uint64]rec{}
 	for k, p := range oldK {
 		a, b := orient(p[0], p[1])
+		// What every list holds (setPair's): the species pair's class when
+		// tabulated, the law of the materials.
 		old.P[k] = sphere.Pair{I: a, J: b, C: -1}
+		if s.pairCls != nil {
+			old.P[k].C = s.spec[a]*int32(len(s.rep)) + s.spec[b]
+		}
+		if old.Law != nil {
+			old.Law[k] = s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+		}
 		r := rec{touch: rng.IntN(2) == 0, fresh: rng.IntN(3) == 0}
 		if old.PrevHist != nil {
 			r.hist = law.FrictionState{Gt: geom.V(rng.Float64(), rng.Float64(), rng.Float64()), Sliding: rng.IntN(2) == 0}

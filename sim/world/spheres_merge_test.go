@@ -14,8 +14,9 @@ import (
 // lists in merge order and shuffled as after a renumbering, random
 // candidates (about 3/4 of them carried), 4500 spheres of one and three
 // species (a table of pair classes, and one class a pair), Hookean and with
-// friction (the friction history carried), on one worker and on two with the
-// passes split (the ranges on the crew).
+// friction (the friction history carried) and two materials of two laws
+// (the law carried), on one worker and on two with the passes split (the
+// ranges on the crew).
 func TestSphereMergeByKey(t *testing.T) {
 	for _, tc := range []struct {
 		radii      []float64
@@ -43,8 +44,18 @@ func TestSphereMergeByKey(t *testing.T) {
 				w := partsLattice(t, 4500, tc.radii)
 				w.Settings.Workers, w.Settings.SphereSplit = tc.workers, world.SplitAlways
 				if tc.mu > 0 {
-					if err := w.SetParam("contact.default.mu", tc.mu); err != nil {
-						t.Fatal(err)
+					// A third of the spheres of another material whose pair
+					// with the default has its own law (the list keeps laws).
+					other := w.Material("other")
+					for k, b := range w.Bodies {
+						if b.Wall < 0 && k%3 == 0 {
+							b.Material = other
+						}
+					}
+					for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
+						if err := w.SetParam(set, tc.mu); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
 				for step := 0; step < 3 || morton && !sphereOrdered(w); step++ {
