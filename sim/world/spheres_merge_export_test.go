@@ -138,3 +138,28 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 	}
 	return len(cand), carried, nil
 }
+
+// SphereListConsistent checks what the list merge relies on to carry a
+// pair's spheres, class and law from the old list (tests): every pair of
+// the list in use is oriented from the body of lower index, its class is
+// its species pair's (when tabulated) and its law its materials' pair's.
+func SphereListConsistent(w *World) error {
+	s := w.Spheres()
+	if s == nil {
+		return fmt.Errorf("no sphere path")
+	}
+	l := &s.lists[s.cur]
+	ns := int32(len(s.rep))
+	for k, p := range l.P {
+		if s.idx[p.I] >= s.idx[p.J] {
+			return fmt.Errorf("pair %d: bodies %d, %d", k, s.idx[p.I], s.idx[p.J])
+		}
+		if s.pairCls != nil && p.C != s.spec[p.I]*ns+s.spec[p.J] {
+			return fmt.Errorf("pair %d: class %d, its species' %d", k, p.C, s.spec[p.I]*ns+s.spec[p.J])
+		}
+		if li := s.lawOf[int(s.mat[p.I])*s.nmat+int(s.mat[p.J])]; l.Law != nil && l.Law[k] != li {
+			return fmt.Errorf("pair %d: law %d, its materials' %d", k, l.Law[k], li)
+		}
+	}
+	return nil
+}

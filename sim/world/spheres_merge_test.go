@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"grainlab/sim/sq"
 	"grainlab/sim/world"
 )
 
@@ -88,4 +89,63 @@ func TestSphereMergeByKey(t *testing.T) {
 func sphereOrdered(w *world.World) bool {
 	_, _, _, _, ordered := world.SphereArrays(w)
 	return ordered
+}
+
+// The list's pairs keep the class of their species and the law of their
+// materials (what the merge carries over from the old list, unlooked-up)
+// through rebuilds and renumberings (every 20 steps), a law edit, a shape
+// edit of one material's spheres (new species) and its undo, and a restore
+// of the history taken before them: 4500 spheres of two radii and two
+// materials with friction, on one and two workers.
+func TestSphereListClassesStay(t *testing.T) {
+	oldEvery := world.SphereReorderEvery
+	defer func() { world.SphereReorderEvery = oldEvery }()
+	world.SphereReorderEvery = 20
+	for _, workers := range []int{1, 2} {
+		w := partsLattice(t, 4500, []float64{0.001, 0.0009})
+		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
+		other := w.Material("other")
+		for k, b := range w.Bodies {
+			if b.Wall < 0 && k%3 == 0 {
+				b.Material = other
+			}
+		}
+		for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
+			if err := w.SetParam(set, 0.3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		steps := func(what string, n int) {
+			t.Helper()
+			for k := range n {
+				if _, err := w.Integrator.Step(w, 1); err != nil {
+					t.Fatal(err)
+				}
+				if err := world.SphereListConsistent(w); err != nil {
+					t.Fatalf("%d workers, %s, step %d: %v", workers, what, k, err)
+				}
+			}
+		}
+		steps("set-up", 60)
+		if !sphereOrdered(w) {
+			t.Fatal("not renumbered")
+		}
+		h := w.TakeHistory()
+		if err := w.SetParam("contact.other.default.mu", 0.1); err != nil {
+			t.Fatal(err)
+		}
+		steps("law edit", 30)
+		undo, err := w.EditSmoothShape(other, sq.Sphere(0.00095))
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps("shape edit", 30)
+		undo()
+		steps("undo", 30)
+		if err := w.RestoreHistory(h); err != nil {
+			t.Fatal(err)
+		}
+		steps("restored", 30)
+		t.Logf("%d workers: %d list builds", workers, w.VerletBuilds())
+	}
 }
