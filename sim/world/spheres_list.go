@@ -207,8 +207,25 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	if table {
 		clear(touch[c0:c1]) // setPair's
 	}
-	for n := c0; n < c1; n++ {
-		lo, hi := cand[n][0], cand[n][1] // spheres only, no images; lo < hi
+	// The range's slices, of the candidates' length (no bounds checks in
+	// the loop).
+	cr := cand[c0:c1]
+	m := len(cr)
+	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
+	var lawsR, clsR []int32
+	var prevHistR []law.FrictionState
+	if laws != nil {
+		lawsR = laws[c0:c1][:m]
+	}
+	if bySpec != nil {
+		clsR = cls[c0:c1][:m]
+	}
+	if prevHist != nil {
+		prevHistR = prevHist[c0:c1][:m]
+	}
+	for i, cn := range cr {
+		n := c0 + i
+		lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
 		for lo >= end {
 			lp++
 			end = parts[lp+1]
@@ -236,9 +253,9 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			// and law are the old pair's (the species and laws change only
 			// with a new build, whose list importGeneric writes).
 			p := oldP[ko]
-			P[n], c = p, p.C
-			if laws != nil {
-				laws[n] = oldLaw[ko]
+			Pr[i], c = p, p.C
+			if lawsR != nil {
+				lawsR[i] = oldLaw[ko]
 			}
 		} else {
 			a, b := lo, hi
@@ -250,9 +267,9 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			// setPair's work, the class from the species table.
 			c = spec[a]*ns + spec[b]
 			if table {
-				P[n] = sphere.Pair{I: a, J: b, C: c}
-				if laws != nil {
-					laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				Pr[i] = sphere.Pair{I: a, J: b, C: c}
+				if lawsR != nil {
+					lawsR[i] = lawOf[int(mat[a])*nmat+int(mat[b])]
 				}
 			} else {
 				s.setPair(nl, n, a, b)
@@ -260,18 +277,18 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		}
 		fresh := true
 		if ko >= 0 {
-			prevTouch[n] = oldTouch[ko]
-			if prevHist != nil {
-				prevHist[n] = oldHist[ko]
+			prevTouchR[i] = oldTouch[ko]
+			if prevHistR != nil {
+				prevHistR[i] = oldHist[ko]
 			}
 			fresh = oldFresh[ko]
 		} else {
-			prevTouch[n] = false
+			prevTouchR[i] = false
 			if owls {
 				pt.owl = append(pt.owl, int32(n))
 			}
 		}
-		isFresh[n] = fresh
+		isFreshR[i] = fresh
 		if fresh {
 			pt.fresh = append(pt.fresh, int32(n))
 		}
@@ -289,7 +306,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 				}
 				last, lastC = cl, c
 			}
-			cls[n] = last
+			clsR[i] = last
 		}
 	}
 }
