@@ -390,15 +390,16 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 		}
 	}
 	s.owl = s.owl[:0]
+	// The old pairs in merge order, by (lower, higher) sphere number: their
+	// own order, unless the spheres were just renumbered (then sorted, with
+	// their fresh flags: before isFresh is handed over, as in pairsBegin).
+	if reordered && !periodic {
+		s.sortOld(old)
+	}
 	oldFresh := s.isFresh
 	s.isFresh = s.freshBuf[:0]
 	s.freshBuf = oldFresh
 	n, po, shifted := 0, 0, false
-	// The old pairs in merge order, by (lower, higher) sphere number: their
-	// own order, unless the spheres were just renumbered (then sorted).
-	if reordered && !periodic {
-		s.sortOld(old)
-	}
 	nold := int32(len(old.P))
 	for _, c := range cand {
 		var a, b int32

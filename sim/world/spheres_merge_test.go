@@ -149,3 +149,25 @@ func TestSphereListClassesStay(t *testing.T) {
 		t.Logf("%d workers: %d list builds", workers, w.VerletBuilds())
 	}
 }
+
+// TestRebuildPairsReorderedNonPeriodic: rebuildPairs, the reference merge
+// that pairsRange matches, takes a renumbered list of a world without
+// periodic images (it sorts the old pairs with their fresh flags) and gives
+// the list it was handed back: every pair of the candidates, none lost
+// (review r3, session 17: it indexed the fresh flags after handing them
+// over and panicked).
+func TestRebuildPairsReorderedNonPeriodic(t *testing.T) {
+	w := partsLattice(t, 500, []float64{0.001})
+	for range 3 {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	np, got, err := world.RebuildPairsReordered(w)
+	if err != nil {
+		t.Fatalf("rebuildPairs(reordered) on a list of %d pairs: %v", np, err)
+	}
+	if got != np {
+		t.Fatalf("rebuildPairs(reordered) kept %d pairs of %d candidates", got, np)
+	}
+}
