@@ -7,6 +7,7 @@ import (
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
+	"grainlab/sim/law"
 	"grainlab/sim/sphere"
 )
 
@@ -111,11 +112,9 @@ const rebuildSplit = nChunks
 
 // rebuildState is rebuildParts' work in progress.
 type rebuildState struct {
-	cand   [][2]int32
-	sorted bool    // the old pairs are in ord's order (just renumbered)
-	ord    []int32 // then: the old pairs by (lower, higher)
-	job    func(worker, lo, hi int)
-	part   [rebuildSplit]rebuildPart
+	cand [][2]int32
+	job  func(worker, lo, hi int)
+	part [rebuildSplit]rebuildPart
 }
 
 // rebuildPart is one candidate range's results.
@@ -137,9 +136,9 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
 	s.resizeList(nl, len(cand), false)
-	rb.cand, rb.sorted, rb.ord = cand, reordered, nil
+	rb.cand = cand
 	if reordered {
-		rb.ord = s.mergeOrder(old)
+		s.sortOld(old)
 	}
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
@@ -165,7 +164,13 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 }
 
 // pairsRange builds the pairs of the candidates c0…c1−1 as rebuildPairs
-// does (non-periodic), with their step-size classes.
+// does (non-periodic), with their step-size classes. The old list is in
+// (lower, higher) order (sortOld after a renumbering): the merge's cursor
+// compares one key a pair, pairKey64 of the old pair against the
+// candidate's. A pair carried over keeps its orientation (I the body of
+// lower index: every list is oriented so, and a renumbering keeps it), its
+// class and its law, so only a new pair compares its bodies' indices and
+// looks up their species and materials.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
@@ -180,40 +185,47 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	}
 	parts := &s.parts
 	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
-	sorted, ord := rb.sorted, rb.ord
-	lowHigh := func(q int32) (int32, int32) {
-		i, j := old.P[q].I, old.P[q].J
-		return min(i, j), max(i, j)
-	}
-	nold := len(old.P)
+	oldP := old.P
+	nold := len(oldP)
 	// The merge's start: the first old pair at or after the first candidate.
-	lo0, hi0 := cand[c0][0], cand[c0][1]
+	k0 := pairKey64(cand[c0][0], cand[c0][1])
 	po := sort.Search(nold, func(x int) bool {
-		q := int32(x)
-		if sorted {
-			q = ord[x]
-		}
-		qi, qj := lowHigh(q)
-		return qi > lo0 || qi == lo0 && qj >= hi0
+		return oldKey(oldP[x]) >= k0
 	})
 	t := &s.dt
 	ns := int32(len(s.rep))
-	lastKey, last := [2]int32{-1, -1}, int32(-1)
+	lastC, last := int32(-1), int32(-1)
 	owls := s.w.Steps > 0
 	// The tables at hand (the loop writes only the new list's arrays, the
 	// fresh flags and the classes of the pairs c0…c1−1).
 	oldFresh, isFresh := s.freshBuf, s.isFresh
 	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldP, oldTouch, oldHist := old.P, old.PrevTouch, old.PrevHist
+	oldTouch, oldHist, oldLaw := old.PrevTouch, old.PrevHist, old.Law
 	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
 	bySpec, cls := t.bySpec, t.cls
 	table := s.pairCls != nil
 	if table {
 		clear(touch[c0:c1]) // setPair's
 	}
-	for n := c0; n < c1; n++ {
-		a, b := cand[n][0], cand[n][1] // spheres only, no images; a < b
-		lo, hi := a, b
+	// The range's slices, of the candidates' length (no bounds checks in
+	// the loop).
+	cr := cand[c0:c1]
+	m := len(cr)
+	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
+	var lawsR, clsR []int32
+	var prevHistR []law.FrictionState
+	if laws != nil {
+		lawsR = laws[c0:c1][:m]
+	}
+	if bySpec != nil {
+		clsR = cls[c0:c1][:m]
+	}
+	if prevHist != nil {
+		prevHistR = prevHist[c0:c1][:m]
+	}
+	for i, cn := range cr {
+		n := c0 + i
+		lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
 		for lo >= end {
 			lp++
 			end = parts[lp+1]
@@ -225,67 +237,86 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			}
 			pt.cross[q] = append(pt.cross[q], int32(n))
 		}
-		if idx[a] > idx[b] {
-			a, b = b, a
-		}
-		ko := int32(-1)
+		kn := pairKey64(lo, hi)
+		ko := -1
 		for ; po < nold; po++ {
-			q := int32(po)
-			if sorted {
-				q = ord[po]
-			}
-			qi, qj := oldP[q].I, oldP[q].J
-			qi, qj = min(qi, qj), max(qi, qj)
-			if qi > lo || qi == lo && qj >= hi {
-				if qi == lo && qj == hi {
-					ko = q
+			if kq := oldKey(oldP[po]); kq >= kn {
+				if kq == kn {
+					ko = po
 				}
 				break
 			}
 		}
-		// setPair's work, the class from the species table.
-		sa, sb := spec[a], spec[b]
-		if table {
-			P[n] = sphere.Pair{I: a, J: b, C: sa*ns + sb}
-			if laws != nil {
-				laws[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+		var c int32 // the species pair's class key sa·ns + sb
+		if ko >= 0 && table {
+			// A pair carried over: its spheres (in its orientation), class
+			// and law are the old pair's (the species and laws change only
+			// with a new build, whose list importGeneric writes).
+			p := oldP[ko]
+			Pr[i], c = p, p.C
+			if lawsR != nil {
+				lawsR[i] = oldLaw[ko]
 			}
 		} else {
-			s.setPair(nl, n, a, b)
+			a, b := lo, hi
+			if ko >= 0 {
+				a, b = oldP[ko].I, oldP[ko].J
+			} else if idx[a] > idx[b] {
+				a, b = b, a
+			}
+			// setPair's work, the class from the species table.
+			c = spec[a]*ns + spec[b]
+			if table {
+				Pr[i] = sphere.Pair{I: a, J: b, C: c}
+				if lawsR != nil {
+					lawsR[i] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				}
+			} else {
+				s.setPair(nl, n, a, b)
+			}
 		}
 		fresh := true
 		if ko >= 0 {
-			prevTouch[n] = oldTouch[ko]
-			if prevHist != nil {
-				prevHist[n] = oldHist[ko]
+			prevTouchR[i] = oldTouch[ko]
+			if prevHistR != nil {
+				prevHistR[i] = oldHist[ko]
 			}
 			fresh = oldFresh[ko]
 		} else {
-			prevTouch[n] = false
+			prevTouchR[i] = false
 			if owls {
 				pt.owl = append(pt.owl, int32(n))
 			}
 		}
-		isFresh[n] = fresh
+		isFreshR[i] = fresh
 		if fresh {
 			pt.fresh = append(pt.fresh, int32(n))
 		}
-		// The step-size class (dtTables.pairs), when the table has it.
+		// The step-size class (dtTables.pairs), when the table has it:
+		// looked up when the ordered species pair changes (the unordered
+		// pair may not have: then the same class, not listed again).
 		if bySpec != nil {
-			key := [2]int32{min(sa, sb), max(sa, sb)}
-			if key != lastKey {
-				c := bySpec[key[0]*ns+key[1]]
-				if c < 0 {
+			if c != lastC {
+				sa, sb := c/ns, c%ns
+				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
+				if cl < 0 {
 					pt.miss = true
-				} else if c != last {
-					pt.cls = append(pt.cls, c)
+				} else if cl != last {
+					pt.cls = append(pt.cls, cl)
 				}
-				last, lastKey = c, key
+				last, lastC = cl, c
 			}
-			cls[n] = last
+			clsR[i] = last
 		}
 	}
 }
+
+// pairKey64 is the merge key of the pair of spheres lo < hi: the pairs in
+// (lower, higher) order are in increasing key order.
+func pairKey64(lo, hi int32) uint64 { return uint64(uint32(lo))<<32 | uint64(uint32(hi)) }
+
+// oldKey is pairKey64 of an oriented pair (I may be the higher sphere).
+func oldKey(p sphere.Pair) uint64 { return pairKey64(min(p.I, p.J), max(p.I, p.J)) }
 
 // pairsEnd joins the ranges' results: the night owls, the fresh pairs, the
 // chunks and the step-size classes (finishList's).
@@ -295,7 +326,7 @@ func (s *Spheres) pairsEnd() {
 	l := &s.lists[s.cur]
 	np := len(rb.cand)
 	l.Truncate(np, false)
-	rb.cand, rb.ord = nil, nil
+	rb.cand = nil
 	s.owl, s.fresh = s.owl[:0], s.fresh[:0]
 	miss := s.dt.bySpec == nil
 	for p := range rb.part {
@@ -359,21 +390,16 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 		}
 	}
 	s.owl = s.owl[:0]
+	// The old pairs in merge order, by (lower, higher) sphere number: their
+	// own order, unless the spheres were just renumbered (then sorted, with
+	// their fresh flags: before isFresh is handed over, as in pairsBegin).
+	if reordered && !periodic {
+		s.sortOld(old)
+	}
 	oldFresh := s.isFresh
 	s.isFresh = s.freshBuf[:0]
 	s.freshBuf = oldFresh
 	n, po, shifted := 0, 0, false
-	// The old pairs in merge order, by (lower, higher) sphere number: their
-	// own order, unless the spheres were just renumbered (then sorted).
-	lowHigh := func(q int32) (int32, int32) {
-		i, j := old.P[q].I, old.P[q].J
-		return min(i, j), max(i, j)
-	}
-	sorted := reordered && !periodic
-	var ord []int32
-	if sorted {
-		ord = s.mergeOrder(old)
-	}
 	nold := int32(len(old.P))
 	for _, c := range cand {
 		var a, b int32
@@ -409,15 +435,11 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 			nl.Shift[n] = shift
 		} else {
 			// Both lists are sorted by (lower, higher): merge.
-			lo, hi := min(a, b), max(a, b)
+			kn := pairKey64(min(a, b), max(a, b))
 			for ; int32(po) < nold; po++ {
-				q := int32(po)
-				if sorted {
-					q = ord[po]
-				}
-				if qi, qj := lowHigh(q); qi > lo || qi == lo && qj >= hi {
-					if qi == lo && qj == hi {
-						ko = q
+				if kq := oldKey(old.P[po]); kq >= kn {
+					if kq == kn {
+						ko = int32(po)
 					}
 					break
 				}
@@ -441,6 +463,54 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	}
 	nl.Truncate(n, shifted)
 	s.cur = 1 - s.cur
+}
+
+// sortOld puts the pairs of old — P, Law, PrevTouch, PrevHist — and their
+// fresh flags (s.isFresh) in (lower, higher) sphere order after a
+// renumbering, in place (the cycles of mergeOrder's permutation; no copy of
+// the list), so that the merge reads the old list in order. The rest of old
+// (a per-pair Class) is not read by the merge and is left as it was: old is
+// the rebuild's buffer afterwards.
+func (s *Spheres) sortOld(old *sphere.List) {
+	ord := s.mergeOrder(old)
+	P, laws, touch, hist, fresh := old.P, old.Law, old.PrevTouch, old.PrevHist, s.isFresh
+	for x := range ord {
+		if ord[x] < 0 {
+			continue
+		}
+		p, t, f := P[x], touch[x], fresh[x]
+		var h law.FrictionState
+		if hist != nil {
+			h = hist[x]
+		}
+		var li int32
+		if laws != nil {
+			li = laws[x]
+		}
+		y := int32(x)
+		for {
+			z := ord[y]
+			ord[y] = -1
+			if z == int32(x) {
+				break
+			}
+			P[y], touch[y], fresh[y] = P[z], touch[z], fresh[z]
+			if hist != nil {
+				hist[y] = hist[z]
+			}
+			if laws != nil {
+				laws[y] = laws[z]
+			}
+			y = z
+		}
+		P[y], touch[y], fresh[y] = p, t, f
+		if hist != nil {
+			hist[y] = h
+		}
+		if laws != nil {
+			laws[y] = li
+		}
+	}
 }
 
 // mergeOrder returns the pairs of old sorted by (lower, higher) sphere
