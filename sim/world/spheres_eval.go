@@ -582,14 +582,23 @@ func (w *World) sizeWallPairs() {
 // choice of splitting an evaluation.
 
 // fork runs job(worker, lo, hi) over the parts [0, n) on the World's crew
-// (crew.go: forkJoin), one part per batch: a part runs on whichever worker
+// (crew.go: crewPass), one part per batch: a part runs on whichever worker
 // claims it (the caller does every part no helper has started), so each
 // part keeps its results in its own slots and the bits do not depend on
-// the workers. job is made once (no allocation per step). Its wall time
-// counts in Profile.Parallel (the bench's serial share), as runPass's does.
+// the workers. The claims are two-ended (a guided job whose guide, n,
+// keeps every claim at one part): the caller takes the parts from the
+// front, the helpers from the back, so that from pass to pass — Drift's
+// ranges, the evaluation's parts, Accept's ranges, the rebuild's — each
+// core runs the same spheres and finds their states in its own cache.
+// Claimed from one counter in order (session 16), a range of spheres went
+// to either core at random at every pass, and the other core's writes had
+// to cross over: two workers took 1.5× one worker's CPU time on the 10⁵
+// box (docs/performance.md, "Session 17: two workers"). job is made once
+// (no allocation per step). Its wall time counts in Profile.Parallel (the
+// bench's serial share), as runPass's does.
 func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
 	t0 := time.Now()
-	s.w.forkJoin(n, max(s.w.Settings.Workers, 1), 1, job)
+	s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
 	s.w.Stats.Profile.Parallel += time.Since(t0)
 }
 
