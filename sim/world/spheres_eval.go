@@ -619,10 +619,16 @@ const (
 
 // splitChoice is SplitAuto's bookkeeping: moving averages of an
 // evaluation's wall time on one worker and on two, the faster way in use,
-// the other tried for a few evaluations every so often.
+// the other tried for a few evaluations every so often. The first
+// evaluation each way is not counted: it is cold (the world's first
+// evaluation: buffers made and first touched; the first split one: the
+// helper started), 3–4× a later one on the 10⁵-sphere box, and as the
+// start of an average over 8 it weighed on the first choice, which holds
+// for splitProbeEvery evaluations — a whole bench run (docs/performance.md,
+// "Session 17: two workers").
 type splitChoice struct {
 	ns    [2]float64 // one worker, two
-	runs  [2]int
+	runs  [2]int     // evaluations timed each way, the cold first included
 	count int
 }
 
@@ -640,7 +646,7 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		return true
 	}
 	c.count++
-	if c.runs[0] < splitProbeRuns || c.runs[1] < splitProbeRuns {
+	if c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns { // splitProbeRuns after the cold one
 		return c.count%2 == 0
 	}
 	faster := c.ns[1] < c.ns[0]
@@ -657,11 +663,14 @@ func (c *splitChoice) record(split bool, d time.Duration) {
 		i = 1
 	}
 	x := float64(d)
-	if c.runs[i] == 0 {
-		c.ns[i] = x
-	}
-	c.ns[i] += (x - c.ns[i]) / 8
 	c.runs[i]++
+	switch c.runs[i] {
+	case 1: // cold: not counted
+	case 2:
+		c.ns[i] = x
+	default:
+		c.ns[i] += (x - c.ns[i]) / 8
+	}
 }
 
 // roundedScale is v.Scale(s) with each product rounded to float64.
