@@ -582,14 +582,23 @@ func (w *World) sizeWallPairs() {
 // choice of splitting an evaluation.
 
 // fork runs job(worker, lo, hi) over the parts [0, n) on the World's crew
-// (crew.go: forkJoin), one part per batch: a part runs on whichever worker
+// (crew.go: crewPass), one part per batch: a part runs on whichever worker
 // claims it (the caller does every part no helper has started), so each
 // part keeps its results in its own slots and the bits do not depend on
-// the workers. job is made once (no allocation per step). Its wall time
-// counts in Profile.Parallel (the bench's serial share), as runPass's does.
+// the workers. The claims are two-ended (a guided job whose guide, n,
+// keeps every claim at one part): the caller takes the parts from the
+// front, the helpers from the back, so that from pass to pass — Drift's
+// ranges, the evaluation's parts, Accept's ranges, the rebuild's — each
+// core runs the same spheres and finds their states in its own cache.
+// Claimed from one counter in order (session 16), a range of spheres went
+// to either core at random at every pass, and the other core's writes had
+// to cross over: two workers took 1.5× one worker's CPU time on the 10⁵
+// box (docs/performance.md, "Session 17: two workers"). job is made once
+// (no allocation per step). Its wall time counts in Profile.Parallel (the
+// bench's serial share), as runPass's does.
 func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
 	t0 := time.Now()
-	s.w.forkJoin(n, max(s.w.Settings.Workers, 1), 1, job)
+	s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
 	s.w.Stats.Profile.Parallel += time.Since(t0)
 }
 
@@ -610,10 +619,16 @@ const (
 
 // splitChoice is SplitAuto's bookkeeping: moving averages of an
 // evaluation's wall time on one worker and on two, the faster way in use,
-// the other tried for a few evaluations every so often.
+// the other tried for a few evaluations every so often. The first
+// evaluation each way is not counted: it is cold (the world's first
+// evaluation: buffers made and first touched; the first split one: the
+// helper started), 3–4× a later one on the 10⁵-sphere box, and as the
+// start of an average over 8 it weighed on the first choice, which holds
+// for splitProbeEvery evaluations — a whole bench run (docs/performance.md,
+// "Session 17: two workers").
 type splitChoice struct {
 	ns    [2]float64 // one worker, two
-	runs  [2]int
+	runs  [2]int     // evaluations timed each way, the cold first included
 	count int
 }
 
@@ -631,7 +646,7 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		return true
 	}
 	c.count++
-	if c.runs[0] < splitProbeRuns || c.runs[1] < splitProbeRuns {
+	if c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns { // splitProbeRuns after the cold one
 		return c.count%2 == 0
 	}
 	faster := c.ns[1] < c.ns[0]
@@ -648,11 +663,14 @@ func (c *splitChoice) record(split bool, d time.Duration) {
 		i = 1
 	}
 	x := float64(d)
-	if c.runs[i] == 0 {
-		c.ns[i] = x
-	}
-	c.ns[i] += (x - c.ns[i]) / 8
 	c.runs[i]++
+	switch c.runs[i] {
+	case 1: // cold: not counted
+	case 2:
+		c.ns[i] = x
+	default:
+		c.ns[i] += (x - c.ns[i]) / 8
+	}
 }
 
 // roundedScale is v.Scale(s) with each product rounded to float64.
