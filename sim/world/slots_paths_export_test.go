@@ -232,3 +232,52 @@ func (a *slotPathsState) same(b *slotPathsState) error {
 	}
 	return nil
 }
+
+// EvalSlotsForBench evaluates w's wall slots as a direct evaluation does
+// (sums included), with evalSlots, or with old the loop before session 17
+// (no off path: a slot off its plane went through evalSlot), for the
+// benchmarks.
+func EvalSlotsForBench(w *World, old bool) int {
+	s := w.Spheres()
+	s.slotPathsReset()
+	if !old {
+		o, _ := s.evalSlots(0, len(s.slots), w.Dt, true)
+		return o
+	}
+	slots, S, R := s.slots, s.tr.L, s.r
+	owls, mom := 0, false
+	for i := range slots {
+		sl := &slots[i]
+		st := &S[sl.k]
+		pl := &s.planes[sl.wall]
+		r := R[sl.k]
+		d := st.X.Sub(pl.P).Dot(pl.N)
+		if !(!s.w.Periodic.On() && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
+			ro := &s.tr.R[sl.k]
+			s.evalSlot(sl, st, ro, pl, r, d, w.Dt)
+			mom = mom || nonZeroBits(ro.T)
+			if sl.touch {
+				owls += s.sumSlot(sl)
+			}
+			continue
+		}
+		ov := -(d - r)
+		vn := st.V.Dot(pl.N)
+		fn := sl.kn*ov - sl.damp*vn
+		if sl.limit && fn < 0 {
+			fn = 0
+		}
+		fs := roundedScale(pl.N, fn)
+		st.F = st.F.Add(fs)
+		sl.cand, sl.touch, sl.rim, sl.owl = true, true, false, false
+		sl.delta, sl.fn, sl.epot, sl.f = ov, fn, float64(0.5*sl.kn*ov*ov), fs
+		s.wallForce[sl.wall] = s.wallForce[sl.wall].Add(fs)
+		s.epot += sl.epot
+		s.contacts++
+	}
+	_ = mom
+	return owls
+}
+
+// WallSlotCount returns the number of w's wall slots.
+func WallSlotCount(w *World) int { return len(w.Spheres().slots) }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
 	"grainlab/sim/world"
 )
@@ -58,5 +59,35 @@ func TestSlotFastPathsAsGeneral(t *testing.T) {
 		if n.General == 0 || n.Touch == 0 || n.Cand == 0 || n.FirstSeen == 0 || c.off && n.Off == 0 || c.touch && n.Touching == 0 {
 			t.Errorf("%s %v: %+v: a path or outcome never seen, the test tests too little", c.scene, c.sets, n)
 		}
+	}
+}
+
+// The wall slots of 10⁴ spheres of sphere-box-soft after 600 steps (falling
+// along the walls: most slots off their plane), evaluated with the loop
+// before session 17 (old) and evalSlots (new). Per slot: ns/op ÷ slots.
+func BenchmarkWallSlots(b *testing.B) {
+	s, err := scene.LoadBuiltin("sphere-box-soft", "generators.0.count=10000")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := scene.Build(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := integrate.Start(w); err != nil {
+		b.Fatal(err)
+	}
+	for range 600 {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, path := range []string{"old", "new"} {
+		b.Run("path="+path, func(b *testing.B) {
+			b.ReportMetric(float64(world.WallSlotCount(w)), "slots")
+			for range b.N {
+				world.EvalSlotsForBench(w, path == "old")
+			}
+		})
 	}
 }
