@@ -271,7 +271,9 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 // also does sumSlots' work slot by slot and returns the night-owl contacts.
 // mom reports whether a slot left its sphere's moment not +0 (the general
 // facet and rim contacts add moments, rounding ones even without friction;
-// the fast path adds none).
+// the fast paths add none and do not read it: with the moments +0 before
+// the slots, as Drift leaves them when the only reader, tZero and
+// termStates, looks, the answer is exact).
 func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom bool) {
 	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
@@ -281,6 +283,16 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 		pl := &s.planes[sl.wall]
 		r := R[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
+		if fast && d >= r {
+			// Off the plane (d ≥ r, never behind it): evalSlot reaches
+			// neither the facet nor its rim, whatever the wall, the law or
+			// the history — only the candidate test. The moment is not
+			// read: nothing is added to it (mom).
+			if s.slotCandidate(sl, st.X, pl, r) && !sl.seen {
+				s.see(sl)
+			}
+			continue
+		}
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
 			ro := &s.tr.R[sl.k]
 			s.evalSlot(sl, st, ro, pl, r, d, dt)
@@ -314,6 +326,21 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 	return owls, mom
 }
 
+// slotCandidate is the start of evalSlot's general case: no contact yet,
+// and the pair is a candidate (the result) when the sphere's box (centre
+// x, radius r; smoothBox) meets the wall's candidate box (AABB.Overlaps);
+// the caller sees a candidate not seen yet. With that, it is all of
+// evalSlot for a world without periodic axes when the centre is at d ≥ r
+// from the plane: neither the facet nor its rim (in the plane) is reached.
+// Small enough to inline.
+func (s *Spheres) slotCandidate(sl *wallSlot, x geom.Vec3, pl *plane, r float64) bool {
+	sl.touch, sl.rim, sl.owl = false, false, false
+	b := &pl.box
+	sl.cand = x.X-r <= b.Max.X && b.Min.X <= x.X+r && x.Y-r <= b.Max.Y && b.Min.Y <= x.Y+r &&
+		x.Z-r <= b.Max.Z && b.Min.Z <= x.Z+r
+	return sl.cand
+}
+
 // evalSlot evaluates a wall slot (the general case of evalSlots): sl of
 // sphere state st, ro at distance d from the plane of pl.
 func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *plane, r, d, dt float64) {
@@ -333,12 +360,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &ro.T)
 		return
 	}
-	sl.touch, sl.rim, sl.owl = false, false, false
-	b := &pl.box
-	// The sphere's box (smoothBox) meets the wall's candidate box (AABB.Overlaps).
-	sl.cand = x.X-r <= b.Max.X && b.Min.X <= x.X+r && x.Y-r <= b.Max.Y && b.Min.Y <= x.Y+r &&
-		x.Z-r <= b.Max.Z && b.Min.Z <= x.Z+r
-	if !sl.cand {
+	if !s.slotCandidate(sl, x, pl, r) {
 		return
 	}
 	if !sl.seen {
