@@ -24,6 +24,7 @@ import (
 func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
+	s.beginRound() // a start's evaluation (no Drift before it) opens its own
 	if w.Periodic.On() {
 		for k := range tr.L {
 			tr.L[k].X = w.Periodic.wrap(tr.L[k].X)
@@ -39,7 +40,8 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	l := &s.lists[s.cur]
 	prof.Evaluations++
 	prof.Pairs += int64(len(l.P) + len(s.slots))
-	split := s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+	split := s.beginRound()
+	s.round.evals++
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
 	if split {
@@ -75,7 +77,6 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.chunkMom[c] = mom && c == 0
 		}
 	}
-	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
 	// The trial moments are +0 if Drift cleared them and neither the pairs
@@ -617,8 +618,14 @@ func (w *World) sizeWallPairs() {
 // to cross over: two workers took 1.5× one worker's CPU time on the 10⁵
 // box (docs/performance.md, "Session 17: two workers"). job is made once
 // (no allocation per step). Its wall time counts in Profile.Parallel (the
-// bench's serial share), as runPass's does.
+// bench's serial share), as runPass's does; a fork inside a part runs
+// inline on that part's worker and counts nowhere (Profile is the
+// caller's alone: a helper updating it would race).
 func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
+	if _, ok := s.w.nested(); ok { // inside a part: inline, untimed (runPass's rule)
+		s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
+		return
+	}
 	t0 := time.Now()
 	s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
 	s.w.Stats.Profile.Parallel += time.Since(t0)
@@ -639,8 +646,8 @@ const (
 	SplitAlways
 )
 
-// splitChoice is SplitAuto's bookkeeping: moving averages of an
-// evaluation's wall time on one worker and on two, the faster way in use,
+// splitChoice is SplitAuto's bookkeeping: moving averages of a step's
+// wall time (splitRound: Drift, evaluation, Accept) on one worker and on two, the faster way in use,
 // the other tried for a few evaluations every so often. The first
 // evaluation each way is not counted: it is cold (the world's first
 // evaluation: buffers made and first touched; the first split one: the
@@ -659,7 +666,7 @@ const (
 	splitProbeRuns  = 8    // evaluations per try
 )
 
-// pick reports whether the next evaluation is split.
+// pick reports whether the next step (splitRound) is split.
 func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	switch {
 	case !can || mode == SplitNever:
@@ -678,7 +685,7 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	return faster
 }
 
-// record notes the wall time of an evaluation.
+// record notes the wall time of a step.
 func (c *splitChoice) record(split bool, d time.Duration) {
 	i := 0
 	if split {
@@ -693,6 +700,44 @@ func (c *splitChoice) record(split bool, d time.Duration) {
 	default:
 		c.ns[i] += (x - c.ns[i]) / 8
 	}
+}
+
+// splitRound is the sphere path's choice for one step: Drift's pass, the
+// evaluation (and a list rebuild within it) and Accept's pass are all split
+// or all on the caller, and SplitAuto times the whole step. Chosen for the
+// evaluation alone while Drift and Accept split whenever two workers
+// could (session 17), an evaluation on the caller wrote every sphere's
+// force between two passes that ran half the spheres on the helper: half
+// the states crossed cores twice a step, and the choice did not see it
+// (docs/performance.md, "Session 17: two workers", "Round two").
+type splitRound struct {
+	open  bool      // Drift or a start's evaluation began it; Accept ends it
+	split bool      // the choice
+	evals int       // evaluations in it (rejected trials: more than one)
+	t0    time.Time // its beginning
+}
+
+// beginRound opens the step's round unless one is open (the trials after a
+// rejection stay in the step's) and returns its choice.
+func (s *Spheres) beginRound() bool {
+	r := &s.round
+	if !r.open {
+		w := s.w
+		*r = splitRound{open: true, t0: time.Now()}
+		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+	}
+	return r.split
+}
+
+// endRound closes the round (Accept) and gives its wall time to the
+// choice: only a round of one evaluation, so that the two ways' averages
+// compare steps of the same work (a rejected trial would count twice).
+func (s *Spheres) endRound() {
+	r := &s.round
+	if r.open && r.evals == 1 {
+		s.choice.record(r.split, time.Since(r.t0))
+	}
+	r.open = false
 }
 
 // roundedScale is v.Scale(s) with each product rounded to float64.
