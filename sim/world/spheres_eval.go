@@ -657,8 +657,10 @@ const (
 // "Session 17: two workers").
 type splitChoice struct {
 	ns    [2]float64 // one worker, two
-	runs  [2]int     // evaluations timed each way, the cold first included
+	runs  [2]int     // steps timed each way, the cold first included
 	count int
+	way   int8 // the last step's way: 0 one worker, 1 two
+	begun bool // a step has been recorded (way is set)
 }
 
 const (
@@ -675,8 +677,11 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		return true
 	}
 	c.count++
-	if c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns { // splitProbeRuns after the cold one
-		return c.count%2 == 0
+	switch { // the first probes: one way, then the other, splitProbeRuns counted after the cold one each
+	case c.runs[0] <= splitProbeRuns:
+		return false
+	case c.runs[1] <= splitProbeRuns:
+		return true
 	}
 	faster := c.ns[1] < c.ns[0]
 	if c.count%splitProbeEvery < splitProbeRuns {
@@ -685,11 +690,19 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	return faster
 }
 
-// record notes the wall time of a step.
-func (c *splitChoice) record(split bool, d time.Duration) {
-	i := 0
+// record notes the wall time of a step, counted in the averages if
+// counted and the step is not the first of its way after a step of the
+// other (cold: the helper parked or slow to come, the states in the other
+// core's cache).
+func (c *splitChoice) record(split bool, d time.Duration, counted bool) {
+	i := int8(0)
 	if split {
 		i = 1
+	}
+	switched := c.begun && i != c.way
+	c.way, c.begun = i, true
+	if !counted || switched {
+		return
 	}
 	x := float64(d)
 	c.runs[i]++
@@ -711,10 +724,11 @@ func (c *splitChoice) record(split bool, d time.Duration) {
 // the states crossed cores twice a step, and the choice did not see it
 // (docs/performance.md, "Session 17: two workers", "Round two").
 type splitRound struct {
-	open  bool      // Drift or a start's evaluation began it; Accept ends it
-	split bool      // the choice
-	evals int       // evaluations in it (rejected trials: more than one)
-	t0    time.Time // its beginning
+	open   bool      // Drift or a start's evaluation began it; Accept ends it
+	split  bool      // the choice
+	evals  int       // evaluations in it (rejected trials: more than one)
+	builds int       // the Verlet list's builds at its beginning
+	t0     time.Time // its beginning
 }
 
 // beginRound opens the step's round unless one is open (the trials after a
@@ -723,19 +737,22 @@ func (s *Spheres) beginRound() bool {
 	r := &s.round
 	if !r.open {
 		w := s.w
-		*r = splitRound{open: true, t0: time.Now()}
+		*r = splitRound{open: true, builds: w.verlet.Builds(), t0: time.Now()}
 		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
 	}
 	return r.split
 }
 
 // endRound closes the round (Accept) and gives its wall time to the
-// choice: only a round of one evaluation, so that the two ways' averages
-// compare steps of the same work (a rejected trial would count twice).
+// choice: only a round of one evaluation without a list rebuild, so that
+// the two ways' averages compare steps of the same work (a rejected trial
+// would count twice; a rebuild, ~5× a step on the 10⁵ box every ~12
+// steps, weighed 1/8 in the average of the way in use and rarely fell in
+// the other's probes, so the way in use looked the slower after each one).
 func (s *Spheres) endRound() {
 	r := &s.round
-	if r.open && r.evals == 1 {
-		s.choice.record(r.split, time.Since(r.t0))
+	if r.open {
+		s.choice.record(r.split, time.Since(r.t0), r.evals == 1 && s.w.verlet.Builds() == r.builds)
 	}
 	r.open = false
 }
