@@ -31,7 +31,7 @@ func TestSplitChoiceSkipsCold(t *testing.T) {
 			if !probing && split != fast {
 				wrong++
 			}
-			c.record(split, d, true)
+			c.record(split, d, 1, true)
 		}
 		if first[false] != 0 || first[true] != 0 {
 			t.Fatalf("faster way split=%v: the probes did not try both ways", fast)
@@ -74,7 +74,7 @@ func TestSplitChoiceWholeSteps(t *testing.T) {
 			if !probing && c.count%splitProbeEvery >= splitProbeRuns && split != fast {
 				wrong++
 			}
-			c.record(split, d, counted)
+			c.record(split, d, 1, counted)
 		}
 		if wrong > 0 {
 			t.Errorf("faster way split=%v: %d of %d steps outside the probes took the slower way", fast, wrong, steps)

@@ -42,6 +42,7 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	prof.Pairs += int64(len(l.P) + len(s.slots))
 	split := s.beginRound()
 	s.round.evals++
+	s.round.work = len(l.P) + len(s.slots)
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
 	if split {
@@ -647,25 +648,32 @@ const (
 )
 
 // splitChoice is SplitAuto's bookkeeping: moving averages of a step's
-// wall time (splitRound: Drift, evaluation, Accept) on one worker and on two, the faster way in use,
-// the other tried for a few evaluations every so often. The first
-// evaluation each way is not counted: it is cold (the world's first
-// evaluation: buffers made and first touched; the first split one: the
-// helper started), 3–4× a later one on the 10⁵-sphere box, and as the
-// start of an average over 8 it weighed on the first choice, which holds
-// for splitProbeEvery evaluations — a whole bench run (docs/performance.md,
+// wall time (splitRound: Drift, evaluation, Accept) per unit of work on
+// one worker and on two, the faster way in use, the other tried for a few
+// steps every so often. The first step each way is not counted: it is
+// cold (the world's first evaluation: buffers made and first touched; the
+// first split one: the helper started), 3–4× a later one on the
+// 10⁵-sphere box, and it weighed on the first choice (docs/performance.md,
 // "Session 17: two workers").
 type splitChoice struct {
-	ns    [2]float64 // one worker, two
+	ns    [2]float64 // one worker, two: wall time a unit of work (a listed pair or wall slot)
 	runs  [2]int     // steps timed each way, the cold first included
+	since [2]int     // steps counted each way since it was last switched to
 	count int
 	way   int8 // the last step's way: 0 one worker, 1 two
 	begun bool // a step has been recorded (way is set)
 }
 
+// The slower way is tried every splitProbeEvery steps for splitProbeRuns
+// steps (the first cold, not counted). A step's cost changes along a run
+// (the 10⁵ box: 1.2 ms a step at its start, 3.5 ms at 534 steps, as the
+// spheres settle and touch), so the averages are per unit of work, and a
+// way's average restarts when the choice comes back to it: an average
+// hundreds of steps old made the way not in use look the faster.
 const (
-	splitProbeEvery = 2048 // evaluations between tries of the slower way
-	splitProbeRuns  = 8    // evaluations per try
+	splitProbeEvery = 256  // steps between tries of the slower way
+	splitProbeRuns  = 6    // steps per try
+	splitMargin     = 0.85 // the other way is taken when this much faster
 )
 
 // pick reports whether the next step (splitRound) is split.
@@ -683,7 +691,13 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	case c.runs[1] <= splitProbeRuns:
 		return true
 	}
-	faster := c.ns[1] < c.ns[0]
+	// The way in use stays unless the other's average is below
+	// splitMargin of its own: a probe of a few steps on a shared machine
+	// is noisy, and a wrong switch holds until the next probe.
+	faster := c.way == 1
+	if c.ns[1-c.way] < splitMargin*c.ns[c.way] {
+		faster = !faster
+	}
 	if c.count%splitProbeEvery < splitProbeRuns {
 		return !faster
 	}
@@ -694,25 +708,26 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 // counted and the step is not the first of its way after a step of the
 // other (cold: the helper parked or slow to come, the states in the other
 // core's cache).
-func (c *splitChoice) record(split bool, d time.Duration, counted bool) {
+func (c *splitChoice) record(split bool, d time.Duration, work int, counted bool) {
 	i := int8(0)
 	if split {
 		i = 1
 	}
 	switched := c.begun && i != c.way
 	c.way, c.begun = i, true
+	if switched {
+		c.since[i] = 0
+	}
 	if !counted || switched {
 		return
 	}
-	x := float64(d)
+	x := float64(d) / float64(max(work, 1))
 	c.runs[i]++
-	switch c.runs[i] {
-	case 1: // cold: not counted
-	case 2:
-		c.ns[i] = x
-	default:
-		c.ns[i] += (x - c.ns[i]) / 8
+	if c.runs[i] == 1 { // the world's first step this way: cold, not counted
+		return
 	}
+	c.since[i]++ // an average of the steps since the switch, then of the last 8
+	c.ns[i] += (x - c.ns[i]) / float64(min(c.since[i], 8))
 }
 
 // splitRound is the sphere path's choice for one step: Drift's pass, the
@@ -728,6 +743,7 @@ type splitRound struct {
 	split  bool      // the choice
 	evals  int       // evaluations in it (rejected trials: more than one)
 	builds int       // the Verlet list's builds at its beginning
+	work   int       // the evaluation's listed pairs and wall slots
 	t0     time.Time // its beginning
 }
 
@@ -752,7 +768,7 @@ func (s *Spheres) beginRound() bool {
 func (s *Spheres) endRound() {
 	r := &s.round
 	if r.open {
-		s.choice.record(r.split, time.Since(r.t0), r.evals == 1 && s.w.verlet.Builds() == r.builds)
+		s.choice.record(r.split, time.Since(r.t0), r.work, r.evals == 1 && s.w.verlet.Builds() == r.builds)
 	}
 	r.open = false
 }
