@@ -602,6 +602,15 @@ func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
 	if crewTracing && traceRun(n, body) {
 		return
 	}
+	if k, ok := w.nested(); ok {
+		// Inside a job's body (crew.run's inline fork–join): on the worker
+		// running it, and not counted — the Profile counters are the
+		// caller's alone, and this may be a helper's goroutine.
+		for lo := 0; lo < n; lo += batch {
+			body(k, lo, min(lo+batch, n))
+		}
+		return
+	}
 	if w.crew == nil || w.crew.nw != nw {
 		if w.crew != nil {
 			w.crew.close()

@@ -166,6 +166,7 @@ type Spheres struct {
 	vmax2  []SphereMax // largest |v|² and |F|² of a species' spheres that do not turn, without a moment
 
 	choice splitChoice
+	round  splitRound // the step's one choice: Drift, the evaluation, Accept
 	// evalPairs, evalSpheres and evalParts as values (made once: no
 	// allocation per step)
 	splitPairs, splitSpheres, splitParts func(worker, lo, hi int)

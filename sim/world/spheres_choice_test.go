@@ -19,6 +19,7 @@ func TestSplitChoiceSkipsCold(t *testing.T) {
 		first := map[bool]time.Duration{false: 100 * time.Millisecond, true: 3 * time.Millisecond}
 		wrong := 0
 		for e := 0; e < 200; e++ {
+			probing := c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns
 			split := c.pick(true, SplitAuto)
 			d := 2 * time.Millisecond
 			if split == fast {
@@ -27,16 +28,56 @@ func TestSplitChoiceSkipsCold(t *testing.T) {
 			if f := first[split]; f > 0 {
 				d, first[split] = f, 0
 			}
-			if e >= 2*(splitProbeRuns+1) && split != fast {
+			if !probing && split != fast {
 				wrong++
 			}
-			c.record(split, d)
+			c.record(split, d, 1, true)
 		}
 		if first[false] != 0 || first[true] != 0 {
 			t.Fatalf("faster way split=%v: the probes did not try both ways", fast)
 		}
 		if wrong > 0 {
 			t.Errorf("faster way split=%v: %d of the evaluations after the probes took the slower way", fast, wrong)
+		}
+	}
+}
+
+// SplitAuto's choice times whole steps (splitRound) and counts neither a
+// step with a list rebuild (uncounted: record's counted false) nor the
+// first step of a way after a step of the other (cold). Steps of 1 ms the
+// faster way and 1.3 ms the other; every 12th step of the way in use
+// rebuilds the list and takes 10 ms; the first step of a way after the
+// other takes 5 ms. After the first probes, only the periodic probes
+// (splitProbeRuns steps every splitProbeEvery) take the slower way. Fails
+// with the rebuilds counted (after a rebuild the way in use averages
+// above the other's: it flips) or the switches counted (a probe's cold
+// step spoils the faster way's average when the choice returns to it).
+func TestSplitChoiceWholeSteps(t *testing.T) {
+	for _, fast := range []bool{false, true} {
+		var c splitChoice
+		wrong, steps := 0, 6000
+		prev, begun := false, false
+		for e := 0; e < steps; e++ {
+			probing := c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns
+			split := c.pick(true, SplitAuto)
+			d, counted := 1300*time.Microsecond, true
+			if split == fast {
+				d = time.Millisecond
+			}
+			if e%12 == 11 {
+				d, counted = 10*time.Millisecond, false
+			}
+			if begun && split != prev {
+				d = 5 * time.Millisecond
+			}
+			prev, begun = split, true
+			if !probing && c.count%splitProbeEvery >= splitProbeRuns && split != fast {
+				wrong++
+			}
+			c.record(split, d, 1, counted)
+		}
+		if wrong > 0 {
+			t.Errorf("faster way split=%v: %d of %d steps outside the probes took the slower way", fast, wrong, steps)
 		}
 	}
 }

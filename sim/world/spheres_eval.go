@@ -24,6 +24,7 @@ import (
 func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
+	s.beginRound() // a start's evaluation (no Drift before it) opens its own
 	if w.Periodic.On() {
 		for k := range tr.L {
 			tr.L[k].X = w.Periodic.wrap(tr.L[k].X)
@@ -39,7 +40,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	l := &s.lists[s.cur]
 	prof.Evaluations++
 	prof.Pairs += int64(len(l.P) + len(s.slots))
-	split := s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+	split := s.beginRound()
+	s.round.evals++
+	s.round.work = len(l.P) + len(s.slots)
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
 	if split {
@@ -75,7 +78,6 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 			s.chunkMom[c] = mom && c == 0
 		}
 	}
-	s.choice.record(split, time.Since(t0))
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
 	// The trial moments are +0 if Drift cleared them and neither the pairs
@@ -617,8 +619,14 @@ func (w *World) sizeWallPairs() {
 // to cross over: two workers took 1.5× one worker's CPU time on the 10⁵
 // box (docs/performance.md, "Session 17: two workers"). job is made once
 // (no allocation per step). Its wall time counts in Profile.Parallel (the
-// bench's serial share), as runPass's does.
+// bench's serial share), as runPass's does; a fork inside a part runs
+// inline on that part's worker and counts nowhere (Profile is the
+// caller's alone: a helper updating it would race).
 func (s *Spheres) fork(n int, job func(worker, lo, hi int)) {
+	if _, ok := s.w.nested(); ok { // inside a part: inline, untimed (runPass's rule)
+		s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
+		return
+	}
 	t0 := time.Now()
 	s.w.crewPass(n, max(s.w.Settings.Workers, 1), 1, max(n, 1), job)
 	s.w.Stats.Profile.Parallel += time.Since(t0)
@@ -639,27 +647,36 @@ const (
 	SplitAlways
 )
 
-// splitChoice is SplitAuto's bookkeeping: moving averages of an
-// evaluation's wall time on one worker and on two, the faster way in use,
-// the other tried for a few evaluations every so often. The first
-// evaluation each way is not counted: it is cold (the world's first
-// evaluation: buffers made and first touched; the first split one: the
-// helper started), 3–4× a later one on the 10⁵-sphere box, and as the
-// start of an average over 8 it weighed on the first choice, which holds
-// for splitProbeEvery evaluations — a whole bench run (docs/performance.md,
+// splitChoice is SplitAuto's bookkeeping: moving averages of a step's
+// wall time (splitRound: Drift, evaluation, Accept) per unit of work on
+// one worker and on two, the faster way in use, the other tried for a few
+// steps every so often. The first step each way is not counted: it is
+// cold (the world's first evaluation: buffers made and first touched; the
+// first split one: the helper started), 3–4× a later one on the
+// 10⁵-sphere box, and it weighed on the first choice (docs/performance.md,
 // "Session 17: two workers").
 type splitChoice struct {
-	ns    [2]float64 // one worker, two
-	runs  [2]int     // evaluations timed each way, the cold first included
+	ns    [2]float64 // one worker, two: wall time a unit of work (a listed pair or wall slot)
+	runs  [2]int     // steps timed each way, the cold first included
+	since [2]int     // steps counted each way since it was last switched to
 	count int
+	way   int8 // the last step's way: 0 one worker, 1 two
+	begun bool // a step has been recorded (way is set)
 }
 
+// The slower way is tried every splitProbeEvery steps for splitProbeRuns
+// steps (the first cold, not counted). A step's cost changes along a run
+// (the 10⁵ box: 1.2 ms a step at its start, 3.5 ms at 534 steps, as the
+// spheres settle and touch), so the averages are per unit of work, and a
+// way's average restarts when the choice comes back to it: an average
+// hundreds of steps old made the way not in use look the faster.
 const (
-	splitProbeEvery = 2048 // evaluations between tries of the slower way
-	splitProbeRuns  = 8    // evaluations per try
+	splitProbeEvery = 256  // steps between tries of the slower way
+	splitProbeRuns  = 6    // steps per try
+	splitMargin     = 0.85 // the other way is taken when this much faster
 )
 
-// pick reports whether the next evaluation is split.
+// pick reports whether the next step (splitRound) is split.
 func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	switch {
 	case !can || mode == SplitNever:
@@ -668,31 +685,92 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		return true
 	}
 	c.count++
-	if c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns { // splitProbeRuns after the cold one
-		return c.count%2 == 0
+	switch { // the first probes: one way, then the other, splitProbeRuns counted after the cold one each
+	case c.runs[0] <= splitProbeRuns:
+		return false
+	case c.runs[1] <= splitProbeRuns:
+		return true
 	}
-	faster := c.ns[1] < c.ns[0]
+	// The way in use stays unless the other's average is below
+	// splitMargin of its own: a probe of a few steps on a shared machine
+	// is noisy, and a wrong switch holds until the next probe.
+	faster := c.way == 1
+	if c.ns[1-c.way] < splitMargin*c.ns[c.way] {
+		faster = !faster
+	}
 	if c.count%splitProbeEvery < splitProbeRuns {
 		return !faster
 	}
 	return faster
 }
 
-// record notes the wall time of an evaluation.
-func (c *splitChoice) record(split bool, d time.Duration) {
-	i := 0
+// record notes the wall time of a step, counted in the averages if
+// counted and the step is not the first of its way after a step of the
+// other (cold: the helper parked or slow to come, the states in the other
+// core's cache).
+func (c *splitChoice) record(split bool, d time.Duration, work int, counted bool) {
+	i := int8(0)
 	if split {
 		i = 1
 	}
-	x := float64(d)
-	c.runs[i]++
-	switch c.runs[i] {
-	case 1: // cold: not counted
-	case 2:
-		c.ns[i] = x
-	default:
-		c.ns[i] += (x - c.ns[i]) / 8
+	switched := c.begun && i != c.way
+	c.way, c.begun = i, true
+	if switched {
+		c.since[i] = 0
 	}
+	if !counted || switched {
+		return
+	}
+	x := float64(d) / float64(max(work, 1))
+	c.runs[i]++
+	if c.runs[i] == 1 { // the world's first step this way: cold, not counted
+		return
+	}
+	c.since[i]++ // an average of the steps since the switch, then of the last 8
+	c.ns[i] += (x - c.ns[i]) / float64(min(c.since[i], 8))
+}
+
+// splitRound is the sphere path's choice for one step: Drift's pass, the
+// evaluation (and a list rebuild within it) and Accept's pass are all split
+// or all on the caller, and SplitAuto times the whole step. Chosen for the
+// evaluation alone while Drift and Accept split whenever two workers
+// could (session 17), an evaluation on the caller wrote every sphere's
+// force between two passes that ran half the spheres on the helper: half
+// the states crossed cores twice a step, and the choice did not see it
+// (docs/performance.md, "Session 17: two workers", "Round two").
+type splitRound struct {
+	open   bool      // Drift or a start's evaluation began it; Accept ends it
+	split  bool      // the choice
+	evals  int       // evaluations in it (rejected trials: more than one)
+	builds int       // the Verlet list's builds at its beginning
+	work   int       // the evaluation's listed pairs and wall slots
+	t0     time.Time // its beginning
+}
+
+// beginRound opens the step's round unless one is open (the trials after a
+// rejection stay in the step's) and returns its choice.
+func (s *Spheres) beginRound() bool {
+	r := &s.round
+	if !r.open {
+		w := s.w
+		*r = splitRound{open: true, builds: w.verlet.Builds(), t0: time.Now()}
+		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+	}
+	return r.split
+}
+
+// endRound closes the round (Accept) and gives its wall time to the
+// choice: only a round of one evaluation without a list rebuild, so that
+// the two ways' averages compare steps of the same work (a rejected trial
+// would count twice; a rebuild, ~5× a step on the 10⁵ box every ~12
+// steps, weighed 1/8 in the average of the way in use and rarely fell in
+// the other's probes, so the way in use looked the slower after each one).
+func (s *Spheres) endRound() {
+	r := &s.round
+	if r.open {
+		s.choice.record(r.split, time.Since(r.t0), r.work, r.evals == 1 && s.w.verlet.Builds() == r.builds)
+	}
+	r.open = false
 }
 
 // roundedScale is v.Scale(s) with each product rounded to float64.

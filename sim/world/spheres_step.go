@@ -226,6 +226,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	ref := w.verlet.Ref()
 	test := !w.Periodic.On() && s.listed && len(ref) == len(s.tr.L) && w.skin == s.skin
 	s.dtDrift, s.testDrift, s.kickDrift = dt, test, kickDrift
+	s.beginRound()
 	s.driftRef = nil
 	if test {
 		// The Verlet list's reference positions, in sphere order (the
@@ -306,11 +307,12 @@ func (w *World) SphereRotSkips() int64 {
 	return w.sph.rotSkips
 }
 
-// passes reports whether Drift and Accept split their passes between the
-// workers: with more than one worker, on systems of at least passMin
-// spheres (Accept's sums are then split in nChunks on one worker too).
+// passes reports whether Drift, Accept and a list rebuild split their
+// passes between the workers: when the step's round is split (splitRound:
+// the evaluation is), on systems of at least passMin spheres (Accept's sums
+// are then split in nChunks on one worker too).
 func (s *Spheres) passes() bool {
-	return s.w.Settings.Workers > 1 && len(s.byBody) >= passMin && s.w.Settings.SphereSplit != SplitNever
+	return s.round.split && s.w.Settings.Workers > 1 && len(s.byBody) >= passMin
 }
 
 // passMin is the smallest system whose Drift and Accept passes are split
@@ -419,6 +421,7 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 	stats.ByKind = [snap.NumContactKinds]int{}
 	stats.ByKind[snap.SQ] = s.contacts
 	s.valid = true
+	s.endRound()
 }
 
 // acceptSlots makes the last evaluation of the wall slots of spheres
