@@ -616,8 +616,9 @@ func (w *World) sizeWallPairs() {
 // core runs the same spheres and finds their states in its own cache.
 // Claimed from one counter in order (session 16), a range of spheres went
 // to either core at random at every pass, and the other core's writes had
-// to cross over: two workers took 1.5× one worker's CPU time on the 10⁵
-// box (docs/performance.md, "Session 17: two workers"). job is made once
+// to cross over (with two workers; with more, the helpers interleave from
+// the back). No gain was measured on a quiet machine (docs/performance.md,
+// "Session 17: two workers"); it costs nothing. job is made once
 // (no allocation per step). Its wall time counts in Profile.Parallel (the
 // bench's serial share), as runPass's does; a fork inside a part runs
 // inline on that part's worker and counts nowhere (Profile is the
