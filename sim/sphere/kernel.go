@@ -185,12 +185,16 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 // scan of hookeRowsOne, whose call of hookeTouch stays out of the loop (a
 // loop holding the call kept its values across it: 30 instructions a
 // pair). Not inlined: on its own, the loop keeps every value in a
-// register.
+// register. X is indexed by uint32(p.I): the pairs (8 bytes) are read at
+// base + 8k, and the compiler folds a zero-extending load of that address
+// (MOVL 0(P)(k*8)) but not a sign-extending one (two LEAQs more a pair);
+// the bounds checks are the same (a negative index is out of range either
+// way).
 //
 //go:noinline
 func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
 	for n, p := range P[k:] {
-		xa, xb := &X[p.I], &X[p.J]
+		xa, xb := &X[uint32(p.I)], &X[uint32(p.J)]
 		if dist2(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z) < cut2 {
 			return k + n
 		}

@@ -44,7 +44,7 @@ type List struct {
 	// CI is each pair's class, Class[CI[k]], when Class is a table of
 	// several classes (ResizeCI); nil when it has one class (every pair's)
 	// or one class per pair (pair k's is Class[k]).
-	CI []int32
+	CI    []int32
 	Shift []geom.Vec3 // added to J's centre (a periodic image); nil when no pair crosses a seam
 	Law   []int32     // index into the law table (Smooth); nil when every pair has law 0
 
