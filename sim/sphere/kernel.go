@@ -34,10 +34,10 @@ func (l *List) Hooke(s *Flat, lo, hi int, kn float64, limit, direct bool) (n int
 		shift = l.Shift[lo:hi]
 		shift = shift[:len(P)]
 	}
-	S, X, cl := s.L, s.X, l.Class
+	S, X := s.L, s.X
 	for k := range P {
 		p := &P[k]
-		c := &cl[p.C]
+		c := l.ClassOf(lo + k)
 		xa, xb := X[p.I], X[p.J]
 		if shift != nil {
 			xb = xb.Add(shift[k])
@@ -113,10 +113,10 @@ func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (
 	}
 	P := l.P[lo:hi]
 	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
-	X, cl := s.X, l.Class
+	X := s.X
 	for k := range P {
 		p := &P[k]
-		c := &cl[p.C]
+		c := l.ClassOf(lo + k)
 		xa, xb := &X[p.I], &X[p.J]
 		dx, dy, dz := xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z
 		if !(dist2(dx, dy, dz) < c.Cut2) { // overlap's cut-off test
@@ -185,12 +185,16 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 // scan of hookeRowsOne, whose call of hookeTouch stays out of the loop (a
 // loop holding the call kept its values across it: 30 instructions a
 // pair). Not inlined: on its own, the loop keeps every value in a
-// register.
+// register. X is indexed by uint32(p.I): the pairs (8 bytes) are read at
+// base + 8k, and the compiler folds a zero-extending load of that address
+// (MOVL 0(P)(k*8)) but not a sign-extending one (two LEAQs more a pair);
+// the bounds checks are the same (a negative index is out of range either
+// way).
 //
 //go:noinline
 func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
 	for n, p := range P[k:] {
-		xa, xb := &X[p.I], &X[p.J]
+		xa, xb := &X[uint32(p.I)], &X[uint32(p.J)]
 		if dist2(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z) < cut2 {
 			return k + n
 		}
@@ -210,7 +214,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 	S, R := s.L, s.R
 	for k := lo; k < hi; k++ {
 		pr := &l.P[k]
-		pc := &l.Class[pr.C]
+		pc := l.ClassOf(k)
 		xa, xb := s.X[pr.I], s.X[pr.J]
 		if l.Shift != nil {
 			xb = xb.Add(l.Shift[k])
@@ -270,11 +274,11 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 // summed in pair order from zero as Hooke does on a chunk: e0 ≤ lo and
 // e1 ≤ hi (the pairs [e0, lo) are evaluated for their energy only).
 func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0, e1 int, kn float64, limit bool) (n int, epot float64) {
-	S, X, cl, P := s.L, s.X, l.Class, l.P
+	S, X, P := s.L, s.X, l.P
 	for _, ks := range cross {
 		for _, k := range ks {
 			p := &P[k]
-			f, _, _, ok := cl[p.C].hookeForce(S, X, p, kn, limit)
+			f, _, _, ok := l.ClassOf(int(k)).hookeForce(S, X, p, kn, limit)
 			if !ok {
 				continue
 			}
@@ -287,7 +291,7 @@ func (l *List) HookePart(s *Flat, cross [][]int32, own0, own1 int32, lo, hi, e0,
 	}
 	for k := e0; k < min(lo, e1); k++ { // the head of the chunk: an earlier part's row
 		p := &P[k]
-		if _, _, ov, ok := cl[p.C].hookeForce(S, X, p, kn, limit); ok {
+		if _, _, ov, ok := l.ClassOf(k).hookeForce(S, X, p, kn, limit); ok {
 			n++
 			epot += 0.5 * kn * ov * ov // S2 eq. (27)
 		}

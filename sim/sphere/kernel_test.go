@@ -171,7 +171,7 @@ func TestSmoothKernel(t *testing.T) {
 		ov, nrm, pt, _ := SphereSphere(a.X, b.X, r[p.I], r[p.J])
 		pt = geom.Lerp(pt.AddScaled(-0.5*ov, nrm), pt.AddScaled(0.5*ov, nrm), 0.5)
 		vrel := a.V.Add(s.R[p.I].W.Cross(pt.Sub(a.X))).Sub(b.V.Add(s.R[p.J].W.Cross(pt.Sub(b.X))))
-		want := laws[0].Normal(ov, vrel.Dot(nrm), l.Class[p.C].MEff, law.Reduced(r[p.I], r[p.J])).Fn
+		want := laws[0].Normal(ov, vrel.Dot(nrm), l.ClassOf(k).MEff, law.Reduced(r[p.I], r[p.J])).Fn
 		if math.Abs(l.Fn[k]-want) > 1e-12*math.Abs(want) || l.Delta[k] != ov {
 			t.Fatalf("pair %d: F_n = %.17g, law.Smooth %.17g (δ %g, %g)", k, l.Fn[k], want, l.Delta[k], ov)
 		}

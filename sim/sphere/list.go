@@ -5,14 +5,14 @@ import (
 	"grainlab/sim/law"
 )
 
-// Pair is one pair of a List: spheres I < J (in the caller's numbering)
-// and its class C: the constants of its contact are List.Class[C]. (12
-// bytes: the kernels stream the pairs every step and a rebuild writes them;
-// the constants were 32 bytes more per pair, the same for every pair of
-// two species.)
+// Pair is one pair of a List: spheres I < J (in the caller's numbering).
+// Its class, the constants of its contact, is List.ClassOf. (8 bytes: the
+// kernels stream the pairs every step and a rebuild writes them; the
+// class index, 4 bytes more, is a separate array only when the list has
+// several classes of a table, List.CI; the constants were 32 bytes more
+// per pair, the same for every pair of two species.)
 type Pair struct {
 	I, J int32
-	C    int32
 }
 
 // PairClass holds the constants of the contact of a pair of spheres: those
@@ -41,6 +41,10 @@ func NewPairClass(ri, rj, mi, mj, gn float64) PairClass {
 type List struct {
 	P     []Pair
 	Class []PairClass // the pairs' classes, the caller's (a table of species pairs, or one per pair)
+	// CI is each pair's class, Class[CI[k]], when Class is a table of
+	// several classes (ResizeCI); nil when it has one class (every pair's)
+	// or one class per pair (pair k's is Class[k]).
+	CI    []int32
 	Shift []geom.Vec3 // added to J's centre (a periodic image); nil when no pair crosses a seam
 	Law   []int32     // index into the law table (Smooth); nil when every pair has law 0
 
@@ -100,6 +104,28 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 	}
 }
 
+// ResizeCI makes CI hold n pairs' classes (contents unspecified) when
+// several (Class a table of more than one class), else drops it.
+func (l *List) ResizeCI(n int, several bool) {
+	if !several {
+		l.CI = nil
+		return
+	}
+	l.CI = resize(l.CI, n)
+}
+
+// ClassOf returns the class of pair k: Class[CI[k]], else Class[0] when
+// Class has one class, else Class[k] (one class per pair).
+func (l *List) ClassOf(k int) *PairClass {
+	if l.CI != nil {
+		return &l.Class[l.CI[k]]
+	}
+	if len(l.Class) == 1 {
+		return &l.Class[0]
+	}
+	return &l.Class[k]
+}
+
 // TakeScratch moves to l, before a rebuild makes it the list in use, the
 // storage of old's per-pair arrays that a rebuild does not carry from the
 // old list to the new (Touch, Fn, FP and the smooth kernel's Delta, Ft, M,
@@ -125,6 +151,9 @@ func (l *List) TakeScratch(old *List) {
 // dropped unless shifted.
 func (l *List) Truncate(n int, shifted bool) {
 	l.P, l.Touch, l.PrevTouch, l.Fn = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n]
+	if l.CI != nil {
+		l.CI = l.CI[:n]
+	}
 	if l.Delta != nil {
 		l.Delta = l.Delta[:n]
 	}
@@ -142,9 +171,13 @@ func (l *List) Truncate(n int, shifted bool) {
 	}
 }
 
-// SetPair sets the spheres i < j and the class c (Class[c]) of pair k.
+// SetPair sets the spheres i < j and the class c (Class[c]; stored in CI
+// when the list has it) of pair k.
 func (l *List) SetPair(k int, i, j, c int32) {
-	l.P[k] = Pair{I: i, J: j, C: c}
+	l.P[k] = Pair{I: i, J: j}
+	if l.CI != nil {
+		l.CI[k] = c
+	}
 }
 
 // Gather adds to the force f and moment t of one sphere the contributions of

@@ -200,8 +200,8 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	// fresh flags and the classes of the pairs c0…c1−1).
 	oldFresh, isFresh := s.freshBuf, s.isFresh
 	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldTouch, oldHist, oldLaw := old.PrevTouch, old.PrevHist, old.Law
-	P, touch, prevTouch, prevHist, laws := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law
+	oldTouch, oldHist, oldLaw, oldCI := old.PrevTouch, old.PrevHist, old.Law, old.CI
+	P, touch, prevTouch, prevHist, laws, ci := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law, nl.CI
 	bySpec, cls := t.bySpec, t.cls
 	table := s.pairCls != nil
 	if table {
@@ -212,10 +212,13 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	cr := cand[c0:c1]
 	m := len(cr)
 	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
-	var lawsR, clsR []int32
+	var lawsR, clsR, ciR []int32
 	var prevHistR []law.FrictionState
 	if laws != nil {
 		lawsR = laws[c0:c1][:m]
+	}
+	if ci != nil {
+		ciR = ci[c0:c1][:m]
 	}
 	if bySpec != nil {
 		clsR = cls[c0:c1][:m]
@@ -252,8 +255,11 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			// A pair carried over: its spheres (in its orientation), class
 			// and law are the old pair's (the species and laws change only
 			// with a new build, whose list importGeneric writes).
-			p := oldP[ko]
-			Pr[i], c = p, p.C
+			Pr[i] = oldP[ko]
+			if ciR != nil { // else one class: c = 0
+				c = oldCI[ko]
+				ciR[i] = c
+			}
 			if lawsR != nil {
 				lawsR[i] = oldLaw[ko]
 			}
@@ -267,7 +273,10 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 			// setPair's work, the class from the species table.
 			c = spec[a]*ns + spec[b]
 			if table {
-				Pr[i] = sphere.Pair{I: a, J: b, C: c}
+				Pr[i] = sphere.Pair{I: a, J: b}
+				if ciR != nil {
+					ciR[i] = c
+				}
 				if lawsR != nil {
 					lawsR[i] = lawOf[int(mat[a])*nmat+int(mat[b])]
 				}
@@ -465,7 +474,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	s.cur = 1 - s.cur
 }
 
-// sortOld puts the pairs of old — P, Law, PrevTouch, PrevHist — and their
+// sortOld puts the pairs of old — P, Law, CI, PrevTouch, PrevHist — and their
 // fresh flags (s.isFresh) in (lower, higher) sphere order after a
 // renumbering, in place (the cycles of mergeOrder's permutation; no copy of
 // the list), so that the merge reads the old list in order. The rest of old
@@ -473,7 +482,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // the rebuild's buffer afterwards.
 func (s *Spheres) sortOld(old *sphere.List) {
 	ord := s.mergeOrder(old)
-	P, laws, touch, hist, fresh := old.P, old.Law, old.PrevTouch, old.PrevHist, s.isFresh
+	P, laws, ci, touch, hist, fresh := old.P, old.Law, old.CI, old.PrevTouch, old.PrevHist, s.isFresh
 	for x := range ord {
 		if ord[x] < 0 {
 			continue
@@ -483,9 +492,12 @@ func (s *Spheres) sortOld(old *sphere.List) {
 		if hist != nil {
 			h = hist[x]
 		}
-		var li int32
+		var li, c int32
 		if laws != nil {
 			li = laws[x]
+		}
+		if ci != nil {
+			c = ci[x]
 		}
 		y := int32(x)
 		for {
@@ -501,6 +513,9 @@ func (s *Spheres) sortOld(old *sphere.List) {
 			if laws != nil {
 				laws[y] = laws[z]
 			}
+			if ci != nil {
+				ci[y] = ci[z]
+			}
 			y = z
 		}
 		P[y], touch[y], fresh[y] = p, t, f
@@ -509,6 +524,9 @@ func (s *Spheres) sortOld(old *sphere.List) {
 		}
 		if laws != nil {
 			laws[y] = li
+		}
+		if ci != nil {
+			ci[y] = c
 		}
 	}
 }
@@ -553,6 +571,7 @@ func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
 // resizeList prepares l for n pairs with the arrays this world's laws need.
 func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 	l.Resize(n, shifted, len(s.laws) > 1, !s.hooke)
+	l.ResizeCI(n, len(s.pairCls) > 1)
 	if s.pairCls == nil {
 		l.Class = resize(l.Class, n)
 	}

@@ -66,9 +66,9 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		a, b := orient(p[0], p[1])
 		// What every list holds (setPair's): the species pair's class when
 		// tabulated, the law of the materials.
-		old.P[k] = sphere.Pair{I: a, J: b, C: -1}
-		if s.pairCls != nil {
-			old.P[k].C = s.spec[a]*int32(len(s.rep)) + s.spec[b]
+		old.P[k] = sphere.Pair{I: a, J: b}
+		if old.CI != nil {
+			old.CI[k] = s.spec[a]*int32(len(s.rep)) + s.spec[b]
 		}
 		if old.Law != nil {
 			old.Law[k] = s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
@@ -106,10 +106,10 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		if p.I != a || p.J != b {
 			return len(cand), carried, fmt.Errorf("pair %d: (%d, %d), want (%d, %d)", k, p.I, p.J, a, b)
 		}
-		if s.pairCls != nil && p.C != s.spec[a]*ns+s.spec[b] {
-			return len(cand), carried, fmt.Errorf("pair %d: class %d, want %d", k, p.C, s.spec[a]*ns+s.spec[b])
+		if s.pairCls != nil && l.ClassOf(k) != &s.pairCls[s.spec[a]*ns+s.spec[b]] {
+			return len(cand), carried, fmt.Errorf("pair %d: not the class of species pair %d", k, s.spec[a]*ns+s.spec[b])
 		}
-		if s.pairCls == nil && l.Class[p.C] != sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
+		if s.pairCls == nil && *l.ClassOf(k) != sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
 			s.laws[s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]].GammaN) {
 			return len(cand), carried, fmt.Errorf("pair %d: its class's constants differ", k)
 		}
@@ -154,8 +154,8 @@ func SphereListConsistent(w *World) error {
 		if s.idx[p.I] >= s.idx[p.J] {
 			return fmt.Errorf("pair %d: bodies %d, %d", k, s.idx[p.I], s.idx[p.J])
 		}
-		if s.pairCls != nil && p.C != s.spec[p.I]*ns+s.spec[p.J] {
-			return fmt.Errorf("pair %d: class %d, its species' %d", k, p.C, s.spec[p.I]*ns+s.spec[p.J])
+		if s.pairCls != nil && l.ClassOf(k) != &s.pairCls[s.spec[p.I]*ns+s.spec[p.J]] {
+			return fmt.Errorf("pair %d: not the class of its species pair %d", k, s.spec[p.I]*ns+s.spec[p.J])
 		}
 		if li := s.lawOf[int(s.mat[p.I])*s.nmat+int(s.mat[p.J])]; l.Law != nil && l.Law[k] != li {
 			return fmt.Errorf("pair %d: law %d, its materials' %d", k, l.Law[k], li)

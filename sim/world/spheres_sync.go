@@ -176,7 +176,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 		if l.Law != nil {
 			law = &s.laws[l.Law[k]]
 		}
-		c.Epot = law.Normal(ov, 0, l.Class[l.P[k].C].MEff, 0).Epot
+		c.Epot = law.Normal(ov, 0, l.ClassOf(k).MEff, 0).Epot
 	}
 	return c
 }
