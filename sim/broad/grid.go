@@ -138,6 +138,7 @@ type Grid struct {
 	nbk    int                 // number of buckets
 	nBody  int                 // bodies 0…nBody−1
 	bkAt   [maxBuckets]int     // where bucket b's pairs start in the result
+	bkMem  [][2]int32          // the parts' buckets' room (carve)
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
