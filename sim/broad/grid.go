@@ -138,6 +138,7 @@ type Grid struct {
 	nbk    int                 // number of buckets
 	nBody  int                 // bodies 0…nBody−1
 	bkAt   [maxBuckets]int     // where bucket b's pairs start in the result
+	bkMem  [][2]int32          // the parts' buckets' room (carve)
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -540,7 +541,35 @@ func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets
 			continue
 		}
 		nr := halfRanges(cs, c, &rows, &rg)
-		for a := a0; a < a1; a++ {
+		a := a0
+		// Two bodies of the cell at once: a and e = a+1 against each other,
+		// then both against every range (set up once, each slot loaded
+		// once for the two tests).
+		for ; a+1 < a1; a += 2 {
+			sa, se := &sl[a], &sl[a+1]
+			xa, ya, za, ia := sa.X, sa.Y, sa.Z, sa.I
+			xe, ye, ze, ie := se.X, se.Y, se.Z, se.I
+			if dx, dy, dz := xe-xa, ye-ya, ze-za; float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+				cur, kc = dropPair(bk, cur, kc, ia, ie, shift)
+			}
+			rg[0][0] = a + 2
+			for _, r := range rg[:nr] {
+				bs := sl[r[0]:r[1]]
+				for b := range bs {
+					sb := &bs[b]
+					xb, yb, zb := sb.X, sb.Y, sb.Z
+					dx, dy, dz := xb-xa, yb-ya, zb-za
+					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
+					}
+					dx, dy, dz = xb-xe, yb-ye, zb-ze
+					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+						cur, kc = dropPair(bk, cur, kc, ie, sb.I, shift)
+					}
+				}
+			}
+		}
+		if a < a1 {
 			rg[0][0] = a + 1
 			sa := &sl[a]
 			xa, ya, za, ia := sa.X, sa.Y, sa.Z, sa.I

@@ -67,6 +67,7 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	g.shift = uint(max(0, bits.Len(uint(n-1))-bucketBits))
 	g.nbk = (n-1)>>g.shift + 1
 	g.nBody = n
+	g.carve()
 	g.fork(phaseHalf, rowParts)
 	total := 0
 	for b := range g.nbk {
@@ -82,6 +83,42 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	g.rowOut = nil
 	return out
 }
+
+// carve gives each part's buckets their room in one shared array, g.bkMem:
+// the pairs the bucket held at the last call, an eighth more and 16 (a
+// bucket that outgrows its room is moved by append to an array of its own
+// until the next call; buckets at or past g.nbk get none). Between calls
+// the buckets then keep about 1.1× the pairs where append's growth, bucket
+// by bucket, kept the largest each ever held (1.6× the pairs on the 10⁵
+// box: a bucket's share moves between rebuilds as the pile settles).
+func (g *Grid) carve() {
+	total := 0
+	for p := range g.part {
+		for b := range g.nbk {
+			total += bucketRoom(len(g.part[p].bk[b]))
+		}
+	}
+	if cap(g.bkMem) < total { // a sixteenth more (the rooms have their eighth)
+		g.bkMem = make([][2]int32, total+total/16)
+	}
+	mem := g.bkMem[:total]
+	at := 0
+	for p := range g.part {
+		bk := &g.part[p].bk
+		for b := range bk {
+			if b >= g.nbk {
+				bk[b] = nil
+				continue
+			}
+			r := bucketRoom(len(bk[b]))
+			bk[b] = mem[at : at : at+r]
+			at += r
+		}
+	}
+}
+
+// bucketRoom is the room carve gives a bucket that held n pairs.
+func bucketRoom(n int) int { return n + n/8 + 16 }
 
 // The phases of a parallel search (Grid.phase): the bodies' bounds, their
 // cells, their slots, the half stencil by cells, the buckets sorted.
@@ -115,9 +152,6 @@ func (g *Grid) fork(ph, n int) {
 // runPart runs the current phase over its part p.
 func (g *Grid) runPart(p int) {
 	n := len(g.rowC)
-	if g.phase >= phaseSlots {
-		n = len(g.body)
-	}
 	lo, hi := p*n/rowParts, (p+1)*n/rowParts
 	switch g.phase {
 	case phaseScan:
@@ -219,22 +253,22 @@ func (g *Grid) cellRange(lo, hi int) {
 
 // slotRange writes the slots of bodies lo…hi−1 (at their cell's start
 // g.cstart[g.cell[k]] plus their rank in the cell g.pos[k]), and their
-// radii in g.slR unless they all have one (level.rsame).
+// radii in g.slR unless they all have one (level.rsame). Every body is
+// valid and active here (oneLevel), so the k-th body is body k: g.body,
+// the general steps' list of valid bodies, is not written.
 func (g *Grid) slotRange(lo, hi int) {
 	centers, radii, cs := g.rowC, g.rowR, g.cstart
+	cell, pos := g.cell[lo:hi], g.pos[lo:hi]
 	if g.levs[0].rsame > 0 { // one radius: no radii per slot (halfCells reads none)
-		for k := lo; k < hi; k++ {
-			i := g.body[k]
-			c := centers[i]
-			g.sl[cs[g.cell[k]]+g.pos[k]] = slotBody{c.X, c.Y, c.Z, i}
+		for k, c := range centers[lo:hi] {
+			g.sl[cs[cell[k]]+pos[k]] = slotBody{c.X, c.Y, c.Z, int32(lo + k)}
 		}
 		return
 	}
-	for k := lo; k < hi; k++ {
-		i := g.body[k]
-		c := centers[i]
-		p := cs[g.cell[k]] + g.pos[k]
-		g.sl[p] = slotBody{c.X, c.Y, c.Z, i}
+	for k, c := range centers[lo:hi] {
+		i := lo + k
+		p := cs[cell[k]] + pos[k]
+		g.sl[p] = slotBody{c.X, c.Y, c.Z, int32(i)}
 		g.slR[p] = radii[i]
 	}
 }
@@ -304,10 +338,6 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.lo, g.h0 = lo, h0
 	g.levs[0] = lv
 	g.used = append(g.used[:0], 0)
-	g.body = sized(g.body, n)
-	for i := range g.body {
-		g.body[i] = int32(i)
-	}
 	g.cell = sized(g.cell, n)
 	g.fork(phaseCells, rowParts)
 	// Slots in cell order, bodies in index order within a cell: the
@@ -318,8 +348,12 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.cstart = grow(g.cstart, int(total)+1)
 	cs := g.cstart
 	clear(cs)
-	g.pos = sized(g.pos, n)
-	pos := g.pos[:n]
+	// Each body's rank in its cell lives in g.cnt's room, which the
+	// buckets' sort (phaseSort: n + nbk entries) reuses after the slots:
+	// one array of 4 bytes a body kept between calls, not two.
+	g.cnt = sized(g.cnt, n+maxBuckets)
+	g.pos = g.cnt[:n]
+	pos := g.pos
 	for k, c := range g.cell[:n] {
 		r := cs[c+1]
 		pos[k] = r

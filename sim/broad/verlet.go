@@ -22,9 +22,11 @@ type Verlet struct {
 	// Active, when non-nil, selects the bodies taking part (see Grid.Pairs).
 	Active func(i int) bool
 
-	refPos  []geom.Vec3
+	refPos []geom.Vec3
+	// refRad is each body's radius at the build, NaN for a body invalid
+	// then (a valid radius is finite: NaN marks the invalid without an
+	// array of flags)
 	refRad  []float64
-	refOK   []bool
 	pairs   [][2]int32
 	skin    float64
 	margin  float64
@@ -77,17 +79,17 @@ func (v *Verlet) fork(ph int) {
 // test is Update's displacement test over the bodies lo…hi−1: whether one
 // of them needs a rebuild (else the two largest squared displacements).
 func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bool, d1, d2 float64) {
-	refPos, refRad, refOK := v.refPos[:hi], v.refRad[:hi], v.refOK[:hi]
+	refPos, refRad := v.refPos[:hi], v.refRad[:hi]
 	for i := lo; i < hi; i++ {
 		if v.Active != nil && !v.Active(i) {
 			continue
 		}
 		c, r, p := centers[i], radii[i], refPos[i]
 		dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
-		d := dx*dx + dy*dy + dz*dz                                           // c.Sub(p).Norm2()
-		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i] && refOK[i]) { // movedSlow's case
+		d := dx*dx + dy*dy + dz*dz                               // c.Sub(p).Norm2()
+		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i]) { // movedSlow's case (a NaN refRad: invalid at the build)
 			var nd bool
-			if nd, d = movedSlow(c, r, refRad[i], refOK[i], d); nd {
+			if nd, d = movedSlow(c, r, refRad[i], d); nd {
 				return true, d1, d2
 			}
 		}
@@ -104,13 +106,14 @@ func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 
 // movedSlow is the displacement test of a body with centre c, radius r
 // and squared displacement d against its entry at the build (radius rr,
-// valid okRef) when d is not finite, the radius not in [0, rr] or the
-// entry not valid (a finite d from a valid entry means a finite centre;
-// with a radius in [0, rr] the body is as valid as at the build and has
-// not grown: nothing more to check): whether it needs a rebuild, else the
-// displacement to count (0, nothing, for a body invalid now and then).
-func movedSlow(c geom.Vec3, r, rr float64, okRef bool, d float64) (need bool, _ float64) {
-	ok := validBody(c, r)
+// NaN when the body was invalid) when d is not finite, the radius not in
+// [0, rr] or the entry not valid (a finite d from a valid entry means a
+// finite centre; with a radius in [0, rr] the body is as valid as at the
+// build and has not grown: nothing more to check): whether it needs a
+// rebuild, else the displacement to count (0, nothing, for a body invalid
+// now and then).
+func movedSlow(c geom.Vec3, r, rr float64, d float64) (need bool, _ float64) {
+	ok, okRef := validBody(c, r), rr == rr
 	if ok != okRef {
 		return true, 0
 	}
@@ -135,12 +138,17 @@ func (v *Verlet) Test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 	return v.test(centers, radii, lo, hi)
 }
 
-// copyRef stores the bodies lo…hi−1 as the build's reference.
+// copyRef stores the bodies lo…hi−1 as the build's reference (the radius
+// of an invalid body as NaN).
 func (v *Verlet) copyRef(centers []geom.Vec3, radii []float64, lo, hi int) {
 	copy(v.refPos[lo:hi], centers[lo:hi])
-	copy(v.refRad[lo:hi], radii[lo:hi])
-	for i := lo; i < hi; i++ {
-		v.refOK[i] = validBody(centers[i], radii[i])
+	rr := v.refRad[lo:hi]
+	for k, c := range centers[lo:hi] {
+		r := radii[lo+k]
+		if !validBody(c, r) {
+			r = math.NaN()
+		}
+		rr[k] = r
 	}
 }
 
@@ -237,7 +245,6 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 	v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.pairs)
 	v.refPos = sized(v.refPos, n)
 	v.refRad = sized(v.refRad, n)
-	v.refOK = sized(v.refOK, n)
 	if split {
 		v.fork(verletCopy)
 	} else {

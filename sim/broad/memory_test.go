@@ -1,0 +1,129 @@
+package broad
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"grainlab/sim/geom"
+)
+
+// halvesSet returns 8192 spheres of radius 0.5: the bodies of half dense
+// (a touching lattice, three pairs a body) and the other half's on a
+// lattice of spacing 1.5 (no pairs), dense first when denseLow.
+func halvesSet(denseLow bool) ([]geom.Vec3, []float64) {
+	const k = 16
+	c := make([]geom.Vec3, 0, 2*k*k*k)
+	lat := func(x0, step float64) {
+		for x := range k {
+			for y := range k {
+				for z := range k {
+					c = append(c, geom.V(x0+step*float64(x), step*float64(y), step*float64(z)))
+				}
+			}
+		}
+	}
+	if denseLow {
+		lat(0, 1)
+		lat(k+1, 1.5)
+	} else {
+		lat(k+1, 1.5)
+		lat(0, 1)
+	}
+	r := make([]float64, len(c))
+	for i := range r {
+		r[i] = 0.5
+	}
+	return c, r
+}
+
+// bucketBytes is the room the parts' buckets keep between calls: the shared
+// array and every bucket's array outside it.
+func bucketBytes(g *Grid) int {
+	const pair = int(unsafe.Sizeof([2]int32{}))
+	n := cap(g.bkMem) * pair
+	var lo, hi uintptr
+	if cap(g.bkMem) > 0 {
+		lo = uintptr(unsafe.Pointer(unsafe.SliceData(g.bkMem)))
+		hi = lo + uintptr(cap(g.bkMem)*pair)
+	}
+	for p := range g.part {
+		for _, b := range g.part[p].bk {
+			if cap(b) == 0 {
+				continue
+			}
+			if a := uintptr(unsafe.Pointer(unsafe.SliceData(b))); a < lo || a >= hi {
+				n += cap(b) * pair
+			}
+		}
+	}
+	return n
+}
+
+// The buckets of the search in parts keep about the pairs of the last calls
+// between calls, not the most each bucket ever held: with the pairs' lower
+// bodies moved from the low to the high half of the indices (twice in the
+// low half, then three times in the high), append's growth bucket by
+// bucket kept both halves' (fails with carve's call removed). A pattern
+// that changes at every call is not this case: carve sizes each bucket by
+// the last call's, and a bucket that outgrows it grows by append.
+func TestBucketsKeepLastCall(t *testing.T) {
+	a, r := halvesSet(true)
+	b, _ := halvesSet(false)
+	wantA, wantB := brute(a, r, 0, nil), brute(b, r, 0, nil)
+	if len(wantA) < 10000 || len(wantB) != len(wantA) {
+		t.Fatalf("%d and %d pairs: not the dense half's", len(wantA), len(wantB))
+	}
+	g := Grid{Fork: forkReverse}
+	var out [][2]int32
+	for round := range 5 {
+		c, want := a, wantA
+		if round >= 2 {
+			c, want = b, wantB
+		}
+		out = g.Pairs(c, r, 0, nil, out)
+		if !slices.Equal(out, want) {
+			t.Fatalf("round %d: other pairs than brute force's", round)
+		}
+		if len(g.pos) != len(c) {
+			t.Fatal("not the search in parts")
+		}
+	}
+	const pair = int(unsafe.Sizeof([2]int32{}))
+	limit := int(math.Ceil(1.25*float64(len(out)*pair))) + rowParts*maxBuckets*16*pair
+	if got := bucketBytes(&g); got > limit {
+		t.Fatalf("buckets keep %d bytes for %d pairs (%.2f×), want at most %d", got, len(out), float64(got)/float64(len(out)*pair), limit)
+	}
+}
+
+// Verlet keeps no validity flags: a body invalid at the build has a NaN
+// reference radius. Its rebuilds on validity flips are those of the
+// criterion (fails when copyRef stores an invalid body's radius as is).
+func TestVerletValidityWithoutFlags(t *testing.T) {
+	c := []geom.Vec3{geom.V(0, 0, 0), geom.V(math.NaN(), 0, 0), geom.V(6, 0, 0)}
+	r := []float64{1, 1, 1}
+	var v Verlet
+	steps := []struct {
+		name    string
+		edit    func()
+		rebuild bool
+	}{
+		{"first", func() {}, true},
+		{"still invalid", func() {}, false},
+		{"invalid body's radius grows", func() { r[1] = 2 }, false},
+		{"centre back", func() { c[1] = geom.V(3, 0, 0) }, true},
+		{"radius NaN", func() { r[2] = math.NaN() }, true},
+		{"invalid by radius, moved", func() { c[2].X = 7 }, false},
+		{"radius back", func() { r[2] = 1 }, true},
+		{"radius shrinks", func() { r[0] = 0.5 }, false},
+		{"radius grows", func() { r[0] = 0.75 }, false},
+		{"beyond the build's", func() { r[0] = 1.0000001 }, true},
+	}
+	for _, s := range steps {
+		s.edit()
+		if rb, _ := v.Update(c, r, 0.2); rb != s.rebuild {
+			t.Fatalf("%s: rebuilt %v, want %v", s.name, rb, s.rebuild)
+		}
+	}
+}
