@@ -18,7 +18,8 @@ import (
 //     integrate), with, in the same loop over a block (SphereDrift), the
 //     force accumulators set to the weight (stageAccumulate's start), the
 //     kernels' centres and the displacements of the Verlet test
-//     (updateList, ListDisplaced);
+//     (updateList, ListDisplaced; with lazy bodies not read while a bound
+//     on the displacements proves the list kept: dispBound);
 //   - Accept: the integrator's second half kick (Kick), then the state
 //     written to the bodies and the statistics of the accepted state
 //     (energies, travel bound).
