@@ -70,6 +70,7 @@ type Spheres struct {
 	// rotSkips counts the Drifts that took the skip (tests, the bench notes).
 	rotSkips int64
 	driftRef []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
+	disp     dispBound   // Drift's bound on the displacements from driftRef (spheres_step.go)
 
 	// Drift and Accept in nChunks ranges on the crew (passes); part[k] is
 	// worker k's results over the ranges it claimed.

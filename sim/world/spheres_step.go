@@ -18,7 +18,8 @@ import (
 //     integrate), with, in the same loop over a block (SphereDrift), the
 //     force accumulators set to the weight (stageAccumulate's start), the
 //     kernels' centres and the displacements of the Verlet test
-//     (updateList, ListDisplaced);
+//     (updateList, ListDisplaced; with lazy bodies not read while a bound
+//     on the displacements proves the list kept: dispBound);
 //   - Accept: the integrator's second half kick (Kick), then the state
 //     written to the bodies and the statistics of the accepted state
 //     (energies, travel bound).
@@ -239,6 +240,17 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		s.tr.States, s.acc = s.acc, s.tr.States
 		s.trAcc = false
 	}
+	// The bound on the displacements (dispBound): when it proves the
+	// list test's answer (keep), the pass does not read the reference.
+	builds := w.verlet.Builds()
+	bound, skipTest := 0.0, false
+	if test && s.rotStill && s.accFresh && s.lazy {
+		bound, skipTest = s.disp.step(s, dt, ref, builds)
+	}
+	if skipTest {
+		s.driftRef, s.testDrift = nil, false
+		s.disp.skips++
+	}
 	n := len(s.byBody)
 	var d1, d2 float64
 	finite := true
@@ -294,7 +306,9 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// since the build sum to at most the skin.
 	// (The radii are those of the last Update; its other tests concern
 	// bodies that are not finite, which send us to Update.)
-	s.drift = driftTest{ran: true, keep: test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin}
+	keep := skipTest || test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin
+	s.drift = driftTest{ran: true, keep: keep}
+	s.disp.tried(skipTest, keep, bound, d1, builds)
 }
 
 // SphereRotSkips returns the number of sphere-path Drifts that took the
@@ -406,6 +420,7 @@ type driftTest struct {
 // counts) and wall forces are updated.
 func (s *Spheres) Accept(h float64, kick Kick) {
 	w := s.w
+	s.disp.accepted(w.verlet.Builds())
 	w.histStale = false
 	l := &s.lists[s.cur]
 	l.Touch, l.PrevTouch = l.PrevTouch, l.Touch
@@ -725,4 +740,98 @@ func (s *Spheres) syncBodies() {
 		}
 	}
 	s.stale, s.accFresh = false, false
+}
+
+// dispBound is Drift's bound on the displacements of the spheres from the
+// Verlet list's reference positions, which spares the pass the list test
+// (ListDisplaced: reading the reference, 24 bytes a sphere) while it
+// proves the test's answer: with every displacement |x − p| at most b,
+// 2b ≤ skin gives √d1 + √d2 ≤ skin, the list kept — the same decision,
+// and nothing else reads d1 and d2. The bound of the accepted state (acc)
+// is carried from step to step: a step of Δt moves a sphere by
+// Δt·|v_{1/2}| ≤ Δt·(|v| + (Δt/2)|F|/m) with v and F the accepted ones,
+// whose largest per species Accept keeps (SphereMax) for every sphere while
+// none turns or carries a moment (rotStill); rounding adds a relative
+// 2⁻³⁰ (the maxima's squares and roots, the kick and drift: a few ulp) and
+// per step 2⁻⁵⁰ of the largest coordinate (the drift's sum rounds x to half
+// an ulp a component, ≤ 2⁻⁵³|x|∞ each). A Drift that runs the test
+// anchors the bound at the measured √d1 (with the same relative margin).
+// The bounds hold for one reference: they are dropped when the list is
+// rebuilt (Verlet.Builds changes: a rejected trial's rebuild too), when
+// the accepted state is read from the bodies (not accFresh) or a sphere
+// turns (not rotStill), and only a Drift's own trial is accepted with its
+// bound. A rejected trial leaves acc's bound as it was: the next Drift
+// starts from acc again.
+type dispBound struct {
+	acc, trial     float64 // bounds of the accepted and trial states
+	accOK, trialOK bool
+	accB, trialB   int     // the list builds (Verlet.Builds) they refer to
+	xmax           float64 // the largest |coordinate| of the reference (valid for builds xmaxB)
+	xmaxB          int
+	xmaxOK         bool
+	skips          int64 // the Drifts that skipped the test (tests, bench notes)
+}
+
+// dispMargin is the bound's relative margin for rounding (see dispBound).
+const dispMargin = 1 + 0x1p-30
+
+// step returns the bound on the displacements of a Drift of dt from acc
+// (ref the list's reference, builds its build count) and whether it
+// proves the list test's keep: 2b(1 + margin) ≤ skin (false for a bound
+// that is not finite: a NaN fails the comparison).
+func (d *dispBound) step(s *Spheres, dt float64, ref []geom.Vec3, builds int) (float64, bool) {
+	if !d.accOK || d.accB != builds || len(s.vmax2) != len(s.kin) {
+		return 0, false
+	}
+	if !d.xmaxOK || d.xmaxB != builds {
+		d.xmax, d.xmaxB, d.xmaxOK = maxAbsCoord(ref), builds, true
+	}
+	h, u := 0.5*dt, 0.0
+	for i, m := range s.vmax2 {
+		u = max(u, math.Sqrt(m.V2)+h*math.Sqrt(m.F2)*s.kin[i].InvM) // |v| + h|F|/m ≥ |v_{1/2}|
+	}
+	move := dt * u
+	b := d.acc + move*dispMargin + 0x1p-50*(d.xmax+d.acc+move)
+	return b, 2*b*dispMargin <= s.w.skin
+}
+
+// tried records a Drift's trial bound: b when it skipped the test
+// (skipped), else the measured √d1 if the list is kept; none otherwise.
+func (d *dispBound) tried(skipped, keep bool, b, d1 float64, builds int) {
+	switch {
+	case skipped:
+		d.trial = b
+	case keep:
+		d.trial = math.Sqrt(d1) * dispMargin
+	}
+	d.trialOK, d.trialB = keep, builds
+}
+
+// accepted makes the last Drift's trial bound the accepted one, if the
+// list was not rebuilt since (builds); an Accept with no Drift before it
+// (a start) leaves none.
+func (d *dispBound) accepted(builds int) {
+	d.acc, d.accB = d.trial, d.trialB
+	d.accOK = d.trialOK && d.trialB == builds
+	d.trialOK = false
+}
+
+// maxAbsCoord is the largest |X|, |Y|, |Z| of ps (a NaN if one is).
+func maxAbsCoord(ps []geom.Vec3) float64 {
+	m := 0.0
+	for i := range ps {
+		p := &ps[i]
+		m = max(m, math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z))
+	}
+	return m
+}
+
+// SphereDispSkips returns the number of sphere-path Drifts that skipped
+// the list's displacement test, its answer proved by the displacement bound
+// (dispBound), since the world began; the tests and the bench notes read it.
+func (w *World) SphereDispSkips() int64 {
+	if w.sph == nil {
+		return 0
+	}
+	return w.sph.disp.skips
 }
