@@ -682,26 +682,23 @@ func finish(r *ContactResult, A, B *posed, st *newtonState) {
 // iteration S1 eq. (37) on the gauge (1 + F)^(1/n1) − 1, which has the same
 // root and is degree-one along the line (nearly linear on the contact line,
 // where F has the curvature of the power n1): the step is the one on F scaled
-// by gaugeStep. e0 holds F, ∇F at X₀. From inside, the root is bracketed and
+// by gaugeStep. e0 holds F, ∇F at X₀ (and is then overwritten: the scratch
+// of the evaluations along the line). From inside, the root is bracketed and
 // bisection guards each step; from outside, the iteration is monotone, and if
 // the line misses the body (possible only for separated pairs) the radial
 // projection of X₀ is used instead.
 func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
-	s := 0.0
 	f, df := e0.f, e0.g.Dot(d)
 	inside := f < 0
-	lo, hi := 0.0, 0.0
+	hi := 0.0
 	if inside { // the exit lies within |X₀ − c| + the half-diagonal
 		hi = x0.Sub(ps.c).Norm() + ps.q.diag
 	}
-	var e evalOut
-	prev := 0.0 // the last Newton step
+	lo, s, prev := 0.0, 0.0, 0.0 // prev: the last Newton step
 	l1, l2 := ps.q.l1, ps.q.l2
-	for it := 0; it < 200; it++ {
-		if it > 0 {
-			ps.evalW(x0.AddScaled(s, d), &e)
-			f, df = e.f, e.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
-		}
+	// e0 is the scratch of the evaluations along the line (its X₀ values
+	// are read above): no second evalOut to clear.
+	for it := 1; ; it++ {
 		if f == 0 {
 			return s
 		}
@@ -743,6 +740,11 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		} else {
 			prev = 0
 		}
+		if it == 200 {
+			break
+		}
+		ps.evalW(x0.AddScaled(s, d), e0)
+		f, df = e0.f, e0.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
 	}
 	if inside {
 		return s
