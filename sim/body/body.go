@@ -68,6 +68,7 @@ type props struct {
 	density         float64           // kg/m³ (0 for fixed bodies); kept so live shape edits can update the mass
 	mass, invMass   float64           // invMass = 0 for a Fixed body
 	iBody, iBodyInv geom.Mat3         // inertia about the centre of mass, body frame
+	jMax            float64           // Gershgorin(&iBodyInv), kept with it (InvInertiaBound)
 	group           string            // the generator that made the body (Group)
 }
 
@@ -116,6 +117,31 @@ func (b *Body) IBodyInv() geom.Mat3 { return b.rec().iBodyInv }
 // the species (read only: writing through it changes every such body), for
 // readers of every body in a step that would otherwise copy the matrix.
 func (b *Body) IBodyInvRef() *geom.Mat3 { return &b.rec().iBodyInv }
+
+// InvInertiaBound returns Gershgorin(IBodyInvRef()): an upper bound of the
+// eigenvalues of J⁻¹ (every orientation's), computed once per record
+// instead of once per body and step (the step bound's bodySpeed.jmax).
+func (b *Body) InvInertiaBound() float64 { return b.rec().jMax }
+
+// Gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
+// m (NaN when m holds one). The row sums are +0 or more, or NaN, so plain
+// comparisons give max(0, r0, r1, r2) once a NaN is passed on.
+func Gershgorin(m *geom.Mat3) float64 {
+	r0 := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[0][2])
+	r1 := math.Abs(m[1][0]) + math.Abs(m[1][1]) + math.Abs(m[1][2])
+	r2 := math.Abs(m[2][0]) + math.Abs(m[2][1]) + math.Abs(m[2][2])
+	if r1 != r1 || r2 != r2 {
+		return r1 + r2 // NaN
+	}
+	r := r0 // NaN stays: no comparison with it holds
+	if r1 > r {
+		r = r1
+	}
+	if r2 > r {
+		r = r2
+	}
+	return r
+}
 
 // New returns a body of the given shape and density with the centre of mass at x.
 func New(name string, p *shape.Polyhedron, density float64, x geom.Vec3, q geom.Quat) *Body {
@@ -188,6 +214,7 @@ func (b *Body) setMass(r props, m float64, I geom.Mat3) {
 		}
 		r.iBodyInv = inv
 	}
+	r.jMax = Gershgorin(&r.iBodyInv)
 	b.p = share(r)
 }
 

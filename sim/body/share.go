@@ -58,7 +58,7 @@ func share(r props) *props {
 func recordHash(r *props) uint64 {
 	h := uint64(uintptr(unsafe.Pointer(r.poly)))
 	mix := func(x float64) { h = (h^math.Float64bits(x))*0x100000001b3 + 0x9e3779b97f4a7c15 }
-	for _, x := range [...]float64{r.density, r.mass, r.invMass, r.rVol, r.sq.A, r.sq.B, r.sq.C, r.sq.N1, r.sq.N2} {
+	for _, x := range [...]float64{r.density, r.mass, r.invMass, r.jMax, r.rVol, r.sq.A, r.sq.B, r.sq.C, r.sq.N1, r.sq.N2} {
 		mix(x)
 	}
 	for i := range 3 {
@@ -94,7 +94,7 @@ func (b *Body) SetGroup(g string) {
 // and the same bits in every float.
 func sameBits(a, b *props) bool {
 	if a.poly != b.poly || a.group != b.group || !eqBits(a.density, b.density) || !eqBits(a.mass, b.mass) ||
-		!eqBits(a.invMass, b.invMass) || !eqBits(a.rVol, b.rVol) ||
+		!eqBits(a.invMass, b.invMass) || !eqBits(a.jMax, b.jMax) || !eqBits(a.rVol, b.rVol) ||
 		!eqBits(a.sq.A, b.sq.A) || !eqBits(a.sq.B, b.sq.B) || !eqBits(a.sq.C, b.sq.C) ||
 		!eqBits(a.sq.N1, b.sq.N1) || !eqBits(a.sq.N2, b.sq.N2) {
 		return false

@@ -65,7 +65,7 @@ func TestSharedRecordCopyOnWrite(t *testing.T) {
 // bits the body's own would.
 func TestSameBitsSeesEveryField(t *testing.T) {
 	base := props{poly: shape.Box(1, 1, 1), sq: sq.Sphere(1), rVol: 1, density: 1, mass: 1, invMass: 1,
-		iBody: geom.Diag(1, 1, 1), iBodyInv: geom.Diag(1, 1, 1)}
+		iBody: geom.Diag(1, 1, 1), iBodyInv: geom.Diag(1, 1, 1), jMax: 1}
 	orig := base
 	if !sameBits(&base, &orig) {
 		t.Fatalf("a record differs from its copy")
@@ -116,7 +116,7 @@ func TestSameBitsSeesEveryField(t *testing.T) {
 		}
 	}
 	walk(reflect.ValueOf(&base).Elem(), "props")
-	if n != 1+5+4+18+1 {
+	if n != 1+5+4+18+1+1 {
 		t.Fatalf("walked %d fields", n)
 	}
 }

@@ -339,17 +339,13 @@ func (w *World) bodyPairs(gmax float64) {
 	}
 	rebuilt, cand := w.verlet.UpdateTested(w.centers, w.radii, w.skin, tested, p.need, p.d1, p.d2)
 	if rebuilt {
-		// The maps are kept from one rebuild to the next, cleared: a
-		// rebuild allocates nothing once they have grown (only lookups
-		// read them, never their order).
-		d := w.detectFns()
-		if d.old == nil {
-			d.old, d.seen = make(map[pairKey]*pairEntry, len(w.bbPairs)), make(map[pairKey]bool)
-		}
-		old, seen := d.old, d.seen
-		clear(seen)
+		// The pairs before the rebuild by key, then the keys met
+		// (pairTable: the same answers as a map, only looked up, never
+		// walked: the order of the candidates is cand's).
+		t := &w.detectFns().pairs
+		t.reset(len(w.bbPairs) + len(cand))
 		for _, e := range w.bbPairs {
-			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
+			t.find(e.A, e.B, e.Shift.X, e.Shift.Y).e = e // a later entry of a key replaces an earlier one
 		}
 		w.bbPairs = w.bbPairs[:0]
 		for _, c := range cand {
@@ -367,18 +363,17 @@ func (w *World) bodyPairs(gmax float64) {
 			if w.Bodies[a].Fixed && w.Bodies[b].Fixed {
 				continue
 			}
-			key := pairKey{a, b, shift.X, shift.Y}
-			if seen[key] {
+			s := t.find(a, b, shift.X, shift.Y)
+			if s.seen {
 				continue
 			}
-			seen[key] = true
-			e := old[key]
-			if e == nil {
-				e = w.newCandidate(a, b, shift, isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b]))
+			s.seen = true
+			if s.e == nil {
+				s.e = w.newCandidate(a, b, shift, isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b]))
 			}
-			w.bbPairs = append(w.bbPairs, e)
+			w.bbPairs = append(w.bbPairs, s.e)
 		}
-		clear(old) // the entries dropped are not kept alive
+		t.done() // the entries dropped are not kept alive
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
 }
@@ -514,7 +509,7 @@ func (w *World) pairPass(withLaws bool, dt float64) (nightOwls int) {
 
 // detectPass holds the pass bodies of pairPass, made once
 // for owner (detectFns: no allocation per step; they read the pass's
-// state from the World and from these fields), and bodyPairs' maps.
+// state from the World and from these fields), and bodyPairs' table.
 type detectPass struct {
 	owner *World
 	// pairPass's stages and what they read besides the World: the laws' dt
@@ -523,9 +518,8 @@ type detectPass struct {
 	dt                  float64
 	sqFail              atomic.Int64
 	// bodyPairs' rebuild: the entries before it, the keys met (kept,
-	// cleared: no allocation once grown).
-	old  map[pairKey]*pairEntry
-	seen map[pairKey]bool
+	// emptied: no allocation once grown).
+	pairs pairTable
 }
 
 // detectFns returns w's detectPass with its pass bodies made.
@@ -535,7 +529,7 @@ func (w *World) detectFns() *detectPass {
 		return d
 	}
 	d.owner = w
-	d.old, d.seen = nil, nil // a copy's maps are its original's
+	d.pairs = pairTable{} // a copy's slots are its original's
 	d.cache = func(worker, lo, hi int) {
 		lz := &w.leases
 		pairs, posed, recs, act, actN := w.pairs, w.posed, lz.recs, lz.act, lz.actN

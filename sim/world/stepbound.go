@@ -617,7 +617,7 @@ func (bd *stepBound) speedOf(w *World, k, i int) {
 		x.r2 = b.R * b.R * (1 + 1e-9)
 	}
 	if !b.Fixed {
-		x.im, x.jmax = b.InvMass(), gershgorin(b.IBodyInvRef())
+		x.im, x.jmax = b.InvMass(), b.InvInertiaBound()
 		pt.mMin = min(pt.mMin, b.MassOrInf())
 	}
 	w.speeds[i] = x
@@ -699,26 +699,6 @@ func lawAbove(p *ContactParams, gl, im, ze, safety, u float64) bool {
 
 // sq3 is x² + y² + z² (geom.Vec3.Norm2's operations).
 func sq3(x, y, z float64) float64 { return x*x + y*y + z*z }
-
-// gershgorin returns max_i Σ_j |m_ij|, an upper bound of the eigenvalues of
-// m (NaN when m holds one). The row sums are +0 or more, or NaN, so plain
-// comparisons give max(0, r0, r1, r2) once a NaN is passed on.
-func gershgorin(m *geom.Mat3) float64 {
-	r0 := math.Abs(m[0][0]) + math.Abs(m[0][1]) + math.Abs(m[0][2])
-	r1 := math.Abs(m[1][0]) + math.Abs(m[1][1]) + math.Abs(m[1][2])
-	r2 := math.Abs(m[2][0]) + math.Abs(m[2][1]) + math.Abs(m[2][2])
-	if r1 != r1 || r2 != r2 {
-		return r1 + r2 // NaN
-	}
-	r := r0 // NaN stays: no comparison with it holds
-	if r1 > r {
-		r = r1
-	}
-	if r2 > r {
-		r = r2
-	}
-	return r
-}
 
 // entryDt is the stiffness bound at the skin's edge of StableDt for pair e
 // (+Inf where it does not apply): s·Δt_c of the barrier's stiffness just
