@@ -207,7 +207,7 @@ type World struct {
 	verlet     broad.Verlet
 	pairs      []*pairEntry // body–body candidates (Verlet list) then body–wall candidates
 	bbPairs    []*pairEntry
-	detect     detectPass     // placeBodies' and pairPass's pass bodies, made once, and bodyPairs' maps (detect.go)
+	detect     detectPass     // placeBodies' and pairPass's pass bodies, made once, and bodyPairs' pair table (pairtable.go)
 	bp         broadPrep      // placeBodies' pass bodies and the broad phase's per-body part (detect.go)
 	wallPair   [][]*pairEntry // [wall][body]
 	skin       float64
