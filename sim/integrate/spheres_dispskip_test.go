@@ -21,8 +21,8 @@ import (
 // are rejected (night owls; a rejected trial may rebuild the list, after
 // which the bound must not be used until a test anchors it again). Each case must
 // skip the test on some steps and rebuild the list on others; the bound
-// set far too small (dispBoundScale in the failing check) makes the lazy
-// run differ.
+// set far too small (dispBound.step's bound halved, tried by hand) makes
+// the lazy run differ.
 func TestSphereDisplacementBound(t *testing.T) {
 	frictionless := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}
 	const r = 0.001

@@ -760,8 +760,9 @@ func (s *Spheres) syncBodies() {
 // rebuilt (Verlet.Builds changes: a rejected trial's rebuild too), when
 // the accepted state is read from the bodies (not accFresh) or a sphere
 // turns (not rotStill), and only a Drift's own trial is accepted with its
-// bound. A rejected trial leaves acc's bound as it was: the next Drift
-// starts from acc again.
+// bound. A rejected trial leaves acc's bound as it was, but the Drift
+// after a rejection runs the test anyway (Drift clears rotStill; only
+// Accept sets it again), so no bound is carried across a rejection.
 type dispBound struct {
 	acc, trial     float64 // bounds of the accepted and trial states
 	accOK, trialOK bool
