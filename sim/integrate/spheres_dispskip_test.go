@@ -71,22 +71,7 @@ func TestSphereDisplacementBound(t *testing.T) {
 // owls every 37th step is asked for at 3 ms (night owls).
 func dispSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.World), steps int, owls, lazy bool) (string, int64, int, int64) {
 	t.Helper()
-	w := smoothWorld(t, lw)
-	if workers > 0 {
-		w.Settings.Workers = workers
-	}
-	build(w)
-	if err := w.Check(); err != nil {
-		t.Fatal(err)
-	}
-	w.Integrator = &Explicit{}
-	if err := Start(w); err != nil {
-		t.Fatal(err)
-	}
-	if w.Spheres() == nil {
-		t.Fatal("not on the sphere path")
-	}
-	w.SetLazyBodies(lazy)
+	w := startSpherePath(t, lw, workers, build, lazy)
 	var out strings.Builder
 	for i := range steps {
 		if owls && i%37 == 36 {
@@ -98,9 +83,6 @@ func dispSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.Wor
 		fmt.Fprintf(&out, "%x %x %x %x %d %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
 			w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts, w.Stats.NightOwls)
 	}
-	w.SetLazyBodies(false)
-	for _, b := range w.Bodies {
-		fmt.Fprintf(&out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
-	}
+	writeBodyStates(&out, w)
 	return out.String(), w.SphereDispSkips(), w.VerletBuilds(), w.Stats.Rejected
 }

@@ -133,22 +133,7 @@ type rotSkipResult struct {
 // the run with "ERR …" in out; otherwise it fails the test.
 func rotSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.World), edit func(*world.World, int), steps int, lazy, keepErr bool) rotSkipResult {
 	t.Helper()
-	w := smoothWorld(t, lw)
-	if workers > 0 {
-		w.Settings.Workers = workers
-	}
-	build(w)
-	if err := w.Check(); err != nil {
-		t.Fatal(err)
-	}
-	w.Integrator = &Explicit{}
-	if err := Start(w); err != nil {
-		t.Fatal(err)
-	}
-	if w.Spheres() == nil {
-		t.Fatal("not on the sphere path")
-	}
-	w.SetLazyBodies(lazy)
+	w := startSpherePath(t, lw, workers, build, lazy)
 	var out strings.Builder
 	for i := range steps {
 		if edit != nil {
@@ -168,14 +153,46 @@ func rotSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.Worl
 		fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
 			w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
 	}
-	w.SetLazyBodies(false)
 	res := rotSkipResult{skips: w.SphereRotSkips(), steps: w.Steps}
+	writeBodyStates(&out, w)
 	for _, b := range w.Bodies {
-		fmt.Fprintf(&out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
 		if b.Wall < 0 && b.W.Norm2() != 0 {
 			res.turning++
 		}
 	}
 	res.out = out.String()
 	return res
+}
+
+// startSpherePath builds a sphere world with law lw (workers > 0 sets the
+// world's workers) and starts explicit on the sphere path with lazy or
+// eager bodies: the start of the lazy-against-eager runs.
+func startSpherePath(t *testing.T, lw law.Smooth, workers int, build func(*world.World), lazy bool) *world.World {
+	t.Helper()
+	w := smoothWorld(t, lw)
+	if workers > 0 {
+		w.Settings.Workers = workers
+	}
+	build(w)
+	if err := w.Check(); err != nil {
+		t.Fatal(err)
+	}
+	w.Integrator = &Explicit{}
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Spheres() == nil {
+		t.Fatal("not on the sphere path")
+	}
+	w.SetLazyBodies(lazy)
+	return w
+}
+
+// writeBodyStates syncs the bodies (SetLazyBodies(false)) and writes every
+// body's state to out to the bit (%x: −0 and +0 apart).
+func writeBodyStates(out *strings.Builder, w *world.World) {
+	w.SetLazyBodies(false)
+	for _, b := range w.Bodies {
+		fmt.Fprintf(out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
+	}
 }
