@@ -26,24 +26,14 @@ import (
 func TestSpherePathRollbackExact(t *testing.T) {
 	rolling := frictionLaw
 	rolling.MuRoll = 0.05
-	build := func(top float64) *world.World {
+	build := func(top float64, lazy bool) *world.World {
 		const L, r = 0.01, 0.001
-		w := smoothWorld(t, rolling)
-		if _, err := w.AddWall("floor", plane(t, "floor", geom.V(L/2, L/2, 0), geom.V(0, 0, 1), L), 0, true); err != nil {
-			t.Fatal(err)
-		}
-		dropSpheres(w, 40, r, geom.V(0, 0, r), geom.V(L, L, top), 0.2, 3)
-		if err := w.Check(); err != nil {
-			t.Fatal(err)
-		}
-		w.Integrator = &Explicit{}
-		if err := Start(w); err != nil {
-			t.Fatal(err)
-		}
-		if w.Spheres() == nil {
-			t.Fatal("not on the sphere path")
-		}
-		return w
+		return startSpherePath(t, rolling, 0, func(w *world.World) {
+			if _, err := w.AddWall("floor", plane(t, "floor", geom.V(L/2, L/2, 0), geom.V(0, 0, 1), L), 0, true); err != nil {
+				t.Fatal(err)
+			}
+			dropSpheres(w, 40, r, geom.V(0, 0, r), geom.V(L, L, top), 0.2, 3)
+		}, lazy)
 	}
 	trial := func(w *world.World, dt float64) string {
 		s := sphereStep{w.Spheres()}
@@ -68,8 +58,7 @@ func TestSpherePathRollbackExact(t *testing.T) {
 	t.Run("retried-trials", func(t *testing.T) {
 		touching := 0
 		run := func(lazy bool) string {
-			w := build(0.005)
-			w.SetLazyBodies(lazy)
+			w := build(0.005, lazy)
 			out := ""
 			for i := range 1000 {
 				dt := w.Dt
@@ -99,8 +88,7 @@ func TestSpherePathRollbackExact(t *testing.T) {
 	t.Run("rejections", func(t *testing.T) {
 		rejected := int64(0)
 		run := func(lazy bool) string {
-			w := build(0.012)
-			w.SetLazyBodies(lazy)
+			w := build(0.012, lazy)
 			out := ""
 			for range 300 {
 				w.Dt = 3e-3
