@@ -53,7 +53,9 @@ func bitsEq(a, b float64) bool {
 
 func vecBitsEq(a, b geom.Vec3) bool { return bitsEq(a.X, b.X) && bitsEq(a.Y, b.Y) && bitsEq(a.Z, b.Z) }
 
-func linBitsEq(a, b sphere.Lin) bool { return vecBitsEq(a.X, b.X) && vecBitsEq(a.V, b.V) && vecBitsEq(a.F, b.F) }
+func linBitsEq(a, b sphere.Lin) bool {
+	return vecBitsEq(a.X, b.X) && vecBitsEq(a.V, b.V) && vecBitsEq(a.F, b.F)
+}
 
 func sumsBitsEq(a, b kickSums) bool {
 	return bitsEq(a.Ekin, b.Ekin) && bitsEq(a.Egrav, b.Egrav) && bitsEq(a.Max.V2, b.Max.V2) && bitsEq(a.Max.F2, b.Max.F2)
