@@ -35,7 +35,10 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // changes (spheres of a species come in runs; the same products). With
 // d.Tr.R nil the rotational states are left alone: the world's rotational
 // skip (world.Spheres.Drift), taken only when they already hold what this
-// loop would write (ω, q unchanged, T = +0).
+// loop would write (ω, q unchanged, T = +0). Without the list test the
+// translational loop goes a run of one species at a time to driftRun (on
+// amd64 v1 SSE2 assembly, kick_amd64.s: 31 instructions a sphere against
+// 44, the same bits).
 func sphereKickDrift(d *world.SphereDrift) {
 	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
@@ -92,7 +95,9 @@ func sphereKickDrift(d *world.SphereDrift) {
 // only the velocities are kicked, and the world's part of the pass
 // (world.SphereAccept: energies and maxima, world.AcceptSphere,
 // world.SphereMax.Keep) runs in
-// the same loop, so that each sphere's state is read once.
+// the same loop, so that each sphere's state is read once: a run of one
+// species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
+// 44 instructions a sphere against 63, the same bits).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {

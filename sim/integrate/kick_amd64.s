@@ -14,7 +14,8 @@
 // in sphere order, and the maxima as SphereMax.Keep's `>` (MAXPD d, s is
 // d > s ? d : s: a NaN v² or f² leaves the maximum alone). Each loop stops
 // at the first sphere of another species than cur and returns the number
-// done. sphere.Lin: X at 0, V at 24, F at 48, 72 bytes.
+// done; n ≥ 1 (the count is tested at the bottom of the loop). sphere.Lin:
+// X at 0, V at 24, F at 48, 72 bytes.
 
 // func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
 TEXT ·kickSSE2(SB), NOSPLIT, $0-72
@@ -37,8 +38,6 @@ TEXT ·kickSSE2(SB), NOSPLIT, $0-72
 	XORQ   AX, AX
 
 kloop:
-	CMPQ AX, CX
-	JGE  kdone
 	CMPL (DI)(AX*4), BX
 	JNE  kdone
 	MOVUPD 24(SI), X0       // (vx, vy)
@@ -80,7 +79,8 @@ kloop:
 	SUBSD  X6, X12          // egrav − m g·x
 	ADDQ   $72, SI
 	INCQ   AX
-	JMP    kloop
+	CMPQ   AX, CX
+	JLT    kloop
 
 kdone:
 	MOVSD  X11, 0(R8)
@@ -107,8 +107,6 @@ TEXT ·driftSSE2(SB), NOSPLIT, $0-80
 	XORQ   AX, AX
 
 dloop:
-	CMPQ AX, CX
-	JGE  ddone
 	CMPL (R10)(AX*4), BX
 	JNE  ddone
 	MOVUPD 48(SI), X0       // (fx, fy)
@@ -139,7 +137,8 @@ dloop:
 	ADDQ   $72, DI
 	ADDQ   $24, R9
 	INCQ   AX
-	JMP    dloop
+	CMPQ   AX, CX
+	JLT    dloop
 
 ddone:
 	MOVQ AX, ret+72(FP)
