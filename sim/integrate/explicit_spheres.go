@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
 	"grainlab/sim/world"
 )
 
@@ -34,23 +35,22 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // changes (spheres of a species come in runs; the same products). With
 // d.Tr.R nil the rotational states are left alone: the world's rotational
 // skip (world.Spheres.Drift), taken only when they already hold what this
-// loop would write (ω, q unchanged, T = +0).
+// loop would write (ω, q unchanged, T = +0). Without the list test the
+// translational loop goes a run of one species at a time to driftRun (on
+// amd64 v1 SSE2 assembly, kick_amd64.s: 31 instructions a sphere against
+// 44, the same bits).
 func sphereKickDrift(d *world.SphereDrift) {
 	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
 	al, tl, X := d.Acc.L[:len(spec)], d.Tr.L[:len(spec)], d.X[:len(spec)]
 	cur, hm, mg := int32(-1), 0.0, geom.Vec3{}
 	if d.Ref == nil {
-		for i, sp := range spec {
-			if sp != cur {
+		for i := 0; i < len(spec); {
+			if sp := spec[i]; sp != cur {
 				c := &kin[sp]
 				cur, hm, mg = sp, h*c.InvM, c.Weight
 			}
-			b, st := &al[i], &tl[i]
-			v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
-			x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
-			st.X, st.V, st.F = x, v, mg
-			X[i] = x
+			i += driftRun(tl[i:], al[i:], X[i:], spec[i:], cur, hm, dt, &mg)
 		}
 	} else {
 		ref := d.Ref[:len(spec)]
@@ -95,28 +95,23 @@ func sphereKickDrift(d *world.SphereDrift) {
 // only the velocities are kicked, and the world's part of the pass
 // (world.SphereAccept: energies and maxima, world.AcceptSphere,
 // world.SphereMax.Keep) runs in
-// the same loop, so that each sphere's state is read once.
+// the same loop, so that each sphere's state is read once: a run of one
+// species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
+// 44 instructions a sphere against 63, the same bits).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {
 		tl := a.Tr.L[:len(spec)]
-		g, ekin, egrav, cur, m, mx := a.G, a.Ekin, a.Egrav, a.Cur, a.Mass, a.Max
-		hm := 0.0
-		if cur >= 0 {
-			hm = h * kin[cur].InvM
-		}
-		for i, sp := range spec {
-			if sp != cur {
-				cur, hm = sp, h*kin[sp].InvM
-				m, mx = a.Species(sp, mx)
+		g, cur, m := a.G, a.Cur, a.Mass
+		sums := kickSums{Ekin: a.Ekin, Egrav: a.Egrav, Max: a.Max}
+		for i := 0; i < len(spec); {
+			if sp := spec[i]; sp != cur {
+				cur = sp
+				m, sums.Max = a.Species(sp, sums.Max)
 			}
-			st := &tl[i]
-			st.V = addScaled(st.V, hm, st.F) // halfKickSphere's v + h·F/m
-			var v2 float64
-			ekin, egrav, v2 = world.AcceptSphere(st, m, g, ekin, egrav)
-			mx = mx.Keep(v2, &st.F)
+			i += kickRun(tl[i:], spec[i:], cur, h*kin[cur].InvM, m, &g, &sums)
 		}
-		a.Ekin, a.Egrav, a.Mass, a.Max = ekin, egrav, m, mx
+		a.Ekin, a.Egrav, a.Mass, a.Max = sums.Ekin, sums.Egrav, m, sums.Max
 		return
 	}
 	tl, trr := a.Tr.L[:len(spec)], a.Tr.R[:len(spec)]
@@ -125,6 +120,56 @@ func sphereKick(a *world.SphereAccept) {
 		st, ro := &tl[i], &trr[i]
 		st.V, ro.W = halfKickSphere(st.V, ro.W, st.F, ro.T, h, c.InvM, c.InvI)
 	}
+}
+
+// kickSums is what sphereKick carries from sphere to sphere under the
+// rotational skip (world.SphereAccept's Ekin, Egrav and Max), in one place
+// for the assembly (kick_amd64.s: Ekin at 0, Egrav at 8, Max.V2 at 16,
+// Max.F2 at 24).
+type kickSums struct {
+	Ekin, Egrav float64
+	Max         world.SphereMax
+}
+
+// kickRunGo is sphereKick's loop under the rotational skip over a run of
+// spheres of one species cur (inverse-mass product hm = h/m, mass m): from
+// tl[0] on while spec[i] == cur, the half kick of the velocity and the
+// world's part (world.AcceptSphere, world.SphereMax.Keep) summed into s.
+// It returns the number of spheres done (0 if spec[0] ≠ cur). The Go twin
+// of kick_amd64.s's kickSSE2 (kickRun runs one of them).
+func kickRunGo(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Vec3, s *kickSums) int {
+	tl = tl[:len(spec)]
+	ekin, egrav, mx, gv := s.Ekin, s.Egrav, s.Max, *g
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		st := &tl[i]
+		st.V = addScaled(st.V, hm, st.F) // halfKickSphere's v + h·F/m
+		var v2 float64
+		ekin, egrav, v2 = world.AcceptSphere(st, m, gv, ekin, egrav)
+		mx = mx.Keep(v2, &st.F)
+	}
+	s.Ekin, s.Egrav, s.Max = ekin, egrav, mx
+	return i
+}
+
+// driftRunGo is sphereKickDrift's loop without the list test over a run of
+// spheres of one species cur (hm = h/m, weight mg): from tl[0], al[0],
+// X[0] on while spec[i] == cur, the trial state tl[i] from the accepted
+// al[i] (half kick, drift over dt, force mg) and its centre to X[i]. It
+// returns the number of spheres done (0 if spec[0] ≠ cur). The Go twin of
+// kick_amd64.s's driftSSE2 (driftRun runs one of them).
+func driftRunGo(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+	tl, al, X = tl[:len(spec)], al[:len(spec)], X[:len(spec)]
+	w := *mg
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		b, st := &al[i], &tl[i]
+		v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
+		x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
+		st.X, st.V, st.F = x, v, w
+		X[i] = x
+	}
+	return i
 }
 
 // halfKickSphere is velocity Verlet's half kick of a sphere over h = Δt/2:

@@ -1,0 +1,42 @@
+//go:build amd64 && !purego && !amd64.v3
+
+package integrate
+
+import (
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+// kickSSE2 is kickRunGo's loop on SSE2 (kick_amd64.s) over n ≥ 1 spheres.
+//
+//go:noescape
+func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
+
+// driftSSE2 is driftRunGo's loop on SSE2 (kick_amd64.s) over n ≥ 1 spheres.
+//
+//go:noescape
+func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+
+// kickRun is kickRunGo (the same bits), its loop in SSE2 assembly. Below
+// GOAMD64=v3 only, as sim/contact's place_amd64.s: from v3 on kickRunGo
+// itself runs (kick_other.go).
+func kickRun(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Vec3, s *kickSums) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl = tl[:len(spec)]
+	return kickSSE2(&tl[0], &spec[0], len(spec), cur, hm, m, g, s)
+}
+
+// driftRun is driftRunGo (the same bits), its loop in SSE2 assembly, on
+// the same builds as kickRun.
+func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl, al, X = tl[:len(spec)], al[:len(spec)], X[:len(spec)]
+	return driftSSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
+}
+
+// kickAsm reports whether kickRun and driftRun run the assembly.
+const kickAsm = true

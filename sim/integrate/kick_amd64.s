@@ -1,0 +1,145 @@
+//go:build amd64 && !purego && !amd64.v3
+
+#include "textflag.h"
+
+// The sphere path's translational loops (explicit_spheres.go's kickRunGo
+// and driftRunGo) on SSE2, one sphere a turn, its X and Y coordinates in
+// the two lanes of a register and Z in a third; each lane the same IEEE
+// operations in the same order as the Go code (so the same bits; and the
+// operands in the order the compiler puts them in the Go twins, which
+// decides which NaN a result is when both are: x86 returns the first
+// operand's, and Go leaves it unspecified): the product then the sum of
+// addScaled, (x² + y²) + z² (norm2), (½m)·v²
+// (sphereKE), m·((gx·x + gy·y) + gz·z) (spherePE), ekin + … and egrav − …
+// in sphere order, and the maxima as SphereMax.Keep's `>` (MAXPD d, s is
+// d > s ? d : s: a NaN v² or f² leaves the maximum alone). Each loop stops
+// at the first sphere of another species than cur and returns the number
+// done; n ≥ 1 (the count is tested at the bottom of the loop). sphere.Lin:
+// X at 0, V at 24, F at 48, 72 bytes.
+
+// func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
+TEXT ·kickSSE2(SB), NOSPLIT, $0-72
+	MOVQ   tl+0(FP), SI
+	MOVQ   spec+8(FP), DI
+	MOVQ   n+16(FP), CX
+	MOVL   cur+24(FP), BX
+	MOVSD  hm+32(FP), X8
+	UNPCKLPD X8, X8         // (hm, hm)
+	MOVSD  m+40(FP), X15    // m
+	MOVSD  $(0.5), X10
+	MULSD  X15, X10         // ½m
+	MOVQ   grav+48(FP), DX
+	MOVUPD 0(DX), X13       // (gx, gy)
+	MOVSD  16(DX), X14      // gz
+	MOVQ   s+56(FP), R8
+	MOVSD  0(R8), X11       // ekin
+	MOVSD  8(R8), X12       // egrav
+	MOVUPD 16(R8), X9       // (V2, F2)
+	XORQ   AX, AX
+
+kloop:
+	CMPL (DI)(AX*4), BX
+	JNE  kdone
+	MOVUPD 24(SI), X0       // (vx, vy)
+	MOVSD  40(SI), X1       // vz
+	MOVUPD 48(SI), X2       // (fx, fy)
+	MOVSD  64(SI), X3       // fz
+	MOVAPD X2, X4
+	MULPD  X8, X4
+	ADDPD  X0, X4           // v = f·hm + v
+	MOVAPD X3, X5
+	MULSD  X8, X5
+	ADDSD  X1, X5
+	MOVUPD X4, 24(SI)
+	MOVSD  X5, 40(SI)
+	MOVAPD X4, X0
+	UNPCKLPD X2, X0         // (vx, fx)
+	UNPCKHPD X2, X4         // (vy, fy)
+	UNPCKLPD X3, X5         // (vz, fz)
+	MULPD  X0, X0
+	MULPD  X4, X4
+	ADDPD  X0, X4
+	MULPD  X5, X5
+	ADDPD  X4, X5           // (v², f²) = (vz², fz²) + ((vy², fy²) + (vx², fx²))
+	MOVAPD X10, X6
+	MULSD  X5, X6
+	ADDSD  X11, X6
+	MOVAPD X6, X11          // ekin = (½m)·v² + ekin
+	MAXPD  X9, X5
+	MOVAPD X5, X9           // Keep
+	MOVUPD 0(SI), X6
+	MULPD  X13, X6          // (x·gx, y·gy)
+	MOVAPD X6, X7
+	UNPCKHPD X7, X7
+	ADDSD  X6, X7           // y·gy + x·gx
+	MOVSD  16(SI), X6
+	MULSD  X14, X6
+	ADDSD  X7, X6           // z·gz + (…)
+	MULSD  X15, X6          // (…)·m
+	SUBSD  X6, X12          // egrav − m g·x
+	ADDQ   $72, SI
+	INCQ   AX
+	CMPQ   AX, CX
+	JLT    kloop
+
+kdone:
+	MOVSD  X11, 0(R8)
+	MOVSD  X12, 8(R8)
+	MOVUPD X9, 16(R8)
+	MOVQ   AX, ret+64(FP)
+	RET
+
+// func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+TEXT ·driftSSE2(SB), NOSPLIT, $0-80
+	MOVQ   tl+0(FP), DI
+	MOVQ   al+8(FP), SI
+	MOVQ   X+16(FP), R9
+	MOVQ   spec+24(FP), R10
+	MOVQ   n+32(FP), CX
+	MOVL   cur+40(FP), BX
+	MOVSD  hm+48(FP), X8
+	UNPCKLPD X8, X8         // (hm, hm)
+	MOVSD  dt+56(FP), X9
+	UNPCKLPD X9, X9         // (dt, dt)
+	MOVQ   mg+64(FP), DX
+	MOVUPD 0(DX), X10       // (mgx, mgy)
+	MOVSD  16(DX), X11      // mgz
+	XORQ   AX, AX
+
+dloop:
+	CMPL (R10)(AX*4), BX
+	JNE  ddone
+	MOVUPD 48(SI), X0       // (fx, fy)
+	MOVSD  64(SI), X1       // fz
+	MOVUPD 24(SI), X2
+	MOVSD  40(SI), X3
+	MULPD  X8, X0
+	ADDPD  X2, X0           // v = f·hm + v
+	MULSD  X8, X1
+	ADDSD  X3, X1
+	MOVAPD X0, X6
+	MULPD  X9, X6
+	MOVUPD 0(SI), X2
+	ADDPD  X2, X6           // x = v·dt + x
+	MOVAPD X1, X7
+	MULSD  X9, X7
+	MOVSD  16(SI), X3
+	ADDSD  X3, X7
+	MOVUPD X6, 0(DI)
+	MOVSD  X7, 16(DI)
+	MOVUPD X0, 24(DI)
+	MOVSD  X1, 40(DI)
+	MOVUPD X10, 48(DI)
+	MOVSD  X11, 64(DI)
+	MOVUPD X6, 0(R9)
+	MOVSD  X7, 16(R9)
+	ADDQ   $72, SI
+	ADDQ   $72, DI
+	ADDQ   $24, R9
+	INCQ   AX
+	CMPQ   AX, CX
+	JLT    dloop
+
+ddone:
+	MOVQ AX, ret+72(FP)
+	RET

@@ -1,0 +1,157 @@
+package integrate
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+// kickOdd is a pool of adversarial values for the kick loops' inputs: NaNs
+// of both signs and other payloads, ±Inf, ±0, subnormals, extremes.
+var kickOdd = []float64{
+	math.NaN(), -math.NaN(), math.Float64frombits(0x7ff0000000000001), math.Float64frombits(0xfff8000000000123),
+	math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64,
+	1, -1, 0.5, 1e-300, 1e300,
+}
+
+// kickVal is a random value, odd with probability odd.
+func kickVal(r *rand.Rand, odd float64) float64 {
+	if r.Float64() < odd {
+		return kickOdd[r.Intn(len(kickOdd))]
+	}
+	return (r.Float64()*2 - 1) * math.Pow(10, float64(r.Intn(8)-4))
+}
+
+func kickVec(r *rand.Rand, odd float64) geom.Vec3 {
+	return geom.Vec3{X: kickVal(r, odd), Y: kickVal(r, odd), Z: kickVal(r, odd)}
+}
+
+// kickSpecs is n species in runs of random length (some of one sphere),
+// among k species.
+func kickSpecs(r *rand.Rand, n, k int) []int32 {
+	spec := make([]int32, n)
+	sp := int32(r.Intn(k))
+	for i := range spec {
+		if r.Intn(6) == 0 {
+			sp = int32(r.Intn(k))
+		}
+		spec[i] = sp
+	}
+	return spec
+}
+
+// bitsEq: a and b have the same bits, or are both NaN (which NaN a result
+// of two NaN operands is, Go leaves unspecified: x86 returns the first
+// operand's, and the register allocator orders them; kick_amd64.s follows
+// the twins' compiled order, which matched at session 19).
+func bitsEq(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b)
+}
+
+func vecBitsEq(a, b geom.Vec3) bool { return bitsEq(a.X, b.X) && bitsEq(a.Y, b.Y) && bitsEq(a.Z, b.Z) }
+
+func linBitsEq(a, b sphere.Lin) bool {
+	return vecBitsEq(a.X, b.X) && vecBitsEq(a.V, b.V) && vecBitsEq(a.F, b.F)
+}
+
+func sumsBitsEq(a, b kickSums) bool {
+	return bitsEq(a.Ekin, b.Ekin) && bitsEq(a.Egrav, b.Egrav) && bitsEq(a.Max.V2, b.Max.V2) && bitsEq(a.Max.F2, b.Max.F2)
+}
+
+// TestKickRunMatchesGo: kickRun (on amd64 v1 the SSE2 loop of
+// kick_amd64.s) gives kickRunGo's bits — velocities, energies, maxima and
+// the count done — on random and adversarial inputs (NaN, ±Inf, ±0,
+// subnormals), lengths 0, 1, odd and even, species changing inside the
+// slice and a first sphere of another species (nothing done).
+func TestKickRunMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(16))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := kickSpecs(r, n, 3)
+		tl := make([]sphere.Lin, n)
+		for i := range tl {
+			tl[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
+		}
+		hm, m := []float64{kickVal(r, odd), kickVal(r, odd), kickVal(r, odd)}, []float64{kickVal(r, odd), kickVal(r, odd), kickVal(r, odd)}
+		g := kickVec(r, odd)
+		s := kickSums{Ekin: kickVal(r, odd), Egrav: kickVal(r, odd)}
+		s.Max.V2, s.Max.F2 = kickVal(r, odd), kickVal(r, odd)
+		want, wantS := append([]sphere.Lin(nil), tl...), s
+		for i := 0; i <= n; {
+			cur := int32(r.Intn(3))
+			if i < n && r.Intn(4) != 0 {
+				cur = spec[i]
+			}
+			k := kickRun(tl[i:], spec[i:], cur, hm[cur], m[cur], &g, &s)
+			kw := kickRunGo(want[i:], spec[i:], cur, hm[cur], m[cur], &g, &wantS)
+			if k != kw {
+				t.Fatalf("trial %d at %d: %d spheres done, Go %d", trial, i, k, kw)
+			}
+			if !sumsBitsEq(s, wantS) {
+				t.Fatalf("trial %d at %d: sums %+v, Go %+v", trial, i, s, wantS)
+			}
+			for j := range tl {
+				if !linBitsEq(tl[j], want[j]) {
+					t.Fatalf("trial %d sphere %d: %+v, Go %+v", trial, j, tl[j], want[j])
+				}
+			}
+			if i == n {
+				break
+			}
+			i += k
+		}
+	}
+}
+
+// TestDriftRunMatchesGo: driftRun (on amd64 v1 the SSE2 loop of
+// kick_amd64.s) gives driftRunGo's bits — trial states, centres and the
+// count done — on the same inputs as TestKickRunMatchesGo.
+func TestDriftRunMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(19))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := kickSpecs(r, n, 3)
+		al := make([]sphere.Lin, n)
+		for i := range al {
+			al[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
+		}
+		tl, want := make([]sphere.Lin, n), make([]sphere.Lin, n)
+		X, wantX := make([]geom.Vec3, n), make([]geom.Vec3, n)
+		for i := range tl {
+			tl[i] = sphere.Lin{X: kickVec(r, 0.5), V: kickVec(r, 0.5), F: kickVec(r, 0.5)}
+			X[i] = kickVec(r, 0.5)
+		}
+		copy(want, tl)
+		copy(wantX, X)
+		hm := []float64{kickVal(r, odd), kickVal(r, odd), kickVal(r, odd)}
+		dt := kickVal(r, odd)
+		mg := []geom.Vec3{kickVec(r, odd), kickVec(r, odd), kickVec(r, odd)}
+		for i := 0; i <= n; {
+			cur := int32(r.Intn(3))
+			if i < n && r.Intn(4) != 0 {
+				cur = spec[i]
+			}
+			k := driftRun(tl[i:], al[i:], X[i:], spec[i:], cur, hm[cur], dt, &mg[cur])
+			kw := driftRunGo(want[i:], al[i:], wantX[i:], spec[i:], cur, hm[cur], dt, &mg[cur])
+			if k != kw {
+				t.Fatalf("trial %d at %d: %d spheres done, Go %d", trial, i, k, kw)
+			}
+			for j := range tl {
+				if !linBitsEq(tl[j], want[j]) || !vecBitsEq(X[j], wantX[j]) {
+					t.Fatalf("trial %d sphere %d: %+v %v, Go %+v %v", trial, j, tl[j], X[j], want[j], wantX[j])
+				}
+			}
+			if i == n {
+				break
+			}
+			i += k
+		}
+	}
+}

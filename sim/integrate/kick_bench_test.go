@@ -1,0 +1,59 @@
+package integrate
+
+import (
+	"math/rand"
+	"testing"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+// kickBenchN is the 10⁵ box's sphere count: the loops' working set (7.2 MB
+// of sphere.Lin a stream) as in issue 16's benchmark.
+const kickBenchN = 100000
+
+func kickBenchState() ([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32) {
+	r := rand.New(rand.NewSource(1))
+	al, tl := make([]sphere.Lin, kickBenchN), make([]sphere.Lin, kickBenchN)
+	for i := range al {
+		al[i] = sphere.Lin{X: kickVec(r, 0), V: kickVec(r, 0), F: kickVec(r, 0)}
+	}
+	copy(tl, al)
+	return tl, al, make([]geom.Vec3, kickBenchN), make([]int32, kickBenchN)
+}
+
+// BenchmarkKickRun: sphereKick's loop under the rotational skip over 10⁵
+// spheres of one species, the assembly (kickRun; Go on other builds)
+// against the Go twin. ns/op / 10⁵ is the time a sphere.
+func BenchmarkKickRun(b *testing.B) {
+	tl, _, _, spec := kickBenchState()
+	g := geom.Vec3{Z: -9.81}
+	for _, c := range []struct {
+		name string
+		run  func([]sphere.Lin, []int32, int32, float64, float64, *geom.Vec3, *kickSums) int
+	}{{"run", kickRun}, {"go", kickRunGo}} {
+		b.Run(c.name, func(b *testing.B) {
+			var s kickSums
+			for i := 0; i < b.N; i++ {
+				c.run(tl, spec, 0, 1e-9, 1e-3, &g, &s)
+			}
+		})
+	}
+}
+
+// BenchmarkDriftRun: sphereKickDrift's loop without the list test over 10⁵
+// spheres of one species, driftRun against the Go twin.
+func BenchmarkDriftRun(b *testing.B) {
+	tl, al, X, spec := kickBenchState()
+	mg := geom.Vec3{Z: -9.81e-3}
+	for _, c := range []struct {
+		name string
+		run  func([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32, int32, float64, float64, *geom.Vec3) int
+	}{{"run", driftRun}, {"go", driftRunGo}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.run(tl, al, X, spec, 0, 1e-9, 1e-6, &mg)
+			}
+		})
+	}
+}

@@ -1,0 +1,23 @@
+//go:build !amd64 || purego || amd64.v3
+
+package integrate
+
+import (
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
+
+// kickRun is kickRunGo (on amd64 below GOAMD64=v3, its loop in SSE2
+// assembly: kick_amd64.s).
+func kickRun(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Vec3, s *kickSums) int {
+	return kickRunGo(tl, spec, cur, hm, m, g, s)
+}
+
+// driftRun is driftRunGo (on amd64 below GOAMD64=v3, its loop in SSE2
+// assembly: kick_amd64.s).
+func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+	return driftRunGo(tl, al, X, spec, cur, hm, dt, mg)
+}
+
+// kickAsm reports whether kickRun and driftRun run the assembly.
+const kickAsm = false
