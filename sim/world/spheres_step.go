@@ -229,8 +229,8 @@ const driftParts = 4 * nChunks
 // integrator's kickDrift over dt. It sets every trial force to the sphere's
 // weight and moment to zero, and records the two largest squared
 // displacements from the Verlet list's reference positions for Evaluate's
-// list test. Large systems with several workers drift in nChunks ranges of
-// the spheres, claimed one at a time by the workers.
+// list test. Large systems with several workers drift in driftParts ranges
+// of the spheres, claimed one at a time by the workers.
 func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	w := s.w
 	ref := w.verlet.Ref()
@@ -350,7 +350,7 @@ func (s *Spheres) passParts() {
 }
 
 // passPart is one worker's results of a pass of Drift or Accept, over the
-// ranges of spheres it claimed (nChunks ranges, one a claim: a worker held
+// ranges of spheres it claimed (driftParts or nChunks ranges, one a claim: a worker held
 // up by another process leaves the rest of the pass to the others).
 type passPart struct {
 	d1, d2 float64
