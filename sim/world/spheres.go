@@ -72,7 +72,7 @@ type Spheres struct {
 	driftRef []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
 	disp     dispBound   // Drift's bound on the displacements from driftRef (spheres_step.go)
 
-	// Drift and Accept in nChunks ranges on the crew (passes); part[k] is
+	// Drift and Accept in ranges on the crew (passes: driftParts, nChunks); part[k] is
 	// worker k's results over the ranges it claimed.
 	part             []passPart
 	dtDrift, hFinish float64

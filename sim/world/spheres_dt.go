@@ -3,6 +3,7 @@ package world
 import (
 	"grainlab/sim/body"
 	"grainlab/sim/law"
+	"math"
 	"time"
 )
 
@@ -23,6 +24,10 @@ type dtTables struct {
 	wallBy   []int32 // class of species sp against wall wi [sp·nwalls + wi], −1 before it is met (wallOf's, at hand); nil beyond maxClassSpecies
 	hookeMin float64 // smallest spring bound of the Hookean classes in the list
 	allHooke bool    // every pair of the list has a Hookean law
+	// StableDt's fresh pairs in nChunks ranges on the crew: the job (made
+	// once) and each range's smallest travel bound.
+	freshJob func(worker, lo, hi int)
+	freshMin [nChunks]float64
 }
 
 // dtClass is one step-size class: representatives of its two bodies, its
@@ -124,6 +129,30 @@ func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
 	return c
 }
 
+// freshSplitMin is the fewest pairs new to the list since the last StableDt
+// whose travel bounds are taken on the crew (a list rebuild on the
+// 10⁵-sphere box brings 10⁴–10⁵: a serial loop of random reads of the two
+// spheres' states between the step's split passes).
+const freshSplitMin = 4096
+
+// freshDt clears the fresh flags of the list pairs ks and returns the
+// smallest travel bound of those of a Hookean class (+Inf: none), each at
+// its spheres' accepted speeds (StableDt).
+func (s *Spheres) freshDt(ks []int32) float64 {
+	t, tr, l := &s.dt, &s.tr, &s.lists[s.cur]
+	dt := math.Inf(1)
+	for _, k := range ks {
+		s.isFresh[k] = false
+		c := &t.classes[t.cls[k]]
+		if !c.hooke {
+			continue
+		}
+		i, j := l.P[k].I, l.P[k].J
+		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]), 0))
+	}
+	return dt
+}
+
 // StableDt is World.StableDt for the sphere path, after Accept: the travel
 // bound of every sphere, the spring bound of every candidate pair (cached
 // for Hookean pairs, the travel bound of a pair once when it joins the list),
@@ -154,14 +183,23 @@ func (s *Spheres) StableDt() float64 {
 			c.on = true
 		}
 	}
-	for _, k := range s.fresh {
-		s.isFresh[k] = false
-		c := &t.classes[t.cls[k]]
-		if !c.hooke {
-			continue
+	if nf := len(s.fresh); nf >= freshSplitMin && s.passes() {
+		// In nChunks ranges on the crew: a minimum is the same in any
+		// order (a NaN in any range makes every order's NaN).
+		if t.freshJob == nil {
+			t.freshJob = func(_, lo, hi int) {
+				for c := lo; c < hi; c++ {
+					n := len(s.fresh)
+					t.freshMin[c] = s.freshDt(s.fresh[c*n/nChunks : (c+1)*n/nChunks])
+				}
+			}
 		}
-		i, j := l.P[k].I, l.P[k].J
-		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]), 0))
+		s.fork(nChunks, t.freshJob)
+		for c := range nChunks {
+			dt = min(dt, t.freshMin[c])
+		}
+	} else {
+		dt = min(dt, s.freshDt(s.fresh))
 	}
 	s.fresh = spare(s.fresh[:0])
 	// The candidate wall slots: the Hookean classes' spring bounds, taken

@@ -216,12 +216,21 @@ func (mx SphereMax) Keep(v2 float64, f *geom.Vec3) SphereMax {
 // spheres than the fused loop of before; 256 none: BenchmarkStepSpheresN.)
 const passBlock = 256
 
+// driftParts is the number of ranges of a split Drift pass. Its results are
+// the two largest displacements and two flags, the same for any ranges, so
+// its parts need not be the chunks of the sums (nChunks): finer parts let
+// the caller and a helper that comes late to the pass (woken from its park
+// after the serial end of the step) finish within a smaller part of each
+// other. With nChunks (8) the helper ran 40% of Drift's parts on the
+// 10⁵-sphere box (docs/performance.md, "Session 19: two workers").
+const driftParts = 4 * nChunks
+
 // Drift fills the trial state from the bodies' accepted state with the
 // integrator's kickDrift over dt. It sets every trial force to the sphere's
 // weight and moment to zero, and records the two largest squared
 // displacements from the Verlet list's reference positions for Evaluate's
-// list test. Large systems with several workers drift in nChunks ranges of
-// the spheres, claimed one at a time by the workers.
+// list test. Large systems with several workers drift in driftParts ranges
+// of the spheres, claimed one at a time by the workers.
 func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	w := s.w
 	ref := w.verlet.Ref()
@@ -272,7 +281,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			s.driftJob = func(k, clo, chi int) {
 				r := &s.part[k]
 				for c := clo; c < chi; c++ {
-					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
+					lo, hi := c*len(s.byBody)/driftParts, (c+1)*len(s.byBody)/driftParts
 					e1, e2, fin, fd := s.driftRange(lo, hi, r.found)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e1)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e2)
@@ -286,7 +295,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			r := &s.part[k]
 			r.d1, r.d2, r.finite, r.found = 0, 0, true, found
 		}
-		s.fork(nChunks, s.driftJob)
+		s.fork(driftParts, s.driftJob)
 		// The two largest of the workers' two largest: those of all the
 		// spheres, whichever ranges each worker ran (and driftRange(0, n)'s).
 		for k := range s.part {
@@ -341,7 +350,7 @@ func (s *Spheres) passParts() {
 }
 
 // passPart is one worker's results of a pass of Drift or Accept, over the
-// ranges of spheres it claimed (nChunks ranges, one a claim: a worker held
+// ranges of spheres it claimed (driftParts or nChunks ranges, one a claim: a worker held
 // up by another process leaves the rest of the pass to the others).
 type passPart struct {
 	d1, d2 float64
@@ -771,6 +780,11 @@ type dispBound struct {
 	xmaxB          int
 	xmaxOK         bool
 	skips          int64 // the Drifts that skipped the test (tests, bench notes)
+	// maxAbsRef's split: the reference in the pass, the job (made once)
+	// and each range's largest |coordinate|.
+	ref      []geom.Vec3
+	xmaxJob  func(worker, lo, hi int)
+	xmaxPart [nChunks]float64
 }
 
 // dispMargin is the bound's relative margin for rounding (see dispBound).
@@ -785,7 +799,7 @@ func (d *dispBound) step(s *Spheres, dt float64, ref []geom.Vec3, builds int) (f
 		return 0, false
 	}
 	if !d.xmaxOK || d.xmaxB != builds {
-		d.xmax, d.xmaxB, d.xmaxOK = maxAbsCoord(ref), builds, true
+		d.xmax, d.xmaxB, d.xmaxOK = s.maxAbsRef(ref), builds, true
 	}
 	h, u := 0.5*dt, 0.0
 	for i, m := range s.vmax2 {
@@ -815,6 +829,33 @@ func (d *dispBound) accepted(builds int) {
 	d.acc, d.accB = d.trial, d.trialB
 	d.accOK = d.trialOK && d.trialB == builds
 	d.trialOK = false
+}
+
+// maxAbsRef is maxAbsCoord(ref), in nChunks ranges on the crew when the
+// step's passes are split (a maximum is the same in any order; a NaN in
+// any range makes every order's NaN): after each list build, a serial
+// read of every reference centre at the start of Drift otherwise.
+func (s *Spheres) maxAbsRef(ref []geom.Vec3) float64 {
+	if !s.passes() {
+		return maxAbsCoord(ref)
+	}
+	d := &s.disp
+	d.ref = ref
+	if d.xmaxJob == nil {
+		d.xmaxJob = func(_, lo, hi int) {
+			for c := lo; c < hi; c++ {
+				n := len(d.ref)
+				d.xmaxPart[c] = maxAbsCoord(d.ref[c*n/nChunks : (c+1)*n/nChunks])
+			}
+		}
+	}
+	s.fork(nChunks, d.xmaxJob)
+	d.ref = nil
+	m := 0.0
+	for _, x := range d.xmaxPart {
+		m = max(m, x)
+	}
+	return m
 }
 
 // maxAbsCoord is the largest |X|, |Y|, |Z| of ps (a NaN if one is).
