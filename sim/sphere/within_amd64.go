@@ -3,6 +3,7 @@
 package sphere
 
 import (
+	"math"
 	"unsafe"
 
 	"grainlab/sim/geom"
@@ -19,7 +20,8 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(geom.Vec3{}.Z)-16]
 )
 
-// withinSSE2 is withinGo's loop from pair k (0 ≤ k ≤ len(P)) in SSE2
+// withinSSE2 is withinGo's loop from pair k (0 ≤ k ≤ len(P); 1 ≤ len(X) <
+// 2³¹) in SSE2
 // (within_amd64.s): it returns the first pair j ≥ k within the cut-off,
 // or len(P), or −1 − j at the first pair j ≥ k with an index not below
 // len(X) (as uint32) when no pair before it is within the cut-off.
@@ -34,6 +36,9 @@ func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) int
 // against withinGo's 24. Below GOAMD64=v3 only, as sim/contact's
 // assembly: from v3 on withinGo runs (within_other.go).
 func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
+	if len(X) == 0 || len(X) > math.MaxInt32 {
+		return withinGo(P, X, k, cut2) // its panics; uint32(p.I) ≥ 2³¹ may be in range
+	}
 	_ = P[k:] // withinGo's panic for k out of range
 	j := withinSSE2(P, X, k, cut2)
 	if j < 0 {

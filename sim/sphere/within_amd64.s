@@ -9,14 +9,52 @@
 // cut2 summed in that order (dist2), or len(P); −1 − j at the first pair
 // j with an index not below len(X) (unsigned) before any such pair.
 //
-// Two pairs a turn (lanes 0 and 1 of the XMM registers, pairs j and j+1):
-// the (x, y) of each centre in one load, dx, dy of a pair in one SUBPD and
-// squared in one MULPD, then transposed so that one ADDPD gives dx² + dy²
-// of both pairs; dz of both pairs packed; CMPPD "less than, ordered"
-// (false for NaN, as Go's <), MOVMSKPD, and the lowest set lane first.
-// Every index is checked before its loads; a turn with a bad index, and
-// the last pair of an odd count, goes to the one-pair loop, which stops at
-// the bad pair unless a pair before it is within.
+// Four pairs a turn, in two halves of two pairs (PAIRS2: lanes 0 and 1
+// of the XMM registers): the (x, y) of each centre in one load, dx, dy of
+// a pair in one SUBPD and squared in one MULPD, then transposed so that
+// one ADDPD gives dx² + dy² of both pairs; dz of both pairs packed; CMPPD
+// "less than, ordered" (false for NaN, as Go's <), MOVMSKPD, and the
+// lowest set bit of the four first. The turn's eight indices are checked
+// before any load, at once (PCMPGTL on the indices biased by −2³¹); a turn
+// with a bad index, and the last one to three pairs of P, go to the
+// one-pair loop (scalar SSE2, the same operations), which checks each
+// index and stops at a bad one unless a pair before it is within.
+
+// PAIRS2(off, M): the squared distances of the pairs at off(SI)(BX*8) and
+// off+8(SI)(BX*8) (lanes 0 and 1), their indices known in range, compared
+// with cut2: the lanes' mask (bit 0 and bit 1) in M. Uses AX, DX, R10, R11,
+// X0–X5.
+#define PAIRS2(off, M) \
+	MOVL off(SI)(BX*8), AX \
+	MOVL off+4(SI)(BX*8), DX \
+	MOVL off+8(SI)(BX*8), R10 \
+	MOVL off+12(SI)(BX*8), R11 \
+	LEAQ (AX)(AX*2), AX \
+	LEAQ (DX)(DX*2), DX \
+	LEAQ (R10)(R10*2), R10 \
+	LEAQ (R11)(R11*2), R11 \
+	MOVUPD (DI)(AX*8), X0 \
+	MOVUPD (DI)(DX*8), X1 \
+	SUBPD X1, X0 \
+	MULPD X0, X0 \
+	MOVUPD (DI)(R10*8), X2 \
+	MOVUPD (DI)(R11*8), X3 \
+	SUBPD X3, X2 \
+	MULPD X2, X2 \
+	MOVAPD X0, X1 \
+	UNPCKLPD X2, X0 \
+	UNPCKHPD X2, X1 \
+	ADDPD X1, X0 \
+	MOVSD 16(DI)(AX*8), X4 \
+	MOVHPD 16(DI)(R10*8), X4 \
+	MOVSD 16(DI)(DX*8), X5 \
+	MOVHPD 16(DI)(R11*8), X5 \
+	SUBPD X5, X4 \
+	MULPD X4, X4 \
+	ADDPD X4, X0 \
+	CMPPD X8, X0, $1 \
+	MOVMSKPD X0, M
+
 TEXT ·withinSSE2(SB), NOSPLIT, $0-72
 	MOVQ P_base+0(FP), SI
 	MOVQ P_len+8(FP), CX
@@ -25,53 +63,39 @@ TEXT ·withinSSE2(SB), NOSPLIT, $0-72
 	MOVQ k+48(FP), BX
 	MOVSD cut2+56(FP), X8
 	UNPCKLPD X8, X8 // (cut2, cut2)
-	LEAQ -1(CX), R9 // a turn needs pairs BX and BX+1: BX < len-1
+	// Four pairs a turn: their eight indices checked at once, each biased
+	// by −2³¹ (uint32 order as int32 order) against len(X) − 1, biased
+	// (the caller passes 1 ≤ len(X) ≤ 2³¹ − 1).
+	LEAQ -1(R8), AX
+	XORL $0x80000000, AX
+	MOVQ AX, X9
+	PSHUFL $0, X9, X9   // len(X) − 1 − 2³¹ in the four int32 lanes
+	MOVL $0x80000000, AX
+	MOVQ AX, X10
+	PSHUFL $0, X10, X10 // the bias
+	LEAQ -3(CX), R9     // a turn needs pairs BX … BX+3: BX < len−3
 	CMPQ BX, R9
 	JGE  one
 
-two:
-	MOVL 0(SI)(BX*8), AX   // I of pair BX
-	MOVL 4(SI)(BX*8), DX   // J of pair BX
-	MOVL 8(SI)(BX*8), R10  // I of pair BX+1
-	MOVL 12(SI)(BX*8), R11 // J of pair BX+1
-	CMPQ AX, R8
-	JAE  one
-	CMPQ DX, R8
-	JAE  one
-	CMPQ R10, R8
-	JAE  one
-	CMPQ R11, R8
-	JAE  one
-	LEAQ (AX)(AX*2), AX // 24-byte centres: index·3, scaled by 8
-	LEAQ (DX)(DX*2), DX
-	LEAQ (R10)(R10*2), R10
-	LEAQ (R11)(R11*2), R11
-	MOVUPD (DI)(AX*8), X0  // (x, y) of I, pair BX
-	MOVUPD (DI)(DX*8), X1  // (x, y) of J
-	SUBPD  X1, X0          // (dx, dy)
-	MULPD  X0, X0          // (dx², dy²)
-	MOVUPD (DI)(R10*8), X2 // pair BX+1
-	MOVUPD (DI)(R11*8), X3
-	SUBPD  X3, X2
-	MULPD  X2, X2
-	MOVAPD X0, X1
-	UNPCKLPD X2, X0        // (dx², dx²'): lane 0 pair BX, lane 1 pair BX+1
-	UNPCKHPD X2, X1        // (dy², dy²')
-	ADDPD  X1, X0          // dx² + dy²
-	MOVSD  16(DI)(AX*8), X4
-	MOVHPD 16(DI)(R10*8), X4 // (z, z') of the I
-	MOVSD  16(DI)(DX*8), X5
-	MOVHPD 16(DI)(R11*8), X5 // of the J
-	SUBPD  X5, X4
-	MULPD  X4, X4
-	ADDPD  X4, X0          // (dx² + dy²) + dz²
-	CMPPD  X8, X0, $1      // lanes d² < cut2 (LT_OS: false for NaN)
-	MOVMSKPD X0, AX
-	TESTL  AX, AX
-	JNZ    hit
-	ADDQ   $2, BX
-	CMPQ   BX, R9
-	JLT    two
+four:
+	MOVOU 0(SI)(BX*8), X6  // the indices of pairs BX, BX+1
+	MOVOU 16(SI)(BX*8), X7 // of pairs BX+2, BX+3
+	PXOR  X10, X6
+	PXOR  X10, X7
+	PCMPGTL X9, X6         // lanes whose index ≥ len(X) (uint32)
+	PCMPGTL X9, X7
+	POR   X7, X6
+	PMOVMSKB X6, AX
+	TESTL AX, AX
+	JNZ   one              // a bad index: the one-pair loop checks each
+	PAIRS2(0, R12)
+	PAIRS2(16, R13)
+	SHLL  $2, R13
+	ORL   R13, R12         // pairs BX … BX+3 in bits 0 … 3
+	JNZ   hit
+	ADDQ  $4, BX
+	CMPQ  BX, R9
+	JLT   four
 
 one:
 	CMPQ BX, CX
@@ -101,8 +125,8 @@ one:
 	JMP  one
 
 hit:
-	BSFL AX, AX            // the lowest lane within: pair BX + lane
-	ADDQ AX, BX
+	BSFL R12, R12
+	ADDQ R12, BX
 
 done:
 	MOVQ BX, ret+64(FP)

@@ -52,7 +52,7 @@ func withinCoord(r *rand.Rand, special float64) float64 {
 // length from 0 to 24 over centres with integer, fractional and special
 // coordinates (NaN, ±Inf, ±0, overflowing squares), cut-offs equal to
 // squared distances and special ones (0, −0, negative, +Inf, NaN), the
-// first hit in either lane of a turn, at the end or nowhere; and panics
+// first hit in any lane of a turn, at the end or nowhere; and panics
 // where withinGo panics, with its message (an index out of range, negative
 // or ≥ len(X); k beyond len(P)).
 func TestWithinAsmMatchesGo(t *testing.T) {
@@ -60,22 +60,27 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 		t.Log("within is withinGo on this build: the comparison is trivial")
 	}
 	r := rand.New(rand.NewSource(19))
-	var hits [2]int // first hits at an even or odd distance from k
+	var hits [4]int // first hits at distances 0, 1, 2, 3 (mod 4) from k
 	var ends, panics, eq int
 	for trial := 0; trial < 40000; trial++ {
 		special := 0.0
 		if trial%4 == 1 {
 			special = 0.1
 		}
-		X := make([]geom.Vec3, 1+r.Intn(12))
+		X := make([]geom.Vec3, r.Intn(13)) // empty: every pair is out of range
 		for i := range X {
 			X[i] = geom.Vec3{X: withinCoord(r, special), Y: withinCoord(r, special), Z: withinCoord(r, special)}
 		}
 		P := make([]Pair, r.Intn(25))
 		for k := range P {
-			P[k] = Pair{int32(r.Intn(len(X))), int32(r.Intn(len(X)))}
+			P[k] = Pair{int32(r.Intn(len(X) + 1)), int32(r.Intn(len(X) + 1))} // len(X): out of range, 1 in 2 to 13
 		}
-		if trial%5 == 2 && len(P) > 0 { // an index out of range
+		if trial%3 != 0 { // indices in range (X not empty), or ...
+			for k := range P {
+				P[k] = Pair{P[k].I % max(int32(len(X)), 1), P[k].J % max(int32(len(X)), 1)}
+			}
+		}
+		if trial%5 == 2 && len(P) > 0 { // ... one out of range
 			bad := []int32{-1, int32(len(X)), int32(len(X)) + 1, math.MaxInt32, math.MinInt32}[r.Intn(5)]
 			k := r.Intn(len(P))
 			if r.Intn(2) == 0 {
@@ -111,7 +116,7 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 			case jg == len(P):
 				ends++
 			default:
-				hits[(jg-k)%2]++
+				hits[(jg-k)%4]++
 				p := P[jg]
 				d := X[p.I].Sub(X[p.J])
 				if dist2(d.X, d.Y, d.Z) == cut2 {
@@ -131,8 +136,8 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("first hits in lane 0: %d, lane 1: %d; none: %d; panics: %d; passed at d² = cut2: %d", hits[0], hits[1], ends, panics, eq)
-	if min(hits[0], hits[1]) < 10000 || ends < 10000 || panics < 10000 || eq < 1000 {
+	t.Logf("first hits at k + 0, 1, 2, 3 (mod 4): %v; none: %d; panics: %d; passed at d² = cut2: %d", hits, ends, panics, eq)
+	if min(hits[0], hits[1], hits[2], hits[3]) < 10000 || ends < 10000 || panics < 10000 || eq < 1000 {
 		t.Fatal("the comparison is too weak")
 	}
 }
