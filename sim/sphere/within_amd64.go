@@ -20,35 +20,46 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(geom.Vec3{}.Z)-16]
 )
 
-// withinSSE2 is withinGo's loop from pair k (0 ≤ k ≤ len(P); 1 ≤ len(X) <
-// 2³¹) in SSE2
-// (within_amd64.s): it returns the first pair j ≥ k within the cut-off,
-// or len(P), or −1 − j at the first pair j ≥ k with an index not below
-// len(X) (as uint32) when no pair before it is within the cut-off.
+// withinSSE2 is within's scan from pair k (0 ≤ k ≤ len(P); 1 ≤ len(X) <
+// 2³¹) in SSE2 (within_amd64.s), or j = −1 − i at the first pair i ≥ k
+// with an index not below len(X) (as uint32) when no pair before it is
+// within the cut-off.
 //
 //go:noescape
-func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) int
+func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int)
 
-// within is withinGo (the same answer, the same panics), its loop in SSE2
-// assembly: two pairs a turn in the two lanes of the XMM registers, the
+// within returns the pairs of P from k on within the cut-off (withinGo's
+// test, the same answers, the same panics) up to pair next (exclusive):
+// pair j + i for each bit i of m, none when m is 0 (then j = next =
+// len(P)); next > k unless k = len(P). Its loop in SSE2 assembly: four
+// pairs a turn in two halves (the two lanes of the XMM registers), the
 // same IEEE operations in the same order ((dx² + dy²) + dz², each product
-// rounded, then d² < cut2, false for NaN), about 21 instructions a pair
-// against withinGo's 24. Below GOAMD64=v3 only, as sim/contact's
-// assembly: from v3 on withinGo runs (within_other.go).
-func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
-	if len(X) == 0 || len(X) > math.MaxInt32 {
-		return withinGo(P, X, k, cut2) // its panics; uint32(p.I) ≥ 2³¹ may be in range
+// rounded, then d² < cut2, false for NaN); the first turn with a pair
+// within returns all of its pairs within (j its first pair, next the
+// turn's end), so that no pair is tested twice. Below GOAMD64=v3 only, as
+// sim/contact's assembly: from v3 on withinGo runs (within_other.go).
+func within(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int) {
+	_ = P[k:]                            // withinGo's panic for k out of range
+	if uint(len(X)-1) >= math.MaxInt32 { // X empty, or uint32(p.I) ≥ 2³¹ may be in range
+		if j = withinGo(P, X, k, cut2); j == len(P) {
+			return j, 0, j
+		}
+		return j, 1, j + 1
 	}
-	_ = P[k:] // withinGo's panic for k out of range
-	j := withinSSE2(P, X, k, cut2)
-	if j < 0 {
-		// An index out of range at pair −1 − j: Go's index
-		// expressions panic there.
-		p := P[-1-j]
-		_, _ = X[uint32(p.I)], X[uint32(p.J)]
-		panic("sphere: withinSSE2 stopped at a pair in range")
+	if j, m, next = withinSSE2(P, X, k, cut2); j < 0 {
+		withinBad(P, X, -1-j)
 	}
-	return j
+	return j, m, next
+}
+
+// withinBad panics as Go's index expressions do at pair i, one of whose
+// indices is out of range.
+//
+//go:noinline
+func withinBad(P []Pair, X []geom.Vec3, i int) {
+	p := P[i]
+	_, _ = X[uint32(p.I)], X[uint32(p.J)]
+	panic("sphere: withinSSE2 stopped at a pair in range")
 }
 
 // withinAsm reports whether within runs the assembly.

@@ -2,19 +2,21 @@
 
 #include "textflag.h"
 
-// func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) int
+// func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int)
 //
-// withinGo (kernel.go) on SSE2: the first pair j ≥ k of P whose centres
+// within (within_amd64.go) on SSE2: the pairs of P from k on whose centres
 // are within the cut-off, float64(dx²) + float64(dy²) + float64(dz²) <
-// cut2 summed in that order (dist2), or len(P); −1 − j at the first pair
-// j with an index not below len(X) (unsigned) before any such pair.
+// cut2 summed in that order (dist2, withinGo's test), up to next: pair
+// j + i for each bit i of m (m = 0, j = next = len(P): none); j = −1 − i
+// at the first pair i with an index not below len(X) (unsigned) before
+// any pair within.
 //
 // Four pairs a turn, in two halves of two pairs (PAIRS2: lanes 0 and 1
 // of the XMM registers): the (x, y) of each centre in one load, dx, dy of
 // a pair in one SUBPD and squared in one MULPD, then transposed so that
 // one ADDPD gives dx² + dy² of both pairs; dz of both pairs packed; CMPPD
 // "less than, ordered" (false for NaN, as Go's <), MOVMSKPD, and the
-// lowest set bit of the four first. The turn's eight indices are checked
+// turn's four bits returned (next: the turn's end). The turn's eight indices are checked
 // before any load, at once (PCMPGTL on the indices biased by −2³¹); a turn
 // with a bad index, and the last one to three pairs of P, go to the
 // one-pair loop (scalar SSE2, the same operations), which checks each
@@ -55,7 +57,7 @@
 	CMPPD X8, X0, $1 \
 	MOVMSKPD X0, M
 
-TEXT ·withinSSE2(SB), NOSPLIT, $0-72
+TEXT ·withinSSE2(SB), NOSPLIT, $0-88
 	MOVQ P_base+0(FP), SI
 	MOVQ P_len+8(FP), CX
 	MOVQ X_base+24(FP), DI
@@ -120,19 +122,33 @@ one:
 	MULSD X1, X1
 	ADDSD X1, X0           // + dz²
 	UCOMISD X0, X8         // cut2 above d² (unordered: not above)
-	JHI  done
+	JHI  hit1
 	INCQ BX
 	JMP  one
 
 hit:
-	BSFL R12, R12
-	ADDQ R12, BX
+	MOVQ BX, j+64(FP)
+	MOVQ R12, m+72(FP)
+	ADDQ $4, BX
+	MOVQ BX, next+80(FP)
+	RET
+
+hit1:
+	MOVQ BX, j+64(FP)
+	MOVQ $1, m+72(FP)
+	INCQ BX
+	MOVQ BX, next+80(FP)
+	RET
 
 done:
-	MOVQ BX, ret+64(FP)
+	MOVQ BX, j+64(FP)
+	MOVQ $0, m+72(FP)
+	MOVQ BX, next+80(FP)
 	RET
 
 bad:
 	NOTQ BX                // −1 − BX
-	MOVQ BX, ret+64(FP)
+	MOVQ BX, j+64(FP)
+	MOVQ $0, m+72(FP)
+	MOVQ BX, next+80(FP)
 	RET
