@@ -3,7 +3,6 @@
 package sphere
 
 import (
-	"math"
 	"unsafe"
 
 	"grainlab/sim/geom"
@@ -20,8 +19,7 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(geom.Vec3{}.Z)-16]
 )
 
-// withinSSE2 is within's scan from pair k (0 ≤ k ≤ len(P); 1 ≤ len(X) <
-// 2³¹) in SSE2 (within_amd64.s), or j = −1 − i at the first pair i ≥ k
+// withinSSE2 is within's scan from pair k (0 ≤ k ≤ len(P)) in SSE2 (within_amd64.s), or j = −1 − i at the first pair i ≥ k
 // with an index not below len(X) (as uint32) when no pair before it is
 // within the cut-off.
 //
@@ -39,27 +37,15 @@ func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, ne
 // turn's end), so that no pair is tested twice. Below GOAMD64=v3 only, as
 // sim/contact's assembly: from v3 on withinGo runs (within_other.go).
 func within(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int) {
-	_ = P[k:]                            // withinGo's panic for k out of range
-	if uint(len(X)-1) >= math.MaxInt32 { // X empty, or uint32(p.I) ≥ 2³¹ may be in range
-		if j = withinGo(P, X, k, cut2); j == len(P) {
-			return j, 0, j
-		}
-		return j, 1, j + 1
-	}
+	_ = P[k:] // withinGo's panic for k out of range
 	if j, m, next = withinSSE2(P, X, k, cut2); j < 0 {
-		withinBad(P, X, -1-j)
+		// An index out of range at pair −1 − j (uint32 ≥ len(X), the
+		// assembly's test): Go's index expressions panic there. (Were
+		// they not to, m = 0 and next = len(P) end the scan.)
+		p := P[-1-j]
+		_, _ = X[uint32(p.I)], X[uint32(p.J)]
 	}
 	return j, m, next
-}
-
-// withinBad panics as Go's index expressions do at pair i, one of whose
-// indices is out of range.
-//
-//go:noinline
-func withinBad(P []Pair, X []geom.Vec3, i int) {
-	p := P[i]
-	_, _ = X[uint32(p.I)], X[uint32(p.J)]
-	panic("sphere: withinSSE2 stopped at a pair in range")
 }
 
 // withinAsm reports whether within runs the assembly.

@@ -9,7 +9,7 @@
 // cut2 summed in that order (dist2, withinGo's test), up to next: pair
 // j + i for each bit i of m (m = 0, j = next = len(P): none); j = −1 − i
 // at the first pair i with an index not below len(X) (unsigned) before
-// any pair within.
+// any pair within (then m = 0, next = len(P)).
 //
 // Four pairs a turn, in two halves of two pairs (PAIRS2: lanes 0 and 1
 // of the XMM registers): the (x, y) of each centre in one load, dx, dy of
@@ -66,9 +66,11 @@ TEXT ·withinSSE2(SB), NOSPLIT, $0-88
 	MOVSD cut2+56(FP), X8
 	UNPCKLPD X8, X8 // (cut2, cut2)
 	// Four pairs a turn: their eight indices checked at once, each biased
-	// by −2³¹ (uint32 order as int32 order) against len(X) − 1, biased
-	// (the caller passes 1 ≤ len(X) ≤ 2³¹ − 1).
+	// by −2³¹ (uint32 order as int32 order) against len(X) − 1, biased,
+	// when 1 ≤ len(X) ≤ 2³¹ − 1; else the one-pair loop only.
 	LEAQ -1(R8), AX
+	CMPQ AX, $0x7fffffff
+	JAE  one
 	XORL $0x80000000, AX
 	MOVQ AX, X9
 	PSHUFL $0, X9, X9   // len(X) − 1 − 2³¹ in the four int32 lanes
@@ -150,5 +152,5 @@ bad:
 	NOTQ BX                // −1 − BX
 	MOVQ BX, j+64(FP)
 	MOVQ $0, m+72(FP)
-	MOVQ BX, next+80(FP)
+	MOVQ CX, next+80(FP)   // len(P)
 	RET
