@@ -19,9 +19,10 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(geom.Vec3{}.Z)-16]
 )
 
-// withinSSE2 is within's scan from pair k (0 ≤ k ≤ len(P)) in SSE2 (within_amd64.s), or j = −1 − i at the first pair i ≥ k
-// with an index not below len(X) (as uint32) when no pair before it is
-// within the cut-off.
+// withinSSE2 is within's scan from pair k (0 ≤ k ≤ len(P)) in SSE2
+// (within_amd64.s), or j = −1 − i (m = 0, next = len(P)) at the first
+// pair i ≥ k with an index not below len(X) (as uint32) when no pair
+// before it is within the cut-off.
 //
 //go:noescape
 func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int)
@@ -33,8 +34,8 @@ func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, ne
 // pairs a turn in two halves (the two lanes of the XMM registers), the
 // same IEEE operations in the same order ((dx² + dy²) + dz², each product
 // rounded, then d² < cut2, false for NaN); the first turn with a pair
-// within returns all of its pairs within (j its first pair, next the
-// turn's end), so that no pair is tested twice. Below GOAMD64=v3 only, as
+// within returns all of its pairs within (j the turn's first pair, next
+// its end), so that no pair is tested twice. Below GOAMD64=v3 only, as
 // sim/contact's assembly: from v3 on withinGo runs (within_other.go).
 func within(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, next int) {
 	_ = P[k:] // withinGo's panic for k out of range
