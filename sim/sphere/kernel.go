@@ -2,6 +2,7 @@ package sphere
 
 import (
 	"math"
+	"math/bits"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
@@ -174,25 +175,32 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X, c := s.X, &l.Class[0]
 	cut2 := c.Cut2
-	for k := within(P, X, 0, cut2); k < len(P); k = within(P, X, k+1, cut2) {
-		n, epot = l.hookeTouch(s, c, &P[k], lo+k, r, n, epot)
+	for k := 0; k < len(P); {
+		j, m, next := within(P, X, k, cut2) // the pairs j + i, bit i of m, in [k, next)
+		for ; m != 0; m &= m - 1 {
+			i := j + bits.TrailingZeros(m)
+			n, epot = l.hookeTouch(s, c, &P[i], lo+i, r, n, epot)
+		}
+		k = next
 	}
 	return n, epot
 }
 
-// within returns the first pair k ≥ k0 of P whose centres (in X) lie
+// withinGo returns the first pair k ≥ k0 of P whose centres (in X) lie
 // within the cut-off, |x_I − x_J|² < cut2 (overlap's test), or len(P): the
-// scan of hookeRowsOne, whose call of hookeTouch stays out of the loop (a
-// loop holding the call kept its values across it: 30 instructions a
-// pair). Not inlined: on its own, the loop keeps every value in a
-// register. X is indexed by uint32(p.I): the pairs (8 bytes) are read at
-// base + 8k, and the compiler folds a zero-extending load of that address
-// (MOVL 0(P)(k*8)) but not a sign-extending one (two LEAQs more a pair);
-// the bounds checks are the same (a negative index is out of range either
-// way).
+// scan of hookeRowsOne (through within: on amd64 below GOAMD64=v3 the same
+// scan in SSE2 assembly, within_amd64.s, the same pairs, up to four a
+// call; elsewhere, with -tags purego or GOAMD64=v3, this loop:
+// within_other.go), whose call of hookeTouch stays out of the loop (a loop holding the call kept its
+// values across it: 30 instructions a pair). Not inlined: on its own, the
+// loop keeps every value in a register. X is indexed by uint32(p.I): the
+// pairs (8 bytes) are read at base + 8k, and the compiler folds a
+// zero-extending load of that address (MOVL 0(P)(k*8)) but not a
+// sign-extending one (two LEAQs more a pair); the bounds checks are the
+// same (a negative index is out of range either way).
 //
 //go:noinline
-func within(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
+func withinGo(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
 	for n, p := range P[k:] {
 		xa, xb := &X[uint32(p.I)], &X[uint32(p.J)]
 		if dist2(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z) < cut2 {
