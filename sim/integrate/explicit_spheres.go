@@ -37,7 +37,7 @@ func (s sphereStep) Accept(h float64) { s.Spheres.Accept(h, sphereKick) }
 // skip (world.Spheres.Drift), taken only when they already hold what this
 // loop would write (ω, q unchanged, T = +0). Without the list test the
 // translational loop goes a run of one species at a time to driftRun (on
-// amd64 v1 SSE2 assembly, kick_amd64.s: 31 instructions a sphere against
+// amd64 v1 SSE2 assembly, kick_amd64.s: 32 instructions a sphere against
 // 44, the same bits).
 func sphereKickDrift(d *world.SphereDrift) {
 	dt, spec, kin := d.Dt, d.Spec, d.Kin
@@ -97,7 +97,7 @@ func sphereKickDrift(d *world.SphereDrift) {
 // world.SphereMax.Keep) runs in
 // the same loop, so that each sphere's state is read once: a run of one
 // species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
-// 44 instructions a sphere against 63, the same bits).
+// 43 instructions a sphere against 63, the same bits).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {
