@@ -99,7 +99,7 @@ func sphereKickDrift(d *world.SphereDrift) {
 // world.SphereMax.Keep) runs in
 // the same loop, so that each sphere's state is read once: a run of one
 // species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
-// 50 instructions a sphere with the force test's sum, the same bits).
+// 48 instructions a sphere with the force test's sum, the same bits).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {

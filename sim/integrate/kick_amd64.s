@@ -45,10 +45,8 @@ kloop:
 	MOVSD  40(SI), X1       // vz
 	MOVUPD 48(SI), X2       // (fx, fy)
 	MOVSD  64(SI), X3       // fz
-	MOVAPD X2, X6
-	MOVAPD X2, X7
-	UNPCKHPD X7, X7         // fy
-	ADDSD  X7, X6           // fx + fy
+	MOVSD  48(SI), X6       // fx
+	ADDSD  56(SI), X6       // fx + fy (in L1: the line just read)
 	ADDSD  X3, X6           // (…) + fz
 	ADDSD  X6, X15          // fsum + (…)
 	MOVAPD X2, X4
