@@ -11,7 +11,8 @@
 // operand's, and Go leaves it unspecified): the product then the sum of
 // addScaled, (x² + y²) + z² (norm2), (½m)·v²
 // (sphereKE), m·((gx·x + gy·y) + gz·z) (spherePE), ekin + … and egrav − …
-// in sphere order, and the maxima as SphereMax.Keep's `>` (MAXPD d, s is
+// in sphere order, fsum + ((fx + fy) + fz) in sphere order (the force
+// test's sum, SphereAccept.FSum), and the maxima as SphereMax.Keep's `>` (MAXPD d, s is
 // d > s ? d : s: a NaN v² or f² leaves the maximum alone). Each loop stops
 // at the first sphere of another species than cur and returns the number
 // done; n ≥ 1 (the count is tested at the bottom of the loop). sphere.Lin:
@@ -25,9 +26,8 @@ TEXT ·kickSSE2(SB), NOSPLIT, $0-72
 	MOVL   cur+24(FP), BX
 	MOVSD  hm+32(FP), X8
 	UNPCKLPD X8, X8         // (hm, hm)
-	MOVSD  m+40(FP), X15    // m
 	MOVSD  $(0.5), X10
-	MULSD  X15, X10         // ½m
+	MULSD  m+40(FP), X10    // ½m
 	MOVQ   grav+48(FP), DX
 	MOVUPD 0(DX), X13       // (gx, gy)
 	MOVSD  16(DX), X14      // gz
@@ -35,6 +35,7 @@ TEXT ·kickSSE2(SB), NOSPLIT, $0-72
 	MOVSD  0(R8), X11       // ekin
 	MOVSD  8(R8), X12       // egrav
 	MOVUPD 16(R8), X9       // (V2, F2)
+	MOVSD  32(R8), X15      // fsum
 	XORQ   AX, AX
 
 kloop:
@@ -44,6 +45,10 @@ kloop:
 	MOVSD  40(SI), X1       // vz
 	MOVUPD 48(SI), X2       // (fx, fy)
 	MOVSD  64(SI), X3       // fz
+	MOVSD  48(SI), X6       // fx
+	ADDSD  56(SI), X6       // fx + fy (in L1: the line just read)
+	ADDSD  X3, X6           // (…) + fz
+	ADDSD  X6, X15          // fsum + (…)
 	MOVAPD X2, X4
 	MULPD  X8, X4
 	ADDPD  X0, X4           // v = f·hm + v
@@ -75,7 +80,7 @@ kloop:
 	MOVSD  16(SI), X6
 	MULSD  X14, X6
 	ADDSD  X7, X6           // z·gz + (…)
-	MULSD  X15, X6          // (…)·m
+	MULSD  m+40(FP), X6     // (…)·m
 	SUBSD  X6, X12          // egrav − m g·x
 	ADDQ   $72, SI
 	INCQ   AX
@@ -86,6 +91,7 @@ kdone:
 	MOVSD  X11, 0(R8)
 	MOVSD  X12, 8(R8)
 	MOVUPD X9, 16(R8)
+	MOVSD  X15, 32(R8)
 	MOVQ   AX, ret+64(FP)
 	RET
 

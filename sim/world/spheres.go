@@ -67,6 +67,10 @@ type Spheres struct {
 	// evaluation added none.
 	rotStill, rotSkip, rotFound, tClear, tZero bool
 	rotOff                                     bool // Accept under the skip (finish)
+	// badKick: Evaluate left the force test (forcesBad) to Accept's kick
+	// (EvaluateKick); fsum: that kick's sum so far (finishRange).
+	badKick bool
+	fsum    float64
 	// rotSkips counts the Drifts that took the skip (tests, the bench notes).
 	rotSkips int64
 	driftRef []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)

@@ -22,6 +22,20 @@ import (
 // earlier parts first, in pair order), and any other list stores each pair's
 // force so that every sphere sums its own in pair order.
 func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
+	return s.evaluate(t, dt, false)
+}
+
+// EvaluateKick is Evaluate, except that where Accept's kick can make the
+// force test (forcesBad) itself — one worker (not split), lazy bodies, the
+// rotational skip (every T +0), no night owl — it leaves the test to the
+// next Accept, which then reports the answer before it commits anything:
+// the step reads the trial forces once instead of twice. bad is then false.
+func (s *Spheres) EvaluateKick(t, dt float64) (owls int, bad bool) {
+	return s.evaluate(t, dt, true)
+}
+
+// evaluate is Evaluate; with kick, EvaluateKick.
+func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 	w := s.w
 	tr := &s.tr
 	s.beginRound() // a start's evaluation (no Drift before it) opens its own
@@ -90,13 +104,19 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 	if !s.tZero {
 		s.rotStill = false // a moment: R changes (a rejected trial's Drift must not skip)
 	}
-	bad = s.forcesBad(split)
 	for _, k := range s.owl {
 		if l.Touch[k] {
 			owls++
 		}
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
+	// Accept's kick under the rotational skip (finish's rotOff, the same
+	// flags) sums the forces as forcesBad does, in sphere order, when the
+	// pass is not split (passes() implies split).
+	s.badKick = kick && !split && owls == 0 && s.lazy && s.tZero && (s.rotSkip || s.rotFound)
+	if !s.badKick {
+		bad = s.forcesBad(split)
+	}
 	return owls, bad
 }
 

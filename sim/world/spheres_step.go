@@ -131,8 +131,13 @@ type SphereAccept struct {
 	Cur         int32     // the species of the sphere before (−1: none)
 	Mass        float64   // its mass
 	Max         SphereMax // its maxima so far
-	specs       []sphereSpec
-	vmax2       []SphereMax // the species' maxima (Cur's in Max)
+	// FSum is the sum in sphere order of the kicked spheres' F.X + F.Y +
+	// F.Z (each term (F.X + F.Y) + F.Z, added to FSum), carried from block
+	// to block: forcesBad's sum under the rotational skip, for Accept's
+	// test after EvaluateKick (not finite: the step is rejected).
+	FSum  float64
+	specs []sphereSpec
+	vmax2 []SphereMax // the species' maxima (Cur's in Max)
 }
 
 // Kick is the integrator's half kick of a block of spheres of a sphere
@@ -426,9 +431,18 @@ type driftTest struct {
 // half kick, h = dt/2; 0 for the forces of a start) and writes it to the
 // bodies; the contacts become
 // the history of the next step, and the statistics (energies, contact
-// counts) and wall forces are updated.
-func (s *Spheres) Accept(h float64, kick Kick) {
+// counts) and wall forces are updated. After EvaluateKick it may find a
+// force not finite (forcesBad's answer, from the kick's pass): it then
+// commits nothing and returns false, and the step is to be rejected (the
+// kicked trial velocities are overwritten by the next Drift); otherwise
+// it returns true.
+func (s *Spheres) Accept(h float64, kick Kick) bool {
 	w := s.w
+	// The kick's pass first: nothing is committed before its answer.
+	ekin, egrav, travel, ok := s.finish(h, kick)
+	if !ok {
+		return false
+	}
 	s.disp.accepted(w.verlet.Builds())
 	w.histStale = false
 	l := &s.lists[s.cur]
@@ -439,13 +453,14 @@ func (s *Spheres) Accept(h float64, kick Kick) {
 	}
 
 	stats := &w.Stats
-	stats.Kinetic, stats.PotentialGravity, s.travel = s.finish(h, kick)
+	stats.Kinetic, stats.PotentialGravity, s.travel = ekin, egrav, travel
 	stats.PotentialContact = s.epot
 	stats.Contacts, stats.Suppressed = s.contacts, 0
 	stats.ByKind = [snap.NumContactKinds]int{}
 	stats.ByKind[snap.SQ] = s.contacts
 	s.valid = true
 	s.endRound()
+	return true
 }
 
 // acceptSlots makes the last evaluation of the wall slots of spheres
@@ -483,22 +498,42 @@ func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
 // travel bound of the accepted state; with it, that of their wall slots
 // (acceptSlots). The energies are summed in sphere
 // order; from passMin spheres on, in nChunks ranges of spheres, each from
-// zero, then the ranges in order — whatever the number of workers.
-func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
+// zero, then the ranges in order — whatever the number of workers. After
+// EvaluateKick (badKick) the kick also sums the forces for forcesBad's
+// test; ok is false if they are not finite, and then finish has changed
+// nothing but the trial velocities and its own scratch (vmax2): the kicks
+// of all ranges come before the slots' acceptSlots and the flags.
+func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok bool) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
 	n := len(s.byBody)
 	s.hFinish, s.kick = h, kick
+	bk := s.badKick
+	s.fsum = 0
 	// The rotational skip: with lazy bodies, when the trial R holds ω = +0,
 	// T = +0 and acc's q (Drift skipped it or found acc so, and the
 	// evaluation added no moment), the kick leaves R as it is (+0 + h·(+0)
 	// = +0) and every sphere has ω = T = 0: finishRange leaves R alone, and
 	// both arrays' R are then the same (rotStill for the next Drift).
 	s.rotOff = s.lazy && s.tZero && (s.rotSkip || s.rotFound)
+	if bk && (!s.rotOff || s.passes()) {
+		// Not the kick EvaluateKick counted on (it takes the same flags):
+		// the test on its own.
+		bk = false
+		if s.forcesBad(false) {
+			s.rotOff, s.badKick = false, false
+			return 0, 0, 0, false
+		}
+	}
+	s.badKick = bk // finishRange sums the forces (never in split passes)
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
 	case n < passMin:
 		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2)
+		if bk && s.fsum-s.fsum != 0 {
+			s.rotOff, s.badKick = false, false
+			return 0, 0, 0, false
+		}
 		s.slotSpring, s.slotOther = s.acceptSlots(0, n)
 	case s.passes():
 		if s.finishJob == nil {
@@ -545,6 +580,12 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			var t, a float64
 			s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
 			travel, accR = min(travel, t), max(accR, a)
+		}
+		if bk && s.fsum-s.fsum != 0 {
+			s.rotOff, s.badKick = false, false
+			return 0, 0, 0, false
+		}
+		for c := range nChunks {
 			s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(c*n/nChunks, (c+1)*n/nChunks)
 		}
 	}
@@ -559,6 +600,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
 	s.rotStill = s.rotOff
 	s.rotSkip, s.rotFound, s.tZero, s.rotOff = false, false, false, false
+	s.badKick = false
 	if n >= passMin {
 		for c := range nChunks {
 			ekin += s.chunkK[c]
@@ -575,7 +617,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64) {
 			accR = max(accR, a/s.specs[i].r)
 		}
 	}
-	return ekin, egrav, min(travel, accTravelDt(accR))
+	return ekin, egrav, min(travel, accTravelDt(accR)), true
 }
 
 // finishRange is finish's work on spheres lo…hi−1 (sphere order): their
@@ -597,6 +639,9 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 	var vm SphereMax
 	a := SphereAccept{Kin: s.kin, H: s.hFinish, G: g, Cur: -1, specs: s.specs, vmax2: vmax2}
 	if s.rotOff {
+		if s.badKick {
+			a.FSum = s.fsum // the ranges come in sphere order (finish: not split)
+		}
 		// The rotational skip: the kick and the sums in the integrator's
 		// loop (SphereAccept, AcceptSphere), ω = T = 0: no turning, no moment.
 		for b0 := lo; b0 < hi; b0 += passBlock {
@@ -606,6 +651,9 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 		}
 		if a.Cur >= 0 {
 			vmax2[a.Cur] = a.Max
+		}
+		if s.badKick {
+			s.fsum = a.FSum
 		}
 		return a.Ekin, a.Egrav, rare.travel, rare.accR
 	}
