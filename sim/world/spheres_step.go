@@ -441,6 +441,11 @@ func (s *Spheres) Accept(h float64, kick Kick) bool {
 	// The kick's pass first: nothing is committed before its answer.
 	ekin, egrav, travel, ok := s.finish(h, kick)
 	if !ok {
+		// The rejected kick refilled vmax2 with the trial's maxima (NaN
+		// forces skipped by Keep): the retry's Drift must not build a
+		// displacement bound on them, so it runs the list test itself
+		// (review r4; accepted() turns the bound on again).
+		s.disp.accOK = false
 		return false
 	}
 	s.disp.accepted(w.verlet.Builds())
