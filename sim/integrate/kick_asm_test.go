@@ -75,10 +75,7 @@ func TestKickRunMatchesGo(t *testing.T) {
 		n := lengths[trial%len(lengths)]
 		odd := []float64{0, 0.05, 0.5}[trial%3]
 		spec := kickSpecs(r, n, 3)
-		tl := make([]sphere.Lin, n)
-		for i := range tl {
-			tl[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
-		}
+		tl := kickLins(r, n, odd)
 		hm, m := []float64{kickVal(r, odd), kickVal(r, odd), kickVal(r, odd)}, []float64{kickVal(r, odd), kickVal(r, odd), kickVal(r, odd)}
 		g := kickVec(r, odd)
 		s := kickSums{Ekin: kickVal(r, odd), Egrav: kickVal(r, odd)}
@@ -123,10 +120,7 @@ func TestDriftRunMatchesGo(t *testing.T) {
 		n := lengths[trial%len(lengths)]
 		odd := []float64{0, 0.05, 0.5}[trial%3]
 		spec := kickSpecs(r, n, 3)
-		al := make([]sphere.Lin, n)
-		for i := range al {
-			al[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
-		}
+		al := kickLins(r, n, odd)
 		tl, want := make([]sphere.Lin, n), make([]sphere.Lin, n)
 		X, wantX := make([]geom.Vec3, n), make([]geom.Vec3, n)
 		for i := range tl {
@@ -159,4 +153,14 @@ func TestDriftRunMatchesGo(t *testing.T) {
 			i += k
 		}
 	}
+}
+
+// kickLins returns n random translational states for the loops' tests
+// (kickVec's values: adversarial with probability odd).
+func kickLins(r *rand.Rand, n int, odd float64) []sphere.Lin {
+	ls := make([]sphere.Lin, n)
+	for i := range ls {
+		ls[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
+	}
+	return ls
 }
