@@ -81,3 +81,78 @@ func TestSplitChoiceWholeSteps(t *testing.T) {
 		}
 	}
 }
+
+// SplitAuto probes one worker less while two keep winning clearly, and
+// still falls back when they stop. Steps of 1 ms split and 1.5 ms on one
+// worker (the first step of a way after the other 5 ms): over 6000
+// steps the probes of one worker back off from every splitProbeEvery
+// steps to every splitProbeMax (5 probes against 23 with a fixed
+// interval: the test fails on that). Then the machine gets busy — split
+// steps take 3 ms — and the choice must go to one worker within a few
+// steps, without a probe, and once there try two every splitProbeEvery
+// steps again; when split is the faster again it must come back within
+// one such interval.
+func TestSplitChoiceProbesBackOff(t *testing.T) {
+	var c splitChoice
+	splitD := time.Millisecond
+	prev, begun := false, false
+	step := func() bool {
+		split := c.pick(true, SplitAuto)
+		d := 1500 * time.Microsecond
+		if split {
+			d = splitD
+		}
+		if begun && split != prev {
+			d = 5 * time.Millisecond
+		}
+		prev, begun = split, true
+		c.record(split, d, 1, true)
+		return split
+	}
+	probes, wasProbe := 0, false
+	for e := 0; e < 6000; e++ {
+		split := step()
+		if c.probe && !split && c.runs[1] > splitProbeRuns+1 && !wasProbe {
+			probes++
+		}
+		wasProbe = c.probe && !split
+	}
+	if probes > 6 {
+		t.Errorf("quiet machine, two workers faster: %d probes of one worker in 6000 steps (want ≤ 6: backed off)", probes)
+	}
+	if c.every != splitProbeMax {
+		t.Errorf("probe interval %d after repeated clear wins, want %d", c.every, splitProbeMax)
+	}
+	splitD = 3 * time.Millisecond // busy: two workers slower than one
+	fell := -1
+	for e := 0; e < 50; e++ {
+		if !step() && !c.probe {
+			fell = e
+			break
+		}
+	}
+	if fell < 0 || fell > 12 {
+		t.Fatalf("busy machine: still on two workers %d steps after they got slower (want ≤ 12)", fell)
+	}
+	tries := 0
+	for e := 0; e < 1000; e++ {
+		if step() && c.probe && !wasProbe {
+			tries++
+		}
+		wasProbe = c.probe
+	}
+	if tries < 3 {
+		t.Errorf("on one worker: %d tries of two in 1000 steps (want ≥ 3: every %d)", tries, splitProbeEvery)
+	}
+	splitD = time.Millisecond // quiet again
+	back := -1
+	for e := 0; e < 2*splitProbeEvery+2*splitProbeRuns; e++ {
+		if step() && !c.probe {
+			back = e
+			break
+		}
+	}
+	if back < 0 {
+		t.Errorf("quiet again: two workers not back within %d steps", 2*splitProbeEvery+2*splitProbeRuns)
+	}
+}

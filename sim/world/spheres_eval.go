@@ -683,6 +683,12 @@ type splitChoice struct {
 	count int
 	way   int8 // the last step's way: 0 one worker, 1 two
 	begun bool // a step has been recorded (way is set)
+	// every: steps from the start of one periodic probe of the other way
+	// to the next (splitProbeEvery, doubled up to splitProbeMax while
+	// each probe finds the split way the faster by the margin); next: the
+	// count at which the next one starts (0: not set yet).
+	every, next int
+	probe       bool // the last pick was a probe's (the first probes' or a periodic one's)
 }
 
 // The slower way is tried every splitProbeEvery steps for splitProbeRuns
@@ -691,8 +697,19 @@ type splitChoice struct {
 // spheres settle and touch), so the averages are per unit of work, and a
 // way's average restarts when the choice comes back to it: an average
 // hundreds of steps old made the way not in use look the faster.
+//
+// A probe of one worker costs its steps on one worker and a cold step
+// back (Session 19: ~2.5% of the quiet 10⁵ box's wall time), and while
+// two workers are in use their average is measured at every step: a
+// machine that gets busy makes it rise and the choice falls back to one
+// worker without waiting for a probe. So each probe that finds the split
+// way faster by splitMargin doubles the interval to the next, up to
+// splitProbeMax; any other outcome (one worker in use, or the win not
+// clear) sets it back to splitProbeEvery, so one worker in use still
+// tries two every splitProbeEvery steps.
 const (
 	splitProbeEvery = 256  // steps between tries of the slower way
+	splitProbeMax   = 2048 // the longest interval, after repeated clear wins of the split way
 	splitProbeRuns  = 6    // steps per try
 	splitMargin     = 0.85 // the other way is taken when this much faster
 )
@@ -706,6 +723,7 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		return true
 	}
 	c.count++
+	c.probe = true
 	switch { // the first probes: one way, then the other, splitProbeRuns counted after the cold one each
 	case c.runs[0] <= splitProbeRuns:
 		return false
@@ -719,7 +737,26 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	if c.ns[1-c.way] < splitMargin*c.ns[c.way] {
 		faster = !faster
 	}
-	if c.count%splitProbeEvery < splitProbeRuns {
+	if c.next == 0 { // the first probes have ended: the next probe as every splitProbeEvery
+		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
+	}
+	if c.count >= c.next+splitProbeRuns { // a probe has ended: both averages are fresh
+		// Its last step on one worker (a probe from two) and two the
+		// faster by the margin: a clear win of the way in use.
+		if c.way == 0 && faster && c.ns[1] < splitMargin*c.ns[0] {
+			c.every = min(2*c.every, splitProbeMax)
+		} else {
+			c.every = splitProbeEvery
+		}
+		c.next += c.every
+	}
+	c.probe = c.count >= c.next
+	if !c.probe && !faster && c.every > splitProbeEvery {
+		// Fallen back to one worker between probes (two got slower: a
+		// busy machine): try two again after splitProbeEvery at most.
+		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
+	}
+	if c.probe {
 		return !faster
 	}
 	return faster
