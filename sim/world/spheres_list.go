@@ -34,6 +34,9 @@ func (s *Spheres) updateList() {
 		return
 	}
 	if !test.ran {
+		if s.rotShared() { // the trial's moments only (rotShare): acc keeps its own
+			s.tr.R = append([]sphere.Rot(nil), s.tr.R...)
+		}
 		kin, spec, R := s.kin, s.spec[:len(S)], s.tr.R[:len(S)]
 		for k := range S {
 			S[k].F, R[k].T = kin[spec[k]].Weight, geom.Vec3{}

@@ -111,6 +111,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.rad = permuted(s.rad, perm, &s.f64Buf)
 	s.spec = permuted(s.spec, perm, &s.matBuf)
 	s.tr.L = permuted(s.tr.L, perm, &s.linBuf)
+	shared := s.rotShared() // one rotational array for both (rotShare): permuted once
 	s.tr.R = permuted(s.tr.R, perm, &s.rotBuf)
 	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)
 	for k, i := range s.idx {
@@ -119,7 +120,11 @@ func (s *Spheres) applyOrder(perm []int32) {
 	// The accepted state acc follows the spheres (Drift and Accept walk it
 	// in sphere order).
 	s.acc.L = permuted(s.acc.L, perm, &s.linBuf)
-	s.acc.R = permuted(s.acc.R, perm, &s.rotBuf)
+	if shared {
+		s.acc.R = s.tr.R
+	} else {
+		s.acc.R = permuted(s.acc.R, perm, &s.rotBuf)
+	}
 	// byBody: the spheres in body order.
 	j := 0
 	for _, k := range s.sidx {

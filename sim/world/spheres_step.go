@@ -248,6 +248,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		// centres it was given): read in place, no copy a sphere.
 		s.driftRef = ref
 	}
+	rejected := !s.trAcc
 	if s.trAcc {
 		// The accepted state is tr's (Accept with lazy bodies): acc takes it
 		// and tr the buffer of the state before, which the trial overwrites.
@@ -277,6 +278,9 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// rotStill).
 	s.rotSkip = s.rotStill && s.accFresh && s.lazy
 	s.rotStill = false
+	if s.rotShared() && (!s.rotSkip || s.moms) {
+		s.rotSplit(rejected && s.accFresh, s.rotSkip)
+	}
 	found := s.lazy && !s.rotSkip
 	if s.rotSkip {
 		s.rotSkips++
@@ -333,6 +337,20 @@ func (w *World) SphereRotSkips() int64 {
 		return 0
 	}
 	return w.sph.rotSkips
+}
+
+// SphereRotArrays returns the number of rotational state arrays the
+// sphere path holds: 1 while the accepted and trial states share one
+// (rotation still in a world without moments: rotShare), else 2 (0 off
+// the sphere path); the tests read it.
+func (w *World) SphereRotArrays() int {
+	switch s := w.sph; {
+	case s == nil:
+		return 0
+	case s.rotShared():
+		return 1
+	}
+	return 2
 }
 
 // passes reports whether Drift, Accept and a list rebuild split their
@@ -400,6 +418,53 @@ func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, fou
 		s.kickDrift(&d)
 	}
 	return d.D1, d.D2, d.Finite, found
+}
+
+// One rotational array while rotation is still. While rotStill, acc.R and
+// tr.R hold the same values (ω = T = +0, the same q), so in a world whose
+// laws make no moment (!moms) Accept drops one of them and both share the
+// other (rotShare: 80 bytes a sphere less, 80 MB at 10⁶). The next Drift
+// that writes the trial R (it does not skip: a sphere turns, acc is read
+// from the bodies, a rebuild) or that runs in a world whose laws make
+// moments (friction or rolling resistance edited on) makes tr its own
+// array again (rotSplit). The sharing holds while only the rotational
+// skip's passes run, which write no R; what else may write R while it is
+// shared: the evaluation's moments (T: a wall slot's rounding on a
+// frictionless law) and Accept's kick of ω that follows them — the
+// accepted state then is that array (tr, trAcc), right for acc after the
+// next Drift's swap; after a rejected trial the array is acc's with the
+// trial's T added, and acc's ω and T were +0 (rotStill when it was
+// shared), which rotSplit puts back.
+
+// rotShared reports whether acc and tr share their rotational array.
+func (s *Spheres) rotShared() bool {
+	return len(s.acc.R) > 0 && len(s.tr.R) > 0 && &s.acc.R[0] == &s.tr.R[0]
+}
+
+// rotShare makes acc share tr's rotational array (rotStill: the two hold
+// the same values), dropping acc's own.
+func (s *Spheres) rotShare() {
+	if !s.rotShared() && len(s.acc.R) == len(s.tr.R) {
+		s.acc.R = s.tr.R
+	}
+}
+
+// rotSplit gives tr a rotational array of its own again, filled with the
+// shared one's values when keep (a skipping Drift leaves it as it is);
+// after a rejected trial (rejected, acc fresh) it first puts acc's ω and
+// T back to +0 (what they were when the array was shared: the trial's
+// evaluation may have added its moments to T).
+func (s *Spheres) rotSplit(rejected, keep bool) {
+	ar := s.acc.R
+	if rejected {
+		for i := range ar {
+			ar[i].W, ar[i].T = geom.Vec3{}, geom.Vec3{}
+		}
+	}
+	s.tr.R = make([]sphere.Rot, len(ar))
+	if keep {
+		copy(s.tr.R, ar)
+	}
 }
 
 // rotZero reports whether every ω and T of rs is +0: all their bits zero
@@ -604,6 +669,9 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 	// Drift swaps tr and acc (trAcc).
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
 	s.rotStill = s.rotOff
+	if s.rotStill && !s.moms {
+		s.rotShare()
+	}
 	s.rotSkip, s.rotFound, s.tZero, s.rotOff = false, false, false, false
 	s.badKick = false
 	if n >= passMin {
