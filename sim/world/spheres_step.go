@@ -457,13 +457,20 @@ func (s *Spheres) rotShare() {
 func (s *Spheres) rotSplit(rejected, keep bool) {
 	ar := s.acc.R
 	if rejected {
-		for i := range ar {
-			ar[i].W, ar[i].T = geom.Vec3{}, geom.Vec3{}
-		}
+		s.rotReset()
 	}
 	s.tr.R = make([]sphere.Rot, len(ar))
 	if keep {
 		copy(s.tr.R, ar)
+	}
+}
+
+// rotReset puts acc's ω and T back to +0 in the shared rotational array
+// (what they were when it was shared; a thrown-away trial's evaluation may
+// have added its moments to T).
+func (s *Spheres) rotReset() {
+	for i := range s.acc.R {
+		s.acc.R[i].W, s.acc.R[i].T = geom.Vec3{}, geom.Vec3{}
 	}
 }
 
@@ -864,6 +871,12 @@ func (s *Spheres) accepted() sphere.States {
 func (s *Spheres) syncBodies() {
 	if s.stale {
 		acc := s.accepted()
+		if s.rotShared() && !s.trAcc {
+			// A trial since the share (thrown away: no Accept) may have
+			// added its moments to the shared array's T; acc's ω and T
+			// are +0 (rotSplit's reset, done before the bodies read it).
+			s.rotReset()
+		}
 		for o, b := range s.body {
 			st, ro := &acc.L[o], &acc.R[o]
 			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
