@@ -132,11 +132,16 @@ func sphereKick(a *world.SphereAccept) {
 // (write-allocate): the drift's output buffers were last touched two
 // passes before, so at 10⁶ spheres (96 MB) every line comes from memory
 // to be overwritten, and the next pass (the forces) finds it evicted
-// anyway. Below the last-level cache's size the next passes may find the
-// lines in cache, which non-temporal stores would evict: 32 MiB is this
-// machine's L3 (AMD EPYC; docs/performance.md, "Session 20: the passes at
-// 10⁶" for the figures at 10⁵ and 10⁶). A var: the tests lower it.
-var driftNTMin = 32 << 20
+// anyway. The world hands the drift blocks (passBlock spheres) and the
+// block knows only the spheres from it to the end (its capacity), not the
+// system's size: the last driftNTMin/96 spheres of any system take normal
+// stores. 12 MiB (131 072 spheres) keeps every system up to 10⁵ spheres
+// (9.6 MB, where the next passes may find the lines in this machine's
+// 32 MiB L3, and the non-temporal loop measured slower on arrays in cache)
+// on the normal loop, and sends 87% of 10⁶'s through the non-temporal one
+// (docs/performance.md, "Session 20: the passes at 10⁶"). A var: the
+// tests lower it.
+var driftNTMin = 12 << 20
 
 // driftNT reports whether the drift over a block stores non-temporally
 // (driftNTMin), given rest, the spheres from the block's first to the end
