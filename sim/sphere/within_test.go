@@ -272,3 +272,53 @@ func threadCPU() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// TestWithinPrefetchMatchesGo: within on 300 000 centres (past the
+// assembly's PFMIN, so that its turns prefetch X[J] of the pairs PFD
+// ahead) gives withinGo's hits and panics, on lists of every length up to
+// 80 and of 20 000 pairs scanned from several k (the prefetch's guard at
+// P's end), with bad indices (≥ len(X), −1) among the pairs the turns
+// look ahead to (a prefetch never faults; their test is the one-pair
+// loop's, as below PFMIN).
+func TestWithinPrefetchMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(20))
+	X := make([]geom.Vec3, 300000)
+	for i := range X {
+		// Centres 3 apart in x: pairs within only for cut2 = 10 and now
+		// and then, so that scans run many turns without a hit.
+		X[i] = geom.Vec3{X: 3 * float64(i), Y: withinCoord(r, 0.01), Z: withinCoord(r, 0.01)}
+	}
+	idx := func() int32 {
+		switch r.Intn(200) {
+		case 0:
+			return int32(len(X))
+		case 1:
+			return -1
+		case 2:
+			return math.MaxInt32
+		}
+		return int32(r.Intn(len(X)))
+	}
+	for trial := 0; trial < 400; trial++ {
+		n := trial % 81
+		if trial%40 == 39 {
+			n = 20000
+		}
+		P := make([]Pair, n)
+		for i := range P {
+			a := int32(r.Intn(len(X)))
+			P[i] = Pair{a, a + 1 + int32(r.Intn(2))}
+			if P[i].J >= int32(len(X)) || r.Intn(3) == 0 {
+				P[i].J = idx()
+			}
+		}
+		for _, k := range []int{0, n / 3, max(n-5, 0), n} {
+			cut2 := []float64{1, 9, 10}[trial%3]
+			hg, mg := withinScan(false, P, X, k, cut2)
+			ha, ma := withinScan(true, P, X, k, cut2)
+			if mg != ma || !slices.Equal(hg, ha) {
+				t.Fatalf("trial %d (n %d, k %d): within %v %q, Go %v %q", trial, n, k, ha, ma, hg, mg)
+			}
+		}
+	}
+}
