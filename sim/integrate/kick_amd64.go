@@ -17,6 +17,12 @@ func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav
 //go:noescape
 func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
 
+// driftNTSSE2 is driftSSE2 with non-temporal stores of the trial state
+// and the centres (kick_amd64.s): the same bits.
+//
+//go:noescape
+func driftNTSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+
 // kickRun is kickRunGo (the same bits), its loop in SSE2 assembly. Below
 // GOAMD64=v3 only, as sim/contact's place_amd64.s: from v3 on kickRunGo
 // itself runs (kick_other.go).
@@ -29,12 +35,16 @@ func kickRun(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Ve
 }
 
 // driftRun is driftRunGo (the same bits), its loop in SSE2 assembly, on
-// the same builds as kickRun.
-func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+// the same builds as kickRun; with nt its stores of tl and X non-temporal
+// (driftNTSSE2: for arrays far larger than the cache, driftNT).
+func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, nt bool) int {
 	if len(spec) == 0 {
 		return 0
 	}
 	tl, al, X = tl[:len(spec)], al[:len(spec)], X[:len(spec)]
+	if nt {
+		return driftNTSSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
+	}
 	return driftSSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
 }
 

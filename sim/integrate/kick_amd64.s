@@ -149,3 +149,80 @@ dloop:
 ddone:
 	MOVQ AX, ret+72(FP)
 	RET
+
+// func driftNTSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+//
+// driftSSE2 with non-temporal stores (MOVNTI, from general registers: a
+// sphere.Lin is 8-byte aligned, 16 only every other sphere, so not
+// MOVNTPD) of the trial state and the centres: the same operations on
+// the same values, only the stores go to memory without first reading
+// their cache lines (write-allocate) and without displacing the cache.
+// SFENCE before returning orders them before whatever follows (the
+// workers' join, the next pass).
+TEXT ·driftNTSSE2(SB), NOSPLIT, $0-80
+	MOVQ   tl+0(FP), DI
+	MOVQ   al+8(FP), SI
+	MOVQ   X+16(FP), R9
+	MOVQ   spec+24(FP), R10
+	MOVQ   n+32(FP), CX
+	MOVL   cur+40(FP), BX
+	MOVSD  hm+48(FP), X8
+	UNPCKLPD X8, X8         // (hm, hm)
+	MOVSD  dt+56(FP), X9
+	UNPCKLPD X9, X9         // (dt, dt)
+	MOVQ   mg+64(FP), DX
+	MOVQ   0(DX), R12       // mgx
+	MOVQ   8(DX), R13       // mgy
+	MOVQ   16(DX), R14      // mgz
+	XORQ   AX, AX
+
+nloop:
+	CMPL (R10)(AX*4), BX
+	JNE  ndone
+	MOVUPD 48(SI), X0       // (fx, fy)
+	MOVSD  64(SI), X1       // fz
+	MOVUPD 24(SI), X2
+	MOVSD  40(SI), X3
+	MULPD  X8, X0
+	ADDPD  X2, X0           // v = f·hm + v
+	MULSD  X8, X1
+	ADDSD  X3, X1
+	MOVAPD X0, X6
+	MULPD  X9, X6
+	MOVUPD 0(SI), X2
+	ADDPD  X2, X6           // x = v·dt + x
+	MOVAPD X1, X7
+	MULSD  X9, X7
+	MOVSD  16(SI), X3
+	ADDSD  X3, X7
+	MOVQ   X6, R8           // x
+	MOVHLPS X6, X2
+	MOVQ   X2, R11          // y
+	MOVQ   X7, DX           // z
+	MOVNTIQ R8, 0(DI)
+	MOVNTIQ R11, 8(DI)
+	MOVNTIQ DX, 16(DI)
+	MOVNTIQ R8, 0(R9)
+	MOVNTIQ R11, 8(R9)
+	MOVNTIQ DX, 16(R9)
+	MOVQ   X0, R8           // vx
+	MOVHLPS X0, X3
+	MOVQ   X3, R11          // vy
+	MOVQ   X1, DX           // vz
+	MOVNTIQ R8, 24(DI)
+	MOVNTIQ R11, 32(DI)
+	MOVNTIQ DX, 40(DI)
+	MOVNTIQ R12, 48(DI)
+	MOVNTIQ R13, 56(DI)
+	MOVNTIQ R14, 64(DI)
+	ADDQ   $72, SI
+	ADDQ   $72, DI
+	ADDQ   $24, R9
+	INCQ   AX
+	CMPQ   AX, CX
+	JLT    nloop
+
+ndone:
+	SFENCE
+	MOVQ AX, ret+72(FP)
+	RET

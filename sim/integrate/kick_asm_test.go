@@ -7,6 +7,7 @@ import (
 
 	"grainlab/sim/geom"
 	"grainlab/sim/sphere"
+	"grainlab/sim/world"
 )
 
 // kickOdd is a pool of adversarial values for the kick loops' inputs: NaNs
@@ -112,7 +113,8 @@ func TestKickRunMatchesGo(t *testing.T) {
 
 // TestDriftRunMatchesGo: driftRun (on amd64 v1 the SSE2 loop of
 // kick_amd64.s) gives driftRunGo's bits — trial states, centres and the
-// count done — on the same inputs as TestKickRunMatchesGo.
+// count done — on the same inputs as TestKickRunMatchesGo, every other
+// trial with the non-temporal stores (driftNTSSE2).
 func TestDriftRunMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewSource(19))
 	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
@@ -137,7 +139,7 @@ func TestDriftRunMatchesGo(t *testing.T) {
 			if i < n && r.Intn(4) != 0 {
 				cur = spec[i]
 			}
-			k := driftRun(tl[i:], al[i:], X[i:], spec[i:], cur, hm[cur], dt, &mg[cur])
+			k := driftRun(tl[i:], al[i:], X[i:], spec[i:], cur, hm[cur], dt, &mg[cur], trial%2 == 1)
 			kw := driftRunGo(want[i:], al[i:], wantX[i:], spec[i:], cur, hm[cur], dt, &mg[cur])
 			if k != kw {
 				t.Fatalf("trial %d at %d: %d spheres done, Go %d", trial, i, k, kw)
@@ -163,4 +165,50 @@ func kickLins(r *rand.Rand, n int, odd float64) []sphere.Lin {
 		ls[i] = sphere.Lin{X: kickVec(r, odd), V: kickVec(r, odd), F: kickVec(r, odd)}
 	}
 	return ls
+}
+
+// TestSphereKickDriftNT: sphereKickDrift without the list test takes the
+// non-temporal stores by the bytes from its block to the arrays' end
+// (driftNT: a block of 1000 spheres at the start of 4000 takes them with
+// driftNTMin at 4000·96 bytes, not at one byte more; its last block of
+// 1000 not) and gives the Go twin's bits either way (driftRunGo per run of
+// a species), on blocks that are sub-slices of larger arrays as the
+// world's are.
+func TestSphereKickDriftNT(t *testing.T) {
+	defer func(m int) { driftNTMin = m }(driftNTMin)
+	if !driftNT(1000000) || driftNT(100000) {
+		t.Fatalf("driftNTMin %d: not between 10⁵ and 10⁶ spheres' trial states and centres", driftNTMin)
+	}
+	const n, blk = 4000, 1000
+	r := rand.New(rand.NewSource(20))
+	spec := kickSpecs(r, n, 3)
+	kin := []world.SphereKin{{InvM: 2}, {InvM: 0.5}, {InvM: 1e3}}
+	for k := range kin {
+		kin[k].Weight = kickVec(r, 0)
+	}
+	al := kickLins(r, n, 0.05)
+	for _, c := range []struct {
+		min, lo int
+		nt      bool
+	}{{n * 96, 0, true}, {n*96 + 1, 0, false}, {n * 96, n - blk, false}, {blk * 96, n - blk, true}} {
+		driftNTMin = c.min
+		if got := driftNT(cap(spec[c.lo : c.lo+blk])); got != c.nt {
+			t.Fatalf("min %d block at %d: nt %v, want %v", c.min, c.lo, got, c.nt)
+		}
+		tl, X := kickLins(r, n, 0.5), make([]geom.Vec3, n)
+		want, wantX := append([]sphere.Lin(nil), tl...), append([]geom.Vec3(nil), X...)
+		dt := 1e-4
+		d := world.SphereDrift{Kin: kin, Spec: spec[c.lo : c.lo+blk], Dt: dt,
+			Acc: sphere.States{L: al[c.lo : c.lo+blk]}, Tr: sphere.States{L: tl[c.lo : c.lo+blk]}, X: X[c.lo : c.lo+blk]}
+		sphereKickDrift(&d)
+		for i := c.lo; i < c.lo+blk; {
+			sp := spec[i]
+			i += driftRunGo(want[i:c.lo+blk], al[i:], wantX[i:], spec[i:c.lo+blk], sp, 0.5*dt*kin[sp].InvM, dt, &kin[sp].Weight)
+		}
+		for j := range tl {
+			if !linBitsEq(tl[j], want[j]) || !vecBitsEq(X[j], wantX[j]) {
+				t.Fatalf("min %d block at %d, sphere %d: %+v %v, Go %+v %v", c.min, c.lo, j, tl[j], X[j], want[j], wantX[j])
+			}
+		}
+	}
 }

@@ -1,7 +1,10 @@
 package integrate
 
 import (
+	"fmt"
 	"math/rand"
+	"runtime"
+	"syscall"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -13,13 +16,18 @@ import (
 const kickBenchN = 100000
 
 func kickBenchState() ([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32) {
+	return kickBenchStateN(kickBenchN)
+}
+
+// kickBenchStateN is kickBenchState's arrays for n spheres.
+func kickBenchStateN(n int) ([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32) {
 	r := rand.New(rand.NewSource(1))
-	al, tl := make([]sphere.Lin, kickBenchN), make([]sphere.Lin, kickBenchN)
+	al, tl := make([]sphere.Lin, n), make([]sphere.Lin, n)
 	for i := range al {
 		al[i] = sphere.Lin{X: kickVec(r, 0), V: kickVec(r, 0), F: kickVec(r, 0)}
 	}
 	copy(tl, al)
-	return tl, al, make([]geom.Vec3, kickBenchN), make([]int32, kickBenchN)
+	return tl, al, make([]geom.Vec3, n), make([]int32, n)
 }
 
 // BenchmarkKickRun: sphereKick's loop under the rotational skip over 10⁵
@@ -42,18 +50,44 @@ func BenchmarkKickRun(b *testing.B) {
 }
 
 // BenchmarkDriftRun: sphereKickDrift's loop without the list test over 10⁵
-// spheres of one species, driftRun against the Go twin.
+// and 10⁶ spheres of one species, driftRun with normal and non-temporal
+// stores (nt: driftNTSSE2 on amd64 v1) against the Go twin.
 func BenchmarkDriftRun(b *testing.B) {
-	tl, al, X, spec := kickBenchState()
 	mg := geom.Vec3{Z: -9.81e-3}
-	for _, c := range []struct {
-		name string
-		run  func([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32, int32, float64, float64, *geom.Vec3) int
-	}{{"run", driftRun}, {"go", driftRunGo}} {
-		b.Run(c.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				c.run(tl, al, X, spec, 0, 1e-9, 1e-6, &mg)
-			}
-		})
+	for _, n := range []int{kickBenchN, 10 * kickBenchN} {
+		tl, al, X, spec := kickBenchStateN(n)
+		for _, c := range []struct {
+			name string
+			run  func([]sphere.Lin, []sphere.Lin, []geom.Vec3, []int32, int32, float64, float64, *geom.Vec3) int
+		}{
+			{"run", func(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+				return driftRun(tl, al, X, spec, cur, hm, dt, mg, false)
+			}},
+			{"nt", func(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+				return driftRun(tl, al, X, spec, cur, hm, dt, mg, true)
+			}},
+			{"go", driftRunGo},
+		} {
+			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				c0 := threadCPU()
+				for i := 0; i < b.N; i++ {
+					c.run(tl, al, X, spec, 0, 1e-9, 1e-6, &mg)
+				}
+				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N*n), "cpu-ns/sphere")
+			})
+		}
 	}
+}
+
+// threadCPU is the calling thread's CPU time (user and system) in ns
+// (getrusage RUSAGE_THREAD): on a shared machine the benchmarks report it
+// beside the wall time, which waits for the other processes.
+func threadCPU() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(1, &ru) != nil { // RUSAGE_THREAD
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -14,8 +14,9 @@ func kickRun(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Ve
 }
 
 // driftRun is driftRunGo (on amd64 below GOAMD64=v3, its loop in SSE2
-// assembly: kick_amd64.s).
-func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+// assembly: kick_amd64.s, its stores non-temporal with nt; here nt does
+// nothing).
+func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, nt bool) int {
 	return driftRunGo(tl, al, X, spec, cur, hm, dt, mg)
 }
 
