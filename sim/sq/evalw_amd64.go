@@ -1,0 +1,21 @@
+//go:build amd64 && !purego && !amd64.v3
+
+package sq
+
+import "grainlab/sim/geom"
+
+// evalW10SSE2 is evalWGo for a rotated shape with n1 = n2 = 10, in SSE2
+// assembly (evalw_amd64.s): the same bits.
+//
+//go:noescape
+func evalW10SSE2(ps *posed, w *geom.Vec3, e *evalOut)
+
+// evalWAsm reports whether evalW runs the assembly for n1 = n2 = 10.
+// Below GOAMD64=v3 only: from v3 on the compiler may fuse evalWGo's
+// products and sums into FMAs, and evalWGo runs (evalw_other.go).
+const evalWAsm = true
+
+// evalFG10SSE2 is evalFG for n1 = n2 = 10 in SSE2 assembly: the same bits.
+//
+//go:noescape
+func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut)
