@@ -402,8 +402,7 @@ func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 // it is a chord step with that Jacobian again.
 func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) bool {
 	ea, eb := st.ea(), st.eb()
-	A.evalW(st.x, ea)
-	B.evalW(st.x, eb)
+	evalAB(A, B, st.x, ea, eb)
 	if st.mu <= 0 || math.IsNaN(st.mu) {
 		na, nb := ea.g.Norm(), eb.g.Norm()
 		st.mu = 1
@@ -436,8 +435,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 			ta, tb := &st.e[(st.cur+1)&1][0], &st.e[(st.cur+1)&1][1]
 			xn := st.x.Add(dx)
 			mun := math.Abs(st.mu + dmu)
-			A.evalW(xn, ta)
-			B.evalW(xn, tb)
+			evalAB(A, B, xn, ta, tb)
 			if fn, rn := phi(ta, tb, mun); rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
@@ -483,8 +481,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		for h := 0; h < 40; h++ {
 			xn := st.x.AddScaled(alpha, dx)
 			mun := math.Abs(st.mu + alpha*dmu)
-			A.evalW(xn, ta)
-			B.evalW(xn, tb)
+			evalAB(A, B, xn, ta, tb)
 			fn, rn := phi(ta, tb, mun)
 			if rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn

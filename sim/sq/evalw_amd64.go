@@ -19,3 +19,9 @@ const evalWAsm = true
 //
 //go:noescape
 func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut)
+
+// evalW2SSE2 is evalW of A into ea and of B into eb at w, both shapes with
+// n1 = n2 = 10, in SSE2 assembly (one call for the two): the same bits.
+//
+//go:noescape
+func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut)

@@ -12,3 +12,9 @@ const evalWAsm = false
 
 // evalFG10SSE2 is evalFG here.
 func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut) { q.evalFG(*x, e) }
+
+// evalW2SSE2 is evalWGo of A and of B here.
+func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut) {
+	A.evalWGo(*w, ea)
+	B.evalWGo(*w, eb)
+}

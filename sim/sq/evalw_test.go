@@ -40,7 +40,7 @@ func evalOutBits(e *evalOut) [12]uint64 {
 	return b
 }
 
-// TestEvalW10SameBits: evalW's n1 = n2 = 10 kernels (SSE2 on amd64 below v3)
+// TestEvalW10SameBits: evalW's n1 = n2 = 10 kernels (one shape, or two at one point) (SSE2 on amd64 below v3)
 // give evalWGo's and evalFG's bits field by field, on random rotated shapes at random
 // points near and far from the surface, on the body axes and planes (±0
 // coordinates, ν = 0), and at non-finite points.
@@ -82,9 +82,25 @@ func TestEvalW10SameBits(t *testing.T) {
 			}
 			var a, b evalOut
 			a.f, b.f = 7, 7
-			if j%2 == 0 { // evalFG's kernel: the point taken as body-frame
+			if j%4 == 0 { // evalFG's kernel: the point taken as body-frame
 				evalFG10SSE2(&pr, &w, &a)
 				pr.evalFG(w, &b)
+			} else if j%4 == 2 { // the pair kernel: ps and a second shape, either ident or not
+				ps2 := posed{r: &identM, ident: true, q: &pr}
+				if k%3 == 0 {
+					ps2 = posed{c: geom.Vec3{X: 0.1}, r: &m, q: &pr}
+				}
+				var a2, b2 evalOut
+				first, second := &ps, &ps2
+				if k%2 == 0 {
+					first, second = second, first
+				}
+				evalW2SSE2(first, second, &w, &a, &a2)
+				first.evalWGo(w, &b)
+				second.evalWGo(w, &b2)
+				if evalOutBits(&a2) != evalOutBits(&b2) && !math.IsNaN(a2.f) {
+					t.Fatalf("pair kernel, second shape: asm %+v, Go %+v", a2, b2)
+				}
 			} else {
 				evalW10SSE2(&ps, &w, &a)
 				ps.evalWGo(w, &b)
