@@ -693,6 +693,7 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 	}
 	lo, s, prev := 0.0, 0.0, 0.0 // prev: the last Newton step
 	l1, l2 := ps.q.l1, ps.q.l2
+	fast := evalWAsm && ps.q.same == 10
 	// e0 is the scratch of the evaluations along the line (its X₀ values
 	// are read above): no second evalOut to clear.
 	for it := 1; ; it++ {
@@ -740,7 +741,11 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		if it == 200 {
 			break
 		}
-		ps.evalW(x0.AddScaled(s, d), e0)
+		if w := x0.AddScaled(s, d); fast {
+			evalW1SSE2(ps, &w, e0) // evalW's SSE2 kernel, called here: no wrapper
+		} else {
+			ps.evalW(w, e0)
+		}
 		f, df = e0.f, e0.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
 	}
 	if inside {

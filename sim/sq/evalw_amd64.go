@@ -25,3 +25,9 @@ func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut)
 //
 //go:noescape
 func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut)
+
+// evalW1SSE2 is evalW for one n1 = n2 = 10 shape, rotated or ident, in
+// SSE2 assembly: the same bits.
+//
+//go:noescape
+func evalW1SSE2(ps *posed, w *geom.Vec3, e *evalOut)

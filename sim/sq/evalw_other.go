@@ -18,3 +18,6 @@ func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut) {
 	A.evalWGo(*w, ea)
 	B.evalWGo(*w, eb)
 }
+
+// evalW1SSE2 is evalWGo here.
+func evalW1SSE2(ps *posed, w *geom.Vec3, e *evalOut) { ps.evalWGo(*w, e) }

@@ -101,9 +101,16 @@ func TestEvalW10SameBits(t *testing.T) {
 				if evalOutBits(&a2) != evalOutBits(&b2) && !math.IsNaN(a2.f) {
 					t.Fatalf("pair kernel, second shape: asm %+v, Go %+v", a2, b2)
 				}
-			} else {
+			} else if j%4 == 1 {
 				evalW10SSE2(&ps, &w, &a)
 				ps.evalWGo(w, &b)
+			} else { // the one-shape kernel with the ident test, either way
+				p1 := &ps
+				if k%2 == 0 {
+					p1 = &posed{r: &identM, ident: true, q: &pr}
+				}
+				evalW1SSE2(p1, &w, &a)
+				p1.evalWGo(w, &b)
 			}
 			if evalOutBits(&a) != evalOutBits(&b) {
 				// two NaNs may differ in sign or payload only

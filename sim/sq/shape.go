@@ -533,15 +533,11 @@ func (s Shape) posed(p Pose, origin geom.Vec3, invL float64) posed {
 
 // evalW sets F and ∇F at the frame point w, S1 eq. (18): evalWGo, or for a
 // shape with n1 = n2 = 10 (the blockiest of the settling benchmarks) its
-// SSE2 twins evalW10SSE2 (rotated) and evalFG10SSE2 (ident): the same bits,
-// on amd64 below GOAMD64=v3.
+// SSE2 twin evalW1SSE2 (rotated or ident): the same bits, on amd64 below
+// GOAMD64=v3.
 func (ps *posed) evalW(w geom.Vec3, e *evalOut) {
 	if evalWAsm && ps.q.same == 10 {
-		if ps.ident {
-			evalFG10SSE2(ps.q, &w, e)
-		} else {
-			evalW10SSE2(ps, &w, e)
-		}
+		evalW1SSE2(ps, &w, e)
 		return
 	}
 	ps.evalWGo(w, e)
