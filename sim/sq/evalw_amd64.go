@@ -4,12 +4,6 @@ package sq
 
 import "grainlab/sim/geom"
 
-// evalW10SSE2 is evalWGo for a rotated shape with n1 = n2 = 10, in SSE2
-// assembly (evalw_amd64.s): the same bits.
-//
-//go:noescape
-func evalW10SSE2(ps *posed, w *geom.Vec3, e *evalOut)
-
 // evalWAsm reports whether evalW runs the assembly for n1 = n2 = 10.
 // Below GOAMD64=v3 only: from v3 on the compiler may fuse evalWGo's
 // products and sums into FMAs, and evalWGo runs (evalw_other.go).

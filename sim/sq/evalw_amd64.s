@@ -84,86 +84,17 @@ lbl: \
 	ORPD X2, X5 \
 	MOVSD X5, 88(DI)
 
-// func evalW10SSE2(ps *posed, w *geom.Vec3, e *evalOut)
-//
-// evalW (shape.go) for a rotated shape (ps.ident false) with n1 = n2 = 10
-// (q.same == 10) on SSE2: S1 eq. (18) x = Aᵀ(X − X_C), eq. (1) and (14) f
-// and ∇f, eq. (18) ∇F = A∇f. Two lanes for x and y, one for z, each lane
-// the same IEEE operations in the same order as the Go code (evalWGo), so
-// the same bits: products commute exactly, and every sum is formed in
-// evalWGo's order. Layouts (checked by TestEvalWLayout): posed c at 0, r at
-// 24, q at 40; prep ia, ib, ic at 0, 8, 16, gx, gy, gz at 80, 88, 96;
-// evalOut f 0, g 8, x2 32, x1 40, y2 48, y1 56, z2 64, nu 72, nup1 80,
-// sxy 88; Mat3 row-major (r00 at 0, r10 at 24, r20 at 48).
-// X15 and R14 are left alone (ABIInternal's zero and g registers).
-TEXT ·evalW10SSE2(SB), NOSPLIT, $0-24
-	MOVQ ps+0(FP), AX
-	MOVQ w+8(FP), BX
-	MOVQ e+16(FP), DI
-	MOVQ 24(AX), SI // r
-	MOVQ 40(AX), DX // q
-
-	// d = w − c
-	MOVSD 0(BX), X0
-	SUBSD 0(AX), X0
-	MOVSD 8(BX), X1
-	SUBSD 8(AX), X1
-	MOVSD 16(BX), X2
-	SUBSD 16(AX), X2
-
-	// (x, y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz → X4
-	MOVAPD X0, X3
-	UNPCKLPD X3, X3
-	MOVUPD 0(SI), X4
-	MULPD X3, X4
-	MOVAPD X1, X5
-	UNPCKLPD X5, X5
-	MOVUPD 24(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	MOVAPD X2, X5
-	UNPCKLPD X5, X5
-	MOVUPD 48(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	// z = (r02·dx + r12·dy) + r22·dz → X0
-	MULSD 16(SI), X0
-	MULSD 40(SI), X1
-	ADDSD X1, X0
-	MULSD 64(SI), X2
-	ADDSD X2, X0
-
-	FGCORE(nuposW)
-
-	// ∇F = A∇f (S1 eq. 18): (F_x, F_y) = ((r00, r10)·f_x + (r01, r11)·f_y) + (r02, r12)·f_z
-	MOVSD 0(SI), X5
-	MOVHPD 24(SI), X5
-	MOVAPD X1, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X5
-	MOVSD 8(SI), X7
-	MOVHPD 32(SI), X7
-	MOVAPD X1, X6
-	UNPCKHPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVSD 16(SI), X7
-	MOVHPD 40(SI), X7
-	MOVAPD X3, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVUPD X5, 8(DI)
-	// F_z = (r20·f_x + r21·f_y) + r22·f_z
-	MOVUPD 48(SI), X6
-	MULPD X1, X6
-	MOVAPD X6, X7
-	UNPCKHPD X7, X7
-	ADDSD X7, X6
-	MULSD 64(SI), X3
-	ADDSD X3, X6
-	MOVSD X6, 24(DI)
-	RET
+// The kernels below: evalW (shape.go) for n1 = n2 = 10 (q.same == 10) on
+// SSE2: for a rotated shape S1 eq. (18) x = Aᵀ(X − X_C), eq. (1) and (14) f
+// and ∇f, eq. (18) ∇F = A∇f; for an ident one f and ∇f at x = X. Two lanes
+// for x and y, one for z, each lane the same IEEE operations in the same
+// order as the Go code (evalWGo, evalFG), so the same bits: products
+// commute exactly, and every sum is formed in the Go order. Layouts
+// (checked by TestEvalWLayout): posed c at 0, r at 24, ident at 32, q at
+// 40; prep ia, ib, ic at 0, 8, 16, gx, gy, gz at 80, 88, 96; evalOut f 0,
+// g 8, x2 32, x1 40, y2 48, y1 56, z2 64, nu 72, nup1 80, sxy 88; Mat3
+// row-major (r00 at 0, r10 at 24, r20 at 48). X15 and R14 are left alone
+// (ABIInternal's zero and g registers).
 
 // func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut)
 //
@@ -182,8 +113,9 @@ TEXT ·evalFG10SSE2(SB), NOSPLIT, $0-24
 // func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut)
 //
 // evalW of A into ea and of B into eb at the same frame point w, both with
-// n1 = n2 = 10 (rotated or ident), in one call: evalW10SSE2's operations
-// for a rotated shape, evalFG10SSE2's for an ident one, the same bits.
+// n1 = n2 = 10 (rotated or ident, tested per shape), in one call: for a
+// rotated shape x = Aᵀ(X − X_C), FGCORE and ∇F = A∇f, for an ident one
+// FGCORE at X (evalFG10SSE2's operations); the same bits.
 TEXT ·evalW2SSE2(SB), NOSPLIT, $0-40
 	MOVQ A+0(FP), AX
 	MOVQ w+16(FP), BX

@@ -4,9 +4,6 @@ package sq
 
 import "grainlab/sim/geom"
 
-// evalW10SSE2 is evalWGo here (the assembly is amd64-only, below v3).
-func evalW10SSE2(ps *posed, w *geom.Vec3, e *evalOut) { ps.evalWGo(*w, e) }
-
 // evalWAsm reports whether evalW runs the assembly for n1 = n2 = 10.
 const evalWAsm = false
 
