@@ -402,8 +402,7 @@ func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 // it is a chord step with that Jacobian again.
 func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) bool {
 	ea, eb := st.ea(), st.eb()
-	A.evalW(st.x, ea)
-	B.evalW(st.x, eb)
+	evalAB(A, B, st.x, ea, eb)
 	if st.mu <= 0 || math.IsNaN(st.mu) {
 		na, nb := ea.g.Norm(), eb.g.Norm()
 		st.mu = 1
@@ -436,8 +435,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 			ta, tb := &st.e[(st.cur+1)&1][0], &st.e[(st.cur+1)&1][1]
 			xn := st.x.Add(dx)
 			mun := math.Abs(st.mu + dmu)
-			A.evalW(xn, ta)
-			B.evalW(xn, tb)
+			evalAB(A, B, xn, ta, tb)
 			if fn, rn := phi(ta, tb, mun); rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
@@ -483,8 +481,7 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		for h := 0; h < 40; h++ {
 			xn := st.x.AddScaled(alpha, dx)
 			mun := math.Abs(st.mu + alpha*dmu)
-			A.evalW(xn, ta)
-			B.evalW(xn, tb)
+			evalAB(A, B, xn, ta, tb)
 			fn, rn := phi(ta, tb, mun)
 			if rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
@@ -696,6 +693,7 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 	}
 	lo, s, prev := 0.0, 0.0, 0.0 // prev: the last Newton step
 	l1, l2 := ps.q.l1, ps.q.l2
+	fast := evalWAsm && ps.q.same == 10
 	// e0 is the scratch of the evaluations along the line (its X₀ values
 	// are read above): no second evalOut to clear.
 	for it := 1; ; it++ {
@@ -743,7 +741,11 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		if it == 200 {
 			break
 		}
-		ps.evalW(x0.AddScaled(s, d), e0)
+		if w := x0.AddScaled(s, d); fast {
+			evalW1SSE2(ps, &w, e0) // evalW's SSE2 kernel, called here: no wrapper
+		} else {
+			ps.evalW(w, e0)
+		}
 		f, df = e0.f, e0.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
 	}
 	if inside {

@@ -109,7 +109,11 @@ func (p *Prepared) RadiusAt(m RadiusMethod, w geom.Vec3, q, rv float64) float64 
 	}
 	u := &p.unit
 	var e evalOut
-	u.evalFG(x, &e)
+	if evalWAsm && u.same == 10 {
+		evalFG10SSE2(u, &x, &e) // evalFG's SSE2 twin (evalw_amd64.s): the same bits
+	} else {
+		u.evalFG(x, &e)
+	}
 	h := u.hess(&e)
 	g := e.g
 	g2 := g.Norm2()

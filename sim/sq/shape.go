@@ -531,8 +531,31 @@ func (s Shape) posed(p Pose, origin geom.Vec3, invL float64) posed {
 	return ps
 }
 
-// evalW sets F and ∇F at the frame point w, S1 eq. (18).
+// evalW sets F and ∇F at the frame point w, S1 eq. (18): evalWGo, or for a
+// shape with n1 = n2 = 10 (the blockiest of the settling benchmarks) its
+// SSE2 twin evalW1SSE2 (rotated or ident): the same bits, on amd64 below
+// GOAMD64=v3.
 func (ps *posed) evalW(w geom.Vec3, e *evalOut) {
+	if evalWAsm && ps.q.same == 10 {
+		evalW1SSE2(ps, &w, e)
+		return
+	}
+	ps.evalWGo(w, e)
+}
+
+// evalAB sets ea and eb to F and ∇F of A and of B at the frame point w
+// (evalW of each): one SSE2 call for the two when both have n1 = n2 = 10.
+func evalAB(A, B *posed, w geom.Vec3, ea, eb *evalOut) {
+	if evalWAsm && A.q.same == 10 && B.q.same == 10 {
+		evalW2SSE2(A, B, &w, ea, eb)
+		return
+	}
+	A.evalW(w, ea)
+	B.evalW(w, eb)
+}
+
+// evalWGo is evalW in Go.
+func (ps *posed) evalWGo(w geom.Vec3, e *evalOut) {
 	if ps.ident {
 		ps.q.evalFG(w, e)
 		return
