@@ -402,7 +402,13 @@ func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
 // it is a chord step with that Jacobian again.
 func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) bool {
 	ea, eb := st.ea(), st.eb()
-	evalAB(A, B, st.x, ea, eb)
+	pair := evalWAsm && A.q.same == 10 && B.q.same == 10
+	if pair {
+		evalW2SSE2(A, B, &st.x, ea, eb)
+	} else {
+		A.evalWGo(st.x, ea)
+		B.evalWGo(st.x, eb)
+	}
 	if st.mu <= 0 || math.IsNaN(st.mu) {
 		na, nb := ea.g.Norm(), eb.g.Norm()
 		st.mu = 1
@@ -435,7 +441,12 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 			ta, tb := &st.e[(st.cur+1)&1][0], &st.e[(st.cur+1)&1][1]
 			xn := st.x.Add(dx)
 			mun := math.Abs(st.mu + dmu)
-			evalAB(A, B, xn, ta, tb)
+			if pair {
+				evalW2SSE2(A, B, &xn, ta, tb)
+			} else {
+				A.evalWGo(xn, ta)
+				B.evalWGo(xn, tb)
+			}
 			if fn, rn := phi(ta, tb, mun); rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
@@ -481,7 +492,12 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		for h := 0; h < 40; h++ {
 			xn := st.x.AddScaled(alpha, dx)
 			mun := math.Abs(st.mu + alpha*dmu)
-			evalAB(A, B, xn, ta, tb)
+			if pair {
+				evalW2SSE2(A, B, &xn, ta, tb)
+			} else {
+				A.evalWGo(xn, ta)
+				B.evalWGo(xn, tb)
+			}
 			fn, rn := phi(ta, tb, mun)
 			if rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
@@ -744,7 +760,7 @@ func (ps *posed) lineExit(x0, d geom.Vec3, e0 *evalOut) float64 {
 		if w := x0.AddScaled(s, d); fast {
 			evalW1SSE2(ps, &w, e0) // evalW's SSE2 kernel, called here: no wrapper
 		} else {
-			ps.evalW(w, e0)
+			ps.evalWGo(w, e0)
 		}
 		f, df = e0.f, e0.g.Dot(d) // S1 eq. (37): f and ∇f·n̂ along the line
 	}

@@ -543,17 +543,6 @@ func (ps *posed) evalW(w geom.Vec3, e *evalOut) {
 	ps.evalWGo(w, e)
 }
 
-// evalAB sets ea and eb to F and ∇F of A and of B at the frame point w
-// (evalW of each): one SSE2 call for the two when both have n1 = n2 = 10.
-func evalAB(A, B *posed, w geom.Vec3, ea, eb *evalOut) {
-	if evalWAsm && A.q.same == 10 && B.q.same == 10 {
-		evalW2SSE2(A, B, &w, ea, eb)
-		return
-	}
-	A.evalW(w, ea)
-	B.evalW(w, eb)
-}
-
 // evalWGo is evalW in Go.
 func (ps *posed) evalWGo(w geom.Vec3, e *evalOut) {
 	if ps.ident {
