@@ -47,7 +47,7 @@ func sphereKickDrift(d *world.SphereDrift) {
 	al, tl, X := d.Acc.L[:len(spec)], d.Tr.L[:len(spec)], d.X[:len(spec)]
 	cur, hm, mg := int32(-1), 0.0, geom.Vec3{}
 	if d.Ref == nil {
-		nt := driftNT(cap(d.Spec))
+		nt := driftNT(d.N)
 		for i := 0; i < len(spec); {
 			if sp := spec[i]; sp != cur {
 				c := &kin[sp]
@@ -126,28 +126,23 @@ func sphereKick(a *world.SphereAccept) {
 }
 
 // driftNTMin is the number of bytes of trial state and centres
-// (sphere.Lin and geom.Vec3: 96 a sphere) from a block of the drift to the
-// end of the arrays from which driftRun stores them non-temporally (on
+// (sphere.Lin and geom.Vec3: 96 a sphere) of the whole system
+// (world.SphereDrift.N) from which driftRun stores them non-temporally (on
 // amd64 v1). A store of a normal MOV first reads its cache line
 // (write-allocate): the drift's output buffers were last touched two
 // passes before, so at 10⁶ spheres (96 MB) every line comes from memory
 // to be overwritten, and the next pass (the forces) finds it evicted
-// anyway. The world hands the drift blocks (passBlock spheres) and the
-// block knows only the spheres from it to the end (its capacity), not the
-// system's size: the last driftNTMin/96 spheres of any system take normal
-// stores. 12 MiB (131 072 spheres) keeps every system up to 10⁵ spheres
+// anyway. 12 MiB (131 072 spheres) keeps every system up to 10⁵ spheres
 // (9.6 MB, where the next passes may find the lines in this machine's
 // 32 MiB L3, and the non-temporal loop measured slower on arrays in cache)
-// on the normal loop, and sends 87% of 10⁶'s through the non-temporal one
+// on the normal loop, and sends all of 10⁶'s through the non-temporal one
 // (docs/performance.md, "Session 20: the passes at 10⁶"). A var: the
 // tests lower it.
 var driftNTMin = 12 << 20
 
-// driftNT reports whether the drift over a block stores non-temporally
-// (driftNTMin), given rest, the spheres from the block's first to the end
-// of the arrays (the capacity of the block's slices, which the world cuts
-// from the whole arrays: with one worker one block of all the spheres).
-func driftNT(rest int) bool { return rest*96 >= driftNTMin }
+// driftNT reports whether the drift of a system of n spheres stores
+// non-temporally (driftNTMin).
+func driftNT(n int) bool { return n*96 >= driftNTMin }
 
 // kickSums is what sphereKick carries from sphere to sphere under the
 // rotational skip (world.SphereAccept's Ekin, Egrav, Max and FSum), in one

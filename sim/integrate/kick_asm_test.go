@@ -168,12 +168,12 @@ func kickLins(r *rand.Rand, n int, odd float64) []sphere.Lin {
 }
 
 // TestSphereKickDriftNT: sphereKickDrift without the list test takes the
-// non-temporal stores by the bytes from its block to the arrays' end
-// (driftNT: a block of 1000 spheres at the start of 4000 takes them with
-// driftNTMin at 4000·96 bytes, not at one byte more; its last block of
-// 1000 not) and gives the Go twin's bits either way (driftRunGo per run of
-// a species), on blocks that are sub-slices of larger arrays as the
-// world's are.
+// non-temporal stores by the bytes of the whole system (driftNT of
+// SphereDrift.N: a block of 1000 spheres of a system of 4000 takes them
+// with driftNTMin at 4000·96 bytes wherever the block is, not at one byte
+// more) and gives the Go twin's bits either way (driftRunGo per run of a
+// species), on blocks that are sub-slices of larger arrays as the world's
+// are.
 func TestSphereKickDriftNT(t *testing.T) {
 	defer func(m int) { driftNTMin = m }(driftNTMin)
 	if !driftNT(1000000) || driftNT(100000) {
@@ -188,17 +188,17 @@ func TestSphereKickDriftNT(t *testing.T) {
 	}
 	al := kickLins(r, n, 0.05)
 	for _, c := range []struct {
-		min, lo int
-		nt      bool
-	}{{n * 96, 0, true}, {n*96 + 1, 0, false}, {n * 96, n - blk, false}, {blk * 96, n - blk, true}} {
+		min, lo, sys int
+		nt           bool
+	}{{n * 96, 0, n, true}, {n*96 + 1, 0, n, false}, {n * 96, n - blk, n, true}, {blk * 96, n - blk, blk - 1, false}} {
 		driftNTMin = c.min
-		if got := driftNT(cap(spec[c.lo : c.lo+blk])); got != c.nt {
+		if got := driftNT(c.sys); got != c.nt {
 			t.Fatalf("min %d block at %d: nt %v, want %v", c.min, c.lo, got, c.nt)
 		}
 		tl, X := kickLins(r, n, 0.5), make([]geom.Vec3, n)
 		want, wantX := append([]sphere.Lin(nil), tl...), append([]geom.Vec3(nil), X...)
 		dt := 1e-4
-		d := world.SphereDrift{Kin: kin, Spec: spec[c.lo : c.lo+blk], Dt: dt,
+		d := world.SphereDrift{Kin: kin, Spec: spec[c.lo : c.lo+blk], Dt: dt, N: c.sys,
 			Acc: sphere.States{L: al[c.lo : c.lo+blk]}, Tr: sphere.States{L: tl[c.lo : c.lo+blk]}, X: X[c.lo : c.lo+blk]}
 		sphereKickDrift(&d)
 		for i := c.lo; i < c.lo+blk; {

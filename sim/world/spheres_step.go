@@ -75,6 +75,7 @@ type SphereDrift struct {
 	X       []geom.Vec3 // the kernels' centres of the block
 	Ref     []geom.Vec3 // the list's reference positions of the block (nil: no test)
 	Dt      float64
+	N       int     // the spheres of the whole system (not the block's): what the integrator's choice of stores goes by
 	D1, D2  float64 // the two largest squared displacements so far
 	Finite  bool    // every displacement so far finite
 }
@@ -396,7 +397,7 @@ type passPart struct {
 func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
 	skip := s.rotSkip
 	found = look
-	d := SphereDrift{Kin: s.kin, Dt: s.dtDrift, Finite: true}
+	d := SphereDrift{Kin: s.kin, Dt: s.dtDrift, N: len(s.tr.L), Finite: true}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		d.Tr, d.Spec, d.Acc, d.X = s.tr.Slice(b0, b1), s.spec[b0:b1], s.acc.Slice(b0, b1), s.tr.X[b0:b1]
