@@ -3,7 +3,6 @@ package integrate
 import (
 	"testing"
 
-	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
@@ -14,15 +13,7 @@ import (
 // bodies, every step's statistics and the final bodies to the bit.
 func TestRv20cRotShareMuToggled(t *testing.T) {
 	lw := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50, Kt: 60, GammaT: 25}
-	build := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
-		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
-		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
-		add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
-		add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
-		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
-		dropSpheres(w, 25, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
-	}
+	build := holedPlateFall(t)
 	mu := map[int]float64{30: 0.5, 60: 0, 90: 0.5, 100: 0, 2000: 0.5, 2500: 0}
 	var arrays []int
 	edit := func(lazy bool) func(w *world.World, step int) {

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"grainlab/sim/geom"
 	"grainlab/sim/law"
-	"grainlab/sim/world"
 )
 
 // Review r3 (session 20): a trial that is evaluated and not followed by a
@@ -20,15 +18,7 @@ import (
 // into acc's array too, and syncBodies writes them to the bodies.
 func TestRv20cRotShareTrialThenSync(t *testing.T) {
 	lw := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50, Kt: 60, GammaT: 25}
-	build := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
-		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
-		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
-		add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
-		add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
-		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
-		dropSpheres(w, 25, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
-	}
+	build := holedPlateFall(t)
 	run := func(lazy bool) [][]string {
 		w := startSpherePath(t, lw, 0, build, lazy)
 		var recs [][]string

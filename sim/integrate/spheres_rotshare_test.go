@@ -32,14 +32,7 @@ import (
 // and does not after it where rotation must go on.
 func TestSphereRotShare(t *testing.T) {
 	const r = 0.001
-	plate := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
-		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
-		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
-		add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
-		add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
-		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
-	}
+	plate := func(w *world.World) { holedPlate(t, w) }
 	build := func(w *world.World) {
 		plate(w)
 		dropSpheres(w, 25, r, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
@@ -105,15 +98,7 @@ func TestSphereRotShare(t *testing.T) {
 // Without rotSplit's putting acc's ω and T back, the retry starts from the
 // thrown-away trial's moments.
 func TestSphereRotShareRetried(t *testing.T) {
-	build := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
-		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
-		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
-		add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
-		add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
-		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
-		dropSpheres(w, 25, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
-	}
+	build := holedPlateFall(t)
 	trial := func(w *world.World, dt float64) string {
 		s := sphereStep{w.Spheres()}
 		s.Drift(dt)

@@ -35,15 +35,7 @@ import (
 func TestSphereRotationalSkip(t *testing.T) {
 	frictionless := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}
 	const r = 0.001
-	plate := func(w *world.World) {
-		add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
-		// Hole 5 mm wide at z = 10 mm, plate 15 mm square; floor below.
-		add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
-		add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
-		add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
-		add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
-		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
-	}
+	plate := func(w *world.World) { holedPlate(t, w) }
 	cases := []struct {
 		name       string
 		law        law.Smooth
@@ -194,5 +186,25 @@ func writeBodyStates(out *strings.Builder, w *world.World) {
 	w.SetLazyBodies(false)
 	for _, b := range w.Bodies {
 		fmt.Fprintf(out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
+	}
+}
+
+// holedPlate adds the rim tests' walls: a plate 15 mm square at z = 10 mm
+// with a hole 5 mm wide (four one-sided plates) and a floor below.
+func holedPlate(t *testing.T, w *world.World) {
+	add := func(name string, c geom.Vec3, sx, sy float64) { addSquarePlate(t, w, name, c, sx, sy) }
+	add("west", geom.V(-0.00625, 0, 0.01), 0.0075, 0.015)
+	add("east", geom.V(0.00625, 0, 0.01), 0.0075, 0.015)
+	add("south", geom.V(0, -0.00375, 0.01), 0.005, 0.0025)
+	add("north", geom.V(0, 0.00375, 0.01), 0.005, 0.0025)
+	add("floor", geom.V(0, 0, 0), 0.1, 0.1)
+}
+
+// holedPlateFall builds holedPlate with 25 spheres of radius 1 mm at rest
+// above its hole (the rim's rounding moments turn some of them).
+func holedPlateFall(t *testing.T) func(w *world.World) {
+	return func(w *world.World) {
+		holedPlate(t, w)
+		dropSpheres(w, 25, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
 	}
 }
