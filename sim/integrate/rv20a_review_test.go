@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"grainlab/sim/geom"
 	"grainlab/sim/law"
 	"grainlab/sim/world"
 )
@@ -16,22 +15,10 @@ import (
 // no list test in the drift; closed: the displacement bound skips it).
 func TestReviewDriftNTWholePath(t *testing.T) {
 	defer func(m int) { driftNTMin = m }(driftNTMin)
-	const L, r = 0.01, 0.001
 	lw := law.Smooth{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}
 	run := func(periodic bool, workers, ntMin int) string {
 		driftNTMin = ntMin
-		w := smoothWorld(t, lw)
-		if periodic {
-			w.Periodic = world.Periodic{X: true, Y: true, Lo: geom.V(0, 0, -1), Hi: geom.V(L, L, 1)}
-		}
-		if _, err := w.AddWall("floor", plane(t, "floor", geom.V(L/2, L/2, 0), geom.V(0, 0, 1), 0.8*L), 0, true); err != nil {
-			t.Fatal(err)
-		}
-		dropSpheres(w, 90, r, geom.V(0, 0, r), geom.V(L, L, 0.012), 0.05, 3)
-		w.Integrator = &Explicit{}
-		if err := Start(w); err != nil {
-			t.Fatal(err)
-		}
+		w := floorFall(t, lw, periodic)
 		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 		out := ""
 		for range 3000 {

@@ -17,19 +17,9 @@ import (
 // split each step's energies, contacts, Δt and floor force and the final
 // bodies are one worker's bits.
 func TestReviewSpherePathPeriodicWorkers(t *testing.T) {
-	const L, r = 0.01, 0.001
 	for _, lw := range []law.Smooth{{Model: law.HookeLAMMPS, Kn: 200, GammaN: 50}, frictionLaw} {
 		run := func(workers int) string {
-			w := smoothWorld(t, lw)
-			w.Periodic = world.Periodic{X: true, Y: true, Lo: geom.V(0, 0, -1), Hi: geom.V(L, L, 1)}
-			if _, err := w.AddWall("floor", plane(t, "floor", geom.V(L/2, L/2, 0), geom.V(0, 0, 1), 0.8*L), 0, true); err != nil {
-				t.Fatal(err)
-			}
-			dropSpheres(w, 90, r, geom.V(0, 0, r), geom.V(L, L, 0.012), 0.05, 3)
-			w.Integrator = &Explicit{}
-			if err := Start(w); err != nil {
-				t.Fatal(err)
-			}
+			w := floorFall(t, lw, true)
 			w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 			out, most := "", 0
 			for range 5000 {
@@ -56,4 +46,24 @@ func TestReviewSpherePathPeriodicWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// floorFall is a started explicit sphere world of law lw: 90 spheres of
+// radius 1 mm falling onto a floor 10 mm square (periodic in x and y when
+// periodic), for the tests of worker counts and store paths.
+func floorFall(t *testing.T, lw law.Smooth, periodic bool) *world.World {
+	const L, r = 0.01, 0.001
+	w := smoothWorld(t, lw)
+	if periodic {
+		w.Periodic = world.Periodic{X: true, Y: true, Lo: geom.V(0, 0, -1), Hi: geom.V(L, L, 1)}
+	}
+	if _, err := w.AddWall("floor", plane(t, "floor", geom.V(L/2, L/2, 0), geom.V(0, 0, 1), 0.8*L), 0, true); err != nil {
+		t.Fatal(err)
+	}
+	dropSpheres(w, 90, r, geom.V(0, 0, r), geom.V(L, L, 0.012), 0.05, 3)
+	w.Integrator = &Explicit{}
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
