@@ -18,6 +18,45 @@
 // done; n ≥ 1 (the count is tested at the bottom of the loop). sphere.Lin:
 // X at 0, V at 24, F at 48, 72 bytes.
 
+// DRIFT_SPHERE is the drift's arithmetic for the sphere at SI (the
+// accepted sphere.Lin) with (hm, hm) in X8 and (dt, dt) in X9: the half
+// kick v = F·hm + v to (X0: vx, vy; X1: vz) and the drift x = v·dt + x to
+// (X6: x, y; X7: z); X2, X3 scratch. driftSSE2 and driftNTSSE2 differ only
+// in their stores.
+#define DRIFT_SPHERE \
+	MOVUPD 48(SI), X0; \
+	MOVSD  64(SI), X1; \
+	MOVUPD 24(SI), X2; \
+	MOVSD  40(SI), X3; \
+	MULPD  X8, X0; \
+	ADDPD  X2, X0; \
+	MULSD  X8, X1; \
+	ADDSD  X3, X1; \
+	MOVAPD X0, X6; \
+	MULPD  X9, X6; \
+	MOVUPD 0(SI), X2; \
+	ADDPD  X2, X6; \
+	MOVAPD X1, X7; \
+	MULSD  X9, X7; \
+	MOVSD  16(SI), X3; \
+	ADDSD  X3, X7
+
+// DRIFT_ARGS loads the drift's arguments (driftSSE2's and driftNTSSE2's
+// frame): tl → DI, al → SI, X → R9, spec → R10, n → CX, cur → BX,
+// (hm, hm) → X8, (dt, dt) → X9, mg → DX.
+#define DRIFT_ARGS \
+	MOVQ   tl+0(FP), DI; \
+	MOVQ   al+8(FP), SI; \
+	MOVQ   X+16(FP), R9; \
+	MOVQ   spec+24(FP), R10; \
+	MOVQ   n+32(FP), CX; \
+	MOVL   cur+40(FP), BX; \
+	MOVSD  hm+48(FP), X8; \
+	UNPCKLPD X8, X8; \
+	MOVSD  dt+56(FP), X9; \
+	UNPCKLPD X9, X9; \
+	MOVQ   mg+64(FP), DX
+
 // func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
 TEXT ·kickSSE2(SB), NOSPLIT, $0-72
 	MOVQ   tl+0(FP), SI
@@ -97,17 +136,7 @@ kdone:
 
 // func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
 TEXT ·driftSSE2(SB), NOSPLIT, $0-80
-	MOVQ   tl+0(FP), DI
-	MOVQ   al+8(FP), SI
-	MOVQ   X+16(FP), R9
-	MOVQ   spec+24(FP), R10
-	MOVQ   n+32(FP), CX
-	MOVL   cur+40(FP), BX
-	MOVSD  hm+48(FP), X8
-	UNPCKLPD X8, X8         // (hm, hm)
-	MOVSD  dt+56(FP), X9
-	UNPCKLPD X9, X9         // (dt, dt)
-	MOVQ   mg+64(FP), DX
+	DRIFT_ARGS
 	MOVUPD 0(DX), X10       // (mgx, mgy)
 	MOVSD  16(DX), X11      // mgz
 	XORQ   AX, AX
@@ -115,22 +144,7 @@ TEXT ·driftSSE2(SB), NOSPLIT, $0-80
 dloop:
 	CMPL (R10)(AX*4), BX
 	JNE  ddone
-	MOVUPD 48(SI), X0       // (fx, fy)
-	MOVSD  64(SI), X1       // fz
-	MOVUPD 24(SI), X2
-	MOVSD  40(SI), X3
-	MULPD  X8, X0
-	ADDPD  X2, X0           // v = f·hm + v
-	MULSD  X8, X1
-	ADDSD  X3, X1
-	MOVAPD X0, X6
-	MULPD  X9, X6
-	MOVUPD 0(SI), X2
-	ADDPD  X2, X6           // x = v·dt + x
-	MOVAPD X1, X7
-	MULSD  X9, X7
-	MOVSD  16(SI), X3
-	ADDSD  X3, X7
+	DRIFT_SPHERE
 	MOVUPD X6, 0(DI)
 	MOVSD  X7, 16(DI)
 	MOVUPD X0, 24(DI)
@@ -160,17 +174,7 @@ ddone:
 // SFENCE before returning orders them before whatever follows (the
 // workers' join, the next pass).
 TEXT ·driftNTSSE2(SB), NOSPLIT, $0-80
-	MOVQ   tl+0(FP), DI
-	MOVQ   al+8(FP), SI
-	MOVQ   X+16(FP), R9
-	MOVQ   spec+24(FP), R10
-	MOVQ   n+32(FP), CX
-	MOVL   cur+40(FP), BX
-	MOVSD  hm+48(FP), X8
-	UNPCKLPD X8, X8         // (hm, hm)
-	MOVSD  dt+56(FP), X9
-	UNPCKLPD X9, X9         // (dt, dt)
-	MOVQ   mg+64(FP), DX
+	DRIFT_ARGS
 	MOVQ   0(DX), R12       // mgx
 	MOVQ   8(DX), R13       // mgy
 	MOVQ   16(DX), R14      // mgz
@@ -179,22 +183,7 @@ TEXT ·driftNTSSE2(SB), NOSPLIT, $0-80
 nloop:
 	CMPL (R10)(AX*4), BX
 	JNE  ndone
-	MOVUPD 48(SI), X0       // (fx, fy)
-	MOVSD  64(SI), X1       // fz
-	MOVUPD 24(SI), X2
-	MOVSD  40(SI), X3
-	MULPD  X8, X0
-	ADDPD  X2, X0           // v = f·hm + v
-	MULSD  X8, X1
-	ADDSD  X3, X1
-	MOVAPD X0, X6
-	MULPD  X9, X6
-	MOVUPD 0(SI), X2
-	ADDPD  X2, X6           // x = v·dt + x
-	MOVAPD X1, X7
-	MULSD  X9, X7
-	MOVSD  16(SI), X3
-	ADDSD  X3, X7
+	DRIFT_SPHERE
 	MOVQ   X6, R8           // x
 	MOVHLPS X6, X2
 	MOVQ   X2, R11          // y

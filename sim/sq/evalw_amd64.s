@@ -110,6 +110,79 @@ TEXT ·evalFG10SSE2(SB), NOSPLIT, $0-24
 	MOVSD X3, 24(DI)
 	RET
 
+// EVALW_SHAPE is evalW for the n1 = n2 = 10 shape (posed) at AX into the
+// evalOut at DI at the frame point at BX: rotated (SI = r; d = w − c; (x,
+// y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz in X4, z = (r02·dx
+// + r12·dy) + r22·dz in X0; FGCORE; ∇F = A∇f (S1 eq. 18): (F_x, F_y) =
+// ((r00, r10)·f_x + (r01, r11)·f_y) + (r02, r12)·f_z, F_z = (r20·f_x +
+// r21·f_y) + r22·f_z) or ident (FGCORE at the point), the test on
+// posed.ident inside. ident, done, nuR and nuI are labels local to the use.
+#define EVALW_SHAPE(ident, done, nuR, nuI) \
+	MOVQ 40(AX), DX \
+	CMPB 32(AX), $0 \
+	JNE ident \
+	MOVQ 24(AX), SI \
+	MOVSD 0(BX), X0 \
+	SUBSD 0(AX), X0 \
+	MOVSD 8(BX), X1 \
+	SUBSD 8(AX), X1 \
+	MOVSD 16(BX), X2 \
+	SUBSD 16(AX), X2 \
+	MOVAPD X0, X3 \
+	UNPCKLPD X3, X3 \
+	MOVUPD 0(SI), X4 \
+	MULPD X3, X4 \
+	MOVAPD X1, X5 \
+	UNPCKLPD X5, X5 \
+	MOVUPD 24(SI), X6 \
+	MULPD X5, X6 \
+	ADDPD X6, X4 \
+	MOVAPD X2, X5 \
+	UNPCKLPD X5, X5 \
+	MOVUPD 48(SI), X6 \
+	MULPD X5, X6 \
+	ADDPD X6, X4 \
+	MULSD 16(SI), X0 \
+	MULSD 40(SI), X1 \
+	ADDSD X1, X0 \
+	MULSD 64(SI), X2 \
+	ADDSD X2, X0 \
+	FGCORE(nuR) \
+	MOVSD 0(SI), X5 \
+	MOVHPD 24(SI), X5 \
+	MOVAPD X1, X6 \
+	UNPCKLPD X6, X6 \
+	MULPD X6, X5 \
+	MOVSD 8(SI), X7 \
+	MOVHPD 32(SI), X7 \
+	MOVAPD X1, X6 \
+	UNPCKHPD X6, X6 \
+	MULPD X6, X7 \
+	ADDPD X7, X5 \
+	MOVSD 16(SI), X7 \
+	MOVHPD 40(SI), X7 \
+	MOVAPD X3, X6 \
+	UNPCKLPD X6, X6 \
+	MULPD X6, X7 \
+	ADDPD X7, X5 \
+	MOVUPD X5, 8(DI) \
+	MOVUPD 48(SI), X6 \
+	MULPD X1, X6 \
+	MOVAPD X6, X7 \
+	UNPCKHPD X7, X7 \
+	ADDSD X7, X6 \
+	MULSD 64(SI), X3 \
+	ADDSD X3, X6 \
+	MOVSD X6, 24(DI) \
+	JMP done \
+ident: \
+	MOVUPD 0(BX), X4 \
+	MOVSD 16(BX), X0 \
+	FGCORE(nuI) \
+	MOVUPD X1, 8(DI) \
+	MOVSD X3, 24(DI) \
+done:
+
 // func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut)
 //
 // evalW of A into ea and of B into eb at the same frame point w, both with
@@ -120,152 +193,10 @@ TEXT ·evalW2SSE2(SB), NOSPLIT, $0-40
 	MOVQ A+0(FP), AX
 	MOVQ w+16(FP), BX
 	MOVQ ea+24(FP), DI
-	MOVQ 40(AX), DX // q
-	CMPB 32(AX), $0 // ident
-	JNE identA
-	MOVQ 24(AX), SI // r
-	// d = w − c
-	MOVSD 0(BX), X0
-	SUBSD 0(AX), X0
-	MOVSD 8(BX), X1
-	SUBSD 8(AX), X1
-	MOVSD 16(BX), X2
-	SUBSD 16(AX), X2
-
-	// (x, y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz → X4
-	MOVAPD X0, X3
-	UNPCKLPD X3, X3
-	MOVUPD 0(SI), X4
-	MULPD X3, X4
-	MOVAPD X1, X5
-	UNPCKLPD X5, X5
-	MOVUPD 24(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	MOVAPD X2, X5
-	UNPCKLPD X5, X5
-	MOVUPD 48(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	// z = (r02·dx + r12·dy) + r22·dz → X0
-	MULSD 16(SI), X0
-	MULSD 40(SI), X1
-	ADDSD X1, X0
-	MULSD 64(SI), X2
-	ADDSD X2, X0
-
-	FGCORE(nuposAR)
-
-	// ∇F = A∇f (S1 eq. 18): (F_x, F_y) = ((r00, r10)·f_x + (r01, r11)·f_y) + (r02, r12)·f_z
-	MOVSD 0(SI), X5
-	MOVHPD 24(SI), X5
-	MOVAPD X1, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X5
-	MOVSD 8(SI), X7
-	MOVHPD 32(SI), X7
-	MOVAPD X1, X6
-	UNPCKHPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVSD 16(SI), X7
-	MOVHPD 40(SI), X7
-	MOVAPD X3, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVUPD X5, 8(DI)
-	// F_z = (r20·f_x + r21·f_y) + r22·f_z
-	MOVUPD 48(SI), X6
-	MULPD X1, X6
-	MOVAPD X6, X7
-	UNPCKHPD X7, X7
-	ADDSD X7, X6
-	MULSD 64(SI), X3
-	ADDSD X3, X6
-	MOVSD X6, 24(DI)
-	JMP doneA
-identA:
-	MOVUPD 0(BX), X4
-	MOVSD 16(BX), X0
-	FGCORE(nuposAI)
-	MOVUPD X1, 8(DI)
-	MOVSD X3, 24(DI)
-doneA:
+	EVALW_SHAPE(identA, doneA, nuposAR, nuposAI)
 	MOVQ B+8(FP), AX
 	MOVQ eb+32(FP), DI
-	MOVQ 40(AX), DX // q
-	CMPB 32(AX), $0 // ident
-	JNE identB
-	MOVQ 24(AX), SI // r
-	// d = w − c
-	MOVSD 0(BX), X0
-	SUBSD 0(AX), X0
-	MOVSD 8(BX), X1
-	SUBSD 8(AX), X1
-	MOVSD 16(BX), X2
-	SUBSD 16(AX), X2
-
-	// (x, y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz → X4
-	MOVAPD X0, X3
-	UNPCKLPD X3, X3
-	MOVUPD 0(SI), X4
-	MULPD X3, X4
-	MOVAPD X1, X5
-	UNPCKLPD X5, X5
-	MOVUPD 24(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	MOVAPD X2, X5
-	UNPCKLPD X5, X5
-	MOVUPD 48(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	// z = (r02·dx + r12·dy) + r22·dz → X0
-	MULSD 16(SI), X0
-	MULSD 40(SI), X1
-	ADDSD X1, X0
-	MULSD 64(SI), X2
-	ADDSD X2, X0
-
-	FGCORE(nuposBR)
-
-	// ∇F = A∇f (S1 eq. 18): (F_x, F_y) = ((r00, r10)·f_x + (r01, r11)·f_y) + (r02, r12)·f_z
-	MOVSD 0(SI), X5
-	MOVHPD 24(SI), X5
-	MOVAPD X1, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X5
-	MOVSD 8(SI), X7
-	MOVHPD 32(SI), X7
-	MOVAPD X1, X6
-	UNPCKHPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVSD 16(SI), X7
-	MOVHPD 40(SI), X7
-	MOVAPD X3, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVUPD X5, 8(DI)
-	// F_z = (r20·f_x + r21·f_y) + r22·f_z
-	MOVUPD 48(SI), X6
-	MULPD X1, X6
-	MOVAPD X6, X7
-	UNPCKHPD X7, X7
-	ADDSD X7, X6
-	MULSD 64(SI), X3
-	ADDSD X3, X6
-	MOVSD X6, 24(DI)
-	JMP doneB
-identB:
-	MOVUPD 0(BX), X4
-	MOVSD 16(BX), X0
-	FGCORE(nuposBI)
-	MOVUPD X1, 8(DI)
-	MOVSD X3, 24(DI)
-doneB:
+	EVALW_SHAPE(identB, doneB, nuposBR, nuposBI)
 	RET
 
 // func evalW1SSE2(ps *posed, w *geom.Vec3, e *evalOut)
@@ -276,76 +207,5 @@ TEXT ·evalW1SSE2(SB), NOSPLIT, $0-24
 	MOVQ ps+0(FP), AX
 	MOVQ w+8(FP), BX
 	MOVQ e+16(FP), DI
-	MOVQ 40(AX), DX // q
-	CMPB 32(AX), $0 // ident
-	JNE identS
-	MOVQ 24(AX), SI // r
-	// d = w − c
-	MOVSD 0(BX), X0
-	SUBSD 0(AX), X0
-	MOVSD 8(BX), X1
-	SUBSD 8(AX), X1
-	MOVSD 16(BX), X2
-	SUBSD 16(AX), X2
-
-	// (x, y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz → X4
-	MOVAPD X0, X3
-	UNPCKLPD X3, X3
-	MOVUPD 0(SI), X4
-	MULPD X3, X4
-	MOVAPD X1, X5
-	UNPCKLPD X5, X5
-	MOVUPD 24(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	MOVAPD X2, X5
-	UNPCKLPD X5, X5
-	MOVUPD 48(SI), X6
-	MULPD X5, X6
-	ADDPD X6, X4
-	// z = (r02·dx + r12·dy) + r22·dz → X0
-	MULSD 16(SI), X0
-	MULSD 40(SI), X1
-	ADDSD X1, X0
-	MULSD 64(SI), X2
-	ADDSD X2, X0
-
-	FGCORE(nuposSR)
-
-	// ∇F = A∇f (S1 eq. 18): (F_x, F_y) = ((r00, r10)·f_x + (r01, r11)·f_y) + (r02, r12)·f_z
-	MOVSD 0(SI), X5
-	MOVHPD 24(SI), X5
-	MOVAPD X1, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X5
-	MOVSD 8(SI), X7
-	MOVHPD 32(SI), X7
-	MOVAPD X1, X6
-	UNPCKHPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVSD 16(SI), X7
-	MOVHPD 40(SI), X7
-	MOVAPD X3, X6
-	UNPCKLPD X6, X6
-	MULPD X6, X7
-	ADDPD X7, X5
-	MOVUPD X5, 8(DI)
-	// F_z = (r20·f_x + r21·f_y) + r22·f_z
-	MOVUPD 48(SI), X6
-	MULPD X1, X6
-	MOVAPD X6, X7
-	UNPCKHPD X7, X7
-	ADDSD X7, X6
-	MULSD 64(SI), X3
-	ADDSD X3, X6
-	MOVSD X6, 24(DI)
-	JMP doneS
-identS:
-	MOVUPD 0(BX), X4
-	MOVSD 16(BX), X0
-	FGCORE(nuposSI)
-	MOVUPD X1, 8(DI)
-	MOVSD X3, 24(DI)
-doneS:
+	EVALW_SHAPE(identS, doneS, nuposSR, nuposSI)
 	RET
