@@ -21,25 +21,26 @@
 // DRIFT_SPHERE is the drift's arithmetic for the sphere at SI (the
 // accepted sphere.Lin) with (hm, hm) in X8 and (dt, dt) in X9: the half
 // kick v = F·hm + v to (X0: vx, vy; X1: vz) and the drift x = v·dt + x to
-// (X6: x, y; X7: z); X2, X3 scratch. driftSSE2 and driftNTSSE2 differ only
+// (X6: x, y; X7: z); X2 scratch. The scalar sums take their second
+// operand from memory (ADDSD has no alignment rule; ADDPD's would fault on
+// every other sphere.Lin, which is 8-byte aligned): the same operands in
+// the same order. driftSSE2 and driftNTSSE2 differ only
 // in their stores.
 #define DRIFT_SPHERE \
 	MOVUPD 48(SI), X0; \
 	MOVSD  64(SI), X1; \
 	MOVUPD 24(SI), X2; \
-	MOVSD  40(SI), X3; \
 	MULPD  X8, X0; \
 	ADDPD  X2, X0; \
 	MULSD  X8, X1; \
-	ADDSD  X3, X1; \
+	ADDSD  40(SI), X1; \
 	MOVAPD X0, X6; \
 	MULPD  X9, X6; \
 	MOVUPD 0(SI), X2; \
 	ADDPD  X2, X6; \
 	MOVAPD X1, X7; \
 	MULSD  X9, X7; \
-	MOVSD  16(SI), X3; \
-	ADDSD  X3, X7
+	ADDSD  16(SI), X7
 
 // DRIFT_ARGS loads the drift's arguments (driftSSE2's and driftNTSSE2's
 // frame): tl → DI, al → SI, X → R9, spec → R10, n → CX, cur → BX,
@@ -83,10 +84,10 @@
 // sphere.Lin) with KICK_ARGS's registers: fsum + ((fx + fy) + fz), the half
 // kick v = f·hm + v stored, (v², f²) = (vz², fz²) + ((vy², fy²) + (vx², fx²)),
 // ekin = (½m)·v² + ekin, the maxima (Keep), egrav − ((z·gz + (y·gy + x·gx))·m).
-// X0–X7 scratch.
+// X0 and X2–X7 scratch (vz + … and y·gy + … take their second operand
+// from memory or from MOVHLPS: the same operands in the same order).
 #define KICK_SPHERE \
 	MOVUPD 24(SI), X0; \
-	MOVSD  40(SI), X1; \
 	MOVUPD 48(SI), X2; \
 	MOVSD  64(SI), X3; \
 	MOVSD  48(SI), X6; \
@@ -98,7 +99,7 @@
 	ADDPD  X0, X4; \
 	MOVAPD X3, X5; \
 	MULSD  X8, X5; \
-	ADDSD  X1, X5; \
+	ADDSD  40(SI), X5; \
 	MOVUPD X4, 24(SI); \
 	MOVSD  X5, 40(SI); \
 	MOVAPD X4, X0; \
@@ -118,8 +119,7 @@
 	MOVAPD X5, X9; \
 	MOVUPD 0(SI), X6; \
 	MULPD  X13, X6; \
-	MOVAPD X6, X7; \
-	UNPCKHPD X7, X7; \
+	MOVHLPS X6, X7; \
 	ADDSD  X6, X7; \
 	MOVSD  16(SI), X6; \
 	MULSD  X14, X6; \
