@@ -17,6 +17,18 @@ func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav
 //go:noescape
 func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
 
+// kick1SSE2 is kickSSE2 over all n ≥ 1 spheres, of one species: spec is
+// not read (kick_amd64.s).
+//
+//go:noescape
+func kick1SSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
+
+// drift1SSE2 is driftSSE2 over all n ≥ 1 spheres, of one species: spec
+// is not read (kick_amd64.s).
+//
+//go:noescape
+func drift1SSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+
 // driftNTSSE2 is driftSSE2 with non-temporal stores of the trial state
 // and the centres (kick_amd64.s): the same bits.
 //
@@ -46,6 +58,29 @@ func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, d
 		return driftNTSSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
 	}
 	return driftSSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
+}
+
+// kickRun1 is kickRun over all of tl[:len(spec)], every sphere of species
+// cur (a system of one species: the caller's promise, not checked), so
+// that the loop need not test each sphere's species: kick1SSE2. It
+// returns len(spec).
+func kickRun1(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Vec3, s *kickSums) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl = tl[:len(spec)]
+	return kick1SSE2(&tl[0], &spec[0], len(spec), cur, hm, m, g, s)
+}
+
+// driftRun1 is driftRun without the non-temporal stores over all of
+// spec's spheres, every one of species cur (the caller's promise, not
+// checked): drift1SSE2. It returns len(spec).
+func driftRun1(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl, al, X = tl[:len(spec)], al[:len(spec)], X[:len(spec)]
+	return drift1SSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
 }
 
 // kickAsm reports whether kickRun and driftRun run the assembly.

@@ -21,25 +21,26 @@
 // DRIFT_SPHERE is the drift's arithmetic for the sphere at SI (the
 // accepted sphere.Lin) with (hm, hm) in X8 and (dt, dt) in X9: the half
 // kick v = F·hm + v to (X0: vx, vy; X1: vz) and the drift x = v·dt + x to
-// (X6: x, y; X7: z); X2, X3 scratch. driftSSE2 and driftNTSSE2 differ only
+// (X6: x, y; X7: z); X2 scratch. The scalar sums take their second
+// operand from memory (ADDSD has no alignment rule; ADDPD's would fault on
+// every other sphere.Lin, which is 8-byte aligned): the same operands in
+// the same order. driftSSE2 and driftNTSSE2 differ only
 // in their stores.
 #define DRIFT_SPHERE \
 	MOVUPD 48(SI), X0; \
 	MOVSD  64(SI), X1; \
 	MOVUPD 24(SI), X2; \
-	MOVSD  40(SI), X3; \
 	MULPD  X8, X0; \
 	ADDPD  X2, X0; \
 	MULSD  X8, X1; \
-	ADDSD  X3, X1; \
+	ADDSD  40(SI), X1; \
 	MOVAPD X0, X6; \
 	MULPD  X9, X6; \
 	MOVUPD 0(SI), X2; \
 	ADDPD  X2, X6; \
 	MOVAPD X1, X7; \
 	MULSD  X9, X7; \
-	MOVSD  16(SI), X3; \
-	ADDSD  X3, X7
+	ADDSD  16(SI), X7
 
 // DRIFT_ARGS loads the drift's arguments (driftSSE2's and driftNTSSE2's
 // frame): tl → DI, al → SI, X → R9, spec → R10, n → CX, cur → BX,
@@ -57,80 +58,117 @@
 	UNPCKLPD X9, X9; \
 	MOVQ   mg+64(FP), DX
 
+// KICK_ARGS loads the kick's arguments (kickSSE2's and kick1SSE2's
+// frame): tl → SI, spec → DI, n → CX, cur → BX, (hm, hm) → X8, ½m → X10,
+// (gx, gy) → X13, gz → X14, s → R8 and the sums: ekin → X11, egrav → X12,
+// (V2, F2) → X9, fsum → X15.
+#define KICK_ARGS \
+	MOVQ   tl+0(FP), SI; \
+	MOVQ   spec+8(FP), DI; \
+	MOVQ   n+16(FP), CX; \
+	MOVL   cur+24(FP), BX; \
+	MOVSD  hm+32(FP), X8; \
+	UNPCKLPD X8, X8; \
+	MOVSD  $(0.5), X10; \
+	MULSD  m+40(FP), X10; \
+	MOVQ   grav+48(FP), DX; \
+	MOVUPD 0(DX), X13; \
+	MOVSD  16(DX), X14; \
+	MOVQ   s+56(FP), R8; \
+	MOVSD  0(R8), X11; \
+	MOVSD  8(R8), X12; \
+	MOVUPD 16(R8), X9; \
+	MOVSD  32(R8), X15
+
+// KICK_SPHERE is the kick's work on the sphere at SI (the trial
+// sphere.Lin) with KICK_ARGS's registers: fsum + ((fx + fy) + fz), the half
+// kick v = f·hm + v stored, (v², f²) = (vz², fz²) + ((vy², fy²) + (vx², fx²)),
+// ekin = (½m)·v² + ekin, the maxima (Keep), egrav − ((z·gz + (y·gy + x·gx))·m).
+// X0 and X2–X7 scratch (vz + … and y·gy + … take their second operand
+// from memory or from MOVHLPS: the same operands in the same order).
+#define KICK_SPHERE \
+	MOVUPD 24(SI), X0; \
+	MOVUPD 48(SI), X2; \
+	MOVSD  64(SI), X3; \
+	MOVSD  48(SI), X6; \
+	ADDSD  56(SI), X6; \
+	ADDSD  X3, X6; \
+	ADDSD  X6, X15; \
+	MOVAPD X2, X4; \
+	MULPD  X8, X4; \
+	ADDPD  X0, X4; \
+	MOVAPD X3, X5; \
+	MULSD  X8, X5; \
+	ADDSD  40(SI), X5; \
+	MOVUPD X4, 24(SI); \
+	MOVSD  X5, 40(SI); \
+	MOVAPD X4, X0; \
+	UNPCKLPD X2, X0; \
+	UNPCKHPD X2, X4; \
+	UNPCKLPD X3, X5; \
+	MULPD  X0, X0; \
+	MULPD  X4, X4; \
+	ADDPD  X0, X4; \
+	MULPD  X5, X5; \
+	ADDPD  X4, X5; \
+	MOVAPD X10, X6; \
+	MULSD  X5, X6; \
+	ADDSD  X11, X6; \
+	MOVAPD X6, X11; \
+	MAXPD  X9, X5; \
+	MOVAPD X5, X9; \
+	MOVUPD 0(SI), X6; \
+	MULPD  X13, X6; \
+	MOVHLPS X6, X7; \
+	ADDSD  X6, X7; \
+	MOVSD  16(SI), X6; \
+	MULSD  X14, X6; \
+	ADDSD  X7, X6; \
+	MULSD  m+40(FP), X6; \
+	SUBSD  X6, X12
+
+// KICK_SUMS stores the sums back to s (R8).
+#define KICK_SUMS \
+	MOVSD  X11, 0(R8); \
+	MOVSD  X12, 8(R8); \
+	MOVUPD X9, 16(R8); \
+	MOVSD  X15, 32(R8)
+
 // func kickSSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
 TEXT ·kickSSE2(SB), NOSPLIT, $0-72
-	MOVQ   tl+0(FP), SI
-	MOVQ   spec+8(FP), DI
-	MOVQ   n+16(FP), CX
-	MOVL   cur+24(FP), BX
-	MOVSD  hm+32(FP), X8
-	UNPCKLPD X8, X8         // (hm, hm)
-	MOVSD  $(0.5), X10
-	MULSD  m+40(FP), X10    // ½m
-	MOVQ   grav+48(FP), DX
-	MOVUPD 0(DX), X13       // (gx, gy)
-	MOVSD  16(DX), X14      // gz
-	MOVQ   s+56(FP), R8
-	MOVSD  0(R8), X11       // ekin
-	MOVSD  8(R8), X12       // egrav
-	MOVUPD 16(R8), X9       // (V2, F2)
-	MOVSD  32(R8), X15      // fsum
+	KICK_ARGS
 	XORQ   AX, AX
 
 kloop:
 	CMPL (DI)(AX*4), BX
 	JNE  kdone
-	MOVUPD 24(SI), X0       // (vx, vy)
-	MOVSD  40(SI), X1       // vz
-	MOVUPD 48(SI), X2       // (fx, fy)
-	MOVSD  64(SI), X3       // fz
-	MOVSD  48(SI), X6       // fx
-	ADDSD  56(SI), X6       // fx + fy (in L1: the line just read)
-	ADDSD  X3, X6           // (…) + fz
-	ADDSD  X6, X15          // fsum + (…)
-	MOVAPD X2, X4
-	MULPD  X8, X4
-	ADDPD  X0, X4           // v = f·hm + v
-	MOVAPD X3, X5
-	MULSD  X8, X5
-	ADDSD  X1, X5
-	MOVUPD X4, 24(SI)
-	MOVSD  X5, 40(SI)
-	MOVAPD X4, X0
-	UNPCKLPD X2, X0         // (vx, fx)
-	UNPCKHPD X2, X4         // (vy, fy)
-	UNPCKLPD X3, X5         // (vz, fz)
-	MULPD  X0, X0
-	MULPD  X4, X4
-	ADDPD  X0, X4
-	MULPD  X5, X5
-	ADDPD  X4, X5           // (v², f²) = (vz², fz²) + ((vy², fy²) + (vx², fx²))
-	MOVAPD X10, X6
-	MULSD  X5, X6
-	ADDSD  X11, X6
-	MOVAPD X6, X11          // ekin = (½m)·v² + ekin
-	MAXPD  X9, X5
-	MOVAPD X5, X9           // Keep
-	MOVUPD 0(SI), X6
-	MULPD  X13, X6          // (x·gx, y·gy)
-	MOVAPD X6, X7
-	UNPCKHPD X7, X7
-	ADDSD  X6, X7           // y·gy + x·gx
-	MOVSD  16(SI), X6
-	MULSD  X14, X6
-	ADDSD  X7, X6           // z·gz + (…)
-	MULSD  m+40(FP), X6     // (…)·m
-	SUBSD  X6, X12          // egrav − m g·x
+	KICK_SPHERE
 	ADDQ   $72, SI
 	INCQ   AX
 	CMPQ   AX, CX
 	JLT    kloop
 
 kdone:
-	MOVSD  X11, 0(R8)
-	MOVSD  X12, 8(R8)
-	MOVUPD X9, 16(R8)
-	MOVSD  X15, 32(R8)
+	KICK_SUMS
+	MOVQ   AX, ret+64(FP)
+	RET
+
+// func kick1SSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
+//
+// kickSSE2 over all n ≥ 1 spheres, every one of species cur (a system of
+// one species: kickRun1): spec is not read, and the loop counts down (3
+// instructions a sphere of bookkeeping instead of 6). The same arithmetic.
+TEXT ·kick1SSE2(SB), NOSPLIT, $0-72
+	KICK_ARGS
+	MOVQ   CX, AX
+
+k1loop:
+	KICK_SPHERE
+	ADDQ   $72, SI
+	DECQ   CX
+	JNZ    k1loop
+
+	KICK_SUMS
 	MOVQ   AX, ret+64(FP)
 	RET
 
@@ -161,6 +199,39 @@ dloop:
 	JLT    dloop
 
 ddone:
+	MOVQ AX, ret+72(FP)
+	RET
+
+// func drift1SSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, hm, dt float64, mg *geom.Vec3) int
+//
+// driftSSE2 over all n ≥ 1 spheres, every one of species cur (a system of
+// one species: driftRun1): spec is not read, the trial state is addressed
+// from the accepted one's pointer (R11 = tl − al) and the loop counts down
+// (4 instructions a sphere of bookkeeping instead of 8). The same
+// arithmetic and stores.
+TEXT ·drift1SSE2(SB), NOSPLIT, $0-80
+	DRIFT_ARGS
+	MOVUPD 0(DX), X10       // (mgx, mgy)
+	MOVSD  16(DX), X11      // mgz
+	MOVQ   CX, AX
+	MOVQ   DI, R11
+	SUBQ   SI, R11          // tl − al
+
+d1loop:
+	DRIFT_SPHERE
+	MOVUPD X6, 0(SI)(R11*1)
+	MOVSD  X7, 16(SI)(R11*1)
+	MOVUPD X0, 24(SI)(R11*1)
+	MOVSD  X1, 40(SI)(R11*1)
+	MOVUPD X10, 48(SI)(R11*1)
+	MOVSD  X11, 64(SI)(R11*1)
+	MOVUPD X6, 0(R9)
+	MOVSD  X7, 16(R9)
+	ADDQ   $72, SI
+	ADDQ   $24, R9
+	DECQ   CX
+	JNZ    d1loop
+
 	MOVQ AX, ret+72(FP)
 	RET
 

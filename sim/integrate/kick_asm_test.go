@@ -212,3 +212,69 @@ func TestSphereKickDriftNT(t *testing.T) {
 		}
 	}
 }
+
+// TestKickRun1MatchesGo: kickRun1 (on amd64 v1 kick1SSE2, which does not
+// read the species) gives kickRunGo's bits over a system of one species —
+// velocities, energies, maxima, FSum and the count done (all of them) — on
+// random and adversarial inputs, lengths 1 to 257.
+func TestKickRun1MatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(21))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		tl := kickLins(r, n, odd)
+		hm, m, g := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		s := kickSums{Ekin: kickVal(r, odd), Egrav: kickVal(r, odd), FSum: kickVal(r, odd)}
+		s.Max.V2, s.Max.F2 = kickVal(r, odd), kickVal(r, odd)
+		want, wantS := append([]sphere.Lin(nil), tl...), s
+		k := kickRun1(tl, spec, 0, hm, m, &g, &s)
+		kw := kickRunGo(want, spec, 0, hm, m, &g, &wantS)
+		if k != kw || k != n {
+			t.Fatalf("trial %d: %d spheres done, Go %d, of %d", trial, k, kw, n)
+		}
+		if !sumsBitsEq(s, wantS) {
+			t.Fatalf("trial %d: sums %+v, Go %+v", trial, s, wantS)
+		}
+		for j := range tl {
+			if !linBitsEq(tl[j], want[j]) {
+				t.Fatalf("trial %d sphere %d: %+v, Go %+v", trial, j, tl[j], want[j])
+			}
+		}
+	}
+}
+
+// TestDriftRun1MatchesGo: driftRun1 (on amd64 v1 drift1SSE2: the species
+// not read, the trial state addressed from the accepted one's pointer)
+// gives driftRunGo's bits over a system of one species — trial states,
+// centres, the count done — and writes nothing past the spheres given
+// (a guard sphere after them in tl and X stays as it was).
+func TestDriftRun1MatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(22))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		al := kickLins(r, n+1, odd)
+		tl, want := kickLins(r, n+1, 0.5), make([]sphere.Lin, n+1)
+		X, wantX := make([]geom.Vec3, n+1), make([]geom.Vec3, n+1)
+		for i := range X {
+			X[i] = kickVec(r, 0.5)
+		}
+		copy(want, tl)
+		copy(wantX, X)
+		hm, dt, mg := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		k := driftRun1(tl, al, X, spec, 0, hm, dt, &mg)
+		kw := driftRunGo(want, al, wantX, spec, 0, hm, dt, &mg)
+		if k != kw || k != n {
+			t.Fatalf("trial %d: %d spheres done, Go %d, of %d", trial, k, kw, n)
+		}
+		for j := range tl {
+			if !linBitsEq(tl[j], want[j]) || !vecBitsEq(X[j], wantX[j]) {
+				t.Fatalf("trial %d sphere %d: %+v %v, Go %+v %v", trial, j, tl[j], X[j], want[j], wantX[j])
+			}
+		}
+	}
+}

@@ -20,5 +20,19 @@ func driftRun(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, d
 	return driftRunGo(tl, al, X, spec, cur, hm, dt, mg)
 }
 
+// kickRun1 is kickRun over spheres all of species cur (a system of one
+// species); here kickRunGo itself, which tests each sphere's species (on
+// amd64 below GOAMD64=v3 a loop that does not: kick1SSE2).
+func kickRun1(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.Vec3, s *kickSums) int {
+	return kickRunGo(tl, spec, cur, hm, m, g, s)
+}
+
+// driftRun1 is driftRun without nt over spheres all of species cur; here
+// driftRunGo (on amd64 below GOAMD64=v3 a loop that does not test the
+// species: drift1SSE2).
+func driftRun1(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3) int {
+	return driftRunGo(tl, al, X, spec, cur, hm, dt, mg)
+}
+
 // kickAsm reports whether kickRun and driftRun run the assembly.
 const kickAsm = false

@@ -189,7 +189,7 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 // withinGo returns the first pair k ≥ k0 of P whose centres (in X) lie
 // within the cut-off, |x_I − x_J|² < cut2 (overlap's test), or len(P): the
 // scan of hookeRowsOne (through within: on amd64 below GOAMD64=v3 the same
-// scan in SSE2 assembly, within_amd64.s, the same pairs, up to four a
+// scan in SSE2 assembly, within_amd64.s, the same pairs, up to eight a
 // call; elsewhere, with -tags purego or GOAMD64=v3, this loop:
 // within_other.go), whose call of hookeTouch stays out of the loop (a loop holding the call kept its
 // values across it: 30 instructions a pair). Not inlined: on its own, the

@@ -30,8 +30,8 @@ func withinSSE2(P []Pair, X []geom.Vec3, k int, cut2 float64) (j int, m uint, ne
 // within returns the pairs of P from k on within the cut-off (withinGo's
 // test, the same answers, the same panics) up to pair next (exclusive):
 // pair j + i for each bit i of m, none when m is 0 (then j = next =
-// len(P)); next > k unless k = len(P). Its loop in SSE2 assembly: four
-// pairs a turn in two halves (the two lanes of the XMM registers), the
+// len(P)); next > k unless k = len(P). Its loop in SSE2 assembly: eight
+// pairs a turn in four halves of two (the two lanes of the XMM registers), the
 // same IEEE operations in the same order ((dx² + dy²) + dz², each product
 // rounded, then d² < cut2, false for NaN); the first turn with a pair
 // within returns all of its pairs within (j the turn's first pair, next

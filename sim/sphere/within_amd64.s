@@ -11,16 +11,22 @@
 // at the first pair i with an index not below len(X) (unsigned) before
 // any pair within (then m = 0, next = len(P)).
 //
-// Four pairs a turn, in two halves of two pairs (PAIRS2: lanes 0 and 1
+// Eight pairs a turn, in four halves of two pairs (PAIRS2: lanes 0 and 1
 // of the XMM registers): the (x, y) of each centre in one load, dx, dy of
 // a pair in one SUBPD and squared in one MULPD, then transposed so that
 // one ADDPD gives dx² + dy² of both pairs; dz of both pairs packed; CMPPD
 // "less than, ordered" (false for NaN, as Go's <), MOVMSKPD, and the
-// turn's four bits returned (next: the turn's end). The turn's eight indices are checked
-// before any load, at once (PCMPGTL on the indices biased by −2³¹); a turn
-// with a bad index, and the last one to three pairs of P, go to the
+// turn's eight bits returned (next: the turn's end). The turn's sixteen
+// indices are checked before any load, at once (PCMPGTL on the indices
+// biased by −2³¹); a turn with a bad index, and the last one to seven
+// pairs of P, go to the
 // one-pair loop (scalar SSE2, the same operations), which checks each
-// index and stops at a bad one unless a pair before it is within.
+// index and stops at a bad one unless a pair before it is within. (Four
+// pairs a turn until session 21: a turn's bookkeeping — the index test,
+// the prefetch's gate, the loop — is now spread over eight pairs, and a
+// scan returns to Go at most once every eight pairs: 10⁵ box 1 159 →
+// 1 113 M instructions, docs/performance.md "Session 21: the step's
+// passes".)
 
 // PAIRS2(off, M): the squared distances of the pairs at off(SI)(BX*8) and
 // off+8(SI)(BX*8) (lanes 0 and 1), their indices known in range, compared
@@ -58,10 +64,11 @@
 	MOVMSKPD X0, M
 
 // PFD: the turn prefetches (PREFETCHT0: a hint, never a fault) the
-// centres X[J] of pairs BX+PFD and BX+PFD+2, while those pairs are in P
-// (BX < len(P) − PFD − 4), on systems of at least PFMIN centres (6 MiB:
-// far larger than L2, where the gathers of X[J] miss it; below, the 7
-// instructions a turn would be spent on centres already in cache). The
+// centres X[J] of pairs BX+PFD, +2, +4 and +6 (one a two pairs, as with
+// four pairs a turn), while those pairs are in P (BX < len(P) − PFD − 8),
+// on systems of at least PFMIN centres (6 MiB: far larger than L2, where
+// the gathers of X[J] miss it; below, the 12 instructions a turn would be
+// spent on centres already in cache). The
 // same loads and arithmetic otherwise: the same answers. At 10⁶ spheres
 // withinSSE2 −9 to −14% of CPU (docs/performance.md, "Session 20: the
 // passes at 10⁶").
@@ -76,7 +83,7 @@ TEXT ·withinSSE2(SB), NOSPLIT, $0-88
 	MOVQ k+48(FP), BX
 	MOVSD cut2+56(FP), X8
 	UNPCKLPD X8, X8 // (cut2, cut2)
-	// Four pairs a turn: their eight indices checked at once, each biased
+	// Eight pairs a turn: their sixteen indices checked at once, each biased
 	// by −2³¹ (uint32 order as int32 order) against len(X) − 1, biased,
 	// when 1 ≤ len(X) ≤ 2³¹ − 1; else the one-pair loop only.
 	LEAQ -1(R8), AX
@@ -88,17 +95,17 @@ TEXT ·withinSSE2(SB), NOSPLIT, $0-88
 	MOVL $0x80000000, AX
 	MOVQ AX, X10
 	PSHUFL $0, X10, X10 // the bias
-	LEAQ -3(CX), R9     // a turn needs pairs BX … BX+3: BX < len−3
+	LEAQ -7(CX), R9     // a turn needs pairs BX … BX+7: BX < len−7
 	// The prefetch (PFD) while BX < R14: only from PFMIN centres on.
 	MOVQ $-1, R14
 	CMPQ R8, $PFMIN
 	JLT  nopfx
-	LEAQ -(PFD+4)(CX), R14
+	LEAQ -(PFD+8)(CX), R14
 nopfx:
 	CMPQ BX, R9
 	JGE  one
 
-four:
+eight:
 	CMPQ BX, R14
 	JGE  nopf
 	MOVL (PFD*8+4)(SI)(BX*8), AX
@@ -107,25 +114,45 @@ four:
 	MOVL (PFD*8+20)(SI)(BX*8), AX
 	LEAQ (AX)(AX*2), AX
 	PREFETCHT0 (DI)(AX*8)
+	MOVL (PFD*8+36)(SI)(BX*8), AX
+	LEAQ (AX)(AX*2), AX
+	PREFETCHT0 (DI)(AX*8)
+	MOVL (PFD*8+52)(SI)(BX*8), AX
+	LEAQ (AX)(AX*2), AX
+	PREFETCHT0 (DI)(AX*8)
 nopf:
-	MOVOU 0(SI)(BX*8), X6  // the indices of pairs BX, BX+1
-	MOVOU 16(SI)(BX*8), X7 // of pairs BX+2, BX+3
+	MOVOU 0(SI)(BX*8), X6   // the indices of pairs BX, BX+1
+	MOVOU 16(SI)(BX*8), X7  // of pairs BX+2, BX+3
+	MOVOU 32(SI)(BX*8), X11 // of pairs BX+4, BX+5
+	MOVOU 48(SI)(BX*8), X12 // of pairs BX+6, BX+7
 	PXOR  X10, X6
 	PXOR  X10, X7
-	PCMPGTL X9, X6         // lanes whose index ≥ len(X) (uint32)
+	PXOR  X10, X11
+	PXOR  X10, X12
+	PCMPGTL X9, X6          // lanes whose index ≥ len(X) (uint32)
 	PCMPGTL X9, X7
+	PCMPGTL X9, X11
+	PCMPGTL X9, X12
 	POR   X7, X6
+	POR   X12, X11
+	POR   X11, X6
 	PMOVMSKB X6, AX
 	TESTL AX, AX
-	JNZ   one              // a bad index: the one-pair loop checks each
+	JNZ   one               // a bad index: the one-pair loop checks each
 	PAIRS2(0, R12)
 	PAIRS2(16, R13)
 	SHLL  $2, R13
-	ORL   R13, R12         // pairs BX … BX+3 in bits 0 … 3
+	ORL   R13, R12          // pairs BX … BX+3 in bits 0 … 3
+	PAIRS2(32, R13)
+	SHLL  $4, R13
+	ORL   R13, R12          // BX+4, BX+5 in bits 4, 5
+	PAIRS2(48, R13)
+	SHLL  $6, R13
+	ORL   R13, R12          // BX+6, BX+7 in bits 6, 7
 	JNZ   hit
-	ADDQ  $4, BX
+	ADDQ  $8, BX
 	CMPQ  BX, R9
-	JLT   four
+	JLT   eight
 
 one:
 	CMPQ BX, CX
@@ -157,7 +184,7 @@ one:
 hit:
 	MOVQ BX, j+64(FP)
 	MOVQ R12, m+72(FP)
-	ADDQ $4, BX
+	ADDQ $8, BX
 	MOVQ BX, next+80(FP)
 	RET
 

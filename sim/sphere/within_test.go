@@ -32,7 +32,7 @@ func withinScan(asm bool, P []Pair, X []geom.Vec3, k int, cut2 float64) (hits []
 	}
 	for k < len(P) {
 		j, m, next := within(P, X, k, cut2)
-		if next <= k || (m == 0 && (j != len(P) || next != len(P))) || (m != 0 && j >= len(P)) || j < k || j+bits.Len(m) > next || m > 15 {
+		if next <= k || (m == 0 && (j != len(P) || next != len(P))) || (m != 0 && j >= len(P)) || j < k || j+bits.Len(m) > next || m > 255 { // a turn: eight pairs
 			return hits, fmt.Sprintf("within(%d) = %d, %b, %d", k, j, m, next)
 		}
 		for ; m != 0; m &= m - 1 {
@@ -75,7 +75,7 @@ func withinCoord(r *rand.Rand, special float64) float64 {
 // TestWithinAsmMatchesGo: within (on amd64 below v3 the SSE2 assembly)
 // gives the pairs that withinGo finds from every start k, in order, with
 // within's contract on j, m and next, on random lists of every
-// length from 0 to 24 over centres with integer, fractional and special
+// length from 0 to 40 (up to five turns of eight pairs and every tail) over centres with integer, fractional and special
 // coordinates (NaN, ±Inf, ±0, overflowing squares), cut-offs equal to
 // squared distances and special ones (0, −0, negative, +Inf, NaN), the
 // first hit in any lane of a turn, at the end or nowhere; and panics
@@ -86,7 +86,7 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 		t.Log("within is withinGo on this build: the comparison is trivial")
 	}
 	r := rand.New(rand.NewSource(19))
-	var first [4]int // first hits at distances 0, 1, 2, 3 (mod 4) from k
+	var first [8]int // first hits at distances 0 … 7 (mod 8) from k
 	var hits, ends, panics, eq int
 	for trial := 0; trial < 40000; trial++ {
 		special := 0.0
@@ -97,7 +97,7 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 		for i := range X {
 			X[i] = geom.Vec3{X: withinCoord(r, special), Y: withinCoord(r, special), Z: withinCoord(r, special)}
 		}
-		P := make([]Pair, r.Intn(25))
+		P := make([]Pair, r.Intn(41))
 		for k := range P {
 			P[k] = Pair{int32(r.Intn(len(X) + 1)), int32(r.Intn(len(X) + 1))} // len(X): out of range, 1 in 2 to 13
 		}
@@ -142,7 +142,7 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 			if len(hg) == 0 {
 				ends++
 			} else {
-				first[(hg[0]-k)%4]++
+				first[(hg[0]-k)%8]++
 				hits += len(hg)
 			}
 			if mg != "" {
@@ -157,8 +157,8 @@ func TestWithinAsmMatchesGo(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("pairs within %d, the first at k + 0, 1, 2, 3 (mod 4): %v; none: %d; panics: %d; pairs at d² = cut2: %d", hits, first, ends, panics, eq)
-	if min(first[0], first[1], first[2], first[3]) < 10000 || ends < 10000 || panics < 10000 || eq < 1000 {
+	t.Logf("pairs within %d, the first at k + 0 … 7 (mod 8): %v; none: %d; panics: %d; pairs at d² = cut2: %d", hits, first, ends, panics, eq)
+	if slices.Min(first[:]) < 3000 || ends < 10000 || panics < 10000 || eq < 1000 {
 		t.Fatal("the comparison is too weak")
 	}
 }
