@@ -549,12 +549,14 @@ func (b *builder) generators() error {
 		// record (shape, mass, group), the same bits as making each anew.
 		var first body.Body
 		var name []byte
-		// The copies are allocated bodyChunk at a time and take their
-		// names from one string (genNames): half the allocations of a
-		// body and a name each, the same values (docs/performance.md,
-		// "Session 21: set-up, garbage and memory"). No body is ever
-		// removed from a world, so a chunk lives as long as its bodies.
-		var slab []body.Body
+		// The copies take their names from one string (genNames): one
+		// allocation a generator instead of one a body, the same names.
+		// Each body stays an allocation of its own (208 B): one array of
+		// them all made set-up ≈ 0.1 CPU-s cheaper at 10⁶ spheres, but the
+		// collector scans objects over 512 B (type header) slower — 75
+		// instead of 50 ms CPU a collection of that world — and pairs
+		// (416 B) waste 3.5% of their spans against 208 B's 1%
+		// (docs/performance.md, "Session 21: set-up, garbage and memory").
 		var names string
 		off := len(g.Name) + 1 // the start of body placed's name in names (after prefix+"0")
 		if !makeEachGenerated && g.Count > 1 {
@@ -576,10 +578,7 @@ func (b *builder) generators() error {
 				var bd *body.Body
 				switch {
 				case placed > 0 && !makeEachGenerated:
-					if len(slab) == 0 {
-						slab = make([]body.Body, min(bodyChunk, g.Count-placed))
-					}
-					bd, slab = &slab[0], slab[1:]
+					bd = new(body.Body)
 					*bd = first
 					n := len(g.Name) + decimalLen(placed)
 					bd.Name, bd.X = names[off:off+n], x
@@ -638,16 +637,6 @@ func decimalLen(i int) int {
 	}
 	return n
 }
-
-// bodyChunk is how many generated bodies one allocation holds: 2 (416
-// bytes, a size class) halves the allocations at set-up (10⁶ spheres:
-// ≈ 0.05–0.1 CPU-s less in scene.Build) and keeps each object at most 512
-// bytes, whose pointer bitmap the garbage collector reads from the span.
-// Larger objects carry a type header and scan slower: a collection of the
-// 10⁶-sphere world after set-up took ≈ 50 ms CPU with 1 or 2 bodies an
-// object, 117 ms with 4 (832 B) and 75 ms with one array of every body
-// (measured in Session 21: every collection while stepping pays it).
-const bodyChunk = 2
 
 // makeEachGenerated makes generators build every body anew, as they did
 // before they copied their first (the tests' reference).
