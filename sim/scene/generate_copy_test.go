@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strconv"
 	"testing"
 
 	"grainlab/sim/body"
@@ -67,6 +68,44 @@ func TestGeneratedCopiesSameAsMadeAnew(t *testing.T) {
 		}
 		if generated < 20 {
 			t.Fatalf("%s %v: only %d generated bodies", c.scene, c.sets, generated)
+		}
+	}
+}
+
+// genNames holds every generated name end to end, and the generator reads
+// them back as strconv makes them: across the digit counts (1 → 2 → 3
+// digits) and for a one-body generator (no copies).
+func TestGeneratedNamesAcrossDigits(t *testing.T) {
+	if got, want := genNames("g", 12), "g0g1g2g3g4g5g6g7g8g9g10g11"; got != want {
+		t.Fatalf("genNames = %q, want %q", got, want)
+	}
+	for _, i := range []int{0, 9, 10, 99, 100, 12345} {
+		if got, want := decimalLen(i), len(strconv.Itoa(i)); got != want {
+			t.Fatalf("decimalLen(%d) = %d, want %d", i, got, want)
+		}
+	}
+	for _, count := range []int{1, 2, 11, 101} {
+		s, err := LoadBuiltin("sphere-box-soft", "generators[0].count="+strconv.Itoa(count))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := s.Generators[0].Name
+		k := 0
+		for _, b := range w.Bodies {
+			if b.Group() != prefix {
+				continue
+			}
+			if want := prefix + strconv.Itoa(k); b.Name != want {
+				t.Fatalf("count %d: generated body %d named %q, want %q", count, k, b.Name, want)
+			}
+			k++
+		}
+		if k != count {
+			t.Fatalf("count %d: %d generated bodies", count, k)
 		}
 	}
 }
