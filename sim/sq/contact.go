@@ -403,11 +403,18 @@ type newtonState struct {
 func (st *newtonState) ea() *evalOut { return &st.e[st.cur&1][0] }
 func (st *newtonState) eb() *evalOut { return &st.e[st.cur&1][1] }
 
-// phi returns Φ of S1 eq. (24) and its norm from the evaluations at one point.
-func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
+// phiV returns Φ of S1 eq. (24) from the evaluations at one point, norm4
+// its norm: two functions small enough to be inlined into newton (one
+// function returning both was not: a call per point, the array returned on
+// the stack).
+func phiV(ea, eb *evalOut, mu float64) [4]float64 {
 	m2 := mu * mu
-	v[0], v[1], v[2], v[3] = ea.g.X+m2*eb.g.X, ea.g.Y+m2*eb.g.Y, ea.g.Z+m2*eb.g.Z, ea.f-eb.f // S1 eq. (24)
-	return v, math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
+	return [4]float64{ea.g.X + m2*eb.g.X, ea.g.Y + m2*eb.g.Y, ea.g.Z + m2*eb.g.Z, ea.f - eb.f} // S1 eq. (24)
+}
+
+// norm4 returns ‖v‖.
+func norm4(v *[4]float64) float64 {
+	return math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
 }
 
 // newton solves S1 eq. (23) for the midway point by Newton's method with
@@ -435,7 +442,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		}
 	}
 	st.iter = 0
-	f, r := phi(ea, eb, st.mu)
+	f := phiV(ea, eb, st.mu)
+	r := norm4(&f)
 	st.res = r
 	chorded := false
 	for st.iter < maxIter {
@@ -465,7 +473,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 				A.evalWGo(xn, ta)
 				B.evalWGo(xn, tb)
 			}
-			if fn, rn := phi(ta, tb, mun); rn < r {
+			fn := phiV(ta, tb, mun)
+			if rn := norm4(&fn); rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
 				ea, eb = ta, tb
@@ -516,7 +525,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 				A.evalWGo(xn, ta)
 				B.evalWGo(xn, tb)
 			}
-			fn, rn := phi(ta, tb, mun)
+			fn := phiV(ta, tb, mun)
+			rn := norm4(&fn)
 			if rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
