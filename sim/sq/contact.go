@@ -84,14 +84,15 @@ func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *g
 // failed warm start drops ch). The point meets the same tolerance; it
 // differs from ContactPlaced's within it.
 func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
-	q := query{a: a.S, b: b.S, qa: a, qb: b, xa: a.x, ra: &a.r}
+	q := query{qa: a, qb: b, xa: a.x, ra: &a.r} // the shapes are a.S, b.S (query.shapes)
 	relMatInto(&q.fr.rab, a.q, b.q)
 	q.fr.cb = tmulV(&a.r, b.x.Add(shift).Sub(a.x))
 	contactIn(r, o, &q, warm, ch)
 }
 
 // query is the input of a contact query (contactIn): the two shapes
-// (prepared when qa, qb are not nil), A's centre xa and rotation ra =
+// (prepared when qa, qb are not nil: then a, b are unset and qa.S, qb.S
+// are the shapes, see shapes), A's centre xa and rotation ra =
 // A(q_A), and the working frame, whose rotation of B into A's body frame
 // and B's centre there (not yet scaled) the caller sets. One pointer
 // instead of some thirty words of arguments per query.
@@ -101,6 +102,16 @@ type query struct {
 	xa     geom.Vec3
 	ra     *geom.Mat3
 	fr     frame
+}
+
+// shapes returns the query's two shapes: qa.S and qb.S when prepared
+// (read only where needed: the warm-started solve of prepared shapes never
+// copies them), else a and b.
+func (q *query) shapes() (a, b Shape) {
+	if q.qa != nil && q.qb != nil {
+		return q.qa.S, q.qb.S
+	}
+	return q.a, q.b
 }
 
 // relMatInto sets m to the rotation matrix of q_A* q_B (B's body axes in
@@ -182,7 +193,10 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 		wl := tmulV(&ra, warm.Sub(pa.X)) // A's body frame
 		warm = &wl
 	}
-	q := query{a: a, b: b, qa: qa, qb: qb, xa: pa.X, ra: &ra}
+	q := query{qa: qa, qb: qb, xa: pa.X, ra: &ra}
+	if qa == nil || qb == nil {
+		q.a, q.b = a, b
+	}
 	q.fr.rab = pa.Q.Conj().Mul(pb.Q).Mat() // B's body axes in A's frame
 	q.fr.cb = tmulV(&ra, pb.X.Sub(pa.X))   // B's centre in A's frame
 	var r ContactResult
@@ -194,7 +208,7 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 // here), with the warm start (when not nil) in A's body frame, relative
 // to A's centre; the result goes to *res.
 func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Chord) {
-	a, b, qa, qb := q.a, q.b, q.qa, q.qb
+	qa, qb := q.qa, q.qb
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
 	}
@@ -208,6 +222,7 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 	if qa != nil && qb != nil {
 		L = min(qa.ownL, qb.ownL) // the same max(A, B, C), kept by Prepare
 	} else {
+		a, b := q.shapes()
 		L = min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 	}
 	invL := 1 / L
@@ -226,12 +241,14 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 		A.q = &qa.own
 	} else {
 		A.q = new(prep)
+		a, _ := q.shapes()
 		a.prepInto(A.q, invL)
 	}
 	if qb != nil && L == qb.ownL {
 		B.q = &qb.own
 	} else {
 		B.q = new(prep)
+		_, b := q.shapes()
 		b.prepInto(B.q, invL)
 	}
 	if warm != nil && warm.IsFinite() {
@@ -244,6 +261,7 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 		if ch != nil {
 			ch.ok = false
 		}
+		a, b := q.shapes()
 		n := o.Steps
 		if n <= 0 {
 			n = defaultSteps(a, b)
@@ -385,11 +403,18 @@ type newtonState struct {
 func (st *newtonState) ea() *evalOut { return &st.e[st.cur&1][0] }
 func (st *newtonState) eb() *evalOut { return &st.e[st.cur&1][1] }
 
-// phi returns Φ of S1 eq. (24) and its norm from the evaluations at one point.
-func phi(ea, eb *evalOut, mu float64) (v [4]float64, r float64) {
+// phiV returns Φ of S1 eq. (24) from the evaluations at one point, norm4
+// its norm: two functions small enough to be inlined into newton (one
+// function returning both was not: a call per point, the array returned on
+// the stack).
+func phiV(ea, eb *evalOut, mu float64) [4]float64 {
 	m2 := mu * mu
-	v[0], v[1], v[2], v[3] = ea.g.X+m2*eb.g.X, ea.g.Y+m2*eb.g.Y, ea.g.Z+m2*eb.g.Z, ea.f-eb.f // S1 eq. (24)
-	return v, math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
+	return [4]float64{ea.g.X + m2*eb.g.X, ea.g.Y + m2*eb.g.Y, ea.g.Z + m2*eb.g.Z, ea.f - eb.f} // S1 eq. (24)
+}
+
+// norm4 returns ‖v‖.
+func norm4(v *[4]float64) float64 {
+	return math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2] + v[3]*v[3])
 }
 
 // newton solves S1 eq. (23) for the midway point by Newton's method with
@@ -417,7 +442,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 		}
 	}
 	st.iter = 0
-	f, r := phi(ea, eb, st.mu)
+	f := phiV(ea, eb, st.mu)
+	r := norm4(&f)
 	st.res = r
 	chorded := false
 	for st.iter < maxIter {
@@ -447,7 +473,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 				A.evalWGo(xn, ta)
 				B.evalWGo(xn, tb)
 			}
-			if fn, rn := phi(ta, tb, mun); rn < r {
+			fn := phiV(ta, tb, mun)
+			if rn := norm4(&fn); rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++
 				ea, eb = ta, tb
@@ -498,7 +525,8 @@ func newton(A, B *posed, st *newtonState, tol float64, maxIter int, ch *Chord) b
 				A.evalWGo(xn, ta)
 				B.evalWGo(xn, tb)
 			}
-			fn, rn := phi(ta, tb, mun)
+			fn := phiV(ta, tb, mun)
+			rn := norm4(&fn)
 			if rn < r {
 				st.x, st.mu, f, r = xn, mun, fn, rn
 				st.cur++

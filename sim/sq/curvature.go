@@ -96,39 +96,62 @@ func (p *Prepared) CurvatureRadius(m RadiusMethod, x geom.Vec3, q, rv float64) f
 // with the matrix formed at Place (Prepared.ToLocal), then the radius by
 // method m (S1 eq. 39–40) capped at q·R_vol, in one call: the same
 // operations as CurvatureRadius(m, p.ToLocal(w), q, rv), the same bits.
+// The mean curvature of an n1 = n2 = 10 shape runs in one SSE2 kernel
+// (meanCurv10SSE2, evalw_amd64.s), the same bits as meanCurvAt.
 func (p *Prepared) RadiusAt(m RadiusMethod, w geom.Vec3, q, rv float64) float64 {
 	if m == RadiusVolume {
 		return rv
 	}
-	r := &p.r
-	dx, dy, dz := w.X-p.x.X, w.Y-p.x.Y, w.Z-p.x.Z
-	x := geom.Vec3{ // tmulV(&p.r, w.Sub(p.x)), written out
+	u := &p.unit
+	if m != RadiusGauss {
+		if evalWAsm && u.same == 10 {
+			return radiusCapped(meanCurv10SSE2(u, &p.r, &p.x, &w), q, rv)
+		}
+		return radiusCapped(u.meanCurvAt(&p.r, &p.x, w), q, rv)
+	}
+	var e evalOut
+	u.evalAt(&p.r, &p.x, w, &e)
+	h := u.hess(&e)
+	g := e.g
+	var k float64
+	if g2 := g.Norm2(); g2 != 0 { // gaussianCurvature's expression
+		gag := h.zz*(h.yy*g.X*g.X-2*h.xy*g.X*g.Y+h.xx*g.Y*g.Y) + (h.xx*h.yy-h.xy*h.xy)*g.Z*g.Z
+		k = gag / (g2 * g2)
+	}
+	k = math.Sqrt(max(0, k)) // S1 eq. (40): K = √(κ₁κ₂)
+	return radiusCapped(k, q, rv)
+}
+
+// evalAt sets e to evalFG at the body-frame point x = rᵀ(w − c) (S1 eq.
+// 18: tmulV(r, w.Sub(c)), written out), evalFG's SSE2 twin for
+// n1 = n2 = 10: the same bits.
+func (u *prep) evalAt(r *geom.Mat3, c *geom.Vec3, w geom.Vec3, e *evalOut) {
+	dx, dy, dz := w.X-c.X, w.Y-c.Y, w.Z-c.Z
+	x := geom.Vec3{
 		X: r[0][0]*dx + r[1][0]*dy + r[2][0]*dz,
 		Y: r[0][1]*dx + r[1][1]*dy + r[2][1]*dz,
 		Z: r[0][2]*dx + r[1][2]*dy + r[2][2]*dz,
 	}
-	u := &p.unit
-	var e evalOut
 	if evalWAsm && u.same == 10 {
-		evalFG10SSE2(u, &x, &e) // evalFG's SSE2 twin (evalw_amd64.s): the same bits
+		evalFG10SSE2(u, &x, e) // evalFG's SSE2 twin (evalw_amd64.s): the same bits
 	} else {
-		u.evalFG(x, &e)
+		u.evalFG(x, e)
 	}
+}
+
+// meanCurvAt returns the mean curvature (S1 eq. 39, meanCurvature's
+// expression) at the body-frame point x = rᵀ(w − c); 0 where ∇f = 0.
+func (u *prep) meanCurvAt(r *geom.Mat3, c *geom.Vec3, w geom.Vec3) float64 {
+	var e evalOut
+	u.evalAt(r, c, w, &e)
 	h := u.hess(&e)
 	g := e.g
 	g2 := g.Norm2()
-	var k float64
-	if m == RadiusGauss {
-		if g2 != 0 { // gaussianCurvature's expression
-			gag := h.zz*(h.yy*g.X*g.X-2*h.xy*g.X*g.Y+h.xx*g.Y*g.Y) + (h.xx*h.yy-h.xy*h.xy)*g.Z*g.Z
-			k = gag / (g2 * g2)
-		}
-		k = math.Sqrt(max(0, k)) // S1 eq. (40): K = √(κ₁κ₂)
-	} else if g2 != 0 { // meanCurvature's expression, S1 eq. (39)
-		ghg := h.xx*g.X*g.X + 2*h.xy*g.X*g.Y + h.yy*g.Y*g.Y + h.zz*g.Z*g.Z
-		k = (g2*(h.xx+h.yy+h.zz) - ghg) / (2 * g2 * math.Sqrt(g2))
+	if g2 == 0 {
+		return 0
 	}
-	return radiusCapped(k, q, rv)
+	ghg := h.xx*g.X*g.X + 2*h.xy*g.X*g.Y + h.yy*g.Y*g.Y + h.zz*g.Z*g.Z
+	return (g2*(h.xx+h.yy+h.zz) - ghg) / (2 * g2 * math.Sqrt(g2)) // S1 eq. (39)
 }
 
 // curvatureRadius is CurvatureRadiusRV with the shape's prep at unit scale.

@@ -14,6 +14,13 @@ const evalWAsm = true
 //go:noescape
 func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut)
 
+// meanCurv10SSE2 is q.meanCurvAt(r, c, *w) (the mean curvature of S1
+// eq. 39 at the body-frame point rᵀ(w − c)) for n1 = n2 = 10 in SSE2
+// assembly: the same bits.
+//
+//go:noescape
+func meanCurv10SSE2(q *prep, r *geom.Mat3, c, w *geom.Vec3) float64
+
 // evalW2SSE2 is evalW of A into ea and of B into eb at w, both shapes with
 // n1 = n2 = 10, in SSE2 assembly (one call for the two): the same bits.
 //

@@ -84,6 +84,37 @@ lbl: \
 	ORPD X2, X5 \
 	MOVSD X5, 88(DI)
 
+// ROTIN is S1 eq. (18)'s x = Aᵀ(X − X_C) with the frame point X at BX, the
+// centre X_C at AX (a Vec3, or a posed: c at 0), A = r at SI: d = X − X_C;
+// (x, y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz in X4, z =
+// (r02·dx + r12·dy) + r22·dz in X0 (tmulV's operations in its order).
+#define ROTIN \
+	MOVSD 0(BX), X0 \
+	SUBSD 0(AX), X0 \
+	MOVSD 8(BX), X1 \
+	SUBSD 8(AX), X1 \
+	MOVSD 16(BX), X2 \
+	SUBSD 16(AX), X2 \
+	MOVAPD X0, X3 \
+	UNPCKLPD X3, X3 \
+	MOVUPD 0(SI), X4 \
+	MULPD X3, X4 \
+	MOVAPD X1, X5 \
+	UNPCKLPD X5, X5 \
+	MOVUPD 24(SI), X6 \
+	MULPD X5, X6 \
+	ADDPD X6, X4 \
+	MOVAPD X2, X5 \
+	UNPCKLPD X5, X5 \
+	MOVUPD 48(SI), X6 \
+	MULPD X5, X6 \
+	ADDPD X6, X4 \
+	MULSD 16(SI), X0 \
+	MULSD 40(SI), X1 \
+	ADDSD X1, X0 \
+	MULSD 64(SI), X2 \
+	ADDSD X2, X0
+
 // The kernels below: evalW (shape.go) for n1 = n2 = 10 (q.same == 10) on
 // SSE2: for a rotated shape S1 eq. (18) x = Aᵀ(X − X_C), eq. (1) and (14) f
 // and ∇f, eq. (18) ∇F = A∇f; for an ident one f and ∇f at x = X. Two lanes
@@ -110,6 +141,102 @@ TEXT ·evalFG10SSE2(SB), NOSPLIT, $0-24
 	MOVSD X3, 24(DI)
 	RET
 
+// func meanCurv10SSE2(q *prep, r *geom.Mat3, c, w *geom.Vec3) float64
+//
+// The mean curvature (S1 eq. 39) of an n1 = n2 = 10 shape at the body-frame
+// point x = rᵀ(w − c) (S1 eq. 18; Prepared.RadiusAt's rotation): ROTIN,
+// FGCORE into a scratch evalOut on the frame (∇f stays in X1, X3), the
+// body-frame Hessian of prep.hess for n1 = n2 (S1 eq. 15: f_zz = hz·z2;
+// where ν > 0 f_xx = ((c·ia)·ia)·((n2 − 1)·x2), f_yy alike with ib, y2,
+// f_xy = 0·sxy, c = n1·ν^(p−1); else zeros), then meanCurvAt's expression
+// with every sum in the Go order: g2 = (f_x² + f_y²) + f_z², and where
+// g2 ≠ 0 (NaN included) k = (g2·((h_xx + h_yy) + h_zz) − ghg) /
+// ((2·g2)·√g2), ghg = ((h_xx f_x f_x + 2h_xy f_x f_y) + h_yy f_y f_y) +
+// h_zz f_z f_z; else 0. The same bits as meanCurvAt. prep n1, n2, hz at
+// 24, 32, 104 (TestMeanCurv10Layout).
+TEXT ·meanCurv10SSE2(SB), NOSPLIT, $96-40
+	MOVQ q+0(FP), DX
+	MOVQ r+8(FP), SI
+	MOVQ c+16(FP), AX
+	MOVQ w+24(FP), BX
+	LEAQ e-96(SP), DI
+	ROTIN
+	FGCORE(nuposK)
+	MOVSD 104(DX), X7
+	MULSD 64(DI), X7
+	XORPD X4, X4
+	XORPD X5, X5
+	XORPD X6, X6
+	XORPD X8, X8
+	MOVSD 72(DI), X0
+	UCOMISD X8, X0
+	JLS flat
+	MOVSD 24(DX), X9
+	MULSD 80(DI), X9
+	MOVSD 32(DX), X10
+	SUBSD X2, X10
+	MOVAPD X9, X4
+	MULSD 0(DX), X4
+	MULSD 0(DX), X4
+	MOVAPD X10, X11
+	MULSD 32(DI), X11
+	MULSD X11, X4
+	MOVAPD X9, X5
+	MULSD 8(DX), X5
+	MULSD 8(DX), X5
+	MOVAPD X10, X11
+	MULSD 48(DI), X11
+	MULSD X11, X5
+	MOVSD 88(DI), X6
+	MULSD X8, X6
+flat:
+	MOVAPD X1, X12
+	UNPCKHPD X12, X12
+	MOVAPD X1, X13
+	MULSD X1, X13
+	MOVAPD X12, X14
+	MULSD X12, X14
+	ADDSD X14, X13
+	MOVAPD X3, X14
+	MULSD X3, X14
+	ADDSD X14, X13
+	XORPD X0, X0
+	UCOMISD X8, X13
+	JNE curv
+	JPS curv
+	JMP done
+curv:
+	MOVAPD X4, X14
+	MULSD X1, X14
+	MULSD X1, X14
+	MOVQ $0x4000000000000000, R8
+	MOVQ R8, X2
+	MOVAPD X2, X9
+	MULSD X6, X9
+	MULSD X1, X9
+	MULSD X12, X9
+	ADDSD X9, X14
+	MOVAPD X5, X9
+	MULSD X12, X9
+	MULSD X12, X9
+	ADDSD X9, X14
+	MOVAPD X7, X9
+	MULSD X3, X9
+	MULSD X3, X9
+	ADDSD X9, X14
+	MOVAPD X4, X0
+	ADDSD X5, X0
+	ADDSD X7, X0
+	MULSD X13, X0
+	SUBSD X14, X0
+	MULSD X13, X2
+	SQRTSD X13, X11
+	MULSD X11, X2
+	DIVSD X2, X0
+done:
+	MOVSD X0, ret+32(FP)
+	RET
+
 // EVALW_SHAPE is evalW for the n1 = n2 = 10 shape (posed) at AX into the
 // evalOut at DI at the frame point at BX: rotated (SI = r; d = w − c; (x,
 // y) = ((r00, r01)·dx + (r10, r11)·dy) + (r20, r21)·dz in X4, z = (r02·dx
@@ -122,31 +249,7 @@ TEXT ·evalFG10SSE2(SB), NOSPLIT, $0-24
 	CMPB 32(AX), $0 \
 	JNE ident \
 	MOVQ 24(AX), SI \
-	MOVSD 0(BX), X0 \
-	SUBSD 0(AX), X0 \
-	MOVSD 8(BX), X1 \
-	SUBSD 8(AX), X1 \
-	MOVSD 16(BX), X2 \
-	SUBSD 16(AX), X2 \
-	MOVAPD X0, X3 \
-	UNPCKLPD X3, X3 \
-	MOVUPD 0(SI), X4 \
-	MULPD X3, X4 \
-	MOVAPD X1, X5 \
-	UNPCKLPD X5, X5 \
-	MOVUPD 24(SI), X6 \
-	MULPD X5, X6 \
-	ADDPD X6, X4 \
-	MOVAPD X2, X5 \
-	UNPCKLPD X5, X5 \
-	MOVUPD 48(SI), X6 \
-	MULPD X5, X6 \
-	ADDPD X6, X4 \
-	MULSD 16(SI), X0 \
-	MULSD 40(SI), X1 \
-	ADDSD X1, X0 \
-	MULSD 64(SI), X2 \
-	ADDSD X2, X0 \
+	ROTIN \
 	FGCORE(nuR) \
 	MOVSD 0(SI), X5 \
 	MOVHPD 24(SI), X5 \

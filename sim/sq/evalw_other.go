@@ -10,6 +10,9 @@ const evalWAsm = false
 // evalFG10SSE2 is evalFG here.
 func evalFG10SSE2(q *prep, x *geom.Vec3, e *evalOut) { q.evalFG(*x, e) }
 
+// meanCurv10SSE2 is meanCurvAt here.
+func meanCurv10SSE2(q *prep, r *geom.Mat3, c, w *geom.Vec3) float64 { return q.meanCurvAt(r, c, *w) }
+
 // evalW2SSE2 is evalWGo of A and of B here.
 func evalW2SSE2(A, B *posed, w *geom.Vec3, ea, eb *evalOut) {
 	A.evalWGo(*w, ea)
