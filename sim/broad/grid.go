@@ -508,22 +508,28 @@ func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][]
 
 // halfRanges sets rg[1:] to the non-empty z-rows of cell c's half stencil
 // (offsets rows of their first cell) and rg[0]'s end to the end of cell
-// c+1, and returns the number of ranges.
-func halfRanges(cs []int32, c int64, rows *[4]int64, rg *[5][2]int32) int {
-	nr := 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
+// c+1, and returns the number of ranges and their slots (rg[0] from the
+// cell's start).
+func halfRanges(cs []int32, c int64, rows *[4]int64, rg *[5][2]int32) (nr int, slots int32) {
+	nr = 1 // rg[0]: the rest of the cell and (0,0,+1), set per body
+	slots = cs[c+2] - cs[c]
 	for _, off := range rows {
 		if b0, b1 := cs[c+off], cs[c+off+3]; b0 < b1 {
 			rg[nr] = [2]int32{b0, b1}
 			nr++
+			slots += b1 - b0
 		}
 	}
 	rg[0][1] = cs[c+2]
-	return nr
+	return nr, slots
 }
 
 // halfCellsOne is halfCells when every body of the level has one radius R
 // (level.rsame): the test's bound (R + R + m2)², the same bits as
-// (r_a + r_b + m2)² per pair, computed once; no radius read.
+// (r_a + r_b + m2)² per pair, computed once; no radius read. A cell's
+// pairs by cellPairs (SSE2 on amd64, half_amd64.s; cellPairsGo
+// elsewhere) into a buffer of pairs of bodies, then dropped into the
+// buckets.
 func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	nz, nyz := lv.nz, lv.ny*lv.nz
@@ -535,58 +541,76 @@ func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets
 	defer func() { bk[kc] = cur }()
 	s := lv.rsame + lv.rsame + m2
 	s2 := float64(s * s)
+	var buf [1024][2]int32
+	hits := buf[:]
 	for c := c0; c < c1; c++ {
 		a0, a1 := cs[c], cs[c+1]
 		if a0 == a1 {
 			continue
 		}
-		nr := halfRanges(cs, c, &rows, &rg)
-		a := a0
-		// Two bodies of the cell at once: a and e = a+1 against each other,
-		// then both against every range (set up once, each slot loaded
-		// once for the two tests).
-		for ; a+1 < a1; a += 2 {
-			sa, se := &sl[a], &sl[a+1]
-			xa, ya, za, ia := sa.X, sa.Y, sa.Z, sa.I
-			xe, ye, ze, ie := se.X, se.Y, se.Z, se.I
-			if dx, dy, dz := xe-xa, ye-ya, ze-za; float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
-				cur, kc = dropPair(bk, cur, kc, ia, ie, shift)
-			}
-			rg[0][0] = a + 2
-			for _, r := range rg[:nr] {
-				bs := sl[r[0]:r[1]]
-				for b := range bs {
-					sb := &bs[b]
-					xb, yb, zb := sb.X, sb.Y, sb.Z
-					dx, dy, dz := xb-xa, yb-ya, zb-za
-					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
-						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
-					}
-					dx, dy, dz = xb-xe, yb-ye, zb-ze
-					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
-						cur, kc = dropPair(bk, cur, kc, ie, sb.I, shift)
-					}
-				}
-			}
+		nr, tot := halfRanges(cs, c, &rows, &rg)
+		// At most every body against every slot of its ranges.
+		if need := int(a1-a0) * int(tot); need > len(hits) {
+			hits = make([][2]int32, need+need/4)
 		}
-		if a < a1 {
-			rg[0][0] = a + 1
-			sa := &sl[a]
-			xa, ya, za, ia := sa.X, sa.Y, sa.Z, sa.I
-			for _, r := range rg[:nr] {
-				bs := sl[r[0]:r[1]]
-				// x_b − x_a: the same squares as x_a − x_b, and the centre
-				// of a stays in its registers (no copy a test).
-				for b := range bs {
-					sb := &bs[b]
-					dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
-					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
-						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
-					}
+		n := cellPairs(sl, a0, a1, &rg, nr, s2, hits)
+		for _, h := range hits[:n] {
+			cur, kc = dropPair(bk, cur, kc, h[0], h[1], shift)
+		}
+	}
+}
+
+// cellPairsGo is cellPairs in Go: halfCellsOne's loop of two bodies at
+// once (a and e = a+1 against each other, then both against every range,
+// set up once, each slot loaded once for the two tests) and a last odd
+// body alone.
+func cellPairsGo(sl []slotBody, a0, a1 int32, rg *[5][2]int32, nr int, s2 float64, out [][2]int32) int {
+	n := 0
+	a := a0
+	for ; a+1 < a1; a += 2 {
+		sa, se := &sl[a], &sl[a+1]
+		xa, ya, za := sa.X, sa.Y, sa.Z
+		xe, ye, ze := se.X, se.Y, se.Z
+		if dx, dy, dz := xe-xa, ye-ya, ze-za; float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+			out[n] = [2]int32{sa.I, se.I}
+			n++
+		}
+		rg[0][0] = a + 2
+		for _, r := range rg[:nr] {
+			bs := sl[r[0]:r[1]]
+			for b := range bs {
+				sb := &bs[b]
+				xb, yb, zb := sb.X, sb.Y, sb.Z
+				dx, dy, dz := xb-xa, yb-ya, zb-za
+				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+					out[n] = [2]int32{sa.I, sb.I}
+					n++
+				}
+				dx, dy, dz = xb-xe, yb-ye, zb-ze
+				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+					out[n] = [2]int32{se.I, sb.I}
+					n++
 				}
 			}
 		}
 	}
+	if a < a1 {
+		rg[0][0] = a + 1
+		sa := &sl[a]
+		xa, ya, za := sa.X, sa.Y, sa.Z
+		for _, r := range rg[:nr] {
+			bs := sl[r[0]:r[1]]
+			for b := range bs {
+				sb := &bs[b]
+				dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
+				if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= s2 {
+					out[n] = [2]int32{sa.I, sb.I}
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // halfCellsRadii is halfCells when the radii differ: (r_a + r_b + m2)² a
@@ -605,7 +629,7 @@ func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *[maxBucke
 		if a0 == a1 {
 			continue
 		}
-		nr := halfRanges(cs, c, &rows, &rg)
+		nr, _ := halfRanges(cs, c, &rows, &rg)
 		for a := a0; a < a1; a++ {
 			rg[0][0] = a + 1
 			sa := &sl[a]
