@@ -98,32 +98,37 @@ func (s *Spheres) reorder() {
 }
 
 // applyOrder renumbers the spheres: new sphere k is old sphere perm[k].
+// Every per-sphere array is permuted in place along the cycles of perm
+// (cycleOrder): no array is copied, so a renumbering holds no second copy
+// of the spheres' state (it made one of each array, about 230 bytes a
+// sphere, 203 MB of garbage at 10⁶ spheres, while the list was rebuilt).
 func (s *Spheres) applyOrder(perm []int32) {
 	n := len(perm)
 	newOf := make([]int32, n) // newOf[old] = new
 	for k, o := range perm {
 		newOf[o] = int32(k)
 	}
-	s.body = permuted(s.body, perm, &s.bodyBuf)
-	s.idx = permuted(s.idx, perm, &s.idxBuf)
-	s.mat = permuted(s.mat, perm, &s.matBuf)
-	s.r = permuted(s.r, perm, &s.f64Buf)
-	s.rad = permuted(s.rad, perm, &s.f64Buf)
-	s.spec = permuted(s.spec, perm, &s.matBuf)
-	s.tr.L = permuted(s.tr.L, perm, &s.linBuf)
+	cyc := cycleOrder(perm)
+	permute(s.body, cyc)
+	permute(s.idx, cyc)
+	permute(s.mat, cyc)
+	permute(s.r, cyc)
+	permute(s.rad, cyc)
+	permute(s.spec, cyc)
+	permute(s.tr.L, cyc)
 	shared := s.rotShared() // one rotational array for both (rotShare): permuted once
-	s.tr.R = permuted(s.tr.R, perm, &s.rotBuf)
-	s.tr.X = permuted(s.tr.X, perm, &s.vecBuf)
+	permute(s.tr.R, cyc)
+	permute(s.tr.X, cyc)
 	for k, i := range s.idx {
 		s.sidx[i] = int32(k)
 	}
 	// The accepted state acc follows the spheres (Drift and Accept walk it
 	// in sphere order).
-	s.acc.L = permuted(s.acc.L, perm, &s.linBuf)
+	permute(s.acc.L, cyc)
 	if shared {
 		s.acc.R = s.tr.R
 	} else {
-		s.acc.R = permuted(s.acc.R, perm, &s.rotBuf)
+		permute(s.acc.R, cyc)
 	}
 	// byBody: the spheres in body order.
 	j := 0
@@ -133,21 +138,17 @@ func (s *Spheres) applyOrder(perm []int32) {
 			j++
 		}
 	}
-	if nw := len(s.planes); nw > 0 {
-		seen := sized(s.seenBuf, len(s.seen))
-		for wi := range nw {
-			for k, o := range perm {
-				seen[wi*n+k] = s.seen[wi*n+int(o)]
-			}
-		}
-		s.seen, s.seenBuf = seen, s.seen
+	for wi := range len(s.planes) {
+		permute(s.seen[wi*n:(wi+1)*n], cyc)
 	}
 	// Slots: renumbered and sorted again by (sphere, wall) for buildSlots'
 	// merge: a stable counting sort by the new sphere (a sphere's slots
 	// stay together and in wall order), the order a stable sort by (sphere,
 	// wall) gives. (slices.SortStableFunc's rotations of the 250-byte slots
 	// took 1.2·10⁹ instructions at 10⁵ spheres, a fifth of a short run.)
-	cnt := make([]int32, n+1)
+	// The counts are kept in cyc's storage, read no more.
+	cnt := slices.Grow(cyc[:0], n+1)[:n+1]
+	clear(cnt)
 	for i := range s.slots {
 		cnt[newOf[s.slots[i].k]+1]++
 	}
@@ -170,10 +171,55 @@ func (s *Spheres) applyOrder(perm []int32) {
 	s.csrStale, s.partsOK = true, false
 	s.w.verlet.Invalidate()
 	s.listed = false
-	// The spare arrays of the permutations (about 230 bytes a sphere) are
-	// not kept for the next renumbering, 1000 steps away.
-	s.bodyBuf, s.idxBuf, s.matBuf, s.f64Buf = nil, nil, nil, nil
-	s.vecBuf, s.linBuf, s.rotBuf, s.seenBuf = nil, nil, nil, nil
+}
+
+// cycleOrder returns the cycles of the renumbering perm (new k holds old
+// perm[k]) of more than one sphere, one after the
+// other, each as its first sphere x stored as ^x, then perm[x],
+// perm[perm[x]], … up to the one whose perm is x: what permute walks (4
+// bytes a sphere at most, room for one more).
+func cycleOrder(perm []int32) []int32 {
+	n := len(perm)
+	done := make([]uint64, (n+63)/64)
+	cyc := make([]int32, 0, n+1)
+	for x := range n {
+		if done[x>>6]&(1<<(x&63)) != 0 || perm[x] == int32(x) {
+			continue
+		}
+		cyc = append(cyc, ^int32(x))
+		done[x>>6] |= 1 << (x & 63)
+		for y := perm[x]; y != int32(x); y = perm[y] {
+			cyc = append(cyc, y)
+			done[y>>6] |= 1 << (y & 63)
+		}
+	}
+	return cyc
+}
+
+// permute renumbers v in place along the cycles cyc (cycleOrder): new k
+// holds old perm[k]. Along a cycle x, y₁ = perm[x], y₂ = perm[y₁], …,
+// v[x] takes v[y₁], v[y₁] takes v[y₂], …, and the last v[x]'s old value.
+func permute[T any](v []T, cyc []int32) {
+	if len(v) == 0 {
+		return
+	}
+	var tmp T
+	prev := int32(-1)
+	for _, y := range cyc {
+		if y < 0 {
+			if prev >= 0 {
+				v[prev] = tmp
+			}
+			prev = ^y
+			tmp = v[prev]
+			continue
+		}
+		v[prev] = v[y]
+		prev = y
+	}
+	if prev >= 0 {
+		v[prev] = tmp
+	}
 }
 
 // restoreOrder puts the spheres back in body order (the generic stages'
@@ -225,17 +271,6 @@ func sortKeys(keys []orderKey) []orderKey {
 		keys, tmp = tmp, keys
 	}
 	return keys
-}
-
-// permuted returns the values of v in the order perm (new k holds old
-// perm[k]), written to *buf, whose storage is swapped with v's.
-func permuted[T any](v []T, perm []int32, buf *[]T) []T {
-	out := sized(*buf, len(v))
-	for k, o := range perm {
-		out[k] = v[o]
-	}
-	*buf = v
-	return out
 }
 
 // morton interleaves the low 21 bits of x, y and z (x lowest).

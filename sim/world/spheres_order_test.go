@@ -66,3 +66,48 @@ func BenchmarkSortKeys(b *testing.B) {
 		}
 	})
 }
+
+// TestPermuteAsGather: the in-place renumbering along the cycles of a
+// permutation gives what the gather out[k] = v[perm[k]] into a second array
+// gave, for the identity, one swap, one long cycle and random permutations
+// (with fixed points), and it is read no further than the array's length.
+func TestPermuteAsGather(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	perms := [][]int32{{}, {0}, {0, 1, 2}, {1, 0}, {1, 2, 3, 4, 0}}
+	for _, n := range []int{7, 100, 5000} {
+		p := make([]int32, n)
+		for k := range p {
+			p[k] = int32(k)
+		}
+		rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+		perms = append(perms, p)
+		q := make([]int32, n) // mostly fixed points, a few swaps
+		for k := range q {
+			q[k] = int32(k)
+		}
+		for range n / 10 {
+			i, j := rng.Intn(n), rng.Intn(n)
+			q[i], q[j] = q[j], q[i]
+		}
+		perms = append(perms, q)
+	}
+	for _, perm := range perms {
+		n := len(perm)
+		v := make([]float64, n)
+		for k := range v {
+			v[k] = rng.Float64()
+		}
+		want := make([]float64, n)
+		for k, o := range perm {
+			want[k] = v[o]
+		}
+		cyc := cycleOrder(perm)
+		permute(v, cyc)
+		if !slices.Equal(v, want) {
+			t.Errorf("n = %d: permute gives %v, want %v", n, v[:min(n, 8)], want[:min(n, 8)])
+		}
+		if len(cyc) > n {
+			t.Errorf("n = %d: %d cycle entries", n, len(cyc))
+		}
+	}
+}
