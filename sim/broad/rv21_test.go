@@ -1,0 +1,87 @@
+package broad
+
+import (
+	"math"
+	"math/rand"
+	"runtime"
+	"slices"
+	"testing"
+
+	"grainlab/sim/geom"
+)
+
+// Review r2 (session 21): the one-radius path (cellPairs into a bounded
+// buffer) against brute force on adversarial inputs: crowded cells (a
+// cluster of coincident spheres, so a cell's m × slots > 1024: the heap
+// buffer), a lattice with neighbours exactly at the cut-off, a far body,
+// NaN and ±Inf centres; serial and on 1, 2, 3 workers, buffers reused.
+func TestRV21OneRadiusAdversarial(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	for _, n := range []int{4096, 5000, 6000} {
+		for _, kind := range []string{"cluster", "twoclusters", "lattice", "far", "nan"} {
+			r0, margin := 0.5, 0.0
+			side := math.Cbrt(float64(n) * 4.19 * r0 * r0 * r0 / 0.3)
+			c := randBox(rng, n, side)
+			r := make([]float64, n)
+			for i := range r {
+				r[i] = r0
+			}
+			switch kind {
+			case "cluster": // 600 coincident spheres: one cell, 600 × ≥600 slots
+				p := c[0]
+				for i := 0; i < 600; i++ {
+					c[rng.Intn(n)] = p
+				}
+			case "twoclusters": // two crowded neighbouring cells, odd counts
+				p, q := c[0], c[0].Add(geom.V(1.0001, 0, 0))
+				for i := 0; i < 301; i++ {
+					c[rng.Intn(n)] = p
+					c[rng.Intn(n)] = q
+				}
+			case "lattice": // spacing 1 = 2 r0 exactly: every neighbour at the cut-off
+				m := int(math.Cbrt(float64(n))) + 1
+				for i := range c {
+					c[i] = geom.V(float64(i%m), float64((i/m)%m), float64(i/(m*m)))
+				}
+			case "far":
+				c[rng.Intn(n)] = geom.V(1e3, -1e3, 0)
+			case "nan":
+				c[rng.Intn(n)] = geom.V(math.NaN(), 0, 0)
+				c[rng.Intn(n)] = geom.V(0, math.Inf(1), 0)
+			}
+			want := brute(c, r, margin, nil)
+			for w, fk := range []func(int, func(int, int, int)){nil, forkWorkers(1), forkWorkers(2), forkWorkers(3)} {
+				g := Grid{Fork: fk}
+				for round := range 2 {
+					got := g.Pairs(c, r, margin, nil, nil)
+					if !slices.Equal(got, want) {
+						t.Fatalf("n=%d %s workers %d round %d: %d pairs, brute %d", n, kind, w, round, len(got), len(want))
+					}
+				}
+				if kind == "cluster" && g.levs[0].rsame != r0 {
+					t.Logf("n=%d %s: one-radius path not taken", n, kind)
+				}
+			}
+		}
+	}
+}
+
+// The bytes one Pairs call allocates with warm buffers when n spheres sit
+// at one point (all pairs) : base allocates nothing after warm-up.
+func TestRV21CoincidentAlloc(t *testing.T) {
+	for _, n := range []int{4096, 8192} {
+		c := make([]geom.Vec3, n)
+		r := make([]float64, n)
+		for i := range r {
+			r[i] = 0.5
+		}
+		var g Grid
+		out := g.Pairs(c, r, 0, nil, nil)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		out = g.Pairs(c, r, 0, nil, out)
+		runtime.ReadMemStats(&m1)
+		t.Logf("n=%d coincident: %d pairs (%.0f MB), warm call allocated %.0f MB", n, len(out),
+			float64(len(out))*8/1e6, float64(m1.TotalAlloc-m0.TotalAlloc)/1e6)
+	}
+}
