@@ -549,15 +549,39 @@ func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets
 			continue
 		}
 		nr, tot := halfRanges(cs, c, &rows, &rg)
-		// At most every body against every slot of its ranges.
-		if need := int(a1-a0) * int(tot); need > len(hits) {
-			hits = make([][2]int32, need+need/4)
+		// At most every body against every slot of its ranges; a crowded
+		// cell in even chunks of its bodies.
+		if int(a1-a0)*int(tot) > len(hits) {
+			cur, kc = crowdedCell(sl, a0, a1, &rg, nr, tot, s2, hits, bk, cur, kc, shift)
+			continue
 		}
 		n := cellPairs(sl, a0, a1, &rg, nr, s2, hits)
 		for _, h := range hits[:n] {
 			cur, kc = dropPair(bk, cur, kc, h[0], h[1], shift)
 		}
 	}
+}
+
+// crowdedCell is halfCellsOne's cell a0…a1−1 when its pairs may not fit
+// buf: its bodies in chunks of an even k (the same pairs in the same
+// order as one call) with k × tot ≤ len(buf), a heap buffer of two bodies'
+// pairs when even two do not fit.
+//
+//go:noinline
+func crowdedCell(sl []slotBody, a0, a1 int32, rg *[5][2]int32, nr int, tot int32, s2 float64, buf [][2]int32,
+	bk *[maxBuckets][][2]int32, cur [][2]int32, kc uint, shift uint) ([][2]int32, uint) {
+	k := int32(len(buf)/int(tot)) &^ 1
+	if k < 2 {
+		k = 2
+		buf = make([][2]int32, 2*int(tot))
+	}
+	for a := a0; a < a1; a += k {
+		n := cellPairs(sl, a, min(a+k, a1), rg, nr, s2, buf)
+		for _, h := range buf[:n] {
+			cur, kc = dropPair(bk, cur, kc, h[0], h[1], shift)
+		}
+	}
+	return cur, kc
 }
 
 // cellPairsGo is cellPairs in Go: halfCellsOne's loop of two bodies at

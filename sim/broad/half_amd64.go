@@ -10,6 +10,7 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(slotBody{})-32]
 	_ = [1]struct{}{}[unsafe.Offsetof(slotBody{}.Y)-8]
 	_ = [1]struct{}{}[unsafe.Offsetof(slotBody{}.Z)-16]
+	_ = [1]struct{}{}[unsafe.Offsetof(slotBody{}.I)-24]
 )
 
 // cellPairsSSE2 is cellPairs in SSE2 (half_amd64.s).
