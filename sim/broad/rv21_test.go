@@ -85,3 +85,42 @@ func TestRV21CoincidentAlloc(t *testing.T) {
 			float64(len(out))*8/1e6, float64(m1.TotalAlloc-m0.TotalAlloc)/1e6)
 	}
 }
+
+// crowdedCell with buffers of 1 to 3 × tot pairs (chunks of 2 … a1−a0
+// bodies) drops the same pairs in the same order as one cellPairsGo call.
+func TestRV21CrowdedCellChunks(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for round := range 2000 {
+		n := 2 + rng.Intn(60)
+		sl := make([]slotBody, n)
+		for k := range sl {
+			sl[k] = slotBody{float64(rng.Intn(3)) * 0.5, float64(rng.Intn(3)) * 0.5, float64(rng.Intn(3)) * 0.5, int32(k)}
+		}
+		a0 := int32(rng.Intn(n - 1))
+		a1 := a0 + 1 + int32(rng.Intn(n-int(a0)))
+		var rg [5][2]int32
+		rg[0][1] = a1 + int32(rng.Intn(n-int(a1)+1))
+		nr := 1 + rng.Intn(5)
+		tot := rg[0][1] - a0
+		for r := 1; r < nr; r++ {
+			b0 := int32(rng.Intn(n))
+			rg[r] = [2]int32{b0, b0 + 1 + int32(rng.Intn(n-int(b0)))}
+			tot += rg[r][1] - rg[r][0]
+		}
+		s2 := 0.25
+		want := make([][2]int32, int(a1-a0)*int(tot))
+		rg2 := rg
+		want = want[:cellPairsGo(sl, a0, a1, &rg2, nr, s2, want)]
+		buf := make([][2]int32, 1+rng.Intn(3*int(tot)))
+		var bk [maxBuckets][][2]int32
+		cur, kc := crowdedCell(sl, a0, a1, &rg, nr, tot, s2, buf, &bk, nil, 0, 31)
+		bk[kc] = cur
+		got := bk[0]
+		for i := range want {
+			want[i] = [2]int32{min(want[i][0], want[i][1]), max(want[i][0], want[i][1])}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: buf %d tot %d: %v, want %v", round, len(buf), tot, got, want)
+		}
+	}
+}
