@@ -195,8 +195,8 @@ func (s *Spheres) freshAbove(dt float64) bool {
 		return true // every pair's speed is +0: its bound +Inf
 	}
 	b := (2*math.Sqrt(3)*m+2*wr)*(1+1e-9) + 1e-300
-	if !(b < math.Inf(1)) {
-		return false // a NaN or infinity: the pairs' own pass
+	if !(b < 1e150) {
+		return false // a NaN, an infinity, or speeds whose squares (Norm) may overflow: the pairs' own pass
 	}
 	return ApproachDt(hmin, b, 0) >= dt
 }
