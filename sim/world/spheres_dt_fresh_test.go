@@ -51,6 +51,11 @@ func TestStableDtFreshAbove(t *testing.T) {
 			}
 			s.tr.R[n/2].W = geom.V(0, 1e3, 0)
 		}, false},
+		{"all turning", func(s *Spheres, _ *rand.Rand) { // r1: both spheres of a pair turn: speed 2ω·r, the 2 of 2ω
+			for k := range s.tr.L {
+				s.tr.L[k].V, s.tr.R[k].W = geom.Vec3{}, geom.V(0, 1e3, 0)
+			}
+		}, false},
 		{"diagonal", func(s *Spheres, _ *rand.Rand) { // V_0 = 0, |V_i − V_i+1| = 2√3·m: the bound itself
 			for k := range s.tr.L {
 				s.tr.L[k].V, s.tr.R[k].W = geom.V(1, 1, 1).Scale(float64(2*(k%2)-1)*1e-2), geom.Vec3{}
