@@ -164,8 +164,10 @@ func (s *Spheres) freshDt(ks []int32) float64 {
 // m and ω are 0 (every V the same, nothing turns: V_i − V_j is ±0); its
 // bound ApproachDt(0.1·r_min, v) is h/v, which falls with v and rises with
 // h, so none is below ApproachDt(h_min, B). Then min(dt, any of them) is
-// dt: the same bits as freshDt's minimum. A NaN or infinity in a speed
-// fails the test (the pairs' own pass then gives the NaN).
+// dt: the same bits as freshDt's minimum. A NaN, an infinity, or a bound
+// of 10¹⁵⁰ or more (where a pair's |V_i − V_j| may overflow to +Inf in
+// Norm's squares and its bound become 0: review r1) fails the test, and
+// the pairs' own pass runs.
 func (s *Spheres) freshAbove(dt float64) bool {
 	tr, t := &s.tr, &s.dt
 	n := len(tr.L)
