@@ -34,16 +34,6 @@ type Spheres struct {
 	byBody    []int32
 	ordered   bool
 	orderedAt int64 // w.Steps at the last renumbering
-	// The spare arrays of a renumbering's permutations (nil between
-	// renumberings: applyOrder).
-	bodyBuf []*body.Body
-	idxBuf  []int32
-	matBuf  []int32
-	f64Buf  []float64
-	vecBuf  []geom.Vec3
-	linBuf  []sphere.Lin
-	rotBuf  []sphere.Rot
-	seenBuf []bool
 	// kin and specs hold what Drift and Accept need of each species, the
 	// integrator's kinematics and the world's part (besides a sphere's
 	// state and species, Drift reads only the Verlet reference positions).

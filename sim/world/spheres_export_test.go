@@ -20,9 +20,8 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 
 // SphereArrays describes the memory of the sphere path of w (tests): the
 // number of spheres, the least and largest capacity of its arrays of one
-// entry a sphere, whether it holds spare renumbering arrays between
-// renumberings, and whether the spheres are renumbered.
-func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
+// entry a sphere, and whether the spheres are renumbered.
+func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
 	n = len(s.body)
 	caps := []int{cap(s.tr.L), cap(s.tr.R), cap(s.tr.X), cap(s.acc.L), cap(s.acc.R), cap(s.r), cap(s.rad),
@@ -31,9 +30,7 @@ func SphereArrays(w *World) (n, minCap, maxCap int, spares, ordered bool) {
 	for _, c := range caps {
 		minCap, maxCap = min(minCap, c), max(maxCap, c)
 	}
-	spares = s.bodyBuf != nil || s.idxBuf != nil || s.matBuf != nil || s.f64Buf != nil ||
-		s.vecBuf != nil || s.linBuf != nil || s.rotBuf != nil || s.seenBuf != nil
-	return n, minCap, maxCap, spares, s.ordered
+	return n, minCap, maxCap, s.ordered
 }
 
 // SpherePartsReady reports whether the next split evaluation of the sphere

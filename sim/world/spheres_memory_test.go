@@ -10,8 +10,8 @@ import (
 
 // The sphere path's arrays of one entry a sphere hold exactly the spheres
 // (no growth slack: 72 + 80 bytes a sphere on a state's two arrays), before and after
-// renumberings, and no renumbering keeps its spare arrays for the next
-// (docs/performance.md, "Session 9: memory per sphere"); after list
+// renumberings (a renumbering permutes them in place: "Session 21: the
+// list build's garbage"; docs/performance.md, "Session 9: memory per sphere"); after list
 // rebuilds the spare pair list holds none of the arrays a rebuild does not
 // carry (F_n, the touch flags, …: "Session 16: memory per sphere"). 300 spheres of
 // sphere-box-soft fall for 0.05 s, renumbered in Morton order every 50
@@ -27,18 +27,15 @@ func TestSpherePathArraysSized(t *testing.T) {
 	w := startBuilt(t, s)
 	check := func(when string) {
 		t.Helper()
-		n, lo, hi, spares, _ := world.SphereArrays(w)
+		n, lo, hi, _ := world.SphereArrays(w)
 		if n != 300 || lo != n || hi != n {
 			t.Errorf("%s: %d spheres, per-sphere arrays' capacity %d…%d, want exactly 300", when, n, lo, hi)
-		}
-		if spares {
-			t.Errorf("%s: spare renumbering arrays kept", when)
 		}
 	}
 	check("after Start")
 	renumbered := false
 	if _, err := integrate.Advance(w, 0.05, func() bool {
-		_, _, _, _, ordered := world.SphereArrays(w)
+		_, _, _, ordered := world.SphereArrays(w)
 		renumbered = renumbered || ordered
 		return false
 	}); err != nil {

@@ -87,7 +87,7 @@ func TestSphereMergeByKey(t *testing.T) {
 }
 
 func sphereOrdered(w *world.World) bool {
-	_, _, _, _, ordered := world.SphereArrays(w)
+	_, _, _, ordered := world.SphereArrays(w)
 	return ordered
 }
 

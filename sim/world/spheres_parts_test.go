@@ -98,7 +98,7 @@ func TestSpherePathPartsAnyWorkers(t *testing.T) {
 					out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
 					most = max(most, st.Contacts)
 				}
-				if _, _, _, _, ordered := world.SphereArrays(w); !ordered {
+				if _, _, _, ordered := world.SphereArrays(w); !ordered {
 					t.Fatal("the spheres are not in Morton order")
 				}
 				w.SyncBodies()
