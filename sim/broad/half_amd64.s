@@ -2,6 +2,26 @@
 
 #include "textflag.h"
 
+// RANGES walks the ranges rg[0…nr−1] from slot BX of the first: at rng
+// with BX the slot, CX its range's end and SI &sl[BX]; a jump to next
+// goes on to the next range (DX), and after the last to end.
+#define RANGES(next, rng, end) \
+	XORQ DX, DX \
+	MOVLQSX 4(R10), CX \
+	JMP rng \
+next: \
+	INCQ DX \
+	CMPQ DX, R11 \
+	JGE end \
+	MOVLQSX 0(R10)(DX*8), BX \
+	MOVLQSX 4(R10)(DX*8), CX \
+rng: \
+	CMPQ BX, CX \
+	JGE next \
+	MOVQ BX, SI \
+	SHLQ $5, SI \
+	ADDQ DI, SI
+
 // func cellPairsSSE2(sl *slotBody, a0, a1 int32, rg *[5][2]int32, nr int, s2 float64, out *[2]int32) int
 //
 // cellPairs (half_amd64.go) on SSE2: the slot pairs of cell a0…a1−1's
@@ -66,23 +86,7 @@ pair:
 pairz:
 	UNPCKLPD X3, X1 // (z_a, z_e)
 	LEAQ 2(R8), BX
-	XORQ DX, DX
-	MOVLQSX 4(R10), CX
-	JMP prange
-
-pnext:
-	INCQ DX
-	CMPQ DX, R11
-	JGE pdone
-	MOVLQSX 0(R10)(DX*8), BX
-	MOVLQSX 4(R10)(DX*8), CX
-
-prange:
-	CMPQ BX, CX
-	JGE pnext
-	MOVQ BX, SI
-	SHLQ $5, SI
-	ADDQ DI, SI
+	RANGES(pnext, prange, pdone)
 
 ploop:
 	MOVUPD 0(SI), X4
@@ -149,23 +153,7 @@ single:
 	MOVSD 16(SI), X1
 	MOVL 24(SI), R14 // sl[a].I
 	LEAQ 1(R8), BX
-	XORQ DX, DX
-	MOVLQSX 4(R10), CX
-	JMP srange
-
-snext:
-	INCQ DX
-	CMPQ DX, R11
-	JGE done
-	MOVLQSX 0(R10)(DX*8), BX
-	MOVLQSX 4(R10)(DX*8), CX
-
-srange:
-	CMPQ BX, CX
-	JGE snext
-	MOVQ BX, SI
-	SHLQ $5, SI
-	ADDQ DI, SI
+	RANGES(snext, srange, done)
 
 sloop:
 	MOVUPD 0(SI), X4
