@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
-	"syscall"
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/internal/cputime"
 	"grainlab/sim/sphere"
 )
 
@@ -71,23 +71,12 @@ func BenchmarkDriftRun(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(b *testing.B) {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
-				c0 := threadCPU()
+				c0 := int64(cputime.Thread())
 				for i := 0; i < b.N; i++ {
 					c.run(tl, al, X, spec, 0, 1e-9, 1e-6, &mg)
 				}
-				b.ReportMetric(float64(threadCPU()-c0)/float64(b.N*n), "cpu-ns/sphere")
+				b.ReportMetric(float64(int64(cputime.Thread())-c0)/float64(b.N*n), "cpu-ns/sphere")
 			})
 		}
 	}
-}
-
-// threadCPU is the calling thread's CPU time (user and system) in ns
-// (getrusage RUSAGE_THREAD): on a shared machine the benchmarks report it
-// beside the wall time, which waits for the other processes.
-func threadCPU() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(1, &ru) != nil { // RUSAGE_THREAD
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"grainlab/sim/law"
@@ -35,7 +36,7 @@ func TestReviewDriftNTWholePath(t *testing.T) {
 		return out
 	}
 	for _, periodic := range []bool{true, false} {
-		ref := run(periodic, 1, 1<<62)
+		ref := run(periodic, 1, math.MaxInt) // never non-temporal
 		for _, nw := range []int{1, 2, 3} {
 			if run(periodic, nw, 0) != ref {
 				t.Errorf("periodic %v: non-temporal drift on %d workers differs from normal stores on one", periodic, nw)

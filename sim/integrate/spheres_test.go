@@ -139,6 +139,13 @@ func twinBitwise(t *testing.T, steps int, build func() *world.World, what string
 // a few thrown up from below meet the plate's back side, which only its rim
 // can touch. The two runs agree to the bit.
 func TestSpherePathRim(t *testing.T) {
+	if fma.MayFuse {
+		// As TestSpherePathSwitching: the sphere path and the generic
+		// stages fuse products differently on FMA builds (1.2e-15 m seen
+		// on GOAMD64=v3); the twin comparison is exact on non-fusing
+		// builds only, and .ci/fma-workers.sh covers FMA builds.
+		t.Skip("FMA build: sphere path and generic stages round differently (docs/ARCHITECTURE.md, fused multiply-adds)")
+	}
 	const r = 0.001
 	build := func() *world.World {
 		w := smoothWorld(t, frictionLaw)

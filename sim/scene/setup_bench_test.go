@@ -1,14 +1,12 @@
-//go:build unix
-
 package scene_test
 
 import (
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"grainlab/sim/integrate"
+	"grainlab/sim/internal/cputime"
 	"grainlab/sim/scene"
 )
 
@@ -26,7 +24,7 @@ func BenchmarkSetupSpheres(b *testing.B) {
 				"generators[0].region.max=[0.2,0.2,0.5]", "walls[0].max=[0.2,0.2,0.5]"}
 			var build, start time.Duration
 			for b.Loop() {
-				t0 := cpu()
+				t0 := cputime.Process()
 				s, err := scene.LoadBuiltin("sphere-box-soft", sets...)
 				if err != nil {
 					b.Fatal(err)
@@ -36,23 +34,14 @@ func BenchmarkSetupSpheres(b *testing.B) {
 					b.Fatal(err)
 				}
 				w.Settings.Workers = 1
-				t1 := cpu()
+				t1 := cputime.Process()
 				if err := integrate.Start(w); err != nil {
 					b.Fatal(err)
 				}
-				build, start = build+t1-t0, start+cpu()-t1
+				build, start = build+t1-t0, start+cputime.Process()-t1
 			}
 			b.ReportMetric(build.Seconds()/float64(b.N), "build-cpu-s")
 			b.ReportMetric(start.Seconds()/float64(b.N), "start-cpu-s")
 		})
 	}
-}
-
-// cpu returns the process's user + system CPU time.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

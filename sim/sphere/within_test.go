@@ -7,10 +7,10 @@ import (
 	"math/rand"
 	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/internal/cputime"
 )
 
 // withinScan lists the pairs within from k on as hookeRowsOne visits
@@ -249,7 +249,7 @@ func BenchmarkWithinLarge(b *testing.B) {
 	hits := 0
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	c0 := threadCPU()
+	c0 := int64(cputime.Thread())
 	for b.Loop() {
 		for k := 0; k < len(P); {
 			_, m, next := within(P, X, k, 1)
@@ -257,20 +257,9 @@ func BenchmarkWithinLarge(b *testing.B) {
 			k = next
 		}
 	}
-	b.ReportMetric(float64(threadCPU()-c0)/float64(b.N*len(P)), "cpu-ns/pair")
+	b.ReportMetric(float64(int64(cputime.Thread())-c0)/float64(b.N*len(P)), "cpu-ns/pair")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(P)), "ns/pair")
 	b.ReportMetric(float64(hits)/float64(b.N*len(P)), "hits/pair")
-}
-
-// threadCPU is the calling thread's CPU time (user and system) in ns
-// (getrusage RUSAGE_THREAD): on a shared machine the benchmarks report it
-// beside the wall time, which waits for the other processes.
-func threadCPU() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(1, &ru) != nil { // RUSAGE_THREAD
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // TestWithinPrefetchMatchesGo: within on 300 000 centres (past the

@@ -7,12 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
+	"grainlab/sim/internal/cputime"
 	"grainlab/sim/lammps"
 	"grainlab/sim/world"
 )
@@ -84,7 +84,7 @@ func BenchmarkStepSpheresN(b *testing.B) {
 					}
 				}
 				b.ResetTimer()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Process().Seconds()
 				contacts := 0
 				for i := 0; i < b.N; i++ {
 					if _, err := w.Integrator.Step(w, 1); err != nil {
@@ -93,24 +93,13 @@ func BenchmarkStepSpheresN(b *testing.B) {
 					contacts += w.Stats.Contacts
 				}
 				b.StopTimer()
-				cpu := cpuTime() - cpu0
+				cpu := cputime.Process().Seconds() - cpu0
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N)/float64(n), "µs/particle")
 				b.ReportMetric(cpu*1e6/float64(b.N)/float64(n), "cpu-µs/particle")
 				b.ReportMetric(float64(contacts)/float64(b.N)/float64(n), "contacts/particle")
 			})
 		}
 	}
-}
-
-// cpuTime returns the CPU time (user + system) of the process so far in
-// seconds (getrusage): on a shared machine it measures the work of one
-// worker where wall time measures the machine's load.
-func cpuTime() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // BenchmarkLAMMPSSpheresN runs the deck `grainlab lammps` would write
@@ -150,8 +139,7 @@ func BenchmarkLAMMPSSpheresN(b *testing.B) {
 				b.Fatalf("lmp: %v\n%s", err, out)
 			}
 			b.StopTimer()
-			u := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			cpu := float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
+			cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 			b.ReportMetric(cpu*1e6/float64(b.N)/float64(n), "cpu-µs/particle")
 		})
 	}
