@@ -164,3 +164,31 @@ func TestBucketsNoGarbageAfterRenumbering(t *testing.T) {
 	}
 	t.Logf("allocated %d B for %d pairs", alloc, len(out))
 }
+
+// SetOut: the next Update that rebuilds writes its pairs into the array
+// given (room enough), the pairs those of Grid.Pairs; an Update that does
+// not rebuild forgets it; a rebuild without SetOut writes to v's own array,
+// not the one given before (fails with SetOut's array ignored).
+func TestVerletSetOut(t *testing.T) {
+	c, r := halvesSet(true)
+	var g Grid
+	want := slices.Clone(g.Pairs(c, r, 0.05, nil, nil))
+	buf := make([][2]int32, 0, len(want)+10)
+	same := func(a, b [][2]int32) bool {
+		return cap(a) > 0 && cap(b) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
+	}
+	var v Verlet
+	v.SetOut(buf)
+	_, got := v.Update(c, r, 0.1)
+	if !same(got, buf) || !slices.Equal(got, want) {
+		t.Fatalf("first build: in the array given %v, Grid.Pairs' pairs %v", same(got, buf), slices.Equal(got, want))
+	}
+	v.SetOut(make([][2]int32, 0, len(want)))
+	if rebuilt, got := v.Update(c, r, 0.1); rebuilt || !same(got, buf) {
+		t.Fatal("no rebuild: not the last list")
+	}
+	v.Invalidate()
+	if _, got := v.Update(c, r, 0.1); same(got, buf) || !slices.Equal(got, want) {
+		t.Fatalf("rebuild without SetOut: in the array given before %v, Grid.Pairs' pairs %v", same(got, buf), slices.Equal(got, want))
+	}
+}
