@@ -138,7 +138,7 @@ type Grid struct {
 	nbk    int                 // number of buckets
 	nBody  int                 // bodies 0…nBody−1
 	bkAt   [maxBuckets]int     // where bucket b's pairs start in the result
-	bkMem  [][2]int32          // the parts' buckets' room (carve)
+	blk    int                 // the room of a bucket's block (buckets)
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -463,11 +463,11 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 	lv := &g.levs[L]
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	if lv.dense {
-		// One bucket: i >> 31 is 0 for every body.
-		var bk [maxBuckets][][2]int32
-		bk[0] = tmp
+		// One bucket grown by append: i >> 31 is 0 for every body.
+		var bk buckets
+		bk.cur[0] = tmp
 		g.halfCells(lv, 0, int64(lv.ncell), m2, &bk, 31)
-		return bk[0]
+		return bk.cur[0]
 	}
 	for c := int32(0); c < lv.ncell; c++ {
 		a0, a1 := cs[c], cs[c+1]
@@ -498,7 +498,7 @@ func (g *Grid) sameLevel(tmp [][2]int32, L int, m2 float64) [][2]int32 {
 // are sorted after). The current bucket is kept in a local slice (in
 // Morton order the lower bodies of a cell's pairs are mostly in one
 // bucket). Two loops, one radius or several, each with its own registers.
-func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+func (g *Grid) halfCells(lv *level, c0, c1 int64, m2 float64, bk *buckets, shift uint) {
 	if lv.rsame > 0 {
 		g.halfCellsOne(lv, c0, c1, m2, bk, shift)
 		return
@@ -530,15 +530,15 @@ func halfRanges(cs []int32, c int64, rows *[4]int64, rg *[5][2]int32) (nr int, s
 // pairs by cellPairs (SSE2 on amd64, half_amd64.s; cellPairsGo
 // elsewhere) into a buffer of pairs of bodies, then dropped into the
 // buckets.
-func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *buckets, shift uint) {
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	nz, nyz := lv.nz, lv.ny*lv.nz
 	rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
 	sl := g.sl
 	var rg [5][2]int32
 	kc := uint(0)
-	cur := bk[0]
-	defer func() { bk[kc] = cur }()
+	cur := bk.cur[0]
+	defer func() { bk.cur[kc] = cur }()
 	s := lv.rsame + lv.rsame + m2
 	s2 := float64(s * s)
 	var buf [1024][2]int32
@@ -556,9 +556,7 @@ func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets
 			continue
 		}
 		n := cellPairs(sl, a0, a1, &rg, nr, s2, hits)
-		for _, h := range hits[:n] {
-			cur, kc = dropPair(bk, cur, kc, h[0], h[1], shift)
-		}
+		cur, kc = dropPairs(bk, cur, kc, hits[:n], shift)
 	}
 }
 
@@ -569,7 +567,7 @@ func (g *Grid) halfCellsOne(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets
 //
 //go:noinline
 func crowdedCell(sl []slotBody, a0, a1 int32, rg *[5][2]int32, nr int, tot int32, s2 float64, buf [][2]int32,
-	bk *[maxBuckets][][2]int32, cur [][2]int32, kc uint, shift uint) ([][2]int32, uint) {
+	bk *buckets, cur [][2]int32, kc uint, shift uint) ([][2]int32, uint) {
 	k := int32(len(buf)/int(tot)) &^ 1
 	if k < 2 {
 		k = 2
@@ -577,9 +575,7 @@ func crowdedCell(sl []slotBody, a0, a1 int32, rg *[5][2]int32, nr int, tot int32
 	}
 	for a := a0; a < a1; a += k {
 		n := cellPairs(sl, a, min(a+k, a1), rg, nr, s2, buf)
-		for _, h := range buf[:n] {
-			cur, kc = dropPair(bk, cur, kc, h[0], h[1], shift)
-		}
+		cur, kc = dropPairs(bk, cur, kc, buf[:n], shift)
 	}
 	return cur, kc
 }
@@ -639,15 +635,15 @@ func cellPairsGo(sl []slotBody, a0, a1 int32, rg *[5][2]int32, nr int, s2 float6
 
 // halfCellsRadii is halfCells when the radii differ: (r_a + r_b + m2)² a
 // pair, the radii read from g.slR.
-func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *[maxBuckets][][2]int32, shift uint) {
+func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *buckets, shift uint) {
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
 	nz, nyz := lv.nz, lv.ny*lv.nz
 	rows := [4]int64{nz - 1, nyz - nz - 1, nyz - 1, nyz + nz - 1}
 	sl, slR := g.sl, g.slR
 	var rg [5][2]int32
 	kc := uint(0)
-	cur := bk[0]
-	defer func() { bk[kc] = cur }()
+	cur := bk.cur[0]
+	defer func() { bk.cur[kc] = cur }()
 	for c := c0; c < c1; c++ {
 		a0, a1 := cs[c], cs[c+1]
 		if a0 == a1 {
@@ -667,7 +663,15 @@ func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *[maxBucke
 					dx, dy, dz := sb.X-xa, sb.Y-ya, sb.Z-za
 					s := ra + rs[b] + m2
 					if float64(dx*dx)+float64(dy*dy)+float64(dz*dz) <= float64(s*s) {
-						cur, kc = dropPair(bk, cur, kc, ia, sb.I, shift)
+						// dropPairs' step for the pair {ia, sb.I}.
+						i, j := ia, sb.I
+						if j < i {
+							i, j = j, i
+						}
+						if k := uint(i) >> shift & (maxBuckets - 1); k != kc || len(cur) == cap(cur) {
+							cur, kc = bk.switchTo(kc, k, cur)
+						}
+						cur = append(cur, [2]int32{i, j})
 					}
 				}
 			}
@@ -675,20 +679,103 @@ func (g *Grid) halfCellsRadii(lv *level, c0, c1 int64, m2 float64, bk *[maxBucke
 	}
 }
 
-// dropPair appends the pair {a, b} as (min, max) to cur, the slice of
-// bucket kc (halfCells' current bucket), after switching to the lower
-// body's bucket (bits shift… of its index) when that is another: it
-// returns the current bucket's slice and number.
-func dropPair(bk *[maxBuckets][][2]int32, cur [][2]int32, kc uint, a, b int32, shift uint) ([][2]int32, uint) {
-	i, j := a, b
-	if j < i {
-		i, j = j, i
+// dropPairs appends the pairs hits {a, b}, each as (min, max), to the
+// buckets: cur is the last block of bucket kc (halfCells' current
+// bucket); a pair whose lower body's bucket (bits shift… of its index) is
+// another, or meets a full block, switches (switchTo). It returns the
+// current bucket's block and number.
+func dropPairs(bk *buckets, cur [][2]int32, kc uint, hits [][2]int32, shift uint) ([][2]int32, uint) {
+	shift &= 63 // (no shift check: shift < 64)
+	for x := range hits {
+		i, j := hits[x][0], hits[x][1]
+		if j < i {
+			i, j = j, i
+		}
+		if k := uint(i) >> shift & (maxBuckets - 1); k != kc || len(cur) == cap(cur) {
+			cur, kc = bk.switchTo(kc, k, cur)
+		}
+		n := len(cur) // < cap(cur): within the block's room
+		cur = cur[:n+1]
+		cur[n][0], cur[n][1] = i, j
 	}
-	if k := uint(i) >> shift & (maxBuckets - 1); k != kc {
-		bk[kc], kc = cur, k
-		cur = bk[k]
+	return cur, kc
+}
+
+// switchTo is dropPairs' switch from bucket kc (its last block cur) to
+// bucket k, whose last block, when full, is followed by a new one (next),
+// or grown by append without blocks.
+func (bk *buckets) switchTo(kc, k uint, cur [][2]int32) ([][2]int32, uint) {
+	bk.cur[kc] = cur
+	cur = bk.cur[k]
+	if len(cur) == cap(cur) {
+		if bk.blk > 0 {
+			cur = bk.next(k, cur)
+		} else {
+			cur = slices.Grow(cur, 1)
+		}
 	}
-	return append(cur, [2]int32{i, j}), kc
+	return cur, k
+}
+
+// buckets holds the pairs halfCells drops, by bucket of their lower body:
+// bucket b's pairs are its full blocks, pool[head[b]], pool[link[head[b]]],
+// … up to its last block last[b], whose pairs are cur[b]. With blocks
+// (blk > 0: the search in parts) a bucket whose last block is full takes
+// the next block of the part's pool, which is kept between calls with its
+// links: a bucket never outgrows an array, so a call allocates nothing
+// once the pool holds the part's pairs (plus a partial block a bucket),
+// whichever buckets they fall in — at a renumbering they move from every
+// bucket to a few (Session 21's carve gave each bucket the room it used
+// at the last call and grew it by append past that: 145 MB of garbage in
+// the 10⁶ box's run). Without (blk = 0: the serial search's one bucket)
+// cur[0] grows by append.
+type buckets struct {
+	cur        [maxBuckets][][2]int32
+	head, last [maxBuckets]int32 // −1: no block
+	pool       [][][2]int32      // the part's blocks (a full one at its length), kept between calls
+	link       []int32           // the block after pool[i] in its bucket
+	used       int32             // blocks of pool taken in this call
+	blk        int               // the room of a new block (pairs); 0: no blocks
+}
+
+// next retires bucket kc's full block cur and returns the next block of
+// the pool (made when the pool is used up), empty, as the bucket's last.
+//
+//go:noinline
+func (bk *buckets) next(kc uint, cur [][2]int32) [][2]int32 {
+	i := bk.used
+	if int(i) == len(bk.pool) {
+		bk.pool = append(bk.pool, make([][2]int32, 0, bk.blk))
+		bk.link = append(bk.link, -1)
+	}
+	bk.used++
+	bk.link[i] = -1
+	if l := bk.last[kc]; l >= 0 {
+		bk.pool[l] = cur
+		bk.link[l] = i
+	} else {
+		bk.head[kc] = i
+	}
+	bk.last[kc] = i
+	return bk.pool[i][:0]
+}
+
+// reset empties the buckets for a call with blocks of blk pairs.
+func (bk *buckets) reset(blk int) {
+	bk.used, bk.blk = 0, blk
+	for b := range bk.cur {
+		bk.cur[b] = nil
+		bk.head[b], bk.last[b] = -1, -1
+	}
+}
+
+// count returns the number of pairs in bucket b.
+func (bk *buckets) count(b int) int {
+	n := len(bk.cur[b])
+	for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
+		n += len(bk.pool[i])
+	}
+	return n
 }
 
 // crossLevel appends the overlapping pairs between fine level F and coarse level C.

@@ -42,7 +42,7 @@ const (
 
 // rowPart is one part's state (on its own cache lines).
 type rowPart struct {
-	bk         [maxBuckets][][2]int32 // phaseHalf: the part's pairs by bucket
+	bk         buckets // phaseHalf: the part's pairs by bucket
 	lo, hi     geom.Vec3
 	rmin, rmax float64 // of r + margin
 	r0         float64 // the radius of the part's first body
@@ -67,13 +67,13 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	g.shift = uint(max(0, bits.Len(uint(n-1))-bucketBits))
 	g.nbk = (n-1)>>g.shift + 1
 	g.nBody = n
-	g.carve()
+	g.blk = min(max(n/128, 32), 4096)
 	g.fork(phaseHalf, rowParts)
 	total := 0
 	for b := range g.nbk {
 		g.bkAt[b] = total
 		for p := range g.part {
-			total += len(g.part[p].bk[b])
+			total += g.part[p].bk.count(b)
 		}
 	}
 	out = grow(out, total)
@@ -83,42 +83,6 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	g.rowOut = nil
 	return out
 }
-
-// carve gives each part's buckets their room in one shared array, g.bkMem:
-// the pairs the bucket held at the last call, an eighth more and 16 (a
-// bucket that outgrows its room is moved by append to an array of its own
-// until the next call; buckets at or past g.nbk get none). Between calls
-// the buckets then keep about 1.1× the pairs where append's growth, bucket
-// by bucket, kept the largest each ever held (1.6× the pairs on the 10⁵
-// box: a bucket's share moves between rebuilds as the pile settles).
-func (g *Grid) carve() {
-	total := 0
-	for p := range g.part {
-		for b := range g.nbk {
-			total += bucketRoom(len(g.part[p].bk[b]))
-		}
-	}
-	if cap(g.bkMem) < total { // a sixteenth more (the rooms have their eighth)
-		g.bkMem = make([][2]int32, total+total/16)
-	}
-	mem := g.bkMem[:total]
-	at := 0
-	for p := range g.part {
-		bk := &g.part[p].bk
-		for b := range bk {
-			if b >= g.nbk {
-				bk[b] = nil
-				continue
-			}
-			r := bucketRoom(len(bk[b]))
-			bk[b] = mem[at : at : at+r]
-			at += r
-		}
-	}
-}
-
-// bucketRoom is the room carve gives a bucket that held n pairs.
-func bucketRoom(n int) int { return n + n/8 + 16 }
 
 // The phases of a parallel search (Grid.phase): the bodies' bounds, their
 // cells, their slots, the half stencil by cells, the buckets sorted.
@@ -163,9 +127,7 @@ func (g *Grid) runPart(p int) {
 		g.slotRange(lo, hi)
 	case phaseHalf:
 		bk := &g.part[p].bk
-		for b := range g.nbk {
-			bk[b] = bk[b][:0]
-		}
+		bk.reset(g.blk)
 		g.halfCells(&g.levs[g.rowLev], int64(g.cut[p]), int64(g.cut[p+1]), g.rowM2, bk, g.shift)
 	case phaseSort:
 		g.sortBucket(p)
@@ -181,7 +143,13 @@ func (g *Grid) sortBucket(b int) {
 	cnt := g.cnt[lo+b : hi+b+1] // bucket b's share: one more than its bodies
 	clear(cnt)
 	for p := range g.part {
-		for _, q := range g.part[p].bk[b] {
+		bk := &g.part[p].bk
+		for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
+			for _, q := range bk.pool[i] {
+				cnt[int(q[0])-lo+1]++
+			}
+		}
+		for _, q := range bk.cur[b] {
 			cnt[int(q[0])-lo+1]++
 		}
 	}
@@ -191,7 +159,15 @@ func (g *Grid) sortBucket(b int) {
 	}
 	out := g.rowOut
 	for p := range g.part {
-		for _, q := range g.part[p].bk[b] {
+		bk := &g.part[p].bk
+		for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
+			for _, q := range bk.pool[i] {
+				k := int(q[0]) - lo
+				out[cnt[k]] = q
+				cnt[k]++
+			}
+		}
+		for _, q := range bk.cur[b] {
 			k := int(q[0]) - lo
 			out[cnt[k]] = q
 			cnt[k]++

@@ -120,10 +120,10 @@ func TestRV21CrowdedCellChunks(t *testing.T) {
 		rg2 := rg
 		want = want[:cellPairsGo(sl, a0, a1, &rg2, nr, s2, want)]
 		buf := make([][2]int32, 1+rng.Intn(3*int(tot)))
-		var bk [maxBuckets][][2]int32
+		var bk buckets
 		cur, kc := crowdedCell(sl, a0, a1, &rg, nr, tot, s2, buf, &bk, nil, 0, 31)
-		bk[kc] = cur
-		got := bk[0]
+		bk.cur[kc] = cur
+		got := bk.cur[0]
 		for i := range want {
 			want[i] = [2]int32{min(want[i][0], want[i][1]), max(want[i][0], want[i][1])}
 		}

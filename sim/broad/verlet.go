@@ -26,8 +26,13 @@ type Verlet struct {
 	// refRad is each body's radius at the build, NaN for a body invalid
 	// then (a valid radius is finite: NaN marks the invalid without an
 	// array of flags)
-	refRad  []float64
-	pairs   [][2]int32
+	refRad []float64
+	pairs  [][2]int32
+	// own is the array of the pairs of a rebuild without SetOut (kept for
+	// the next); out, when outSet, the room SetOut gave the next Update.
+	own     [][2]int32
+	out     [][2]int32
+	outSet  bool
 	skin    float64
 	margin  float64
 	built   bool
@@ -179,6 +184,14 @@ func (v *Verlet) Ref() []geom.Vec3 {
 // Pairs returns the current list (as returned by the last Update).
 func (v *Verlet) Pairs() [][2]int32 { return v.pairs }
 
+// SetOut gives the next Update call, should it rebuild, buf's array for
+// its pairs (buf[:0], grown when too small, as Grid.Pairs' out): the list
+// is then the caller's, which may write to it (Pairs and the Updates that
+// do not rebuild return it as the caller left it) and need not keep a
+// second copy of the candidates. An Update without SetOut writes to an
+// array of v's own. The next Update call uses buf or forgets it.
+func (v *Verlet) SetOut(buf [][2]int32) { v.out, v.outSet = buf[:0], true }
+
 // Update returns the candidate pairs for the given centres and radii and
 // whether the list was rebuilt. It rebuilds when forced (first call,
 // Invalidate, a change of len(centers), skin or Margin), when a body's
@@ -199,6 +212,8 @@ func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (reb
 // Update would: the same rebuilds, the same list.
 func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64, tested int, need bool, d1, d2 float64) (rebuilt bool, pairs [][2]int32) {
 	v.calls++
+	out, outSet := v.out, v.outSet
+	v.out, v.outSet = nil, false
 	skin = sanitizeMargin(skin)
 	margin := sanitizeMargin(v.Margin)
 	n := len(centers)
@@ -242,7 +257,12 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 		v.maxDisp = math.Sqrt(d1)
 		return false, v.pairs
 	}
-	v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.pairs)
+	if outSet {
+		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, out)
+	} else {
+		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.own)
+		v.own = v.pairs
+	}
 	v.refPos = sized(v.refPos, n)
 	v.refRad = sized(v.refRad, n)
 	if split {

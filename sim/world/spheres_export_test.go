@@ -59,7 +59,8 @@ func SphereCrossPairs(w *World) (n int) {
 // (onSurface of the wall body) at more than the rebuild margin from its rim
 // (the distance to the nearest rim segment, by the segment's own formula),
 // and the step-size class that of the (species, wall) key. It returns the
-// number of slots and of deep ones, and the first disagreement.
+// number of slots and of deep ones, and the first disagreement; and that
+// the slots are those of the spheres whose box meets a wall's, in order.
 func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 	s := w.Spheres()
 	ref := w.verlet.Ref()
@@ -88,6 +89,30 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 		if sl.deep {
 			deep++
 		}
+	}
+	// The slots themselves: sphere k and enabled wall wi, in (k, wi)
+	// order, exactly when the sphere's box x ± (r + skin) overlaps the
+	// wall's candidate box on the three axes.
+	at, n := 0, len(s.body)
+	for k := range n {
+		if int(s.slotStart[k]) != at {
+			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotStart[k], at)
+		}
+		x, h := ref[k], s.r[k]+w.skin
+		for wi := range s.planes {
+			b := s.planes[wi].box
+			if !s.wallOn[wi] || !(x.X-h <= b.Max.X && b.Min.X <= x.X+h && x.Y-h <= b.Max.Y && b.Min.Y <= x.Y+h &&
+				x.Z-h <= b.Max.Z && b.Min.Z <= x.Z+h) {
+				continue
+			}
+			if at >= len(s.slots) || s.slots[at].k != int32(k) || s.slots[at].wall != int32(wi) {
+				return at, deep, fmt.Errorf("slot %d: not sphere %d's against wall %d", at, k, wi)
+			}
+			at++
+		}
+	}
+	if at != len(s.slots) || int(s.slotStart[n]) != at {
+		return at, deep, fmt.Errorf("%d slots (end %d), by definition %d", len(s.slots), s.slotStart[n], at)
 	}
 	return len(s.slots), deep, nil
 }
@@ -140,4 +165,14 @@ func SlotHists(w *World) (slots, with, entries int, owned bool) {
 func SpareScratch(w *World) (room int) {
 	l := &w.Spheres().lists[1-w.Spheres().cur]
 	return cap(l.Touch) + cap(l.Fn) + cap(l.FP) + cap(l.TPA) + cap(l.TPB) + cap(l.Delta) + cap(l.Ft) + cap(l.M) + cap(l.Epot)
+}
+
+// CandidatesInList reports whether the Verlet list of w's sphere path
+// lives in the array of the sphere list's pairs (verletUpdate's SetOut:
+// no second array of the pairs kept), and that array (tests).
+func CandidatesInList(w *World) (shared bool, array unsafe.Pointer) {
+	s := w.Spheres()
+	P, c := s.lists[s.cur].P, w.verlet.Pairs()
+	array = unsafe.Pointer(unsafe.SliceData(P))
+	return len(P) > 0 && array == unsafe.Pointer(unsafe.SliceData(c)), array
 }

@@ -2,8 +2,10 @@ package world
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -118,6 +120,24 @@ type rebuildState struct {
 	cand [][2]int32
 	job  func(worker, lo, hi int)
 	part [rebuildSplit]rebuildPart
+	// buildSlots' scratch, kept between builds: the spheres whose box
+	// meets some wall's along the wall's thinnest axis, and the walls by
+	// that axis.
+	slotHit  []slotHit
+	slotAxis [3][]slotAxisWall
+}
+
+// slotHit is a sphere k whose box meets, along their thinnest axis, the
+// boxes of the walls of on's bits m.
+type slotHit struct {
+	k int32
+	m uint64
+}
+
+// slotAxisWall is a wall's box along its thinnest axis, and its bit.
+type slotAxisWall struct {
+	lo, hi float64
+	bit    uint64
 }
 
 // rebuildPart is one candidate range's results.
@@ -138,6 +158,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
+	nl.P = asPairs(cand) // its array (verletUpdate's SetOut), or the grid's when it outgrew it
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
 	if reordered {
@@ -190,6 +211,12 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
 	oldP := old.P
 	nold := len(oldP)
+	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
+		pt.fresh = slices.Grow(pt.fresh, c1-c0)
+		if s.w.Steps > 0 {
+			pt.owl = slices.Grow(pt.owl, c1-c0)
+		}
+	}
 	// The merge's start: the first old pair at or after the first candidate.
 	k0 := pairKey64(cand[c0][0], cand[c0][1])
 	po := sort.Search(nold, func(x int) bool {
@@ -323,6 +350,30 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	}
 }
 
+// The layout asCand and asPairs assume: each line fails to compile when
+// an offset or a size differs.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(sphere.Pair{})-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(sphere.Pair{}.J)-4]
+)
+
+// asCand is P's array as empty candidates of the grid ([2]int32{I, J}:
+// the same bytes), all of its room.
+func asCand(P []sphere.Pair) [][2]int32 {
+	if cap(P) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*[2]int32)(unsafe.Pointer(unsafe.SliceData(P))), cap(P))[:0]
+}
+
+// asPairs is the candidates c as pairs {I: c[0], J: c[1]} (the same bytes).
+func asPairs(c [][2]int32) []sphere.Pair {
+	if cap(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*sphere.Pair)(unsafe.Pointer(unsafe.SliceData(c))), cap(c))[:len(c)]
+}
+
 // pairKey64 is the merge key of the pair of spheres lo < hi: the pairs in
 // (lower, higher) order are in increasing key order.
 func pairKey64(lo, hi int32) uint64 { return uint64(uint32(lo))<<32 | uint64(uint32(hi)) }
@@ -339,7 +390,14 @@ func (s *Spheres) pairsEnd() {
 	np := len(rb.cand)
 	l.Truncate(np, false)
 	rb.cand = nil
-	s.owl, s.fresh = s.owl[:0], s.fresh[:0]
+	// The joined lists made to size at once (the first build's fresh
+	// pairs are all of them: append's growth made ≈ 5× their bytes).
+	nOwl, nFresh := 0, 0
+	for p := range rb.part {
+		nOwl += len(rb.part[p].owl)
+		nFresh += len(rb.part[p].fresh)
+	}
+	s.owl, s.fresh = slices.Grow(s.owl[:0], nOwl), slices.Grow(s.fresh[:0], nFresh)
 	miss := s.dt.bySpec == nil
 	for p := range rb.part {
 		pt := &rb.part[p]
@@ -649,56 +707,175 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	s.wallStale = false
 	po := 0
 	reach := margin*(1+1e-9) + 1e-15
-	for k := range n {
-		s.slotStart[k] = int32(len(s.slots))
-		x, r := ref[k], s.r[k]
-		h := geom.V(r+margin, r+margin, r+margin)
+	// add lists the slot of sphere k and wall on[o] when their boxes
+	// overlap (the sphere's box: its centre x ± (r + margin)).
+	add := func(k int, o int) {
+		x := ref[k]
+		sw := &on[o]
+		h := geom.V(s.r[k]+margin, s.r[k]+margin, s.r[k]+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
-		mn, mx := [3]float64{box.Min.X, box.Min.Y, box.Min.Z}, [3]float64{box.Max.X, box.Max.Y, box.Max.Z}
-		for o := range on {
-			sw := &on[o]
-			// box.Overlaps(sw.box), the wall box's thinnest axis first:
-			// most spheres are off a wall along its normal.
-			if a := sw.axis; !(mn[a] <= sw.hi && sw.lo <= mx[a]) || !box.Overlaps(sw.box) {
-				continue
+		if !box.Overlaps(sw.box) {
+			return
+		}
+		wi := int(sw.wall)
+		pl := &s.planes[wi]
+		for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
+			po++
+		}
+		sl := wallSlot{hist: noHist, pHist: noHist}
+		if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
+			sl = old[po]
+		}
+		sl.k, sl.wall = int32(k), int32(wi)
+		sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
+		p := &s.laws[sl.law]
+		// The slot's entries of s.hists: kept (the same order), or
+		// made when some law of the world has friction or rolling
+		// resistance (s.moms) — also for a slot whose own law has none
+		// now: Accept then keeps the tangential history a frictionless
+		// law leaves, as the generic stages do, until the friction
+		// comes back (review r3: a g–w law edited to μ = 0 and back).
+		if nb := int32(len(s.hists)); sl.pHist != noHist {
+			b := sl.pHist &^ 1
+			s.hists = append(s.hists, oldH[b], oldH[b+1])
+			sl.hist, sl.pHist = nb+sl.hist-b, nb+sl.pHist-b
+		} else if s.moms {
+			s.hists = append(s.hists, slotHist{}, slotHist{})
+			sl.hist, sl.pHist = nb, nb
+		}
+		sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
+		sl.seen = s.seen[wi*n+k]
+		sl.swap = pl.bi < s.idx[k]
+		d := x.Sub(pl.P).Dot(pl.N)
+		foot := x.AddScaled(-d, pl.N)
+		sl.deep = sw.onSurface(foot) && sw.rimDistance(foot) > reach
+		sl.cls = s.dt.wallClass(s, k, wi)
+		s.slots = append(s.slots, sl)
+	}
+	if len(on) > 64 {
+		for k := range n {
+			s.slotStart[k] = int32(len(s.slots))
+			for o := range on {
+				add(k, o)
 			}
-			wi := int(sw.wall)
-			pl := &s.planes[wi]
-			for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
-				po++
-			}
-			sl := wallSlot{hist: noHist, pHist: noHist}
-			if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
-				sl = old[po]
-			}
-			sl.k, sl.wall = int32(k), int32(wi)
-			sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
-			p := &s.laws[sl.law]
-			// The slot's entries of s.hists: kept (the same order), or
-			// made when some law of the world has friction or rolling
-			// resistance (s.moms) — also for a slot whose own law has none
-			// now: Accept then keeps the tangential history a frictionless
-			// law leaves, as the generic stages do, until the friction
-			// comes back (review r3: a g–w law edited to μ = 0 and back).
-			if nb := int32(len(s.hists)); sl.pHist != noHist {
-				b := sl.pHist &^ 1
-				s.hists = append(s.hists, oldH[b], oldH[b+1])
-				sl.hist, sl.pHist = nb+sl.hist-b, nb+sl.pHist-b
-			} else if s.moms {
-				s.hists = append(s.hists, slotHist{}, slotHist{})
-				sl.hist, sl.pHist = nb, nb
-			}
-			sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
-			sl.seen = s.seen[wi*n+k]
-			sl.swap = pl.bi < s.idx[k]
-			d := x.Sub(pl.P).Dot(pl.N)
-			foot := x.AddScaled(-d, pl.N)
-			sl.deep = sw.onSurface(foot) && sw.rimDistance(foot) > reach
-			sl.cls = s.dt.wallClass(s, k, wi)
-			s.slots = append(s.slots, sl)
+		}
+		s.slotStart[n] = int32(len(s.slots))
+		return
+	}
+	// The spheres against the walls' boxes along each wall's thinnest
+	// axis (most spheres are off a wall along its normal): a sphere's
+	// box x ± (r + margin) meets the wall's along it; the walls of a
+	// hit in wall order (its bits), each then tested on the three axes
+	// (add). The slots are those of every sphere against every wall in
+	// turn, in the same order; their number is bounded by the hits'
+	// bits, so the slots and their histories are made to size at once.
+	ax := &s.rb.slotAxis
+	for a := range ax {
+		ax[a] = ax[a][:0]
+	}
+	for o := range on {
+		sw := &on[o]
+		ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
+	}
+	hits, nh := slotHits(ref[:n], s.r[:n], margin, ax, s.rb.slotHit[:0])
+	s.rb.slotHit = hits
+	s.slots = slices.Grow(s.slots, nh)
+	if s.moms || len(oldH) > 0 {
+		s.hists = slices.Grow(s.hists, 2*nh)
+	}
+	k0, st := 0, s.slotStart[:n+1]
+	for _, ht := range hits {
+		k := int(ht.k)
+		for at := int32(len(s.slots)); k0 <= k; k0++ {
+			st[k0] = at
+		}
+		for m := ht.m; m != 0; m &= m - 1 {
+			add(k, bits.TrailingZeros64(m))
 		}
 	}
-	s.slotStart[n] = int32(len(s.slots))
+	for at := int32(len(s.slots)); k0 <= n; k0++ {
+		st[k0] = at
+	}
+}
+
+// slotHits appends to hits each sphere (centre ref[k], radius r[k]) whose
+// box x ± (r + margin) meets, along their axis, the boxes of some walls of
+// ax (by axis: 0 x, 1 y, 2 z), with their bits, and returns the hits and
+// their number of bits. A sphere whose centre lies inside the clear box
+// (slotClear: no wall within reach along any axis) has none and is passed
+// over on six comparisons; the others are tested wall by wall.
+func slotHits(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWall, hits []slotHit) ([]slotHit, int) {
+	r = r[:len(ref)]
+	lo, hi := slotClear(ref, r, margin, ax)
+	nh := 0
+	for k := range ref {
+		x := &ref[k]
+		if x.X > lo.X && x.X < hi.X && x.Y > lo.Y && x.Y < hi.Y && x.Z > lo.Z && x.Z < hi.Z {
+			continue
+		}
+		hh := r[k] + margin
+		if m := axisBits(x.X, hh, ax[0]) | axisBits(x.Y, hh, ax[1]) | axisBits(x.Z, hh, ax[2]); m != 0 {
+			hits = append(hits, slotHit{int32(k), m})
+			nh += bits.OnesCount64(m)
+		}
+	}
+	return hits, nh
+}
+
+// axisBits returns the bits of the walls ws whose box along their axis
+// meets [v − hh, v + hh] (v the centre's coordinate on that axis): the
+// test v − hh ≤ hi and lo ≤ v + hh of buildSlots' boxes.
+func axisBits(v, hh float64, ws []slotAxisWall) (m uint64) {
+	for i := range ws {
+		if v-hh <= ws[i].hi && ws[i].lo <= v+hh {
+			m |= ws[i].bit
+		}
+	}
+	return m
+}
+
+// slotClear returns a box (lo, hi) whose interior holds no centre that
+// axisBits finds a wall for: on each axis, the gap between the walls'
+// zones [lo − h, hi + h] (h the largest r + margin) that holds the
+// centres' mean, each zone widened by 10⁻¹² of its size and place (far
+// more than the rounding of v ± hh and of the bounds: a centre strictly
+// inside the gap has v − hh > hi or v + hh < lo for every wall, exactly);
+// an empty box (lo ≥ hi on an axis) when the mean is in a zone or not a
+// number.
+func slotClear(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWall) (lo, hi geom.Vec3) {
+	if len(ref) == 0 {
+		return lo, hi
+	}
+	var sum geom.Vec3
+	rmax := 0.0
+	for k := range ref {
+		sum = sum.Add(ref[k])
+		rmax = max(rmax, r[k])
+	}
+	h := rmax + margin
+	mean := sum.Scale(1 / float64(len(ref)))
+	var l, u [3]float64
+	for a := range ax {
+		c := mean.Idx(a)
+		gl, gu := math.Inf(-1), math.Inf(1)
+		for _, w := range ax[a] {
+			eps := 1e-12 * (math.Abs(w.lo) + math.Abs(w.hi) + h)
+			zl, zu := w.lo-h-eps, w.hi+h+eps
+			switch {
+			case !(c == c) || c >= zl && c <= zu: // the mean in the zone: no gap
+				gl, gu = 0, 0
+			case zu < c:
+				gl = max(gl, zu)
+			default:
+				gu = min(gu, zl)
+			}
+			if gl >= gu {
+				break
+			}
+		}
+		l[a], u[a] = gl, gu
+	}
+	return geom.V(l[0], l[1], l[2]), geom.V(u[0], u[1], u[2])
 }
 
 // slotWall is an enabled wall as buildSlots tests it: its candidate box,
@@ -788,6 +965,12 @@ func (s *Spheres) verletUpdate(centers []geom.Vec3, radii []float64) (rebuilt bo
 		}
 		w.verlet.Grid.Fork = s.gridFork
 		defer func() { w.verlet.Grid.Fork = nil }()
+	}
+	if !w.Periodic.On() {
+		// The candidates in the idle list's pairs: the rebuild turns
+		// candidate k into pair k in place (pairsBegin, pairsRange), and
+		// no second array of the pairs is kept (24 MB at 10⁶ spheres).
+		w.verlet.SetOut(asCand(s.lists[1-s.cur].P))
 	}
 	return w.verlet.Update(centers, radii, w.skin)
 }
