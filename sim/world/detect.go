@@ -578,8 +578,9 @@ func (w *World) detectFns() *detectPass {
 		buf, cnt, next := w.curLive.buf, w.curLive.cnt, w.curLive.next
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
-		m := lo           // the batch's pairs with contacts go to buf[lo:m]
-		var visit []int32 // the batch's pairs that the cache stage visited
+		m := lo            // the batch's pairs with contacts go to buf[lo:m]
+		var visit []int32  // the batch's pairs that the cache stage visited
+		var scr sq.Scratch // the batch's superquadric solver state (on the stack, cleared once a batch)
 		if hi > lo {
 			visit = act[lo:actN[lo]]
 		}
@@ -587,7 +588,7 @@ func (w *World) detectFns() *detectPass {
 			e := pairs[i]
 			if e.smooth {
 				tl.smoothBatch = true
-				if w.narrowSmooth(e) {
+				if w.narrowSmoothIn(e, &scr) {
 					d.sqFail.Add(1)
 				}
 			} else if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
