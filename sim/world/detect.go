@@ -926,7 +926,8 @@ type passTally struct {
 // The shifts are Periodic.images', written out per body on scalars (the
 // same band tests and shifts in the same order, no slices): most bodies
 // lie away from the seams and cost four comparisons. The ghosts are
-// compared with the last step's as they are made.
+// compared with the last step's, and their centres and radii appended, as
+// they are made.
 func (w *World) addGhosts(gmax float64) {
 	rmax := 0.0
 	for _, r := range w.radii {
@@ -967,12 +968,19 @@ func (w *World) addGhosts(gmax float64) {
 		if nx == 1 && ny == 1 {
 			continue
 		}
+		r := w.radii[k]
 		for _, a := range sx[:nx] {
 			for _, b := range sy[:ny] {
 				if a != 0 || b != 0 {
 					g := ghost{int32(k), geom.V(a, b, 0)}
-					same = same && len(gh) < len(prev) && prev[len(gh)] == g
+					if same {
+						same = len(gh) < len(prev) && prev[len(gh)] == g
+					}
 					gh = append(gh, g)
+					// the ghost's centre and radius, in the ghosts' order
+					// (the range above reads the movable bodies' centres only)
+					w.centers = append(w.centers, x.Add(g.shift))
+					w.radii = append(w.radii, r)
 				}
 			}
 		}
@@ -982,10 +990,6 @@ func (w *World) addGhosts(gmax float64) {
 		w.verlet.Invalidate()
 	}
 	w.ghostBuf = prev[:0]
-	for _, g := range w.ghosts {
-		w.centers = append(w.centers, w.centers[g.k].Add(g.shift))
-		w.radii = append(w.radii, w.radii[g.k])
-	}
 }
 
 // candidatePair maps a Verlet candidate over the nm movable bodies and their
