@@ -84,11 +84,27 @@ func ContactPlaced(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *g
 // failed warm start drops ch). The point meets the same tolerance; it
 // differs from ContactPlaced's within it.
 func ContactPlacedChord(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, r *ContactResult) {
+	ContactPlacedScratch(o, a, b, shift, warm, ch, nil, r)
+}
+
+// ContactPlacedScratch is ContactPlacedChord with the solver's working
+// state in sc (nil: a fresh one on the stack): a caller that solves many
+// pairs in a row (one Scratch per worker) saves clearing the 440-byte
+// state per query. The same operations and bits as ContactPlacedChord,
+// whatever sc held before.
+func ContactPlacedScratch(o Options, a *Prepared, b *Prepared, shift geom.Vec3, warm *geom.Vec3, ch *Chord, sc *Scratch, r *ContactResult) {
 	q := query{qa: a, qb: b, xa: a.x, ra: &a.r} // the shapes are a.S, b.S (query.shapes)
 	relMatInto(&q.fr.rab, a.q, b.q)
 	q.fr.cb = tmulV(&a.r, b.x.Add(shift).Sub(a.x))
-	contactIn(r, o, &q, warm, ch)
+	contactIn(r, o, &q, warm, ch, sc)
 }
+
+// Scratch is the working state of a midway-point solve (the Newton
+// unknowns and the shapes' evaluations at the current and trial points),
+// kept by a caller between queries (ContactPlacedScratch) so that it is
+// not cleared per query: every field a solve reads it has written first.
+// Not for concurrent use: one per worker.
+type Scratch struct{ st newtonState }
 
 // query is the input of a contact query (contactIn): the two shapes
 // (prepared when qa, qb are not nil: then a, b are unset and qa.S, qb.S
@@ -200,14 +216,15 @@ func contactWith(o Options, a Shape, qa *Prepared, pa Pose, b Shape, qb *Prepare
 	q.fr.rab = pa.Q.Conj().Mul(pb.Q).Mat() // B's body axes in A's frame
 	q.fr.cb = tmulV(&ra, pb.X.Sub(pa.X))   // B's centre in A's frame
 	var r ContactResult
-	contactIn(&r, o, &q, warm, nil)
+	contactIn(&r, o, &q, warm, nil, nil)
 	return r
 }
 
 // contactIn is contactWith for the query q (its frame's scale is set
 // here), with the warm start (when not nil) in A's body frame, relative
-// to A's centre; the result goes to *res.
-func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Chord) {
+// to A's centre; the result goes to *res. sc, when not nil, is the
+// solver's state (Scratch), else a fresh one.
+func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Chord, sc *Scratch) {
 	qa, qb := q.qa, q.qb
 	if o.Tol <= 0 {
 		o.Tol = DefaultOptions.Tol
@@ -229,7 +246,16 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 	fr := &q.fr
 	fr.cb = fr.cb.Scale(invL) // B's centre in A's frame, scaled
 	fr.invL = invL
-	var sol newtonState
+	var sol *newtonState
+	if sc != nil {
+		// What the solve reads before it writes (newton: x, mu, cur; the
+		// evaluations, iter and res it writes first), reset as a fresh
+		// state has them.
+		sol = &sc.st
+		sol.x, sol.mu, sol.cur = geom.Vec3{}, 0, 0
+	} else {
+		sol = new(newtonState) // does not escape: on the stack
+	}
 	ok := false
 	iter := 0
 	// The shapes' preps at this scale: their own when the pair's length is
@@ -254,7 +280,7 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 	if warm != nil && warm.IsFinite() {
 		sol.x = warm.Scale(invL)
 		sol.mu = -1 // from the gradients
-		ok = newton(&A, &B, &sol, o.Tol, o.MaxIter, ch)
+		ok = newton(&A, &B, sol, o.Tol, o.MaxIter, ch)
 		iter += sol.iter
 	}
 	if !ok {
@@ -267,12 +293,12 @@ func contactIn(res *ContactResult, o Options, q *query, warm *geom.Vec3, ch *Cho
 			n = defaultSteps(a, b)
 		}
 		for try := 0; try < 3 && !ok; try++ {
-			ok = continuation(a, b, fr, &A, &B, n, o, &sol)
+			ok = continuation(a, b, fr, &A, &B, n, o, sol)
 			iter += sol.iter
 			n *= 3
 		}
 	}
-	finish(res, &A, &B, &sol)
+	finish(res, &A, &B, sol)
 	res.Iter = iter
 	res.Converged = ok
 	res.Err = nil

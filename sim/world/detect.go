@@ -578,8 +578,9 @@ func (w *World) detectFns() *detectPass {
 		buf, cnt, next := w.curLive.buf, w.curLive.cnt, w.curLive.next
 		tl := &w.scratch[worker].tally
 		tl.smoothBatch = false
-		m := lo           // the batch's pairs with contacts go to buf[lo:m]
-		var visit []int32 // the batch's pairs that the cache stage visited
+		m := lo            // the batch's pairs with contacts go to buf[lo:m]
+		var visit []int32  // the batch's pairs that the cache stage visited
+		var scr sq.Scratch // the batch's superquadric solver state (on the stack, cleared once a batch)
 		if hi > lo {
 			visit = act[lo:actN[lo]]
 		}
@@ -587,7 +588,7 @@ func (w *World) detectFns() *detectPass {
 			e := pairs[i]
 			if e.smooth {
 				tl.smoothBatch = true
-				if w.narrowSmooth(e) {
+				if w.narrowSmoothIn(e, &scr) {
 					d.sqFail.Add(1)
 				}
 			} else if e.cache.Empty() { // most candidate pairs: nothing listed, nothing found
@@ -921,6 +922,12 @@ type passTally struct {
 // addGhosts appends the periodic images of movable bodies near the seams to
 // the broad-phase centres. The images' order is fixed between list rebuilds;
 // when the set of imaged bodies changes, the Verlet list is rebuilt.
+//
+// The shifts are Periodic.images', written out per body on scalars (the
+// same band tests and shifts in the same order, no slices): most bodies
+// lie away from the seams and cost four comparisons. The ghosts are
+// compared with the last step's, and their centres and radii appended, as
+// they are made.
 func (w *World) addGhosts(gmax float64) {
 	rmax := 0.0
 	for _, r := range w.radii {
@@ -929,22 +936,60 @@ func (w *World) addGhosts(gmax float64) {
 	band := 2*rmax + gmax + w.skin
 	nm := len(w.movable)
 	prev := w.ghosts
-	w.ghosts = w.ghostBuf[:0]
-	var shifts []geom.Vec3
-	for k := 0; k < nm; k++ {
-		shifts = w.Periodic.images(w.centers[k], band, shifts[:0])
-		for _, s := range shifts {
-			w.ghosts = append(w.ghosts, ghost{int32(k), s})
+	gh := w.ghostBuf[:0]
+	p := &w.Periodic
+	// images' bounds and shifts (per call there; the same values)
+	lx, ly := p.Hi.X-p.Lo.X, p.Hi.Y-p.Lo.Y
+	loX, hiX, loY, hiY := p.Lo.X+band, p.Hi.X-band, p.Lo.Y+band, p.Hi.Y-band
+	same := true
+	for k, x := range w.centers[:nm] {
+		var sx, sy [3]float64 // images' sx, sy: 0 first, then +l, −l as the bands hold
+		nx, ny := 1, 1
+		if p.X {
+			if x.X < loX {
+				sx[nx] = lx
+				nx++
+			}
+			if x.X > hiX {
+				sx[nx] = -lx
+				nx++
+			}
+		}
+		if p.Y {
+			if x.Y < loY {
+				sy[ny] = ly
+				ny++
+			}
+			if x.Y > hiY {
+				sy[ny] = -ly
+				ny++
+			}
+		}
+		if nx == 1 && ny == 1 {
+			continue
+		}
+		r := w.radii[k]
+		for _, a := range sx[:nx] {
+			for _, b := range sy[:ny] {
+				if a != 0 || b != 0 {
+					g := ghost{int32(k), geom.V(a, b, 0)}
+					if same {
+						same = len(gh) < len(prev) && prev[len(gh)] == g
+					}
+					gh = append(gh, g)
+					// the ghost's centre and radius, in the ghosts' order
+					// (the range above reads the movable bodies' centres only)
+					w.centers = append(w.centers, x.Add(g.shift))
+					w.radii = append(w.radii, r)
+				}
+			}
 		}
 	}
-	if !slices.Equal(prev, w.ghosts) {
+	w.ghosts = gh
+	if !same || len(gh) != len(prev) {
 		w.verlet.Invalidate()
 	}
 	w.ghostBuf = prev[:0]
-	for _, g := range w.ghosts {
-		w.centers = append(w.centers, w.centers[g.k].Add(g.shift))
-		w.radii = append(w.radii, w.radii[g.k])
-	}
 }
 
 // candidatePair maps a Verlet candidate over the nm movable bodies and their

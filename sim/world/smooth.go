@@ -100,7 +100,12 @@ func (w *World) preparedSQ(i int32, b *body.Body) *sq.Prepared {
 
 // narrowSmooth is the narrow phase of a smooth pair (S1 §2.3–2.4, S2 §2.2).
 // It reports whether a superquadric solve missed its tolerance.
-func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
+func (w *World) narrowSmooth(e *pairEntry) (failed bool) { return w.narrowSmoothIn(e, nil) }
+
+// narrowSmoothIn is narrowSmooth with the midway-point solver's working
+// state in sc (sq.Scratch; nil: a fresh one per solve), kept by the caller
+// across the pairs of a batch: the same bits.
+func (w *World) narrowSmoothIn(e *pairEntry, sc *sq.Scratch) (failed bool) {
 	a, b := w.Bodies[e.A], w.Bodies[e.B]
 	e.cur = e.cur[:0]
 	switch {
@@ -158,7 +163,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) {
 				sm.chord.Reset()
 			}
 			sm.chordGen = w.lawGen
-			sq.ContactPlacedChord(sqOptions, qa, qb, e.Shift, warm, &sm.chord, &r) // S1 eq. (19)–(24)
+			sq.ContactPlacedScratch(sqOptions, qa, qb, e.Shift, warm, &sm.chord, sc, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
