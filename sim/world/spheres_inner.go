@@ -1,0 +1,56 @@
+package world
+
+import "grainlab/sim/sphere"
+
+// innerUpdate sets the inner list of l (sphere.Inner: the pairs that can
+// be within their cut-off, an ordered subsequence of the list) for the
+// evaluation after a Drift whose list test was test. It is on only when
+// that Drift kept the list, so that its bound D on |x_I − ref_I| + |x_J −
+// ref_J| is known (test.pair: √D1 + √D2, or twice dispBound's bound), on a
+// Hookean list without periodic images; the kernels then scan its pairs
+// only, with the same results (the same pairs within the cut-off, in the
+// same order). A level (sphere.Inner.Level: D ≤ t·Δ, Δ = skin/8) is
+// selected when D passes the one held — a scan of the whole list on the
+// reference centres, the cost of a step's scan — only when D's last
+// growth says it will hold for innerMinSteps steps; a level that holds
+// more than half the list gives the inner list up until the next build
+// (the falling box's lattice neighbours all lie at one gap: once D reaches
+// it, every pair can touch). Otherwise the kernels scan the whole list.
+func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
+	in := &l.Inner
+	in.On = false
+	if !innerOn || !test.keep || !s.hooke || l.Shift != nil || s.w.Periodic.On() || len(l.P) == 0 {
+		return
+	}
+	ref := s.w.verlet.Ref()
+	if len(ref) != len(s.tr.L) || in.Dead {
+		return
+	}
+	d, prev := test.pair, in.Prev
+	in.Prev = d
+	in.Delta = s.skin / sphere.InnerLevels
+	t := in.Level(d)
+	switch {
+	case t < 0:
+		return
+	case t < in.Held:
+		in.On = true
+		return
+	}
+	// A new level: worth its scan if D, growing as in the last step,
+	// stays within it for innerMinSteps steps (D at rest: always).
+	if grow := d - prev; grow > 0 && float64(t)*in.Delta-d < innerMinSteps*grow {
+		return
+	}
+	in.Select(l, ref, t)
+	if 2*len(in.P) > len(l.P) {
+		in.On, in.Dead = false, true
+	}
+}
+
+// innerMinSteps is the number of steps a new level must be expected to
+// hold for its selection (a scan of the list) to be made.
+const innerMinSteps = 2
+
+// innerOn turns the inner list on (tests turn it off to compare).
+var innerOn = true
