@@ -33,7 +33,9 @@ const innerMargin = 0x1p-30
 // Inner is a list's inner list (the pairs that can be within their
 // cut-off while the displacements stay within a bound) and its storage,
 // reused from list to list (List.TakeScratch moves it). P and K hold at
-// most the pairs of the largest level selected (12 bytes a pair).
+// most the selection's limit (12 bytes a pair: the sphere path's limit, a
+// quarter of the list, makes it 3 bytes a listed pair, 9 MB at 10⁶
+// spheres).
 type Inner struct {
 	// On: the kernels scan P (pairs K[i] of the list, ascending) instead
 	// of the whole list; set by the owner (Select), cleared by Off.
@@ -91,8 +93,10 @@ func innerBound(cut2, delta float64, t int) float64 {
 // margin = 2⁻³⁰). A reference that is not a number puts its pairs in no
 // level (a D that is not a number, in no level either, never gets here).
 // The list must have no periodic images (Shift nil). One class: the scan
-// is within's (the kernels' scan, on ref with S_t for the cut-off).
-func (in *Inner) Select(l *List, ref []geom.Vec3, t int) {
+// is within's (the kernels' scan, on ref with S_t for the cut-off). When
+// the level has more than limit pairs, Select stops there, turns the inner
+// list off and returns false (P and K never hold more than limit + 8).
+func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 	in.P, in.K = in.P[:0], in.K[:0]
 	P := l.P
 	if len(l.Class) == 1 {
@@ -103,6 +107,10 @@ func (in *Inner) Select(l *List, ref []geom.Vec3, t int) {
 				i := j + bits.TrailingZeros(m)
 				in.P = append(in.P, P[i])
 				in.K = append(in.K, int32(i))
+			}
+			if len(in.P) > limit {
+				in.On, in.Held = false, 0
+				return false
 			}
 			k = next
 		}
@@ -116,12 +124,17 @@ func (in *Inner) Select(l *List, ref []geom.Vec3, t int) {
 			p := &P[k]
 			a, b := &ref[p.I], &ref[p.J]
 			if dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z) < s {
+				if len(in.P) == limit {
+					in.On, in.Held = false, 0
+					return false
+				}
 				in.P = append(in.P, *p)
 				in.K = append(in.K, int32(k))
 			}
 		}
 	}
 	in.Held, in.On = t+1, true
+	return true
 }
 
 // span returns the inner pairs [a, b) whose list indices are in [lo, hi).

@@ -140,7 +140,7 @@ func TestInnerListSameAsScan(t *testing.T) {
 			l.Inner.Off()
 			sf, tf, ff, nf, ef := innerRun(c, x, lo, hi)
 			l.Inner.Delta = c.skin / InnerLevels
-			l.Inner.Select(l, c.ref, lv)
+			l.Inner.Select(l, c.ref, lv, len(l.P))
 			si, ti, fi, ni, ei := innerRun(c, x, lo, hi)
 			checked++
 			if !sameBits(sf, si) || nf != ni || math.Float64bits(ef) != math.Float64bits(ei) {
@@ -164,7 +164,7 @@ func TestInnerListSameAsScan(t *testing.T) {
 			}
 			// The level below misses some (the test's own check).
 			if lv > 0 {
-				l.Inner.Select(l, c.ref, lv-1)
+				l.Inner.Select(l, c.ref, lv-1, len(l.P))
 				inb := map[int32]bool{}
 				for _, k := range l.Inner.K {
 					inb[k] = true
@@ -239,7 +239,7 @@ func TestInnerMarginTight(t *testing.T) {
 		l.Resize(1, false, false, false)
 		l.SetPair(0, 0, 1, 0)
 		l.Inner = in
-		l.Inner.Select(l, ref, lv)
+		l.Inner.Select(l, ref, lv, 1)
 		checked++
 		dd := x[0].Sub(x[1])
 		if dist2(dd.X, dd.Y, dd.Z) < cls.Cut2 {
@@ -253,4 +253,26 @@ func TestInnerMarginTight(t *testing.T) {
 		t.Fatalf("%d cases checked, %d within: the cases miss the boundary", checked, within)
 	}
 	t.Logf("%d cases, %d within the cut-off", checked, within)
+}
+
+// TestInnerSelectLimit: a level with more pairs than the limit is not
+// selected (false, the inner list off) and its scan stops within a turn
+// of within (eight pairs) past the limit; one within it is.
+func TestInnerSelectLimit(t *testing.T) {
+	for _, mixed := range []bool{false, true} {
+		c := innerSetup(rand.New(rand.NewSource(3)), 200, mixed)
+		l := c.l
+		l.Inner.Off()
+		l.Inner.Delta = c.skin / InnerLevels
+		if !l.Inner.Select(l, c.ref, InnerLevels-1, len(l.P)) || !l.Inner.On {
+			t.Fatal("the whole list's limit refused")
+		}
+		all := len(l.Inner.P)
+		if all < 100 {
+			t.Fatalf("only %d pairs in the last level", all)
+		}
+		if l.Inner.Select(l, c.ref, InnerLevels-1, all/4) || l.Inner.On || l.Inner.Held != 0 || len(l.Inner.P) > all/4+8 {
+			t.Fatalf("mixed %v: a level of %d pairs selected under a limit of %d (on %v, %d pairs kept)", mixed, all, all/4, l.Inner.On, len(l.Inner.P))
+		}
+	}
 }

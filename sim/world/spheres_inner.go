@@ -13,7 +13,8 @@ import "grainlab/sim/sphere"
 // selected when D passes the one held — a scan of the whole list on the
 // reference centres, the cost of a step's scan — only when D's last
 // growth says it will hold for innerMinSteps steps; a level that holds
-// more than half the list gives the inner list up until the next build
+// more than a quarter of the list gives the inner list up until the next
+// build
 // (the falling box's lattice neighbours all lie at one gap: once D reaches
 // it, every pair can touch). Otherwise the kernels scan the whole list.
 func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
@@ -42,11 +43,15 @@ func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
 	if grow := d - prev; grow > 0 && float64(t)*in.Delta-d < innerMinSteps*grow {
 		return
 	}
-	in.Select(l, ref, t)
-	if 2*len(in.P) > len(l.P) {
-		in.On, in.Dead = false, true
+	if !in.Select(l, ref, t, len(l.P)/innerMaxShare) {
+		in.Dead = true
 	}
 }
+
+// innerMaxShare: a level that holds more than 1/innerMaxShare of the list
+// gives the inner list up until the next build (its scan stops there: the
+// inner list's buffers hold at most that share, 12 bytes a pair).
+const innerMaxShare = 4
 
 // innerMinSteps is the number of steps a new level must be expected to
 // hold for its selection (a scan of the list) to be made.
