@@ -2,7 +2,6 @@ package sphere
 
 import (
 	"math"
-	"math/bits"
 	"sort"
 
 	"grainlab/sim/geom"
@@ -50,6 +49,9 @@ type Inner struct {
 	// Dead: the owner gave the inner list up for this list (a level held
 	// most of its pairs).
 	Dead bool
+	// Out: one class, the smallest dist2(ref_I − ref_J) of the pairs the
+	// selection left out (+Inf: none), else 0 (Holds).
+	Out float64
 	// Prev is the owner's last D (the growth of D: when a level is worth
 	// selecting).
 	Prev float64
@@ -71,12 +73,32 @@ func (in *Inner) Level(d float64) int {
 	return -1
 }
 
-// innerBound is S_t = ((c + t·Δ)·(1 + margin))² for a class of cut-off c
-// = √Cut2: level t holds the pairs with dist2(ref_I − ref_J) < S_t.
-func innerBound(cut2, delta float64, t int) float64 {
-	e := (math.Sqrt(cut2) + float64(t)*delta) * (1 + innerMargin)
+// Holds reports whether the pairs selected hold every pair that can be
+// within its cut-off while D ≤ d: d needs a level below the one held, or
+// (one class) S(d) = ((c + d)(1 + margin))² is at most Out, the smallest
+// dist2(ref_I − ref_J) of the pairs left out — they are then all beyond
+// S(d), the bound of Select's argument with d for t·Δ (the falling box's
+// lattice: the empty level 0 or 1 holds until D reaches the neighbours'
+// gap, not only the level's t·Δ).
+func (in *Inner) Holds(l *List, d float64) bool {
+	if in.Held == 0 {
+		return false
+	}
+	if t := in.Level(d); t >= 0 && t < in.Held {
+		return true
+	}
+	return len(l.Class) == 1 && innerS(l.Class[0].Cut2, d) <= in.Out
+}
+
+// innerS is ((c + e)·(1 + margin))², c = √cut2.
+func innerS(cut2, e float64) float64 {
+	e = (math.Sqrt(cut2) + e) * (1 + innerMargin)
 	return e * e
 }
+
+// innerBound is S_t = ((c + t·Δ)·(1 + margin))² for a class of cut-off c
+// = √Cut2: level t holds the pairs with dist2(ref_I − ref_J) < S_t.
+func innerBound(cut2, delta float64, t int) float64 { return innerS(cut2, float64(t)*delta) }
 
 // Select makes P and K the pairs of l of level t (0 ≤ t < InnerLevels) —
 // those with dist2(ref_I − ref_J) < S_t = ((c + t·Δ)(1 + margin))², c =
@@ -92,28 +114,32 @@ func innerBound(cut2, delta float64, t int) float64 {
 // 5ε): below S_t with room to spare for S_t's own rounding (a few ε against
 // margin = 2⁻³⁰). A reference that is not a number puts its pairs in no
 // level (a D that is not a number, in no level either, never gets here).
-// The list must have no periodic images (Shift nil). One class: the scan
-// is within's (the kernels' scan, on ref with S_t for the cut-off). When
+// The list must have no periodic images (Shift nil). When
 // the level has more than limit pairs, Select stops there, turns the inner
 // list off and returns false (P and K never hold more than limit + 8).
 func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 	in.P, in.K = in.P[:0], in.K[:0]
 	P := l.P
+	in.Out = 0
 	if len(l.Class) == 1 {
-		s := innerBound(l.Class[0].Cut2, in.Delta, t)
-		for k := 0; k < len(P); {
-			j, m, next := within(P, ref, k, s)
-			for ; m != 0; m &= m - 1 {
-				i := j + bits.TrailingZeros(m)
-				in.P = append(in.P, P[i])
-				in.K = append(in.K, int32(i))
+		// One class: also the smallest d² of the pairs left out (Holds).
+		s, out := innerBound(l.Class[0].Cut2, in.Delta, t), math.Inf(1)
+		for k := range P {
+			p := &P[k]
+			a, b := &ref[p.I], &ref[p.J]
+			d2 := dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z)
+			if !(d2 < s) {
+				out = min(out, d2)
+				continue
 			}
-			if len(in.P) > limit {
+			if len(in.P) == limit {
 				in.On, in.Held = false, 0
 				return false
 			}
-			k = next
+			in.P = append(in.P, *p)
+			in.K = append(in.K, int32(k))
 		}
+		in.Out = out
 	} else {
 		var last *PairClass
 		s := 0.0

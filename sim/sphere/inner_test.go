@@ -121,7 +121,7 @@ func innerRun(c *innerCase, x []geom.Vec3, lo, hi int) (*Flat, []bool, []float64
 // threshold T too small) misses pairs within the cut-off in these cases.
 func TestInnerListSameAsScan(t *testing.T) {
 	rng := rand.New(rand.NewSource(16))
-	misses, checked := 0, 0
+	misses, checked, reused := 0, 0, 0
 	for trial := range 60 {
 		c := innerSetup(rng, 150, trial%3 == 2)
 		l := c.l
@@ -137,10 +137,15 @@ func TestInnerListSameAsScan(t *testing.T) {
 				lo = rng.Intn(len(l.P) + 1)
 				hi = lo + rng.Intn(len(l.P)-lo+1)
 			}
-			l.Inner.Off()
+			kept := l.Inner
+			l.Inner.On = false
 			sf, tf, ff, nf, ef := innerRun(c, x, lo, hi)
-			l.Inner.Delta = c.skin / InnerLevels
-			l.Inner.Select(l, c.ref, lv, len(l.P))
+			if kept.Holds(l, d) { // the pairs selected for an earlier D still hold
+				l.Inner, l.Inner.On = kept, true
+				reused++
+			} else {
+				l.Inner.Select(l, c.ref, lv, len(l.P))
+			}
 			si, ti, fi, ni, ei := innerRun(c, x, lo, hi)
 			checked++
 			if !sameBits(sf, si) || nf != ni || math.Float64bits(ef) != math.Float64bits(ei) {
@@ -163,6 +168,8 @@ func TestInnerListSameAsScan(t *testing.T) {
 				}
 			}
 			// The level below misses some (the test's own check).
+			kept = l.Inner
+			kept.P, kept.K = slices.Clone(kept.P), slices.Clone(kept.K)
 			if lv > 0 {
 				l.Inner.Select(l, c.ref, lv-1, len(l.P))
 				inb := map[int32]bool{}
@@ -177,16 +184,17 @@ func TestInnerListSameAsScan(t *testing.T) {
 					}
 				}
 			}
-			l.Inner.Off()
+			l.Inner = kept
 		}
+		l.Inner.Off()
 	}
 	if checked < 500 {
 		t.Fatalf("only %d cases checked", checked)
 	}
-	if misses == 0 {
-		t.Fatal("the level below D's never missed a pair: the cases do not test the bound")
+	if misses == 0 || reused < 50 {
+		t.Fatalf("the level below D's missed a pair in %d cases, a selection held for a later D in %d: the cases do not test the bound", misses, reused)
 	}
-	t.Logf("%d cases, %d where the level below misses a pair", checked, misses)
+	t.Logf("%d cases, %d where the level below misses a pair, %d on an earlier selection (Holds)", checked, misses, reused)
 }
 
 // TestInnerLevel: Level is the smallest t with D ≤ t·Δ, −1 beyond the
@@ -246,6 +254,12 @@ func TestInnerMarginTight(t *testing.T) {
 			within++
 			if len(l.Inner.K) != 1 {
 				t.Fatalf("a pair within its cut-off (ref distance %v, c + tΔ = %v, D = %v) not in level %d", rho, c+dl, d, lv)
+			}
+			// Level 0 leaves it out: its gap (Out) must not let that
+			// selection hold for D.
+			l.Inner.Select(l, ref, 0, 1)
+			if len(l.Inner.K) == 0 && l.Inner.Holds(l, d) {
+				t.Fatalf("a pair within its cut-off (ref distance %v, D = %v) left out by a selection that Holds", rho, d)
 			}
 		}
 	}

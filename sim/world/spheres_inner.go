@@ -10,8 +10,10 @@ import "grainlab/sim/sphere"
 // Hookean list without periodic images; the kernels then scan its pairs
 // only, with the same results (the same pairs within the cut-off, in the
 // same order). A level (sphere.Inner.Level: D ≤ t·Δ, Δ = skin/8) is
-// selected when D passes the one held — a scan of the whole list on the
-// reference centres, the cost of a step's scan — only when D's last
+// selected when the pairs held no longer hold for D (sphere.Inner.Holds:
+// D past the level held and, one class, past the smallest gap of the
+// pairs left out) — a scan of the whole list on the reference centres,
+// about the cost of a step's scan — only when D's last
 // growth says it will hold for innerMinSteps steps; a level that holds
 // more than a quarter of the list gives the inner list up until the next
 // build
@@ -30,12 +32,12 @@ func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
 	d, prev := test.pair, in.Prev
 	in.Prev = d
 	in.Delta = s.skin / sphere.InnerLevels
-	t := in.Level(d)
-	switch {
-	case t < 0:
-		return
-	case t < in.Held:
+	if in.Holds(l, d) {
 		in.On = true
+		return
+	}
+	t := in.Level(d)
+	if t < 0 {
 		return
 	}
 	// A new level: worth its scan if D, growing as in the last step,
