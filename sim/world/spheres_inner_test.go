@@ -12,7 +12,7 @@ import (
 )
 
 // innerLattice is partsLattice with neighbours a gap g = 0.15 d apart
-// (a quarter of the skin, 0.6 r) and random speeds up to 0.02 m/s: the inner
+// (half the skin, 0.6 r) and random speeds up to 0.02 m/s: the inner
 // list holds few pairs at first and more as the spheres close in.
 func innerLattice(t *testing.T, n int, radii []float64) *world.World {
 	t.Helper()
