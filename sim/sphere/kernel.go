@@ -112,6 +112,9 @@ func (l *List) hookeRows(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (
 	if len(l.Class) == 1 {
 		return l.hookeRowsOne(s, lo, hi, r, n, epot)
 	}
+	if l.Inner.On {
+		return l.hookeRowsInner(s, lo, hi, r, n, epot)
+	}
 	P := l.P[lo:hi]
 	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X := s.X
@@ -171,10 +174,26 @@ type rowsLaw struct {
 // a monodisperse system): the class's cut-off is read once, not once a
 // pair. The same arithmetic.
 func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
-	P := l.P[lo:hi]
 	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
 	X, c := s.X, &l.Class[0]
 	cut2 := c.Cut2
+	if in := &l.Inner; in.On {
+		// The inner pairs of [lo, hi) (inner.go): the same pairs within
+		// the cut-off, in the same order.
+		a, b := in.span(lo, hi)
+		P, K := in.P[a:b], in.K[a:b]
+		K = K[:len(P)]
+		for k := 0; k < len(P); {
+			j, m, next := within(P, X, k, cut2)
+			for ; m != 0; m &= m - 1 {
+				i := j + bits.TrailingZeros(m)
+				n, epot = l.hookeTouch(s, c, &P[i], int(K[i]), r, n, epot)
+			}
+			k = next
+		}
+		return n, epot
+	}
+	P := l.P[lo:hi]
 	for k := 0; k < len(P); {
 		j, m, next := within(P, X, k, cut2) // the pairs j + i, bit i of m, in [k, next)
 		for ; m != 0; m &= m - 1 {
@@ -182,6 +201,29 @@ func (l *List) hookeRowsOne(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64
 			n, epot = l.hookeTouch(s, c, &P[i], lo+i, r, n, epot)
 		}
 		k = next
+	}
+	return n, epot
+}
+
+// hookeRowsInner is hookeRows (several classes) on the inner pairs of
+// [lo, hi) (inner.go): the same pairs within their cut-offs, in the same
+// order, the same arithmetic.
+func (l *List) hookeRowsInner(s *Flat, lo, hi int, r *rowsLaw, n int, epot float64) (int, float64) {
+	clear(l.Touch[lo:hi]) // hookeTouch sets the pairs that touch
+	in := &l.Inner
+	a, b := in.span(lo, hi)
+	P, K := in.P[a:b], in.K[a:b]
+	K = K[:len(P)]
+	X := s.X
+	for i := range P {
+		p := &P[i]
+		k := int(K[i])
+		c := l.ClassOf(k)
+		xa, xb := &X[p.I], &X[p.J]
+		if !(dist2(xa.X-xb.X, xa.Y-xb.Y, xa.Z-xb.Z) < c.Cut2) { // overlap's cut-off test
+			continue
+		}
+		n, epot = l.hookeTouch(s, c, p, k, r, n, epot)
 	}
 	return n, epot
 }

@@ -66,6 +66,10 @@ type List struct {
 	// about I and J (smooth only).
 	FP, TPA, TPB []geom.Vec3
 
+	// Inner is the inner list (inner.go): when On, the Hookean kernels
+	// with direct sums (hookeRows) scan its pairs instead of the whole list.
+	Inner Inner
+
 	// Storage of the smooth-only arrays, kept while they are unused.
 	ftBuf, mBuf          []geom.Vec3
 	histBuf, prevHistBuf []law.FrictionState
@@ -81,6 +85,7 @@ func (l *List) PrepareSplit() { l.FP = resize(l.FP, len(l.P)) }
 // Shift when shifted, Law when laws, the arrays of the general kernel when
 // smooth.
 func (l *List) Resize(n int, shifted, laws, smooth bool) {
+	l.Inner.Off()
 	l.P = resize(l.P, n)
 	l.Shift = nil
 	if shifted {
@@ -145,11 +150,14 @@ func (l *List) TakeScratch(old *List) {
 	l.ftBuf, old.ftBuf, old.Ft = old.ftBuf, nil, nil
 	l.mBuf, old.mBuf, old.M = old.mBuf, nil, nil
 	l.epotBuf, old.epotBuf, old.Epot = old.epotBuf, nil, nil
+	l.Inner, old.Inner = old.Inner, Inner{}
+	l.Inner.Off() // the new list's pairs: no tiers yet
 }
 
 // Truncate cuts every per-pair array to its first n pairs; Shift is
 // dropped unless shifted.
 func (l *List) Truncate(n int, shifted bool) {
+	l.Inner.Off()
 	l.P, l.Touch, l.PrevTouch, l.Fn = l.P[:n], l.Touch[:n], l.PrevTouch[:n], l.Fn[:n]
 	if l.CI != nil {
 		l.CI = l.CI[:n]

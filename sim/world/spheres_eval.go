@@ -50,8 +50,10 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 	s.xFresh = false
 	prof := &w.Stats.Profile // stages as the generic path names them (world.Profile)
 	tb := time.Now()
-	s.updateList() // the Verlet list and wall slots: Broad
+	test := s.drift // updateList takes it
+	s.updateList()  // the Verlet list and wall slots: Broad
 	l := &s.lists[s.cur]
+	s.innerUpdate(l, test)
 	prof.Evaluations++
 	prof.Pairs += int64(len(l.P) + len(s.slots))
 	split := s.beginRound()

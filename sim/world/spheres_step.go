@@ -325,8 +325,12 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// since the build sum to at most the skin.
 	// (The radii are those of the last Update; its other tests concern
 	// bodies that are not finite, which send us to Update.)
-	keep := skipTest || test && finite && math.Sqrt(d1)+math.Sqrt(d2) <= w.skin
-	s.drift = driftTest{ran: true, keep: keep}
+	pair := math.Sqrt(d1) + math.Sqrt(d2)
+	if skipTest {
+		pair = 2 * bound // every displacement at most bound
+	}
+	keep := skipTest || test && finite && pair <= w.skin
+	s.drift = driftTest{ran: true, keep: keep, pair: pair}
 	s.disp.tried(skipTest, keep, bound, d1, builds)
 }
 
@@ -497,6 +501,9 @@ func nonZeroBits(t geom.Vec3) bool {
 type driftTest struct {
 	ran  bool // the trial forces are the weights
 	keep bool // the Verlet list stays valid for the trial state
+	// pair bounds |x_I − ref_I| + |x_J − ref_J| of every pair when keep
+	// (the inner list's D: spheres_inner.go)
+	pair float64
 }
 
 // Accept makes the last evaluation the accepted step: it completes the

@@ -1,0 +1,172 @@
+package sphere
+
+import (
+	"math"
+	"sort"
+
+	"grainlab/sim/geom"
+)
+
+// The inner list: a two-level Verlet list. The list holds every pair whose
+// centres were within the cut-off plus the skin at its build (the
+// reference centres ref, fixed for its lifetime); a pair whose reference
+// distance r_IJ = |ref_I − ref_J| is at least cut_IJ + D, where D bounds
+// |x_I − ref_I| + |x_J − ref_J| (the two largest displacements since the
+// build, √D1 + √D2, the Verlet test's own sum: |x_I − x_J| ≥ r_IJ − D),
+// cannot be within its cut-off at that state. Inner keeps, beside the
+// list, the pairs with r_IJ below cut_IJ + t·Δ for a level t: the kernels
+// (hookeRows, hookeRowsOne) test only those, an ordered subsequence of the
+// list, so the pairs within the cut-off, their order and every sum are
+// those of the whole scan.
+
+// InnerLevels is the number of levels of an inner list: level t (0 ≤ t <
+// InnerLevels) holds the pairs that can be within their cut-off while D ≤
+// t·Δ; beyond the last, the kernels scan the whole list.
+const InnerLevels = 8
+
+// innerMargin is the inner list's relative margin for rounding: the
+// squared distances, the roots and the sum √D1 + √D2 are each a few ulps
+// (2⁻⁵³ each) from the exact values; 2⁻³⁰ covers them many times.
+const innerMargin = 0x1p-30
+
+// Inner is a list's inner list (the pairs that can be within their
+// cut-off while the displacements stay within a bound) and its storage,
+// reused from list to list (List.TakeScratch moves it). P and K hold at
+// most the selection's limit (12 bytes a pair: the sphere path's limit, a
+// quarter of the list, makes it 3 bytes a listed pair, 9 MB at 10⁶
+// spheres).
+type Inner struct {
+	// On: the kernels scan P (pairs K[i] of the list, ascending) instead
+	// of the whole list; set by the owner (Select), cleared by Off.
+	On bool
+	P  []Pair  // the inner pairs, copies of the list's, in list order
+	K  []int32 // their indices in the list
+	// Delta is Δ, the levels' width (the owner's, set before Level).
+	Delta float64
+	// Held is one more than the level of P and K: 0 when none is
+	// selected (since Off, or a List's zero value).
+	Held int
+	// Dead: the owner gave the inner list up for this list (a level held
+	// most of its pairs).
+	Dead bool
+	// Out: one class, the smallest dist2(ref_I − ref_J) of the pairs the
+	// selection left out (+Inf: none), else 0 (Holds).
+	Out float64
+	// Prev is the owner's last D (the growth of D: when a level is worth
+	// selecting).
+	Prev float64
+}
+
+// Off makes the kernels scan the whole list and forgets the pairs
+// selected: the list was rebuilt.
+func (in *Inner) Off() { in.On, in.Held, in.Dead, in.Prev = false, 0, false, 0 }
+
+// Level returns the level D needs: the smallest t < InnerLevels with D ≤
+// t·Δ, or −1 when none (the whole list; also for a D that is not a
+// number).
+func (in *Inner) Level(d float64) int {
+	for t := range InnerLevels {
+		if d <= float64(t)*in.Delta {
+			return t
+		}
+	}
+	return -1
+}
+
+// Holds reports whether the pairs selected hold every pair that can be
+// within its cut-off while D ≤ d: d needs a level below the one held, or
+// (one class) S(d) = ((c + d)(1 + margin))² is at most Out, the smallest
+// dist2(ref_I − ref_J) of the pairs left out — they are then all beyond
+// S(d), the bound of Select's argument with d for t·Δ (the falling box's
+// lattice: the empty level 0 or 1 holds until D reaches the neighbours'
+// gap, not only the level's t·Δ).
+func (in *Inner) Holds(l *List, d float64) bool {
+	if in.Held == 0 {
+		return false
+	}
+	if t := in.Level(d); t >= 0 && t < in.Held {
+		return true
+	}
+	return len(l.Class) == 1 && innerS(l.Class[0].Cut2, d) <= in.Out
+}
+
+// innerS is ((c + e)·(1 + margin))², c = √cut2.
+func innerS(cut2, e float64) float64 {
+	e = (math.Sqrt(cut2) + e) * (1 + innerMargin)
+	return e * e
+}
+
+// innerBound is S_t = ((c + t·Δ)·(1 + margin))² for a class of cut-off c
+// = √Cut2: level t holds the pairs with dist2(ref_I − ref_J) < S_t.
+func innerBound(cut2, delta float64, t int) float64 { return innerS(cut2, float64(t)*delta) }
+
+// Select makes P and K the pairs of l of level t (0 ≤ t < InnerLevels) —
+// those with dist2(ref_I − ref_J) < S_t = ((c + t·Δ)(1 + margin))², c =
+// √Cut2 of the pair's class, ref the reference centres of the list's
+// build, indexed as its spheres — and turns the inner list on. Why level t
+// holds every pair the kernels can find within its cut-off while D ≤ t·Δ
+// (Level): a kernel's dist2(x_I − x_J) < Cut2 means the exact |x_I − x_J|
+// < c(1 + 4ε) (ε = 2⁻⁵³: the differences, products, sums and c's root
+// each rounded once); the triangle inequality gives the exact r_IJ = |ref_I
+// − ref_J| ≤ |x_I − x_J| + D_exact, with D_exact ≤ D(1 + 4ε) (√D1 + √D2
+// of squared displacements computed as the kernels' distances, or a bound
+// on them), so r_IJ < (c + D)(1 + 4ε)², and the computed d² ≤ r_IJ²(1 +
+// 5ε): below S_t with room to spare for S_t's own rounding (a few ε against
+// margin = 2⁻³⁰). A reference that is not a number puts its pairs in no
+// level (a D that is not a number, in no level either, never gets here).
+// The list must have no periodic images (Shift nil). When
+// the level has more than limit pairs, Select stops there, turns the inner
+// list off and returns false (P and K never hold more than limit + 8).
+func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
+	in.P, in.K = in.P[:0], in.K[:0]
+	P := l.P
+	in.Out = 0
+	if len(l.Class) == 1 {
+		// One class: also the smallest d² of the pairs left out (Holds).
+		s, out := innerBound(l.Class[0].Cut2, in.Delta, t), math.Inf(1)
+		for k := range P {
+			p := &P[k]
+			a, b := &ref[p.I], &ref[p.J]
+			d2 := dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z)
+			if !(d2 < s) {
+				out = min(out, d2)
+				continue
+			}
+			if len(in.P) == limit {
+				in.On, in.Held = false, 0
+				return false
+			}
+			in.P = append(in.P, *p)
+			in.K = append(in.K, int32(k))
+		}
+		in.Out = out
+	} else {
+		var last *PairClass
+		s := 0.0
+		for k := range P {
+			if pc := l.ClassOf(k); pc != last {
+				last, s = pc, innerBound(pc.Cut2, in.Delta, t)
+			}
+			p := &P[k]
+			a, b := &ref[p.I], &ref[p.J]
+			if dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z) < s {
+				if len(in.P) == limit {
+					in.On, in.Held = false, 0
+					return false
+				}
+				in.P = append(in.P, *p)
+				in.K = append(in.K, int32(k))
+			}
+		}
+	}
+	in.Held, in.On = t+1, true
+	return true
+}
+
+// span returns the inner pairs [a, b) whose list indices are in [lo, hi).
+func (in *Inner) span(lo, hi int) (a, b int) {
+	K := in.K
+	a = sort.Search(len(K), func(i int) bool { return int(K[i]) >= lo })
+	b = a + sort.Search(len(K)-a, func(i int) bool { return int(K[a+i]) >= hi })
+	return a, b
+}
