@@ -109,7 +109,9 @@ func sphereKickDrift(d *world.SphereDrift) {
 // species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
 // 47 instructions a sphere with the force test's sum, the same bits); a
 // system of one species (len(a.Kin) = 1) in one call to kickRun1, which
-// does not test the species (44 a sphere).
+// does not test the species (42 a sphere), or with a.NoEnergy (lazy
+// energies: the world sums Ekin and Egrav when they are read) to
+// kickRun1N, which leaves them (29 a sphere).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {
@@ -123,6 +125,10 @@ func sphereKick(a *world.SphereAccept) {
 			}
 			if len(kin) == 1 {
 				// One species: every sphere is cur's (no run ends).
+				if a.NoEnergy {
+					i += kickRun1N(tl[i:], spec[i:], cur, h*kin[cur].InvM, &sums)
+					continue
+				}
 				i += kickRun1(tl[i:], spec[i:], cur, h*kin[cur].InvM, m, &g, &sums)
 				continue
 			}
@@ -189,6 +195,27 @@ func kickRunGo(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.
 		mx = mx.Keep(v2, &st.F)
 	}
 	s.Ekin, s.Egrav, s.Max, s.FSum = ekin, egrav, mx, fsum
+	return i
+}
+
+// kickRunGoN is kickRunGo without the energies (s.Ekin and s.Egrav left
+// as they are: lazy energies, world.SphereAccept.NoEnergy): the half kick,
+// the maxima and the force test's sum, the same operations on the same
+// values in the same order. The Go twin of kick_amd64.s's kick1NSSE2
+// (kickRun1N runs one of them).
+func kickRunGoN(tl []sphere.Lin, spec []int32, cur int32, hm float64, s *kickSums) int {
+	tl = tl[:len(spec)]
+	mx, fsum := s.Max, s.FSum
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		st := &tl[i]
+		fsum += st.F.X + st.F.Y + st.F.Z // forcesBad's term
+		st.V = addScaled(st.V, hm, st.F) // halfKickSphere's v + h·F/m
+		v := &st.V
+		v2 := float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z) // AcceptSphere's |v|²
+		mx = mx.Keep(v2, &st.F)
+	}
+	s.Max, s.FSum = mx, fsum
 	return i
 }
 

@@ -23,6 +23,13 @@ func driftSSE2(tl, al *sphere.Lin, X *geom.Vec3, spec *int32, n int, cur int32, 
 //go:noescape
 func kick1SSE2(tl *sphere.Lin, spec *int32, n int, cur int32, hm, m float64, grav *geom.Vec3, s *kickSums) int
 
+// kick1NSSE2 is kick1SSE2 without the energies (s.Ekin and s.Egrav not
+// read nor written: lazy energies), kickRunGoN's loop over all n ≥ 1
+// spheres of one species (kick_amd64.s).
+//
+//go:noescape
+func kick1NSSE2(tl *sphere.Lin, n int, hm float64, s *kickSums) int
+
 // drift1SSE2 is driftSSE2 over all n ≥ 1 spheres, of one species: spec
 // is not read (kick_amd64.s).
 //
@@ -70,6 +77,16 @@ func kickRun1(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.V
 	}
 	tl = tl[:len(spec)]
 	return kick1SSE2(&tl[0], &spec[0], len(spec), cur, hm, m, g, s)
+}
+
+// kickRun1N is kickRun1 without the energies (lazy energies): kick1NSSE2.
+// It returns len(spec).
+func kickRun1N(tl []sphere.Lin, spec []int32, cur int32, hm float64, s *kickSums) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl = tl[:len(spec)]
+	return kick1NSSE2(&tl[0], len(spec), hm, s)
 }
 
 // driftRun1 is driftRun without the non-temporal stores over all of

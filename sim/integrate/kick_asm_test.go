@@ -278,3 +278,57 @@ func TestDriftRun1MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestKickRun1NMatchesGo: kickRun1N (lazy energies; on amd64 v1
+// kick1NSSE2) gives kickRunGoN's bits over a system of one species —
+// velocities, maxima, FSum, the count done — and leaves Ekin and Egrav as
+// they were; and kickRunGoN gives kickRunGo's velocities, maxima, FSum and
+// count (the same loop less the energies) on random and adversarial
+// inputs (NaN and ±Inf forces among them), several species included (it
+// stops where kickRunGo stops).
+func TestKickRun1NMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(22))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		if trial%2 == 1 {
+			spec = kickSpecs(r, n, 3)
+		}
+		tl := kickLins(r, n, odd)
+		hm, m, g := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		s := kickSums{Ekin: kickVal(r, odd), Egrav: kickVal(r, odd), FSum: kickVal(r, odd)}
+		s.Max.V2, s.Max.F2 = kickVal(r, odd), kickVal(r, odd)
+		goN, goNS := append([]sphere.Lin(nil), tl...), s
+		full, fullS := append([]sphere.Lin(nil), tl...), s
+		cur := int32(0)
+		if n > 0 {
+			cur = spec[0]
+		}
+		kn := kickRunGoN(goN, spec, cur, hm, &goNS)
+		kf := kickRunGo(full, spec, cur, hm, m, &g, &fullS)
+		if kn != kf || !bitsEq(goNS.Max.V2, fullS.Max.V2) || !bitsEq(goNS.Max.F2, fullS.Max.F2) || !bitsEq(goNS.FSum, fullS.FSum) ||
+			math.Float64bits(goNS.Ekin) != math.Float64bits(s.Ekin) || math.Float64bits(goNS.Egrav) != math.Float64bits(s.Egrav) {
+			t.Fatalf("trial %d: kickRunGoN %d %+v, kickRunGo %d %+v (from %+v)", trial, kn, goNS, kf, fullS, s)
+		}
+		for j := range tl {
+			if !linBitsEq(goN[j], full[j]) {
+				t.Fatalf("trial %d sphere %d: kickRunGoN %+v, kickRunGo %+v", trial, j, goN[j], full[j])
+			}
+		}
+		if trial%2 == 1 {
+			continue // kickRun1N: one species only
+		}
+		asm, asmS := append([]sphere.Lin(nil), tl...), s
+		k := kickRun1N(asm, spec, 0, hm, &asmS)
+		if k != kn || k != n || !sumsBitsEq(asmS, goNS) {
+			t.Fatalf("trial %d: kickRun1N %d %+v, Go %d %+v", trial, k, asmS, kn, goNS)
+		}
+		for j := range tl {
+			if !linBitsEq(asm[j], goN[j]) {
+				t.Fatalf("trial %d sphere %d: kickRun1N %+v, Go %+v", trial, j, asm[j], goN[j])
+			}
+		}
+	}
+}

@@ -27,6 +27,13 @@ func kickRun1(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.V
 	return kickRunGo(tl, spec, cur, hm, m, g, s)
 }
 
+// kickRun1N is kickRun1 without the energies (lazy energies); here
+// kickRunGoN (on amd64 below GOAMD64=v3 a loop that does not test the
+// species: kick1NSSE2).
+func kickRun1N(tl []sphere.Lin, spec []int32, cur int32, hm float64, s *kickSums) int {
+	return kickRunGoN(tl, spec, cur, hm, s)
+}
+
 // driftRun1 is driftRun without nt over spheres all of species cur; here
 // driftRunGo (on amd64 below GOAMD64=v3 a loop that does not test the
 // species: drift1SSE2).
