@@ -285,7 +285,8 @@ func TestDriftRun1MatchesGo(t *testing.T) {
 // they were; and kickRunGoN gives kickRunGo's velocities, maxima, FSum and
 // count (the same loop less the energies) on random and adversarial
 // inputs (NaN and ±Inf forces among them), several species included (it
-// stops where kickRunGo stops).
+// stops where kickRunGo stops), lengths odd and even (kick1NSSE2 goes two
+// spheres a turn), writing nothing past the spheres given.
 func TestKickRun1NMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewSource(22))
 	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
@@ -320,8 +321,12 @@ func TestKickRun1NMatchesGo(t *testing.T) {
 		if trial%2 == 1 {
 			continue // kickRun1N: one species only
 		}
-		asm, asmS := append([]sphere.Lin(nil), tl...), s
+		guard := sphere.Lin{X: geom.V(1, 2, 3), V: geom.V(4, 5, 6), F: geom.V(7, 8, 9)}
+		asm, asmS := append(append([]sphere.Lin(nil), tl...), guard), s // a sphere past the n given: untouched
 		k := kickRun1N(asm, spec, 0, hm, &asmS)
+		if asm[n] != guard {
+			t.Fatalf("trial %d: the sphere after the %d given changed: %+v", trial, n, asm[n])
+		}
 		if k != kn || k != n || !sumsBitsEq(asmS, goNS) {
 			t.Fatalf("trial %d: kickRun1N %d %+v, Go %d %+v", trial, k, asmS, kn, goNS)
 		}
