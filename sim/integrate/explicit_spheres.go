@@ -64,20 +64,20 @@ func sphereKickDrift(d *world.SphereDrift) {
 		}
 	} else {
 		ref := d.Ref[:len(spec)]
-		d1, d2, fin := d.D1, d.D2, d.Finite
-		for i, sp := range spec {
-			if sp != cur {
+		lt := listTest{D1: d.D1, D2: d.D2, Finite: d.Finite}
+		for i := 0; i < len(spec); {
+			if sp := spec[i]; sp != cur {
 				c := &kin[sp]
 				cur, hm, mg = sp, h*c.InvM, c.Weight
 			}
-			b, st := &al[i], &tl[i]
-			v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
-			x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
-			st.X, st.V, st.F = x, v, mg
-			X[i] = x
-			d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+			if len(kin) == 1 {
+				// One species: every sphere is cur's (no run ends).
+				i += driftRun1T(tl[i:], al[i:], X[i:], ref[i:], spec[i:], cur, hm, dt, &mg, &lt)
+				continue
+			}
+			i += driftRunGoT(tl[i:], al[i:], X[i:], ref[i:], spec[i:], cur, hm, dt, &mg, &lt)
 		}
-		d.D1, d.D2, d.Finite = d1, d2, fin
+		d.D1, d.D2, d.Finite = lt.D1, lt.D2, lt.Finite
 	}
 	if d.Tr.R == nil {
 		return
@@ -216,6 +216,35 @@ func kickRunGoN(tl []sphere.Lin, spec []int32, cur int32, hm float64, s *kickSum
 		mx = mx.Keep(v2, &st.F)
 	}
 	s.Max, s.FSum = mx, fsum
+	return i
+}
+
+// listTest is the Verlet list's displacement test carried through
+// sphereKickDrift's loop with the test (world.SphereDrift's D1, D2 and
+// Finite; for the assembly, kick_amd64.s: D1 at 0, D2 at 8, Finite at 16).
+type listTest struct {
+	D1, D2 float64
+	Finite bool
+}
+
+// driftRunGoT is driftRunGo with the list test (world.ListDisplaced of
+// each sphere's new centre against ref[i], into t) over a run of spheres
+// of species cur. The Go twin of kick_amd64.s's drift1TSSE2 (driftRun1T
+// runs one of them, over a system of one species).
+func driftRunGoT(tl, al []sphere.Lin, X, ref []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, t *listTest) int {
+	tl, al, X, ref = tl[:len(spec)], al[:len(spec)], X[:len(spec)], ref[:len(spec)]
+	w := *mg
+	d1, d2, fin := t.D1, t.D2, t.Finite
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		b, st := &al[i], &tl[i]
+		v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
+		x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
+		st.X, st.V, st.F = x, v, w
+		X[i] = x
+		d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+	}
+	t.D1, t.D2, t.Finite = d1, d2, fin
 	return i
 }
 

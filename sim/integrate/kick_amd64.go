@@ -100,5 +100,22 @@ func driftRun1(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, 
 	return drift1SSE2(&tl[0], &al[0], &X[0], &spec[0], len(spec), cur, hm, dt, mg)
 }
 
+// drift1TSSE2 is driftRunGoT's loop over all n ≥ 1 spheres of one
+// species (kick_amd64.s).
+//
+//go:noescape
+func drift1TSSE2(tl, al *sphere.Lin, X, ref *geom.Vec3, n int, hm, dt float64, mg *geom.Vec3, t *listTest) int
+
+// driftRun1T is driftRunGoT (the same bits) over all of spec's spheres,
+// every one of species cur (the caller's promise, not checked):
+// drift1TSSE2. It returns len(spec).
+func driftRun1T(tl, al []sphere.Lin, X, ref []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, t *listTest) int {
+	if len(spec) == 0 {
+		return 0
+	}
+	tl, al, X, ref = tl[:len(spec)], al[:len(spec)], X[:len(spec)], ref[:len(spec)]
+	return drift1TSSE2(&tl[0], &al[0], &X[0], &ref[0], len(spec), hm, dt, mg, t)
+}
+
 // kickAsm reports whether kickRun and driftRun run the assembly.
 const kickAsm = true

@@ -359,3 +359,73 @@ ndone:
 	SFENCE
 	MOVQ AX, ret+72(FP)
 	RET
+
+// func drift1TSSE2(tl, al *sphere.Lin, X, ref *geom.Vec3, n int, hm, dt float64, mg *geom.Vec3, t *listTest) int
+//
+// drift1SSE2 with the Verlet list's displacement test (driftRunGoT: the
+// world's ListDisplaced after each sphere's stores): d = (dx² + dy²) + dz²
+// of x − ref (the sums in the other operand order than the Go twin's:
+// the same value, and d is kept only when it compares greater, so never
+// as a NaN), finite while MaxFloat64 ≥ d (UCOMISD: false for NaN and +Inf,
+// as !(d ≤ MaxFloat64)), then the two largest as ListDisplaced's branches:
+// d > d2, then d > d1. t's D1, D2, Finite are read and written back. One
+// sphere a turn, normal stores (the test runs on a few steps only).
+TEXT ·drift1TSSE2(SB), NOSPLIT, $0-80
+	MOVQ   tl+0(FP), DI
+	MOVQ   al+8(FP), SI
+	MOVQ   X+16(FP), R9
+	MOVQ   ref+24(FP), R10
+	MOVQ   n+32(FP), CX
+	MOVSD  hm+40(FP), X8
+	UNPCKLPD X8, X8
+	MOVSD  dt+48(FP), X9
+	UNPCKLPD X9, X9
+	MOVQ   mg+56(FP), DX
+	MOVUPD 0(DX), X10       // (mgx, mgy)
+	MOVSD  16(DX), X11      // mgz
+	MOVQ   t+64(FP), R8
+	MOVSD  0(R8), X14       // d1
+	MOVSD  8(R8), X13       // d2
+	MOVBLZX 16(R8), DX      // finite
+	MOVSD  $(1.7976931348623157e+308), X12
+	MOVQ   CX, AX
+	MOVQ   DI, R11
+	SUBQ   SI, R11          // tl − al
+
+dtloop:
+	DRIFT_SPHERE
+	D1_STORE(0, 0)
+	MOVUPD 0(R10), X2
+	SUBPD  X2, X6
+	SUBSD  16(R10), X7
+	MULPD  X6, X6
+	MOVHLPS X6, X3
+	ADDSD  X3, X6
+	MULSD  X7, X7
+	ADDSD  X7, X6           // d
+	UCOMISD X6, X12         // MaxFloat64 ≥ d (not unordered)
+	SETCC  BX
+	ANDL   BX, DX
+	UCOMISD X13, X6
+	JLS    dtnext           // d ≤ d2 or unordered
+	UCOMISD X14, X6
+	JLS    dtd2             // d ≤ d1
+	MOVAPD X14, X13
+	MOVAPD X6, X14
+	JMP    dtnext
+
+dtd2:
+	MOVAPD X6, X13
+
+dtnext:
+	ADDQ   $72, SI
+	ADDQ   $24, R9
+	ADDQ   $24, R10
+	DECQ   CX
+	JNZ    dtloop
+
+	MOVSD  X14, 0(R8)
+	MOVSD  X13, 8(R8)
+	MOVB   DX, 16(R8)
+	MOVQ   AX, ret+72(FP)
+	RET

@@ -337,3 +337,54 @@ func TestKickRun1NMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftRun1TMatchesGo: driftRun1T (on amd64 v1 drift1TSSE2) gives
+// driftRunGoT's bits over a system of one species — trial states, centres,
+// the count done, the list test's two largest squared displacements and
+// its finite flag — on random and adversarial states and reference
+// positions (NaN, ±Inf, overflowing displacements, ties), from random
+// carried values, and writes nothing past the spheres given.
+func TestDriftRun1TMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(23))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		al := kickLins(r, n+1, odd)
+		ref := make([]geom.Vec3, n+1)
+		for i := range ref {
+			ref[i] = kickVec(r, odd)
+			if i < n && r.Intn(8) == 0 { // a tie: the displacement of the sphere before
+				ref[i] = al[i].X
+			}
+		}
+		tl, want := kickLins(r, n+1, 0.5), make([]sphere.Lin, n+1)
+		X, wantX := make([]geom.Vec3, n+1), make([]geom.Vec3, n+1)
+		for i := range X {
+			X[i] = kickVec(r, 0.5)
+		}
+		copy(want, tl)
+		copy(wantX, X)
+		hm, dt, mg := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		d2 := math.Abs(kickVal(r, 0))
+		lt := listTest{D1: d2 + math.Abs(kickVal(r, 0)), D2: d2, Finite: r.Intn(4) > 0}
+		if trial%7 == 0 {
+			lt.D1, lt.D2 = 0, 0
+		}
+		wantT := lt
+		k := driftRun1T(tl, al, X, ref, spec, 0, hm, dt, &mg, &lt)
+		kw := driftRunGoT(want, al, wantX, ref, spec, 0, hm, dt, &mg, &wantT)
+		if k != kw || k != n {
+			t.Fatalf("trial %d: %d spheres done, Go %d, of %d", trial, k, kw, n)
+		}
+		if math.Float64bits(lt.D1) != math.Float64bits(wantT.D1) || math.Float64bits(lt.D2) != math.Float64bits(wantT.D2) || lt.Finite != wantT.Finite {
+			t.Fatalf("trial %d: list test %+v, Go %+v", trial, lt, wantT)
+		}
+		for j := range tl {
+			if !linBitsEq(tl[j], want[j]) || !vecBitsEq(X[j], wantX[j]) {
+				t.Fatalf("trial %d sphere %d: %+v %v, Go %+v %v", trial, j, tl[j], X[j], want[j], wantX[j])
+			}
+		}
+	}
+}

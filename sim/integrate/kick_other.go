@@ -41,5 +41,11 @@ func driftRun1(tl, al []sphere.Lin, X []geom.Vec3, spec []int32, cur int32, hm, 
 	return driftRunGo(tl, al, X, spec, cur, hm, dt, mg)
 }
 
+// driftRun1T is driftRunGoT over spheres all of species cur (on amd64
+// below GOAMD64=v3 a loop that does not test the species: drift1TSSE2).
+func driftRun1T(tl, al []sphere.Lin, X, ref []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, t *listTest) int {
+	return driftRunGoT(tl, al, X, ref, spec, cur, hm, dt, mg, t)
+}
+
 // kickAsm reports whether kickRun and driftRun run the assembly.
 const kickAsm = false
