@@ -41,8 +41,11 @@ func (s sphereStep) Accept(h float64) bool { return s.Spheres.Accept(h, sphereKi
 // translational loop goes a run of one species at a time to driftRun (on
 // amd64 v1 SSE2 assembly, kick_amd64.s: 32 instructions a sphere against
 // 44, the same bits); a system of one species (len(d.Kin) = 1) goes in one
-// call to driftRun1, which does not test the species (26 a sphere), unless
-// its stores are non-temporal (driftNT).
+// call to driftRun1, which does not test the species and goes two spheres
+// a turn (24 a sphere), unless its stores are non-temporal (driftNT). With
+// the list test a run of one species at a time goes to driftRunGoT, and a
+// system of one species in one call to driftRun1T (on amd64 v1
+// drift1TSSE2: ≈ 40 instructions a sphere against ≈ 55).
 func sphereKickDrift(d *world.SphereDrift) {
 	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
@@ -111,7 +114,7 @@ func sphereKickDrift(d *world.SphereDrift) {
 // system of one species (len(a.Kin) = 1) in one call to kickRun1, which
 // does not test the species (42 a sphere), or with a.NoEnergy (lazy
 // energies: the world sums Ekin and Egrav when they are read) to
-// kickRun1N, which leaves them (29 a sphere).
+// kickRun1N, which leaves them and goes two spheres a turn (27 a sphere).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {
