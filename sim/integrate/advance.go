@@ -18,16 +18,19 @@ func Advance(w *world.World, t float64, each func() bool) (int, error) {
 // trajectory does not depend on when it is observed (docs/outputs.md). t is
 // clamped to end; with t = end it is Advance. each is as in Advance.
 func AdvancePast(w *world.World, t, end float64, each func() bool) (int, error) {
-	return advance(w, t, end, each, false)
+	return advance(w, t, end, each, false, false)
 }
 
 // AdvanceStats is Advance for a caller whose each reads nothing of the world
-// but its time, step count and statistics (w.Stats): between events the
-// explicit integrator's sphere path then keeps its state in its own flat
-// arrays and writes the bodies only when an event applies and on return
-// (world.SetLazyBodies), the same bits as Advance.
+// but its time, step count and statistics (w.Stats) other than the
+// kinetic and gravitational energies (grainlab bench's contact counts):
+// between events the explicit integrator's sphere path then keeps its
+// state in its own flat arrays and writes the bodies only when an event
+// applies and on return (world.SetLazyBodies), and sums those energies
+// only then too (world.SetLazyEnergies: until then each sees those of an
+// earlier step); the same bits as Advance.
 func AdvanceStats(w *world.World, t float64, each func() bool) (int, error) {
-	return advance(w, t, t, each, true)
+	return advance(w, t, t, each, true, true)
 }
 
 // AdvancePastLazy is AdvancePast for a caller whose each reads the world
@@ -38,15 +41,20 @@ func AdvanceStats(w *world.World, t float64, each func() bool) (int, error) {
 // good state). The bodies are written on every return; the same bits as
 // AdvancePast.
 func AdvancePastLazy(w *world.World, t, end float64, each func() bool) (int, error) {
-	return advance(w, t, end, each, true)
+	return advance(w, t, end, each, true, false)
 }
 
-// advance is AdvancePast; lazy: each reads no body (AdvanceStats). Without
-// each the bodies are lazy too: nobody reads them before the return.
-func advance(w *world.World, t, end float64, each func() bool, lazy bool) (int, error) {
+// advance is AdvancePast; lazy: each reads no body (AdvanceStats); lazyE:
+// nor the energies. Without each the bodies and energies are lazy too:
+// nobody reads them before the return.
+func advance(w *world.World, t, end float64, each func() bool, lazy, lazyE bool) (int, error) {
 	if _, ok := w.Integrator.(*Explicit); ok && (lazy || each == nil) {
 		w.SetLazyBodies(true)
 		defer w.SetLazyBodies(false) // the bodies written on every return
+		if lazyE || each == nil {
+			w.SetLazyEnergies(true)
+			defer w.SetLazyEnergies(false) // the energies summed on every return (before the bodies)
+		}
 	}
 	t = min(t, end)
 	n := 0

@@ -41,8 +41,11 @@ func (s sphereStep) Accept(h float64) bool { return s.Spheres.Accept(h, sphereKi
 // translational loop goes a run of one species at a time to driftRun (on
 // amd64 v1 SSE2 assembly, kick_amd64.s: 32 instructions a sphere against
 // 44, the same bits); a system of one species (len(d.Kin) = 1) goes in one
-// call to driftRun1, which does not test the species (26 a sphere), unless
-// its stores are non-temporal (driftNT).
+// call to driftRun1, which does not test the species and goes two spheres
+// a turn (24 a sphere), unless its stores are non-temporal (driftNT). With
+// the list test a run of one species at a time goes to driftRunGoT, and a
+// system of one species in one call to driftRun1T (on amd64 v1
+// drift1TSSE2: ≈ 40 instructions a sphere against ≈ 55).
 func sphereKickDrift(d *world.SphereDrift) {
 	dt, spec, kin := d.Dt, d.Spec, d.Kin
 	h := 0.5 * dt
@@ -64,20 +67,20 @@ func sphereKickDrift(d *world.SphereDrift) {
 		}
 	} else {
 		ref := d.Ref[:len(spec)]
-		d1, d2, fin := d.D1, d.D2, d.Finite
-		for i, sp := range spec {
-			if sp != cur {
+		lt := listTest{D1: d.D1, D2: d.D2, Finite: d.Finite}
+		for i := 0; i < len(spec); {
+			if sp := spec[i]; sp != cur {
 				c := &kin[sp]
 				cur, hm, mg = sp, h*c.InvM, c.Weight
 			}
-			b, st := &al[i], &tl[i]
-			v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
-			x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
-			st.X, st.V, st.F = x, v, mg
-			X[i] = x
-			d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+			if len(kin) == 1 {
+				// One species: every sphere is cur's (no run ends).
+				i += driftRun1T(tl[i:], al[i:], X[i:], ref[i:], spec[i:], cur, hm, dt, &mg, &lt)
+				continue
+			}
+			i += driftRunGoT(tl[i:], al[i:], X[i:], ref[i:], spec[i:], cur, hm, dt, &mg, &lt)
 		}
-		d.D1, d.D2, d.Finite = d1, d2, fin
+		d.D1, d.D2, d.Finite = lt.D1, lt.D2, lt.Finite
 	}
 	if d.Tr.R == nil {
 		return
@@ -109,7 +112,9 @@ func sphereKickDrift(d *world.SphereDrift) {
 // species at a time in kickRun (on amd64 v1 SSE2 assembly, kick_amd64.s:
 // 47 instructions a sphere with the force test's sum, the same bits); a
 // system of one species (len(a.Kin) = 1) in one call to kickRun1, which
-// does not test the species (44 a sphere).
+// does not test the species (42 a sphere), or with a.NoEnergy (lazy
+// energies: the world sums Ekin and Egrav when they are read) to
+// kickRun1N, which leaves them and goes two spheres a turn (27 a sphere).
 func sphereKick(a *world.SphereAccept) {
 	spec, kin, h := a.Spec, a.Kin, a.H
 	if a.Tr.R == nil {
@@ -123,6 +128,10 @@ func sphereKick(a *world.SphereAccept) {
 			}
 			if len(kin) == 1 {
 				// One species: every sphere is cur's (no run ends).
+				if a.NoEnergy {
+					i += kickRun1N(tl[i:], spec[i:], cur, h*kin[cur].InvM, &sums)
+					continue
+				}
 				i += kickRun1(tl[i:], spec[i:], cur, h*kin[cur].InvM, m, &g, &sums)
 				continue
 			}
@@ -189,6 +198,56 @@ func kickRunGo(tl []sphere.Lin, spec []int32, cur int32, hm, m float64, g *geom.
 		mx = mx.Keep(v2, &st.F)
 	}
 	s.Ekin, s.Egrav, s.Max, s.FSum = ekin, egrav, mx, fsum
+	return i
+}
+
+// kickRunGoN is kickRunGo without the energies (s.Ekin and s.Egrav left
+// as they are: lazy energies, world.SphereAccept.NoEnergy): the half kick,
+// the maxima and the force test's sum, the same operations on the same
+// values in the same order. The Go twin of kick_amd64.s's kick1NSSE2
+// (kickRun1N runs one of them).
+func kickRunGoN(tl []sphere.Lin, spec []int32, cur int32, hm float64, s *kickSums) int {
+	tl = tl[:len(spec)]
+	mx, fsum := s.Max, s.FSum
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		st := &tl[i]
+		fsum += st.F.X + st.F.Y + st.F.Z // forcesBad's term
+		st.V = addScaled(st.V, hm, st.F) // halfKickSphere's v + h·F/m
+		v := &st.V
+		v2 := float64(v.X*v.X) + float64(v.Y*v.Y) + float64(v.Z*v.Z) // AcceptSphere's |v|²
+		mx = mx.Keep(v2, &st.F)
+	}
+	s.Max, s.FSum = mx, fsum
+	return i
+}
+
+// listTest is the Verlet list's displacement test carried through
+// sphereKickDrift's loop with the test (world.SphereDrift's D1, D2 and
+// Finite; for the assembly, kick_amd64.s: D1 at 0, D2 at 8, Finite at 16).
+type listTest struct {
+	D1, D2 float64
+	Finite bool
+}
+
+// driftRunGoT is driftRunGo with the list test (world.ListDisplaced of
+// each sphere's new centre against ref[i], into t) over a run of spheres
+// of species cur. The Go twin of kick_amd64.s's drift1TSSE2 (driftRun1T
+// runs one of them, over a system of one species).
+func driftRunGoT(tl, al []sphere.Lin, X, ref []geom.Vec3, spec []int32, cur int32, hm, dt float64, mg *geom.Vec3, t *listTest) int {
+	tl, al, X, ref = tl[:len(spec)], al[:len(spec)], X[:len(spec)], ref[:len(spec)]
+	w := *mg
+	d1, d2, fin := t.D1, t.D2, t.Finite
+	i := 0
+	for ; i < len(spec) && spec[i] == cur; i++ {
+		b, st := &al[i], &tl[i]
+		v := addScaled(b.V, hm, b.F) // halfKickSphere's v + h·F/m
+		x := addScaled(b.X, dt, v)   // drift x + Δt·v_{1/2}
+		st.X, st.V, st.F = x, v, w
+		X[i] = x
+		d1, d2, fin = world.ListDisplaced(x, ref[i], d1, d2, fin)
+	}
+	t.D1, t.D2, t.Finite = d1, d2, fin
 	return i
 }
 

@@ -278,3 +278,113 @@ func TestDriftRun1MatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestKickRun1NMatchesGo: kickRun1N (lazy energies; on amd64 v1
+// kick1NSSE2) gives kickRunGoN's bits over a system of one species —
+// velocities, maxima, FSum, the count done — and leaves Ekin and Egrav as
+// they were; and kickRunGoN gives kickRunGo's velocities, maxima, FSum and
+// count (the same loop less the energies) on random and adversarial
+// inputs (NaN and ±Inf forces among them), several species included (it
+// stops where kickRunGo stops), lengths odd and even (kick1NSSE2 goes two
+// spheres a turn), writing nothing past the spheres given.
+func TestKickRun1NMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(22))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		if trial%2 == 1 {
+			spec = kickSpecs(r, n, 3)
+		}
+		tl := kickLins(r, n, odd)
+		hm, m, g := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		s := kickSums{Ekin: kickVal(r, odd), Egrav: kickVal(r, odd), FSum: kickVal(r, odd)}
+		s.Max.V2, s.Max.F2 = kickVal(r, odd), kickVal(r, odd)
+		goN, goNS := append([]sphere.Lin(nil), tl...), s
+		full, fullS := append([]sphere.Lin(nil), tl...), s
+		cur := int32(0)
+		if n > 0 {
+			cur = spec[0]
+		}
+		kn := kickRunGoN(goN, spec, cur, hm, &goNS)
+		kf := kickRunGo(full, spec, cur, hm, m, &g, &fullS)
+		if kn != kf || !bitsEq(goNS.Max.V2, fullS.Max.V2) || !bitsEq(goNS.Max.F2, fullS.Max.F2) || !bitsEq(goNS.FSum, fullS.FSum) ||
+			math.Float64bits(goNS.Ekin) != math.Float64bits(s.Ekin) || math.Float64bits(goNS.Egrav) != math.Float64bits(s.Egrav) {
+			t.Fatalf("trial %d: kickRunGoN %d %+v, kickRunGo %d %+v (from %+v)", trial, kn, goNS, kf, fullS, s)
+		}
+		for j := range tl {
+			if !linBitsEq(goN[j], full[j]) {
+				t.Fatalf("trial %d sphere %d: kickRunGoN %+v, kickRunGo %+v", trial, j, goN[j], full[j])
+			}
+		}
+		if trial%2 == 1 {
+			continue // kickRun1N: one species only
+		}
+		guard := sphere.Lin{X: geom.V(1, 2, 3), V: geom.V(4, 5, 6), F: geom.V(7, 8, 9)}
+		asm, asmS := append(append([]sphere.Lin(nil), tl...), guard), s // a sphere past the n given: untouched
+		k := kickRun1N(asm, spec, 0, hm, &asmS)
+		if asm[n] != guard {
+			t.Fatalf("trial %d: the sphere after the %d given changed: %+v", trial, n, asm[n])
+		}
+		if k != kn || k != n || !sumsBitsEq(asmS, goNS) {
+			t.Fatalf("trial %d: kickRun1N %d %+v, Go %d %+v", trial, k, asmS, kn, goNS)
+		}
+		for j := range tl {
+			if !linBitsEq(asm[j], goN[j]) {
+				t.Fatalf("trial %d sphere %d: kickRun1N %+v, Go %+v", trial, j, asm[j], goN[j])
+			}
+		}
+	}
+}
+
+// TestDriftRun1TMatchesGo: driftRun1T (on amd64 v1 drift1TSSE2) gives
+// driftRunGoT's bits over a system of one species — trial states, centres,
+// the count done, the list test's two largest squared displacements and
+// its finite flag — on random and adversarial states and reference
+// positions (NaN, ±Inf, overflowing displacements, ties), from random
+// carried values, and writes nothing past the spheres given.
+func TestDriftRun1TMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewSource(23))
+	lengths := []int{0, 1, 2, 3, 5, 8, 31, 256, 257}
+	for trial := 0; trial < 3000; trial++ {
+		n := lengths[trial%len(lengths)]
+		odd := []float64{0, 0.05, 0.5}[trial%3]
+		spec := make([]int32, n)
+		al := kickLins(r, n+1, odd)
+		ref := make([]geom.Vec3, n+1)
+		for i := range ref {
+			ref[i] = kickVec(r, odd)
+			if i < n && r.Intn(8) == 0 { // a tie: the displacement of the sphere before
+				ref[i] = al[i].X
+			}
+		}
+		tl, want := kickLins(r, n+1, 0.5), make([]sphere.Lin, n+1)
+		X, wantX := make([]geom.Vec3, n+1), make([]geom.Vec3, n+1)
+		for i := range X {
+			X[i] = kickVec(r, 0.5)
+		}
+		copy(want, tl)
+		copy(wantX, X)
+		hm, dt, mg := kickVal(r, odd), kickVal(r, odd), kickVec(r, odd)
+		d2 := math.Abs(kickVal(r, 0))
+		lt := listTest{D1: d2 + math.Abs(kickVal(r, 0)), D2: d2, Finite: r.Intn(4) > 0}
+		if trial%7 == 0 {
+			lt.D1, lt.D2 = 0, 0
+		}
+		wantT := lt
+		k := driftRun1T(tl, al, X, ref, spec, 0, hm, dt, &mg, &lt)
+		kw := driftRunGoT(want, al, wantX, ref, spec, 0, hm, dt, &mg, &wantT)
+		if k != kw || k != n {
+			t.Fatalf("trial %d: %d spheres done, Go %d, of %d", trial, k, kw, n)
+		}
+		if math.Float64bits(lt.D1) != math.Float64bits(wantT.D1) || math.Float64bits(lt.D2) != math.Float64bits(wantT.D2) || lt.Finite != wantT.Finite {
+			t.Fatalf("trial %d: list test %+v, Go %+v", trial, lt, wantT)
+		}
+		for j := range tl {
+			if !linBitsEq(tl[j], want[j]) || !vecBitsEq(X[j], wantX[j]) {
+				t.Fatalf("trial %d sphere %d: %+v %v, Go %+v %v", trial, j, tl[j], X[j], want[j], wantX[j])
+			}
+		}
+	}
+}

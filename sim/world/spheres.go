@@ -57,6 +57,11 @@ type Spheres struct {
 	// evaluation added none.
 	rotStill, rotSkip, rotFound, tClear, tZero bool
 	rotOff                                     bool // Accept under the skip (finish)
+	// Lazy energies (SetLazyEnergies, spheres_energy.go): lazyE: an Accept
+	// under the rotational skip leaves the energies to energies();
+	// eSkip: this Accept does (finish); eStale: Stats' kinetic and
+	// gravitational energies are not yet those of the accepted state.
+	lazyE, eSkip, eStale bool
 	// badKick: Evaluate left the force test (forcesBad) to Accept's kick
 	// (EvaluateKick); fsum: that kick's sum so far (finishRange).
 	badKick bool

@@ -136,9 +136,13 @@ type SphereAccept struct {
 	// F.Z (each term (F.X + F.Y) + F.Z, added to FSum), carried from block
 	// to block: forcesBad's sum under the rotational skip, for Accept's
 	// test after EvaluateKick (not finite: the step is rejected).
-	FSum  float64
-	specs []sphereSpec
-	vmax2 []SphereMax // the species' maxima (Cur's in Max)
+	FSum float64
+	// NoEnergy: the world sums the energies itself when they are read
+	// (lazy energies: World.SetLazyEnergies), so the kick may leave Ekin
+	// and Egrav as they are (it still keeps Max and FSum).
+	NoEnergy bool
+	specs    []sphereSpec
+	vmax2    []SphereMax // the species' maxima (Cur's in Max)
 }
 
 // Kick is the integrator's half kick of a block of spheres of a sphere
@@ -332,6 +336,14 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	keep := skipTest || test && finite && pair <= w.skin
 	s.drift = driftTest{ran: true, keep: keep, pair: pair}
 	s.disp.tried(skipTest, keep, bound, d1, builds)
+	if !keep && s.eStale && s.wantReorder() {
+		// The rebuild of this trial's Evaluate renumbers the spheres
+		// (updateList), the accepted state with them: lazy energies are
+		// summed first, in the order of the Accept that left them (acc is
+		// that state; a fill after the renumbering, as on an error return
+		// before the next Accept, would sum them in another order).
+		s.fillEnergies()
+	}
 }
 
 // SphereRotSkips returns the number of sphere-path Drifts that took the
@@ -520,6 +532,8 @@ func (s *Spheres) Accept(h float64, kick Kick) bool {
 	w := s.w
 	// The kick's pass first: nothing is committed before its answer.
 	ekin, egrav, travel, ok := s.finish(h, kick)
+	eSkip := s.eSkip
+	s.eSkip = false
 	if !ok {
 		// The rejected kick refilled vmax2 with the trial's maxima (NaN
 		// forces skipped by Keep): the retry's Drift must not build a
@@ -538,7 +552,10 @@ func (s *Spheres) Accept(h float64, kick Kick) bool {
 	}
 
 	stats := &w.Stats
-	stats.Kinetic, stats.PotentialGravity, s.travel = ekin, egrav, travel
+	s.travel = travel
+	if s.eStale = eSkip; !eSkip {
+		stats.Kinetic, stats.PotentialGravity = ekin, egrav
+	}
 	stats.PotentialContact = s.epot
 	stats.Contacts, stats.Suppressed = s.contacts, 0
 	stats.ByKind = [snap.NumContactKinds]int{}
@@ -600,6 +617,9 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 	// = +0) and every sphere has ω = T = 0: finishRange leaves R alone, and
 	// both arrays' R are then the same (rotStill for the next Drift).
 	s.rotOff = s.lazy && s.tZero && (s.rotSkip || s.rotFound)
+	// Lazy energies: under the skip every sphere's energy is ½m|v|² − m g·x
+	// of its accepted state, which energies() sums when they are read.
+	s.eSkip = s.rotOff && s.lazyE
 	if bk && (!s.rotOff || s.passes()) {
 		// Not the kick EvaluateKick counted on (it takes the same flags):
 		// the test on its own.
@@ -725,7 +745,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 	cur := int32(-1)
 	var m float64
 	var vm SphereMax
-	a := SphereAccept{Kin: s.kin, H: s.hFinish, G: g, Cur: -1, specs: s.specs, vmax2: vmax2}
+	a := SphereAccept{Kin: s.kin, H: s.hFinish, G: g, Cur: -1, NoEnergy: s.eSkip, specs: s.specs, vmax2: vmax2}
 	if s.rotOff {
 		if s.badKick {
 			a.FSum = s.fsum // the ranges come in sphere order (finish: not split)
@@ -877,6 +897,7 @@ func (s *Spheres) accepted() sphere.States {
 
 // syncBodies is SyncBodies.
 func (s *Spheres) syncBodies() {
+	s.fillEnergies() // before anything that reads the bodies may change the world
 	if s.stale {
 		acc := s.accepted()
 		if s.rotShared() && !s.trAcc {

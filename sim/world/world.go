@@ -17,7 +17,8 @@
 // sums in pair order, the two workers and the measured choice of splitting);
 // spheres_dt.go the step bound by class; spheres_step.go the passes over the
 // spheres that read and write the bodies (Drift and Accept, around the
-// integrator's kinematics: SphereKin, KickDrift, Kick); spheres_sync.go the
+// integrator's kinematics: SphereKin, KickDrift, Kick); spheres_energy.go
+// the lazy energies (summed when they are read); spheres_sync.go the
 // hand-over of the contact history to and from the generic stages and the
 // contact list; spheres_order.go the spatial (Morton) order. The kinematics
 // are package integrate's (explicit_spheres.go); the smooth law is
