@@ -181,7 +181,10 @@ func (v *Verlet) Ref() []geom.Vec3 {
 	return v.refPos
 }
 
-// Pairs returns the current list (as returned by the last Update).
+// Pairs returns the current list (as returned by the last Update). After a
+// rebuild into a SetOut array the list is the caller's and holds what the
+// caller wrote there (the sphere path turns its candidates into its own
+// pairs in place): read it as Verlet candidates only when v owns it.
 func (v *Verlet) Pairs() [][2]int32 { return v.pairs }
 
 // SetOut gives the next Update call, should it rebuild, buf's array for
@@ -199,7 +202,8 @@ func (v *Verlet) SetOut(buf [][2]int32) { v.out, v.outSet = buf[:0], true }
 // two largest displacements since the last build sum to more than skin (so
 // never while every body moved at most skin/2, the standard criterion, but
 // one fast body alone may use up to the whole skin). The returned slice is
-// owned by v and valid until the next Update. A NaN, negative or +Inf skin
+// owned by v and valid until the next Update, unless the rebuild wrote into
+// a SetOut array: then it is the caller's, to edit. A NaN, negative or +Inf skin
 // is treated as 0 (rebuild whenever anything moves).
 func (v *Verlet) Update(centers []geom.Vec3, radii []float64, skin float64) (rebuilt bool, pairs [][2]int32) {
 	return v.UpdateTested(centers, radii, skin, 0, false, 0, 0)
