@@ -149,6 +149,7 @@ type rebuildPart struct {
 	// an earlier part's (Spheres.parts; ascending), kept for the
 	// evaluations until the next rebuild.
 	cross [nChunks][]int32
+	ex    *mergeExtra // the extras' state (pairsRange), kept between builds
 	_     [64]byte
 }
 
@@ -191,10 +192,18 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 // does (non-periodic), with their step-size classes. The old list is in
 // (lower, higher) order (sortOld after a renumbering): the merge's cursor
 // compares one key a pair, pairKey64 of the old pair against the
-// candidate's. A pair carried over keeps its orientation (I the body of
-// lower index: every list is oriented so, and a renumbering keeps it), its
-// class and its law, so only a new pair compares its bodies' indices and
-// looks up their species and materials.
+// candidate's, and passes a pair once it is carried. A pair carried over
+// keeps its orientation (I the body of lower index: every list is oriented
+// so, and a renumbering keeps it), its class and its law, so only a new
+// pair compares its bodies' indices and looks up their species and
+// materials.
+//
+// The candidates go in blocks of mergeBlock: the merge (the pairs, their
+// last touch, fresh flags, night owls and cross pairs) over a block, then,
+// when the world has them, the per-pair extras of the block (classes,
+// laws, friction history, step-size classes; mergeExtras) from the old
+// pairs the merge found. One species with one law and no friction history
+// has no extras: its one step-size class is written after the merge.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
@@ -211,10 +220,11 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
 	oldP := old.P
 	nold := len(oldP)
+	owl, fresh := pt.owl, pt.fresh
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		pt.fresh = slices.Grow(pt.fresh, c1-c0)
+		fresh = slices.Grow(fresh, c1-c0)
 		if s.w.Steps > 0 {
-			pt.owl = slices.Grow(pt.owl, c1-c0)
+			owl = slices.Grow(owl, c1-c0)
 		}
 	}
 	// The merge's start: the first old pair at or after the first candidate.
@@ -222,130 +232,183 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	po := sort.Search(nold, func(x int) bool {
 		return oldKey(oldP[x]) >= k0
 	})
-	t := &s.dt
-	ns := int32(len(s.rep))
-	lastC, last := int32(-1), int32(-1)
 	owls := s.w.Steps > 0
 	// The tables at hand (the loop writes only the new list's arrays, the
-	// fresh flags and the classes of the pairs c0…c1−1).
-	oldFresh, isFresh := s.freshBuf, s.isFresh
-	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldTouch, oldHist, oldLaw, oldCI := old.PrevTouch, old.PrevHist, old.Law, old.CI
-	P, touch, prevTouch, prevHist, laws, ci := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law, nl.CI
-	bySpec, cls := t.bySpec, t.cls
-	table := s.pairCls != nil
-	if table {
+	// fresh flags and the classes of the pairs c0…c1−1), the old ones of
+	// the old list's length (no bounds checks in the merge).
+	oldTouch, oldFresh := old.PrevTouch[:nold], s.freshBuf[:nold]
+	idx := s.idx
+	P, touch, prevTouch, isFresh := nl.P, nl.Touch, nl.PrevTouch, s.isFresh
+	if s.pairCls != nil {
 		clear(touch[c0:c1]) // setPair's
 	}
-	// The range's slices, of the candidates' length (no bounds checks in
-	// the loop).
+	// The range's slices, of the candidates' length.
 	cr := cand[c0:c1]
 	m := len(cr)
 	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
-	var lawsR, clsR, ciR []int32
-	var prevHistR []law.FrictionState
-	if laws != nil {
-		lawsR = laws[c0:c1][:m]
+	ex := s.mergeExtras(pt, old, nl, c0, c1)
+	var kos *[mergeBlock]int32 // the block's old pairs (−1: new), for the extras
+	if ex != nil {
+		kos = &ex.ko
 	}
-	if ci != nil {
-		ciR = ci[c0:c1][:m]
-	}
-	if bySpec != nil {
-		clsR = cls[c0:c1][:m]
-	}
-	if prevHist != nil {
-		prevHistR = prevHist[c0:c1][:m]
-	}
-	for i, cn := range cr {
-		n := c0 + i
-		lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
-		for lo >= end {
-			lp++
-			end = parts[lp+1]
-		}
-		if hi >= end { // a cross pair: the higher sphere's part evaluates it too
-			q := lp + 1
-			for hi >= parts[q+1] {
-				q++
+	for b0 := 0; b0 < m; b0 += mergeBlock {
+		b1 := min(b0+mergeBlock, m)
+		for i := b0; i < b1; i++ {
+			cn := cr[i]
+			n := c0 + i
+			lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
+			for lo >= end {
+				lp++
+				end = parts[lp+1]
 			}
-			pt.cross[q] = append(pt.cross[q], int32(n))
-		}
-		kn := pairKey64(lo, hi)
-		ko := -1
-		for ; po < nold; po++ {
-			if kq := oldKey(oldP[po]); kq >= kn {
-				if kq == kn {
-					ko = po
+			if hi >= end { // a cross pair: the higher sphere's part evaluates it too
+				q := lp + 1
+				for hi >= parts[q+1] {
+					q++
 				}
-				break
+				pt.cross[q] = append(pt.cross[q], int32(n))
+			}
+			kn := pairKey64(lo, hi)
+			ko := -1
+			for po < nold {
+				kq := oldKey(oldP[po])
+				if kq >= kn {
+					if kq == kn {
+						ko = po
+						po++ // carried: the next candidate's key is higher
+					}
+					break
+				}
+				po++
+			}
+			if ko >= 0 {
+				Pr[i] = oldP[ko]
+				prevTouchR[i] = oldTouch[ko]
+				f := oldFresh[ko]
+				isFreshR[i] = f
+				if f {
+					fresh = append(fresh, int32(n))
+				}
+			} else {
+				a, b := lo, hi
+				if idx[a] > idx[b] {
+					a, b = b, a
+				}
+				Pr[i] = sphere.Pair{I: a, J: b}
+				prevTouchR[i] = false
+				isFreshR[i] = true
+				fresh = append(fresh, int32(n))
+				if owls {
+					owl = append(owl, int32(n))
+				}
+			}
+			if kos != nil {
+				kos[i-b0] = int32(ko)
 			}
 		}
+		if ex != nil {
+			ex.block(s, c0+b0, c0+b1)
+		}
+	}
+	pt.owl, pt.fresh = owl, fresh
+	if ex == nil && s.dt.bySpec != nil {
+		// One species pair (class key 0): its step-size class for all.
+		cl := s.dt.bySpec[0]
+		if cl < 0 {
+			pt.miss = true
+		} else {
+			pt.cls = append(pt.cls, cl)
+		}
+		clsR := s.dt.cls[c0:c1]
+		for i := range clsR {
+			clsR[i] = cl
+		}
+	}
+}
+
+// mergeBlock is the number of candidates pairsRange merges before it
+// writes their extras.
+const mergeBlock = 256
+
+// mergeExtra is pairsRange's state for the per-pair extras of a world
+// with several species pairs, several laws, friction history or a class
+// per pair: the old pair of each candidate of the block, and the last
+// step-size class met.
+type mergeExtra struct {
+	ko          [mergeBlock]int32
+	pt          *rebuildPart
+	old, nl     *sphere.List
+	table       bool
+	lastC, last int32
+}
+
+// mergeExtras returns pt's extras state for the range c0…c1−1, or nil when
+// the world has none: one species pair (pairCls of one class), one law,
+// no friction history.
+func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List, c0, c1 int) *mergeExtra {
+	if len(s.pairCls) == 1 && nl.Law == nil && nl.PrevHist == nil && nl.CI == nil {
+		return nil
+	}
+	if pt.ex == nil {
+		pt.ex = new(mergeExtra)
+	}
+	ex := pt.ex
+	*ex = mergeExtra{pt: pt, old: old, nl: nl, table: s.pairCls != nil, lastC: -1, last: -1}
+	return ex
+}
+
+// block writes the extras of the new pairs n0…n1−1 (their old pairs in
+// ex.ko): a carried pair's class and law are the old pair's (the species
+// and laws change only with a new build, whose list importGeneric writes),
+// a new pair's from its spheres' species and materials (setPair's work);
+// the friction history; the step-size class (dtTables.pairs), looked up
+// when the ordered species pair changes (the unordered pair may not have:
+// then the same class, not listed again).
+func (ex *mergeExtra) block(s *Spheres, n0, n1 int) {
+	old, nl, pt := ex.old, ex.nl, ex.pt
+	ns := int32(len(s.rep))
+	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
+	bySpec, cls := s.dt.bySpec, s.dt.cls
+	for n := n0; n < n1; n++ {
+		ko := ex.ko[n-n0]
 		var c int32 // the species pair's class key sa·ns + sb
-		if ko >= 0 && table {
-			// A pair carried over: its spheres (in its orientation), class
-			// and law are the old pair's (the species and laws change only
-			// with a new build, whose list importGeneric writes).
-			Pr[i] = oldP[ko]
-			if ciR != nil { // else one class: c = 0
-				c = oldCI[ko]
-				ciR[i] = c
+		if ko >= 0 && ex.table {
+			if nl.CI != nil { // else one class: c = 0
+				c = old.CI[ko]
+				nl.CI[n] = c
 			}
-			if lawsR != nil {
-				lawsR[i] = oldLaw[ko]
+			if nl.Law != nil {
+				nl.Law[n] = old.Law[ko]
 			}
 		} else {
-			a, b := lo, hi
-			if ko >= 0 {
-				a, b = oldP[ko].I, oldP[ko].J
-			} else if idx[a] > idx[b] {
-				a, b = b, a
-			}
-			// setPair's work, the class from the species table.
+			a, b := nl.P[n].I, nl.P[n].J // oriented by the merge
 			c = spec[a]*ns + spec[b]
-			if table {
-				Pr[i] = sphere.Pair{I: a, J: b}
-				if ciR != nil {
-					ciR[i] = c
+			if ex.table {
+				if nl.CI != nil {
+					nl.CI[n] = c
 				}
-				if lawsR != nil {
-					lawsR[i] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				if nl.Law != nil {
+					nl.Law[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
 				}
 			} else {
 				s.setPair(nl, n, a, b)
 			}
 		}
-		fresh := true
-		if ko >= 0 {
-			prevTouchR[i] = oldTouch[ko]
-			if prevHistR != nil {
-				prevHistR[i] = oldHist[ko]
-			}
-			fresh = oldFresh[ko]
-		} else {
-			prevTouchR[i] = false
-			if owls {
-				pt.owl = append(pt.owl, int32(n))
-			}
+		if ko >= 0 && nl.PrevHist != nil {
+			nl.PrevHist[n] = old.PrevHist[ko]
 		}
-		isFreshR[i] = fresh
-		if fresh {
-			pt.fresh = append(pt.fresh, int32(n))
-		}
-		// The step-size class (dtTables.pairs), when the table has it:
-		// looked up when the ordered species pair changes (the unordered
-		// pair may not have: then the same class, not listed again).
 		if bySpec != nil {
-			if c != lastC {
+			if c != ex.lastC {
 				sa, sb := c/ns, c%ns
 				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
 				if cl < 0 {
 					pt.miss = true
-				} else if cl != last {
+				} else if cl != ex.last {
 					pt.cls = append(pt.cls, cl)
 				}
-				last, lastC = cl, c
+				ex.last, ex.lastC = cl, c
 			}
-			clsR[i] = last
+			cls[n] = ex.last
 		}
 	}
 }
