@@ -198,11 +198,12 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 // pair compares its bodies' indices and looks up their species and
 // materials.
 //
-// The candidates go in blocks of mergeBlock: the merge (the pairs, their
-// last touch, fresh flags, night owls and cross pairs) over a block, then,
-// when the world has them, the per-pair extras of the block (classes,
-// laws, friction history, step-size classes; mergeExtras) from the old
-// pairs the merge found. One species with one law and no friction history
+// The candidates go in blocks of mergeBlock, each in short passes (few
+// values live in each loop: Go's registers hold them): the old pair of
+// each candidate (mergeKeys), the cross pairs, the pairs with their last
+// touch, fresh flags and night owls (carry), then, when the world has
+// them, the per-pair extras (classes, laws, friction history, step-size
+// classes; mergeExtras). One species with one law and no friction history
 // has no extras: its one step-size class is written after the merge.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
@@ -216,101 +217,43 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	if c0 >= c1 {
 		return
 	}
-	parts := &s.parts
-	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
 	oldP := old.P
 	nold := len(oldP)
-	owl, fresh := pt.owl, pt.fresh
+	mr := merger{
+		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.freshBuf[:nold],
+		idx: s.idx, parts: &s.parts, end: s.parts[1],
+		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
+	}
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		fresh = slices.Grow(fresh, c1-c0)
-		if s.w.Steps > 0 {
-			owl = slices.Grow(owl, c1-c0)
+		mr.fresh = slices.Grow(mr.fresh, c1-c0)
+		if mr.owls {
+			mr.owl = slices.Grow(mr.owl, c1-c0)
 		}
 	}
 	// The merge's start: the first old pair at or after the first candidate.
 	k0 := pairKey64(cand[c0][0], cand[c0][1])
-	po := sort.Search(nold, func(x int) bool {
+	mr.po = sort.Search(nold, func(x int) bool {
 		return oldKey(oldP[x]) >= k0
 	})
-	owls := s.w.Steps > 0
-	// The tables at hand (the loop writes only the new list's arrays, the
-	// fresh flags and the classes of the pairs c0…c1−1), the old ones of
-	// the old list's length (no bounds checks in the merge).
-	oldTouch, oldFresh := old.PrevTouch[:nold], s.freshBuf[:nold]
-	idx := s.idx
-	P, touch, prevTouch, isFresh := nl.P, nl.Touch, nl.PrevTouch, s.isFresh
 	if s.pairCls != nil {
-		clear(touch[c0:c1]) // setPair's
+		clear(nl.Touch[c0:c1]) // setPair's
 	}
-	// The range's slices, of the candidates' length.
+	// The loop writes only the new list's arrays, the fresh flags and the
+	// classes of the pairs c0…c1−1.
+	P, prevTouch, isFresh := nl.P[c0:c1], nl.PrevTouch[c0:c1], s.isFresh[c0:c1]
 	cr := cand[c0:c1]
-	m := len(cr)
-	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
-	ex := s.mergeExtras(pt, old, nl, c0, c1)
-	var kos *[mergeBlock]int32 // the block's old pairs (−1: new), for the extras
-	if ex != nil {
-		kos = &ex.ko
-	}
-	for b0 := 0; b0 < m; b0 += mergeBlock {
-		b1 := min(b0+mergeBlock, m)
-		for i := b0; i < b1; i++ {
-			cn := cr[i]
-			n := c0 + i
-			lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
-			for lo >= end {
-				lp++
-				end = parts[lp+1]
-			}
-			if hi >= end { // a cross pair: the higher sphere's part evaluates it too
-				q := lp + 1
-				for hi >= parts[q+1] {
-					q++
-				}
-				pt.cross[q] = append(pt.cross[q], int32(n))
-			}
-			kn := pairKey64(lo, hi)
-			ko := -1
-			for po < nold {
-				kq := oldKey(oldP[po])
-				if kq >= kn {
-					if kq == kn {
-						ko = po
-						po++ // carried: the next candidate's key is higher
-					}
-					break
-				}
-				po++
-			}
-			if ko >= 0 {
-				Pr[i] = oldP[ko]
-				prevTouchR[i] = oldTouch[ko]
-				f := oldFresh[ko]
-				isFreshR[i] = f
-				if f {
-					fresh = append(fresh, int32(n))
-				}
-			} else {
-				a, b := lo, hi
-				if idx[a] > idx[b] {
-					a, b = b, a
-				}
-				Pr[i] = sphere.Pair{I: a, J: b}
-				prevTouchR[i] = false
-				isFreshR[i] = true
-				fresh = append(fresh, int32(n))
-				if owls {
-					owl = append(owl, int32(n))
-				}
-			}
-			if kos != nil {
-				kos[i-b0] = int32(ko)
-			}
-		}
+	ex := s.mergeExtras(pt, old, nl)
+	for b0 := 0; b0 < len(cr); b0 += mergeBlock {
+		b1 := min(b0+mergeBlock, len(cr))
+		kos := mr.ko[:b1-b0]
+		mr.po = mergeKeys(cr[b0:b1], oldP, mr.po, kos)
+		mr.crossPairs(cr[b0:b1], c0+b0)
+		mr.carry(cr[b0:b1], P[b0:b1], prevTouch[b0:b1], isFresh[b0:b1], kos, c0+b0)
 		if ex != nil {
-			ex.block(s, c0+b0, c0+b1)
+			ex.block(s, kos, c0+b0, c0+b1)
 		}
 	}
-	pt.owl, pt.fresh = owl, fresh
+	pt.owl, pt.fresh = mr.owl, mr.fresh
 	if ex == nil && s.dt.bySpec != nil {
 		// One species pair (class key 0): its step-size class for all.
 		cl := s.dt.bySpec[0]
@@ -326,26 +269,132 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	}
 }
 
-// mergeBlock is the number of candidates pairsRange merges before it
-// writes their extras.
-const mergeBlock = 256
+// merger is pairsRange's merge: the old list (pairs in (lower, higher)
+// order, last touches, fresh flags), the cursor in it, the part of the
+// lower sphere and its end, the night owls, fresh pairs and cross pairs
+// listed, and the old pairs of a block of candidates.
+type merger struct {
+	oldP               []sphere.Pair
+	oldTouch, oldFresh []bool // of oldP's length
+	idx                []int32
+	parts              *[nChunks + 1]int32
+	cross              *[nChunks][]int32
+	po, lp             int
+	end                int32
+	owls               bool
+	owl, fresh         []int32
+	ko                 [mergeBlock]int32
+}
+
+// mergeKeys finds the old pair of each candidate of cr, from the old
+// list's pair po on: kos[i] is its index in oldP, −1 for a new pair. Both
+// are in increasing key order: one key compare an old pair, the cursor
+// passing a carried pair (the next candidate's key is higher). It returns
+// the cursor.
+func mergeKeys(cr [][2]int32, oldP []sphere.Pair, po int, kos []int32) int {
+	kos = kos[:len(cr)]
+	for i := range cr {
+		kn := pairKey64(cr[i][0], cr[i][1]) // spheres only, no images; lo < hi
+		ko := int32(-1)
+		for po < len(oldP) {
+			kq := oldKey(oldP[po])
+			if kq < kn {
+				po++
+				continue
+			}
+			if kq == kn {
+				ko = int32(po)
+				po++
+			}
+			break
+		}
+		kos[i] = ko
+	}
+	return po
+}
+
+// crossPairs lists the cross pairs among the candidates cr, the new list's
+// pairs n0, n0+1, …: those whose higher sphere's part is not the lower
+// one's (that part evaluates them too).
+func (mr *merger) crossPairs(cr [][2]int32, n0 int) {
+	parts, lp, end := mr.parts, mr.lp, mr.end
+	for i, cn := range cr {
+		lo, hi := cn[0], cn[1]
+		for lo >= end {
+			lp++
+			end = parts[lp+1]
+		}
+		if hi >= end {
+			q := lp + 1
+			for hi >= parts[q+1] {
+				q++
+			}
+			mr.cross[q] = append(mr.cross[q], int32(n0+i))
+		}
+	}
+	mr.lp, mr.end = lp, end
+}
+
+// carry writes the candidates cr, the new list's pairs n0, n0+1, …, their
+// old pairs in kos: their pairs P (in place of cr: the same array), last
+// touches prevTouch and fresh flags isFresh. A carried pair is the old one
+// (its orientation), with its touch and flag; a new pair is oriented from
+// the body of lower index, untouched, fresh and, after the first step, a
+// night owl.
+func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []bool, kos []int32, n0 int) {
+	m := len(cr)
+	P, prevTouch, isFresh, kos = P[:m], prevTouch[:m], isFresh[:m], kos[:m]
+	oldP := mr.oldP
+	nold := len(oldP)
+	oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
+	for i, ko := range kos { // the carried pairs
+		if ko >= 0 {
+			P[i] = oldP[ko]
+			prevTouch[i] = oldTouch[ko]
+			isFresh[i] = oldFresh[ko]
+		}
+	}
+	fresh := mr.fresh
+	for i, ko := range kos { // the new pairs, and the fresh ones
+		if ko >= 0 {
+			if isFresh[i] {
+				fresh = append(fresh, int32(n0+i))
+			}
+			continue
+		}
+		a, b := cr[i][0], cr[i][1]
+		if mr.idx[a] > mr.idx[b] {
+			a, b = b, a
+		}
+		P[i] = sphere.Pair{I: a, J: b}
+		prevTouch[i] = false
+		isFresh[i] = true
+		fresh = append(fresh, int32(n0+i))
+		if mr.owls {
+			mr.owl = append(mr.owl, int32(n0+i))
+		}
+	}
+	mr.fresh = fresh
+}
+
+// mergeBlock is the number of candidates of a block of pairsRange's
+// passes (their old pairs: 4 bytes each, in the merger on the stack).
+const mergeBlock = 512
 
 // mergeExtra is pairsRange's state for the per-pair extras of a world
 // with several species pairs, several laws, friction history or a class
-// per pair: the old pair of each candidate of the block, and the last
-// step-size class met.
+// per pair: the lists and the last step-size class met.
 type mergeExtra struct {
-	ko          [mergeBlock]int32
 	pt          *rebuildPart
 	old, nl     *sphere.List
 	table       bool
 	lastC, last int32
 }
 
-// mergeExtras returns pt's extras state for the range c0…c1−1, or nil when
+// mergeExtras returns pt's extras state for a range, or nil when
 // the world has none: one species pair (pairCls of one class), one law,
 // no friction history.
-func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List, c0, c1 int) *mergeExtra {
+func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra {
 	if len(s.pairCls) == 1 && nl.Law == nil && nl.PrevHist == nil && nl.CI == nil {
 		return nil
 	}
@@ -364,13 +413,13 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List, c0, c1 int)
 // the friction history; the step-size class (dtTables.pairs), looked up
 // when the ordered species pair changes (the unordered pair may not have:
 // then the same class, not listed again).
-func (ex *mergeExtra) block(s *Spheres, n0, n1 int) {
+func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 	old, nl, pt := ex.old, ex.nl, ex.pt
 	ns := int32(len(s.rep))
 	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
 	bySpec, cls := s.dt.bySpec, s.dt.cls
 	for n := n0; n < n1; n++ {
-		ko := ex.ko[n-n0]
+		ko := kos[n-n0]
 		var c int32 // the species pair's class key sa·ns + sb
 		if ko >= 0 && ex.table {
 			if nl.CI != nil { // else one class: c = 0
