@@ -293,11 +293,13 @@ type merger struct {
 // the cursor.
 func mergeKeys(cr [][2]int32, oldP []sphere.Pair, po int, kos []int32) int {
 	kos = kos[:len(cr)]
+	ow := pairWords(oldP)
 	for i := range cr {
 		kn := pairKey64(cr[i][0], cr[i][1]) // spheres only, no images; lo < hi
 		ko := int32(-1)
-		for po < len(oldP) {
-			kq := oldKey(oldP[po])
+		for po < len(ow) {
+			x := ow[po]
+			kq := min(x, bits.RotateLeft64(x, 32)) // oldKey(oldP[po])
 			if kq < kn {
 				po++
 				continue
@@ -311,6 +313,18 @@ func mergeKeys(cr [][2]int32, oldP []sphere.Pair, po int, kos []int32) int {
 		kos[i] = ko
 	}
 	return po
+}
+
+// pairWords is the pairs P as words (the same bytes): a pair of spheres
+// (I, J ≥ 0) is I<<32 | J or J<<32 | I (by the byte order), and the
+// smaller of the word and its halves swapped (bits.RotateLeft64(x, 32)) is
+// the one whose upper half is the lower sphere: oldKey's pairKey64(min,
+// max). One load and a rotate a pair, no compares of halves.
+func pairWords(P []sphere.Pair) []uint64 {
+	if len(P) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(P))), len(P))
 }
 
 // crossPairs lists the cross pairs among the candidates cr, the new list's
