@@ -149,6 +149,7 @@ type rebuildPart struct {
 	// an earlier part's (Spheres.parts; ascending), kept for the
 	// evaluations until the next rebuild.
 	cross [nChunks][]int32
+	ex    *mergeExtra // the extras' state (pairsRange), kept between builds
 	_     [64]byte
 }
 
@@ -191,10 +192,19 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 // does (non-periodic), with their step-size classes. The old list is in
 // (lower, higher) order (sortOld after a renumbering): the merge's cursor
 // compares one key a pair, pairKey64 of the old pair against the
-// candidate's. A pair carried over keeps its orientation (I the body of
-// lower index: every list is oriented so, and a renumbering keeps it), its
-// class and its law, so only a new pair compares its bodies' indices and
-// looks up their species and materials.
+// candidate's, and passes a pair once it is carried. A pair carried over
+// keeps its orientation (I the body of lower index: every list is oriented
+// so, and a renumbering keeps it), its class and its law, so only a new
+// pair compares its bodies' indices and looks up their species and
+// materials.
+//
+// The candidates go in blocks of mergeBlock, each in short passes (few
+// values live in each loop: Go's registers hold them): the old pair of
+// each candidate (mergeKeys), the cross pairs, the pairs with their last
+// touch, fresh flags and night owls (carry), then, when the world has
+// them, the per-pair extras (classes, laws, friction history, step-size
+// classes; mergeExtras). One species with one law and no friction history
+// has no extras: its one step-size class is written after the merge.
 func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
@@ -207,145 +217,261 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	if c0 >= c1 {
 		return
 	}
-	parts := &s.parts
-	lp, end := 0, parts[1] // the part of the lower sphere (nondecreasing in the range), its end
 	oldP := old.P
 	nold := len(oldP)
+	mr := merger{
+		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.freshBuf[:nold],
+		idx: s.idx, parts: &s.parts, end: s.parts[1],
+		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
+	}
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		pt.fresh = slices.Grow(pt.fresh, c1-c0)
-		if s.w.Steps > 0 {
-			pt.owl = slices.Grow(pt.owl, c1-c0)
+		mr.fresh = slices.Grow(mr.fresh, c1-c0)
+		if mr.owls {
+			mr.owl = slices.Grow(mr.owl, c1-c0)
 		}
 	}
 	// The merge's start: the first old pair at or after the first candidate.
 	k0 := pairKey64(cand[c0][0], cand[c0][1])
-	po := sort.Search(nold, func(x int) bool {
+	mr.po = sort.Search(nold, func(x int) bool {
 		return oldKey(oldP[x]) >= k0
 	})
-	t := &s.dt
-	ns := int32(len(s.rep))
-	lastC, last := int32(-1), int32(-1)
-	owls := s.w.Steps > 0
-	// The tables at hand (the loop writes only the new list's arrays, the
-	// fresh flags and the classes of the pairs c0…c1−1).
-	oldFresh, isFresh := s.freshBuf, s.isFresh
-	idx, spec, mat, lawOf, nmat := s.idx, s.spec, s.mat, s.lawOf, s.nmat
-	oldTouch, oldHist, oldLaw, oldCI := old.PrevTouch, old.PrevHist, old.Law, old.CI
-	P, touch, prevTouch, prevHist, laws, ci := nl.P, nl.Touch, nl.PrevTouch, nl.PrevHist, nl.Law, nl.CI
-	bySpec, cls := t.bySpec, t.cls
-	table := s.pairCls != nil
-	if table {
-		clear(touch[c0:c1]) // setPair's
+	if s.pairCls != nil {
+		clear(nl.Touch[c0:c1]) // setPair's
 	}
-	// The range's slices, of the candidates' length (no bounds checks in
-	// the loop).
+	// The loop writes only the new list's arrays, the fresh flags and the
+	// classes of the pairs c0…c1−1.
+	P, prevTouch, isFresh := nl.P[c0:c1], nl.PrevTouch[c0:c1], s.isFresh[c0:c1]
 	cr := cand[c0:c1]
-	m := len(cr)
-	Pr, prevTouchR, isFreshR := P[c0:c1][:m], prevTouch[c0:c1][:m], isFresh[c0:c1][:m]
-	var lawsR, clsR, ciR []int32
-	var prevHistR []law.FrictionState
-	if laws != nil {
-		lawsR = laws[c0:c1][:m]
+	ex := s.mergeExtras(pt, old, nl)
+	for b0 := 0; b0 < len(cr); b0 += mergeBlock {
+		b1 := min(b0+mergeBlock, len(cr))
+		kos := mr.ko[:b1-b0]
+		mr.po = mergeKeys(cr[b0:b1], oldP, mr.po, kos)
+		mr.crossPairs(cr[b0:b1], c0+b0)
+		mr.carry(cr[b0:b1], P[b0:b1], prevTouch[b0:b1], isFresh[b0:b1], kos, c0+b0)
+		if ex != nil {
+			ex.block(s, kos, c0+b0, c0+b1)
+		}
 	}
-	if ci != nil {
-		ciR = ci[c0:c1][:m]
+	pt.owl, pt.fresh = mr.owl, mr.fresh
+	if ex == nil && s.dt.bySpec != nil {
+		// One species pair (class key 0): its step-size class for all.
+		cl := s.dt.bySpec[0]
+		if cl < 0 {
+			pt.miss = true
+		} else {
+			pt.cls = append(pt.cls, cl)
+		}
+		clsR := s.dt.cls[c0:c1]
+		for i := range clsR {
+			clsR[i] = cl
+		}
 	}
-	if bySpec != nil {
-		clsR = cls[c0:c1][:m]
+}
+
+// merger is pairsRange's merge: the old list (pairs in (lower, higher)
+// order, last touches, fresh flags), the cursor in it, the part of the
+// lower sphere and its end, the night owls, fresh pairs and cross pairs
+// listed, and the old pairs of a block of candidates.
+type merger struct {
+	oldP               []sphere.Pair
+	oldTouch, oldFresh []bool // of oldP's length
+	idx                []int32
+	parts              *[nChunks + 1]int32
+	cross              *[nChunks][]int32
+	po, lp             int
+	end                int32
+	owls               bool
+	owl, fresh         []int32
+	ko                 [mergeBlock]int32
+}
+
+// mergeKeys finds the old pair of each candidate of cr, from the old
+// list's pair po on: kos[i] is its index in oldP, −1 for a new pair. Both
+// are in increasing key order: one key compare an old pair, the cursor
+// passing a carried pair (the next candidate's key is higher). It returns
+// the cursor.
+func mergeKeys(cr [][2]int32, oldP []sphere.Pair, po int, kos []int32) int {
+	kos = kos[:len(cr)]
+	ow := pairWords(oldP)
+	for i := range cr {
+		kn := pairKey64(cr[i][0], cr[i][1]) // spheres only, no images; lo < hi
+		ko := int32(-1)
+		for po < len(ow) {
+			x := ow[po]
+			kq := min(x, bits.RotateLeft64(x, 32)) // oldKey(oldP[po])
+			if kq < kn {
+				po++
+				continue
+			}
+			if kq == kn {
+				ko = int32(po)
+				po++
+			}
+			break
+		}
+		kos[i] = ko
 	}
-	if prevHist != nil {
-		prevHistR = prevHist[c0:c1][:m]
+	return po
+}
+
+// pairWords is the pairs P as words (the same bytes): a pair of spheres
+// (I, J ≥ 0) is I<<32 | J or J<<32 | I (by the byte order), and the
+// smaller of the word and its halves swapped (bits.RotateLeft64(x, 32)) is
+// the one whose upper half is the lower sphere: oldKey's pairKey64(min,
+// max). One load and a rotate a pair, no compares of halves.
+func pairWords(P []sphere.Pair) []uint64 {
+	if len(P) == 0 {
+		return nil
 	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(P))), len(P))
+}
+
+// crossPairs lists the cross pairs among the candidates cr, the new list's
+// pairs n0, n0+1, …: those whose higher sphere's part is not the lower
+// one's (that part evaluates them too).
+func (mr *merger) crossPairs(cr [][2]int32, n0 int) {
+	parts, lp, end := mr.parts, mr.lp, mr.end
 	for i, cn := range cr {
-		n := c0 + i
-		lo, hi := cn[0], cn[1] // spheres only, no images; lo < hi
+		lo, hi := cn[0], cn[1]
 		for lo >= end {
 			lp++
 			end = parts[lp+1]
 		}
-		if hi >= end { // a cross pair: the higher sphere's part evaluates it too
+		if hi >= end {
 			q := lp + 1
 			for hi >= parts[q+1] {
 				q++
 			}
-			pt.cross[q] = append(pt.cross[q], int32(n))
+			mr.cross[q] = append(mr.cross[q], int32(n0+i))
 		}
-		kn := pairKey64(lo, hi)
-		ko := -1
-		for ; po < nold; po++ {
-			if kq := oldKey(oldP[po]); kq >= kn {
-				if kq == kn {
-					ko = po
-				}
-				break
+	}
+	mr.lp, mr.end = lp, end
+}
+
+// carry writes the candidates cr, the new list's pairs n0, n0+1, …, their
+// old pairs in kos: their pairs P (in place of cr: the same array), last
+// touches prevTouch and fresh flags isFresh. A carried pair is the old one
+// (its orientation), with its touch and flag; a new pair is oriented from
+// the body of lower index, untouched, fresh and, after the first step, a
+// night owl.
+func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []bool, kos []int32, n0 int) {
+	m := len(cr)
+	P, prevTouch, isFresh, kos = P[:m], prevTouch[:m], isFresh[:m], kos[:m]
+	oldP := mr.oldP
+	nold := len(oldP)
+	oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
+	for i, ko := range kos { // the carried pairs
+		if ko >= 0 {
+			P[i] = oldP[ko]
+			prevTouch[i] = oldTouch[ko]
+			isFresh[i] = oldFresh[ko]
+		}
+	}
+	fresh := mr.fresh
+	for i, ko := range kos { // the new pairs, and the fresh ones
+		if ko >= 0 {
+			if isFresh[i] {
+				fresh = append(fresh, int32(n0+i))
 			}
+			continue
 		}
+		a, b := cr[i][0], cr[i][1]
+		if mr.idx[a] > mr.idx[b] {
+			a, b = b, a
+		}
+		P[i] = sphere.Pair{I: a, J: b}
+		prevTouch[i] = false
+		isFresh[i] = true
+		fresh = append(fresh, int32(n0+i))
+		if mr.owls {
+			mr.owl = append(mr.owl, int32(n0+i))
+		}
+	}
+	mr.fresh = fresh
+}
+
+// mergeBlock is the number of candidates of a block of pairsRange's
+// passes (their old pairs: 4 bytes each, in the merger on the stack).
+const mergeBlock = 512
+
+// mergeExtra is pairsRange's state for the per-pair extras of a world
+// with several species pairs, several laws, friction history or a class
+// per pair: the lists and the last step-size class met.
+type mergeExtra struct {
+	pt          *rebuildPart
+	old, nl     *sphere.List
+	table       bool
+	lastC, last int32
+}
+
+// mergeExtras returns pt's extras state for a range, or nil when
+// the world has none: one species pair (pairCls of one class), one law,
+// no friction history.
+func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra {
+	if len(s.pairCls) == 1 && nl.Law == nil && nl.PrevHist == nil && nl.CI == nil {
+		return nil
+	}
+	if pt.ex == nil {
+		pt.ex = new(mergeExtra)
+	}
+	ex := pt.ex
+	*ex = mergeExtra{pt: pt, old: old, nl: nl, table: s.pairCls != nil, lastC: -1, last: -1}
+	return ex
+}
+
+// block writes the extras of the new pairs n0…n1−1 (their old pairs in
+// ex.ko): a carried pair's class and law are the old pair's (the species
+// and laws change only with a new build, whose list importGeneric writes),
+// a new pair's from its spheres' species and materials (setPair's work);
+// the friction history; the step-size class (dtTables.pairs), looked up
+// when the ordered species pair changes (the unordered pair may not have:
+// then the same class, not listed again).
+func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
+	old, nl, pt := ex.old, ex.nl, ex.pt
+	ns := int32(len(s.rep))
+	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
+	bySpec, cls := s.dt.bySpec, s.dt.cls
+	for n := n0; n < n1; n++ {
+		ko := kos[n-n0]
 		var c int32 // the species pair's class key sa·ns + sb
-		if ko >= 0 && table {
-			// A pair carried over: its spheres (in its orientation), class
-			// and law are the old pair's (the species and laws change only
-			// with a new build, whose list importGeneric writes).
-			Pr[i] = oldP[ko]
-			if ciR != nil { // else one class: c = 0
-				c = oldCI[ko]
-				ciR[i] = c
+		if ko >= 0 && ex.table {
+			if nl.CI != nil { // else one class: c = 0
+				c = old.CI[ko]
+				nl.CI[n] = c
 			}
-			if lawsR != nil {
-				lawsR[i] = oldLaw[ko]
+			if nl.Law != nil {
+				nl.Law[n] = old.Law[ko]
 			}
 		} else {
-			a, b := lo, hi
-			if ko >= 0 {
-				a, b = oldP[ko].I, oldP[ko].J
-			} else if idx[a] > idx[b] {
-				a, b = b, a
-			}
-			// setPair's work, the class from the species table.
+			a, b := nl.P[n].I, nl.P[n].J // oriented by the merge
 			c = spec[a]*ns + spec[b]
-			if table {
-				Pr[i] = sphere.Pair{I: a, J: b}
-				if ciR != nil {
-					ciR[i] = c
+			if ex.table {
+				if nl.CI != nil {
+					nl.CI[n] = c
 				}
-				if lawsR != nil {
-					lawsR[i] = lawOf[int(mat[a])*nmat+int(mat[b])]
+				if nl.Law != nil {
+					nl.Law[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
 				}
 			} else {
 				s.setPair(nl, n, a, b)
 			}
 		}
-		fresh := true
-		if ko >= 0 {
-			prevTouchR[i] = oldTouch[ko]
-			if prevHistR != nil {
-				prevHistR[i] = oldHist[ko]
-			}
-			fresh = oldFresh[ko]
-		} else {
-			prevTouchR[i] = false
-			if owls {
-				pt.owl = append(pt.owl, int32(n))
-			}
+		if ko >= 0 && nl.PrevHist != nil {
+			nl.PrevHist[n] = old.PrevHist[ko]
 		}
-		isFreshR[i] = fresh
-		if fresh {
-			pt.fresh = append(pt.fresh, int32(n))
-		}
-		// The step-size class (dtTables.pairs), when the table has it:
-		// looked up when the ordered species pair changes (the unordered
-		// pair may not have: then the same class, not listed again).
 		if bySpec != nil {
-			if c != lastC {
+			if c != ex.lastC {
 				sa, sb := c/ns, c%ns
 				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
 				if cl < 0 {
 					pt.miss = true
-				} else if cl != last {
+				} else if cl != ex.last {
 					pt.cls = append(pt.cls, cl)
 				}
-				last, lastC = cl, c
+				ex.last, ex.lastC = cl, c
 			}
-			clsR[i] = last
+			cls[n] = ex.last
 		}
 	}
 }

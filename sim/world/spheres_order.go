@@ -76,7 +76,7 @@ func (s *Spheres) reorder() {
 	if cell > 0 && !math.IsInf(cell, 0) {
 		inv = 1 / cell
 	}
-	keys := make([]orderKey, 0, n)
+	codes := make([]uint64, n)
 	for k := range S {
 		x := S[k].X
 		q := func(v float64) uint64 {
@@ -86,13 +86,9 @@ func (s *Spheres) reorder() {
 			}
 			return min(uint64(c), 1<<21-1)
 		}
-		keys = append(keys, orderKey{morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z)), int32(k)})
+		codes[k] = morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z))
 	}
-	keys = sortKeys(keys)
-	perm := make([]int32, n) // perm[new] = old (renumberings are 1000 steps apart: no arrays kept between them)
-	for k := range keys {
-		perm[k] = keys[k].k
-	}
+	perm := mortonPerm(codes) // perm[new] = old (renumberings are 1000 steps apart: no arrays kept between them)
 	s.applyOrder(perm)
 	s.ordered, s.orderedAt = true, s.w.Steps
 }
@@ -232,6 +228,71 @@ func (s *Spheres) restoreOrder() {
 	perm := slices.Clone(s.byBody[:n])
 	s.applyOrder(perm)
 	s.ordered = false
+}
+
+// mortonPerm returns the spheres in increasing order of their Morton
+// codes (codes[k]: sphere k's), ties in sphere order: perm[new] = old.
+// Codes below 2³² (up to 2¹⁰ cells an axis: every box of the benchmarks)
+// are sorted with their sphere in one word, code<<32 | k, by sortPacked
+// (8 bytes a sphere, and as many for the sort's buffer, in codes' place);
+// others as orderKeys by sortKeys (16 and 16 more). The order is the same.
+func mortonPerm(codes []uint64) []int32 {
+	var top uint64
+	for _, c := range codes {
+		top |= c
+	}
+	perm := make([]int32, len(codes))
+	if top < 1<<32 {
+		for k, c := range codes {
+			codes[k] = c<<32 | uint64(k)
+		}
+		codes = sortPacked(codes, 32+bits.Len64(top))
+		for k, c := range codes {
+			perm[k] = int32(uint32(c))
+		}
+		return perm
+	}
+	keys := make([]orderKey, len(codes))
+	for k, c := range codes {
+		keys[k] = orderKey{c, int32(k)}
+	}
+	keys = sortKeys(keys)
+	for k := range keys {
+		perm[k] = keys[k].k
+	}
+	return perm
+}
+
+// sortPacked sorts the words w, each a code above bit 32 and a sphere
+// below, by their bits 32 to top−1 (the codes), stably: given the spheres
+// in increasing order, the order of sortKeys (by code, then by sphere). A
+// least-significant-digit radix sort by 11-bit digits, as sortKeys. It
+// returns the sorted words (w or a new slice).
+func sortPacked(w []uint64, top int) []uint64 {
+	const digit = 11
+	if top <= 32 {
+		return w // every code 0
+	}
+	tmp := make([]uint64, len(w))
+	var cnt [1 << digit]int
+	for sh := 32; sh < top; sh += digit {
+		clear(cnt[:])
+		for _, e := range w {
+			cnt[e>>sh&(1<<digit-1)]++
+		}
+		at := 0
+		for d, c := range cnt {
+			cnt[d] = at
+			at += c
+		}
+		for _, e := range w {
+			d := e >> sh & (1<<digit - 1)
+			tmp[cnt[d]] = e
+			cnt[d]++
+		}
+		w, tmp = tmp, w
+	}
+	return w
 }
 
 // orderKey is a sphere's place on the Morton curve.

@@ -2,6 +2,7 @@ package world
 
 import (
 	"math/rand"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -32,6 +33,62 @@ func TestSortKeysAsComparison(t *testing.T) {
 		if got := sortKeys(keys); !slices.Equal(got, want) {
 			t.Fatalf("n %d, keys below %d: radix order differs from the comparison sort's", tc.n, tc.span)
 		}
+	}
+}
+
+// TestMortonPermAsSortKeys: the renumbering's order from the codes in one
+// word with their sphere (sortPacked, codes below 2³²) or as orderKeys
+// (above) is sortKeys' (by code, then by sphere), on codes with many ties,
+// spread over 21, 31 and 32 bits (the largest packed and the smallest
+// not), and over all 63 bits of a Morton code.
+func TestMortonPermAsSortKeys(t *testing.T) {
+	rng := rand.New(rand.NewSource(22))
+	for _, tc := range []struct {
+		n    int
+		span uint64
+	}{{0, 1}, {1, 1}, {3000, 1}, {5000, 7}, {20000, 1 << 21}, {20000, 1 << 31}, {20000, 1 << 32}, {20000, 1 << 33}, {20000, 1 << 63}} {
+		codes := make([]uint64, tc.n)
+		keys := make([]orderKey, tc.n)
+		for k := range codes {
+			codes[k] = rng.Uint64() % tc.span
+			if tc.span == 1<<32 && k == 0 {
+				codes[k] = 1<<32 - 1 // the largest packed code
+			}
+			keys[k] = orderKey{codes[k], int32(k)}
+		}
+		keys = sortKeys(keys)
+		got := mortonPerm(codes)
+		if len(got) != tc.n {
+			t.Fatalf("n %d: %d spheres in the order", tc.n, len(got))
+		}
+		for k := range keys {
+			if got[k] != keys[k].k {
+				t.Fatalf("n %d, codes below %d: sphere %d of the order is %d, sortKeys' %d", tc.n, tc.span, k, got[k], keys[k].k)
+			}
+		}
+	}
+}
+
+// TestMortonPermBytes: the renumbering's sort of 10⁵ codes of a 47³-cell
+// lattice allocates the order (4 bytes a sphere) and the radix sort's
+// buffer (8): sortKeys' orderKeys took 16 bytes a sphere and as many for
+// its buffer (36 with the order; 16 MB more at 10⁶ spheres).
+func TestMortonPermBytes(t *testing.T) {
+	const n = 100000
+	codes := make([]uint64, n)
+	for k := range codes {
+		c := uint64(k) * 7919 % (47 * 47 * 47)
+		codes[k] = morton(c%47, c/47%47, c/(47*47))
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	perm := mortonPerm(codes)
+	runtime.ReadMemStats(&m1)
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > 13*n {
+		t.Fatalf("mortonPerm of %d codes allocated %d bytes (%.1f a sphere), want at most 13 a sphere", n, got, float64(got)/n)
+	}
+	if len(perm) != n {
+		t.Fatal("not every sphere ordered")
 	}
 }
 
