@@ -116,7 +116,7 @@ func innerBound(cut2, delta float64, t int) float64 { return innerS(cut2, float6
 // level (a D that is not a number, in no level either, never gets here).
 // The list must have no periodic images (Shift nil). When
 // the level has more than limit pairs, Select stops there, turns the inner
-// list off and returns false (P and K never hold more than limit + 8).
+// list off and returns false (P and K then hold at most limit pairs).
 func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 	in.P, in.K = in.P[:0], in.K[:0]
 	P := l.P

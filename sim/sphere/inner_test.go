@@ -270,8 +270,8 @@ func TestInnerMarginTight(t *testing.T) {
 }
 
 // TestInnerSelectLimit: a level with more pairs than the limit is not
-// selected (false, the inner list off) and its scan stops within a turn
-// of within (eight pairs) past the limit; one within it is.
+// selected (false, the inner list off) and its scan stops at the limit
+// (eight pairs of slack allowed); one within it is.
 func TestInnerSelectLimit(t *testing.T) {
 	for _, mixed := range []bool{false, true} {
 		c := innerSetup(rand.New(rand.NewSource(3)), 200, mixed)
