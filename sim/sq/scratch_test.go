@@ -12,7 +12,8 @@ import (
 // pairs (and first filled with other numbers: NaNs, a finite μ, the other
 // evaluation slot) gives ContactPlacedChord's results bit for bit, field by
 // field, with the kept Jacobians alike: 150 pairs of random shapes (n up to
-// 10, so the SSE2 path and the Go path both run), each solved from no warm
+// 10; every fourth pair n1 = n2 = 10 on both shapes, so that the SSE2 pair
+// path evalW2SSE2 runs too: review r4 found it never ran), each solved from no warm
 // start (continuation), then 20 times rocking from its last point as in a
 // settled bed, then once from a far warm start. It fails if the solve read
 // what the scratch held before (checked: with contactIn's reset of μ and the
@@ -55,11 +56,16 @@ func TestScratchSameBits(t *testing.T) {
 		}
 	}
 	solves := 0
+	n10 := 0
 	for i := 0; i < 150; i++ {
 		a := randShape(rng, 10)
 		b := a
 		if i%3 == 1 {
 			b = randShape(rng, 10).Scaled(0.5 + rng.Float64())
+		}
+		if i%4 == 0 { // n1 = n2 = 10 on both: the SSE2 pair path (evalW2SSE2)
+			a.N1, a.N2, b.N1, b.N2 = 10, 10, 10, 10
+			n10++
 		}
 		L := min(max(a.A, a.B, a.C), max(b.A, b.B, b.C))
 		qa, qb := a.Prepare(), b.Prepare()
@@ -96,6 +102,9 @@ func TestScratchSameBits(t *testing.T) {
 				chS.Reset()
 			}
 		}
+	}
+	if n10 == 0 {
+		t.Fatal("no n = 10 pairs")
 	}
 	if solves == 0 {
 		t.Fatal("no solves")
