@@ -23,6 +23,11 @@ import (
 // renumbering (reordered). It returns the number of candidates and of
 // pairs carried, or the first difference. w is not usable afterwards
 // (its list no longer matches its contacts).
+// MergeCheckN (≥ 0) trims SphereMergeCheck's candidates to that many;
+// MergeCheckMode: 0 mixed, 1 no old list, 2 no candidate carried, 3 all
+// carried (review r5).
+var MergeCheckN, MergeCheckMode = -1, 0
+
 func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int, err error) {
 	s := w.Spheres()
 	rng := rand.New(rand.NewPCG(seed, 17))
@@ -47,6 +52,14 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 				continue
 			}
 			inOld, inNew := rng.IntN(4) != 0, rng.IntN(4) != 0
+			switch MergeCheckMode {
+			case 1: // no old list
+				inOld = false
+			case 2: // old pairs, none a candidate
+				inOld = !inNew
+			case 3: // every candidate carried
+				inOld = inOld || inNew
+			}
 			if inOld {
 				oldK = append(oldK, [2]int32{lo, hi})
 			}
@@ -54,6 +67,12 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 				cand = append(cand, [2]int32{lo, hi})
 			}
 		}
+	}
+	if MergeCheckN >= 0 {
+		if len(cand) < MergeCheckN {
+			return len(cand), 0, fmt.Errorf("only %d candidates, want %d", len(cand), MergeCheckN)
+		}
+		cand = cand[:MergeCheckN]
 	}
 	if reordered {
 		rng.Shuffle(len(oldK), func(i, j int) { oldK[i], oldK[j] = oldK[j], oldK[i] })
