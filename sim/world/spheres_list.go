@@ -319,7 +319,9 @@ func mergeKeys(cr [][2]int32, oldP []sphere.Pair, po int, kos []int32) int {
 // (I, J ≥ 0) is I<<32 | J or J<<32 | I (by the byte order), and the
 // smaller of the word and its halves swapped (bits.RotateLeft64(x, 32)) is
 // the one whose upper half is the lower sphere: oldKey's pairKey64(min,
-// max). One load and a rotate a pair, no compares of halves.
+// max). One load and a rotate a pair, no compares of halves. The array
+// must be 8-byte aligned where unaligned 64-bit loads fault (every list's
+// array is a whole allocation of its own: aligned).
 func pairWords(P []sphere.Pair) []uint64 {
 	if len(P) == 0 {
 		return nil
@@ -421,7 +423,7 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra
 }
 
 // block writes the extras of the new pairs n0…n1−1 (their old pairs in
-// ex.ko): a carried pair's class and law are the old pair's (the species
+// kos, −1 for a new pair): a carried pair's class and law are the old pair's (the species
 // and laws change only with a new build, whose list importGeneric writes),
 // a new pair's from its spheres' species and materials (setPair's work);
 // the friction history; the step-size class (dtTables.pairs), looked up
