@@ -121,7 +121,7 @@ func writeFinalAtomic(path string, w *world.World) error {
 			os.Remove(name)
 		}
 	}()
-	if err := state.Write(name, w); err != nil {
+	if err := state.WriteInPlace(name, w); err != nil {
 		return &OutputError{path, "write", err}
 	}
 	if err := syncFile(name); err != nil {
