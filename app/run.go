@@ -313,7 +313,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			}
 			good.Restore(w)
 			ser.Flush()
-			if e := WriteFinal(dir, w); e != nil {
+			if e := writeLast(dir, w); e != nil {
 				return fmt.Errorf("%w; and %v", cause, e)
 			}
 			return fmt.Errorf("%w\n  %s holds the last good state, t=%.6g s (step %d)", cause, filepath.Join(dir, FinalFile), w.Time, w.Steps)
@@ -361,7 +361,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 					return err
 				}
 			}
-			if err := WriteFinal(dir, w); err != nil {
+			if err := writeLast(dir, w); err != nil {
 				return err
 			}
 			if err := rec.finish(w, true); err != nil {
@@ -388,7 +388,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	if rec != nil && !c.Quiet {
 		fmt.Fprintf(stderr, "grainlab: recording %s\n", rec.summary())
 	}
-	return WriteFinal(dir, w)
+	return writeLast(dir, w)
 }
 
 func isInterrupt(err error) bool {
