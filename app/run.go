@@ -256,7 +256,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			bad = e
 			return true
 		}
-		good.Save(w)
+		good.SaveRef(w) // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
 		if bar != nil {
 			bar.Set(w.Time, w.Steps, w.Stats.Dt)
 		}

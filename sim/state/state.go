@@ -277,8 +277,8 @@ func layoutTo(out, data []byte, flush func([]byte) error) ([]byte, error) {
 // ~100 MB). The file is created or truncated (mode 0644 as os.WriteFile)
 // first; on an encoding error (a non-finite number) the whole-file path
 // (writeWhole) writes it again as before — the kinematics only — or
-// returns the error, the file then holding part of the state (write to a
-// temporary file, as app's final.json is).
+// returns the error. A state that cannot be written at all (a non-finite
+// time or kinematics, checked first) leaves the file untouched.
 func Write(path string, w *world.World) error { return write(path, w, false) }
 
 // WriteInPlace is Write, leaving the contact history where it is: while
@@ -289,14 +289,31 @@ func Write(path string, w *world.World) error { return write(path, w, false) }
 func WriteInPlace(path string, w *world.World) error { return write(path, w, true) }
 
 func write(path string, w *world.World, inPlace bool) error {
-	err := writeStream(path, w, inPlace)
-	if err == nil {
+	if !kinematicsFinite(w) {
+		return writeWhole(path, w) // its error, the file untouched
+	}
+	if err := writeStream(path, w, inPlace); err == nil {
 		return nil
 	}
 	// An encoding error (a non-finite number) or a failed write: the
 	// whole-file path below decides, as before the stream, what is written
 	// (the kinematics only) or which error is returned.
 	return writeWhole(path, w)
+}
+
+// kinematicsFinite reports whether the time and every body's position,
+// quaternion, velocity and angular velocity are finite: what a state file
+// must hold (JSON has no NaN or ±Inf).
+func kinematicsFinite(w *world.World) bool {
+	z := w.Time - w.Time
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			z += (b.X.X - b.X.X) + (b.X.Y - b.X.Y) + (b.X.Z - b.X.Z) + (b.Q.W - b.Q.W) + (b.Q.X - b.Q.X) +
+				(b.Q.Y - b.Q.Y) + (b.Q.Z - b.Q.Z) + (b.V.X - b.V.X) + (b.V.Y - b.V.Y) + (b.V.Z - b.V.Z) +
+				(b.W.X - b.W.X) + (b.W.Y - b.W.Y) + (b.W.Z - b.W.Z)
+		}
+	}
+	return z == 0
 }
 
 // writeWhole is Write through Capture's File and one json.Encoder buffer

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
 )
 
 // NonFiniteError tells that a state or energy became NaN or ±Inf after an
@@ -133,12 +134,25 @@ type BodyStates struct {
 	// lazy bodies Save copies the spheres in the sphere path's order).
 	Body  []int32
 	Valid bool
+
+	// SaveRef's reference (finite_ref.go): the sphere path's array holding
+	// the saved spheres (nil: the copy above holds them), its key and
+	// length, whether ω is +0 throughout (refStill); the other bodies'
+	// indices and states.
+	ref              *sphere.Lin
+	refKey, otherKey spheresKey
+	refN             int
+	refStill         bool
+	otherIdx         []int32
+	oX, oV, oW       []geom.Vec3
+	oQ               []geom.Quat
 }
 
 // Save copies the state of every body of w. With lazy bodies
 // (SetLazyBodies) it copies the spheres' state from the sphere path's flat
 // array, in its order (Body), without syncing the bodies.
 func (s *BodyStates) Save(w *World) {
+	s.ref = nil
 	n := len(w.Bodies)
 	if cap(s.X) < n {
 		s.X, s.V, s.W, s.Q = make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Quat, n)
@@ -175,6 +189,7 @@ func (s *BodyStates) Save(w *World) {
 // history is not restored: the world is good for writing the state or for
 // showing it, and for stepping on only after a fresh integrate.Start.
 func (s *BodyStates) Restore(w *World) {
+	s.materialize(w)
 	if !s.Valid || len(s.X) != len(w.Bodies) || len(s.Body) != 0 && len(s.Body) != len(s.X) {
 		return
 	}
