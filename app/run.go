@@ -251,8 +251,14 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	var good world.BodyStates
 	good.Save(w)
 	var bad error
+	checked := false // CheckFiniteNext from the second step on
 	each := func() bool {
-		if e := w.CheckFinite(); e != nil {
+		check := w.CheckFinite
+		if checked {
+			check = w.CheckFiniteNext
+		}
+		checked = true
+		if e := check(); e != nil {
 			bad = e
 			return true
 		}

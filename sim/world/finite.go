@@ -65,16 +65,34 @@ func notFinite(x, v, om geom.Vec3, q geom.Quat) float64 {
 // With lazy bodies (SetLazyBodies) it reads the spheres' state from the
 // sphere path's flat array, in sphere order, and the bodies only when
 // something is not finite (after SyncBodies, to name it).
-func (w *World) CheckFinite() error {
+func (w *World) CheckFinite() error { return w.checkFinite(false) }
+
+// CheckFiniteNext is CheckFinite for a caller that checked the state
+// accepted before this one (a run's guard after every step, from its
+// second step on): with lazy bodies it does not read what the step
+// proves finite, the spheres' rotational state while rotation is still
+// (Spheres.rotStill, set by Accept: every ω and moment +0 and every q the
+// one before, which the last check found finite). The same error as
+// CheckFinite when one is found, and nil when CheckFinite's is.
+func (w *World) CheckFiniteNext() error { return w.checkFinite(true) }
+
+func (w *World) checkFinite(next bool) error {
 	st := &w.Stats
 	// x − x is 0 for a finite x and NaN otherwise: one sum tells whether
 	// everything is finite; the names are looked up only when it is not.
 	z := (st.Kinetic - st.Kinetic) + (st.PotentialGravity - st.PotentialGravity) + (st.PotentialContact - st.PotentialContact)
 	if s := w.lazySpheres(); s != nil {
 		acc := s.accepted()
-		for o := range acc.L {
-			a, ro := &acc.L[o], &acc.R[o]
-			z += notFinite(a.X, a.V, ro.W, ro.Q)
+		if next && s.rotStill {
+			for o := range acc.L {
+				a := &acc.L[o]
+				z += (a.X.X - a.X.X) + (a.X.Y - a.X.Y) + (a.X.Z - a.X.Z) + (a.V.X - a.V.X) + (a.V.Y - a.V.Y) + (a.V.Z - a.V.Z)
+			}
+		} else {
+			for o := range acc.L {
+				a, ro := &acc.L[o], &acc.R[o]
+				z += notFinite(a.X, a.V, ro.W, ro.Q)
+			}
 		}
 		for i, k := range s.sidx { // the walls: their bodies are current
 			if k < 0 {
