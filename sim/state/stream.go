@@ -46,6 +46,24 @@ func (l *layouter) write(p []byte) {
 	}
 }
 
+// verbatim lays out p, one whole record (an object) at a depth whose
+// levels inside it all stay on one line (two levels down or more: no
+// member or element of it goes on its own line), as write would: copied.
+func (l *layouter) verbatim(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	if l.has {
+		l.step(l.held, p[0], true)
+		l.has = false
+	}
+	if len(l.stack) < 2 || l.inStr {
+		l.write(p)
+		return
+	}
+	l.out.Write(p)
+}
+
 // finish lays out the held byte (the JSON's last).
 func (l *layouter) finish() {
 	if l.has {
@@ -117,6 +135,7 @@ type streamer struct {
 	enc *json.Encoder
 	// inPlace: the history from World.HistoryStreamInPlace.
 	inPlace bool
+	fast    []byte // a record's hand-written encoding (fastenc.go)
 }
 
 func newStreamer(out *bufio.Writer) *streamer {
@@ -210,7 +229,10 @@ func (s *streamer) file(w *world.World) error {
 		if valid {
 			bd.Force, bd.Torque = Opt3{arr(b.F), true}, Opt3{arr(b.T), true}
 		}
-		if err := s.value(&bd); err != nil {
+		var ok bool
+		if s.fast, ok = appendBody(s.fast[:0], &bd); ok {
+			s.l.verbatim(s.fast)
+		} else if err := s.value(&bd); err != nil {
 			return err
 		}
 	}
@@ -267,6 +289,11 @@ func (s *streamer) file(w *world.World) error {
 			s.raw(",")
 		}
 		k++
+		var ok bool
+		if s.fast, ok = appendPair(s.fast[:0], p); ok {
+			s.l.verbatim(s.fast)
+			return nil
+		}
 		return s.value(p)
 	}); err != nil {
 		return err
