@@ -328,13 +328,42 @@ func (w *World) historyHead(withRef bool) *History {
 // pairState is pair entry e's PairState in a History, e listed as the pair
 // of bodies a and b (wall: the wall's index, −1 for two bodies).
 func (w *World) pairState(e *pairEntry, a, b int32, wall int, cand bool) *PairState {
-	p := &PairState{A: a, B: b, Wall: wall, Cand: cand, Shift: a3(e.Shift)}
+	p := &PairState{}
+	w.fillPairState(p, nil, e, a, b, wall, cand)
+	return p
+}
+
+// pairScratch is the storage a reused PairState points into.
+type pairScratch struct {
+	mid    [3]float64
+	spring [2]float64
+}
+
+// fillPairState sets *p to pairState's value; with sc, p's Mid and Spring
+// point into sc and its Prev reuses p's storage (valid until the next
+// fill).
+func (w *World) fillPairState(p *PairState, sc *pairScratch, e *pairEntry, a, b int32, wall int, cand bool) {
+	var prev []ContactState
+	if sc != nil {
+		prev = p.Prev[:0]
+	}
+	*p = PairState{A: a, B: b, Wall: wall, Cand: cand, Shift: a3(e.Shift), Prev: prev}
 	if e.hasMid {
-		m := a3(e.mid)
-		p.Mid = &m
+		if sc != nil {
+			sc.mid = a3(e.mid)
+			p.Mid = &sc.mid
+		} else {
+			m := a3(e.mid)
+			p.Mid = &m
+		}
 	}
 	if e.springGen == w.lawGen && e.springGen != 0 && !math.IsInf(e.dtSpring, 0) && !math.IsNaN(e.dtSpring) {
-		p.Spring = &[2]float64{e.dtSpring, e.springSafety}
+		if sc != nil {
+			sc.spring = [2]float64{e.dtSpring, e.springSafety}
+			p.Spring = &sc.spring
+		} else {
+			p.Spring = &[2]float64{e.dtSpring, e.springSafety}
+		}
 	}
 	if e.sm != nil && e.sm.sepGen == w.lawGen {
 		if st, ok := e.sm.sep.State(); ok {
@@ -353,7 +382,6 @@ func (w *World) pairState(e *pairEntry, a, b int32, wall int, cand bool) *PairSt
 	for k := range e.prev {
 		p.Prev = append(p.Prev, contactState(&e.prev[k]))
 	}
-	return p
 }
 
 // RestoreHistory makes h the world's solver state: walls switched, events

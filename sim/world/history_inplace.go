@@ -11,7 +11,10 @@ import (
 // History and PairStates, in the same order — without making the ~900-byte
 // generic pair entry of every listed pair (350 MB at 10⁵ spheres, 3.5 GB
 // at 10⁶: the peak of a run's last final.json). The sphere path keeps the
-// history. Otherwise (the generic stages hold it, nothing accepted yet, a
+// history. Unlike HistoryStream's, the PairState given to f (and what it
+// points to) is f's only during the call: one is reused for every pair
+// (at 10⁶ spheres 3·10⁶ pairs made garbage the collector scanned the world
+// for). Otherwise (the generic stages hold it, nothing accepted yet, a
 // wall-pair table not sized to the world) it is HistoryStream.
 func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*PairState) error) error) {
 	s := w.sph
@@ -117,6 +120,8 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 	each = func(f func(*PairState) error) error {
 		var tmp pairEntry
 		var buf []contact.Contact
+		var ps PairState // reused: f's only during the call
+		var sc pairScratch
 		for k := range l.P {
 			a, b := s.idx[l.P[k].I], s.idx[l.P[k].J]
 			var shift geom.Vec3
@@ -137,7 +142,8 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			if c := &s.dt.classes[s.dt.cls[k]]; c.hooke && !s.isFresh[k] {
 				tmp.dtSpring, tmp.springGen, tmp.springSafety = c.spring, w.lawGen, w.Settings.Safety
 			}
-			if err := f(w.pairState(&tmp, a, b, -1, false)); err != nil {
+			w.fillPairState(&ps, &sc, &tmp, a, b, -1, false)
+			if err := f(&ps); err != nil {
 				return err
 			}
 		}
@@ -148,7 +154,8 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 				if !ok {
 					continue
 				}
-				if err := f(w.pairState(&tmp, int32(i), int32(w.Walls[wi].Body), wi, cand)); err != nil {
+				w.fillPairState(&ps, &sc, &tmp, int32(i), int32(w.Walls[wi].Body), wi, cand)
+				if err := f(&ps); err != nil {
 					return err
 				}
 			}
