@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"grainlab/sim/state"
 	"grainlab/sim/world"
 )
 
@@ -107,7 +106,7 @@ func (s *sink) Close() error {
 // writeFinalAtomic writes the state of w to path through a temporary file in
 // the same directory, synced and then renamed over path: a reader (or a
 // crash) sees the old file or the new one, never a partial one.
-func writeFinalAtomic(path string, w *world.World) error {
+func writeFinalAtomic(path string, w *world.World, write func(string, *world.World) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return &OutputError{path, "create", err}
@@ -121,7 +120,7 @@ func writeFinalAtomic(path string, w *world.World) error {
 			os.Remove(name)
 		}
 	}()
-	if err := state.Write(name, w); err != nil {
+	if err := write(name, w); err != nil {
 		return &OutputError{path, "write", err}
 	}
 	if err := syncFile(name); err != nil {

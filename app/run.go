@@ -251,12 +251,18 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	var good world.BodyStates
 	good.Save(w)
 	var bad error
+	checked := false // CheckFiniteNext from the second step on
 	each := func() bool {
-		if e := w.CheckFinite(); e != nil {
+		check := w.CheckFinite
+		if checked {
+			check = w.CheckFiniteNext
+		}
+		checked = true
+		if e := check(); e != nil {
 			bad = e
 			return true
 		}
-		good.Save(w)
+		good.SaveRef(w) // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
 		if bar != nil {
 			bar.Set(w.Time, w.Steps, w.Stats.Dt)
 		}
@@ -313,7 +319,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			}
 			good.Restore(w)
 			ser.Flush()
-			if e := WriteFinal(dir, w); e != nil {
+			if e := writeLast(dir, w); e != nil {
 				return fmt.Errorf("%w; and %v", cause, e)
 			}
 			return fmt.Errorf("%w\n  %s holds the last good state, t=%.6g s (step %d)", cause, filepath.Join(dir, FinalFile), w.Time, w.Steps)
@@ -361,7 +367,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 					return err
 				}
 			}
-			if err := WriteFinal(dir, w); err != nil {
+			if err := writeLast(dir, w); err != nil {
 				return err
 			}
 			if err := rec.finish(w, true); err != nil {
@@ -388,7 +394,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	if rec != nil && !c.Quiet {
 		fmt.Fprintf(stderr, "grainlab: recording %s\n", rec.summary())
 	}
-	return WriteFinal(dir, w)
+	return writeLast(dir, w)
 }
 
 func isInterrupt(err error) bool {

@@ -270,13 +270,55 @@ func layoutTo(out, data []byte, flush func([]byte) error) ([]byte, error) {
 }
 
 // Write writes the state of w as indented JSON to path: Encode's bytes.
-// The compact JSON is laid out straight into the file (64 KiB at a time),
-// not into a second copy of the whole file in memory as Encode's bytes are
-// (at 10⁵ spheres final.json is ~50 MB: the copy and json.Marshal's own
-// copy of its buffer were ~100 MB of the write's peak). The file is
-// created (or truncated, mode 0644 as os.WriteFile) only once the state is
-// encoded: an encoding error leaves it untouched.
-func Write(path string, w *world.World) error {
+// The state is streamed (stream.go): each body and each history pair
+// encoded on its own straight from the world and laid out into a 64 KiB
+// file buffer, with no copy of the bodies, of the history's pair list or
+// of the whole compact JSON in memory (at 10⁵ spheres final.json is
+// ~100 MB). The file is created or truncated (mode 0644 as os.WriteFile)
+// first; on an encoding error (a non-finite number) the whole-file path
+// (writeWhole) writes it again as before — the kinematics only — or
+// returns the error. A state that cannot be written at all (a non-finite
+// time or kinematics, checked first) leaves the file untouched.
+func Write(path string, w *world.World) error { return write(path, w, false) }
+
+// WriteInPlace is Write, leaving the contact history where it is: while
+// the sphere path holds it, the pairs are stated from its flat arrays
+// (World.HistoryStreamInPlace) instead of being handed over to the generic
+// pair entries first, which at 10⁵ spheres made ~350 MB of entries (the
+// peak of a run's write). The file's bytes are Write's.
+func WriteInPlace(path string, w *world.World) error { return write(path, w, true) }
+
+func write(path string, w *world.World, inPlace bool) error {
+	if !kinematicsFinite(w) {
+		return writeWhole(path, w) // its error, the file untouched
+	}
+	if err := writeStream(path, w, inPlace); err == nil {
+		return nil
+	}
+	// An encoding error (a non-finite number) or a failed write: the
+	// whole-file path below decides, as before the stream, what is written
+	// (the kinematics only) or which error is returned.
+	return writeWhole(path, w)
+}
+
+// kinematicsFinite reports whether the time and every body's position,
+// quaternion, velocity and angular velocity are finite: what a state file
+// must hold (JSON has no NaN or ±Inf).
+func kinematicsFinite(w *world.World) bool {
+	z := w.Time - w.Time
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			z += (b.X.X - b.X.X) + (b.X.Y - b.X.Y) + (b.X.Z - b.X.Z) + (b.Q.W - b.Q.W) + (b.Q.X - b.Q.X) +
+				(b.Q.Y - b.Q.Y) + (b.Q.Z - b.Q.Z) + (b.V.X - b.V.X) + (b.V.Y - b.V.Y) + (b.V.Z - b.V.Z) +
+				(b.W.X - b.W.X) + (b.W.Y - b.W.Y) + (b.W.Z - b.W.Z)
+		}
+	}
+	return z == 0
+}
+
+// writeWhole is Write through Capture's File and one json.Encoder buffer
+// of the whole compact JSON: the bytes of writeStream.
+func writeWhole(path string, w *world.World) error {
 	f := Capture(w)
 	lw := &layoutWriter{path: path}
 	err := json.NewEncoder(lw).Encode(f) // json.Marshal's bytes and a newline, in one Write

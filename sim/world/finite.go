@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
 )
 
 // NonFiniteError tells that a state or energy became NaN or ±Inf after an
@@ -64,16 +65,34 @@ func notFinite(x, v, om geom.Vec3, q geom.Quat) float64 {
 // With lazy bodies (SetLazyBodies) it reads the spheres' state from the
 // sphere path's flat array, in sphere order, and the bodies only when
 // something is not finite (after SyncBodies, to name it).
-func (w *World) CheckFinite() error {
+func (w *World) CheckFinite() error { return w.checkFinite(false) }
+
+// CheckFiniteNext is CheckFinite for a caller that checked the state
+// accepted before this one (a run's guard after every step, from its
+// second step on): with lazy bodies it does not read what the step
+// proves finite, the spheres' rotational state while rotation is still
+// (Spheres.rotStill, set by Accept: every ω and moment +0 and every q the
+// one before, which the last check found finite). The same error as
+// CheckFinite when one is found, and nil when CheckFinite's is.
+func (w *World) CheckFiniteNext() error { return w.checkFinite(true) }
+
+func (w *World) checkFinite(next bool) error {
 	st := &w.Stats
 	// x − x is 0 for a finite x and NaN otherwise: one sum tells whether
 	// everything is finite; the names are looked up only when it is not.
 	z := (st.Kinetic - st.Kinetic) + (st.PotentialGravity - st.PotentialGravity) + (st.PotentialContact - st.PotentialContact)
 	if s := w.lazySpheres(); s != nil {
 		acc := s.accepted()
-		for o := range acc.L {
-			a, ro := &acc.L[o], &acc.R[o]
-			z += notFinite(a.X, a.V, ro.W, ro.Q)
+		if next && s.rotStill {
+			for o := range acc.L {
+				a := &acc.L[o]
+				z += (a.X.X - a.X.X) + (a.X.Y - a.X.Y) + (a.X.Z - a.X.Z) + (a.V.X - a.V.X) + (a.V.Y - a.V.Y) + (a.V.Z - a.V.Z)
+			}
+		} else {
+			for o := range acc.L {
+				a, ro := &acc.L[o], &acc.R[o]
+				z += notFinite(a.X, a.V, ro.W, ro.Q)
+			}
 		}
 		for i, k := range s.sidx { // the walls: their bodies are current
 			if k < 0 {
@@ -133,12 +152,25 @@ type BodyStates struct {
 	// lazy bodies Save copies the spheres in the sphere path's order).
 	Body  []int32
 	Valid bool
+
+	// SaveRef's reference (finite_ref.go): the sphere path's array holding
+	// the saved spheres (nil: the copy above holds them), its key and
+	// length, whether ω is +0 throughout (refStill); the other bodies'
+	// indices and states.
+	ref              *sphere.Lin
+	refKey, otherKey spheresKey
+	refN             int
+	refStill         bool
+	otherIdx         []int32
+	oX, oV, oW       []geom.Vec3
+	oQ               []geom.Quat
 }
 
 // Save copies the state of every body of w. With lazy bodies
 // (SetLazyBodies) it copies the spheres' state from the sphere path's flat
 // array, in its order (Body), without syncing the bodies.
 func (s *BodyStates) Save(w *World) {
+	s.ref = nil
 	n := len(w.Bodies)
 	if cap(s.X) < n {
 		s.X, s.V, s.W, s.Q = make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Quat, n)
@@ -175,6 +207,7 @@ func (s *BodyStates) Save(w *World) {
 // history is not restored: the world is good for writing the state or for
 // showing it, and for stepping on only after a fresh integrate.Start.
 func (s *BodyStates) Restore(w *World) {
+	s.materialize(w)
 	if !s.Valid || len(s.X) != len(w.Bodies) || len(s.Body) != 0 && len(s.Body) != len(s.X) {
 		return
 	}

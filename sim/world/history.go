@@ -250,7 +250,57 @@ func (w *World) ParamDiff(rec []ParamRecord) []string {
 // accepted state. It does not change the simulation: the sphere path hands
 // its history to the pair entries as every generic entry point does.
 func (w *World) TakeHistory() *History {
+	h, n, each := w.HistoryStream()
+	if n > 0 { // none: nil, written as null as before; else allocated once (a backup at 10⁵ bodies)
+		h.Pairs = make([]PairState, 0, n)
+		each(func(p *PairState) error {
+			h.Pairs = append(h.Pairs, *p)
+			return nil
+		})
+	}
+	return h
+}
+
+// HistoryStream is TakeHistory in two parts, for a writer that streams the
+// pairs (final.json at 10⁵–10⁶ spheres): the History without its Pairs
+// (nil), how many pairs TakeHistory lists, and a function that calls f with
+// each of them in TakeHistory's order (the PairState is f's to keep) and
+// returns f's first error. each reads the world as it is when called:
+// call it before the world changes.
+func (w *World) HistoryStream() (h *History, n int, each func(f func(*PairState) error) error) {
 	w.leaveSpheres()
+	h = w.historyHead(true)
+	n = len(w.bbPairs)
+	for wi := range w.wallPair {
+		for _, e := range w.wallPair[wi] {
+			if e != nil {
+				n++
+			}
+		}
+	}
+	each = func(f func(*PairState) error) error {
+		for _, e := range w.bbPairs {
+			if err := f(w.pairState(e, e.A, e.B, -1, false)); err != nil {
+				return err
+			}
+		}
+		for wi := range w.wallPair {
+			for i, e := range w.wallPair[wi] {
+				if e != nil {
+					if err := f(w.pairState(e, int32(i), int32(w.Walls[wi].Body), wi, e.gen == w.gen)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return h, n, each
+}
+
+// historyHead is the History of TakeHistory without its Pairs; the Verlet
+// reference only when withRef.
+func (w *World) historyHead(withRef bool) *History {
 	h := &History{Dt: w.Dt, Skin: w.skin, Edits: slices.Clone(w.Edits), Params: w.paramRecords(), Stats: w.Stats}
 	for _, x := range []*float64{&h.Stats.Residual, &h.Stats.Dt, &h.Stats.Kinetic, &h.Stats.PotentialGravity, &h.Stats.PotentialContact} {
 		if math.IsNaN(*x) || math.IsInf(*x, 0) {
@@ -263,7 +313,7 @@ func (w *World) TakeHistory() *History {
 	for _, ev := range w.Events {
 		h.Events = append(h.Events, EventState{At: ev.At, Done: ev.Done})
 	}
-	if ref := w.verlet.Ref(); ref != nil && len(w.radii) == len(ref) {
+	if ref := w.verlet.Ref(); withRef && ref != nil && len(w.radii) == len(ref) {
 		for _, c := range ref {
 			h.VerletRef = append(h.VerletRef, a3(c))
 		}
@@ -272,58 +322,66 @@ func (w *World) TakeHistory() *History {
 			h.Ghosts = append(h.Ghosts, GhostState{K: g.k, Shift: a3(g.shift)})
 		}
 	}
-	n := len(w.bbPairs) // the list's length, so that it is allocated once (a backup at 10⁵ bodies)
-	for wi := range w.wallPair {
-		for _, e := range w.wallPair[wi] {
-			if e != nil {
-				n++
-			}
-		}
+	return h
+}
+
+// pairState is pair entry e's PairState in a History, e listed as the pair
+// of bodies a and b (wall: the wall's index, −1 for two bodies).
+func (w *World) pairState(e *pairEntry, a, b int32, wall int, cand bool) *PairState {
+	p := &PairState{}
+	w.fillPairState(p, nil, e, a, b, wall, cand)
+	return p
+}
+
+// pairScratch is the storage a reused PairState points into.
+type pairScratch struct {
+	mid    [3]float64
+	spring [2]float64
+}
+
+// fillPairState sets *p to pairState's value; with sc, p's Mid and Spring
+// point into sc and its Prev reuses p's storage (valid until the next
+// fill).
+func (w *World) fillPairState(p *PairState, sc *pairScratch, e *pairEntry, a, b int32, wall int, cand bool) {
+	var prev []ContactState
+	if sc != nil {
+		prev = p.Prev[:0]
 	}
-	if n > 0 { // none: nil, written as null as before
-		h.Pairs = make([]PairState, 0, n)
-	}
-	add := func(e *pairEntry, wall int, cand bool) {
-		p := PairState{A: e.A, B: e.B, Wall: wall, Cand: cand, Shift: a3(e.Shift)}
-		if e.hasMid {
+	*p = PairState{A: a, B: b, Wall: wall, Cand: cand, Shift: a3(e.Shift), Prev: prev}
+	if e.hasMid {
+		if sc != nil {
+			sc.mid = a3(e.mid)
+			p.Mid = &sc.mid
+		} else {
 			m := a3(e.mid)
 			p.Mid = &m
 		}
-		if e.springGen == w.lawGen && e.springGen != 0 && !math.IsInf(e.dtSpring, 0) && !math.IsNaN(e.dtSpring) {
+	}
+	if e.springGen == w.lawGen && e.springGen != 0 && !math.IsInf(e.dtSpring, 0) && !math.IsNaN(e.dtSpring) {
+		if sc != nil {
+			sc.spring = [2]float64{e.dtSpring, e.springSafety}
+			p.Spring = &sc.spring
+		} else {
 			p.Spring = &[2]float64{e.dtSpring, e.springSafety}
 		}
-		if e.sm != nil && e.sm.sepGen == w.lawGen {
-			if st, ok := e.sm.sep.State(); ok {
-				p.Sep = st[:]
-			}
-		}
-		if e.sm != nil && e.sm.chordGen == w.lawGen {
-			if st, ok := e.sm.chord.State(); ok {
-				p.Chord = st[:]
-			}
-		}
-		p.SepAx = e.sepAx
-		if cs, ok := e.cache.State(); ok && len(cs.VF)+len(cs.FV)+len(cs.EE)+len(cs.VE)+len(cs.EV)+len(cs.VV) > 0 {
-			p.Cache = &cs // an empty list is rebuilt at the next detection: the same contacts
-		}
-		for k := range e.prev {
-			p.Prev = append(p.Prev, contactState(&e.prev[k]))
-		}
-		h.Pairs = append(h.Pairs, p)
 	}
-	for _, e := range w.bbPairs {
-		add(e, -1, false)
-	}
-	for wi := range w.wallPair {
-		for i, e := range w.wallPair[wi] {
-			if e != nil {
-				p := len(h.Pairs)
-				add(e, wi, e.gen == w.gen)
-				h.Pairs[p].A, h.Pairs[p].B = int32(i), int32(w.Walls[wi].Body)
-			}
+	if e.sm != nil && e.sm.sepGen == w.lawGen {
+		if st, ok := e.sm.sep.State(); ok {
+			p.Sep = st[:]
 		}
 	}
-	return h
+	if e.sm != nil && e.sm.chordGen == w.lawGen {
+		if st, ok := e.sm.chord.State(); ok {
+			p.Chord = st[:]
+		}
+	}
+	p.SepAx = e.sepAx
+	if cs, ok := e.cache.State(); ok && len(cs.VF)+len(cs.FV)+len(cs.EE)+len(cs.VE)+len(cs.EV)+len(cs.VV) > 0 {
+		p.Cache = &cs // an empty list is rebuilt at the next detection: the same contacts
+	}
+	for k := range e.prev {
+		p.Prev = append(p.Prev, contactState(&e.prev[k]))
+	}
 }
 
 // RestoreHistory makes h the world's solver state: walls switched, events

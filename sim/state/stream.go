@@ -1,0 +1,309 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+
+	"grainlab/sim/integrate"
+	"grainlab/sim/world"
+)
+
+// Streaming a state file. At 10⁵ spheres final.json is ~100 MB and at 10⁶
+// ~1 GB: Capture's copy of the bodies, the history's pair list (TakeHistory)
+// and json.Encoder's buffer of the whole compact file held ~3× the file in
+// memory at once. Write streams instead: the bodies are encoded one at a
+// time straight from the world, the history's pairs one at a time as
+// World.HistoryStream makes them, every piece by encoding/json (the same
+// bytes as json.Marshal of the whole File: a struct's, a slice element's
+// encoding does not depend on what surrounds it), and the compact JSON is
+// laid out as it comes (layouter, layoutTo's rules) into a buffered file.
+// Memory stays the world's plus one pair's state and the buffers.
+
+// streamBuf is the file buffer of a streamed write.
+const streamBuf = 1 << 16
+
+// layouter is layoutTo as a stream: it keeps the nesting and string state
+// between writes and holds back one byte, the lookahead that tells an
+// empty object or array.
+type layouter struct {
+	out        *bufio.Writer
+	stack      []bool // per open level: its members go on their own lines
+	inStr, esc bool
+	held       byte
+	has        bool
+}
+
+// write lays out p, the next bytes of the compact JSON.
+func (l *layouter) write(p []byte) {
+	for _, c := range p {
+		if l.has {
+			l.step(l.held, c, true)
+		}
+		l.held, l.has = c, true
+	}
+}
+
+// verbatim lays out p, one whole record (an object) at a depth whose
+// levels inside it all stay on one line (two levels down or more: no
+// member or element of it goes on its own line), as write would: copied.
+func (l *layouter) verbatim(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	if l.has {
+		l.step(l.held, p[0], true)
+		l.has = false
+	}
+	if len(l.stack) < 2 || l.inStr {
+		l.write(p)
+		return
+	}
+	l.out.Write(p)
+}
+
+// finish lays out the held byte (the JSON's last).
+func (l *layouter) finish() {
+	if l.has {
+		l.step(l.held, 0, false)
+		l.has = false
+	}
+}
+
+func (l *layouter) nl() {
+	l.out.WriteByte('\n')
+	for range l.stack {
+		l.out.WriteString("  ")
+	}
+}
+
+// step lays out c, followed by next in the JSON when more.
+func (l *layouter) step(c, next byte, more bool) {
+	if l.inStr {
+		l.out.WriteByte(c)
+		switch {
+		case l.esc:
+			l.esc = false
+		case c == '\\':
+			l.esc = true
+		case c == '"':
+			l.inStr = false
+		}
+		return
+	}
+	switch c {
+	case '"':
+		l.inStr = true
+		l.out.WriteByte(c)
+	case '{', '[':
+		d := len(l.stack)
+		brk := (c == '{' && d <= 1) || (c == '[' && d <= 2)
+		empty := more && (next == '}' || next == ']')
+		l.stack = append(l.stack, brk && !empty)
+		l.out.WriteByte(c)
+		if brk && !empty {
+			l.nl()
+		}
+	case '}', ']':
+		top := l.stack[len(l.stack)-1]
+		l.stack = l.stack[:len(l.stack)-1]
+		if top {
+			l.nl()
+		}
+		l.out.WriteByte(c)
+	case ',':
+		l.out.WriteByte(c)
+		if len(l.stack) > 0 && l.stack[len(l.stack)-1] {
+			l.nl()
+		}
+	case ':':
+		l.out.WriteByte(c)
+		if len(l.stack) > 0 && l.stack[len(l.stack)-1] {
+			l.out.WriteByte(' ')
+		}
+	default:
+		l.out.WriteByte(c)
+	}
+}
+
+// streamer encodes values with encoding/json into the layouter.
+type streamer struct {
+	l   layouter
+	buf bytes.Buffer
+	enc *json.Encoder
+	// inPlace: the history from World.HistoryStreamInPlace.
+	inPlace bool
+	fast    []byte // a record's hand-written encoding (fastenc.go)
+}
+
+func newStreamer(out *bufio.Writer) *streamer {
+	s := &streamer{l: layouter{out: out}}
+	s.enc = json.NewEncoder(&s.buf) // HTML escaping on, as json.Marshal
+	return s
+}
+
+// raw appends compact JSON text.
+func (s *streamer) raw(t string) { s.l.write([]byte(t)) }
+
+// value appends v's encoding (json.Marshal's bytes).
+func (s *streamer) value(v any) error {
+	s.buf.Reset()
+	if err := s.enc.Encode(v); err != nil {
+		return err
+	}
+	b := s.buf.Bytes()
+	s.l.write(b[:len(b)-1]) // Encode's newline
+	return nil
+}
+
+// member appends ,"key":v (without the comma when first).
+func (s *streamer) member(key string, v any, first bool) error {
+	if !first {
+		s.raw(",")
+	}
+	s.raw(`"` + key + `":`)
+	return s.value(v)
+}
+
+// writeStream writes the state of w to path as Encode's bytes, streamed
+// (the package comment above); see Write.
+func writeStream(path string, w *world.World, inPlace bool) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(f, streamBuf)
+	s := newStreamer(out)
+	s.inPlace = inPlace
+	if err := s.file(w); err != nil {
+		f.Close()
+		return err
+	}
+	s.l.finish()
+	out.WriteByte('\n')
+	if err := out.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// file streams Capture(w)'s File as json.Marshal writes it, laid out.
+func (s *streamer) file(w *world.World) error {
+	valid := w.HistoryValid()
+	s.raw("{")
+	first := true
+	if valid { // version, omitempty: absent when 0
+		if err := s.member("version", Version, true); err != nil {
+			return err
+		}
+		first = false
+	}
+	if err := s.member("scene", w.Name, first); err != nil {
+		return err
+	}
+	if err := s.member("time", w.Time, false); err != nil {
+		return err
+	}
+	if err := s.member("steps", w.Steps, false); err != nil {
+		return err
+	}
+	s.raw(`,"bodies":`)
+	n := 0
+	open := valid && len(w.Bodies)-len(w.Walls) > 0 // capture's slice: [] even when empty; Capture's v1: null when none
+	var bd Body
+	for _, b := range w.Bodies {
+		if b.Wall >= 0 {
+			continue
+		}
+		if n == 0 {
+			s.raw("[")
+		} else {
+			s.raw(",")
+		}
+		n++
+		bd = Body{Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
+			Velocity: arr(b.V), AngularVelocity: arr(b.W)}
+		if valid {
+			bd.Force, bd.Torque = Opt3{arr(b.F), true}, Opt3{arr(b.T), true}
+		}
+		var ok bool
+		if s.fast, ok = appendBody(s.fast[:0], &bd); ok {
+			s.l.verbatim(s.fast)
+		} else if err := s.value(&bd); err != nil {
+			return err
+		}
+	}
+	switch {
+	case n > 0:
+		s.raw("]")
+	case open:
+		s.raw("[]")
+	default:
+		s.raw("null")
+	}
+	if !valid {
+		s.raw("}")
+		return nil
+	}
+	if w.Integrator != nil {
+		if st := integrate.SaveState(w.Integrator); st != nil {
+			if err := s.member("integrator", st, false); err != nil {
+				return err
+			}
+		}
+	}
+	stream := w.HistoryStream
+	if s.inPlace {
+		stream = w.HistoryStreamInPlace
+	}
+	h, np, each := stream()
+	s.buf.Reset()
+	if err := s.enc.Encode(h); err != nil {
+		return err
+	}
+	head := bytes.Clone(s.buf.Bytes())
+	head = head[:len(head)-1]
+	// Pairs comes right before Stats and is not omitempty: its null is the
+	// last `"pairs":null,"stats":` of the head (a string's quotes in the
+	// head are escaped).
+	const mark = `"pairs":null,"stats":`
+	at := bytes.LastIndex(head, []byte(mark))
+	if at < 0 {
+		return errors.New("state: the history's pairs were not found in its encoding")
+	}
+	s.raw(`,"history":`)
+	if np == 0 {
+		s.l.write(head)
+		s.raw("}")
+		return nil
+	}
+	s.l.write(head[:at+len(`"pairs":`)])
+	k := 0
+	if err := each(func(p *world.PairState) error {
+		if k == 0 {
+			s.raw("[")
+		} else {
+			s.raw(",")
+		}
+		k++
+		var ok bool
+		if s.fast, ok = appendPair(s.fast[:0], p); ok {
+			s.l.verbatim(s.fast)
+			return nil
+		}
+		return s.value(p)
+	}); err != nil {
+		return err
+	}
+	if k == 0 {
+		s.raw("[]")
+	} else {
+		s.raw("]")
+	}
+	s.l.write(head[at+len(`"pairs":null`):])
+	s.raw("}")
+	return nil
+}
