@@ -292,12 +292,19 @@ func write(path string, w *world.World, inPlace bool) error {
 	if !kinematicsFinite(w) {
 		return writeWhole(path, w) // its error, the file untouched
 	}
-	if err := writeStream(path, w, inPlace); err == nil {
+	err := writeStream(path, w, inPlace)
+	var ioe *ioError
+	if err == nil {
 		return nil
+	} else if errors.As(err, &ioe) {
+		// A failed write or close (a full disk): returned as it is. The
+		// whole-file path would build the whole state in memory again (at
+		// 10⁶ spheres several GB) only to fail the same way.
+		return ioe.err
 	}
-	// An encoding error (a non-finite number) or a failed write: the
-	// whole-file path below decides, as before the stream, what is written
-	// (the kinematics only) or which error is returned.
+	// An encoding error (a non-finite number): the whole-file path below
+	// decides, as before the stream, what is written (the kinematics only)
+	// or which error is returned.
 	return writeWhole(path, w)
 }
 

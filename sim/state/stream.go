@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 
 	"grainlab/sim/integrate"
@@ -135,7 +136,8 @@ type streamer struct {
 	enc *json.Encoder
 	// inPlace: the history from World.HistoryStreamInPlace.
 	inPlace bool
-	fast    []byte // a record's hand-written encoding (fastenc.go)
+	fast    []byte     // a record's hand-written encoding (fastenc.go)
+	io      *errWriter // the file under out (writeStream), for failed
 }
 
 func newStreamer(out *bufio.Writer) *streamer {
@@ -172,11 +174,12 @@ func (s *streamer) member(key string, v any, first bool) error {
 func writeStream(path string, w *world.World, inPlace bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return err
+		return &ioError{err}
 	}
-	out := bufio.NewWriterSize(f, streamBuf)
+	ew := &errWriter{w: f}
+	out := bufio.NewWriterSize(ew, streamBuf)
 	s := newStreamer(out)
-	s.inPlace = inPlace
+	s.inPlace, s.io = inPlace, ew
 	if err := s.file(w); err != nil {
 		f.Close()
 		return err
@@ -185,9 +188,44 @@ func writeStream(path string, w *world.World, inPlace bool) error {
 	out.WriteByte('\n')
 	if err := out.Flush(); err != nil {
 		f.Close()
-		return err
+		return &ioError{err}
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return &ioError{err}
+	}
+	return nil
+}
+
+// errWriter is the file under the stream's buffer, keeping its first write
+// error: the stream stops at the next record once the file failed (a full
+// disk) instead of encoding the rest of the state for nothing.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// ioError is a failed write or close of the state file (not an encoding
+// error): Write returns it as it is, without the whole-file path's retry.
+type ioError struct{ err error }
+
+func (e *ioError) Error() string { return e.err.Error() }
+func (e *ioError) Unwrap() error { return e.err }
+
+// failed returns the file's write error, wrapped as an ioError, or nil.
+func (s *streamer) failed() error {
+	if s.io != nil && s.io.err != nil {
+		return &ioError{s.io.err}
+	}
+	return nil
 }
 
 // file streams Capture(w)'s File as json.Marshal writes it, laid out.
@@ -217,6 +255,9 @@ func (s *streamer) file(w *world.World) error {
 	for _, b := range w.Bodies {
 		if b.Wall >= 0 {
 			continue
+		}
+		if err := s.failed(); err != nil {
+			return err
 		}
 		if n == 0 {
 			s.raw("[")
@@ -283,6 +324,9 @@ func (s *streamer) file(w *world.World) error {
 	s.l.write(head[:at+len(`"pairs":`)])
 	k := 0
 	if err := each(func(p *world.PairState) error {
+		if err := s.failed(); err != nil {
+			return err
+		}
 		if k == 0 {
 			s.raw("[")
 		} else {
