@@ -262,7 +262,11 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			bad = e
 			return true
 		}
-		good.SaveRef(w) // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
+		if rv6UseSave {
+			good.Save(w)
+		} else {
+			good.SaveRef(w)
+		} // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
 		if bar != nil {
 			bar.Set(w.Time, w.Steps, w.Stats.Dt)
 		}
@@ -396,6 +400,8 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	}
 	return writeLast(dir, w)
 }
+
+var rv6UseSave bool
 
 func isInterrupt(err error) bool {
 	var in *Interrupted
