@@ -262,11 +262,11 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			bad = e
 			return true
 		}
-		if rv6UseSave {
+		if saveEveryStep {
 			good.Save(w)
 		} else {
-			good.SaveRef(w)
-		} // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
+			good.SaveRef(w) // no copy a step with lazy spheres: Restore finds the state in the sphere path's arrays
+		}
 		if bar != nil {
 			bar.Set(w.Time, w.Steps, w.Stats.Dt)
 		}
@@ -401,7 +401,10 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	return writeLast(dir, w)
 }
 
-var rv6UseSave bool
+// saveEveryStep makes run copy the last good state every step
+// (BodyStates.Save) instead of keeping it by reference (SaveRef): the tests
+// compare the two ways' final.json (TestRV6LastGoodReorder).
+var saveEveryStep bool
 
 func isInterrupt(err error) bool {
 	var in *Interrupted

@@ -18,7 +18,10 @@ func TestRV6WriteInPlaceIsWrite(t *testing.T) {
 	m, e := world.SphereReorderMin, world.SphereReorderEvery
 	world.SphereReorderMin, world.SphereReorderEvery = 64, 1
 	t.Cleanup(func() { world.SphereReorderMin, world.SphereReorderEvery = m, e })
-	per := "/tmp/rv6/per.yaml"
+	per := filepath.Join(t.TempDir(), "per.yaml") // the soft box with friction, periodic in x and y over a plane
+	if err := os.WriteFile(per, []byte(rv6PeriodicFriction), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		scene string
 		sets  []string
@@ -61,3 +64,49 @@ func TestRV6WriteInPlaceIsWrite(t *testing.T) {
 		t.Logf("%s %v off=%v: %d writes equal, last %d steps", c.scene, c.sets, c.off, n, w.Steps)
 	}
 }
+
+// rv6PeriodicFriction is sphere-box-soft with friction (μ = 0.5), periodic
+// in x and y, over a plane wall.
+const rv6PeriodicFriction = `name: sphere-box-soft
+description: "S2 §3.4 box 1000x softer than S2 (kd/mg = 195, for speed work): 218 spheres settle in a 6d x 6d x 120d box"
+time: 1.0                   # chosen: s
+params:
+  d: 0.002                  # chosen: m, sphere diameter
+  rho: 2500                 # chosen: kg/m³  (m = 1.0472e-5 kg)
+
+integrator:
+  name: explicit
+  dt: 1.0e-5                # chosen: s
+  dt_min: 1.0e-9
+  dt_max: 1.0e-4
+  safety: 0.2
+
+contact:
+  default:
+    model: hooke            # LAMMPS gran/hooke (S2 eq. 20-21)
+    kn: 10.02               # chosen: k d/(m g) = 195, 1000× below S2 §3's 195000
+    gamma_n: 20             # chosen: 1/s (S2 varies γ)
+    kt: 5                   # S2 §3: no friction
+    gamma_t: 10             # S2 §3: γ_t = γ_n/2
+    mu: 0.5                   # S2 §3: μ = 0
+
+shapes:
+  ball: {type: sphere, radius: 0.001}
+
+generators:
+  - name: s
+    shape: ball
+    count: 218              # S2 §3.4
+    density: ${rho}
+    region: {min: [0, 0, 0.001], max: [0.012, 0.012, 0.24]}
+    seed: 1
+
+periodic: {x: true, y: true, min: [0, 0, 0], max: [0.012, 0.012, 0.24]}
+
+walls:
+  - {name: bottom, type: plane, point: [0.006, 0.006, 0], normal: [0, 0, 1], size: [0.012, 0.012]}
+
+output:
+  every: 0.01
+  contacts: final
+`

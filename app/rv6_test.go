@@ -14,7 +14,7 @@ import (
 // r6: the last good state by reference with a renumbering at every list
 // build and 1/2/3 workers, with checkpoints and output rows every few
 // steps: final.json must equal the one a copy-every-step guard writes
-// (Save instead of SaveRef: rv6UseSave).
+// (Save instead of SaveRef: saveEveryStep).
 func TestRV6LastGoodReorder(t *testing.T) {
 	m, e := world.SphereReorderMin, world.SphereReorderEvery
 	world.SphereReorderMin, world.SphereReorderEvery = 64, 1
@@ -22,8 +22,8 @@ func TestRV6LastGoodReorder(t *testing.T) {
 	for _, wk := range []string{"1", "2", "3"} {
 		for _, extra := range [][]string{nil, {"--checkpoint", "1.34e-6"}, {"--checkpoint", "1e-8"}, {"--set", "output.every=1e-9"}} {
 			run := func(save bool) ([]byte, string) {
-				rv6UseSave = save
-				defer func() { rv6UseSave = false }()
+				saveEveryStep = save
+				defer func() { saveEveryStep = false }()
 				dir := t.TempDir()
 				var stderr bytes.Buffer
 				args := append([]string{"run", "sphere-box-soft", "--set", "gravity=[0,0,1e160]", "--workers", wk, "--out", dir, "--quiet"}, extra...)
