@@ -2,12 +2,8 @@ package world_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
-	"grainlab/sim/body"
-	"grainlab/sim/geom"
-	"grainlab/sim/integrate"
 	"grainlab/sim/world"
 )
 
@@ -15,32 +11,7 @@ import (
 // (half the skin, 0.6 r) and random speeds up to 0.02 m/s: the inner
 // list holds few pairs at first and more as the spheres close in.
 func innerLattice(t *testing.T, n int, radii []float64) *world.World {
-	t.Helper()
-	const d = 0.002
-	pitch := 1.15 * d
-	m := 1
-	for m*m*20 < n {
-		m++
-	}
-	layers := (n + m*m - 1) / (m * m)
-	side, height := float64(m)*pitch, float64(layers+2)*pitch
-	w, proto := emptySphereBox(t,
-		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
-		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height))
-	rng := rand.New(rand.NewPCG(5, 6))
-	for _, c := range rng.Perm(n) {
-		i, j, k := c%m, (c/m)%m, c/(m*m)
-		jit := func() float64 { return (rng.Float64() - 0.5) * 0.1 * d }
-		x := geom.V((float64(i)+0.5)*pitch+jit(), (float64(j)+0.5)*pitch+jit(), (float64(k)+0.5)*pitch+jit())
-		b := body.NewSphere(fmt.Sprintf("s%d", c), radii[c%len(radii)], proto.Density(), x)
-		b.Material = proto.Material
-		b.V = geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(0.02)
-		w.AddBody(b)
-	}
-	if err := integrate.Start(w); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return sphereLattice(t, n, radii, latticeSpec{pitch: 1.15, perLayer: 20, jitter: 0.1, speed: 0.02, seed: [2]uint64{5, 6}})
 }
 
 // TestSphereInnerSameBits: the inner list (spheres_inner.go) changes no

@@ -44,11 +44,27 @@ func emptySphereBox(t *testing.T, sets ...string) (*world.World, *body.Body) {
 }
 
 func partsLattice(t *testing.T, n int, radii []float64) *world.World {
+	return sphereLattice(t, n, radii, latticeSpec{pitch: 1.01, perLayer: 40, jitter: 0.01, speed: 0.2, seed: [2]uint64{3, 4}})
+}
+
+// latticeSpec is a test lattice of spheres (sphereLattice): the pitch and
+// the jitter in diameters, at least n/perLayer sites a layer, speeds up to
+// speed/2 a component, and the random stream's seed.
+type latticeSpec struct {
+	pitch, jitter, speed float64
+	perLayer             int
+	seed                 [2]uint64
+}
+
+// sphereLattice is n spheres of the given radii (sphere c of radii[c %
+// len]) on a jittered cubic lattice in the empty sphere box, in random
+// order, with random velocities, started (integrate.Start).
+func sphereLattice(t *testing.T, n int, radii []float64, ls latticeSpec) *world.World {
 	t.Helper()
 	const d = 0.002
-	pitch := 1.01 * d
+	pitch := ls.pitch * d
 	m := 1
-	for m*m*40 < n {
+	for m*m*ls.perLayer < n {
 		m++
 	}
 	layers := (n + m*m - 1) / (m * m)
@@ -56,14 +72,14 @@ func partsLattice(t *testing.T, n int, radii []float64) *world.World {
 	w, proto := emptySphereBox(t,
 		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
 		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height))
-	rng := rand.New(rand.NewPCG(3, 4))
+	rng := rand.New(rand.NewPCG(ls.seed[0], ls.seed[1]))
 	for _, c := range rng.Perm(n) {
 		i, j, k := c%m, (c/m)%m, c/(m*m)
-		jit := func() float64 { return (rng.Float64() - 0.5) * 0.01 * d }
+		jit := func() float64 { return (rng.Float64() - 0.5) * ls.jitter * d }
 		x := geom.V((float64(i)+0.5)*pitch+jit(), (float64(j)+0.5)*pitch+jit(), (float64(k)+0.5)*pitch+jit())
 		b := body.NewSphere(fmt.Sprintf("s%d", c), radii[c%len(radii)], proto.Density(), x)
 		b.Material = proto.Material
-		b.V = geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(0.2)
+		b.V = geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(ls.speed)
 		w.AddBody(b)
 	}
 	if err := integrate.Start(w); err != nil {
