@@ -1,6 +1,8 @@
 package scene_test
 
 import (
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"testing"
 	"time"
@@ -16,13 +18,18 @@ import (
 // first Verlet list, first evaluation). Besides ns/op it reports the
 // process's CPU time per op (getrusage: user + sys, GC included) as
 // build-cpu-s and start-cpu-s, the figures of docs/performance.md (the
-// machine may be shared: CPU time, not wall time).
+// machine may be shared: CPU time, not wall time). gc-ms is the CPU time of
+// one forced collection of the started world (the best of three, after one
+// that frees the set-up's garbage) and scan-MB the heap the collector scans
+// (runtime/metrics /gc/scan/heap:bytes): what every collection of the world
+// costs (docs/performance.md, "Session 23: memory per sphere").
 func BenchmarkSetupSpheres(b *testing.B) {
 	for _, n := range []int{5000, 20000, 50000, 200000, 1000000} {
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
 			sets := []string{"generators[0].count=" + strconv.Itoa(n),
 				"generators[0].region.max=[0.2,0.2,0.5]", "walls[0].max=[0.2,0.2,0.5]"}
-			var build, start time.Duration
+			var build, start, gc time.Duration
+			var scan uint64
 			for b.Loop() {
 				t0 := cputime.Process()
 				s, err := scene.LoadBuiltin("sphere-box-soft", sets...)
@@ -39,9 +46,32 @@ func BenchmarkSetupSpheres(b *testing.B) {
 					b.Fatal(err)
 				}
 				build, start = build+t1-t0, start+cputime.Process()-t1
+				b.StopTimer() // ns/op stays the set-up's
+				g, sc := collection()
+				gc, scan = gc+g, scan+sc
+				runtime.KeepAlive(w)
+				b.StartTimer()
 			}
 			b.ReportMetric(build.Seconds()/float64(b.N), "build-cpu-s")
 			b.ReportMetric(start.Seconds()/float64(b.N), "start-cpu-s")
+			b.ReportMetric(gc.Seconds()*1e3/float64(b.N), "gc-ms")
+			b.ReportMetric(float64(scan)/float64(b.N)/(1<<20), "scan-MB")
 		})
 	}
+}
+
+// collection returns the CPU time of one forced collection of the live heap
+// (the best of three, after one that frees the garbage) and the bytes the
+// collector scans.
+func collection() (time.Duration, uint64) {
+	runtime.GC()
+	best := time.Duration(1 << 62)
+	for range 3 {
+		t0 := cputime.Process()
+		runtime.GC()
+		best = min(best, cputime.Process()-t0)
+	}
+	s := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	return best, s[0].Value.Uint64()
 }
