@@ -724,20 +724,22 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	start := int32(0)
 	for k := range n {
 		end := cnt[k]
-		if end-start > 1 {
+		switch {
+		case end-start > 32:
 			r := oldRow{P2[start:end], T2[start:end], F2[start:end], nil}
 			if ord != nil {
 				r.ord = ord[start:end]
 			}
-			if end-start > 32 {
-				sort.Sort(r)
-			} else {
-				for x := 1; x < r.Len(); x++ {
-					for y := x; y > 0 && r.Less(y, y-1); y-- {
-						r.Swap(y, y-1)
-					}
+			sort.Sort(r)
+		case end-start > 1 && ord != nil:
+			r := oldRow{P2[start:end], T2[start:end], F2[start:end], ord[start:end]}
+			for x := 1; x < r.Len(); x++ {
+				for y := x; y > 0 && r.Less(y, y-1); y-- {
+					r.Swap(y, y-1)
 				}
 			}
+		case end-start > 1:
+			insertRow(P2[start:end], T2[start:end], F2[start:end])
 		}
 		start = end
 	}
@@ -749,6 +751,21 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	s.isFresh, s.freshBuf = F2, s.isFresh
 	if extras {
 		permuteOld(old, ord)
+	}
+}
+
+// insertRow sorts a short row of sortOld's scattered pairs by the higher
+// sphere, their touches and flags along (insertion by shifting).
+func insertRow(P []sphere.Pair, touch, fresh []bool) {
+	touch, fresh = touch[:len(P)], fresh[:len(P)]
+	for x := 1; x < len(P); x++ {
+		p, t, f := P[x], touch[x], fresh[x]
+		h := max(p.I, p.J)
+		y := x
+		for ; y > 0 && max(P[y-1].I, P[y-1].J) > h; y-- {
+			P[y], touch[y], fresh[y] = P[y-1], touch[y-1], fresh[y-1]
+		}
+		P[y], touch[y], fresh[y] = p, t, f
 	}
 }
 
