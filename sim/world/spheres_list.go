@@ -163,7 +163,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
 	if reordered {
-		s.sortOld(old)
+		s.sortOld(old, nl)
 	}
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
@@ -592,7 +592,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	// own order, unless the spheres were just renumbered (then sorted, with
 	// their fresh flags: before isFresh is handed over, as in pairsBegin).
 	if reordered && !periodic {
-		s.sortOld(old)
+		s.sortOld(old, nl)
 	}
 	oldFresh := s.isFresh
 	s.isFresh = s.freshBuf[:0]
@@ -665,18 +665,142 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 
 // sortOld puts the pairs of old — P, Law, CI, PrevTouch, PrevHist — and their
 // fresh flags (s.isFresh) in (lower, higher) sphere order after a
-// renumbering, in place (the cycles of mergeOrder's permutation; no copy of
-// the list), so that the merge reads the old list in order. The rest of old
-// (a per-pair Class) is not read by the merge and is left as it was: old is
-// the rebuild's buffer afterwards.
-func (s *Spheres) sortOld(old *sphere.List) {
-	ord := s.mergeOrder(old)
-	P, laws, ci, touch, hist, fresh := old.P, old.Law, old.CI, old.PrevTouch, old.PrevHist, s.isFresh
+// renumbering, so that the merge reads the old list in order. The rest of
+// old (a per-pair Class) is not read by the merge and is left as it was:
+// old is the rebuild's buffer afterwards. nl is the new list, sized for the
+// candidates (resizeList, after TakeScratch).
+//
+// A counting sort by the lower sphere scatters each pair with its last
+// touch and fresh flag, in one pass over the old list in its order, into
+// arrays the rebuild does not read: the storage of nl's Fn and Touch (each
+// evaluation writes them before any read; the merge clears nl.Touch only
+// after this) and s.freshBuf; then each row (a lower sphere's pairs, a few)
+// is sorted by the higher sphere in place. The sorted arrays become old's
+// and the old ones take their places (nl.Fn, nl.Touch, s.freshBuf): no
+// array is allocated while the storage suffices. The keys are distinct, so
+// the order is the one any sort by (lower, higher) gives: the order of the
+// in-place permutation by cycles this replaces (Session 23: its cycles chased
+// one dependent random load after another over 3 M pairs, 6.5% of the CPU
+// of the 10⁶ box), and the merge's result is the same. The extras (Law, CI,
+// PrevHist: worlds with several laws or classes, or friction) follow by
+// cycles along the same order (ord).
+func (s *Spheres) sortOld(old, nl *sphere.List) {
+	n := len(s.body)
+	P, touch, fresh := old.P, old.PrevTouch[:len(old.P)], s.isFresh[:len(old.P)]
+	nold := len(P)
+	// The row ends by lower sphere, in the storage of the step-size classes
+	// (rewritten after the merge: pairsBegin, dtTables.pairs).
+	cnt := resize(s.dt.cls, n+1)
+	s.dt.cls = cnt
+	clear(cnt)
+	for _, p := range P {
+		cnt[min(p.I, p.J)+1]++
+	}
+	for k := 1; k <= n; k++ {
+		cnt[k] += cnt[k-1]
+	}
+	fb := nl.Fn[:0:cap(nl.Fn)]
+	if cap(fb) < nold {
+		fb = make([]float64, 0, nold+nold/4)
+	}
+	P2 := pairsOf(fb)[:nold]
+	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
+	F2 := resize(s.freshBuf, nold)
+	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
+	var ord []int32
+	if extras {
+		ord = make([]int32, nold) // rare (several laws or classes, friction): not kept
+	}
+	for q, p := range P {
+		lo := min(p.I, p.J)
+		at := cnt[lo]
+		cnt[lo]++
+		P2[at], T2[at], F2[at] = p, touch[q], fresh[q]
+		if ord != nil {
+			ord[at] = int32(q)
+		}
+	}
+	// Each row by the higher sphere (cnt[k] is now the end of row k).
+	start := int32(0)
+	for k := range n {
+		end := cnt[k]
+		switch {
+		case end-start > 32:
+			r := oldRow{P2[start:end], T2[start:end], F2[start:end], nil}
+			if ord != nil {
+				r.ord = ord[start:end]
+			}
+			sort.Sort(r)
+		case end-start > 1 && ord != nil:
+			r := oldRow{P2[start:end], T2[start:end], F2[start:end], ord[start:end]}
+			for x := 1; x < r.Len(); x++ {
+				for y := x; y > 0 && r.Less(y, y-1); y-- {
+					r.Swap(y, y-1)
+				}
+			}
+		case end-start > 1:
+			insertRow(P2[start:end], T2[start:end], F2[start:end])
+		}
+		start = end
+	}
+	// The arrays trade places.
+	nc := len(nl.Fn)
+	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
+	nl.Touch = resize(old.PrevTouch[:0], nc)
+	old.P, old.PrevTouch = P2, T2
+	s.isFresh, s.freshBuf = F2, s.isFresh
+	if extras {
+		permuteOld(old, ord)
+	}
+}
+
+// insertRow sorts a short row of sortOld's scattered pairs by the higher
+// sphere, their touches and flags along (insertion by shifting).
+func insertRow(P []sphere.Pair, touch, fresh []bool) {
+	touch, fresh = touch[:len(P)], fresh[:len(P)]
+	for x := 1; x < len(P); x++ {
+		p, t, f := P[x], touch[x], fresh[x]
+		h := max(p.I, p.J)
+		y := x
+		for ; y > 0 && max(P[y-1].I, P[y-1].J) > h; y-- {
+			P[y], touch[y], fresh[y] = P[y-1], touch[y-1], fresh[y-1]
+		}
+		P[y], touch[y], fresh[y] = p, t, f
+	}
+}
+
+// oldRow is a row of sortOld's scattered old pairs with their last
+// touches, fresh flags and (with extras) old indices, sorted by the higher
+// sphere.
+type oldRow struct {
+	P     []sphere.Pair
+	touch []bool
+	fresh []bool
+	ord   []int32
+}
+
+func (r oldRow) Len() int { return len(r.P) }
+func (r oldRow) Less(x, y int) bool {
+	return max(r.P[x].I, r.P[x].J) < max(r.P[y].I, r.P[y].J)
+}
+func (r oldRow) Swap(x, y int) {
+	r.P[x], r.P[y] = r.P[y], r.P[x]
+	r.touch[x], r.touch[y] = r.touch[y], r.touch[x]
+	r.fresh[x], r.fresh[y] = r.fresh[y], r.fresh[x]
+	if r.ord != nil {
+		r.ord[x], r.ord[y] = r.ord[y], r.ord[x]
+	}
+}
+
+// permuteOld puts old's Law, CI and PrevHist in the order ord (position x
+// takes old pair ord[x]), in place along the cycles of ord (ord is spent:
+// −1 where done).
+func permuteOld(old *sphere.List, ord []int32) {
+	laws, ci, hist := old.Law, old.CI, old.PrevHist
 	for x := range ord {
 		if ord[x] < 0 {
 			continue
 		}
-		p, t, f := P[x], touch[x], fresh[x]
 		var h law.FrictionState
 		if hist != nil {
 			h = hist[x]
@@ -695,7 +819,6 @@ func (s *Spheres) sortOld(old *sphere.List) {
 			if z == int32(x) {
 				break
 			}
-			P[y], touch[y], fresh[y] = P[z], touch[z], fresh[z]
 			if hist != nil {
 				hist[y] = hist[z]
 			}
@@ -707,7 +830,6 @@ func (s *Spheres) sortOld(old *sphere.List) {
 			}
 			y = z
 		}
-		P[y], touch[y], fresh[y] = p, t, f
 		if hist != nil {
 			hist[y] = h
 		}
@@ -720,41 +842,21 @@ func (s *Spheres) sortOld(old *sphere.List) {
 	}
 }
 
-// mergeOrder returns the pairs of old sorted by (lower, higher) sphere
-// number: a counting sort by the lower, then each row by the higher
-// (insertion sort: a sphere has a few pairs; the keys are distinct, so the
-// order is the one a comparison sort gives).
-func (s *Spheres) mergeOrder(old *sphere.List) []int32 {
-	n := len(s.body)
-	cnt := make([]int32, n+1) // not kept: a renumbering's rebuild only (every SphereReorderEvery steps)
-	for q := range old.P {
-		cnt[min(old.P[q].I, old.P[q].J)+1]++
+// pairsOf is f's array as pairs (the same bytes: 8 each, no pointers), all
+// of its room; floatsOf the converse. sortOld trades the storage of a
+// list's pairs and of its normal forces.
+func pairsOf(f []float64) []sphere.Pair {
+	if cap(f) == 0 {
+		return nil
 	}
-	for k := 1; k <= n; k++ {
-		cnt[k] += cnt[k-1]
+	return unsafe.Slice((*sphere.Pair)(unsafe.Pointer(unsafe.SliceData(f))), cap(f))[:0]
+}
+
+func floatsOf(p []sphere.Pair) []float64 {
+	if cap(p) == 0 {
+		return nil
 	}
-	ord := make([]int32, len(old.P))
-	for q := range old.P {
-		lo := min(old.P[q].I, old.P[q].J)
-		ord[cnt[lo]] = int32(q)
-		cnt[lo]++
-	}
-	hi := func(q int32) int32 { return max(old.P[q].I, old.P[q].J) }
-	start := int32(0)
-	for k := range n {
-		row := ord[start:cnt[k]]
-		start = cnt[k]
-		if len(row) > 32 {
-			slices.SortFunc(row, func(p, q int32) int { return int(hi(p) - hi(q)) })
-			continue
-		}
-		for x := 1; x < len(row); x++ {
-			for y := x; y > 0 && hi(row[y]) < hi(row[y-1]); y-- {
-				row[y], row[y-1] = row[y-1], row[y]
-			}
-		}
-	}
-	return ord
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(p))), cap(p))[:0]
 }
 
 // resizeList prepares l for n pairs with the arrays this world's laws need.

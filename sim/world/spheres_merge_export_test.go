@@ -28,6 +28,10 @@ import (
 // carried (review r5).
 var MergeCheckN, MergeCheckMode = -1, 0
 
+// MergeCheckLong makes every 64th sphere's row (its pairs with higher
+// spheres) 39 pairs long in SphereMergeCheck's lists (sortOld's long rows).
+var MergeCheckLong bool
+
 func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int, err error) {
 	s := w.Spheres()
 	rng := rand.New(rand.NewPCG(seed, 17))
@@ -47,8 +51,9 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 	// 40; old and new lists random subsets, most pairs in both.
 	var oldK, cand [][2]int32
 	for lo := range n {
+		long := MergeCheckLong && lo%64 == 0 // rows of 39: sortOld's sort of long rows
 		for hi := lo + 1; hi < min(n, lo+40); hi++ {
-			if rng.IntN(10) != 0 {
+			if !long && rng.IntN(10) != 0 {
 				continue
 			}
 			inOld, inNew := rng.IntN(4) != 0, rng.IntN(4) != 0

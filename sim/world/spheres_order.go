@@ -4,8 +4,10 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
 )
 
 // Spatial order of the sphere path. Generated spheres come in no spatial
@@ -76,7 +78,10 @@ func (s *Spheres) reorder() {
 	if cell > 0 && !math.IsInf(cell, 0) {
 		inv = 1 / cell
 	}
-	codes := make([]uint64, n)
+	sc := s.orderScratch()
+	perm := sc.i32(n) // perm[new] = old
+	mark := sc.at
+	codes := sc.u64(n)
 	for k := range S {
 		x := S[k].X
 		q := func(v float64) uint64 {
@@ -88,9 +93,60 @@ func (s *Spheres) reorder() {
 		}
 		codes[k] = morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z))
 	}
-	perm := mortonPerm(codes) // perm[new] = old (renumberings are 1000 steps apart: no arrays kept between them)
-	s.applyOrder(perm)
+	mortonPerm(codes, perm, &sc)
+	sc.at = mark // codes and the sort's buffer: read no more
+	s.applyOrder(perm, &sc)
 	s.ordered, s.orderedAt = true, s.w.Steps
+}
+
+// orderScratch returns the scratch of a renumbering: the storage of the
+// idle pair list's pairs (the rebuild's buffer, whose pairs are stale: the
+// coming rebuild writes its candidates there, verletUpdate), grown first to
+// a quarter more than the pairs of the list in use — the room the grid
+// gives a list that outgrew its array, Grid.Pairs — when that holds the
+// renumbering's temporaries (20 bytes a sphere at most: reorder) and the
+// array is shorter (the first renumbering: the idle list has not been
+// built yet). A renumbering then allocates nothing (it made ≈ 42 MB of
+// garbage at 10⁶ spheres, Session 23); else its temporaries are made.
+func (s *Spheres) orderScratch() orderScratch {
+	n := len(s.body)
+	idle := &s.lists[1-s.cur]
+	need := (20*n + 7) / 8 // words
+	if cap(idle.P) < need {
+		np := len(s.lists[s.cur].P)
+		if np+np/4 < need {
+			return orderScratch{}
+		}
+		idle.P = make([]sphere.Pair, 0, np+np/4)
+	}
+	return orderScratch{w: pairWords(idle.P[:cap(idle.P)])}
+}
+
+// orderScratch hands out a renumbering's temporaries from the words w
+// (from at on), or makes them when w is short. The words are not read as
+// pairs while the temporaries live.
+type orderScratch struct {
+	w  []uint64
+	at int
+}
+
+// u64 returns n words (contents unspecified).
+func (sc *orderScratch) u64(n int) []uint64 {
+	if sc.at+n > len(sc.w) {
+		return make([]uint64, n)
+	}
+	r := sc.w[sc.at : sc.at+n : sc.at+n]
+	sc.at += n
+	return r
+}
+
+// i32 returns n int32 (contents unspecified).
+func (sc *orderScratch) i32(n int) []int32 {
+	if n == 0 {
+		return nil
+	}
+	w := sc.u64((n + 1) / 2)
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(w))), n)
 }
 
 // applyOrder renumbers the spheres: new sphere k is old sphere perm[k].
@@ -98,13 +154,14 @@ func (s *Spheres) reorder() {
 // (cycleOrder): no array is copied, so a renumbering holds no second copy
 // of the spheres' state (it made one of each array, about 230 bytes a
 // sphere, 203 MB of garbage at 10⁶ spheres, while the list was rebuilt).
-func (s *Spheres) applyOrder(perm []int32) {
+// Its temporaries (the inverse order, the cycles) are taken from sc.
+func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 	n := len(perm)
-	newOf := make([]int32, n) // newOf[old] = new
+	newOf := sc.i32(n) // newOf[old] = new
 	for k, o := range perm {
 		newOf[o] = int32(k)
 	}
-	cyc := cycleOrder(perm)
+	cyc := cycleOrder(perm, sc)
 	permute(s.body, cyc)
 	permute(s.idx, cyc)
 	permute(s.mat, cyc)
@@ -143,7 +200,7 @@ func (s *Spheres) applyOrder(perm []int32) {
 	// wall) gives. (slices.SortStableFunc's rotations of the 250-byte slots
 	// took 1.2·10⁹ instructions at 10⁵ spheres, a fifth of a short run.)
 	// The counts are kept in cyc's storage, read no more.
-	cnt := slices.Grow(cyc[:0], n+1)[:n+1]
+	cnt := cyc[:n+1]
 	clear(cnt)
 	for i := range s.slots {
 		cnt[newOf[s.slots[i].k]+1]++
@@ -173,11 +230,12 @@ func (s *Spheres) applyOrder(perm []int32) {
 // perm[k]) of more than one sphere, one after the
 // other, each as its first sphere x stored as ^x, then perm[x],
 // perm[perm[x]], … up to the one whose perm is x: what permute walks (4
-// bytes a sphere at most, room for one more).
-func cycleOrder(perm []int32) []int32 {
+// bytes a sphere at most, room for one more), in sc's room.
+func cycleOrder(perm []int32, sc *orderScratch) []int32 {
 	n := len(perm)
-	done := make([]uint64, (n+63)/64)
-	cyc := make([]int32, 0, n+1)
+	done := sc.u64((n + 63) / 64)
+	clear(done)
+	cyc := sc.i32(n + 1)[:0]
 	for x := range n {
 		if done[x>>6]&(1<<(x&63)) != 0 || perm[x] == int32(x) {
 			continue
@@ -226,31 +284,32 @@ func (s *Spheres) restoreOrder() {
 	}
 	n := len(s.body)
 	perm := slices.Clone(s.byBody[:n])
-	s.applyOrder(perm)
+	s.applyOrder(perm, &orderScratch{})
 	s.ordered = false
 }
 
-// mortonPerm returns the spheres in increasing order of their Morton
-// codes (codes[k]: sphere k's), ties in sphere order: perm[new] = old.
+// mortonPerm writes to perm (len(codes) entries) the spheres in increasing
+// order of their Morton codes (codes[k]: sphere k's, overwritten), ties in
+// sphere order: perm[new] = old. The sort's buffer is taken from sc.
 // Codes below 2³² (up to 2¹⁰ cells an axis: every box of the benchmarks)
 // are sorted with their sphere in one word, code<<32 | k, by sortPacked
 // (8 bytes a sphere, and as many for the sort's buffer, in codes' place);
 // others as orderKeys by sortKeys (16 and 16 more). The order is the same.
-func mortonPerm(codes []uint64) []int32 {
+func mortonPerm(codes []uint64, perm []int32, sc *orderScratch) {
 	var top uint64
 	for _, c := range codes {
 		top |= c
 	}
-	perm := make([]int32, len(codes))
+	perm = perm[:len(codes)]
 	if top < 1<<32 {
 		for k, c := range codes {
 			codes[k] = c<<32 | uint64(k)
 		}
-		codes = sortPacked(codes, 32+bits.Len64(top))
+		codes = sortPacked(codes, 32+bits.Len64(top), sc)
 		for k, c := range codes {
 			perm[k] = int32(uint32(c))
 		}
-		return perm
+		return
 	}
 	keys := make([]orderKey, len(codes))
 	for k, c := range codes {
@@ -260,7 +319,6 @@ func mortonPerm(codes []uint64) []int32 {
 	for k := range keys {
 		perm[k] = keys[k].k
 	}
-	return perm
 }
 
 // sortPacked sorts the words w, each a code above bit 32 and a sphere
@@ -268,12 +326,12 @@ func mortonPerm(codes []uint64) []int32 {
 // in increasing order, the order of sortKeys (by code, then by sphere). A
 // least-significant-digit radix sort by 11-bit digits, as sortKeys. It
 // returns the sorted words (w or a new slice).
-func sortPacked(w []uint64, top int) []uint64 {
+func sortPacked(w []uint64, top int, sc *orderScratch) []uint64 {
 	const digit = 11
 	if top <= 32 {
 		return w // every code 0
 	}
-	tmp := make([]uint64, len(w))
+	tmp := sc.u64(len(w))
 	var cnt [1 << digit]int
 	for sh := 32; sh < top; sh += digit {
 		clear(cnt[:])

@@ -57,7 +57,8 @@ func TestMortonPermAsSortKeys(t *testing.T) {
 			keys[k] = orderKey{codes[k], int32(k)}
 		}
 		keys = sortKeys(keys)
-		got := mortonPerm(codes)
+		got := make([]int32, tc.n)
+		mortonPerm(codes, got, &orderScratch{})
 		if len(got) != tc.n {
 			t.Fatalf("n %d: %d spheres in the order", tc.n, len(got))
 		}
@@ -82,7 +83,8 @@ func TestMortonPermBytes(t *testing.T) {
 	}
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	perm := mortonPerm(codes)
+	perm := make([]int32, n)
+	mortonPerm(codes, perm, &orderScratch{})
 	runtime.ReadMemStats(&m1)
 	if got := m1.TotalAlloc - m0.TotalAlloc; got > 13*n {
 		t.Fatalf("mortonPerm of %d codes allocated %d bytes (%.1f a sphere), want at most 13 a sphere", n, got, float64(got)/n)
@@ -158,7 +160,7 @@ func TestPermuteAsGather(t *testing.T) {
 		for k, o := range perm {
 			want[k] = v[o]
 		}
-		cyc := cycleOrder(perm)
+		cyc := cycleOrder(perm, &orderScratch{})
 		permute(v, cyc)
 		if !slices.Equal(v, want) {
 			t.Errorf("n = %d: permute gives %v, want %v", n, v[:min(n, 8)], want[:min(n, 8)])

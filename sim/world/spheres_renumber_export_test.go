@@ -132,7 +132,8 @@ func SphereRenumberCheck(w *World, seed int64, share bool) (checked []string, er
 	for k, o := range rng.Perm(n) {
 		perm32[k] = int32(o)
 	}
-	s.applyOrder(perm32)
+	sc := s.orderScratch() // the idle list's pairs when they have the room (a renumbering's own scratch)
+	s.applyOrder(perm32, &sc)
 	for _, a := range found {
 		checked = append(checked, fmt.Sprintf("%s(%d)", a.name, a.v.Len()))
 		v := a.v
