@@ -63,3 +63,30 @@ func TestCheckFiniteNextEnergiesProve(t *testing.T) {
 	}
 	t.Logf("%d cases, %d non-finite", checked, bad)
 }
+
+// The guard finds a wall body's non-finite state through w.Walls
+// (wallsNotFinite), as CheckFinite's pass over every body does.
+func TestCheckFiniteNextWalls(t *testing.T) {
+	for wi := range 5 { // the box's five walls
+		for c := range 4 {
+			w := startScene(t, "sphere-box-soft", "")
+			var full, next error
+			n := 0
+			if _, err := integrate.AdvancePastLazy(w, 1, 1, func() bool {
+				if n++; n < 10 {
+					return false
+				}
+				b := w.Bodies[w.Walls[wi].Body]
+				*[4]*float64{&b.X.Y, &b.V.Z, &b.W.X, &b.Q.W}[c] = math.NaN()
+				next = w.CheckFiniteNext()
+				full = w.CheckFinite()
+				return true
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if full == nil || fmt.Sprint(full) != fmt.Sprint(next) {
+				t.Errorf("wall %d component %d: CheckFiniteNext %v, CheckFinite %v", wi, c, next, full)
+			}
+		}
+	}
+}
