@@ -128,7 +128,8 @@ func writeLast(dir string, w *world.World) error {
 
 // ContactsWriter writes contacts.csv rows (every contact, active or suppressed).
 type ContactsWriter struct {
-	w *sink
+	w   *sink
+	row []byte // the row being appended (appendContact), reused
 }
 
 // NewContacts creates DIR/contacts.csv with its header.
@@ -146,28 +147,67 @@ func NewContacts(dir string) (*ContactsWriter, error) {
 // file's first write error.
 func (c *ContactsWriter) Write(w *world.World) error {
 	w.EachContact(func(a, b int, k *contact.Contact) {
-		p := k.Point()
-		state := "stick"
-		if k.Fric.Sliding {
-			state = "slip"
-		}
-		if !k.Active() {
-			state = "suppressed"
-		}
-		fa, fb := featName(k, true), featName(k, false)
-		fmt.Fprintf(c.w, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
-			g(w.Time), a, b, w.Bodies[a].Name, w.Bodies[b].Name, k.Kind, fa, fb,
-			g(p.X), g(p.Y), g(p.Z), g(k.N.X), g(k.N.Y), g(k.N.Z), g(k.Gn), g(k.Fn),
-			g(k.Ft.X), g(k.Ft.Y), g(k.Ft.Z), state, k.Rule)
+		c.row = appendContact(c.row[:0], w.Time, a, b, w.Bodies[a].Name, w.Bodies[b].Name, k)
+		c.w.Write(c.row)
 	})
 	return c.w.err
+}
+
+// appendContact appends contact k between bodies a and b (named na, nb) at
+// time t as one contacts.csv row: the bytes of
+//
+//	fmt.Sprintf("%s,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+//		g(t), a, b, na, nb, k.Kind, feat(k, true), feat(k, false),
+//		g(p.X), g(p.Y), g(p.Z), g(k.N.X), g(k.N.Y), g(k.N.Z), g(k.Gn), g(k.Fn),
+//		g(k.Ft.X), g(k.Ft.Y), g(k.Ft.Z), state, k.Rule)
+//
+// (p = k.Point(), feat appendFeat's name) without fmt: g is strconv.FormatFloat(x, 'g', 10, 64),
+// which strconv.AppendFloat with the same format writes; %d of an int is
+// strconv.AppendInt's base 10; %s of a string its bytes and of a Stringer
+// its String() (a rule other than NoRule goes through fmt, whatever its
+// String does).
+func appendContact(r []byte, t float64, a, b int, na, nb string, k *contact.Contact) []byte {
+	p := k.Point()
+	state := "stick"
+	if k.Fric.Sliding {
+		state = "slip"
+	}
+	if !k.Active() {
+		state = "suppressed"
+	}
+	r = strconv.AppendFloat(r, t, 'g', 10, 64)
+	r = append(r, ',')
+	r = strconv.AppendInt(r, int64(a), 10)
+	r = append(r, ',')
+	r = strconv.AppendInt(r, int64(b), 10)
+	r = append(r, ',')
+	r = append(r, na...)
+	r = append(r, ',')
+	r = append(r, nb...)
+	r = append(r, ',')
+	r = append(r, k.Kind.String()...)
+	r = append(r, ',')
+	r = appendFeat(r, k, true)
+	r = append(r, ',')
+	r = appendFeat(r, k, false)
+	for _, x := range [...]float64{p.X, p.Y, p.Z, k.N.X, k.N.Y, k.N.Z, k.Gn, k.Fn, k.Ft.X, k.Ft.Y, k.Ft.Z} {
+		r = append(r, ',')
+		r = strconv.AppendFloat(r, x, 'g', 10, 64)
+	}
+	r = append(r, ',')
+	r = append(r, state...)
+	r = append(r, ',')
+	if k.Rule != contact.NoRule {
+		r = fmt.Appendf(r, "%s", k.Rule)
+	}
+	return append(r, '\n')
 }
 
 // Flush writes the complete rows buffered so far to the file.
 func (c *ContactsWriter) Flush() error { return c.w.Flush() }
 
-// featName names a contact's feature on A (or B) as v12, e7 or f3.
-func featName(k *contact.Contact, onA bool) string {
+// featKinds is a contact's feature letters on A and B (v12, e7, f3).
+func featKinds(k *contact.Contact) [2]byte {
 	var kinds [2]byte
 	switch k.Kind {
 	case snap.VF:
@@ -182,10 +222,16 @@ func featName(k *contact.Contact, onA bool) string {
 	if k.Swap {
 		kinds[0], kinds[1] = kinds[1], kinds[0]
 	}
+	return kinds
+}
+
+// appendFeat appends a contact's feature on A (or B) named as v12, e7 or f3.
+func appendFeat(r []byte, k *contact.Contact, onA bool) []byte {
+	kinds := featKinds(k)
 	if onA {
-		return string(kinds[0]) + strconv.Itoa(int(k.FA))
+		return strconv.AppendInt(append(r, kinds[0]), int64(k.FA), 10)
 	}
-	return string(kinds[1]) + strconv.Itoa(int(k.FB))
+	return strconv.AppendInt(append(r, kinds[1]), int64(k.FB), 10)
 }
 
 // Close flushes and closes the file; it returns the file's first error.
