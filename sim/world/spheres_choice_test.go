@@ -156,3 +156,53 @@ func TestSplitChoiceProbesBackOff(t *testing.T) {
 		t.Errorf("quiet again: two workers not back within %d steps", 2*splitProbeEvery+2*splitProbeRuns)
 	}
 }
+
+// SplitAuto's periodic probe runs the other way for splitProbeRuns steps
+// in a row, so that its steps after the first count, and the way in use
+// stays unless the probed way beat it by the margin. Steps of 1 ms on one
+// worker and, split, 0.9 ms (within the margin) or 0.7 ms (beyond it),
+// the first step of a way after the other 5 ms; for the first 40 steps
+// split steps take 3 ms (a busy start: the first probes choose one
+// worker). Within a probe no step may switch ways, and from 40 +
+// 2·splitProbeEvery steps on every step outside the probes must be on
+// the way the probes then established: two workers at 0.7 ms; at 0.9 ms,
+// one (two are not faster by the margin). Fails when a probe picks the
+// other way of the last step's instead of the other way of the one in
+// use: within the margin the probe alternated every step (each step a
+// switch: cold, not counted, the probe measured nothing and cost six
+// cold steps).
+func TestSplitChoiceProbeRuns(t *testing.T) {
+	for _, split := range []time.Duration{900 * time.Microsecond, 700 * time.Microsecond} {
+		var c splitChoice
+		prev, prevProbe, begun := false, false, false
+		flips, wrong, steps, from := 0, 0, 6000, 40+2*splitProbeEvery
+		want := float64(split) < splitMargin*float64(time.Millisecond)
+		for e := 0; e < steps; e++ {
+			way := c.pick(true, SplitAuto)
+			d := time.Millisecond
+			if way {
+				d = split
+				if e < 40 {
+					d = 3 * time.Millisecond
+				}
+			}
+			if begun && way != prev {
+				d = 5 * time.Millisecond
+				if c.probe && prevProbe && c.next > 0 {
+					flips++
+				}
+			}
+			if e >= from && !c.probe && way != want {
+				wrong++
+			}
+			prev, prevProbe, begun = way, c.probe, true
+			c.record(way, d, 1, true)
+		}
+		if flips > 0 {
+			t.Errorf("split steps %v: %d switches between the steps of a periodic probe", split, flips)
+		}
+		if wrong > 0 {
+			t.Errorf("split steps %v: %d of %d steps after step %d outside the probes not split=%v", split, wrong, steps-from, from, want)
+		}
+	}
+}

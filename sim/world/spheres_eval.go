@@ -175,7 +175,9 @@ func forceTerms(s sphere.States) (finite bool, big float64) {
 			if t-t != 0 {
 				return false, 0
 			}
-			big = max(big, math.Abs(t))
+			if a := math.Abs(t); a > big { // max(big, a): both finite, ≥ 0 (no NaN, no −0 to order)
+				big = a
+			}
 		}
 		return true, big
 	}
@@ -186,7 +188,9 @@ func forceTerms(s sphere.States) (finite bool, big float64) {
 		if t-t != 0 {
 			return false, 0
 		}
-		big = max(big, math.Abs(t))
+		if a := math.Abs(t); a > big {
+			big = a
+		}
 	}
 	return true, big
 }
@@ -301,7 +305,14 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom bool) {
 	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
-	for i := range slots {
+	for i := 0; i < len(slots); i++ {
+		if fast {
+			// The slots off their plane, up to the next that is not
+			// (offPlane: this loop's first case, in a loop of its own).
+			if i = s.offPlane(slots, i); i == len(slots) {
+				break
+			}
+		}
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
@@ -348,6 +359,31 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 		}
 	}
 	return owls, mom
+}
+
+// offPlane is evalSlots' first case — a slot off its plane (d ≥ r) in a
+// world without periodic axes: the candidate test only — for slots[i:]
+// until one is not off its plane, whose index it returns (len(slots) if
+// none). The same expressions in the same order as evalSlots' own; in a
+// loop of its own, the compiler keeps its values in registers (in
+// evalSlots' loop, with the contact paths beside it, it spilled and
+// reloaded them at every slot).
+func (s *Spheres) offPlane(slots []wallSlot, i int) int {
+	S, R, planes := s.tr.L, s.r, s.planes
+	for ; i < len(slots); i++ {
+		sl := &slots[i]
+		st := &S[sl.k]
+		pl := &planes[sl.wall]
+		r := R[sl.k]
+		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
+		if !(d >= r) {
+			return i
+		}
+		if s.slotCandidate(sl, st.X, pl, r) && !sl.seen {
+			s.see(sl)
+		}
+	}
+	return i
 }
 
 // slotCandidate is the start of evalSlot's general case: no contact yet,
@@ -684,6 +720,9 @@ type splitChoice struct {
 	since [2]int     // steps counted each way since it was last switched to
 	count int
 	way   int8 // the last step's way: 0 one worker, 1 two
+	// use: the way in use, outside the probes (set when the first probes
+	// end, then by every pick that is not a probe's): the margin keeps it.
+	use   int8
 	begun bool // a step has been recorded (way is set)
 	// every: steps from the start of one periodic probe of the other way
 	// to the next (splitProbeEvery, doubled up to splitProbeMax while
@@ -732,15 +771,23 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	case c.runs[1] <= splitProbeRuns:
 		return true
 	}
-	// The way in use stays unless the other's average is below
-	// splitMargin of its own: a probe of a few steps on a shared machine
-	// is noisy, and a wrong switch holds until the next probe.
-	faster := c.way == 1
-	if c.ns[1-c.way] < splitMargin*c.ns[c.way] {
-		faster = !faster
-	}
 	if c.next == 0 { // the first probes have ended: the next probe as every splitProbeEvery
 		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
+		c.use = c.way
+	}
+	// The way in use stays unless the other's average is below
+	// splitMargin of its own: a probe of a few steps on a shared machine
+	// is noisy, and a wrong switch holds until the next probe. The way
+	// in use is the one before a probe (use), and a probe runs the other
+	// for all its steps. Both were the last step's way (session 22 and
+	// before): a probe then picked the other way of the last step's,
+	// so with the averages within the margin it alternated at every step
+	// — six switches, each step cold and uncounted: the probe measured
+	// nothing, cost six cold steps, and left the choice on whichever way
+	// its last step took (spheres_choice_test.go, TestSplitChoiceProbeRuns).
+	faster := c.use == 1
+	if c.ns[1-c.use] < splitMargin*c.ns[c.use] {
+		faster = !faster
 	}
 	if c.count >= c.next+splitProbeRuns { // a probe has ended: both averages are fresh
 		// Its last step on one worker (a probe from two) and two the
@@ -758,8 +805,12 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 		// busy machine): try two again after splitProbeEvery at most.
 		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
 	}
-	if c.probe {
-		return !faster
+	if c.probe { // the other way of the one in use, for the whole probe
+		return c.use == 0
+	}
+	c.use = 0
+	if faster {
+		c.use = 1
 	}
 	return faster
 }
