@@ -173,6 +173,9 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 	if n == len(w.Bodies)-len(s.idx) {
 		return z
 	}
+	// Defensive: AddWall keeps Walls[wi].Body and Bodies[i].Wall in step
+	// and walls are never removed, so the walls are every non-sphere body
+	// of a sphere-path world; should that ever not hold, every one is read.
 	z = 0
 	for i, k := range s.sidx {
 		if k < 0 {
