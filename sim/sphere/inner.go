@@ -69,6 +69,10 @@ type Inner struct {
 	// this list (the owner does not try again until the next build).
 	LastH   float64
 	RelDead bool
+	// Watch and WatchK: what the owner checks each step about the tight
+	// spheres (the world's wall slots, and the list indices of the inner
+	// pairs with a tight sphere).
+	Watch, WatchK []int32
 	// RelSelects counts the selections SelectLoose made for the owner
 	// (not reset by Off: tests and notes read it).
 	RelSelects int

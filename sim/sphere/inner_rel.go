@@ -40,31 +40,48 @@ func (in *Inner) SelectLoose(l *List, ref []geom.Vec3, loose []bool, t, limit in
 	in.P, in.K = in.P[:0], in.K[:0]
 	P := l.P
 	in.Out = 0
-	one := len(l.Class) == 1
-	out := math.Inf(1)
-	var last *PairClass
-	s := 0.0
-	for k := range P {
-		p := &P[k]
-		if !loose[p.I] && !loose[p.J] {
-			if pc := l.ClassOf(k); pc != last {
-				last, s = pc, innerBound(pc.Cut2, in.Delta, t)
+	if len(l.Class) == 1 {
+		// One class (Select's fast path): also the smallest d² of the
+		// pairs left out (Holds).
+		s, out := innerBound(l.Class[0].Cut2, in.Delta, t), math.Inf(1)
+		for k := range P {
+			p := &P[k]
+			if !loose[p.I] && !loose[p.J] {
+				a, b := &ref[p.I], &ref[p.J]
+				if d2 := dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z); !(d2 < s) {
+					out = min(out, d2)
+					continue
+				}
 			}
-			a, b := &ref[p.I], &ref[p.J]
-			if d2 := dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z); !(d2 < s) {
-				out = min(out, d2)
-				continue
+			if len(in.P) == limit {
+				in.On, in.Held = false, 0
+				return false
 			}
+			in.P = append(in.P, *p)
+			in.K = append(in.K, int32(k))
 		}
-		if len(in.P) == limit {
-			in.On, in.Held = false, 0
-			return false
-		}
-		in.P = append(in.P, *p)
-		in.K = append(in.K, int32(k))
-	}
-	if one {
 		in.Out = out
+	} else {
+		var last *PairClass
+		s := 0.0
+		for k := range P {
+			p := &P[k]
+			if !loose[p.I] && !loose[p.J] {
+				if pc := l.ClassOf(k); pc != last {
+					last, s = pc, innerBound(pc.Cut2, in.Delta, t)
+				}
+				a, b := &ref[p.I], &ref[p.J]
+				if !(dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z) < s) {
+					continue
+				}
+			}
+			if len(in.P) == limit {
+				in.On, in.Held = false, 0
+				return false
+			}
+			in.P = append(in.P, *p)
+			in.K = append(in.K, int32(k))
+		}
 	}
 	in.Held, in.On = t+1, true
 	return true

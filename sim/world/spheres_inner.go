@@ -121,8 +121,9 @@ var innerRelOn = true
 //   - the chain of steps is one of Drift → Evaluate → Accept with lazy
 //     bodies, nothing turning (rotStill), the accepted state fresh
 //     (relStep: Drift's trAcc, so no rejected trial since, no read of the
-//     bodies, no live edit without SyncBodies): otherwise Rel is dropped,
-//     and a rebuild drops it (Inner.Off). A restart or a start has no
+//     bodies, no live edit without SyncBodies) and no wall switched
+//     (wallStale: the slots are rebuilt): otherwise Rel is dropped, and a
+//     list rebuild drops it (Inner.Off). A restart or a start has no
 //     Drift that kept the list (test.keep): no selection.
 //
 // The selection then holds the pairs within the cut-off while E0 + 2·Grow
@@ -162,8 +163,8 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		w := relD2(v.X-vc.X, v.Y-vc.Y, v.Z-vc.Z)
 		loose[i] = !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
 	}
-	// Near a wall (within Δ of its reach, or coming to it within relAhead
-	// steps); the walls must all be still (relWalls' test).
+	// Near a wall (within Δ/4 of its reach, or coming to it within
+	// relAhead steps); the walls must all be still (relWalls' test).
 	for i := range s.planes {
 		if !s.planes[i].still {
 			return false
@@ -173,7 +174,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		sl := &s.slots[i]
 		pl, st := &s.planes[sl.wall], &tr[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N)
-		if !(d >= s.r[sl.k]+in.Delta+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
+		if !(d >= s.r[sl.k]+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
 			loose[sl.k] = true
 		}
 	}
@@ -190,6 +191,13 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	}
 	for _, i := range grown {
 		loose[i] = true
+	}
+	// The wall slots of the tight spheres, which relWalls watches.
+	in.Watch = in.Watch[:0]
+	for i := range s.slots {
+		if !loose[s.slots[i].k] {
+			in.Watch = append(in.Watch, int32(i))
+		}
 	}
 	e1, e2, finite := sphere.RelDisplaced(x, ref, c0, loose)
 	u2 := 0.0
@@ -212,9 +220,16 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	if t < 0 || !in.SelectLoose(l, ref, loose, t, len(l.P)/innerMaxShare) {
 		return false
 	}
+	// The inner pairs with a tight sphere, which relTouched watches.
+	in.WatchK = in.WatchK[:0]
+	for j, k := range in.K {
+		if p := &in.P[j]; !loose[p.I] || !loose[p.J] {
+			in.WatchK = append(in.WatchK, k)
+		}
+	}
 	in.RelDead = false
 	in.Rel, in.E0, in.U, in.Grow, in.LastH = true, e0, u, 0, 0.5*dt
-	in.XMax = s.maxAbsRef(ref) + 2*s.skin
+	in.XMax = s.refMax(ref) + 2*s.skin
 	in.RelSelects++
 	return true
 }
@@ -229,8 +244,8 @@ const relAhead = 8
 
 // relTouched reports whether a tight sphere of l's moving-frame selection
 // met a sphere in the last accepted evaluation (a touching inner pair with
-// a tight sphere, PrevTouch: the pairs left out cannot touch) or may meet
-// a wall in this one (relWalls).
+// a tight sphere, WatchK, in PrevTouch: the pairs left out cannot touch)
+// or may meet a wall in this one (relWalls).
 func (s *Spheres) relTouched(l *sphere.List) bool {
 	in := &l.Inner
 	if !in.Rel {
@@ -240,29 +255,25 @@ func (s *Spheres) relTouched(l *sphere.List) bool {
 	if len(pt) != len(l.P) || len(loose) != len(s.tr.L) {
 		return true
 	}
-	for j, k := range in.K {
+	for _, k := range in.WatchK {
 		if pt[k] {
-			if p := in.P[j]; !loose[p.I] || !loose[p.J] {
-				return true
-			}
+			return true
 		}
 	}
-	return s.relWalls(loose)
+	return s.relWalls(in)
 }
 
-// relWalls reports whether a tight sphere (loose false) may get a force
-// from a wall slot at the trial state: its centre's distance d from the
+// relWalls reports whether a tight sphere may get a force from a wall
+// slot at the trial state (in.Watch: the slots of the tight spheres, the
+// same through the list's life, as the slots are made with the list): its centre's distance d from the
 // wall's plane, computed as evalSlots computes it, is below its radius
 // (with 2⁻²⁰ of it and 2⁻⁴⁰ of the coordinates for another rounding of d;
 // evalSlots adds no force on a still wall when d ≥ r: its fast path), or
 // a wall moves.
-func (s *Spheres) relWalls(loose []bool) bool {
-	x := 0x1p-40 * s.lists[s.cur].Inner.XMax
-	for i := range s.slots {
+func (s *Spheres) relWalls(in *sphere.Inner) bool {
+	x := 0x1p-40 * in.XMax
+	for _, i := range in.Watch {
 		sl := &s.slots[i]
-		if loose[sl.k] {
-			continue
-		}
 		pl := &s.planes[sl.wall]
 		r := s.r[sl.k]
 		if d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N); !pl.still || !(d >= r+0x1p-20*r+x) {
@@ -280,7 +291,9 @@ func (s *Spheres) relStep(chain bool, dt float64) {
 	if !in.Rel {
 		return
 	}
-	if !chain || len(s.vmax2) != len(s.kin) || !(dt > 0) {
+	// A wall switched since the last step (checkWalls, before the Drift):
+	// the slots are rebuilt with the next evaluation, Watch is stale.
+	if !chain || s.wallStale || len(s.vmax2) != len(s.kin) || !(dt > 0) {
 		in.Rel = false
 		return
 	}
@@ -300,3 +313,13 @@ func (s *Spheres) relStep(chain bool, dt float64) {
 
 // relD2 is dx² + dy² + dz².
 func relD2(dx, dy, dz float64) float64 { return dx*dx + dy*dy + dz*dz }
+
+// refMax is the largest |coordinate| of the list's reference (maxAbsRef),
+// shared with dispBound's copy for the same build.
+func (s *Spheres) refMax(ref []geom.Vec3) float64 {
+	d, b := &s.disp, s.w.verlet.Builds()
+	if !d.xmaxOK || d.xmaxB != b {
+		d.xmax, d.xmaxB, d.xmaxOK = s.maxAbsRef(ref), b, true
+	}
+	return d.xmax
+}
