@@ -55,11 +55,34 @@ type Inner struct {
 	// Prev is the owner's last D (the growth of D: when a level is worth
 	// selecting).
 	Prev float64
+	// The moving frame (inner_rel.go), the owner's: Loose flags the loose
+	// spheres of the last selection made by SelectLoose; Rel reports that
+	// its tight spheres' bound E0 + 2·Grow still holds (E0 at the
+	// selection, U the bound on their speeds relative to the reference
+	// motion, Grow each one's travel relative to it since, XMax the
+	// largest |coordinate| a centre can have).
+	Loose             []bool
+	Rel               bool
+	E0, U, Grow, XMax float64
+	// LastH is the half step of the last Drift the bound followed (its
+	// kick's rounding); RelDead: a selection by SelectLoose failed for
+	// this list (the owner does not try again until the next build).
+	LastH   float64
+	RelDead bool
+	// Watch and WatchK: what the owner checks each step about the tight
+	// spheres (the world's wall slots, and the list indices of the inner
+	// pairs with a tight sphere).
+	Watch, WatchK []int32
+	// RelSelects counts the selections SelectLoose made for the owner
+	// (not reset by Off: tests and notes read it).
+	RelSelects int
 }
 
 // Off makes the kernels scan the whole list and forgets the pairs
 // selected: the list was rebuilt.
-func (in *Inner) Off() { in.On, in.Held, in.Dead, in.Prev = false, 0, false, 0 }
+func (in *Inner) Off() {
+	in.On, in.Held, in.Dead, in.Prev, in.Rel, in.RelDead = false, 0, false, 0, false, false
+}
 
 // Level returns the level D needs: the smallest t < InnerLevels with D ≤
 // t·Δ, or −1 when none (the whole list; also for a D that is not a

@@ -1,6 +1,11 @@
 package world
 
-import "grainlab/sim/sphere"
+import (
+	"math"
+
+	"grainlab/sim/geom"
+	"grainlab/sim/sphere"
+)
 
 // innerUpdate sets the inner list of l (sphere.Inner: the pairs that can
 // be within their cut-off, an ordered subsequence of the list) for the
@@ -23,17 +28,31 @@ func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
 	in := &l.Inner
 	in.On = false
 	if !innerOn || !test.keep || !s.hooke || l.Shift != nil || s.w.Periodic.On() || len(l.P) == 0 {
+		in.Rel = false
 		return
 	}
 	ref := s.w.verlet.Ref()
 	if len(ref) != len(s.tr.L) || in.Dead {
+		in.Rel = false
 		return
 	}
 	d, prev := test.pair, in.Prev
 	in.Prev = d
 	in.Delta = s.skin / sphere.InnerLevels
-	if in.Holds(l, d) {
+	// The moving frame's bound E (relSelect) while it holds: the selection
+	// holds for the smaller of D and E (a SelectLoose selection holds the
+	// pairs of Select's for the same level, and more).
+	in.Rel = in.Rel && !s.relTouched(l)
+	e := d
+	if in.Rel {
+		e = min(d, in.E0+2*in.Grow)
+	}
+	if in.Holds(l, e) {
 		in.On = true
+		return
+	}
+	in.Rel = false
+	if innerRelOn && s.relSelect(l, ref) {
 		return
 	}
 	t := in.Level(d)
@@ -61,3 +80,246 @@ const innerMinSteps = 2
 
 // innerOn turns the inner list on (tests turn it off to compare).
 var innerOn = true
+
+// innerRelOn turns the moving frame on (tests turn it off to compare).
+var innerRelOn = true
+
+// The moving frame (sphere.SelectLoose; docs/performance.md, "Session 23:
+// the inner list in the falling frame"). On a falling box D grows with the
+// fall although neighbours keep their distances, and the inner list is
+// given up a few steps after each build. For any common vector c,
+// |x_I − x_J| ≥ r_IJ − (|d_I − c| + |d_J − c|), d = x − ref: relSelect
+// takes c and a reference speed v_c from the spheres' mean displacement
+// and velocity, makes the spheres that move away from that frame (or that
+// carry a contact or come near a wall, and their list neighbours) loose —
+// their pairs always inner — and the tight spheres' E0 = RelBound (their
+// two largest |d − c|) the bound of the selection's level. From step to
+// step E0 + 2·Grow bounds the tight spheres' |d_I − c| + |d_J − c| with
+// no pass over the spheres, as long as none of them meets anything:
+//
+//   - a sphere whose force is its weight W_s (no touching pair, no wall
+//     slot within its radius: the only other forces of the sphere path)
+//     has its velocity changed by (h + h')·W_s/m_s a step, the same for
+//     every such sphere up to rounding (W_s/m_s is g to 2ε); so, with the
+//     exact reference motion c_k = c0 + Σ dt_j·v_c,j, v_c,j = v_c +
+//     Σ (h + h')·g, each tight sphere's |v − v_c| stays within U (at the
+//     selection the largest computed |v_{1/2} − v_c| of the tight spheres,
+//     × (1 + 2⁻³⁰): one rounding a component) plus a per-step 2⁻⁴⁹(u +
+//     (h + h_last)·a) (the two kicks' roundings, ≤ 3ε each of |v| and
+//     h·a, and the species' 4ε|g|(h + h_last); u ≥ |v_{1/2}| and a ≥ |F|/m,
+//     |g| from Accept's species maxima as dispBound takes them: rotStill);
+//   - its |d − c| then grows by at most dt·U + 2⁻⁵⁰(dt·u + XMax) a step
+//     (the drift's x + dt·v rounds to ε(dt|v| + |x|) a component; XMax ≥
+//     every |coordinate|: the reference's largest plus twice the skin, as
+//     the list is kept), summed into Grow with a relative 2⁻³⁰;
+//   - relTouched checks, before each use, that no tight sphere touched a
+//     sphere in the last accepted evaluation (the inner pairs' PrevTouch:
+//     the pairs left out cannot touch) and that none is within a wall's
+//     reach in this one (relWalls; the selection makes the spheres near a
+//     wall loose), so every evaluation since the selection (its own
+//     included) left the tight spheres' forces their weights;
+//   - the chain of steps is one of Drift → Evaluate → Accept with lazy
+//     bodies, nothing turning (rotStill), the accepted state fresh
+//     (relStep: Drift's trAcc, so no rejected trial since, no read of the
+//     bodies, no live edit without SyncBodies) and no wall switched
+//     (wallStale: the slots are rebuilt): otherwise Rel is dropped, and a
+//     list rebuild drops it (Inner.Off). A restart or a start has no
+//     Drift that kept the list (test.keep): no selection.
+//
+// The selection then holds the pairs within the cut-off while E0 + 2·Grow
+// (or D, whichever is smaller) stays at its level (sphere.Inner.Holds), by
+// SelectLoose's argument. The Verlet list's rebuild test is not touched:
+// the same rebuilds, the same pairs within the cut-off, the same bits.
+
+// relSelect selects the inner list of l in the moving frame (SelectLoose)
+// at the current trial state, and reports whether it did (false: Rel and
+// On off, the caller's absolute selection next).
+func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
+	in := &l.Inner
+	dt := s.dtDrift
+	x, tr, acc := s.tr.X, s.tr.L, s.acc.L
+	n := len(x)
+	if in.RelDead || !s.rotSkip || !s.lazy || n < relMin || !(dt > 0) || len(acc) != n {
+		return false
+	}
+	in.RelDead = true // unless it succeeds: once a list
+	// The frame: the mean displacement and velocity (any c is sound).
+	var c0, vc geom.Vec3
+	for i := range x {
+		c0 = c0.Add(x[i].Sub(ref[i]))
+		vc = vc.Add(tr[i].V)
+	}
+	c0, vc = c0.Scale(1/float64(n)), vc.Scale(1/float64(n))
+	if len(in.Loose) != n {
+		in.Loose = make([]bool, n)
+	}
+	loose := in.Loose
+	lim2 := in.Delta * in.Delta / 16                // |d − c| beyond Δ/4
+	vlim2 := lim2 / (relAhead * relAhead * dt * dt) // |v − v_c| that would travel Δ/4 in relAhead steps
+	for i := range x {
+		a, b := &x[i], &ref[i]
+		e := relD2(a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z)
+		v := &tr[i].V
+		w := relD2(v.X-vc.X, v.Y-vc.Y, v.Z-vc.Z)
+		loose[i] = !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
+	}
+	// Near a wall (within Δ/4 of its reach, or coming to it within
+	// relAhead steps); the walls must all be still (relWalls' test).
+	for i := range s.planes {
+		if !s.planes[i].still {
+			return false
+		}
+	}
+	for i := range s.slots {
+		sl := &s.slots[i]
+		pl, st := &s.planes[sl.wall], &tr[sl.k]
+		d := st.X.Sub(pl.P).Dot(pl.N)
+		if !(d >= s.r[sl.k]+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
+			loose[sl.k] = true
+		}
+	}
+	// Their list neighbours too (the next to be met): marked after the scan.
+	var grown []int32
+	for _, p := range l.P {
+		if li, lj := loose[p.I], loose[p.J]; li != lj {
+			if li {
+				grown = append(grown, p.J)
+			} else {
+				grown = append(grown, p.I)
+			}
+		}
+	}
+	for _, i := range grown {
+		loose[i] = true
+	}
+	// The wall slots of the tight spheres, which relWalls watches.
+	in.Watch = in.Watch[:0]
+	for i := range s.slots {
+		if !loose[s.slots[i].k] {
+			in.Watch = append(in.Watch, int32(i))
+		}
+	}
+	e1, e2, finite := sphere.RelDisplaced(x, ref, c0, loose)
+	u2 := 0.0
+	for i := range tr {
+		if !loose[i] {
+			v := &tr[i].V
+			u2 = max(u2, relD2(v.X-vc.X, v.Y-vc.Y, v.Z-vc.Z))
+		}
+	}
+	c := math.Inf(1)
+	for k := range l.Class {
+		c = min(c, math.Sqrt(l.Class[k].Cut2))
+	}
+	e0 := sphere.RelBound(e1, e2, 2*s.skin, c)
+	u := math.Sqrt(u2) * (1 + 0x1p-30)
+	if !finite || !(u <= math.MaxFloat64) {
+		return false
+	}
+	t := in.Level(e0 + 2*innerMinSteps*dt*u)
+	if t < 0 || !in.SelectLoose(l, ref, loose, t, len(l.P)/innerMaxShare) {
+		return false
+	}
+	// The inner pairs with a tight sphere, which relTouched watches.
+	in.WatchK = in.WatchK[:0]
+	for j, k := range in.K {
+		if p := &in.P[j]; !loose[p.I] || !loose[p.J] {
+			in.WatchK = append(in.WatchK, k)
+		}
+	}
+	in.RelDead = false
+	in.Rel, in.E0, in.U, in.Grow, in.LastH = true, e0, u, 0, 0.5*dt
+	in.XMax = s.refMax(ref) + 2*s.skin
+	in.RelSelects++
+	return true
+}
+
+// relMin is the smallest system the moving frame is tried on (its
+// selection is a pass over the spheres and one over the list).
+const relMin = 2048
+
+// relAhead: a sphere whose speed relative to the frame would carry it Δ/4
+// in relAhead steps is loose at the selection.
+const relAhead = 8
+
+// relTouched reports whether a tight sphere of l's moving-frame selection
+// met a sphere in the last accepted evaluation (a touching inner pair with
+// a tight sphere, WatchK, in PrevTouch: the pairs left out cannot touch)
+// or may meet a wall in this one (relWalls).
+func (s *Spheres) relTouched(l *sphere.List) bool {
+	in := &l.Inner
+	if !in.Rel {
+		return false
+	}
+	loose, pt := in.Loose, l.PrevTouch
+	if len(pt) != len(l.P) || len(loose) != len(s.tr.L) {
+		return true
+	}
+	for _, k := range in.WatchK {
+		if pt[k] {
+			return true
+		}
+	}
+	return s.relWalls(in)
+}
+
+// relWalls reports whether a tight sphere may get a force from a wall
+// slot at the trial state (in.Watch: the slots of the tight spheres, the
+// same through the list's life, as the slots are made with the list): its centre's distance d from the
+// wall's plane, computed as evalSlots computes it, is below its radius
+// (with 2⁻²⁰ of it and 2⁻⁴⁰ of the coordinates for another rounding of d;
+// evalSlots adds no force on a still wall when d ≥ r: its fast path), or
+// a wall moves.
+func (s *Spheres) relWalls(in *sphere.Inner) bool {
+	x := 0x1p-40 * in.XMax
+	for _, i := range in.Watch {
+		sl := &s.slots[i]
+		pl := &s.planes[sl.wall]
+		r := s.r[sl.k]
+		if d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N); !pl.still || !(d >= r+0x1p-20*r+x) {
+			return true
+		}
+	}
+	return false
+}
+
+// relStep follows the moving frame's bound over a Drift of dt (see above);
+// chain reports that the Drift starts from the last Accept's state in the
+// chain the bound needs (lazy bodies, trAcc, rotStill, accFresh).
+func (s *Spheres) relStep(chain bool, dt float64) {
+	in := &s.lists[s.cur].Inner
+	if !in.Rel {
+		return
+	}
+	// A wall switched since the last step (checkWalls, before the Drift):
+	// the slots are rebuilt with the next evaluation, Watch is stale.
+	if !chain || s.wallStale || len(s.vmax2) != len(s.kin) || !(dt > 0) {
+		in.Rel = false
+		return
+	}
+	h := 0.5 * dt
+	u, a := 0.0, s.w.Gravity.Norm()
+	for i, m := range s.vmax2 {
+		ai := math.Sqrt(m.F2) * s.kin[i].InvM
+		u, a = max(u, math.Sqrt(m.V2)+h*ai), max(a, ai)
+	}
+	in.U += 0x1p-49 * (u + (h+in.LastH)*a)
+	in.Grow += (dt*in.U + 0x1p-50*(dt*u+in.XMax)) * (1 + 0x1p-30)
+	in.LastH = h
+	if !(in.Grow <= math.MaxFloat64) {
+		in.Rel = false
+	}
+}
+
+// relD2 is dx² + dy² + dz².
+func relD2(dx, dy, dz float64) float64 { return dx*dx + dy*dy + dz*dz }
+
+// refMax is the largest |coordinate| of the list's reference (maxAbsRef),
+// shared with dispBound's copy for the same build.
+func (s *Spheres) refMax(ref []geom.Vec3) float64 {
+	d, b := &s.disp, s.w.verlet.Builds()
+	if !d.xmaxOK || d.xmaxB != b {
+		d.xmax, d.xmaxB, d.xmaxOK = s.maxAbsRef(ref), b, true
+	}
+	return d.xmax
+}

@@ -17,3 +17,50 @@ func InnerInUse(w *World) (on bool, inner, pairs int) {
 	l := &w.sph.lists[w.sph.cur]
 	return l.Inner.On, len(l.Inner.P), len(l.P)
 }
+
+// SetInnerRelOn turns the inner list's moving frame on or off and returns
+// what it was.
+func SetInnerRelOn(on bool) bool {
+	was := innerRelOn
+	innerRelOn = on
+	return was
+}
+
+// InnerRelSelects returns the moving-frame selections made so far and
+// whether the last evaluation used one (Rel and On).
+func InnerRelSelects(w *World) (int, bool) {
+	if w.sph == nil {
+		return 0, false
+	}
+	s := w.sph
+	in := &s.lists[s.cur].Inner
+	return s.lists[0].Inner.RelSelects + s.lists[1].Inner.RelSelects, in.Rel && in.On
+}
+
+// InnerRelBound checks the moving frame's bound at the last evaluation,
+// if it was in use (Rel): every listed pair of two tight spheres has
+// |d_I − d_J| ≤ E0 + 2·Grow, d = x − ref (what the kernels need: |x_I −
+// x_J| ≥ r_IJ − |d_I − d_J|, and |d_I − d_J| ≤ |d_I − c| + |d_J − c|). It
+// returns whether the bound was in use, the largest |d_I − d_J|/E and the
+// pairs checked.
+func InnerRelBound(w *World) (used bool, worst float64, pairs int) {
+	s := w.sph
+	if s == nil {
+		return false, 0, 0
+	}
+	l := &s.lists[s.cur]
+	in := &l.Inner
+	if !in.Rel {
+		return false, 0, 0
+	}
+	ref, x, e := w.verlet.Ref(), s.tr.X, in.E0+2*in.Grow
+	for _, p := range l.P {
+		if in.Loose[p.I] || in.Loose[p.J] {
+			continue
+		}
+		q := x[p.I].Sub(ref[p.I]).Sub(x[p.J].Sub(ref[p.J])).Norm()
+		worst = max(worst, q/e)
+		pairs++
+	}
+	return true, worst, pairs
+}

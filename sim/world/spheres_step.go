@@ -254,6 +254,9 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		s.driftRef = ref
 	}
 	rejected := !s.trAcc
+	// The moving frame's bound (relStep) follows only a chain of accepted
+	// steps with lazy bodies, nothing turning, acc fresh.
+	chain := s.trAcc && s.rotStill && s.accFresh && s.lazy
 	if s.trAcc {
 		// The accepted state is tr's (Accept with lazy bodies): acc takes it
 		// and tr the buffer of the state before, which the trial overwrites.
@@ -335,6 +338,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	}
 	keep := skipTest || test && finite && pair <= w.skin
 	s.drift = driftTest{ran: true, keep: keep, pair: pair}
+	s.relStep(chain, dt)
 	s.disp.tried(skipTest, keep, bound, d1, builds)
 	if !keep && s.eStale && s.wantReorder() {
 		// The rebuild of this trial's Evaluate renumbers the spheres
