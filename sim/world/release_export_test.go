@@ -7,4 +7,3 @@ func (w *World) GenericEntries() int { return len(w.bbPairs) }
 // SetReleaseOff makes the sphere path keep the generic entries it took the
 // history from (releaseOff), as before releaseGeneric.
 func SetReleaseOff(off bool) { releaseOff = off }
-
