@@ -349,15 +349,16 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 				return err
 			}
 			// The hand-over to the generic stages (a pair entry a
-			// listed pair, ~350 MB at 10⁵ spheres, released by the sphere
-			// path at its first step after) without a collection: under
-			// the stepping GOGC (10) each tenth of heap growth started one,
-			// marking every entry made so far (≈ 15 at 10⁵). One
-			// collection follows, at the next allocation. The last
+			// listed pair, ≈ 300 MB at 10⁵ spheres, released by the
+			// sphere path after its first step) without a collection:
+			// under the stepping GOGC (10) each tenth of heap growth
+			// started one, marking every entry made so far (≈ 15 at 10⁵).
+			// One collection follows, at the next allocation. The last
 			// checkpoint's entries, released since but not yet collected
 			// (the steps allocate too little to reach the goal), are freed
-			// first, so that these take their place (peak 715 → ≈ 390 MB
-			// at 10⁵): a collection of the live heap, ≈ 12 ms at 10⁵.
+			// first, so that these take their place (peak 715 → 458 MB at
+			// 10⁵): a collection of the live heap, ≈ 12 ms at 10⁵.
+			// docs/performance.md, "Session 23: checkpoints at 10⁵ spheres".
 			if ckWritten {
 				runtime.GC()
 			}
