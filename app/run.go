@@ -357,9 +357,10 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			// checkpoint's entries, released since but not yet collected
 			// (the steps allocate too little to reach the goal), are freed
 			// first, so that these take their place (peak 715 → 458 MB at
-			// 10⁵): a collection of the live heap, ≈ 12 ms at 10⁵.
+			// 10⁵): a collection of the live heap, ≈ 12 ms at 10⁵. Both
+			// only when run sets GOGC (not the GOGC variable: setGC).
 			// docs/performance.md, "Session 23: checkpoints at 10⁵ spheres".
-			if ckWritten {
+			if ckWritten && os.Getenv("GOGC") == "" {
 				runtime.GC()
 			}
 			ckWritten = true
