@@ -163,9 +163,9 @@ func (s *Spheres) export() {
 			if len(slab) == 0 {
 				slab = make([]pairEntry, min(handChunk, len(l.P)-k))
 			}
-			e = &slab[0]
+			e = &slab[0] // zero, as made
 			slab = slab[1:]
-			*e = pairEntry{A: key.a, B: key.b, smooth: true}
+			e.A, e.B, e.smooth = key.a, key.b, true
 			if l.Shift != nil {
 				e.Shift = l.Shift[k]
 			}
