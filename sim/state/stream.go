@@ -296,7 +296,7 @@ func (s *streamer) file(w *world.World) error {
 			}
 		}
 	}
-	stream := w.HistoryStream
+	stream := w.HistoryStreamShared // each pair is written before the next: one PairState
 	if s.inPlace {
 		stream = w.HistoryStreamInPlace
 	}

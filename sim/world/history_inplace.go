@@ -19,7 +19,7 @@ import (
 func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*PairState) error) error) {
 	s := w.sph
 	if s == nil || !s.owns || !s.valid || len(s.sidx) != len(w.Bodies) || len(s.planes) != len(w.Walls) {
-		return w.HistoryStream()
+		return w.HistoryStreamShared()
 	}
 	s.syncBodies()
 	// export's restoreOrder invalidates the Verlet list when the spheres

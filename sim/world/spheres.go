@@ -24,6 +24,7 @@ type Spheres struct {
 	ok    bool       // the world qualifies
 	owns  bool       // the contact history lives here; w.pairs is stale
 	valid bool       // tr holds an accepted state (Accept ran since the import)
+	taken bool       // the import's generic pair entries are still held (releaseGeneric)
 
 	// Spheres k = 0…n−1 are the world's movable bodies in body order.
 	body []*body.Body
@@ -287,6 +288,8 @@ func (w *World) Spheres() *Spheres {
 	}
 	if !s.owns {
 		s.importGeneric()
+	} else if s.taken && s.valid {
+		s.releaseGeneric()
 	}
 	s.checkWalls()
 	return s

@@ -71,6 +71,58 @@ func (s *Spheres) importGeneric() {
 		}
 	}
 	s.owns, s.valid = true, false
+	s.taken = true
+}
+
+// releaseGeneric drops the generic pair entries importGeneric took the
+// history from, once an Accept has made the sphere path's arrays the history
+// (valid): from then on export states every listed pair from the arrays and
+// reads an old entry only to reuse it by key. Reused or made anew, export
+// writes the same fields (prev, cur, nightOwl, stale, hasMid, springGen and,
+// with it, dtSpring and springSafety); a plainEntry holds nothing else but
+// its key and smooth (true, as export makes it), so dropping it changes no
+// later export, history or generic stage — only the entries stop being
+// kept and scanned by the collector (a 904-byte entry a listed pair: ~350 MB
+// at 10⁵ spheres after a checkpoint, marked at every later collection). The
+// others (a superquadric's or polyhedron's state, cached bounds, the step
+// bound's last pair) stay. w.pairs is stale while the sphere path owns the
+// history (every reader leaves it first: export rebuilds it) and is emptied.
+func (s *Spheres) releaseGeneric() {
+	s.taken = false
+	w := s.w
+	if !s.owns || !s.valid || w.lawGen == 0 || releaseOff {
+		// lawGen 0: importGeneric would read springSafety with springGen 0.
+		return
+	}
+	kept := w.bbPairs[:0]
+	for _, e := range w.bbPairs {
+		if !w.plainEntry(e) {
+			kept = append(kept, e)
+		}
+	}
+	clear(w.bbPairs[len(kept):])
+	w.bbPairs = kept
+	clear(w.pairs)
+	w.pairs = w.pairs[:0]
+}
+
+// releaseOff keeps the generic entries (tests compare the two ways).
+var releaseOff bool
+
+// plainEntry reports whether e holds nothing export does not write but its
+// key (A, B, Shift) and smooth = true: a pair entry as export makes it anew,
+// after export. dtSpring and springSafety are left out: export writes them
+// with springGen ≠ 0, and with springGen = 0 they are read by no one
+// (fillPairState and the generic bound test springGen ≠ 0 or = lawGen ≠ 0;
+// importGeneric reads springSafety only when springGen = lawGen, and
+// releaseGeneric requires lawGen ≠ 0).
+func (w *World) plainEntry(e *pairEntry) bool {
+	return e.smooth && !e.stale && !e.nightOwl && e.gbar == 0 && e.gbarGen == 0 && len(e.cur) == 0 &&
+		e.cache.Empty() && e.cache.Builds == 0 && e.gen == 0 && e.mid == (geom.Vec3{}) && !e.hasMid && !e.sepAx &&
+		e.sm == nil && e.springMA == 0 && e.springMB == 0 &&
+		e.dtFloor == 0 && e.floorMA == 0 && e.floorMB == 0 && e.floorSafety == 0 && e.floorGen == 0 && e.floorP == nil &&
+		e.dtEntry == 0 && e.entryMA == 0 && e.entryMB == 0 && e.entrySafety == 0 && e.entryGen == 0 && e.entryP == nil &&
+		e != w.bound.last
 }
 
 // export gives the contact history back to the generic stages: the sphere
@@ -89,23 +141,44 @@ func (s *Spheres) export() {
 	defer s.restoreOrder() // the generic stages work in body order
 	n := len(s.body)
 	l := &s.lists[s.cur]
-	old := make(map[pairKey]*pairEntry, len(w.bbPairs))
+	var old map[pairKey]*pairEntry
+	if len(w.bbPairs) > 0 {
+		old = make(map[pairKey]*pairEntry, len(w.bbPairs))
+	}
 	for _, e := range w.bbPairs {
 		old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 	}
 	w.bbPairs = w.bbPairs[:0]
+	// The entries made anew, and the accepted contacts of those without
+	// storage, come in blocks of handChunk (one allocation each, not one
+	// a pair: 384 k pairs at 10⁵ spheres). The same entries and contacts;
+	// only their storage is shared (a block is freed when none of its
+	// entries is referenced).
+	var slab []pairEntry
+	var cslab []contact.Contact
 	for k := range l.P {
-		a, b := s.idx[l.P[k].I], s.idx[l.P[k].J]
-		var sh geom.Vec3
-		if l.Shift != nil {
-			sh = l.Shift[k]
-		}
-		e := old[pairKey{a, b, sh.X, sh.Y}]
+		key := s.listKey(l, k)
+		e := old[key]
 		if e == nil {
-			e = &pairEntry{A: a, B: b, Shift: sh, smooth: true}
+			if len(slab) == 0 {
+				slab = make([]pairEntry, min(handChunk, len(l.P)-k))
+			}
+			e = &slab[0] // zero, as made
+			slab = slab[1:]
+			e.A, e.B, e.smooth = key.a, key.b, true
+			if l.Shift != nil {
+				e.Shift = l.Shift[k]
+			}
 		}
 		e.prev, e.cur, e.nightOwl, e.stale, e.hasMid = e.prev[:0], e.cur[:0], false, false, false
 		if l.PrevTouch[k] {
+			if cap(e.prev) == 0 {
+				if len(cslab) == 0 {
+					cslab = make([]contact.Contact, min(handChunk, len(l.P)-k))
+				}
+				e.prev = cslab[:0:1] // append's own: a new array of capacity 1
+				cslab = cslab[1:]
+			}
 			e.prev = append(e.prev, s.pairContact(k))
 		}
 		e.springGen = 0
@@ -141,6 +214,18 @@ func (s *Spheres) export() {
 			w.pairs = append(w.pairs, e)
 		}
 	}
+}
+
+// handChunk is how many pair entries (or contacts) export allocates at once.
+const handChunk = 1024
+
+// listKey is the key of pair k of list l in body indices.
+func (s *Spheres) listKey(l *sphere.List, k int) pairKey {
+	var sh geom.Vec3
+	if l.Shift != nil {
+		sh = l.Shift[k]
+	}
+	return pairKey{s.idx[l.P[k].I], s.idx[l.P[k].J], sh.X, sh.Y}
 }
 
 // slotOf returns the slot of sphere k and wall wi, or nil.
