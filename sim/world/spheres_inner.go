@@ -158,13 +158,18 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	vlim2 := lim2 / (relAhead * relAhead * dt * dt) // |v − v_c| that would travel Δ/4 in relAhead steps
 	for i := range x {
 		a, b := &x[i], &ref[i]
-		e := relD2(a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z)
+		e := geom.Vec3{X: a.X - b.X - c0.X, Y: a.Y - b.Y - c0.Y, Z: a.Z - b.Z - c0.Z}.Norm2()
 		v := &tr[i].V
-		w := relD2(v.X-vc.X, v.Y-vc.Y, v.Z-vc.Z)
+		w := geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2()
 		loose[i] = !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
 	}
 	// Near a wall (within Δ/4 of its reach, or coming to it within
 	// relAhead steps); the walls must all be still (relWalls' test).
+	// This rule is needed for soundness, not only for speed: relWalls does
+	// not run on the selection's own evaluation, so it is what keeps a tight
+	// sphere from a wall force there. The other rules (the displacement and
+	// speed in the frame above, the list neighbours below) are heuristics:
+	// any loose set is sound, they only keep reselections rare.
 	for i := range s.planes {
 		if !s.planes[i].still {
 			return false
@@ -204,7 +209,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	for i := range tr {
 		if !loose[i] {
 			v := &tr[i].V
-			u2 = max(u2, relD2(v.X-vc.X, v.Y-vc.Y, v.Z-vc.Z))
+			u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
 		}
 	}
 	c := math.Inf(1)
@@ -310,9 +315,6 @@ func (s *Spheres) relStep(chain bool, dt float64) {
 		in.Rel = false
 	}
 }
-
-// relD2 is dx² + dy² + dz².
-func relD2(dx, dy, dz float64) float64 { return dx*dx + dy*dy + dz*dz }
 
 // refMax is the largest |coordinate| of the list's reference (maxAbsRef),
 // shared with dispBound's copy for the same build.

@@ -64,3 +64,40 @@ func InnerRelBound(w *World) (used bool, worst float64, pairs int) {
 	}
 	return true, worst, pairs
 }
+
+// InnerMissed (review r1) compares the inner list with a full scan at the
+// trial state of the last evaluation: the listed pairs within their
+// cut-off (the kernels' test) that the inner list left out, while it was
+// on. It returns whether the inner list and the moving frame were in use,
+// and the pairs missed.
+func InnerMissed(w *World) (on, rel bool, missed int) {
+	s := w.sph
+	if s == nil {
+		return false, false, 0
+	}
+	l := &s.lists[s.cur]
+	in := &l.Inner
+	if !in.On {
+		return false, in.Rel, 0
+	}
+	inK := make(map[int32]bool, len(in.K))
+	for _, k := range in.K {
+		inK[k] = true
+	}
+	X := s.tr.X
+	for k := range l.P {
+		p := &l.P[k]
+		a, b := X[p.I], X[p.J]
+		dx, dy, dz := a.X-b.X, a.Y-b.Y, a.Z-b.Z
+		if d2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz); d2 < l.ClassOf(k).Cut2 && !inK[int32(k)] {
+			missed++
+		}
+	}
+	return true, in.Rel, missed
+}
+
+// InnerSkin returns the world's skin and the inner list's level Δ.
+func InnerSkin(w *World) (skin, delta float64) {
+	s := w.sph
+	return s.skin, s.lists[s.cur].Inner.Delta
+}
