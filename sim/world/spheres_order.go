@@ -165,59 +165,12 @@ func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 	}
 	cyc := cycleOrder(perm, sc)
 	shared := s.rotShared() // one rotational array for both (rotShare): permuted once
-	l := &s.lists[s.cur]
 	// The per-sphere arrays, one a job (each job writes its own arrays:
 	// the same bits in any order, on any worker), the largest first; the
 	// pairs of the current list renumbered (orientation kept) in parts.
 	job := func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
-			switch j {
-			case 0:
-				permute(s.tr.R, cyc)
-			case 1:
-				// The accepted state acc follows the spheres (Drift and
-				// Accept walk it in sphere order).
-				if shared {
-					s.acc.R = s.tr.R
-				} else {
-					permute(s.acc.R, cyc)
-				}
-			case 2:
-				permute(s.tr.L, cyc)
-			case 3:
-				permute(s.acc.L, cyc)
-			case 4:
-				permute(s.tr.X, cyc)
-			case 5:
-				permute(s.body, cyc)
-				permute(s.spec, cyc)
-			case 6:
-				permute(s.r, cyc)
-				permute(s.rad, cyc)
-			case 7:
-				permute(s.idx, cyc)
-				permute(s.mat, cyc)
-				for k, i := range s.idx {
-					s.sidx[i] = int32(k)
-				}
-				// byBody: the spheres in body order.
-				m := 0
-				for _, k := range s.sidx {
-					if k >= 0 {
-						s.byBody[m] = k
-						m++
-					}
-				}
-			case 8:
-				for wi := range len(s.planes) {
-					permute(s.seen[wi*n:(wi+1)*n], cyc)
-				}
-			default:
-				p, np := j-orderArrays, len(l.P)
-				for q := p * np / orderPairParts; q < (p+1)*np/orderPairParts; q++ {
-					l.P[q].I, l.P[q].J = newOf[l.P[q].I], newOf[l.P[q].J]
-				}
-			}
+			s.orderJob(j, cyc, newOf, shared)
 		}
 	}
 	if s.passes() {
@@ -250,6 +203,62 @@ func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 	s.csrStale, s.partsOK = true, false
 	s.w.verlet.Invalidate()
 	s.listed = false
+}
+
+// orderJob is applyOrder's job j: permutes its arrays along the cycles cyc
+// (orderArrays of them, the largest first), or renumbers by newOf part
+// j − orderArrays of the current list's pairs (of orderPairParts).
+func (s *Spheres) orderJob(j int, cyc, newOf []int32, shared bool) {
+	n := len(newOf)
+	switch j {
+	case 0:
+		permute(s.tr.R, cyc)
+	case 1:
+		// The accepted state acc follows the spheres (Drift and
+		// Accept walk it in sphere order).
+		if shared {
+			s.acc.R = s.tr.R
+		} else {
+			permute(s.acc.R, cyc)
+		}
+	case 2:
+		permute(s.tr.L, cyc)
+	case 3:
+		permute(s.acc.L, cyc)
+	case 4:
+		permute(s.tr.X, cyc)
+	case 5:
+		permute(s.body, cyc)
+		permute(s.spec, cyc)
+	case 6:
+		permute(s.r, cyc)
+		permute(s.rad, cyc)
+	case 7:
+		permute(s.idx, cyc)
+		permute(s.mat, cyc)
+		for k, i := range s.idx {
+			s.sidx[i] = int32(k)
+		}
+		// byBody: the spheres in body order.
+		m := 0
+		for _, k := range s.sidx {
+			if k >= 0 {
+				s.byBody[m] = k
+				m++
+			}
+		}
+	case 8:
+		for wi := range len(s.planes) {
+			permute(s.seen[wi*n:(wi+1)*n], cyc)
+		}
+	default:
+		l := &s.lists[s.cur]
+		p, np := j-orderArrays, len(l.P)
+		P := l.P[p*np/orderPairParts : (p+1)*np/orderPairParts]
+		for q := range P {
+			P[q].I, P[q].J = newOf[P[q].I], newOf[P[q].J]
+		}
+	}
 }
 
 // orderArrays and orderPairParts are applyOrder's jobs: its per-sphere
