@@ -57,6 +57,9 @@ func (in *Inner) SelectLoose(l *List, ref []geom.Vec3, loose []bool, t, limit in
 				in.On, in.Held = false, 0
 				return false
 			}
+			if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
+				in.grow(limit)
+			}
 			in.P = append(in.P, *p)
 			in.K = append(in.K, int32(k))
 		}
@@ -78,6 +81,9 @@ func (in *Inner) SelectLoose(l *List, ref []geom.Vec3, loose []bool, t, limit in
 			if len(in.P) == limit {
 				in.On, in.Held = false, 0
 				return false
+			}
+			if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
+				in.grow(limit)
 			}
 			in.P = append(in.P, *p)
 			in.K = append(in.K, int32(k))

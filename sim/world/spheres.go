@@ -64,9 +64,13 @@ type Spheres struct {
 	// gravitational energies are not yet those of the accepted state.
 	lazyE, eSkip, eStale bool
 	// badKick: Evaluate left the force test (forcesBad) to Accept's kick
-	// (EvaluateKick); fsum: that kick's sum so far (finishRange).
-	badKick bool
-	fsum    float64
+	// (EvaluateKick); fsum: that kick's sum so far (finishRange); chunkFS:
+	// a split kick's sums, each range's from zero (finishSplitBad);
+	// termsLeft: a split evaluation's parts left forceTerms to that kick.
+	badKick   bool
+	termsLeft bool
+	fsum      float64
+	chunkFS   [nChunks]float64
 	// rotSkips counts the Drifts that took the skip (tests, the bench notes).
 	rotSkips int64
 	driftRef []geom.Vec3 // the Verlet reference positions Drift tests against (nil: no test)
@@ -83,6 +87,7 @@ type Spheres struct {
 	gridFork         func(n int, job func(worker, lo, hi int)) // s.fork for the broad grid (made once)
 	rb               rebuildState                              // a list rebuild in parts (rebuildParts)
 	finishJob        func(worker, lo, hi int)
+	slotsJob         func(worker, lo, hi int) // acceptSlots by chunk, after a split kick's force test
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32      // sphere of body i, −1 for walls
 	r                []float64    // radius of sphere k (the kernels read it by sphere)

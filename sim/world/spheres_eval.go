@@ -61,6 +61,11 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 	s.round.work = len(l.P) + len(s.slots)
 	t0 := time.Now()
 	prof.Broad += t0.Sub(tb)
+	// A split evaluation's parts leave the force test to Accept's kick
+	// (finishSplitBad) when the flags that badKick takes below are met but
+	// for the parts' own (chunkMom) and the night owls: if these then fail
+	// it, forcesBad sums serially.
+	s.termsLeft = split && kick && s.lazy && s.tClear && s.hooke && (s.rotSkip || s.rotFound)
 	if split {
 		w.sizeWallPairs() // before the parts: they may make entries (rim) at once
 		if s.splitPairs == nil {
@@ -113,13 +118,43 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 	}
 	s.owl = s.owl[:0] // they are candidates from now on
 	// Accept's kick under the rotational skip (finish's rotOff, the same
-	// flags) sums the forces as forcesBad does, in sphere order, when the
-	// pass is not split (passes() implies split).
-	s.badKick = kick && !split && owls == 0 && s.lazy && s.tZero && (s.rotSkip || s.rotFound)
+	// flags) sums the forces as forcesBad does: in sphere order on one
+	// worker, by ranges when split (finishSplitBad).
+	s.badKick = kick && owls == 0 && s.lazy && s.tZero && (s.rotSkip || s.rotFound)
 	if !s.badKick {
-		bad = s.forcesBad(split)
+		bad = s.forcesBad(split && !s.termsLeft)
 	}
 	return owls, bad
+}
+
+// finishSplitBad is forcesBad's answer after a split Accept's kick
+// (finish, badKick): each range c summed its terms F.X + F.Y + F.Z from
+// zero in sphere order (chunkFS[c]; T is +0 under the rotational skip).
+// A sum that is finite had every term finite (a NaN or an infinity stays
+// in a float sum, and so does an overflow). With all of them finite, each
+// term is at most 2(|F|_max + 1) in magnitude, |F|²_max the largest of
+// the species' maxima of |F|² that the kick kept (vmax2: every sphere
+// under the skip; (|a| + |b| + |c|)(1 + ε)² ≤ √3|F|(1 + ε)², and |F|²
+// rounded from below by at most 3ε relative and 3·2⁻¹⁰⁷⁴ absolute): below
+// 2¹⁰²⁰/n every partial sum of the serial sum is finite, as forcesBad's
+// split rule argues. Otherwise (a range's sum not finite: a term not
+// finite or an overflow; or forces that large) the serial sum answers.
+// The answer is forcesBad's whatever the ranges and workers.
+func (s *Spheres) finishSplitBad() bool {
+	fin := true
+	for _, f := range s.chunkFS {
+		fin = fin && f-f == 0
+	}
+	if fin {
+		f2 := 0.0
+		for _, m := range s.vmax2 {
+			f2 = max(f2, m.F2) // no NaN: Keep skips one
+		}
+		if 2*(math.Sqrt(f2)+1)*float64(len(s.tr.L)) < 0x1p1020 {
+			return false
+		}
+	}
+	return s.forcesBad(false)
 }
 
 // forcesBad reports whether a force or moment of the trial state is not
@@ -246,7 +281,9 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 			mom = mom || m
 		}
 		s.chunkMom[c] = mom
-		s.chunkFin[c], s.chunkBig[c] = forceTerms(s.termStates(c*n/nChunks, (c+1)*n/nChunks, mom))
+		if !s.termsLeft {
+			s.chunkFin[c], s.chunkBig[c] = forceTerms(s.termStates(c*n/nChunks, (c+1)*n/nChunks, mom))
+		}
 	}
 }
 
@@ -279,7 +316,9 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 			}
 		}
 		s.touchSlots[q] = ts
-		s.chunkFin[q], s.chunkBig[q] = forceTerms(s.termStates(int(s.parts[q]), int(s.parts[q+1]), mom))
+		if !s.termsLeft {
+			s.chunkFin[q], s.chunkBig[q] = forceTerms(s.termStates(int(s.parts[q]), int(s.parts[q+1]), mom))
+		}
 	}
 }
 

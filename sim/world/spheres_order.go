@@ -155,6 +155,8 @@ func (sc *orderScratch) i32(n int) []int32 {
 // of the spheres' state (it made one of each array, about 230 bytes a
 // sphere, 203 MB of garbage at 10⁶ spheres, while the list was rebuilt).
 // Its temporaries (the inverse order, the cycles) are taken from sc.
+// When the passes split, the arrays are permuted on the crew, an array
+// (or a few small ones) a job: the same bits.
 func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 	n := len(perm)
 	newOf := sc.i32(n) // newOf[old] = new
@@ -162,37 +164,19 @@ func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 		newOf[o] = int32(k)
 	}
 	cyc := cycleOrder(perm, sc)
-	permute(s.body, cyc)
-	permute(s.idx, cyc)
-	permute(s.mat, cyc)
-	permute(s.r, cyc)
-	permute(s.rad, cyc)
-	permute(s.spec, cyc)
-	permute(s.tr.L, cyc)
 	shared := s.rotShared() // one rotational array for both (rotShare): permuted once
-	permute(s.tr.R, cyc)
-	permute(s.tr.X, cyc)
-	for k, i := range s.idx {
-		s.sidx[i] = int32(k)
-	}
-	// The accepted state acc follows the spheres (Drift and Accept walk it
-	// in sphere order).
-	permute(s.acc.L, cyc)
-	if shared {
-		s.acc.R = s.tr.R
-	} else {
-		permute(s.acc.R, cyc)
-	}
-	// byBody: the spheres in body order.
-	j := 0
-	for _, k := range s.sidx {
-		if k >= 0 {
-			s.byBody[j] = k
-			j++
+	// The per-sphere arrays, one a job (each job writes its own arrays:
+	// the same bits in any order, on any worker), the largest first; the
+	// pairs of the current list renumbered (orientation kept) in parts.
+	job := func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			s.orderJob(j, cyc, newOf, shared)
 		}
 	}
-	for wi := range len(s.planes) {
-		permute(s.seen[wi*n:(wi+1)*n], cyc)
+	if s.passes() {
+		s.fork(orderArrays+orderPairParts, job)
+	} else {
+		job(0, 0, orderArrays+orderPairParts)
 	}
 	// Slots: renumbered and sorted again by (sphere, wall) for buildSlots'
 	// merge: a stable counting sort by the new sphere (a sphere's slots
@@ -216,15 +200,70 @@ func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 		cnt[k]++
 	}
 	s.slots, s.slotsOld = sorted, s.slots
-	// Pairs of the current list: renumbered (orientation kept), merged by key.
-	l := &s.lists[s.cur]
-	for q := range l.P {
-		l.P[q].I, l.P[q].J = newOf[l.P[q].I], newOf[l.P[q].J]
-	}
 	s.csrStale, s.partsOK = true, false
 	s.w.verlet.Invalidate()
 	s.listed = false
 }
+
+// orderJob is applyOrder's job j: permutes its arrays along the cycles cyc
+// (orderArrays of them, the largest first), or renumbers by newOf part
+// j − orderArrays of the current list's pairs (of orderPairParts).
+func (s *Spheres) orderJob(j int, cyc, newOf []int32, shared bool) {
+	n := len(newOf)
+	switch j {
+	case 0:
+		permute(s.tr.R, cyc)
+	case 1:
+		// The accepted state acc follows the spheres (Drift and
+		// Accept walk it in sphere order).
+		if shared {
+			s.acc.R = s.tr.R
+		} else {
+			permute(s.acc.R, cyc)
+		}
+	case 2:
+		permute(s.tr.L, cyc)
+	case 3:
+		permute(s.acc.L, cyc)
+	case 4:
+		permute(s.tr.X, cyc)
+	case 5:
+		permute(s.body, cyc)
+		permute(s.spec, cyc)
+	case 6:
+		permute(s.r, cyc)
+		permute(s.rad, cyc)
+	case 7:
+		permute(s.idx, cyc)
+		permute(s.mat, cyc)
+		for k, i := range s.idx {
+			s.sidx[i] = int32(k)
+		}
+		// byBody: the spheres in body order.
+		m := 0
+		for _, k := range s.sidx {
+			if k >= 0 {
+				s.byBody[m] = k
+				m++
+			}
+		}
+	case 8:
+		for wi := range len(s.planes) {
+			permute(s.seen[wi*n:(wi+1)*n], cyc)
+		}
+	default:
+		l := &s.lists[s.cur]
+		p, np := j-orderArrays, len(l.P)
+		P := l.P[p*np/orderPairParts : (p+1)*np/orderPairParts]
+		for q := range P {
+			P[q].I, P[q].J = newOf[P[q].I], newOf[P[q].J]
+		}
+	}
+}
+
+// orderArrays and orderPairParts are applyOrder's jobs: its per-sphere
+// arrays in 9, the current list's pairs in 4 parts.
+const orderArrays, orderPairParts = 9, 4
 
 // cycleOrder returns the cycles of the renumbering perm (new k holds old
 // perm[k]) of more than one sphere, one after the

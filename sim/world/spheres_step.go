@@ -624,7 +624,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 	// Lazy energies: under the skip every sphere's energy is ½m|v|² − m g·x
 	// of its accepted state, which energies() sums when they are read.
 	s.eSkip = s.rotOff && s.lazyE
-	if bk && (!s.rotOff || s.passes()) {
+	if bk && !s.rotOff {
 		// Not the kick EvaluateKick counted on (it takes the same flags):
 		// the test on its own.
 		bk = false
@@ -633,12 +633,12 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 			return 0, 0, 0, false
 		}
 	}
-	s.badKick = bk // finishRange sums the forces (never in split passes)
+	s.badKick = bk // finishRange sums the forces (split passes: by range, finishSplitBad)
 	clear(s.vmax2)
 	travel = math.Inf(1)
 	switch {
 	case n < passMin:
-		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2)
+		ekin, egrav, travel, accR = s.finishRange(0, n, s.vmax2, &s.fsum)
 		if bk && s.fsum-s.fsum != 0 {
 			s.rotOff, s.badKick = false, false
 			return 0, 0, 0, false
@@ -655,8 +655,17 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				for c := clo; c < chi; c++ {
 					var t, a float64
 					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
-					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm)
+					s.chunkFS[c] = 0
+					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm, &s.chunkFS[c])
 					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
+					if !s.badKick { // else after the test (slotsJob)
+						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
+					}
+				}
+			}
+			s.slotsJob = func(_, clo, chi int) {
+				for c := clo; c < chi; c++ {
+					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
 					s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
 				}
 			}
@@ -684,10 +693,19 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				m.V2, m.F2 = max(m.V2, v.V2), max(m.F2, v.F2)
 			}
 		}
+		if bk {
+			// The force test, before anything is committed: the slots'
+			// acceptance waits for its answer (a pass of its own).
+			if s.finishSplitBad() {
+				s.rotOff, s.badKick = false, false
+				return 0, 0, 0, false
+			}
+			s.fork(nChunks, s.slotsJob)
+		}
 	default:
 		for c := range nChunks {
 			var t, a float64
-			s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2)
+			s.chunkK[c], s.chunkG[c], t, a = s.finishRange(c*n/nChunks, (c+1)*n/nChunks, s.vmax2, &s.fsum)
 			travel, accR = min(travel, t), max(accR, a)
 		}
 		if bk && s.fsum-s.fsum != 0 {
@@ -738,7 +756,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 // (travelAcc, smoothTravelDt) and the largest squared speed of each
 // species' other spheres and the largest squared force of each species'
 // spheres without a moment (into vmax2, for finish to take their bounds).
-func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, travel, accR float64) {
+func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax, fsum *float64) (ekin, egrav, travel, accR float64) {
 	rare := finishRare{travel: math.Inf(1)}
 	lazy := s.lazy
 	g := s.w.Gravity
@@ -752,7 +770,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 	a := SphereAccept{Kin: s.kin, H: s.hFinish, G: g, Cur: -1, NoEnergy: s.eSkip, specs: s.specs, vmax2: vmax2}
 	if s.rotOff {
 		if s.badKick {
-			a.FSum = s.fsum // the ranges come in sphere order (finish: not split)
+			a.FSum = *fsum // s.fsum: the ranges in sphere order; a split pass's chunkFS[c]
 		}
 		// The rotational skip: the kick and the sums in the integrator's
 		// loop (SphereAccept, AcceptSphere), ω = T = 0: no turning, no moment.
@@ -765,7 +783,7 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax) (ekin, egrav, trave
 			vmax2[a.Cur] = a.Max
 		}
 		if s.badKick {
-			s.fsum = a.FSum
+			*fsum = a.FSum
 		}
 		return a.Ekin, a.Egrav, rare.travel, rare.accR
 	}
