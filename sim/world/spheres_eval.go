@@ -357,16 +357,8 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 		pl := &s.planes[sl.wall]
 		r := R[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
-		if fast && d >= r {
-			// Off the plane (d ≥ r, never behind it): evalSlot reaches
-			// neither the facet nor its rim, whatever the wall, the law or
-			// the history — only the candidate test. The moment is not
-			// read: nothing is added to it (mom).
-			if s.slotCandidate(sl, st.X, pl, r) && !sl.seen {
-				s.see(sl)
-			}
-			continue
-		}
+		// With fast, d < r or d is not a number here: offPlane took every
+		// slot off its plane (d ≥ r: only the candidate test) up to this one.
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
 			ro := &s.tr.R[sl.k]
 			s.evalSlot(sl, st, ro, pl, r, d, dt)
@@ -403,7 +395,10 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 // offPlane is evalSlots' first case — a slot off its plane (d ≥ r) in a
 // world without periodic axes: the candidate test only — for slots[i:]
 // until one is not off its plane, whose index it returns (len(slots) if
-// none). The same expressions in the same order as evalSlots' own; in a
+// none). Off the plane (d ≥ r, never behind it) evalSlot reaches neither
+// the facet nor its rim, whatever the wall, the law or the history: only
+// the candidate test, and nothing is added to the moment (mom). The same
+// expressions in the same order as evalSlots' loop had for this case; in a
 // loop of its own, the compiler keeps its values in registers (in
 // evalSlots' loop, with the contact paths beside it, it spilled and
 // reloaded them at every slot).
