@@ -16,20 +16,7 @@ import (
 // session 22: one fmt.Fprintf, featName built with string concatenation.
 func fmtContactRow(t float64, a, b int, na, nb string, k *contact.Contact) string {
 	featName := func(k *contact.Contact, onA bool) string {
-		var kinds [2]byte
-		switch k.Kind {
-		case snap.VF:
-			kinds = [2]byte{'v', 'f'}
-		case snap.VE:
-			kinds = [2]byte{'v', 'e'}
-		case snap.EE:
-			kinds = [2]byte{'e', 'e'}
-		default:
-			kinds = [2]byte{'v', 'v'}
-		}
-		if k.Swap {
-			kinds[0], kinds[1] = kinds[1], kinds[0]
-		}
+		kinds := featKinds(k) // the letters (unchanged); the oracle is the formatting
 		if onA {
 			return string(kinds[0]) + strconv.Itoa(int(k.FA))
 		}
