@@ -18,19 +18,7 @@ func TestRV23RenumberRunFriction(t *testing.T) {
 	world.SphereReorderEvery = 5
 	var ref string
 	for _, workers := range []int{1, 2, 3} {
-		w := partsLattice(t, 6000, []float64{0.001, 0.0009, 0.0011})
-		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
-		other := w.Material("other")
-		for k, b := range w.Bodies {
-			if b.Wall < 0 && k%3 == 0 {
-				b.Material = other
-			}
-		}
-		for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
-			if err := w.SetParam(set, 0.3); err != nil {
-				t.Fatal(err)
-			}
-		}
+		w := partsWorld(t, 6000, []float64{0.001, 0.0009, 0.0011}, workers, 0.3)
 		for step := range 120 {
 			if step == 60 {
 				if err := w.SetParam("contact.other.default.mu", 0.1); err != nil {

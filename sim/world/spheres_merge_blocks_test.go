@@ -30,21 +30,7 @@ func TestSphereMergeBlockEdges(t *testing.T) {
 			for mode := range 4 {
 				for _, reordered := range []bool{false, true} {
 					name := fmt.Sprintf("species=%d,mu=%g,w=%d,n=%d,mode=%d,re=%v", len(tc.radii), tc.mu, tc.workers, n, mode, reordered)
-					w := partsLattice(t, 5000, tc.radii)
-					w.Settings.Workers, w.Settings.SphereSplit = tc.workers, world.SplitAlways
-					if tc.mu > 0 {
-						other := w.Material("other")
-						for k, b := range w.Bodies {
-							if b.Wall < 0 && k%3 == 0 {
-								b.Material = other
-							}
-						}
-						for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
-							if err := w.SetParam(set, tc.mu); err != nil {
-								t.Fatal(err)
-							}
-						}
-					}
+					w := partsWorld(t, 5000, tc.radii, tc.workers, tc.mu)
 					for range 3 {
 						if _, err := w.Integrator.Step(w, 1); err != nil {
 							t.Fatal(err)

@@ -42,23 +42,7 @@ func TestSphereMergeByKey(t *testing.T) {
 				if morton {
 					world.SphereReorderMin = 4096
 				}
-				w := partsLattice(t, 4500, tc.radii)
-				w.Settings.Workers, w.Settings.SphereSplit = tc.workers, world.SplitAlways
-				if tc.mu > 0 {
-					// A third of the spheres of another material whose pair
-					// with the default has its own law (the list keeps laws).
-					other := w.Material("other")
-					for k, b := range w.Bodies {
-						if b.Wall < 0 && k%3 == 0 {
-							b.Material = other
-						}
-					}
-					for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
-						if err := w.SetParam(set, tc.mu); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
+				w := partsWorld(t, 4500, tc.radii, tc.workers, tc.mu)
 				for step := 0; step < 3 || morton && !sphereOrdered(w); step++ {
 					if step > 300 {
 						t.Fatal("not renumbered in 300 steps")

@@ -47,6 +47,30 @@ func partsLattice(t *testing.T, n int, radii []float64) *world.World {
 	return sphereLattice(t, n, radii, latticeSpec{pitch: 1.01, perLayer: 40, jitter: 0.01, speed: 0.2, seed: [2]uint64{3, 4}})
 }
 
+// partsWorld is partsLattice on workers (every evaluation split) and, with
+// mu > 0, friction: a third of the spheres of another material whose pair
+// with the default has its own law (the list keeps laws), both laws with
+// friction coefficient mu.
+func partsWorld(t *testing.T, n int, radii []float64, workers int, mu float64) *world.World {
+	t.Helper()
+	w := partsLattice(t, n, radii)
+	w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
+	if mu > 0 {
+		other := w.Material("other")
+		for k, b := range w.Bodies {
+			if b.Wall < 0 && k%3 == 0 {
+				b.Material = other
+			}
+		}
+		for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
+			if err := w.SetParam(set, mu); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return w
+}
+
 // latticeSpec is a test lattice of spheres (sphereLattice): the pitch and
 // the jitter in diameters, at least n/perLayer sites a layer, speeds up to
 // speed/2 a component, and the random stream's seed.

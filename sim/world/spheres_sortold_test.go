@@ -31,21 +31,7 @@ func TestSphereSortOldLongRows(t *testing.T) {
 	} {
 		for _, long := range []bool{false, true} {
 			name := fmt.Sprintf("species=%d,mu=%g,w=%d,long=%v", len(tc.radii), tc.mu, tc.workers, long)
-			w := partsLattice(t, 5000, tc.radii)
-			w.Settings.Workers, w.Settings.SphereSplit = tc.workers, world.SplitAlways
-			if tc.mu > 0 {
-				other := w.Material("other")
-				for k, b := range w.Bodies {
-					if b.Wall < 0 && k%3 == 0 {
-						b.Material = other
-					}
-				}
-				for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
-					if err := w.SetParam(set, tc.mu); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
+			w := partsWorld(t, 5000, tc.radii, tc.workers, tc.mu)
 			if _, err := w.Integrator.Step(w, 1); err != nil {
 				t.Fatal(err)
 			}
