@@ -2,7 +2,6 @@ package world_test
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -46,24 +45,8 @@ func reviewRestart(t *testing.T, name string, t0 float64) {
 		w := startScene(t, name, p0)
 		dir := t.TempDir()
 		var files [][]byte
-		write := func() {
-			p := filepath.Join(dir, "final.json")
-			if err := state.Write(p, w); err != nil {
-				t.Fatal(err)
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files = append(files, b)
-		}
-		step := func(n int) {
-			for range n {
-				if _, err := integrate.Advance(w, w.Time+1e-9, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		write := func() { files = append(files, checkpointBytes(t, w, dir)) }
+		step := func(n int) { stepsOf(t, w, n) }
 		for i := range 6 {
 			step(7)
 			write()

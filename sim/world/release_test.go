@@ -31,26 +31,8 @@ func TestCheckpointReleaseSameRun(t *testing.T) {
 				w := startScene(t, name, "")
 				dir := t.TempDir()
 				var files [][]byte
-				write := func() {
-					t.Helper()
-					p := filepath.Join(dir, "final.json")
-					if err := state.Write(p, w); err != nil {
-						t.Fatal(err)
-					}
-					b, err := os.ReadFile(p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					files = append(files, b)
-				}
-				step := func(n int) {
-					t.Helper()
-					for range n {
-						if _, err := integrate.Advance(w, w.Time+1e-9, nil); err != nil { // one step
-							t.Fatal(err)
-						}
-					}
-				}
+				write := func() { files = append(files, checkpointBytes(t, w, dir)) }
+				step := func(n int) { stepsOf(t, w, n) }
 				for i := range 8 {
 					step(15)
 					write()
@@ -101,4 +83,29 @@ func finalBytes(t *testing.T, w *world.World) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// checkpointBytes writes w's state file (final.json) in dir, as a
+// checkpoint does, and returns its bytes.
+func checkpointBytes(t *testing.T, w *world.World, dir string) []byte {
+	t.Helper()
+	p := filepath.Join(dir, "final.json")
+	if err := state.Write(p, w); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// stepsOf advances w by n steps (one step each: a target just past its time).
+func stepsOf(t *testing.T, w *world.World, n int) {
+	t.Helper()
+	for range n {
+		if _, err := integrate.Advance(w, w.Time+1e-9, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
