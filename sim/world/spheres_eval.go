@@ -26,8 +26,9 @@ func (s *Spheres) Evaluate(t, dt float64) (owls int, bad bool) {
 }
 
 // EvaluateKick is Evaluate, except that where Accept's kick can make the
-// force test (forcesBad) itself — one worker (not split), lazy bodies, the
-// rotational skip (every T +0), no night owl — it leaves the test to the
+// force test (forcesBad) itself — on one worker, or by ranges when split
+// (finishSplitBad), lazy bodies, the rotational skip (every T +0), no night
+// owl — it leaves the test to the
 // next Accept, which then reports the answer before it commits anything:
 // the step reads the trial forces once instead of twice. bad is then false.
 func (s *Spheres) EvaluateKick(t, dt float64) (owls int, bad bool) {

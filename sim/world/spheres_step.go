@@ -700,7 +700,13 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				s.rotOff, s.badKick = false, false
 				return 0, 0, 0, false
 			}
-			s.fork(nChunks, s.slotsJob)
+			if len(s.slots) > 0 {
+				s.fork(nChunks, s.slotsJob)
+			} else { // no slot: acceptSlots' answer for each chunk, without a fork (review r7)
+				for c := range nChunks {
+					s.chunkSpring[c], s.chunkOther[c] = inf, false
+				}
+			}
 		}
 	default:
 		for c := range nChunks {
