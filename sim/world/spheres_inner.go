@@ -156,12 +156,36 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	loose := in.Loose
 	lim2 := in.Delta * in.Delta / 16                // |d − c| beyond Δ/4
 	vlim2 := lim2 / (relAhead * relAhead * dt * dt) // |v − v_c| that would travel Δ/4 in relAhead steps
+	// With the marks, the relTop largest e and w of the spheres left tight
+	// so far (a superset of the tight set), each with a sphere that has it:
+	// e as RelDisplaced computes it, w as the pass over the tight spheres
+	// below computes it. A sphere of that set outside a top list has a
+	// value no larger than the list's smallest (the lists take a value
+	// above their smallest only, and their smallest only grows), so if at
+	// least two spheres of the e list and one of the w list are still
+	// tight after the marks below, the two largest e of the tight set (as
+	// a multiset: RelDisplaced's e1 ≥ e2) and its largest w are the
+	// largest of those still tight in the lists, and that pass is not
+	// needed. Tight so far, e ≤ lim2 and w ≤ vlim2: both are numbers
+	// (RelDisplaced's finite holds).
+	var te, tw relTop
 	for i := range x {
 		a, b := &x[i], &ref[i]
-		e := geom.Vec3{X: a.X - b.X - c0.X, Y: a.Y - b.Y - c0.Y, Z: a.Z - b.Z - c0.Z}.Norm2()
+		dx, dy, dz := a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z
+		e := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
 		v := &tr[i].V
 		w := geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2()
-		loose[i] = !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
+		l := !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
+		loose[i] = l
+		if l {
+			continue
+		}
+		if e > te.v[relTopN-1] {
+			te.add(e, i)
+		}
+		if w > tw.v[relTopN-1] {
+			tw.add(w, i)
+		}
 	}
 	// Near a wall (within Δ/4 of its reach, or coming to it within
 	// relAhead steps); the walls must all be still (relWalls' test).
@@ -204,12 +228,28 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 			in.Watch = append(in.Watch, int32(i))
 		}
 	}
-	e1, e2, finite := sphere.RelDisplaced(x, ref, c0, loose)
-	u2 := 0.0
-	for i := range tr {
-		if !loose[i] {
-			v := &tr[i].V
-			u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
+	e1, e2, n1 := te.first2(loose)
+	u2, _, n2 := tw.first2(loose)
+	finite := true
+	full := n1 < 2 || n2 < 1
+	if full || relTopCheck {
+		te1, te2, tu2 := e1, e2, u2
+		if full {
+			relFull++
+		}
+		e1, e2, finite = sphere.RelDisplaced(x, ref, c0, loose)
+		u2 = 0.0
+		for i := range tr {
+			if !loose[i] {
+				v := &tr[i].V
+				u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
+			}
+		}
+		if !full {
+			relTopChecked++
+			if te1 != e1 || te2 != e2 || tu2 != u2 || !finite {
+				relTopBad++
+			}
 		}
 	}
 	c := math.Inf(1)
@@ -246,6 +286,52 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	in.RelSelects++
 	return true
 }
+
+// relTopN is the length of relSelect's top lists (relTop).
+const relTopN = 8
+
+// relTop is a list of the relTopN largest values added (v, descending;
+// 0 and index −1 where fewer were added above 0) and a sphere index
+// with each.
+type relTop struct {
+	v [relTopN]float64
+	i [relTopN]int
+}
+
+// add puts e of sphere i in the list; e > the list's smallest.
+func (t *relTop) add(e float64, i int) {
+	k := relTopN - 1
+	for ; k > 0 && e > t.v[k-1]; k-- {
+		t.v[k], t.i[k] = t.v[k-1], t.i[k-1]
+	}
+	t.v[k], t.i[k] = e, i+1 // stored +1: the zero value is "none"
+}
+
+// first2 returns the two largest values of the list whose spheres are not
+// loose, and how many of those there are (up to two). Entries without a
+// sphere (value 0) do not count.
+func (t *relTop) first2(loose []bool) (a, b float64, n int) {
+	for k := range t.v {
+		if i := t.i[k]; i > 0 && !loose[i-1] {
+			if n == 0 {
+				a = t.v[k]
+			} else {
+				return a, t.v[k], 2
+			}
+			n++
+		}
+	}
+	return a, 0, n
+}
+
+// relFull counts the selections that needed the pass over the tight
+// spheres (tests and notes read it). With relTopCheck (tests), the pass
+// runs at every selection and relTopBad counts the selections whose top
+// lists gave other values, of relTopChecked.
+var (
+	relFull, relTopChecked, relTopBad int
+	relTopCheck                       bool
+)
 
 // relMin is the smallest system the moving frame is tried on (its
 // selection is a pass over the spheres and one over the list).

@@ -133,3 +133,13 @@ func InnerRelWalls(w *World) (used bool, bad int, least float64) {
 	}
 	return true, bad, least
 }
+
+// InnerRelTopCheck turns relSelect's check of its top lists on or off
+// and returns the selections that needed the full pass, the selections
+// checked and those whose top lists gave other values than the pass, all
+// since the last call (then set to 0).
+func InnerRelTopCheck(on bool) (full, checked, bad int) {
+	full, checked, bad = relFull, relTopChecked, relTopBad
+	relFull, relTopChecked, relTopBad, relTopCheck = 0, 0, 0, on
+	return full, checked, bad
+}

@@ -89,3 +89,54 @@ func tiltedLattice(t *testing.T, n int, g string) *world.World {
 	w.Dt = min(w.Dt, w.Settings.DtMax)
 	return w
 }
+
+// TestSphereInnerRelTop: relSelect's top lists (relTop) give the tight
+// set's two largest relative displacements and its largest relative speed
+// exactly, as the pass over the tight spheres does, on the falling
+// lattices of TestSphereInnerRelWallWatch and TestSphereInnerRelSameBits'
+// (one and two radii, at rest and with random speeds): the pass is run
+// beside the lists at every selection and the values compared. Fails with
+// first2 reading the loose flags wrongly (checked by hand: first2 taking
+// the lists' entries whatever their flags gives a wrong value at one of
+// the second world's 19 selections).
+func TestSphereInnerRelTop(t *testing.T) {
+	defer world.SetInnerOn(world.SetInnerOn(true))
+	defer world.SetInnerRelOn(world.SetInnerRelOn(true))
+	defer world.InnerRelTopCheck(false)
+	worlds := []func() *world.World{
+		func() *world.World { return tiltedLattice(t, 4000, "[0,0,-9.81]") },
+		func() *world.World { return tiltedLattice(t, 4000, "[4,0,-9.81]") },
+		func() *world.World { return tiltedLattice(t, 4000, "[-3,-3,-9.81]") },
+	}
+	for _, sp := range []struct {
+		radii []float64
+		speed float64
+	}{{[]float64{0.001}, 0}, {[]float64{0.001}, 0.002}, {[]float64{0.001, 0.00095}, 0.002}} {
+		worlds = append(worlds, func() *world.World {
+			w := sphereLattice(t, 4000, sp.radii, latticeSpec{pitch: 1.05, perLayer: 100, speed: sp.speed, seed: [2]uint64{23, 1}})
+			w.SetLazyBodies(true)
+			w.Settings.DtMax = 2e-5
+			w.Dt = min(w.Dt, w.Settings.DtMax)
+			return w
+		})
+	}
+	full, checked := 0, 0
+	for k, mk := range worlds {
+		world.InnerRelTopCheck(true)
+		w := mk()
+		for range 1000 {
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, c, bad := world.InnerRelTopCheck(false)
+		t.Logf("world %d: %d selections from the top lists, %d with the full pass", k, c, f)
+		if bad > 0 {
+			t.Fatalf("world %d: the top lists gave other values than the pass at %d of %d selections", k, bad, c)
+		}
+		full, checked = full+f, checked+c
+	}
+	if checked < 20 {
+		t.Fatalf("only %d selections from the top lists (%d with the pass): the case does not test them", checked, full)
+	}
+}
