@@ -234,7 +234,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	full := n1 < 2 || n2 < 1
 	if full || relTopCheck {
 		te1, te2, tu2 := e1, e2, u2
-		if full {
+		if full && relTopCheck {
 			relFull++
 		}
 		e1, e2, finite = sphere.RelDisplaced(x, ref, c0, loose)
@@ -324,10 +324,10 @@ func (t *relTop) first2(loose []bool) (a, b float64, n int) {
 	return a, 0, n
 }
 
-// relFull counts the selections that needed the pass over the tight
-// spheres (tests and notes read it). With relTopCheck (tests), the pass
-// runs at every selection and relTopBad counts the selections whose top
-// lists gave other values, of relTopChecked.
+// With relTopCheck (tests; never set otherwise, so that worlds stepped
+// side by side share no counter), the pass over the tight spheres runs at
+// every selection, relFull counts the selections that needed it and
+// relTopBad those whose top lists gave other values, of relTopChecked.
 var (
 	relFull, relTopChecked, relTopBad int
 	relTopCheck                       bool
