@@ -73,6 +73,9 @@ type Inner struct {
 	// spheres (the world's wall slots, and the list indices of the inner
 	// pairs with a tight sphere).
 	Watch, WatchK []int32
+	// Walls: the owner's watch per wall of the tight spheres' slots (see
+	// RelWall), indexed by the owner's walls.
+	Walls []RelWall
 	// RelSelects counts the selections SelectLoose made for the owner
 	// (not reset by Off: tests and notes read it).
 	RelSelects int
@@ -216,4 +219,22 @@ func (in *Inner) span(lo, hi int) (a, b int) {
 	a = sort.Search(len(K), func(i int) bool { return int(K[i]) >= lo })
 	b = a + sort.Search(len(K)-a, func(i int) bool { return int(K[a+i]) >= hi })
 	return a, b
+}
+
+// RelWall is the moving frame's watch of one wall (the owner's: a plane
+// of unit normal N): the tight spheres' slots on it stay off it while the
+// frame's travel along N since the selection, less its bound on the tight
+// spheres' travel relative to the frame, keeps them at their margin. On:
+// the wall has a slot of a tight sphere. M: the margin, the least d − r'
+// of those slots (d their centre's distance from the plane, r' the radius
+// the owner's test needs) at the last refresh, less the frame's travel C
+// and its error EC then, plus the tight spheres' relative travel bound
+// then; Slack the roundings the test must cover. V and EV: the frame's
+// velocity along N and its error; G and EG: g·N and its error; C and EC:
+// the frame's travel along N since the selection and its error (computed
+// values; the errors bound them against the exact reference motion).
+type RelWall struct {
+	On                  bool
+	M, Slack            float64
+	V, EV, G, EG, C, EC float64
 }

@@ -156,12 +156,36 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	loose := in.Loose
 	lim2 := in.Delta * in.Delta / 16                // |d − c| beyond Δ/4
 	vlim2 := lim2 / (relAhead * relAhead * dt * dt) // |v − v_c| that would travel Δ/4 in relAhead steps
+	// With the marks, the relTop largest e and w of the spheres left tight
+	// so far (a superset of the tight set), each with a sphere that has it:
+	// e as RelDisplaced computes it, w as the pass over the tight spheres
+	// below computes it. A sphere of that set outside a top list has a
+	// value no larger than the list's smallest (the lists take a value
+	// above their smallest only, and their smallest only grows), so if at
+	// least two spheres of the e list and one of the w list are still
+	// tight after the marks below, the two largest e of the tight set (as
+	// a multiset: RelDisplaced's e1 ≥ e2) and its largest w are the
+	// largest of those still tight in the lists, and that pass is not
+	// needed. Tight so far, e ≤ lim2 and w ≤ vlim2: both are numbers
+	// (RelDisplaced's finite holds).
+	var te, tw relTop
 	for i := range x {
 		a, b := &x[i], &ref[i]
-		e := geom.Vec3{X: a.X - b.X - c0.X, Y: a.Y - b.Y - c0.Y, Z: a.Z - b.Z - c0.Z}.Norm2()
+		dx, dy, dz := a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z
+		e := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
 		v := &tr[i].V
 		w := geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2()
-		loose[i] = !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
+		l := !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
+		loose[i] = l
+		if l {
+			continue
+		}
+		if e > te.v[relTopN-1] {
+			te.add(e, i)
+		}
+		if w > tw.v[relTopN-1] {
+			tw.add(w, i)
+		}
 	}
 	// Near a wall (within Δ/4 of its reach, or coming to it within
 	// relAhead steps); the walls must all be still (relWalls' test).
@@ -204,12 +228,28 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 			in.Watch = append(in.Watch, int32(i))
 		}
 	}
-	e1, e2, finite := sphere.RelDisplaced(x, ref, c0, loose)
-	u2 := 0.0
-	for i := range tr {
-		if !loose[i] {
-			v := &tr[i].V
-			u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
+	e1, e2, n1 := te.first2(loose)
+	u2, _, n2 := tw.first2(loose)
+	finite := true
+	full := n1 < 2 || n2 < 1
+	if full || relTopCheck {
+		te1, te2, tu2 := e1, e2, u2
+		if full && relTopCheck {
+			relFull++
+		}
+		e1, e2, finite = sphere.RelDisplaced(x, ref, c0, loose)
+		u2 = 0.0
+		for i := range tr {
+			if !loose[i] {
+				v := &tr[i].V
+				u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
+			}
+		}
+		if !full {
+			relTopChecked++
+			if te1 != e1 || te2 != e2 || tu2 != u2 || !finite {
+				relTopBad++
+			}
 		}
 	}
 	c := math.Inf(1)
@@ -222,7 +262,16 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		return false
 	}
 	t := in.Level(e0 + 2*innerMinSteps*dt*u)
-	if t < 0 || !in.SelectLoose(l, ref, loose, t, len(l.P)/innerMaxShare) {
+	if t < 0 {
+		return false
+	}
+	// The watch per wall (relWalls), from the frame at rest at the
+	// selection: C = EC = Grow = 0.
+	in.XMax, in.Grow = s.refMax(ref)+2*s.skin, 0
+	if !s.relWallsInit(in, vc) {
+		return false
+	}
+	if !in.SelectLoose(l, ref, loose, t, len(l.P)/innerMaxShare) {
 		return false
 	}
 	// The inner pairs with a tight sphere, which relTouched watches.
@@ -234,10 +283,55 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	}
 	in.RelDead = false
 	in.Rel, in.E0, in.U, in.Grow, in.LastH = true, e0, u, 0, 0.5*dt
-	in.XMax = s.refMax(ref) + 2*s.skin
 	in.RelSelects++
 	return true
 }
+
+// relTopN is the length of relSelect's top lists (relTop).
+const relTopN = 8
+
+// relTop is a list of the relTopN largest values added (v, descending;
+// 0 and index −1 where fewer were added above 0) and a sphere index
+// with each.
+type relTop struct {
+	v [relTopN]float64
+	i [relTopN]int
+}
+
+// add puts e of sphere i in the list; e > the list's smallest.
+func (t *relTop) add(e float64, i int) {
+	k := relTopN - 1
+	for ; k > 0 && e > t.v[k-1]; k-- {
+		t.v[k], t.i[k] = t.v[k-1], t.i[k-1]
+	}
+	t.v[k], t.i[k] = e, i+1 // stored +1: the zero value is "none"
+}
+
+// first2 returns the two largest values of the list whose spheres are not
+// loose, and how many of those there are (up to two). Entries without a
+// sphere (value 0) do not count.
+func (t *relTop) first2(loose []bool) (a, b float64, n int) {
+	for k := range t.v {
+		if i := t.i[k]; i > 0 && !loose[i-1] {
+			if n == 0 {
+				a = t.v[k]
+			} else {
+				return a, t.v[k], 2
+			}
+			n++
+		}
+	}
+	return a, 0, n
+}
+
+// With relTopCheck (tests; never set otherwise, so that worlds stepped
+// side by side share no counter), the pass over the tight spheres runs at
+// every selection, relFull counts the selections that needed it and
+// relTopBad those whose top lists gave other values, of relTopChecked.
+var (
+	relFull, relTopChecked, relTopBad int
+	relTopCheck                       bool
+)
 
 // relMin is the smallest system the moving frame is tried on (its
 // selection is a pass over the spheres and one over the list).
@@ -269,23 +363,139 @@ func (s *Spheres) relTouched(l *sphere.List) bool {
 }
 
 // relWalls reports whether a tight sphere may get a force from a wall
-// slot at the trial state (in.Watch: the slots of the tight spheres, the
-// same through the list's life, as the slots are made with the list): its centre's distance d from the
-// wall's plane, computed as evalSlots computes it, is below its radius
-// (with 2⁻²⁰ of it and 2⁻⁴⁰ of the coordinates for another rounding of d;
-// evalSlots adds no force on a still wall when d ≥ r: its fast path), or
-// a wall moves.
+// slot at the trial state, or a wall moves. Its test is one a wall (the
+// watch per wall, sphere.RelWall; relWallsInit, relWallsSet), and only
+// when a wall's test fails, the test of every watched slot (relWallsSet)
+// that refreshes the walls' margins.
+//
+// Why a wall's test suffices (the proof of the per-slot test is
+// relWallsSet's). Let j be the last refresh (the selection or a later
+// step whose slots all passed), k the trial state now, N the wall's unit
+// normal, d_i = (X_i − P)·N the exact distance of a watched sphere's
+// centre. While the tight spheres met nothing up to evaluation k − 1
+// (relTouched's induction, as in relSelect's argument), Grow bounds each
+// one's travel relative to the exact reference motion c: |(x_k − x_j) −
+// (c_k − c_j)| ≤ Grow_k − Grow_j (Grow is a sum of per-step bounds). So
+// d_k ≥ d_j + (c_k − c_j)·N − |N|(Grow_k − Grow_j), and with the frame's
+// travel along N followed in floating point (relStep: C with its error
+// EC, |C − (c − c_sel)·N| ≤ EC), d_k ≥ [d_j − r' − C_j − EC_j + Grow_j] +
+// r' + C_k − EC_k − Grow_k, the bracket's least over the wall's slots
+// being M. The test M + C_k − (Grow_k + EC_k + Slack) ≥ 2⁻⁴⁸·(|M| + |C_k|
+// + Grow_k + EC_k + Slack) holds the exact M + C_k − Grow_k − EC_k above
+// Slack (the roundings of this sum, ≤ 4ε of those magnitudes, inside
+// 2⁻⁴⁸ = 32ε; |N| ≤ 1 + 2ε inside it too), and Slack covers M's own
+// rounding at the refresh and twice δ, the rounding of a computed d
+// against the exact one, plus the per-slot test's own 2⁻⁴⁰·XMax: so
+// every watched slot's d computed as evalSlots computes it is at least
+// r' + 2⁻⁴⁰·XMax, which is the per-slot test, passed.
 func (s *Spheres) relWalls(in *sphere.Inner) bool {
+	if len(in.Walls) != len(s.planes) {
+		return true
+	}
+	for w := range in.Walls {
+		rw := &in.Walls[w]
+		if !rw.On {
+			continue
+		}
+		b := in.Grow + rw.EC + rw.Slack
+		if !s.planes[w].still || !(rw.M+rw.C-b >= 0x1p-48*(math.Abs(rw.M)+math.Abs(rw.C)+b)) {
+			return !s.relWallsSet(in)
+		}
+	}
+	return false
+}
+
+// relWallsInit starts the watch per wall at a selection (C = EC = Grow =
+// 0, the frame's velocity vc): V = vc·N and G = g·N, each computed with
+// three products and two sums, so within 3ε·Σ|v_c|·|N| < 2⁻⁵⁰·Σ|v_c|
+// (|N| components ≤ 1 + ε) of the exact projections; then the margins
+// (relWallsSet). It reports false if a watched slot fails the per-slot
+// test.
+func (s *Spheres) relWallsInit(in *sphere.Inner, vc geom.Vec3) bool {
+	if cap(in.Walls) < len(s.planes) {
+		in.Walls = make([]sphere.RelWall, len(s.planes))
+	}
+	in.Walls = in.Walls[:len(s.planes)]
+	g := s.w.Gravity
+	for w := range in.Walls {
+		n := s.planes[w].N
+		in.Walls[w] = sphere.RelWall{
+			V: vc.Dot(n), EV: 0x1p-50 * (math.Abs(vc.X) + math.Abs(vc.Y) + math.Abs(vc.Z)),
+			G: g.Dot(n), EG: 0x1p-50 * (math.Abs(g.X) + math.Abs(g.Y) + math.Abs(g.Z)),
+		}
+	}
+	return s.relWallsSet(in)
+}
+
+// relWallsSet is the per-slot test and the refresh of the walls' margins:
+// false (a tight sphere may touch) if a still wall's watched slot (in.Watch:
+// the slots of the tight spheres, the same through the list's life, as
+// the slots are made with the list) has its centre's distance d from the
+// wall's plane, computed as evalSlots computes it, below r' = r + 2⁻²⁰r
+// plus 2⁻⁴⁰ of the coordinates (XMax), for another rounding of d (an FMA:
+// evalSlots adds no force on a still wall when d ≥ r: its fast path, and
+// offPlane's), or if such a wall moves. Otherwise each wall's M becomes
+// min(d − r') − C − EC + Grow over its watched slots, and Slack 2⁻⁴⁰·XMax
+// + 2δ + 2⁻⁴⁸·(|min(d − r')| + |C| + EC + Grow): δ = 2⁻⁴⁶(XMax + P_max +
+// r_max) bounds the rounding of a computed d (≤ 4ε·Σ|X − P| ≤ 12ε(XMax +
+// P_max)) and of d − r' (≤ 2ε(|d| + 2r)); the last term the sum's
+// roundings (≤ 4ε).
+func (s *Spheres) relWallsSet(in *sphere.Inner) bool {
 	x := 0x1p-40 * in.XMax
+	for w := range in.Walls {
+		in.Walls[w].On, in.Walls[w].M, in.Walls[w].Slack = false, math.Inf(1), 0
+	}
 	for _, i := range in.Watch {
 		sl := &s.slots[i]
 		pl := &s.planes[sl.wall]
 		r := s.r[sl.k]
-		if d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N); !pl.still || !(d >= r+0x1p-20*r+x) {
-			return true
+		d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N)
+		if !pl.still || !(d >= r+0x1p-20*r+x) {
+			return false
+		}
+		rw := &in.Walls[sl.wall]
+		rw.On, rw.M, rw.Slack = true, min(rw.M, d-(r+0x1p-20*r)), max(rw.Slack, r)
+	}
+	for w := range in.Walls {
+		rw := &in.Walls[w]
+		if !rw.On {
+			continue
+		}
+		p := s.planes[w].P
+		delta := 0x1p-46 * (in.XMax + max(math.Abs(p.X), math.Abs(p.Y), math.Abs(p.Z)) + rw.Slack)
+		m := rw.M
+		rw.M = m - rw.C - rw.EC + in.Grow
+		rw.Slack = x + 2*delta + 0x1p-48*(math.Abs(m)+math.Abs(rw.C)+rw.EC+in.Grow)
+	}
+	return true
+}
+
+// relWallsStep follows the frame's velocity and travel along each watched
+// wall's normal over a Drift of dt whose kicks before it add (h + h')·g
+// to the reference velocity (relSelect's argument: v_c,j = v_c + Σ(h +
+// h')·g, c advances by dt·v_c,j): V += (h + h')·G, C += dt·V, with their
+// errors against the exact projections — the sum h + h', the product and
+// the sum each round by ε (2⁻⁵⁰ of the magnitudes covers them and the
+// second-order terms), G's error EG scaled, and the errors' own roundings
+// a relative 2⁻³⁰. It reports false when a bound is not finite.
+func relWallsStep(in *sphere.Inner, h, dt float64) bool {
+	hh := h + in.LastH
+	for w := range in.Walls {
+		rw := &in.Walls[w]
+		if !rw.On {
+			continue
+		}
+		v0 := rw.V
+		rw.V = v0 + hh*rw.G
+		rw.EV += (hh*rw.EG + 0x1p-50*(max(math.Abs(v0), math.Abs(rw.V))+hh*math.Abs(rw.G))) * (1 + 0x1p-30)
+		c0 := rw.C
+		rw.C = c0 + dt*rw.V
+		rw.EC += (dt*rw.EV + 0x1p-50*(max(math.Abs(c0), math.Abs(rw.C))+dt*math.Abs(rw.V))) * (1 + 0x1p-30)
+		if !(rw.EC <= math.MaxFloat64) || !(math.Abs(rw.C) <= math.MaxFloat64) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // relStep follows the moving frame's bound over a Drift of dt (see above);
@@ -310,8 +520,9 @@ func (s *Spheres) relStep(chain bool, dt float64) {
 	}
 	in.U += 0x1p-49 * (u + (h+in.LastH)*a)
 	in.Grow += (dt*in.U + 0x1p-50*(dt*u+in.XMax)) * (1 + 0x1p-30)
+	walls := relWallsStep(in, h, dt)
 	in.LastH = h
-	if !(in.Grow <= math.MaxFloat64) {
+	if !walls || !(in.Grow <= math.MaxFloat64) {
 		in.Rel = false
 	}
 }

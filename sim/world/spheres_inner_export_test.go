@@ -1,5 +1,7 @@
 package world
 
+import "math"
+
 // SetInnerOn turns the sphere path's inner list on or off (innerOn) and
 // returns the previous setting.
 func SetInnerOn(on bool) bool {
@@ -100,4 +102,44 @@ func InnerMissed(w *World) (on, rel bool, missed int) {
 func InnerSkin(w *World) (skin, delta float64) {
 	s := w.sph
 	return s.skin, s.lists[s.cur].Inner.Delta
+}
+
+// InnerRelWalls checks the moving frame's watch per wall at the last
+// evaluation, if the frame was in use (Rel and On): every watched slot (a
+// tight sphere's) passes the per-slot test, its d computed as evalSlots
+// computes it at least r + 2⁻²⁰r + 2⁻⁴⁰·XMax. It returns whether the
+// frame was in use, the watched slots that fail it and the smallest
+// (d − r)/Δ of the watched slots (+Inf: none).
+func InnerRelWalls(w *World) (used bool, bad int, least float64) {
+	s := w.sph
+	least = math.Inf(1)
+	if s == nil {
+		return false, 0, least
+	}
+	in := &s.lists[s.cur].Inner
+	if !in.Rel || !in.On {
+		return false, 0, least
+	}
+	x := 0x1p-40 * in.XMax
+	for _, i := range in.Watch {
+		sl := &s.slots[i]
+		pl := &s.planes[sl.wall]
+		r := s.r[sl.k]
+		d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N)
+		if !(d >= r+0x1p-20*r+x) {
+			bad++
+		}
+		least = min(least, (d-r)/in.Delta)
+	}
+	return true, bad, least
+}
+
+// InnerRelTopCheck turns relSelect's check of its top lists on or off
+// and returns the selections that needed the full pass, the selections
+// checked and those whose top lists gave other values than the pass, all
+// since the last call (then set to 0).
+func InnerRelTopCheck(on bool) (full, checked, bad int) {
+	full, checked, bad = relFull, relTopChecked, relTopBad
+	relFull, relTopChecked, relTopBad, relTopCheck = 0, 0, 0, on
+	return full, checked, bad
 }
