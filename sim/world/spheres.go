@@ -80,6 +80,9 @@ type Spheres struct {
 	// worker k's results over the ranges it claimed.
 	part             []passPart
 	dtDrift, hFinish float64
+	// relWait: lists to pass before the moving frame's next selection;
+	// relBack: the wait after the next failed one (relSelect's back-off).
+	relWait, relBack int
 	kickDrift        KickDrift // the integrator's kinematics of the pass in progress
 	kick             Kick
 	testDrift        bool

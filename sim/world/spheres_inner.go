@@ -142,14 +142,30 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	if in.RelDead || !s.rotSkip || !s.lazy || n < relMin || !(dt > 0) || len(acc) != n {
 		return false
 	}
-	in.RelDead = true // unless it succeeds: once a list
-	// The frame: the mean displacement and velocity (any c is sound).
-	var c0, vc geom.Vec3
-	for i := range x {
-		c0 = c0.Add(x[i].Sub(ref[i]))
-		vc = vc.Add(tr[i].V)
+	in.RelDead = true  // unless it succeeds: once a list
+	if s.relWait > 0 { // backing off after failed selections (relFail)
+		s.relWait--
+		return false
 	}
-	c0, vc = c0.Scale(1/float64(n)), vc.Scale(1/float64(n))
+	// The frame: the mean displacement and velocity of the spheres whose
+	// force is their weight (falling freely: the candidates for tight; any
+	// c is sound, and a mean over every sphere is pulled off the free fall
+	// once a bed forms, which left every sphere loose: the falling 10⁵ box
+	// from step ≈ 245 on, a selection wasted at every rebuild). Fewer than
+	// half of them: no frame for this list.
+	var c0, vc geom.Vec3
+	free := 0
+	for i := range x {
+		if acc[i].F == s.kin[s.spec[i]].Weight {
+			c0 = c0.Add(x[i].Sub(ref[i]))
+			vc = vc.Add(tr[i].V)
+			free++
+		}
+	}
+	if 2*free < n {
+		return false
+	}
+	c0, vc = c0.Scale(1/float64(free)), vc.Scale(1/float64(free))
 	if len(in.Loose) != n {
 		in.Loose = make([]bool, n)
 	}
@@ -208,15 +224,27 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		}
 	}
 	// Their list neighbours too (the next to be met): marked after the scan.
+	// The pairs with a loose sphere all go into the inner list: more than
+	// SelectLoose's limit of them already (the neighbours only add) and it
+	// would fail — given up here, before its scan.
 	var grown []int32
+	withLoose, limit := 0, len(l.P)/innerMaxShare
 	for _, p := range l.P {
-		if li, lj := loose[p.I], loose[p.J]; li != lj {
+		li, lj := loose[p.I], loose[p.J]
+		if li || lj {
+			withLoose++
+		}
+		if li != lj {
 			if li {
 				grown = append(grown, p.J)
 			} else {
 				grown = append(grown, p.I)
 			}
 		}
+	}
+	if withLoose > limit {
+		s.relFail()
+		return false
 	}
 	for _, i := range grown {
 		loose[i] = true
@@ -271,7 +299,8 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	if !s.relWallsInit(in, vc) {
 		return false
 	}
-	if !in.SelectLoose(l, ref, loose, t, len(l.P)/innerMaxShare) {
+	if !in.SelectLoose(l, ref, loose, t, limit) {
+		s.relFail()
 		return false
 	}
 	// The inner pairs with a tight sphere, which relTouched watches.
@@ -282,9 +311,20 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		}
 	}
 	in.RelDead = false
+	s.relBack = 0
 	in.Rel, in.E0, in.U, in.Grow, in.LastH = true, e0, u, 0, 0.5*dt
 	in.RelSelects++
 	return true
+}
+
+// relFail notes a selection that failed on SelectLoose's limit (the
+// loose spheres' pairs are more than a quarter of the list: a bed has
+// formed): the next 1, 2, 4, … up to 16 lists make none (a success
+// resets it). Which lists select changes what is scanned only, never the
+// pairs within the cut-off.
+func (s *Spheres) relFail() {
+	s.relBack = min(max(2*s.relBack, 1), 16)
+	s.relWait = s.relBack
 }
 
 // relTopN is the length of relSelect's top lists (relTop).
