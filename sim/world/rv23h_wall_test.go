@@ -3,12 +3,10 @@ package world_test
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
-	"grainlab/sim/integrate"
 	"grainlab/sim/scene"
 	"grainlab/sim/world"
 )
@@ -50,21 +48,30 @@ func rv23hLattice(t *testing.T, g string, xs float64, ramp geom.Vec3) *world.Wor
 		}
 	}
 	w.Bodies = keep
-	rng := rand.New(rand.NewPCG(23, 5))
-	for _, c := range rng.Perm(n) {
-		i, j, k := c%m, (c/m)%m, c/(m*m)
-		x := geom.V((float64(i)+0.5)*pitch, (float64(j)+0.5)*pitch, (float64(k)+0.5)*pitch)
-		b := body.NewSphere(fmt.Sprintf("s%d", c), 0.001, proto.Density(), x)
-		b.Material = proto.Material
-		w.AddBody(b)
+	return placeLattice(t, w, proto, n, m, pitch)
+}
+
+// checkWallWatch steps w 1500 times and, at every step in the moving
+// frame, checks every watched slot against the per-slot test.
+func checkWallWatch(t *testing.T, w *world.World) {
+	t.Helper()
+	used, least := 0, math.Inf(1)
+	for step := range 1500 {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		u, bad, l := world.InnerRelWalls(w)
+		if !u {
+			continue
+		}
+		used++
+		least = min(least, l)
+		if bad > 0 {
+			t.Fatalf("step %d: %d watched slots within reach (least (d-r)/Δ %g)", step, bad, l)
+		}
 	}
-	if err := integrate.Start(w); err != nil {
-		t.Fatal(err)
-	}
-	w.SetLazyBodies(true)
-	w.Settings.DtMax = 2e-5
-	w.Dt = min(w.Dt, w.Settings.DtMax)
-	return w
+	sel, _ := world.InnerRelSelects(w)
+	t.Logf("%d steps in the frame, %d selections, least (d-r)/Δ %.3g", used, sel, least)
 }
 
 // TestRV23hWallWatchAdversarial: frames travelling fast toward a side
@@ -85,23 +92,7 @@ func TestRV23hWallWatchAdversarial(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("g=%s,ramp=%v", c.g, c.ramp), func(t *testing.T) {
 			w := rv23hLattice(t, c.g, c.xs, c.ramp)
-			used, least := 0, math.Inf(1)
-			for step := range 1500 {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatal(err)
-				}
-				u, bad, l := world.InnerRelWalls(w)
-				if !u {
-					continue
-				}
-				used++
-				least = min(least, l)
-				if bad > 0 {
-					t.Fatalf("step %d: %d watched slots within reach (least (d-r)/Δ %g)", step, bad, l)
-				}
-			}
-			sel, _ := world.InnerRelSelects(w)
-			t.Logf("%d steps in the frame, %d selections, least (d-r)/Δ %.3g", used, sel, least)
+			checkWallWatch(t, w)
 		})
 	}
 }
@@ -117,23 +108,7 @@ func TestRV23hWallWatchSpeeds(t *testing.T) {
 			w.SetLazyBodies(true)
 			w.Settings.DtMax = 2e-5
 			w.Dt = min(w.Dt, w.Settings.DtMax)
-			used, least := 0, math.Inf(1)
-			for step := range 1500 {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatal(err)
-				}
-				u, bad, l := world.InnerRelWalls(w)
-				if !u {
-					continue
-				}
-				used++
-				least = min(least, l)
-				if bad > 0 {
-					t.Fatalf("step %d: %d watched slots within reach (least (d-r)/Δ %g)", step, bad, l)
-				}
-			}
-			sel, _ := world.InnerRelSelects(w)
-			t.Logf("%d steps in the frame, %d selections, least (d-r)/Δ %.3g", used, sel, least)
+			checkWallWatch(t, w)
 		})
 	}
 }

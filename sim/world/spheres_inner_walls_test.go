@@ -73,6 +73,14 @@ func tiltedLattice(t *testing.T, n int, g string) *world.World {
 		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
 		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height),
 		"gravity="+g)
+	return placeLattice(t, w, proto, n, m, pitch)
+}
+
+// placeLattice adds n spheres like proto (radius 1 mm) at the sites of a
+// cubic lattice of the pitch, m×m a layer, in random order, and starts w
+// with lazy bodies and steps of ≤ 2·10⁻⁵ s.
+func placeLattice(t *testing.T, w *world.World, proto *body.Body, n, m int, pitch float64) *world.World {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(23, 5))
 	for _, c := range rng.Perm(n) {
 		i, j, k := c%m, (c/m)%m, c/(m*m)
