@@ -36,23 +36,7 @@ func TestSphereInnerRelWallWatch(t *testing.T) {
 		g := c.g
 		t.Run("g="+g, func(t *testing.T) {
 			w := tiltedLattice(t, 4000, g)
-			used, least := 0, math.Inf(1)
-			for step := range 1000 {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatal(err)
-				}
-				u, bad, l := world.InnerRelWalls(w)
-				if !u {
-					continue
-				}
-				used++
-				least = min(least, l)
-				if bad > 0 {
-					t.Fatalf("step %d: %d watched slots of tight spheres within a wall's reach (least (d − r)/Δ %g)", step, bad, l)
-				}
-			}
-			sel, _ := world.InnerRelSelects(w)
-			t.Logf("%d of 1000 steps in the frame, %d selections, least (d − r)/Δ of a watched slot %.3g", used, sel, least)
+			used, least := checkWallWatch(t, w, 1000)
 			if used < 100 || c.close && !(least < 0.1) {
 				t.Fatalf("%d steps in the frame, least margin %g Δ: the case does not test the wall watch", used, least)
 			}
@@ -74,6 +58,31 @@ func tiltedLattice(t *testing.T, n int, g string) *world.World {
 		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height),
 		"gravity="+g)
 	return placeLattice(t, w, proto, n, m, pitch)
+}
+
+// checkWallWatch steps w n times and, at every step in the moving frame,
+// checks every watched slot against the per-slot test (InnerRelWalls); it
+// returns the steps in the frame and the least (d − r)/Δ of a watched slot.
+func checkWallWatch(t *testing.T, w *world.World, n int) (used int, least float64) {
+	t.Helper()
+	least = math.Inf(1)
+	for step := range n {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		u, bad, l := world.InnerRelWalls(w)
+		if !u {
+			continue
+		}
+		used++
+		least = min(least, l)
+		if bad > 0 {
+			t.Fatalf("step %d: %d watched slots of tight spheres within a wall's reach (least (d − r)/Δ %g)", step, bad, l)
+		}
+	}
+	sel, _ := world.InnerRelSelects(w)
+	t.Logf("%d of %d steps in the frame, %d selections, least (d − r)/Δ of a watched slot %.3g", used, n, sel, least)
+	return used, least
 }
 
 // placeLattice adds n spheres like proto (radius 1 mm) at the sites of a
