@@ -109,16 +109,8 @@ func TestInnerLooseSameAsScan(t *testing.T) {
 			if !l.Inner.SelectLoose(l, c.ref, loose, lv, len(l.P)) {
 				t.Fatal("selection refused within the whole list's limit")
 			}
-			si, ti, fi, ni, ei := innerRun(c, x, lo, hi)
+			sameInnerRun(t, trial, lv, lo, hi, sf, tf, ff, nf, ef, c, x)
 			checked++
-			if !sameBits(sf, si) || nf != ni || math.Float64bits(ef) != math.Float64bits(ei) {
-				t.Fatalf("trial %d level %d: forces, count %d/%d or energy %v/%v differ", trial, lv, nf, ni, ef, ei)
-			}
-			for k := lo; k < hi; k++ {
-				if tf[k] != ti[k] || tf[k] && ff[k] != fi[k] {
-					t.Fatalf("trial %d level %d: pair %d Touch %v/%v Fn %v/%v", trial, lv, k, tf[k], ti[k], ff[k], fi[k])
-				}
-			}
 			in := map[int32]bool{}
 			for _, k := range l.Inner.K {
 				in[k] = true

@@ -95,6 +95,23 @@ func innerMove(rng *rand.Rand, c *innerCase, scale float64) ([]geom.Vec3, float6
 
 // innerRun evaluates Hooke direct on the list with centres x (the inner
 // list as it is) and returns the states, Touch, Fn, count and energy.
+// sameInnerRun runs the kernels on [lo, hi) with the inner list as it is
+// and fails unless the forces, the count, the energy and each pair's Touch
+// and Fn are those of the whole scan (sf, tf, ff, nf, ef: innerRun with
+// the inner list off).
+func sameInnerRun(t *testing.T, trial, lv, lo, hi int, sf *Flat, tf []bool, ff []float64, nf int, ef float64, c *innerCase, x []geom.Vec3) {
+	t.Helper()
+	si, ti, fi, ni, ei := innerRun(c, x, lo, hi)
+	if !sameBits(sf, si) || nf != ni || math.Float64bits(ef) != math.Float64bits(ei) {
+		t.Fatalf("trial %d level %d: forces, count %d/%d or energy %v/%v differ", trial, lv, nf, ni, ef, ei)
+	}
+	for k := lo; k < hi; k++ {
+		if tf[k] != ti[k] || tf[k] && ff[k] != fi[k] {
+			t.Fatalf("trial %d level %d: pair %d Touch %v/%v Fn %v/%v", trial, lv, k, tf[k], ti[k], ff[k], fi[k])
+		}
+	}
+}
+
 func innerRun(c *innerCase, x []geom.Vec3, lo, hi int) (*Flat, []bool, []float64, int, float64) {
 	var s Flat
 	s.Resize(len(x))
@@ -146,16 +163,8 @@ func TestInnerListSameAsScan(t *testing.T) {
 			} else {
 				l.Inner.Select(l, c.ref, lv, len(l.P))
 			}
-			si, ti, fi, ni, ei := innerRun(c, x, lo, hi)
+			sameInnerRun(t, trial, lv, lo, hi, sf, tf, ff, nf, ef, c, x)
 			checked++
-			if !sameBits(sf, si) || nf != ni || math.Float64bits(ef) != math.Float64bits(ei) {
-				t.Fatalf("trial %d level %d: forces, count %d/%d or energy %v/%v differ", trial, lv, nf, ni, ef, ei)
-			}
-			for k := lo; k < hi; k++ {
-				if tf[k] != ti[k] || tf[k] && ff[k] != fi[k] {
-					t.Fatalf("trial %d level %d: pair %d Touch %v/%v Fn %v/%v", trial, lv, k, tf[k], ti[k], ff[k], fi[k])
-				}
-			}
 			// Every pair within its cut-off is an inner pair.
 			in := map[int32]bool{}
 			for _, k := range l.Inner.K {
