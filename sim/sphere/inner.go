@@ -158,15 +158,9 @@ func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 				out = min(out, d2)
 				continue
 			}
-			if len(in.P) == limit {
-				in.On, in.Held = false, 0
+			if !in.add(p, k, limit) {
 				return false
 			}
-			if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
-				in.grow(limit)
-			}
-			in.P = append(in.P, *p)
-			in.K = append(in.K, int32(k))
 		}
 		in.Out = out
 	} else {
@@ -179,19 +173,29 @@ func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 			p := &P[k]
 			a, b := &ref[p.I], &ref[p.J]
 			if dist2(a.X-b.X, a.Y-b.Y, a.Z-b.Z) < s {
-				if len(in.P) == limit {
-					in.On, in.Held = false, 0
+				if !in.add(p, k, limit) {
 					return false
 				}
-				if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
-					in.grow(limit)
-				}
-				in.P = append(in.P, *p)
-				in.K = append(in.K, int32(k))
 			}
 		}
 	}
 	in.Held, in.On = t+1, true
+	return true
+}
+
+// add appends pair p, the list's k-th, to the selection; at limit pairs
+// already, it turns the inner list off instead and returns false (Select,
+// SelectLoose: the level holds too many pairs).
+func (in *Inner) add(p *Pair, k, limit int) bool {
+	if len(in.P) == limit {
+		in.On, in.Held = false, 0
+		return false
+	}
+	if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
+		in.grow(limit)
+	}
+	in.P = append(in.P, *p)
+	in.K = append(in.K, int32(k))
 	return true
 }
 

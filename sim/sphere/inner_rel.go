@@ -53,15 +53,9 @@ func (in *Inner) SelectLoose(l *List, ref []geom.Vec3, loose []bool, t, limit in
 					continue
 				}
 			}
-			if len(in.P) == limit {
-				in.On, in.Held = false, 0
+			if !in.add(p, k, limit) {
 				return false
 			}
-			if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
-				in.grow(limit)
-			}
-			in.P = append(in.P, *p)
-			in.K = append(in.K, int32(k))
 		}
 		in.Out = out
 	} else {
@@ -78,15 +72,9 @@ func (in *Inner) SelectLoose(l *List, ref []geom.Vec3, loose []bool, t, limit in
 					continue
 				}
 			}
-			if len(in.P) == limit {
-				in.On, in.Held = false, 0
+			if !in.add(p, k, limit) {
 				return false
 			}
-			if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {
-				in.grow(limit)
-			}
-			in.P = append(in.P, *p)
-			in.K = append(in.K, int32(k))
 		}
 	}
 	in.Held, in.On = t+1, true
