@@ -186,6 +186,27 @@ func (p *Prepared) HalfWidths() geom.Vec3 {
 	}
 }
 
+// PlaceHalfWidths is Place(x, q) then HalfWidths() in one call: the same
+// operations in the same order (the same bits), with the rotation's
+// entries weighed while they are in registers instead of read back from p.
+func (p *Prepared) PlaceHalfWidths(x geom.Vec3, q geom.Quat) geom.Vec3 {
+	p.x, p.q, p.placed = x, q, true
+	w, qx, qy, qz := q.W, q.X, q.Y, q.Z
+	r00, r01, r02 := 1-2*(qy*qy+qz*qz), 2*(qx*qy-w*qz), 2*(qx*qz+w*qy)
+	r10, r11, r12 := 2*(qx*qy+w*qz), 1-2*(qx*qx+qz*qz), 2*(qy*qz-w*qx)
+	r20, r21, r22 := 2*(qx*qz-w*qy), 2*(qy*qz+w*qx), 1-2*(qx*qx+qy*qy)
+	r := &p.r
+	r[0][0], r[0][1], r[0][2] = r00, r01, r02
+	r[1][0], r[1][1], r[1][2] = r10, r11, r12
+	r[2][0], r[2][1], r[2][2] = r20, r21, r22
+	a, b, c := p.S.A, p.S.B, p.S.C
+	return geom.Vec3{
+		X: math.Abs(r00)*a + math.Abs(r01)*b + math.Abs(r02)*c,
+		Y: math.Abs(r10)*a + math.Abs(r11)*b + math.Abs(r12)*c,
+		Z: math.Abs(r20)*a + math.Abs(r21)*b + math.Abs(r22)*c,
+	}
+}
+
 // At reports whether p was placed at the pose (x, q) (Place).
 func (p *Prepared) At(x geom.Vec3, q geom.Quat) bool {
 	return p.placed && p.x == x && p.q == q

@@ -47,29 +47,35 @@ func smoothBox(b *body.Body) contact.AABB {
 
 // prepareSQ keeps w.sqPrep[i], the prepared shape of superquadric b (body
 // i), up to date: recomputed only when the shape changed, and placed at
-// the body's pose (its rotation matrix once per body and step). Called per
-// body in the parallel placement (each call writes its own entry).
-func (w *World) prepareSQ(i int, b *body.Body) {
-	if b.Kind != body.Superquadric {
-		return
-	}
+// the body's pose (its rotation matrix once per body and step). It returns
+// the half-widths of the placed shape's world box (Prepared.HalfWidths,
+// weighed in the same call as the placement: Prepared.PlaceHalfWidths).
+// Called per body in the parallel placement (each call writes its own
+// entry).
+func (w *World) prepareSQ(i int, b *body.Body) geom.Vec3 {
 	q := &w.sqPrep[i]
 	if !q.For(b.SQ()) {
-		*q = b.SQ().Prepare()
+		w.reprepareSQ(i, b)
 	}
-	q.Place(b.X, b.Q)
+	return q.PlaceHalfWidths(b.X, b.Q)
 }
+
+// reprepareSQ prepares w.sqPrep[i] anew from b's shape: prepareSQ's rare
+// path, out of line so that prepareSQ keeps no Prepared temporary (a
+// kilobyte) on its stack.
+//
+//go:noinline
+func (w *World) reprepareSQ(i int, b *body.Body) { w.sqPrep[i] = b.SQ().Prepare() }
 
 // placeSmooth places smooth body i (b) for the detection: its prepared
 // shape (prepareSQ) and its world box, which for a superquadric reads the
-// rotation matrix that the placement just formed (the same box as
-// smoothBox, to the bit, without forming A(q) a second time).
+// rotation matrix that the placement forms (the same box as smoothBox, to
+// the bit, without forming A(q) a second time).
 func (w *World) placeSmooth(i int, b *body.Body) contact.AABB {
 	if b.Kind != body.Superquadric {
 		return smoothBox(b)
 	}
-	w.prepareSQ(i, b)
-	h := w.sqPrep[i].HalfWidths().Min(geom.V(b.R, b.R, b.R))
+	h := w.prepareSQ(i, b).Min(geom.V(b.R, b.R, b.R))
 	return contact.AABB{Min: b.X.Sub(h), Max: b.X.Add(h)}
 }
 
