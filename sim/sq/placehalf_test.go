@@ -11,8 +11,8 @@ import (
 
 // TestPlaceHalfWidthsSameBits: PlaceHalfWidths (the placement and the world
 // box's half-widths in one call, the narrow phase's per-body step) leaves
-// the Prepared as Place does (pose, matrix) and returns what HalfWidths
-// returns after Place, for 4 000 random shapes (n up to 10) at random
+// the Prepared with the pose and geom.Quat.Mat's matrix (S1 eq. 4) and
+// returns what HalfWidths returns after Place, for 4 000 random shapes (n up to 10) at random
 // positions and unit, non-unit, axis-aligned and signed-zero quaternions,
 // and for quaternions with ±∞ and NaN components. Tolerance: none where
 // nothing fuses; 1e-12 relative on FMA builds (fma.MayFuse: the two copies
@@ -50,7 +50,7 @@ func TestPlaceHalfWidthsSameBits(t *testing.T) {
 		if !fma.Equal(h, hw, 1e-12, 0) {
 			t.Fatalf("case %d (q %v): half-widths %v, Place+HalfWidths %v", k, q, h, hw)
 		}
-		if !fma.Equal(got.r, want.r, 1e-12, 0) || got.x != want.x || got.placed != want.placed ||
+		if !fma.Equal(got.r, q.Mat(), 1e-12, 0) || got.x != want.x || got.placed != want.placed ||
 			math.Float64bits(got.q.W) != math.Float64bits(want.q.W) || math.Float64bits(got.q.X) != math.Float64bits(want.q.X) ||
 			math.Float64bits(got.q.Y) != math.Float64bits(want.q.Y) || math.Float64bits(got.q.Z) != math.Float64bits(want.q.Z) {
 			t.Fatalf("case %d (q %v): placed %+v %v %v, Place %+v %v %v", k, q, got.r, got.x, got.q, want.r, want.x, want.q)

@@ -163,16 +163,7 @@ type Prepared struct {
 
 // Place records the body's pose (centre x, orientation q) and its rotation
 // matrix for the placed queries.
-func (p *Prepared) Place(x geom.Vec3, q geom.Quat) {
-	p.x, p.q, p.placed = x, q, true
-	// geom.Quat.Mat's entries, written in place (the same operations, the
-	// same bits; no 3×3 temporary copied per body and step).
-	w, qx, qy, qz := q.W, q.X, q.Y, q.Z
-	r := &p.r
-	r[0][0], r[0][1], r[0][2] = 1-2*(qy*qy+qz*qz), 2*(qx*qy-w*qz), 2*(qx*qz+w*qy)
-	r[1][0], r[1][1], r[1][2] = 2*(qx*qy+w*qz), 1-2*(qx*qx+qz*qz), 2*(qy*qz-w*qx)
-	r[2][0], r[2][1], r[2][2] = 2*(qx*qz-w*qy), 2*(qy*qz+w*qx), 1-2*(qx*qx+qy*qy)
-}
+func (p *Prepared) Place(x geom.Vec3, q geom.Quat) { p.PlaceHalfWidths(x, q) }
 
 // HalfWidths returns the half-widths of the world-axis box around the
 // placed shape's oriented bounding box (S1 §2.2: half-lengths a, b, c):
@@ -191,6 +182,8 @@ func (p *Prepared) HalfWidths() geom.Vec3 {
 // entries weighed while they are in registers instead of read back from p.
 func (p *Prepared) PlaceHalfWidths(x geom.Vec3, q geom.Quat) geom.Vec3 {
 	p.x, p.q, p.placed = x, q, true
+	// geom.Quat.Mat's entries, written in place (the same operations, the
+	// same bits; no 3×3 temporary copied per body and step).
 	w, qx, qy, qz := q.W, q.X, q.Y, q.Z
 	r00, r01, r02 := 1-2*(qy*qy+qz*qz), 2*(qx*qy-w*qz), 2*(qx*qz+w*qy)
 	r10, r11, r12 := 2*(qx*qy+w*qz), 1-2*(qx*qx+qz*qz), 2*(qy*qz-w*qx)
