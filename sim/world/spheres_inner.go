@@ -153,15 +153,10 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// once a bed forms, which left every sphere loose: the falling 10⁵ box
 	// from step ≈ 245 on, a selection wasted at every rebuild). Fewer than
 	// half of them: no frame for this list.
-	var c0, vc geom.Vec3
-	free := 0
-	for i := range x {
-		if acc[i].F == s.kin[s.spec[i]].Weight {
-			c0 = c0.Add(x[i].Sub(ref[i]))
-			vc = vc.Add(tr[i].V)
-			free++
-		}
-	}
+	// The sums by relParts ranges, joined in range order (relJob.mean):
+	// the same c0 and v_c for any worker count.
+	j := &relJob{s: s, l: l, x: x, ref: ref}
+	c0, vc, free := j.mean()
 	if 2*free < n {
 		return false
 	}
@@ -184,7 +179,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// largest of those still tight in the lists, and that pass is not
 	// needed. Tight so far, e ≤ lim2 and w ≤ vlim2: both are numbers
 	// (RelDisplaced's finite holds).
-	j := &relJob{s: s, l: l, x: x, ref: ref, c0: c0, vc: vc, lim2: lim2, vlim2: vlim2, loose: loose}
+	j.c0, j.vc, j.lim2, j.vlim2, j.loose = c0, vc, lim2, vlim2, loose
 	te, tw := j.marks() // in ranges (spheres_inner_split.go)
 	// Near a wall (within Δ/4 of its reach, or coming to it within
 	// relAhead steps); the walls must all be still (relWalls' test).

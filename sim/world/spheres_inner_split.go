@@ -29,6 +29,8 @@ const relParts = nChunks
 
 // relPart is one range's results of relSelect's passes.
 type relPart struct {
+	c0, vc    geom.Vec3 // the mean pass: sums of x − ref and v of the free spheres
+	free      int       // the mean pass: the free spheres
 	te, tw    relTop  // the mark pass's top lists
 	withLoose int     // the neighbour pass: pairs with a loose sphere
 	grown     []int32 // the neighbour pass: tight spheres with a loose neighbour
@@ -47,7 +49,7 @@ type relJob struct {
 	lim2, vlim2 float64
 	loose       []bool
 	t, limit    int
-	pass        int // relMarkPass, relNeighPass, relTightPass, relPairsPass
+	pass        int // relMeanPass, relMarkPass, relNeighPass, relTightPass, relPairsPass
 	parts       [relParts]relPart
 	sel         []sphere.InnerPart
 	run         func(worker, lo, hi int) // j.runParts (made once a selection)
@@ -55,7 +57,8 @@ type relJob struct {
 
 // relSelect's passes.
 const (
-	relMarkPass = iota
+	relMeanPass = iota
+	relMarkPass
 	relNeighPass
 	relTightPass
 	relPairsPass
@@ -79,6 +82,9 @@ func (j *relJob) do(pass int) {
 func (j *relJob) runParts(_, lo, hi int) {
 	for c := lo; c < hi; c++ {
 		switch j.pass {
+		case relMeanPass:
+			n := len(j.x)
+			j.sums(c*n/relParts, (c+1)*n/relParts, &j.parts[c])
 		case relMarkPass:
 			n := len(j.x)
 			j.mark(c*n/relParts, (c+1)*n/relParts, &j.parts[c])
@@ -93,6 +99,36 @@ func (j *relJob) runParts(_, lo, hi int) {
 			j.l.Inner.SelectRange(j.l, j.ref, j.loose, j.t, j.limit, c*n/relParts, (c+1)*n/relParts, &j.sel[c])
 		}
 	}
+}
+
+// sums is the mean pass over the spheres [lo, hi): the sums of x − ref
+// and of v over the spheres whose force is their weight, in order.
+func (j *relJob) sums(lo, hi int, pt *relPart) {
+	s, x, ref := j.s, j.x, j.ref
+	tr, acc := s.tr.L, s.acc.L
+	var c0, vc geom.Vec3
+	free := 0
+	for i := lo; i < hi; i++ {
+		if acc[i].F == s.kin[s.spec[i]].Weight {
+			c0 = c0.Add(x[i].Sub(ref[i]))
+			vc = vc.Add(tr[i].V)
+			free++
+		}
+	}
+	pt.c0, pt.vc, pt.free = c0, vc, free
+}
+
+// mean runs the mean pass and returns the sums of x − ref and of v over
+// the freely falling spheres and their number: each range's sums, added
+// in range order (not the serial sum's bits — any c is sound — but the
+// same for every worker count).
+func (j *relJob) mean() (c0, vc geom.Vec3, free int) {
+	j.do(relMeanPass)
+	for c := range j.parts {
+		pt := &j.parts[c]
+		c0, vc, free = c0.Add(pt.c0), vc.Add(pt.vc), free+pt.free
+	}
+	return c0, vc, free
 }
 
 // mark is relSelect's loose marks of the spheres [lo, hi): beyond Δ/4 of
