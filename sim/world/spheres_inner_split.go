@@ -31,12 +31,12 @@ const relParts = nChunks
 type relPart struct {
 	c0, vc    geom.Vec3 // the mean pass: sums of x − ref and v of the free spheres
 	free      int       // the mean pass: the free spheres
-	te, tw    relTop  // the mark pass's top lists
-	withLoose int     // the neighbour pass: pairs with a loose sphere
-	grown     []int32 // the neighbour pass: tight spheres with a loose neighbour
-	e1, e2    float64 // the tight pass: the two largest e (RelDisplaced)
-	u2        float64 // the tight pass: the largest w
-	finite    bool    // the tight pass: every e finite
+	te, tw    relTop    // the mark pass's top lists
+	withLoose int       // the neighbour pass: pairs with a loose sphere
+	grown     []int32   // the neighbour pass: tight spheres with a loose neighbour
+	e1, e2    float64   // the tight pass: the two largest e (RelDisplaced)
+	u2        float64   // the tight pass: the largest w
+	finite    bool      // the tight pass: every e finite
 	_         [64]byte
 }
 
