@@ -104,12 +104,15 @@ func (j *relJob) runParts(_, lo, hi int) {
 // sums is the mean pass over the spheres [lo, hi): the sums of x − ref
 // and of v over the spheres whose force is their weight, in order.
 func (j *relJob) sums(lo, hi int, pt *relPart) {
-	s, x, ref := j.s, j.x, j.ref
-	tr, acc := s.tr.L, s.acc.L
+	s := j.s
+	// The range's slices, of one length (no bounds checks in the loop).
+	x := j.x[lo:hi]
+	ref, tr, acc, spec := j.ref[lo:hi][:len(x)], s.tr.L[lo:hi][:len(x)], s.acc.L[lo:hi][:len(x)], s.spec[lo:hi][:len(x)]
+	kin := s.kin
 	var c0, vc geom.Vec3
 	free := 0
-	for i := lo; i < hi; i++ {
-		if acc[i].F == s.kin[s.spec[i]].Weight {
+	for i := range x {
+		if acc[i].F == kin[spec[i]].Weight {
 			c0 = c0.Add(x[i].Sub(ref[i]))
 			vc = vc.Add(tr[i].V)
 			free++
@@ -135,26 +138,31 @@ func (j *relJob) mean() (c0, vc geom.Vec3, free int) {
 // the frame, or faster than Δ/4 in relAhead steps relative to it, or not
 // falling freely; the spheres left tight go to the part's top lists.
 func (j *relJob) mark(lo, hi int, pt *relPart) {
-	s, x, ref, loose := j.s, j.x, j.ref, j.loose
-	tr, acc := s.tr.L, s.acc.L
+	s := j.s
+	// The range's slices, of one length (no bounds checks in the loop).
+	x := j.x[lo:hi]
+	ref, loose := j.ref[lo:hi][:len(x)], j.loose[lo:hi][:len(x)]
+	tr, acc, spec := s.tr.L[lo:hi][:len(x)], s.acc.L[lo:hi][:len(x)], s.spec[lo:hi][:len(x)]
+	kin := s.kin
 	c0, vc, lim2, vlim2 := j.c0, j.vc, j.lim2, j.vlim2
-	pt.te, pt.tw = relTop{}, relTop{}
-	for i := lo; i < hi; i++ {
-		a, b := &x[i], &ref[i]
+	te, tw := &pt.te, &pt.tw
+	*te, *tw = relTop{}, relTop{}
+	for k := range x {
+		a, b := &x[k], &ref[k]
 		dx, dy, dz := a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z
 		e := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-		v := &tr[i].V
+		v := &tr[k].V
 		w := geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2()
-		l := !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
-		loose[i] = l
+		l := !(e <= lim2) || !(w <= vlim2) || acc[k].F != kin[spec[k]].Weight
+		loose[k] = l
 		if l {
 			continue
 		}
-		if e > pt.te.v[relTopN-1] {
-			pt.te.add(e, i)
+		if e > te.v[relTopN-1] {
+			te.add(e, lo+k)
 		}
-		if w > pt.tw.v[relTopN-1] {
-			pt.tw.add(w, i)
+		if w > tw.v[relTopN-1] {
+			tw.add(w, lo+k)
 		}
 	}
 }
