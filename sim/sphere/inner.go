@@ -79,6 +79,8 @@ type Inner struct {
 	// RelSelects counts the selections SelectLoose made for the owner
 	// (not reset by Off: tests and notes read it).
 	RelSelects int
+	// parts: the storage of split selections (inner_split.go).
+	parts []InnerPart
 }
 
 // Off makes the kernels scan the whole list and forgets the pairs

@@ -64,7 +64,7 @@ func (s *Spheres) innerUpdate(l *sphere.List, test driftTest) {
 	if grow := d - prev; grow > 0 && float64(t)*in.Delta-d < innerMinSteps*grow {
 		return
 	}
-	if !in.Select(l, ref, t, len(l.P)/innerMaxShare) {
+	if !s.selectLoose(nil, l, ref, nil, t, len(l.P)/innerMaxShare) {
 		in.Dead = true
 	}
 }
@@ -153,15 +153,10 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// once a bed forms, which left every sphere loose: the falling 10⁵ box
 	// from step ≈ 245 on, a selection wasted at every rebuild). Fewer than
 	// half of them: no frame for this list.
-	var c0, vc geom.Vec3
-	free := 0
-	for i := range x {
-		if acc[i].F == s.kin[s.spec[i]].Weight {
-			c0 = c0.Add(x[i].Sub(ref[i]))
-			vc = vc.Add(tr[i].V)
-			free++
-		}
-	}
+	// The sums by relParts ranges, joined in range order (relJob.mean):
+	// the same c0 and v_c for any worker count.
+	j := &relJob{s: s, l: l, x: x, ref: ref}
+	c0, vc, free := j.mean()
 	if 2*free < n {
 		return false
 	}
@@ -184,25 +179,8 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// largest of those still tight in the lists, and that pass is not
 	// needed. Tight so far, e ≤ lim2 and w ≤ vlim2: both are numbers
 	// (RelDisplaced's finite holds).
-	var te, tw relTop
-	for i := range x {
-		a, b := &x[i], &ref[i]
-		dx, dy, dz := a.X-b.X-c0.X, a.Y-b.Y-c0.Y, a.Z-b.Z-c0.Z
-		e := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-		v := &tr[i].V
-		w := geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2()
-		l := !(e <= lim2) || !(w <= vlim2) || acc[i].F != s.kin[s.spec[i]].Weight
-		loose[i] = l
-		if l {
-			continue
-		}
-		if e > te.v[relTopN-1] {
-			te.add(e, i)
-		}
-		if w > tw.v[relTopN-1] {
-			tw.add(w, i)
-		}
-	}
+	j.c0, j.vc, j.lim2, j.vlim2, j.loose = c0, vc, lim2, vlim2, loose
+	te, tw := j.marks() // in ranges (spheres_inner_split.go)
 	// Near a wall (within Δ/4 of its reach, or coming to it within
 	// relAhead steps); the walls must all be still (relWalls' test).
 	// This rule is needed for soundness, not only for speed: relWalls does
@@ -227,28 +205,15 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// The pairs with a loose sphere all go into the inner list: more than
 	// SelectLoose's limit of them already (the neighbours only add) and it
 	// would fail — given up here, before its scan.
-	var grown []int32
-	withLoose, limit := 0, len(l.P)/innerMaxShare
-	for _, p := range l.P {
-		li, lj := loose[p.I], loose[p.J]
-		if li || lj {
-			withLoose++
-		}
-		if li != lj {
-			if li {
-				grown = append(grown, p.J)
-			} else {
-				grown = append(grown, p.I)
-			}
-		}
+	limit, withLoose := len(l.P)/innerMaxShare, j.neighbourPass()
+	if relSplitCheck != nil {
+		relSplitCheck(j, te, tw, withLoose)
 	}
 	if withLoose > limit {
 		s.relFail()
 		return false
 	}
-	for _, i := range grown {
-		loose[i] = true
-	}
+	j.markGrown()
 	// The wall slots of the tight spheres, which relWalls watches.
 	in.Watch = in.Watch[:0]
 	for i := range s.slots {
@@ -265,14 +230,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		if full && relTopCheck {
 			relFull++
 		}
-		e1, e2, finite = sphere.RelDisplaced(x, ref, c0, loose)
-		u2 = 0.0
-		for i := range tr {
-			if !loose[i] {
-				v := &tr[i].V
-				u2 = max(u2, geom.Vec3{X: v.X - vc.X, Y: v.Y - vc.Y, Z: v.Z - vc.Z}.Norm2())
-			}
-		}
+		e1, e2, finite, u2 = j.tightPass()
 		if !full {
 			relTopChecked++
 			if te1 != e1 || te2 != e2 || tu2 != u2 || !finite {
@@ -299,7 +257,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	if !s.relWallsInit(in, vc) {
 		return false
 	}
-	if !in.SelectLoose(l, ref, loose, t, limit) {
+	if !s.selectLoose(j, l, ref, loose, t, limit) {
 		s.relFail()
 		return false
 	}
