@@ -99,6 +99,10 @@ type Grid struct {
 	Invalid []int
 
 	h0   float64
+	// oneR is the radius of every body of the last Pairs call when they
+	// were all active and valid and had one radius r > 0 (oneLevel with
+	// level.rsame), else 0.
+	oneR float64
 	lo   geom.Vec3
 	levs [maxLevel + 1]level
 	used []int // non-empty levels, ascending
@@ -157,6 +161,11 @@ type hashEntry struct {
 	val int32 // global cell + 1; 0 = empty
 }
 
+// OneRadius returns r and true when every body of the last Pairs call
+// was active and valid and had the radius r > 0 (the search of one dense
+// level with one radius), else 0 and false.
+func (g *Grid) OneRadius() (float64, bool) { return g.oneR, g.oneR > 0 }
+
 // CellSize0 returns the level-0 size class h0 chosen by the last Pairs call.
 func (g *Grid) CellSize0() float64 { return g.h0 }
 
@@ -213,6 +222,7 @@ func sized[T any](s []T, n int) []T {
 func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, active func(i int) bool, out [][2]int32) [][2]int32 {
 	out = out[:0]
 	g.Invalid = g.Invalid[:0]
+	g.oneR = 0
 	for _, L := range g.used {
 		g.levs[L] = level{}
 	}

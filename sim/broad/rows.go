@@ -343,5 +343,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		g.slR = sized(g.slR, n)
 	}
 	g.fork(phaseSlots, rowParts)
-	return g.halfParts(0, n, 2*margin, out), true
+	out = g.halfParts(0, n, 2*margin, out)
+	g.oneR = lv.rsame
+	return out, true
 }
