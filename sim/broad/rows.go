@@ -338,7 +338,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	for c := int32(1); c <= total; c++ {
 		cs[c] += cs[c-1]
 	}
-	g.sl = sized(g.sl, n)
+	g.slotsFor(n, centers)
 	if !one {
 		g.slR = sized(g.slR, n)
 	}

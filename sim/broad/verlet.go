@@ -2,6 +2,7 @@ package broad
 
 import (
 	"math"
+	"unsafe"
 
 	"grainlab/sim/geom"
 )
@@ -23,6 +24,11 @@ type Verlet struct {
 	Active func(i int) bool
 
 	refPos []geom.Vec3
+	// refBuf is refPos's storage, 32 bytes a body: the grid's slots
+	// during a rebuild (Grid.share; the reference is rewritten after the
+	// search), so that the grid keeps no array of slots of its own (32
+	// bytes a body, Session 24)
+	refBuf []slotBody
 	// refRad is each body's radius at the build, NaN for a body invalid
 	// then (a valid radius is finite: NaN marks the invalid without an
 	// array of flags); nil when every body was valid with the one radius
@@ -298,13 +304,16 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 		v.maxDisp = math.Sqrt(d1)
 		return false, v.pairs
 	}
+	v.refBuf = sized(v.refBuf, n)
+	v.refPos, v.built = nil, false // (its storage: the grid's slots until copyRef)
+	v.Grid.share = v.refBuf
 	if outSet {
 		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, out)
 	} else {
 		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.own)
 		v.own = v.pairs
 	}
-	v.refPos = sized(v.refPos, n)
+	v.refPos = refView(v.refBuf, n)
 	if r, one := v.Grid.OneRadius(); one {
 		v.refRad, v.refOne = nil, r
 	} else {
@@ -318,6 +327,15 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 	v.skin, v.margin, v.built, v.maxDisp = skin, margin, true, 0
 	v.builds++
 	return true, v.pairs
+}
+
+// refView is the first n·24 bytes of b's storage (n·32 bytes, n ≤
+// len(b)) as n centres; nil for n = 0.
+func refView(b []slotBody, n int) []geom.Vec3 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*geom.Vec3)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
 // KeepTwoLargest returns the two largest of d1 ≥ d2 and d, largest first

@@ -3,6 +3,7 @@ package broad
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -72,6 +73,65 @@ func TestVerletOneRadius(t *testing.T) {
 		v.Update(c, rad, skin)
 		if len(v.refRad) != n || v.refRad[9] != 0.45 || v.refRad[0] != r {
 			t.Fatalf("fork %v: two radii not kept (%d)", fork, len(v.refRad))
+		}
+	}
+}
+
+// TestVerletSharesSlots: a Verlet's rebuild lends the grid the storage of
+// its reference positions for the slots (Grid.share): after each Update
+// the grid holds no slots of its own (fails without the share: g.sl is
+// the grid's 32 bytes a body), the pairs are a plain Grid's and the
+// reference is the centres; one radius and several (oneLevel), a set with
+// a huge sphere (the general steps), in serial and in parts, and the
+// centres given in the reference's own storage (the grid then takes an
+// array of its own for that call, and drops it).
+func TestVerletSharesSlots(t *testing.T) {
+	rng := rand.New(rand.NewSource(25))
+	for _, set := range []string{"one", "two", "huge"} {
+		for _, fork := range []bool{false, true} {
+			const n = 6000
+			c := make([]geom.Vec3, n)
+			rad := make([]float64, n)
+			for i := range c {
+				c[i] = geom.V(rng.Float64()*22, rng.Float64()*22, rng.Float64()*22)
+				rad[i] = 0.5
+				if set != "one" && i%3 == 0 {
+					rad[i] = 0.4
+				}
+			}
+			if set == "huge" {
+				rad[100] = 6
+			}
+			var v Verlet
+			if fork {
+				v.Grid.Fork = func(n int, job func(worker, lo, hi int)) { job(0, 0, n) }
+			}
+			for round := range 3 {
+				for i := range c {
+					c[i] = c[i].Add(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5).Scale(0.2))
+				}
+				cc := c
+				if round == 2 { // the centres in the reference's storage
+					cc = v.Ref()
+					copy(cc, c)
+				}
+				v.Invalidate()
+				rebuilt, got := v.Update(cc, rad, 0.1)
+				if !rebuilt {
+					t.Fatal("no rebuild")
+				}
+				var g Grid
+				want := g.Pairs(c, rad, 0.05, nil, nil)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s fork %v round %d: %d pairs, a plain grid's %d", set, fork, round, len(got), len(want))
+				}
+				if v.Grid.sl != nil || v.Grid.share != nil {
+					t.Fatalf("%s fork %v round %d: the grid keeps %d slots of its own", set, fork, round, len(v.Grid.sl))
+				}
+				if !slices.Equal(v.Ref(), c) {
+					t.Fatalf("%s fork %v round %d: the reference is not the centres", set, fork, round)
+				}
+			}
 		}
 	}
 }
