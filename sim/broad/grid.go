@@ -8,6 +8,7 @@ package broad
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"grainlab/sim/geom"
 )
@@ -99,6 +100,10 @@ type Grid struct {
 	Invalid []int
 
 	h0   float64
+	// oneR is the radius of every body of the last Pairs call when they
+	// were all active and valid and had one radius r > 0 (oneLevel with
+	// level.rsame), else 0.
+	oneR float64
 	lo   geom.Vec3
 	levs [maxLevel + 1]level
 	used []int // non-empty levels, ascending
@@ -121,6 +126,11 @@ type Grid struct {
 	// body of a single dense level has one radius, level.rsame)
 	sl  []slotBody
 	slR []float64
+	// share, when set for one Pairs call (Verlet: the storage of its
+	// reference positions, dead while it rebuilds), holds the slots in
+	// place of an array of the grid's own (slotsFor); the grid keeps no
+	// hold on it after the call.
+	share []slotBody
 
 	// parts (rows.go): the inputs of the call in progress, the job, the
 	// parts' cells and outputs, the buckets of the pairs' lower bodies
@@ -156,6 +166,11 @@ type hashEntry struct {
 	key uint64
 	val int32 // global cell + 1; 0 = empty
 }
+
+// OneRadius returns r and true when every body of the last Pairs call
+// was active and valid and had the radius r > 0 (the search of one dense
+// level with one radius), else 0 and false.
+func (g *Grid) OneRadius() (float64, bool) { return g.oneR, g.oneR > 0 }
 
 // CellSize0 returns the level-0 size class h0 chosen by the last Pairs call.
 func (g *Grid) CellSize0() float64 { return g.h0 }
@@ -213,6 +228,10 @@ func sized[T any](s []T, n int) []T {
 func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, active func(i int) bool, out [][2]int32) [][2]int32 {
 	out = out[:0]
 	g.Invalid = g.Invalid[:0]
+	g.oneR = 0
+	if g.share != nil {
+		defer g.unshare()
+	}
 	for _, L := range g.used {
 		g.levs[L] = level{}
 	}
@@ -420,7 +439,7 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	}
 	g.cnt = grow(g.cnt, int(total))
 	copy(g.cnt, cs[:total])
-	g.sl = sized(g.sl, nb)
+	g.slotsFor(nb, centers)
 	g.slR = sized(g.slR, nb)
 	for k, i := range g.body {
 		c := g.cell[k]
@@ -451,6 +470,37 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 	out = grow(out, len(tmp))
 	g.sortPairs(tmp, out, n)
 	return out
+}
+
+// slotsFor sizes g.sl for nb slots: in g.share when it has the room and
+// does not hold the centres being searched (its slots are written while
+// they are read), else in the grid's own array.
+func (g *Grid) slotsFor(nb int, centers []geom.Vec3) {
+	if cap(g.share) >= nb && !overlaps(g.share, centers) {
+		g.sl = g.share[:nb]
+		return
+	}
+	g.sl = sized(g.sl, nb)
+}
+
+// unshare ends a Pairs call made with g.share: the grid drops its slots
+// (in the shared storage, the lender's again; or an array of its own
+// made for this call, when the share held the centres).
+func (g *Grid) unshare() {
+	g.sl, g.share = nil, nil
+}
+
+// overlaps reports whether the storage of s (all of its room) and of the
+// centres c share a byte.
+func overlaps(s []slotBody, c []geom.Vec3) bool {
+	if cap(s) == 0 || len(c) == 0 {
+		return false
+	}
+	s0 := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	s1 := s0 + uintptr(cap(s))*unsafe.Sizeof(slotBody{})
+	c0 := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+	c1 := c0 + uintptr(len(c))*unsafe.Sizeof(geom.Vec3{})
+	return s0 < c1 && c0 < s1
 }
 
 // local returns the dense local cell index of cell coordinates q.

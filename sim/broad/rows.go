@@ -338,10 +338,12 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	for c := int32(1); c <= total; c++ {
 		cs[c] += cs[c-1]
 	}
-	g.sl = sized(g.sl, n)
+	g.slotsFor(n, centers)
 	if !one {
 		g.slR = sized(g.slR, n)
 	}
 	g.fork(phaseSlots, rowParts)
-	return g.halfParts(0, n, 2*margin, out), true
+	out = g.halfParts(0, n, 2*margin, out)
+	g.oneR = lv.rsame
+	return out, true
 }

@@ -2,6 +2,7 @@ package broad
 
 import (
 	"math"
+	"unsafe"
 
 	"grainlab/sim/geom"
 )
@@ -23,10 +24,18 @@ type Verlet struct {
 	Active func(i int) bool
 
 	refPos []geom.Vec3
+	// refBuf is refPos's storage, 32 bytes a body: the grid's slots
+	// during a rebuild (Grid.share; the reference is rewritten after the
+	// search), so that the grid keeps no array of slots of its own (32
+	// bytes a body, Session 24)
+	refBuf []slotBody
 	// refRad is each body's radius at the build, NaN for a body invalid
 	// then (a valid radius is finite: NaN marks the invalid without an
-	// array of flags)
+	// array of flags); nil when every body was valid with the one radius
+	// refOne (Grid.OneRadius: a sphere pack of one species, 8 bytes a
+	// body not kept)
 	refRad []float64
+	refOne float64
 	pairs  [][2]int32
 	// own is the array of the pairs of a rebuild without SetOut (kept for
 	// the next); out, when outSet, the room SetOut gave the next Update.
@@ -84,6 +93,9 @@ func (v *Verlet) fork(ph int) {
 // test is Update's displacement test over the bodies lo…hi−1: whether one
 // of them needs a rebuild (else the two largest squared displacements).
 func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bool, d1, d2 float64) {
+	if v.refRad == nil {
+		return v.testOne(centers, radii, lo, hi)
+	}
 	refPos, refRad := v.refPos[:hi], v.refRad[:hi]
 	for i := lo; i < hi; i++ {
 		if v.Active != nil && !v.Active(i) {
@@ -95,6 +107,34 @@ func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 		if !(d <= math.MaxFloat64 && r >= 0 && r <= refRad[i]) { // movedSlow's case (a NaN refRad: invalid at the build)
 			var nd bool
 			if nd, d = movedSlow(c, r, refRad[i], d); nd {
+				return true, d1, d2
+			}
+		}
+		if d > d2 {
+			if d > d1 {
+				d1, d2 = d, d1
+			} else {
+				d2 = d
+			}
+		}
+	}
+	return false, d1, d2
+}
+
+// testOne is test when every body had the radius v.refOne at the build
+// (refRad nil): the same test with refRad[i] = refOne.
+func (v *Verlet) testOne(centers []geom.Vec3, radii []float64, lo, hi int) (need bool, d1, d2 float64) {
+	refPos, rr := v.refPos[:hi], v.refOne
+	for i := lo; i < hi; i++ {
+		if v.Active != nil && !v.Active(i) {
+			continue
+		}
+		c, r, p := centers[i], radii[i], refPos[i]
+		dx, dy, dz := c.X-p.X, c.Y-p.Y, c.Z-p.Z
+		d := dx*dx + dy*dy + dz*dz
+		if !(d <= math.MaxFloat64 && r >= 0 && r <= rr) {
+			var nd bool
+			if nd, d = movedSlow(c, r, rr, d); nd {
 				return true, d1, d2
 			}
 		}
@@ -144,9 +184,12 @@ func (v *Verlet) Test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 }
 
 // copyRef stores the bodies lo…hi−1 as the build's reference (the radius
-// of an invalid body as NaN).
+// of an invalid body as NaN; no radii when they have one, refOne).
 func (v *Verlet) copyRef(centers []geom.Vec3, radii []float64, lo, hi int) {
 	copy(v.refPos[lo:hi], centers[lo:hi])
+	if v.refRad == nil {
+		return
+	}
 	rr := v.refRad[lo:hi]
 	for k, c := range centers[lo:hi] {
 		r := radii[lo+k]
@@ -261,14 +304,21 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 		v.maxDisp = math.Sqrt(d1)
 		return false, v.pairs
 	}
+	v.refBuf = sized(v.refBuf, n)
+	v.refPos, v.built = nil, false // (its storage: the grid's slots until copyRef)
+	v.Grid.share = v.refBuf
 	if outSet {
 		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, out)
 	} else {
 		v.pairs = v.Grid.Pairs(centers, radii, margin+skin/2, v.Active, v.own)
 		v.own = v.pairs
 	}
-	v.refPos = sized(v.refPos, n)
-	v.refRad = sized(v.refRad, n)
+	v.refPos = refView(v.refBuf, n)
+	if r, one := v.Grid.OneRadius(); one {
+		v.refRad, v.refOne = nil, r
+	} else {
+		v.refRad, v.refOne = sized(v.refRad, n), 0
+	}
 	if split {
 		v.fork(verletCopy)
 	} else {
@@ -277,6 +327,15 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 	v.skin, v.margin, v.built, v.maxDisp = skin, margin, true, 0
 	v.builds++
 	return true, v.pairs
+}
+
+// refView is the first n·24 bytes of b's storage (n·32 bytes, n ≤
+// len(b)) as n centres; nil for n = 0.
+func refView(b []slotBody, n int) []geom.Vec3 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*geom.Vec3)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
 // KeepTwoLargest returns the two largest of d1 ≥ d2 and d, largest first

@@ -167,6 +167,14 @@ func SpareScratch(w *World) (room int) {
 	return cap(l.Touch) + cap(l.Fn) + cap(l.FP) + cap(l.TPA) + cap(l.TPB) + cap(l.Delta) + cap(l.Ft) + cap(l.M) + cap(l.Epot)
 }
 
+// PairArrays returns the arrays of w's sphere list's pairs and normal
+// forces and of the idle list's pairs (tests: spareCand's two arrays).
+func PairArrays(w *World) (p, fn, idle unsafe.Pointer) {
+	s := w.Spheres()
+	l, il := &s.lists[s.cur], &s.lists[1-s.cur]
+	return unsafe.Pointer(unsafe.SliceData(l.P)), unsafe.Pointer(unsafe.SliceData(l.Fn)), unsafe.Pointer(unsafe.SliceData(il.P))
+}
+
 // CandidatesInList reports whether the Verlet list of w's sphere path
 // lives in the array of the sphere list's pairs (verletUpdate's SetOut:
 // no second array of the pairs kept), and that array (tests).

@@ -50,6 +50,11 @@ func (s *Spheres) updateList() {
 		s.reorder()
 		reordered = true
 		S = s.tr.L // renumbered
+		// The old list in merge order, into its spare array (the
+		// storage of its Fn), before the grid writes the candidates
+		// there (spareCand: the array the old pairs leave).
+		old := &s.lists[s.cur]
+		s.sortOld(old, old)
 	}
 	centers, radii := s.tr.X[:len(S)], s.rad // the centres of S
 	if w.Periodic.On() {
@@ -66,7 +71,7 @@ func (s *Spheres) updateList() {
 	s.listed, s.skin = true, w.skin
 	switch {
 	case rebuilt && !w.Periodic.On():
-		s.rebuildParts(cand, reordered)
+		s.rebuildParts(cand)
 	case rebuilt:
 		s.rebuildPairs(cand, reordered)
 		s.finishList()
@@ -85,9 +90,9 @@ func (s *Spheres) updateList() {
 // pairs and classes, joined in range order: the list, its history and its
 // derived tables are those of rebuildPairs and finishList, whatever the
 // number of workers.
-func (s *Spheres) rebuildParts(cand [][2]int32, reordered bool) {
+func (s *Spheres) rebuildParts(cand [][2]int32) {
 	rb := &s.rb
-	s.pairsBegin(cand, reordered)
+	s.pairsBegin(cand)
 	if rb.job == nil {
 		rb.job = func(_, lo, hi int) {
 			for part := lo; part < hi; part++ {
@@ -154,17 +159,17 @@ type rebuildPart struct {
 }
 
 // pairsBegin prepares the new list for the candidates (rebuildParts).
-func (s *Spheres) pairsBegin(cand [][2]int32, reordered bool) {
+func (s *Spheres) pairsBegin(cand [][2]int32) {
 	rb := &s.rb
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
-	nl.P = asPairs(cand) // its array (verletUpdate's SetOut), or the grid's when it outgrew it
+	nl.P = asPairs(cand) // its array (verletUpdate's SetOut: old's Fn's), or the grid's when it outgrew it
+	// The new list's Fn in the array of old's pairs: the merge reads them
+	// and nothing writes Fn before the next evaluation (spareCand).
+	nl.Fn = floatsOf(old.P[:0:cap(old.P)])
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
-	if reordered {
-		s.sortOld(old, nl)
-	}
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
 	s.freshBuf = oldFresh
@@ -517,6 +522,8 @@ func (s *Spheres) pairsEnd() {
 	l := &s.lists[s.cur]
 	np := len(rb.cand)
 	l.Truncate(np, false)
+	// The idle list's pairs are the new list's Fn's storage (spareCand).
+	s.lists[1-s.cur].P = pairsOf(l.Fn[:0:cap(l.Fn)])
 	rb.cand = nil
 	// The joined lists made to size at once (the first build's fresh
 	// pairs are all of them: append's growth made ≈ 5× their bytes).
@@ -572,6 +579,9 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	nm := len(s.body)
 	periodic := w.Periodic.On()
 	nl.TakeScratch(old)
+	if sameArray(nl.P, nl.Fn) { // the idle pairs are old's Fn's storage (spareCand): P its own
+		nl.P = nil
+	}
 	s.resizeList(nl, len(cand), periodic)
 	if periodic {
 		if s.carry == nil {
@@ -667,8 +677,12 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // fresh flags (s.isFresh) in (lower, higher) sphere order after a
 // renumbering, so that the merge reads the old list in order. The rest of
 // old (a per-pair Class) is not read by the merge and is left as it was:
-// old is the rebuild's buffer afterwards. nl is the new list, sized for the
-// candidates (resizeList, after TakeScratch).
+// old is the rebuild's buffer afterwards. nl is the list whose Fn and Touch
+// storage the scatter writes: old itself before the grid's search
+// (updateList: the old pairs then lie in old's Fn's storage, the spare
+// array, and the candidates go to the array they left, spareCand), or the
+// new list, sized for the candidates (resizeList, after TakeScratch: the
+// periodic path's rebuildPairs, which is never renumbered).
 //
 // A counting sort by the lower sphere scatters each pair with its last
 // touch and fresh flag, in one pass over the old list in its order, into
@@ -1182,6 +1196,30 @@ func (sw *slotWall) rimDistance(p geom.Vec3) float64 {
 	return math.Sqrt(d2)
 }
 
+// spareCand is the array a rebuild writes its candidates to (Grid.Pairs
+// through Verlet.SetOut), all of its room: the storage of the current
+// list's Fn. A world without periodic images keeps two arrays of 8 bytes
+// a pair, not three (Session 24: 24 MB at 10⁶ spheres): the list's pairs
+// and its normal forces, whose storage is dead from the rebuild's decision
+// to the next evaluation (each evaluation writes Fn before any read). A
+// rebuild turns the candidates into the new list's pairs in place
+// (pairsRange) and gives the new list's Fn the old pairs' array, which the
+// merge reads and leaves (pairsBegin); the idle list's pairs are that
+// storage too (pairsEnd), as the renumbering's scratch (orderScratch).
+// After a renumbering sortOld has scattered the old pairs to that storage
+// and given the old list's Fn the array they left (updateList): the
+// candidates then go there.
+func (s *Spheres) spareCand() [][2]int32 {
+	fn := s.lists[s.cur].Fn
+	return asCand(pairsOf(fn[:0:cap(fn)]))
+}
+
+// sameArray reports whether the pairs P and the floats f start at the
+// same address (one array seen two ways).
+func sameArray(P []sphere.Pair, f []float64) bool {
+	return cap(P) > 0 && cap(f) > 0 && unsafe.Pointer(unsafe.SliceData(P)) == unsafe.Pointer(unsafe.SliceData(f))
+}
+
 // verletUpdate is the world's Verlet upkeep (broad.Verlet.Update) with the
 // grid searching a sphere pack in parts on the crew when the passes split
 // (the same pairs); the grid's Fork is cleared on the way out, also when a
@@ -1200,7 +1238,7 @@ func (s *Spheres) verletUpdate(centers []geom.Vec3, radii []float64) (rebuilt bo
 		// The candidates in the idle list's pairs: the rebuild turns
 		// candidate k into pair k in place (pairsBegin, pairsRange), and
 		// no second array of the pairs is kept (24 MB at 10⁶ spheres).
-		w.verlet.SetOut(asCand(s.lists[1-s.cur].P))
+		w.verlet.SetOut(s.spareCand())
 	}
 	return w.verlet.Update(centers, radii, w.skin)
 }

@@ -105,7 +105,10 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		old.PrevTouch[k], s.isFresh[k] = r.touch, r.fresh
 		ref[key(a, b)] = r
 	}
-	s.rebuildParts(cand, reordered)
+	if reordered { // updateList's sort after a renumbering, before the search
+		s.sortOld(old, old)
+	}
+	s.rebuildParts(cand)
 	l := &s.lists[s.cur]
 	if len(l.P) != len(cand) {
 		return len(cand), 0, fmt.Errorf("%d pairs for %d candidates", len(l.P), len(cand))
