@@ -337,11 +337,7 @@ func (x *Explicit) stepSpheres(w *world.World, s sphereStep, dtMax float64) (flo
 
 // startSpheres is Start on the sphere path: the forces of the bodies' state.
 func startSpheres(w *world.World, s sphereStep) error {
-	tr := s.Trial()
-	for k, b := range s.Bodies() {
-		st, ro := &tr.L[k], &tr.R[k]
-		st.X, st.V, ro.W, ro.Q = b.X, b.V, b.W, b.Q
-	}
+	s.TrialFromBodies()
 	if _, bad := s.Evaluate(w.Time, 0); bad {
 		return fmt.Errorf("t=%g s: the initial state has penetrating or non-finite contacts", w.Time)
 	}

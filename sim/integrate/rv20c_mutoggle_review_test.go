@@ -34,7 +34,7 @@ func TestRv20cRotShareMuToggled(t *testing.T) {
 	if eager.out != lazy.out {
 		t.Error("lazy (shared rotational array) and eager runs differ with μ toggled live")
 	}
-	if len(arrays) < 3 || arrays[0] != 1 || arrays[1] != 2 || arrays[2] != 1 {
-		t.Errorf("arrays before the edits %v: want 1 (shared), 2 (μ on), 1 (shared again) first", arrays)
+	if len(arrays) < 3 || arrays[0] > 1 || arrays[1] != 2 || arrays[2] > 1 {
+		t.Errorf("arrays before the edits %v: want ≤ 1 (none or shared), 2 (μ on), ≤ 1 (none or shared again) first", arrays)
 	}
 }

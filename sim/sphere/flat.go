@@ -20,13 +20,22 @@ type Rot struct {
 
 // States holds the states of n spheres split by field, sphere k at L[k]
 // and R[k] (two flat arrays: LAMMPS keeps its atoms' fields the same way).
+//
+// R may be nil while the owner proves every ω and T +0 and keeps q
+// elsewhere (world.Spheres' rotNone: no rotational array while nothing
+// turns); Len counts L.
 type States struct {
 	L []Lin
 	R []Rot
 }
 
-// Slice returns the spheres lo…hi−1 of s (sharing its storage).
+// Slice returns the spheres lo…hi−1 of s (sharing its storage); with R
+// absent (nil: an owner that keeps no rotational states while nothing
+// turns, world.Spheres' rotNone), the slice's R is nil too.
 func (s States) Slice(lo, hi int) States {
+	if s.R == nil {
+		return States{L: s.L[lo:hi]}
+	}
 	return States{L: s.L[lo:hi], R: s.R[lo:hi]}
 }
 
@@ -45,6 +54,15 @@ func (s *States) Resize(n int) {
 	s.L, s.R = s.L[:n], s.R[:n]
 }
 
+// ResizeLin is Resize without the rotational states: R is dropped (nil),
+// for an owner that keeps none while nothing turns.
+func (s *States) ResizeLin(n int) {
+	if cap(s.L) < n {
+		s.L = make([]Lin, n)
+	}
+	s.L, s.R = s.L[:n], nil
+}
+
 // Flat holds the states of n spheres split by field (States) and their
 // centres apart in X.
 type Flat struct {
@@ -61,6 +79,15 @@ type Flat struct {
 // allocating exactly n (no growth slack: the number of spheres is known).
 func (f *Flat) Resize(n int) {
 	f.States.Resize(n)
+	if cap(f.X) < n {
+		f.X = make([]geom.Vec3, n)
+	}
+	f.X = f.X[:n]
+}
+
+// ResizeLin is Resize without the rotational states (States.ResizeLin).
+func (f *Flat) ResizeLin(n int) {
+	f.States.ResizeLin(n)
 	if cap(f.X) < n {
 		f.X = make([]geom.Vec3, n)
 	}

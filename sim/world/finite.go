@@ -109,8 +109,9 @@ func (w *World) checkFinite(next bool) error {
 			// x and v finite (energyProof); otherwise every component is read.
 			acc := s.accepted()
 			for o := range acc.L {
-				a, ro := &acc.L[o], &acc.R[o]
-				z += notFinite(a.X, a.V, ro.W, ro.Q)
+				a := &acc.L[o]
+				om, q := s.rotOf(&acc, o) // +0 and the body's Q without the array (spheres_rotnone.go)
+				z += notFinite(a.X, a.V, om, q)
 			}
 		}
 		z += w.wallsNotFinite(s)
@@ -230,8 +231,9 @@ func (s *BodyStates) Save(w *World) {
 		X, V, W, Q := s.X[:m], s.V[:m], s.W[:m], s.Q[:m]
 		acc := sp.accepted()
 		for o := range acc.L {
-			a, ro := &acc.L[o], &acc.R[o]
-			X[o], V[o], W[o], Q[o] = a.X, a.V, ro.W, ro.Q
+			a := &acc.L[o]
+			om, q := sp.rotOf(&acc, o) // +0 and the body's Q without the array (spheres_rotnone.go)
+			X[o], V[o], W[o], Q[o] = a.X, a.V, om, q
 		}
 		for i, k := range sp.sidx { // the walls, after the spheres
 			if k < 0 {

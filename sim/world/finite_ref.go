@@ -83,7 +83,9 @@ func (s *BodyStates) materialize(w *World) {
 	case sp.trAcc && sp.tr.Len() == s.refN && &sp.tr.L[0] == ref:
 		st = sp.tr.States
 	}
-	if st.Len() != s.refN || len(st.R) != s.refN {
+	// Without the rotational array (sp.rotNone) every ω is +0 and q the
+	// body's (spheres_rotnone.go).
+	if st.Len() != s.refN || len(st.R) != s.refN && !(st.R == nil && sp.rotNone) {
 		s.Valid = false
 		return
 	}
@@ -92,8 +94,9 @@ func (s *BodyStates) materialize(w *World) {
 	s.Body = append(s.Body[:0], sp.idx...)
 	X, V, W, Q := s.X[:s.refN], s.V[:s.refN], s.W[:s.refN], s.Q[:s.refN]
 	for o := range st.L {
-		a, ro := &st.L[o], &st.R[o]
-		X[o], V[o], W[o], Q[o] = a.X, a.V, ro.W, ro.Q
+		a := &st.L[o]
+		om, q := sp.rotOf(&st, o)
+		X[o], V[o], W[o], Q[o] = a.X, a.V, om, q
 		if s.refStill {
 			W[o] = geom.Vec3{}
 		}

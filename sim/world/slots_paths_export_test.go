@@ -112,7 +112,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 		start := s.slotPathsSave()
 		// The fast paths.
 		s.slotPathsReset()
-		owls, mom := s.evalSlots(0, len(s.slots), dt, sum)
+		owls, mom := s.evalSlots(0, 0, len(s.slots), dt, sum)
 		for i := range s.slots {
 			sl := &s.slots[i]
 			st, pl := &start.L[sl.k], &s.planes[sl.wall]
@@ -241,7 +241,7 @@ func EvalSlotsForBench(w *World, old bool) int {
 	s := w.Spheres()
 	s.slotPathsReset()
 	if !old {
-		o, _ := s.evalSlots(0, len(s.slots), w.Dt, true)
+		o, _ := s.evalSlots(0, 0, len(s.slots), w.Dt, true)
 		return o
 	}
 	slots, S, R := s.slots, s.tr.L, s.r

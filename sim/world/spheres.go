@@ -58,6 +58,12 @@ type Spheres struct {
 	// evaluation added none.
 	rotStill, rotSkip, rotFound, tClear, tZero bool
 	rotOff                                     bool // Accept under the skip (finish)
+	// No rotational array while nothing turns (spheres_rotnone.go):
+	// rotNone: acc.R and tr.R are nil, every ω and T +0, q the bodies' Q;
+	// qBody: each q of the rotational states is its body's Q; pend: the
+	// moments wall slots noted, a chunk each, while the array was absent.
+	rotNone, qBody bool
+	pend           [nChunks][]rotPend
 	// Lazy energies (SetLazyEnergies, spheres_energy.go): lazyE: an Accept
 	// under the rotational skip leaves the energies to energies();
 	// eSkip: this Accept does (finish); eStale: Stats' kinetic and
@@ -460,10 +466,22 @@ func (s *Spheres) build() {
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0], Weight: w.Gravity.Scale(b.Mass())}
 		s.specs[id] = sphereSpec{mass: b.Mass(), r: b.R}
 	}
-	s.acc.Resize(n)
+	// No rotational array from the start while no sphere turns under laws
+	// without moments (spheres_rotnone.go: rotNone, q the bodies' Q).
+	s.rotNone = s.hooke && !s.moms && bodiesStill(s.body, false)
+	s.qBody = s.rotNone // else TrialFromBodies or a Drift that reads the bodies sets it
 	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.rotStill, s.rotSkip, s.rotFound, s.tClear, s.tZero = false, false, false, false, false
-	s.tr.Resize(n)
+	if s.rotNone {
+		s.acc.ResizeLin(n)
+		s.tr.ResizeLin(n)
+	} else {
+		if s.acc.R == nil || s.tr.R == nil {
+			s.acc.R, s.tr.R = nil, nil // Resize makes them anew
+		}
+		s.acc.Resize(n)
+		s.tr.Resize(n)
+	}
 	s.listed = false
 	s.vmax2 = resize(s.vmax2, len(s.rep))
 

@@ -148,7 +148,7 @@ func (s *Spheres) freshDt(ks []int32) float64 {
 			continue
 		}
 		i, j := l.P[k].I, l.P[k].J
-		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]), 0))
+		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(s.trRot(int(i)), s.spec[i])+s.wrOf(s.trRot(int(j)), s.spec[j]), 0))
 	}
 	return dt
 }
@@ -191,7 +191,7 @@ func (s *Spheres) freshAbove(dt float64) bool {
 	for i := range tr.L {
 		d := tr.L[i].V.Sub(v0)
 		m = max(m, math.Abs(d.X), math.Abs(d.Y), math.Abs(d.Z))
-		wr = max(wr, s.wrOf(&tr.R[i], s.spec[i]))
+		wr = max(wr, s.wrOf(s.trRot(i), s.spec[i]))
 	}
 	if m == 0 && wr == 0 {
 		return true // every pair's speed is +0: its bound +Inf
@@ -226,7 +226,7 @@ func (s *Spheres) StableDt() float64 {
 				continue
 			}
 			i, j := l.P[k].I, l.P[k].J
-			c.vmax = max(c.vmax, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(&tr.R[i], s.spec[i])+s.wrOf(&tr.R[j], s.spec[j]))
+			c.vmax = max(c.vmax, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(s.trRot(int(i)), s.spec[i])+s.wrOf(s.trRot(int(j)), s.spec[j]))
 			if l.PrevTouch[k] {
 				c.dmax = max(c.dmax, l.Delta[k])
 			}
@@ -273,7 +273,7 @@ func (s *Spheres) StableDt() float64 {
 		}
 		wb := s.planes[sl.wall].body
 		var v float64
-		wr := s.wrOf(&tr.R[sl.k], s.spec[sl.k])
+		wr := s.wrOf(s.trRot(int(sl.k)), s.spec[sl.k])
 		if vs := tr.L[sl.k].V; sl.swap {
 			v = wb.V.Sub(vs).Norm() + wb.W.Norm()*wb.R + wr
 		} else {

@@ -49,6 +49,9 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 		tr.SyncX() // the kernels' centres (Drift copies them as it goes)
 	}
 	s.xFresh = false
+	if s.rotNone && !s.hooke {
+		s.rotMake() // the kernels write R (spheres_rotnone.go)
+	}
 	prof := &w.Stats.Profile // stages as the generic path names them (world.Profile)
 	tb := time.Now()
 	test := s.drift // updateList takes it
@@ -94,7 +97,7 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 		}
 		s.sumChunks()
 		clear(s.wallForce)
-		o, mom := s.evalSlots(0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
+		o, mom := s.evalSlots(0, 0, len(s.slots), dt, true) // sphere by sphere, each sphere's in wall order
 		owls += o
 		for c := range nChunks {
 			s.chunkMom[c] = mom && c == 0
@@ -102,6 +105,9 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 	}
 	// Overlap and law are one kernel per pair: Laws (Narrow stays 0).
 	prof.Laws += time.Since(t0)
+	// A wall slot's moment noted while the rotational array was absent
+	// goes into the array, which comes back (spheres_rotnone.go).
+	s.pendApply()
 	// The trial moments are +0 if Drift cleared them and neither the pairs
 	// (a law with moments: not Hooke) nor a wall slot added one.
 	s.tZero = s.tClear && s.hooke
@@ -278,12 +284,12 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 			} else {
 				tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, true)
 			}
-			_, m := s.evalSlots(int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
+			_, m := s.evalSlots(c, int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
 			mom = mom || m
 		}
 		s.chunkMom[c] = mom
 		if !s.termsLeft {
-			s.chunkFin[c], s.chunkBig[c] = forceTerms(s.termStates(c*n/nChunks, (c+1)*n/nChunks, mom))
+			s.chunkFin[c], s.chunkBig[c] = s.chunkTerms(c*n/nChunks, (c+1)*n/nChunks, mom)
 		}
 	}
 }
@@ -308,7 +314,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
 		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
-		_, mom := s.evalSlots(a, b, s.dtEval, false)
+		_, mom := s.evalSlots(q, a, b, s.dtEval, false)
 		s.chunkMom[q] = mom
 		ts := s.touchSlots[q][:0]
 		for i := a; i < b; i++ {
@@ -318,7 +324,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		}
 		s.touchSlots[q] = ts
 		if !s.termsLeft {
-			s.chunkFin[q], s.chunkBig[q] = forceTerms(s.termStates(int(s.parts[q]), int(s.parts[q+1]), mom))
+			s.chunkFin[q], s.chunkBig[q] = s.chunkTerms(int(s.parts[q]), int(s.parts[q+1]), mom)
 		}
 	}
 }
@@ -335,14 +341,15 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 }
 
 // evalSlots evaluates wall slots [lo, hi) and adds their forces and moments
-// to their spheres. With sum (all slots, in order, after sumChunks), it
+// to their spheres (of chunk c: a worker's range, whose note of moments
+// pendRot keeps while the rotational array is absent). With sum (all slots, in order, after sumChunks), it
 // also does sumSlots' work slot by slot and returns the night-owl contacts.
 // mom reports whether a slot left its sphere's moment not +0 (the general
 // facet and rim contacts add moments, rounding ones even without friction;
 // the fast paths add none and do not read it: with the moments +0 before
 // the slots, as Drift leaves them when the only reader, tZero and
 // termStates, looks, the answer is exact).
-func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom bool) {
+func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom bool) {
 	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
 	fast := !s.w.Periodic.On()
 	for i := 0; i < len(slots); i++ {
@@ -361,7 +368,12 @@ func (s *Spheres) evalSlots(lo, hi int, dt float64, sum bool) (owls int, mom boo
 		// With fast, d < r or d is not a number here: offPlane took every
 		// slot off its plane (d ≥ r: only the candidate test) up to this one.
 		if !(fast && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
-			ro := &s.tr.R[sl.k]
+			var ro *sphere.Rot
+			if s.tr.R != nil {
+				ro = &s.tr.R[sl.k]
+			} else {
+				ro = s.pendRot(c, sl.k) // chunk c's note (spheres_rotnone.go)
+			}
 			s.evalSlot(sl, st, ro, pl, r, d, dt)
 			mom = mom || nonZeroBits(ro.T)
 			if sum && sl.touch {
@@ -452,7 +464,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 		if !sl.seen {
 			s.see(sl)
 		}
-		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, &ro.T)
+		s.facet(sl, pl, k, x.AddScaled(-r, pl.N), x.AddScaled(-d, pl.N), pl.N, d-r, dt, &st.F, ro)
 		return
 	}
 	if !s.slotCandidate(sl, x, pl, r) {
@@ -461,16 +473,16 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 	if !sl.seen {
 		s.see(sl)
 	}
-	f, t := &st.F, &ro.T
+	f := &st.F
 	if !w.Periodic.On() {
 		if !(d < r) {
 			return // neither the facet nor its rim is reached
 		}
 		foot := x.AddScaled(-d, pl.N)
 		if !back && (sl.deep || onSurface(pl.body, foot)) {
-			s.facet(sl, pl, k, x.AddScaled(-r, pl.N), foot, pl.N, d-r, dt, f, t)
+			s.facet(sl, pl, k, x.AddScaled(-r, pl.N), foot, pl.N, d-r, dt, f, ro)
 		} else {
-			s.rim(sl, pl, k, dt, f, t)
+			s.rim(sl, pl, k, dt, f, ro)
 		}
 		return
 	}
@@ -486,7 +498,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 	pa := x.AddScaled(-r, nn)
 	pw := pa.AddScaled(ov, nn)
 	if sl.deep || onSurface(pl.body, pw) || onSurface(pl.body, w.Periodic.wrap(pw)) {
-		s.facet(sl, pl, k, pa, pw, nn, -ov, dt, f, t)
+		s.facet(sl, pl, k, pa, pw, nn, -ov, dt, f, ro)
 	}
 }
 
@@ -501,9 +513,12 @@ func (s *Spheres) see(sl *wallSlot) {
 // facet evaluates the contact of sphere k with the facet of a planar wall:
 // pp on the sphere, ps on the wall, n the unit normal from the wall to the
 // sphere, gap < 0. The law and the sums follow lawsSmooth and
-// accumulateContacts with the pair's bodies in index order.
-func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap, dt float64, f, t *geom.Vec3) {
+// accumulateContacts with the pair's bodies in index order: the force added
+// to *f, the moment to ro.T (ro the sphere's trial rotational state, whose
+// ω the law reads).
+func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap, dt float64, f *geom.Vec3, ro *sphere.Rot) {
 	tr := &s.tr
+	t := &ro.T
 	p := &s.laws[sl.law]
 	ov := -gap
 	sl.touch, sl.delta = true, ov
@@ -520,7 +535,7 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 		return
 	}
 	h := s.facetHistory(sl)
-	x, v, om := tr.L[k].X, tr.L[k].V, tr.R[k].W
+	x, v, om := tr.L[k].X, tr.L[k].V, ro.W
 	wb := pl.body
 	var c sphere.ContactForce
 	var fa, pt geom.Vec3
@@ -566,10 +581,12 @@ func (s *Spheres) facetHistory(sl *wallSlot) law.FrictionState {
 // rim evaluates the contacts of sphere k with the rim (edges and corners) of
 // a finite planar wall, when the centre's foot is off the wall: the generic
 // sq.Surface contacts of narrowSmoothSurface on the slot's pair entry, with
-// the sphere at its trial state.
-func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec3) {
+// the sphere at its trial state (ro its rotational state: ω and q read, the
+// moments added to ro.T).
+func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f *geom.Vec3, ro *sphere.Rot) {
 	w := s.w
 	tr := &s.tr
+	t := &ro.T
 	if sl.e == nil {
 		sl.e = w.wallEntry(int(sl.wall), int(s.idx[k]))
 	}
@@ -583,7 +600,7 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f, t *geom.Vec
 		}
 	}
 	sb := *s.body[k] // the sphere at its trial state
-	st, ro := &tr.L[k], &tr.R[k]
+	st := &tr.L[k]
 	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, ro.W, ro.Q
 	var a, b *body.Body = &sb, pl.body
 	if sl.swap {

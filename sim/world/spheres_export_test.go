@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"grainlab/sim/sphere"
 )
 
 // SetMaxClassSpecies sets the largest number of species whose sphere pair
@@ -24,8 +26,13 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
 	n = len(s.body)
-	caps := []int{cap(s.tr.L), cap(s.tr.R), cap(s.tr.X), cap(s.acc.L), cap(s.acc.R), cap(s.r), cap(s.rad),
+	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.r), cap(s.rad),
 		cap(s.spec), cap(s.mat), cap(s.byBody)}
+	for _, r := range [][]sphere.Rot{s.tr.R, s.acc.R} {
+		if r != nil || !s.rotNone { // absent while nothing turns (rotNone): no bytes
+			caps = append(caps, cap(r))
+		}
+	}
 	minCap, maxCap = caps[0], caps[0]
 	for _, c := range caps {
 		minCap, maxCap = min(minCap, c), max(maxCap, c)

@@ -39,9 +39,16 @@ func (s *Spheres) updateList() {
 		if s.rotShared() { // the trial's moments only (rotShare): acc keeps its own
 			s.tr.R = append([]sphere.Rot(nil), s.tr.R...)
 		}
-		kin, spec, R := s.kin, s.spec[:len(S)], s.tr.R[:len(S)]
-		for k := range S {
-			S[k].F, R[k].T = kin[spec[k]].Weight, geom.Vec3{}
+		kin, spec := s.kin, s.spec[:len(S)]
+		if s.tr.R == nil { // no rotational array: every T is +0 (spheres_rotnone.go)
+			for k := range S {
+				S[k].F = kin[spec[k]].Weight
+			}
+		} else {
+			R := s.tr.R[:len(S)]
+			for k := range S {
+				S[k].F, R[k].T = kin[spec[k]].Weight, geom.Vec3{}
+			}
 		}
 	}
 	reordered := false

@@ -9,7 +9,8 @@ import (
 )
 
 // The sphere path's arrays of one entry a sphere hold exactly the spheres
-// (no growth slack: 72 + 80 bytes a sphere on a state's two arrays), before and after
+// (no growth slack: 72 + 80 bytes a sphere on a state's two arrays, the
+// rotational one absent while nothing turns: rotNone), before and after
 // renumberings (a renumbering permutes them in place: "Session 21: the
 // list build's garbage"; docs/performance.md, "Session 9: memory per sphere"); after list
 // rebuilds the spare pair list holds none of the arrays a rebuild does not

@@ -286,6 +286,14 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// rotStill).
 	s.rotSkip = s.rotStill && s.accFresh && s.lazy
 	s.rotStill = false
+	readBodies := !s.accFresh
+	// Without the rotational array (rotNone), a Drift that reads lazy
+	// bodies whose ω and T are all +0 reads their q as the array would
+	// hold it: the array stays absent (spheres_rotnone.go).
+	noneRead := s.rotNone && !s.rotSkip && readBodies && s.lazy && !s.moms && bodiesStill(s.body, true)
+	if s.rotNone && (!s.rotSkip && !noneRead || s.moms) {
+		s.rotMake() // the pass writes R: the shared array again (spheres_rotnone.go)
+	}
 	if s.rotShared() && (!s.rotSkip || s.moms) {
 		s.rotSplit(rejected && s.accFresh, s.rotSkip)
 	}
@@ -326,6 +334,10 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		d1, d2, finite, found = s.driftRange(0, n, found)
 	}
 	s.rotFound, s.tClear = found, true
+	if !s.rotSkip {
+		// q stays the bodies' while no sphere turns (spheres_rotnone.go).
+		s.qBody = found && (s.qBody || readBodies)
+	}
 	s.accFresh = true // acc holds the accepted state (read from the bodies if it did not)
 	s.xFresh = true   // tr.X holds the trial centres
 	// Verlet.Update's test: no rebuild while the two largest displacements
@@ -361,12 +373,15 @@ func (w *World) SphereRotSkips() int64 {
 }
 
 // SphereRotArrays returns the number of rotational state arrays the
-// sphere path holds: 1 while the accepted and trial states share one
-// (rotation still in a world without moments: rotShare), else 2 (0 off
-// the sphere path); the tests read it.
+// sphere path holds: 0 while there is none (rotation still in a world
+// without moments, each q its body's: rotNone), 1 while the accepted and
+// trial states share one (the same, q not the bodies': rotShare), else 2
+// (0 off the sphere path); the tests read it.
 func (w *World) SphereRotArrays() int {
 	switch s := w.sph; {
 	case s == nil:
+		return 0
+	case s.rotNone:
 		return 0
 	case s.rotShared():
 		return 1
@@ -415,13 +430,18 @@ type passPart struct {
 // false without look: the looking stops at the first that is not).
 // With the rotational skip (rotSkip) it leaves the rotational states alone.
 func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, found bool) {
-	skip := s.rotSkip
+	skip := s.rotSkip || s.rotNone // rotNone: ω and T +0 already (Drift's noneRead)
 	found = look
 	d := SphereDrift{Kin: s.kin, Dt: s.dtDrift, N: len(s.tr.L), Finite: true}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		d.Tr, d.Spec, d.Acc, d.X = s.tr.Slice(b0, b1), s.spec[b0:b1], s.acc.Slice(b0, b1), s.tr.X[b0:b1]
-		if !s.accFresh {
+		if !s.accFresh && d.Acc.R == nil {
+			al := d.Acc.L[:len(d.Spec)]
+			for i, b := range s.body[b0:b1] { // the accepted state is the bodies' (ω = T = +0: rotNone)
+				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
+			}
+		} else if !s.accFresh {
 			al, ar := d.Acc.L[:len(d.Spec)], d.Acc.R[:len(d.Spec)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
@@ -733,7 +753,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
 	s.rotStill = s.rotOff
 	if s.rotStill && !s.moms {
-		s.rotShare()
+		s.rotDrop() // no array (q the bodies'), else one shared (spheres_rotnone.go)
 	}
 	s.rotSkip, s.rotFound, s.tZero, s.rotOff = false, false, false, false
 	s.badKick = false
@@ -793,9 +813,16 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax, fsum *float64) (eki
 		}
 		return a.Ekin, a.Egrav, rare.travel, rare.accR
 	}
+	var scratch []sphere.Rot // rotNone: the block's ω = T = +0 and q (rotScratch)
+	if s.tr.R == nil {
+		scratch = make([]sphere.Rot, passBlock)
+	}
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		spec, trs := s.spec[b0:b1], s.tr.Slice(b0, b1)
+		if scratch != nil {
+			trs.R = s.rotScratch(scratch, b0, b1)
+		}
 		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
 		a.Spec, a.Tr = spec, trs
 		s.kick(&a)
@@ -934,9 +961,18 @@ func (s *Spheres) syncBodies() {
 			// are +0 (rotSplit's reset, done before the bodies read it).
 			s.rotReset()
 		}
-		for o, b := range s.body {
-			st, ro := &acc.L[o], &acc.R[o]
-			b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
+		if acc.R == nil {
+			// No rotational array (spheres_rotnone.go): ω = T = +0 and q
+			// the body's already.
+			for o, b := range s.body {
+				st := &acc.L[o]
+				b.X, b.V, b.W, b.F, b.T = st.X, st.V, geom.Vec3{}, st.F, geom.Vec3{}
+			}
+		} else {
+			for o, b := range s.body {
+				st, ro := &acc.L[o], &acc.R[o]
+				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
+			}
 		}
 	}
 	s.stale, s.accFresh = false, false

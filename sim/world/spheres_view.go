@@ -19,8 +19,9 @@ func (w *World) ViewBodies(dst []snap.Body) bool {
 	}
 	acc := s.accepted()
 	for o := range acc.L {
-		a, ro, b := &acc.L[o], &acc.R[o], &dst[s.idx[o]]
-		b.Pos, b.Rot, b.Vel, b.AngVel = a.X, ro.Q, a.V, ro.W
+		a, b := &acc.L[o], &dst[s.idx[o]]
+		om, q := s.rotOf(&acc, o) // +0 and the body's Q without the array (spheres_rotnone.go)
+		b.Pos, b.Rot, b.Vel, b.AngVel = a.X, q, a.V, om
 	}
 	return true
 }
