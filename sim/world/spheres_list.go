@@ -1208,7 +1208,9 @@ func (sw *slotWall) rimDistance(p geom.Vec3) float64 {
 // list's Fn. A world without periodic images keeps two arrays of 8 bytes
 // a pair, not three (Session 24: 24 MB at 10⁶ spheres): the list's pairs
 // and its normal forces, whose storage is dead from the rebuild's decision
-// to the next evaluation (each evaluation writes Fn before any read). A
+// to the next evaluation (Fn is read only where Touch or PrevTouch is set,
+// after an Accept: an evaluation writes the touching pairs' Fn first, and
+// no reader runs between a rebuild and the next Accept). A
 // rebuild turns the candidates into the new list's pairs in place
 // (pairsRange) and gives the new list's Fn the old pairs' array, which the
 // merge reads and leaves (pairsBegin); the idle list's pairs are that
