@@ -155,7 +155,8 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// half of them: no frame for this list.
 	// The sums by relParts ranges, joined in range order (relJob.mean):
 	// the same c0 and v_c for any worker count.
-	j := &relJob{s: s, l: l, x: x, ref: ref}
+	j := s.relJobOf(l)
+	j.x, j.ref = x, ref
 	c0, vc, free := j.mean()
 	if 2*free < n {
 		return false
