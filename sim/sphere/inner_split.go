@@ -41,13 +41,12 @@ func (in *Inner) Parts(n int) []InnerPart {
 }
 
 // partBatch is the number of pairs a range adds to the running total at
-// once for a limit and n ranges: limit/(8n), at least 1. A range stops
-// once the total passes the limit, and each range holds fewer than two
-// batches beyond what it added when the total passed it (the last batch it
-// had not added, and the one it fills before it sees the total), so a
-// failed selection's parts hold at most limit + (2n+1)·batch ≤ 1.25·limit +
-// 2n + 1 pairs (serial Select: at most limit), and checking the total
-// costs one atomic add per batch.
+// once for a limit and n ranges: limit/(8n), at least 1. A range holds at
+// most b pairs more than it has added (b the batch), and once the total
+// passes the limit (at most limit + b then) a range adds one batch more at
+// most before it sees the total and stops, so a failed selection's parts
+// hold at most limit + (n+1)·b ≤ 1.25·limit + n + 1 pairs (serial Select:
+// at most limit), and checking the total costs one atomic add per batch.
 func partBatch(limit, n int) int {
 	return max(1, limit/(8*max(n, 1)))
 }

@@ -8,8 +8,8 @@ import (
 // TestRVSplitFailMemory (review r1; bound since b1f): a selection over its
 // limit (the world's limit, a quarter of the list) split in 8 ranges, run
 // in order and in reverse order (the crew claims ranges in any order):
-// while it runs, its parts hold at most limit + (2n+1)·partBatch(limit, n)
-// pairs (n ranges; ≤ 1.25·limit + 2n + 1, where each range alone may keep
+// while it runs, its parts hold at most limit + (n+1)·partBatch(limit, n)
+// pairs (n ranges; ≤ 1.25·limit + n + 1, where each range alone may keep
 // up to the whole list), the failed join releases them, and P holds no
 // more than the limit — with the serial outcome (false, off). Before b1f
 // the parts held the whole list (1 075 pairs, 4.0× the limit 268) and kept
@@ -27,7 +27,7 @@ func TestRVSplitFailMemory(t *testing.T) {
 		t.Fatal("the case should fail its limit")
 	}
 	const np = 8
-	bound := limit + (2*np+1)*partBatch(limit, np)
+	bound := limit + (np+1)*partBatch(limit, np)
 	for _, rev := range []bool{false, true} {
 		var sp Inner
 		sp.Delta = ser.Delta
