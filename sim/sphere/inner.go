@@ -79,8 +79,13 @@ type Inner struct {
 	// RelSelects counts the selections SelectLoose made for the owner
 	// (not reset by Off: tests and notes read it).
 	RelSelects int
-	// parts: the storage of split selections (inner_split.go).
+	// parts: the storage of split selections (inner_split.go); taken:
+	// their running total of selected pairs (added by batches).
 	parts []InnerPart
+	taken int64 // sync/atomic
+	// Scratch is the owner's storage for its split selections, kept with
+	// the list from selection to selection (the world's relJob).
+	Scratch any
 }
 
 // Off makes the kernels scan the whole list and forgets the pairs
@@ -144,7 +149,7 @@ func innerBound(cut2, delta float64, t int) float64 { return innerS(cut2, float6
 // level (a D that is not a number, in no level either, never gets here).
 // The list must have no periodic images (Shift nil). When
 // the level has more than limit pairs, Select stops there, turns the inner
-// list off and returns false (P and K then hold at most limit pairs).
+// list off and returns false (P and K then empty).
 func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 	in.P, in.K = in.P[:0], in.K[:0]
 	P := l.P
@@ -186,11 +191,13 @@ func (in *Inner) Select(l *List, ref []geom.Vec3, t, limit int) bool {
 }
 
 // add appends pair p, the list's k-th, to the selection; at limit pairs
-// already, it turns the inner list off instead and returns false (Select,
+// already, it turns the inner list off instead, empties P and K (as a
+// failed split selection does: JoinParts) and returns false (Select,
 // SelectLoose: the level holds too many pairs).
 func (in *Inner) add(p *Pair, k, limit int) bool {
 	if len(in.P) == limit {
 		in.On, in.Held = false, 0
+		in.P, in.K = in.P[:0], in.K[:0]
 		return false
 	}
 	if len(in.P) == cap(in.P) || len(in.K) == cap(in.K) {

@@ -155,12 +155,16 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	// half of them: no frame for this list.
 	// The sums by relParts ranges, joined in range order (relJob.mean):
 	// the same c0 and v_c for any worker count.
-	j := &relJob{s: s, l: l, x: x, ref: ref}
+	j := s.relJobOf(l)
+	j.x, j.ref = x, ref
 	c0, vc, free := j.mean()
 	if 2*free < n {
 		return false
 	}
 	c0, vc = c0.Scale(1/float64(free)), vc.Scale(1/float64(free))
+	if relFrameShift != nil { // review r1 (tests only): any c, any v_c
+		c0, vc = relFrameShift(c0, vc, in.Delta, dt)
+	}
 	if len(in.Loose) != n {
 		in.Loose = make([]bool, n)
 	}
@@ -274,6 +278,9 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 	in.RelSelects++
 	return true
 }
+
+// relFrameShift (review r1, tests only) replaces the frame's c0 and v_c.
+var relFrameShift func(c0, vc geom.Vec3, delta, dt float64) (geom.Vec3, geom.Vec3)
 
 // relFail notes a selection that failed on SelectLoose's limit (the
 // loose spheres' pairs are more than a quarter of the list: a bed has

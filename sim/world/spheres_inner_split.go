@@ -55,6 +55,18 @@ type relJob struct {
 	run         func(worker, lo, hi int) // j.runParts (made once a selection)
 }
 
+// relJobOf returns the list's relJob (kept in l.Inner.Scratch from
+// selection to selection: its parts' grown slices are reused) for s and l.
+func (s *Spheres) relJobOf(l *sphere.List) *relJob {
+	j, _ := l.Inner.Scratch.(*relJob)
+	if j == nil {
+		j = &relJob{}
+		l.Inner.Scratch = j
+	}
+	j.s, j.l = s, l
+	return j
+}
+
 // relSelect's passes.
 const (
 	relMeanPass = iota
@@ -279,7 +291,7 @@ func (s *Spheres) selectLoose(j *relJob, l *sphere.List, ref []geom.Vec3, loose 
 		return in.SelectLoose(l, ref, loose, t, limit)
 	}
 	if j == nil {
-		j = &relJob{s: s}
+		j = s.relJobOf(l)
 	}
 	j.l, j.ref, j.loose, j.t, j.limit = l, ref, loose, t, limit
 	j.sel = in.Parts(relParts)
