@@ -36,7 +36,7 @@ func (s *BodyStates) SaveRef(w *World) {
 	// While the two arrays share their rotational one (rotShare: ω = T = +0
 	// and the same q a sphere), the next step may kick ω in it: the state
 	// kept has ω = +0.
-	s.refStill = sp.rotShared()
+	s.refStill = sp.rotShared() || sp.rotNone
 	if s.otherKey != sp.key || len(s.otherIdx) != len(w.Bodies)-len(sp.idx) {
 		s.otherKey, s.otherIdx = sp.key, s.otherIdx[:0]
 		for i, k := range sp.sidx {
