@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"grainlab/sim/geom"
+	"grainlab/sim/snap"
 	"grainlab/sim/world"
 )
 
@@ -56,4 +57,104 @@ func TestRV24bSaveRefAcrossRotMake(t *testing.T) {
 		return
 	}
 	t.Fatal("the rotational array was never made again: the case tests nothing")
+}
+
+// Review rv24b: a live edit gives one sphere ω ≠ 0 (after SyncBodies, as the
+// window's loop does) while the lazy run holds no rotational array; another
+// sets a sphere's q. Frictionless to the end: the lazy run must match the
+// eager one (two arrays all along) to the bit, one worker and two.
+func TestRV24bLiveSpin(t *testing.T) {
+	const at = 100
+	build := func(w *world.World) {
+		holedPlate(t, w)
+		dropSpheres(w, 120, 0.001, geom.V(-0.006, -0.006, 0.012), geom.V(0.006, 0.006, 0.04), 0, 3)
+		rng := rand.New(rand.NewSource(3))
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+			}
+		}
+	}
+	for _, workers := range []int{1, 2} {
+		var arrays []int
+		run := func(lazy bool) rotSkipResult {
+			return rotSkipRun(t, rotShareLaw, workers, build, func(w *world.World, step int) {
+				switch step {
+				case at:
+					if lazy {
+						arrays = append(arrays, w.SphereRotArrays())
+					}
+					w.SyncBodies()
+					n := 0
+					for _, b := range w.Bodies {
+						if b.Wall < 0 {
+							if n == 0 {
+								b.W = geom.V(0, 30, -10)
+							} else if n == 5 {
+								b.Q = geom.QAxisAngle(geom.V(1, 0, 0), 2)
+							}
+							n++
+						}
+					}
+				case at + 1:
+					if lazy {
+						arrays = append(arrays, w.SphereRotArrays())
+					}
+				}
+			}, 1500, lazy, false)
+		}
+		lazy, eager := run(true), run(false)
+		if lazy.out != eager.out {
+			t.Errorf("workers %d: lazy and eager differ:\n%s", workers, firstDiff(lazy.out, eager.out))
+		}
+		if len(arrays) != 2 || arrays[0] != 0 || arrays[1] == 0 {
+			t.Errorf("workers %d: arrays before/after the spin %v, want [0 >0]", workers, arrays)
+		}
+		if lazy.turning == 0 {
+			t.Errorf("workers %d: nothing turns at the end", workers)
+		}
+	}
+}
+
+// Review rv24b: while the rotational array is absent, the readers that take
+// q from the bodies (Save, ViewBodies) give each sphere its own q (here
+// pre-rotated, never turning: the start's q), not the identity.
+func TestRV24bReadersQ(t *testing.T) {
+	var q0 []geom.Quat
+	build := func(w *world.World) {
+		holedPlate(t, w)
+		dropSpheres(w, 60, 0.001, geom.V(-0.004, -0.004, 0.03), geom.V(0.004, 0.004, 0.05), 0, 3)
+		rng := rand.New(rand.NewSource(5))
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+			}
+			q0 = append(q0, b.Q)
+		}
+	}
+	w := startSpherePath(t, rotShareLaw, 1, build, true)
+	for range 50 {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := w.SphereRotArrays(); a != 0 {
+		t.Fatalf("%d rotational arrays: the case does not test rotNone", a)
+	}
+	var cp world.BodyStates
+	cp.Save(w)
+	dst := make([]snap.Body, len(w.Bodies))
+	if !w.ViewBodies(dst) {
+		t.Fatal("ViewBodies read nothing")
+	}
+	for j, bi := range cp.Body {
+		if cp.Q[j] != q0[bi] {
+			t.Fatalf("Save: body %d q %v, want %v", bi, cp.Q[j], q0[bi])
+		}
+	}
+	for i, b := range w.Bodies {
+		if b.Wall < 0 && dst[i].Rot != q0[i] {
+			t.Fatalf("ViewBodies: body %d q %v, want %v", i, dst[i].Rot, q0[i])
+		}
+	}
 }
