@@ -75,7 +75,7 @@ func TestRV24bLiveSpin(t *testing.T) {
 			}
 		}
 	}
-	for _, workers := range []int{1, 2} {
+	for _, workers := range []int{1, 2, 3} {
 		var arrays []int
 		run := func(lazy bool) rotSkipResult {
 			return rotSkipRun(t, rotShareLaw, workers, build, func(w *world.World, step int) {
