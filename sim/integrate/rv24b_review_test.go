@@ -158,3 +158,38 @@ func TestRV24bReadersQ(t *testing.T) {
 		}
 	}
 }
+
+// Review rv24b: the rim case (wall moments noted aside per chunk while the
+// rotational array is absent, pendRot/pendApply) with the evaluation split
+// forced (SplitAlways: the auto choice may keep one worker in a small
+// world), two and three workers, against the eager run and against one
+// worker: the same bits.
+func TestRV24bRimSplit(t *testing.T) {
+	build := func(split world.SplitMode) func(w *world.World) {
+		return func(w *world.World) {
+			w.Settings.SphereSplit = split
+			holedPlate(t, w)
+			dropSpheres(w, 200, 0.001, geom.V(-0.0055, -0.0055, 0.012), geom.V(0.0055, 0.0055, 0.07), 0, 2)
+			rng := rand.New(rand.NewSource(11))
+			for _, b := range w.Bodies {
+				if b.Wall < 0 {
+					b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+				}
+			}
+		}
+	}
+	one := rotSkipRun(t, rotShareLaw, 1, build(world.SplitNever), nil, 4000, true, false)
+	if one.turning == 0 {
+		t.Fatal("nothing turns: the rim does not make the array")
+	}
+	for _, workers := range []int{2, 3} {
+		lazy := rotSkipRun(t, rotShareLaw, workers, build(world.SplitAlways), nil, 4000, true, false)
+		eager := rotSkipRun(t, rotShareLaw, workers, build(world.SplitAlways), nil, 4000, false, false)
+		if lazy.out != eager.out {
+			t.Errorf("workers %d: lazy and eager differ:\n%s", workers, firstDiff(lazy.out, eager.out))
+		}
+		if lazy.out != one.out {
+			t.Errorf("workers %d split against one worker:\n%s", workers, firstDiff(lazy.out, one.out))
+		}
+	}
+}
