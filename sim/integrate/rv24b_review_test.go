@@ -193,3 +193,41 @@ func TestRV24bRimSplit(t *testing.T) {
 		}
 	}
 }
+
+// Review rv24b: the generic path and back while the sphere path held no
+// rotational array (NoSpherePath on at step 100, off at step 300; the
+// generic stages step the bodies, the rim may turn a few): lazy against
+// eager, and q pre-rotated.
+func TestRV24bGenericAndBack(t *testing.T) {
+	build := func(w *world.World) {
+		holedPlate(t, w)
+		dropSpheres(w, 90, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
+		rng := rand.New(rand.NewSource(13))
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+			}
+		}
+	}
+	var arrays []int
+	run := func(lazy bool) rotSkipResult {
+		return rotSkipRun(t, rotShareLaw, 1, build, func(w *world.World, step int) {
+			switch step {
+			case 100:
+				if lazy {
+					arrays = append(arrays, w.SphereRotArrays())
+				}
+				w.Settings.NoSpherePath = true
+			case 300:
+				w.Settings.NoSpherePath = false
+			}
+		}, 2500, lazy, false)
+	}
+	lazy, eager := run(true), run(false)
+	if lazy.out != eager.out {
+		t.Errorf("lazy and eager differ:\n%s", firstDiff(lazy.out, eager.out))
+	}
+	if len(arrays) != 1 || arrays[0] != 0 {
+		t.Errorf("arrays at step 100: %v, want [0]", arrays)
+	}
+}
