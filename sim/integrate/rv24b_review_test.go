@@ -1,7 +1,9 @@
 package integrate
 
 import (
+	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -229,5 +231,68 @@ func TestRV24bGenericAndBack(t *testing.T) {
 	}
 	if len(arrays) != 1 || arrays[0] != 0 {
 		t.Errorf("arrays at step 100: %v, want [0]", arrays)
+	}
+}
+
+// Review rv24b: integrator switches (as TestRv20cRotShareIntegratorSwitches)
+// with pre-rotated spheres falling onto the holed plate's rim, so that the
+// explicit stretches start without a rotational array (rotNone) and the
+// others may turn spheres: lazy against eager to the bit.
+func TestRV24bSwitchesPrerotated(t *testing.T) {
+	build := func(w *world.World) {
+		holedPlate(t, w)
+		dropSpheres(w, 60, 0.001, geom.V(-0.005, -0.005, 0.0125), geom.V(0.005, 0.005, 0.03), 0, 2)
+		rng := rand.New(rand.NewSource(17))
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+			}
+		}
+	}
+	seq := []string{"explicit", "newmark", "explicit", "variational", "explicit"}
+	none := 0
+	run := func(lazy bool) string {
+		w := startSpherePath(t, rotShareLaw, 0, build, lazy)
+		var out strings.Builder
+		for k, name := range seq {
+			if k > 0 {
+				if lazy && w.SphereRotArrays() == 0 {
+					none++
+				}
+				w.SetLazyBodies(false)
+				in, err := NewFor(name, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Integrator = in
+				if err := Start(w); err != nil {
+					t.Fatal(err)
+				}
+				if name == "explicit" {
+					w.SetLazyBodies(lazy)
+				}
+			}
+			n := 300
+			if name != "explicit" {
+				n = 30
+			}
+			for range n {
+				if _, err := w.Integrator.Step(w, 1); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				fmt.Fprintf(&out, "%s %x %x %x %x %d|", name, w.Stats.Kinetic, w.Stats.PotentialContact,
+					w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
+			}
+		}
+		writeBodyStates(&out, w)
+		return out.String()
+	}
+	eager, lazy := run(false), run(true)
+	t.Logf("no rotational array at %d of %d switches", none, len(seq)-1)
+	if none == 0 {
+		t.Error("never without the array at a switch: the case does not exercise rotNone")
+	}
+	if eager != lazy {
+		t.Errorf("lazy and eager differ:\n%s", firstDiff(lazy, eager))
 	}
 }
