@@ -296,3 +296,53 @@ func TestRV24bSwitchesPrerotated(t *testing.T) {
 		t.Errorf("lazy and eager differ:\n%s", firstDiff(lazy, eager))
 	}
 }
+
+// Review rv24b: TestSphereRotShareRetried with pre-rotated spheres: a
+// retried trial makes the array again (Drift without the skip) from the
+// bodies' q while rotNone; lazy against eager to the bit.
+func TestRV24bRetriedPrerotated(t *testing.T) {
+	fall := holedPlateFall(t)
+	build := func(w *world.World) {
+		fall(w)
+		rng := rand.New(rand.NewSource(19))
+		for _, b := range w.Bodies {
+			if b.Wall < 0 {
+				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+			}
+		}
+	}
+	trial := func(w *world.World, dt float64) string {
+		s := sphereStep{w.Spheres()}
+		s.Drift(dt)
+		s.Evaluate(w.Time+dt, dt)
+		return fmt.Sprintf("%x %x", s.Trial().L, trialRot(s))
+	}
+	none := 0
+	run := func(lazy bool) string {
+		w := startSpherePath(t, rotShareLaw, 0, build, lazy)
+		var out strings.Builder
+		for i := range 2000 {
+			if lazy && w.SphereRotArrays() == 0 {
+				none++
+			}
+			dt := w.Dt
+			if first, again := trial(w, dt), trial(w, dt); first != again {
+				t.Fatalf("lazy %v, step %d: a retried trial differs", lazy, i)
+			}
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
+				w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
+		}
+		writeBodyStates(&out, w)
+		return out.String()
+	}
+	eager, lazy := run(false), run(true)
+	if none == 0 {
+		t.Fatal("never without the array")
+	}
+	if eager != lazy {
+		t.Errorf("lazy and eager differ:\n%s", firstDiff(lazy, eager))
+	}
+}
