@@ -34,8 +34,9 @@ func (s *BodyStates) SaveRef(w *World) {
 	s.Time, s.Steps, s.Valid = w.Time, w.Steps, true
 	s.ref, s.refKey, s.refN = &sp.tr.L[0], sp.key, len(sp.idx)
 	// While the two arrays share their rotational one (rotShare: ω = T = +0
-	// and the same q a sphere), the next step may kick ω in it: the state
-	// kept has ω = +0.
+	// and the same q a sphere), or have none (rotNone: ω = T = +0), the next
+	// step may kick ω in it (one made again by that step): the state kept
+	// has ω = +0.
 	s.refStill = sp.rotShared() || sp.rotNone
 	if s.otherKey != sp.key || len(s.otherIdx) != len(w.Bodies)-len(sp.idx) {
 		s.otherKey, s.otherIdx = sp.key, s.otherIdx[:0]
