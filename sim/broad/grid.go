@@ -99,7 +99,7 @@ type Grid struct {
 	// negative or +Inf. It is reused by the next call.
 	Invalid []int
 
-	h0   float64
+	h0 float64
 	// oneR is the radius of every body of the last Pairs call when they
 	// were all active and valid and had one radius r > 0 (oneLevel with
 	// level.rsame), else 0.
