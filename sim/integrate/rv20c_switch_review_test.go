@@ -26,39 +26,11 @@ func TestRv20cRotShareIntegratorSwitches(t *testing.T) {
 	shared := 0
 	run := func(lazy bool) string {
 		w := startSpherePath(t, lw, 0, build, lazy)
-		var out strings.Builder
-		for k, name := range seq {
-			if k > 0 {
-				if lazy && w.SphereRotArrays() <= 1 {
-					shared++ // shared (or none: rotNone) when the explicit stretch ends
-				}
-				w.SetLazyBodies(false) // Advance's return
-				in, err := NewFor(name, w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w.Integrator = in
-				if err := Start(w); err != nil {
-					t.Fatal(err)
-				}
-				if name == "explicit" {
-					w.SetLazyBodies(lazy)
-				}
+		return switchRun(t, w, seq, lazy, 150, 20, func() {
+			if lazy && w.SphereRotArrays() <= 1 {
+				shared++ // shared (or none: rotNone) when the explicit stretch ends
 			}
-			n := 150
-			if name != "explicit" {
-				n = 20
-			}
-			for range n {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				fmt.Fprintf(&out, "%s %x %x %x %x %d|", name, w.Stats.Kinetic, w.Stats.PotentialContact,
-					w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-			}
-		}
-		writeBodyStates(&out, w)
-		return out.String()
+		})
 	}
 	eager, lazy := run(false), run(true)
 	t.Logf("the rotational array shared at %d of %d switches", shared, len(seq)-1)
@@ -73,4 +45,45 @@ func TestRv20cRotShareIntegratorSwitches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// switchRun runs w through the integrators of seq (after the first, each
+// made with NewFor and started, as SimLoop.setIntegrator does; before each
+// switch atSwitch is called and the bodies made eager, as Advance's return
+// leaves them; explicit stretches lazy again when lazy), nExplicit steps of
+// explicit and nOther of the others, and returns a record of every step's
+// statistics and the bodies' final states.
+func switchRun(t *testing.T, w *world.World, seq []string, lazy bool, nExplicit, nOther int, atSwitch func()) string {
+	t.Helper()
+	var out strings.Builder
+	for k, name := range seq {
+		if k > 0 {
+			atSwitch()
+			w.SetLazyBodies(false) // Advance's return
+			in, err := NewFor(name, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Integrator = in
+			if err := Start(w); err != nil {
+				t.Fatal(err)
+			}
+			if name == "explicit" {
+				w.SetLazyBodies(lazy)
+			}
+		}
+		n := nExplicit
+		if name != "explicit" {
+			n = nOther
+		}
+		for range n {
+			if _, err := w.Integrator.Step(w, 1); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			fmt.Fprintf(&out, "%s %x %x %x %x %d|", name, w.Stats.Kinetic, w.Stats.PotentialContact,
+				w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
+		}
+	}
+	writeBodyStates(&out, w)
+	return out.String()
 }

@@ -253,39 +253,11 @@ func TestRV24bSwitchesPrerotated(t *testing.T) {
 	none := 0
 	run := func(lazy bool) string {
 		w := startSpherePath(t, rotShareLaw, 0, build, lazy)
-		var out strings.Builder
-		for k, name := range seq {
-			if k > 0 {
-				if lazy && w.SphereRotArrays() == 0 {
-					none++
-				}
-				w.SetLazyBodies(false)
-				in, err := NewFor(name, w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w.Integrator = in
-				if err := Start(w); err != nil {
-					t.Fatal(err)
-				}
-				if name == "explicit" {
-					w.SetLazyBodies(lazy)
-				}
+		return switchRun(t, w, seq, lazy, 300, 30, func() {
+			if lazy && w.SphereRotArrays() == 0 {
+				none++
 			}
-			n := 300
-			if name != "explicit" {
-				n = 30
-			}
-			for range n {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				fmt.Fprintf(&out, "%s %x %x %x %x %d|", name, w.Stats.Kinetic, w.Stats.PotentialContact,
-					w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-			}
-		}
-		writeBodyStates(&out, w)
-		return out.String()
+		})
 	}
 	eager, lazy := run(false), run(true)
 	t.Logf("no rotational array at %d of %d switches", none, len(seq)-1)
