@@ -1,9 +1,7 @@
 package integrate
 
 import (
-	"fmt"
 	"math/rand"
-	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -20,12 +18,7 @@ func TestRV24bSaveRefAcrossRotMake(t *testing.T) {
 	build := func(w *world.World) {
 		holedPlate(t, w)
 		dropSpheres(w, 90, r, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.05), 0, 2)
-		rng := rand.New(rand.NewSource(7))
-		for _, b := range w.Bodies {
-			if b.Wall < 0 {
-				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-			}
-		}
+		prerotate(w, 7)
 	}
 	w := startSpherePath(t, rotShareLaw, 1, build, true)
 	var ref, cp world.BodyStates
@@ -70,12 +63,7 @@ func TestRV24bLiveSpin(t *testing.T) {
 	build := func(w *world.World) {
 		holedPlate(t, w)
 		dropSpheres(w, 120, 0.001, geom.V(-0.006, -0.006, 0.012), geom.V(0.006, 0.006, 0.04), 0, 3)
-		rng := rand.New(rand.NewSource(3))
-		for _, b := range w.Bodies {
-			if b.Wall < 0 {
-				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-			}
-		}
+		prerotate(w, 3)
 	}
 	for _, workers := range []int{1, 2, 3} {
 		var arrays []int
@@ -172,12 +160,7 @@ func TestRV24bRimSplit(t *testing.T) {
 			w.Settings.SphereSplit = split
 			holedPlate(t, w)
 			dropSpheres(w, 200, 0.001, geom.V(-0.0055, -0.0055, 0.012), geom.V(0.0055, 0.0055, 0.07), 0, 2)
-			rng := rand.New(rand.NewSource(11))
-			for _, b := range w.Bodies {
-				if b.Wall < 0 {
-					b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-				}
-			}
+			prerotate(w, 11)
 		}
 	}
 	one := rotSkipRun(t, rotShareLaw, 1, build(world.SplitNever), nil, 4000, true, false)
@@ -204,12 +187,7 @@ func TestRV24bGenericAndBack(t *testing.T) {
 	build := func(w *world.World) {
 		holedPlate(t, w)
 		dropSpheres(w, 90, 0.001, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0, 2)
-		rng := rand.New(rand.NewSource(13))
-		for _, b := range w.Bodies {
-			if b.Wall < 0 {
-				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-			}
-		}
+		prerotate(w, 13)
 	}
 	var arrays []int
 	run := func(lazy bool) rotSkipResult {
@@ -242,12 +220,7 @@ func TestRV24bSwitchesPrerotated(t *testing.T) {
 	build := func(w *world.World) {
 		holedPlate(t, w)
 		dropSpheres(w, 60, 0.001, geom.V(-0.005, -0.005, 0.0125), geom.V(0.005, 0.005, 0.03), 0, 2)
-		rng := rand.New(rand.NewSource(17))
-		for _, b := range w.Bodies {
-			if b.Wall < 0 {
-				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-			}
-		}
+		prerotate(w, 17)
 	}
 	seq := []string{"explicit", "newmark", "explicit", "variational", "explicit"}
 	none := 0
@@ -276,39 +249,15 @@ func TestRV24bRetriedPrerotated(t *testing.T) {
 	fall := holedPlateFall(t)
 	build := func(w *world.World) {
 		fall(w)
-		rng := rand.New(rand.NewSource(19))
-		for _, b := range w.Bodies {
-			if b.Wall < 0 {
-				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
-			}
-		}
-	}
-	trial := func(w *world.World, dt float64) string {
-		s := sphereStep{w.Spheres()}
-		s.Drift(dt)
-		s.Evaluate(w.Time+dt, dt)
-		return fmt.Sprintf("%x %x", s.Trial().L, trialRot(s))
+		prerotate(w, 19)
 	}
 	none := 0
 	run := func(lazy bool) string {
-		w := startSpherePath(t, rotShareLaw, 0, build, lazy)
-		var out strings.Builder
-		for i := range 2000 {
+		return retriedRun(t, build, lazy, 2000, func(w *world.World) {
 			if lazy && w.SphereRotArrays() == 0 {
 				none++
 			}
-			dt := w.Dt
-			if first, again := trial(w, dt), trial(w, dt); first != again {
-				t.Fatalf("lazy %v, step %d: a retried trial differs", lazy, i)
-			}
-			if _, err := w.Integrator.Step(w, 1); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
-				w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-		}
-		writeBodyStates(&out, w)
-		return out.String()
+		})
 	}
 	eager, lazy := run(false), run(true)
 	if none == 0 {
@@ -316,5 +265,16 @@ func TestRV24bRetriedPrerotated(t *testing.T) {
 	}
 	if eager != lazy {
 		t.Errorf("lazy and eager differ:\n%s", firstDiff(lazy, eager))
+	}
+}
+
+// prerotate gives every sphere of w (every body that is not a wall) a
+// random orientation drawn from seed.
+func prerotate(w *world.World, seed int64) {
+	rng := rand.New(rand.NewSource(seed))
+	for _, b := range w.Bodies {
+		if b.Wall < 0 {
+			b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
+		}
 	}
 }

@@ -100,33 +100,13 @@ func TestSphereRotShare(t *testing.T) {
 // thrown-away trial's moments.
 func TestSphereRotShareRetried(t *testing.T) {
 	build := holedPlateFall(t)
-	trial := func(w *world.World, dt float64) string {
-		s := sphereStep{w.Spheres()}
-		s.Drift(dt)
-		s.Evaluate(w.Time+dt, dt)
-		tr := s.Trial()
-		return fmt.Sprintf("%x %x", tr.L, trialRot(s))
-	}
 	shared := 0
 	run := func(lazy bool) string {
-		w := startSpherePath(t, rotShareLaw, 0, build, lazy)
-		var out strings.Builder
-		for i := range 4000 {
+		return retriedRun(t, build, lazy, 4000, func(w *world.World) {
 			if lazy && w.SphereRotArrays() <= 1 {
 				shared++
 			}
-			dt := w.Dt
-			if first, again := trial(w, dt), trial(w, dt); first != again {
-				t.Fatalf("lazy %v, step %d: a trial retried at the same Δt differs from the first", lazy, i)
-			}
-			if _, err := w.Integrator.Step(w, 1); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
-				w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
-		}
-		writeBodyStates(&out, w)
-		return out.String()
+		})
 	}
 	eager, lazy := run(false), run(true)
 	if shared == 0 {
@@ -135,6 +115,37 @@ func TestSphereRotShareRetried(t *testing.T) {
 	if eager != lazy {
 		t.Errorf("lazy (shared rotational array) and eager runs with retried trials differ:\n%s", firstDiff(lazy, eager))
 	}
+}
+
+// retriedRun runs the sphere path built by build (rotShareLaw, one
+// worker) for steps steps, each preceded by each(w) and by a trial driven
+// twice as a rejection would drive it (Drift and Evaluate at Δt, again at
+// Δt), which must give the same trial to the bit; it returns a record of
+// every step's statistics and the bodies' final states.
+func retriedRun(t *testing.T, build func(*world.World), lazy bool, steps int, each func(*world.World)) string {
+	t.Helper()
+	trial := func(w *world.World, dt float64) string {
+		s := sphereStep{w.Spheres()}
+		s.Drift(dt)
+		s.Evaluate(w.Time+dt, dt)
+		return fmt.Sprintf("%x %x", s.Trial().L, trialRot(s))
+	}
+	w := startSpherePath(t, rotShareLaw, 0, build, lazy)
+	var out strings.Builder
+	for i := range steps {
+		each(w)
+		dt := w.Dt
+		if first, again := trial(w, dt), trial(w, dt); first != again {
+			t.Fatalf("lazy %v, step %d: a trial retried at the same Δt differs from the first", lazy, i)
+		}
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&out, "%x %x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact,
+			w.Stats.PotentialGravity, w.Stats.Dt, w.Stats.Contacts)
+	}
+	writeBodyStates(&out, w)
+	return out.String()
 }
 
 // rotSkipRunArrays is rotSkipRun with the frictionless law on one worker,
