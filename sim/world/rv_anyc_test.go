@@ -33,38 +33,10 @@ func TestRVAnyFrameSound(t *testing.T) {
 						return c0.Add(sh.c.Scale(delta)), vc.Add(sh.v.Scale(vl))
 					})
 					w := sphereLattice(t, 4000, []float64{0.001}, latticeSpec{pitch: 1.05, perLayer: 100, speed: 0.002, seed: [2]uint64{23, 1}})
-					w.SetLazyBodies(true)
-					w.Settings.DtMax = 2e-5
-					w.Dt = min(w.Dt, w.Settings.DtMax)
-					w.Settings.Workers = workers
-					if workers > 1 {
-						w.Settings.SphereSplit = world.SplitAlways
-					}
-					out, used, checked, worst := "", 0, 0, 0.0
-					for range 1000 {
-						if _, err := w.Integrator.Step(w, 1); err != nil {
-							t.Fatal(err)
-						}
-						if _, on := world.InnerRelSelects(w); on {
-							used++
-						}
-						if u, q, np := world.InnerRelBound(w); u {
-							worst = max(worst, q)
-							checked += np
-							if q > 1 {
-								t.Fatalf("bound E fails: |d_I − d_J| = %g E", q)
-							}
-						}
-						st := &w.Stats
-						out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
-					}
-					w.SyncBodies()
-					for _, b := range w.Bodies {
-						out += fmt.Sprintf("%x %x|", b.X, b.V)
-					}
+					r := relFall(t, w, workers)
 					sel, _ := world.InnerRelSelects(w)
-					t.Logf("inner %v frame %v: %d steps in the frame, %d selections, bound on %d pairs, worst %.3g", inner, rel, used, sel, checked, worst)
-					return out, used, sel
+					t.Logf("inner %v frame %v: %d steps in the frame, %d selections, bound on %d pairs, worst %.3g", inner, rel, r.used, sel, r.checked, r.worst)
+					return r.out, r.used, sel
 				}
 				ref, _, _ := run(false, false)
 				got, used, _ := run(true, true)

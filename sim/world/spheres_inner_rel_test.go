@@ -34,39 +34,10 @@ func TestSphereInnerRelSameBits(t *testing.T) {
 				world.SetInnerOn(inner)
 				world.SetInnerRelOn(rel)
 				w := sphereLattice(t, 4000, c.radii, latticeSpec{pitch: 1.05, perLayer: 100, speed: c.speed, seed: [2]uint64{23, 1}})
-				w.SetLazyBodies(true)
-				w.Settings.DtMax = 2e-5 // lists of ≈ 20 steps, as on the falling boxes of bench-lammps
-				w.Dt = min(w.Dt, w.Settings.DtMax)
-				w.Settings.Workers = c.workers
-				if c.workers > 1 {
-					w.Settings.SphereSplit = world.SplitAlways
-				}
-				out, used, most, checked, worst := "", 0, 0, 0, 0.0
-				for range 1000 {
-					if _, err := w.Integrator.Step(w, 1); err != nil {
-						t.Fatal(err)
-					}
-					if _, on := world.InnerRelSelects(w); on {
-						used++
-					}
-					if u, q, np := world.InnerRelBound(w); u {
-						worst = max(worst, q)
-						checked += np
-						if q > 1 {
-							t.Fatalf("the moving frame's bound E fails: a pair of tight spheres has |d_I − d_J| = %g E", q)
-						}
-					}
-					st := &w.Stats
-					out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
-					most = max(most, st.Contacts)
-				}
-				w.SyncBodies()
-				for _, b := range w.Bodies {
-					out += fmt.Sprintf("%x %x|", b.X, b.V)
-				}
+				r := relFall(t, w, c.workers)
 				sel, _ := world.InnerRelSelects(w)
-				t.Logf("inner %v, frame %v: %d of 1000 steps in the moving frame (%d selections), up to %d contacts, %d builds; bound checked on %d pairs, largest |d_I − d_J|/E %.3g", inner, rel, used, sel, most, w.VerletBuilds(), checked, worst)
-				return out, used, most
+				t.Logf("inner %v, frame %v: %d of 1000 steps in the moving frame (%d selections), up to %d contacts, %d builds; bound checked on %d pairs, largest |d_I − d_J|/E %.3g", inner, rel, r.used, sel, r.most, w.VerletBuilds(), r.checked, r.worst)
+				return r.out, r.used, r.most
 			}
 			ref, _, _ := run(false, false)
 			abs, used0, _ := run(true, false)
@@ -82,4 +53,54 @@ func TestSphereInnerRelSameBits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// relRun is what relFall records of a run: every step's energies,
+// contacts and Δt and the final bodies (out), the steps in the moving
+// frame (used), the most contacts, and the pairs the bound E was checked
+// on with the largest |d_I − d_J|/E.
+type relRun struct {
+	out                 string
+	used, most, checked int
+	worst               float64
+}
+
+// relFall steps w (a falling lattice, lazy bodies, steps of up to 2·10⁻⁵
+// s: lists of ≈ 20 steps, as on the falling boxes of bench-lammps) 1000
+// times with workers (every evaluation split when more than one), and
+// fails at the first step where the moving frame's bound E does not hold
+// on a pair of tight spheres (InnerRelBound).
+func relFall(t *testing.T, w *world.World, workers int) relRun {
+	t.Helper()
+	w.SetLazyBodies(true)
+	w.Settings.DtMax = 2e-5
+	w.Dt = min(w.Dt, w.Settings.DtMax)
+	w.Settings.Workers = workers
+	if workers > 1 {
+		w.Settings.SphereSplit = world.SplitAlways
+	}
+	var r relRun
+	for range 1000 {
+		if _, err := w.Integrator.Step(w, 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, on := world.InnerRelSelects(w); on {
+			r.used++
+		}
+		if u, q, np := world.InnerRelBound(w); u {
+			r.worst = max(r.worst, q)
+			r.checked += np
+			if q > 1 {
+				t.Fatalf("the moving frame's bound E fails: a pair of tight spheres has |d_I − d_J| = %g E", q)
+			}
+		}
+		st := &w.Stats
+		r.out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
+		r.most = max(r.most, st.Contacts)
+	}
+	w.SyncBodies()
+	for _, b := range w.Bodies {
+		r.out += fmt.Sprintf("%x %x|", b.X, b.V)
+	}
+	return r
 }
