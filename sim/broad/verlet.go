@@ -110,7 +110,7 @@ func (v *Verlet) test(centers []geom.Vec3, radii []float64, lo, hi int) (need bo
 				return true, d1, d2
 			}
 		}
-		d1, d2 = top2(d, d1, d2)
+		d1, d2 = KeepTwoLargest(d1, d2, d)
 	}
 	return false, d1, d2
 }
@@ -132,20 +132,9 @@ func (v *Verlet) testOne(centers []geom.Vec3, radii []float64, lo, hi int) (need
 				return true, d1, d2
 			}
 		}
-		d1, d2 = top2(d, d1, d2)
+		d1, d2 = KeepTwoLargest(d1, d2, d)
 	}
 	return false, d1, d2
-}
-
-// top2 keeps the two largest squared displacements d1 ≥ d2 with d.
-func top2(d, d1, d2 float64) (float64, float64) {
-	if d > d2 {
-		if d > d1 {
-			return d, d1
-		}
-		return d1, d
-	}
-	return d1, d2
 }
 
 // movedSlow is the displacement test of a body with centre c, radius r
