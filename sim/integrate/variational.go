@@ -166,6 +166,9 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	if err := v.setup(w); err != nil {
 		return 0, err
 	}
+	// The superquadric contacts' point to a residual the Newton tolerance
+	// can see (smoothtol.go).
+	defer tightSmooth(w)()
 	s := w.Settings
 	target := s.Dt
 	if !(target > 0) {

@@ -163,7 +163,7 @@ func (w *World) narrowSmoothIn(e *pairEntry, sc *sq.Scratch) (failed bool) {
 				sm.chord.Reset()
 			}
 			sm.chordGen = w.lawGen
-			sq.ContactPlacedScratch(sqOptions, qa, qb, e.Shift, warm, &sm.chord, sc, &r) // S1 eq. (19)–(24)
+			sq.ContactPlacedScratch(w.sqOpts(), qa, qb, e.Shift, warm, &sm.chord, sc, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
@@ -239,7 +239,7 @@ func (w *World) sqPairPosed(e *pairEntry, a, b *body.Body, warm *geom.Vec3, r *s
 			return true
 		}
 	}
-	*r = sq.ContactPrepared(sqOptions, qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
+	*r = sq.ContactPrepared(w.sqOpts(), qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
 	return false
 }
 
