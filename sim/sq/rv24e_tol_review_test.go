@@ -11,7 +11,8 @@ import (
 // TestRv24eTightTolReach (review r5): how often a warm-started midway-point
 // solve at Tol 1e-12 (the implicit integrators' setting) misses where the
 // same solve at 1e-8 converges. A miss is a dropped contact in
-// World.narrowSmoothIn (failed → e.cur empty, SQFailures++).
+// World.narrowSmoothIn (failed → e.cur empty, SQFailures++). Every pair in
+// contact (≥ 200 a shape, up to 500) must reach 1e-12, warm and cold.
 func TestRv24eTightTolReach(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	rq := func(s float64) geom.Quat {
@@ -80,5 +81,8 @@ func TestRv24eTightTolReach(t *testing.T) {
 		}
 		t.Logf("%-26s pairs %3d  missed at 1e-8: %3d  at 1e-12: %3d (worst |Φ| %.2g), cold at 1e-12: %d  mean iters %.2f → %.2f",
 			c.name, tried, loose, tight, worst, cold, float64(iters8)/float64(max(tried, 1)), float64(iters12)/float64(max(tried, 1)))
+		if tried < 200 || tight > 0 || cold > 0 {
+			t.Errorf("%s: %d pairs in contact; at 1e-12 %d warm and %d cold solves did not reach the tolerance", c.name, tried, tight, cold)
+		}
 	}
 }
