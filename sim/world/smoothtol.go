@@ -12,10 +12,10 @@ import "grainlab/sim/sq"
 // state. Between the near-parallel faces of blocky shapes (n = 10) the point
 // is free along the faces by far more than the tolerance: on the settled
 // n = 10 bed of docs/validation.md the same state evaluated before and
-// after an excursion of 1e-12 m gives forces and moments that differ by
-// 5e-6 of a body's weight RMS at 1e-8 — above what Newmark's and the
-// variational integrator's Newton tolerances ask of the residual — and by
-// 1e-10 at 1e-12 (TestSqBedImplicitHysteresis).
+// after an excursion of every body by ±1e-10 m gives forces and moments
+// that differ by 6.5e-6 of a body's weight RMS at 1e-8 — above what
+// Newmark's and the variational integrator's Newton tolerances ask of the
+// residual — and by 1.9e-10 at 1e-12 (TestSqBedImplicitHysteresis).
 func (w *World) SetSmoothTol(tol float64) { w.smoothTol = tol }
 
 // SmoothTol returns the tolerance SetSmoothTol set (0: the default).
