@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -86,8 +87,10 @@ func sqBedSum(w *world.World) sqBedSummary {
 }
 
 // TestSqBedImplicit: the settled n = 10 bed restarted under the variational
-// integrator (α = ½ and α = 0) runs 2 ms (the midpoint rule hit dt_min at
-// t = 0.60109 s before World.SetSmoothTol) with the bed still settled:
+// integrator (α = ½ and α = 0) runs 2 ms (α = 0 ran on base already; the
+// midpoint rule, α = ½, hit dt_min at t = 0.60109 s before
+// World.SetSmoothTol, and took 2 093 steps for 3 ms before
+// World.SetPointLag) with the bed still settled:
 // kinetic energy at most twice explicit's over the same span, the bottom
 // wall carrying the bed's weight within 2%, the deepest overlap within 25%
 // of explicit's (Hertz has no barrier: explicit's overlap is the law's).
@@ -95,7 +98,9 @@ func sqBedSum(w *world.World) sqBedSummary {
 // measures. Newmark (which hit dt_min at t = 0.600005 s, and at 0.603141 s
 // with the midway point to 1e-12, before World.SetPointLag) restarted for
 // sqBedNewmarkSpan against explicit over the same span, and the explicit run
-// switched live to it for as long, by the same measures.
+// switched live to it for as long, by the same measures. Every implicit run
+// stops with an error after sqBedMaxSteps(span) steps (sqBedAdvance): a
+// regression whose steps fall towards dt_min fails in seconds.
 func TestSqBedImplicit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("settles 250 superquadrics (≈ 10 s)")
@@ -109,12 +114,13 @@ func TestSqBedImplicit(t *testing.T) {
 	for _, integ := range []string{"variational", "variational1"} {
 		w := sqBedWorld(t, integ)
 		s0 := w.Steps
-		if _, err := integrate.Advance(w, end, nil); err != nil {
+		dmin, err := sqBedAdvance(w, end, nil)
+		if err != nil {
 			t.Errorf("%s: %v", integ, err)
 			continue
 		}
 		s := sqBedSum(w)
-		t.Logf("%s: KE %.3g J, support %.4f W, overlap %.3g m (%d steps)", integ, s.ke, s.support, s.overlap, w.Steps-s0)
+		t.Logf("%s: KE %.3g J, support %.4f W, overlap %.3g m (%d steps, shortest %.3g s)", integ, s.ke, s.support, s.overlap, w.Steps-s0, dmin)
 		if !(s.ke <= 2*rs.ke) {
 			t.Errorf("%s: kinetic energy %.3g J, explicit's %.3g", integ, s.ke, rs.ke)
 		}
@@ -136,12 +142,12 @@ func TestSqBedImplicit(t *testing.T) {
 		s0 := w.Steps
 		var dr sqDrift
 		dr.take(w)
-		_, err := integrate.Advance(w, endN, func() bool { dr.step(w); return false })
+		dmin, err := sqBedAdvance(w, endN, func() { dr.step(w) })
 		s := sqBedSum(w)
 		slices.Sort(dr.ds)
 		q := func(f float64) float64 { return dr.ds[int(f*float64(len(dr.ds)-1))] }
-		t.Logf("newmark: KE %.3g J, support %.4f W, overlap %.3g m (%d steps, to t = %.6f s); the midway point's move per step relative to the bodies (the carried point's lag at the step's end) over R: median %.2g, 99%% %.2g, max %.3g; moment error max %.3g of weight × R/2 (%d contact-steps)",
-			s.ke, s.support, s.overlap, w.Steps-s0, w.Time, q(0.5), q(0.99), q(1), dr.maxM, len(dr.ds))
+		t.Logf("newmark: KE %.3g J, support %.4f W, overlap %.3g m (%d steps, shortest %.3g s, to t = %.6f s); the midway point's move per step relative to the bodies (the carried point's lag at the step's end) over R: median %.2g, 99%% %.2g, max %.3g; moment error max %.3g of weight × R/2 (%d contact-steps)",
+			s.ke, s.support, s.overlap, w.Steps-s0, dmin, w.Time, q(0.5), q(0.99), q(1), dr.maxM, len(dr.ds))
 		if err != nil {
 			t.Errorf("newmark: %v", err)
 		} else if !(s.ke <= 2*rn.ke) || !(math.Abs(s.support-1) <= 0.02) || !(s.overlap <= 1.25*rn.overlap) {
@@ -165,17 +171,53 @@ func TestSqBedImplicit(t *testing.T) {
 		if integ == "newmark" {
 			d = sqBedNewmarkSpan
 		}
-		if _, err := integrate.Advance(ref, ref.Time+d, nil); err != nil {
+		s0 := ref.Steps
+		dmin, err := sqBedAdvance(ref, ref.Time+d, nil)
+		if err != nil {
 			t.Errorf("switched to %s: %v", integ, err)
 			break
 		}
 		s := sqBedSum(ref)
-		t.Logf("switched to %s: t %.4f s, KE %.3g J, support %.4f W, overlap %.3g m", integ, ref.Time, s.ke, s.support, s.overlap)
+		t.Logf("switched to %s: t %.4f s, KE %.3g J, support %.4f W, overlap %.3g m (%d steps, shortest %.3g s)", integ, ref.Time, s.ke, s.support, s.overlap, ref.Steps-s0, dmin)
 		if !(s.ke <= 2*rs.ke) || !(math.Abs(s.support-1) <= 0.02) || !(s.overlap <= 1.25*rs.overlap) {
 			t.Errorf("switched to %s: KE %.3g J (explicit %.3g), support %.4f W, overlap %.3g m (explicit %.3g)",
 				integ, s.ke, rs.ke, s.support, s.overlap, rs.overlap)
 		}
 	}
+}
+
+// sqBedMaxSteps is the most steps an implicit run of TestSqBedImplicit may
+// take for span seconds: a mean step of 4e-6 s (the implicit runs take
+// 1e-5 … 2.1e-5 s; before World.SetPointLag the midpoint rule took 1.4e-6 s
+// for 3 ms, and newmark's steps fell to 5e-7 s before dt_min).
+func sqBedMaxSteps(span float64) int { return int(math.Ceil(span / 4e-6)) }
+
+// sqBedMinDt is the shortest step an implicit run of TestSqBedImplicit may
+// accept (the runs' shortest: ≥ 1e-6 s; the failing ones' last steps were
+// 5e-7 s and 7.9e-8 s).
+const sqBedMinDt = 1e-7
+
+// sqBedAdvance advances w to end as integrate.Advance, calling each (when
+// not nil) after every step, and fails once it has taken more than
+// sqBedMaxSteps of the span or accepted a step shorter than sqBedMinDt. It
+// returns the shortest step taken.
+func sqBedAdvance(w *world.World, end float64, each func()) (float64, error) {
+	t0, s0 := w.Time, w.Steps
+	limit := sqBedMaxSteps(end - t0)
+	over, dmin := false, math.Inf(1)
+	_, err := integrate.Advance(w, end, func() bool {
+		if each != nil {
+			each()
+		}
+		dmin = min(dmin, w.Stats.Dt)
+		over = w.Steps-s0 > int64(limit) || (w.Stats.Dt < sqBedMinDt && w.Time < end)
+		return over
+	})
+	if err == nil && over {
+		err = fmt.Errorf("%d steps for %.3g s (t = %.6f s, the last %.3g s): more than %d, or a step below %g s (steps falling towards dt_min)",
+			w.Steps-s0, w.Time-t0, w.Time, w.Stats.Dt, limit, sqBedMinDt)
+	}
+	return dmin, err
 }
 
 // sqBedNewmarkSpan is how long TestSqBedImplicit runs newmark on the bed:
