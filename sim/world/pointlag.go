@@ -68,8 +68,8 @@ const pointLagTravel = 1e-4
 // pointLagTravel·R_min by the gate; the moment error is |F| times that
 // distance. Between near-parallel faces the midway point's own
 // jumps (which no step size removes) are taken at the step boundaries
-// instead of within a Newton solve. The newmark integrator turns it on for
-// its steps; explicit never does (its bits are unchanged).
+// instead of within a Newton solve. The newmark and variational integrators
+// turn it on for their steps; explicit never does (its bits are unchanged).
 func (w *World) SetPointLag(on bool) {
 	l := &w.ptLag
 	l.on = on
