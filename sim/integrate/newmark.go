@@ -283,6 +283,16 @@ func (n *Newmark) Step(w *world.World, dtMax float64) (float64, error) {
 	stick0 := w.StickLag()
 	w.SetStickLag(true)
 	defer w.SetStickLag(stick0)
+	// The superquadric contacts' point to a residual the Newton tolerance
+	// can see (smoothtol.go).
+	defer tightSmooth(w)()
+	// The superquadric contacts' point of application carried with the
+	// bodies from the committed state (World.SetPointLag): a smooth
+	// residual within the step where the midway point between near-parallel
+	// faces jumps.
+	lagPt0 := w.PointLag()
+	w.SetPointLag(true)
+	defer w.SetPointLag(lagPt0)
 	// The accuracy guidelines when none are set (stepcontrol.go): on a
 	// conservative scene Approach and OmegaDt (energy must be conserved,
 	// S0 ex. 1); on a damped one the step stays convergence-driven.

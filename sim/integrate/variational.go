@@ -166,6 +166,16 @@ func (v *Variational) Step(w *world.World, dtMax float64) (float64, error) {
 	if err := v.setup(w); err != nil {
 		return 0, err
 	}
+	// The superquadric contacts' point to a residual the Newton tolerance
+	// can see (smoothtol.go).
+	defer tightSmooth(w)()
+	// The superquadric contacts' point of application carried with the
+	// bodies from the committed state (World.SetPointLag), as newmark: a
+	// smooth residual within the step where the midway point between
+	// near-parallel faces jumps.
+	lagPt0 := w.PointLag()
+	w.SetPointLag(true)
+	defer w.SetPointLag(lagPt0)
 	s := w.Settings
 	target := s.Dt
 	if !(target > 0) {

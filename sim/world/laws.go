@@ -291,6 +291,11 @@ func (w *World) accumulateSmooth(e *pairEntry, a, b *body.Body, inA, inB bool) (
 		active++
 		f := c.N.Scale(c.Fn).Add(c.Ft) // on A
 		p := c.Point()
+		if w.ptLag.on { // the accepted contact's point carried with the bodies (pointlag.go)
+			if pa, pb, ok := w.pointLagAt(e, a, b, c); ok {
+				p = geom.Lerp(pa, pb, 0.5)
+			}
+		}
 		if inA {
 			a.F, a.T = a.F.Add(f), a.T.Add(p.Sub(a.X).Cross(f)).Add(c.M)
 			if a.Wall >= 0 {
@@ -579,6 +584,7 @@ type EvalResult struct {
 // last accepted evaluation (0 at start): the tangential displacement
 // increment of friction is the relative velocity times dt.
 func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
+	w.ptLag.dt = dt // the carried point's gate (pointlag.go)
 	if o.Fixed {
 		if o.Move != nil || o.Then != nil {
 			panic("world: Evaluate with Eval.Fixed takes neither Move nor Then (it places no body and commits to no step)")

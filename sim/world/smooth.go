@@ -169,7 +169,7 @@ func (w *World) narrowSmoothIn(e *pairEntry, sc *sq.Scratch) (failed bool) {
 				sm.chord.Reset()
 			}
 			sm.chordGen = w.lawGen
-			sq.ContactPlacedScratch(sqOptions, qa, qb, e.Shift, warm, &sm.chord, sc, &r) // S1 eq. (19)–(24)
+			sq.ContactPlacedScratch(w.sqOpts(), qa, qb, e.Shift, warm, &sm.chord, sc, &r) // S1 eq. (19)–(24)
 		} else if w.sqPairPosed(e, a, b, warm, &r) {
 			return false
 		}
@@ -245,7 +245,7 @@ func (w *World) sqPairPosed(e *pairEntry, a, b *body.Body, warm *geom.Vec3, r *s
 			return true
 		}
 	}
-	*r = sq.ContactPrepared(sqOptions, qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
+	*r = sq.ContactPrepared(w.sqOpts(), qa, pa, qb, pb, wp) // S1 eq. (19)–(24); Local in A's frame
 	return false
 }
 
@@ -421,16 +421,22 @@ func radiusMethod(s string) sq.RadiusMethod {
 
 // effectiveRadius returns R_eff of a smooth contact (S1 eq. 38; spheres: r_a r_b/(r_a + r_b)).
 func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c *contact.Contact) float64 {
+	return w.effectiveRadiusAt(e, a, b, p, c.PA, c.PB)
+}
+
+// effectiveRadiusAt is effectiveRadius with the contact's points pa on A
+// and pb on B given (the carried point's, pointlag.go).
+func (w *World) effectiveRadiusAt(e *pairEntry, a, b *body.Body, p *law.Smooth, pa, pb geom.Vec3) float64 {
 	if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) &&
 		w.Bodies[e.A] == a && w.Bodies[e.B] == b {
 		// both placed (placedSQ's first case, checked once for the pair);
 		// A's point needs no shift (x − 0 = x exactly)
 		m := radiusMethod(p.Radius)
-		ra := w.sqPrep[e.A].RadiusAt(m, c.PA, p.CapQ, a.RVol())              // S1 eq. (39)–(40)
-		rb := w.sqPrep[e.B].RadiusAt(m, c.PB.Sub(e.Shift), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
-		return law.Reduced(ra, rb)                                           // S1 eq. (38)
+		ra := w.sqPrep[e.A].RadiusAt(m, pa, p.CapQ, a.RVol())              // S1 eq. (39)–(40)
+		rb := w.sqPrep[e.B].RadiusAt(m, pb.Sub(e.Shift), p.CapQ, b.RVol()) // S1 eq. (39)–(40)
+		return law.Reduced(ra, rb)                                         // S1 eq. (38)
 	}
-	ra, rb := w.radiusAt(e.A, a, c.PA, geom.Vec3{}, p), w.radiusAt(e.B, b, c.PB, e.Shift, p)
+	ra, rb := w.radiusAt(e.A, a, pa, geom.Vec3{}, p), w.radiusAt(e.B, b, pb, e.Shift, p)
 	return law.Reduced(ra, rb) // S1 eq. (38)
 }
 
@@ -466,12 +472,18 @@ func (w *World) lawsSmoothContacts(e *pairEntry, a, b *body.Body, p *ContactPara
 	xb := b.X.Add(e.Shift)
 	for k := range e.cur {
 		c := &e.cur[k]
-		pt := c.Point()
+		pt, pa, pb := c.Point(), c.PA, c.PB
+		if w.ptLag.on { // the accepted contact's point carried with the bodies (pointlag.go)
+			if qa, qb, ok := w.pointLagAt(e, a, b, c); ok {
+				pa, pb = qa, qb
+				pt = geom.Lerp(pa, pb, 0.5)
+			}
+		}
 		vrel := a.V.Add(a.W.Cross(pt.Sub(a.X))).Sub(b.V.Add(b.W.Cross(pt.Sub(xb))))
 		vn := vrel.Dot(c.N) // > 0 separating
 		reff := 0.0         // the Hookean law does not use it
 		if p.Smooth.Model != law.HookeLAMMPS || p.Smooth.MuRoll > 0 {
-			reff = w.effectiveRadius(e, a, b, &p.Smooth, c)
+			reff = w.effectiveRadiusAt(e, a, b, &p.Smooth, pa, pb)
 		}
 		nf := p.Smooth.Normal(-c.Gn, vn, meff, reff)
 		c.Fn, c.Epot, c.M = nf.Fn, nf.Epot, geom.Vec3{}

@@ -229,6 +229,8 @@ type World struct {
 	dampLag    bool                        // SetDampLag
 	dampEntry  bool                        // SetDampLag
 	stickLag   bool                        // SetStickLag
+	smoothTol  float64                     // SetSmoothTol (0: sqOptions.Tol)
+	ptLag      pointLag                    // SetPointLag (pointlag.go)
 	speeds     []bodySpeed                 // StableDt's per-body speed terms
 	energy     [][2]float64                // UpdateStats: each body's kinetic and gravity terms
 	centers    []geom.Vec3
