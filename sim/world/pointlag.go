@@ -83,10 +83,7 @@ func (w *World) SetPointLag(on bool) {
 	l.x, l.q, l.move = l.x[:n], l.q[:n], l.move[:n]
 	for i, b := range w.Bodies {
 		l.x[i], l.q[i] = b.X, b.Q
-		l.move[i] = b.V.Norm()
-		if b.Kind == body.Superquadric {
-			l.move[i] += b.W.Norm() * b.R
-		}
+		l.move[i] = b.V.Norm() + b.W.Norm()*b.Radius() // every kind's surface speed (a sphere's points turn too)
 	}
 }
 
