@@ -137,3 +137,31 @@ func TestRv24gSpinningSphereOnSq(t *testing.T) {
 		t.Errorf("frictionless sphere's spin changed by %.3g rad/s (of %.3g)", d, w0.Norm())
 	}
 }
+
+// Review r7 (s24): a newmark step that fails (one Newton iteration allowed,
+// dt_min = the step: rejected at dt_min) leaves the carried point off.
+func TestRv24gPointLagOffAfterFailure(t *testing.T) {
+	s := sq.Shape{A: 0.01, B: 0.01, C: 0.01, N1: 4, N2: 4}
+	w := smoothWorld(t, law.Smooth{Model: law.HertzLAMMPS, Kn: 1e7, Radius: "mean"})
+	if _, err := w.AddWall("ground", plane(t, "ground", geom.Vec3{}, geom.V(0, 0, 1), 1), 0, true); err != nil {
+		t.Fatal(err)
+	}
+	b := body.NewSuperquadric("q", s, 2500, geom.V(0, 0, s.C-1e-4), geom.QIdent())
+	b.V = geom.V(0.3, 0, -1)
+	w.AddBody(b)
+	nm := NewNewmark()
+	nm.MaxIter, nm.Tol = 1, 1e-14
+	w.Integrator = nm
+	w.Settings.DtMin, w.Settings.Dt, w.Settings.DtMax = 1e-3, 1e-3, 1e-3
+	if err := Start(w); err != nil {
+		t.Fatal(err)
+	}
+	_, err := nm.Step(w, 1)
+	t.Logf("step: %v", err)
+	if err == nil {
+		t.Skip("the step did not fail")
+	}
+	if w.PointLag() {
+		t.Error("point lag left on after a failed step")
+	}
+}
