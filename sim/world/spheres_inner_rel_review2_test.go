@@ -23,13 +23,7 @@ func TestSphereInnerRelLiveWalls(t *testing.T) {
 				world.SetInnerOn(inner)
 				world.SetInnerRelOn(rel)
 				w := sphereLattice(t, 4000, []float64{0.001}, latticeSpec{pitch: 1.05, perLayer: 100, seed: [2]uint64{23, 1}})
-				w.SetLazyBodies(true)
-				w.Settings.DtMax = 2e-5
-				w.Dt = min(w.Dt, w.Settings.DtMax)
-				w.Settings.Workers = workers
-				if workers > 1 {
-					w.Settings.SphereSplit = world.SplitAlways
-				}
+				relSetup(w, workers)
 				floor, side := -1, -1
 				for i := range w.Walls {
 					if n := w.Walls[i].N; n.Z > 0.9 {

@@ -65,13 +65,11 @@ type relRun struct {
 	worst               float64
 }
 
-// relFall steps w (a falling lattice, lazy bodies, steps of up to 2·10⁻⁵
-// s: lists of ≈ 20 steps, as on the falling boxes of bench-lammps) 1000
-// times with workers (every evaluation split when more than one), and
-// fails at the first step where the moving frame's bound E does not hold
-// on a pair of tight spheres (InnerRelBound).
-func relFall(t *testing.T, w *world.World, workers int) relRun {
-	t.Helper()
+// relSetup sets w (a falling lattice) up as the moving frame's tests run it:
+// lazy bodies, steps of up to 2·10⁻⁵ s (lists of ≈ 20 steps, as on the
+// falling boxes of bench-lammps), workers (every evaluation split when
+// more than one).
+func relSetup(w *world.World, workers int) {
 	w.SetLazyBodies(true)
 	w.Settings.DtMax = 2e-5
 	w.Dt = min(w.Dt, w.Settings.DtMax)
@@ -79,6 +77,14 @@ func relFall(t *testing.T, w *world.World, workers int) relRun {
 	if workers > 1 {
 		w.Settings.SphereSplit = world.SplitAlways
 	}
+}
+
+// relFall steps w (set up by relSetup) 1000 times, and fails at the
+// first step where the moving frame's bound E does not hold
+// on a pair of tight spheres (InnerRelBound).
+func relFall(t *testing.T, w *world.World, workers int) relRun {
+	t.Helper()
+	relSetup(w, workers)
 	var r relRun
 	for range 1000 {
 		if _, err := w.Integrator.Step(w, 1); err != nil {

@@ -27,13 +27,7 @@ func TestSphereInnerSplitSelect(t *testing.T) {
 	for _, workers := range []int{1, 2, 3} {
 		checked, bad := world.SetRelSplitCheck(true)
 		w := sphereLattice(t, 4000, []float64{0.001}, latticeSpec{pitch: 1.05, perLayer: 100, speed: 0.002, seed: [2]uint64{24, 1}})
-		w.SetLazyBodies(true)
-		w.Settings.DtMax = 2e-5
-		w.Dt = min(w.Dt, w.Settings.DtMax)
-		w.Settings.Workers = workers
-		if workers > 1 {
-			w.Settings.SphereSplit = world.SplitAlways
-		}
+		relSetup(w, workers)
 		out, used := "", 0
 		for k := range 600 {
 			if _, err := w.Integrator.Step(w, 1); err != nil {
