@@ -46,7 +46,7 @@ func AddMeshBodies(w *world.World, path string, count int) ([]int, error) {
 	density, lo, hi, top, free := DefaultMeshDensity, geom.Vec3{}, geom.Vec3{}, math.Inf(-1), 0
 	var dsum float64
 	var nd int
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed || b.Wall >= 0 {
 			continue
 		}
@@ -68,7 +68,7 @@ func AddMeshBodies(w *world.World, path string, count int) ([]int, error) {
 		// No free bodies: the middle of the walls, above their lowest point.
 		first := true
 		for _, wl := range w.Walls {
-			wb := w.Bodies[wl.Body]
+			wb := w.Bodies()[wl.Body]
 			if wb.Poly() == nil {
 				continue
 			}
@@ -93,7 +93,7 @@ func AddMeshBodies(w *world.World, path string, count int) ([]int, error) {
 	var solids []audit.Solid
 	for k := 0; k < count; k++ {
 		x := geom.Vec3{X: centre.X, Y: centre.Y, Z: top + gap + p.Radius}
-		b := body.New(fmt.Sprintf("%s#%d", base, len(w.Bodies)+k), p, density, x, geom.QIdent())
+		b := body.New(fmt.Sprintf("%s#%d", base, len(w.Bodies())+k), p, density, x, geom.QIdent())
 		b.Material = 0
 		top = x.Z + p.Radius
 		for _, wl := range w.Walls {

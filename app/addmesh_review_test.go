@@ -24,7 +24,7 @@ func TestReviewMassGivenPolyhedronDensity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := w.Bodies[w.BodyByName("tetrapod")]
+	b := w.Bodies()[w.BodyByName("tetrapod")]
 	want := b.Mass() / b.Poly().Volume
 	if math.Abs(b.Density()-want) > 1e-12*want {
 		t.Errorf("tetrapod: Density() %g kg/m³, want Mass/Volume = %g", b.Density(), want)
@@ -33,7 +33,7 @@ func TestReviewMassGivenPolyhedronDensity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb := w.Bodies[idx[0]]
+	nb := w.Bodies()[idx[0]]
 	if d := nb.Density(); math.Abs(d-want) > 1e-9*want {
 		t.Errorf("added tetrapod: density %g kg/m³ (mass %g kg), want the pile's %g", d, nb.Mass(), want)
 	}

@@ -33,7 +33,7 @@ func TestAddMeshBad(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := s.World
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	open := writeFile(t, "open.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n")
 	garbage := writeFile(t, "garbage.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 zero\n")
 	for _, path := range []string{open, garbage} {
@@ -45,8 +45,8 @@ func TestAddMeshBad(t *testing.T) {
 		if err == nil || err.Error() != want.Error() {
 			t.Errorf("%s: got %v (%v), want shape.LoadSTL's %q", path, idx, err, want)
 		}
-		if len(w.Bodies) != n {
-			t.Errorf("%s: %d bodies after a refused mesh, want %d", path, len(w.Bodies), n)
+		if len(w.Bodies()) != n {
+			t.Errorf("%s: %d bodies after a refused mesh, want %d", path, len(w.Bodies()), n)
 		}
 	}
 	for _, c := range []struct {
@@ -61,8 +61,8 @@ func TestAddMeshBad(t *testing.T) {
 		if _, err := AddMeshBodies(w, c.path, c.count); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s ×%d: error %v, want %q", c.path, c.count, err, c.msg)
 		}
-		if len(w.Bodies) != n {
-			t.Errorf("%s: %d bodies after a refusal, want %d", c.path, len(w.Bodies), n)
+		if len(w.Bodies()) != n {
+			t.Errorf("%s: %d bodies after a refusal, want %d", c.path, len(w.Bodies()), n)
 		}
 	}
 }
@@ -76,9 +76,9 @@ func TestAddMeshAboveThePile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := s.World
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	top := math.Inf(-1)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			top = math.Max(top, b.X.Z+b.Poly().Radius)
 		}
@@ -87,11 +87,11 @@ func TestAddMeshAboveThePile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(idx) != 2 || len(w.Bodies) != n+2 {
-		t.Fatalf("indices %v, %d bodies, want 2 more than %d", idx, len(w.Bodies), n)
+	if len(idx) != 2 || len(w.Bodies()) != n+2 {
+		t.Fatalf("indices %v, %d bodies, want 2 more than %d", idx, len(w.Bodies()), n)
 	}
 	for _, i := range idx {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		if low := b.X.Z - b.Poly().Radius; !(low > top) {
 			t.Errorf("%s: lowest point of its bounding sphere at z = %g, not above the pile's top %g", b.Name, low, top)
 		}

@@ -82,11 +82,11 @@ func deepSmoothOverlaps(w *world.World) string {
 		if k.Kind != snap.SQ || !k.Active() || !(k.Gn < 0) {
 			return
 		}
-		r := min(w.Bodies[a].R, w.Bodies[b].R)
-		if w.Bodies[a].Wall >= 0 {
-			r = w.Bodies[b].R
-		} else if w.Bodies[b].Wall >= 0 {
-			r = w.Bodies[a].R
+		r := min(w.Bodies()[a].R, w.Bodies()[b].R)
+		if w.Bodies()[a].Wall >= 0 {
+			r = w.Bodies()[b].R
+		} else if w.Bodies()[b].Wall >= 0 {
+			r = w.Bodies()[a].R
 		}
 		rel := -k.Gn / r
 		if !(rel > deepSmooth) {
@@ -95,7 +95,7 @@ func deepSmoothOverlaps(w *world.World) string {
 		n++
 		if rel > worstRel {
 			worstRel = rel
-			worst = overlap{A: w.Bodies[a].Name, B: w.Bodies[b].Name, Depth: -k.Gn}
+			worst = overlap{A: w.Bodies()[a].Name, B: w.Bodies()[b].Name, Depth: -k.Gn}
 		}
 	})
 	if n == 0 {

@@ -46,7 +46,7 @@ func bitsOf(t *testing.T, l *SimLoop) worldBits {
 		if b.file, err = state.Encode(w); err != nil {
 			t.Error(err)
 		}
-		for _, bd := range w.Bodies {
+		for _, bd := range w.Bodies() {
 			b.shapes = append(b.shapes, bd.ShapeState())
 		}
 		b.law, b.edits, b.sets = *w.DefaultParams(), append([]world.Edit(nil), w.Edits...), append([]string(nil), l.lawSets...)

@@ -78,7 +78,7 @@ func sameAsSettledBox(t *testing.T, f *snap.Snapshot) int {
 		t.Fatal(err)
 	}
 	k := 0
-	for _, b := range s.World.Bodies {
+	for _, b := range s.World.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}

@@ -68,7 +68,7 @@ func TestRunNonFiniteSpheresLastGoodState(t *testing.T) {
 				byName[b.Name] = b
 			}
 			n := 0
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				if b.Wall >= 0 {
 					continue
 				}

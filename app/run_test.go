@@ -176,7 +176,7 @@ func TestRunRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	fin, _ := state.Read(filepath.Join(dir, "final.json"))
-	b := s.World.Bodies[s.World.BodyByName(fin.Bodies[0].Name)]
+	b := s.World.Bodies()[s.World.BodyByName(fin.Bodies[0].Name)]
 	if s.World.Time != 0.05 || b.X.Z != fin.Bodies[0].Position[2] || b.V.Z != fin.Bodies[0].Velocity[2] {
 		t.Fatalf("restarted at t=%g, z=%g, vz=%g; want the saved %g, %g, %g", s.World.Time, b.X.Z, b.V.Z, fin.Time, fin.Bodies[0].Position[2], fin.Bodies[0].Velocity[2])
 	}

@@ -667,13 +667,13 @@ func (l *SimLoop) updateSpring() {
 		}
 	}
 	sp := l.spring
-	if sp == nil || sp.body < 0 || sp.body >= len(w.Bodies) || w.Bodies[sp.body].Fixed {
+	if sp == nil || sp.body < 0 || sp.body >= len(w.Bodies()) || w.Bodies()[sp.body].Fixed {
 		if idx >= 0 {
 			w.Loads = append(w.Loads[:idx], w.Loads[idx+1:]...)
 		}
 		return
 	}
-	b := w.Bodies[sp.body]
+	b := w.Bodies()[sp.body]
 	p := b.ToWorld(sp.point)
 	k := SpringStiffness * b.Mass()
 	c := 2 * math.Sqrt(k*b.Mass())
@@ -821,7 +821,7 @@ func (l *SimLoop) apply(c command) {
 	case cmdCall:
 		c.fn(l)
 	case cmdSpring:
-		if c.body < 0 || c.body >= len(w.Bodies) || w.Bodies[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
+		if c.body < 0 || c.body >= len(w.Bodies()) || w.Bodies()[c.body].Fixed || !c.point.IsFinite() || !c.target.IsFinite() {
 			return
 		}
 		if l.spring == nil {
@@ -859,7 +859,7 @@ func (l *SimLoop) addMesh(path string, count int) error {
 		l.setStatus(true, "added %d %s from %s, but integrator %s refused the new state, paused: %v",
 			len(idx), plural("body", len(idx)), filepath.Base(path), integratorName(w), err)
 	} else {
-		b := w.Bodies[idx[len(idx)-1]]
+		b := w.Bodies()[idx[len(idx)-1]]
 		l.setStatus(false, "added %d %s from %s above the pile (z = %.3g m)", len(idx), plural("body", len(idx)), filepath.Base(path), b.X.Z)
 	}
 	l.edited(MarkParam, l.status)
@@ -1142,7 +1142,7 @@ func (l *SimLoop) publish(now time.Time) {
 func MeanMass(w *world.World) float64 {
 	var m float64
 	n := 0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			m += b.Mass()
 			n++

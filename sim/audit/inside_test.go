@@ -27,7 +27,7 @@ func tetrapodShape(tb testing.TB) ([]geom.Vec3, [][3]int32) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Kind == body.Polyhedral && b.Wall < 0 {
 			return b.Poly().Verts, b.Poly().Tris()
 		}

@@ -14,7 +14,7 @@ import (
 func WorldMeshes(w *world.World) ([]Solid, []Surface) {
 	var solids []Solid
 	var walls []Surface
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
 		}

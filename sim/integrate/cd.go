@@ -214,7 +214,7 @@ func (x *CD) Step(w *world.World, dtMax float64) (float64, error) {
 	}
 	x.publish(w, res.F, shown)
 	// Semi-implicit Euler (S3 eq. 13): the new state of every free body.
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}
@@ -239,7 +239,7 @@ func (x *CD) touch(w *world.World) float64 {
 		return x.Touch
 	}
 	r := math.Inf(1)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed && b.R > 0 {
 			r = min(r, b.R)
 		}
@@ -306,7 +306,7 @@ func (x *CD) publish(w *world.World, classic, shown []float64) {
 				x.slid[x.sc.keys[j]] = true
 			}
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		p := x.sc.point[j]
 		ba.ApplyForceAt(f, p)
 		bb.ApplyForceAt(f.Neg(), p.Sub(x.sc.shift[j])) // B's lever arm to its image
@@ -350,7 +350,7 @@ func (x *CD) approachDt(w *world.World, dt float64) float64 {
 	}
 	reachPoly := 0.5 * (1 - x.Margin) * w.MaxGap()
 	g := w.Gravity.Norm()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}

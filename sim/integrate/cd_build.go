@@ -30,7 +30,7 @@ type cdScratch struct {
 func (x *CD) build(w *world.World) (*cd.System, error) {
 	s := &x.sc
 	s.bodies = s.bodies[:0]
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		cb := cd.Body{Fixed: b.Fixed, X: b.X, Q: b.Q}
 		if !b.Fixed {
 			J := b.InertiaWorld() // S0 eq. (15)
@@ -76,7 +76,7 @@ func (x *CD) build(w *world.World) (*cd.System, error) {
 // an overlap of Overlap × the smaller radius. See effectiveGap for the
 // condition the solver enforces.
 func (x *CD) convert(w *world.World, a, b int, c *contact.Contact) (cd.Contact, bool) {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if !c.Active() || (ba.Fixed && bb.Fixed) {
 		return cd.Contact{}, false
 	}

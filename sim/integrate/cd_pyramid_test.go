@@ -182,7 +182,7 @@ func relaxDEM(t testing.TB, n int, s law.Smooth, tMax float64, species bool) ([]
 			}
 		}
 		var vmax float64
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			vmax = math.Max(vmax, b.V.Norm())
 		}
 		if vmax < vTol {
@@ -215,7 +215,7 @@ func cdPyramid(t testing.TB, n int, s law.Smooth, m cd.Method, species bool) (cl
 		}
 	}
 	var vmax float64
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		vmax = math.Max(vmax, b.V.Norm())
 	}
 	if vmax > 1e-9 || !x.Last.Converged || !x.LastCompat.Converged {

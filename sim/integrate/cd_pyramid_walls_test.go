@@ -19,7 +19,7 @@ func cannonballWalls(t testing.TB, n int, s law.Smooth, shrink float64, species 
 	cb := cannonballWorld(t, n, s, shrink, species)
 	w := cb.w
 	r := cb.p.Spec.Radius
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if _, ok := cb.grid[i]; ok {
 			b.Fixed = false
 			b.SetMass(b.Mass(), b.IBody())
@@ -104,7 +104,7 @@ func TestCDCannonballWallsVsDEM(t *testing.T) {
 				}
 			}
 			var vmax float64
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				vmax = math.Max(vmax, b.V.Norm())
 			}
 			if vmax < vTol {

@@ -122,10 +122,10 @@ func TestCDBeamWorld(t *testing.T) {
 				return 1
 			}
 		}
-		z0 := w.Bodies[ib].X.Z
+		z0 := w.Bodies()[ib].X.Z
 		cdSteps(t, w, 5)
 		f, n := supportForces(w, ib, sup)
-		beam := w.Bodies[ib]
+		beam := w.Bodies()[ib]
 		t.Logf("%s: %d contacts, support forces %.9f N, %d iterations, residual %.1e", r.name, n, f, w.Stats.LinearIters, w.Stats.Residual)
 		if n != 6 {
 			t.Errorf("%s: %d contacts, want 6 (two ridge ends per support)", r.name, n)
@@ -394,9 +394,9 @@ func cubePileDissipates(t *testing.T, mu float64, n int, tEnd float64) {
 			if c.Active() && c.Kind == snap.VF {
 				var n geom.Vec3
 				if c.Swap {
-					n = w.Bodies[a].Q.Rotate(w.Bodies[a].Poly().Faces[c.FA].N).Neg()
+					n = w.Bodies()[a].Q.Rotate(w.Bodies()[a].Poly().Faces[c.FA].N).Neg()
 				} else {
-					n = w.Bodies[b].Q.Rotate(w.Bodies[b].Poly().Faces[c.FB].N)
+					n = w.Bodies()[b].Q.Rotate(w.Bodies()[b].Poly().Faces[c.FB].N)
 				}
 				minGap = math.Min(minGap, c.PA.Sub(c.PB).Dot(n))
 			}
@@ -483,7 +483,7 @@ func TestCDBeamLawStiffness(t *testing.T) {
 		if err := w.SetParams(m, 0, stiff); err != nil {
 			t.Fatal(err)
 		}
-		w.Bodies[sup[1]].Material = m
+		w.Bodies()[sup[1]].Material = m
 		cdSteps(t, w, 5)
 		f, n := supportForces(w, ib, sup)
 		t.Logf("%v, ε1 × %g: %d contacts, support forces %.9f N, compat residual %.1e", c.method, c.scale, n, f, x.LastCompat.Residual)

@@ -17,7 +17,7 @@ type checkpoint struct {
 // save records the current state of w.
 func (c *checkpoint) save(w *world.World) {
 	c.begin(w)
-	for i := range w.Bodies {
+	for i := range w.Bodies() {
 		c.saveBody(w, i)
 	}
 }
@@ -26,7 +26,7 @@ func (c *checkpoint) save(w *world.World) {
 // saveBody must then run on every body (save, or a pass of the caller's
 // over the bodies, explicit's).
 func (c *checkpoint) begin(w *world.World) {
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	if cap(c.states) < n {
 		c.states = make([]body.State, n)
 		c.forces = make([]geom.Vec3, 2*n)
@@ -37,14 +37,14 @@ func (c *checkpoint) begin(w *world.World) {
 
 // saveBody records body i's state and force accumulators (after begin).
 func (c *checkpoint) saveBody(w *world.World, i int) {
-	b := w.Bodies[i]
+	b := w.Bodies()[i]
 	c.states[i] = b.Save()
 	c.forces[2*i], c.forces[2*i+1] = b.F, b.T
 }
 
 // restore puts w back to the last save.
 func (c *checkpoint) restore(w *world.World) {
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		b.Restore(c.states[i])
 		b.F, b.T = c.forces[2*i], c.forces[2*i+1]
 	}

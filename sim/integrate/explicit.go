@@ -33,7 +33,7 @@ func (x *Explicit) passes(w *world.World, dt float64) {
 		return
 	}
 	x.drift = func(i int) {
-		if b := x.w.Bodies[i]; !b.Fixed {
+		if b := x.w.Bodies()[i]; !b.Fixed {
 			kickDrift(b, x.dt)
 		}
 	}
@@ -42,7 +42,7 @@ func (x *Explicit) passes(w *world.World, dt float64) {
 		x.drift(i)
 	}
 	x.closeK = func(i int) {
-		if b := x.w.Bodies[i]; !b.Fixed {
+		if b := x.w.Bodies()[i]; !b.Fixed {
 			kick(b, x.dt)
 		}
 	}

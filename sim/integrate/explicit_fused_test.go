@@ -18,8 +18,8 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 	dt := math.Min(w.Dt, dtMax)
 	rt := newRetry(w, x.Name(), 0.25, &x.cp)
 	kd := func() {
-		w.Parallel(len(w.Bodies), func(i int) {
-			if b := w.Bodies[i]; !b.Fixed {
+		w.Parallel(len(w.Bodies()), func(i int) {
+			if b := w.Bodies()[i]; !b.Fixed {
 				kickDrift(b, dt)
 			}
 		})
@@ -42,8 +42,8 @@ func oldExplicitStep(x *Explicit, w *world.World, dtMax float64) (float64, error
 		}
 		dt = next
 	}
-	w.Parallel(len(w.Bodies), func(i int) {
-		if b := w.Bodies[i]; !b.Fixed {
+	w.Parallel(len(w.Bodies()), func(i int) {
+		if b := w.Bodies()[i]; !b.Fixed {
 			kick(b, dt)
 		}
 	})
@@ -93,8 +93,8 @@ func TestFusedExplicitSameBitsWithRejections(t *testing.T) {
 			if da != db || (ea == nil) != (eb == nil) {
 				t.Fatalf("workers %d, step %d: dt %g/%g err %v/%v", workers, step, da, db, ea, eb)
 			}
-			for i, ba := range a.Bodies {
-				bb := b.Bodies[i]
+			for i, ba := range a.Bodies() {
+				bb := b.Bodies()[i]
 				if ba.X != bb.X || ba.V != bb.V || ba.W != bb.W || ba.Q != bb.Q || ba.F != bb.F || ba.T != bb.T {
 					t.Fatalf("workers %d, step %d, body %d differs: X %v/%v V %v/%v", workers, step, i, ba.X, bb.X, ba.V, bb.V)
 				}

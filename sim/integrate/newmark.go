@@ -497,7 +497,7 @@ func (n *Newmark) countFailure(ok, final bool) {
 // orientation, velocities, and the accelerations of the last evaluation
 // (a = F/m, Jω̇ = T − ω×Jω by Euler's equation), and the guard pairs.
 func (n *Newmark) prepare(w *world.World) {
-	nb := len(w.Bodies)
+	nb := len(w.Bodies())
 	if cap(n.kOf) < nb {
 		n.kOf = make([]int, nb)
 	}
@@ -507,7 +507,7 @@ func (n *Newmark) prepare(w *world.World) {
 	gmag := w.Gravity.Norm()
 	n.aref = gmag
 	lsum := 0.0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		n.kOf[i] = -1
 		if b.Fixed {
 			continue
@@ -566,7 +566,7 @@ func (n *Newmark) accuracyDt(w *world.World) float64 {
 		if !c.Active() {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		if n.Approach > 0 {
 			vrel := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB))
 			if ap := math.Abs(vrel.Dot(c.N)); ap > 0 && c.Gn > 0 {
@@ -598,7 +598,7 @@ func (n *Newmark) exitDt(w *world.World) float64 {
 		if !c.Active() {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
 		gbar := contactSkin(w, a, b)
 		if gd <= 0 || c.Gn >= gbar {
@@ -623,7 +623,7 @@ func (n *Newmark) entryFactor(w *world.World) float64 {
 		if !c.Active() || !c.New {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		gbar := contactSkin(w, a, b)
 		gd := ba.VelocityAt(c.PA).Sub(bb.VelocityAt(c.PB)).Dot(c.N)
 		depth := gbar - c.Gn
@@ -661,7 +661,7 @@ func (n *Newmark) newDepthFactor(w *world.World) float64 {
 // normal law for polyhedra, 0 (the overlap starts) for smooth bodies, whose
 // gap g_n is minus the overlap.
 func contactSkin(w *world.World, a, b int) float64 {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
 		return 0
 	}
@@ -683,7 +683,7 @@ func (n *Newmark) omegaDtEnd(w *world.World) float64 {
 // contactOmega returns ω_c = √(k_c/m_c) of an active contact: k_c =
 // −df_n/dg (S0 §2.4.7) and 1/m_c the inverse mass of both bodies along n.
 func contactOmega(w *world.World, a, b int, c *contactT) float64 {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	p := w.Params(ba.Material, bb.Material)
 	var k float64
 	if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
@@ -744,7 +744,7 @@ func (n *Newmark) setTrialRange(w *world.World, y []float64, lo, hi int) {
 	dt := n.dt
 	for k := lo; k < hi; k++ {
 		bd := &n.nb[k]
-		b := w.Bodies[bd.i]
+		b := w.Bodies()[bd.i]
 		o := 6 * k
 		du := geom.V(y[o], y[o+1], y[o+2])
 		da := geom.V(y[o+3], y[o+4], y[o+5]).Scale(1 / bd.rho)
@@ -795,7 +795,7 @@ func (n *Newmark) residualForces(w *world.World, r []float64) bool {
 func (n *Newmark) residualRange(w *world.World, r []float64, lo, hi int) {
 	for k := lo; k < hi; k++ {
 		bd := &n.nb[k]
-		b := w.Bodies[bd.i]
+		b := w.Bodies()[bd.i]
 		o := 6 * k
 		rf := bd.acc.Scale(bd.m).Sub(b.F) // f_t − f_e − f_c, S0 eq. (19), (62)
 		jw := b.MulInertia(b.W)
@@ -1053,5 +1053,5 @@ func (n *Newmark) pointMotion(w *world.World, i int, p geom.Vec3) geom.Vec3 {
 	bd := &n.nb[k]
 	du := geom.V(n.dy[o], n.dy[o+1], n.dy[o+2])
 	dth := geom.V(n.dy[o+3], n.dy[o+4], n.dy[o+5]).Scale(1 / bd.rho)
-	return du.Add(dth.Cross(p.Sub(w.Bodies[i].X)))
+	return du.Add(dth.Cross(p.Sub(w.Bodies()[i].X)))
 }

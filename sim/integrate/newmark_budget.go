@@ -55,7 +55,7 @@ func (n *Newmark) startBudget(w *world.World) {
 func (n *Newmark) energyFactor(w *world.World, dt float64) float64 {
 	ke := 0.0
 	for k := range n.nb {
-		ke += w.Bodies[n.nb[k].i].KineticEnergy()
+		ke += w.Bodies()[n.nb[k].i].KineticEnergy()
 	}
 	n.bud.keMax = max(n.bud.keMax, ke)
 	gain := w.TrialEnergy() - n.bud.e0 - 0.5*dt*(n.bud.p0+loadPower(w, n.t+dt))
@@ -73,7 +73,7 @@ func loadPower(w *world.World, t float64) float64 {
 	p := 0.0
 	for i := range w.Loads {
 		l := &w.Loads[i]
-		p += l.Power(w.Bodies[l.Body], t)
+		p += l.Power(w.Bodies()[l.Body], t)
 	}
 	return p
 }

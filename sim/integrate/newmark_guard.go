@@ -84,13 +84,13 @@ func (m affine) apply(p geom.Vec3) geom.Vec3 { return m.M.MulV(p).Add(m.t) }
 // accepted evaluation and records the start-of-step world vertices of the
 // polyhedra (walls included).
 func (n *Newmark) prepareGuard(w *world.World) {
-	nb := len(w.Bodies)
+	nb := len(w.Bodies())
 	if cap(n.vOff) < nb+1 {
 		n.vOff = make([]int, nb+1)
 	}
 	n.vOff = n.vOff[:nb+1]
 	n.gv = n.gv[:0]
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		n.vOff[i] = len(n.gv)
 		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
@@ -107,7 +107,7 @@ func (n *Newmark) prepareGuard(w *world.World) {
 	}
 	clear(n.cleared)
 	w.EachCandidatePair(func(a, b int) {
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		g := nmGuard{a: a, b: b, gbar: w.Params(ba.Material, bb.Material).Normal.GBar}
 		if ba.Wall >= 0 { // keep the wall second
 			g.a, g.b = b, a
@@ -199,7 +199,7 @@ func (n *Newmark) approachLim(g *nmGuard) float64 {
 // the shorter reach is below the swept test's (sweepFrac skins, which
 // approachDt allows anyway).
 func (n *Newmark) separation(w *world.World, a, b int, want float64) float64 {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if ba.Poly() == nil || bb.Poly() == nil {
 		return 0
 	}
@@ -221,7 +221,7 @@ func (n *Newmark) separation(w *world.World, a, b int, want float64) float64 {
 // a point p of A relative to B is v_A − v_B + ω_A×(p − x_A) − ω_B×(p − x_B),
 // with |p − x_A| ≤ R_A for A's points and |p − x_B| ≤ R_B for B's.
 func (n *Newmark) speedBound(w *world.World, g nmGuard) float64 {
-	a, b := w.Bodies[g.a], w.Bodies[g.b]
+	a, b := w.Bodies()[g.a], w.Bodies()[g.b]
 	if g.planar {
 		return max(0, -a.V.Dot(g.n)) + a.W.Norm()*a.Radius()
 	}
@@ -242,7 +242,7 @@ func (n *Newmark) speedBound(w *world.World, g nmGuard) float64 {
 // approachSpeed bounds the rate at which the pair's distance can shrink at
 // the start-of-step velocities.
 func (n *Newmark) approachSpeed(w *world.World, g nmGuard) float64 {
-	a, b := w.Bodies[g.a], w.Bodies[g.b]
+	a, b := w.Bodies()[g.a], w.Bodies()[g.b]
 	va, vb := n.verts(g.a), n.verts(g.b)
 	if g.planar {
 		if len(va) == 0 {
@@ -323,7 +323,7 @@ func (n *Newmark) guardFactor(w *world.World) float64 {
 // wall at the start approached the plane by at most guardFrac of the larger
 // of its clearance and the skin: sliding along the plane does not count.
 func (n *Newmark) planarPass(w *world.World, a, b int, gbar float64) bool {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if ba.Wall >= 0 {
 		a, b, ba, bb = b, a, bb, ba
 	}
@@ -345,7 +345,7 @@ func (n *Newmark) planarPass(w *world.World, a, b int, gbar float64) bool {
 // clearance is the start-of-step distance of the bounding spheres of a and
 // b, or of a body's lowest vertex above a planar wall.
 func (n *Newmark) clearance(w *world.World, a, b int) float64 {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if ba.Wall >= 0 {
 		a, b, ba, bb = b, a, bb, ba
 	}
@@ -365,7 +365,7 @@ func (n *Newmark) startQ(w *world.World, i int) geom.Quat {
 	if k := n.kOf[i]; k >= 0 {
 		return n.nb[k].q0
 	}
-	return w.Bodies[i].Q
+	return w.Bodies()[i].Q
 }
 
 // startX is body i's centre of mass at the start of the step.
@@ -373,24 +373,24 @@ func (n *Newmark) startX(w *world.World, i int) geom.Vec3 {
 	if k := n.kOf[i]; k >= 0 {
 		return n.nb[k].x0
 	}
-	return w.Bodies[i].X
+	return w.Bodies()[i].X
 }
 
 // motions sets n.mot to every body's rigid motion from the start of the
 // step to the current (trial) state, and n.turnOf to each body's turn.
 func (n *Newmark) motions(w *world.World) {
-	if cap(n.mot) < len(w.Bodies) {
-		n.mot = make([]affine, len(w.Bodies))
+	if cap(n.mot) < len(w.Bodies()) {
+		n.mot = make([]affine, len(w.Bodies()))
 	}
-	n.mot = n.mot[:len(w.Bodies)]
+	n.mot = n.mot[:len(w.Bodies())]
 	for i := range n.mot {
 		n.mot[i] = affine{M: geom.Identity()}
 	}
-	n.turnOf = resize(n.turnOf, len(w.Bodies))
+	n.turnOf = resize(n.turnOf, len(w.Bodies()))
 	clear(n.turnOf)
 	for k := range n.nb {
 		bd := &n.nb[k]
-		b := w.Bodies[bd.i]
+		b := w.Bodies()[bd.i]
 		M := b.Q.Mat().Mul(bd.q0.Mat().T()) // R1 R0ᵀ
 		n.mot[bd.i] = affine{M: M, t: b.X.Sub(M.MulV(bd.x0))}
 		n.turnOf[bd.i] = n.turn(bd.i)
@@ -411,7 +411,7 @@ func (n *Newmark) approach(w *world.World, g nmGuard) float64 {
 		}
 		return app
 	}
-	if len(va) == 0 || (len(vb) == 0 && !w.Bodies[g.b].Fixed) {
+	if len(va) == 0 || (len(vb) == 0 && !w.Bodies()[g.b].Fixed) {
 		return n.disp(g.a).Sub(n.disp(g.b)).Norm() + n.turn(g.a) + n.turn(g.b)
 	}
 	// A's points in B's start frame: p ↦ M_Bᵀ(M_A p + t_A − t_B).
@@ -464,7 +464,7 @@ type guardScratch struct {
 // guardPair checks candidate pair (a, b) of guardFactor, lowering gs.f
 // where the pair's relative motion may have crossed a surface.
 func (n *Newmark) guardPair(w *world.World, a, b int, fp *world.FeaturePair, gs *guardScratch) {
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	if ba.Fixed && bb.Fixed {
 		return
 	}

@@ -30,7 +30,7 @@ func (n *Newmark) buildPrec(w *world.World) {
 	blocks := n.prec
 	for k := range n.nb {
 		bd := &n.nb[k]
-		b := w.Bodies[bd.i]
+		b := w.Bodies()[bd.i]
 		blocks[k] = mat6{}
 		J := b.InertiaWorld()
 		for i := 0; i < 3; i++ {
@@ -44,7 +44,7 @@ func (n *Newmark) buildPrec(w *world.World) {
 		if !c.Active() || (n.kOf[a] < 0 && n.kOf[b] < 0) {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		p := w.Params(ba.Material, bb.Material)
 		var kc float64
 		poly := p.HasPoly || !p.HasSmooth

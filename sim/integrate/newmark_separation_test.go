@@ -129,8 +129,8 @@ func TestNewmarkSeparationCertified(t *testing.T) {
 	cases, certified, useful, eligible := 0, 0, 0, 0
 	for trial := 0; trial < 400; trial++ {
 		if trial == 200 {
-			w.Bodies[ib] = body.New("b", cube, 1000, geom.V(1, 0, 0), rq())
-			b = w.Bodies[ib]
+			w.Bodies()[ib] = body.New("b", cube, 1000, geom.V(1, 0, 0), rq())
+			b = w.Bodies()[ib]
 		}
 		a.Q, b.Q = rq(), rq()
 		dir := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Unit()
@@ -213,7 +213,9 @@ func TestNewmarkSeparationStep(t *testing.T) {
 		for i, v := range tet.Verts {
 			va[i], vb[i] = a.ToWorld(v), b.ToWorld(v)
 		}
-		s, _ := audit.WorldMeshes(&world.World{Bodies: []*body.Body{a, b}})
+		wab := &world.World{}
+		wab.SetBodies([]*body.Body{a, b})
+		s, _ := audit.WorldMeshes(wab)
 		if len(audit.Check(s, nil, 0)) > 0 {
 			continue
 		}
@@ -252,11 +254,11 @@ func TestNewmarkSeparationStep(t *testing.T) {
 		}
 	}
 	t.Logf("first step %.3g s (the guard without the certified clearance: %.3g s); %d steps, %d attempts; velocities at the end %.3g, %.3g m/s",
-		first, old, nm.Counts.Steps, nm.Counts.Attempts, w.Bodies[0].V.Dot(dir), w.Bodies[1].V.Dot(dir))
+		first, old, nm.Counts.Steps, nm.Counts.Attempts, w.Bodies()[0].V.Dot(dir), w.Bodies()[1].V.Dot(dir))
 	if first < 2*old {
 		t.Errorf("first step %.3g s is less than twice the uncertified guard's %.3g s", first, old)
 	}
-	if va, vb := w.Bodies[0].V.Dot(dir), w.Bodies[1].V.Dot(dir); !touched || !(va-vb < 3.6) {
+	if va, vb := w.Bodies()[0].V.Dot(dir), w.Bodies()[1].V.Dot(dir); !touched || !(va-vb < 3.6) {
 		t.Errorf("the tetrapods did not collide (contacts seen %v, v %.3g, %.3g m/s along the line of centres)", touched, va, vb)
 	}
 }

@@ -207,7 +207,7 @@ func (n *Newmark) pairBlocks(w *world.World, p *nmPair, cs []nmContact) {
 	p.aa, p.bb, p.ab, p.ba = mat6{}, mat6{}, mat6{}, mat6{}
 	a, b := int(p.a), int(p.b)
 	ka, kb := n.kOf[a], n.kOf[b]
-	ba, bb := w.Bodies[a], w.Bodies[b]
+	ba, bb := w.Bodies()[a], w.Bodies()[b]
 	blk := func(r, col int) *mat6 { // the pair's block of body positions r, col
 		switch {
 		case r < 0 || col < 0:
@@ -399,7 +399,7 @@ func (n *Newmark) scaleBlock(B *mat6, k, l int) {
 // (Ξᵀ)⁻¹; xiInv is Ξ⁻¹.
 func (n *Newmark) inertiaBlock(w *world.World, k int, B *mat6, xiInv *geom.Mat3) {
 	bd := &n.nb[k]
-	b := w.Bodies[bd.i]
+	b := w.Bodies()[bd.i]
 	*B = mat6{}
 	for i := 0; i < 3; i++ {
 		B[i][i] = bd.m * n.a1

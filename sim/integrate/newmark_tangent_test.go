@@ -90,7 +90,7 @@ func TestContactLawTangent(t *testing.T) {
 	for _, tc := range cases {
 		w, b := vertexOnGround(t, tc.mu, tc.g, tc.v, dt, tc.fresh)
 		cube := 1
-		if w.Bodies[cube] != b {
+		if w.Bodies()[cube] != b {
 			t.Fatal("cube is not body 1")
 		}
 		var dg geom.Vec3

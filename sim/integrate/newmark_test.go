@@ -236,7 +236,7 @@ func TestNewmarkSpeedBound(t *testing.T) {
 	n := NewNewmark()
 	checked, visited := 0, 0
 	for trial := 0; trial < 50; trial++ {
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if !b.Fixed {
 				b.V, b.W = rv(2), rv(10)
 			}
@@ -310,7 +310,7 @@ func TestNewmarkTangentReuse(t *testing.T) {
 		case reuse == 0 && c.Tangents != c.NewtonIters:
 			t.Errorf("ReuseBelow 0: %d Newton matrices for %d iterations", c.Tangents, c.NewtonIters)
 		}
-		x[k], q[k] = w.Bodies[ib].X, w.Bodies[ib].Q
+		x[k], q[k] = w.Bodies()[ib].X, w.Bodies()[ib].Q
 	}
 	dq := q[0].Conj().Mul(q[1])
 	if d, a := x[0].Sub(x[1]).Norm(), 2*math.Asin(math.Min(1, geom.V(dq.X, dq.Y, dq.Z).Norm())); d > 1e-9 || a > 1e-9 {

@@ -55,8 +55,8 @@ func TestNewmarkSameBitsAnyWorkers(t *testing.T) {
 		if w.Time != ref.Time || w.Dt != ref.Dt || nm.Counts != nref.Counts {
 			t.Fatalf("workers %d: t %v dt %v counts %+v; one worker: t %v dt %v counts %+v", workers, w.Time, w.Dt, nm.Counts, ref.Time, ref.Dt, nref.Counts)
 		}
-		for i, b := range w.Bodies {
-			r := ref.Bodies[i]
+		for i, b := range w.Bodies() {
+			r := ref.Bodies()[i]
 			if b.X != r.X || b.V != r.V || b.Q != r.Q || b.W != r.W || b.F != r.F || b.T != r.T {
 				t.Fatalf("workers %d, body %d differs: X %v / %v, W %v / %v", workers, i, b.X, r.X, b.W, r.W)
 			}

@@ -27,7 +27,7 @@ func TestReviewRotSkipEdits(t *testing.T) {
 		}
 	}
 	firstSphere := func(w *world.World) *int {
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Wall < 0 {
 				return &i
 			}
@@ -44,7 +44,7 @@ func TestReviewRotSkipEdits(t *testing.T) {
 		{"omega-set-synced", 600, 1, floorDrop(20, 3), func(w *world.World, step int) {
 			if step == 300 {
 				w.SyncBodies()
-				w.Bodies[*firstSphere(w)].W = geom.V(30, -5, 2)
+				w.Bodies()[*firstSphere(w)].W = geom.V(30, -5, 2)
 			}
 		}},
 		{"friction-mid-run-nosync", 3000, 1, floorDrop(20, 5), func(w *world.World, step int) {
@@ -69,7 +69,7 @@ func TestReviewRotSkipEdits(t *testing.T) {
 		{"moving-spinning-wall-synced", 2000, 1, floorDrop(20, 7), func(w *world.World, step int) {
 			if step == 800 {
 				w.SyncBodies()
-				b := w.Bodies[w.Walls[0].Body]
+				b := w.Bodies()[w.Walls[0].Body]
 				b.V = geom.V(0.001, 0, 0.002)
 				b.W = geom.V(0, 0, 0.5)
 			}
@@ -84,13 +84,13 @@ func TestReviewRotSkipEdits(t *testing.T) {
 		}, func(w *world.World, step int) {
 			if step == 100 {
 				w.SyncBodies()
-				w.Bodies[*firstSphere(w)+7].W = geom.V(0, 3, 0)
+				w.Bodies()[*firstSphere(w)+7].W = geom.V(0, 3, 0)
 			}
 		}},
 		{"nan-omega-synced", 200, 1, floorDrop(10, 10), func(w *world.World, step int) {
 			if step == 100 {
 				w.SyncBodies()
-				w.Bodies[*firstSphere(w)+2].W.Y = math.NaN()
+				w.Bodies()[*firstSphere(w)+2].W.Y = math.NaN()
 			}
 		}},
 		{"integrator-switch", 400, 1, floorDrop(10, 11), func(w *world.World, step int) {

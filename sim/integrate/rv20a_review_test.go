@@ -30,7 +30,7 @@ func TestReviewDriftNTWholePath(t *testing.T) {
 			out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
 		}
 		w.SyncBodies()
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x|", b.X, b.V, b.W)
 		}
 		return out

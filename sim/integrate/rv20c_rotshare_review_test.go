@@ -29,7 +29,7 @@ func TestRv20cRotShareTrialThenSync(t *testing.T) {
 			s.Evaluate(w.Time+w.Dt, w.Dt)
 			w.SyncBodies() // AdvancePastLazy's return
 			var rec []string
-			for _, bd := range w.Bodies {
+			for _, bd := range w.Bodies() {
 				rec = append(rec, fmt.Sprintf("step %d body %s: W %x T %x V %x", i, bd.Name, bd.W, bd.T, bd.V))
 			}
 			recs = append(recs, rec)

@@ -38,7 +38,7 @@ func TestRV24bSaveRefAcrossRotMake(t *testing.T) {
 		ref.Restore(w)
 		bad := 0
 		for j, bi := range cp.Body {
-			b := w.Bodies[bi]
+			b := w.Bodies()[bi]
 			if b.W != cp.W[j] || b.Q != cp.Q[j] || b.X != cp.X[j] || b.V != cp.V[j] {
 				if bad < 3 {
 					t.Errorf("body %d restored ω %v q %v, saved ω %v q %v", bi, b.W, b.Q, cp.W[j], cp.Q[j])
@@ -76,7 +76,7 @@ func TestRV24bLiveSpin(t *testing.T) {
 					}
 					w.SyncBodies()
 					n := 0
-					for _, b := range w.Bodies {
+					for _, b := range w.Bodies() {
 						if b.Wall < 0 {
 							if n == 0 {
 								b.W = geom.V(0, 30, -10)
@@ -115,7 +115,7 @@ func TestRV24bReadersQ(t *testing.T) {
 		holedPlate(t, w)
 		dropSpheres(w, 60, 0.001, geom.V(-0.004, -0.004, 0.03), geom.V(0.004, 0.004, 0.05), 0, 3)
 		rng := rand.New(rand.NewSource(5))
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall < 0 {
 				b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
 			}
@@ -133,7 +133,7 @@ func TestRV24bReadersQ(t *testing.T) {
 	}
 	var cp world.BodyStates
 	cp.Save(w)
-	dst := make([]snap.Body, len(w.Bodies))
+	dst := make([]snap.Body, len(w.Bodies()))
 	if !w.ViewBodies(dst) {
 		t.Fatal("ViewBodies read nothing")
 	}
@@ -142,7 +142,7 @@ func TestRV24bReadersQ(t *testing.T) {
 			t.Fatalf("Save: body %d q %v, want %v", bi, cp.Q[j], q0[bi])
 		}
 	}
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Wall < 0 && dst[i].Rot != q0[i] {
 			t.Fatalf("ViewBodies: body %d q %v, want %v", i, dst[i].Rot, q0[i])
 		}
@@ -272,7 +272,7 @@ func TestRV24bRetriedPrerotated(t *testing.T) {
 // random orientation drawn from seed.
 func prerotate(w *world.World, seed int64) {
 	rng := rand.New(rand.NewSource(seed))
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 {
 			b.Q = geom.QAxisAngle(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 6*rng.Float64())
 		}

@@ -101,8 +101,8 @@ func TestRv24gSqLayerWorkers(t *testing.T) {
 		if w.Time != ref.Time {
 			t.Fatalf("workers %d: t %v, one worker %v", k, w.Time, ref.Time)
 		}
-		for i, b := range w.Bodies {
-			r := ref.Bodies[i]
+		for i, b := range w.Bodies() {
+			r := ref.Bodies()[i]
 			if b.X != r.X || b.V != r.V || b.Q != r.Q || b.W != r.W {
 				t.Fatalf("workers %d: body %d differs", k, i)
 			}

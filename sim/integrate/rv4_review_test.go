@@ -31,7 +31,7 @@ func TestReviewSpherePathPeriodicWorkers(t *testing.T) {
 				out += fmt.Sprintf("%x %x %x %d %x %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt, w.Walls[0].Force)
 			}
 			w.SyncBodies()
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				out += fmt.Sprintf("%x %x %x|", b.X, b.V, b.W)
 			}
 			if workers == 1 {

@@ -52,7 +52,7 @@ func TestReviewDispBoundEdits(t *testing.T) {
 					fmt.Fprintf(&out, "%x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact, w.Stats.Dt, w.Stats.Contacts)
 				}
 				w.SetLazyBodies(false)
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					fmt.Fprintf(&out, "%x %x %x %x|", b.X, b.V, b.W, b.F)
 				}
 				return out.String(), w.SphereDispSkips()

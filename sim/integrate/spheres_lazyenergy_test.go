@@ -61,11 +61,11 @@ func TestSphereLazyEnergies(t *testing.T) {
 					}
 					dropSpheres(w, c.n, r, geom.V(0, 0, r), geom.V(L, L, 2*L), 0.2, 7)
 					if c.species {
-						for k, b := range w.Bodies {
+						for k, b := range w.Bodies() {
 							if b.Wall < 0 && k%3 == 0 { // another density: another species
 								nb := body.NewSphere("t", r, 1200, b.X)
 								nb.V = b.V
-								w.Bodies[k] = nb
+								w.Bodies()[k] = nb
 							}
 						}
 					}

@@ -49,7 +49,7 @@ func TestSpherePathRollbackExact(t *testing.T) {
 	final := func(w *world.World) string {
 		w.SetLazyBodies(false)
 		out := ""
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
 		}
 		return out

@@ -39,7 +39,7 @@ func TestSphereRotNone(t *testing.T) {
 				dropSpheres(w, 120, r, geom.V(-0.006, -0.006, 0.012), geom.V(0.006, 0.006, 0.04), 0, 3)
 			}
 			rng := rand.New(rand.NewSource(7))
-			for i, b := range w.Bodies {
+			for i, b := range w.Bodies() {
 				if b.Wall >= 0 {
 					continue
 				}
@@ -71,7 +71,7 @@ func TestSphereRotNone(t *testing.T) {
 			switch step {
 			case at:
 				w.SyncBodies()
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					if b.Wall < 0 {
 						b.Q = geom.QAxisAngle(geom.V(1, 2, 3), 1)
 						break

@@ -56,7 +56,7 @@ func TestSphereRotShare(t *testing.T) {
 		{"turned", 600, func(t *testing.T, w *world.World, step int) {
 			if step == at {
 				w.SyncBodies()
-				w.Bodies[3].W = geom.V(0, 3, 0)
+				w.Bodies()[3].W = geom.V(0, 3, 0)
 			}
 		}, 2},
 	}

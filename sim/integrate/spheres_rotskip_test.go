@@ -59,7 +59,7 @@ func TestSphereRotationalSkip(t *testing.T) {
 		}, true, false, false, func(w *world.World, step int) {
 			if step == 100 {
 				w.SyncBodies()
-				w.Bodies[3].W = geom.V(math.Copysign(0, -1), 0, math.Copysign(0, -1))
+				w.Bodies()[3].W = geom.V(math.Copysign(0, -1), 0, math.Copysign(0, -1))
 			}
 		}},
 	}
@@ -147,7 +147,7 @@ func rotSkipRun(t *testing.T, lw law.Smooth, workers int, build func(*world.Worl
 	}
 	res := rotSkipResult{skips: w.SphereRotSkips(), steps: w.Steps}
 	writeBodyStates(&out, w)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 && b.W.Norm2() != 0 {
 			res.turning++
 		}
@@ -184,7 +184,7 @@ func startSpherePath(t *testing.T, lw law.Smooth, workers int, build func(*world
 // body's state to out to the bit (%x: −0 and +0 apart).
 func writeBodyStates(out *strings.Builder, w *world.World) {
 	w.SetLazyBodies(false)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		fmt.Fprintf(out, "%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
 	}
 }

@@ -42,8 +42,8 @@ func twin(t *testing.T, steps int, build func() *world.World, each func(fast, ge
 				t.Fatal(err)
 			}
 		}
-		for k, b := range fast.Bodies {
-			dx = max(dx, b.X.Sub(gen.Bodies[k].X).Norm())
+		for k, b := range fast.Bodies() {
+			dx = max(dx, b.X.Sub(gen.Bodies()[k].X).Norm())
 		}
 		if each != nil {
 			each(fast, gen)
@@ -64,7 +64,7 @@ func dropSpheres(w *world.World, n int, r float64, lo, hi geom.Vec3, v float64, 
 	for placed := 0; placed < n; {
 		x := geom.V(lo.X+rng.Float64()*(hi.X-lo.X), lo.Y+rng.Float64()*(hi.Y-lo.Y), lo.Z+rng.Float64()*(hi.Z-lo.Z))
 		free := true
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			d := per.MinImage(b.X.Sub(x))
 			if b.Wall < 0 && d.Norm() < 2.05*r {
 				free = false
@@ -106,8 +106,8 @@ func TestSpherePathPeriodic(t *testing.T) {
 		return w
 	}
 	twinBitwise(t, 3000, build, "contact-steps across a seam", func(w *world.World, a, b int, _ *contact.Contact) bool {
-		d := w.Bodies[a].X.Sub(w.Bodies[b].X)
-		return w.Bodies[b].Wall < 0 && (math.Abs(d.X) > L/2 || math.Abs(d.Y) > L/2)
+		d := w.Bodies()[a].X.Sub(w.Bodies()[b].X)
+		return w.Bodies()[b].Wall < 0 && (math.Abs(d.X) > L/2 || math.Abs(d.Y) > L/2)
 	})
 }
 
@@ -167,9 +167,9 @@ func TestSpherePathRim(t *testing.T) {
 		add("floor", geom.V(0, 0, 0), 0.1, 0.1)
 		dropSpheres(w, 25, r, geom.V(-0.005, -0.005, 0.012), geom.V(0.005, 0.005, 0.03), 0.05, 2)
 		// Under the plate, thrown up at it: its back side (one-sided walls).
-		n := len(w.Bodies)
+		n := len(w.Bodies())
 		dropSpheres(w, 6, r, geom.V(-0.007, -0.007, 0.002), geom.V(0.007, 0.007, 0.007), 0.05, 5)
-		for _, b := range w.Bodies[n:] {
+		for _, b := range w.Bodies()[n:] {
 			b.V.Z = 0.4
 		}
 		return w
@@ -289,7 +289,7 @@ func TestSpherePathPeriodicGas(t *testing.T) {
 	dropSpheres(w, 40, r, geom.V(0, 0, 0), geom.V(L, L, 0.004), 0.1, 4)
 	var p0 geom.Vec3
 	e0, pabs := 0.0, 0.0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		p0 = p0.AddScaled(b.Mass(), b.V)
 		e0 += b.KineticEnergy()
 		pabs += b.Mass() * b.V.Norm()
@@ -305,7 +305,7 @@ func TestSpherePathPeriodicGas(t *testing.T) {
 	run(t, w, 0.3, func() { contacts += w.Stats.Contacts })
 	var p geom.Vec3
 	e := 0.0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		p = p.AddScaled(b.Mass(), b.V)
 		e += b.KineticEnergy()
 	}

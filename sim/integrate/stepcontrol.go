@@ -107,7 +107,7 @@ const (
 
 // hasSmooth reports whether w has a movable sphere or superquadric.
 func hasSmooth(w *world.World) bool {
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Kind != body.Polyhedral && !b.Fixed && b.Wall < 0 {
 			return true
 		}
@@ -127,7 +127,7 @@ func hasSmooth(w *world.World) bool {
 func firstOrderDt(w *world.World, frac, rate float64) float64 {
 	dt := math.Inf(1)
 	g := w.Gravity.Norm()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed || !(b.Mass() > 0) {
 			continue
 		}
@@ -158,7 +158,7 @@ func tangentDt(w *world.World, safety float64) float64 {
 		if !c.Active() {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		p := w.Params(ba.Material, bb.Material)
 		kt := p.Friction.EpsT
 		if ba.Kind != body.Polyhedral || bb.Kind != body.Polyhedral {
@@ -200,12 +200,12 @@ func tangentDt(w *world.World, safety float64) float64 {
 func travelDt(w *world.World, reach float64) float64 {
 	dt := math.Inf(1)
 	var cand []bool
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 			continue
 		}
 		if cand == nil {
-			cand = make([]bool, len(w.Bodies))
+			cand = make([]bool, len(w.Bodies()))
 			w.EachCandidatePair(func(a, b int) { cand[a], cand[b] = true, true })
 		}
 		if cand[i] {
@@ -241,7 +241,7 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 		if w.TravelFloor(h) >= limit { // no body's term below the limit: the walk would find none
 			return limit
 		}
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 				continue
 			}
@@ -253,8 +253,8 @@ func travelDtBelow(w *world.World, reach, limit float64) float64 {
 		}
 	} else {
 		var anyBelow atomic.Bool
-		w.Parallel(len(w.Bodies), func(i int) {
-			b := w.Bodies[i]
+		w.Parallel(len(w.Bodies()), func(i int) {
+			b := w.Bodies()[i]
 			if b.Fixed || b.Wall >= 0 || b.Kind != body.Polyhedral || !(b.Mass() > 0) {
 				return
 			}
@@ -293,7 +293,7 @@ func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64
 		return tunnelPeriodic(w, start)
 	}
 	g := 1.0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed || b.Wall >= 0 || i >= len(start) {
 			continue
 		}
@@ -303,7 +303,7 @@ func tunnelFactor(w *world.World, start []body.State, sc *tunnelScratch) float64
 	sc.idx = sc.idx[:0]
 	rmax, dmax := 0.0, 0.0
 	finite := true
-	for j, o := range w.Bodies {
+	for j, o := range w.Bodies() {
 		if o.Wall >= 0 || j >= len(start) {
 			continue
 		}
@@ -366,20 +366,20 @@ func tunnelWalls(w *world.World, b *body.Body, x0, x1 geom.Vec3, g float64) floa
 func tunnelPeriodic(w *world.World, start []body.State) float64 {
 	p := &w.Periodic
 	g := 1.0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed || b.Wall >= 0 || i >= len(start) {
 			continue
 		}
 		x0 := start[i].X
 		g = tunnelWalls(w, b, x0, x0.Add(p.MinImage(b.X.Sub(x0))), g)
 	}
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Wall >= 0 || i >= len(start) {
 			continue
 		}
 		di := p.MinImage(b.X.Sub(start[i].X))
-		for j := i + 1; j < len(w.Bodies) && j < len(start); j++ {
-			o := w.Bodies[j]
+		for j := i + 1; j < len(w.Bodies()) && j < len(start); j++ {
+			o := w.Bodies()[j]
 			if o.Wall >= 0 || (b.Fixed && o.Fixed) {
 				continue
 			}
@@ -400,7 +400,7 @@ type tunnelScratch struct{ idx []int32 }
 // of the bounding spheres. A fixed body may have either index: a movable
 // body passing through a fixed obstacle listed before it is guarded too.
 func tunnelPair(w *world.World, start []body.State, i, j int, g float64) float64 {
-	b, o := w.Bodies[i], w.Bodies[j]
+	b, o := w.Bodies()[i], w.Bodies()[j]
 	if (b.Fixed && o.Fixed) || b.Wall >= 0 {
 		return g
 	}

@@ -33,7 +33,7 @@ func TestTravelDtBelow(t *testing.T) {
 		if !w.TravelCurrent() {
 			t.Fatalf("t=%.4g s: BodyTravel not current right after a step", w.Time)
 		}
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			v, a := w.BodyTravel(i)
 			if b.Fixed || b.Wall >= 0 {
 				continue

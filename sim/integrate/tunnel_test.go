@@ -14,12 +14,12 @@ import (
 // written before the sweep (the reference of TestTunnelFactorSweep).
 func tunnelBrute(w *world.World, start []body.State) float64 {
 	g := 1.0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Wall >= 0 || i >= len(start) {
 			continue
 		}
-		for j := i + 1; j < len(w.Bodies); j++ {
-			if w.Bodies[j].Wall >= 0 || j >= len(start) {
+		for j := i + 1; j < len(w.Bodies()); j++ {
+			if w.Bodies()[j].Wall >= 0 || j >= len(start) {
 				continue
 			}
 			g = tunnelPair(w, start, i, j, g)
@@ -165,7 +165,7 @@ func TestNewmarkPeriodicSeamSteps(t *testing.T) {
 		if nm.Counts.Guard > 0 || small > 0 {
 			t.Errorf("other sphere at y = %g: %d guard cuts, %d steps shorter than 9 ms over 1 s of free flight at dt_max 0.01 s", otherY, nm.Counts.Guard, small)
 		}
-		if x := w.Bodies[0].X.X; math.Abs(x-0.5) > 1e-9 {
+		if x := w.Bodies()[0].X.X; math.Abs(x-0.5) > 1e-9 {
 			t.Errorf("other sphere at y = %g: the mover ends at x = %.12g, want 0.5 (9.5 + 1 m/s · 1 s, wrapped)", otherY, x)
 		}
 	}

@@ -282,7 +282,7 @@ func (v *Variational) energyAvailable(w *world.World) float64 {
 	e := v.kinetic(w) + max(w.Stats.PotentialContact, 0)
 	g := w.Gravity.Norm()
 	for _, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		e += b.Mass() * g * b.R
 	}
 	return e
@@ -292,7 +292,7 @@ func (v *Variational) energyAvailable(w *world.World) float64 {
 func (v *Variational) kinetic(w *world.World) float64 {
 	k := 0.0
 	for _, i := range v.mov {
-		k += w.Bodies[i].KineticEnergy()
+		k += w.Bodies()[i].KineticEnergy()
 	}
 	return k
 }
@@ -303,7 +303,7 @@ func (v *Variational) kinetic(w *world.World) float64 {
 func (v *Variational) power(w *world.World) float64 {
 	p := 0.0
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		p += v.cp.forces[2*i].Norm()*v.v0[k].Norm() + v.cp.forces[2*i+1].Norm()*b.MulInvInertia(v.l0[k]).Norm()
 	}
 	return p
@@ -313,7 +313,7 @@ func (v *Variational) power(w *world.World) float64 {
 // saves the state for a rollback.
 func (v *Variational) setup(w *world.World) error {
 	v.mov = v.mov[:0]
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}
@@ -356,7 +356,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	v.vscale = h * w.Gravity.Norm()
 	v.scaleU = 0
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		v.x0[k], v.q0[k], v.v0[k] = b.X, b.Q, b.V
 		v.l0[k] = b.MulInertia(b.W) // L = J·ω
 		// Stored forces are those of the current state (last evaluation).
@@ -428,7 +428,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 	resid = err / max(v.vscale, 1e-300)
 	// Endpoint: momenta from S2 eq. (31) plus F_d⁺, state committed at t+h.
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		dx, th := get3(v.u, 6*k), get3(v.u, 6*k+3)
 		p1 := dx.Scale(b.Mass()/h).AddScaled(al*h, v.fs[k])                                   // S2 eq. (31) + F_d⁺
 		l1 := v.q0[k].Rotate(lgviMomentum(b.IBody(), th)).Scale(1/h).AddScaled(al*h, v.ts[k]) // LGVI + F_d⁺
@@ -445,7 +445,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 		return false, owls, newton, linear, resid
 	}
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		b.V = v.fs[k].Scale(b.InvMass())
 		b.W = b.MulInvInertia(v.ts[k])
 	}
@@ -458,7 +458,7 @@ func (v *Variational) attempt(w *world.World, h float64) (ok bool, owls, newton,
 func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep bool) (float64, int, bool) {
 	al := v.Alpha
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		dx, th := get3(u, 6*k), get3(u, 6*k+3)
 		b.X = v.x0[k].AddScaled(al, dx)
 		b.Q = v.q0[k].Mul(geom.QFromRotVec(th.Scale(al))).Normalize()
@@ -469,7 +469,7 @@ func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep b
 	owls, bad := ev.NightOwls, ev.Bad
 	e := 0.0
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		dx, th := get3(u, 6*k), get3(u, 6*k+3)
 		rx := dx.Scale(b.Mass()/h).Sub(v.v0[k].Scale(b.Mass())).AddScaled(-(1-al)*h, b.F) // S2 eq. (29)
 		pi := v.q0[k].InvRotate(v.l0[k].AddScaled((1-al)*h, b.T))
@@ -492,7 +492,7 @@ func (v *Variational) residual(w *world.World, h float64, u, r []float64, keep b
 func (v *Variational) jacVec(w *world.World, h float64, d, out []float64) bool {
 	dn := 0.0
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		dn = max(dn, max(get3(d, 6*k).Norm(), b.R*get3(d, 6*k+3).Norm()))
 	}
 	if dn == 0 {
@@ -517,7 +517,7 @@ func (v *Variational) jacVec(w *world.World, h float64, d, out []float64) bool {
 // z_x = h·r_x/m, z_θ = h·J⁻¹r_θ (body frame).
 func (v *Variational) precond(w *world.World, h float64, r, z []float64) {
 	for k, i := range v.mov {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		set3(z, 6*k, get3(r, 6*k).Scale(h*b.InvMass()))
 		set3(z, 6*k+3, b.IBodyInv().MulV(get3(r, 6*k+3)).Scale(h))
 	}

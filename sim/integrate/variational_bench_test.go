@@ -100,6 +100,6 @@ func sphereBox(b *testing.B) (*world.World, float64) {
 		x := geom.V(float64(i%3-1)*2.2*r, float64(i/3%3-1)*2.2*r, r*(1.05+2.2*float64(i/9)))
 		w.AddBody(body.NewSphere("s", r, rho, x.Add(geom.V(1e-4*float64(i%2), 0, 0))))
 	}
-	m := w.Bodies[len(w.Bodies)-1].Mass()
+	m := w.Bodies()[len(w.Bodies())-1].Mass()
 	return w, math.Pi * math.Sqrt(m/2/2000) / 50
 }

@@ -75,7 +75,7 @@ func prepare(w *world.World, o Options) (*system, error) {
 		return nil, fmt.Errorf("worlds with loads or bonds are not exported")
 	}
 	var spheres []*body.Body
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}
@@ -224,7 +224,7 @@ func sphereLaw(w *world.World, spheres []*body.Body) (*law.Smooth, error) {
 			mats = append(mats, a)
 		}
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 && w.Walls[b.Wall].Enabled {
 			others = append(others, b)
 		}

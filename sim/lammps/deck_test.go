@@ -107,7 +107,7 @@ func TestDeckSphereBox(t *testing.T) {
 		t.Fatalf("%d atoms, want 218", len(at))
 	}
 	k := 0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}
@@ -291,7 +291,7 @@ func runBoth(t *testing.T, e engine, name, state string, steps int, dt float64, 
 		t.Fatalf("no atoms in the dump:\n%s", dump)
 	}
 	var spheres []int
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Wall < 0 {
 			spheres = append(spheres, i)
 		}
@@ -307,7 +307,7 @@ func runBoth(t *testing.T, e engine, name, state string, steps int, dt float64, 
 		for i := range v {
 			v[i], _ = strconv.ParseFloat(f[i+1], 64)
 		}
-		b := w.Bodies[spheres[id-1]]
+		b := w.Bodies()[spheres[id-1]]
 		dx = max(dx, math.Abs(v[0]-b.X.X), math.Abs(v[1]-b.X.Y), math.Abs(v[2]-b.X.Z))
 		dv = max(dv, math.Abs(v[3]-b.V.X), math.Abs(v[4]-b.V.Y), math.Abs(v[5]-b.V.Z))
 		moved = max(moved, math.Abs(b.V.X), math.Abs(b.V.Y), math.Abs(b.V.Z))
@@ -376,7 +376,7 @@ func TestDeckDumpTrajectory(t *testing.T) {
 		}
 	}
 	var spheres []int
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Wall < 0 {
 			spheres = append(spheres, i)
 		}
@@ -390,7 +390,7 @@ func TestDeckDumpTrajectory(t *testing.T) {
 			t.Fatalf("frame %d: %d bodies, want %d", i, len(f.Bodies), len(spheres))
 		}
 		for k, bi := range spheres {
-			b, g := w.Bodies[bi], f.Bodies[k]
+			b, g := w.Bodies()[bi], f.Bodies[k]
 			dx = max(dx, g.Pos.Sub(b.X).Norm())
 			dv = max(dv, g.Vel.Sub(b.V).Norm())
 			if math.Abs(g.Radius-b.R) > 1e-15 || g.Material != 0 {

@@ -140,7 +140,7 @@ func TestGeneratorWideRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}

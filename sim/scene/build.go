@@ -490,11 +490,11 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 // slack and randomly oriented, all from the generator's seed. When the
 // region is too short for Count bodies its top is raised.
 func (b *builder) generators() error {
-	total := 0 // room in w.Bodies for every generated body at once
+	total := 0 // room in w.Bodies() for every generated body at once
 	for _, g := range b.s.Generators {
 		total += max(g.Count, 0)
 	}
-	b.w.Bodies = slices.Grow(b.w.Bodies, total)
+	b.w.SetBodies(slices.Grow(b.w.Bodies(), total))
 	for k := range b.s.Generators {
 		g := &b.s.Generators[k]
 		if g.Count <= 0 {
@@ -700,7 +700,7 @@ func (b *builder) walls() error {
 func (b *builder) loads() error {
 	for _, l := range b.s.Loads {
 		bi := b.w.BodyByName(l.Body)
-		if bi < 0 || b.w.Bodies[bi].Wall >= 0 {
+		if bi < 0 || b.w.Bodies()[bi].Wall >= 0 {
 			return b.s.Errorf(l.Path+".body", "no body named %q", l.Body)
 		}
 		fr := body.World

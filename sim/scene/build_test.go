@@ -27,15 +27,15 @@ func TestBuiltinsBuild(t *testing.T) {
 			for _, g := range s.Generators {
 				want += g.Count
 			}
-			if len(w.Bodies) != want {
-				t.Fatalf("%d bodies, want %d (bodies + generated + walls)", len(w.Bodies), want)
+			if len(w.Bodies()) != want {
+				t.Fatalf("%d bodies, want %d (bodies + generated + walls)", len(w.Bodies()), want)
 			}
-			for i, bd := range w.Bodies {
+			for i, bd := range w.Bodies() {
 				if bd.Wall < 0 && !bd.Fixed && !(bd.Mass() > 0) {
 					t.Fatalf("body %d (%s) has mass %g", i, bd.Name, bd.Mass())
 				}
-				for j := i + 1; j < len(w.Bodies); j++ {
-					o := w.Bodies[j]
+				for j := i + 1; j < len(w.Bodies()); j++ {
+					o := w.Bodies()[j]
 					if bd.Wall >= 0 || o.Wall >= 0 {
 						continue
 					}
@@ -59,7 +59,7 @@ func TestRestOnGroundAndMass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := w.Bodies[w.BodyByName("tetrapod")]
+	b := w.Bodies()[w.BodyByName("tetrapod")]
 	zmin := math.Inf(1)
 	for _, v := range b.Poly().Verts {
 		zmin = math.Min(zmin, b.ToWorld(v).Z)

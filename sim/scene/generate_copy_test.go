@@ -38,12 +38,12 @@ func TestGeneratedCopiesSameAsMadeAnew(t *testing.T) {
 			return w
 		}
 		got, want := build(false), build(true)
-		if len(got.Bodies) != len(want.Bodies) {
-			t.Fatalf("%s %v: %d bodies, made anew %d", c.scene, c.sets, len(got.Bodies), len(want.Bodies))
+		if len(got.Bodies()) != len(want.Bodies()) {
+			t.Fatalf("%s %v: %d bodies, made anew %d", c.scene, c.sets, len(got.Bodies()), len(want.Bodies()))
 		}
 		generated := 0
-		for i, a := range got.Bodies {
-			b := want.Bodies[i]
+		for i, a := range got.Bodies() {
+			b := want.Bodies()[i]
 			if a.Group() != "" {
 				generated++
 			}
@@ -95,7 +95,7 @@ func TestGeneratedNamesAcrossDigits(t *testing.T) {
 		}
 		prefix := s.Generators[0].Name
 		k := 0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Group() != prefix {
 				continue
 			}

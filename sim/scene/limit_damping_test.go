@@ -53,7 +53,7 @@ bodies:
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := w.Bodies[0].Material, w.Bodies[1].Material
+	a, b := w.Bodies()[0].Material, w.Bodies()[1].Material
 	if !w.Params(a, b).Smooth.LimitDamping || w.Params(a, a).Smooth.LimitDamping {
 		t.Errorf("pair [a, b]: %v, [a, a]: %v; want true, false",
 			w.Params(a, b).Smooth.LimitDamping, w.Params(a, a).Smooth.LimitDamping)

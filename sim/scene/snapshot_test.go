@@ -37,7 +37,7 @@ func TestSnapshotInspectorFields(t *testing.T) {
 	sn := w.Snapshot(nil)
 	gen := 0
 	for i, b := range sn.Bodies {
-		wb := w.Bodies[i]
+		wb := w.Bodies()[i]
 		switch {
 		case strings.HasPrefix(b.Name, "fill"):
 			if b.Group != "fill" {

@@ -177,7 +177,7 @@ func TestBackupCost(t *testing.T) {
 	dSave := time.Since(t0)
 	runtime.ReadMemStats(&m1)
 	h := w.TakeHistory()
-	t.Logf("%d bodies, %d pairs in the history, %d contacts", len(w.Bodies), len(h.Pairs), w.Stats.Contacts)
+	t.Logf("%d bodies, %d pairs in the history, %d contacts", len(w.Bodies()), len(h.Pairs), w.Stats.Contacts)
 	t.Logf("Save: %v, %.1f MB allocated", dSave, float64(m1.TotalAlloc-m0.TotalAlloc)/1e6)
 	to(t, w, 0.006, 1)
 	w.SyncBodies()

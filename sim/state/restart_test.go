@@ -87,8 +87,8 @@ func to(t *testing.T, w *world.World, at, end float64) {
 // diffBodies names the first body whose x, q, v or ω differs in any bit.
 func diffBodies(a, b *world.World) string {
 	bits := func(x float64) uint64 { return math.Float64bits(x) }
-	for i, p := range a.Bodies {
-		q := b.Bodies[i]
+	for i, p := range a.Bodies() {
+		q := b.Bodies()[i]
 		av := []float64{p.X.X, p.X.Y, p.X.Z, p.Q.W, p.Q.X, p.Q.Y, p.Q.Z, p.V.X, p.V.Y, p.V.Z, p.W.X, p.W.Y, p.W.Z}
 		bv := []float64{q.X.X, q.X.Y, q.X.Z, q.Q.W, q.Q.X, q.Q.Y, q.Q.Z, q.V.X, q.V.Y, q.V.Z, q.W.X, q.W.Y, q.W.Z}
 		for k := range av {

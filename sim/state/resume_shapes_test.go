@@ -115,8 +115,8 @@ func TestResumeEqualsRestartAfterShapeEdits(t *testing.T) {
 		}
 		to(t, a, kt+0.02, end)
 		to(t, b, kt+0.02, end)
-		for i, p := range a.Bodies {
-			q := b.Bodies[i]
+		for i, p := range a.Bodies() {
+			q := b.Bodies()[i]
 			if p.SQ() != q.SQ() || p.Mass() != q.Mass() || p.R != q.R {
 				t.Fatalf("keyframe at %g s: body %s: resumed %+v m %.17g, restarted %+v m %.17g", kt, p.Name, p.SQ(), p.Mass(), q.SQ(), q.Mass())
 			}

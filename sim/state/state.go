@@ -87,7 +87,7 @@ func Capture(w *world.World) File {
 	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
 	if !w.HistoryValid() {
 		f.Version = 0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall < 0 {
 				f.Bodies = append(f.Bodies, Body{Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
 					Velocity: arr(b.V), AngularVelocity: arr(b.W)})
@@ -102,10 +102,10 @@ func Capture(w *world.World) File {
 // history is not the bodies' state.
 func capture(w *world.World) File {
 	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
-	if n := len(w.Bodies) - len(w.Walls); n > 0 { // one allocation (a backup at 10⁵ bodies); none: null as before
+	if n := len(w.Bodies()) - len(w.Walls); n > 0 { // one allocation (a backup at 10⁵ bodies); none: null as before
 		f.Bodies = make([]Body, 0, n)
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}
@@ -313,7 +313,7 @@ func write(path string, w *world.World, inPlace bool) error {
 // must hold (JSON has no NaN or ±Inf).
 func kinematicsFinite(w *world.World) bool {
 	z := w.Time - w.Time
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 {
 			z += (b.X.X - b.X.X) + (b.X.Y - b.X.Y) + (b.X.Z - b.X.Z) + (b.Q.W - b.Q.W) + (b.Q.X - b.Q.X) +
 				(b.Q.Y - b.Q.Y) + (b.Q.Z - b.Q.Z) + (b.V.X - b.V.X) + (b.V.Y - b.V.Y) + (b.V.Z - b.V.Z) +
@@ -802,7 +802,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		switch {
 		case idx[i] < 0:
 			return nil, fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
-		case w.Bodies[idx[i]].Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
+		case w.Bodies()[idx[i]].Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
 			return nil, fmt.Errorf("%s: bodies[%d] (%s): names a wall: a state holds only the bodies; walls are the scene's", source, i, b.Name)
 		}
 		if j, dup := seen[idx[i]]; dup {
@@ -815,7 +815,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	var missing []string
 	nb := 0
-	for i, bd := range w.Bodies {
+	for i, bd := range w.Bodies() {
 		if bd.Wall >= 0 {
 			continue
 		}
@@ -843,7 +843,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	inOrder := true
 	for i, b := range f.Bodies {
-		bd := w.Bodies[idx[i]]
+		bd := w.Bodies()[idx[i]]
 		bd.X = vec(b.Position)
 		bd.Q = unit(b.quat())
 		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
@@ -884,7 +884,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	case f.Integrator.Name != w.Integrator.Name():
 		notes = append(notes, fmt.Sprintf("integrator %s here, %s in the file: its own state starts fresh", w.Integrator.Name(), f.Integrator.Name))
 	default:
-		if err := integrate.RestoreState(w.Integrator, f.Integrator, len(w.Bodies)); err != nil {
+		if err := integrate.RestoreState(w.Integrator, f.Integrator, len(w.Bodies())); err != nil {
 			return notes, fmt.Errorf("%s: integrator: %w", f.at(source, "integrator", stateKeyIn(err)), err)
 		}
 	}

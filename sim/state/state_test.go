@@ -54,7 +54,7 @@ func TestShippedStatesLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, b := range f.Bodies {
-				bd := w.Bodies[w.BodyByName(b.Name)]
+				bd := w.Bodies()[w.BodyByName(b.Name)]
 				if arr(bd.X) != b.Position || arr(bd.V) != b.Velocity {
 					t.Fatalf("%s: placed at %v, file says %v", b.Name, bd.X, b.Position)
 				}
@@ -73,7 +73,7 @@ func TestShippedStatesLoad(t *testing.T) {
 func TestWriteReadRoundTrip(t *testing.T) {
 	w := build(t, "cube-drop-b")
 	w.Time = 0.25
-	b := w.Bodies[w.BodyByName("cube")]
+	b := w.Bodies()[w.BodyByName("cube")]
 	b.V.X, b.W.Z = 0.125, -3
 	path := filepath.Join(t.TempDir(), "final.json")
 	if err := Write(path, w); err != nil {
@@ -87,7 +87,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if err := Apply(w2, f, path); err != nil {
 		t.Fatal(err)
 	}
-	b2 := w2.Bodies[w2.BodyByName("cube")]
+	b2 := w2.Bodies()[w2.BodyByName("cube")]
 	if b2.X != b.X || b2.Q != b.Q || b2.V != b.V || b2.W != b.W || w2.Time != w.Time {
 		t.Fatalf("round trip: %+v %+v t=%g, want %+v %+v t=%g", b2.X, b2.Q, w2.Time, b.X, b.Q, w.Time)
 	}
@@ -183,12 +183,12 @@ func TestApplyRefusesMismatchedBodies(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := build(t, "box-of-cubes", "generators.0.count=10")
-			x0 := w.Bodies[len(w.Bodies)-1].X
+			x0 := w.Bodies()[len(w.Bodies())-1].X
 			err := Apply(w, c.f, "s.json")
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q…", err, c.want)
 			}
-			if w.Bodies[len(w.Bodies)-1].X != x0 || w.Time != 0 {
+			if w.Bodies()[len(w.Bodies())-1].X != x0 || w.Time != 0 {
 				t.Fatal("the world changed on error")
 			}
 		})

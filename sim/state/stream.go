@@ -250,9 +250,9 @@ func (s *streamer) file(w *world.World) error {
 	}
 	s.raw(`,"bodies":`)
 	n := 0
-	open := valid && len(w.Bodies)-len(w.Walls) > 0 // capture's slice: [] even when empty; Capture's v1: null when none
+	open := valid && len(w.Bodies())-len(w.Walls) > 0 // capture's slice: [] even when empty; Capture's v1: null when none
 	var bd Body
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			continue
 		}

@@ -71,8 +71,8 @@ func TestWriteIsEncode(t *testing.T) {
 	tetra.SyncBodies()
 	check("tetrapods", tetra)
 
-	spheres.Bodies[3].F.X = math.NaN()
+	spheres.Bodies()[3].F.X = math.NaN()
 	check("nan-force", spheres)
-	spheres.Bodies[3].X.Y = math.Inf(1)
+	spheres.Bodies()[3].X.Y = math.Inf(1)
 	check("nan-position", spheres)
 }

@@ -45,7 +45,7 @@ func TestWriteErrorPathsR2(t *testing.T) {
 	if err := os.WriteFile(keep, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.Bodies[len(w.Bodies)-1].X.Z = 1 / zero() // +Inf in a sphere's position: no state file
+	w.Bodies()[len(w.Bodies())-1].X.Z = 1 / zero() // +Inf in a sphere's position: no state file
 	if _, err := Encode(w); err == nil {
 		t.Fatal("Encode: no error for a non-finite position")
 	}

@@ -128,7 +128,7 @@ func TestWorkersDeterministic(t *testing.T) {
 		w.Settings.Workers = workers
 		advance(t, w, 0.8, nil)
 		out := ""
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out

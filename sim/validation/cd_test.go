@@ -56,7 +56,7 @@ func TestCDPileSweepsStop(t *testing.T) {
 		steps++
 		most = max(most, x.Last.Sweeps)
 		worst = math.Max(worst, x.Last.Residual)
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if v := b.V.Norm(); !b.Fixed && v > 9.81*w.Time+1e-6 {
 				t.Fatalf("t=%.4f: %s at %.4g m/s, faster than free fall", w.Time, b.Name, v)
 			}

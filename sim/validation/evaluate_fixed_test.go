@@ -24,7 +24,7 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 	w := collapseWorld(t)
 	advance(t, w, w.Time+0.05, nil)
 	// A trial state 1 ms on (free drift): gaps differ from the committed ones.
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			b.X, b.Q = b.X.AddScaled(1e-3, b.V), b.Q.Integrate(b.W, 1e-3)
 		}
@@ -55,12 +55,12 @@ func TestEvaluateFixedMatchesEvaluate(t *testing.T) {
 // which it restores; it returns the forces of the first Evaluate.
 func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3 {
 	t.Helper()
-	saved := make([]body.State, len(w.Bodies))
-	for i, b := range w.Bodies {
+	saved := make([]body.State, len(w.Bodies()))
+	for i, b := range w.Bodies() {
 		saved[i] = b.Save()
 	}
 	defer func() {
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			b.Restore(saved[i])
 		}
 	}()
@@ -68,7 +68,7 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3
 	type forces struct{ F, T []geom.Vec3 }
 	get := func() forces {
 		var f forces
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			f.F, f.T = append(f.F, b.F), append(f.T, b.T)
 		}
 		return f
@@ -111,7 +111,7 @@ func evaluateFixedMatches(t *testing.T, w *world.World, lag [2]bool) []geom.Vec3
 	same("at the evaluated state", full, get())
 
 	rng := rand.New(rand.NewSource(3))
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}

@@ -52,10 +52,10 @@ func TestFixedSmoothBase(t *testing.T) {
 				t.Fatal(err)
 			}
 			bi, ti := w.BodyByName("base"), w.BodyByName("top")
-			b0 := *w.Bodies[bi]
-			x0 := w.Bodies[ti].X
+			b0 := *w.Bodies()[bi]
+			x0 := w.Bodies()[ti].X
 			advance(t, w, 0.3, nil)
-			top := w.Bodies[ti]
+			top := w.Bodies()[ti]
 			W := top.Mass() * 9.81
 			var f geom.Vec3
 			w.EachContact(func(a, b int, c *contact.Contact) {
@@ -70,7 +70,7 @@ func TestFixedSmoothBase(t *testing.T) {
 					f = f.Sub(fa)
 				}
 			})
-			bb := w.Bodies[bi]
+			bb := w.Bodies()[bi]
 			t.Logf("%s on fixed %s: %d steps, |v| = %.3g m/s, moved %.3g m, contact force %.6g N (W = %.6g N)",
 				name, base, w.Steps, top.V.Norm(), top.X.Dist(x0), f.Z, W)
 			if top.V.Norm() > 1e-4 || top.X.Dist(x0) > 1e-4 || math.Abs(f.Z-W) > 0.01*W || math.Hypot(f.X, f.Y) > 0.01*W {

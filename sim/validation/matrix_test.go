@@ -101,7 +101,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed && b.Wall < 0 {
 			r.mg += b.Mass() * w.Gravity.Norm()
 		}
@@ -124,7 +124,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 		p := 0.0
 		for i := range w.Loads {
 			l := &w.Loads[i]
-			p += l.Power(w.Bodies[l.Body], w.Time)
+			p += l.Power(w.Bodies()[l.Body], w.Time)
 		}
 		return p
 	}
@@ -165,7 +165,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 			}
 		}
 		w.EachContact(func(a, b int, c *contact.Contact) {
-			ba, bb := w.Bodies[a], w.Bodies[b]
+			ba, bb := w.Bodies()[a], w.Bodies()[b]
 			if ba.Kind == body.Polyhedral && bb.Kind == body.Polyhedral || !(c.Gn < 0) {
 				return
 			}
@@ -177,7 +177,7 @@ func runMatrix(t testing.TB, name, integ string, ms matrixScene, every float64) 
 			}
 			r.tunnel = math.Max(r.tunnel, -c.Gn/rad)
 		})
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if !b.X.IsFinite() || !b.V.IsFinite() {
 				r.nan = true
 			}
@@ -360,7 +360,7 @@ func dropHeight(t *testing.T, name string, sets []string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed || b.Wall >= 0 {
 			continue
 		}

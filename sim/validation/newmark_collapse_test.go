@@ -130,7 +130,7 @@ func criticalDt(w *world.World) float64 {
 		if !c.Active() {
 			return
 		}
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		k := w.Params(ba.Material, bb.Material).Normal.Stiffness(c.Gn)
 		im := 0.0 // 1/m_c: the inverse mass of both bodies along the normal
 		if !ba.Fixed {

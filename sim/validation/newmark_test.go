@@ -99,19 +99,19 @@ func checkNewmarkEx3Friction(t *testing.T, w *world.World) {
 	t.Helper()
 	bi := w.BodyByName("block")
 	if bi < 0 {
-		bi = len(w.Bodies) - 1
+		bi = len(w.Bodies()) - 1
 	}
-	p := w.Params(w.Bodies[bi].Material, 0)
-	W := w.Bodies[bi].Mass() * 9.81
+	p := w.Params(w.Bodies()[bi].Material, 0)
+	W := w.Bodies()[bi].Mass() * 9.81
 	muS, muD := p.Friction.MuS, p.Friction.MuD
 	var nStick, nSlide, nContacts int
 	var worstStick, worstSlide, worstLocal float64
-	x0 := w.Bodies[bi].X.X
+	x0 := w.Bodies()[bi].X.X
 	slipped := false // a contact has slipped
 	advance(t, w, 1.0, func() bool {
 		F := w.LoadValues[0].F.X
 		R := w.Walls[w.WallByName("ground")].Force.X
-		moved := w.Bodies[bi].X.X - x0
+		moved := w.Bodies()[bi].X.X - x0
 		w.EachContact(func(a, b int, c *contact.Contact) {
 			if !c.Active() || c.Fn <= 0 {
 				return

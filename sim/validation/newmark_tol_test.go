@@ -33,7 +33,7 @@ func tolRun(t *testing.T, from *state.File, span, dt, tol float64) (x, v, q []fl
 	t0, s0 := w.Time, w.Steps
 	advance(t, w, t0+float64(n)*dt, nil)
 	t.Logf("    dt %g, Tol %g: %d steps (%d at dt), %d attempts", dt, tol, w.Steps-s0, n, nm.Counts.Attempts)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}

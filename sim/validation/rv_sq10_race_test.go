@@ -15,11 +15,11 @@ func TestRvSq10Workers(t *testing.T) {
 		w.Settings.Workers = workers
 		advance(t, w, 0.12, nil)
 		var out []float64
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out = append(out, b.X.X, b.X.Y, b.X.Z, b.Q.W, b.Q.X)
 		}
 		n := 0
-		for range w.Bodies {
+		for range w.Bodies() {
 			n++
 		}
 		return out

@@ -55,7 +55,7 @@ func wallContacts(w *world.World, i int) (cs []contact.Contact, f []geom.Vec3) {
 
 func movableMass(w *world.World) float64 {
 	m := 0.0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			m += b.Mass()
 		}
@@ -94,18 +94,18 @@ func checkS0Ex3a(t *testing.T, w *world.World) {
 	t.Helper()
 	bi := w.BodyByName("block")
 	if bi < 0 {
-		bi = len(w.Bodies) - 1
+		bi = len(w.Bodies()) - 1
 	}
-	p := w.Params(w.Bodies[bi].Material, 0)
-	W := w.Bodies[bi].Mass() * 9.81
+	p := w.Params(w.Bodies()[bi].Material, 0)
+	W := w.Bodies()[bi].Mass() * 9.81
 	muS, muD := p.Friction.MuS, p.Friction.MuD
 	var stickChecked, slideChecked int
 	var worstStick, worstSlide float64
-	x0 := w.Bodies[bi].X.X
+	x0 := w.Bodies()[bi].X.X
 	advance(t, w, 1.0, func() bool {
 		F := w.LoadValues[0].F.X
 		R := w.Walls[w.WallByName("ground")].Force.X
-		moved := w.Bodies[bi].X.X - x0
+		moved := w.Bodies()[bi].X.X - x0
 		switch {
 		case F > 0.05*muS*W && F < 0.95*muS*W:
 			e := math.Abs(-R-F) / (muS * W)
@@ -150,8 +150,8 @@ func TestS0Ex3cToppleWhileSticking(t *testing.T) {
 // less than 1 mm before the block topples.
 func checkS0Ex3c(t *testing.T, w *world.World) {
 	t.Helper()
-	bi := len(w.Bodies) - 1
-	b := w.Bodies[bi]
+	bi := len(w.Bodies()) - 1
+	b := w.Bodies()[bi]
 	q0 := b.Q
 	W := b.Mass() * 9.81
 	lead := geom.V(0.05, 0, -0.05) // leading bottom edge (+x side), body frame
@@ -205,7 +205,7 @@ func TestS0Ex4TetrapodTwist(t *testing.T) {
 func checkS0Ex4(t *testing.T, w *world.World) {
 	t.Helper()
 	bi := w.BodyByName("tetrapod")
-	b := w.Bodies[bi]
+	b := w.Bodies()[bi]
 	p := w.Params(b.Material, 0)
 	mu := p.Friction.MuD
 	W := b.Mass() * 9.81

@@ -29,7 +29,7 @@ func TestS1PilingAngleOfRepose(t *testing.T) {
 		const outlet, halfWidth = 0.015, 0.012 // the funnel in both scenes
 		var x []geom.Vec3
 		r := 0.0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Kind != body.Polyhedral && b.X.Z < outlet {
 				x = append(x, b.X)
 				r = b.SQ().VolumeRadius()

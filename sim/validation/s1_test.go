@@ -25,7 +25,7 @@ func TestS1CylinderWallImpact(t *testing.T) {
 	const eps = 1.0
 	for th := 10; th <= 80; th += 10 {
 		w := load(t, "kodam-impact", fmt.Sprintf("params.theta=%d", th))
-		b := w.Bodies[w.BodyByName("cyl")]
+		b := w.Bodies()[w.BodyByName("cyl")]
 		v0 := -b.V.Z
 		var xc geom.Vec3 // C in the body frame at first touch
 		touched, done := false, false
@@ -136,7 +136,7 @@ func TestS1SettlingPeriodicSmall(t *testing.T) {
 	pe0 := w.Stats.PotentialGravity
 	advance(t, w, 1.0, nil)
 	released := pe0 - w.Stats.PotentialGravity
-	held := make([]int, len(w.Bodies)) // active contacts per body, walls and periodic images included
+	held := make([]int, len(w.Bodies())) // active contacts per body, walls and periodic images included
 	w.EachContact(func(a, b int, c *contact.Contact) {
 		if c.Active() {
 			held[a]++
@@ -144,7 +144,7 @@ func TestS1SettlingPeriodicSmall(t *testing.T) {
 		}
 	})
 	kHeld, kHinge, nHinge := 0.0, 0.0, 0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Fixed {
 			continue
 		}

@@ -58,7 +58,7 @@ func s2Shared(t *testing.T) []byte {
 // s2ContactTime is t_c = π√(m/2k) of a pair of the box's spheres (S2
 // §3.1; 7.18e-5 s), from the last body (a sphere: the walls come first).
 func s2ContactTime(w *world.World) float64 {
-	b := w.Bodies[len(w.Bodies)-1]
+	b := w.Bodies()[len(w.Bodies())-1]
 	kn := w.Params(b.Material, b.Material).Smooth.Kn
 	return sphere.HookeOscillator(&law.Smooth{Kn: kn}, b.Mass()/2).ContactTime() // S2 §3.1: t_C = π√(m/2k)
 }
@@ -82,7 +82,7 @@ func s2Settle(t *testing.T, shared []byte, k int, setup func(w *world.World)) []
 		t.Fatal(err)
 	}
 	var spheres []*body.Body
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			spheres = append(spheres, b)
 		}

@@ -37,15 +37,15 @@ func sphereLattice(t testing.TB, n int) *world.World {
 		fmt.Sprintf("walls.box.max=[%g, %g, %g]", side, side, height),
 		fmt.Sprintf("generators.s.region.max=[%g, %g, %g]", side, side, height))
 	var proto *body.Body
-	bodies := w.Bodies[:0]
-	for _, b := range w.Bodies {
+	bodies := w.Bodies()[:0]
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			bodies = append(bodies, b)
 		} else {
 			proto = b
 		}
 	}
-	w.Bodies = bodies
+	w.SetBodies(bodies)
 	rng := rand.New(rand.NewPCG(1, 2))
 	order := rng.Perm(n)
 	for _, c := range order {

@@ -93,7 +93,7 @@ func TestSpherePathLazyBodies(t *testing.T) {
 				for i := range 240 {
 					if i == 120 { // someone reads and changes a body between steps
 						w.SyncBodies()
-						for _, b := range w.Bodies {
+						for _, b := range w.Bodies() {
 							if b.Wall < 0 {
 								b.V = b.V.Add(geom.V(0.3, 0, 0))
 								break
@@ -118,7 +118,7 @@ func TestSpherePathLazyBodies(t *testing.T) {
 				w.SetLazyBodies(false)
 				skips, turning = w.SphereRotSkips(), 0
 				species := map[[3]float64]bool{}
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					out += fmt.Sprintf("%x %x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F, b.T)
 					if b.Wall < 0 {
 						species[[3]float64{b.R, b.Mass(), float64(b.Material)}] = true
@@ -160,7 +160,7 @@ func TestSpherePathLazyBodies(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := fmt.Sprintf("%d %x|", w.Steps, w.Time)
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 			}
 			return out

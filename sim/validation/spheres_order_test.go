@@ -21,7 +21,7 @@ func reorderAll(t *testing.T, every int64) {
 func renumbered(w *world.World) bool {
 	s := w.Spheres()
 	k := 0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 {
 			if s.Bodies()[k] != b {
 				return true
@@ -85,7 +85,7 @@ func TestSpherePathLargeWorkersDeterministic(t *testing.T) {
 			}
 			out += fmt.Sprintf("%x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact, w.Stats.PotentialGravity, w.Stats.Contacts)
 		}
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out, renumbered(w)

@@ -29,8 +29,8 @@ func spherePair(t *testing.T, steps int, workers int, sets ...string) (maxDx flo
 				t.Fatal(err)
 			}
 		}
-		for k, b := range fast.Bodies {
-			maxDx = max(maxDx, b.X.Sub(gen.Bodies[k].X).Norm())
+		for k, b := range fast.Bodies() {
+			maxDx = max(maxDx, b.X.Sub(gen.Bodies()[k].X).Norm())
 		}
 	}
 	return maxDx, fast, gen
@@ -106,7 +106,7 @@ func TestSpherePathWorkersDeterministic(t *testing.T) {
 		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 		advance(t, w, 0.2, nil)
 		out := fmt.Sprintf("%x %x|", w.Stats.Kinetic, w.Stats.PotentialContact)
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out

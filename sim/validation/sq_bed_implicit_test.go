@@ -71,7 +71,7 @@ type sqBedSummary struct{ ke, support, overlap float64 }
 func sqBedSum(w *world.World) sqBedSummary {
 	var s sqBedSummary
 	m := 0.0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			m += b.Mass()
 			s.ke += 0.5*b.Mass()*b.V.Dot(b.V) + 0.5*b.W.Dot(b.MulInertia(b.W))
@@ -243,7 +243,7 @@ type sqDrift struct {
 
 func (d *sqDrift) take(w *world.World) {
 	d.x, d.q = d.x[:0], d.q[:0]
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		d.x, d.q = append(d.x, b.X), append(d.q, b.Q)
 	}
 	d.pts = map[[2]int][2]geom.Vec3{}
@@ -257,7 +257,7 @@ func (d *sqDrift) take(w *world.World) {
 func (d *sqDrift) step(w *world.World) {
 	g := w.Gravity.Norm()
 	carry := func(i int, p geom.Vec3) (geom.Vec3, bool) {
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		r := p.Sub(d.x[i])
 		if r.Norm() > b.Radius() { // a periodic image, or a wall's far point
 			return p, b.Fixed
@@ -275,7 +275,7 @@ func (d *sqDrift) step(w *world.World) {
 			return
 		}
 		dist := geom.Lerp(pa, pb, 0.5).Sub(c.Point()).Norm()
-		ba, bb := w.Bodies[a], w.Bodies[b]
+		ba, bb := w.Bodies()[a], w.Bodies()[b]
 		r, m := ba.Radius(), ba.Mass()
 		if ba.Fixed || (!bb.Fixed && bb.Mass() < m) {
 			r, m = bb.Radius(), bb.Mass()
@@ -301,7 +301,7 @@ func TestSqBedImplicitHysteresis(t *testing.T) {
 	g := w.Gravity.Norm()
 	snap := func() []float64 {
 		var o []float64
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if !b.Fixed {
 				mg, l := b.Mass()*g, 0.5*b.Radius()
 				o = append(o, b.F.X/mg, b.F.Y/mg, b.F.Z/mg, b.T.X/(mg*l), b.T.Y/(mg*l), b.T.Z/(mg*l))
@@ -314,17 +314,17 @@ func TestSqBedImplicitHysteresis(t *testing.T) {
 		defer w.SetSmoothTol(0)
 		w.Evaluate(w.Time, 1e-9, world.Eval{})
 		a := snap()
-		x0 := make([]geom.Vec3, len(w.Bodies))
-		for i := range w.Bodies {
-			x0[i] = w.Bodies[i].X
-			if !w.Bodies[i].Fixed {
-				w.Bodies[i].X.X += 1e-10 * float64(i%3-1)
-				w.Bodies[i].X.Y += 1e-10 * float64((i/3)%3-1)
+		x0 := make([]geom.Vec3, len(w.Bodies()))
+		for i := range w.Bodies() {
+			x0[i] = w.Bodies()[i].X
+			if !w.Bodies()[i].Fixed {
+				w.Bodies()[i].X.X += 1e-10 * float64(i%3-1)
+				w.Bodies()[i].X.Y += 1e-10 * float64((i/3)%3-1)
 			}
 		}
 		w.Evaluate(w.Time, 1e-9, world.Eval{})
-		for i := range w.Bodies {
-			w.Bodies[i].X = x0[i]
+		for i := range w.Bodies() {
+			w.Bodies()[i].X = x0[i]
 		}
 		w.Evaluate(w.Time, 1e-9, world.Eval{})
 		b := snap()

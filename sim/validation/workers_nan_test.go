@@ -22,7 +22,7 @@ func TestSpherePathNaNAnyWorkers(t *testing.T) {
 			}
 		}
 		// As the window's state edit would: change a body, restart the integrator.
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall < 0 {
 				b.V = geom.V(math.NaN(), 0, 0)
 				break

@@ -53,15 +53,15 @@ func anyWorkersLattice(t testing.TB, n int, lo float64, periodic bool) *world.Wo
 		t.Fatal(err)
 	}
 	var proto *body.Body
-	bodies := w.Bodies[:0]
-	for _, b := range w.Bodies {
+	bodies := w.Bodies()[:0]
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			bodies = append(bodies, b)
 		} else {
 			proto = b
 		}
 	}
-	w.Bodies = bodies
+	w.SetBodies(bodies)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range rng.Perm(n) {
 		i, j, k := c%m, (c/m)%m, c/(m*m)
@@ -143,7 +143,7 @@ func TestSpherePathLargeAnyWorkers(t *testing.T) {
 				if !c.periodic && !renumbered(w) {
 					t.Fatal("the spheres were not renumbered")
 				}
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 				}
 				t.Logf("%d workers: contacts %d", workers, w.Stats.Contacts)
@@ -198,7 +198,7 @@ func TestSpherePathResumeAnyWorkers(t *testing.T) {
 			step(1)
 			out += fmt.Sprintf("%x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact, w.Stats.Contacts)
 		}
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out
@@ -222,7 +222,7 @@ func TestGenericGravityOnceAnyWorkers(t *testing.T) {
 		w := anyWorkersLattice(t, 600, 1, false)
 		w.Settings.Workers, w.Settings.NoSpherePath = workers, true
 		first := -1
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Wall < 0 {
 				if first < 0 {
 					first = i
@@ -243,7 +243,7 @@ func TestGenericGravityOnceAnyWorkers(t *testing.T) {
 			}
 			var sum, want geom.Vec3
 			mg := 0.0
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				if b.Wall < 0 && !b.Fixed {
 					sum = sum.Add(b.F)
 					want = want.Add(w.Gravity.Scale(b.Mass()))
@@ -261,7 +261,7 @@ func TestGenericGravityOnceAnyWorkers(t *testing.T) {
 			}
 			out += fmt.Sprintf("%x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact, w.Stats.Contacts)
 		}
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x %x|", b.X, b.Q, b.V, b.W, b.F)
 		}
 		return out
@@ -283,7 +283,7 @@ func TestSpherePathEscapeAnyWorkers(t *testing.T) {
 	reorderAll(t, 20)
 	anyWorkersEdit = func(w *world.World) {
 		k := 0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall < 0 {
 				switch k {
 				case 10:
@@ -316,7 +316,7 @@ func TestSpherePathEscapeAnyWorkers(t *testing.T) {
 		if !renumbered(w) {
 			t.Fatal("the spheres were not renumbered")
 		}
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out
@@ -340,7 +340,7 @@ func TestSpherePathLoadMidRunAnyWorkers(t *testing.T) {
 		w := anyWorkersLattice(t, 4500, 0.8, false)
 		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 		first := -1
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Wall < 0 && first < 0 {
 				first = i
 			}
@@ -358,7 +358,7 @@ func TestSpherePathLoadMidRunAnyWorkers(t *testing.T) {
 			}
 			out += fmt.Sprintf("%x %x %x %d|", w.Stats.Kinetic, w.Stats.PotentialContact, w.Stats.PotentialGravity, w.Stats.Contacts)
 		}
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 		}
 		return out

@@ -22,7 +22,7 @@ type Bond struct {
 // AddBond links bodies a and b; with l0 = 0 the current distance is the rest length.
 func (w *World) AddBond(a, b int, k, gamma, l0 float64) int {
 	if l0 == 0 {
-		l0 = w.Bodies[b].X.Sub(w.Bodies[a].X).Norm()
+		l0 = w.Bodies()[b].X.Sub(w.Bodies()[a].X).Norm()
 	}
 	w.Bonds = append(w.Bonds, Bond{A: a, B: b, K: k, Gamma: gamma, L0: l0})
 	return len(w.Bonds) - 1
@@ -32,7 +32,7 @@ func (w *World) AddBond(a, b int, k, gamma, l0 float64) int {
 func (w *World) accumulateBonds() {
 	for i := range w.Bonds {
 		bd := &w.Bonds[i]
-		a, b := w.Bodies[bd.A], w.Bodies[bd.B]
+		a, b := w.Bodies()[bd.A], w.Bodies()[bd.B]
 		d := b.X.Sub(a.X)
 		l := d.Norm()
 		if l == 0 {

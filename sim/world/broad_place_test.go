@@ -26,22 +26,22 @@ func TestBroadInPlacingAsSerial(t *testing.T) {
 		a.Settings.Workers, b.Settings.Workers = workers, workers
 		a.SetBroadInPlacing(false)
 		rng := rand.New(rand.NewSource(int64(workers)))
-		for i, ba := range a.Bodies { // shaken: the bodies move apart and together
+		for i, ba := range a.Bodies() { // shaken: the bodies move apart and together
 			if !ba.Fixed {
 				v := geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(4)
-				ba.V, b.Bodies[i].V = v, v
+				ba.V, b.Bodies()[i].V = v, v
 			}
 		}
 		k := -1
 		builds0, walls := a.VerletBuilds(), 0
 		for step := 0; step < 400; step++ {
 			if step == 200 { // a movable body marked as a wall's, then back
-				for k = rng.Intn(len(a.Bodies)); a.Bodies[k].Wall >= 0; k = rng.Intn(len(a.Bodies)) {
+				for k = rng.Intn(len(a.Bodies())); a.Bodies()[k].Wall >= 0; k = rng.Intn(len(a.Bodies())) {
 				}
-				a.Bodies[k].Wall, b.Bodies[k].Wall = 0, 0
+				a.Bodies()[k].Wall, b.Bodies()[k].Wall = 0, 0
 			}
 			if step == 205 {
-				a.Bodies[k].Wall, b.Bodies[k].Wall = -1, -1
+				a.Bodies()[k].Wall, b.Bodies()[k].Wall = -1, -1
 			}
 			for _, w := range []*world.World{a, b} {
 				if _, err := w.Integrator.Step(w, 1); err != nil {
@@ -52,8 +52,8 @@ func TestBroadInPlacingAsSerial(t *testing.T) {
 			if !slices.Equal(ca, cb) {
 				t.Fatalf("workers %d, step %d: %d and %d candidate pairs, or not in the same order", workers, step, len(ca), len(cb))
 			}
-			for i, ba := range a.Bodies {
-				bb := b.Bodies[i]
+			for i, ba := range a.Bodies() {
+				bb := b.Bodies()[i]
 				if ba.X != bb.X || ba.V != bb.V || ba.F != bb.F || ba.T != bb.T || ba.Q != bb.Q {
 					t.Fatalf("workers %d, step %d, body %d differs", workers, step, i)
 				}
@@ -70,7 +70,7 @@ func TestBroadInPlacingAsSerial(t *testing.T) {
 				}
 			}
 			for _, c := range ca {
-				if a.Bodies[c.A].Wall >= 0 || a.Bodies[c.B].Wall >= 0 {
+				if a.Bodies()[c.A].Wall >= 0 || a.Bodies()[c.B].Wall >= 0 {
 					walls++
 				}
 			}

@@ -31,7 +31,7 @@ func TestMovedPassesSameBits(t *testing.T) {
 			}
 			drift := func(w *world.World) func(i int) {
 				return func(i int) {
-					if bd := w.Bodies[i]; !bd.Fixed {
+					if bd := w.Bodies()[i]; !bd.Fixed {
 						bd.V = addScaled(bd.V, 0.5*dt*bd.InvMass(), bd.F)
 						bd.X = addScaled(bd.X, dt, bd.V)
 					}
@@ -39,13 +39,13 @@ func TestMovedPassesSameBits(t *testing.T) {
 			}
 			kick := func(w *world.World) func(i int) {
 				return func(i int) {
-					if bd := w.Bodies[i]; !bd.Fixed {
+					if bd := w.Bodies()[i]; !bd.Fixed {
 						bd.V = addScaled(bd.V, 0.5*dt*bd.InvMass(), bd.F)
 					}
 				}
 			}
 			da, ka := drift(a), kick(a)
-			for i := range a.Bodies {
+			for i := range a.Bodies() {
 				da(i)
 			}
 			ra := a.Evaluate(a.Time+dt, dt, world.Eval{})
@@ -53,15 +53,15 @@ func TestMovedPassesSameBits(t *testing.T) {
 			if ra != rb {
 				t.Fatalf("workers %d, step %d: night owls %d/%d, bad %v/%v", workers, step, ra.NightOwls, rb.NightOwls, ra.Bad, rb.Bad)
 			}
-			for i := range a.Bodies {
+			for i := range a.Bodies() {
 				ka(i)
 			}
 			a.Commit(world.Commit{})
 			b.Commit(world.Commit{Move: kick(b)})
 			a.Time += dt
 			b.Time += dt
-			for i, ba := range a.Bodies {
-				bb := b.Bodies[i]
+			for i, ba := range a.Bodies() {
+				bb := b.Bodies()[i]
 				if ba.X != bb.X || ba.V != bb.V || ba.F != bb.F || ba.T != bb.T {
 					t.Fatalf("workers %d, step %d, body %d: X %v/%v V %v/%v F %v/%v T %v/%v", workers, step, i, ba.X, bb.X, ba.V, bb.V, ba.F, bb.F, ba.T, bb.T)
 				}
@@ -133,7 +133,7 @@ func TestAccumulateSameBitsAnyWorkers(t *testing.T) {
 	for step := 0; step < 6; step++ {
 		for _, w := range ws {
 			dt := 4 * w.Dt
-			for _, bd := range w.Bodies {
+			for _, bd := range w.Bodies() {
 				if !bd.Fixed {
 					bd.V = bd.V.AddScaled(0.5*dt*bd.InvMass(), bd.F)
 					bd.X = bd.X.AddScaled(dt, bd.V)
@@ -145,8 +145,8 @@ func TestAccumulateSameBitsAnyWorkers(t *testing.T) {
 		one := ws[1]
 		moved := 0
 		for nw, w := range ws {
-			for i, b := range w.Bodies {
-				if b1 := one.Bodies[i]; b.F != b1.F || b.T != b1.T {
+			for i, b := range w.Bodies() {
+				if b1 := one.Bodies()[i]; b.F != b1.F || b.T != b1.T {
 					t.Fatalf("step %d, %d workers, body %d: F %v T %v, one worker F %v T %v", step, nw, i, b.F, b.T, b1.F, b1.T)
 				}
 			}

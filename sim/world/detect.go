@@ -102,8 +102,8 @@ func (w *World) stageDetect(withLaws bool, dt float64, move func(i int)) (nightO
 // take in body order. It returns move's share of the pass's wall time and
 // the broad phase's.
 func (w *World) placeBodies(move func(i int), gmax float64) (moved, broadT time.Duration) {
-	if len(w.posed) != len(w.Bodies) {
-		w.posed = make([]contact.Posed, len(w.Bodies))
+	if len(w.posed) != len(w.Bodies()) {
+		w.posed = make([]contact.Posed, len(w.Bodies()))
 		w.wallPair = nil
 		w.verlet.Invalidate()
 	}
@@ -121,7 +121,7 @@ func (w *World) placeBodies(move func(i int), gmax float64) (moved, broadT time.
 	}
 	t0 := time.Now()
 	var spent [3]time.Duration
-	w.stagesPass(len(w.Bodies), [3]func(worker, lo, hi int){first, p.place, bp}, &spent)
+	w.stagesPass(len(w.Bodies()), [3]func(worker, lo, hi int){first, p.place, bp}, &spent)
 	p.move = nil
 	if tot := spent[0] + spent[1] + spent[2]; tot > 0 {
 		wall := float64(time.Since(t0))
@@ -192,7 +192,7 @@ func (w *World) broadFns() *broadPrep {
 			if move != nil {
 				move(i)
 			}
-			if b := w.Bodies[i]; periodic && !b.Fixed {
+			if b := w.Bodies()[i]; periodic && !b.Fixed {
 				b.X = w.Periodic.wrap(b.X)
 			}
 		}
@@ -213,7 +213,7 @@ func (w *World) broadFns() *broadPrep {
 func (p *broadPrep) run(w *World, tl *broadTally, lo, hi int) {
 	slot, half := p.slot[lo:hi], p.gmax/2
 	klo, khi := int32(-1), int32(-1) // the movable bodies' slots: consecutive
-	for j, b := range w.Bodies[lo:hi] {
+	for j, b := range w.Bodies()[lo:hi] {
 		k := slot[j]
 		if (b.Wall >= 0) != (k < 0) {
 			tl.bad = true
@@ -234,7 +234,7 @@ func (p *broadPrep) run(w *World, tl *broadTally, lo, hi int) {
 	if !p.wallsOn {
 		return
 	}
-	mask, bodies, posed := p.mask[lo:hi], w.Bodies[lo:hi], w.posed[lo:hi]
+	mask, bodies, posed := p.mask[lo:hi], w.Bodies()[lo:hi], w.posed[lo:hi]
 	clear(mask)
 	for j, wi := range p.walls {
 		row, box, bit := w.wallPair[wi][lo:hi], p.wbox[j], uint64(1)<<j
@@ -264,12 +264,12 @@ func (p *broadPrep) run(w *World, tl *broadTally, lo, hi int) {
 // walls' bodies moved, wrapped and placed, the enabled walls' inflated
 // boxes, the workers' tallies cleared.
 func (p *broadPrep) ready(w *World) {
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	w.passWorkers(n) // every worker's scratch, also for a pass nested in a batch
 	if p.nb != n || len(p.slot) != n {
 		p.slot = slices.Grow(p.slot[:0], n)[:n]
 		w.movable = w.movable[:0]
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			p.slot[i] = -1
 			if b.Wall < 0 {
 				p.slot[i] = int32(len(w.movable))
@@ -296,7 +296,7 @@ func (p *broadPrep) ready(w *World) {
 			if p.move != nil {
 				p.move(wb)
 			}
-			if b := w.Bodies[wb]; p.periodic && !b.Fixed {
+			if b := w.Bodies()[wb]; p.periodic && !b.Fixed {
 				b.X = w.Periodic.wrap(b.X)
 			}
 			w.placeOne(wb)
@@ -324,7 +324,7 @@ func (w *World) bodyPairs(gmax float64) {
 	} else {
 		p.nb = -1 // the slots are wrong: made anew at the next placement
 		w.centers, w.radii, w.movable = w.centers[:0], w.radii[:0], w.movable[:0]
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Wall >= 0 {
 				continue
 			}
@@ -360,7 +360,7 @@ func (w *World) bodyPairs(gmax float64) {
 			if a > b {
 				a, b, shift = b, a, shift.Neg()
 			}
-			if w.Bodies[a].Fixed && w.Bodies[b].Fixed {
+			if w.Bodies()[a].Fixed && w.Bodies()[b].Fixed {
 				continue
 			}
 			s := t.find(a, b, shift.X, shift.Y)
@@ -369,7 +369,7 @@ func (w *World) bodyPairs(gmax float64) {
 			}
 			s.seen = true
 			if s.e == nil {
-				s.e = w.newCandidate(a, b, shift, isSmooth(w.Bodies[a]) || isSmooth(w.Bodies[b]))
+				s.e = w.newCandidate(a, b, shift, isSmooth(w.Bodies()[a]) || isSmooth(w.Bodies()[b]))
 			}
 			w.bbPairs = append(w.bbPairs, s.e)
 		}
@@ -392,7 +392,7 @@ func (w *World) newCandidate(a, b int32, shift geom.Vec3, smooth bool) *pairEntr
 // its history with that wall.
 func (w *World) wallPairs(gmax float64) {
 	w.sizeWallPairs()
-	if p := &w.bp; p.fused && p.wallsOn && len(p.mask) == len(w.Bodies) {
+	if p := &w.bp; p.fused && p.wallsOn && len(p.mask) == len(w.Bodies()) {
 		// placeBodies' pass tested every body against the enabled walls.
 		p.fused = false
 		for j, wi := range p.walls {
@@ -415,7 +415,7 @@ func (w *World) wallPairs(gmax float64) {
 		}
 		wb := wl.Body
 		wbox := w.posed[wb].Box.Inflate(gmax + w.skin)
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Fixed || !w.posed[i].Box.Overlaps(wbox) {
 				if e := w.wallPair[wi][i]; e != nil {
 					e.prev = e.prev[:0]
@@ -812,13 +812,13 @@ func (lz *pairLeases) weigh(w *World) {
 	}
 	lz.wt, lz.u = lz.wt[:n], lz.u[:n]
 	rmax := 0.0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 && b.Kind == body.Polyhedral {
 			rmax = max(rmax, b.Poly().Radius)
 		}
 	}
 	gmax := w.MaxGap()
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		lz.wt[2*i], lz.wt[2*i+1] = 0, 0 // no weighted test
 		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
@@ -833,7 +833,7 @@ func (lz *pairLeases) weigh(w *World) {
 // while the laws stay as they are (World.lawGen).
 func (w *World) pairGBar(e *pairEntry) float64 {
 	if e.gbarGen != w.lawGen || e.gbarGen == 0 {
-		e.gbar = w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+		e.gbar = w.Params(w.Bodies()[e.A].Material, w.Bodies()[e.B].Material).Normal.GBar
 		e.gbarGen = w.lawGen
 	}
 	return e.gbar
@@ -842,22 +842,22 @@ func (w *World) pairGBar(e *pairEntry) float64 {
 // place poses every body (placeOne), the bodies split over the workers.
 func (w *World) place() {
 	w.placing()
-	w.parallel(len(w.Bodies), func(_, i int) { w.placeOne(i) })
+	w.parallel(len(w.Bodies()), func(_, i int) { w.placeOne(i) })
 }
 
 // placing readies the poses for placeOne: the superquadrics' prepared
 // shapes sized to the bodies, the poses marked current (posedOld).
 func (w *World) placing() {
 	w.posedOld = false
-	if len(w.sqPrep) != len(w.Bodies) {
-		w.sqPrep = make([]sq.Prepared, len(w.Bodies))
+	if len(w.sqPrep) != len(w.Bodies()) {
+		w.sqPrep = make([]sq.Prepared, len(w.Bodies()))
 	}
 }
 
 // placeOne poses body i: world vertices and face normals of a polyhedron
 // (contact.Posed), the box of a smooth body.
 func (w *World) placeOne(i int) {
-	b := w.Bodies[i]
+	b := w.Bodies()[i]
 	if b.Kind == body.Polyhedral {
 		w.posed[i].Update(b.Poly(), b.X, b.Q, b.Fixed)
 	} else {

@@ -44,7 +44,7 @@ func firstBad(v ...float64) (float64, bool) {
 // lazySpheres returns the sphere path while the bodies lag behind its flat
 // accepted state (SetLazyBodies), nil otherwise.
 func (w *World) lazySpheres() *Spheres {
-	if s := w.sph; s != nil && s.stale && len(s.sidx) == len(w.Bodies) {
+	if s := w.sph; s != nil && s.stale && len(s.sidx) == len(w.Bodies()) {
 		return s
 	}
 	return nil
@@ -120,14 +120,14 @@ func (w *World) checkFinite(next bool) error {
 		}
 		w.SyncBodies()
 	} else {
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			z += notFinite(b.X, b.V, b.W, b.Q)
 		}
 		if z == 0 {
 			return nil
 		}
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		for _, q := range []struct {
 			name string
 			v    []float64
@@ -163,15 +163,15 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 	z, n := 0.0, 0
 	for wi := range w.Walls {
 		i := w.Walls[wi].Body
-		if i < 0 || i >= len(w.Bodies) || s.sidx[i] >= 0 || w.Bodies[i].Wall != wi {
+		if i < 0 || i >= len(w.Bodies()) || s.sidx[i] >= 0 || w.Bodies()[i].Wall != wi {
 			n = -1
 			break
 		}
-		b := w.Bodies[i]
+		b := w.Bodies()[i]
 		z += notFinite(b.X, b.V, b.W, b.Q)
 		n++
 	}
-	if n == len(w.Bodies)-len(s.idx) {
+	if n == len(w.Bodies())-len(s.idx) {
 		return z
 	}
 	// Defensive: AddWall keeps Walls[wi].Body and Bodies[i].Wall in step
@@ -180,7 +180,7 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 	z = 0
 	for i, k := range s.sidx {
 		if k < 0 {
-			b := w.Bodies[i]
+			b := w.Bodies()[i]
 			z += notFinite(b.X, b.V, b.W, b.Q)
 		}
 	}
@@ -219,7 +219,7 @@ type BodyStates struct {
 // array, in its order (Body), without syncing the bodies.
 func (s *BodyStates) Save(w *World) {
 	s.ref = nil
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	if cap(s.X) < n {
 		s.X, s.V, s.W, s.Q = make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Quat, n)
 	}
@@ -237,7 +237,7 @@ func (s *BodyStates) Save(w *World) {
 		}
 		for i, k := range sp.sidx { // the walls, after the spheres
 			if k < 0 {
-				b := w.Bodies[i]
+				b := w.Bodies()[i]
 				s.X[m], s.V[m], s.W[m], s.Q[m] = b.X, b.V, b.W, b.Q
 				s.Body = append(s.Body, int32(i))
 				m++
@@ -246,7 +246,7 @@ func (s *BodyStates) Save(w *World) {
 		return
 	}
 	s.Body = s.Body[:0]
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		s.X[i], s.V[i], s.W[i], s.Q[i] = b.X, b.V, b.W, b.Q
 	}
 }
@@ -257,7 +257,7 @@ func (s *BodyStates) Save(w *World) {
 // showing it, and for stepping on only after a fresh integrate.Start.
 func (s *BodyStates) Restore(w *World) {
 	s.materialize(w)
-	if !s.Valid || len(s.X) != len(w.Bodies) || len(s.Body) != 0 && len(s.Body) != len(s.X) {
+	if !s.Valid || len(s.X) != len(w.Bodies()) || len(s.Body) != 0 && len(s.Body) != len(s.X) {
 		return
 	}
 	w.SyncBodies() // the bodies written here are the state of record
@@ -266,7 +266,7 @@ func (s *BodyStates) Restore(w *World) {
 		if len(s.Body) != 0 {
 			bi = int(s.Body[i])
 		}
-		b := w.Bodies[bi]
+		b := w.Bodies()[bi]
 		b.X, b.V, b.W, b.Q = s.X[i], s.V[i], s.W[i], s.Q[i]
 	}
 	w.Time, w.Steps = s.Time, s.Steps

@@ -76,7 +76,7 @@ func TestCheckFiniteNextWalls(t *testing.T) {
 				if n++; n < 10 {
 					return false
 				}
-				b := w.Bodies[w.Walls[wi].Body]
+				b := w.Bodies()[w.Walls[wi].Body]
 				*[4]*float64{&b.X.Y, &b.V.Z, &b.W.X, &b.Q.W}[c] = math.NaN()
 				next = w.CheckFiniteNext()
 				full = w.CheckFinite()

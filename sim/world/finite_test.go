@@ -16,11 +16,11 @@ import (
 func TestCheckFinite(t *testing.T) {
 	mk := func() *World {
 		w := &World{}
-		w.Bodies = []*body.Body{
+		w.bodies = []*body.Body{
 			body.NewSphere("a", 1, 1000, geom.V(0, 0, 1e308)),
 			body.NewSphere("b", 1, 1000, geom.V(0, 0, 1e308)),
 		}
-		w.Bodies[1].V = geom.V(1e308, 1e308, 0)
+		w.Bodies()[1].V = geom.V(1e308, 1e308, 0)
 		w.Time, w.Steps = 0.5, 7
 		return w
 	}
@@ -31,10 +31,10 @@ func TestCheckFinite(t *testing.T) {
 		set       func(w *World)
 		body, qty string
 	}{
-		{func(w *World) { w.Bodies[1].X.Y = math.NaN() }, "b", "position"},
-		{func(w *World) { w.Bodies[0].Q.Z = math.Inf(1) }, "a", "quaternion"},
-		{func(w *World) { w.Bodies[1].V.Z = math.Inf(-1) }, "b", "velocity"},
-		{func(w *World) { w.Bodies[0].W.X = math.NaN() }, "a", "angular velocity"},
+		{func(w *World) { w.Bodies()[1].X.Y = math.NaN() }, "b", "position"},
+		{func(w *World) { w.Bodies()[0].Q.Z = math.Inf(1) }, "a", "quaternion"},
+		{func(w *World) { w.Bodies()[1].V.Z = math.Inf(-1) }, "b", "velocity"},
+		{func(w *World) { w.Bodies()[0].W.X = math.NaN() }, "a", "angular velocity"},
 		{func(w *World) { w.Stats.Kinetic = math.Inf(1) }, "", "kinetic energy"},
 		{func(w *World) { w.Stats.PotentialContact = math.NaN() }, "", "contact potential energy"},
 	}
@@ -55,13 +55,13 @@ func TestCheckFinite(t *testing.T) {
 
 // BodyStates.Restore puts back exactly what Save copied, time and steps too.
 func TestBodyStatesRoundTrip(t *testing.T) {
-	w := &World{Bodies: []*body.Body{body.NewSphere("a", 1, 1000, geom.V(1, 2, 3))}}
-	w.Bodies[0].V, w.Time, w.Steps = geom.V(4, 5, 6), 1.25, 9
+	w := &World{bodies: []*body.Body{body.NewSphere("a", 1, 1000, geom.V(1, 2, 3))}}
+	w.Bodies()[0].V, w.Time, w.Steps = geom.V(4, 5, 6), 1.25, 9
 	var s BodyStates
 	s.Save(w)
-	w.Bodies[0].X, w.Bodies[0].V, w.Time, w.Steps = geom.V(math.NaN(), 0, 0), geom.V(0, 0, 0), 2, 10
+	w.Bodies()[0].X, w.Bodies()[0].V, w.Time, w.Steps = geom.V(math.NaN(), 0, 0), geom.V(0, 0, 0), 2, 10
 	s.Restore(w)
-	if b := w.Bodies[0]; b.X != geom.V(1, 2, 3) || b.V != geom.V(4, 5, 6) || w.Time != 1.25 || w.Steps != 9 {
+	if b := w.Bodies()[0]; b.X != geom.V(1, 2, 3) || b.V != geom.V(4, 5, 6) || w.Time != 1.25 || w.Steps != 9 {
 		t.Fatalf("restored %+v %+v t=%g steps=%d", b.X, b.V, w.Time, w.Steps)
 	}
 }

@@ -39,7 +39,7 @@ func TestFrictionEditSphereVsGeneric(t *testing.T) {
 			w.SyncBodies()
 			h := sha256.New()
 			var b [8]byte
-			for _, bd := range w.Bodies {
+			for _, bd := range w.Bodies() {
 				for _, x := range []float64{bd.X.X, bd.X.Y, bd.X.Z, bd.V.X, bd.V.Y, bd.V.Z, bd.W.X, bd.W.Y, bd.W.Z} {
 					binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
 					h.Write(b[:])

@@ -429,7 +429,7 @@ func (w *World) fillPairState(p *PairState, sc *pairScratch, e *pairEntry, a, b 
 // an edit the world refuses (edits before it stay applied).
 func (w *World) RestoreHistory(h *History) error {
 	w.leaveSpheres()
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	if len(h.Events) != len(w.Events) {
 		return fmt.Errorf("events: %d in the file, %d in the scene", len(h.Events), len(w.Events))
 	}
@@ -456,13 +456,13 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.A < 0 || int(p.A) >= n || p.B < 0 || int(p.B) >= n || p.A == p.B {
 			return fmt.Errorf("pairs[%d]: bodies %d, %d: the scene has %d bodies", i, p.A, p.B, n)
 		}
-		if p.Wall >= 0 && (p.Wall >= len(w.Walls) || int(p.B) != w.Walls[p.Wall].Body || w.Bodies[p.A].Wall >= 0) {
+		if p.Wall >= 0 && (p.Wall >= len(w.Walls) || int(p.B) != w.Walls[p.Wall].Body || w.Bodies()[p.A].Wall >= 0) {
 			return fmt.Errorf("pairs[%d]: no wall %d with body %d", i, p.Wall, p.B)
 		}
-		if p.Wall < 0 && (p.A > p.B || w.Bodies[p.A].Wall >= 0 || w.Bodies[p.B].Wall >= 0) {
+		if p.Wall < 0 && (p.A > p.B || w.Bodies()[p.A].Wall >= 0 || w.Bodies()[p.B].Wall >= 0) {
 			return fmt.Errorf("pairs[%d]: bodies %d, %d: a body–body pair lists two bodies that are not walls, the lower first", i, p.A, p.B)
 		}
-		ba, bb := w.Bodies[min(p.A, p.B)], w.Bodies[max(p.A, p.B)]
+		ba, bb := w.Bodies()[min(p.A, p.B)], w.Bodies()[max(p.A, p.B)]
 		smooth := isSmooth(ba) || isSmooth(bb)
 		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly(), bb.Poly())) {
 			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
@@ -547,14 +547,14 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.Wall >= 0 {
 			bi := p.A
 			e.A, e.B = min(p.A, p.B), max(p.A, p.B)
-			e.smooth = isSmooth(w.Bodies[bi])
+			e.smooth = isSmooth(w.Bodies()[bi])
 			w.wallPair[p.Wall][bi] = e
 			if p.Cand {
 				e.gen = w.gen
 				cand[e] = true
 			}
 		} else {
-			e.smooth = isSmooth(w.Bodies[p.A]) || isSmooth(w.Bodies[p.B])
+			e.smooth = isSmooth(w.Bodies()[p.A]) || isSmooth(w.Bodies()[p.B])
 			w.bbPairs = append(w.bbPairs, e)
 		}
 		if p.Mid != nil {
@@ -562,13 +562,13 @@ func (w *World) RestoreHistory(h *History) error {
 		}
 		if p.Spring != nil {
 			e.dtSpring, e.springSafety, e.springGen = p.Spring[0], p.Spring[1], w.lawGen
-			e.springMA, e.springMB = w.Bodies[p.A].MassOrInf(), w.Bodies[p.B].MassOrInf() // the state's bodies: those it was computed with
+			e.springMA, e.springMB = w.Bodies()[p.A].MassOrInf(), w.Bodies()[p.B].MassOrInf() // the state's bodies: those it was computed with
 		}
 		if p.Cache != nil {
 			e.cache.SetState(*p.Cache)
 		}
 		if p.Sep != nil {
-			if k, ok, _ := sq.SepCertOf([9]float64(p.Sep), w.Bodies[max(p.A, p.B)].SQ()); ok {
+			if k, ok, _ := sq.SepCertOf([9]float64(p.Sep), w.Bodies()[max(p.A, p.B)].SQ()); ok {
 				e.smoothState().sep, e.sm.sepGen = k, w.lawGen
 			}
 		}

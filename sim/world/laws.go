@@ -22,7 +22,7 @@ import (
 
 // lawsPair is stage 2 for one pair; energy says whether to fill Contact.Epot.
 func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	p := w.Params(a.Material, b.Material)
 	if e.smooth {
 		w.lawsSmooth(e, a, b, p, dt)
@@ -64,7 +64,7 @@ func (w *World) lawsPair(e *pairEntry, dt float64, energy bool) {
 // from gravity in the accumulation's pass (accumulateRange) rather than
 // in a serial walk over the bodies first: the same values.
 func (w *World) stageAccumulate(pairs []*pairEntry, t float64) (nonFinite bool) {
-	w.initInPass = max(w.Settings.Workers, 1) > 1 && len(w.Bodies) >= parallelMin && len(w.Loads) == 0 && len(w.Bonds) == 0
+	w.initInPass = max(w.Settings.Workers, 1) > 1 && len(w.Bodies()) >= parallelMin && len(w.Loads) == 0 && len(w.Bonds) == 0
 	if !w.initInPass {
 		w.ExternalForces(t)
 	} else {
@@ -82,7 +82,7 @@ func (w *World) stageAccumulate(pairs []*pairEntry, t float64) (nonFinite bool) 
 // loads at time t and the bond forces — everything but contacts. Contact
 // dynamics (integrate.CD) calls it after DetectContacts.
 func (w *World) ExternalForces(t float64) {
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		b.F, b.T = geom.Vec3{}, geom.Vec3{}
 		if !b.Fixed {
 			b.F = w.Gravity.Scale(b.Mass())
@@ -94,7 +94,7 @@ func (w *World) ExternalForces(t float64) {
 	w.LoadValues = w.LoadValues[:len(w.Loads)]
 	for i := range w.Loads {
 		l := &w.Loads[i]
-		f, m := l.Apply(w.Bodies[l.Body], t)
+		f, m := l.Apply(w.Bodies()[l.Body], t)
 		w.LoadValues[i] = LoadValue{f, m}
 	}
 	for i := range w.Walls {
@@ -114,7 +114,7 @@ func (w *World) ExternalForces(t float64) {
 // (checked by the workers as each range is done).
 func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 	nw := max(w.Settings.Workers, 1)
-	if nw == 1 || len(w.Bodies) < parallelMin {
+	if nw == 1 || len(w.Bodies()) < parallelMin {
 		t0 := time.Now()
 		for _, e := range pairs {
 			if len(e.cur) > 0 {
@@ -123,23 +123,23 @@ func (w *World) accumulateContacts(pairs []*pairEntry) (nonFinite bool) {
 		}
 		bad := w.nonFinite()
 		if w.sums.then != nil {
-			w.afterSums(0, 0, len(w.Bodies))
+			w.afterSums(0, 0, len(w.Bodies()))
 		}
-		if len(w.Bodies) >= parallelMin { // what the workers share when there are more
+		if len(w.Bodies()) >= parallelMin { // what the workers share when there are more
 			w.Stats.Profile.Parallel += time.Since(t0)
 		}
 		return bad
 	}
 	s := &w.sums
 	if k, ok := w.nested(); ok { // inside a pass: inline, on that worker
-		s.size(len(w.Bodies))
-		bad := w.accumulateRange(pairs, 0, len(w.Bodies))
+		s.size(len(w.Bodies()))
+		bad := w.accumulateRange(pairs, 0, len(w.Bodies()))
 		if s.then != nil {
-			w.afterSums(k, 0, len(w.Bodies))
+			w.afterSums(k, 0, len(w.Bodies()))
 		}
 		return bad
 	}
-	s.plan(len(w.Bodies), nw)
+	s.plan(len(w.Bodies()), nw)
 	s.pairs = pairs
 	s.bad.Store(false)
 	if s.stats { // the statistics' contact sums start where sumStats's do
@@ -192,7 +192,7 @@ func (s *contactSums) rangeFn(w *World) func(_, k, _ int) {
 // ExternalForces does without loads and bonds (gravity).
 func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool) {
 	if w.initInPass {
-		for _, b := range w.Bodies[lo:hi] {
+		for _, b := range w.Bodies()[lo:hi] {
 			b.F, b.T = geom.Vec3{}, geom.Vec3{}
 			if !b.Fixed {
 				b.F = w.Gravity.Scale(b.Mass())
@@ -215,7 +215,7 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 			sides[b] += n
 		}
 	}
-	for _, b := range w.Bodies[lo:hi] {
+	for _, b := range w.Bodies()[lo:hi] {
 		if !b.F.IsFinite() || !b.T.IsFinite() {
 			nonFinite = true
 		}
@@ -238,7 +238,7 @@ func (w *World) accumulateRange(pairs []*pairEntry, lo, hi int) (nonFinite bool)
 // and r_y·(−f_z) − r_z·(−f_y) is r_z·f_y − r_y·f_z to the bit (a product's
 // rounding is symmetric in sign), for every finite f.
 func (w *World) accumulatePair(e *pairEntry, inA, inB bool) (active int) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	if e.smooth {
 		return w.accumulateSmooth(e, a, b, inA, inB)
 	}
@@ -620,14 +620,14 @@ func (w *World) Evaluate(t, dt float64, o Eval) EvalResult {
 // evaluateFixed is Evaluate with Eval.Fixed: stages 2–3 on the contacts of
 // the last evaluation, their geometry refreshed. It reports Bad.
 func (w *World) evaluateFixed(t, dt float64) (bad bool) {
-	if w.Periodic.On() || len(w.posed) != len(w.Bodies) {
+	if w.Periodic.On() || len(w.posed) != len(w.Bodies()) {
 		return w.Evaluate(t, dt, Eval{}).Bad
 	}
 	w.leaveSpheres()
-	if len(w.placed) != len(w.Bodies) {
-		w.placed = make([]contact.Placement, len(w.Bodies))
+	if len(w.placed) != len(w.Bodies()) {
+		w.placed = make([]contact.Placement, len(w.Bodies()))
 	}
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Kind == body.Polyhedral {
 			w.placed[i] = contact.Placement{Poly: b.Poly(), X: b.X, R: b.Q.Mat()}
 		}
@@ -681,7 +681,7 @@ func (w *World) badEvaluation(pairs []*pairEntry, nonFinite bool) (bad bool) {
 
 // nonFinite reports a body with a non-finite force or moment.
 func (w *World) nonFinite() bool {
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.F.IsFinite() || !b.T.IsFinite() {
 			return true
 		}
@@ -815,7 +815,7 @@ func (w *World) commit(move func(i int), stats, speeds bool) {
 	lv.buf, lv.cnt, lv.next = lv.buf[:n], lv.cnt[:n], lv.next[:n]
 	nb := 0 // items [0, n) are pairs, [n, n+nb) bodies
 	if move != nil || stats || speeds {
-		nb = len(w.Bodies)
+		nb = len(w.Bodies())
 	}
 	if stats {
 		w.bodyTerms()

@@ -43,8 +43,8 @@ func pairLeasesEdits(t *testing.T, wa, wb int) {
 					t.Fatal(err)
 				}
 			case 55: // a panel edit: bodies moved and turned while paused
-				for i := 3; i < len(w.Bodies); i += 17 {
-					bd := w.Bodies[i]
+				for i := 3; i < len(w.Bodies()); i += 17 {
+					bd := w.Bodies()[i]
 					if bd.Fixed {
 						continue
 					}
@@ -71,8 +71,8 @@ func pairLeasesEdits(t *testing.T, wa, wb int) {
 				t.Fatal(err)
 			}
 		}
-		for i, ba := range a.Bodies {
-			bb := b.Bodies[i]
+		for i, ba := range a.Bodies() {
+			bb := b.Bodies()[i]
 			if ba.X != bb.X || ba.V != bb.V || ba.Q != bb.Q || ba.W != bb.W {
 				t.Fatalf("step %d, body %d differs", step, i)
 			}

@@ -71,7 +71,7 @@ func TestTravelRestart(t *testing.T) {
 	step(5)
 	// Wear every body's travel past 2⁴⁹ quanta (the grant limit) in one
 	// go: without a restart no pair would get a lease again.
-	for i := range w.Bodies {
+	for i := range w.Bodies() {
 		world.WearTravel(w, i, 300)
 	}
 	if m := world.MaxTravel(w); m < 0x1p49 {

@@ -42,8 +42,8 @@ func TestPairLeasesIntegratorsSameSteps(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for i, ba := range a.Bodies {
-				bb := b.Bodies[i]
+			for i, ba := range a.Bodies() {
+				bb := b.Bodies()[i]
 				if ba.X != bb.X || ba.V != bb.V || ba.Q != bb.Q || ba.W != bb.W {
 					t.Fatalf("%s step %d, body %d differs", name, step, i)
 				}

@@ -64,7 +64,7 @@ func TestRV3LeasesLongSame(t *testing.T) {
 	a.Settings.Workers, b.Settings.Workers = 1, 2
 	for step := 0; step < 1500; step++ {
 		if step == 700 {
-			for i := range a.Bodies {
+			for i := range a.Bodies() {
 				world.WearTravel(a, i, 300)
 			}
 		}
@@ -73,8 +73,8 @@ func TestRV3LeasesLongSame(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for i, ba := range a.Bodies {
-			bb := b.Bodies[i]
+		for i, ba := range a.Bodies() {
+			bb := b.Bodies()[i]
 			if ba.X != bb.X || ba.V != bb.V || ba.Q != bb.Q || ba.W != bb.W {
 				t.Fatalf("step %d, body %d differs", step, i)
 			}

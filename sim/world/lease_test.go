@@ -27,8 +27,8 @@ func TestPairLeasesSameSteps(t *testing.T) {
 			if _, err := b.Integrator.Step(b, 1); err != nil {
 				t.Fatal(err)
 			}
-			for i, ba := range a.Bodies {
-				bb := b.Bodies[i]
+			for i, ba := range a.Bodies() {
+				bb := b.Bodies()[i]
 				if ba.X != bb.X || ba.V != bb.V || ba.Q != bb.Q || ba.W != bb.W {
 					t.Fatalf("workers %d, step %d, body %d differs", workers, step, i)
 				}

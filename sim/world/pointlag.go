@@ -80,12 +80,12 @@ func (w *World) SetPointLag(on bool) {
 	if !on {
 		return
 	}
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	if cap(l.x) < n {
 		l.x, l.q, l.move = make([]geom.Vec3, n), make([]geom.Quat, n), make([]float64, n)
 	}
 	l.x, l.q, l.move = l.x[:n], l.q[:n], l.move[:n]
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		l.x[i], l.q[i] = b.X, b.Q
 		l.move[i] = b.V.Norm() + b.W.Norm()*b.Radius() // every kind's surface speed (a sphere's points turn too)
 	}

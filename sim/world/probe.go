@@ -28,7 +28,7 @@ func (w *World) ProbeValue(p *Probe) (geom.Vec3, error) {
 		}
 		return geom.Vec3{}, fmt.Errorf("probe %s: a wall has only force", p.Name)
 	}
-	b := w.Bodies[p.Body]
+	b := w.Bodies()[p.Body]
 	switch p.Quantity {
 	case "position":
 		return b.X, nil

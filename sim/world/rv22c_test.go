@@ -29,7 +29,7 @@ func TestRV22cLiveEdits(t *testing.T) {
 		h := sha256.New()
 		var lo, hi geom.Vec3
 		first := true
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall >= 0 {
 				continue
 			}
@@ -46,7 +46,7 @@ func TestRV22cLiveEdits(t *testing.T) {
 			switch step {
 			case 60: // a sphere added above the pack
 				var src *body.Body
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					if b.Wall < 0 {
 						src = b
 					}
@@ -56,7 +56,7 @@ func TestRV22cLiveEdits(t *testing.T) {
 				w.AddBody(nb)
 			case 120: // five more spheres (N changes again)
 				var src *body.Body
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					if b.Wall < 0 {
 						src = b
 					}
@@ -79,15 +79,15 @@ func TestRV22cLiveEdits(t *testing.T) {
 			case 330:
 				w.Periodic = world.Periodic{}
 			case 350: // a sphere far outside the pack (and the walls)
-				for i := len(w.Bodies) - 1; i >= 0; i-- {
-					if w.Bodies[i].Wall < 0 {
-						w.Bodies[i].X = geom.V(1e9, -1e9, 1e9)
+				for i := len(w.Bodies()) - 1; i >= 0; i-- {
+					if w.Bodies()[i].Wall < 0 {
+						w.Bodies()[i].X = geom.V(1e9, -1e9, 1e9)
 						break
 					}
 				}
 				w.AddBody(body.NewSphere("far", 1e-3, 1000, geom.V(-1e9, 0, 0)))
 			case 380: // a NaN position: the step should fail or reject, not panic
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					if b.Wall < 0 {
 						b.X.X = math.NaN()
 						break
@@ -107,7 +107,7 @@ func TestRV22cLiveEdits(t *testing.T) {
 			fmt.Fprintf(h, "%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
 		}
 		w.SyncBodies()
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			fmt.Fprintf(h, "%x %x|", b.X, b.V)
 		}
 		d := fmt.Sprintf("%x", h.Sum(nil))

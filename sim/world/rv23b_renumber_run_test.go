@@ -30,7 +30,7 @@ func TestRV23RenumberRunFriction(t *testing.T) {
 			}
 		}
 		h := fnv.New64a()
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			for _, v := range []float64{b.X.X, b.X.Y, b.X.Z, b.V.X, b.V.Y, b.V.Z, b.W.X, b.W.Y, b.W.Z} {
 				fmt.Fprintf(h, "%x", math.Float64bits(v))
 			}

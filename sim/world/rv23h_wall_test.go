@@ -39,15 +39,15 @@ func rv23hLattice(t *testing.T, g string, xs float64, ramp geom.Vec3) *world.Wor
 		t.Fatal(err)
 	}
 	var proto *body.Body
-	keep := w.Bodies[:0]
-	for _, b := range w.Bodies {
+	keep := w.Bodies()[:0]
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			keep = append(keep, b)
 		} else {
 			proto = b
 		}
 	}
-	w.Bodies = keep
+	w.SetBodies(keep)
 	return placeLattice(t, w, proto, n, m, pitch)
 }
 

@@ -55,7 +55,7 @@ func TestReviewSpherePartsLongRows(t *testing.T) {
 			out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
 		}
 		w.SyncBodies()
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x|", b.X, b.V)
 		}
 		t.Logf("%d workers: %d of 400 steps with a chunk inside an earlier part's rows, up to %d empty parts, %d contacts at the end",

@@ -61,7 +61,7 @@ walls:
 		}
 		w.SyncBodies()
 		below := 0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprintf("%x %x|", b.X, b.V)
 			if b.Wall < 0 && b.X.Z < -0.01 {
 				below++

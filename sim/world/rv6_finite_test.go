@@ -18,7 +18,7 @@ func TestRV6CheckFiniteNextMissesBodyQ(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.SyncBodies()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 {
 			b.Q.X = math.NaN()
 			break

@@ -13,7 +13,7 @@ import (
 func (w *World) SmoothShapes() []MaterialShape {
 	var out []MaterialShape
 	idx := map[int]int{}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Kind == body.Polyhedral {
 			continue
 		}
@@ -75,7 +75,7 @@ func (w *World) EditSmoothShape(m int, s sq.Shape) (undo func(), err error) {
 	var index []int
 	var shapes []sq.Shape
 	var ref sq.Shape
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Material != m || b.Kind == body.Polyhedral {
 			continue
 		}
@@ -142,7 +142,7 @@ func (w *World) restoreSceneShapes() bool {
 		if st == (body.ShapeState{}) {
 			continue
 		}
-		if b := w.Bodies[i]; b.ShapeState() != st {
+		if b := w.Bodies()[i]; b.ShapeState() != st {
 			b.RestoreShape(st)
 			changed = true
 		}

@@ -52,7 +52,7 @@ func skinRun(t *testing.T, w *world.World, steps int) (string, []float64, int) {
 		pot = append(pot, st.PotentialContact)
 	}
 	w.SyncBodies()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		out += fmt.Sprintf("%x %x %x %x|", b.X, b.Q, b.V, b.W)
 	}
 	return out, pot, w.VerletBuilds() - b0

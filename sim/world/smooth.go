@@ -86,7 +86,7 @@ func (w *World) placeSmooth(i int, b *body.Body) contact.AABB {
 // superquadric, without comparing shapes and poses (spheres are not
 // prepared: a sphere–superquadric pair prepares both anew, placedPair).
 func (w *World) placedSQ(i int32, b *body.Body) *sq.Prepared {
-	if !w.posedOld && b.Kind == body.Superquadric && int(i) < len(w.sqPrep) && w.Bodies[i] == b {
+	if !w.posedOld && b.Kind == body.Superquadric && int(i) < len(w.sqPrep) && w.Bodies()[i] == b {
 		return &w.sqPrep[i]
 	}
 	if q := w.preparedSQ(i, b); q != nil && q.At(b.X, b.Q) {
@@ -112,7 +112,7 @@ func (w *World) narrowSmooth(e *pairEntry) (failed bool) { return w.narrowSmooth
 // state in sc (sq.Scratch; nil: a fresh one per solve), kept by the caller
 // across the pairs of a batch: the same bits.
 func (w *World) narrowSmoothIn(e *pairEntry, sc *sq.Scratch) (failed bool) {
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	e.cur = e.cur[:0]
 	switch {
 	case a.Wall >= 0 || b.Wall >= 0:
@@ -428,7 +428,7 @@ func (w *World) effectiveRadius(e *pairEntry, a, b *body.Body, p *law.Smooth, c 
 // and pb on B given (the carried point's, pointlag.go).
 func (w *World) effectiveRadiusAt(e *pairEntry, a, b *body.Body, p *law.Smooth, pa, pb geom.Vec3) float64 {
 	if !w.posedOld && a.Kind == body.Superquadric && b.Kind == body.Superquadric && int(max(e.A, e.B)) < len(w.sqPrep) &&
-		w.Bodies[e.A] == a && w.Bodies[e.B] == b {
+		w.Bodies()[e.A] == a && w.Bodies()[e.B] == b {
 		// both placed (placedSQ's first case, checked once for the pair);
 		// A's point needs no shift (x − 0 = x exactly)
 		m := radiusMethod(p.Radius)
@@ -514,7 +514,7 @@ func (w *World) lawsSmoothContacts(e *pairEntry, a, b *body.Body, p *ContactPara
 func (w *World) pairDtSmooth(e *pairEntry, p *ContactParams, sp []bodySpeed, u float64) float64 {
 	s := &w.Settings
 	dt := s.DtMax
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	ma, mb := a.MassOrInf(), b.MassOrInf()
 	if p.Smooth.Model == law.HookeLAMMPS && e.springGen == w.lawGen && e.springSafety == s.Safety &&
 		e.springMA == ma && e.springMB == mb {
@@ -759,7 +759,7 @@ func onSurface(w *body.Body, p geom.Vec3) bool {
 func (w *World) smoothTravelDt(sp []bodySpeed) float64 {
 	dt := math.Inf(1)
 	accR := 0.0
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Kind == body.Polyhedral || b.Fixed {
 			continue
 		}

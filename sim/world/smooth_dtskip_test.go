@@ -53,7 +53,7 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 		// A common velocity (grains falling together): the relative
 		// speeds that the bound reads stay those of vs.
 		vc := geom.V(0, 0, -[]float64{0, 0.5, 3}[rng.Intn(3)])
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			b.X = home[i].Add(geom.V(rng.NormFloat64()*3e-5, rng.NormFloat64()*1e-5, rng.NormFloat64()*1e-5))
 			b.V = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(vs).Add(vc)
 			b.W = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(vs / b.R)
@@ -65,7 +65,7 @@ func smoothDtSkipExact(t *testing.T, l law.Smooth) {
 			if !e.smooth {
 				continue
 			}
-			p := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material)
+			p := w.Params(w.Bodies()[e.A].Material, w.Bodies()[e.B].Material)
 			var saved smoothPair
 			if e.sm != nil {
 				saved = *e.sm

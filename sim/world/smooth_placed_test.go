@@ -138,7 +138,7 @@ func TestSmoothEffectiveRadiusPlaced(t *testing.T) {
 				n++
 				for _, name := range methods {
 					p := law.Smooth{Radius: name, CapQ: 10}
-					got := w.effectiveRadius(e, w.Bodies[e.A], w.Bodies[e.B], &p, c)
+					got := w.effectiveRadius(e, w.Bodies()[e.A], w.Bodies()[e.B], &p, c)
 					if !moved {
 						want := law.Reduced(w.radiusAt(e.A, a, c.PA, geom.Vec3{}, &p), w.radiusAt(e.B, b, c.PB, e.Shift, &p))
 						if !fma.Same(got, want, 1e-12, 0) {

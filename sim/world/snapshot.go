@@ -22,11 +22,11 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s := &snap.Snapshot{Scene: w.Name}
 	meshIndex := map[*shape.Polyhedron]int{}
 	smoothIndex := map[sq.Shape]int{}
-	s.Bodies = make([]snap.Body, len(w.Bodies))
+	s.Bodies = make([]snap.Body, len(w.Bodies()))
 	var lastPoly *shape.Polyhedron
 	var lastSQ sq.Shape
 	lastMesh := -1 // the mesh of lastPoly or lastSQ
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		mesh := lastMesh
 		if b.Kind == body.Polyhedral {
 			if b.Poly() != lastPoly || lastMesh < 0 {
@@ -80,7 +80,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for _, wl := range w.Walls {
 		s.Walls = append(s.Walls, snap.Wall{
 			Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
-			Mesh: meshIndex[w.Bodies[wl.Body].Poly()], Force: wl.Force,
+			Mesh: meshIndex[w.Bodies()[wl.Body].Poly()], Force: wl.Force,
 		})
 	}
 	st := &w.Stats

@@ -19,7 +19,7 @@ import (
 func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, walls []snap.Wall, meshes int) {
 	polys := map[*shape.Polyhedron]int{}
 	smooth := map[sq.Shape]int{}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Kind == body.Polyhedral {
 			if _, ok := polys[b.Poly()]; !ok {
 				polys[b.Poly()] = meshes
@@ -30,7 +30,7 @@ func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, w
 			meshes++
 		}
 	}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		m := smooth[b.SQ()]
 		if b.Kind == body.Polyhedral {
 			m = polys[b.Poly()]
@@ -50,7 +50,7 @@ func refSnapshot(w *world.World) (bodies []snap.Body, contacts []snap.Contact, w
 	})
 	for _, wl := range w.Walls {
 		walls = append(walls, snap.Wall{Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
-			Mesh: polys[w.Bodies[wl.Body].Poly()], Force: wl.Force})
+			Mesh: polys[w.Bodies()[wl.Body].Poly()], Force: wl.Force})
 	}
 	return bodies, contacts, walls, meshes
 }
@@ -85,7 +85,7 @@ func TestSnapshotMatchesReference(t *testing.T) {
 		if len(s.Meshes) != meshes {
 			t.Errorf("%s: %d meshes, want %d (one per shape)", c.scene, len(s.Meshes), meshes)
 		}
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			if b.Kind == body.Polyhedral && s.Meshes[s.Bodies[i].Mesh].Name != b.Poly().Name {
 				t.Fatalf("%s body %d: mesh %q, want %q", c.scene, i, s.Meshes[s.Bodies[i].Mesh].Name, b.Poly().Name)
 			}

@@ -320,7 +320,7 @@ func (w *World) leaveSpheres() {
 }
 
 func (w *World) spheresKey() spheresKey {
-	return spheresKey{lawGen: w.lawGen, bodies: len(w.Bodies), walls: len(w.Walls), periodic: w.Periodic,
+	return spheresKey{lawGen: w.lawGen, bodies: len(w.Bodies()), walls: len(w.Walls), periodic: w.Periodic,
 		materials: len(w.Materials), safety: w.Settings.Safety, gravity: w.Gravity}
 }
 
@@ -332,12 +332,12 @@ func (s *Spheres) build() {
 	if w.DefaultParams() == nil {
 		return
 	}
-	if nb := len(w.Bodies); cap(s.body) < nb { // at most one sphere a body: no append growth
+	if nb := len(w.Bodies()); cap(s.body) < nb { // at most one sphere a body: no append growth
 		s.body, s.idx = make([]*body.Body, 0, nb), make([]int32, 0, nb)
 	}
 	s.body, s.idx = s.body[:0], s.idx[:0]
-	s.sidx = sized(s.sidx, len(w.Bodies))
-	for i, b := range w.Bodies {
+	s.sidx = sized(s.sidx, len(w.Bodies()))
+	for i, b := range w.Bodies() {
 		s.sidx[i] = -1
 		if b.Wall >= 0 {
 			if !b.Fixed || !w.Walls[b.Wall].Planar {
@@ -367,7 +367,7 @@ func (s *Spheres) build() {
 	s.laws = s.laws[:0]
 	ptrs := map[*ContactParams]int32{}
 	used := make([]bool, s.nmat)
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		used[b.Material] = true
 	}
 	for ma := range s.nmat {
@@ -504,7 +504,7 @@ func (s *Spheres) build() {
 	s.planes = s.planes[:0]
 	for wi := range w.Walls {
 		wl := &w.Walls[wi]
-		b := w.Bodies[wl.Body]
+		b := w.Bodies()[wl.Body]
 		var ps contact.Posed
 		ps.Update(b.Poly(), b.X, b.Q, b.Fixed)
 		s.planes = append(s.planes, plane{

@@ -35,15 +35,15 @@ func TestSpherePathPairClasses(t *testing.T) {
 				}
 				// The generator's places (2.1 mm apart), radii in `species` sizes.
 				var spheres []*body.Body
-				keep := w.Bodies[:0]
-				for _, b := range w.Bodies {
+				keep := w.Bodies()[:0]
+				for _, b := range w.Bodies() {
 					if b.Wall >= 0 {
 						keep = append(keep, b)
 					} else {
 						spheres = append(spheres, b)
 					}
 				}
-				w.Bodies = keep
+				w.SetBodies(keep)
 				for k, b := range spheres {
 					r := 0.9e-3 + 0.1e-3*float64(k%species)/float64(species-1)
 					nb := body.NewSphere(b.Name, r, b.Density(), b.X)
@@ -66,8 +66,8 @@ func TestSpherePathPairClasses(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				for k, b := range tab.Bodies {
-					o := own.Bodies[k]
+				for k, b := range tab.Bodies() {
+					o := own.Bodies()[k]
 					if b.X != o.X || b.V != o.V {
 						t.Fatalf("step %d: body %d at %v, %v with the table; %v, %v with a class per pair", step, k, b.X, b.V, o.X, o.V)
 					}
@@ -101,7 +101,7 @@ func TestSphereSpeciesByKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	var spheres []*body.Body
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Wall < 0 {
 			spheres = append(spheres, b)
 		}

@@ -705,8 +705,8 @@ func (w *World) sizeWallPairs() {
 		w.wallPair = make([][]*pairEntry, len(w.Walls))
 	}
 	for wi := range w.wallPair {
-		if len(w.wallPair[wi]) != len(w.Bodies) {
-			w.wallPair[wi] = make([]*pairEntry, len(w.Bodies))
+		if len(w.wallPair[wi]) != len(w.Bodies()) {
+			w.wallPair[wi] = make([]*pairEntry, len(w.Bodies()))
 		}
 	}
 }

@@ -129,7 +129,7 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 func SphereSpecies(w *World) []int32 {
 	s := w.Spheres()
 	out := make([]int32, 0, len(s.body))
-	for i := range w.Bodies {
+	for i := range w.Bodies() {
 		if k := s.sidx[i]; k >= 0 {
 			out = append(out, s.spec[k])
 		}

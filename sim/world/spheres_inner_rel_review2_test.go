@@ -39,9 +39,9 @@ func TestSphereInnerRelLiveWalls(t *testing.T) {
 				for step := range 900 {
 					switch step {
 					case 300:
-						w.Bodies[w.Walls[floor].Body].V = geom.V(0, 0, 0.02)
+						w.Bodies()[w.Walls[floor].Body].V = geom.V(0, 0, 0.02)
 					case 400:
-						w.Bodies[w.Walls[floor].Body].V = geom.Vec3{}
+						w.Bodies()[w.Walls[floor].Body].V = geom.Vec3{}
 					case 500:
 						w.Walls[side].Enabled = false
 					case 700:

@@ -105,7 +105,7 @@ func relFall(t *testing.T, w *world.World, workers int) relRun {
 		r.most = max(r.most, st.Contacts)
 	}
 	w.SyncBodies()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		r.out += fmt.Sprintf("%x %x|", b.X, b.V)
 	}
 	return r

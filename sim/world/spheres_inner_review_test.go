@@ -62,14 +62,14 @@ func TestReviewInnerEdits(t *testing.T) {
 							}
 						case 190:
 							w.SyncBodies()
-							b := body.NewSphere("fast", radii[0], w.Bodies[len(w.Bodies)-1].Density(), w.Bodies[len(w.Bodies)-1].X.Add(geom.V(0, 0, 0.0012)))
-							b.Material = w.Bodies[len(w.Bodies)-1].Material
+							b := body.NewSphere("fast", radii[0], w.Bodies()[len(w.Bodies())-1].Density(), w.Bodies()[len(w.Bodies())-1].X.Add(geom.V(0, 0, 0.0012)))
+							b.Material = w.Bodies()[len(w.Bodies())-1].Material
 							b.V = geom.V(0, 0, -3)
 							w.AddBody(b)
 						case 220:
 							if !lazy { // a panel edit: spheres moved while paused
-								for i := 7; i < len(w.Bodies); i += 13 {
-									if bd := w.Bodies[i]; !bd.Fixed {
+								for i := 7; i < len(w.Bodies()); i += 13 {
+									if bd := w.Bodies()[i]; !bd.Fixed {
 										bd.X.X += 0.0007
 										bd.V.Z -= 1
 									}
@@ -86,7 +86,7 @@ func TestReviewInnerEdits(t *testing.T) {
 						out += fmt.Sprintf("%d %x %x %x %d %x %d %d|", w.Steps, st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt, st.Rejected, st.NightOwls)
 					}
 					w.SyncBodies()
-					for _, b := range w.Bodies {
+					for _, b := range w.Bodies() {
 						out += fmt.Sprintf("%x %x|", b.X, b.V)
 					}
 					t.Logf("%s inner %v: %d of 300 steps on the inner list, %d builds, %d rejected, %d disp skips", name, on, used, w.VerletBuilds(), w.Stats.Rejected, w.SphereDispSkips())

@@ -46,7 +46,7 @@ func TestSphereInnerSameBits(t *testing.T) {
 						most = max(most, st.Contacts)
 					}
 					w.SyncBodies()
-					for _, b := range w.Bodies {
+					for _, b := range w.Bodies() {
 						out += fmt.Sprintf("%x %x|", b.X, b.V)
 					}
 					t.Logf("inner %v: %d of 400 steps on the inner list, up to %d contacts, %d builds", on, used, most, w.VerletBuilds())

@@ -89,7 +89,7 @@ func TestSphereListClassesStay(t *testing.T) {
 		w := partsLattice(t, 4500, []float64{0.001, 0.0009})
 		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 		other := w.Material("other")
-		for k, b := range w.Bodies {
+		for k, b := range w.Bodies() {
 			if b.Wall < 0 && k%3 == 0 {
 				b.Material = other
 			}

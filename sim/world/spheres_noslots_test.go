@@ -38,7 +38,7 @@ gravity: [0, 0, 0]
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, b := range w.Bodies {
+		for i, b := range w.Bodies() {
 			f := math.Mod(float64(i)*0.6180339887, 1)
 			b.V = geom.V(f-0.5, 0.5-f, 0.3-f).Scale(2 * f)
 		}
@@ -56,7 +56,7 @@ gravity: [0, 0, 0]
 		}
 		w.SyncBodies()
 		out := fmt.Sprint(w.Time, w.Stats.Contacts)
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			out += fmt.Sprint(b.X, b.V)
 		}
 		return out, touched

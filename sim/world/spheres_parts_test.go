@@ -31,15 +31,15 @@ func emptySphereBox(t *testing.T, sets ...string) (*world.World, *body.Body) {
 		t.Fatal(err)
 	}
 	var proto *body.Body
-	keep := w.Bodies[:0]
-	for _, b := range w.Bodies {
+	keep := w.Bodies()[:0]
+	for _, b := range w.Bodies() {
 		if b.Wall >= 0 {
 			keep = append(keep, b)
 		} else {
 			proto = b
 		}
 	}
-	w.Bodies = keep
+	w.SetBodies(keep)
 	return w, proto
 }
 
@@ -57,7 +57,7 @@ func partsWorld(t *testing.T, n int, radii []float64, workers int, mu float64) *
 	w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
 	if mu > 0 {
 		other := w.Material("other")
-		for k, b := range w.Bodies {
+		for k, b := range w.Bodies() {
 			if b.Wall < 0 && k%3 == 0 {
 				b.Material = other
 			}
@@ -142,7 +142,7 @@ func TestSpherePathPartsAnyWorkers(t *testing.T) {
 					t.Fatal("the spheres are not in Morton order")
 				}
 				w.SyncBodies()
-				for _, b := range w.Bodies {
+				for _, b := range w.Bodies() {
 					out += fmt.Sprintf("%x %x|", b.X, b.V)
 				}
 				t.Logf("%d workers: up to %d contacts, %d of 300 evaluations by parts, %d pairs cross between parts, %d list builds",

@@ -35,7 +35,7 @@ func TestSphereSpeciesShortcutMatchesKeyMap(t *testing.T) {
 		}
 		of := map[key]int32{}
 		var want []int32
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall >= 0 {
 				continue
 			}
@@ -85,7 +85,7 @@ func TestSphereSpeciesShortcutMatchesKeyMap(t *testing.T) {
 	// A per-body mass edit on every third sphere of generator g1 (copy on
 	// write: those get a new record), then a rebuild.
 	n := 0
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if b.Group() == "g1" && n%3 == 0 {
 			b.SetMass(b.Mass()*1.5, b.IBody().Scale(1.5))
 		}

@@ -43,7 +43,7 @@ func (s *Spheres) importGeneric() {
 	// Wall pairs: an entry means the pair has been a candidate.
 	for wi := range s.planes {
 		for k := range n {
-			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == len(w.Bodies) && w.wallPair[wi][s.idx[k]] != nil
+			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == len(w.Bodies()) && w.wallPair[wi][s.idx[k]] != nil
 		}
 	}
 	ref := w.verlet.Ref()

@@ -14,7 +14,7 @@ import "grainlab/sim/snap"
 // The bodies are not written: the next step carries on from the flat state.
 func (w *World) ViewBodies(dst []snap.Body) bool {
 	s := w.lazySpheres()
-	if s == nil || len(dst) != len(w.Bodies) || s.acc.Len() != len(s.idx) {
+	if s == nil || len(dst) != len(w.Bodies()) || s.acc.Len() != len(s.idx) {
 		return false
 	}
 	acc := s.accepted()

@@ -58,7 +58,7 @@ func TestSphereWorkersWallsPeriodic(t *testing.T) {
 				// vmax2 of finish) at speeds up to 4 m/s, each its own:
 				// the travel bound ApproachDt(0.05 R, v) sets Δt, from
 				// whichever worker's range holds the fastest.
-				for i, b := range w.Bodies {
+				for i, b := range w.Bodies() {
 					if b.Wall < 0 {
 						f := math.Mod(float64(i)*0.6180339887, 1)
 						b.V = geom.V(f-0.5, 0.5-f, -0.2).Scale(4 * f)
@@ -77,7 +77,7 @@ func TestSphereWorkersWallsPeriodic(t *testing.T) {
 						if err := w.SetWallEnabled("funnel_left", false); err != nil {
 							t.Fatal(err)
 						}
-						for _, b := range w.Bodies {
+						for _, b := range w.Bodies() {
 							if b.Wall >= 0 && b.Name != "" && b.X.Z < 1e-9 {
 								b.V = geom.V(0.01, 0, 0)
 							}
@@ -95,7 +95,7 @@ func TestSphereWorkersWallsPeriodic(t *testing.T) {
 				out += fmt.Sprintf("%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
 			}
 			w.SyncBodies()
-			for _, b := range w.Bodies {
+			for _, b := range w.Bodies() {
 				out += fmt.Sprintf("%x %x %x|", b.X, b.V, b.W)
 			}
 			if w.Spheres() == nil {

@@ -114,7 +114,7 @@ func (s *Stats) Total() float64 { return s.Kinetic + s.PotentialGravity + s.Pote
 // UpdateStats recomputes energies and contact counts from the accepted state.
 func (w *World) UpdateStats() {
 	w.bodyTerms()
-	w.parallelRange(len(w.Bodies), func(_, lo, hi int) {
+	w.parallelRange(len(w.Bodies()), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			w.bodyTerm(i)
 		}
@@ -124,7 +124,7 @@ func (w *World) UpdateStats() {
 
 // bodyTerms sizes the bodies' terms of the statistics (bodyTerm).
 func (w *World) bodyTerms() {
-	n := len(w.Bodies)
+	n := len(w.Bodies())
 	if cap(w.energy) < n {
 		w.energy = make([][2]float64, n)
 	}
@@ -135,7 +135,7 @@ func (w *World) bodyTerms() {
 // m·g·x, computed on the workers and summed in body order by sumStats (the
 // same bits for any number of workers).
 func (w *World) bodyTerm(i int) {
-	if b := w.Bodies[i]; !b.Fixed {
+	if b := w.Bodies()[i]; !b.Fixed {
 		w.energy[i] = [2]float64{b.KineticEnergy(), b.Mass() * w.Gravity.Dot(b.X)}
 	}
 }
@@ -157,7 +157,7 @@ func (w *World) sumStatsWith(t *contactTally) {
 	if t != nil { // the bodies before t.upTo summed in the pass, in order
 		kin, pg, from = t.kin, t.pg, t.upTo
 	}
-	kin, pg = w.sumBodyTerms(kin, pg, from, len(w.Bodies))
+	kin, pg = w.sumBodyTerms(kin, pg, from, len(w.Bodies()))
 	pc := 0.0
 	pc += w.bondEnergy()
 	if sp := w.sph; sp != nil && sp.owns && sp.valid {
@@ -207,7 +207,7 @@ func (w *World) sumStatsWith(t *contactTally) {
 // the same sum carried on).
 func (w *World) sumBodyTerms(kin, pg float64, lo, hi int) (float64, float64) {
 	en := w.energy[lo:hi]
-	for i, b := range w.Bodies[lo:hi] {
+	for i, b := range w.Bodies()[lo:hi] {
 		if b.Fixed {
 			continue
 		}
@@ -258,7 +258,7 @@ func (w *World) EachContact(f func(a, b int, c *contact.Contact)) {
 // implicit integrator's trial end state before Commit.
 func (w *World) TrialEnergy() float64 {
 	e := w.bondEnergy()
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		if !b.Fixed {
 			e += b.KineticEnergy() - b.Mass()*w.Gravity.Dot(b.X)
 		}

@@ -197,7 +197,7 @@ var skipNone = skipAbove{u: math.Inf(1), travel: true}
 func (w *World) pairDt(e *pairEntry, sp []bodySpeed, sk *skipAbove, tabs *stiffTables) float64 {
 	s := &w.Settings
 	dt := s.DtMax
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	p := w.Params(a.Material, b.Material)
 	if e.smooth {
 		return w.pairDtSmooth(e, p, sp, sk.u)
@@ -376,7 +376,7 @@ type speedStamp struct {
 
 // stamp returns w's current speedStamp.
 func (w *World) stamp() speedStamp {
-	return speedStamp{gen: w.gen, steps: uint64(w.Steps), time: w.Time, n: len(w.Bodies), ok: true}
+	return speedStamp{gen: w.gen, steps: uint64(w.Steps), time: w.Time, n: len(w.Bodies()), ok: true}
 }
 
 // TravelCurrent reports whether BodyTravel's values are current: the last
@@ -386,7 +386,7 @@ func (w *World) stamp() speedStamp {
 // (explicit's step control); the values are then those the bodies' state
 // gives, to the bit.
 func (w *World) TravelCurrent() bool {
-	return w.bound.at.ok && w.bound.at == w.stamp() && len(w.speeds) == len(w.Bodies)
+	return w.bound.at.ok && w.bound.at == w.stamp() && len(w.speeds) == len(w.Bodies())
 }
 
 // BodyTravel returns body i's travel terms as the last StableDt or
@@ -561,9 +561,9 @@ const (
 func (bd *stepBound) speeds(w *World) ([]bodySpeed, stepWorld) {
 	pre := bd.pre
 	bd.pre.ok = false
-	if !(pre.ok && pre == w.stamp() && len(w.speeds) == len(w.Bodies) && len(bd.parts) >= max(w.Settings.Workers, 1)) {
+	if !(pre.ok && pre == w.stamp() && len(w.speeds) == len(w.Bodies()) && len(bd.parts) >= max(w.Settings.Workers, 1)) {
 		bd.speedsReset(w)
-		w.parallelRange(len(w.Bodies), bd.speedsFn(w))
+		w.parallelRange(len(w.Bodies()), bd.speedsFn(w))
 	}
 	return bd.speedsSum(w)
 }
@@ -585,10 +585,10 @@ func (bd *stepBound) speedsFn(w *World) func(k, lo, hi int) {
 // speedsReset sizes w.speeds and the workers' parts for a speeds pass and
 // empties the parts.
 func (bd *stepBound) speedsReset(w *World) {
-	if cap(w.speeds) < len(w.Bodies) {
-		w.speeds = make([]bodySpeed, len(w.Bodies))
+	if cap(w.speeds) < len(w.Bodies()) {
+		w.speeds = make([]bodySpeed, len(w.Bodies()))
 	}
-	w.speeds = w.speeds[:len(w.Bodies)]
+	w.speeds = w.speeds[:len(w.Bodies())]
 	nw, nm := max(w.Settings.Workers, 1), len(w.Materials)
 	if len(bd.parts) < nw {
 		bd.parts = make([]speedPart, nw)
@@ -609,7 +609,7 @@ func (bd *stepBound) speedsReset(w *World) {
 // them to worker k's part. It reads body i only: V, ω, F, T, R, the mass
 // properties, the kind and material.
 func (bd *stepBound) speedOf(w *World, k, i int) {
-	b, pt := w.Bodies[i], &bd.parts[k]
+	b, pt := w.Bodies()[i], &bd.parts[k]
 	x := bodySpeed{v: b.V.Norm(), wr: b.W.Norm() * b.Radius(), acc: travelAcc(b)}
 	x.s = (x.v + x.wr) * boundUp
 	x.r2 = math.Inf(1)
@@ -632,7 +632,7 @@ func (bd *stepBound) speedOf(w *World, k, i int) {
 // speedsSum is the rest of speeds once every body's terms are in: the
 // world's terms from the workers' parts.
 func (bd *stepBound) speedsSum(w *World) ([]bodySpeed, stepWorld) {
-	sp := w.speeds[:len(w.Bodies)]
+	sp := w.speeds[:len(w.Bodies())]
 	parts := bd.parts[:max(w.Settings.Workers, 1)]
 	var sw stepWorld
 	mMin := math.Inf(1)

@@ -118,7 +118,7 @@ func TestStableDtBelowRandomStates(t *testing.T) {
 	}
 	for trial := 0; trial < 60; trial++ {
 		v, wr, acc := math.Pow(10, -3+4.8*rng.Float64()), math.Pow(10, -3+5.8*rng.Float64()), math.Pow(10, -2+7*rng.Float64())
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Fixed {
 				continue
 			}

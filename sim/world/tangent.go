@@ -71,7 +71,7 @@ func (p *FeaturePair) Reach() float64 {
 func (p *FeaturePair) Rebuild() float64 {
 	w, e := p.w, p.e
 	pa, pb := &w.posed[e.A], &w.posed[e.B]
-	g := w.Params(w.Bodies[e.A].Material, w.Bodies[e.B].Material).Normal.GBar
+	g := w.Params(w.Bodies()[e.A].Material, w.Bodies()[e.B].Material).Normal.GBar
 	e.cache.Build(pa, pb, g, w.featureSkin(g), &w.scratch[p.k].Scratch)
 	return e.cache.Reach(pa, pb)
 }
@@ -144,7 +144,7 @@ func (w *World) PairContactTangents(i int, dt float64, f func(c *contact.Contact
 	if len(e.cur) == 0 {
 		return
 	}
-	a, b := w.Bodies[e.A], w.Bodies[e.B]
+	a, b := w.Bodies()[e.A], w.Bodies()[e.B]
 	p := w.Params(a.Material, b.Material)
 	ma, mb := a.MassOrInf(), b.MassOrInf()
 	for k := range e.cur {

@@ -35,9 +35,9 @@ func TestDroppedWallPairsLoseHistory(t *testing.T) {
 			}
 			lifted := map[int]bool{}
 			w.EachContact(func(a, b int, _ *contact.Contact) {
-				if walls[a] && !w.Bodies[b].Fixed && len(lifted) < 3 {
+				if walls[a] && !w.Bodies()[b].Fixed && len(lifted) < 3 {
 					lifted[b] = true
-				} else if walls[b] && !w.Bodies[a].Fixed && len(lifted) < 3 {
+				} else if walls[b] && !w.Bodies()[a].Fixed && len(lifted) < 3 {
 					lifted[a] = true
 				}
 			})
@@ -45,7 +45,7 @@ func TestDroppedWallPairsLoseHistory(t *testing.T) {
 				t.Fatal("no body touches a wall")
 			}
 			for i := range lifted {
-				w.Bodies[i].X.Z++
+				w.Bodies()[i].X.Z++
 			}
 		case 70:
 			if err := w.RestoreHistory(h); err != nil {

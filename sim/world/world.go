@@ -165,7 +165,7 @@ type Integrator interface {
 // World is the complete simulation state.
 type World struct {
 	Name     string
-	Bodies   []*body.Body
+	bodies   []*body.Body // Bodies
 	Walls    []Wall
 	Loads    []body.Load
 	Bonds    []Bond
@@ -316,11 +316,34 @@ func (w *World) MaxGap() float64 {
 	return g
 }
 
+// Bodies returns the world's bodies in index order (a wall's fixed body
+// included). With lazy bodies (SetLazyBodies) their state is the one of the
+// last SyncBodies. The slice is the world's: a caller that replaces bodies
+// uses SetBodies.
+func (w *World) Bodies() []*body.Body { return w.bodies }
+
+// NumBodies returns the number of bodies, len(Bodies()).
+func (w *World) NumBodies() int { return len(w.bodies) }
+
+// EachBody calls f with each body and its index, in index order, for a
+// reader that only looks: f must neither keep b nor write it. The state is
+// the one Bodies gives.
+func (w *World) EachBody(f func(i int, b *body.Body)) {
+	for i, b := range w.bodies {
+		f(i, b)
+	}
+}
+
+// SetBodies replaces the bodies slice as given (a builder's pre-sized
+// slice, tests). Unlike AddBody it resets nothing derived from the bodies:
+// it is meant for a world that has not stepped.
+func (w *World) SetBodies(bs []*body.Body) { w.bodies = bs }
+
 // AddBody appends a body and returns its index.
 func (w *World) AddBody(b *body.Body) int {
-	w.Bodies = append(w.Bodies, b)
+	w.bodies = append(w.bodies, b)
 	w.invalidate()
-	return len(w.Bodies) - 1
+	return len(w.bodies) - 1
 }
 
 // AddWall adds a wall surface as a fixed body and returns the wall index.
@@ -396,7 +419,7 @@ func (w *World) SetWallEnabled(name string, on bool) error {
 
 // BodyByName returns the index of the named body or −1.
 func (w *World) BodyByName(name string) int {
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if b.Name == name {
 			return i
 		}
@@ -408,8 +431,8 @@ func (w *World) BodyByName(name string) int {
 // first body of a name): one O(n) pass for callers that look up many
 // names (a state file's bodies), where BodyByName per name is O(n²).
 func (w *World) BodyNames() map[string]int {
-	m := make(map[string]int, len(w.Bodies))
-	for i, b := range w.Bodies {
+	m := make(map[string]int, len(w.Bodies()))
+	for i, b := range w.Bodies() {
 		if _, ok := m[b.Name]; !ok {
 			m[b.Name] = i
 		}
@@ -439,7 +462,7 @@ func (w *World) Check() error {
 	if w.params[0][0] == nil {
 		return fmt.Errorf("contact.default: no contact parameters")
 	}
-	for i, b := range w.Bodies {
+	for i, b := range w.Bodies() {
 		if !b.Made() {
 			return fmt.Errorf("body %d (%s): no shape or mass (a body must come from a body constructor)", i, b.Name)
 		}
@@ -456,7 +479,7 @@ func (w *World) Check() error {
 		smooth, fixed bool
 	}
 	seen := map[use]bool{}
-	for _, b := range w.Bodies {
+	for _, b := range w.Bodies() {
 		seen[use{b.Material, isSmooth(b), b.Fixed}] = true
 	}
 	for u := range seen {
@@ -472,7 +495,7 @@ func (w *World) Check() error {
 	}
 	if w.Periodic.On() {
 		rmax := 0.0
-		for _, b := range w.Bodies {
+		for _, b := range w.Bodies() {
 			if b.Wall < 0 {
 				if b.Kind == body.Polyhedral && !b.Fixed {
 					return fmt.Errorf("periodic boundaries: body %d (%s) is a polyhedron; periodic boxes support spheres and superquadrics only", w.BodyByName(b.Name), b.Name)
