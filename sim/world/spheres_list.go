@@ -721,13 +721,7 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	// their own (Session 24 kept them in the pairs' step-size classes,
 	// which a pair no longer has: dtTables.classOf).
 	cnt := rowEnds(fb[nold:cap(fb)], n+1)
-	clear(cnt)
-	for _, p := range P {
-		cnt[min(p.I, p.J)+1]++
-	}
-	for k := 1; k <= n; k++ {
-		cnt[k] += cnt[k-1]
-	}
+	rowStarts(P, cnt)
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
 	F2 := resize(s.freshBuf, nold)
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
@@ -775,6 +769,18 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	s.isFresh, s.freshBuf = F2, s.isFresh
 	if extras {
 		permuteOld(old, ord)
+	}
+}
+
+// rowStarts sets cnt[k] (len n+1 for n spheres) to the number of pairs of
+// P whose lower sphere is below k: row k's start in (lower, higher) order.
+func rowStarts(P []sphere.Pair, cnt []int32) {
+	clear(cnt)
+	for _, p := range P {
+		cnt[min(p.I, p.J)+1]++
+	}
+	for k := 1; k < len(cnt); k++ {
+		cnt[k] += cnt[k-1]
 	}
 }
 
