@@ -11,11 +11,11 @@ import (
 // species pair's class, read from the list's class keys; no class kept a
 // pair) are those of each pair's own spheres — law, Hooke or not, r_min,
 // R_eff, m_eq — after every step of 4500 spheres of two radii and two
-// materials whose pair has a Hertzian law (two laws, four species, three
-// of them Hookean pairs), through list rebuilds in ranges and renumberings
-// (every 20 steps), on one and two workers (every evaluation split), and
-// through an edit that makes every pair Hookean and back; and a world of
-// one species keeps no class a pair.
+// materials whose pair has a Hertzian law (two laws, four species),
+// through list rebuilds in ranges and renumberings (every 20 steps), a
+// history restore (the list imported whole) and an edit that makes every
+// pair Hookean, on one and two workers (every evaluation split); and a
+// world of one species keeps no class a pair.
 func TestSphereDtClassesBySpecies(t *testing.T) {
 	oldEvery := world.SphereReorderEvery
 	defer func() { world.SphereReorderEvery = oldEvery }()
@@ -52,6 +52,11 @@ func TestSphereDtClassesBySpecies(t *testing.T) {
 			}
 		}
 		steps("two laws", 80, 10) // 4 species: 10 species pairs
+		// The list imported whole (dtTables.pairs' pass over the class keys).
+		if err := w.RestoreHistory(w.TakeHistory()); err != nil {
+			t.Fatal(err)
+		}
+		steps("restored", 10, 10)
 		if b := world.SphereDtPairBytes(w); b != 0 {
 			t.Errorf("%d workers: %g bytes a pair of step-size classes, want 0", workers, b)
 		}
