@@ -139,7 +139,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			}
 			buf = tmp.prev
 			tmp.springGen = 0
-			if c := &s.dt.classes[s.dt.cls[k]]; c.hooke && !s.isFresh[k] {
+			if c := &s.dt.classes[s.dt.classOf(l, k)]; c.hooke && !s.isFresh[k] {
 				tmp.dtSpring, tmp.springGen, tmp.springSafety = c.spring, w.lawGen, w.Settings.Safety
 			}
 			w.fillPairState(&ps, &sc, &tmp, a, b, -1, false)

@@ -3,6 +3,7 @@ package world
 import (
 	"grainlab/sim/body"
 	"grainlab/sim/law"
+	"grainlab/sim/sphere"
 	"math"
 	"time"
 )
@@ -15,11 +16,19 @@ import (
 // its largest speed and overlap — the same minimum, one evaluation per class.
 
 // dtTables are the step-size classes of the sphere path.
+//
+// A list pair's class is its species pair's (and the law of their
+// materials, which the species fix), so up to maxClassSpecies species the
+// pairs keep none of their own: classOf reads the species pair from the
+// list's class key (sphere.List.CI, spec[I]·nspec + spec[J], kept for the
+// pair classes anyway; none in a one-species world) and its class from
+// bySpec. Beyond, each pair keeps its class in cls (4 bytes a pair;
+// Session 25: 15 MB at 10⁶ spheres for the one class of the benchmark box).
 type dtTables struct {
 	classes  []dtClass
-	cls      []int32 // class of list pair k
+	cls      []int32 // class of list pair k; only when bySpec is nil (classOf)
 	pairOf   map[[2]int32]int32
-	bySpec   []int32 // class of species pair [sa·nspec + sb], sa ≤ sb, −1 before it is met; nil beyond maxClassSpecies
+	bySpec   []int32 // class of species pair [sa·nspec + sb], either order (filled both ways), −1 before it is met; nil beyond maxClassSpecies
 	wallOf   map[[2]int32]int32
 	wallBy   []int32 // class of species sp against wall wi [sp·nwalls + wi], −1 before it is met (wallOf's, at hand); nil beyond maxClassSpecies
 	hookeMin float64 // smallest spring bound of the Hookean classes in the list
@@ -51,6 +60,7 @@ func (t *dtTables) build(s *Spheres) {
 	wallBy := t.wallBy
 	t.wallBy = nil
 	if ns := len(s.rep); ns <= maxClassSpecies {
+		t.cls = nil // classOf reads bySpec
 		t.wallBy = resize(wallBy, ns*len(s.w.Walls))
 		for i := range t.wallBy {
 			t.wallBy[i] = -1
@@ -84,11 +94,82 @@ func (t *dtTables) class(s *Spheres, key [2]int32, m map[[2]int32]int32, a, b *b
 	return id
 }
 
-// pairs assigns the classes of the list's pairs.
+// classOf returns the step-size class of pair k of the list l (the
+// sphere path's current list): its species pair's class when they are
+// tabulated (bySpec; the pair's key in l.CI, or 0 when the world has one
+// species pair), else the pair's own (cls).
+func (t *dtTables) classOf(l *sphere.List, k int) int32 {
+	switch {
+	case t.bySpec == nil:
+		return t.cls[k]
+	case l.CI != nil:
+		return t.bySpec[l.CI[k]]
+	}
+	return t.bySpec[0]
+}
+
+// specClass returns the class of species sa and sb (sa ≤ sb), added when
+// new (bySpec written both ways).
+func (t *dtTables) specClass(s *Spheres, sa, sb int32) int32 {
+	ns := int32(len(s.rep))
+	if c := t.bySpec[sa*ns+sb]; c >= 0 {
+		return c
+	}
+	a, b := s.rep[sa], s.rep[sb]
+	c := t.class(s, [2]int32{sa, sb}, t.pairOf, a, b, s.lawOf[a.Material*s.nmat+b.Material])
+	t.bySpec[sa*ns+sb], t.bySpec[sb*ns+sa] = c, c
+	return c
+}
+
+// meet folds class c of a listed pair into hookeMin and allHooke.
+func (t *dtTables) meet(c int32) {
+	if cl := &t.classes[c]; cl.hooke {
+		t.hookeMin = min(t.hookeMin, cl.spring)
+	} else {
+		t.allHooke = false
+	}
+}
+
+// pairs makes the classes of the list's pairs, in the order they first
+// appear in the list, and their least Hookean spring bound and whether
+// all are Hookean. With the classes tabulated by species pair
+// (bySpec) no pair keeps one: a one-species world has one class when the
+// list has a pair, and otherwise the pass reads the pairs' class keys
+// (l.CI: 4 bytes a pair, in order) and looks a class up only when the key
+// changes. Beyond maxClassSpecies each pair's class is written to cls.
+// (A world without periodic images builds its list in ranges and finds
+// its classes there: pairsRange, pairsEnd.)
 func (t *dtTables) pairs(s *Spheres) {
 	l := &s.lists[s.cur]
-	t.cls = resize(t.cls, len(l.P))
 	t.hookeMin, t.allHooke = inf, true
+	if t.bySpec != nil {
+		t.cls = nil
+		ns := int32(len(s.rep))
+		if l.CI == nil {
+			if len(l.P) > 0 {
+				t.meet(t.specClass(s, 0, 0))
+			}
+			return
+		}
+		lastKey, last := int32(-1), int32(-1)
+		for _, c := range l.CI[:len(l.P)] {
+			if c == lastKey {
+				continue
+			}
+			lastKey = c
+			cl := t.bySpec[c]
+			if cl < 0 {
+				sa, sb := c/ns, c%ns
+				cl = t.specClass(s, min(sa, sb), max(sa, sb))
+			}
+			if cl != last {
+				t.meet(cl)
+				last = cl
+			}
+		}
+		return
+	}
+	t.cls = resize(t.cls, len(l.P))
 	last, lastKey := int32(-1), [2]int32{-1, -1}
 	for k := range l.P {
 		sa, sb := s.spec[l.P[k].I], s.spec[l.P[k].J]
@@ -96,16 +177,9 @@ func (t *dtTables) pairs(s *Spheres) {
 		if key != lastKey {
 			a, b := s.rep[key[0]], s.rep[key[1]]
 			last, lastKey = t.class(s, key, t.pairOf, a, b, s.lawOf[a.Material*s.nmat+b.Material]), key
-			if t.bySpec != nil {
-				t.bySpec[key[0]*int32(len(s.rep))+key[1]] = last
-			}
 		}
 		t.cls[k] = last
-		if c := &t.classes[last]; c.hooke {
-			t.hookeMin = min(t.hookeMin, c.spring)
-		} else {
-			t.allHooke = false
-		}
+		t.meet(last)
 	}
 }
 
@@ -143,7 +217,7 @@ func (s *Spheres) freshDt(ks []int32) float64 {
 	dt := math.Inf(1)
 	for _, k := range ks {
 		s.isFresh[k] = false
-		c := &t.classes[t.cls[k]]
+		c := &t.classes[t.classOf(l, int(k))]
 		if !c.hooke {
 			continue
 		}
@@ -221,7 +295,7 @@ func (s *Spheres) StableDt() float64 {
 	}
 	if !t.allHooke {
 		for k := range l.P {
-			c := &t.classes[t.cls[k]]
+			c := &t.classes[t.classOf(l, k)]
 			if c.hooke {
 				continue
 			}

@@ -156,7 +156,7 @@ type slotAxisWall struct {
 type rebuildPart struct {
 	owl, fresh []int32 // night owls, fresh pairs (list indices, ascending)
 	cls        []int32 // the step-size classes met, in order (repeats dropped)
-	miss       bool    // a species pair without a class yet
+	miss       []int32 // the species pairs without a class yet (sa·nspec + sb, sa ≤ sb), in order (repeats dropped)
 	// cross[q]: the range's pairs whose higher sphere is part q's and lower
 	// an earlier part's (Spheres.parts; ascending), kept for the
 	// evaluations until the next rebuild.
@@ -180,7 +180,9 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
 	s.freshBuf = oldFresh
-	s.dt.cls = resize(s.dt.cls, len(cand))
+	if s.dt.bySpec == nil { // else the pairs keep no class (dtTables.classOf)
+		s.dt.cls = resize(s.dt.cls, len(cand))
+	}
 	// The parts of a split evaluation (evalParts): part q owns the spheres
 	// whose rows start in chunk q, from the one after the lower sphere of
 	// the chunk's first pair's predecessor (the candidates are sorted by
@@ -222,7 +224,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
 	cand := rb.cand
-	pt.owl, pt.fresh, pt.cls, pt.miss = pt.owl[:0], pt.fresh[:0], pt.cls[:0], false
+	pt.owl, pt.fresh, pt.cls, pt.miss = pt.owl[:0], pt.fresh[:0], pt.cls[:0], pt.miss[:0]
 	for q := range pt.cross {
 		pt.cross[q] = pt.cross[q][:0]
 	}
@@ -267,16 +269,11 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	}
 	pt.owl, pt.fresh = mr.owl, mr.fresh
 	if ex == nil && s.dt.bySpec != nil {
-		// One species pair (class key 0): its step-size class for all.
-		cl := s.dt.bySpec[0]
-		if cl < 0 {
-			pt.miss = true
+		// One species pair (class key 0): its step-size class, met.
+		if cl := s.dt.bySpec[0]; cl < 0 {
+			pt.miss = append(pt.miss, 0)
 		} else {
 			pt.cls = append(pt.cls, cl)
-		}
-		clsR := s.dt.cls[c0:c1]
-		for i := range clsR {
-			clsR[i] = cl
 		}
 	}
 }
@@ -417,6 +414,7 @@ type mergeExtra struct {
 	old, nl     *sphere.List
 	table       bool
 	lastC, last int32
+	lastMiss    int32 // the last species pair listed in pt.miss
 }
 
 // mergeExtras returns pt's extras state for a range, or nil when
@@ -430,7 +428,7 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra
 		pt.ex = new(mergeExtra)
 	}
 	ex := pt.ex
-	*ex = mergeExtra{pt: pt, old: old, nl: nl, table: s.pairCls != nil, lastC: -1, last: -1}
+	*ex = mergeExtra{pt: pt, old: old, nl: nl, table: s.pairCls != nil, lastC: -1, last: -1, lastMiss: -1}
 	return ex
 }
 
@@ -438,14 +436,15 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra
 // kos, −1 for a new pair): a carried pair's class and law are the old pair's (the species
 // and laws change only with a new build, whose list importGeneric writes),
 // a new pair's from its spheres' species and materials (setPair's work);
-// the friction history; the step-size class (dtTables.pairs), looked up
-// when the ordered species pair changes (the unordered pair may not have:
-// then the same class, not listed again).
+// the friction history; the step-size classes met (dtTables.pairs: the
+// pairs keep none, dtTables.classOf), looked up when the ordered species
+// pair changes (the unordered pair may not have: then the same class, not
+// listed again), and the species pairs without a class yet.
 func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 	old, nl, pt := ex.old, ex.nl, ex.pt
 	ns := int32(len(s.rep))
 	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
-	bySpec, cls := s.dt.bySpec, s.dt.cls
+	bySpec := s.dt.bySpec
 	for n := n0; n < n1; n++ {
 		ko := kos[n-n0]
 		var c int32 // the species pair's class key sa·ns + sb
@@ -474,18 +473,18 @@ func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 		if ko >= 0 && nl.PrevHist != nil {
 			nl.PrevHist[n] = old.PrevHist[ko]
 		}
-		if bySpec != nil {
-			if c != ex.lastC {
+		if bySpec != nil && c != ex.lastC {
+			cl := bySpec[c] // either order
+			if cl < 0 {
 				sa, sb := c/ns, c%ns
-				cl := bySpec[min(sa, sb)*ns+max(sa, sb)]
-				if cl < 0 {
-					pt.miss = true
-				} else if cl != ex.last {
-					pt.cls = append(pt.cls, cl)
+				if key := min(sa, sb)*ns + max(sa, sb); key != ex.lastMiss {
+					pt.miss = append(pt.miss, key)
+					ex.lastMiss = key
 				}
-				ex.last, ex.lastC = cl, c
+			} else if cl != ex.last {
+				pt.cls = append(pt.cls, cl)
 			}
-			cls[n] = ex.last
+			ex.last, ex.lastC = cl, c
 		}
 	}
 }
@@ -540,12 +539,10 @@ func (s *Spheres) pairsEnd() {
 		nFresh += len(rb.part[p].fresh)
 	}
 	s.owl, s.fresh = slices.Grow(s.owl[:0], nOwl), slices.Grow(s.fresh[:0], nFresh)
-	miss := s.dt.bySpec == nil
 	for p := range rb.part {
 		pt := &rb.part[p]
 		s.owl = append(s.owl, pt.owl...)
 		s.fresh = append(s.fresh, pt.fresh...)
-		miss = miss || pt.miss
 		pt.owl, pt.fresh = spare(pt.owl), spare(pt.fresh)
 	}
 	s.csrStale, s.partsOK = true, true
@@ -553,19 +550,23 @@ func (s *Spheres) pairsEnd() {
 		s.chunk[c] = c * np / nChunks
 	}
 	t := &s.dt
-	if miss {
-		s.dt.pairs(s)
+	if t.bySpec == nil { // a class a pair (many species): the serial pass
+		t.pairs(s)
 		return
 	}
-	t.cls = t.cls[:np]
+	// The classes the ranges met, and those of the species pairs new to
+	// the list, made in the order they first appear in the list (the
+	// ranges' in range order: dtTables.pairs' order; a pair made by an
+	// earlier range is found).
+	ns := int32(len(s.rep))
 	t.hookeMin, t.allHooke = inf, true
 	for p := range rb.part {
-		for _, c := range rb.part[p].cls {
-			if cl := &t.classes[c]; cl.hooke {
-				t.hookeMin = min(t.hookeMin, cl.spring)
-			} else {
-				t.allHooke = false
-			}
+		pt := &rb.part[p]
+		for _, key := range pt.miss {
+			t.meet(t.specClass(s, key/ns, key%ns))
+		}
+		for _, c := range pt.cls {
+			t.meet(c)
 		}
 	}
 }
@@ -709,22 +710,18 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	n := len(s.body)
 	P, touch, fresh := old.P, old.PrevTouch[:len(old.P)], s.isFresh[:len(old.P)]
 	nold := len(P)
-	// The row ends by lower sphere, in the storage of the step-size classes
-	// (rewritten after the merge: pairsBegin, dtTables.pairs).
-	cnt := resize(s.dt.cls, n+1)
-	s.dt.cls = cnt
-	clear(cnt)
-	for _, p := range P {
-		cnt[min(p.I, p.J)+1]++
-	}
-	for k := 1; k <= n; k++ {
-		cnt[k] += cnt[k-1]
-	}
 	fb := nl.Fn[:0:cap(nl.Fn)]
 	if cap(fb) < nold {
 		fb = make([]float64, 0, nold+nold/4)
 	}
 	P2 := pairsOf(fb)[:nold]
+	// The row ends by lower sphere, in fb's room beyond the scattered
+	// pairs (dead as they are: a quarter of the pairs, when the grid gave
+	// the room, holds them at ≈ 3 pairs a sphere), else in an array of
+	// their own (Session 24 kept them in the pairs' step-size classes,
+	// which a pair no longer has: dtTables.classOf).
+	cnt := rowEnds(fb[nold:cap(fb)], n+1)
+	rowStarts(P, cnt)
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
 	F2 := resize(s.freshBuf, nold)
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
@@ -773,6 +770,27 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	if extras {
 		permuteOld(old, ord)
 	}
+}
+
+// rowStarts sets cnt[k] (len n+1 for n spheres) to the number of pairs of
+// P whose lower sphere is below k: row k's start in (lower, higher) order.
+func rowStarts(P []sphere.Pair, cnt []int32) {
+	clear(cnt)
+	for _, p := range P {
+		cnt[min(p.I, p.J)+1]++
+	}
+	for k := 1; k < len(cnt); k++ {
+		cnt[k] += cnt[k-1]
+	}
+}
+
+// rowEnds returns n int32 in the storage of the floats f when they hold
+// them, else new ones (contents unspecified).
+func rowEnds(f []float64, n int) []int32 {
+	if 2*len(f) < n {
+		return make([]int32, n)
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(f))), n)
 }
 
 // insertRow sorts a short row of sortOld's scattered pairs by the higher

@@ -152,8 +152,8 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		}
 		if t := &s.dt; t.bySpec != nil {
 			sa, sb := s.spec[a], s.spec[b]
-			if want := t.bySpec[min(sa, sb)*ns+max(sa, sb)]; want < 0 || t.cls[k] != want {
-				return len(cand), carried, fmt.Errorf("pair %d: step-size class %d, want %d", k, t.cls[k], want)
+			if want := t.bySpec[min(sa, sb)*ns+max(sa, sb)]; want < 0 || t.classOf(l, k) != want {
+				return len(cand), carried, fmt.Errorf("pair %d: step-size class %d, want %d", k, t.classOf(l, k), want)
 			}
 		}
 	}

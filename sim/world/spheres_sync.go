@@ -182,7 +182,7 @@ func (s *Spheres) export() {
 			e.prev = append(e.prev, s.pairContact(k))
 		}
 		e.springGen = 0
-		if c := &s.dt.classes[s.dt.cls[k]]; c.hooke && !s.isFresh[k] {
+		if c := &s.dt.classes[s.dt.classOf(l, k)]; c.hooke && !s.isFresh[k] {
 			e.dtSpring, e.springGen, e.springSafety = c.spring, w.lawGen, w.Settings.Safety
 		}
 		w.bbPairs = append(w.bbPairs, e)
