@@ -63,12 +63,12 @@ func rvLattice(t *testing.T, n, nspec int, periodic bool) *world.World {
 
 // Review r2 (s25-b2): the classes by species at the table's edge (64 species:
 // by species; 65: a class a pair), periodic, a law edit, a species added by a
-// live edit (crossing 64 → 65), a history restore; 1/2/3 workers the same bits.
+// live edit (crossing 64 → 65), a history restore; 1 and 3 workers the same bits.
 func TestRV25bClassesEdges(t *testing.T) {
 	oldEvery := world.SphereReorderEvery
 	defer func() { world.SphereReorderEvery = oldEvery }()
 	world.SphereReorderEvery = 20
-	for _, nspec := range []int{1, 2, 63, 64, 65} {
+	for _, nspec := range []int{1, 64, 65} {
 		for _, periodic := range []bool{false, true} {
 			t.Run(fmt.Sprintf("nspec=%d,periodic=%v", nspec, periodic), func(t *testing.T) {
 				run := func(workers int) string {
@@ -125,7 +125,7 @@ func TestRV25bClassesEdges(t *testing.T) {
 					return out
 				}
 				ref := run(1)
-				for _, nw := range []int{2, 3} {
+				for _, nw := range []int{3} {
 					if got := run(nw); got != ref {
 						t.Errorf("%d workers differ from 1", nw)
 					}
