@@ -127,26 +127,40 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	return out
 }
 
-// pairSample: samplePairs searches one cell in pairSample.
-const pairSample = 16
+// pairSample, sampleRun: samplePairs searches a run of sampleRun
+// consecutive cells in every pairSample runs (a prime: no beat with the
+// rows of cells).
+const (
+	pairSample = 17
+	sampleRun  = 8
+)
 
 // samplePairs returns the room for the pairs of the dense level lv that
-// a search in parts likely needs: the pairs of every pairSample-th cell's
-// half stencil, times pairSample, a quarter more (the room grow gives, and
-// the parts' partial last blocks), and a block a part.
+// a search in parts likely needs: the pairs a body of the sampled cells'
+// half stencils finds, times the bodies, a quarter more (the room grow
+// gives, and the parts' partial last blocks), and a block a part.
 func (g *Grid) samplePairs(lv *level, m2 float64) int {
 	var bk buckets // blk 0: one slice a bucket, grown by append
 	for b := range bk.head {
 		bk.head[b], bk.last[b] = -1, -1
 	}
-	for c := int64(0); c < int64(lv.ncell); c += pairSample {
-		g.halfCells(lv, c, c+1, m2, &bk, g.shift)
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	bodies, nc := 0, int64(lv.ncell)
+	for c := int64(0); c < nc; c += pairSample * sampleRun {
+		c1 := min(c+sampleRun, nc)
+		if a0, a1 := cs[c], cs[c1]; a0 < a1 {
+			bodies += int(a1 - a0)
+			g.halfCells(lv, c, c1, m2, &bk, g.shift)
+		}
+	}
+	pairs := 0
+	for b := range bk.cur {
+		pairs += len(bk.cur[b])
 	}
 	est := 0
-	for b := range bk.cur {
-		est += len(bk.cur[b])
+	if bodies > 0 {
+		est = int(float64(pairs) / float64(bodies) * float64(lv.n))
 	}
-	est *= pairSample
 	return est + est/4 + rowParts*g.blk
 }
 
