@@ -140,22 +140,24 @@ const (
 // half stencils finds, times the bodies, a quarter more (the room grow
 // gives, and the parts' partial last blocks), and a block a part.
 func (g *Grid) samplePairs(lv *level, m2 float64) int {
-	var bk buckets // blk 0: one slice a bucket, grown by append
+	// blk 0: one slice a bucket, grown by append, counted and emptied
+	// after each run (its room kept: a run's pairs).
+	var bk buckets
 	for b := range bk.head {
 		bk.head[b], bk.last[b] = -1, -1
 	}
 	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
-	bodies, nc := 0, int64(lv.ncell)
+	bodies, pairs, nc := 0, 0, int64(lv.ncell)
 	for c := int64(0); c < nc; c += pairSample * sampleRun {
 		c1 := min(c+sampleRun, nc)
 		if a0, a1 := cs[c], cs[c1]; a0 < a1 {
 			bodies += int(a1 - a0)
 			g.halfCells(lv, c, c1, m2, &bk, g.shift)
+			for b := range bk.cur {
+				pairs += len(bk.cur[b])
+				bk.cur[b] = bk.cur[b][:0]
+			}
 		}
-	}
-	pairs := 0
-	for b := range bk.cur {
-		pairs += len(bk.cur[b])
 	}
 	est := 0
 	if bodies > 0 {
