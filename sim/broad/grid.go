@@ -8,6 +8,7 @@ package broad
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 
 	"grainlab/sim/geom"
@@ -149,6 +150,14 @@ type Grid struct {
 	nBody  int                 // bodies 0…nBody−1
 	bkAt   [maxBuckets]int     // where bucket b's pairs start in the result
 	blk    int                 // the room of a bucket's block (buckets)
+	ar     arena               // the blocks in the output's room (halfParts)
+	rowAr  *arena              // &ar while the parts may take its blocks, else nil
+	// lastPairs is the number of pairs of the last search in parts: the
+	// output's room takes blocks only when they fit the slots' room.
+	lastPairs int
+	// lastBlocks and lastArena: the blocks the last search in parts took,
+	// and how many of them in the output's room (tests).
+	lastBlocks, lastArena int
 
 	hist [2200]int32 // radius-exponent histogram (bin = exponent + 1100)
 	cnt  []int32
@@ -768,62 +777,114 @@ func (bk *buckets) switchTo(kc, k uint, cur [][2]int32) ([][2]int32, uint) {
 }
 
 // buckets holds the pairs halfCells drops, by bucket of their lower body:
-// bucket b's pairs are its full blocks, pool[head[b]], pool[link[head[b]]],
-// … up to its last block last[b], whose pairs are cur[b]. With blocks
-// (blk > 0: the search in parts) a bucket whose last block is full takes
-// the next block of the part's pool, which is kept between calls with its
-// links: a bucket never outgrows an array, so a call allocates nothing
-// once the pool holds the part's pairs (plus a partial block a bucket),
-// whichever buckets they fall in — at a renumbering they move from every
-// bucket to a few (Session 21's carve gave each bucket the room it used
-// at the last call and grew it by append past that: 145 MB of garbage in
-// the 10⁶ box's run). Without (blk = 0: the serial search's one bucket)
-// cur[0] grows by append.
+// bucket b's pairs are its full blocks, blocks[head[b]],
+// blocks[link[head[b]]], … up to its last block last[b], whose pairs are
+// cur[b]. With blocks (blk > 0: the search in parts) a bucket whose last
+// block is full takes a new block: one of the call's output room (ar,
+// shared by the parts: Session 25) while it has one, else the next of the
+// part's pool, which is kept between calls: a bucket never outgrows an
+// array, so a call allocates nothing once the output's room and the pool
+// hold the part's pairs (plus a partial block a bucket), whichever
+// buckets they fall in — at a renumbering they move from every bucket to
+// a few (Session 21's carve gave each bucket the room it used at the last
+// call and grew it by append past that: 145 MB of garbage in the 10⁶
+// box's run). The pool keeps the blocks the last call took (endCall).
+// Without (blk = 0: the serial search's one bucket) cur[0] grows by
+// append.
 type buckets struct {
 	cur        [maxBuckets][][2]int32
 	head, last [maxBuckets]int32 // −1: no block
-	pool       [][][2]int32      // the part's blocks (a full one at its length), kept between calls
-	link       []int32           // the block after pool[i] in its bucket
-	used       int32             // blocks of pool taken in this call
+	blocks     [][][2]int32      // the call's blocks in the order taken (a full one at its length)
+	link       []int32           // the block after blocks[i] in its bucket
+	pool       [][][2]int32      // the part's own blocks, kept between calls
+	own        int               // blocks of pool taken in this call
+	ar         *arena            // the blocks in the output's room; nil: none
 	blk        int               // the room of a new block (pairs); 0: no blocks
 }
 
-// next retires bucket kc's full block cur and returns the next block of
-// the pool (made when the pool is used up), empty, as the bucket's last.
+// arena hands out blocks of blk pairs from buf, the room of a search's
+// output (dead until the buckets are sorted), to the parts' buckets, in
+// any order (the blocks' places do not change the pairs or their order:
+// each bucket's blocks are linked, and sorted after).
+type arena struct {
+	buf  [][2]int32
+	blk  int
+	nblk int32
+	n    int32 // blocks asked for (atomic; taken: min(n, nblk))
+}
+
+// take returns the next free block of a, empty with the room of blk
+// pairs, or nil when a has none left.
+func (a *arena) take() [][2]int32 {
+	k := atomic.AddInt32(&a.n, 1) - 1
+	if k >= a.nblk {
+		return nil
+	}
+	lo := int(k) * a.blk
+	return a.buf[lo : lo : lo+a.blk]
+}
+
+// taken returns the number of blocks a handed out.
+func (a *arena) taken() int { return int(min(atomic.LoadInt32(&a.n), a.nblk)) }
+
+// next retires bucket kc's full block cur and returns a new block, empty,
+// as the bucket's last: the arena's while it has one, else the pool's
+// next (made when the pool is used up).
 //
 //go:noinline
 func (bk *buckets) next(kc uint, cur [][2]int32) [][2]int32 {
-	i := bk.used
-	if int(i) == len(bk.pool) {
-		bk.pool = append(bk.pool, make([][2]int32, 0, bk.blk))
-		bk.link = append(bk.link, -1)
+	i := int32(len(bk.blocks))
+	var b [][2]int32
+	if bk.ar != nil {
+		b = bk.ar.take()
 	}
-	bk.used++
-	bk.link[i] = -1
+	if b == nil {
+		if bk.own == len(bk.pool) {
+			bk.pool = append(bk.pool, make([][2]int32, 0, bk.blk))
+		}
+		b = bk.pool[bk.own][:0]
+		bk.own++
+	}
+	bk.blocks = append(bk.blocks, b)
+	bk.link = append(bk.link, -1)
 	if l := bk.last[kc]; l >= 0 {
-		bk.pool[l] = cur
+		bk.blocks[l] = cur
 		bk.link[l] = i
 	} else {
 		bk.head[kc] = i
 	}
 	bk.last[kc] = i
-	return bk.pool[i][:0]
+	return b
 }
 
-// reset empties the buckets for a call with blocks of blk pairs.
-func (bk *buckets) reset(blk int) {
-	bk.used, bk.blk = 0, blk
+// reset empties the buckets for a call with blocks of blk pairs, the
+// arena ar first (nil: the pool's only).
+func (bk *buckets) reset(blk int, ar *arena) {
+	bk.own, bk.blk, bk.ar = 0, blk, ar
+	bk.blocks, bk.link = bk.blocks[:0], bk.link[:0]
 	for b := range bk.cur {
 		bk.cur[b] = nil
 		bk.head[b], bk.last[b] = -1, -1
 	}
 }
 
+// endCall drops the call's blocks (the arena's are the output's room,
+// the caller's after the call) and keeps in the pool only the blocks the
+// call took: a search whose pairs fit the output's room keeps none.
+func (bk *buckets) endCall() {
+	clear(bk.blocks)
+	bk.blocks = bk.blocks[:0]
+	clear(bk.cur[:])
+	clear(bk.pool[bk.own:])
+	bk.pool = bk.pool[:bk.own]
+	bk.ar = nil
+}
+
 // count returns the number of pairs in bucket b.
 func (bk *buckets) count(b int) int {
 	n := len(bk.cur[b])
 	for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
-		n += len(bk.pool[i])
+		n += len(bk.blocks[i])
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"unsafe"
 
 	"grainlab/sim/geom"
 )
@@ -68,7 +69,27 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 	g.nbk = (n-1)>>g.shift + 1
 	g.nBody = n
 	g.blk = min(max(n/128, 32), 4096)
+	// The parts' blocks in out's room while it has room (dead until the
+	// sort; Session 25): the pairs are then sorted into the slots' room
+	// (dead after the half stencil) and copied to out, when the last
+	// call's pairs fit there.
+	g.ar = arena{blk: g.blk}
+	if cap(out) < g.blk && g.lastPairs == 0 {
+		// No room given and no search before (a list's first build):
+		// out made with the room the pairs need, estimated from a
+		// sample of the cells, so that the blocks go there and no pool
+		// is made (25 MB at 10⁶ spheres, held with the slots and out at
+		// the first build: a set-up's peak).
+		out = make([][2]int32, 0, g.samplePairs(lv, m2))
+	}
+	ar := (*arena)(nil)
+	if room := cap(out) / g.blk; room > 0 && g.lastPairs <= slotRoom(g.sl) && !pairsInSlots(out, g.sl) {
+		g.ar.buf, g.ar.nblk = out[:cap(out)], int32(min(room, math.MaxInt32))
+		ar = &g.ar
+	}
+	g.rowAr = ar
 	g.fork(phaseHalf, rowParts)
+	g.rowAr = nil
 	total := 0
 	for b := range g.nbk {
 		g.bkAt[b] = total
@@ -76,12 +97,101 @@ func (g *Grid) halfParts(L, n int, m2 float64, out [][2]int32) [][2]int32 {
 			total += g.part[p].bk.count(b)
 		}
 	}
-	out = grow(out, total)
-	g.rowOut = out
+	g.lastPairs = total
 	g.cnt = grow(g.cnt, n+g.nbk)
-	g.fork(phaseSort, g.nbk)
+	switch {
+	case ar == nil || ar.taken() == 0: // out holds no block: the pairs straight there
+		out = grow(out, total)
+		g.rowOut = out
+		g.fork(phaseSort, g.nbk)
+	case total <= slotRoom(g.sl): // sorted in the slots' room, then copied
+		g.rowOut = slotPairs(g.sl, total)
+		g.fork(phaseSort, g.nbk)
+		out = grow(out, total)
+		copy(out, g.rowOut)
+	default: // out holds blocks and the slots' room is short: a new array
+		out = make([][2]int32, total, total+total/4)
+		g.rowOut = out
+		g.fork(phaseSort, g.nbk)
+	}
 	g.rowOut = nil
+	g.ar.buf = nil
+	g.lastBlocks, g.lastArena = 0, 0
+	if ar != nil {
+		g.lastArena = ar.taken()
+	}
+	for p := range g.part {
+		g.lastBlocks += len(g.part[p].bk.blocks)
+		g.part[p].bk.endCall()
+	}
 	return out
+}
+
+// pairSample, sampleRun: samplePairs searches a run of sampleRun
+// consecutive cells in every pairSample runs (a prime: no beat with the
+// rows of cells).
+const (
+	pairSample = 17
+	sampleRun  = 8
+)
+
+// samplePairs returns the room for the pairs of the dense level lv that
+// a search in parts likely needs: the pairs a body of the sampled cells'
+// half stencils finds, times the bodies, a quarter more (the room grow
+// gives, and the parts' partial last blocks), and a block a part.
+func (g *Grid) samplePairs(lv *level, m2 float64) int {
+	// blk 0: one slice a bucket, grown by append, counted and emptied
+	// after each run (its room kept: a run's pairs).
+	var bk buckets
+	for b := range bk.head {
+		bk.head[b], bk.last[b] = -1, -1
+	}
+	cs := g.cstart[lv.cbase : lv.cbase+lv.ncell+1]
+	bodies, pairs, nc := 0, 0, int64(lv.ncell)
+	for c := int64(0); c < nc; c += pairSample * sampleRun {
+		c1 := min(c+sampleRun, nc)
+		if a0, a1 := cs[c], cs[c1]; a0 < a1 {
+			bodies += int(a1 - a0)
+			g.halfCells(lv, c, c1, m2, &bk, g.shift)
+			for b := range bk.cur {
+				pairs += len(bk.cur[b])
+				bk.cur[b] = bk.cur[b][:0]
+			}
+		}
+	}
+	est := 0
+	if bodies > 0 {
+		est = int(float64(pairs) / float64(bodies) * float64(lv.n))
+	}
+	return est + est/4 + rowParts*g.blk
+}
+
+// slotRoom returns the number of pairs the storage of the slots sl (all
+// of its room, 32 bytes a slot) holds.
+func slotRoom(sl []slotBody) int {
+	return cap(sl) * int(unsafe.Sizeof(slotBody{})/unsafe.Sizeof([2]int32{}))
+}
+
+// slotPairs returns the first n pairs of the storage of the slots sl
+// (n ≤ slotRoom(sl)).
+func slotPairs(sl []slotBody, n int) [][2]int32 {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*[2]int32)(unsafe.Pointer(unsafe.SliceData(sl))), n)
+}
+
+// pairsInSlots reports whether the storage of the pairs p and of the
+// slots s (all of their room) share a byte.
+func pairsInSlots(p [][2]int32, s []slotBody) bool {
+	if cap(p) == 0 || cap(s) == 0 {
+		return false
+	}
+	p0 := uintptr(unsafe.Pointer(unsafe.SliceData(p)))
+	p1 := p0 + uintptr(cap(p))*unsafe.Sizeof([2]int32{})
+	s0 := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	s1 := s0 + uintptr(cap(s))*unsafe.Sizeof(slotBody{})
+	return p0 < s1 && s0 < p1
 }
 
 // The phases of a parallel search (Grid.phase): the bodies' bounds, their
@@ -127,7 +237,7 @@ func (g *Grid) runPart(p int) {
 		g.slotRange(lo, hi)
 	case phaseHalf:
 		bk := &g.part[p].bk
-		bk.reset(g.blk)
+		bk.reset(g.blk, g.rowAr)
 		g.halfCells(&g.levs[g.rowLev], int64(g.cut[p]), int64(g.cut[p+1]), g.rowM2, bk, g.shift)
 	case phaseSort:
 		g.sortBucket(p)
@@ -145,7 +255,7 @@ func (g *Grid) sortBucket(b int) {
 	for p := range g.part {
 		bk := &g.part[p].bk
 		for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
-			for _, q := range bk.pool[i] {
+			for _, q := range bk.blocks[i] {
 				cnt[int(q[0])-lo+1]++
 			}
 		}
@@ -161,7 +271,7 @@ func (g *Grid) sortBucket(b int) {
 	for p := range g.part {
 		bk := &g.part[p].bk
 		for i := bk.head[b]; i != bk.last[b]; i = bk.link[i] {
-			for _, q := range bk.pool[i] {
+			for _, q := range bk.blocks[i] {
 				k := int(q[0]) - lo
 				out[cnt[k]] = q
 				cnt[k]++

@@ -57,7 +57,7 @@ func TestRV22cBucketsReusedAcrossCalls(t *testing.T) {
 		}
 		margin := 0.05 * rng.Float64()
 		out = g.Pairs(c, r, margin, nil, out)
-		if g.blk == 0 || len(g.part[0].bk.pool) == 0 {
+		if g.blk == 0 || g.lastBlocks == 0 {
 			t.Fatalf("call %d: not the split search (blk %d)", it, g.blk)
 		}
 		var s Grid
