@@ -137,6 +137,8 @@ type rebuildState struct {
 	// that axis.
 	slotHit  []slotHit
 	slotAxis [3][]slotAxisWall
+	so       oldSort   // sortOld's split (spheres_sortold_split.go)
+	oc       orderCode // the renumbering's box and codes split (spheres_order_split.go)
 }
 
 // slotHit is a sphere k whose box meets, along their thinnest axis, the
@@ -709,17 +711,6 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	n := len(s.body)
 	P, touch, fresh := old.P, old.PrevTouch[:len(old.P)], s.isFresh[:len(old.P)]
 	nold := len(P)
-	// The row ends by lower sphere, in the storage of the step-size classes
-	// (rewritten after the merge: pairsBegin, dtTables.pairs).
-	cnt := resize(s.dt.cls, n+1)
-	s.dt.cls = cnt
-	clear(cnt)
-	for _, p := range P {
-		cnt[min(p.I, p.J)+1]++
-	}
-	for k := 1; k <= n; k++ {
-		cnt[k] += cnt[k-1]
-	}
 	fb := nl.Fn[:0:cap(nl.Fn)]
 	if cap(fb) < nold {
 		fb = make([]float64, 0, nold+nold/4)
@@ -732,6 +723,39 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	if extras {
 		ord = make([]int32, nold) // rare (several laws or classes, friction): not kept
 	}
+	// The row ends by lower sphere, in the storage of the step-size classes
+	// (rewritten after the merge: pairsBegin, dtTables.pairs); on the crew
+	// when the passes split and that storage holds a count per range
+	// (spheres_sortold_split.go: the same arrays).
+	if !s.passes() || !s.rb.so.split(s, P, touch, fresh, P2, T2, F2, ord) {
+		cnt := resize(s.dt.cls, n+1)
+		s.dt.cls = cnt
+		sortOldSerial(cnt, P, touch, fresh, P2, T2, F2, ord)
+	}
+	// The arrays trade places.
+	nc := len(nl.Fn)
+	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
+	nl.Touch = resize(old.PrevTouch[:0], nc)
+	old.P, old.PrevTouch = P2, T2
+	s.isFresh, s.freshBuf = F2, s.isFresh
+	if extras {
+		permuteOld(old, ord)
+	}
+}
+
+// sortOldSerial is sortOld's sort on one worker: a counting sort of P by
+// the lower sphere into P2, T2, F2 (and ord: each pair's index in P, when
+// not nil), the row ends in cnt (one more than the spheres), then each row
+// sorted by the higher sphere.
+func sortOldSerial(cnt []int32, P []sphere.Pair, touch, fresh []bool, P2 []sphere.Pair, T2, F2 []bool, ord []int32) {
+	n := len(cnt) - 1
+	clear(cnt)
+	for _, p := range P {
+		cnt[min(p.I, p.J)+1]++
+	}
+	for k := 1; k <= n; k++ {
+		cnt[k] += cnt[k-1]
+	}
 	for q, p := range P {
 		lo := min(p.I, p.J)
 		at := cnt[lo]
@@ -742,9 +766,15 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 		}
 	}
 	// Each row by the higher sphere (cnt[k] is now the end of row k).
-	start := int32(0)
-	for k := range n {
-		end := cnt[k]
+	sortOldRows(P2, T2, F2, ord, cnt, 0, n, 0)
+}
+
+// sortOldRows sorts the rows k0…k1−1 of sortOld's scattered pairs (row k
+// ends at ends[k], row k0 starts at start) by the higher sphere, their
+// touches, fresh flags and old indices (ord, when not nil) along.
+func sortOldRows(P2 []sphere.Pair, T2, F2 []bool, ord []int32, ends []int32, k0, k1 int, start int32) {
+	for k := k0; k < k1; k++ {
+		end := ends[k]
 		switch {
 		case end-start > 32:
 			r := oldRow{P2[start:end], T2[start:end], F2[start:end], nil}
@@ -763,15 +793,6 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 			insertRow(P2[start:end], T2[start:end], F2[start:end])
 		}
 		start = end
-	}
-	// The arrays trade places.
-	nc := len(nl.Fn)
-	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
-	nl.Touch = resize(old.PrevTouch[:0], nc)
-	old.P, old.PrevTouch = P2, T2
-	s.isFresh, s.freshBuf = F2, s.isFresh
-	if extras {
-		permuteOld(old, ord)
 	}
 }
 

@@ -1,0 +1,11 @@
+package world
+
+// SphereOrderSplits returns how many renumberings ran their Morton codes
+// and their sortOld on the crew (spheres_order_split.go,
+// spheres_sortold_split.go) in w's sphere path.
+func SphereOrderSplits(w *World) (codes, sorts int) {
+	if w.sph == nil {
+		return 0, 0
+	}
+	return w.sph.rb.oc.runs, w.sph.rb.so.runs
+}
