@@ -64,8 +64,9 @@ func (s *Spheres) reorder() {
 	n := len(S)
 	split := s.passes() // the box and the codes in ranges on the crew (spheres_order_split.go)
 	var lo, hi geom.Vec3
+	var rmax float64
 	if split {
-		lo, hi = s.rb.oc.box(s.fork, S)
+		lo, hi, rmax = s.rb.oc.box(s.fork, S, s.rad)
 	} else {
 		lo, hi = S[0].X, S[0].X
 		for k := range S {
@@ -73,9 +74,10 @@ func (s *Spheres) reorder() {
 			lo = geom.V(min(lo.X, x.X), min(lo.Y, x.Y), min(lo.Z, x.Z))
 			hi = geom.V(max(hi.X, x.X), max(hi.Y, x.Y), max(hi.Z, x.Z))
 		}
+		rmax = slices.Max(s.rad)
 	}
 	// Cells of about one sphere diameter (at most 2^21 per axis).
-	cell := 2 * slices.Max(s.rad)
+	cell := 2 * rmax
 	ext := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
 	if !(cell > 0) || !(ext/cell < 1<<21) {
 		cell = ext / (1<<21 - 1)
@@ -93,7 +95,11 @@ func (s *Spheres) reorder() {
 	} else {
 		mortonCodes(S, codes, lo, inv)
 	}
-	mortonPerm(codes, perm, &sc)
+	if split {
+		s.rb.oc.mortonPerm(s.fork, codes, perm, &sc)
+	} else {
+		mortonPerm(codes, perm, &sc)
+	}
 	sc.at = mark // codes and the sort's buffer: read no more
 	s.applyOrder(perm, &sc)
 	s.ordered, s.orderedAt = true, s.w.Steps

@@ -9,7 +9,7 @@ import (
 )
 
 // TestSphereRenumberSplitSameBits: a falling lattice of 5000 spheres
-// renumbered every 30 steps (the box, the Morton codes and sortOld on the
+// renumbered every 30 steps (the box, the Morton codes and order, and sortOld on the
 // crew when the passes split: spheres_order_split.go,
 // spheres_sortold_split.go) gives the same stats at every step and the
 // same final bodies on 1, 2 and 3 workers (every evaluation split), one
@@ -44,18 +44,18 @@ func TestSphereRenumberSplitSameBits(t *testing.T) {
 				fmt.Fprintf(h, "%x %x %x|", b.X, b.V, b.W)
 			}
 			d := fmt.Sprintf("%x", h.Sum(nil))
-			codes, sorts := world.SphereOrderSplits(w)
-			t.Logf("mu=%g, %d workers: digest %s, %d builds, split codes %d, sorts %d", tc.mu, nw, d[:16], w.VerletBuilds(), codes, sorts)
+			codes, radix, sorts := world.SphereOrderSplits(w)
+			t.Logf("mu=%g, %d workers: digest %s, %d builds, split codes %d, Morton sorts %d, sortOld %d", tc.mu, nw, d[:16], w.VerletBuilds(), codes, radix, sorts)
 			switch {
 			case nw == 1:
 				ref = d
-				if codes != 0 || sorts != 0 {
-					t.Errorf("one worker ran %d split codes, %d split sorts", codes, sorts)
+				if codes != 0 || radix != 0 || sorts != 0 {
+					t.Errorf("one worker ran %d split codes, %d split Morton sorts, %d split sortOld", codes, radix, sorts)
 				}
 			case d != ref:
 				t.Errorf("mu=%g: %d workers differ from one", tc.mu, nw)
-			case codes < 2 || sorts < 2:
-				t.Errorf("mu=%g, %d workers: %d split codes, %d split sorts: the split passes did not run", tc.mu, nw, codes, sorts)
+			case codes < 2 || radix < 2 || sorts < 2:
+				t.Errorf("mu=%g, %d workers: %d split codes, %d Morton sorts, %d sortOld: the split passes did not run", tc.mu, nw, codes, radix, sorts)
 			}
 		}
 	}
