@@ -107,6 +107,10 @@ func (s *Spheres) rebuildParts(cand [][2]int32) {
 					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.L)], s.w.skin)
 					continue
 				}
+				if part > rebuildSplit { // the reference's largest |coordinate| by range (refMaxParts)
+					s.refMaxPart(part - rebuildSplit - 1)
+					continue
+				}
 				p := part - 1
 				n := len(s.rb.cand)
 				s.pairsRange(&s.rb.part[p], p*n/rebuildSplit, (p+1)*n/rebuildSplit)
@@ -114,7 +118,12 @@ func (s *Spheres) rebuildParts(cand [][2]int32) {
 		}
 	}
 	if s.passes() {
-		s.fork(rebuildSplit+1, rb.job)
+		// With the reference's largest |coordinate| (maxAbsRef's ranges),
+		// which the inner list and the displacement bound read next: one
+		// fork–join fewer a build (spheres_refmax.go).
+		s.disp.ref = s.w.verlet.Ref() // maxAbsRef's argument (Drift, innerUpdate)
+		s.fork(rebuildSplit+1+nChunks, rb.job)
+		s.refMaxJoin()
 	} else {
 		rb.job(0, 1, rebuildSplit+1)
 		rb.job(0, 0, 1)
@@ -139,6 +148,9 @@ type rebuildState struct {
 	slotAxis [3][]slotAxisWall
 	so       oldSort   // sortOld's split (spheres_sortold_split.go)
 	oc       orderCode // the renumbering's box and codes split (spheres_order_split.go)
+	// refMaxFolds: builds whose fork–join also took the reference's
+	// largest |coordinate| (spheres_refmax.go; tests).
+	refMaxFolds int
 }
 
 // slotHit is a sphere k whose box meets, along their thinnest axis, the

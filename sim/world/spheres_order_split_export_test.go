@@ -9,3 +9,17 @@ func SphereOrderSplits(w *World) (codes, radix, sorts int) {
 	}
 	return w.sph.rb.oc.runs, w.sph.rb.oc.sortsRun, w.sph.rb.so.runs
 }
+
+// SphereRefMax returns the reference's largest |coordinate| kept for the
+// current build (ok false when none is kept yet), maxAbsCoord of the
+// reference computed now, and how many builds took it in their own
+// fork–join (spheres_refmax.go).
+func SphereRefMax(w *World) (kept float64, ok bool, now float64, folds int) {
+	s := w.sph
+	if s == nil {
+		return 0, false, 0, 0
+	}
+	d := &s.disp
+	ok = d.xmaxOK && d.xmaxB == w.verlet.Builds()
+	return d.xmax, ok, maxAbsCoord(w.verlet.Ref()), s.rb.refMaxFolds
+}
