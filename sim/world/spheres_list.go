@@ -151,6 +151,7 @@ type rebuildState struct {
 	// refMaxFolds: builds whose fork–join also took the reference's
 	// largest |coordinate| (spheres_refmax.go; tests).
 	refMaxFolds int
+	undo        slotUndo // the wall slots' acceptance in the kick pass (spheres_slots_undo.go)
 }
 
 // slotHit is a sphere k whose box meets, along their thinnest axis, the
