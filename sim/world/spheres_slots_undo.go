@@ -45,8 +45,8 @@ func (u *slotUndo) prepare(s *Spheres, bk bool) {
 // acceptSlotsUndo is acceptSlots(lo, hi) noting, slot by slot, the state
 // it overwrites (spheres lo…hi−1: their slots only, so ranges may run at
 // once). Its loop is acceptSlots' with the notes added, in one pass over
-// the slots (a pass of notes before acceptSlots cost as much again, ≈ 5
-// instructions a slot, 38 000 slots in the 10⁵ box);
+// the slots (a pass of notes before acceptSlots cost +37.8 M instructions
+// in 207 steps of the 10⁵ box, this +15.6 M, against acceptSlots' 79.4 M);
 // TestSlotUndoRestores holds the two to the same results.
 func (s *Spheres) acceptSlotsUndo(lo, hi int) (spring float64, other bool) {
 	u := &s.rb.undo
