@@ -107,6 +107,10 @@ func (s *Spheres) rebuildParts(cand [][2]int32) {
 					s.buildSlots(s.w.verlet.Ref()[:len(s.tr.L)], s.w.skin)
 					continue
 				}
+				if part > rebuildSplit { // the reference's largest |coordinate| by range (refMaxParts)
+					s.refMaxPart(part - rebuildSplit - 1)
+					continue
+				}
 				p := part - 1
 				n := len(s.rb.cand)
 				s.pairsRange(&s.rb.part[p], p*n/rebuildSplit, (p+1)*n/rebuildSplit)
@@ -114,7 +118,12 @@ func (s *Spheres) rebuildParts(cand [][2]int32) {
 		}
 	}
 	if s.passes() {
-		s.fork(rebuildSplit+1, rb.job)
+		// With the reference's largest |coordinate| (maxAbsRef's ranges),
+		// which the inner list and the displacement bound read next: one
+		// fork–join fewer a build (spheres_refmax.go).
+		s.disp.ref = s.w.verlet.Ref() // maxAbsRef's argument (Drift, innerUpdate)
+		s.fork(rebuildSplit+1+nChunks, rb.job)
+		s.refMaxJoin()
 	} else {
 		rb.job(0, 1, rebuildSplit+1)
 		rb.job(0, 0, 1)
@@ -137,6 +146,12 @@ type rebuildState struct {
 	// that axis.
 	slotHit  []slotHit
 	slotAxis [3][]slotAxisWall
+	so       oldSort   // sortOld's split (spheres_sortold_split.go)
+	oc       orderCode // the renumbering's box and codes split (spheres_order_split.go)
+	// refMaxFolds: builds whose fork–join also took the reference's
+	// largest |coordinate| (spheres_refmax.go; tests).
+	refMaxFolds int
+	undo        slotUndo // the wall slots' acceptance in the kick pass (spheres_slots_undo.go)
 }
 
 // slotHit is a sphere k whose box meets, along their thinnest axis, the
@@ -720,8 +735,7 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	// the room, holds them at ≈ 3 pairs a sphere), else in an array of
 	// their own (Session 24 kept them in the pairs' step-size classes,
 	// which a pair no longer has: dtTables.classOf).
-	cnt := rowEnds(fb[nold:cap(fb)], n+1)
-	rowStarts(P, cnt)
+	room := fb[nold:cap(fb)]
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
 	F2 := resize(s.freshBuf, nold)
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
@@ -729,6 +743,31 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	if extras {
 		ord = make([]int32, nold) // rare (several laws or classes, friction): not kept
 	}
+	// On the crew when the passes split (spheres_sortold_split.go: the
+	// same arrays), its counts a range in room as well.
+	if s.passes() {
+		s.rb.so.split(s, room, P, touch, fresh, P2, T2, F2, ord)
+	} else {
+		sortOldSerial(rowEnds(room, n+1), P, touch, fresh, P2, T2, F2, ord)
+	}
+	// The arrays trade places.
+	nc := len(nl.Fn)
+	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
+	nl.Touch = resize(old.PrevTouch[:0], nc)
+	old.P, old.PrevTouch = P2, T2
+	s.isFresh, s.freshBuf = F2, s.isFresh
+	if extras {
+		permuteOld(old, ord)
+	}
+}
+
+// sortOldSerial is sortOld's sort on one worker: a counting sort of P by
+// the lower sphere into P2, T2, F2 (and ord: each pair's index in P, when
+// not nil), the row ends in cnt (one more than the spheres), then each row
+// sorted by the higher sphere.
+func sortOldSerial(cnt []int32, P []sphere.Pair, touch, fresh []bool, P2 []sphere.Pair, T2, F2 []bool, ord []int32) {
+	n := len(cnt) - 1
+	rowStarts(P, cnt)
 	for q, p := range P {
 		lo := min(p.I, p.J)
 		at := cnt[lo]
@@ -739,9 +778,15 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 		}
 	}
 	// Each row by the higher sphere (cnt[k] is now the end of row k).
-	start := int32(0)
-	for k := range n {
-		end := cnt[k]
+	sortOldRows(P2, T2, F2, ord, cnt, 0, n, 0)
+}
+
+// sortOldRows sorts the rows k0…k1−1 of sortOld's scattered pairs (row k
+// ends at ends[k], row k0 starts at start) by the higher sphere, their
+// touches, fresh flags and old indices (ord, when not nil) along.
+func sortOldRows(P2 []sphere.Pair, T2, F2 []bool, ord []int32, ends []int32, k0, k1 int, start int32) {
+	for k := k0; k < k1; k++ {
+		end := ends[k]
 		switch {
 		case end-start > 32:
 			r := oldRow{P2[start:end], T2[start:end], F2[start:end], nil}
@@ -760,15 +805,6 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 			insertRow(P2[start:end], T2[start:end], F2[start:end])
 		}
 		start = end
-	}
-	// The arrays trade places.
-	nc := len(nl.Fn)
-	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
-	nl.Touch = resize(old.PrevTouch[:0], nc)
-	old.P, old.PrevTouch = P2, T2
-	s.isFresh, s.freshBuf = F2, s.isFresh
-	if extras {
-		permuteOld(old, ord)
 	}
 }
 

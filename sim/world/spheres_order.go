@@ -62,14 +62,22 @@ func (s *Spheres) wantReorder() bool {
 func (s *Spheres) reorder() {
 	S := s.tr.L
 	n := len(S)
-	lo, hi := S[0].X, S[0].X
-	for k := range S {
-		x := S[k].X
-		lo = geom.V(min(lo.X, x.X), min(lo.Y, x.Y), min(lo.Z, x.Z))
-		hi = geom.V(max(hi.X, x.X), max(hi.Y, x.Y), max(hi.Z, x.Z))
+	split := s.passes() // the box and the codes in ranges on the crew (spheres_order_split.go)
+	var lo, hi geom.Vec3
+	var rmax float64
+	if split {
+		lo, hi, rmax = s.rb.oc.box(s.fork, S, s.rad)
+	} else {
+		lo, hi = S[0].X, S[0].X
+		for k := range S {
+			x := S[k].X
+			lo = geom.V(min(lo.X, x.X), min(lo.Y, x.Y), min(lo.Z, x.Z))
+			hi = geom.V(max(hi.X, x.X), max(hi.Y, x.Y), max(hi.Z, x.Z))
+		}
+		rmax = slices.Max(s.rad)
 	}
 	// Cells of about one sphere diameter (at most 2^21 per axis).
-	cell := 2 * slices.Max(s.rad)
+	cell := 2 * rmax
 	ext := max(hi.X-lo.X, hi.Y-lo.Y, hi.Z-lo.Z)
 	if !(cell > 0) || !(ext/cell < 1<<21) {
 		cell = ext / (1<<21 - 1)
@@ -82,6 +90,25 @@ func (s *Spheres) reorder() {
 	perm := sc.i32(n) // perm[new] = old
 	mark := sc.at
 	codes := sc.u64(n)
+	if split {
+		s.rb.oc.codes(s.fork, S, codes, lo, inv)
+	} else {
+		mortonCodes(S, codes, lo, inv)
+	}
+	if split {
+		s.rb.oc.mortonPerm(s.fork, codes, perm, &sc)
+	} else {
+		mortonPerm(codes, perm, &sc)
+	}
+	sc.at = mark // codes and the sort's buffer: read no more
+	s.applyOrder(perm, &sc)
+	s.ordered, s.orderedAt = true, s.w.Steps
+}
+
+// mortonCodes writes the Morton code of each state's centre to codes: its
+// cell (of 1/inv, from lo) on each axis, interleaved.
+func mortonCodes(S []sphere.Lin, codes []uint64, lo geom.Vec3, inv float64) {
+	codes = codes[:len(S)]
 	for k := range S {
 		x := S[k].X
 		q := func(v float64) uint64 {
@@ -93,10 +120,6 @@ func (s *Spheres) reorder() {
 		}
 		codes[k] = morton(q(x.X-lo.X), q(x.Y-lo.Y), q(x.Z-lo.Z))
 	}
-	mortonPerm(codes, perm, &sc)
-	sc.at = mark // codes and the sort's buffer: read no more
-	s.applyOrder(perm, &sc)
-	s.ordered, s.orderedAt = true, s.w.Steps
 }
 
 // orderScratch returns the scratch of a renumbering: the storage of the

@@ -680,6 +680,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
 					if !s.badKick { // else after the test (slotsJob)
 						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
+					} else if s.rb.undo.on { // now, undone if the test fails (spheres_slots_undo.go)
+						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlotsUndo(lo, hi)
 					}
 				}
 			}
@@ -699,6 +701,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				clear(r.vmax2)
 			}
 		}
+		s.rb.undo.prepare(s, bk)
 		s.fork(nChunks, s.finishJob)
 		// Minima and maxima of the workers' (finishRange stores no NaN in
 		// vmax2; min and max propagate one): those of the chunks in order.
@@ -714,13 +717,16 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 			}
 		}
 		if bk {
-			// The force test, before anything is committed: the slots'
-			// acceptance waits for its answer (a pass of its own).
+			// The force test: the pass accepted the slots with an undo
+			// (spheres_slots_undo.go), which a failed test restores.
 			if s.finishSplitBad() {
+				s.rb.undo.restore(s)
 				s.rotOff, s.badKick = false, false
 				return 0, 0, 0, false
 			}
-			if len(s.slots) > 0 {
+			if s.rb.undo.on { // accepted in the pass
+				s.rb.undo.on = false
+			} else if len(s.slots) > 0 {
 				s.fork(nChunks, s.slotsJob)
 			} else { // no slot: acceptSlots' answer for each chunk, without a fork (review r7)
 				for c := range nChunks {
