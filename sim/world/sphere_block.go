@@ -322,3 +322,8 @@ func (s *Spheres) acceptVirtual(tr []sphere.Lin, trr []sphere.Rot, b0 int) {
 		copy(s.acc.R[b0:b0+len(trr)], trr)
 	}
 }
+
+// Materializations returns how many times a world's sphere blocks were made
+// into records (Bodies) since the program began: the tests assert that the
+// `bench` and `run` paths make none.
+func Materializations() int { return materializations }

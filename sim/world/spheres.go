@@ -321,8 +321,9 @@ func (w *World) Spheres() *Spheres {
 }
 
 // leaveSpheres gives the contact history back to the generic stages.
+// A world's sphere blocks stay virtual: the history needs no record, and a
+// generic stage that reads them makes them (Bodies: materialize).
 func (w *World) leaveSpheres() {
-	w.materialize() // the generic stages read and write records
 	if w.sph != nil {
 		w.sph.syncBodies()
 	}
