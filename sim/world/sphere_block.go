@@ -91,14 +91,16 @@ func (w *World) Virtual() int {
 	return n
 }
 
-// blockOf returns the block of body i, nil for a body with its record.
+// blockOf returns the block of body i, a block's sphere (w.bodies[i] nil).
 func (w *World) blockOf(i int) *sphereBlock {
-	if len(w.blocks) == 0 || w.bodies[i] != nil {
-		return nil
-	}
 	if len(w.blocks) == 1 {
 		return w.blocks[0]
 	}
+	return w.blockSearch(i)
+}
+
+// blockSearch is blockOf among several blocks.
+func (w *World) blockSearch(i int) *sphereBlock {
 	j := sort.Search(len(w.blocks), func(j int) bool { return w.blocks[j].first > i }) - 1
 	return w.blocks[j]
 }
@@ -131,13 +133,19 @@ func (bl *sphereBlock) nameString() string {
 	return bl.names
 }
 
-// fill sets *dst to sphere k of the block as its record would be: the
-// template, named when named, with the block's centre or, once the sphere
-// path holds the state (s virtual, x freed), the accepted state as
-// syncBodies writes it. off is where the name of k starts in names.
+// fillVirtual sets *dst to body i, a sphere of block bl, as its record
+// would be: the template, named name, with the block's centre or, once the
+// sphere path holds the state (virt, the centres freed), the accepted state
+// as syncBodies writes it.
 func (w *World) fillVirtual(bl *sphereBlock, i int, dst *body.Body, name string) {
 	*dst = bl.rec
 	dst.Name = name
+	w.fillState(bl, i, dst)
+}
+
+// fillState is fillVirtual's state part, into dst holding the template of
+// bl (X, V, W, Q, F, T: the only fields a block's spheres do not share).
+func (w *World) fillState(bl *sphereBlock, i int, dst *body.Body) {
 	k := i - bl.first
 	if bl.x != nil {
 		dst.X = bl.x[k]
@@ -152,8 +160,26 @@ func (w *World) fillVirtual(bl *sphereBlock, i int, dst *body.Body, name string)
 		ro := &acc.R[o]
 		dst.W, dst.Q, dst.T = ro.W, ro.Q, ro.T
 	} else {
-		dst.W, dst.T = geom.Vec3{}, geom.Vec3{} // q the template's (spheres_rotnone.go)
+		dst.W, dst.Q, dst.T = geom.Vec3{}, bl.rec.Q, geom.Vec3{} // q the template's (spheres_rotnone.go)
 	}
+}
+
+// virtScratch is a scratch record for a block's spheres one after another:
+// the template is copied when the block changes, the state for each sphere.
+type virtScratch struct {
+	b  body.Body
+	bl *sphereBlock
+}
+
+// at returns body i of w, a sphere of a block, in the scratch (no name).
+func (sc *virtScratch) at(w *World, i int) *body.Body {
+	bl := w.blockOf(i)
+	if bl != sc.bl {
+		sc.b, sc.bl = bl.rec, bl
+		sc.b.Name = ""
+	}
+	w.fillState(bl, i, &sc.b)
+	return &sc.b
 }
 
 // eachBodyState is EachBody without the names of a block's spheres (the
@@ -188,17 +214,18 @@ func (w *World) eachVirtual(f func(i int, b *body.Body), named bool) {
 				bi++
 			}
 			bl = w.blocks[bi]
+			sc = bl.rec // the static fields, once a block (f writes nothing)
+			sc.Name = ""
 			if named {
 				names, off = bl.nameString(), 0
 			}
 		}
-		name := ""
 		if named {
 			n := len(bl.prefix) + decimalLen(i-bl.first)
-			name = names[off : off+n]
+			sc.Name = names[off : off+n]
 			off += n
 		}
-		w.fillVirtual(bl, i, &sc, name)
+		w.fillState(bl, i, &sc)
 		f(i, &sc)
 	}
 }
@@ -300,7 +327,7 @@ func (s *Spheres) readVirtual(acc sphere.States, b0, b1 int) {
 	if !w.blockCentres() {
 		return
 	}
-	var sc body.Body
+	var sc virtScratch
 	for o := b0; o < b1; o++ {
 		b := s.bodyAt(o, &sc)
 		acc.L[o-b0] = sphere.Lin{X: b.X, V: b.V, F: b.F}

@@ -599,7 +599,7 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f *geom.Vec3, 
 			e.prev = append(e.prev, c)
 		}
 	}
-	var sc body.Body
+	var sc virtScratch
 	sb := *s.bodyAt(k, &sc) // the sphere at its trial state
 	st := &tr.L[k]
 	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, ro.W, ro.Q

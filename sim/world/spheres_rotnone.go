@@ -150,7 +150,7 @@ func (s *Spheres) TrialFromBodies() {
 	if s.virt && !s.w.blockCentres() {
 		s.w.materialize() // the bodies as of the last syncBodies: their records
 	}
-	var sc body.Body
+	var sc virtScratch
 	if s.rotNone && s.bodiesStill(false) {
 		for k := range s.idx {
 			b := s.bodyAt(k, &sc)
@@ -214,19 +214,20 @@ func (s *Spheres) bodyQ(k int) geom.Quat {
 	if s.body != nil {
 		return s.body[k].Q
 	}
+	if w := s.w; len(w.blocks) == 1 {
+		return w.blocks[0].rec.Q
+	}
 	return s.w.BodyRec(int(s.idx[k])).Q
 }
 
 // bodyAt returns sphere k's body: its record, or for a block's sphere
 // (virt) sc filled as its record would be (fillVirtual: the block's
 // centre, or the accepted state), without its name. Read only.
-func (s *Spheres) bodyAt(k int, sc *body.Body) *body.Body {
+func (s *Spheres) bodyAt(k int, sc *virtScratch) *body.Body {
 	if s.body != nil {
 		return s.body[k]
 	}
-	i := int(s.idx[k])
-	s.w.fillVirtual(s.w.blockOf(i), i, sc, "")
-	return sc
+	return sc.at(s.w, int(s.idx[k]))
 }
 
 // bodiesStill is bodiesStill of the spheres' bodies. For a block's

@@ -3,7 +3,6 @@ package world
 import (
 	"math"
 
-	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/sphere"
@@ -53,7 +52,7 @@ func (s *Spheres) importGeneric() {
 		// until then (a copy not kept: the world's centres are the generic
 		// stages' buffer, 24 bytes a sphere the sphere path never reads).
 		ref = make([]geom.Vec3, n)
-		var sc body.Body
+		var sc virtScratch
 		for k := range ref {
 			ref[k] = s.bodyAt(k, &sc).X
 		}
