@@ -1,8 +1,6 @@
 package world
 
 import (
-	"os"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -239,9 +237,6 @@ func (w *World) materialize() {
 		return
 	}
 	materializations++
-	if os.Getenv("GL_MATDEBUG") != "" {
-		debug.PrintStack()
-	}
 	s := w.sph
 	held := s != nil && s.virt
 	synced := true
