@@ -1,6 +1,7 @@
 package world
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,10 +71,14 @@ func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int
 		}
 		return first
 	}
+	if !w.blockCentres() {
+		w.materialize() // blocks whose state is the sphere path's: their records first
+	}
 	bl := &sphereBlock{first: first, count: len(x), prefix: prefix, rec: *rec, x: x}
 	bl.rec.Name = prefix + "0"
 	w.blocks = append(w.blocks, bl)
-	w.bodies = append(w.bodies, make([]*body.Body, len(x))...)
+	w.bodies = slices.Grow(w.bodies, len(x))[:first+len(x)] // the scene's builder has made the room
+	clear(w.bodies[first:])
 	w.invalidate()
 	w.lawGen += uint64(len(x) - 1) // AddBody's count, one a body
 	return first
