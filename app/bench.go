@@ -93,8 +93,8 @@ func bench(o Options, stop *stopFlag, heap string) (*BenchResult, error) {
 	setGC(steppingGCPercent()) // the deferred call puts back the setting before bench
 	w := s.World
 	r := &BenchResult{Scene: s.Spec.Name, Workers: w.Settings.Workers}
-	for _, b := range w.Bodies() {
-		if b.Wall < 0 {
+	for i := range w.NumBodies() {
+		if w.BodyRec(i).Wall < 0 {
 			r.Bodies++
 		}
 	}

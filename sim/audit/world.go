@@ -14,7 +14,8 @@ import (
 func WorldMeshes(w *world.World) ([]Solid, []Surface) {
 	var solids []Solid
 	var walls []Surface
-	for _, b := range w.Bodies() {
+	for i := range w.NumBodies() {
+		b := w.BodyRec(i) // a sphere block's template: left out, as every sphere
 		if b.Kind != body.Polyhedral || b.Poly() == nil {
 			continue
 		}

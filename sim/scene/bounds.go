@@ -140,7 +140,8 @@ func (b *builder) criticalStep() error {
 	}
 	var groups []group // first-seen order, for a deterministic error; a few (materials × 2): a list, not a map
 	used := make([]bool, len(w.Materials))
-	for _, bd := range w.Bodies() {
+	for i := range w.NumBodies() {
+		bd := w.BodyRec(i) // static fields only (a sphere block's template: its first sphere's name)
 		if bd.Material >= 0 && bd.Material < len(used) {
 			used[bd.Material] = true
 		}

@@ -559,7 +559,14 @@ func (b *builder) generators() error {
 		// (docs/performance.md, "Session 21: set-up, garbage and memory").
 		var names string
 		off := len(g.Name) + 1 // the start of body placed's name in names (after prefix+"0")
-		if !makeEachGenerated && g.Count > 1 {
+		// Spheres become a block (world.AddSphereBlock): no record a
+		// sphere, only its centre; the records are made if a reader
+		// asks for them (World.Bodies), as this loop made them.
+		block := smooth && ss.kind == body.Sphere && !makeEachGenerated
+		var xs []geom.Vec3
+		if block {
+			xs = make([]geom.Vec3, 0, g.Count)
+		} else if !makeEachGenerated && g.Count > 1 {
 			names = genNames(g.Name, g.Count)
 		}
 		for k := 0; k < layers; k++ {
@@ -577,6 +584,10 @@ func (b *builder) generators() error {
 				}
 				var bd *body.Body
 				switch {
+				case placed > 0 && block:
+					xs = append(xs, x)
+					placed++
+					continue
 				case placed > 0 && !makeEachGenerated:
 					bd = new(body.Body)
 					*bd = first
@@ -602,9 +613,16 @@ func (b *builder) generators() error {
 					bd.V = g.Velocity
 					first = *bd
 				}
-				b.w.AddBody(bd)
 				placed++
+				if block {
+					xs = append(xs, bd.X)
+					continue
+				}
+				b.w.AddBody(bd)
 			}
+		}
+		if block {
+			b.w.AddSphereBlock(g.Name, &first, xs)
 		}
 	}
 	return nil

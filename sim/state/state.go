@@ -20,6 +20,7 @@ import (
 
 	"grainlab/assets"
 
+	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/integrate"
 	"grainlab/sim/world"
@@ -87,12 +88,12 @@ func Capture(w *world.World) File {
 	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
 	if !w.HistoryValid() {
 		f.Version = 0
-		for _, b := range w.Bodies() {
+		w.EachBody(func(_ int, b *body.Body) {
 			if b.Wall < 0 {
 				f.Bodies = append(f.Bodies, Body{Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
 					Velocity: arr(b.V), AngularVelocity: arr(b.W)})
 			}
-		}
+		})
 		return f
 	}
 	return capture(w)
@@ -102,18 +103,18 @@ func Capture(w *world.World) File {
 // history is not the bodies' state.
 func capture(w *world.World) File {
 	f := File{Version: Version, Scene: w.Name, Time: w.Time, Steps: w.Steps}
-	if n := len(w.Bodies()) - len(w.Walls); n > 0 { // one allocation (a backup at 10⁵ bodies); none: null as before
+	if n := w.NumBodies() - len(w.Walls); n > 0 { // one allocation (a backup at 10⁵ bodies); none: null as before
 		f.Bodies = make([]Body, 0, n)
 	}
-	for _, b := range w.Bodies() {
+	w.EachBody(func(_ int, b *body.Body) { // no record made (a world's sphere blocks)
 		if b.Wall >= 0 {
-			continue
+			return
 		}
 		f.Bodies = append(f.Bodies, Body{
 			Name: b.Name, Position: arr(b.X), Quaternion: [4]float64{b.Q.W, b.Q.X, b.Q.Y, b.Q.Z},
 			Velocity: arr(b.V), AngularVelocity: arr(b.W), Force: Opt3{arr(b.F), true}, Torque: Opt3{arr(b.T), true},
 		})
-	}
+	})
 	if w.Integrator != nil {
 		f.Integrator = integrate.SaveState(w.Integrator)
 	}
@@ -313,13 +314,13 @@ func write(path string, w *world.World, inPlace bool) error {
 // must hold (JSON has no NaN or ±Inf).
 func kinematicsFinite(w *world.World) bool {
 	z := w.Time - w.Time
-	for _, b := range w.Bodies() {
+	w.EachBody(func(_ int, b *body.Body) {
 		if b.Wall < 0 {
 			z += (b.X.X - b.X.X) + (b.X.Y - b.X.Y) + (b.X.Z - b.X.Z) + (b.Q.W - b.Q.W) + (b.Q.X - b.Q.X) +
 				(b.Q.Y - b.Q.Y) + (b.Q.Z - b.Q.Z) + (b.V.X - b.V.X) + (b.V.Y - b.V.Y) + (b.V.Z - b.V.Z) +
 				(b.W.X - b.W.X) + (b.W.Y - b.W.Y) + (b.W.Z - b.W.Z)
 		}
-	}
+	})
 	return z == 0
 }
 

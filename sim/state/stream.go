@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"grainlab/sim/body"
 	"grainlab/sim/integrate"
 	"grainlab/sim/world"
 )
@@ -250,14 +251,15 @@ func (s *streamer) file(w *world.World) error {
 	}
 	s.raw(`,"bodies":`)
 	n := 0
-	open := valid && len(w.Bodies())-len(w.Walls) > 0 // capture's slice: [] even when empty; Capture's v1: null when none
+	open := valid && w.NumBodies()-len(w.Walls) > 0 // capture's slice: [] even when empty; Capture's v1: null when none
 	var bd Body
-	for _, b := range w.Bodies() {
-		if b.Wall >= 0 {
-			continue
+	var err error
+	w.EachBody(func(_ int, b *body.Body) { // no record made (a world's sphere blocks)
+		if err != nil || b.Wall >= 0 {
+			return
 		}
-		if err := s.failed(); err != nil {
-			return err
+		if err = s.failed(); err != nil {
+			return
 		}
 		if n == 0 {
 			s.raw("[")
@@ -273,9 +275,12 @@ func (s *streamer) file(w *world.World) error {
 		var ok bool
 		if s.fast, ok = appendBody(s.fast[:0], &bd); ok {
 			s.l.verbatim(s.fast)
-		} else if err := s.value(&bd); err != nil {
-			return err
+		} else {
+			err = s.value(&bd)
 		}
+	})
+	if err != nil {
+		return err
 	}
 	switch {
 	case n > 0:

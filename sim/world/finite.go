@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"grainlab/sim/body"
 	"grainlab/sim/geom"
 	"grainlab/sim/sphere"
 )
@@ -44,7 +45,7 @@ func firstBad(v ...float64) (float64, bool) {
 // lazySpheres returns the sphere path while the bodies lag behind its flat
 // accepted state (SetLazyBodies), nil otherwise.
 func (w *World) lazySpheres() *Spheres {
-	if s := w.sph; s != nil && s.stale && len(s.sidx) == len(w.Bodies()) {
+	if s := w.sph; s != nil && s.stale && len(s.sidx) == w.NumBodies() {
 		return s
 	}
 	return nil
@@ -120,9 +121,7 @@ func (w *World) checkFinite(next bool) error {
 		}
 		w.SyncBodies()
 	} else {
-		for _, b := range w.Bodies() {
-			z += notFinite(b.X, b.V, b.W, b.Q)
-		}
+		w.eachBodyState(func(_ int, b *body.Body) { z += notFinite(b.X, b.V, b.W, b.Q) })
 		if z == 0 {
 			return nil
 		}
@@ -163,15 +162,15 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 	z, n := 0.0, 0
 	for wi := range w.Walls {
 		i := w.Walls[wi].Body
-		if i < 0 || i >= len(w.Bodies()) || s.sidx[i] >= 0 || w.Bodies()[i].Wall != wi {
+		if i < 0 || i >= w.NumBodies() || s.sidx[i] >= 0 || w.BodyRec(i).Wall != wi {
 			n = -1
 			break
 		}
-		b := w.Bodies()[i]
+		b := w.bodies[i] // a wall: a record
 		z += notFinite(b.X, b.V, b.W, b.Q)
 		n++
 	}
-	if n == len(w.Bodies())-len(s.idx) {
+	if n == w.NumBodies()-len(s.idx) {
 		return z
 	}
 	// Defensive: AddWall keeps Walls[wi].Body and Bodies[i].Wall in step
@@ -180,7 +179,7 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 	z = 0
 	for i, k := range s.sidx {
 		if k < 0 {
-			b := w.Bodies()[i]
+			b := w.BodyRec(i) // not a sphere: a record
 			z += notFinite(b.X, b.V, b.W, b.Q)
 		}
 	}
@@ -219,7 +218,7 @@ type BodyStates struct {
 // array, in its order (Body), without syncing the bodies.
 func (s *BodyStates) Save(w *World) {
 	s.ref = nil
-	n := len(w.Bodies())
+	n := w.NumBodies()
 	if cap(s.X) < n {
 		s.X, s.V, s.W, s.Q = make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Quat, n)
 	}
@@ -237,7 +236,7 @@ func (s *BodyStates) Save(w *World) {
 		}
 		for i, k := range sp.sidx { // the walls, after the spheres
 			if k < 0 {
-				b := w.Bodies()[i]
+				b := w.BodyRec(i) // not a sphere: a record
 				s.X[m], s.V[m], s.W[m], s.Q[m] = b.X, b.V, b.W, b.Q
 				s.Body = append(s.Body, int32(i))
 				m++
@@ -246,9 +245,9 @@ func (s *BodyStates) Save(w *World) {
 		return
 	}
 	s.Body = s.Body[:0]
-	for i, b := range w.Bodies() {
+	w.eachBodyState(func(i int, b *body.Body) {
 		s.X[i], s.V[i], s.W[i], s.Q[i] = b.X, b.V, b.W, b.Q
-	}
+	})
 }
 
 // Restore puts the saved states back into the bodies of w (the same world,

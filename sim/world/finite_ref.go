@@ -38,7 +38,7 @@ func (s *BodyStates) SaveRef(w *World) {
 	// step may kick ω in it (one made again by that step): the state kept
 	// has ω = +0.
 	s.refStill = sp.rotShared() || sp.rotNone
-	if s.otherKey != sp.key || len(s.otherIdx) != len(w.Bodies())-len(sp.idx) {
+	if s.otherKey != sp.key || len(s.otherIdx) != w.NumBodies()-len(sp.idx) {
 		s.otherKey, s.otherIdx = sp.key, s.otherIdx[:0]
 		for i, k := range sp.sidx {
 			if k < 0 {
@@ -49,7 +49,7 @@ func (s *BodyStates) SaveRef(w *World) {
 	m := len(s.otherIdx)
 	s.oX, s.oV, s.oW, s.oQ = resize(s.oX, m), resize(s.oV, m), resize(s.oW, m), resize(s.oQ, m)
 	for j, i := range s.otherIdx {
-		b := w.Bodies()[i]
+		b := w.BodyRec(int(i)) // not a sphere: a record
 		s.oX[j], s.oV[j], s.oW[j], s.oQ[j] = b.X, b.V, b.W, b.Q
 	}
 }
@@ -78,7 +78,7 @@ func (s *BodyStates) materialize(w *World) {
 	sp := w.sph
 	var st sphere.States
 	switch {
-	case sp == nil || sp.key != s.refKey || len(sp.idx) != s.refN || len(sp.sidx) != len(w.Bodies()):
+	case sp == nil || sp.key != s.refKey || len(sp.idx) != s.refN || len(sp.sidx) != w.NumBodies():
 	case sp.acc.Len() == s.refN && &sp.acc.L[0] == ref:
 		st = sp.acc
 	case sp.trAcc && sp.tr.Len() == s.refN && &sp.tr.L[0] == ref:
@@ -90,7 +90,7 @@ func (s *BodyStates) materialize(w *World) {
 		s.Valid = false
 		return
 	}
-	n := len(w.Bodies())
+	n := w.NumBodies()
 	s.X, s.V, s.W, s.Q = resize(s.X, n), resize(s.V, n), resize(s.W, n), resize(s.Q, n)
 	s.Body = append(s.Body[:0], sp.idx...)
 	X, V, W, Q := s.X[:s.refN], s.V[:s.refN], s.W[:s.refN], s.Q[:s.refN]

@@ -18,7 +18,7 @@ import (
 // wall-pair table not sized to the world) it is HistoryStream.
 func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*PairState) error) error) {
 	s := w.sph
-	if s == nil || !s.owns || !s.valid || len(s.sidx) != len(w.Bodies()) || len(s.planes) != len(w.Walls) {
+	if s == nil || !s.owns || !s.valid || len(s.sidx) != w.NumBodies() || len(s.planes) != len(w.Walls) {
 		return w.HistoryStreamShared()
 	}
 	s.syncBodies()
@@ -34,7 +34,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 		}
 	}
-	nb := len(s.body)
+	nb := len(s.idx)
 	// The wall-pair table as export leaves it: export makes an entry
 	// (wallEntry) for every pair seen and every candidate slot, sizing the
 	// table first (sizeWallPairs: a table or row not of the world's size
@@ -52,12 +52,12 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 	}
 	rowLen := func(wi int) int {
 		if creates {
-			return len(w.Bodies())
+			return w.NumBodies()
 		}
 		return len(w.wallPair[wi])
 	}
 	entryAt := func(wi, i int) *pairEntry {
-		if creates && (len(w.wallPair) != len(w.Walls) || len(w.wallPair[wi]) != len(w.Bodies())) {
+		if creates && (len(w.wallPair) != len(w.Walls) || len(w.wallPair[wi]) != w.NumBodies()) {
 			return nil
 		}
 		return w.wallPair[wi][i]

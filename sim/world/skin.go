@@ -41,8 +41,8 @@ func (w *World) sphereSkin(gmax float64) float64 {
 // movableCount returns the number of bodies that are not walls.
 func (w *World) movableCount() int {
 	n := 0
-	for _, b := range w.Bodies() {
-		if b.Wall < 0 {
+	for i := range w.NumBodies() {
+		if w.BodyRec(i).Wall < 0 {
 			n++
 		}
 	}
@@ -53,8 +53,8 @@ func (w *World) movableCount() int {
 // use is LAMMPS' gran/hooke (law.HookeLAMMPS).
 func (w *World) allHookean() bool {
 	used := make([]bool, len(w.Materials))
-	for _, b := range w.Bodies() {
-		used[b.Material] = true
+	for i := range w.NumBodies() {
+		used[w.BodyRec(i).Material] = true
 	}
 	for ma := range used {
 		for mb := range used {
@@ -96,8 +96,8 @@ func (w *World) minRadius() float64 {
 // wall, +Inf without one.
 func (w *World) smallestRadius() float64 {
 	rmin := math.Inf(1)
-	for _, b := range w.Bodies() {
-		if b.Wall < 0 && b.Radius() < rmin {
+	for i := range w.NumBodies() {
+		if b := w.BodyRec(i); b.Wall < 0 && b.Radius() < rmin {
 			rmin = b.Radius()
 		}
 	}

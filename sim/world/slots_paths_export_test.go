@@ -100,7 +100,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 			s.tr.R[k].W = geom.Vec3{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
 			if rng.IntN(4) == 0 {
 				sl.seen = false
-				s.seen[int(sl.wall)*len(s.body)+k] = false
+				s.seen[int(sl.wall)*len(s.idx)+k] = false
 			}
 			if rng.IntN(4) == 0 {
 				sl.pTouch = !sl.pTouch

@@ -27,9 +27,16 @@ type Spheres struct {
 	taken bool       // the import's generic pair entries are still held (releaseGeneric)
 
 	// Spheres k = 0…n−1 are the world's movable bodies in body order.
-	body []*body.Body
-	idx  []int32 // body index of sphere k
-	mat  []int32 // material of sphere k
+	// body is nil while they are a world's sphere blocks (virt,
+	// sphere_block.go): their state is then the blocks' centres until the
+	// first Accept, the accepted state after (their records, materialized,
+	// would hold it as of the last syncBodies); vTurn: a rotational array
+	// was made while virtual (q may then differ from the template's: it is
+	// not dropped again, rotDrop).
+	body        []*body.Body
+	virt, vTurn bool
+	idx         []int32 // body index of sphere k
+	mat         []int32 // material of sphere k
 	// byBody lists the spheres in body order; the spheres are in body order
 	// too unless ordered (spatial order, spheres_order.go).
 	byBody    []int32
@@ -287,6 +294,9 @@ func (w *World) Spheres() *Spheres {
 	}
 	s := w.sph
 	if s.key != w.spheresKey() {
+		if s.virt && !w.blockCentres() {
+			w.materialize() // the state is this path's: the records first (a rare rebuild)
+		}
 		s.syncBodies() // build reads the bodies
 		if s.owns {
 			s.export()
@@ -294,7 +304,8 @@ func (w *World) Spheres() *Spheres {
 		s.build()
 	}
 	if !s.ok || len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath {
-		s.syncBodies() // the generic stages read the bodies
+		w.materialize() // the generic stages read and write records
+		s.syncBodies()  // the generic stages read the bodies
 		if s.owns {
 			s.export()
 		}
@@ -310,6 +321,8 @@ func (w *World) Spheres() *Spheres {
 }
 
 // leaveSpheres gives the contact history back to the generic stages.
+// A world's sphere blocks stay virtual: the history needs no record, and a
+// generic stage that reads them makes them (Bodies: materialize).
 func (w *World) leaveSpheres() {
 	if w.sph != nil {
 		w.sph.syncBodies()
@@ -320,7 +333,7 @@ func (w *World) leaveSpheres() {
 }
 
 func (w *World) spheresKey() spheresKey {
-	return spheresKey{lawGen: w.lawGen, bodies: len(w.Bodies()), walls: len(w.Walls), periodic: w.Periodic,
+	return spheresKey{lawGen: w.lawGen, bodies: w.NumBodies(), walls: len(w.Walls), periodic: w.Periodic,
 		materials: len(w.Materials), safety: w.Settings.Safety, gravity: w.Gravity}
 }
 
@@ -329,15 +342,24 @@ func (s *Spheres) build() {
 	w := s.w
 	s.key = w.spheresKey()
 	s.ok, s.valid, s.ordered, s.partsOK = false, false, false, false
+	s.virt, s.vTurn = false, false
 	if w.DefaultParams() == nil {
 		return
 	}
-	if nb := len(w.Bodies()); cap(s.body) < nb { // at most one sphere a body: no append growth
+	virt := s.virtualOK()
+	nb := w.NumBodies()
+	if virt {
+		s.body = nil
+		if cap(s.idx) < nb {
+			s.idx = make([]int32, 0, nb)
+		}
+	} else if cap(s.body) < nb { // at most one sphere a body: no append growth
 		s.body, s.idx = make([]*body.Body, 0, nb), make([]int32, 0, nb)
 	}
 	s.body, s.idx = s.body[:0], s.idx[:0]
-	s.sidx = sized(s.sidx, len(w.Bodies()))
-	for i, b := range w.Bodies() {
+	s.sidx = sized(s.sidx, nb)
+	for i := range nb {
+		b := w.BodyRec(i) // a block sphere's template: the static fields are its
 		s.sidx[i] = -1
 		if b.Wall >= 0 {
 			if !b.Fixed || !w.Walls[b.Wall].Planar {
@@ -348,11 +370,13 @@ func (s *Spheres) build() {
 		if b.Kind != body.Sphere || b.Fixed || !(b.Mass() > 0) {
 			return
 		}
-		s.sidx[i] = int32(len(s.body))
-		s.body = append(s.body, b)
+		s.sidx[i] = int32(len(s.idx))
+		if !virt {
+			s.body = append(s.body, b)
+		}
 		s.idx = append(s.idx, int32(i))
 	}
-	n := len(s.body)
+	n := len(s.idx)
 	if n == 0 {
 		return
 	}
@@ -367,8 +391,8 @@ func (s *Spheres) build() {
 	s.laws = s.laws[:0]
 	ptrs := map[*ContactParams]int32{}
 	used := make([]bool, s.nmat)
-	for _, b := range w.Bodies() {
-		used[b.Material] = true
+	for i := range nb {
+		used[w.BodyRec(i).Material] = true
 	}
 	for ma := range s.nmat {
 		for mb := range s.nmat {
@@ -393,8 +417,8 @@ func (s *Spheres) build() {
 	// laws of sphere pairs decide the kernel: by material, not body pair
 	// (O(materials²), not O(N²)).
 	sphereMat := make([]bool, s.nmat)
-	for _, a := range s.body {
-		sphereMat[a.Material] = true
+	for _, i := range s.idx {
+		sphereMat[w.BodyRec(int(i)).Material] = true
 	}
 	sphereLaws := map[int32]bool{}
 	for ma := range s.nmat {
@@ -441,7 +465,8 @@ func (s *Spheres) build() {
 	specs := map[specKey]int32{}
 	var last *body.Body // the previous sphere, of species lastID
 	var lastID int32
-	for k, b := range s.body {
+	for k, i := range s.idx {
+		b := w.BodyRec(int(i))
 		s.r[k] = b.R
 		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
@@ -468,7 +493,7 @@ func (s *Spheres) build() {
 	}
 	// No rotational array from the start while no sphere turns under laws
 	// without moments (spheres_rotnone.go: rotNone, q the bodies' Q).
-	s.rotNone = s.hooke && !s.moms && bodiesStill(s.body, false)
+	s.rotNone = s.hooke && !s.moms && s.bodiesStill(false)
 	s.qBody = s.rotNone // else TrialFromBodies or a Drift that reads the bodies sets it
 	s.accFresh, s.stale, s.trAcc = false, false, false
 	s.rotStill, s.rotSkip, s.rotFound, s.tClear, s.tZero = false, false, false, false, false
@@ -504,7 +529,7 @@ func (s *Spheres) build() {
 	s.planes = s.planes[:0]
 	for wi := range w.Walls {
 		wl := &w.Walls[wi]
-		b := w.Bodies()[wl.Body]
+		b := w.BodyRec(wl.Body) // a wall: its record
 		var ps contact.Posed
 		ps.Update(b.Poly(), b.X, b.Q, b.Fixed)
 		s.planes = append(s.planes, plane{
@@ -518,6 +543,30 @@ func (s *Spheres) build() {
 	s.wallOn = resize(s.wallOn, len(w.Walls))
 	s.dt.build(s)
 	s.ok = true
+	s.virt = virt
+	s.vTurn = virt && !s.rotNone
+}
+
+// virtualOK reports whether the spheres may stay a world's sphere blocks
+// (virt): the world has blocks whose centres are still the truth and every
+// movable body is a block's sphere. Otherwise it makes the records
+// (materialize).
+func (s *Spheres) virtualOK() bool {
+	w := s.w
+	if len(w.blocks) == 0 {
+		return false
+	}
+	ok := w.blockCentres()
+	for _, b := range w.bodies {
+		if !ok {
+			break
+		}
+		ok = b == nil || b.Wall >= 0
+	}
+	if !ok {
+		w.materialize()
+	}
+	return ok
 }
 
 // maxClassSpecies is the largest number of species whose pair classes are
@@ -566,8 +615,12 @@ func (s *Spheres) checkWalls() {
 	}
 }
 
-// Bodies returns the bodies of the spheres: sphere k is Bodies()[k].
-func (s *Spheres) Bodies() []*body.Body { return s.body }
+// Bodies returns the bodies of the spheres: sphere k is Bodies()[k]. A
+// world's sphere blocks are materialized first (World.Bodies).
+func (s *Spheres) Bodies() []*body.Body {
+	s.w.materialize()
+	return s.body
+}
 
 // Trial returns the flat state the integrator fills with its trial state
 // before Evaluate; after Accept it holds the accepted state.

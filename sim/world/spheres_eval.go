@@ -82,7 +82,7 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 			owls += s.sumTouchSlots()
 		} else {
 			if s.csrStale {
-				s.csr.Build(l, len(s.body))
+				s.csr.Build(l, len(s.idx))
 				s.csrStale = false
 			}
 			l.PrepareSplit()
@@ -254,7 +254,7 @@ const minParallelSpheres = 64
 func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int, float64) {
 	lo, hi := s.chunk[c], s.chunk[c+1]
 	if s.hooke {
-		p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
+		p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
 		return l.Hooke(&s.tr, lo, hi, p.Kn, p.LimitDamping, direct)
 	}
 	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
@@ -274,7 +274,7 @@ func (s *Spheres) evalPairs(_, lo, hi int) {
 // stored pair forces in pair order and add their walls.
 func (s *Spheres) evalSpheres(_, lo, hi int) {
 	l := &s.lists[s.cur]
-	n, dt, tr := len(s.body), s.dtEval, &s.tr
+	n, dt, tr := len(s.idx), s.dtEval, &s.tr
 	for c := lo; c < hi; c++ {
 		mom := false
 		for k := c * n / nChunks; k < (c+1)*n/nChunks; k++ {
@@ -305,7 +305,7 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 // evaluated twice, once for each sphere's part.
 func (s *Spheres) evalParts(_, lo, hi int) {
 	l := &s.lists[s.cur]
-	p := &s.laws[s.lawOf[s.body[0].Material*s.nmat+s.body[0].Material]]
+	p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
 	for q := lo; q < hi; q++ {
 		var cross [nChunks][]int32
 		for r := 0; r <= q; r++ {
@@ -506,7 +506,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 // candidate after the first step (stageDetect creates its entry now).
 func (s *Spheres) see(sl *wallSlot) {
 	sl.seen = true
-	s.seen[int(sl.wall)*len(s.body)+int(sl.k)] = true
+	s.seen[int(sl.wall)*len(s.idx)+int(sl.k)] = true
 	sl.owl = s.w.Steps > 0
 }
 
@@ -599,7 +599,8 @@ func (s *Spheres) rim(sl *wallSlot, pl *plane, k int, dt float64, f *geom.Vec3, 
 			e.prev = append(e.prev, c)
 		}
 	}
-	sb := *s.body[k] // the sphere at its trial state
+	var sc virtScratch
+	sb := *s.bodyAt(k, &sc) // the sphere at its trial state
 	st := &tr.L[k]
 	sb.X, sb.V, sb.W, sb.Q = st.X, st.V, ro.W, ro.Q
 	var a, b *body.Body = &sb, pl.body
@@ -705,8 +706,8 @@ func (w *World) sizeWallPairs() {
 		w.wallPair = make([][]*pairEntry, len(w.Walls))
 	}
 	for wi := range w.wallPair {
-		if len(w.wallPair[wi]) != len(w.Bodies()) {
-			w.wallPair[wi] = make([]*pairEntry, len(w.Bodies()))
+		if len(w.wallPair[wi]) != w.NumBodies() {
+			w.wallPair[wi] = make([]*pairEntry, w.NumBodies())
 		}
 	}
 }
@@ -917,7 +918,7 @@ func (s *Spheres) beginRound() bool {
 	if !r.open {
 		w := s.w
 		*r = splitRound{open: true, builds: w.verlet.Builds(), t0: time.Now()}
-		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.body) >= minParallelSpheres, w.Settings.SphereSplit)
+		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.idx) >= minParallelSpheres, w.Settings.SphereSplit)
 	}
 	return r.split
 }

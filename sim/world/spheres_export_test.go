@@ -25,7 +25,7 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 // entry a sphere, and whether the spheres are renumbered.
 func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
-	n = len(s.body)
+	n = len(s.idx)
 	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.r), cap(s.rad),
 		cap(s.spec), cap(s.mat), cap(s.byBody)}
 	for _, r := range [][]sphere.Rot{s.tr.R, s.acc.R} {
@@ -100,7 +100,7 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 	// The slots themselves: sphere k and enabled wall wi, in (k, wi)
 	// order, exactly when the sphere's box x ± (r + skin) overlaps the
 	// wall's candidate box on the three axes.
-	at, n := 0, len(s.body)
+	at, n := 0, len(s.idx)
 	for k := range n {
 		if int(s.slotStart[k]) != at {
 			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotStart[k], at)
@@ -128,7 +128,7 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 // body order (tests).
 func SphereSpecies(w *World) []int32 {
 	s := w.Spheres()
-	out := make([]int32, 0, len(s.body))
+	out := make([]int32, 0, len(s.idx))
 	for i := range w.Bodies() {
 		if k := s.sidx[i]; k >= 0 {
 			out = append(out, s.spec[k])

@@ -214,7 +214,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 		}
 		s.parts[q], s.partAt[q] = m, at
 	}
-	s.parts[nChunks], s.partAt[nChunks] = int32(len(s.body)), np
+	s.parts[nChunks], s.partAt[nChunks] = int32(len(s.idx)), np
 }
 
 // pairsRange builds the pairs of the candidates c0…c1−1 as rebuildPairs
@@ -599,7 +599,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 	w := s.w
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
-	nm := len(s.body)
+	nm := len(s.idx)
 	periodic := w.Periodic.On()
 	nl.TakeScratch(old)
 	if sameArray(nl.P, nl.Fn) { // the idle pairs are old's Fn's storage (spareCand): P its own
@@ -722,7 +722,7 @@ func (s *Spheres) rebuildPairs(cand [][2]int32, reordered bool) {
 // PrevHist: worlds with several laws or classes, or friction) follow by
 // cycles along the same order (ord).
 func (s *Spheres) sortOld(old, nl *sphere.List) {
-	n := len(s.body)
+	n := len(s.idx)
 	P, touch, fresh := old.P, old.PrevTouch[:len(old.P)], s.isFresh[:len(old.P)]
 	nold := len(P)
 	fb := nl.Fn[:0:cap(nl.Fn)]
@@ -988,7 +988,7 @@ func (s *Spheres) finishList() {
 // slot already listed is kept.
 func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	w := s.w
-	n := len(s.body)
+	n := len(s.idx)
 	old, oldH := s.slots, s.hists
 	s.slots, s.slotsOld = s.slotsOld[:0], old
 	s.hists, s.histsOld = s.histsOld[:0], oldH

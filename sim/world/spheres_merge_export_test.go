@@ -35,7 +35,7 @@ var MergeCheckLong bool
 func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int, err error) {
 	s := w.Spheres()
 	rng := rand.New(rand.NewPCG(seed, 17))
-	n := int32(len(s.body))
+	n := int32(len(s.idx))
 	type rec struct {
 		touch, fresh bool
 		hist         law.FrictionState

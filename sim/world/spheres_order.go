@@ -48,7 +48,7 @@ var SphereReorderEvery int64 = 1000
 // wantReorder reports whether the rebuild about to happen renumbers the
 // spheres.
 func (s *Spheres) wantReorder() bool {
-	n := len(s.body)
+	n := len(s.idx)
 	if n < SphereReorderMin || s.w.Periodic.On() {
 		return false
 	}
@@ -132,7 +132,7 @@ func mortonCodes(S []sphere.Lin, codes []uint64, lo geom.Vec3, inv float64) {
 // built yet). A renumbering then allocates nothing (it made ≈ 42 MB of
 // garbage at 10⁶ spheres, Session 23); else its temporaries are made.
 func (s *Spheres) orderScratch() orderScratch {
-	n := len(s.body)
+	n := len(s.idx)
 	idle := &s.lists[1-s.cur]
 	need := (20*n + 7) / 8 // words
 	if cap(idle.P) < need {
@@ -344,7 +344,7 @@ func (s *Spheres) restoreOrder() {
 	if !s.ordered {
 		return
 	}
-	n := len(s.body)
+	n := len(s.idx)
 	perm := slices.Clone(s.byBody[:n])
 	s.applyOrder(perm, &orderScratch{})
 	s.ordered = false

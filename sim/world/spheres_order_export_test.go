@@ -15,7 +15,7 @@ import (
 // not sorted for a merge).
 func SphereReorderBytes(w *World) (bytes uint64, scratch, ordered bool) {
 	s := w.Spheres()
-	n := len(s.body)
+	n := len(s.idx)
 	sc := s.orderScratch()
 	scratch = len(sc.w) > 0
 	var m0, m1 runtime.MemStats

@@ -37,7 +37,7 @@ func SphereRenumberCheck(w *World, seed int64, share bool) (checked []string, er
 			return nil, fmt.Errorf("rotShare: not shared")
 		}
 	}
-	n := len(s.body)
+	n := len(s.idx)
 	if n < 3 {
 		return nil, fmt.Errorf("%d spheres", n)
 	}

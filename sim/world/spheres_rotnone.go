@@ -52,7 +52,7 @@ func (s *Spheres) rotDrop() {
 	if s.rotNone {
 		return
 	}
-	if s.qBody && s.lazy && len(s.acc.R) == len(s.body) && len(s.tr.R) == len(s.body) {
+	if s.qBody && s.lazy && len(s.acc.R) == len(s.idx) && len(s.tr.R) == len(s.idx) && !(s.virt && s.vTurn) {
 		s.acc.R, s.tr.R = nil, nil
 		s.rotNone = true
 		return
@@ -66,12 +66,13 @@ func (s *Spheres) rotMake() {
 	if !s.rotNone {
 		return
 	}
-	r := make([]sphere.Rot, len(s.body))
-	for k, b := range s.body {
-		r[k].Q = b.Q
+	r := make([]sphere.Rot, len(s.idx))
+	for k := range r {
+		r[k].Q = s.bodyQ(k)
 	}
 	s.acc.R, s.tr.R = r, r
 	s.rotNone = false
+	s.vTurn = s.virt
 }
 
 // pendRot returns where a wall slot of chunk c (one worker's range, in
@@ -83,7 +84,7 @@ func (s *Spheres) pendRot(c int, k int32) *sphere.Rot {
 	if n := len(p); n > 0 && p[n-1].k == k {
 		return &p[n-1].rot
 	}
-	s.pend[c] = append(p, rotPend{k: k, rot: sphere.Rot{Q: s.body[k].Q}})
+	s.pend[c] = append(p, rotPend{k: k, rot: sphere.Rot{Q: s.bodyQ(int(k))}})
 	return &s.pend[c][len(p)].rot
 }
 
@@ -120,7 +121,7 @@ func (s *Spheres) pendApply() bool {
 // the rotational array absent, +0 and its body's Q.
 func (s *Spheres) rotOf(st *sphere.States, k int) (geom.Vec3, geom.Quat) {
 	if st.R == nil {
-		return geom.Vec3{}, s.body[k].Q
+		return geom.Vec3{}, s.bodyQ(k)
 	}
 	ro := &st.R[k]
 	return ro.W, ro.Q
@@ -146,8 +147,13 @@ func (s *Spheres) trRot(i int) *sphere.Rot {
 // the centres and velocities: ω = +0 and q the bodies' already.
 func (s *Spheres) TrialFromBodies() {
 	tr := &s.tr
-	if s.rotNone && bodiesStill(s.body, false) {
-		for k, b := range s.body {
+	if s.virt && !s.w.blockCentres() {
+		s.w.materialize() // the bodies as of the last syncBodies: their records
+	}
+	var sc virtScratch
+	if s.rotNone && s.bodiesStill(false) {
+		for k := range s.idx {
+			b := s.bodyAt(k, &sc)
 			st := &tr.L[k]
 			st.X, st.V = b.X, b.V
 		}
@@ -155,7 +161,8 @@ func (s *Spheres) TrialFromBodies() {
 		return
 	}
 	s.rotMake()
-	for k, b := range s.body {
+	for k := range s.idx {
+		b := s.bodyAt(k, &sc)
 		st, ro := &tr.L[k], &tr.R[k]
 		st.X, st.V, ro.W, ro.Q = b.X, b.V, b.W, b.Q
 	}
@@ -193,8 +200,58 @@ func bodiesStill(bs []*body.Body, moments bool) bool {
 // kicks them (ω + h·T/I = +0 again) and writes them to the bodies.
 func (s *Spheres) rotScratch(buf []sphere.Rot, b0, b1 int) []sphere.Rot {
 	buf = buf[:b1-b0]
-	for i, b := range s.body[b0:b1] {
-		buf[i] = sphere.Rot{Q: b.Q}
+	for i := range buf {
+		buf[i] = sphere.Rot{Q: s.bodyQ(b0 + i)}
 	}
 	return buf
+}
+
+// bodyQ returns the orientation of sphere k's body: its record's, or for a
+// block's sphere (virt) the template's — a block's spheres all start with
+// it, and while virtual the rotational array, once made, is never dropped
+// again (rotDrop), so q is the template's wherever it is absent.
+func (s *Spheres) bodyQ(k int) geom.Quat {
+	if s.body != nil {
+		return s.body[k].Q
+	}
+	if w := s.w; len(w.blocks) == 1 {
+		return w.blocks[0].rec.Q
+	}
+	return s.w.BodyRec(int(s.idx[k])).Q
+}
+
+// bodyAt returns sphere k's body: its record, or for a block's sphere
+// (virt) sc filled as its record would be (fillVirtual: the block's
+// centre, or the accepted state), without its name. Read only.
+func (s *Spheres) bodyAt(k int, sc *virtScratch) *body.Body {
+	if s.body != nil {
+		return s.body[k]
+	}
+	return sc.at(s.w, int(s.idx[k]))
+}
+
+// bodiesStill is bodiesStill of the spheres' bodies. For a block's
+// spheres: the templates' while the blocks' centres are the state, else
+// those of the accepted state as syncBodies wrote them (acc: the bodies are
+// read only by a Drift after a syncBodies, once Drift has made acc the
+// accepted state).
+func (s *Spheres) bodiesStill(moments bool) bool {
+	if s.body != nil {
+		return bodiesStill(s.body, moments)
+	}
+	w := s.w
+	if w.blockCentres() {
+		for _, bl := range w.blocks {
+			if nonZeroBits(bl.rec.W) || moments && nonZeroBits(bl.rec.T) {
+				return false
+			}
+		}
+		return true
+	}
+	for k := range s.acc.R {
+		if nonZeroBits(s.acc.R[k].W) || moments && nonZeroBits(s.acc.R[k].T) {
+			return false
+		}
+	}
+	return true
 }

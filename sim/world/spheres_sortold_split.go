@@ -37,7 +37,7 @@ type oldSort struct {
 // the scattered pairs, when they hold them (rowEnds), else in an array
 // made for the call.
 func (o *oldSort) split(s *Spheres, room []float64, P []sphere.Pair, touch, fresh []bool, P2 []sphere.Pair, T2, F2 []bool, ord []int32) {
-	n := len(s.body)
+	n := len(s.idx)
 	o.P, o.touch, o.fresh, o.P2, o.T2, o.F2, o.ord = P, touch, fresh, P2, T2, F2, ord
 	o.cnt, o.n = rowEnds(room, sortOldParts*n), n
 	if o.job == nil {

@@ -290,7 +290,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 	// Without the rotational array (rotNone), a Drift that reads lazy
 	// bodies whose ω and T are all +0 reads their q as the array would
 	// hold it: the array stays absent (spheres_rotnone.go).
-	noneRead := s.rotNone && !s.rotSkip && readBodies && s.lazy && !s.moms && bodiesStill(s.body, true)
+	noneRead := s.rotNone && !s.rotSkip && readBodies && s.lazy && !s.moms && s.bodiesStill(true)
 	if s.rotNone && (!s.rotSkip && !noneRead || s.moms) {
 		s.rotMake() // the pass writes R: the shared array again (spheres_rotnone.go)
 	}
@@ -436,12 +436,15 @@ func (s *Spheres) driftRange(lo, hi int, look bool) (d1, d2 float64, finite, fou
 	for b0 := lo; b0 < hi; b0 += passBlock {
 		b1 := min(b0+passBlock, hi)
 		d.Tr, d.Spec, d.Acc, d.X = s.tr.Slice(b0, b1), s.spec[b0:b1], s.acc.Slice(b0, b1), s.tr.X[b0:b1]
-		if !s.accFresh && d.Acc.R == nil {
+		switch {
+		case !s.accFresh && s.body == nil:
+			s.readVirtual(d.Acc, b0, b1)
+		case !s.accFresh && d.Acc.R == nil:
 			al := d.Acc.L[:len(d.Spec)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies' (ω = T = +0: rotNone)
 				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
 			}
-		} else if !s.accFresh {
+		case !s.accFresh:
 			al, ar := d.Acc.L[:len(d.Spec)], d.Acc.R[:len(d.Spec)]
 			for i, b := range s.body[b0:b1] { // the accepted state is the bodies'
 				al[i] = sphere.Lin{X: b.X, V: b.V, F: b.F}
@@ -757,6 +760,9 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 	// With lazy bodies the accepted state stays in tr (no copy): the next
 	// Drift swaps tr and acc (trAcc).
 	s.accFresh, s.stale, s.trAcc = s.lazy, s.lazy, s.lazy
+	if s.virt {
+		s.w.freeBlockCentres() // the state is this path's from now on (sphere_block.go)
+	}
 	s.rotStill = s.rotOff
 	if s.rotStill && !s.moms {
 		s.rotDrop() // no array (q the bodies'), else one shared (spheres_rotnone.go)
@@ -832,7 +838,9 @@ func (s *Spheres) finishRange(lo, hi int, vmax2 []SphereMax, fsum *float64) (eki
 		tr, trr := trs.L[:len(spec)], trs.R[:len(spec)]
 		a.Spec, a.Tr = spec, trs
 		s.kick(&a)
-		if !lazy {
+		if !lazy && s.body == nil {
+			s.acceptVirtual(tr, trr, b0)
+		} else if !lazy {
 			for i, b := range s.body[b0:b1] {
 				st, ro := &tr[i], &trr[i]
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T
@@ -967,14 +975,18 @@ func (s *Spheres) syncBodies() {
 			// are +0 (rotSplit's reset, done before the bodies read it).
 			s.rotReset()
 		}
-		if acc.R == nil {
+		switch {
+		case s.body == nil:
+			// A world's sphere blocks (virt): no record to write; they
+			// hold the accepted state (sphere_block.go).
+		case acc.R == nil:
 			// No rotational array (spheres_rotnone.go): ω = T = +0 and q
 			// the body's already.
 			for o, b := range s.body {
 				st := &acc.L[o]
 				b.X, b.V, b.W, b.F, b.T = st.X, st.V, geom.Vec3{}, st.F, geom.Vec3{}
 			}
-		} else {
+		default:
 			for o, b := range s.body {
 				st, ro := &acc.L[o], &acc.R[o]
 				b.X, b.V, b.W, b.Q, b.F, b.T = st.X, st.V, ro.W, ro.Q, st.F, ro.T

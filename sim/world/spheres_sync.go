@@ -15,7 +15,7 @@ var inf = math.Inf(1)
 // same history and cached bounds), the wall pairs the wall slots.
 func (s *Spheres) importGeneric() {
 	w := s.w
-	n := len(s.body)
+	n := len(s.idx)
 	l := &s.lists[s.cur]
 	shifted := false
 	for _, e := range w.bbPairs {
@@ -43,7 +43,7 @@ func (s *Spheres) importGeneric() {
 	// Wall pairs: an entry means the pair has been a candidate.
 	for wi := range s.planes {
 		for k := range n {
-			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == len(w.Bodies()) && w.wallPair[wi][s.idx[k]] != nil
+			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == w.NumBodies() && w.wallPair[wi][s.idx[k]] != nil
 		}
 	}
 	ref := w.verlet.Ref()
@@ -52,8 +52,9 @@ func (s *Spheres) importGeneric() {
 		// until then (a copy not kept: the world's centres are the generic
 		// stages' buffer, 24 bytes a sphere the sphere path never reads).
 		ref = make([]geom.Vec3, n)
-		for k, b := range s.body {
-			ref[k] = b.X
+		var sc virtScratch
+		for k := range ref {
+			ref[k] = s.bodyAt(k, &sc).X
 		}
 	}
 	s.slots = s.slots[:0]
@@ -139,7 +140,7 @@ func (s *Spheres) export() {
 		return
 	}
 	defer s.restoreOrder() // the generic stages work in body order
-	n := len(s.body)
+	n := len(s.idx)
 	l := &s.lists[s.cur]
 	var old map[pairKey]*pairEntry
 	if len(w.bbPairs) > 0 {

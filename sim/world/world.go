@@ -165,7 +165,8 @@ type Integrator interface {
 // World is the complete simulation state.
 type World struct {
 	Name     string
-	bodies   []*body.Body // Bodies
+	bodies   []*body.Body   // Bodies; nil for a sphere of a block (sphere_block.go)
+	blocks   []*sphereBlock // the spheres without a record, by first body index (sphere_block.go)
 	Walls    []Wall
 	Loads    []body.Load
 	Bonds    []Bond
@@ -320,7 +321,16 @@ func (w *World) MaxGap() float64 {
 // included). With lazy bodies (SetLazyBodies) their state is the one of the
 // last SyncBodies. The slice is the world's: a caller that replaces bodies
 // uses SetBodies.
-func (w *World) Bodies() []*body.Body { return w.bodies }
+//
+// A world with sphere blocks (AddSphereBlock) makes their records first,
+// once (materialize): readers that need no record use NumBodies, EachBody,
+// BodyRec or BodyName instead.
+func (w *World) Bodies() []*body.Body {
+	if w.blocks != nil {
+		w.materialize()
+	}
+	return w.bodies
+}
 
 // NumBodies returns the number of bodies, len(Bodies()).
 func (w *World) NumBodies() int { return len(w.bodies) }
@@ -328,7 +338,14 @@ func (w *World) NumBodies() int { return len(w.bodies) }
 // EachBody calls f with each body and its index, in index order, for a
 // reader that only looks: f must neither keep b nor write it. The state is
 // the one Bodies gives.
+//
+// A sphere of a block (sphere_block.go) is given as one scratch record,
+// filled as its record would be: no record is made.
 func (w *World) EachBody(f func(i int, b *body.Body)) {
+	if w.blocks != nil {
+		w.eachVirtual(f, true)
+		return
+	}
 	for i, b := range w.bodies {
 		f(i, b)
 	}
@@ -337,7 +354,10 @@ func (w *World) EachBody(f func(i int, b *body.Body)) {
 // SetBodies replaces the bodies slice as given (a builder's pre-sized
 // slice, tests). Unlike AddBody it resets nothing derived from the bodies:
 // it is meant for a world that has not stepped.
-func (w *World) SetBodies(bs []*body.Body) { w.bodies = bs }
+func (w *World) SetBodies(bs []*body.Body) {
+	w.materialize()
+	w.bodies = bs
+}
 
 // AddBody appends a body and returns its index.
 func (w *World) AddBody(b *body.Body) int {
@@ -462,16 +482,20 @@ func (w *World) Check() error {
 	if w.params[0][0] == nil {
 		return fmt.Errorf("contact.default: no contact parameters")
 	}
-	for i, b := range w.Bodies() {
-		if !b.Made() {
-			return fmt.Errorf("body %d (%s): no shape or mass (a body must come from a body constructor)", i, b.Name)
+	var err error
+	w.eachBodyState(func(i int, b *body.Body) { // no record made (sphere blocks): names looked up on error
+		switch {
+		case err != nil:
+		case !b.Made():
+			err = fmt.Errorf("body %d (%s): no shape or mass (a body must come from a body constructor)", i, w.BodyName(i))
+		case !b.Finite():
+			err = fmt.Errorf("body %d (%s): non-finite state", i, w.BodyName(i))
+		case !b.Fixed && !(b.Mass() > 0):
+			err = fmt.Errorf("body %d (%s): mass must be > 0", i, w.BodyName(i))
 		}
-		if !b.Finite() {
-			return fmt.Errorf("body %d (%s): non-finite state", i, b.Name)
-		}
-		if !b.Fixed && !(b.Mass() > 0) {
-			return fmt.Errorf("body %d (%s): mass must be > 0", i, b.Name)
-		}
+	})
+	if err != nil {
+		return err
 	}
 	// Every material pair in use needs the law set of its body kinds.
 	type use struct {
@@ -479,7 +503,8 @@ func (w *World) Check() error {
 		smooth, fixed bool
 	}
 	seen := map[use]bool{}
-	for _, b := range w.Bodies() {
+	for i := range w.NumBodies() {
+		b := w.BodyRec(i)
 		seen[use{b.Material, isSmooth(b), b.Fixed}] = true
 	}
 	for u := range seen {
@@ -495,10 +520,10 @@ func (w *World) Check() error {
 	}
 	if w.Periodic.On() {
 		rmax := 0.0
-		for _, b := range w.Bodies() {
-			if b.Wall < 0 {
+		for i := range w.NumBodies() {
+			if b := w.BodyRec(i); b.Wall < 0 {
 				if b.Kind == body.Polyhedral && !b.Fixed {
-					return fmt.Errorf("periodic boundaries: body %d (%s) is a polyhedron; periodic boxes support spheres and superquadrics only", w.BodyByName(b.Name), b.Name)
+					return fmt.Errorf("periodic boundaries: body %d (%s) is a polyhedron; periodic boxes support spheres and superquadrics only", i, b.Name)
 				}
 				rmax = max(rmax, b.R)
 			}
