@@ -335,11 +335,11 @@ func (w *World) historyHead(withRef bool) *History {
 	for _, ev := range w.Events {
 		h.Events = append(h.Events, EventState{At: ev.At, Done: ev.Done})
 	}
-	if ref := w.verlet.Ref(); withRef && ref != nil && len(w.radii) == len(ref) {
+	if ref, rad := w.verlet.Ref(), w.refRadii(); withRef && ref != nil && len(rad) == len(ref) {
 		for _, c := range ref {
 			h.VerletRef = append(h.VerletRef, a3(c))
 		}
-		h.VerletRad = slices.Clone(w.radii)
+		h.VerletRad = slices.Clone(rad)
 		for _, g := range w.ghosts {
 			h.Ghosts = append(h.Ghosts, GhostState{K: g.k, Shift: a3(g.shift)})
 		}

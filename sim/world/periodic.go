@@ -71,6 +71,26 @@ func (p *Periodic) wrap(x geom.Vec3) geom.Vec3 {
 	return x
 }
 
+// seamShift returns the whole periods by which a body recorded at x0 and
+// now at x was wrapped since (wrap, at placement): the shift s, along the
+// periodic directions, with x0 + s the image of x0 nearest x; exactly the
+// zero vector when it crossed no seam (pointLagAt).
+func (p *Periodic) seamShift(x0, x geom.Vec3) (s geom.Vec3) {
+	if p.X {
+		l := p.Hi.X - p.Lo.X
+		if k := math.Round((x.X - x0.X) / l); k >= 1 || k <= -1 { // (not NaN)
+			s.X = k * l
+		}
+	}
+	if p.Y {
+		l := p.Hi.Y - p.Lo.Y
+		if k := math.Round((x.Y - x0.Y) / l); k >= 1 || k <= -1 {
+			s.Y = k * l
+		}
+	}
+	return s
+}
+
 // ghost is a periodic image of a movable body: centre X + Shift.
 type ghost struct {
 	k     int32 // index into World.movable

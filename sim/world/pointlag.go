@@ -123,8 +123,27 @@ func (w *World) pointLagAt(e *pairEntry, a, b *body.Body, c *contact.Contact) (p
 	if p == nil {
 		return c.PA, c.PB, false
 	}
-	pa = carry(p.PA, l.x[e.A], l.q[e.A], a.X, a.Q)
-	pb = carry(p.PB.Sub(e.Shift), l.x[e.B], l.q[e.B], b.X, b.Q).Add(e.Shift)
+	// A body that crossed a periodic seam since the recorded pose was
+	// wrapped into the box at placement (by whole periods, seamShift): its
+	// point is carried to its unwrapped pose and then moved with it by the
+	// wrap; a wall's point — walls are not repeated: the pair is the
+	// body's image against the wall — is moved by its body's wrap. Two
+	// bodies wrapped differently are another image pair (the sanity bound
+	// below). Before, a body–wall contact whose body wrapped within a step
+	// was carried a period away and fell back to the midway point (review
+	// r7 F3).
+	var wa, wb, ia, ib geom.Vec3 // the bodies' wraps, the points' shifts
+	if w.Periodic.On() {
+		wa, wb = w.Periodic.seamShift(l.x[e.A], a.X), w.Periodic.seamShift(l.x[e.B], b.X)
+		ia, ib = wa, wb
+		if a.Wall >= 0 {
+			ia = wb
+		} else if b.Wall >= 0 {
+			ib = wa
+		}
+	}
+	pa = carryShift(p.PA, l.x[e.A], l.q[e.A], a.X, a.Q, wa, ia)
+	pb = carryShift(p.PB.Sub(e.Shift), l.x[e.B], l.q[e.B], b.X, b.Q, wb, ib).Add(e.Shift)
 	// A sanity bound (a periodic image changed under the pair, a body
 	// replaced): a carried point cannot lie a body's size from the midway
 	// point.
@@ -141,6 +160,17 @@ func carry(p, x0 geom.Vec3, q0 geom.Quat, x geom.Vec3, q geom.Quat) geom.Vec3 {
 		return p
 	}
 	return x.Add(q.Rotate(q0.InvRotate(p.Sub(x0))))
+}
+
+// carryShift is carry for a body wrapped by the whole periods wrap since
+// the pose (x0, q0), its point shifted by shift (pointLagAt): p carried to
+// the body's unwrapped pose (x − wrap, q), then shifted; carry itself,
+// the same bits, when both are zero.
+func carryShift(p, x0 geom.Vec3, q0 geom.Quat, x geom.Vec3, q geom.Quat, wrap, shift geom.Vec3) geom.Vec3 {
+	if wrap == (geom.Vec3{}) && shift == (geom.Vec3{}) {
+		return carry(p, x0, q0, x, q)
+	}
+	return carry(p, x0, q0, x.Sub(wrap), q).Add(shift)
 }
 
 // sqR is b's bounding radius when b is a superquadric, else 0.
