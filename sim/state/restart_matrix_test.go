@@ -58,7 +58,7 @@ func TestExactRestartMatrix(t *testing.T) {
 		sets   []string
 		t1, t2 float64
 	}{
-		{"pile-of-blocks", nil, 0.16, 0.18},
+		{"pile-of-blocks", nil, 0.16, 0.17},
 		{"sq-settling", sq, 0.07, 0.075},
 		{"sq-settling", append([]string{"params.n=10"}, sq...), 0.07, 0.075},
 		{"kodam-impact", nil, 2e-5, 6e-5},
