@@ -136,8 +136,9 @@ func TestSphereSplitKickForceTest(t *testing.T) {
 // the world as the one-worker rejection does: the run that follows it is,
 // to the bit (every step's statistics, then every body), the run that
 // never had the step, on 1, 2 and 3 workers alike: statistics, bodies
-// and the contacts new at each step. It fails if the wall slots'
-// acceptance runs before the test (the rejected trial's contacts, at a
+// and the contacts new at each step. It fails if the wall slots, which
+// the split kick pass accepts, are not restored when the test fails (the
+// rejected trial's contacts, at a
 // longer step, would become the next step's history: contacts new at it
 // are then not new).
 func TestSphereSplitKickRejection(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"grainlab/sim/body"
 )
 
 // Review r3 (s25): oldSort.split itself (the merge's entry: its counts in
@@ -43,7 +42,7 @@ func TestReviewR3SortOldSplitRoom(t *testing.T) {
 					}
 					s := &Spheres{w: &World{}}
 					s.w.Settings.Workers = workers
-					s.body = make([]*body.Body, n)
+					s.idx = make([]int32, n) // the spheres (split counts them by idx)
 					s.rb.so.split(s, room, P, touch, fresh, pP, pT, pF, pO)
 					if !slices.Equal(sP, pP) || !slices.Equal(sT, pT) || !slices.Equal(sF, pF) || !slices.Equal(sO, pO) {
 						t.Fatalf("workers %d n %d short %v ord %v: the split sort differs from the serial one", workers, n, short, withOrd)

@@ -103,7 +103,6 @@ type Spheres struct {
 	gridFork         func(n int, job func(worker, lo, hi int)) // s.fork for the broad grid (made once)
 	rb               rebuildState                              // a list rebuild in parts (rebuildParts)
 	finishJob        func(worker, lo, hi int)
-	slotsJob         func(worker, lo, hi int) // acceptSlots by chunk, after a split kick's force test
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32      // sphere of body i, −1 for walls
 	r                []float64    // radius of sphere k (the kernels read it by sphere)

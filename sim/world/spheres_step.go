@@ -630,8 +630,9 @@ func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
 // zero, then the ranges in order — whatever the number of workers. After
 // EvaluateKick (badKick) the kick also sums the forces for forcesBad's
 // test; ok is false if they are not finite, and then finish has changed
-// nothing but the trial velocities and its own scratch (vmax2): the kicks
-// of all ranges come before the slots' acceptSlots and the flags.
+// nothing but the trial velocities and its own scratch (vmax2): split
+// passes accept the wall slots in the kick pass with an undo that a failed
+// test restores (spheres_slots_undo.go); one range accepts them after it.
 func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok bool) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
 	n := len(s.byBody)
@@ -681,17 +682,11 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 					s.chunkFS[c] = 0
 					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm, &s.chunkFS[c])
 					r.travel, r.accR = min(r.travel, t), max(r.accR, a)
-					if !s.badKick { // else after the test (slotsJob)
+					if !s.badKick {
 						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
 					} else if s.rb.undo.on { // now, undone if the test fails (spheres_slots_undo.go)
 						s.chunkSpring[c], s.chunkOther[c] = s.acceptSlotsUndo(lo, hi)
 					}
-				}
-			}
-			s.slotsJob = func(_, clo, chi int) {
-				for c := clo; c < chi; c++ {
-					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
-					s.chunkSpring[c], s.chunkOther[c] = s.acceptSlots(lo, hi)
 				}
 			}
 		}
@@ -727,10 +722,8 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				s.rotOff, s.badKick = false, false
 				return 0, 0, 0, false
 			}
-			if s.rb.undo.on { // accepted in the pass
+			if s.rb.undo.on { // accepted in the pass (undo.on whenever a slot exists)
 				s.rb.undo.on = false
-			} else if len(s.slots) > 0 {
-				s.fork(nChunks, s.slotsJob)
 			} else { // no slot: acceptSlots' answer for each chunk, without a fork (review r7)
 				for c := range nChunks {
 					s.chunkSpring[c], s.chunkOther[c] = inf, false
