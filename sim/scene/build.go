@@ -549,7 +549,7 @@ func (b *builder) generators() error {
 		// record (shape, mass, group), the same bits as making each anew.
 		var first body.Body
 		var name []byte
-		// The copies take their names from one string (genNames): one
+		// The copies take their names from one string (body.GenNames): one
 		// allocation a generator instead of one a body, the same names.
 		// Each body stays an allocation of its own (208 B): one array of
 		// them all made set-up ≈ 0.1 CPU-s cheaper at 10⁶ spheres, but the
@@ -567,7 +567,7 @@ func (b *builder) generators() error {
 		if block {
 			xs = make([]geom.Vec3, 0, g.Count)
 		} else if !makeEachGenerated && g.Count > 1 {
-			names = genNames(g.Name, g.Count)
+			names = body.GenNames(g.Name, g.Count)
 		}
 		for k := 0; k < layers; k++ {
 			perm := rng.Perm(nx * ny)
@@ -591,7 +591,7 @@ func (b *builder) generators() error {
 				case placed > 0 && !makeEachGenerated:
 					bd = new(body.Body)
 					*bd = first
-					n := len(g.Name) + decimalLen(placed)
+					n := body.GenNameLen(g.Name, placed)
 					bd.Name, bd.X = names[off:off+n], x
 					off += n
 					if bd.Kind != body.Sphere {
@@ -626,34 +626,6 @@ func (b *builder) generators() error {
 		}
 	}
 	return nil
-}
-
-// genNames returns the names of a generator's bodies (prefix+"0",
-// prefix+"1", …, prefix+strconv.Itoa(count-1)) end to end in one string:
-// the name of body i starts where those of 0 … i−1 end and is
-// len(prefix)+decimalLen(i) bytes long.
-func genNames(prefix string, count int) string {
-	size := 0
-	for i := 0; i < count; i++ {
-		size += len(prefix) + decimalLen(i)
-	}
-	var sb strings.Builder // String() does not copy
-	sb.Grow(size)
-	var digits [20]byte
-	for i := 0; i < count; i++ {
-		sb.WriteString(prefix)
-		sb.Write(strconv.AppendInt(digits[:0], int64(i), 10))
-	}
-	return sb.String()
-}
-
-// decimalLen returns the number of decimal digits of i ≥ 0.
-func decimalLen(i int) int {
-	n := 1
-	for ; i >= 10; i /= 10 {
-		n++
-	}
-	return n
 }
 
 // makeEachGenerated makes generators build every body anew, as they did

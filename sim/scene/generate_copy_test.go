@@ -72,16 +72,16 @@ func TestGeneratedCopiesSameAsMadeAnew(t *testing.T) {
 	}
 }
 
-// genNames holds every generated name end to end, and the generator reads
+// body.GenNames holds every generated name end to end, and the generator reads
 // them back as strconv makes them: across the digit counts (1 → 2 → 3
 // digits) and for a one-body generator (no copies).
 func TestGeneratedNamesAcrossDigits(t *testing.T) {
-	if got, want := genNames("g", 12), "g0g1g2g3g4g5g6g7g8g9g10g11"; got != want {
-		t.Fatalf("genNames = %q, want %q", got, want)
+	if got, want := body.GenNames("g", 12), "g0g1g2g3g4g5g6g7g8g9g10g11"; got != want {
+		t.Fatalf("GenNames = %q, want %q", got, want)
 	}
 	for _, i := range []int{0, 9, 10, 99, 100, 12345} {
-		if got, want := decimalLen(i), len(strconv.Itoa(i)); got != want {
-			t.Fatalf("decimalLen(%d) = %d, want %d", i, got, want)
+		if got, want := body.GenNameLen("g", i), 1+len(strconv.Itoa(i)); got != want {
+			t.Fatalf("GenNameLen(g, %d) = %d, want %d", i, got, want)
 		}
 	}
 	for _, count := range []int{1, 2, 11, 101} {

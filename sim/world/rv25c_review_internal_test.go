@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
-
 )
 
 // Review r3 (s25): oldSort.split itself (the merge's entry: its counts in

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
@@ -30,7 +29,7 @@ import (
 //
 // Bodies() materializes: it makes every record exactly as the generator made
 // it before (the template with its name, prefix+strconv.Itoa(k) as in
-// genNames, and the centre, or the sphere path's accepted state as
+// body.GenNames, and the centre, or the sphere path's accepted state as
 // syncBodies writes it), once; from then on the world is as if built record
 // by record. NumBodies, EachBody (a scratch record a virtual sphere), BodyRec
 // (the static fields: the template) and BodyName never materialize: the
@@ -40,7 +39,7 @@ type sphereBlock struct {
 	prefix       string      // the generator's name: sphere k is prefix+strconv.Itoa(k)
 	rec          body.Body   // the template: sphere 0's record (shared shape and mass record, V, Q, material …)
 	x            []geom.Vec3 // the centres while they are the truth (nil once the sphere path holds them)
-	names        string      // genNames of the block, made on first need (EachBody, BodyName)
+	names        string      // body.GenNames of the block, made on first need (EachBody, BodyName)
 }
 
 // materializations counts Bodies() calls that made a block's records (tests).
@@ -59,12 +58,12 @@ func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int
 		return first
 	}
 	if !rec.Made() || rec.Kind != body.Sphere || rec.Fixed || rec.Wall != -1 {
-		names := genNamesOf(prefix, len(x))
+		names := body.GenNames(prefix, len(x))
 		off := 0
 		for k, xk := range x {
 			b := new(body.Body)
 			*b = *rec
-			n := len(prefix) + decimalLen(k)
+			n := body.GenNameLen(prefix, k)
 			b.Name, b.X = names[off:off+n], xk
 			off += n
 			w.AddBody(b)
@@ -128,10 +127,10 @@ func (w *World) BodyName(i int) string {
 	return bl.prefix + strconv.Itoa(i-bl.first)
 }
 
-// nameString returns the names of the block end to end (genNames).
+// nameString returns the names of the block end to end (body.GenNames).
 func (bl *sphereBlock) nameString() string {
 	if bl.names == "" {
-		bl.names = genNamesOf(bl.prefix, bl.count)
+		bl.names = body.GenNames(bl.prefix, bl.count)
 	}
 	return bl.names
 }
@@ -224,7 +223,7 @@ func (w *World) eachVirtual(f func(i int, b *body.Body), named bool) {
 			}
 		}
 		if named {
-			n := len(bl.prefix) + decimalLen(i-bl.first)
+			n := body.GenNameLen(bl.prefix, i-bl.first)
 			sc.Name = names[off : off+n]
 			off += n
 		}
@@ -250,7 +249,7 @@ func (w *World) materialize() {
 		for k := range bl.count {
 			b := new(body.Body) // one allocation a body, as the generator made them
 			*b = bl.rec
-			n := len(bl.prefix) + decimalLen(k)
+			n := body.GenNameLen(bl.prefix, k)
 			b.Name = names[off : off+n]
 			off += n
 			if bl.x != nil {
@@ -288,32 +287,6 @@ func (w *World) freeBlockCentres() {
 // blockCentres reports whether the blocks' centres are still the truth.
 func (w *World) blockCentres() bool {
 	return len(w.blocks) > 0 && w.blocks[0].x != nil
-}
-
-// genNamesOf returns prefix+"0", prefix+"1", … prefix+strconv.Itoa(count−1)
-// end to end in one string (the scene generator's genNames).
-func genNamesOf(prefix string, count int) string {
-	size := 0
-	for i := 0; i < count; i++ {
-		size += len(prefix) + decimalLen(i)
-	}
-	var sb strings.Builder
-	sb.Grow(size)
-	var digits [20]byte
-	for i := 0; i < count; i++ {
-		sb.WriteString(prefix)
-		sb.Write(strconv.AppendInt(digits[:0], int64(i), 10))
-	}
-	return sb.String()
-}
-
-// decimalLen returns the number of decimal digits of i ≥ 0.
-func decimalLen(i int) int {
-	n := 1
-	for ; i >= 10; i /= 10 {
-		n++
-	}
-	return n
 }
 
 // readVirtual is Drift's read of the accepted state from the bodies
