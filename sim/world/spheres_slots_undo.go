@@ -64,21 +64,12 @@ func (s *Spheres) acceptSlotsUndo(lo, hi int) (spring float64, other bool) {
 		flags[i] = [3]bool{sl.pTouch, sl.pRim, sl.pNew}
 		if sl.rim {
 			plen[i] = int32(len(sl.e.prev))
-			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
 		}
-		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
-		sl.pTouch, sl.pRim = sl.touch, sl.rim
 		if hist != nil {
 			hist[i] = sl.pHist
-			sl.pHist = sl.hist
 		}
-		if sl.cand {
-			if c := &cls[sl.cls]; c.hooke {
-				spring = min(spring, c.spring)
-			} else {
-				other = true
-			}
-		}
+		sl.accept(hist != nil)
+		spring, other = sl.springBound(cls, spring, other)
 	}
 	return spring, other
 }

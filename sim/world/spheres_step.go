@@ -603,20 +603,34 @@ func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
 	slots := s.slots[s.slotStart[lo]:s.slotStart[hi]]
 	for i := range slots {
 		sl := &slots[i]
-		if sl.rim {
-			sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
-		}
-		sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
-		sl.pTouch, sl.pRim = sl.touch, sl.rim
-		if s.moms {
-			sl.pHist = sl.hist
-		}
-		if sl.cand {
-			if c := &cls[sl.cls]; c.hooke {
-				spring = min(spring, c.spring)
-			} else {
-				other = true
-			}
+		sl.accept(s.moms)
+		spring, other = sl.springBound(cls, spring, other)
+	}
+	return spring, other
+}
+
+// accept makes the slot's step its accepted one (acceptSlots): the rim's
+// facets, whether the contact is new, its touch and rim flags, and with
+// moments its history.
+func (sl *wallSlot) accept(moms bool) {
+	if sl.rim {
+		sl.e.prev, sl.e.cur = sl.e.cur, sl.e.prev[:0]
+	}
+	sl.pNew = sl.touch && !sl.pTouch && !(sl.pRim && hasFacet(sl.e.prev))
+	sl.pTouch, sl.pRim = sl.touch, sl.rim
+	if moms {
+		sl.pHist = sl.hist
+	}
+}
+
+// springBound folds a candidate slot's step-size class into acceptSlots'
+// least Hookean spring and its "another law" flag.
+func (sl *wallSlot) springBound(cls []dtClass, spring float64, other bool) (float64, bool) {
+	if sl.cand {
+		if c := &cls[sl.cls]; c.hooke {
+			spring = min(spring, c.spring)
+		} else {
+			other = true
 		}
 	}
 	return spring, other
