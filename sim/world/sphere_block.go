@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"grainlab/sim/body"
 	"grainlab/sim/geom"
@@ -43,7 +44,7 @@ type sphereBlock struct {
 }
 
 // materializations counts Bodies() calls that made a block's records (tests).
-var materializations int
+var materializations atomic.Int64
 
 // AddSphereBlock appends len(x) spheres that are rec placed at x[k] and
 // named prefix+strconv.Itoa(k) (k = 0, 1, …), without a record each
@@ -240,7 +241,7 @@ func (w *World) materialize() {
 	if len(w.blocks) == 0 {
 		return
 	}
-	materializations++
+	materializations.Add(1)
 	s := w.sph
 	held := s != nil && s.virt
 	synced := true
@@ -326,4 +327,4 @@ func (s *Spheres) acceptVirtual(tr []sphere.Lin, trr []sphere.Rot, b0 int) {
 // Materializations returns how many times a world's sphere blocks were made
 // into records (Bodies) since the program began: the tests assert that the
 // `bench` and `run` paths make none.
-func Materializations() int { return materializations }
+func Materializations() int { return int(materializations.Load()) }
