@@ -46,7 +46,10 @@ func TestRV25aBlockLiveEdits(t *testing.T) {
 			panic(err)
 		}
 	}
+	eager, bigDt, rejected := false, 0.0, 0
 	ops := []op{
+		{"bigdt", func(t *testing.T, w *world.World) { bigDt = 2e-3 }},
+		{"eager", func(t *testing.T, w *world.World) { eager = true; w.SetLazyBodies(false) }},
 		{"param", func(t *testing.T, w *world.World) { must(w.SetParam("contact.default.gamma_n", 15)) }},
 		{"friction", func(t *testing.T, w *world.World) {
 			must(w.SetParam("contact.default.kt", 5))
@@ -92,9 +95,21 @@ func TestRV25aBlockLiveEdits(t *testing.T) {
 		{append(append([]string{}, base...), "generators[0].velocity=[0.3,0.2,-0.1]", "contact.default.kt=5", "contact.default.mu=0.5"), []string{"wall-off", "byname"}},
 		{append(append([]string{}, small...), "generators[0].velocity=[0.3,0.2,-0.1]", "contact.default.kt=5", "contact.default.mu=0.5"), []string{"switch"}},
 	}
+	fr := append(append([]string{}, base...), "contact.default.kt=5", "contact.default.mu=0.5")
+	scens = append(scens,
+		scen{fr, []string{"eager", "wall-off"}},
+		scen{fr, []string{"bigdt", "eager", "wall-off"}},
+		scen{fr, []string{"eager", "bigdt", "wall-off"}},
+		scen{base, []string{"bigdt", "wall-off"}},
+		scen{base, []string{"bigdt", "eager", "wall-off"}},
+		scen{append(append([]string{}, small...), "generators[0].velocity=[0.3,0.2,-0.5]"), []string{"eager", "bigdt", "wall-off"}},
+		scen{append(append([]string{}, fr...), "integrator.safety=0.9", "integrator.dt=1e-4"), []string{"eager", "wall-off", "wall-on"}},
+		scen{append(append([]string{}, small...), "contact.default.kt=5", "contact.default.mu=0.5", "integrator.safety=0.9", "integrator.dt=1e-4", "generators[0].velocity=[0.3,0.2,-0.5]"), []string{"eager", "wall-off", "wall-on"}},
+	)
 	for workers := 1; workers <= 2; workers++ {
 		for si, sc := range scens {
 			what := fmt.Sprintf("workers %d, %v", workers, sc.ops)
+			eager, bigDt, rejected = false, 0, 0
 			build := func(each bool) *world.World {
 				makeEachGenerated = each
 				defer func() { makeEachGenerated = false }()
@@ -120,18 +135,24 @@ func TestRV25aBlockLiveEdits(t *testing.T) {
 			}
 			stretch := func(label string, n int) {
 				for _, w := range []*world.World{got, want} {
-					if w.Integrator.Name() == "explicit" {
+					if w.Integrator.Name() == "explicit" && !eager {
 						w.SetLazyBodies(true)
 					}
 					for range n {
+						if bigDt > 0 {
+							w.Dt = bigDt
+						}
 						if _, err := w.Integrator.Step(w, math.Inf(1)); err != nil {
 							t.Fatalf("%s %s: %v", what, label, err)
+						}
+						if w == got {
+							rejected += int(w.Stats.Rejected)
 						}
 					}
 				}
 				want.SyncBodies()
 				got.SyncBodies()
-				t.Logf("%s %s: after the stretch virtual %d, materializations %d", what, label, got.Virtual(), world.Materializations())
+				t.Logf("%s %s: after the stretch virtual %d, materializations %d, rejected %d, rot arrays %d", what, label, got.Virtual(), world.Materializations(), rejected, got.SphereRotArrays())
 				if got.Time != want.Time || got.Steps != want.Steps {
 					t.Fatalf("%s %s: t %v steps %d, one by one t %v steps %d", what, label, got.Time, got.Steps, want.Time, want.Steps)
 				}
