@@ -40,6 +40,7 @@ type sphereBlock struct {
 	prefix       string      // the generator's name: sphere k is prefix+strconv.Itoa(k)
 	rec          body.Body   // the template: sphere 0's record (shared shape and mass record, V, Q, material …)
 	x            []geom.Vec3 // the centres while they are the truth (nil once the sphere path holds them)
+	xAcc         bool        // the centres, still the truth, are in the sphere path's acc (sphere_block_acc.go)
 	names        string      // body.GenNames of the block, made on first need (EachBody, BodyName)
 }
 
@@ -154,6 +155,10 @@ func (w *World) fillState(bl *sphereBlock, i int, dst *body.Body) {
 		dst.X = bl.x[k]
 		return
 	}
+	if bl.xAcc {
+		dst.X = w.sph.centreInAcc(i)
+		return
+	}
 	s := w.sph
 	o := s.sidx[i]
 	acc := s.accepted()
@@ -255,6 +260,8 @@ func (w *World) materialize() {
 			off += n
 			if bl.x != nil {
 				b.X = bl.x[k]
+			} else if bl.xAcc {
+				b.X = s.centreInAcc(bl.first + k)
 			} else {
 				synced = false
 			}
@@ -281,13 +288,13 @@ func (w *World) materialize() {
 // state (its first Accept).
 func (w *World) freeBlockCentres() {
 	for _, bl := range w.blocks {
-		bl.x = nil
+		bl.x, bl.xAcc = nil, false
 	}
 }
 
 // blockCentres reports whether the blocks' centres are still the truth.
 func (w *World) blockCentres() bool {
-	return len(w.blocks) > 0 && w.blocks[0].x != nil
+	return len(w.blocks) > 0 && (w.blocks[0].x != nil || w.blocks[0].xAcc)
 }
 
 // readVirtual is Drift's read of the accepted state from the bodies

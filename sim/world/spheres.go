@@ -339,6 +339,7 @@ func (w *World) spheresKey() spheresKey {
 // build checks whether the world qualifies and derives the tables.
 func (s *Spheres) build() {
 	w := s.w
+	s.centresFromAcc() // before sidx and acc change (sphere_block_acc.go)
 	s.key = w.spheresKey()
 	s.ok, s.valid, s.ordered, s.partsOK = false, false, false, false
 	s.virt, s.vTurn = false, false
@@ -544,6 +545,7 @@ func (s *Spheres) build() {
 	s.ok = true
 	s.virt = virt
 	s.vTurn = virt && !s.rotNone
+	s.centresToAcc() // sphere_block_acc.go
 }
 
 // virtualOK reports whether the spheres may stay a world's sphere blocks

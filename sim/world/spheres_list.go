@@ -141,6 +141,9 @@ type rebuildState struct {
 	cand [][2]int32
 	job  func(worker, lo, hi int)
 	part [rebuildSplit]rebuildPart
+	// freshAll: a first build's fresh pairs, every candidate, written by
+	// the ranges into their windows (spheres_fresh_first.go); nil else.
+	freshAll []int32
 	// buildSlots' scratch, kept between builds: the spheres whose box
 	// meets some wall's along the wall's thinnest axis, and the walls by
 	// that axis.
@@ -192,6 +195,7 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	nl.Fn = floatsOf(old.P[:0:cap(old.P)])
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
+	rb.freshAll = s.firstFresh(len(old.P), len(cand)) // spheres_fresh_first.go
 	oldFresh := s.isFresh
 	s.isFresh = resize(s.freshBuf, len(cand))
 	s.freshBuf = oldFresh
@@ -254,7 +258,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
 	}
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		mr.fresh = slices.Grow(mr.fresh, c1-c0)
+		mr.fresh = rb.freshAll[c0:c0:c1] // its window of the one array (spheres_fresh_first.go)
 		if mr.owls {
 			mr.owl = slices.Grow(mr.owl, c1-c0)
 		}
@@ -548,16 +552,22 @@ func (s *Spheres) pairsEnd() {
 	rb.cand = nil
 	// The joined lists made to size at once (the first build's fresh
 	// pairs are all of them: append's growth made ≈ 5× their bytes).
+	took := s.takeFirstFresh() // the first build's: one array, no copy (spheres_fresh_first.go)
 	nOwl, nFresh := 0, 0
 	for p := range rb.part {
 		nOwl += len(rb.part[p].owl)
 		nFresh += len(rb.part[p].fresh)
 	}
-	s.owl, s.fresh = slices.Grow(s.owl[:0], nOwl), slices.Grow(s.fresh[:0], nFresh)
+	s.owl = slices.Grow(s.owl[:0], nOwl)
+	if !took {
+		s.fresh = slices.Grow(s.fresh[:0], nFresh)
+	}
 	for p := range rb.part {
 		pt := &rb.part[p]
 		s.owl = append(s.owl, pt.owl...)
-		s.fresh = append(s.fresh, pt.fresh...)
+		if !took {
+			s.fresh = append(s.fresh, pt.fresh...)
+		}
 		pt.owl, pt.fresh = spare(pt.owl), spare(pt.fresh)
 	}
 	s.csrStale, s.partsOK = true, true

@@ -1,0 +1,45 @@
+package world_test
+
+import (
+	"testing"
+
+	"grainlab/sim/scene"
+	"grainlab/sim/world"
+)
+
+// A list's first build lists every pair as fresh, 0 … n−1 in order, in one
+// array that no range keeps (spheres_fresh_first.go), on one worker and
+// split on two; the start and the steps after it are TestSpherePath…'s.
+func TestSphereFirstFreshOneArray(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		s, err := scene.LoadBuiltin("sphere-box-soft", "generators[0].count=3000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := scene.Build(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
+		sp := w.Spheres()
+		if sp == nil {
+			t.Fatal("not on the sphere path")
+		}
+		sp.TrialFromBodies()
+		if _, bad := sp.Evaluate(w.Time, 0); bad {
+			t.Fatal("bad start")
+		}
+		fresh, n, kept := world.SphereFirstFresh(w)
+		if n < 1000 || len(fresh) != n {
+			t.Fatalf("%d workers: %d fresh pairs of %d listed", workers, len(fresh), n)
+		}
+		for k, f := range fresh {
+			if f != int32(k) {
+				t.Fatalf("%d workers: fresh[%d] = %d", workers, k, f)
+			}
+		}
+		if kept != 0 {
+			t.Fatalf("%d workers: %d ranges keep a fresh list after the first build", workers, kept)
+		}
+	}
+}
