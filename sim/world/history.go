@@ -35,6 +35,16 @@ type History struct {
 	// Params are the contact parameters in force (after Edits), by material
 	// pair, for ParamDiff: a restart onto a scene with other laws says so.
 	Params []ParamRecord `json:"params,omitempty"`
+	// SphereOrder is the sphere path's spatial order when it has renumbered
+	// its spheres (≥ SphereReorderMin spheres, spheres_order.go) and holds
+	// the history in place (a run's final.json, WriteInPlace): the body of
+	// each sphere in the path's order, OrderedAt the step of its last
+	// renumbering. VerletRef and VerletRad are then in this order (sphere
+	// k's at k); without it in body order. A restart renumbers the spheres
+	// so before the list is taken over (importGeneric: the same force sums
+	// in the same order, the next renumbering at the same step).
+	SphereOrder []int32 `json:"sphere_order,omitempty"`
+	OrderedAt   int64   `json:"ordered_at,omitempty"`
 	// Verlet is the broad-phase list's reference: the centres and radii it
 	// was last built for (nil: it rebuilds at the next detection); Ghosts the
 	// periodic images listed with it.
@@ -449,6 +459,9 @@ func (w *World) RestoreHistory(h *History) error {
 	if len(h.VerletRad) != len(h.VerletRef) {
 		return fmt.Errorf("verlet_ref and verlet_rad differ in length")
 	}
+	if err := w.checkSphereOrder(h); err != nil {
+		return err
+	}
 	prev := make([][]contact.Contact, len(h.Pairs))
 	chord := make([]*sq.Chord, len(h.Pairs)) // Jacobians kept (pairs[i].chord)
 	for i := range h.Pairs {
@@ -602,7 +615,17 @@ func (w *World) RestoreHistory(h *History) error {
 		for i, c := range h.VerletRef {
 			ref[i] = v3(c)
 		}
-		w.verlet.Update(ref, h.VerletRad, w.skin)
+		if h.SphereOrder == nil {
+			w.verlet.Update(ref, h.VerletRad, w.skin)
+		} else {
+			// In the spheres' spatial order: the sphere path builds it
+			// when it takes the history over in that order (importOrder);
+			// until then no list (a generic stage rebuilds it).
+			w.keepSphereOrder(h, ref)
+		}
+	}
+	if h.SphereOrder == nil || h.VerletRef == nil {
+		w.keepSphereOrder(h, nil)
 	}
 	w.Dt, w.Stats = h.Dt, h.Stats
 	w.resumed, w.histStale = true, false
