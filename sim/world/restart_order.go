@@ -121,5 +121,12 @@ func (s *Spheres) importOrder() {
 	s.ordered, s.orderedAt = true, ro.at
 	if ro.ref != nil {
 		w.verlet.Update(ro.ref, ro.rad, w.skin) // RestoreHistory's, in this order
+		// Listed with the path's radii, as in the run that wrote the file:
+		// the first Drift makes the list's test (a rebuild then renumbers
+		// when due, wantReorder), not Update after it (which would rebuild
+		// in place when due, and the renumbering come at another build).
+		if slices.Equal(ro.rad, s.rad) {
+			s.listed, s.skin = true, w.skin
+		}
 	}
 }
