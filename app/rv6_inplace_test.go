@@ -90,7 +90,7 @@ func sameButOrder(t *testing.T, a, b []byte) bool {
 	if h == nil || h["sphere_order"] == nil {
 		return false
 	}
-	for _, k := range []string{"sphere_order", "ordered_at", "verlet_ref", "verlet_rad"} {
+	for _, k := range []string{"sphere_order", "verlet_ref", "verlet_rad"} {
 		delete(h, k)
 	}
 	return reflect.DeepEqual(ma, mb)

@@ -49,20 +49,22 @@ func TestExactRestartSpatialOrder(t *testing.T) {
 		}
 		var f struct {
 			History struct {
-				SphereOrder []int32      `json:"sphere_order"`
-				VerletRef   [][3]float64 `json:"verlet_ref"`
+				SphereOrder struct {
+					Bodies []int32 `json:"bodies"`
+				} `json:"sphere_order"`
+				VerletRef [][3]float64 `json:"verlet_ref"`
 			} `json:"history"`
 		}
 		if err := json.Unmarshal(data, &f); err != nil {
 			t.Fatal(err)
 		}
-		if o, _ := ref.SphereOrder(); !o || len(f.History.SphereOrder) == 0 {
-			t.Fatalf("%s every %d: ordered %v, %d spheres in sphere_order: the case is void", c.scene, c.every, o, len(f.History.SphereOrder))
+		if o, _ := ref.SphereOrder(); !o || len(f.History.SphereOrder.Bodies) == 0 {
+			t.Fatalf("%s every %d: ordered %v, %d spheres in sphere_order: the case is void", c.scene, c.every, o, len(f.History.SphereOrder.Bodies))
 		}
 		// The reference is in the file's sphere order: sphere k's centre
 		// then is near its body's now (within the skin).
 		far := 0.0
-		for k, i := range f.History.SphereOrder {
+		for k, i := range f.History.SphereOrder.Bodies {
 			if k < len(f.History.VerletRef) {
 				far = max(far, ref.Bodies()[i].X.Sub(vec(f.History.VerletRef[k])).Norm())
 			}
@@ -84,7 +86,7 @@ func TestExactRestartSpatialOrder(t *testing.T) {
 		if oa != ob || aa != ab {
 			t.Fatalf("%s: order at t2: run %v at step %d, restart %v at step %d", c.scene, oa, aa, ob, ab)
 		}
-		t.Logf("%s every %d: %d steps, %d spheres in order (reference %d): identical, last renumbered at step %d", c.scene, c.every, b.Steps, len(f.History.SphereOrder), len(f.History.VerletRef), ab)
+		t.Logf("%s every %d: %d steps, %d spheres in order (reference %d): identical, last renumbered at step %d", c.scene, c.every, b.Steps, len(f.History.SphereOrder.Bodies), len(f.History.VerletRef), ab)
 	}
 }
 
@@ -148,7 +150,7 @@ func TestRestartSphereOrderErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(good.History.SphereOrder) < 2 {
+	if good.History.SphereOrder == nil || len(good.History.SphereOrder.Bodies) < 2 {
 		t.Fatal("no sphere_order: the case is void")
 	}
 	walls := a.Walls[0].Body
@@ -156,12 +158,12 @@ func TestRestartSphereOrderErrors(t *testing.T) {
 		edit func(h *world.History)
 		want string
 	}{
-		{func(h *world.History) { h.SphereOrder[1] = h.SphereOrder[0] }, "listed twice"},
-		{func(h *world.History) { h.SphereOrder[0] = -1 }, "sphere_order[0]: body -1"},
-		{func(h *world.History) { h.SphereOrder[0] = 1 << 30 }, "sphere_order[0]: body"},
-		{func(h *world.History) { h.SphereOrder[0] = int32(walls) }, "is a wall"},
-		{func(h *world.History) { h.SphereOrder = h.SphereOrder[1:] }, "sphere_order lists"},
-		{func(h *world.History) { h.OrderedAt = -3 }, "ordered_at -3"},
+		{func(h *world.History) { h.SphereOrder.Bodies[1] = h.SphereOrder.Bodies[0] }, "listed twice"},
+		{func(h *world.History) { h.SphereOrder.Bodies[0] = -1 }, "sphere_order.bodies[0]: body -1"},
+		{func(h *world.History) { h.SphereOrder.Bodies[0] = 1 << 30 }, "sphere_order.bodies[0]: body"},
+		{func(h *world.History) { h.SphereOrder.Bodies[0] = int32(walls) }, "is a wall"},
+		{func(h *world.History) { h.SphereOrder.Bodies = h.SphereOrder.Bodies[1:] }, "sphere_order.bodies lists"},
+		{func(h *world.History) { h.SphereOrder.At = -3 }, "sphere_order.at -3"},
 	} {
 		data, err := os.ReadFile(p)
 		if err != nil {

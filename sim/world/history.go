@@ -37,14 +37,12 @@ type History struct {
 	Params []ParamRecord `json:"params,omitempty"`
 	// SphereOrder is the sphere path's spatial order when it has renumbered
 	// its spheres (≥ SphereReorderMin spheres, spheres_order.go) and holds
-	// the history in place (a run's final.json, WriteInPlace): the body of
-	// each sphere in the path's order, OrderedAt the step of its last
-	// renumbering. VerletRef and VerletRad are then in this order (sphere
-	// k's at k); without it in body order. A restart renumbers the spheres
-	// so before the list is taken over (importGeneric: the same force sums
-	// in the same order, the next renumbering at the same step).
-	SphereOrder []int32 `json:"sphere_order,omitempty"`
-	OrderedAt   int64   `json:"ordered_at,omitempty"`
+	// the history in place (a run's final.json, WriteInPlace); VerletRef
+	// and VerletRad are then in this order (sphere k's at k), else in body
+	// order. A restart renumbers the spheres so before the list is taken
+	// over (importOrder: the same force sums in the same order, the next
+	// renumbering at the same step).
+	SphereOrder *SphereOrder `json:"sphere_order,omitempty"`
 	// Verlet is the broad-phase list's reference: the centres and radii it
 	// was last built for (nil: it rebuilds at the next detection); Ghosts the
 	// periodic images listed with it.
@@ -55,6 +53,14 @@ type History struct {
 	// the body–wall entries (Wall ≥ 0).
 	Pairs []PairState `json:"pairs"`
 	Stats Stats       `json:"stats"` // the statistics of the last step (cumulative counters go on)
+}
+
+// SphereOrder is the sphere path's spatial order in a History: the body
+// of each sphere in the path's order (a compact line of integers in the
+// file) and the step of its last renumbering.
+type SphereOrder struct {
+	At     int64   `json:"at"`
+	Bodies []int32 `json:"bodies"`
 }
 
 // WallState is one wall's switch and the force it exerted in the last step.

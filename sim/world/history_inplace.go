@@ -30,7 +30,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 	// reference in that order, so that a restart continues as this run.
 	h = w.historyHead(true)
 	if s.ordered {
-		h.SphereOrder, h.OrderedAt = slices.Clone(s.idx), s.orderedAt
+		h.SphereOrder = &SphereOrder{At: s.orderedAt, Bodies: slices.Clone(s.idx)}
 	}
 	l := &s.lists[s.cur]
 	// The pair entries export would reuse by key: only those with state

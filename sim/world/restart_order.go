@@ -23,7 +23,7 @@ func (w *World) SphereOrder() (ordered bool, at int64) {
 // sphere path's next importGeneric.
 type restoredOrder struct {
 	bodies []int32 // the body of each sphere in the path's order; nil: none
-	at     int64   // History.OrderedAt
+	at     int64   // History.SphereOrder.At
 	// ref and rad are the list's reference in that order (nil: none);
 	// builds Verlet.Builds at RestoreHistory (a build since: stale).
 	ref    []geom.Vec3
@@ -34,24 +34,24 @@ type restoredOrder struct {
 // checkSphereOrder checks h's sphere order: distinct bodies that are not
 // walls, as many as the list's reference has centres when it has any.
 func (w *World) checkSphereOrder(h *History) error {
-	o := h.SphereOrder
-	if o == nil {
+	if h.SphereOrder == nil {
 		return nil
 	}
+	o := h.SphereOrder.Bodies
 	if h.VerletRef != nil && len(h.VerletRef) != len(o) {
-		return fmt.Errorf("sphere_order lists %d spheres, verlet_ref %d", len(o), len(h.VerletRef))
+		return fmt.Errorf("sphere_order.bodies lists %d spheres, verlet_ref %d", len(o), len(h.VerletRef))
 	}
-	if h.OrderedAt < 0 {
-		return fmt.Errorf("ordered_at %d: want a step ≥ 0", h.OrderedAt)
+	if h.SphereOrder.At < 0 {
+		return fmt.Errorf("sphere_order.at %d: want a step ≥ 0", h.SphereOrder.At)
 	}
 	n := w.NumBodies()
 	seen := make([]bool, n)
 	for k, i := range o {
 		if i < 0 || int(i) >= n {
-			return fmt.Errorf("sphere_order[%d]: body %d: the scene has %d bodies", k, i, n)
+			return fmt.Errorf("sphere_order.bodies[%d]: body %d: the scene has %d bodies", k, i, n)
 		}
 		if seen[i] {
-			return fmt.Errorf("sphere_order[%d]: body %d listed twice", k, i)
+			return fmt.Errorf("sphere_order.bodies[%d]: body %d listed twice", k, i)
 		}
 		seen[i] = true
 	}
@@ -62,7 +62,7 @@ func (w *World) checkSphereOrder(h *History) error {
 		}
 	})
 	if bad >= 0 {
-		return fmt.Errorf("sphere_order: body %d is a wall", bad)
+		return fmt.Errorf("sphere_order.bodies: body %d is a wall", bad)
 	}
 	return nil
 }
@@ -80,7 +80,7 @@ func (w *World) keepSphereOrder(h *History, ref []geom.Vec3) {
 	if w.sph == nil {
 		w.sph = &Spheres{w: w}
 	}
-	ro := restoredOrder{bodies: slices.Clone(h.SphereOrder), at: h.OrderedAt, builds: w.verlet.Builds()}
+	ro := restoredOrder{bodies: slices.Clone(h.SphereOrder.Bodies), at: h.SphereOrder.At, builds: w.verlet.Builds()}
 	if ref != nil {
 		ro.ref, ro.rad = ref, h.VerletRad // Update copies them
 	}
