@@ -48,10 +48,12 @@ func firstSplit(t *testing.T, a, b *world.World, t2, end float64) string {
 // file kept the sphere path's neighbour list (World.refRadii: the restart
 // rebuilt the list at once, and the next step bound, which reads the listed
 // pairs of a Hertzian class, differed 582 steps later: 2.6e-7 m off at
-// 0.17 s). Left out: more than SphereReorderMin (4096) spheres, whose
-// sphere path renumbers them in spatial order (docs/performance.md,
-// "Session 25: exact restarts"). B5DIAG=1 names the first step that
-// differs.
+// 0.17 s). More than SphereReorderMin (4096) spheres, whose sphere path
+// renumbers them in spatial order: 5000 spheres, explicit, the state
+// written as a run's final.json (WriteInPlace) and advanced as grainlab run
+// does (AdvancePastLazy), which differed before the file kept the order
+// (s0 4.79e-12 m off at 0.12 s; docs/performance.md, "Session 25: exact
+// restarts"). B5DIAG=1 names the first step that differs.
 func TestExactRestartMatrix(t *testing.T) {
 	sq := []string{"generators[0].count=24", "generators[0].region.max=[0.03,0.03,0.02]", "periodic.max=[0.03,0.03,0.25]"}
 	big := []string{"generators[0].count=5000", "generators[0].region.max=[0.0361,0.0361,0.0722]", "walls[0].max=[0.0361,0.0361,0.0722]"}
