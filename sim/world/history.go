@@ -352,8 +352,9 @@ func (w *World) historyHead(withRef bool) *History {
 		h.Events = append(h.Events, EventState{At: ev.At, Done: ev.Done})
 	}
 	if ref, rad := w.verlet.Ref(), w.refRadii(); withRef && ref != nil && len(rad) == len(ref) {
-		for _, c := range ref {
-			h.VerletRef = append(h.VerletRef, a3(c))
+		h.VerletRef = make([][3]float64, len(ref)) // one array (appended, it grew to twice)
+		for k, c := range ref {
+			h.VerletRef[k] = a3(c)
 		}
 		h.VerletRad = slices.Clone(rad)
 		for _, g := range w.ghosts {
