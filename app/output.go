@@ -119,9 +119,12 @@ func WriteFinal(dir string, w *world.World) error {
 }
 
 // writeLast is WriteFinal for a world that steps no more (the end of a
-// run, a signal, a failure): the same bytes, the sphere path's history
+// run, a signal, a failure): WriteFinal's bytes, the sphere path's history
 // stated in place (state.WriteInPlace: no generic pair entry per listed
-// pair, ~350 MB at 10⁵ spheres).
+// pair, ~350 MB at 10⁵ spheres), and while the spheres are in spatial
+// order their order and the list's reference in it as well (sphere_order:
+// a restart from it goes on bit for bit; a hand-over file puts the spheres
+// back in body order instead).
 func writeLast(dir string, w *world.World) error {
 	return writeFinalAtomic(filepath.Join(dir, FinalFile), w, state.WriteInPlace)
 }

@@ -2,8 +2,10 @@ package app
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"grainlab/sim/integrate"
@@ -13,7 +15,10 @@ import (
 
 // r6: WriteInPlace's bytes are Write's at many points of lazy sphere runs
 // (walls with candidate slots, friction, periodic, renumbering every
-// build, a wall switched off), taken at every 37th step.
+// build, a wall switched off), taken at every 37th step — but, while the
+// spheres are in spatial order, for the order and the list's reference in
+// it, which only the in-place file keeps (the hand-over puts the spheres
+// back in body order and drops the list: s25 b5f).
 func TestRV6WriteInPlaceIsWrite(t *testing.T) {
 	m, e := world.SphereReorderMin, world.SphereReorderEvery
 	world.SphereReorderMin, world.SphereReorderEvery = 64, 1
@@ -56,13 +61,39 @@ func TestRV6WriteInPlaceIsWrite(t *testing.T) {
 			}
 			da, _ := os.ReadFile(a)
 			db, _ := os.ReadFile(b)
-			if !bytes.Equal(da, db) {
+			if !bytes.Equal(da, db) && !sameButOrder(t, da, db) {
 				t.Fatalf("%s %v step %d: WriteInPlace %d bytes, Write %d", c.scene, c.sets, w.Steps, len(da), len(db))
 			}
 			n++
 		}
 		t.Logf("%s %v off=%v: %d writes equal, last %d steps", c.scene, c.sets, c.off, n, w.Steps)
 	}
+}
+
+// sameButOrder reports whether the in-place file a is the handed-over file
+// b but for what only a file of spheres kept in spatial order holds (the
+// order, and the list's reference in it, which the hand-over drops:
+// world.History.SphereOrder).
+func sameButOrder(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var ma, mb map[string]any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if err := da.Decode(&ma); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Decode(&mb); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := ma["history"].(map[string]any)
+	if h == nil || h["sphere_order"] == nil {
+		return false
+	}
+	for _, k := range []string{"sphere_order", "verlet_ref", "verlet_rad"} {
+		delete(h, k)
+	}
+	return reflect.DeepEqual(ma, mb)
 }
 
 // rv6PeriodicFriction is sphere-box-soft with friction (μ = 0.5), periodic

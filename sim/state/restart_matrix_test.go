@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"grainlab/sim/contact"
@@ -47,31 +48,54 @@ func firstSplit(t *testing.T, a, b *world.World, t2, end float64) string {
 // file kept the sphere path's neighbour list (World.refRadii: the restart
 // rebuilt the list at once, and the next step bound, which reads the listed
 // pairs of a Hertzian class, differed 582 steps later: 2.6e-7 m off at
-// 0.17 s). Left out: more than SphereReorderMin (4096) spheres, whose
-// sphere path renumbers them in spatial order (docs/performance.md,
-// "Session 25: exact restarts"). B5DIAG=1 names the first step that
-// differs.
+// 0.17 s). More than SphereReorderMin (4096) spheres, whose sphere path
+// renumbers them in spatial order: 5000 spheres, explicit, the state
+// written as a run's final.json (WriteInPlace) and advanced as grainlab run
+// does (AdvancePastLazy), which differed before the file kept the order
+// (s0 4.79e-12 m off at 0.12 s; docs/performance.md, "Session 25: exact
+// restarts"). B5DIAG=1 names the first step that differs.
 func TestExactRestartMatrix(t *testing.T) {
 	sq := []string{"generators[0].count=24", "generators[0].region.max=[0.03,0.03,0.02]", "periodic.max=[0.03,0.03,0.25]"}
+	big := []string{"generators[0].count=5000", "generators[0].region.max=[0.0361,0.0361,0.0722]", "walls[0].max=[0.0361,0.0361,0.0722]"}
 	scenes := []struct {
 		scene  string
 		sets   []string
 		t1, t2 float64
+		// only: the one integrator run (else every one); inPlace: the
+		// state written as a run's final.json (WriteInPlace: the sphere
+		// path keeps the history, and its spatial order, in place).
+		only    string
+		inPlace bool
 	}{
-		{"pile-of-blocks", nil, 0.16, 0.17},
-		{"sq-settling", sq, 0.07, 0.075},
-		{"sq-settling", append([]string{"params.n=10"}, sq...), 0.07, 0.075},
-		{"kodam-impact", nil, 2e-5, 6e-5},
-		{"sphere-box-soft", []string{"generators[0].count=40"}, 0.1, 0.11},
-		{"sphere-piling", []string{"generators[0].count=60"}, 0.15, 0.165},
+		{"pile-of-blocks", nil, 0.16, 0.17, "", false},
+		{"sq-settling", sq, 0.07, 0.075, "", false},
+		{"sq-settling", append([]string{"params.n=10"}, sq...), 0.07, 0.075, "", false},
+		{"kodam-impact", nil, 2e-5, 6e-5, "", false},
+		{"sphere-box-soft", []string{"generators[0].count=40"}, 0.1, 0.11, "", false},
+		{"sphere-piling", []string{"generators[0].count=60"}, 0.15, 0.165, "", false},
+		// ≥ SphereReorderMin spheres: the sphere path in spatial order.
+		{"sphere-box-soft", big, 0.05, 0.12, "explicit", true},
 	}
 	for _, sc := range scenes {
 		for _, in := range integrate.Names {
+			if sc.only != "" && in != sc.only {
+				continue
+			}
 			t.Run(fmt.Sprintf("%s %v %s", sc.scene, sc.sets, in), func(t *testing.T) {
 				sets := append([]string{"integrator.name=" + in}, sc.sets...)
 				ref, end := started(t, sc.scene, sets...)
+				to := to
+				if sc.inPlace {
+					to = toLazy // as grainlab run advances
+				}
 				to(t, ref, sc.t1, end)
-				data, err := Encode(ref) // a checkpoint: the run goes on the same (TestExactRestart)
+				var data []byte
+				var err error
+				if sc.inPlace {
+					data, err = inPlaceBytes(t, ref)
+				} else {
+					data, err = Encode(ref) // a checkpoint: the run goes on the same (TestExactRestart)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -84,7 +108,10 @@ func TestExactRestartMatrix(t *testing.T) {
 					return n
 				}
 				n1 := active(ref)
+				o1, at1 := ref.SphereOrder()
+				b1 := ref.VerletBuilds()
 				to(t, ref, sc.t2, end)
+				t.Logf("ordered %v at step %d (t1: step %d), %d list builds t1 → t2", o1, at1, ref.Steps, ref.VerletBuilds()-b1)
 				b, notes := restartFrom(t, data, false, sc.scene, sets...)
 				if len(notes) > 0 {
 					t.Fatalf("notes on a restart onto its own scene: %v", notes)
@@ -94,10 +121,15 @@ func TestExactRestartMatrix(t *testing.T) {
 					if os.Getenv("B5DIAG") != "" {
 						a, _ := started(t, sc.scene, sets...)
 						to(t, a, sc.t1, end)
-						c, _ := restarted(t, sc.scene, sets, sc.t1, false)
+						c, _ := restartFrom(t, data, false, sc.scene, sets...)
 						t.Logf("first split: %s", firstSplit(t, a, c, sc.t2, end))
 					}
 					t.Fatalf("restart at %g s differs at %g s (%d steps): %s", sc.t1, sc.t2, ref.Steps, d)
+				}
+				if oa, aa := ref.SphereOrder(); sc.inPlace {
+					if ob, ab := b.SphereOrder(); !oa || oa != ob || aa != ab || aa == at1 {
+						t.Fatalf("spatial order at t2: run %v (step %d), restart %v (step %d); want the same, renumbered after t1 (step %d)", oa, aa, ob, ab, at1)
+					}
 				}
 				if n1 == 0 {
 					t.Fatalf("no contact at %g s: the case is void", sc.t1)
@@ -105,5 +137,25 @@ func TestExactRestartMatrix(t *testing.T) {
 				t.Logf("%d steps to %g s, %d contacts at t1, %d at t2: identical", b.Steps, sc.t2, n1, active(b))
 			})
 		}
+	}
+}
+
+// inPlaceBytes is the state of w as a run's final.json holds it
+// (WriteInPlace), read back.
+func inPlaceBytes(t *testing.T, w *world.World) ([]byte, error) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "final.json")
+	if err := WriteInPlace(p, w); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// toLazy advances w as grainlab run does between output times
+// (AdvancePastLazy: the bodies lazy between returns).
+func toLazy(t *testing.T, w *world.World, at, end float64) {
+	t.Helper()
+	if _, err := integrate.AdvancePastLazy(w, at, end, func() bool { return false }); err != nil {
+		t.Fatal(err)
 	}
 }

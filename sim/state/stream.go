@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strconv"
 
 	"grainlab/sim/body"
 	"grainlab/sim/integrate"
@@ -306,6 +307,7 @@ func (s *streamer) file(w *world.World) error {
 		stream = w.HistoryStreamInPlace
 	}
 	h, np, each := stream()
+	arrays := detachArrays(h) // the list's reference and the sphere order, streamed (spliceArrays)
 	s.buf.Reset()
 	if err := s.enc.Encode(h); err != nil {
 		return err
@@ -322,11 +324,17 @@ func (s *streamer) file(w *world.World) error {
 	}
 	s.raw(`,"history":`)
 	if np == 0 {
-		s.l.write(head)
+		if err := s.spliceArrays(head[:at], arrays); err != nil {
+			return err
+		}
+		s.l.write(head[at:])
 		s.raw("}")
 		return nil
 	}
-	s.l.write(head[:at+len(`"pairs":`)])
+	if err := s.spliceArrays(head[:at], arrays); err != nil {
+		return err
+	}
+	s.l.write(head[at : at+len(`"pairs":`)])
 	k := 0
 	if err := each(func(p *world.PairState) error {
 		if err := s.failed(); err != nil {
@@ -354,5 +362,114 @@ func (s *streamer) file(w *world.World) error {
 	}
 	s.l.write(head[at+len(`"pairs":null`):])
 	s.raw("}")
+	return nil
+}
+
+// streamArrayMin (a test changes it) is the length from which a history's per-sphere arrays
+// (verlet_ref, verlet_rad, sphere_order.bodies) are streamed a number at a
+// time rather than encoded in the head: at 10⁶ spheres their text is
+// ~80 MB, which the head's buffer and its copy held twice.
+var streamArrayMin = 1024
+
+// historyArrays are a History's per-sphere arrays, taken out of it to be
+// streamed; each placeholder is the one-element array left in their place.
+type historyArrays struct {
+	order *world.SphereOrder
+	ref   [][3]float64
+	rad   []float64
+}
+
+// detachArrays takes h's long per-sphere arrays out of it (restored by
+// spliceArrays' writing them), leaving one-element placeholders whose
+// encodings spliceArrays finds in the head; none when they are short.
+func detachArrays(h *world.History) *historyArrays {
+	if h == nil || len(h.VerletRef) < streamArrayMin && (h.SphereOrder == nil || len(h.SphereOrder.Bodies) < streamArrayMin) {
+		return nil
+	}
+	a := &historyArrays{order: h.SphereOrder, ref: h.VerletRef, rad: h.VerletRad}
+	if a.order != nil {
+		h.SphereOrder = &world.SphereOrder{At: a.order.At, Bodies: []int32{-1}}
+	}
+	if a.ref != nil {
+		h.VerletRef, h.VerletRad = [][3]float64{{}}, []float64{0}
+	}
+	return a
+}
+
+// spliceArrays lays out head, the history's encoding up to its pairs, with
+// the placeholders of detachArrays replaced by the arrays, streamed: the
+// bytes of the arrays' own encoding (appendFloat is encoding/json's
+// number; a non-finite one is an error as there).
+func (s *streamer) spliceArrays(head []byte, a *historyArrays) error {
+	if a == nil {
+		s.l.write(head)
+		return nil
+	}
+	// A key's quotes are never inside a string's encoding (escaped there):
+	// each placeholder is found once, in field order.
+	type splice struct {
+		mark string
+		put  func() error
+	}
+	var sp []splice
+	if a.order != nil {
+		sp = append(sp, splice{`"bodies":[-1]`, func() error {
+			s.raw(`"bodies":[`)
+			for k, b := range a.order.Bodies {
+				if k > 0 {
+					s.fast = append(s.fast[:0], ',')
+				} else {
+					s.fast = s.fast[:0]
+				}
+				s.fast = strconv.AppendInt(s.fast, int64(b), 10)
+				s.l.write(s.fast)
+			}
+			s.raw("]")
+			return nil
+		}})
+	}
+	if a.ref != nil {
+		sp = append(sp, splice{`"verlet_ref":[[0,0,0]],"verlet_rad":[0]`, func() error {
+			s.raw(`"verlet_ref":[`)
+			for k, c := range a.ref {
+				if err := s.failed(); err != nil {
+					return err
+				}
+				if !finiteAll(c[0], c[1], c[2]) {
+					return errors.New("state: a non-finite number in the history's verlet_ref")
+				}
+				if k > 0 {
+					s.raw(",")
+				}
+				s.fast = appendFloats(s.fast[:0], c[:])
+				s.l.verbatim(s.fast)
+			}
+			s.raw(`],"verlet_rad":[`)
+			for k, r := range a.rad {
+				if !finiteAll(r) {
+					return errors.New("state: a non-finite number in the history's verlet_rad")
+				}
+				if k > 0 {
+					s.raw(",")
+				}
+				s.fast = appendFloat(s.fast[:0], r)
+				s.l.verbatim(s.fast)
+			}
+			s.raw("]")
+			return nil
+		}})
+	}
+	for _, p := range sp {
+		i := bytes.Index(head, []byte(p.mark))
+		if i < 0 {
+			return errors.New("state: the history's arrays were not found in its encoding")
+		}
+		s.l.write(head[:i])
+		if err := p.put(); err != nil {
+			return err
+		}
+		head = head[i+len(p.mark):]
+	}
+	s.l.write(head)
 	return nil
 }

@@ -35,6 +35,14 @@ type History struct {
 	// Params are the contact parameters in force (after Edits), by material
 	// pair, for ParamDiff: a restart onto a scene with other laws says so.
 	Params []ParamRecord `json:"params,omitempty"`
+	// SphereOrder is the sphere path's spatial order when it has renumbered
+	// its spheres (≥ SphereReorderMin spheres, spheres_order.go) and holds
+	// the history in place (a run's final.json, WriteInPlace); VerletRef
+	// and VerletRad are then in this order (sphere k's at k), else in body
+	// order. A restart renumbers the spheres so before the list is taken
+	// over (importOrder: the same force sums in the same order, the next
+	// renumbering at the same step).
+	SphereOrder *SphereOrder `json:"sphere_order,omitempty"`
 	// Verlet is the broad-phase list's reference: the centres and radii it
 	// was last built for (nil: it rebuilds at the next detection); Ghosts the
 	// periodic images listed with it.
@@ -45,6 +53,14 @@ type History struct {
 	// the body–wall entries (Wall ≥ 0).
 	Pairs []PairState `json:"pairs"`
 	Stats Stats       `json:"stats"` // the statistics of the last step (cumulative counters go on)
+}
+
+// SphereOrder is the sphere path's spatial order in a History: the body
+// of each sphere in the path's order (a compact line of integers in the
+// file) and the step of its last renumbering.
+type SphereOrder struct {
+	At     int64   `json:"at"`
+	Bodies []int32 `json:"bodies"`
 }
 
 // WallState is one wall's switch and the force it exerted in the last step.
@@ -336,8 +352,9 @@ func (w *World) historyHead(withRef bool) *History {
 		h.Events = append(h.Events, EventState{At: ev.At, Done: ev.Done})
 	}
 	if ref, rad := w.verlet.Ref(), w.refRadii(); withRef && ref != nil && len(rad) == len(ref) {
-		for _, c := range ref {
-			h.VerletRef = append(h.VerletRef, a3(c))
+		h.VerletRef = make([][3]float64, len(ref)) // one array (appended, it grew to twice)
+		for k, c := range ref {
+			h.VerletRef[k] = a3(c)
 		}
 		h.VerletRad = slices.Clone(rad)
 		for _, g := range w.ghosts {
@@ -448,6 +465,9 @@ func (w *World) RestoreHistory(h *History) error {
 	}
 	if len(h.VerletRad) != len(h.VerletRef) {
 		return fmt.Errorf("verlet_ref and verlet_rad differ in length")
+	}
+	if err := w.checkSphereOrder(h); err != nil {
+		return err
 	}
 	prev := make([][]contact.Contact, len(h.Pairs))
 	chord := make([]*sq.Chord, len(h.Pairs)) // Jacobians kept (pairs[i].chord)
@@ -602,7 +622,17 @@ func (w *World) RestoreHistory(h *History) error {
 		for i, c := range h.VerletRef {
 			ref[i] = v3(c)
 		}
-		w.verlet.Update(ref, h.VerletRad, w.skin)
+		if h.SphereOrder == nil {
+			w.verlet.Update(ref, h.VerletRad, w.skin)
+		} else {
+			// In the spheres' spatial order: the sphere path builds it
+			// when it takes the history over in that order (importOrder);
+			// until then no list (a generic stage rebuilds it).
+			w.keepSphereOrder(h, ref)
+		}
+	}
+	if h.SphereOrder == nil || h.VerletRef == nil {
+		w.keepSphereOrder(h, nil)
 	}
 	w.Dt, w.Stats = h.Dt, h.Stats
 	w.resumed, w.histStale = true, false

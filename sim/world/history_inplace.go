@@ -1,6 +1,8 @@
 package world
 
 import (
+	"slices"
+
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 )
@@ -22,9 +24,14 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 		return w.HistoryStreamShared()
 	}
 	s.syncBodies()
-	// export's restoreOrder invalidates the Verlet list when the spheres
-	// are in spatial order.
-	h = w.historyHead(!s.ordered)
+	// Unlike the hand-over (export's restoreOrder puts the spheres back in
+	// body order and invalidates the list), the spheres stay in spatial
+	// order: the file says which (sphere_order) and keeps the list's
+	// reference in that order, so that a restart continues as this run.
+	h = w.historyHead(true)
+	if s.ordered {
+		h.SphereOrder = &SphereOrder{At: s.orderedAt, Bodies: slices.Clone(s.idx)}
+	}
 	l := &s.lists[s.cur]
 	// The pair entries export would reuse by key: only those with state
 	// beyond what export writes (a superquadric's, a polyhedron's cache).

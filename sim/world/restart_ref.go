@@ -12,13 +12,6 @@ package world
 // periodic images the sphere path fills w.radii itself (updateList).
 func (w *World) refRadii() []float64 {
 	if s := w.sph; s != nil && s.listed && !w.Periodic.On() && len(s.rad) == len(w.verlet.Ref()) {
-		if len(s.idx) >= SphereReorderMin {
-			// Renumbered in spatial order (now or at the next rebuild):
-			// a restart is exact to rounding only, with or without the
-			// reference; it would cost 8 MB of final.json and ~25 MB of
-			// peak a 10⁵ spheres (review r5).
-			return nil
-		}
 		return s.rad
 	}
 	return w.radii

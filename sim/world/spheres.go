@@ -123,6 +123,7 @@ type Spheres struct {
 	cur      int
 	pairCls  []sphere.PairClass // the classes of species pairs [sa·nspec + sb]; nil: one per pair (many species)
 	listed   bool               // Verlet.Update has run with the current radii
+	restored restoredOrder      // a restart's spatial order, applied when the path takes the history (importOrder)
 	skin     float64            // the skin of that run
 	csr      sphere.CSR
 	csrStale bool    // csr does not describe lists[cur] yet (built by the first split evaluation)

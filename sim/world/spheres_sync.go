@@ -15,6 +15,7 @@ var inf = math.Inf(1)
 // same history and cached bounds), the wall pairs the wall slots.
 func (s *Spheres) importGeneric() {
 	w := s.w
+	s.importOrder() // a restart's spatial order (restart_order.go)
 	n := len(s.idx)
 	l := &s.lists[s.cur]
 	shifted := false
