@@ -3,44 +3,11 @@ package integrate
 import (
 	"fmt"
 	"math"
-	"math/rand"
 	"strings"
 	"testing"
 
-	"grainlab/sim/body"
 	"grainlab/sim/contact"
-	"grainlab/sim/geom"
-	"grainlab/sim/world"
 )
-
-// rv25cWorld: splitBadWorld's lattice on a plate of half-width hw, so that
-// the columns beyond its edges brush its rims while they fall.
-func rv25cWorld(t *testing.T, workers, steps int, hw float64) *world.World {
-	t.Helper()
-	const r = 0.001
-	build := func(w *world.World) {
-		addSquarePlate(t, w, "floor", geom.V(0, 0, 0), 2*hw, 2*hw)
-		rng := rand.New(rand.NewSource(7))
-		for i := range 16 {
-			for j := range 16 {
-				for k := range 10 {
-					x := geom.V(float64(i-8)*2.3*r, float64(j-8)*2.3*r, r*1.0005+float64(k)*2.3*r)
-					b := body.NewSphere("s", r, 2500, x)
-					b.V = geom.V(0.01*(2*rng.Float64()-1), 0.01*(2*rng.Float64()-1), -0.02*rng.Float64())
-					w.AddBody(b)
-				}
-			}
-		}
-	}
-	w := startSpherePath(t, frictionlessReview, workers, build, true)
-	w.Settings.SphereSplit = world.SplitAlways
-	for range steps {
-		if _, err := w.Integrator.Step(w, 1); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return w
-}
 
 // Review r3 (s25): a rejected split step (a NaN force found by Accept's
 // split kick, after b3's kick pass accepted the wall slots with an undo)
@@ -53,7 +20,7 @@ func TestReviewR3SlotUndoRimRejections(t *testing.T) {
 	for _, hw := range []float64{0.01075, 0.0113} {
 		for _, before := range []int{5, 40, 80, 120, 160} {
 			run := func(workers int, reject bool) string {
-				w := rv25cWorld(t, workers, before, hw)
+				w := latticeOnPlate(t, workers, before, hw)
 				if reject {
 					s := sphereStep{w.Spheres()}
 					dt := 2 * w.Dt

@@ -19,9 +19,17 @@ import (
 // steps steps.
 func splitBadWorld(t *testing.T, workers, steps int) *world.World {
 	t.Helper()
+	return latticeOnPlate(t, workers, steps, 0.05)
+}
+
+// latticeOnPlate is splitBadWorld's lattice on a square plate of
+// half-width hw (a narrow plate: the columns beyond its edges brush its
+// rims while they fall).
+func latticeOnPlate(t *testing.T, workers, steps int, hw float64) *world.World {
+	t.Helper()
 	const r = 0.001
 	build := func(w *world.World) {
-		addSquarePlate(t, w, "floor", geom.V(0, 0, 0), 0.1, 0.1)
+		addSquarePlate(t, w, "floor", geom.V(0, 0, 0), 2*hw, 2*hw)
 		rng := rand.New(rand.NewSource(7))
 		for i := range 16 {
 			for j := range 16 {

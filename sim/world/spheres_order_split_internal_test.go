@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand"
 	"slices"
-	"sync"
 	"testing"
 
 	"grainlab/sim/geom"
@@ -22,17 +21,7 @@ import (
 // the radix prefix laid out range by range.
 func TestOrderCodeSplitSameAsSerial(t *testing.T) {
 	rng := rand.New(rand.NewSource(25))
-	fork := func(n int, job func(worker, lo, hi int)) {
-		var wg sync.WaitGroup
-		for _, j := range rng.Perm(n) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				job(j%2, j, j+1)
-			}()
-		}
-		wg.Wait()
-	}
+	fork := shuffledFork(rng)
 	var o orderCode
 	sorts := 0
 	defer func() { t.Logf("%d orders, %d split radix sorts", sorts, o.sortsRun) }()

@@ -59,17 +59,7 @@ func oldListForSort(rng *rand.Rand, n int, long bool) (P []sphere.Pair, touch, f
 // sorted from the wrong start.
 func TestSortOldSplitSameAsSerial(t *testing.T) {
 	rng := rand.New(rand.NewSource(16))
-	fork := func(n int, job func(worker, lo, hi int)) {
-		var wg sync.WaitGroup
-		for _, j := range rng.Perm(n) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				job(j%2, j, j+1)
-			}()
-		}
-		wg.Wait()
-	}
+	fork := shuffledFork(rng)
 	cases := 0
 	for _, n := range []int{0, 1, 2, 3, 5, 17, 33, 257, 1001, 4099} {
 		for _, long := range []bool{false, true} {
@@ -118,4 +108,21 @@ func TestSortOldSplitSameAsSerial(t *testing.T) {
 		}
 	}
 	t.Logf("%d lists", cases)
+}
+
+// shuffledFork is a fork for the split passes' tests: each item of the
+// pass on a goroutine of its own, started in random order, all at once
+// (`go test -race`), as worker j%2.
+func shuffledFork(rng *rand.Rand) func(n int, job func(worker, lo, hi int)) {
+	return func(n int, job func(worker, lo, hi int)) {
+		var wg sync.WaitGroup
+		for _, j := range rng.Perm(n) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				job(j%2, j, j+1)
+			}()
+		}
+		wg.Wait()
+	}
 }
