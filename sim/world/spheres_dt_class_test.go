@@ -21,14 +21,7 @@ func TestSphereDtClassesBySpecies(t *testing.T) {
 	defer func() { world.SphereReorderEvery = oldEvery }()
 	world.SphereReorderEvery = 20
 	for _, workers := range []int{1, 2} {
-		w := partsLattice(t, 4500, []float64{0.001, 0.0009})
-		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
-		other := w.Material("other")
-		for k, b := range w.Bodies() {
-			if b.Wall < 0 && k%3 == 0 {
-				b.Material = other
-			}
-		}
+		w, other := twoMaterialLattice(t, workers)
 		hertz := *w.Params(0, 0)
 		hertz.Smooth.Model = law.HertzLAMMPS
 		if err := w.SetParams(other, 0, hertz); err != nil {

@@ -86,14 +86,7 @@ func TestSphereListClassesStay(t *testing.T) {
 	defer func() { world.SphereReorderEvery = oldEvery }()
 	world.SphereReorderEvery = 20
 	for _, workers := range []int{1, 2} {
-		w := partsLattice(t, 4500, []float64{0.001, 0.0009})
-		w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
-		other := w.Material("other")
-		for k, b := range w.Bodies() {
-			if b.Wall < 0 && k%3 == 0 {
-				b.Material = other
-			}
-		}
+		w, other := twoMaterialLattice(t, workers)
 		for _, set := range []string{"contact.default.mu", "contact.other.default.mu"} {
 			if err := w.SetParam(set, 0.3); err != nil {
 				t.Fatal(err)
@@ -154,4 +147,20 @@ func TestRebuildPairsReorderedNonPeriodic(t *testing.T) {
 	if got != np {
 		t.Fatalf("rebuildPairs(reordered) kept %d pairs of %d candidates", got, np)
 	}
+}
+
+// twoMaterialLattice is partsLattice's 4500 spheres of two radii, every
+// third body of material "other", on workers workers with every evaluation
+// split; it returns the world and that material.
+func twoMaterialLattice(t *testing.T, workers int) (*world.World, int) {
+	t.Helper()
+	w := partsLattice(t, 4500, []float64{0.001, 0.0009})
+	w.Settings.Workers, w.Settings.SphereSplit = workers, world.SplitAlways
+	other := w.Material("other")
+	for k, b := range w.Bodies() {
+		if b.Wall < 0 && k%3 == 0 {
+			b.Material = other
+		}
+	}
+	return w, other
 }
