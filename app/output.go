@@ -150,7 +150,7 @@ func NewContacts(dir string) (*ContactsWriter, error) {
 // file's first write error.
 func (c *ContactsWriter) Write(w *world.World) error {
 	w.EachContact(func(a, b int, k *contact.Contact) {
-		c.row = appendContact(c.row[:0], w.Time, a, b, w.Bodies()[a].Name, w.Bodies()[b].Name, k)
+		c.row = appendContact(c.row[:0], w.Time, a, b, w.BodyName(a), w.BodyName(b), k) // no record made (sphere blocks)
 		c.w.Write(c.row)
 	})
 	return c.w.err
