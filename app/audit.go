@@ -82,11 +82,12 @@ func deepSmoothOverlaps(w *world.World) string {
 		if k.Kind != snap.SQ || !k.Active() || !(k.Gn < 0) {
 			return
 		}
-		r := min(w.Bodies()[a].R, w.Bodies()[b].R)
-		if w.Bodies()[a].Wall >= 0 {
-			r = w.Bodies()[b].R
-		} else if w.Bodies()[b].Wall >= 0 {
-			r = w.Bodies()[a].R
+		ba, bb := w.BodyRec(a), w.BodyRec(b) // the static fields: no record made (sphere blocks)
+		r := min(ba.R, bb.R)
+		if ba.Wall >= 0 {
+			r = bb.R
+		} else if bb.Wall >= 0 {
+			r = ba.R
 		}
 		rel := -k.Gn / r
 		if !(rel > deepSmooth) {
@@ -95,7 +96,7 @@ func deepSmoothOverlaps(w *world.World) string {
 		n++
 		if rel > worstRel {
 			worstRel = rel
-			worst = overlap{A: w.Bodies()[a].Name, B: w.Bodies()[b].Name, Depth: -k.Gn}
+			worst = overlap{A: w.BodyName(a), B: w.BodyName(b), Depth: -k.Gn}
 		}
 	})
 	if n == 0 {

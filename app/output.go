@@ -110,24 +110,24 @@ func (s *Series) Flush() error { return s.w.Flush() }
 func (s *Series) Close() error { return s.w.Close() }
 
 // WriteFinal writes DIR/final.json with every movable body's state,
-// atomically (a temporary file renamed over it). The contact history is
-// handed to the generic pair entries as every generic entry point does: a
-// checkpoint, after which the run goes on (the hand-over and the sphere
-// path's taking it back again are part of the run's bits).
+// atomically (a temporary file renamed over it), leaving the world as it
+// is: the sphere path's history is stated in place (state.WriteInPlace: no
+// generic pair entry per listed pair, ~300 MB at 10⁵ spheres), and while
+// the spheres are in spatial order their order and the list's reference in
+// it as well (sphere_order: a restart from it goes on bit for bit). A
+// checkpoint is thus the file the run would write had it ended there, and
+// the run goes on as without it (the hand-over to the generic stages and
+// the sphere path's taking it back, which changed the run's bits, are
+// gone: docs/performance.md, "Session 26: checkpoints in place"). Worlds
+// whose history the generic stages hold (polyhedra, superquadrics) are
+// written as before.
 func WriteFinal(dir string, w *world.World) error {
-	return writeFinalAtomic(filepath.Join(dir, FinalFile), w, state.Write)
+	return writeFinalAtomic(filepath.Join(dir, FinalFile), w, state.WriteInPlace)
 }
 
 // writeLast is WriteFinal for a world that steps no more (the end of a
-// run, a signal, a failure): WriteFinal's bytes, the sphere path's history
-// stated in place (state.WriteInPlace: no generic pair entry per listed
-// pair, ~350 MB at 10⁵ spheres), and while the spheres are in spatial
-// order their order and the list's reference in it as well (sphere_order:
-// a restart from it goes on bit for bit; a hand-over file puts the spheres
-// back in body order instead).
-func writeLast(dir string, w *world.World) error {
-	return writeFinalAtomic(filepath.Join(dir, FinalFile), w, state.WriteInPlace)
-}
+// run, a signal, a failure).
+func writeLast(dir string, w *world.World) error { return WriteFinal(dir, w) }
 
 // ContactsWriter writes contacts.csv rows (every contact, active or suppressed).
 type ContactsWriter struct {
@@ -150,7 +150,7 @@ func NewContacts(dir string) (*ContactsWriter, error) {
 // file's first write error.
 func (c *ContactsWriter) Write(w *world.World) error {
 	w.EachContact(func(a, b int, k *contact.Contact) {
-		c.row = appendContact(c.row[:0], w.Time, a, b, w.Bodies()[a].Name, w.Bodies()[b].Name, k)
+		c.row = appendContact(c.row[:0], w.Time, a, b, w.BodyName(a), w.BodyName(b), k) // no record made (sphere blocks)
 		c.w.Write(c.row)
 	})
 	return c.w.err

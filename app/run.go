@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -310,7 +309,6 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	}
 	lastRow := w.Time
 	nextOut, nextCk, nextAudit := nextTime(w.Time, every), nextTime(w.Time, checkpoint), nextTime(w.Time, c.Audit)
-	ckWritten := false
 	for w.Time < s.End-1e-12 {
 		target := min(nextOut, nextCk, nextAudit, rec.next(), s.End)
 		// each reads only the statistics and the flat state (CheckFinite,
@@ -348,25 +346,9 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			if err := con.Flush(); err != nil {
 				return err
 			}
-			// The hand-over to the generic stages (a pair entry a
-			// listed pair, ≈ 300 MB at 10⁵ spheres, released by the
-			// sphere path after its first step) without a collection:
-			// under the stepping GOGC (10) each tenth of heap growth
-			// started one, marking every entry made so far (≈ 15 at 10⁵).
-			// One collection follows, at the next allocation. The last
-			// checkpoint's entries, released since but not yet collected
-			// (the steps allocate too little to reach the goal), are freed
-			// first, so that these take their place (peak 715 → 458 MB at
-			// 10⁵): a collection of the live heap, ≈ 12 ms at 10⁵. Both
-			// only when run sets GOGC (not the GOGC variable: setGC).
-			// docs/performance.md, "Session 23: checkpoints at 10⁵ spheres".
-			if ckWritten && os.Getenv("GOGC") == "" {
-				runtime.GC()
-			}
-			ckWritten = true
-			gcBack := setGC(-1)
+			// In place (WriteFinal): the run goes on as without the
+			// checkpoint, to the bit.
 			err := WriteFinal(dir, w)
-			gcBack()
 			if err != nil {
 				return err
 			}

@@ -794,7 +794,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	idx := make([]int, len(f.Bodies))
 	seen := make(map[int]int, len(f.Bodies))
-	names := w.BodyNames() // one pass: BodyByName per body is O(n²) at 10⁵ bodies
+	names := bodyNames(w) // one pass: BodyByName per body is O(n²) at 10⁵ bodies
 	for i, b := range f.Bodies {
 		var ok bool
 		if idx[i], ok = names[b.Name]; !ok {
@@ -803,7 +803,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 		switch {
 		case idx[i] < 0:
 			return nil, fmt.Errorf("%s: bodies[%d]: no body named %q in scene %q", source, i, b.Name, w.Name)
-		case w.Bodies()[idx[i]].Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
+		case w.BodyRec(idx[i]).Wall >= 0 || strings.HasPrefix(b.Name, wallPrefix):
 			return nil, fmt.Errorf("%s: bodies[%d] (%s): names a wall: a state holds only the bodies; walls are the scene's", source, i, b.Name)
 		}
 		if j, dup := seen[idx[i]]; dup {
@@ -816,15 +816,15 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	var missing []string
 	nb := 0
-	for i, bd := range w.Bodies() {
+	w.EachBody(func(i int, bd *body.Body) { // no record made (a world's sphere blocks)
 		if bd.Wall >= 0 {
-			continue
+			return
 		}
 		nb++
 		if _, ok := seen[i]; !ok {
 			missing = append(missing, bd.Name)
 		}
-	}
+	})
 	if len(missing) > 0 {
 		list := missing
 		more := ""
@@ -844,12 +844,21 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	}
 	inOrder := true
 	for i, b := range f.Bodies {
-		bd := w.Bodies()[idx[i]]
-		bd.X = vec(b.Position)
-		bd.Q = unit(b.quat())
-		bd.V, bd.W = vec(b.Velocity), vec(b.AngularVelocity)
+		x, q, v, om := vec(b.Position), unit(b.quat()), vec(b.Velocity), vec(b.AngularVelocity)
+		var fp, tp *geom.Vec3
 		if complete {
-			bd.F, bd.T = vec(b.Force.V), vec(b.Torque.V)
+			fv, tv := vec(b.Force.V), vec(b.Torque.V)
+			fp, tp = &fv, &tv
+		}
+		// Without a record while the block holds it (a sphere of a
+		// scene's generator); else the record (made once for all when
+		// the block cannot: a turning sphere).
+		if !w.SetBodyState(idx[i], x, q, v, om, fp, tp) {
+			bd := w.Bodies()[idx[i]]
+			bd.X, bd.Q, bd.V, bd.W = x, q, v, om
+			if complete {
+				bd.F, bd.T = *fp, *tp
+			}
 		}
 		inOrder = inOrder && (i == 0 || idx[i] > idx[i-1])
 	}
@@ -885,7 +894,7 @@ func ApplyNotes(w *world.World, f File, source string) (notes []string, err erro
 	case f.Integrator.Name != w.Integrator.Name():
 		notes = append(notes, fmt.Sprintf("integrator %s here, %s in the file: its own state starts fresh", w.Integrator.Name(), f.Integrator.Name))
 	default:
-		if err := integrate.RestoreState(w.Integrator, f.Integrator, len(w.Bodies())); err != nil {
+		if err := integrate.RestoreState(w.Integrator, f.Integrator, w.NumBodies()); err != nil {
 			return notes, fmt.Errorf("%s: integrator: %w", f.at(source, "integrator", stateKeyIn(err)), err)
 		}
 	}
@@ -977,4 +986,17 @@ func CheckPictureTime(f File, source string, at float64) error {
 		return fmt.Errorf("%s: the state's time %g s is outside [0, %g]: the picture is at %g s; give a --time of at least the state's time", source, f.Time, at, at)
 	}
 	return nil
+}
+
+// bodyNames is World.BodyNames without making a record: the index of every
+// body by name (the first body of a name), the names of a world's sphere
+// blocks read through EachBody.
+func bodyNames(w *world.World) map[string]int {
+	m := make(map[string]int, w.NumBodies())
+	w.EachBody(func(i int, b *body.Body) {
+		if _, ok := m[b.Name]; !ok {
+			m[b.Name] = i
+		}
+	})
+	return m
 }

@@ -6,19 +6,31 @@
 package vtk
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/binary"
 	"fmt"
 	"math"
 )
 
 // array is one DataArray of a piece: its VTK type, components and the
-// little-endian bytes of its values.
+// little-endian bytes of its values — held in data, or, for an array made
+// as it is written (a frame of 10⁵ tessellated spheres is ≈ 2.6 GB), n
+// bytes that gen writes.
 type array struct {
 	name  string
 	typ   string // Float64, Float32, Int32, UInt8, Int64
 	comps int
 	data  []byte
+	n     int                   // with gen: the byte count gen writes
+	gen   func(w *bufio.Writer) // nil: data
+}
+
+// size is the array's byte count.
+func (a *array) size() int {
+	if a.gen != nil {
+		return a.n
+	}
+	return len(a.data)
 }
 
 func (a *array) f64(v ...float64) {
@@ -62,6 +74,7 @@ func (c *cells) add(pts ...int32) {
 // polyData is one .vtp piece.
 type polyData struct {
 	npts                int
+	npolys              int // with generated polys (gen): their count, else polys.n
 	points              array
 	pointData           []*array
 	cellData            []*array
@@ -76,20 +89,19 @@ func newPolyData() *polyData {
 // encode returns the .vtp file: the XML with every DataArray appended
 // (VTK file format, "XML File Formats", AppendedData: raw bytes after "_",
 // each array prefixed by its byte count as UInt64).
-func (p *polyData) encode(buf *bytes.Buffer) {
-	buf.Reset()
+func (p *polyData) encode(buf *bufio.Writer) {
 	var order []*array
 	off := 0
 	da := func(a *array) {
 		fmt.Fprintf(buf, `        <DataArray type="%s" Name="%s" NumberOfComponents="%d" format="appended" offset="%d"/>`+"\n",
 			a.typ, a.name, a.comps, off)
-		off += 8 + len(a.data)
+		off += 8 + a.size()
 		order = append(order, a)
 	}
 	buf.WriteString(`<?xml version="1.0"?>` + "\n")
 	buf.WriteString(`<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">` + "\n  <PolyData>\n")
 	fmt.Fprintf(buf, `    <Piece NumberOfPoints="%d" NumberOfVerts="%d" NumberOfLines="%d" NumberOfStrips="0" NumberOfPolys="%d">`+"\n",
-		p.npts, p.verts.n, p.lines.n, p.polys.n)
+		p.npts, p.verts.n, p.lines.n, p.polys.n+p.npolys)
 	section := func(tag string, arrs []*array) {
 		if len(arrs) == 0 {
 			return
@@ -107,16 +119,20 @@ func (p *polyData) encode(buf *bytes.Buffer) {
 		tag string
 		c   *cells
 	}{{"Verts", &p.verts}, {"Lines", &p.lines}, {"Polys", &p.polys}} {
-		if c.c.n > 0 {
+		if c.c.n > 0 || c.c == &p.polys && p.npolys > 0 {
 			section(c.tag, []*array{&c.c.conn, &c.c.offs})
 		}
 	}
 	buf.WriteString("    </Piece>\n  </PolyData>\n  <AppendedData encoding=\"raw\">\n   _")
 	var n [8]byte
 	for _, a := range order {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(a.data)))
+		binary.LittleEndian.PutUint64(n[:], uint64(a.size()))
 		buf.Write(n[:])
-		buf.Write(a.data)
+		if a.gen != nil {
+			a.gen(buf)
+		} else {
+			buf.Write(a.data)
+		}
 	}
 	buf.WriteString("\n  </AppendedData>\n</VTKFile>\n")
 }

@@ -446,7 +446,7 @@ func (w *World) fillPairState(p *PairState, sc *pairScratch, e *pairEntry, a, b 
 // an edit the world refuses (edits before it stay applied).
 func (w *World) RestoreHistory(h *History) error {
 	w.leaveSpheres()
-	n := len(w.Bodies())
+	n := w.NumBodies()
 	if len(h.Events) != len(w.Events) {
 		return fmt.Errorf("events: %d in the file, %d in the scene", len(h.Events), len(w.Events))
 	}
@@ -476,16 +476,16 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.A < 0 || int(p.A) >= n || p.B < 0 || int(p.B) >= n || p.A == p.B {
 			return fmt.Errorf("pairs[%d]: bodies %d, %d: the scene has %d bodies", i, p.A, p.B, n)
 		}
-		if p.Wall >= 0 && (p.Wall >= len(w.Walls) || int(p.B) != w.Walls[p.Wall].Body || w.Bodies()[p.A].Wall >= 0) {
+		if p.Wall >= 0 && (p.Wall >= len(w.Walls) || int(p.B) != w.Walls[p.Wall].Body || w.BodyRec(int(p.A)).Wall >= 0) {
 			return fmt.Errorf("pairs[%d]: no wall %d with body %d", i, p.Wall, p.B)
 		}
-		if p.Wall < 0 && (p.A > p.B || w.Bodies()[p.A].Wall >= 0 || w.Bodies()[p.B].Wall >= 0) {
+		if p.Wall < 0 && (p.A > p.B || w.BodyRec(int(p.A)).Wall >= 0 || w.BodyRec(int(p.B)).Wall >= 0) {
 			return fmt.Errorf("pairs[%d]: bodies %d, %d: a body–body pair lists two bodies that are not walls, the lower first", i, p.A, p.B)
 		}
-		ba, bb := w.Bodies()[min(p.A, p.B)], w.Bodies()[max(p.A, p.B)]
+		ba, bb := w.BodyRec(int(min(p.A, p.B))), w.BodyRec(int(max(p.A, p.B))) // static fields: no record made
 		smooth := isSmooth(ba) || isSmooth(bb)
 		if p.Cache != nil && (smooth || !cacheFits(p.Cache, ba.Poly(), bb.Poly())) {
-			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, ba.Name, bb.Name)
+			return fmt.Errorf("pairs[%d]: feature lists do not fit bodies %s and %s", i, w.BodyName(int(min(p.A, p.B))), w.BodyName(int(max(p.A, p.B))))
 		}
 		if p.Sep != nil {
 			// checked here; kept (below) when it is for B's shape after the
@@ -495,7 +495,7 @@ func (w *World) RestoreHistory(h *History) error {
 				_, _, err = sq.SepCertOf([9]float64(p.Sep), bb.SQ())
 			}
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
-				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", ba.Name, bb.Name)
+				err = fmt.Errorf("a separation certificate for %s and %s, not two superquadrics", w.BodyName(int(min(p.A, p.B))), w.BodyName(int(max(p.A, p.B))))
 			}
 			if err != nil {
 				return fmt.Errorf("pairs[%d].sep: %w", i, err)
@@ -508,7 +508,7 @@ func (w *World) RestoreHistory(h *History) error {
 				ch, err = sq.ChordOf([17]float64(p.Chord))
 			}
 			if err == nil && (!isSmooth(ba) || !isSmooth(bb)) {
-				err = fmt.Errorf("a Newton Jacobian for %s and %s, not two smooth bodies", ba.Name, bb.Name)
+				err = fmt.Errorf("a Newton Jacobian for %s and %s, not two smooth bodies", w.BodyName(int(min(p.A, p.B))), w.BodyName(int(max(p.A, p.B))))
 			}
 			if err != nil {
 				return fmt.Errorf("pairs[%d].chord: %w", i, err)
@@ -518,10 +518,10 @@ func (w *World) RestoreHistory(h *History) error {
 		for k := range p.Prev {
 			c, err := contactOf(&p.Prev[k])
 			if err == nil && (c.Kind == snap.SQ) != smooth {
-				err = fmt.Errorf("contact kind %v in a pair of %s and %s", c.Kind, ba.Name, bb.Name)
+				err = fmt.Errorf("contact kind %v in a pair of %s and %s", c.Kind, w.BodyName(int(min(p.A, p.B))), w.BodyName(int(max(p.A, p.B))))
 			}
 			if err == nil && !smooth && !keyFits(c.Key, ba.Poly(), bb.Poly()) {
-				err = fmt.Errorf("contact key %v: no such features of %s and %s", p.Prev[k].Key, ba.Name, bb.Name)
+				err = fmt.Errorf("contact key %v: no such features of %s and %s", p.Prev[k].Key, w.BodyName(int(min(p.A, p.B))), w.BodyName(int(max(p.A, p.B))))
 			}
 			if err != nil {
 				return fmt.Errorf("pairs[%d].prev[%d]: %w", i, k, err)
@@ -567,14 +567,14 @@ func (w *World) RestoreHistory(h *History) error {
 		if p.Wall >= 0 {
 			bi := p.A
 			e.A, e.B = min(p.A, p.B), max(p.A, p.B)
-			e.smooth = isSmooth(w.Bodies()[bi])
+			e.smooth = isSmooth(w.BodyRec(int(bi)))
 			w.wallPair[p.Wall][bi] = e
 			if p.Cand {
 				e.gen = w.gen
 				cand[e] = true
 			}
 		} else {
-			e.smooth = isSmooth(w.Bodies()[p.A]) || isSmooth(w.Bodies()[p.B])
+			e.smooth = isSmooth(w.BodyRec(int(p.A))) || isSmooth(w.BodyRec(int(p.B)))
 			w.bbPairs = append(w.bbPairs, e)
 		}
 		if p.Mid != nil {
@@ -582,13 +582,13 @@ func (w *World) RestoreHistory(h *History) error {
 		}
 		if p.Spring != nil {
 			e.dtSpring, e.springSafety, e.springGen = p.Spring[0], p.Spring[1], w.lawGen
-			e.springMA, e.springMB = w.Bodies()[p.A].MassOrInf(), w.Bodies()[p.B].MassOrInf() // the state's bodies: those it was computed with
+			e.springMA, e.springMB = w.BodyRec(int(p.A)).MassOrInf(), w.BodyRec(int(p.B)).MassOrInf() // the state's bodies: those it was computed with
 		}
 		if p.Cache != nil {
 			e.cache.SetState(*p.Cache)
 		}
 		if p.Sep != nil {
-			if k, ok, _ := sq.SepCertOf([9]float64(p.Sep), w.Bodies()[max(p.A, p.B)].SQ()); ok {
+			if k, ok, _ := sq.SepCertOf([9]float64(p.Sep), w.BodyRec(int(max(p.A, p.B))).SQ()); ok {
 				e.smoothState().sep, e.sm.sepGen = k, w.lawGen
 			}
 		}
@@ -611,7 +611,7 @@ func (w *World) RestoreHistory(h *History) error {
 	// The broad phase as it was last built.
 	w.skin = h.Skin
 	w.posed = make([]contact.Posed, n)
-	w.place()
+	w.placeLook() // no record made (a world's sphere blocks)
 	w.verlet.Invalidate()
 	w.ghosts = w.ghosts[:0]
 	if h.VerletRef != nil {

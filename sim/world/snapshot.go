@@ -22,11 +22,12 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	s := &snap.Snapshot{Scene: w.Name}
 	meshIndex := map[*shape.Polyhedron]int{}
 	smoothIndex := map[sq.Shape]int{}
-	s.Bodies = make([]snap.Body, len(w.Bodies()))
+	s.Bodies = make([]snap.Body, w.NumBodies())
 	var lastPoly *shape.Polyhedron
 	var lastSQ sq.Shape
 	lastMesh := -1 // the mesh of lastPoly or lastSQ
-	for i, b := range w.Bodies() {
+	// EachBody: no record made (a world's sphere blocks).
+	w.EachBody(func(i int, b *body.Body) {
 		mesh := lastMesh
 		if b.Kind == body.Polyhedral {
 			if b.Poly() != lastPoly || lastMesh < 0 {
@@ -52,7 +53,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 			Mesh: mesh, Pos: b.X, Rot: b.Q, Vel: b.V, AngVel: b.W,
 			Radius: b.Radius(), Fixed: b.Fixed, Name: b.Name, Material: b.Material, Group: b.Group(),
 		}
-	}
+	})
 	if prev != nil && len(prev.Contacts) > 0 {
 		// the contacts change little between two frames; no counting pass
 		// (the sphere path builds each contact it lists)
@@ -80,7 +81,7 @@ func (w *World) Snapshot(prev *snap.Snapshot) *snap.Snapshot {
 	for _, wl := range w.Walls {
 		s.Walls = append(s.Walls, snap.Wall{
 			Name: wl.Name, Body: wl.Body, Enabled: wl.Enabled,
-			Mesh: meshIndex[w.Bodies()[wl.Body].Poly()], Force: wl.Force,
+			Mesh: meshIndex[w.BodyRec(wl.Body).Poly()], Force: wl.Force,
 		})
 	}
 	st := &w.Stats

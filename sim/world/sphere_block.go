@@ -42,6 +42,7 @@ type sphereBlock struct {
 	x            []geom.Vec3 // the centres while they are the truth (nil once the sphere path holds them)
 	xAcc         bool        // the centres, still the truth, are in the sphere path's acc (sphere_block_acc.go)
 	names        string      // body.GenNames of the block, made on first need (EachBody, BodyName)
+	st           *blockState // per-sphere v and F of a restart while the centres are the truth (nil: the template's; sphere_block_restore.go)
 }
 
 // materializations counts Bodies() calls that made a block's records (tests).
@@ -153,10 +154,12 @@ func (w *World) fillState(bl *sphereBlock, i int, dst *body.Body) {
 	k := i - bl.first
 	if bl.x != nil {
 		dst.X = bl.x[k]
+		bl.restored(k, dst)
 		return
 	}
 	if bl.xAcc {
 		dst.X = w.sph.centreInAcc(i)
+		bl.restored(k, dst)
 		return
 	}
 	s := w.sph
@@ -260,8 +263,10 @@ func (w *World) materialize() {
 			off += n
 			if bl.x != nil {
 				b.X = bl.x[k]
+				bl.restored(k, b)
 			} else if bl.xAcc {
 				b.X = s.centreInAcc(bl.first + k)
+				bl.restored(k, b)
 			} else {
 				synced = false
 			}
@@ -288,7 +293,7 @@ func (w *World) materialize() {
 // state (its first Accept).
 func (w *World) freeBlockCentres() {
 	for _, bl := range w.blocks {
-		bl.x, bl.xAcc = nil, false
+		bl.x, bl.xAcc, bl.st = nil, false, nil
 	}
 }
 
