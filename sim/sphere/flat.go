@@ -43,13 +43,14 @@ func (s States) Slice(lo, hi int) States {
 func (s States) Len() int { return len(s.L) }
 
 // Resize makes s hold n spheres, reusing the storage when it can, else
-// allocating exactly n (no growth slack: the number of spheres is known).
+// allocating exactly n (no growth slack: the number of spheres is known;
+// large arrays on huge pages: makeHuge).
 func (s *States) Resize(n int) {
 	if cap(s.L) < n {
-		s.L = make([]Lin, n)
+		s.L = makeHuge[Lin](n)
 	}
 	if cap(s.R) < n {
-		s.R = make([]Rot, n)
+		s.R = makeHuge[Rot](n)
 	}
 	s.L, s.R = s.L[:n], s.R[:n]
 }
@@ -58,7 +59,7 @@ func (s *States) Resize(n int) {
 // for an owner that keeps none while nothing turns.
 func (s *States) ResizeLin(n int) {
 	if cap(s.L) < n {
-		s.L = make([]Lin, n)
+		s.L = makeHuge[Lin](n)
 	}
 	s.L, s.R = s.L[:n], nil
 }
@@ -80,7 +81,7 @@ type Flat struct {
 func (f *Flat) Resize(n int) {
 	f.States.Resize(n)
 	if cap(f.X) < n {
-		f.X = make([]geom.Vec3, n)
+		f.X = makeHuge[geom.Vec3](n)
 	}
 	f.X = f.X[:n]
 }
@@ -89,7 +90,7 @@ func (f *Flat) Resize(n int) {
 func (f *Flat) ResizeLin(n int) {
 	f.States.ResizeLin(n)
 	if cap(f.X) < n {
-		f.X = make([]geom.Vec3, n)
+		f.X = makeHuge[geom.Vec3](n)
 	}
 	f.X = f.X[:n]
 }
