@@ -31,7 +31,7 @@ var series = [4]string{"bodies", "contacts", "walls", "spheres"}
 type Options struct {
 	// SphereMesh writes the spheres tessellated in bodies.pvd, as before
 	// spheres.pvd (grainlab run --vtk-sphere-mesh): ≈ 23 kB a sphere a
-	// frame, where spheres.pvd's point takes 60 bytes.
+	// frame, where spheres.pvd's point takes 80 bytes.
 	SphereMesh bool
 }
 

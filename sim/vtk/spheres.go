@@ -38,7 +38,8 @@ func sphereMeshes(f *snap.Snapshot) []bool {
 // magnitudes on the body, N). ParaView draws it with the Point Gaussian
 // representation (Scale Array radius, Gaussian Radius 1) or a Glyph filter
 // (sphere, Scale Array radius, Scale Factor 2). Every array is made as it
-// is written (gen): 60 bytes a sphere, no copy of the frame in memory.
+// is written (gen): 80 bytes a sphere (24 the point, 48 the arrays, 8
+// the vertex cell), no copy of the frame in memory.
 func spheres(f *snap.Snapshot, sphere []bool) *polyData {
 	p := newPolyData()
 	if sphere == nil {
