@@ -54,3 +54,39 @@ func TestRunVTKSpheres(t *testing.T) {
 		t.Logf("mesh %v: %d frames; the last within %.3g m of final.json", mesh, rows, worst)
 	}
 }
+
+// `grainlab export` of a recorded sphere run writes the spheres as points
+// (spheres.pvd), or as meshes with --vtk-sphere-mesh; VTK's reader finds
+// them equal to the recorded frames (centres, radii and contact forces
+// bit for bit) either way.
+func TestExportRecordingSpheres(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.grec")
+	var stderr bytes.Buffer
+	if code := Main([]string{"run", "sphere-box-soft", "--time", "0.004", "--record", rec, "--out", dir, "--quiet"}, &bytes.Buffer{}, &stderr); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	src, err := OpenFrames(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := allFrames(t, src)
+	src.Close()
+	for _, mesh := range []bool{false, true} {
+		out := filepath.Join(dir, "export")
+		args := []string{"export", rec, "--vtk", out}
+		check := vtktest.Check
+		if mesh {
+			args, check = append(args, "--vtk-sphere-mesh"), vtktest.CheckSphereMesh
+		}
+		var stdout bytes.Buffer
+		if code := Main(args, &stdout, &stderr); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		if got := strings.Contains(stdout.String(), vtk.SpheresPVD); got == mesh {
+			t.Fatalf("%v: %q", args, stdout.String())
+		}
+		worst := check(t, filepath.Join(out, vtk.Subdir), want, true)
+		t.Logf("mesh %v: %d recorded frames exported; bodies within %.3g m", mesh, len(want), worst)
+	}
+}
