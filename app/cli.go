@@ -103,11 +103,12 @@ func usage(w io.Writer) {
   grainlab view RUN                 the window as a player of a recording or a LAMMPS/LIGGGHTS dump
   grainlab run SCENE [--time T] [--integrator NAME] [--dt DT] [--set k=v]... [--out DIR] [--quiet]
                      [--workers N] [--restart final.json] [--checkpoint EVERY] [--audit EVERY]
-                     [--record FILE] [--vtk]
+                     [--record FILE] [--vtk [--vtk-sphere-mesh]]
                                     run headless, writing DIR/series.csv, final.json, contacts.csv
                                     (--record: and a recording of the run to FILE: docs/recording.md;
-                                    --vtk: and a ParaView series DIR/vtk/*.pvd at every output row)
-  grainlab export INPUT [--vtk DIR] [--dump FILE] [--frames DIR [--size WxH]] [--contacts LOCAL]
+                                    --vtk: and a ParaView series DIR/vtk/*.pvd at every output row,
+                                    spheres as points with a radius unless --vtk-sphere-mesh)
+  grainlab export INPUT [--vtk DIR [--vtk-sphere-mesh]] [--dump FILE] [--frames DIR [--size WxH]] [--contacts LOCAL]
                      [--dt DT] [--every N]
                                     convert a recording or a LAMMPS/LIGGGHTS dump into a ParaView
                                     series (DIR/vtk/), a LAMMPS dump custom of sphere centres and/or

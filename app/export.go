@@ -21,7 +21,8 @@ import (
 func cmdExport(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	vtkDir := fs.String("vtk", "", "write a ParaView series under DIR/vtk/ (bodies.pvd, contacts.pvd, walls.pvd)")
+	vtkDir := fs.String("vtk", "", "write a ParaView series under DIR/vtk/ (bodies.pvd, spheres.pvd, contacts.pvd, walls.pvd)")
+	sphereMesh := fs.Bool("vtk-sphere-mesh", false, "--vtk: write spheres tessellated in bodies.pvd (≈ 23 kB a sphere a frame), not as points with a radius in spheres.pvd")
 	dumpFile := fs.String("dump", "", "write a LAMMPS dump custom of sphere centres ("+dump.Columns+") to FILE")
 	frames := fs.String("frames", "", "write a PNG sequence (and an MP4 with ffmpeg) of the window's rendering to DIR")
 	contacts := fs.String("contacts", "", "a dump's contact pairs: a LAMMPS/LIGGGHTS dump local FILE (docs/outputs.md)")
@@ -63,7 +64,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	}
 	if *vtkDir != "" || *dumpFile != "" {
 		stop, release := catchSignals(stderr, "stopping the export")
-		c := &ExportConfig{VTK: *vtkDir, Dump: *dumpFile, Every: *every, stop: stop}
+		c := &ExportConfig{VTK: *vtkDir, SphereMesh: *sphereMesh, Dump: *dumpFile, Every: *every, stop: stop}
 		err := Export(src, c)
 		release()
 		var in *Interrupted
@@ -84,7 +85,11 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	}
 	k := (src.Len() + *every - 1) / *every
 	if *vtkDir != "" {
-		fmt.Fprintf(stdout, "wrote %d frames to %s (%s, %s, %s)\n", k, filepath.Join(*vtkDir, vtk.Subdir), vtk.BodiesPVD, vtk.ContactsPVD, vtk.WallsPVD)
+		names := []string{vtk.BodiesPVD, vtk.ContactsPVD, vtk.WallsPVD}
+		if _, err := os.Stat(filepath.Join(*vtkDir, vtk.Subdir, vtk.SpheresPVD)); err == nil {
+			names = append(names, vtk.SpheresPVD)
+		}
+		fmt.Fprintf(stdout, "wrote %d frames to %s (%s)\n", k, filepath.Join(*vtkDir, vtk.Subdir), strings.Join(names, ", "))
 	}
 	if *dumpFile != "" {
 		fmt.Fprintf(stdout, "wrote %d frames to %s\n", k, *dumpFile)
@@ -94,9 +99,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 
 // ExportConfig says what Export writes.
 type ExportConfig struct {
-	VTK   string // directory of the ParaView series (DIR/vtk/); "" none
-	Dump  string // LAMMPS dump custom file; "" none
-	Every int    // every N-th frame (≤ 1: all)
+	VTK string // directory of the ParaView series (DIR/vtk/); "" none
+	// SphereMesh writes the series' spheres as meshes in bodies.pvd, not
+	// as points in spheres.pvd (vtk.Options.SphereMesh).
+	SphereMesh bool
+	Dump       string // LAMMPS dump custom file; "" none
+	Every      int    // every N-th frame (≤ 1: all)
 
 	stop    *stopFlag // set by SIGINT/SIGTERM: stop after the current frame; nil: never
 	written int       // frames written (set by Export)
@@ -113,7 +121,7 @@ func Export(src snap.Frames, c *ExportConfig) (err error) {
 	every := max(c.Every, 1)
 	var series *vtk.Series
 	if c.VTK != "" {
-		if series, err = vtk.Create(c.VTK); err != nil {
+		if series, err = vtk.CreateWith(c.VTK, vtk.Options{SphereMesh: c.SphereMesh}); err != nil {
 			return &OutputError{c.VTK, "create the VTK series", err}
 		}
 	}

@@ -34,7 +34,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.Record, "record", "", "write a recording of the run to FILE: frames at record.every (default output.every), keyframes at record.keyframes (docs/recording.md)")
 	fs.Float64Var(&c.Audit, "audit", 0, "audit penetrations every EVERY s of simulated time, warning on each (0: only at the start)")
 	fs.Var(&sets, "set", "override a scene value: --set key.path=value (repeatable)")
-	fs.BoolVar(&c.VTK, "vtk", false, "also write a ParaView series DIR/vtk/ (bodies.pvd, contacts.pvd, walls.pvd) at every output row")
+	fs.BoolVar(&c.VTK, "vtk", false, "also write a ParaView series DIR/vtk/ (bodies.pvd, spheres.pvd, contacts.pvd, walls.pvd) at every output row")
+	fs.BoolVar(&c.VTKSphereMesh, "vtk-sphere-mesh", false, "--vtk: write spheres tessellated in bodies.pvd (≈ 23 kB a sphere a frame), not as points with a radius in spheres.pvd")
 	name, err := ParseWithPositional(fs, args)
 	if err != nil {
 		fmt.Fprintln(stderr, "grainlab run:", err)
@@ -48,6 +49,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	c.Resume = resumeCommand(o, c.Dir)
 	if c.VTK {
 		c.Resume += " --vtk"
+	}
+	if c.VTKSphereMesh {
+		c.Resume += " --vtk-sphere-mesh"
 	}
 	return Run(o, c, stderr)
 }
@@ -112,6 +116,9 @@ type RunConfig struct {
 	Resume     string  // the command that resumes the run (printed when it is interrupted)
 	Record     string  // the recording's path (--record; "": none)
 	VTK        bool    // also write a ParaView series under DIR/vtk/ at every output row (sim/vtk)
+	// VTKSphereMesh writes the series' spheres as meshes in bodies.pvd,
+	// not as points in spheres.pvd (vtk.Options.SphereMesh).
+	VTKSphereMesh bool
 
 	stop     *stopFlag      // set by SIGINT/SIGTERM; nil: never
 	recSpent *time.Duration // if set, receives the wall time spent recording (benchmarks)
@@ -275,7 +282,7 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	var vs *vtk.Series
 	var last *snap.Snapshot
 	if c.VTK { // every frame complete on disk before its collections list it
-		if vs, err = vtk.Create(dir); err != nil {
+		if vs, err = vtk.CreateWith(dir, vtk.Options{SphereMesh: c.VTKSphereMesh}); err != nil {
 			return &OutputError{filepath.Join(dir, vtk.Subdir), "create the VTK series", err}
 		}
 	}

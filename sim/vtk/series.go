@@ -20,24 +20,48 @@ const (
 	BodiesPVD   = "bodies.pvd"
 	ContactsPVD = "contacts.pvd"
 	WallsPVD    = "walls.pvd"
+	SpheresPVD  = "spheres.pvd"
 )
 
-var series = [3]string{"bodies", "contacts", "walls"}
+// series are the collections' names, in the order Write writes them:
+// spheres (the fourth) only once a frame has a sphere (Series).
+var series = [4]string{"bodies", "contacts", "walls", "spheres"}
+
+// Options are a series' choices.
+type Options struct {
+	// SphereMesh writes the spheres tessellated in bodies.pvd, as before
+	// spheres.pvd (grainlab run --vtk-sphere-mesh): ≈ 23 kB a sphere a
+	// frame, where spheres.pvd's point takes 80 bytes.
+	SphereMesh bool
+}
 
 // Series writes one frame per Write into DIR/vtk/: bodies_NNNNNN.vtp,
-// contacts_NNNNNN.vtp and walls_NNNNNN.vtp, and rewrites the three .pvd
-// collections atomically after each frame, so that a run killed at any
-// point leaves collections that list only complete frames.
+// contacts_NNNNNN.vtp, walls_NNNNNN.vtp and spheres_NNNNNN.vtp, and
+// rewrites the .pvd collections atomically after each frame, so that a run
+// killed at any point leaves collections that list only complete frames.
+//
+// Spheres (the bodies whose mesh is a sphere's, "sphere r=…") are points
+// in spheres.pvd (one vertex per sphere with its radius: ParaView's Point
+// Gaussian representation or a Glyph filter scaled by radius), not meshes
+// in bodies.pvd, unless Options.SphereMesh. A series without a sphere in
+// any frame has no spheres.pvd; the first frame with one writes
+// spheres.pvd with an empty piece for each earlier frame, so that it lists
+// every frame like the other collections.
 type Series struct {
-	dir   string
-	times []float64
-	out   *bufio.Writer // a frame's file buffer
-	pvd   bytes.Buffer
+	dir     string
+	opt     Options
+	times   []float64
+	spheres bool          // spheres.pvd is written (a frame had a sphere)
+	out     *bufio.Writer // a frame's file buffer
+	pvd     bytes.Buffer
 }
 
 // Create makes DIR/vtk (removing the frames and collections of an earlier
-// series there) and returns a Series writing into it.
-func Create(dir string) (*Series, error) {
+// series there) and returns a Series writing into it, spheres as points.
+func Create(dir string) (*Series, error) { return CreateWith(dir, Options{}) }
+
+// CreateWith is Create with options.
+func CreateWith(dir string, o Options) (*Series, error) {
 	d := filepath.Join(dir, Subdir)
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		return nil, err
@@ -51,7 +75,7 @@ func Create(dir string) (*Series, error) {
 			}
 		}
 	}
-	return &Series{dir: d}, nil
+	return &Series{dir: d, opt: o}, nil
 }
 
 // Dir is the directory the series is written in (DIR/vtk).
@@ -60,8 +84,23 @@ func (s *Series) Dir() string { return s.dir }
 // Write adds the snapshot f as the next frame at time f.Stats.Time.
 func (s *Series) Write(f *snap.Snapshot) error {
 	k := len(s.times)
-	for i, p := range [3]*polyData{bodies(f), contacts(f), walls(f)} {
+	sphere := sphereMeshes(f)
+	if s.opt.SphereMesh {
+		sphere = nil // every mesh in bodies
+	}
+	for i, p := range [3]*polyData{bodies(f, sphere), contacts(f), walls(f)} {
 		if err := s.writeFrame(filepath.Join(s.dir, frameName(series[i], k)), p); err != nil {
+			return err
+		}
+	}
+	if sp := spheres(f, sphere); sp.npts > 0 || s.spheres {
+		for j := 0; !s.spheres && j < k; j++ { // the earlier frames: none
+			if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], j)), newPolyData()); err != nil {
+				return err
+			}
+		}
+		s.spheres = true
+		if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], k)), sp); err != nil {
 			return err
 		}
 	}
@@ -98,6 +137,9 @@ func frameName(series string, k int) string { return fmt.Sprintf("%s_%06d.vtp", 
 // a rename.
 func (s *Series) writePVDs() error {
 	for _, name := range series {
+		if name == "spheres" && !s.spheres {
+			continue
+		}
 		b := &s.pvd
 		b.Reset()
 		b.WriteString(`<?xml version="1.0"?>` + "\n")
@@ -135,15 +177,17 @@ func isWall(f *snap.Snapshot) []bool {
 // its pose, with point arrays body_id (index in the snapshot's bodies),
 // velocity, angular_velocity (of the body, rad/s, world frame) and
 // material. Every array is made as it is written (gen), body by body, in
-// the bytes the arrays held (a frame of 10⁵ spheres: 2.6 GB).
-func bodies(f *snap.Snapshot) *polyData {
+// the bytes the arrays held (a frame of 10⁵ spheres: 2.6 GB). The bodies
+// whose mesh m has sphere[m] are left out (spheres.pvd has them); sphere
+// nil: none is.
+func bodies(f *snap.Snapshot, sphere []bool) *polyData {
 	p := newPolyData()
 	wall := isWall(f)
 	var in []int // the bodies drawn
 	ntris := 0
 	for i := range f.Bodies {
 		b := &f.Bodies[i]
-		if wall[i] || b.Mesh < 0 || b.Mesh >= len(f.Meshes) {
+		if wall[i] || b.Mesh < 0 || b.Mesh >= len(f.Meshes) || sphere != nil && sphere[b.Mesh] {
 			continue
 		}
 		in = append(in, i)

@@ -60,7 +60,7 @@ func TestBodiesStreamed(t *testing.T) {
 	for _, s := range []*snap.Snapshot{f, {}} {
 		var a, b bytes.Buffer
 		wa, wb := bufio.NewWriter(&a), bufio.NewWriter(&b)
-		bodies(s).encode(wa)
+		bodies(s, nil).encode(wa)
 		bodiesHeld(s).encode(wb)
 		wa.Flush()
 		wb.Flush()

@@ -1,7 +1,8 @@
 // Package vtk writes runs as ParaView series: VTK XML PolyData (.vtp) files
 // with binary appended data (raw encoding, UInt64 block headers, little
 // endian) and a .pvd collection per series that lists them with their
-// times. Under DIR/vtk/: bodies.pvd (every body's surface), contacts.pvd
+// times. Under DIR/vtk/: bodies.pvd (every body's surface but the
+// spheres'), spheres.pvd (a point per sphere with its radius), contacts.pvd
 // (contact points and the force network) and walls.pvd (docs/outputs.md).
 package vtk
 
@@ -75,6 +76,7 @@ func (c *cells) add(pts ...int32) {
 type polyData struct {
 	npts                int
 	npolys              int // with generated polys (gen): their count, else polys.n
+	nverts              int // with generated verts (gen): their count, else verts.n
 	points              array
 	pointData           []*array
 	cellData            []*array
@@ -101,7 +103,7 @@ func (p *polyData) encode(buf *bufio.Writer) {
 	buf.WriteString(`<?xml version="1.0"?>` + "\n")
 	buf.WriteString(`<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">` + "\n  <PolyData>\n")
 	fmt.Fprintf(buf, `    <Piece NumberOfPoints="%d" NumberOfVerts="%d" NumberOfLines="%d" NumberOfStrips="0" NumberOfPolys="%d">`+"\n",
-		p.npts, p.verts.n, p.lines.n, p.polys.n+p.npolys)
+		p.npts, p.verts.n+p.nverts, p.lines.n, p.polys.n+p.npolys)
 	section := func(tag string, arrs []*array) {
 		if len(arrs) == 0 {
 			return
@@ -119,7 +121,7 @@ func (p *polyData) encode(buf *bufio.Writer) {
 		tag string
 		c   *cells
 	}{{"Verts", &p.verts}, {"Lines", &p.lines}, {"Polys", &p.polys}} {
-		if c.c.n > 0 || c.c == &p.polys && p.npolys > 0 {
+		if c.c.n > 0 || c.c == &p.polys && p.npolys > 0 || c.c == &p.verts && p.nverts > 0 {
 			section(c.tag, []*array{&c.c.conn, &c.c.offs})
 		}
 	}

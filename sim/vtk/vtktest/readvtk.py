@@ -1,7 +1,8 @@
 # Reads a Grainlab ParaView series (DIR/vtk) with VTK's own XML reader and
 # prints, as JSON, what the tests compare with the snapshots: per frame of
 # each .pvd its time, cell counts, per body_id / wall_id the mean and count
-# of its points and its arrays, per contact its arrays. Run with Debian's
+# of its points and its arrays, per contact its arrays, per sphere point
+# (spheres.pvd, when written) its position and arrays. Run with Debian's
 # /usr/bin/python3 (python3-vtk9). Exit 1 on any reader error.
 import json
 import os
@@ -48,7 +49,9 @@ def groups(p, key, arrays):
 
 d = sys.argv[1]
 out = {}
-for name in ["bodies", "contacts", "walls"]:
+for name in ["bodies", "contacts", "walls", "spheres"]:
+    if name == "spheres" and not os.path.exists(os.path.join(d, name + ".pvd")):
+        continue
     root = ET.parse(os.path.join(d, name + ".pvd")).getroot()
     frames = []
     for ds in root.iter("DataSet"):
@@ -57,6 +60,14 @@ for name in ["bodies", "contacts", "walls"]:
               "verts": p.GetNumberOfVerts(), "lines": p.GetNumberOfLines(), "polys": p.GetNumberOfPolys()}
         if name == "bodies":
             fr["bodies"] = groups(p, "body_id", ["velocity", "angular_velocity", "material"])
+        elif name == "spheres":
+            pd = p.GetPointData()
+            arrs = ["body_id", "radius", "velocity", "angular_velocity", "material", "contact_force"]
+            fr["spheres"] = [dict([("point", list(p.GetPoint(i)))] +
+                                  [(a, list(pd.GetArray(a).GetTuple(i))) for a in arrs])
+                             for i in range(p.GetNumberOfPoints())]
+            if p.GetNumberOfPoints() > 0:
+                fr["radius_range"] = list(pd.GetArray("radius").GetRange())
         elif name == "walls":
             fr["walls"] = groups(p, "wall_id", ["enabled", "force"])
         else:

@@ -1,7 +1,7 @@
 // Package vtktest checks a ParaView series written by sim/vtk with VTK's
 // own XML reader (Debian python3-vtk9 under /usr/bin/python3, installed by
-// `make test`): every frame opens, and the bodies, walls and contacts are
-// where the snapshots put them. For tests of sim/vtk and app.
+// `make test`): every frame opens, and the bodies, spheres, walls and
+// contacts are where the snapshots put them. For tests of sim/vtk and app.
 package vtktest
 
 import (
@@ -12,10 +12,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"grainlab/sim/geom"
 	"grainlab/sim/snap"
+	"grainlab/sim/vtk"
 )
 
 //go:embed readvtk.py
@@ -43,11 +45,22 @@ type contact struct {
 	Ends                 [2][]float64
 }
 
+type sphere struct {
+	Point           []float64 `json:"point"`
+	BodyID          []float64 `json:"body_id"`
+	Radius          []float64 `json:"radius"`
+	Velocity        []float64 `json:"velocity"`
+	AngularVelocity []float64 `json:"angular_velocity"`
+	Material        []float64 `json:"material"`
+	ContactForce    []float64 `json:"contact_force"`
+}
+
 type frame struct {
 	Time                        float64
 	Points, Verts, Lines, Polys int
 	Bodies, Walls               map[string]group
 	Contacts                    []contact
+	Spheres                     []sphere
 }
 
 // Read runs VTK's reader over the series in dir (DIR/vtk) and returns, per
@@ -88,10 +101,50 @@ func read(t testing.TB, dir string) map[string][]frame {
 // every wall's; every active contact's point, force, normal, type, stick,
 // |F_n| on its vertex and line, and the line's ends (when contacts is
 // set). A nil snapshot skips its frame (read, not compared). It returns
-// the largest position difference.
+// the largest position difference. Spheres (vtk.SphereMeshPrefix meshes)
+// must be points in spheres.pvd, not in bodies.pvd: per frame every one,
+// in body order, with its body_id, centre and radius bit for bit, its
+// velocities (float32), material and (when contacts is set) contact force; spheres.pvd lists
+// every frame when a frame has a sphere and does not exist when none has.
 func Check(t testing.TB, dir string, want []*snap.Snapshot, contacts bool) float64 {
 	t.Helper()
+	return check(t, dir, want, contacts, false)
+}
+
+// CheckSphereMesh is Check for a series written with
+// vtk.Options.SphereMesh: spheres are meshes in bodies.pvd, and there is
+// no spheres.pvd.
+func CheckSphereMesh(t testing.TB, dir string, want []*snap.Snapshot, contacts bool) float64 {
+	t.Helper()
+	return check(t, dir, want, contacts, true)
+}
+
+func check(t testing.TB, dir string, want []*snap.Snapshot, contacts, sphereMesh bool) float64 {
+	t.Helper()
 	got := read(t, dir)
+	isSphere := func(s *snap.Snapshot, b *snap.Body) bool {
+		return !sphereMesh && strings.HasPrefix(s.Meshes[b.Mesh].Name, vtk.SphereMeshPrefix)
+	}
+	anySphere, anyNil := false, false
+	for _, s := range want {
+		if s == nil {
+			anyNil = true
+			continue
+		}
+		wall := map[int]bool{}
+		for _, w := range s.Walls {
+			wall[w.Body] = true
+		}
+		for i := range s.Bodies {
+			anySphere = anySphere || !wall[i] && isSphere(s, &s.Bodies[i])
+		}
+	}
+	switch sp, ok := got["spheres"]; {
+	case anySphere && len(sp) != len(want):
+		t.Fatalf("spheres.pvd lists %d frames, want %d", len(sp), len(want))
+	case !anySphere && !anyNil && ok:
+		t.Fatalf("spheres.pvd written (%d frames) without a sphere", len(sp))
+	}
 	for _, s := range []string{"bodies", "contacts", "walls"} {
 		if len(got[s]) != len(want) {
 			t.Fatalf("%s.pvd lists %d frames, want %d", s, len(got[s]), len(want))
@@ -128,8 +181,13 @@ func Check(t testing.TB, dir string, want []*snap.Snapshot, contacts bool) float
 			}
 			return q.Rotate(m.Scale(1 / float64(len(s.Meshes[mesh].Verts)))).Add(pos)
 		}
+		var sph []int // the spheres' bodies
 		for i, b := range s.Bodies {
 			if wall[i] {
+				continue
+			}
+			if isSphere(s, &s.Bodies[i]) {
+				sph = append(sph, i)
 				continue
 			}
 			nb++
@@ -155,6 +213,24 @@ func Check(t testing.TB, dir string, want []*snap.Snapshot, contacts bool) float
 		}
 		if len(fb.Bodies) != nb {
 			t.Fatalf("frame %d: %d bodies in VTK, %d in the snapshot", k, len(fb.Bodies), nb)
+		}
+		if anySphere {
+			fs := got["spheres"][k]
+			if fs.Time != s.Stats.Time || len(fs.Spheres) != len(sph) || fs.Points != len(sph) || fs.Verts != len(sph) || fs.Polys+fs.Lines != 0 {
+				t.Fatalf("frame %d: spheres.pvd at t = %g with %d points, %d verts, %d lines, %d polys; want t = %g, %d spheres",
+					k, fs.Time, fs.Points, fs.Verts, fs.Lines, fs.Polys, s.Stats.Time, len(sph))
+			}
+			for j, i := range sph {
+				g, b := fs.Spheres[j], &s.Bodies[i]
+				if len(g.BodyID) != 1 || int(g.BodyID[0]) != i || len(g.Radius) != 1 || g.Radius[0] != b.Radius ||
+					len(g.Point) != 3 || geom.V(g.Point[0], g.Point[1], g.Point[2]) != b.Pos ||
+					len(g.Material) != 1 || int(g.Material[0]) != b.Material || len(g.ContactForce) != 1 || contacts && g.ContactForce[0] != b.ContactForce {
+					t.Fatalf("frame %d: sphere point %d is body %v at %v r %v material %v contact force %v; want body %d at %v r %v material %d contact force %v",
+						k, j, g.BodyID, g.Point, g.Radius, g.Material, g.ContactForce, i, b.Pos, b.Radius, b.Material, b.ContactForce)
+				}
+				near("sphere velocity", g.Velocity, b.Vel, 1e-6)
+				near("sphere angular velocity", g.AngularVelocity, b.AngVel, 1e-6)
+			}
 		}
 		for i, w := range s.Walls {
 			g, ok := fw.Walls[strconv.Itoa(i)]
