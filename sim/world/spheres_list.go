@@ -144,6 +144,9 @@ type rebuildState struct {
 	// freshAll: a first build's fresh pairs, every candidate, written by
 	// the ranges into their windows (spheres_fresh_first.go); nil else.
 	freshAll []int32
+	// noOldFresh: the old list had no fresh pair (every flag false): the
+	// merge reads no old flag (spheres_fresh_none.go).
+	noOldFresh bool
 	// buildSlots' scratch, kept between builds: the spheres whose box
 	// meets some wall's along the wall's thinnest axis, and the walls by
 	// that axis.
@@ -195,10 +198,18 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	nl.Fn = floatsOf(old.P[:0:cap(old.P)])
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
+	// No fresh pair (the last StableDt took them all): every old flag is
+	// false, the merge reads none and writes the new flags over them, in
+	// one array (spheres_fresh_none.go).
+	rb.noOldFresh = len(s.fresh) == 0
 	rb.freshAll = s.firstFresh(len(old.P), len(cand)) // spheres_fresh_first.go
-	oldFresh := s.isFresh
-	s.isFresh = resize(s.freshBuf, len(cand))
-	s.freshBuf = oldFresh
+	if rb.noOldFresh {
+		s.isFresh, s.freshBuf = resize(s.isFresh, len(cand)), nil
+	} else {
+		oldFresh := s.isFresh
+		s.isFresh = resize(s.freshBuf, len(cand))
+		s.freshBuf = oldFresh
+	}
 	if s.dt.bySpec == nil { // else the pairs keep no class (dtTables.classOf)
 		s.dt.cls = resize(s.dt.cls, len(cand))
 	}
@@ -253,7 +264,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	oldP := old.P
 	nold := len(oldP)
 	mr := merger{
-		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.freshBuf[:nold],
+		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.oldFreshFlags(nold),
 		idx: s.idx, parts: &s.parts, end: s.parts[1],
 		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
 	}
@@ -390,12 +401,23 @@ func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []boo
 	P, prevTouch, isFresh, kos = P[:m], prevTouch[:m], isFresh[:m], kos[:m]
 	oldP := mr.oldP
 	nold := len(oldP)
-	oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
-	for i, ko := range kos { // the carried pairs
-		if ko >= 0 {
-			P[i] = oldP[ko]
-			prevTouch[i] = oldTouch[ko]
-			isFresh[i] = oldFresh[ko]
+	if mr.oldFresh == nil { // no old pair fresh (spheres_fresh_none.go)
+		oldTouch := mr.oldTouch[:nold]
+		for i, ko := range kos { // the carried pairs
+			if ko >= 0 {
+				P[i] = oldP[ko]
+				prevTouch[i] = oldTouch[ko]
+				isFresh[i] = false
+			}
+		}
+	} else {
+		oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
+		for i, ko := range kos { // the carried pairs
+			if ko >= 0 {
+				P[i] = oldP[ko]
+				prevTouch[i] = oldTouch[ko]
+				isFresh[i] = oldFresh[ko]
+			}
 		}
 	}
 	fresh := mr.fresh
@@ -747,7 +769,7 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	// which a pair no longer has: dtTables.classOf).
 	room := fb[nold:cap(fb)]
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
-	F2 := resize(s.freshBuf, nold)
+	F2, noFresh := s.sortFreshRoom(old, nold) // spheres_fresh_none.go
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
 	var ord []int32
 	if extras {
@@ -765,7 +787,9 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
 	nl.Touch = resize(old.PrevTouch[:0], nc)
 	old.P, old.PrevTouch = P2, T2
-	s.isFresh, s.freshBuf = F2, s.isFresh
+	if !noFresh {
+		s.isFresh, s.freshBuf = F2, s.isFresh
+	} // else every flag false, in place: F2 the idle list's room again
 	if extras {
 		permuteOld(old, ord)
 	}
