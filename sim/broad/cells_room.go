@@ -14,7 +14,10 @@ import "unsafe"
 // bytes): the cells go there when it holds them, and the grid keeps no
 // array of cells of its own between calls (3.8 MB at 10⁶ spheres). A
 // call without that room (a first build: out not given yet) uses the
-// grid's own array, kept for the next such call (cellOwn).
+// grid's own array (cellOwn), dropped after the call when the output it
+// returns would hold the cells of the next (the first build's array is
+// then the set-up's garbage, collected before the steps, not held through
+// them); kept else (a sparse set: fewer pairs than half the bodies).
 
 // cellsRoom returns the storage of out (all of its room) as n cells, or
 // nil when it holds fewer than n int32 (n > 0).
@@ -40,3 +43,11 @@ func (g *Grid) cellsFor(out [][2]int32, n int) {
 // endCells drops the cells of a oneLevel call once the slots are written:
 // the grid keeps no view of the caller's array.
 func (g *Grid) endCells() { g.cell = nil }
+
+// keepCells is oneLevel's last step: it drops the grid's own array of n
+// cells when out, the call's output, holds them (the next call's room).
+func (g *Grid) keepCells(out [][2]int32, n int) {
+	if cellsRoom(out, n) != nil {
+		g.cellOwn = nil
+	}
+}

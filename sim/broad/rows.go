@@ -461,6 +461,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.fork(phaseSlots, rowParts)
 	g.endCells() // the half stencil reads the slots and cstart only
 	out = g.halfParts(0, n, 2*margin, out)
+	g.keepCells(out, n) // (cells_room.go)
 	g.oneR = lv.rsame
 	return out, true
 }

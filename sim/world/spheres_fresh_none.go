@@ -32,7 +32,7 @@ func (s *Spheres) oldFreshFlags(nold int) []bool {
 // keeps the room), whose contents, false flags, sortOld leaves there;
 // else s.freshBuf's, which becomes the flags.
 func (s *Spheres) sortFreshRoom(old *sphere.List, nold int) ([]bool, bool) {
-	if len(s.fresh) != 0 {
+	if s.freshCount() != 0 {
 		return resize(s.freshBuf, nold), false
 	}
 	idle := &s.lists[1-s.cur]

@@ -141,9 +141,13 @@ type rebuildState struct {
 	cand [][2]int32
 	job  func(worker, lo, hi int)
 	part [rebuildSplit]rebuildPart
-	// freshAll: a first build's fresh pairs, every candidate, written by
-	// the ranges into their windows (spheres_fresh_first.go); nil else.
-	freshAll []int32
+	// allNew: a first build (no old list): every candidate new, hence
+	// fresh, and no range lists its fresh pairs (spheres_fresh_first.go).
+	allNew bool
+	// freshFirst: the fresh pairs are the list's 0 … freshFirst−1, s.fresh
+	// empty (a first build's, until the next StableDt or finishList); 0
+	// else (spheres_fresh_first.go).
+	freshFirst int
 	// noOldFresh: the old list had no fresh pair (every flag false): the
 	// merge reads no old flag (spheres_fresh_none.go).
 	noOldFresh bool
@@ -201,8 +205,8 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	// No fresh pair (the last StableDt took them all): every old flag is
 	// false, the merge reads none and writes the new flags over them, in
 	// one array (spheres_fresh_none.go).
-	rb.noOldFresh = len(s.fresh) == 0
-	rb.freshAll = s.firstFresh(len(old.P), len(cand)) // spheres_fresh_first.go
+	rb.noOldFresh = s.freshCount() == 0
+	rb.allNew = len(old.P) == 0 // spheres_fresh_first.go
 	if rb.noOldFresh {
 		s.isFresh, s.freshBuf = resize(s.isFresh, len(cand)), nil
 	} else {
@@ -269,7 +273,7 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
 	}
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		mr.fresh = rb.freshAll[c0:c0:c1] // its window of the one array (spheres_fresh_first.go)
+		mr.allNew = true // fresh all: listed by pairsEnd at once (spheres_fresh_first.go)
 		if mr.owls {
 			mr.owl = slices.Grow(mr.owl, c1-c0)
 		}
@@ -321,6 +325,7 @@ type merger struct {
 	po, lp             int
 	end                int32
 	owls               bool
+	allNew             bool // no old list: the fresh pairs not listed (every one)
 	owl, fresh         []int32
 	ko                 [mergeBlock]int32
 }
@@ -435,7 +440,9 @@ func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []boo
 		P[i] = sphere.Pair{I: a, J: b}
 		prevTouch[i] = false
 		isFresh[i] = true
-		fresh = append(fresh, int32(n0+i))
+		if !mr.allNew {
+			fresh = append(fresh, int32(n0+i))
+		}
 		if mr.owls {
 			mr.owl = append(mr.owl, int32(n0+i))
 		}
@@ -574,7 +581,7 @@ func (s *Spheres) pairsEnd() {
 	rb.cand = nil
 	// The joined lists made to size at once (the first build's fresh
 	// pairs are all of them: append's growth made ≈ 5× their bytes).
-	took := s.takeFirstFresh() // the first build's: one array, no copy (spheres_fresh_first.go)
+	took := s.takeFirstFresh(np) // the first build's: every pair, no list (spheres_fresh_first.go)
 	nOwl, nFresh := 0, 0
 	for p := range rb.part {
 		nOwl += len(rb.part[p].owl)
@@ -1001,7 +1008,7 @@ func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 func (s *Spheres) finishList() {
 	l := &s.lists[s.cur]
 	s.csrStale, s.partsOK = true, false
-	s.fresh = s.fresh[:0]
+	s.fresh, s.rb.freshFirst = s.fresh[:0], 0
 	for k, f := range s.isFresh {
 		if f {
 			s.fresh = append(s.fresh, int32(k))

@@ -91,7 +91,7 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 	s.resizeList(old, len(oldK), false)
 	s.isFresh = resize(s.isFresh, len(oldK))
 	ref := map[uint64]rec{}
-	s.fresh = s.fresh[:0] // the old list's fresh pairs (as finishList lists them)
+	s.fresh, s.rb.freshFirst = s.fresh[:0], 0 // the old list's fresh pairs (as finishList lists them)
 	for k, p := range oldK {
 		a, b := orient(p[0], p[1])
 		// What every list holds (setPair's): the species pair's class when
@@ -172,8 +172,8 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 	if !slices.Equal(s.owl, owl) {
 		return len(cand), carried, fmt.Errorf("night owls: %d, want %d", len(s.owl), len(owl))
 	}
-	if !slices.Equal(s.fresh, fresh) {
-		return len(cand), carried, fmt.Errorf("fresh pairs: %d, want %d", len(s.fresh), len(fresh))
+	if got := s.freshPairs(); !slices.Equal(got, fresh) {
+		return len(cand), carried, fmt.Errorf("fresh pairs: %d, want %d", len(got), len(fresh))
 	}
 	return len(cand), carried, nil
 }
