@@ -1,6 +1,10 @@
 package world
 
-import "grainlab/sim/sphere"
+import (
+	"unsafe"
+
+	"grainlab/sim/sphere"
+)
 
 // One array of fresh flags while no pair is fresh (issue #16, memory per
 // sphere; docs/performance.md, "Session 26: memory at 10⁶").
@@ -27,13 +31,21 @@ func (s *Spheres) oldFreshFlags(nold int) []bool {
 }
 
 // sortFreshRoom returns the array sortOld scatters the old list's nold
-// fresh flags into, and whether no flag is set (s.fresh empty): then the
-// room of the idle list's PrevTouch (dead until the merge writes it; it
-// keeps the room), whose contents, false flags, sortOld leaves there;
-// else s.freshBuf's, which becomes the flags.
+// fresh flags into, and whether no flag is set (none fresh): then a room
+// whose contents, false flags, sortOld leaves there — the Verlet
+// reference's spare room (8 bytes a sphere, dead until the grid's search
+// that follows sortOld), else the idle list's PrevTouch's (dead until the
+// merge writes it; it keeps the room); else s.freshBuf's, which becomes
+// the flags.
 func (s *Spheres) sortFreshRoom(old *sphere.List, nold int) ([]bool, bool) {
 	if s.freshCount() != 0 {
 		return resize(s.freshBuf, nold), false
+	}
+	s.freshBuf = nil
+	// The room beyond the Verlet reference (dead until the search that
+	// follows: broad.Verlet.Spare), else the idle list's PrevTouch's.
+	if sp := s.w.verlet.Spare(); nold > 0 && len(sp) >= nold {
+		return unsafe.Slice((*bool)(unsafe.Pointer(unsafe.SliceData(sp))), nold), true
 	}
 	idle := &s.lists[1-s.cur]
 	if idle == old { // (never: sortOld sorts the list in use)
@@ -41,6 +53,5 @@ func (s *Spheres) sortFreshRoom(old *sphere.List, nold int) ([]bool, bool) {
 	}
 	f := resize(idle.PrevTouch[:0:cap(idle.PrevTouch)], nold)
 	idle.PrevTouch = f
-	s.freshBuf = nil
 	return f, true
 }

@@ -151,6 +151,9 @@ type rebuildState struct {
 	// noOldFresh: the old list had no fresh pair (every flag false): the
 	// merge reads no old flag (spheres_fresh_none.go).
 	noOldFresh bool
+	// touchRot: the build's touches rotate (spheres_touch_rot.go): the new
+	// list's Touch is the old PrevTouch's room, cleared by pairsEnd.
+	touchRot bool
 	// buildSlots' scratch, kept between builds: the spheres whose box
 	// meets some wall's along the wall's thinnest axis, and the walls by
 	// that axis.
@@ -196,7 +199,8 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
-	nl.P = asPairs(cand) // its array (verletUpdate's SetOut: old's Fn's), or the grid's when it outgrew it
+	s.rotateTouch(old, nl) // two arrays of touches, not three (spheres_touch_rot.go)
+	nl.P = asPairs(cand)   // its array (verletUpdate's SetOut: old's Fn's), or the grid's when it outgrew it
 	// The new list's Fn in the array of old's pairs: the merge reads them
 	// and nothing writes Fn before the next evaluation (spareCand).
 	nl.Fn = floatsOf(old.P[:0:cap(old.P)])
@@ -283,8 +287,8 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	mr.po = sort.Search(nold, func(x int) bool {
 		return oldKey(oldP[x]) >= k0
 	})
-	if s.pairCls != nil {
-		clear(nl.Touch[c0:c1]) // setPair's
+	if s.pairCls != nil && !rb.touchRot {
+		clear(nl.Touch[c0:c1]) // setPair's (else pairsEnd's: spheres_touch_rot.go)
 	}
 	// The loop writes only the new list's arrays, the fresh flags and the
 	// classes of the pairs c0…c1−1.
@@ -578,6 +582,7 @@ func (s *Spheres) pairsEnd() {
 	l.Truncate(np, false)
 	// The idle list's pairs are the new list's Fn's storage (spareCand).
 	s.lists[1-s.cur].P = pairsOf(l.Fn[:0:cap(l.Fn)])
+	s.endTouchRot(l) // (spheres_touch_rot.go)
 	rb.cand = nil
 	// The joined lists made to size at once (the first build's fresh
 	// pairs are all of them: append's growth made ≈ 5× their bytes).
