@@ -12,7 +12,8 @@ import (
 // TestVerletSpare: the reference's spare room (Spare: 8 bytes a body
 // beyond the reference in its storage) is nil before a build, overlaps no
 // byte of the reference, and scribbling over it changes neither the
-// reference, the displacement test, nor the next rebuild's pairs and
+// reference, the displacement test, nor the next rebuild's pairs (also
+// after an Invalidate, which keeps the room) and
 // cells in the output's room (cells_room.go: the grid keeps no array of
 // cells once the output holds them); serial and in parts.
 func TestVerletSpare(t *testing.T) {
@@ -65,6 +66,12 @@ func TestVerletSpare(t *testing.T) {
 			}
 			v.Invalidate()
 			w.Invalidate()
+			if sp = v.Spare(); len(sp) != 8*n { // kept by Invalidate, dead until the Update
+				t.Fatalf("fork %v round %d: spare room %d bytes after Invalidate", fork, round, len(sp))
+			}
+			for i := range sp {
+				sp[i] = byte(rng.Intn(256))
+			}
 			_, pv = v.Update(c, rad, skin)
 			_, pw = w.Update(c, rad, skin)
 			if !slices.Equal(pv, pw) {

@@ -320,11 +320,13 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 // Spare returns the room of the reference's storage beyond the reference
 // (refBuf holds the grid's slots during a rebuild, 32 bytes a body; the
 // reference after it, 24): 8 bytes a body, dead until the next Update,
-// which writes the slots there. The caller may use it as scratch until
-// then (its contents are unspecified); nil without a build.
+// which writes the slots there (an Invalidate keeps it: the sphere path's
+// renumbering invalidates the list before its rebuild). The caller may use
+// it as scratch until then (its contents are unspecified); nil without a
+// build.
 func (v *Verlet) Spare() []byte {
 	n := len(v.refPos)
-	if !v.built || n == 0 || n > len(v.refBuf) {
+	if n == 0 || n > len(v.refBuf) {
 		return nil
 	}
 	total := cap(v.refBuf) * int(unsafe.Sizeof(slotBody{}))
