@@ -154,6 +154,9 @@ type rebuildState struct {
 	// touchRot: the build's touches rotate (spheres_touch_rot.go): the new
 	// list's Touch is the old PrevTouch's room, cleared by pairsEnd.
 	touchRot bool
+	// rim: the lock of the rim entries a split evaluation's parts make
+	// (spheres_rim_entry.go).
+	rim rimLock
 	// buildSlots' scratch, kept between builds: the spheres whose box
 	// meets some wall's along the wall's thinnest axis, and the walls by
 	// that axis.
