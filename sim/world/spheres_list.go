@@ -1041,7 +1041,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	old, oldH := s.slots, s.hists
 	s.slots, s.slotsOld = s.slotsOld[:0], old
 	s.hists, s.histsOld = s.histsOld[:0], oldH
-	s.slotStart = resize(s.slotStart, n+1)
+	s.slotStart = sized(s.slotStart, n+1) // one a sphere, whose number is known: no room of a quarter (1 MB at 10⁶)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
 	// what the deep test reads of each (its triangles and rim, in the world
 	// frame: the same values onSurface and rimDistance compute each time).
