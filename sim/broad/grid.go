@@ -115,6 +115,9 @@ type Grid struct {
 	q     [][3]int64
 	cell  []int32
 	byLev []int32
+	// cellOwn is the grid's own array of cells (cell's storage when the
+	// output's room does not hold them: cells_room.go), kept between calls
+	cellOwn []int32
 
 	cstart []int32     // global cell → first slot; len total cells + 1
 	hq     [][3]int64  // hash cells' coordinates
@@ -391,7 +394,8 @@ func (g *Grid) Pairs(centers []geom.Vec3, radii []float64, margin float64, activ
 
 	// 5. Cell coordinates; dense or hashed cells per level; global cell index.
 	g.q = sized(g.q, nb)
-	g.cell = sized(g.cell, nb)
+	g.cell = sized(g.cellOwn, nb)
+	g.cellOwn = g.cell
 	g.hq = g.hq[:0]
 	g.initHash(nb)
 	total := int32(0)

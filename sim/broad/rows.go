@@ -430,7 +430,7 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 	g.lo, g.h0 = lo, h0
 	g.levs[0] = lv
 	g.used = append(g.used[:0], 0)
-	g.cell = sized(g.cell, n)
+	g.cellsFor(out, n) // in out's room when it holds them (cells_room.go)
 	g.fork(phaseCells, rowParts)
 	// Slots in cell order, bodies in index order within a cell: the
 	// counting is serial (one pass: each body's rank in its cell, then
@@ -459,7 +459,9 @@ func (g *Grid) oneLevel(centers []geom.Vec3, radii []float64, margin float64, ou
 		g.slR = sized(g.slR, n)
 	}
 	g.fork(phaseSlots, rowParts)
+	g.endCells() // the half stencil reads the slots and cstart only
 	out = g.halfParts(0, n, 2*margin, out)
+	g.keepCells(out, n) // (cells_room.go)
 	g.oneR = lv.rsame
 	return out, true
 }

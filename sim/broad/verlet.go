@@ -317,6 +317,24 @@ func (v *Verlet) UpdateTested(centers []geom.Vec3, radii []float64, skin float64
 	return true, v.pairs
 }
 
+// Spare returns the room of the reference's storage beyond the reference
+// (refBuf holds the grid's slots during a rebuild, 32 bytes a body; the
+// reference after it, 24): 8 bytes a body, dead until the next Update,
+// which writes the slots there (an Invalidate keeps it: the sphere path's
+// renumbering invalidates the list before its rebuild). The caller may use
+// it as scratch until then (its contents are unspecified); nil without a
+// build.
+func (v *Verlet) Spare() []byte {
+	n := len(v.refPos)
+	if n == 0 || n > len(v.refBuf) {
+		return nil
+	}
+	total := cap(v.refBuf) * int(unsafe.Sizeof(slotBody{}))
+	used := n * int(unsafe.Sizeof(geom.Vec3{}))
+	base := unsafe.Pointer(unsafe.SliceData(v.refBuf))
+	return unsafe.Slice((*byte)(unsafe.Add(base, used)), total-used)
+}
+
 // refView is the first n·24 bytes of b's storage (n·32 bytes, n ≤
 // len(b)) as n centres; nil for n = 0.
 func refView(b []slotBody, n int) []geom.Vec3 {

@@ -227,6 +227,23 @@ func (s *Spheres) freshDt(ks []int32) float64 {
 	return dt
 }
 
+// freshDtRange is freshDt of the list pairs lo … hi−1 (a first build's
+// fresh pairs: spheres_fresh_first.go), in that order.
+func (s *Spheres) freshDtRange(lo, hi int) float64 {
+	t, tr, l := &s.dt, &s.tr, &s.lists[s.cur]
+	dt := math.Inf(1)
+	for k := lo; k < hi; k++ {
+		s.isFresh[k] = false
+		c := &t.classes[t.classOf(l, k)]
+		if !c.hooke {
+			continue
+		}
+		i, j := l.P[k].I, l.P[k].J
+		dt = min(dt, ApproachDt(0.1*c.rmin, tr.L[i].V.Sub(tr.L[j].V).Norm()+s.wrOf(s.trRot(int(i)), s.spec[i])+s.wrOf(s.trRot(int(j)), s.spec[j]), 0))
+	}
+	return dt
+}
+
 // freshAbove reports whether no fresh pair's travel bound (freshDt) can be
 // below dt, from one pass over the spheres instead of one over the pairs:
 // taken when the fresh pairs are at least half as many as the spheres
@@ -245,7 +262,7 @@ func (s *Spheres) freshDt(ks []int32) float64 {
 func (s *Spheres) freshAbove(dt float64) bool {
 	tr, t := &s.tr, &s.dt
 	n := len(tr.L)
-	if n == 0 || 2*len(s.fresh) < n {
+	if n == 0 || 2*s.freshCount() < n {
 		return false
 	}
 	hmin := math.Inf(1)
@@ -307,16 +324,24 @@ func (s *Spheres) StableDt() float64 {
 			c.on = true
 		}
 	}
+	// The fresh pairs: s.fresh's, or a first build's 0 … first−1
+	// (spheres_fresh_first.go: the same pairs in the same order).
+	first := s.rb.freshFirst
 	if s.freshAbove(dt) {
 		for _, k := range s.fresh { // none can lower dt: only the flags
 			s.isFresh[k] = false
 		}
-	} else if nf := len(s.fresh); nf >= freshSplitMin && s.passes() {
+		clear(s.isFresh[:first])
+	} else if nf := s.freshCount(); nf >= freshSplitMin && s.passes() {
 		// In nChunks ranges on the crew: a minimum is the same in any
 		// order (a NaN in any range makes every order's NaN).
 		if t.freshJob == nil {
 			t.freshJob = func(_, lo, hi int) {
 				for c := lo; c < hi; c++ {
+					if f := s.rb.freshFirst; f > 0 {
+						t.freshMin[c] = s.freshDtRange(c*f/nChunks, (c+1)*f/nChunks)
+						continue
+					}
 					n := len(s.fresh)
 					t.freshMin[c] = s.freshDt(s.fresh[c*n/nChunks : (c+1)*n/nChunks])
 				}
@@ -326,10 +351,12 @@ func (s *Spheres) StableDt() float64 {
 		for c := range nChunks {
 			dt = min(dt, t.freshMin[c])
 		}
+	} else if first > 0 {
+		dt = min(dt, s.freshDtRange(0, first))
 	} else {
 		dt = min(dt, s.freshDt(s.fresh))
 	}
-	s.fresh = spare(s.fresh[:0])
+	s.fresh, s.rb.freshFirst = spare(s.fresh[:0]), 0
 	// The candidate wall slots: the Hookean classes' spring bounds, taken
 	// by Accept's pass (acceptSlots); the others here.
 	dt = min(dt, s.slotSpring)

@@ -1,56 +1,33 @@
 package world
 
-import "slices"
-
-// The first build's fresh pairs in one array (issue #16, memory per sphere;
-// docs/performance.md, "Session 25: the set-up's peak").
+// The first build's fresh pairs: every pair, no list (issue #16, memory
+// per sphere; docs/performance.md, "Session 25: the set-up's peak" and
+// "Session 26: memory at 10⁶").
 //
 // A list's first build (no old list) makes every candidate pair new, hence
 // fresh (its travel bound taken once by the next StableDt): the fresh list
-// is every list index 0 … n−1. The ranges (pairsRange) used to list theirs
-// in their own arrays and pairsEnd to copy them into s.fresh: two arrays of
-// 4 bytes a pair (2 × 11.6 MB at 10⁶ spheres, 3 M pairs) at the set-up's
-// peak, the ranges' kept until the next build. Now pairsBegin makes the one
-// array (s.fresh's room), each range appends into its window of it (capped
-// at the window's end: exactly its candidates, all new), and pairsEnd takes
-// it whole. The fresh list is the same, in the same order.
+// is every list index 0 … n−1. Session 25 wrote it into one array (4 bytes
+// a pair, 11.6 MB at 10⁶ spheres, 3 M pairs) at the set-up's peak, freed
+// by that StableDt. Now no range lists its fresh pairs (merger.allNew),
+// pairsEnd records their number (rebuildState.freshFirst) with s.fresh
+// empty, and the readers take the pairs 0 … n−1 in its place (freshCount,
+// StableDt's ranges of the list: the same pairs in the same order, the
+// same minimum). The next StableDt or finishList ends it.
 
-// firstFresh returns the array the ranges of a first build (nold = 0 old
-// pairs) write their fresh pairs into (n candidates), in s.fresh's room
-// (whose contents pairsEnd replaces anyway); nil for a later build.
-func (s *Spheres) firstFresh(nold, n int) []int32 {
-	if nold != 0 {
-		return nil
-	}
-	f := slices.Grow(s.fresh[:0], n)[:n]
-	s.fresh = nil // the ranges' now, until pairsEnd (takeFirstFresh)
-	return f
-}
-
-// takeFirstFresh is pairsEnd's join of a first build's fresh pairs: when
-// every range wrote exactly its window of rb.freshAll (the candidates
-// c0 … c1−1 of range p, all new), s.fresh is the array itself and no range
-// keeps a window (a later build's ranges append into arrays of their own:
-// their windows would alias s.fresh). It reports whether it took the array;
-// otherwise (not a first build) pairsEnd joins the ranges' lists as ever.
-func (s *Spheres) takeFirstFresh() bool {
+// takeFirstFresh is pairsEnd's join of a first build's fresh pairs (np of
+// them: the whole list): it records them as the list's first np pairs,
+// s.fresh empty, and reports whether it did (else, a later build, pairsEnd
+// joins the ranges' lists as ever).
+func (s *Spheres) takeFirstFresh(np int) bool {
 	rb := &s.rb
-	all := rb.freshAll
-	if all == nil {
+	if !rb.allNew {
 		return false
 	}
-	rb.freshAll = nil // s.fresh is nil (firstFresh): a join makes its own
-	n := len(all)
-	for p := range rb.part {
-		c0, c1 := p*n/rebuildSplit, (p+1)*n/rebuildSplit
-		f := rb.part[p].fresh
-		if len(f) != c1-c0 || (c1 > c0 && &f[0] != &all[c0]) {
-			return false // not pairsRange's first build (never): the ranges' lists joined into a new array
-		}
-	}
-	for p := range rb.part {
-		rb.part[p].fresh = nil
-	}
-	s.fresh = all
+	rb.allNew = false
+	s.fresh, rb.freshFirst = s.fresh[:0], np
 	return true
 }
+
+// freshCount returns the number of fresh pairs: those of s.fresh, or the
+// first build's (freshFirst).
+func (s *Spheres) freshCount() int { return len(s.fresh) + s.rb.freshFirst }

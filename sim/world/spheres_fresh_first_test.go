@@ -7,9 +7,10 @@ import (
 	"grainlab/sim/world"
 )
 
-// A list's first build lists every pair as fresh, 0 … n−1 in order, in one
-// array that no range keeps (spheres_fresh_first.go), on one worker and
-// split on two; the start and the steps after it are TestSpherePath…'s.
+// A list's first build lists every pair as fresh, 0 … n−1 in order, with
+// no array of them (their number: spheres_fresh_first.go) that StableDt
+// takes, on one worker and split on two; the start and the steps after it
+// are TestSpherePath…'s.
 func TestSphereFirstFreshOneArray(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		s, err := scene.LoadBuiltin("sphere-box-soft", "generators[0].count=3000")
@@ -40,6 +41,18 @@ func TestSphereFirstFreshOneArray(t *testing.T) {
 		}
 		if kept != 0 {
 			t.Fatalf("%d workers: %d ranges keep a fresh list after the first build", workers, kept)
+		}
+		// No array of them (Session 26): their number only, until the
+		// next StableDt takes them.
+		if room, first := world.SphereFreshRoom(w); room != 0 || first != n {
+			t.Fatalf("%d workers: fresh list's room %d, first build's fresh pairs %d of %d", workers, room, first, n)
+		}
+		sp.StableDt()
+		if room, first := world.SphereFreshRoom(w); first != 0 || room > 1<<16 {
+			t.Fatalf("%d workers: after StableDt: fresh list's room %d, first build's fresh pairs %d", workers, room, first)
+		}
+		if fresh, _, _ := world.SphereFirstFresh(w); len(fresh) != 0 {
+			t.Fatalf("%d workers: %d fresh pairs after StableDt", workers, len(fresh))
 		}
 	}
 }

@@ -141,9 +141,22 @@ type rebuildState struct {
 	cand [][2]int32
 	job  func(worker, lo, hi int)
 	part [rebuildSplit]rebuildPart
-	// freshAll: a first build's fresh pairs, every candidate, written by
-	// the ranges into their windows (spheres_fresh_first.go); nil else.
-	freshAll []int32
+	// allNew: a first build (no old list): every candidate new, hence
+	// fresh, and no range lists its fresh pairs (spheres_fresh_first.go).
+	allNew bool
+	// freshFirst: the fresh pairs are the list's 0 … freshFirst−1, s.fresh
+	// empty (a first build's, until the next StableDt or finishList); 0
+	// else (spheres_fresh_first.go).
+	freshFirst int
+	// noOldFresh: the old list had no fresh pair (every flag false): the
+	// merge reads no old flag (spheres_fresh_none.go).
+	noOldFresh bool
+	// touchRot: the build's touches rotate (spheres_touch_rot.go): the new
+	// list's Touch is the old PrevTouch's room, cleared by pairsEnd.
+	touchRot bool
+	// rim: the lock of the rim entries a split evaluation's parts make
+	// (spheres_rim_entry.go).
+	rim rimLock
 	// buildSlots' scratch, kept between builds: the spheres whose box
 	// meets some wall's along the wall's thinnest axis, and the walls by
 	// that axis.
@@ -189,16 +202,25 @@ func (s *Spheres) pairsBegin(cand [][2]int32) {
 	old := &s.lists[s.cur]
 	nl := &s.lists[1-s.cur]
 	nl.TakeScratch(old)
-	nl.P = asPairs(cand) // its array (verletUpdate's SetOut: old's Fn's), or the grid's when it outgrew it
+	s.rotateTouch(old, nl) // two arrays of touches, not three (spheres_touch_rot.go)
+	nl.P = asPairs(cand)   // its array (verletUpdate's SetOut: old's Fn's), or the grid's when it outgrew it
 	// The new list's Fn in the array of old's pairs: the merge reads them
 	// and nothing writes Fn before the next evaluation (spareCand).
 	nl.Fn = floatsOf(old.P[:0:cap(old.P)])
 	s.resizeList(nl, len(cand), false)
 	rb.cand = cand
-	rb.freshAll = s.firstFresh(len(old.P), len(cand)) // spheres_fresh_first.go
-	oldFresh := s.isFresh
-	s.isFresh = resize(s.freshBuf, len(cand))
-	s.freshBuf = oldFresh
+	// No fresh pair (the last StableDt took them all): every old flag is
+	// false, the merge reads none and writes the new flags over them, in
+	// one array (spheres_fresh_none.go).
+	rb.noOldFresh = s.freshCount() == 0
+	rb.allNew = len(old.P) == 0 // spheres_fresh_first.go
+	if rb.noOldFresh {
+		s.isFresh, s.freshBuf = resize(s.isFresh, len(cand)), nil
+	} else {
+		oldFresh := s.isFresh
+		s.isFresh = resize(s.freshBuf, len(cand))
+		s.freshBuf = oldFresh
+	}
 	if s.dt.bySpec == nil { // else the pairs keep no class (dtTables.classOf)
 		s.dt.cls = resize(s.dt.cls, len(cand))
 	}
@@ -253,12 +275,12 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	oldP := old.P
 	nold := len(oldP)
 	mr := merger{
-		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.freshBuf[:nold],
+		oldP: oldP, oldTouch: old.PrevTouch[:nold], oldFresh: s.oldFreshFlags(nold),
 		idx: s.idx, parts: &s.parts, end: s.parts[1],
 		owls: s.w.Steps > 0, owl: pt.owl, fresh: pt.fresh, cross: &pt.cross,
 	}
 	if nold == 0 { // every pair is new (the first build): fresh, and a night owl after the first step
-		mr.fresh = rb.freshAll[c0:c0:c1] // its window of the one array (spheres_fresh_first.go)
+		mr.allNew = true // fresh all: listed by pairsEnd at once (spheres_fresh_first.go)
 		if mr.owls {
 			mr.owl = slices.Grow(mr.owl, c1-c0)
 		}
@@ -268,8 +290,8 @@ func (s *Spheres) pairsRange(pt *rebuildPart, c0, c1 int) {
 	mr.po = sort.Search(nold, func(x int) bool {
 		return oldKey(oldP[x]) >= k0
 	})
-	if s.pairCls != nil {
-		clear(nl.Touch[c0:c1]) // setPair's
+	if s.pairCls != nil && !rb.touchRot {
+		clear(nl.Touch[c0:c1]) // setPair's (else pairsEnd's: spheres_touch_rot.go)
 	}
 	// The loop writes only the new list's arrays, the fresh flags and the
 	// classes of the pairs c0…c1−1.
@@ -310,6 +332,7 @@ type merger struct {
 	po, lp             int
 	end                int32
 	owls               bool
+	allNew             bool // no old list: the fresh pairs not listed (every one)
 	owl, fresh         []int32
 	ko                 [mergeBlock]int32
 }
@@ -390,12 +413,23 @@ func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []boo
 	P, prevTouch, isFresh, kos = P[:m], prevTouch[:m], isFresh[:m], kos[:m]
 	oldP := mr.oldP
 	nold := len(oldP)
-	oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
-	for i, ko := range kos { // the carried pairs
-		if ko >= 0 {
-			P[i] = oldP[ko]
-			prevTouch[i] = oldTouch[ko]
-			isFresh[i] = oldFresh[ko]
+	if mr.oldFresh == nil { // no old pair fresh (spheres_fresh_none.go)
+		oldTouch := mr.oldTouch[:nold]
+		for i, ko := range kos { // the carried pairs
+			if ko >= 0 {
+				P[i] = oldP[ko]
+				prevTouch[i] = oldTouch[ko]
+				isFresh[i] = false
+			}
+		}
+	} else {
+		oldTouch, oldFresh := mr.oldTouch[:nold], mr.oldFresh[:nold]
+		for i, ko := range kos { // the carried pairs
+			if ko >= 0 {
+				P[i] = oldP[ko]
+				prevTouch[i] = oldTouch[ko]
+				isFresh[i] = oldFresh[ko]
+			}
 		}
 	}
 	fresh := mr.fresh
@@ -413,7 +447,9 @@ func (mr *merger) carry(cr [][2]int32, P []sphere.Pair, prevTouch, isFresh []boo
 		P[i] = sphere.Pair{I: a, J: b}
 		prevTouch[i] = false
 		isFresh[i] = true
-		fresh = append(fresh, int32(n0+i))
+		if !mr.allNew {
+			fresh = append(fresh, int32(n0+i))
+		}
 		if mr.owls {
 			mr.owl = append(mr.owl, int32(n0+i))
 		}
@@ -549,10 +585,11 @@ func (s *Spheres) pairsEnd() {
 	l.Truncate(np, false)
 	// The idle list's pairs are the new list's Fn's storage (spareCand).
 	s.lists[1-s.cur].P = pairsOf(l.Fn[:0:cap(l.Fn)])
+	s.endTouchRot(l) // (spheres_touch_rot.go)
 	rb.cand = nil
 	// The joined lists made to size at once (the first build's fresh
 	// pairs are all of them: append's growth made ≈ 5× their bytes).
-	took := s.takeFirstFresh() // the first build's: one array, no copy (spheres_fresh_first.go)
+	took := s.takeFirstFresh(np) // the first build's: every pair, no list (spheres_fresh_first.go)
 	nOwl, nFresh := 0, 0
 	for p := range rb.part {
 		nOwl += len(rb.part[p].owl)
@@ -747,7 +784,7 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	// which a pair no longer has: dtTables.classOf).
 	room := fb[nold:cap(fb)]
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
-	F2 := resize(s.freshBuf, nold)
+	F2, noFresh := s.sortFreshRoom(old, nold) // spheres_fresh_none.go
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
 	var ord []int32
 	if extras {
@@ -765,7 +802,9 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	nl.Fn = resize(floatsOf(P[:0:cap(P)]), nc)
 	nl.Touch = resize(old.PrevTouch[:0], nc)
 	old.P, old.PrevTouch = P2, T2
-	s.isFresh, s.freshBuf = F2, s.isFresh
+	if !noFresh {
+		s.isFresh, s.freshBuf = F2, s.isFresh
+	} // else every flag false, in place: F2 the idle list's room again
 	if extras {
 		permuteOld(old, ord)
 	}
@@ -977,7 +1016,7 @@ func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 func (s *Spheres) finishList() {
 	l := &s.lists[s.cur]
 	s.csrStale, s.partsOK = true, false
-	s.fresh = s.fresh[:0]
+	s.fresh, s.rb.freshFirst = s.fresh[:0], 0
 	for k, f := range s.isFresh {
 		if f {
 			s.fresh = append(s.fresh, int32(k))
@@ -1002,7 +1041,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	old, oldH := s.slots, s.hists
 	s.slots, s.slotsOld = s.slotsOld[:0], old
 	s.hists, s.histsOld = s.histsOld[:0], oldH
-	s.slotStart = resize(s.slotStart, n+1)
+	s.slotStart = sized(s.slotStart, n+1) // one a sphere, whose number is known: no room of a quarter (1 MB at 10⁶)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
 	// what the deep test reads of each (its triangles and rim, in the world
 	// frame: the same values onSurface and rimDistance compute each time).
