@@ -305,7 +305,10 @@ func write(path string, w *world.World, inPlace bool) error {
 	}
 	// An encoding error (a non-finite number): the whole-file path below
 	// decides, as before the stream, what is written (the kinematics only)
-	// or which error is returned.
+	// or which error is returned. It takes the history (TakeHistory): a
+	// mid-run checkpoint that gets here hands the sphere path's history to
+	// the generic entries, so the run's bits then differ from a run without
+	// checkpoints (docs/outputs.md, Checkpoints).
 	return writeWhole(path, w)
 }
 
