@@ -106,7 +106,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 					continue
 				}
 				exists, cand = true, true
-				if sl.pTouch {
+				if sl.pTouch && !sl.pRim {
 					tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
 				}
 			}
