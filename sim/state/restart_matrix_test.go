@@ -67,6 +67,12 @@ func TestExactRestartMatrix(t *testing.T) {
 		only    string
 		inPlace bool
 	}{
+		// A wall's rim in the history: sphere-piling's 700 spheres in the
+		// funnel at 0.1 s (p104 on funnel_front's lower edge), the state
+		// written in place. Failed at the first step before the in-place
+		// file kept a rim slot's contacts (HistoryStreamInPlace stated the
+		// slot's facet contact instead: p104's v 0.129962 vs 0.129993 m/s).
+		{"sphere-piling", nil, 0.1, 0.105, "explicit", true},
 		{"pile-of-blocks", nil, 0.16, 0.17, "", false},
 		{"sq-settling", sq, 0.07, 0.075, "", false},
 		{"sq-settling", append([]string{"params.n=10"}, sq...), 0.07, 0.075, "", false},
@@ -126,7 +132,7 @@ func TestExactRestartMatrix(t *testing.T) {
 					}
 					t.Fatalf("restart at %g s differs at %g s (%d steps): %s", sc.t1, sc.t2, ref.Steps, d)
 				}
-				if oa, aa := ref.SphereOrder(); sc.inPlace {
+				if oa, aa := ref.SphereOrder(); sc.inPlace && ref.NumBodies() >= world.SphereReorderMin {
 					if ob, ab := b.SphereOrder(); !oa || oa != ob || aa != ab || aa == at1 {
 						t.Fatalf("spatial order at t2: run %v (step %d), restart %v (step %d); want the same, renumbered after t1 (step %d)", oa, aa, ob, ab, at1)
 					}

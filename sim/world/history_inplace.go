@@ -10,7 +10,9 @@ import (
 // HistoryStreamInPlace is HistoryStream without the hand-over: while the
 // sphere path holds the contact history it states the pairs from its flat
 // arrays as they would be after the hand-over (Spheres.export) — the same
-// History and PairStates, in the same order — without making the ~900-byte
+// History and PairStates, in the same order, but for a rim slot's contacts,
+// which it keeps (export replaces them by the slot's facet contact: a
+// fault, TestHandOverKeepsRim) — without making the ~900-byte
 // generic pair entry of every listed pair (350 MB at 10⁵ spheres, 3.5 GB
 // at 10⁶: the peak of a run's last final.json). The sphere path keeps the
 // history. Unlike HistoryStream's, the PairState given to f (and what it
@@ -106,7 +108,12 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 					continue
 				}
 				exists, cand = true, true
-				if sl.pTouch {
+				// A rim slot's accepted contacts (edges, corners and the
+				// facet: sq.Surface) are its entry's prev, kept above; the
+				// slot's own fields hold a facet contact only. Stating
+				// one over them (as export still does) lost the rim
+				// contact's friction history: a restart took it as New.
+				if sl.pTouch && !sl.pRim {
 					tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
 				}
 			}
