@@ -95,7 +95,7 @@ func (s *Series) Write(f *snap.Snapshot) error {
 	}
 	if sp := spheres(f, sphere); sp.npts > 0 || s.spheres {
 		for j := 0; !s.spheres && j < k; j++ { // the earlier frames: none
-			if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], j)), newPolyData()); err != nil {
+			if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], j)), spheres(&snap.Snapshot{}, nil)); err != nil {
 				return err
 			}
 		}

@@ -36,28 +36,30 @@ func sphereMeshes(f *snap.Snapshot) []bool {
 // m, Float64: its bits), velocity, angular_velocity (Float32, as
 // bodies.pvd), material and contact_force (the sum of the contact forces'
 // magnitudes on the body, N). ParaView draws it with the Point Gaussian
-// representation (Scale Array radius, Gaussian Radius 1) or a Glyph filter
-// (sphere, Scale Array radius, Scale Factor 2). Every array is made as it
+// representation (Gaussian Radius 1, Use Scale Array on, Gaussian Scale
+// Array radius, Use Scale Transfer Function off: docs/outputs.md) or a
+// Glyph filter (sphere, Scale Array radius, Scale Factor 2). Every array is made as it
 // is written (gen): 80 bytes a sphere (24 the point, 48 the arrays, 8
 // the vertex cell), no copy of the frame in memory.
 func spheres(f *snap.Snapshot, sphere []bool) *polyData {
 	p := newPolyData()
-	if sphere == nil {
-		return p
+	var wall []bool
+	if sphere != nil {
+		wall = isWall(f)
 	}
-	wall := isWall(f)
 	is := func(i int) bool {
 		b := &f.Bodies[i]
-		return !wall[i] && b.Mesh >= 0 && b.Mesh < len(sphere) && sphere[b.Mesh]
+		return sphere != nil && !wall[i] && b.Mesh >= 0 && b.Mesh < len(sphere) && sphere[b.Mesh]
 	}
-	for i := range f.Bodies {
-		if is(i) {
-			p.npts++
+	if sphere != nil {
+		for i := range f.Bodies {
+			if is(i) {
+				p.npts++
+			}
 		}
 	}
-	if p.npts == 0 {
-		return p
-	}
+	// without a sphere: the same arrays, empty (every piece of spheres.pvd
+	// has the same arrays; VTK's reader finds radius in each)
 	le := binary.LittleEndian
 	var sc [24]byte
 	// each is an array of n bytes a sphere, put writing them.
