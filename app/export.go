@@ -49,6 +49,9 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	case *every < 1:
 		fmt.Fprintln(stderr, "grainlab export: --every must be ≥ 1")
 		return ExitInput
+	case *sphereMesh && *vtkDir == "":
+		fmt.Fprintln(stderr, "grainlab export: --vtk-sphere-mesh needs --vtk DIR (it chooses how the VTK series writes spheres)")
+		return ExitInput
 	}
 	if *frames != "" && windowCmds.Frames == nil { // refused before anything is written
 		return needsGL("grainlab export --frames", "rendering frames", stderr)

@@ -46,6 +46,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grainlab run:", err)
 		return ExitInput
 	}
+	if c.VTKSphereMesh && !c.VTK { // a choice for an output not asked for: said, not ignored
+		fmt.Fprintln(stderr, "grainlab run: --vtk-sphere-mesh needs --vtk (it chooses how the VTK series writes spheres)")
+		return ExitInput
+	}
 	c.Resume = resumeCommand(o, c.Dir)
 	if c.VTK {
 		c.Resume += " --vtk"

@@ -90,3 +90,21 @@ func TestExportRecordingSpheres(t *testing.T) {
 		t.Logf("mesh %v: %d recorded frames exported; bodies within %.3g m", mesh, len(want), worst)
 	}
 }
+
+// --vtk-sphere-mesh without a VTK series is refused (exit 2, naming the
+// flag it needs), by run and export, before anything is written.
+func TestVTKSphereMeshNeedsVTK(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "sphere-box-soft", "--time", "0.001", "--quiet", "--out", dir, "--vtk-sphere-mesh"},
+		{"export", filepath.Join(dir, "none.dump"), "--dump", filepath.Join(dir, "x.dump"), "--vtk-sphere-mesh"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(args, &out, &errb); code != ExitInput || !strings.Contains(errb.String(), "--vtk-sphere-mesh needs --vtk") {
+			t.Fatalf("%v: exit %d, %q; want %d naming --vtk", args, code, errb.String(), ExitInput)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err == nil {
+		t.Fatal("the refused run wrote series.csv")
+	}
+}

@@ -67,7 +67,8 @@ func CreateWith(dir string, o Options) (*Series, error) {
 		return nil, err
 	}
 	for _, s := range series {
-		old, _ := filepath.Glob(filepath.Join(d, s+"_*.vtp"))
+		// Frames only (frameName's six digits or more): a user's spheres_clip.vtp stays.
+		old, _ := filepath.Glob(filepath.Join(d, s+"_[0-9][0-9][0-9][0-9][0-9][0-9]*.vtp"))
 		old = append(old, filepath.Join(d, s+".pvd"))
 		for _, f := range old {
 			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {

@@ -253,6 +253,14 @@ func TestSpheresLater(t *testing.T) {
 			t.Fatalf("spheres frame %d: %d points, %d verts; want %d", k, v.Points, v.Verts, n)
 		}
 	}
+	// A user's own files beside the frames stay (review r7: the old
+	// pattern spheres_*.vtp took them too).
+	mine := []string{"spheres_clip.vtp", "bodies_glyphs.vtp", "spheres-state.pvsm"}
+	for _, name := range mine {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s, err := Create(filepath.Dir(dir))
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +268,13 @@ func TestSpheresLater(t *testing.T) {
 	if err := s.Write(&none); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, "spheres*")); len(m) != 0 {
-		t.Fatalf("a new series without spheres left %v", m)
+	m, _ := filepath.Glob(filepath.Join(dir, "spheres*"))
+	if len(m) != 2 {
+		t.Fatalf("a new series without spheres left %v; want only the user's two spheres files", m)
+	}
+	for _, name := range mine {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Fatalf("a new series removed the user's %s: %v", name, err)
+		}
 	}
 }
