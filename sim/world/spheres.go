@@ -18,7 +18,8 @@ import (
 // take it back (leaveSpheres) whenever they are used, so integrators can be
 // switched between any two steps.
 type Spheres struct {
-	w *World
+	w      *World
+	rekeys int64 // key changes made in place (rekey, spheres_rekey.go; the tests read it)
 
 	key   spheresKey // the world's shape when the tables were built
 	ok    bool       // the world qualifies
@@ -293,7 +294,9 @@ func (w *World) Spheres() *Spheres {
 		w.sph = &Spheres{w: w}
 	}
 	s := w.sph
-	if s.key != w.spheresKey() {
+	if s.key != w.spheresKey() && s.rekeyOK() {
+		s.rekey() // the bodies as they were: in place (spheres_rekey.go)
+	} else if s.key != w.spheresKey() {
 		if s.virt && !w.blockCentres() {
 			w.materialize() // the state is this path's: the records first (a rare rebuild)
 		}

@@ -1,0 +1,143 @@
+package world
+
+import (
+	"grainlab/sim/body"
+	"grainlab/sim/geom"
+	"grainlab/sim/law"
+)
+
+// A live edit on the sphere path without the generic round trip (issue
+// #16, memory per sphere; docs/performance.md, "Session 26: a live edit on
+// a large sphere world").
+//
+// An edit of the laws (lawGen), the materials, the safety factor or
+// gravity changes the sphere path's key (spheresKey): its tables must be
+// derived again. The round trip did that by handing the history over to
+// the generic stages (export: a ~900-byte pair entry and its accepted
+// contact for every listed pair, 275 MB at 10⁵ spheres), building the
+// tables (build) and taking the history back (importGeneric). While the
+// set of bodies stays as it was and the world still qualifies, rekey does
+// the same in place: the list keeps its pairs and their history, and only
+// what importGeneric would write differently from what the list holds is
+// written — the pairs' classes and laws (setPair), the friction history of
+// a law that gains it (zero, as the round trip's contacts without one
+// carry), the fresh flags (a pair is fresh unless its Hookean class's
+// spring bound was taken: export's springGen, importGeneric's test). The
+// wall pairs go the round trip's way (their entries, one per sphere a wall
+// has seen, are few), and the spheres are put back in body order as export
+// leaves them (restoreOrder; the next list build renumbers them): the
+// same bits as the round trip, whatever the edit.
+
+// rekeyOff makes every key change take the round trip (tests compare the
+// two ways).
+var rekeyOff bool
+
+// rekeyOK reports whether the key's change can be made in place (rekey):
+// the path holds an accepted history (owns, valid), the bodies and walls
+// are the ones the tables were built for, and the world still qualifies
+// (what build checks: every movable body a sphere with mass, every wall
+// fixed and planar, a smooth law for every pair of a sphere's material
+// with a material in use; no loads, bonds or NoSpherePath). Otherwise the
+// round trip is taken: it is correct, and rare.
+func (s *Spheres) rekeyOK() bool {
+	w := s.w
+	k := w.spheresKey()
+	if rekeyOff || !s.ok || !s.owns || !s.valid || s.restored.bodies != nil ||
+		k.bodies != s.key.bodies || k.walls != s.key.walls || k.periodic != s.key.periodic ||
+		len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath || w.DefaultParams() == nil {
+		return false
+	}
+	nb := w.NumBodies()
+	if len(s.sidx) != nb || len(s.planes) != len(w.Walls) || len(s.isFresh) != len(s.lists[s.cur].P) {
+		return false
+	}
+	nmat := len(w.Materials)
+	used, sphereMat := make([]bool, nmat), make([]bool, nmat)
+	for i := range nb {
+		b := w.BodyRec(i)
+		if b.Material < 0 || b.Material >= nmat {
+			return false
+		}
+		used[b.Material] = true
+		if b.Wall >= 0 {
+			if !b.Fixed || b.Wall >= len(w.Walls) || !w.Walls[b.Wall].Planar || s.sidx[i] >= 0 {
+				return false
+			}
+			continue
+		}
+		if b.Kind != body.Sphere || b.Fixed || !(b.Mass() > 0) || s.sidx[i] < 0 {
+			return false
+		}
+		sphereMat[b.Material] = true
+	}
+	for ma := range nmat {
+		if !sphereMat[ma] {
+			continue
+		}
+		for mb := range nmat {
+			if used[mb] {
+				if p := w.Params(ma, mb); p == nil || !p.HasSmooth {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// rekey is export, build and importGeneric for a key change that leaves
+// the bodies as they were (rekeyOK), without a generic pair entry for the
+// listed pairs: the list's arrays are the history throughout.
+func (s *Spheres) rekey() {
+	w := s.w
+	s.rekeys++
+	if s.virt && !w.blockCentres() {
+		w.materialize() // build makes the records (virtualOK); the round trip's order
+	}
+	s.syncBodies()
+
+	// What export writes into each pair's entry and importGeneric reads
+	// back: whether the pair is fresh (springGen and springSafety, set to
+	// the world's when its class is Hookean and its bound taken), its
+	// shift, and the friction history of its accepted contact (the list's,
+	// or zero when the list keeps none).
+	l := &s.lists[s.cur]
+	np := len(l.P)
+	for k := range np { // in place: build reads no fresh flag
+		c := &s.dt.classes[s.dt.classOf(l, k)]
+		s.isFresh[k] = !(c.hooke && !s.isFresh[k])
+	}
+	hadHist := l.Ft != nil // pairContact's Fric is PrevHist's only then
+	var shift []geom.Vec3
+	for k := range l.Shift {
+		if l.Shift[k] != (geom.Vec3{}) {
+			shift = l.Shift // Resize drops it: kept here
+			break
+		}
+	}
+
+	// export's tail: the wall pairs, and the spheres in body order.
+	s.owns = false
+	w.pairs = append(w.pairs[:0], w.bbPairs...)
+	s.exportWalls()
+	s.restoreOrder()
+
+	s.build()
+
+	// importGeneric on the list as it stands: the same pairs in the same
+	// order (restoreOrder renumbered them as build numbers the spheres).
+	l = &s.lists[s.cur]
+	s.resizeList(l, np, shift != nil)
+	for k := range np {
+		s.setPair(l, k, l.P[k].I, l.P[k].J)
+		if shift != nil {
+			l.Shift[k] = shift[k]
+		}
+		if l.PrevHist != nil && !hadHist && l.PrevTouch[k] {
+			l.PrevHist[k] = law.FrictionState{}
+		}
+	}
+	s.finishList()
+	s.owl = s.owl[:0]
+	s.importWalls()
+}

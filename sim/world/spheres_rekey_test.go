@@ -1,0 +1,163 @@
+package world_test
+
+import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
+	"testing"
+
+	"grainlab/sim/body"
+	"grainlab/sim/contact"
+	"grainlab/sim/geom"
+	"grainlab/sim/integrate"
+	"grainlab/sim/scene"
+	"grainlab/sim/world"
+)
+
+// rekeyEdit is a live edit between steps (rekeyEdits).
+type rekeyEdit struct {
+	name string
+	do   func(w *world.World) error
+}
+
+func setParam(path string, v float64) func(w *world.World) error {
+	return func(w *world.World) error { return w.SetParam(path, v) }
+}
+
+// rekeyEdits are the edits that change the sphere path's key but not its
+// bodies: the laws (γ_n, k_n, friction on and off, rolling resistance), a
+// material added, gravity, the safety factor; and a wall switched off and
+// on (not in the key: the slots follow, checkWalls).
+var rekeyEdits = []rekeyEdit{
+	{"gamma_n", setParam("contact.default.gamma_n", 15)},
+	{"kn", setParam("contact.default.kn", 12)},
+	{"mu on", setParam("contact.default.mu", 0.4)},
+	{"mu_roll", setParam("contact.default.mu_roll", 0.05)},
+	{"material", func(w *world.World) error { w.Material("extra"); return nil }},
+	{"gravity", func(w *world.World) error { w.Gravity = geom.V(0.3, -0.2, -9.5); return nil }},
+	{"safety", func(w *world.World) error { w.Settings.Safety = 0.15; return nil }},
+	{"wall off", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = false; return nil }},
+	{"mu off", func(w *world.World) error {
+		if err := w.SetParam("contact.default.mu_roll", 0); err != nil {
+			return err
+		}
+		return w.SetParam("contact.default.mu", 0)
+	}},
+	{"wall on", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = true; return nil }},
+	{"gamma_n again", setParam("contact.default.gamma_n", 25)},
+}
+
+// rekeyWorld builds a scene (sets: overrides) on workers, its spheres a
+// world's sphere blocks or, with records, body records (Bodies).
+func rekeyWorld(t *testing.T, name string, sets []string, records bool, workers int) *world.World {
+	t.Helper()
+	sp, err := scene.LoadBuiltin(name, sets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := scene.Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if records {
+		w.Bodies()
+	}
+	w.Settings.Workers = workers
+	if workers > 1 {
+		w.Settings.SphereSplit = world.SplitAlways
+	}
+	w.Integrator = &integrate.Explicit{}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// stepDigest hashes what a step leaves: every body's state, the forces
+// and moments on it, every contact (points, normal, gap, forces, moment,
+// friction history, energy) and the step's statistics, to the bit.
+func stepDigest(w *world.World) uint64 {
+	h := fnv.New64a()
+	w.EachBody(func(i int, b *body.Body) {
+		fmt.Fprint(h, i, b.X, b.V, b.W, b.Q, b.F, b.T)
+	})
+	w.EachContact(func(a, b int, c *contact.Contact) {
+		fmt.Fprint(h, a, b, *c)
+	})
+	fmt.Fprint(h, w.Time, w.Steps, w.Stats.Contacts, w.Stats.Kinetic, w.Stats.PotentialGravity)
+	return h.Sum64()
+}
+
+// rekeyRun runs mk's world pre steps, then each edit followed by steps
+// steps, with the in-place key change (rekey) or the round trip (off):
+// the digest of every step after the first edit, the final state file,
+// and how many key changes were made in place.
+func rekeyRun(t *testing.T, mk func() *world.World, pre, steps int, off bool) ([]uint64, []byte, int64, int) {
+	world.SetRekeyOff(off)
+	defer world.SetRekeyOff(false)
+	m0 := world.Materializations()
+	w := mk()
+	stepsOf(t, w, pre)
+	contacts := w.Stats.Contacts
+	var ds []uint64
+	for _, e := range rekeyEdits {
+		if err := e.do(w); err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		for range steps {
+			stepsOf(t, w, 1)
+			ds = append(ds, stepDigest(w))
+		}
+	}
+	mats := world.Materializations() - m0
+	return ds, finalBytes(t, w), w.SphereRekeys(), mats + 0*contacts
+}
+
+// A live edit made in place (rekey) gives the bits of the generic round
+// trip (export, build, importGeneric) at every step after it: states,
+// forces, contacts and the final state file, for every edit of
+// rekeyEdits in a row, on frictionless boxes and a friction pile, one and
+// two workers, a world's sphere blocks and body records, and a world in
+// spatial order (≥ 4096 spheres). A world of blocks is never
+// materialized by an edit made in place.
+func TestSphereRekeySameBits(t *testing.T) {
+	big := []string{"generators[0].count=5000", "generators[0].region.max=[0.03,0.03,0.12]", "walls[0].max=[0.03,0.03,0.12]"}
+	cases := []struct {
+		name       string
+		scene      string
+		sets       []string
+		pre, steps int
+	}{
+		{"box", "sphere-box-soft", nil, 300, 12},
+		{"piling", "sphere-piling", nil, 600, 12},
+		{"box5000", "sphere-box-soft", big, 200, 8},
+	}
+	for _, c := range cases {
+		for _, records := range []bool{false, true} {
+			for _, workers := range []int{1, 2} {
+				if testing.Short() && (workers == 2 || c.name == "box5000") {
+					continue
+				}
+				name := fmt.Sprintf("%s/records=%v/workers=%d", c.name, records, workers)
+				t.Run(name, func(t *testing.T) {
+					mk := func() *world.World { return rekeyWorld(t, c.scene, c.sets, records, workers) }
+					dOff, fOff, nOff, _ := rekeyRun(t, mk, c.pre, c.steps, true)
+					dOn, fOn, nOn, mats := rekeyRun(t, mk, c.pre, c.steps, false)
+					if nOff != 0 || nOn == 0 {
+						t.Fatalf("key changes in place: %d with rekeyOff, %d without (want 0 and > 0)", nOff, nOn)
+					}
+					t.Logf("%d key changes in place, %d materializations", nOn, mats)
+					for k := range dOff {
+						if dOn[k] != dOff[k] {
+							t.Fatalf("step %d after the first edit (edit %q): in place differs from the round trip",
+								k, rekeyEdits[k/c.steps].name)
+						}
+					}
+					if !bytes.Equal(fOn, fOff) {
+						t.Fatalf("final state file differs (%d vs %d bytes)", len(fOn), len(fOff))
+					}
+				})
+			}
+		}
+	}
+}
