@@ -19,7 +19,8 @@ import (
 // switched between any two steps.
 type Spheres struct {
 	w      *World
-	rekeys int64 // key changes made in place (rekey, spheres_rekey.go; the tests read it)
+	rekeys int64      // key changes made in place (rekey, spheres_rekey.go; the tests read it)
+	rkPend *rekeyPend // the round trip's entries of an in-place key change until the next Accept
 
 	key   spheresKey // the world's shape when the tables were built
 	ok    bool       // the world qualifies

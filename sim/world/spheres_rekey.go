@@ -2,8 +2,10 @@ package world
 
 import (
 	"grainlab/sim/body"
+	"grainlab/sim/contact"
 	"grainlab/sim/geom"
 	"grainlab/sim/law"
+	"grainlab/sim/sphere"
 )
 
 // A live edit on the sphere path without the generic round trip (issue
@@ -103,6 +105,7 @@ func (s *Spheres) rekey() {
 	// or zero when the list keeps none).
 	l := &s.lists[s.cur]
 	np := len(l.P)
+	s.rkPend = s.pendOf(l)
 	for k := range np { // in place: build reads no fresh flag
 		c := &s.dt.classes[s.dt.classOf(l, k)]
 		s.isFresh[k] = !(c.hooke && !s.isFresh[k])
@@ -120,6 +123,7 @@ func (s *Spheres) rekey() {
 	s.owns = false
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
 	s.exportWalls()
+	s.rkPend.walls = append([]*pairEntry(nil), w.pairs[len(w.bbPairs):]...)
 	s.restoreOrder()
 
 	s.build()
@@ -140,4 +144,96 @@ func (s *Spheres) rekey() {
 	s.finishList()
 	s.owl = s.owl[:0]
 	s.importWalls()
+}
+
+// rekeyPend is what the round trip's export would have left in the
+// generic pair entries of the listed pairs at an in-place key change,
+// kept until the next Accept: the history the generic stages find when
+// the path is left before then (a failed step, a look at the contacts;
+// export: pendExport). By listed pair, in the list's order: its bodies
+// (and shift, periodic worlds), its step-size class when export states
+// its spring bound (a Hookean class whose bound was taken; −1: none),
+// whether it touched; the accepted contact of each pair that touched.
+// 13 bytes a listed pair and a contact a touching one, not a 900-byte
+// entry a pair; dropped by the next releaseGeneric.
+type rekeyPend struct {
+	ab     [][2]int32
+	shift  []geom.Vec3
+	cls    []int32
+	spring []float64 // the bound of each class
+	touch  []bool
+	prev   []contact.Contact // of the pairs that touched, in list order
+	lawGen uint64
+	safety float64
+	walls  []*pairEntry // the wall pairs export added to w.pairs
+}
+
+// pendOf states list l's pairs as export would (before build).
+func (s *Spheres) pendOf(l *sphere.List) *rekeyPend {
+	w := s.w
+	np := len(l.P)
+	p := &rekeyPend{ab: make([][2]int32, np), cls: make([]int32, np), touch: make([]bool, np),
+		lawGen: w.lawGen, safety: w.Settings.Safety}
+	if l.Shift != nil {
+		p.shift = append([]geom.Vec3(nil), l.Shift[:np]...)
+	}
+	for _, c := range s.dt.classes {
+		p.spring = append(p.spring, c.spring)
+	}
+	for k := range np {
+		p.ab[k] = [2]int32{s.idx[l.P[k].I], s.idx[l.P[k].J]}
+		p.cls[k] = -1
+		if c := s.dt.classOf(l, k); s.dt.classes[c].hooke && !s.isFresh[k] {
+			p.cls[k] = c
+		}
+		if l.PrevTouch[k] {
+			p.touch[k] = true
+			p.prev = append(p.prev, s.pairContact(k))
+		}
+	}
+	return p
+}
+
+// pendExport makes the generic entries of the listed pairs the round
+// trip's export made at the in-place key change (s.rkPend): the path is
+// left before an Accept made its arrays the history again. The entries
+// kept since (not plain: releaseGeneric) are reused by key, as export
+// reuses them; w.pairs is the pairs, then the wall pairs.
+func (s *Spheres) pendExport() {
+	w := s.w
+	p := s.rkPend
+	s.rkPend = nil
+	old := make(map[pairKey]*pairEntry, len(w.bbPairs))
+	for _, e := range w.bbPairs {
+		old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
+	}
+	w.bbPairs = w.bbPairs[:0]
+	var slab []pairEntry
+	j := 0
+	for k, ab := range p.ab {
+		var sh geom.Vec3
+		if p.shift != nil {
+			sh = p.shift[k]
+		}
+		e := old[pairKey{ab[0], ab[1], sh.X, sh.Y}]
+		if e == nil {
+			if len(slab) == 0 {
+				slab = make([]pairEntry, min(handChunk, len(p.ab)-k))
+			}
+			e = &slab[0]
+			slab = slab[1:]
+			e.A, e.B, e.smooth, e.Shift = ab[0], ab[1], true, sh
+		}
+		e.prev, e.cur, e.nightOwl, e.stale, e.hasMid = e.prev[:0], e.cur[:0], false, false, false
+		if p.touch[k] {
+			e.prev = append(e.prev, p.prev[j])
+			j++
+		}
+		e.springGen = 0
+		if c := p.cls[k]; c >= 0 {
+			e.dtSpring, e.springGen, e.springSafety = p.spring[c], p.lawGen, p.safety
+		}
+		w.bbPairs = append(w.bbPairs, e)
+	}
+	w.pairs = append(append(w.pairs[:0], w.bbPairs...), p.walls...)
 }

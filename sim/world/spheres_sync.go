@@ -100,6 +100,7 @@ func (s *Spheres) importWalls() {
 // history (every reader leaves it first: export rebuilds it) and is emptied.
 func (s *Spheres) releaseGeneric() {
 	s.taken = false
+	s.rkPend = nil // the arrays are the history (spheres_rekey.go)
 	w := s.w
 	if !s.owns || !s.valid || w.lawGen == 0 || releaseOff {
 		// lawGen 0: importGeneric would read springSafety with springGen 0.
@@ -143,8 +144,12 @@ func (s *Spheres) export() {
 	w := s.w
 	s.owns = false
 	if !s.valid {
-		// Nothing was accepted here: the generic history is as it was, but
+		// Nothing was accepted here: the generic history is as it was
+		// (or as an in-place key change left it: pendExport), but
 		// the Verlet list may have moved on without the pair entries.
+		if s.rkPend != nil {
+			s.pendExport()
+		}
 		w.verlet.Invalidate()
 		s.restoreOrder()
 		return
