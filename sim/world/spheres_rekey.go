@@ -110,7 +110,12 @@ func (s *Spheres) rekey() {
 		c := &s.dt.classes[s.dt.classOf(l, k)]
 		s.isFresh[k] = !(c.hooke && !s.isFresh[k])
 	}
-	hadHist := l.Ft != nil // pairContact's Fric is PrevHist's only then
+	// pairContact's Fric is PrevHist's when the list has Ft (else zero);
+	// Resize may hand PrevHist another buffer (Accept swaps the two).
+	var prevHist []law.FrictionState
+	if l.Ft != nil {
+		prevHist = l.PrevHist
+	}
 	var shift []geom.Vec3
 	for k := range l.Shift {
 		if l.Shift[k] != (geom.Vec3{}) {
@@ -137,8 +142,12 @@ func (s *Spheres) rekey() {
 		if shift != nil {
 			l.Shift[k] = shift[k]
 		}
-		if l.PrevHist != nil && !hadHist && l.PrevTouch[k] {
-			l.PrevHist[k] = law.FrictionState{}
+		if l.PrevHist != nil && l.PrevTouch[k] {
+			var h law.FrictionState // read before the write: the arrays may be one
+			if prevHist != nil {
+				h = prevHist[k]
+			}
+			l.PrevHist[k] = h
 		}
 	}
 	s.finishList()
