@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"testing"
 
 	"grainlab/sim/body"
@@ -25,26 +26,36 @@ func setParam(path string, v float64) func(w *world.World) error {
 }
 
 // rekeyEdits are the edits that change the sphere path's key but not its
-// bodies: the laws (γ_n, k_n, friction on and off, rolling resistance), a
+// bodies, for a world whose default law has k_n = kn and γ_n = gn: the
+// laws (γ_n, k_n, friction on and off, rolling resistance, a law of its
+// own for the pairs of material "other" when the world has it), a
 // material added, gravity, the safety factor; and a wall switched off and
 // on (not in the key: the slots follow, checkWalls).
-var rekeyEdits = []rekeyEdit{
-	{"gamma_n", setParam("contact.default.gamma_n", 15)},
-	{"kn", setParam("contact.default.kn", 12)},
-	{"mu on", setParam("contact.default.mu", 0.4)},
-	{"mu_roll", setParam("contact.default.mu_roll", 0.05)},
-	{"material", func(w *world.World) error { w.Material("extra"); return nil }},
-	{"gravity", func(w *world.World) error { w.Gravity = geom.V(0.3, -0.2, -9.5); return nil }},
-	{"safety", func(w *world.World) error { w.Settings.Safety = 0.15; return nil }},
-	{"wall off", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = false; return nil }},
-	{"mu off", func(w *world.World) error {
-		if err := w.SetParam("contact.default.mu_roll", 0); err != nil {
-			return err
-		}
-		return w.SetParam("contact.default.mu", 0)
-	}},
-	{"wall on", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = true; return nil }},
-	{"gamma_n again", setParam("contact.default.gamma_n", 25)},
+func rekeyEdits(kn, gn float64) []rekeyEdit {
+	return []rekeyEdit{
+		{"gamma_n", setParam("contact.default.gamma_n", 0.75*gn)},
+		{"kn", setParam("contact.default.kn", 1.2*kn)},
+		{"mu on", setParam("contact.default.mu", 0.4)},
+		{"own law", func(w *world.World) error {
+			if slices.Contains(w.Materials, "other") {
+				return w.SetParam("contact.other.other.kn", 0.9*kn)
+			}
+			return nil
+		}},
+		{"mu_roll", setParam("contact.default.mu_roll", 0.05)},
+		{"material", func(w *world.World) error { w.Material("extra"); return nil }},
+		{"gravity", func(w *world.World) error { w.Gravity = geom.V(0.3, -0.2, -9.5); return nil }},
+		{"safety", func(w *world.World) error { w.Settings.Safety = 0.15; return nil }},
+		{"wall off", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = false; return nil }},
+		{"mu off", func(w *world.World) error {
+			if err := w.SetParam("contact.default.mu_roll", 0); err != nil {
+				return err
+			}
+			return w.SetParam("contact.default.mu", 0)
+		}},
+		{"wall on", func(w *world.World) error { w.Walls[len(w.Walls)-1].Enabled = true; return nil }},
+		{"gamma_n again", setParam("contact.default.gamma_n", 1.25*gn)},
+	}
 }
 
 // rekeyWorld builds a scene (sets: overrides) on workers, its spheres a
@@ -92,7 +103,7 @@ func stepDigest(w *world.World) uint64 {
 // steps, with the in-place key change (rekey) or the round trip (off):
 // the digest of every step after the first edit, the final state file,
 // and how many key changes were made in place.
-func rekeyRun(t *testing.T, mk func() *world.World, pre float64, steps int, off bool) ([]uint64, []byte, int64, int) {
+func rekeyRun(t *testing.T, mk func() *world.World, edits []rekeyEdit, pre float64, steps int, off bool) ([]uint64, []byte, int64, int) {
 	world.SetRekeyOff(off)
 	defer world.SetRekeyOff(false)
 	m0 := world.Materializations()
@@ -104,7 +115,7 @@ func rekeyRun(t *testing.T, mk func() *world.World, pre float64, steps int, off 
 		t.Logf("t = %g s, %d steps: %d contacts at the first edit", w.Time, w.Steps, w.Stats.Contacts)
 	}
 	var ds []uint64
-	for i, e := range rekeyEdits {
+	for i, e := range edits {
 		if err := e.do(w); err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
@@ -135,19 +146,24 @@ func rekeyRun(t *testing.T, mk func() *world.World, pre float64, steps int, off 
 // materialized by an edit made in place.
 func TestSphereRekeySameBits(t *testing.T) {
 	big := []string{"generators[0].count=5000", "generators[0].region.max=[0.03,0.03,0.12]", "walls[0].max=[0.03,0.03,0.12]"}
+	hertz := []string{"contact.default.model=hertz", "contact.default.kn=2e5", "contact.default.gamma_n=2e4"}
 	cases := []struct {
-		name       string
-		scene      string
-		sets       []string
-		pre   float64
-		steps int
+		name    string
+		scene   string
+		sets    []string
+		kn, gn  float64
+		pre     float64
+		steps   int
+		records []bool
 	}{
-		{"box", "sphere-box-soft", nil, 0.05, 12},
-		{"piling", "sphere-piling", nil, 0.1, 12},
-		{"box5000", "sphere-box-soft", big, 0.05, 8},
+		{"box", "sphere-box-soft", nil, 10.02, 20, 0.05, 12, []bool{false, true}},
+		{"hertz", "sphere-box-soft", hertz, 2e5, 2e4, 0.05, 12, []bool{false}},
+		{"piling", "sphere-piling", nil, 0, 0, 0.1, 12, []bool{false, true}},
+		{"lattice", "", nil, 0, 0, 0.01, 10, []bool{true}},
+		{"box5000", "sphere-box-soft", big, 10.02, 20, 0.05, 8, []bool{false, true}},
 	}
 	for _, c := range cases {
-		for _, records := range []bool{false, true} {
+		for _, records := range c.records {
 			for _, workers := range []int{1, 2} {
 				if testing.Short() && (workers == 2 || c.name == "box5000") {
 					continue
@@ -155,8 +171,20 @@ func TestSphereRekeySameBits(t *testing.T) {
 				name := fmt.Sprintf("%s/records=%v/workers=%d", c.name, records, workers)
 				t.Run(name, func(t *testing.T) {
 					mk := func() *world.World { return rekeyWorld(t, c.scene, c.sets, records, workers) }
-					dOff, fOff, nOff, _ := rekeyRun(t, mk, c.pre, c.steps, true)
-					dOn, fOn, nOn, mats := rekeyRun(t, mk, c.pre, c.steps, false)
+					if c.scene == "" {
+						// Two sizes, a third of the spheres of material
+						// "other" with a law of its own, friction.
+						mk = func() *world.World { return partsWorld(t, 1500, []float64{0.001, 0.0008}, workers, 0.3) }
+					}
+					kn, gn := c.kn, c.gn
+					if kn == 0 {
+						w := mk()
+						p := w.Params(0, 0)
+						kn, gn = p.Smooth.Kn, p.Smooth.GammaN
+					}
+					edits := rekeyEdits(kn, gn)
+					dOff, fOff, nOff, _ := rekeyRun(t, mk, edits, c.pre, c.steps, true)
+					dOn, fOn, nOn, mats := rekeyRun(t, mk, edits, c.pre, c.steps, false)
 					if nOff != 0 || nOn == 0 {
 						t.Fatalf("key changes in place: %d with rekeyOff, %d without (want 0 and > 0)", nOff, nOn)
 					}
