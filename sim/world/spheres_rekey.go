@@ -1,6 +1,8 @@
 package world
 
 import (
+	"math"
+
 	"grainlab/sim/body"
 	"grainlab/sim/contact"
 	"grainlab/sim/geom"
@@ -93,9 +95,11 @@ func (s *Spheres) rekeyOK() bool {
 func (s *Spheres) rekey() {
 	w := s.w
 	s.rekeys++
-	if s.virt && !w.blockCentres() {
-		w.materialize() // build makes the records (virtualOK); the round trip's order
-	}
+	// A world's sphere blocks whose state is the path's (after its first
+	// Accept) stay virtual: the round trip made their records here
+	// (materialize, the accepted state written as syncBodies writes it)
+	// for the next Drift to read; acc holds what it would read (virtRekey).
+	virt := s.virt && !w.blockCentres()
 	s.syncBodies()
 
 	// What export writes into each pair's entry and importGeneric reads
@@ -131,7 +135,14 @@ func (s *Spheres) rekey() {
 	s.rkPend.walls = append([]*pairEntry(nil), w.pairs[len(w.bbPairs):]...)
 	s.restoreOrder()
 
+	var rot []sphere.Rot
+	if virt {
+		rot = s.virtBefore()
+	}
 	s.build()
+	if virt {
+		s.virtAfter(rot)
+	}
 
 	// importGeneric on the list as it stands: the same pairs in the same
 	// order (restoreOrder renumbered them as build numbers the spheres).
@@ -245,4 +256,67 @@ func (s *Spheres) pendExport() {
 		w.bbPairs = append(w.bbPairs, e)
 	}
 	w.pairs = append(append(w.pairs[:0], w.bbPairs...), p.walls...)
+}
+
+// virtBefore readies a virtual world's state for build (rekey): acc holds
+// the accepted state (Accept may have left it in tr: trAcc, which build
+// forgets; Drift would swap the two), the state a Drift reads from the
+// records after the round trip's materialize. build keeps the spheres
+// virtual (virtKeep: virtualOK). It returns acc's rotational states
+// (nil: none), which build may drop.
+func (s *Spheres) virtBefore() []sphere.Rot {
+	if s.trAcc {
+		s.tr.States, s.acc = s.acc, s.tr.States
+		s.trAcc = false
+	}
+	s.virtKeep = true
+	return s.acc.R
+}
+
+// virtAfter completes build on a virtual world (rekey) as the records
+// would: a rotational array made anew (friction switched on) gets each
+// sphere's q from its block's template (what the records hold while no
+// array is kept: ω = T = +0 and q the template's); an array build dropped
+// (no moment and nothing turning any more: rotNone) leaves q to the
+// records, which are made then (materialize, with ω, T and q of rot, as
+// syncBodies wrote them before the round trip's build), unless rot holds
+// what a sphere without the array reads anyway (templateRot).
+func (s *Spheres) virtAfter(rot []sphere.Rot) {
+	w := s.w
+	s.virtKeep = false
+	if !s.virt {
+		return
+	}
+	switch {
+	case rot == nil && s.acc.R != nil:
+		for _, bl := range w.blocks {
+			for k := range bl.count {
+				s.acc.R[s.sidx[bl.first+k]] = sphere.Rot{Q: bl.rec.Q}
+			}
+		}
+	case rot != nil && s.acc.R == nil && !s.templateRot(rot):
+		w.materialize()
+		for k, b := range s.body {
+			b.W, b.T, b.Q = rot[k].W, rot[k].T, rot[k].Q
+		}
+	}
+}
+
+// templateRot reports whether every rotational state of rot (sphere
+// order) is what a virtual sphere without the array reads (fillState):
+// ω = T = +0 and q its block's template's, to the bit.
+func (s *Spheres) templateRot(rot []sphere.Rot) bool {
+	same := func(a, b geom.Quat) bool {
+		return math.Float64bits(a.W) == math.Float64bits(b.W) && math.Float64bits(a.X) == math.Float64bits(b.X) &&
+			math.Float64bits(a.Y) == math.Float64bits(b.Y) && math.Float64bits(a.Z) == math.Float64bits(b.Z)
+	}
+	for _, bl := range s.w.blocks {
+		for k := range bl.count {
+			r := &rot[s.sidx[bl.first+k]]
+			if nonZeroBits(r.W) || nonZeroBits(r.T) || !same(r.Q, bl.rec.Q) {
+				return false
+			}
+		}
+	}
+	return true
 }
