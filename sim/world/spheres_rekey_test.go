@@ -59,7 +59,8 @@ func rekeyEdits(kn, gn float64) []rekeyEdit {
 }
 
 // rekeyWorld builds a scene (sets: overrides) on workers, its spheres a
-// world's sphere blocks or, with records, body records (Bodies).
+// world's sphere blocks with lazy bodies or, with records, body records
+// (Bodies) written every step.
 func rekeyWorld(t *testing.T, name string, sets []string, records bool, workers int) *world.World {
 	t.Helper()
 	sp, err := scene.LoadBuiltin(name, sets...)
@@ -72,6 +73,8 @@ func rekeyWorld(t *testing.T, name string, sets []string, records bool, workers 
 	}
 	if records {
 		w.Bodies()
+	} else {
+		w.SetLazyBodies(true) // as grainlab run and bench: the records are not written every step
 	}
 	w.Settings.Workers = workers
 	if workers > 1 {
