@@ -18,7 +18,10 @@ import (
 // take it back (leaveSpheres) whenever they are used, so integrators can be
 // switched between any two steps.
 type Spheres struct {
-	w *World
+	w        *World
+	rekeys   int64      // key changes made in place (rekey, spheres_rekey.go; the tests read it)
+	rkPend   *rekeyPend // the round trip's entries of an in-place key change until the next Accept
+	virtKeep bool       // build keeps the spheres virtual: their state is acc (rekey)
 
 	key   spheresKey // the world's shape when the tables were built
 	ok    bool       // the world qualifies
@@ -293,7 +296,9 @@ func (w *World) Spheres() *Spheres {
 		w.sph = &Spheres{w: w}
 	}
 	s := w.sph
-	if s.key != w.spheresKey() {
+	if s.key != w.spheresKey() && s.rekeyOK() {
+		s.rekey() // the bodies as they were: in place (spheres_rekey.go)
+	} else if s.key != w.spheresKey() {
 		if s.virt && !w.blockCentres() {
 			w.materialize() // the state is this path's: the records first (a rare rebuild)
 		}
@@ -558,7 +563,7 @@ func (s *Spheres) virtualOK() bool {
 	if len(w.blocks) == 0 {
 		return false
 	}
-	ok := w.blockCentres()
+	ok := w.blockCentres() || s.virtKeep // virtKeep: the state is the path's (rekey)
 	for _, b := range w.bodies {
 		if !ok {
 			break

@@ -16,7 +16,6 @@ var inf = math.Inf(1)
 func (s *Spheres) importGeneric() {
 	w := s.w
 	s.importOrder() // a restart's spatial order (restart_order.go)
-	n := len(s.idx)
 	l := &s.lists[s.cur]
 	shifted := false
 	for _, e := range w.bbPairs {
@@ -40,7 +39,17 @@ func (s *Spheres) importGeneric() {
 	}
 	s.finishList()
 	s.owl = s.owl[:0]
+	s.importWalls()
+}
 
+// importWalls is importGeneric's part of the walls: the wall pair entries
+// say which pairs have been candidates (seen), the slots are built from the
+// list's reference (or the bodies' centres) and a slot whose entry holds
+// accepted contacts keeps them there (a facet contact finds its history by
+// key, a rim contact uses it). The path owns the history from here on.
+func (s *Spheres) importWalls() {
+	w := s.w
+	n := len(s.idx)
 	// Wall pairs: an entry means the pair has been a candidate.
 	for wi := range s.planes {
 		for k := range n {
@@ -91,6 +100,7 @@ func (s *Spheres) importGeneric() {
 // history (every reader leaves it first: export rebuilds it) and is emptied.
 func (s *Spheres) releaseGeneric() {
 	s.taken = false
+	s.rkPend = nil // the arrays are the history (spheres_rekey.go)
 	w := s.w
 	if !s.owns || !s.valid || w.lawGen == 0 || releaseOff {
 		// lawGen 0: importGeneric would read springSafety with springGen 0.
@@ -134,14 +144,17 @@ func (s *Spheres) export() {
 	w := s.w
 	s.owns = false
 	if !s.valid {
-		// Nothing was accepted here: the generic history is as it was, but
+		// Nothing was accepted here: the generic history is as it was
+		// (or as an in-place key change left it: pendExport), but
 		// the Verlet list may have moved on without the pair entries.
+		if s.rkPend != nil {
+			s.pendExport()
+		}
 		w.verlet.Invalidate()
 		s.restoreOrder()
 		return
 	}
 	defer s.restoreOrder() // the generic stages work in body order
-	n := len(s.idx)
 	l := &s.lists[s.cur]
 	var old map[pairKey]*pairEntry
 	if len(w.bbPairs) > 0 {
@@ -190,6 +203,16 @@ func (s *Spheres) export() {
 		w.bbPairs = append(w.bbPairs, e)
 	}
 	w.pairs = append(w.pairs[:0], w.bbPairs...)
+	s.exportWalls()
+}
+
+// exportWalls is export's part of the walls: every pair seen gets its wall
+// pair entry (the accepted contacts of a rim slot stay in it), every
+// candidate slot's entry holds its accepted facet contact and joins
+// w.pairs (after the sphere pairs) with the detection's new generation.
+func (s *Spheres) exportWalls() {
+	w := s.w
+	n := len(s.idx)
 	w.gen++
 	for wi := range s.planes {
 		for k := range n {

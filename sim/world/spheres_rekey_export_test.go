@@ -1,0 +1,13 @@
+package world
+
+// SetRekeyOff makes every change of the sphere path's key take the generic
+// round trip (export, build, importGeneric) instead of rekey.
+func SetRekeyOff(off bool) { rekeyOff = off }
+
+// SphereRekeys returns how many key changes the sphere path made in place.
+func (w *World) SphereRekeys() int64 {
+	if w.sph == nil {
+		return 0
+	}
+	return w.sph.rekeys
+}
