@@ -152,7 +152,5 @@ output:
 
 // exportKeepsRim: Spheres.export (sim/world/spheres_sync.go, the wall
 // slots' loop) keeps a rim slot's contacts in its generic entry (`if
-// sl.pTouch && !sl.pRim`), as HistoryStreamInPlace does; false until that
-// one-line fix lands (s26 b6: with it, every case here holds). Flip it
-// with the fix, and unskip sim/state's TestHandOverKeepsRim.
-const exportKeepsRim = false
+// sl.pTouch && !sl.pRim`), as HistoryStreamInPlace does (session 26).
+const exportKeepsRim = true

@@ -11,7 +11,6 @@ import (
 // slot's rim contact, held in the slot's generic entry), end at 0.101 s
 // with the bits of the run that wrote no checkpoint.
 func TestHandOverKeepsRim(t *testing.T) {
-	t.Skip("fails until Spheres.export (sim/world/spheres_sync.go, the wall slots' loop: `if sl.pTouch {`) keeps a rim slot's contacts: `if sl.pTouch && !sl.pRim {` — it replaces them by a facet contact (slotContact), so the rim contact restarts New, its friction history lost (p104's v 0.129962 vs 0.129993 m/s one step later)")
 	const t1, t2 = 0.1, 0.101
 	sets := []string{"integrator.name=explicit"}
 	a, end := started(t, "sphere-piling", sets...)

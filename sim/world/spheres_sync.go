@@ -232,7 +232,7 @@ func (s *Spheres) exportWalls() {
 				continue
 			}
 			e := w.wallEntry(wi, int(s.idx[sl.k]))
-			if sl.pTouch {
+			if sl.pTouch && !sl.pRim { // a rim slot's entry holds its contacts (the edge, its friction history)
 				e.prev = append(e.prev[:0], s.slotContact(sl))
 			}
 			e.gen = w.gen
