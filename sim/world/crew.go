@@ -80,15 +80,21 @@ type crew struct {
 	// helper is inside, read by the workers while it is open.
 	n, batch, guide int
 	// order: an ordered job's items in the order they are claimed, one
-	// at a time from the front by every worker (nil: batches as above).
-	order  []int32
-	body   func(k, lo, hi int)
-	costs  [numCostSites]forkCost // the costed passes' item costs (spheres_fork_cost.go)
-	busy   bool                   // a job is running (a nested fork–join runs inline, self)
-	helped atomic.Int64           // batches run by helpers (statistics)
-	closed atomic.Bool            // the crew was replaced: its helpers exit
-	failed atomic.Pointer[any]    // a helper's panic, re-raised by the caller
-	slots  []crewSlot             // [1, nw): one per helper
+	// at a time from the front by every worker, or two-ended with guide
+	// (nil: batches as above).
+	order []int32
+	body  func(k, lo, hi int)
+	costs [numCostSites]forkCost // the costed passes' item costs (spheres_fork_cost.go)
+	// lastEval: the costed site of the last evaluation by sphere chunks;
+	// near: forkNear's order (spheres_fork_cost.go).
+	lastEval int
+	near     []int32
+	nearRuns int                 // forkNear's passes (statistics, tests)
+	busy     bool                // a job is running (a nested fork–join runs inline, self)
+	helped   atomic.Int64        // batches run by helpers (statistics)
+	closed   atomic.Bool         // the crew was replaced: its helpers exit
+	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
+	slots    []crewSlot          // [1, nw): one per helper
 }
 
 // crewSlot is one helper's state, on its own cache lines: written by the
@@ -132,7 +138,8 @@ func newCrew(nw int) *crew {
 // helpers to finish theirs and the number of batches the caller ran.
 //
 // With order (len n), the items are claimed one at a time in that order
-// (batch and guide unused): crewPassOrder.
+// by every worker (guide 0: crewPassOrder), or two-ended over the order's
+// positions (guide > 0, batch 1: crewPassNear).
 func (t *crew) run(n, batch, guide int, order []int32, body func(k, lo, hi int)) (wait time.Duration, own int64) {
 	if t.busy { // a fork–join inside a job's body: inline, as the worker running that body
 		k := t.self()
@@ -147,7 +154,7 @@ func (t *crew) run(n, batch, guide int, order []int32, body func(k, lo, hi int))
 	t.busy = true
 	t.n, t.batch, t.guide, t.order, t.body = n, batch, guide, order, body
 	t.next.Store(0)
-	if guide > 0 && order == nil {
+	if guide > 0 {
 		t.next.Store(claimWord(0, n))
 	}
 	if t.spin > 0 {
@@ -212,7 +219,7 @@ func (t *crew) claim(k int) (batches int64) {
 	n, batch, guide, order, body := t.n, t.batch, t.guide, t.order, t.body
 	for {
 		var lo, hi int
-		if order != nil {
+		if order != nil && guide == 0 {
 			// An ordered job: the next position, one item (a panic's
 			// t.next.Store(n) ends it too).
 			p := int(t.next.Add(1)) - 1
@@ -244,6 +251,10 @@ func (t *crew) claim(k int) (batches int64) {
 			}
 			if !t.next.CompareAndSwap(w, claimWord(front, back)) {
 				continue // another worker claimed from w: look again
+			}
+			if order != nil { // two-ended over the order's positions: one item each
+				lo = int(order[lo])
+				hi = lo + 1
 			}
 		} else {
 			if lo = int(t.next.Add(int64(batch))) - batch; lo >= n {
@@ -623,6 +634,13 @@ func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
 // (a permutation of [0, n)) by every worker, the caller included.
 func (w *World) crewPassOrder(n, nw int, order []int32, body func(k, lo, hi int)) {
 	w.crewJob(n, nw, 1, 0, order, body)
+}
+
+// crewPassNear is crewPass over n items claimed one at a time two-ended
+// over order (a permutation of [0, n)): the caller from its front, the
+// helpers from its back.
+func (w *World) crewPassNear(n, nw int, order []int32, body func(k, lo, hi int)) {
+	w.crewJob(n, nw, 1, n, order, body)
 }
 
 // crewFor returns the World's crew of nw workers (replaced when nw changed).

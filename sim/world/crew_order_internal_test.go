@@ -12,6 +12,10 @@ import (
 // worker in the given order, and on two and three each worker's items in
 // the order's sequence (claims from the front). It fails when the claim
 // ignores the order or claims an item twice.
+//
+// Two-ended (guide > 0, crewPassNear): every item once; on one worker in
+// the order; the caller's items in the order's sequence from its front,
+// each helper's from its back.
 func TestCrewOrderedClaims(t *testing.T) {
 	order := []int32{5, 2, 7, 0, 1, 6, 3, 4, 9, 8}
 	n := len(order)
@@ -19,41 +23,47 @@ func TestCrewOrderedClaims(t *testing.T) {
 	for p, i := range order {
 		pos[i] = p
 	}
-	for _, nw := range []int{1, 2, 3} {
-		c := newCrew(nw)
-		for round := 0; round < 200; round++ {
-			var mu sync.Mutex
-			seq := make([][]int, nw)
-			var runs [10]atomic.Int32
-			c.run(n, 1, 0, order, func(k, lo, hi int) {
-				if hi != lo+1 {
-					t.Errorf("items [%d, %d) in one call", lo, hi)
-				}
-				runs[lo].Add(1)
-				mu.Lock()
-				seq[k] = append(seq[k], lo)
-				mu.Unlock()
-			})
-			for i := range runs {
-				if r := runs[i].Load(); r != 1 {
-					t.Fatalf("%d workers: item %d ran %d times", nw, i, r)
-				}
+	for _, two := range []bool{false, true} {
+		for _, nw := range []int{1, 2, 3} {
+			c := newCrew(nw)
+			guide := 0
+			if two {
+				guide = n
 			}
-			if nw == 1 && !slices.Equal(seq[0], []int{5, 2, 7, 0, 1, 6, 3, 4, 9, 8}) {
-				t.Fatalf("one worker ran %v, not the order %v", seq[0], order)
-			}
-			for k, s := range seq {
-				for j := 1; j < len(s); j++ {
-					if pos[s[j]] < pos[s[j-1]] {
-						t.Fatalf("%d workers: worker %d ran %v, not in the order's sequence", nw, k, s)
+			for round := 0; round < 200; round++ {
+				var mu sync.Mutex
+				seq := make([][]int, nw)
+				var runs [10]atomic.Int32
+				c.run(n, 1, guide, order, func(k, lo, hi int) {
+					if hi != lo+1 {
+						t.Errorf("items [%d, %d) in one call", lo, hi)
+					}
+					runs[lo].Add(1)
+					mu.Lock()
+					seq[k] = append(seq[k], lo)
+					mu.Unlock()
+				})
+				for i := range runs {
+					if r := runs[i].Load(); r != 1 {
+						t.Fatalf("%d workers: item %d ran %d times", nw, i, r)
 					}
 				}
+				if nw == 1 && !slices.Equal(seq[0], []int{5, 2, 7, 0, 1, 6, 3, 4, 9, 8}) {
+					t.Fatalf("one worker ran %v, not the order %v", seq[0], order)
+				}
+				for k, s := range seq {
+					for j := 1; j < len(s); j++ {
+						if back := two && k > 0; pos[s[j]] < pos[s[j-1]] != back {
+							t.Fatalf("%d workers (two-ended %v): worker %d ran %v, not in the order's sequence", nw, two, k, s)
+						}
+					}
+				}
+				if c.order != nil || c.body != nil {
+					t.Fatal("the job's order or body kept after the join")
+				}
 			}
-			if c.order != nil || c.body != nil {
-				t.Fatal("the job's order or body kept after the join")
-			}
+			c.close()
 		}
-		c.close()
 	}
 }
 

@@ -10,11 +10,13 @@ import (
 
 // TestSphereForkCostedSameBits: a falling lattice of 5000 spheres, every
 // evaluation split, its evaluation and list rebuilds claimed largest first
-// by their last costs (spheres_fork_cost.go), gives the same stats at
+// by their last costs, Drift's and the kick's ranges two-ended over the
+// evaluation's assignment (spheres_fork_cost.go), gives the same stats at
 // every step and the same final bodies on 1, 2 and 3 workers, one species
 // without friction and three with friction and two laws; on 2 and 3
 // workers every part of the evaluation (its parts, or its pairs without
-// parts) and of the rebuild has been timed.
+// parts) and of the rebuild has been timed, and Drift and Accept's kick
+// have run near the evaluation (forkNear) at almost every step.
 func TestSphereForkCostedSameBits(t *testing.T) {
 	for _, tc := range []struct {
 		radii []float64
@@ -39,15 +41,15 @@ func TestSphereForkCostedSameBits(t *testing.T) {
 				fmt.Fprintf(h, "%x %x %x %x|", b.X, b.V, b.W, b.F)
 			}
 			d := fmt.Sprintf("%x", h.Sum(nil))
-			ev, rb, sorted := world.SphereForkCosts(w)
-			t.Logf("mu=%g, %d workers: digest %s, %d builds, timed parts: evaluation %d, rebuild %d", tc.mu, nw, d[:16], w.VerletBuilds(), ev, rb)
+			ev, rb, sorted, near := world.SphereForkCosts(w)
+			t.Logf("mu=%g, %d workers: digest %s, %d builds, timed parts: evaluation %d, rebuild %d; near passes %d", tc.mu, nw, d[:16], w.VerletBuilds(), ev, rb, near)
 			switch {
 			case nw == 1:
 				ref = d
 			case d != ref:
 				t.Errorf("mu=%g: %d workers differ from one", tc.mu, nw)
-			case ev < 8 || rb == 0 || !sorted:
-				t.Errorf("mu=%g, %d workers: %d evaluation parts and %d rebuild parts timed (sorted %v): the costed passes did not run", tc.mu, nw, ev, rb, sorted)
+			case ev < 8 || rb == 0 || !sorted || near < 2*140:
+				t.Errorf("mu=%g, %d workers: %d evaluation parts and %d rebuild parts timed (sorted %v), %d passes near the evaluation: the costed passes did not run", tc.mu, nw, ev, rb, sorted, near)
 			}
 		}
 	}
