@@ -79,12 +79,22 @@ type crew struct {
 	// The job: written by the caller only while the epoch is odd and no
 	// helper is inside, read by the workers while it is open.
 	n, batch, guide int
-	body            func(k, lo, hi int)
-	busy            bool                // a job is running (a nested fork–join runs inline, self)
-	helped          atomic.Int64        // batches run by helpers (statistics)
-	closed          atomic.Bool         // the crew was replaced: its helpers exit
-	failed          atomic.Pointer[any] // a helper's panic, re-raised by the caller
-	slots           []crewSlot          // [1, nw): one per helper
+	// order: an ordered job's items in the order they are claimed, one
+	// at a time from the front by every worker, or two-ended with guide
+	// (nil: batches as above).
+	order []int32
+	body  func(k, lo, hi int)
+	costs [numCostSites]forkCost // the costed passes' item costs (spheres_fork_cost.go)
+	// lastEval: the costed site of the last evaluation by sphere chunks;
+	// near: forkNear's order (spheres_fork_cost.go).
+	lastEval int
+	near     []int32
+	nearRuns int                 // forkNear's passes (statistics, tests)
+	busy     bool                // a job is running (a nested fork–join runs inline, self)
+	helped   atomic.Int64        // batches run by helpers (statistics)
+	closed   atomic.Bool         // the crew was replaced: its helpers exit
+	failed   atomic.Pointer[any] // a helper's panic, re-raised by the caller
+	slots    []crewSlot          // [1, nw): one per helper
 }
 
 // crewSlot is one helper's state, on its own cache lines: written by the
@@ -126,7 +136,11 @@ func newCrew(nw int) *crew {
 // left/guide) items each, left being the items not yet claimed — and
 // returns when every batch is done, with the time the caller waited for
 // helpers to finish theirs and the number of batches the caller ran.
-func (t *crew) run(n, batch, guide int, body func(k, lo, hi int)) (wait time.Duration, own int64) {
+//
+// With order (len n), the items are claimed one at a time in that order
+// by every worker (guide 0: crewPassOrder), or two-ended over the order's
+// positions (guide > 0, batch 1: crewPassNear).
+func (t *crew) run(n, batch, guide int, order []int32, body func(k, lo, hi int)) (wait time.Duration, own int64) {
 	if t.busy { // a fork–join inside a job's body: inline, as the worker running that body
 		k := t.self()
 		for lo := 0; lo < n; lo += batch {
@@ -138,7 +152,7 @@ func (t *crew) run(n, batch, guide int, body func(k, lo, hi int)) (wait time.Dur
 		panic(fmt.Sprintf("world: a fork–join over %d items (at most 2³¹−1)", n))
 	}
 	t.busy = true
-	t.n, t.batch, t.guide, t.body = n, batch, guide, body
+	t.n, t.batch, t.guide, t.order, t.body = n, batch, guide, order, body
 	t.next.Store(0)
 	if guide > 0 {
 		t.next.Store(claimWord(0, n))
@@ -194,6 +208,7 @@ func (t *crew) join() (wait time.Duration) {
 		wait = time.Since(t0)
 	}
 	t.body = nil // the job's closure (and the World it holds) is not kept
+	t.order = nil
 	t.busy = false
 	return wait
 }
@@ -201,10 +216,19 @@ func (t *crew) join() (wait time.Duration) {
 // claim runs the open job's batches as worker k until they are spent and
 // returns how many it ran.
 func (t *crew) claim(k int) (batches int64) {
-	n, batch, guide, body := t.n, t.batch, t.guide, t.body
+	n, batch, guide, order, body := t.n, t.batch, t.guide, t.order, t.body
 	for {
 		var lo, hi int
-		if guide > 0 {
+		if order != nil && guide == 0 {
+			// An ordered job: the next position, one item (a panic's
+			// t.next.Store(n) ends it too).
+			p := int(t.next.Add(1)) - 1
+			if p >= n {
+				return batches
+			}
+			lo = int(order[p])
+			hi = lo + 1
+		} else if guide > 0 {
 			// Two-ended: the caller (k = 0) takes batches from the front,
 			// the helpers from the back, so each core runs the same part
 			// of every pass over the bodies and over the pairs (in the
@@ -227,6 +251,10 @@ func (t *crew) claim(k int) (batches int64) {
 			}
 			if !t.next.CompareAndSwap(w, claimWord(front, back)) {
 				continue // another worker claimed from w: look again
+			}
+			if order != nil { // two-ended over the order's positions: one item each
+				lo = int(order[lo])
+				hi = lo + 1
 			}
 		} else {
 			if lo = int(t.next.Add(int64(batch))) - batch; lo >= n {
@@ -599,6 +627,35 @@ func (w *World) forkJoin(n, nw, batch int, body func(k, lo, hi int)) {
 
 // crewPass is forkJoin with guided batches when guide > 0 (crew.run).
 func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
+	w.crewJob(n, nw, batch, guide, nil, body)
+}
+
+// crewPassOrder is crewPass over n items claimed one at a time in order
+// (a permutation of [0, n)) by every worker, the caller included.
+func (w *World) crewPassOrder(n, nw int, order []int32, body func(k, lo, hi int)) {
+	w.crewJob(n, nw, 1, 0, order, body)
+}
+
+// crewPassNear is crewPass over n items claimed one at a time two-ended
+// over order (a permutation of [0, n)): the caller from its front, the
+// helpers from its back.
+func (w *World) crewPassNear(n, nw int, order []int32, body func(k, lo, hi int)) {
+	w.crewJob(n, nw, 1, n, order, body)
+}
+
+// crewFor returns the World's crew of nw workers (replaced when nw changed).
+func (w *World) crewFor(nw int) *crew {
+	if w.crew == nil || w.crew.nw != nw {
+		if w.crew != nil {
+			w.crew.close()
+		}
+		w.crew = newCrew(nw)
+	}
+	return w.crew
+}
+
+// crewJob is crewPass and crewPassOrder (order nil: batches).
+func (w *World) crewJob(n, nw, batch, guide int, order []int32, body func(k, lo, hi int)) {
 	if crewTracing && traceRun(n, body) {
 		return
 	}
@@ -611,15 +668,10 @@ func (w *World) crewPass(n, nw, batch, guide int, body func(k, lo, hi int)) {
 		}
 		return
 	}
-	if w.crew == nil || w.crew.nw != nw {
-		if w.crew != nil {
-			w.crew.close()
-		}
-		w.crew = newCrew(nw)
-	}
-	h0 := w.crew.helped.Load()
-	wait, own := w.crew.run(n, batch, guide, body)
-	helped := w.crew.helped.Load() - h0
+	t := w.crewFor(nw)
+	h0 := t.helped.Load()
+	wait, own := t.run(n, batch, guide, order, body)
+	helped := t.helped.Load() - h0
 	p := &w.Stats.Profile
 	p.ForkJoins++
 	p.Batches += own + helped

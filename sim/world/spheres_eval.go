@@ -80,7 +80,7 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 		}
 		s.dtEval = dt
 		if s.partsOK && s.hooke && l.Shift == nil {
-			s.fork(nChunks, s.splitParts)
+			s.forkCosted(costEvalParts, nChunks, s.splitParts)
 			s.sumChunks()
 			owls += s.sumTouchSlots()
 		} else {
@@ -89,8 +89,8 @@ func (s *Spheres) evaluate(t, dt float64, kick bool) (owls int, bad bool) {
 				s.csrStale = false
 			}
 			l.PrepareSplit()
-			s.fork(nChunks, s.splitPairs)
-			s.fork(nChunks, s.splitSpheres)
+			s.forkCosted(costEvalPairs, nChunks, s.splitPairs)
+			s.forkCosted(costEvalSpheres, nChunks, s.splitSpheres)
 			s.sumChunks()
 			owls += s.sumSlots()
 		}

@@ -122,7 +122,7 @@ func (s *Spheres) rebuildParts(cand [][2]int32) {
 		// which the inner list and the displacement bound read next: one
 		// fork–join fewer a build (spheres_refmax.go).
 		s.disp.ref = s.w.verlet.Ref() // maxAbsRef's argument (Drift, innerUpdate)
-		s.fork(rebuildSplit+1+nChunks, rb.job)
+		s.forkCosted(costRebuild, rebuildSplit+1+nChunks, rb.job)
 		s.refMaxJoin()
 	} else {
 		rb.job(0, 1, rebuildSplit+1)
@@ -1341,7 +1341,7 @@ func (s *Spheres) verletUpdate(centers []geom.Vec3, radii []float64) (rebuilt bo
 	w := s.w
 	if s.passes() {
 		if s.gridFork == nil {
-			s.gridFork = s.fork
+			s.gridFork = func(n int, job func(worker, lo, hi int)) { s.forkCosted(costGrid, n, job) }
 		}
 		w.verlet.Grid.Fork = s.gridFork
 		defer func() { w.verlet.Grid.Fork = nil }()

@@ -320,7 +320,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			r := &s.part[k]
 			r.d1, r.d2, r.finite, r.found = 0, 0, true, found
 		}
-		s.fork(driftParts, s.driftJob)
+		s.forkNear(driftParts, s.driftJob)
 		// The two largest of the workers' two largest: those of all the
 		// spheres, whichever ranges each worker ran (and driftRange(0, n)'s).
 		for k := range s.part {
@@ -714,7 +714,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 			}
 		}
 		s.rb.undo.prepare(s, bk)
-		s.fork(nChunks, s.finishJob)
+		s.forkNear(nChunks, s.finishJob)
 		// Minima and maxima of the workers' (finishRange stores no NaN in
 		// vmax2; min and max propagate one): those of the chunks in order.
 		for k := range s.part {

@@ -1,0 +1,56 @@
+package world_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"grainlab/sim/world"
+)
+
+// TestSphereForkCostedSameBits: a falling lattice of 5000 spheres, every
+// evaluation split, its evaluation and list rebuilds claimed largest first
+// by their last costs, Drift's and the kick's ranges two-ended over the
+// evaluation's assignment (spheres_fork_cost.go), gives the same stats at
+// every step and the same final bodies on 1, 2 and 3 workers, one species
+// without friction and three with friction and two laws; on 2 and 3
+// workers every part of the evaluation (its parts, or its pairs without
+// parts) and of the rebuild has been timed, and Drift and Accept's kick
+// have run near the evaluation (forkNear) at almost every step.
+func TestSphereForkCostedSameBits(t *testing.T) {
+	for _, tc := range []struct {
+		radii []float64
+		mu    float64
+	}{
+		{[]float64{0.001}, 0},
+		{[]float64{0.001, 0.0009, 0.0011}, 0.3},
+	} {
+		var ref string
+		for _, nw := range []int{1, 2, 3} {
+			w := partsWorld(t, 5000, tc.radii, nw, tc.mu)
+			h := sha256.New()
+			for step := range 150 {
+				if _, err := w.Integrator.Step(w, 1); err != nil {
+					t.Fatalf("step %d: %v", step, err)
+				}
+				st := &w.Stats
+				fmt.Fprintf(h, "%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
+			}
+			w.SyncBodies()
+			for _, b := range w.Bodies() {
+				fmt.Fprintf(h, "%x %x %x %x|", b.X, b.V, b.W, b.F)
+			}
+			d := fmt.Sprintf("%x", h.Sum(nil))
+			ev, rb, sorted, near := world.SphereForkCosts(w)
+			t.Logf("mu=%g, %d workers: digest %s, %d builds, timed parts: evaluation %d, rebuild %d; near passes %d", tc.mu, nw, d[:16], w.VerletBuilds(), ev, rb, near)
+			switch {
+			case nw == 1:
+				ref = d
+			case d != ref:
+				t.Errorf("mu=%g: %d workers differ from one", tc.mu, nw)
+			case ev < 8 || rb == 0 || !sorted || near < 2*140:
+				t.Errorf("mu=%g, %d workers: %d evaluation parts and %d rebuild parts timed (sorted %v), %d passes near the evaluation: the costed passes did not run", tc.mu, nw, ev, rb, sorted, near)
+			}
+		}
+	}
+}
