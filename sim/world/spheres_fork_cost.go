@@ -26,7 +26,6 @@ const (
 	costEvalPairs          // its pairs and spheres without parts (splitPairs, splitSpheres)
 	costEvalSpheres        //
 	costRebuild            // the list rebuild's parts (spheres_list.go: rb.job)
-	costGrid               // the broad grid's parts (verletUpdate's Grid.Fork)
 	numCostSites
 )
 

@@ -1341,7 +1341,7 @@ func (s *Spheres) verletUpdate(centers []geom.Vec3, radii []float64) (rebuilt bo
 	w := s.w
 	if s.passes() {
 		if s.gridFork == nil {
-			s.gridFork = func(n int, job func(worker, lo, hi int)) { s.forkCosted(costGrid, n, job) }
+			s.gridFork = s.fork // two-ended: the grid's six phases per build differ in items and cost (review r4)
 		}
 		w.verlet.Grid.Fork = s.gridFork
 		defer func() { w.verlet.Grid.Fork = nil }()
