@@ -701,9 +701,9 @@ func (w *World) wallEntry(wi, i int) *pairEntry {
 }
 
 // sizeWallPairs sizes the wall-pair entries' table to the world's walls and
-// bodies. A split evaluation calls it before its parts run, so that parts
-// making entries at once (rim, sphere by sphere: each part writes only its
-// own spheres' elements) never make the table itself.
+// bodies. During a split evaluation only rimEntry calls it, under its lock
+// (spheres_rim_entry.go): parts making entries at once never make the table
+// twice.
 func (w *World) sizeWallPairs() {
 	if len(w.wallPair) != len(w.Walls) {
 		w.wallPair = make([][]*pairEntry, len(w.Walls))

@@ -21,6 +21,7 @@ package world
 func (s *Spheres) takeFirstFresh(np int) bool {
 	rb := &s.rb
 	if !rb.allNew {
+		rb.freshFirst = 0 // a later build: its fresh pairs are the ranges' (review r3)
 		return false
 	}
 	rb.allNew = false
