@@ -205,3 +205,36 @@ func TestRV26aRekeyPeriodic(t *testing.T) {
 		}
 	}
 }
+
+// Key changes while lawGen is 0 (no law ever edited): gravity and the
+// safety factor, back and forth (export's springGen 0 equals lawGen 0).
+func TestRV26aRekeyLawGenZero(t *testing.T) {
+	for _, sc := range []string{"sphere-box-soft", "sphere-piling"} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/workers=%d", sc, workers), func(t *testing.T) {
+				mk := func() *world.World { return rekeyWorld(t, sc, nil, false, workers) }
+				rv26aRun(t, mk, 0.1, func(t *testing.T, w *world.World, dig func()) {
+					s0 := w.Settings.Safety
+					for k := range 8 {
+						switch k % 4 {
+						case 0:
+							w.Gravity.X = 0.02 * float64(k+1)
+						case 1:
+							w.Settings.Safety = 0.7 * s0
+						case 2:
+							w.Settings.Safety = s0
+						case 3:
+							w.Gravity.X = 0
+							w.VerletSkin()
+							dig()
+						}
+						for range 4 {
+							step1(t, w)
+							dig()
+						}
+					}
+				})
+			})
+		}
+	}
+}
