@@ -238,3 +238,43 @@ func TestRV26aRekeyLawGenZero(t *testing.T) {
 		}
 	}
 }
+
+// An edit, then a step whose first attempts are rejected (Δt 30× the
+// controller's: night owls, penetrations) and retried, before its Accept.
+func TestRV26aRekeyRejectedStep(t *testing.T) {
+	big := []string{"generators[0].count=5000", "generators[0].region.max=[0.03,0.03,0.12]", "walls[0].max=[0.03,0.03,0.12]"}
+	for _, c := range []struct {
+		sc   string
+		sets []string
+	}{{"sphere-box-soft", nil}, {"sphere-piling", nil}, {"sphere-box-soft", big}} {
+		for _, workers := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/%d/workers=%d", c.sc, len(c.sets), workers), func(t *testing.T) {
+				mk := func() *world.World { return rekeyWorld(t, c.sc, c.sets, false, workers) }
+				var rej int64
+				rv26aRun(t, mk, 0.1, func(t *testing.T, w *world.World, dig func()) {
+					r0 := w.Stats.Rejected
+					for k := range 6 {
+						if err := w.SetParam("contact.default.mu", 0.1*float64(k%2)); err != nil {
+							t.Fatal(err)
+						}
+						if err := w.SetParam("contact.default.gamma_n", 2+float64(k)); err != nil {
+							t.Fatal(err)
+						}
+						w.Dt *= 30
+						step1(t, w)
+						dig()
+						for range 3 {
+							step1(t, w)
+							dig()
+						}
+					}
+					rej = w.Stats.Rejected - r0
+				})
+				t.Logf("%d rejected attempts", rej)
+				if rej == 0 {
+					t.Errorf("no attempt rejected")
+				}
+			})
+		}
+	}
+}
