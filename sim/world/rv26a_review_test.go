@@ -136,6 +136,8 @@ func TestRV26aRekeyTwiceBeforeAccept(t *testing.T) {
 				mk := func() *world.World { return rekeyWorld(t, sc, nil, false, workers) }
 				m0 := world.Materializations()
 				rv26aRun(t, mk, 0.1, func(t *testing.T, w *world.World, dig func()) {
+					mm := world.Materializations()
+					defer func() { t.Logf("this run: %d materializations", world.Materializations()-mm) }()
 					for k := range 6 {
 						if err := w.SetParam("contact.default.mu", 0.2+0.1*float64(k%2)); err != nil {
 							t.Fatal(err)
