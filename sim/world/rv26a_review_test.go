@@ -167,6 +167,9 @@ func TestRV26aRekeyPeriodic(t *testing.T) {
 	for _, n := range []int{218, 1500} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("n=%d/workers=%d", n, workers), func(t *testing.T) {
+				if n > 218 && testing.Short() {
+					t.Skip("≈ 150 s")
+				}
 				mk := func() *world.World {
 					sp, err := scene.Load("testdata/rv26a-periodic.yaml", fmt.Sprintf("generators[0].count=%d", n), "generators[0].region.max=[0.012,0.012,0.2]")
 					if err != nil {
