@@ -1,8 +1,6 @@
 package world_test
 
 import (
-	"crypto/sha256"
-	"fmt"
 	"testing"
 
 	"grainlab/sim/world"
@@ -31,19 +29,7 @@ func TestSphereRenumberSplitSameBits(t *testing.T) {
 		var ref string
 		for _, nw := range []int{1, 2, 3} {
 			w := partsWorld(t, 5000, tc.radii, nw, tc.mu)
-			h := sha256.New()
-			for step := range 200 {
-				if _, err := w.Integrator.Step(w, 1); err != nil {
-					t.Fatalf("step %d: %v", step, err)
-				}
-				st := &w.Stats
-				fmt.Fprintf(h, "%x %x %x %d %x|", st.Kinetic, st.PotentialContact, st.PotentialGravity, st.Contacts, st.Dt)
-			}
-			w.SyncBodies()
-			for _, b := range w.Bodies() {
-				fmt.Fprintf(h, "%x %x %x|", b.X, b.V, b.W)
-			}
-			d := fmt.Sprintf("%x", h.Sum(nil))
+			d := partsDigest(t, w, 200, false)
 			codes, radix, sorts := world.SphereOrderSplits(w)
 			t.Logf("mu=%g, %d workers: digest %s, %d builds, split codes %d, Morton sorts %d, sortOld %d", tc.mu, nw, d[:16], w.VerletBuilds(), codes, radix, sorts)
 			switch {
