@@ -185,17 +185,8 @@ func TestExportBadInput(t *testing.T) {
 // recorded materials reach the series.
 func TestExportRecording(t *testing.T) {
 	dir := t.TempDir()
-	rec := filepath.Join(dir, "run.grec")
+	rec, want := recordedRun(t, dir, "sliding-block-a", "0.05")
 	var stderr bytes.Buffer
-	if code := Main([]string{"run", "sliding-block-a", "--time", "0.05", "--record", rec, "--out", dir, "--quiet"}, &bytes.Buffer{}, &stderr); code != ExitOK {
-		t.Fatalf("run: exit %d: %s", code, stderr.String())
-	}
-	src, err := OpenFrames(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := allFrames(t, src)
-	src.Close()
 	if len(want) < 2 || len(want[len(want)-1].Contacts) == 0 {
 		t.Fatalf("recording: %d frames, no contacts at the end", len(want))
 	}
@@ -247,4 +238,21 @@ func TestExportStopsOnSignal(t *testing.T) {
 	if _, err := os.Stat(dfile + ".tmp"); err == nil {
 		t.Error("the dump's .tmp is left behind")
 	}
+}
+
+// recordedRun runs scene to time with --record into dir and returns the
+// recording's path and its frames as OpenFrames reads them.
+func recordedRun(t *testing.T, dir, scene, time string) (string, []*snap.Snapshot) {
+	t.Helper()
+	rec := filepath.Join(dir, "run.grec")
+	var stderr bytes.Buffer
+	if code := Main([]string{"run", scene, "--time", time, "--record", rec, "--out", dir, "--quiet"}, &bytes.Buffer{}, &stderr); code != ExitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	src, err := OpenFrames(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	return rec, allFrames(t, src)
 }

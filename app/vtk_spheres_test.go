@@ -61,17 +61,8 @@ func TestRunVTKSpheres(t *testing.T) {
 // bit for bit) either way.
 func TestExportRecordingSpheres(t *testing.T) {
 	dir := t.TempDir()
-	rec := filepath.Join(dir, "run.grec")
+	rec, want := recordedRun(t, dir, "sphere-box-soft", "0.004")
 	var stderr bytes.Buffer
-	if code := Main([]string{"run", "sphere-box-soft", "--time", "0.004", "--record", rec, "--out", dir, "--quiet"}, &bytes.Buffer{}, &stderr); code != ExitOK {
-		t.Fatalf("run: exit %d: %s", code, stderr.String())
-	}
-	src, err := OpenFrames(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := allFrames(t, src)
-	src.Close()
 	for _, mesh := range []bool{false, true} {
 		out := filepath.Join(dir, "export")
 		args := []string{"export", rec, "--vtk", out}
