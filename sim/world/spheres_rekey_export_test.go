@@ -11,3 +11,7 @@ func (w *World) SphereRekeys() int64 {
 	}
 	return w.sph.rekeys
 }
+
+// SetRekeyPendOff makes a key change before the Accept that follows an
+// in-place one take the round trip (rekeyPending off).
+func SetRekeyPendOff(off bool) { rekeyPendOff = off }
