@@ -1,7 +1,7 @@
 package app
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -36,20 +36,30 @@ func (e *OutputError) Error() string {
 }
 func (e *OutputError) Unwrap() error { return e.Err }
 
-// sink is a buffered output file whose first error sticks and names the file.
+// sink is a buffered output file whose first error sticks and names the
+// file. It hands the file whole rows only (each write ends at a '\n'), so
+// that the file ends at a row's end whatever happens after a write: a
+// killed run's series.csv and contacts.csv end with a whole row, and a
+// write that fails part-way (a full disk) is cut back to the last whole
+// row (Truncate, when the file has it) — no reader meets a cut line.
+// bufio.Writer wrote its 4 kB buffer whenever it filled, mid-row.
 type sink struct {
 	path string
 	f    io.WriteCloser
-	w    *bufio.Writer
+	buf  []byte // rows not yet written (and the row being appended)
+	off  int64  // bytes written to f: whole rows
 	err  error
 }
+
+// sinkBuf is the buffered bytes from which whole rows are written.
+const sinkBuf = 64 << 10
 
 func openSink(path string) (*sink, error) {
 	f, err := createOutput(path)
 	if err != nil {
 		return nil, &OutputError{path, "create", err}
 	}
-	return &sink{path: path, f: f, w: bufio.NewWriter(f)}, nil
+	return &sink{path: path, f: f, buf: make([]byte, 0, sinkBuf+sinkBuf/4)}, nil
 }
 
 func (s *sink) fail(op string, err error) {
@@ -58,18 +68,62 @@ func (s *sink) fail(op string, err error) {
 	}
 }
 
+// put appends p to the buffer and writes the whole rows out once it holds
+// sinkBuf bytes.
+func (s *sink) put(p []byte) {
+	s.buf = append(s.buf, p...)
+	if len(s.buf) >= sinkBuf {
+		s.rows()
+	}
+}
+
+// rows writes the buffer's whole rows (up to its last '\n').
+func (s *sink) rows() {
+	if s.err != nil {
+		return
+	}
+	n := bytes.LastIndexByte(s.buf, '\n') + 1
+	if n == 0 {
+		return // a row longer than the buffer: written once complete
+	}
+	s.out(s.buf[:n])
+	s.buf = s.buf[:copy(s.buf, s.buf[n:])]
+}
+
+// out writes b (whole rows) to the file; a write that fails part-way is
+// cut back to the rows before it.
+func (s *sink) out(b []byte) {
+	k, err := s.f.Write(b)
+	if err == nil && k < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if t, ok := s.f.(interface{ Truncate(int64) error }); ok && k > 0 {
+			t.Truncate(s.off)
+		}
+		s.fail("write", err)
+		return
+	}
+	s.off += int64(k)
+}
+
 // WriteString appends to the buffer (a write error is kept for Err).
 func (s *sink) WriteString(v string) {
 	if s.err == nil {
-		_, err := s.w.WriteString(v)
-		s.fail("write", err)
+		s.buf = append(s.buf, v...)
+		if len(s.buf) >= sinkBuf {
+			s.rows()
+		}
 	}
 }
 
 // WriteByte appends one byte.
 func (s *sink) WriteByte(c byte) error {
 	if s.err == nil {
-		s.fail("write", s.w.WriteByte(c))
+		s.buf = append(s.buf, c)
+		if len(s.buf) >= sinkBuf {
+			s.rows()
+		}
 	}
 	return s.err
 }
@@ -79,16 +133,16 @@ func (s *sink) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	n, err := s.w.Write(p)
-	s.fail("write", err)
-	return n, s.err
+	s.put(p)
+	if s.err != nil {
+		return 0, s.err
+	}
+	return len(p), nil
 }
 
-// Flush writes the buffered bytes (complete rows) to the file.
+// Flush writes the buffered whole rows to the file.
 func (s *sink) Flush() error {
-	if s.err == nil {
-		s.fail("write", s.w.Flush())
-	}
+	s.rows()
 	return s.err
 }
 
@@ -97,7 +151,10 @@ func (s *sink) Close() error {
 	if s.f == nil {
 		return s.err
 	}
-	s.Flush()
+	if s.err == nil && len(s.buf) > 0 {
+		s.out(s.buf) // everything, a last row without its '\n' too
+		s.buf = s.buf[:0]
+	}
 	s.fail("close", s.f.Close())
 	s.f = nil
 	return s.err

@@ -69,3 +69,18 @@ func setGC(percent int) (restore func()) {
 	old := debug.SetGCPercent(percent)
 	return func() { debug.SetGCPercent(old) }
 }
+
+// releaseBodies is the body count from which a world dropped by a scene
+// switch in a long-lived process (the window's SimLoop: Load, Reset) has
+// its memory handed back to the OS at once (releaseDropped).
+const releaseBodies = 10000
+
+// releaseDropped collects the world just dropped and returns the freed
+// heap to the OS (debug.FreeOSMemory: a collection of the live heap, the
+// new scene's, then every free page released). Go's background scavenger
+// did not: after the window switched from the 10⁵-sphere box (RSS 559 MB)
+// to sphere-piling, 543 MB stayed free in the heap and resident for as
+// long as it was watched — the huge-page arrays (sim/sphere/huge.go, 10
+// MB of them) no more than the rest (docs/performance.md, "Session 27:
+// outputs and edits at large N").
+func releaseDropped() { debug.FreeOSMemory() }

@@ -308,9 +308,16 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 			return err
 		}
 		if allContacts {
-			return con.Write(w)
+			if err := con.Write(w); err != nil {
+				return err
+			}
+			if err := con.Flush(); err != nil {
+				return err
+			}
 		}
-		return nil
+		// The instant's rows on disk now, whole (sink): a killed or
+		// failed run keeps every instant written before.
+		return ser.Flush()
 	}
 	if err := ser.Write(w); err != nil {
 		return err

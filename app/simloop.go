@@ -145,6 +145,7 @@ type command struct {
 
 // SimLoop runs a simulation on its own goroutine.
 type SimLoop struct {
+	release bool // a large world was dropped: release its memory at the next publish (gc.go)
 	// PublishInterval is the wall time between snapshots while running
 	// (set before Start; default DefaultPublishInterval).
 	PublishInterval time.Duration
@@ -451,6 +452,9 @@ func (l *SimLoop) take() []command {
 
 // install makes s the running simulation (loop goroutine or before Start).
 func (l *SimLoop) install(s *Sim, o Options) {
+	if l.sim != nil && l.sim.World != nil && l.sim.World.NumBodies() >= releaseBodies {
+		l.release = true // the old world's memory back to the OS (releaseDropped)
+	}
 	l.sim, l.opts = s, o
 	l.gen++
 	l.end = s.End
@@ -1119,6 +1123,10 @@ func (l *SimLoop) publish(now time.Time) {
 		st.Law = *p
 	}
 	l.state.Store(st)
+	if l.release { // the old scene's last snapshot replaced: nothing holds its world
+		l.release = false
+		releaseDropped()
+	}
 	if periodic {
 		l.pubCost = time.Since(t0) - l.keyTook // keyframes are paced on their own
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -69,7 +70,10 @@ func CreateWith(dir string, o Options) (*Series, error) {
 	for _, s := range series {
 		// Frames only (frameName's six digits or more): a user's spheres_clip.vtp stays.
 		old, _ := filepath.Glob(filepath.Join(d, s+"_[0-9][0-9][0-9][0-9][0-9][0-9]*.vtp"))
-		old = append(old, filepath.Join(d, s+".pvd"))
+		old = append(old, filepath.Join(d, s+".pvd"), filepath.Join(d, s+".pvd.tmp"))
+		// A killed run's frame being written (writeFrame's temporary name).
+		tmp, _ := filepath.Glob(filepath.Join(d, "."+s+"_[0-9][0-9][0-9][0-9][0-9][0-9]*.vtp.tmp"))
+		old = append(old, tmp...)
 		for _, f := range old {
 			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
 				return nil, err
@@ -83,36 +87,79 @@ func CreateWith(dir string, o Options) (*Series, error) {
 func (s *Series) Dir() string { return s.dir }
 
 // Write adds the snapshot f as the next frame at time f.Stats.Time.
+//
+// Each of the frame's files is written under a temporary name (".NAME.tmp")
+// and renamed into place once complete, and the collections are rewritten
+// (through a temporary file and a rename too) only after the frame's last
+// file: a reader — or a file-series glob such as ParaView's — never sees
+// half a frame, whether the write fails (a full disk) or the process is
+// killed. On a failed frame the error names the frame, its time and file;
+// the frame's files already in place are removed, and the earlier frames
+// and the collections stay as they were (docs/outputs.md).
 func (s *Series) Write(f *snap.Snapshot) error {
 	k := len(s.times)
+	var done []string // frame k's files in place
+	fail := func(path string, err error) error {
+		for _, d := range done {
+			os.Remove(d)
+		}
+		return fmt.Errorf("frame %d (t = %s s), %s: %w", k, strconv.FormatFloat(f.Stats.Time, 'g', -1, 64), filepath.Base(path), err)
+	}
+	write := func(name string, p *polyData) error {
+		path := filepath.Join(s.dir, name)
+		if err := s.writeFrame(path, p); err != nil {
+			return fail(path, err)
+		}
+		done = append(done, path)
+		return nil
+	}
 	sphere := sphereMeshes(f)
 	if s.opt.SphereMesh {
 		sphere = nil // every mesh in bodies
 	}
 	for i, p := range [3]*polyData{bodies(f, sphere), contacts(f), walls(f)} {
-		if err := s.writeFrame(filepath.Join(s.dir, frameName(series[i], k)), p); err != nil {
+		if err := write(frameName(series[i], k), p); err != nil {
 			return err
 		}
 	}
 	if sp := spheres(f, sphere); sp.npts > 0 || s.spheres {
-		for j := 0; !s.spheres && j < k; j++ { // the earlier frames: none
-			if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], j)), spheres(&snap.Snapshot{}, nil)); err != nil {
+		for j := 0; !s.spheres && j < k; j++ { // the earlier frames: none (listed by no collection yet)
+			if err := write(frameName(series[3], j), spheres(&snap.Snapshot{}, nil)); err != nil {
 				return err
 			}
 		}
-		s.spheres = true
-		if err := s.writeFrame(filepath.Join(s.dir, frameName(series[3], k)), sp); err != nil {
+		if err := write(frameName(series[3], k), sp); err != nil {
 			return err
 		}
+		s.spheres = true
 	}
 	s.times = append(s.times, f.Stats.Time)
-	return s.writePVDs()
+	if err := s.writePVDs(); err != nil {
+		// The frame is complete; a collection may list it or not.
+		return fmt.Errorf("frame %d (t = %s s), the collections: %w", k, strconv.FormatFloat(f.Stats.Time, 'g', -1, 64), err)
+	}
+	return nil
+}
+
+// createFrame creates a frame's temporary file; tests replace it to inject
+// write failures (a full disk).
+var createFrame = func(path string) (io.WriteCloser, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+}
+
+// tmpName is the name a file of the series is written under before its
+// rename into place: hidden, and no frame's name (Create removes those a
+// killed run left).
+func tmpName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
 }
 
 // writeFrame writes piece p to path through a buffer (the bodies' arrays
-// made as they are written: no copy of the frame in memory).
+// made as they are written: no copy of the frame in memory), under a
+// temporary name renamed to path once complete (on failure removed).
 func (s *Series) writeFrame(path string, p *polyData) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	tmp := tmpName(path)
+	f, err := createFrame(tmp)
 	if err != nil {
 		return err
 	}
@@ -122,11 +169,18 @@ func (s *Series) writeFrame(path string, p *polyData) error {
 		s.out.Reset(f)
 	}
 	p.encode(s.out)
-	if err := s.out.Flush(); err != nil {
-		f.Close()
-		return err
+	err = s.out.Flush()
+	s.out.Reset(nil) // no reference to the closed file
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // Close ends the series (every collection is already complete on disk).
@@ -153,9 +207,11 @@ func (s *Series) writePVDs() error {
 		path := filepath.Join(s.dir, name+".pvd")
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+			os.Remove(tmp)
 			return err
 		}
 		if err := os.Rename(tmp, path); err != nil {
+			os.Remove(tmp)
 			return err
 		}
 	}

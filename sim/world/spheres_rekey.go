@@ -33,8 +33,9 @@ import (
 // same bits as the round trip, whatever the edit.
 
 // rekeyOff makes every key change take the round trip (tests compare the
-// two ways).
-var rekeyOff bool
+// two ways); rekeyPendOff only a change before the Accept that follows an
+// in-place one (rekeyPending).
+var rekeyOff, rekeyPendOff bool
 
 // rekeyOK reports whether the key's change can be made in place (rekey):
 // the path holds an accepted history (owns, valid), the bodies and walls
@@ -46,13 +47,17 @@ var rekeyOff bool
 func (s *Spheres) rekeyOK() bool {
 	w := s.w
 	k := w.spheresKey()
-	if rekeyOff || !s.ok || !s.owns || !s.valid || s.restored.bodies != nil ||
+	// Before an Accept since the last in-place key change (not valid), the
+	// history is its pending note (rekeyPending); lawGen 0 would make the
+	// fresh test read a reused entry's springSafety: the round trip.
+	pend := !s.valid && s.rkPend != nil && w.lawGen != 0 && !rekeyPendOff
+	if rekeyOff || !s.ok || !s.owns || !(s.valid || pend) || s.restored.bodies != nil ||
 		k.bodies != s.key.bodies || k.walls != s.key.walls || k.periodic != s.key.periodic ||
 		len(w.Loads) > 0 || len(w.Bonds) > 0 || w.Settings.NoSpherePath || w.DefaultParams() == nil {
 		return false
 	}
 	nb := w.NumBodies()
-	if len(s.sidx) != nb || len(s.planes) != len(w.Walls) || len(s.isFresh) != len(s.lists[s.cur].P) {
+	if len(s.sidx) != nb || len(s.planes) != len(w.Walls) || !pend && len(s.isFresh) != len(s.lists[s.cur].P) {
 		return false
 	}
 	nmat := len(w.Materials)
@@ -101,6 +106,10 @@ func (s *Spheres) rekey() {
 	// for the next Drift to read; acc holds what it would read (virtRekey).
 	virt := s.virt && !w.blockCentres()
 	s.syncBodies()
+	if !s.valid {
+		s.rekeyPending(virt) // a second change before an Accept
+		return
+	}
 
 	// What export writes into each pair's entry and importGeneric reads
 	// back: whether the pair is fresh (springGen and springSafety, set to
@@ -319,4 +328,72 @@ func (s *Spheres) templateRot(rot []sphere.Rot) bool {
 		}
 	}
 	return true
+}
+
+// rekeyPending is rekey for a key change made before the Accept that
+// follows an in-place one (rekeyOK: not valid, rkPend): two live edits in
+// a row (the window's panel, a scene's events at one instant), or an edit
+// after a rebuilt but unaccepted step. The round trip (session 26 review
+// r1 F2) materialized a world of sphere blocks and made the generic entry
+// of every listed pair from the note (export: pendExport), then built the
+// tables and imported those entries (importGeneric). The history is still
+// the note's, whatever the list did since (a rebuild without an Accept):
+// here build runs as there and the list is made from the note as
+// importGeneric makes it from the entries — its pairs in the note's
+// order, whether each touched and its accepted contact's friction history,
+// and fresh unless the note states its spring bound for this lawGen and
+// safety factor (pendExport's springGen, importGeneric's test). The note
+// is kept: it is still what the generic stages would find before the
+// next Accept (a third change, a hand-over).
+func (s *Spheres) rekeyPending(virt bool) {
+	w := s.w
+	p := s.rkPend
+	// export's way when nothing was accepted (pendExport, with the entries
+	// left unmade): w.pairs the listed pairs' entries and the wall pairs',
+	// the Verlet list invalidated, the spheres in body order.
+	s.owns = false
+	w.pairs = append(append(w.pairs[:0], w.bbPairs...), p.walls...)
+	w.verlet.Invalidate()
+	s.restoreOrder()
+
+	var rot []sphere.Rot
+	if virt {
+		rot = s.virtBefore()
+	}
+	s.build()
+	if virt {
+		s.virtAfter(rot)
+	}
+
+	// importGeneric on the note (importOrder does nothing: rekeyOK wants
+	// no restored order).
+	l := &s.lists[s.cur]
+	shifted := false
+	for _, sh := range p.shift {
+		if sh != (geom.Vec3{}) {
+			shifted = true
+			break
+		}
+	}
+	s.resizeList(l, len(p.ab), shifted)
+	s.isFresh = s.isFresh[:0]
+	j := 0
+	for k, ab := range p.ab {
+		s.setPair(l, k, s.sidx[ab[0]], s.sidx[ab[1]])
+		if shifted {
+			l.Shift[k] = p.shift[k]
+		}
+		l.PrevTouch[k] = p.touch[k]
+		if p.touch[k] {
+			if l.PrevHist != nil {
+				l.PrevHist[k] = p.prev[j].Fric
+			}
+			j++
+		}
+		s.isFresh = append(s.isFresh, !(p.cls[k] >= 0 && p.lawGen == w.lawGen && p.safety == w.Settings.Safety))
+	}
+	s.finishList()
+	s.owl = s.owl[:0]
+	s.importWalls()
+	s.rkPend = p
 }
