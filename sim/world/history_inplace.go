@@ -43,15 +43,11 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 		}
 	}
-	nb := len(s.idx)
 	// The wall-pair table as export leaves it: export makes an entry
 	// (wallEntry) for every pair seen and every candidate slot, sizing the
 	// table first (sizeWallPairs: a table or row not of the world's size
 	// is made anew, empty); else the table stays as it is.
-	creates := false
-	for _, v := range s.seen[:len(s.planes)*nb] {
-		creates = creates || v
-	}
+	creates := s.anySeen()
 	for i := range s.slots {
 		creates = creates || s.slots[i].cand && int(s.slots[i].wall) < len(s.planes)
 	}
@@ -88,7 +84,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			tmp.prev = append(buf[:0], e.prev...)
 			return true, false
 		}
-		seen := s.seen[wi*nb+k]
+		seen := s.seenAt(wi, k)
 		if e == nil {
 			*tmp = pairEntry{smooth: true}
 		} else {

@@ -23,7 +23,7 @@ type slotPathsState struct {
 	slots     []wallSlot
 	L         []sphere.Lin
 	R         []sphere.Rot
-	seen      []bool
+	seen      []uint8
 	hists     []slotHist
 	prev, cur [][]contactRec
 	wallForce []geom.Vec3
@@ -100,7 +100,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 			s.tr.R[k].W = geom.Vec3{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
 			if rng.IntN(4) == 0 {
 				sl.seen = false
-				s.seen[int(sl.wall)*len(s.idx)+k] = false
+				s.putSeen(int(sl.wall), k, false)
 			}
 			if rng.IntN(4) == 0 {
 				sl.pTouch = !sl.pTouch
@@ -169,7 +169,7 @@ func (s *Spheres) slotPathsReset() {
 func (s *Spheres) slotPathsSave() *slotPathsState {
 	c := &slotPathsState{
 		slots: append([]wallSlot(nil), s.slots...), L: append([]sphere.Lin(nil), s.tr.L...),
-		R: append([]sphere.Rot(nil), s.tr.R...), seen: append([]bool(nil), s.seen...),
+		R: append([]sphere.Rot(nil), s.tr.R...), seen: append([]uint8(nil), s.seen...),
 		hists: append([]slotHist(nil), s.hists...), wallForce: append([]geom.Vec3(nil), s.wallForce...),
 		epot: s.epot, contacts: s.contacts,
 	}

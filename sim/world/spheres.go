@@ -39,7 +39,7 @@ type Spheres struct {
 	body        []*body.Body
 	virt, vTurn bool
 	idx         []int32 // body index of sphere k
-	mat         []int32 // material of sphere k
+	specMat     []int32 // material of each species (a species has one: specKey); matOf(k) is sphere k's
 	// byBody lists the spheres in body order; the spheres are in body order
 	// too unless ordered (spatial order, spheres_order.go).
 	byBody    []int32
@@ -150,13 +150,13 @@ type Spheres struct {
 
 	// Walls: one plane per wall, candidate slots sphere by sphere.
 	planes    []plane
-	slots     []wallSlot
-	slotsOld  []wallSlot
+	slots     []wallSlot // built in place (spheres_slots_inplace.go)
+	slotKeys  []slotKey  // buildSlots' first pass (the renumbering's scratch)
 	hists     []slotHist // the friction side of the slots that have one (wallSlot.hist), two entries a slot
 	histsOld  []slotHist // buildSlots' spare
 	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
 	slotWalls []slotWall // buildSlots' enabled walls
-	seen      []bool     // [wall·n + k]: the pair has been a candidate (generic: has an entry)
+	seen      []uint8    // bit wi&7 of [(wi>>3)·n + k]: the pair has been a candidate (generic: has an entry); spheres_seen.go
 	wallOn    []bool     // enabled flags the slots were built for
 	wallStale bool       // a wall was switched: rebuild the slots
 	wallForce []geom.Vec3
@@ -460,7 +460,7 @@ func (s *Spheres) build() {
 	// Per sphere: radii, weight, species.
 	// (Mass, 1/m, 1/I and the weight are the species' (s.specs, s.kin).)
 	s.r, s.rad, s.spec = sized(s.r, n), sized(s.rad, n), sized(s.spec, n)
-	s.mat, s.byBody = sized(s.mat, n), sized(s.byBody, n)
+	s.byBody = sized(s.byBody, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
 		r, m, im float64
@@ -474,7 +474,7 @@ func (s *Spheres) build() {
 	for k, i := range s.idx {
 		b := w.BodyRec(int(i))
 		s.r[k] = b.R
-		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
+		s.byBody[k] = int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
 		// A generator's spheres share their record, so the species is
 		// mostly the previous sphere's: the same record, R and material
@@ -493,7 +493,9 @@ func (s *Spheres) build() {
 		s.spec[k], last, lastID = id, b, id
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
+	s.specMat = resize(s.specMat, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
+		s.specMat[id] = int32(b.Material)
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0], Weight: w.Gravity.Scale(b.Mass())}
 		s.specs[id] = sphereSpec{mass: b.Mass(), r: b.R}
 	}
@@ -544,7 +546,7 @@ func (s *Spheres) build() {
 		})
 	}
 	s.wallForce = resize(s.wallForce, len(w.Walls))
-	s.seen = sized(s.seen, len(w.Walls)*n)
+	s.seen = sized(s.seen, seenCols(len(w.Walls))*n)
 	clear(s.seen)
 	s.wallOn = resize(s.wallOn, len(w.Walls))
 	s.dt.build(s)

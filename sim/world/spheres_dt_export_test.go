@@ -30,7 +30,7 @@ func SphereDtClassesCheck(w *World) (int, error) {
 		}
 		cl := &t.classes[c]
 		a, b := p.I, p.J
-		li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+		li := s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]
 		ra, rb := s.r[a], s.r[b]
 		meq := law.EquivalentMass(s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass)
 		if cl.law != li || cl.hooke != (s.laws[li].Model == law.HookeLAMMPS) {

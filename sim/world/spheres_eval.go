@@ -257,7 +257,7 @@ const minParallelSpheres = 64
 func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int, float64) {
 	lo, hi := s.chunk[c], s.chunk[c+1]
 	if s.hooke {
-		p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
+		p := &s.laws[s.lawOf[s.matOf(0)*int32(s.nmat)+s.matOf(0)]]
 		return l.Hooke(&s.tr, lo, hi, p.Kn, p.LimitDamping, direct)
 	}
 	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
@@ -308,7 +308,7 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 // evaluated twice, once for each sphere's part.
 func (s *Spheres) evalParts(_, lo, hi int) {
 	l := &s.lists[s.cur]
-	p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
+	p := &s.laws[s.lawOf[s.matOf(0)*int32(s.nmat)+s.matOf(0)]]
 	for q := lo; q < hi; q++ {
 		var cross [nChunks][]int32
 		for r := 0; r <= q; r++ {
@@ -509,7 +509,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 // candidate after the first step (stageDetect creates its entry now).
 func (s *Spheres) see(sl *wallSlot) {
 	sl.seen = true
-	s.seen[int(sl.wall)*len(s.idx)+int(sl.k)] = true
+	s.setSeen(int(sl.wall), int(sl.k))
 	sl.owl = s.w.Steps > 0
 }
 

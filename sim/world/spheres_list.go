@@ -498,7 +498,7 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra
 func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 	old, nl, pt := ex.old, ex.nl, ex.pt
 	ns := int32(len(s.rep))
-	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
+	spec, mat, lawOf, nmat := s.spec, s.specMat, s.lawOf, s.nmat
 	bySpec := s.dt.bySpec
 	for n := n0; n < n1; n++ {
 		ko := kos[n-n0]
@@ -519,7 +519,7 @@ func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 					nl.CI[n] = c
 				}
 				if nl.Law != nil {
-					nl.Law[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+					nl.Law[n] = lawOf[int(mat[spec[a]])*nmat+int(mat[spec[b]])]
 				}
 			} else {
 				s.setPair(nl, n, a, b)
@@ -995,7 +995,7 @@ func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 // setPair sets pair k between spheres a < b: its class (the species pair's,
 // or its own) and law.
 func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
-	li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+	li := s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]
 	c := int32(k)
 	if s.pairCls != nil {
 		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
@@ -1038,8 +1038,7 @@ func (s *Spheres) finishList() {
 func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	w := s.w
 	n := len(s.idx)
-	old, oldH := s.slots, s.hists
-	s.slots, s.slotsOld = s.slotsOld[:0], old
+	oldH := s.hists // the slots are built in place (spheres_slots_inplace.go), their friction sides into the spare
 	s.hists, s.histsOld = s.histsOld[:0], oldH
 	s.slotStart = sized(s.slotStart, n+1) // one a sphere, whose number is known: no room of a quarter (1 MB at 10⁶)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
@@ -1061,16 +1060,23 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	s.wallStale = false
 	po := 0
 	reach := margin*(1+1e-9) + 1e-15
-	// add lists the slot of sphere k and wall on[o] when their boxes
+	// hit lists the key of sphere k and wall on[o] when their boxes
 	// overlap (the sphere's box: its centre x ± (r + margin)).
-	add := func(k int, o int) {
+	keys := s.slotKeys[:0]
+	hit := func(k int, o int) {
 		x := ref[k]
 		sw := &on[o]
 		h := geom.V(s.r[k]+margin, s.r[k]+margin, s.r[k]+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
-		if !box.Overlaps(sw.box) {
-			return
+		if box.Overlaps(sw.box) {
+			keys = append(keys, slotKey{int32(k), int32(o)})
 		}
+	}
+	var old []wallSlot
+	// add lists the slot of sphere k and wall on[o], carrying old's state.
+	add := func(k, o int) {
+		x := ref[k]
+		sw := &on[o]
 		wi := int(sw.wall)
 		pl := &s.planes[wi]
 		for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
@@ -1081,7 +1087,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl = old[po]
 		}
 		sl.k, sl.wall = int32(k), int32(wi)
-		sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
+		sl.law = s.lawOf[int(s.matOf(k))*s.nmat+pl.body.Material]
 		p := &s.laws[sl.law]
 		// The slot's entries of s.hists: kept (the same order), or
 		// made when some law of the world has friction or rolling
@@ -1098,7 +1104,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.hist, sl.pHist = nb, nb
 		}
 		sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
-		sl.seen = s.seen[wi*n+k]
+		sl.seen = s.seenAt(wi, k)
 		sl.swap = pl.bi < s.idx[k]
 		d := x.Sub(pl.P).Dot(pl.N)
 		foot := x.AddScaled(-d, pl.N)
@@ -1108,44 +1114,51 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	}
 	if len(on) > 64 {
 		for k := range n {
-			s.slotStart[k] = int32(len(s.slots))
 			for o := range on {
-				add(k, o)
+				hit(k, o)
 			}
 		}
-		s.slotStart[n] = int32(len(s.slots))
-		return
+	} else {
+		// The spheres against the walls' boxes along each wall's thinnest
+		// axis (most spheres are off a wall along its normal): a sphere's
+		// box x ± (r + margin) meets the wall's along it; the walls of a
+		// hit in wall order (its bits), each then tested on the three axes
+		// (hit). The slots are those of every sphere against every wall in
+		// turn, in the same order; their number is bounded by the hits'
+		// bits, so the keys and the histories are made to size at once.
+		ax := &s.rb.slotAxis
+		for a := range ax {
+			ax[a] = ax[a][:0]
+		}
+		for o := range on {
+			sw := &on[o]
+			ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
+		}
+		hits, nh := slotHits(ref[:n], s.r[:n], margin, ax, s.rb.slotHit[:0])
+		s.rb.slotHit = hits
+		keys = slices.Grow(keys, nh)
+		if s.moms || len(oldH) > 0 {
+			s.hists = slices.Grow(s.hists, 2*nh)
+		}
+		for _, ht := range hits {
+			for m := ht.m; m != 0; m &= m - 1 {
+				hit(int(ht.k), bits.TrailingZeros64(m))
+			}
+		}
 	}
-	// The spheres against the walls' boxes along each wall's thinnest
-	// axis (most spheres are off a wall along its normal): a sphere's
-	// box x ± (r + margin) meets the wall's along it; the walls of a
-	// hit in wall order (its bits), each then tested on the three axes
-	// (add). The slots are those of every sphere against every wall in
-	// turn, in the same order; their number is bounded by the hits'
-	// bits, so the slots and their histories are made to size at once.
-	ax := &s.rb.slotAxis
-	for a := range ax {
-		ax[a] = ax[a][:0]
-	}
-	for o := range on {
-		sw := &on[o]
-		ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
-	}
-	hits, nh := slotHits(ref[:n], s.r[:n], margin, ax, s.rb.slotHit[:0])
-	s.rb.slotHit = hits
-	s.slots = slices.Grow(s.slots, nh)
-	if s.moms || len(oldH) > 0 {
-		s.hists = slices.Grow(s.hists, 2*nh)
-	}
+	// The slots in place (spheres_slots_inplace.go): the old ones moved
+	// back as far as the merge needs, the new ones written from the front.
+	s.slotKeys = keys
+	nOld := len(s.slots)
+	arr, base := slotsRoom(s.slots, keys, on)
+	old, s.slots = arr[base:base+nOld], arr[:0]
 	k0, st := 0, s.slotStart[:n+1]
-	for _, ht := range hits {
-		k := int(ht.k)
+	for _, key := range keys {
+		k := int(key.k)
 		for at := int32(len(s.slots)); k0 <= k; k0++ {
 			st[k0] = at
 		}
-		for m := ht.m; m != 0; m &= m - 1 {
-			add(k, bits.TrailingZeros64(m))
-		}
+		add(k, int(key.o))
 	}
 	for at := int32(len(s.slots)); k0 <= n; k0++ {
 		st[k0] = at

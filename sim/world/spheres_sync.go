@@ -53,7 +53,7 @@ func (s *Spheres) importWalls() {
 	// Wall pairs: an entry means the pair has been a candidate.
 	for wi := range s.planes {
 		for k := range n {
-			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == w.NumBodies() && w.wallPair[wi][s.idx[k]] != nil
+			s.putSeen(wi, k, wi < len(w.wallPair) && len(w.wallPair[wi]) == w.NumBodies() && w.wallPair[wi][s.idx[k]] != nil)
 		}
 	}
 	ref := w.verlet.Ref()
@@ -74,7 +74,7 @@ func (s *Spheres) importWalls() {
 		// finds its history there by key (facetHistory), a rim contact uses it.
 		sl := &s.slots[i]
 		sl.pTouch, sl.pRim, sl.e = false, false, nil
-		if !s.seen[int(sl.wall)*n+int(sl.k)] {
+		if !s.seenAt(int(sl.wall), int(sl.k)) {
 			continue
 		}
 		if e := w.wallPair[sl.wall][s.idx[sl.k]]; len(e.prev) > 0 {
@@ -216,7 +216,7 @@ func (s *Spheres) exportWalls() {
 	w.gen++
 	for wi := range s.planes {
 		for k := range n {
-			if s.seen[wi*n+k] {
+			if s.seenAt(wi, k) {
 				e := w.wallEntry(wi, int(s.idx[k]))
 				e.cur, e.nightOwl = e.cur[:0], false
 				if sl := s.slotOf(k, wi); sl == nil || !sl.pRim {
