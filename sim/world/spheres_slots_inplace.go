@@ -29,7 +29,8 @@ type slotKey struct{ k, o int32 }
 // the least offset at which writing new slot i (after reading the old
 // slots before it and the one of its key) never reaches an old slot not
 // yet read. arr has room for max(base+len(old), len(keys)) slots and is
-// old's storage when that holds them (else a new array, a quarter more).
+// old's storage when that holds them (else a new array: to size when old
+// has no storage — the first build — else with a quarter more).
 func slotsRoom(old []wallSlot, keys []slotKey, on []slotWall) (arr []wallSlot, base int) {
 	po := 0
 	for i, key := range keys {
@@ -44,9 +45,12 @@ func slotsRoom(old []wallSlot, keys []slotKey, on []slotWall) (arr []wallSlot, b
 		base = max(base, i+1-read)
 	}
 	c := max(base+len(old), len(keys))
-	if cap(old) >= c {
+	switch {
+	case cap(old) >= c:
 		arr = old[:c]
-	} else {
+	case cap(old) == 0:
+		arr = make([]wallSlot, c) // the first build (set-up): to size
+	default:
 		arr = make([]wallSlot, c, c+c/4)
 	}
 	copy(arr[base:base+len(old)], old) // memmove: the ranges may overlap
