@@ -71,7 +71,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 				continue
 			}
 			k, pl := int(sl.k), &s.planes[sl.wall]
-			r := s.r[k]
+			r := s.rOf(k)
 			x := s.tr.L[k].X
 			var want float64
 			switch rng.IntN(6) {
@@ -116,7 +116,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 		for i := range s.slots {
 			sl := &s.slots[i]
 			st, pl := &start.L[sl.k], &s.planes[sl.wall]
-			r := s.r[sl.k]
+			r := s.rOf(int(sl.k))
 			d := st.X.Sub(pl.P).Dot(pl.N)
 			switch {
 			case !w.Periodic.On() && d >= r:
@@ -145,7 +145,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 		for i := range s.slots {
 			sl := &s.slots[i]
 			st, ro, pl := &s.tr.L[sl.k], &s.tr.R[sl.k], &s.planes[sl.wall]
-			r := s.r[sl.k]
+			r := s.rOf(int(sl.k))
 			s.evalSlot(sl, st, ro, pl, r, st.X.Sub(pl.P).Dot(pl.N), dt)
 			mom = mom || nonZeroBits(ro.T)
 			if sum && sl.touch {
@@ -244,13 +244,13 @@ func EvalSlotsForBench(w *World, old bool) int {
 		o, _ := s.evalSlots(0, 0, len(s.slots), w.Dt, true)
 		return o
 	}
-	slots, S, R := s.slots, s.tr.L, s.r
+	slots, S := s.slots, s.tr.L
 	owls, mom := 0, false
 	for i := range slots {
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
-		r := R[sl.k]
+		r := s.rOf(int(sl.k))
 		d := st.X.Sub(pl.P).Dot(pl.N)
 		if !(!s.w.Periodic.On() && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
 			ro := &s.tr.R[sl.k]

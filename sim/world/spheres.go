@@ -108,7 +108,7 @@ type Spheres struct {
 	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32      // sphere of body i, −1 for walls
-	r                []float64    // radius of sphere k (the kernels read it by sphere)
+	specR            []float64    // radius of each species (a species has one: specKey); rOf(k) is sphere k's
 	rad              []float64    // broad-phase radius r + ḡ/2
 	spec             []int32      // species of sphere k (equal mass properties and material)
 	rep              []*body.Body // a body of each species
@@ -457,9 +457,10 @@ func (s *Spheres) build() {
 		}
 	}
 
-	// Per sphere: radii, weight, species.
-	// (Mass, 1/m, 1/I and the weight are the species' (s.specs, s.kin).)
-	s.r, s.rad, s.spec = sized(s.r, n), sized(s.rad, n), sized(s.spec, n)
+	// Per sphere: the broad phase's radius and the species (the radius,
+	// material, mass, 1/m, 1/I and weight are the species': specR,
+	// specMat, s.specs, s.kin).
+	s.rad, s.spec = sized(s.rad, n), sized(s.spec, n)
 	s.byBody = sized(s.byBody, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
@@ -473,7 +474,6 @@ func (s *Spheres) build() {
 	var lastID int32
 	for k, i := range s.idx {
 		b := w.BodyRec(int(i))
-		s.r[k] = b.R
 		s.byBody[k] = int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
 		// A generator's spheres share their record, so the species is
@@ -493,9 +493,9 @@ func (s *Spheres) build() {
 		s.spec[k], last, lastID = id, b, id
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
-	s.specMat = resize(s.specMat, len(s.rep))
+	s.specMat, s.specR = resize(s.specMat, len(s.rep)), resize(s.specR, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
-		s.specMat[id] = int32(b.Material)
+		s.specMat[id], s.specR[id] = int32(b.Material), b.R
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0], Weight: w.Gravity.Scale(b.Mass())}
 		s.specs[id] = sphereSpec{mass: b.Mass(), r: b.R}
 	}

@@ -260,7 +260,7 @@ func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int
 		p := &s.laws[s.lawOf[s.matOf(0)*int32(s.nmat)+s.matOf(0)]]
 		return l.Hooke(&s.tr, lo, hi, p.Kn, p.LimitDamping, direct)
 	}
-	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
+	return l.Smooth(&s.tr, lo, hi, s.laws, s.specR, s.spec, dt, direct)
 }
 
 // evalPairs is the first pass of a split evaluation: the laws of the pairs
@@ -353,7 +353,7 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 // the slots, as Drift leaves them when the only reader, tZero and
 // termStates, looks, the answer is exact).
 func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom bool) {
-	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
+	slots, S, R, spec := s.slots[lo:hi], s.tr.L, s.specR, s.spec // the radius by species (Session 27)
 	fast := !s.w.Periodic.On()
 	for i := 0; i < len(slots); i++ {
 		if fast {
@@ -366,7 +366,7 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
-		r := R[sl.k]
+		r := R[spec[sl.k]]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		// With fast, d < r or d is not a number here: offPlane took every
 		// slot off its plane (d ≥ r: only the candidate test) up to this one.
@@ -419,12 +419,12 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 // evalSlots' loop, with the contact paths beside it, it spilled and
 // reloaded them at every slot).
 func (s *Spheres) offPlane(slots []wallSlot, i int) int {
-	S, R, planes := s.tr.L, s.r, s.planes
+	S, R, spec, planes := s.tr.L, s.specR, s.spec, s.planes // the radius by species (Session 27)
 	for ; i < len(slots); i++ {
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &planes[sl.wall]
-		r := R[sl.k]
+		r := R[spec[sl.k]]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(d >= r) {
 			return i
@@ -545,14 +545,14 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	if sl.swap { // the wall is A
 		nA := n.Neg()
 		pt = geom.Lerp(ps, pp, 0.5)
-		c = sphere.EvalSmooth(p, nA, pt, wb.X, x, wb.V, v, wb.W, om, ov, m, inf, s.r[k], dt, &h)
+		c = sphere.EvalSmooth(p, nA, pt, wb.X, x, wb.V, v, wb.W, om, ov, m, inf, s.rOf(k), dt, &h)
 		fa = nA.Scale(c.Fn).Add(c.Ft)
 		*f = f.Sub(fa)
 		*t = t.Sub(pt.Sub(x).Cross(fa)).Sub(c.M)
 		sl.f = fa.Neg()
 	} else {
 		pt = geom.Lerp(pp, ps, 0.5)
-		c = sphere.EvalSmooth(p, n, pt, x, wb.X, v, wb.V, om, wb.W, ov, m, s.r[k], inf, dt, &h)
+		c = sphere.EvalSmooth(p, n, pt, x, wb.X, v, wb.V, om, wb.W, ov, m, s.rOf(k), inf, dt, &h)
 		fa = n.Scale(c.Fn).Add(c.Ft)
 		*f = f.Add(fa)
 		*t = t.Add(pt.Sub(x).Cross(fa)).Add(c.M)

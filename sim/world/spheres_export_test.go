@@ -26,7 +26,7 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
 	n = len(s.idx)
-	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.r), cap(s.rad),
+	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.rad),
 		cap(s.spec), cap(s.byBody)}
 	for _, r := range [][]sphere.Rot{s.tr.R, s.acc.R} {
 		if r != nil || !s.rotNone { // absent while nothing turns (rotNone): no bytes
@@ -105,7 +105,7 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 		if int(s.slotStart[k]) != at {
 			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotStart[k], at)
 		}
-		x, h := ref[k], s.r[k]+w.skin
+		x, h := ref[k], s.rOf(k)+w.skin
 		for wi := range s.planes {
 			b := s.planes[wi].box
 			if !s.wallOn[wi] || !(x.X-h <= b.Max.X && b.Min.X <= x.X+h && x.Y-h <= b.Max.Y && b.Min.Y <= x.Y+h &&

@@ -1000,7 +1000,7 @@ func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
 	if s.pairCls != nil {
 		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
 	} else {
-		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass, s.laws[li].GammaN)
+		l.Class[k] = sphere.NewPairClass(s.rOf(int(a)), s.rOf(int(b)), s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass, s.laws[li].GammaN)
 	}
 	l.SetPair(k, a, b, c)
 	if l.Law != nil {
@@ -1066,7 +1066,8 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	hit := func(k int, o int) {
 		x := ref[k]
 		sw := &on[o]
-		h := geom.V(s.r[k]+margin, s.r[k]+margin, s.r[k]+margin)
+		r := s.rOf(k)
+		h := geom.V(r+margin, r+margin, r+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
 		if box.Overlaps(sw.box) {
 			keys = append(keys, slotKey{int32(k), int32(o)})
@@ -1134,7 +1135,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sw := &on[o]
 			ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
 		}
-		hits, nh := slotHits(ref[:n], s.r[:n], margin, ax, s.rb.slotHit[:0])
+		hits, nh := slotHits(ref[:n], s.spec[:n], s.specR, margin, ax, s.rb.slotHit[:0])
 		s.rb.slotHit = hits
 		keys = slices.Grow(keys, nh)
 		if s.moms || len(oldH) > 0 {
@@ -1171,8 +1172,8 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 // their number of bits. A sphere whose centre lies inside the clear box
 // (slotClear: no wall within reach along any axis) has none and is passed
 // over on six comparisons; the others are tested wall by wall.
-func slotHits(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWall, hits []slotHit) ([]slotHit, int) {
-	r = r[:len(ref)]
+func slotHits(ref []geom.Vec3, spec []int32, r []float64, margin float64, ax *[3][]slotAxisWall, hits []slotHit) ([]slotHit, int) {
+	spec = spec[:len(ref)]
 	lo, hi := slotClear(ref, r, margin, ax)
 	nh := 0
 	for k := range ref {
@@ -1180,7 +1181,7 @@ func slotHits(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWal
 		if x.X > lo.X && x.X < hi.X && x.Y > lo.Y && x.Y < hi.Y && x.Z > lo.Z && x.Z < hi.Z {
 			continue
 		}
-		hh := r[k] + margin
+		hh := r[spec[k]] + margin
 		if m := axisBits(x.X, hh, ax[0]) | axisBits(x.Y, hh, ax[1]) | axisBits(x.Z, hh, ax[2]); m != 0 {
 			hits = append(hits, slotHit{int32(k), m})
 			nh += bits.OnesCount64(m)
@@ -1217,7 +1218,9 @@ func slotClear(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWa
 	rmax := 0.0
 	for k := range ref {
 		sum = sum.Add(ref[k])
-		rmax = max(rmax, r[k])
+	}
+	for _, rk := range r { // the species' radii (every species has a sphere)
+		rmax = max(rmax, rk)
 	}
 	h := rmax + margin
 	mean := sum.Scale(1 / float64(len(ref)))

@@ -148,7 +148,7 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		if s.pairCls != nil && l.ClassOf(k) != &s.pairCls[s.spec[a]*ns+s.spec[b]] {
 			return len(cand), carried, fmt.Errorf("pair %d: not the class of species pair %d", k, s.spec[a]*ns+s.spec[b])
 		}
-		if s.pairCls == nil && *l.ClassOf(k) != sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
+		if s.pairCls == nil && *l.ClassOf(k) != sphere.NewPairClass(s.rOf(int(a)), s.rOf(int(b)), s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
 			s.laws[s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]].GammaN) {
 			return len(cand), carried, fmt.Errorf("pair %d: its class's constants differ", k)
 		}

@@ -241,7 +241,6 @@ func (s *Spheres) orderJob(j int, cyc, newOf []int32, shared bool) {
 		permute(s.body, cyc)
 		permute(s.spec, cyc)
 	case 6:
-		permute(s.r, cyc)
 		permute(s.rad, cyc)
 	case 7:
 		permute(s.idx, cyc)

@@ -275,7 +275,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 	if l.Shift != nil {
 		xb = xb.Add(l.Shift[k])
 	}
-	ov, n, p, _ := sphere.SphereSphere(xa, xb, s.r[i], s.r[j]) // S2 §2.2
+	ov, n, p, _ := sphere.SphereSphere(xa, xb, s.rOf(int(i)), s.rOf(int(j))) // S2 §2.2
 	c := smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov)
 	c.New = !l.Touch[k] // after Accept: the step before
 	c.Fn = l.Fn[k]
@@ -294,7 +294,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 // slotContact returns the accepted facet contact of a wall slot as the
 // generic stages state it (from A, the body of lower index).
 func (s *Spheres) slotContact(sl *wallSlot) contact.Contact {
-	x, r := s.tr.L[sl.k].X, s.r[sl.k]
+	x, r := s.tr.L[sl.k].X, s.rOf(int(sl.k))
 	pl := &s.planes[sl.wall]
 	var pp, ps, n geom.Vec3
 	var gap float64

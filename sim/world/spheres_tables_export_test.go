@@ -3,11 +3,11 @@ package world
 import "unsafe"
 
 // SphereTableBytes returns the bytes a sphere of the sphere path's tables
-// of one entry a sphere (body, idx, byBody, spec, r, rad, the seen flags:
+// of one entry a sphere (body, idx, byBody, spec, rad, the seen flags:
 // their capacities) and its number of walls (tests).
 func SphereTableBytes(w *World) (perSphere float64, walls int) {
 	s := w.Spheres()
-	b := 8*cap(s.body) + 4*(cap(s.idx)+cap(s.byBody)+cap(s.spec)) + 8*(cap(s.r)+cap(s.rad)) + cap(s.seen)
+	b := 8*cap(s.body) + 4*(cap(s.idx)+cap(s.byBody)+cap(s.spec)) + 8*cap(s.rad) + cap(s.seen)
 	return float64(b) / float64(len(s.idx)), len(s.planes)
 }
 
@@ -34,13 +34,14 @@ func RebuildSlots(w *World) {
 	s.buildSlots(w.verlet.Ref()[:len(s.idx)], w.skin)
 }
 
-// SphereMaterials returns the material the sphere path gives each sphere
-// and its body's (tests).
-func SphereMaterials(w *World) (path, bodies []int) {
+// SphereMaterials returns the material and radius the sphere path gives
+// each sphere and its body's (tests).
+func SphereMaterials(w *World) (path, bodies []int, rPath, rBodies []float64) {
 	s := w.Spheres()
 	for k := range s.idx {
-		path = append(path, int(s.matOf(k)))
-		bodies = append(bodies, w.BodyRec(int(s.idx[k])).Material)
+		b := w.BodyRec(int(s.idx[k]))
+		path, bodies = append(path, int(s.matOf(k))), append(bodies, b.Material)
+		rPath, rBodies = append(rPath, s.rOf(k)), append(rBodies, b.R)
 	}
-	return path, bodies
+	return path, bodies, rPath, rBodies
 }

@@ -9,14 +9,16 @@ import (
 	"grainlab/sim/world"
 )
 
-// The sphere path's tables of one entry a sphere (Session 27): no material
-// a sphere (a species has one: matOf), the seen flags as bits (a byte a
-// sphere for up to eight walls): idx, byBody, spec (4 B each), r and rad
-// (8 B each), the flags (1 B) and no body pointer (the spheres are a
-// sphere block's): 29 B a sphere and idx's room for the walls' (under half
-// a byte a sphere here), in a box of five walls (37 before: 4 B of
-// material and a byte a wall). 300 spheres of sphere-box-soft fall for
-// 0.05 s, renumbered every 50 steps (the tables are permuted, not remade).
+// The sphere path's tables of one entry a sphere (Session 27): no radius
+// and no material a sphere (a species has one of each: rOf, matOf), the
+// seen flags as bits (a byte a sphere for up to eight walls): idx, byBody,
+// spec (4 B each), rad (8 B), the flags (1 B) and no body pointer (the
+// spheres are a sphere block's): 21 B a sphere and idx's room for the
+// walls' (under half a byte a sphere here), in a box of five walls (37
+// before: 8 B of radius, 4 of material and a byte a wall). 300 spheres of
+// sphere-box-soft fall for 0.05 s, renumbered every 50 steps (the tables
+// are permuted, not remade); the radius and material of every sphere are
+// its body's.
 func TestSphereTablesBytes(t *testing.T) {
 	oldMin, oldEvery := world.SphereReorderMin, world.SphereReorderEvery
 	world.SphereReorderMin, world.SphereReorderEvery = 64, 50
@@ -32,13 +34,13 @@ func TestSphereTablesBytes(t *testing.T) {
 		if walls < 1 || walls > 8 {
 			t.Fatalf("%s: %d walls, want 1…8", when, walls)
 		}
-		if b > 29.5 {
-			t.Errorf("%s: the tables hold %.2f B a sphere (%d walls), want at most 29.5", when, b, walls)
+		if b > 21.5 {
+			t.Errorf("%s: the tables hold %.2f B a sphere (%d walls), want at most 21.5", when, b, walls)
 		}
-		path, bodies := world.SphereMaterials(w)
+		path, bodies, rp, rb := world.SphereMaterials(w)
 		for k := range path {
-			if path[k] != bodies[k] {
-				t.Fatalf("%s: sphere %d has material %d, its body %d", when, k, path[k], bodies[k])
+			if path[k] != bodies[k] || rp[k] != rb[k] {
+				t.Fatalf("%s: sphere %d has material %d and radius %g, its body %d and %g", when, k, path[k], rp[k], bodies[k], rb[k])
 			}
 		}
 	}
