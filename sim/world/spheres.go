@@ -40,9 +40,8 @@ type Spheres struct {
 	virt, vTurn bool
 	idx         []int32 // body index of sphere k
 	specMat     []int32 // material of each species (a species has one: specKey); matOf(k) is sphere k's
-	// byBody lists the spheres in body order; the spheres are in body order
-	// too unless ordered (spatial order, spheres_order.go).
-	byBody    []int32
+	// The spheres are in body order unless ordered (spatial order,
+	// spheres_order.go; restoreOrder finds the body order in sidx).
 	ordered   bool
 	orderedAt int64 // w.Steps at the last renumbering
 	// kin and specs hold what Drift and Accept need of each species, the
@@ -461,7 +460,6 @@ func (s *Spheres) build() {
 	// material, mass, 1/m, 1/I and weight are the species': specR,
 	// specMat, s.specs, s.kin).
 	s.rad, s.spec = sized(s.rad, n), sized(s.spec, n)
-	s.byBody = sized(s.byBody, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
 		r, m, im float64
@@ -474,7 +472,6 @@ func (s *Spheres) build() {
 	var lastID int32
 	for k, i := range s.idx {
 		b := w.BodyRec(int(i))
-		s.byBody[k] = int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
 		// A generator's spheres share their record, so the species is
 		// mostly the previous sphere's: the same record, R and material

@@ -27,7 +27,7 @@ func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
 	n = len(s.idx)
 	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.rad),
-		cap(s.spec), cap(s.byBody)}
+		cap(s.spec)}
 	for _, r := range [][]sphere.Rot{s.tr.R, s.acc.R} {
 		if r != nil || !s.rotNone { // absent while nothing turns (rotNone): no bytes
 			caps = append(caps, cap(r))

@@ -247,14 +247,6 @@ func (s *Spheres) orderJob(j int, cyc, newOf []int32, shared bool) {
 		for k, i := range s.idx {
 			s.sidx[i] = int32(k)
 		}
-		// byBody: the spheres in body order.
-		m := 0
-		for _, k := range s.sidx {
-			if k >= 0 {
-				s.byBody[m] = k
-				m++
-			}
-		}
 	case 8:
 		for c := range seenCols(len(s.planes)) {
 			permute(s.seen[c*n:(c+1)*n], cyc)
@@ -329,8 +321,7 @@ func (s *Spheres) restoreOrder() {
 	if !s.ordered {
 		return
 	}
-	n := len(s.idx)
-	perm := slices.Clone(s.byBody[:n])
+	perm := s.inBodyOrder()
 	s.applyOrder(perm, &orderScratch{})
 	s.ordered = false
 }

@@ -3,11 +3,11 @@ package world
 import "unsafe"
 
 // SphereTableBytes returns the bytes a sphere of the sphere path's tables
-// of one entry a sphere (body, idx, byBody, spec, rad, the seen flags:
+// of one entry a sphere (body, idx, spec, rad, the seen flags:
 // their capacities) and its number of walls (tests).
 func SphereTableBytes(w *World) (perSphere float64, walls int) {
 	s := w.Spheres()
-	b := 8*cap(s.body) + 4*(cap(s.idx)+cap(s.byBody)+cap(s.spec)) + 8*cap(s.rad) + cap(s.seen)
+	b := 8*cap(s.body) + 4*(cap(s.idx)+cap(s.spec)) + 8*cap(s.rad) + cap(s.seen)
 	return float64(b) / float64(len(s.idx)), len(s.planes)
 }
 

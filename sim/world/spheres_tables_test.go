@@ -10,15 +10,15 @@ import (
 )
 
 // The sphere path's tables of one entry a sphere (Session 27): no radius
-// and no material a sphere (a species has one of each: rOf, matOf), the
-// seen flags as bits (a byte a sphere for up to eight walls): idx, byBody,
-// spec (4 B each), rad (8 B), the flags (1 B) and no body pointer (the
-// spheres are a sphere block's): 21 B a sphere and idx's room for the
-// walls' (under half a byte a sphere here), in a box of five walls (37
-// before: 8 B of radius, 4 of material and a byte a wall). 300 spheres of
-// sphere-box-soft fall for 0.05 s, renumbered every 50 steps (the tables
-// are permuted, not remade); the radius and material of every sphere are
-// its body's.
+// and no material a sphere (a species has one of each: rOf, matOf), no
+// body order (inBodyOrder reads sidx), the seen flags as bits (a byte a
+// sphere for up to eight walls): idx, spec (4 B each), rad (8 B), the
+// flags (1 B) and no body pointer (the spheres are a sphere block's):
+// 17 B a sphere and idx's room for the walls' (under half a byte a sphere
+// here), in a box of five walls (37 before: 8 B of radius, 4 of material,
+// 4 of body order and a byte a wall). 300 spheres of sphere-box-soft fall
+// for 0.05 s, renumbered every 50 steps (the tables are permuted, not
+// remade); the radius and material of every sphere are its body's.
 func TestSphereTablesBytes(t *testing.T) {
 	oldMin, oldEvery := world.SphereReorderMin, world.SphereReorderEvery
 	world.SphereReorderMin, world.SphereReorderEvery = 64, 50
@@ -34,8 +34,8 @@ func TestSphereTablesBytes(t *testing.T) {
 		if walls < 1 || walls > 8 {
 			t.Fatalf("%s: %d walls, want 1…8", when, walls)
 		}
-		if b > 21.5 {
-			t.Errorf("%s: the tables hold %.2f B a sphere (%d walls), want at most 21.5", when, b, walls)
+		if b > 17.5 {
+			t.Errorf("%s: the tables hold %.2f B a sphere (%d walls), want at most 17.5", when, b, walls)
 		}
 		path, bodies, rp, rb := world.SphereMaterials(w)
 		for k := range path {
