@@ -42,7 +42,7 @@ func SphereRenumberCheck(w *World, seed int64, share bool) (checked []string, er
 		return nil, fmt.Errorf("%d spheres", n)
 	}
 	notPermuted := map[string]bool{
-		"sidx":   true, // per body: rebuilt from idx
+		"sidx": true, // per body: rebuilt from idx
 		// Drift's alias of the Verlet list's reference positions, set again
 		// by every Drift (the renumbering invalidates the list: Ref is nil)
 		"driftRef": true,
