@@ -236,6 +236,7 @@ type wallSlot struct {
 	k, wall int32
 	law     int32
 	cls     int32 // step-size class
+	spec    int32 // the sphere's species (its radius: specR[spec]; in the padding: 112 B as before)
 	// The slot's two entries of Spheres.hists, 2j and 2j+1: hist and pHist
 	// are each one of them (equal after an Accept), or both noHist (no
 	// law of the world has friction or rolling resistance: F_t = M = +0

@@ -353,7 +353,7 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 // the slots, as Drift leaves them when the only reader, tZero and
 // termStates, looks, the answer is exact).
 func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom bool) {
-	slots, S, R, spec := s.slots[lo:hi], s.tr.L, s.specR, s.spec // the radius by species (Session 27)
+	slots, S, R := s.slots[lo:hi], s.tr.L, s.specR // the radius by species (Session 27)
 	fast := !s.w.Periodic.On()
 	for i := 0; i < len(slots); i++ {
 		if fast {
@@ -366,7 +366,7 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
-		r := R[spec[sl.k]]
+		r := R[sl.spec]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		// With fast, d < r or d is not a number here: offPlane took every
 		// slot off its plane (d ≥ r: only the candidate test) up to this one.
@@ -419,12 +419,12 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 // evalSlots' loop, with the contact paths beside it, it spilled and
 // reloaded them at every slot).
 func (s *Spheres) offPlane(slots []wallSlot, i int) int {
-	S, R, spec, planes := s.tr.L, s.specR, s.spec, s.planes // the radius by species (Session 27)
+	S, R, planes := s.tr.L, s.specR, s.planes // the radius by species (Session 27)
 	for ; i < len(slots); i++ {
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &planes[sl.wall]
-		r := R[spec[sl.k]]
+		r := R[sl.spec]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(d >= r) {
 			return i

@@ -1087,7 +1087,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 		if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
 			sl = old[po]
 		}
-		sl.k, sl.wall = int32(k), int32(wi)
+		sl.k, sl.wall, sl.spec = int32(k), int32(wi), s.spec[k]
 		sl.law = s.lawOf[int(s.matOf(k))*s.nmat+pl.body.Material]
 		p := &s.laws[sl.law]
 		// The slot's entries of s.hists: kept (the same order), or

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // slotsRoom's layout against a merge into a fresh array (buildSlots'
@@ -120,5 +121,13 @@ func TestSortSlotsInPlace(t *testing.T) {
 		if !slices.Equal(slots, want) {
 			t.Fatalf("trial %d: in place %v, want %v", trial, slots, want)
 		}
+	}
+}
+
+// A wall slot keeps its 112 bytes with the species in its padding
+// (Session 27: the radius by species, read as specR[sl.spec]).
+func TestWallSlotSize(t *testing.T) {
+	if n := unsafe.Sizeof(wallSlot{}); n != 112 {
+		t.Errorf("wallSlot is %d B, want 112", n)
 	}
 }
