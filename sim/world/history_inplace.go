@@ -97,21 +97,19 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 				tmp.prev = tmp.prev[:0]
 			}
 		}
-		if k+1 < len(s.slotStart) {
-			for j := s.slotStart[k]; j < s.slotStart[k+1]; j++ {
-				sl := &s.slots[j]
-				if int(sl.wall) != wi || !sl.cand {
-					continue
-				}
-				exists, cand = true, true
-				// A rim slot's accepted contacts (edges, corners and the
-				// facet: sq.Surface) are its entry's prev, kept above; the
-				// slot's own fields hold a facet contact only. Stating
-				// one over them (as export still does) lost the rim
-				// contact's friction history: a restart took it as New.
-				if sl.pTouch && !sl.pRim {
-					tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
-				}
+		for j := s.slotAt(k); j < len(s.slots) && int(s.slots[j].k) == k; j++ {
+			sl := &s.slots[j]
+			if int(sl.wall) != wi || !sl.cand {
+				continue
+			}
+			exists, cand = true, true
+			// A rim slot's accepted contacts (edges, corners and the
+			// facet: sq.Surface) are its entry's prev, kept above; the
+			// slot's own fields hold a facet contact only. Stating
+			// one over them (as export still does) lost the rim
+			// contact's friction history: a restart took it as New.
+			if sl.pTouch && !sl.pRim {
+				tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
 			}
 		}
 		return exists, cand

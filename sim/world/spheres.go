@@ -153,7 +153,6 @@ type Spheres struct {
 	slotKeys  []slotKey  // buildSlots' first pass (the renumbering's scratch)
 	hists     []slotHist // the friction side of the slots that have one (wallSlot.hist), two entries a slot
 	histsOld  []slotHist // buildSlots' spare
-	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
 	slotWalls []slotWall // buildSlots' enabled walls
 	seen      []uint8    // bit wi&7 of [(wi>>3)·n + k]: the pair has been a candidate (generic: has an entry); spheres_seen.go
 	wallOn    []bool     // enabled flags the slots were built for

@@ -280,6 +280,7 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 	n, dt, tr := len(s.idx), s.dtEval, &s.tr
 	for c := lo; c < hi; c++ {
 		mom := false
+		i := s.slotAt(c * n / nChunks) // sphere k's slots: i…j−1 (spheres_slots_at.go)
 		for k := c * n / nChunks; k < (c+1)*n/nChunks; k++ {
 			inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 			if s.hooke {
@@ -287,8 +288,9 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 			} else {
 				tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, true)
 			}
-			_, m := s.evalSlots(c, int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
-			mom = mom || m
+			j := s.slotsEnd(i, k)
+			_, m := s.evalSlots(c, i, j, dt, false)
+			mom, i = mom || m, j
 		}
 		s.chunkMom[c] = mom
 		if !s.termsLeft {
@@ -316,7 +318,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		}
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
-		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
+		a, b := s.slotAt(int(s.parts[q])), s.slotAt(int(s.parts[q+1]))
 		_, mom := s.evalSlots(q, a, b, s.dtEval, false)
 		s.chunkMom[q] = mom
 		ts := s.touchSlots[q][:0]

@@ -102,8 +102,8 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 	// wall's candidate box on the three axes.
 	at, n := 0, len(s.idx)
 	for k := range n {
-		if int(s.slotStart[k]) != at {
-			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotStart[k], at)
+		if s.slotAt(k) != at {
+			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotAt(k), at)
 		}
 		x, h := ref[k], s.rOf(k)+w.skin
 		for wi := range s.planes {
@@ -118,8 +118,8 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 			at++
 		}
 	}
-	if at != len(s.slots) || int(s.slotStart[n]) != at {
-		return at, deep, fmt.Errorf("%d slots (end %d), by definition %d", len(s.slots), s.slotStart[n], at)
+	if at != len(s.slots) || s.slotAt(n) != at {
+		return at, deep, fmt.Errorf("%d slots (end %d), by definition %d", len(s.slots), s.slotAt(n), at)
 	}
 	return len(s.slots), deep, nil
 }

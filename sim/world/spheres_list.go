@@ -1040,7 +1040,6 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	n := len(s.idx)
 	oldH := s.hists // the slots are built in place (spheres_slots_inplace.go), their friction sides into the spare
 	s.hists, s.histsOld = s.histsOld[:0], oldH
-	s.slotStart = sized(s.slotStart, n+1) // one a sphere, whose number is known: no room of a quarter (1 MB at 10⁶)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
 	// what the deep test reads of each (its triangles and rim, in the world
 	// frame: the same values onSurface and rimDistance compute each time).
@@ -1153,16 +1152,8 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	nOld := len(s.slots)
 	arr, base := slotsRoom(s.slots, keys, on)
 	old, s.slots = arr[base:base+nOld], arr[:0]
-	k0, st := 0, s.slotStart[:n+1]
 	for _, key := range keys {
-		k := int(key.k)
-		for at := int32(len(s.slots)); k0 <= k; k0++ {
-			st[k0] = at
-		}
-		add(k, int(key.o))
-	}
-	for at := int32(len(s.slots)); k0 <= n; k0++ {
-		st[k0] = at
+		add(int(key.k), int(key.o))
 	}
 }
 

@@ -600,7 +600,7 @@ func (s *Spheres) Accept(h float64, kick Kick) bool {
 func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
 	spring = inf
 	cls := s.dt.classes
-	slots := s.slots[s.slotStart[lo]:s.slotStart[hi]]
+	slots := s.slots[s.slotAt(lo):s.slotAt(hi)]
 	for i := range slots {
 		sl := &slots[i]
 		sl.accept(s.moms)

@@ -255,10 +255,7 @@ func (s *Spheres) listKey(l *sphere.List, k int) pairKey {
 
 // slotOf returns the slot of sphere k and wall wi, or nil.
 func (s *Spheres) slotOf(k, wi int) *wallSlot {
-	if k+1 >= len(s.slotStart) {
-		return nil
-	}
-	for i := s.slotStart[k]; i < s.slotStart[k+1]; i++ {
+	for i := s.slotAt(k); i < len(s.slots) && int(s.slots[i].k) == k; i++ {
 		if int(s.slots[i].wall) == wi {
 			return &s.slots[i]
 		}
