@@ -255,12 +255,12 @@ func withinGo(P []Pair, X []geom.Vec3, k int, cut2 float64) int {
 // Smooth evaluates the general smooth law of each pair (laws[Law[k]]:
 // Hookean or Hertzian normal force, tangential spring with history and
 // Coulomb cap, rolling resistance; law.Smooth) on pairs [lo, hi) of the
-// states s (centres from s.X), with radii r and dt the time since the last accepted
+// states s (centres from s.X), with radii r by species (sphere k's r[spec[k]]) and dt the time since the last accepted
 // evaluation. The friction history comes from PrevHist where PrevTouch and
 // goes to Hist. The force on I and the moments are added to F and T in pair
 // order when direct, else stored in FP (PrepareSplit), TPA, TPB, M. It returns the number
 // of touching pairs and their stored energy.
-func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt float64, direct bool) (n int, epot float64) {
+func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, spec []int32, dt float64, direct bool) (n int, epot float64) {
 	S, R := s.L, s.R
 	for k := lo; k < hi; k++ {
 		pr := &l.P[k]
@@ -275,7 +275,8 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		}
 		a, b := &S[pr.I], &S[pr.J]
 		ra, rb := &R[pr.I], &R[pr.J]
-		ov, nrm, pt, ok := SphereSphere(xa, xb, r[pr.I], r[pr.J]) // S2 §2.2
+		rI, rJ := r[spec[pr.I]], r[spec[pr.J]]
+		ov, nrm, pt, ok := SphereSphere(xa, xb, rI, rJ) // S2 §2.2
 		if !ok {
 			l.Touch[k] = false
 			continue
@@ -291,7 +292,7 @@ func (l *List) Smooth(s *Flat, lo, hi int, laws []law.Smooth, r []float64, dt fl
 		if l.PrevTouch[k] {
 			h = l.PrevHist[k]
 		}
-		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, ra.W, rb.W, ov, pc.MEff, r[pr.I], r[pr.J], dt, &h)
+		c := EvalSmooth(p, nrm, pt, xa, xb, a.V, b.V, ra.W, rb.W, ov, pc.MEff, rI, rJ, dt, &h)
 		l.Hist[k] = h
 		l.Touch[k], l.Fn[k], l.Delta[k], l.Ft[k], l.M[k], l.Epot[k] = true, c.Fn, ov, c.Ft, c.M, c.Epot
 		n++

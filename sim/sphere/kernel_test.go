@@ -129,6 +129,15 @@ func hookeKernel(t *testing.T, limit bool) {
 // bits, forces and moments; momentum (the
 // sum of forces) vanishes and every pair's moment balance holds (the sum of
 // moments about the origin, Σ x×F + T, vanishes) to rounding.
+// identity returns 0 … n−1: a species a sphere (Smooth's radii by species).
+func identity(n int) []int32 {
+	s := make([]int32, n)
+	for k := range s {
+		s[k] = int32(k)
+	}
+	return s
+}
+
 func TestSmoothKernel(t *testing.T) {
 	laws := []law.Smooth{{Model: law.HertzLAMMPS, Kn: 1e5, GammaN: 20, Kt: 3e4, GammaT: 10, Mu: 0.4, MuRoll: 0.02}}
 	if err := laws[0].Validate(); err != nil {
@@ -140,14 +149,14 @@ func TestSmoothKernel(t *testing.T) {
 		l.PrevHist[k] = law.FrictionState{Gt: geom.V(1e-4, -2e-4, 5e-5), N: geom.V(0, 0, 1)}
 	}
 	direct := clone(s)
-	n, _ := l.Smooth(direct, 0, len(l.P), laws, r, 1e-3, true)
+	n, _ := l.Smooth(direct, 0, len(l.P), laws, r, identity(len(r)), 1e-3, true)
 	histDirect := append([]law.FrictionState(nil), l.Hist...)
 	split := clone(s)
 	var csr CSR
 	csr.Build(l, len(s.L))
 	l.PrepareSplit()
-	l.Smooth(split, 0, len(l.P)/2, laws, r, 1e-3, false)
-	l.Smooth(split, len(l.P)/2, len(l.P), laws, r, 1e-3, false)
+	l.Smooth(split, 0, len(l.P)/2, laws, r, identity(len(r)), 1e-3, false)
+	l.Smooth(split, len(l.P)/2, len(l.P), laws, r, identity(len(r)), 1e-3, false)
 	for k := range split.L {
 		st, ro := &split.L[k], &split.R[k]
 		st.F, ro.T = l.Gather(csr.Inc[csr.Start[k]:csr.Start[k+1]], st.F, ro.T, true)

@@ -43,15 +43,11 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			old[pairKey{e.A, e.B, e.Shift.X, e.Shift.Y}] = e
 		}
 	}
-	nb := len(s.idx)
 	// The wall-pair table as export leaves it: export makes an entry
 	// (wallEntry) for every pair seen and every candidate slot, sizing the
 	// table first (sizeWallPairs: a table or row not of the world's size
 	// is made anew, empty); else the table stays as it is.
-	creates := false
-	for _, v := range s.seen[:len(s.planes)*nb] {
-		creates = creates || v
-	}
+	creates := s.anySeen()
 	for i := range s.slots {
 		creates = creates || s.slots[i].cand && int(s.slots[i].wall) < len(s.planes)
 	}
@@ -88,7 +84,7 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 			tmp.prev = append(buf[:0], e.prev...)
 			return true, false
 		}
-		seen := s.seen[wi*nb+k]
+		seen := s.seenAt(wi, k)
 		if e == nil {
 			*tmp = pairEntry{smooth: true}
 		} else {
@@ -101,21 +97,19 @@ func (w *World) HistoryStreamInPlace() (h *History, n int, each func(f func(*Pai
 				tmp.prev = tmp.prev[:0]
 			}
 		}
-		if k+1 < len(s.slotStart) {
-			for j := s.slotStart[k]; j < s.slotStart[k+1]; j++ {
-				sl := &s.slots[j]
-				if int(sl.wall) != wi || !sl.cand {
-					continue
-				}
-				exists, cand = true, true
-				// A rim slot's accepted contacts (edges, corners and the
-				// facet: sq.Surface) are its entry's prev, kept above; the
-				// slot's own fields hold a facet contact only. Stating
-				// one over them (as export still does) lost the rim
-				// contact's friction history: a restart took it as New.
-				if sl.pTouch && !sl.pRim {
-					tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
-				}
+		for j := s.slotAt(k); j < len(s.slots) && int(s.slots[j].k) == k; j++ {
+			sl := &s.slots[j]
+			if int(sl.wall) != wi || !sl.cand {
+				continue
+			}
+			exists, cand = true, true
+			// A rim slot's accepted contacts (edges, corners and the
+			// facet: sq.Surface) are its entry's prev, kept above; the
+			// slot's own fields hold a facet contact only. Stating
+			// one over them (as export still does) lost the rim
+			// contact's friction history: a restart took it as New.
+			if sl.pTouch && !sl.pRim {
+				tmp.prev = append(tmp.prev[:0], s.slotContact(sl))
 			}
 		}
 		return exists, cand

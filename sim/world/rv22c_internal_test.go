@@ -54,7 +54,11 @@ func TestRV22cSlotHitsClearBox(t *testing.T) {
 			}
 			ref[k] = geom.V(c[0], c[1], c[2])
 		}
-		hits, nh := slotHits(ref, r, margin, &ax, nil)
+		spec := make([]int32, n) // a species a sphere
+		for k := range spec {
+			spec[k] = int32(k)
+		}
+		hits, nh := slotHits(ref, spec, r, margin, &ax, nil)
 		at, bitsN := 0, 0
 		for k := range n {
 			hh := r[k] + margin

@@ -23,7 +23,7 @@ type slotPathsState struct {
 	slots     []wallSlot
 	L         []sphere.Lin
 	R         []sphere.Rot
-	seen      []bool
+	seen      []uint8
 	hists     []slotHist
 	prev, cur [][]contactRec
 	wallForce []geom.Vec3
@@ -71,7 +71,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 				continue
 			}
 			k, pl := int(sl.k), &s.planes[sl.wall]
-			r := s.r[k]
+			r := s.rOf(k)
 			x := s.tr.L[k].X
 			var want float64
 			switch rng.IntN(6) {
@@ -100,7 +100,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 			s.tr.R[k].W = geom.Vec3{X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
 			if rng.IntN(4) == 0 {
 				sl.seen = false
-				s.seen[int(sl.wall)*len(s.idx)+k] = false
+				s.putSeen(int(sl.wall), k, false)
 			}
 			if rng.IntN(4) == 0 {
 				sl.pTouch = !sl.pTouch
@@ -116,7 +116,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 		for i := range s.slots {
 			sl := &s.slots[i]
 			st, pl := &start.L[sl.k], &s.planes[sl.wall]
-			r := s.r[sl.k]
+			r := s.rOf(int(sl.k))
 			d := st.X.Sub(pl.P).Dot(pl.N)
 			switch {
 			case !w.Periodic.On() && d >= r:
@@ -145,7 +145,7 @@ func SlotPathsAgree(w *World, rng *rand.Rand, trials int, moving bool) (SlotPath
 		for i := range s.slots {
 			sl := &s.slots[i]
 			st, ro, pl := &s.tr.L[sl.k], &s.tr.R[sl.k], &s.planes[sl.wall]
-			r := s.r[sl.k]
+			r := s.rOf(int(sl.k))
 			s.evalSlot(sl, st, ro, pl, r, st.X.Sub(pl.P).Dot(pl.N), dt)
 			mom = mom || nonZeroBits(ro.T)
 			if sum && sl.touch {
@@ -169,7 +169,7 @@ func (s *Spheres) slotPathsReset() {
 func (s *Spheres) slotPathsSave() *slotPathsState {
 	c := &slotPathsState{
 		slots: append([]wallSlot(nil), s.slots...), L: append([]sphere.Lin(nil), s.tr.L...),
-		R: append([]sphere.Rot(nil), s.tr.R...), seen: append([]bool(nil), s.seen...),
+		R: append([]sphere.Rot(nil), s.tr.R...), seen: append([]uint8(nil), s.seen...),
 		hists: append([]slotHist(nil), s.hists...), wallForce: append([]geom.Vec3(nil), s.wallForce...),
 		epot: s.epot, contacts: s.contacts,
 	}
@@ -244,13 +244,13 @@ func EvalSlotsForBench(w *World, old bool) int {
 		o, _ := s.evalSlots(0, 0, len(s.slots), w.Dt, true)
 		return o
 	}
-	slots, S, R := s.slots, s.tr.L, s.r
+	slots, S := s.slots, s.tr.L
 	owls, mom := 0, false
 	for i := range slots {
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
-		r := R[sl.k]
+		r := s.rOf(int(sl.k))
 		d := st.X.Sub(pl.P).Dot(pl.N)
 		if !(!s.w.Periodic.On() && sl.deep && sl.simple && pl.still && sl.seen && -r < d && d < r && (d >= 0 || sl.pTouch)) {
 			ro := &s.tr.R[sl.k]

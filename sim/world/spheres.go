@@ -39,10 +39,9 @@ type Spheres struct {
 	body        []*body.Body
 	virt, vTurn bool
 	idx         []int32 // body index of sphere k
-	mat         []int32 // material of sphere k
-	// byBody lists the spheres in body order; the spheres are in body order
-	// too unless ordered (spatial order, spheres_order.go).
-	byBody    []int32
+	specMat     []int32 // material of each species (a species has one: specKey); matOf(k) is sphere k's
+	// The spheres are in body order unless ordered (spatial order,
+	// spheres_order.go; restoreOrder finds the body order in sidx).
 	ordered   bool
 	orderedAt int64 // w.Steps at the last renumbering
 	// kin and specs hold what Drift and Accept need of each species, the
@@ -108,7 +107,7 @@ type Spheres struct {
 	finishJob        func(worker, lo, hi int)
 	chunkK, chunkG   [nChunks]float64
 	sidx             []int32      // sphere of body i, −1 for walls
-	r                []float64    // radius of sphere k (the kernels read it by sphere)
+	specR            []float64    // radius of each species (a species has one: specKey); rOf(k) is sphere k's
 	rad              []float64    // broad-phase radius r + ḡ/2
 	spec             []int32      // species of sphere k (equal mass properties and material)
 	rep              []*body.Body // a body of each species
@@ -150,13 +149,12 @@ type Spheres struct {
 
 	// Walls: one plane per wall, candidate slots sphere by sphere.
 	planes    []plane
-	slots     []wallSlot
-	slotsOld  []wallSlot
+	slots     []wallSlot // built in place (spheres_slots_inplace.go)
+	slotKeys  []slotKey  // buildSlots' first pass (the renumbering's scratch)
 	hists     []slotHist // the friction side of the slots that have one (wallSlot.hist), two entries a slot
 	histsOld  []slotHist // buildSlots' spare
-	slotStart []int32    // sphere k's slots are slots[slotStart[k]:slotStart[k+1]]
 	slotWalls []slotWall // buildSlots' enabled walls
-	seen      []bool     // [wall·n + k]: the pair has been a candidate (generic: has an entry)
+	seen      []uint8    // bit wi&7 of [(wi>>3)·n + k]: the pair has been a candidate (generic: has an entry); spheres_seen.go
 	wallOn    []bool     // enabled flags the slots were built for
 	wallStale bool       // a wall was switched: rebuild the slots
 	wallForce []geom.Vec3
@@ -237,6 +235,7 @@ type wallSlot struct {
 	k, wall int32
 	law     int32
 	cls     int32 // step-size class
+	spec    int32 // the sphere's species (its radius: specR[spec]; in the padding: 112 B as before)
 	// The slot's two entries of Spheres.hists, 2j and 2j+1: hist and pHist
 	// are each one of them (equal after an Accept), or both noHist (no
 	// law of the world has friction or rolling resistance: F_t = M = +0
@@ -457,10 +456,10 @@ func (s *Spheres) build() {
 		}
 	}
 
-	// Per sphere: radii, weight, species.
-	// (Mass, 1/m, 1/I and the weight are the species' (s.specs, s.kin).)
-	s.r, s.rad, s.spec = sized(s.r, n), sized(s.rad, n), sized(s.spec, n)
-	s.mat, s.byBody = sized(s.mat, n), sized(s.byBody, n)
+	// Per sphere: the broad phase's radius and the species (the radius,
+	// material, mass, 1/m, 1/I and weight are the species': specR,
+	// specMat, s.specs, s.kin).
+	s.rad, s.spec = sized(s.rad, n), sized(s.spec, n)
 	s.rep = s.rep[:0]
 	type specKey struct {
 		r, m, im float64
@@ -473,8 +472,6 @@ func (s *Spheres) build() {
 	var lastID int32
 	for k, i := range s.idx {
 		b := w.BodyRec(int(i))
-		s.r[k] = b.R
-		s.mat[k], s.byBody[k] = int32(b.Material), int32(k)
 		s.rad[k] = b.Radius() + s.gmax/2
 		// A generator's spheres share their record, so the species is
 		// mostly the previous sphere's: the same record, R and material
@@ -493,7 +490,9 @@ func (s *Spheres) build() {
 		s.spec[k], last, lastID = id, b, id
 	}
 	s.kin, s.specs = resize(s.kin, len(s.rep)), resize(s.specs, len(s.rep))
+	s.specMat, s.specR = resize(s.specMat, len(s.rep)), resize(s.specR, len(s.rep))
 	for id, b := range s.rep { // a species' figures are each of its spheres' (specKey)
+		s.specMat[id], s.specR[id] = int32(b.Material), b.R
 		s.kin[id] = SphereKin{InvM: b.InvMass(), InvI: b.IBodyInv()[0][0], Weight: w.Gravity.Scale(b.Mass())}
 		s.specs[id] = sphereSpec{mass: b.Mass(), r: b.R}
 	}
@@ -544,7 +543,7 @@ func (s *Spheres) build() {
 		})
 	}
 	s.wallForce = resize(s.wallForce, len(w.Walls))
-	s.seen = sized(s.seen, len(w.Walls)*n)
+	s.seen = sized(s.seen, seenCols(len(w.Walls))*n)
 	clear(s.seen)
 	s.wallOn = resize(s.wallOn, len(w.Walls))
 	s.dt.build(s)

@@ -196,7 +196,7 @@ func (t *dtTables) wallClass(s *Spheres, k, wi int) int32 {
 	if pl.bi < s.idx[k] {
 		a, b = b, a
 	}
-	c := t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]) // s.mat: no read of the sphere's body
+	c := t.class(s, [2]int32{s.spec[k], int32(wi)}, t.wallOf, a, b, s.lawOf[int(s.matOf(k))*s.nmat+pl.body.Material]) // matOf: no read of the sphere's body
 	if at >= 0 {
 		t.wallBy[at] = c
 	}

@@ -30,8 +30,8 @@ func SphereDtClassesCheck(w *World) (int, error) {
 		}
 		cl := &t.classes[c]
 		a, b := p.I, p.J
-		li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
-		ra, rb := s.r[a], s.r[b]
+		li := s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]
+		ra, rb := s.rOf(int(a)), s.rOf(int(b))
 		meq := law.EquivalentMass(s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass)
 		if cl.law != li || cl.hooke != (s.laws[li].Model == law.HookeLAMMPS) {
 			return 0, fmt.Errorf("pair %d (species %d, %d): class %d has law %d (Hooke %v), its materials' %d", k, s.spec[a], s.spec[b], c, cl.law, cl.hooke, li)

@@ -48,7 +48,7 @@ func (s *Spheres) fillEnergies() {
 // accepted state of spheres that neither turn nor carry a moment, summed
 // as finish sums them (its chunks from passMin spheres on).
 func (s *Spheres) energies() (ekin, egrav float64) {
-	n := len(s.byBody)
+	n := len(s.idx)
 	if n < passMin {
 		return s.energyRange(0, n)
 	}

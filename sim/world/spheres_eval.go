@@ -257,10 +257,10 @@ const minParallelSpheres = 64
 func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int, float64) {
 	lo, hi := s.chunk[c], s.chunk[c+1]
 	if s.hooke {
-		p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
+		p := &s.laws[s.lawOf[s.matOf(0)*int32(s.nmat)+s.matOf(0)]]
 		return l.Hooke(&s.tr, lo, hi, p.Kn, p.LimitDamping, direct)
 	}
-	return l.Smooth(&s.tr, lo, hi, s.laws, s.r, dt, direct)
+	return l.Smooth(&s.tr, lo, hi, s.laws, s.specR, s.spec, dt, direct)
 }
 
 // evalPairs is the first pass of a split evaluation: the laws of the pairs
@@ -280,6 +280,7 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 	n, dt, tr := len(s.idx), s.dtEval, &s.tr
 	for c := lo; c < hi; c++ {
 		mom := false
+		i := s.slotAt(c * n / nChunks) // sphere k's slots: i…j−1 (spheres_slots_at.go)
 		for k := c * n / nChunks; k < (c+1)*n/nChunks; k++ {
 			inc := s.csr.Inc[s.csr.Start[k]:s.csr.Start[k+1]]
 			if s.hooke {
@@ -287,8 +288,9 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 			} else {
 				tr.L[k].F, tr.R[k].T = l.Gather(inc, tr.L[k].F, tr.R[k].T, true)
 			}
-			_, m := s.evalSlots(c, int(s.slotStart[k]), int(s.slotStart[k+1]), dt, false)
-			mom = mom || m
+			j := s.slotsEnd(i, k)
+			_, m := s.evalSlots(c, i, j, dt, false)
+			mom, i = mom || m, j
 		}
 		s.chunkMom[c] = mom
 		if !s.termsLeft {
@@ -308,7 +310,7 @@ func (s *Spheres) evalSpheres(_, lo, hi int) {
 // evaluated twice, once for each sphere's part.
 func (s *Spheres) evalParts(_, lo, hi int) {
 	l := &s.lists[s.cur]
-	p := &s.laws[s.lawOf[s.mat[0]*int32(s.nmat)+s.mat[0]]]
+	p := &s.laws[s.lawOf[s.matOf(0)*int32(s.nmat)+s.matOf(0)]]
 	for q := lo; q < hi; q++ {
 		var cross [nChunks][]int32
 		for r := 0; r <= q; r++ {
@@ -316,7 +318,7 @@ func (s *Spheres) evalParts(_, lo, hi int) {
 		}
 		s.chunkN[q], s.chunkE[q] = l.HookePart(&s.tr, cross[:q+1], s.parts[q], s.parts[q+1],
 			s.partAt[q], s.partAt[q+1], s.chunk[q], s.chunk[q+1], p.Kn, p.LimitDamping)
-		a, b := int(s.slotStart[s.parts[q]]), int(s.slotStart[s.parts[q+1]])
+		a, b := s.slotAt(int(s.parts[q])), s.slotAt(int(s.parts[q+1]))
 		_, mom := s.evalSlots(q, a, b, s.dtEval, false)
 		s.chunkMom[q] = mom
 		ts := s.touchSlots[q][:0]
@@ -353,7 +355,7 @@ func (s *Spheres) termStates(lo, hi int, mom bool) sphere.States {
 // the slots, as Drift leaves them when the only reader, tZero and
 // termStates, looks, the answer is exact).
 func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom bool) {
-	slots, S, R := s.slots[lo:hi], s.tr.L, s.r
+	slots, S, R := s.slots[lo:hi], s.tr.L, s.specR // the radius by species (Session 27)
 	fast := !s.w.Periodic.On()
 	for i := 0; i < len(slots); i++ {
 		if fast {
@@ -366,7 +368,7 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &s.planes[sl.wall]
-		r := R[sl.k]
+		r := R[sl.spec]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		// With fast, d < r or d is not a number here: offPlane took every
 		// slot off its plane (d ≥ r: only the candidate test) up to this one.
@@ -419,12 +421,12 @@ func (s *Spheres) evalSlots(c, lo, hi int, dt float64, sum bool) (owls int, mom 
 // evalSlots' loop, with the contact paths beside it, it spilled and
 // reloaded them at every slot).
 func (s *Spheres) offPlane(slots []wallSlot, i int) int {
-	S, R, planes := s.tr.L, s.r, s.planes
+	S, R, planes := s.tr.L, s.specR, s.planes // the radius by species (Session 27)
 	for ; i < len(slots); i++ {
 		sl := &slots[i]
 		st := &S[sl.k]
 		pl := &planes[sl.wall]
-		r := R[sl.k]
+		r := R[sl.spec]
 		d := st.X.Sub(pl.P).Dot(pl.N) // signed distance of the centre from the plane
 		if !(d >= r) {
 			return i
@@ -509,7 +511,7 @@ func (s *Spheres) evalSlot(sl *wallSlot, st *sphere.Lin, ro *sphere.Rot, pl *pla
 // candidate after the first step (stageDetect creates its entry now).
 func (s *Spheres) see(sl *wallSlot) {
 	sl.seen = true
-	s.seen[int(sl.wall)*len(s.idx)+int(sl.k)] = true
+	s.setSeen(int(sl.wall), int(sl.k))
 	sl.owl = s.w.Steps > 0
 }
 
@@ -545,14 +547,14 @@ func (s *Spheres) facet(sl *wallSlot, pl *plane, k int, pp, ps, n geom.Vec3, gap
 	if sl.swap { // the wall is A
 		nA := n.Neg()
 		pt = geom.Lerp(ps, pp, 0.5)
-		c = sphere.EvalSmooth(p, nA, pt, wb.X, x, wb.V, v, wb.W, om, ov, m, inf, s.r[k], dt, &h)
+		c = sphere.EvalSmooth(p, nA, pt, wb.X, x, wb.V, v, wb.W, om, ov, m, inf, s.rOf(k), dt, &h)
 		fa = nA.Scale(c.Fn).Add(c.Ft)
 		*f = f.Sub(fa)
 		*t = t.Sub(pt.Sub(x).Cross(fa)).Sub(c.M)
 		sl.f = fa.Neg()
 	} else {
 		pt = geom.Lerp(pp, ps, 0.5)
-		c = sphere.EvalSmooth(p, n, pt, x, wb.X, v, wb.V, om, wb.W, ov, m, s.r[k], inf, dt, &h)
+		c = sphere.EvalSmooth(p, n, pt, x, wb.X, v, wb.V, om, wb.W, ov, m, s.rOf(k), inf, dt, &h)
 		fa = n.Scale(c.Fn).Add(c.Ft)
 		*f = f.Add(fa)
 		*t = t.Add(pt.Sub(x).Cross(fa)).Add(c.M)

@@ -26,8 +26,8 @@ func PairClassTable(w *World) bool { return w.Spheres().pairCls != nil }
 func SphereArrays(w *World) (n, minCap, maxCap int, ordered bool) {
 	s := w.Spheres()
 	n = len(s.idx)
-	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.r), cap(s.rad),
-		cap(s.spec), cap(s.mat), cap(s.byBody)}
+	caps := []int{cap(s.tr.L), cap(s.tr.X), cap(s.acc.L), cap(s.rad),
+		cap(s.spec)}
 	for _, r := range [][]sphere.Rot{s.tr.R, s.acc.R} {
 		if r != nil || !s.rotNone { // absent while nothing turns (rotNone): no bytes
 			caps = append(caps, cap(r))
@@ -102,10 +102,10 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 	// wall's candidate box on the three axes.
 	at, n := 0, len(s.idx)
 	for k := range n {
-		if int(s.slotStart[k]) != at {
-			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotStart[k], at)
+		if s.slotAt(k) != at {
+			return at, deep, fmt.Errorf("sphere %d: slots from %d, want %d", k, s.slotAt(k), at)
 		}
-		x, h := ref[k], s.r[k]+w.skin
+		x, h := ref[k], s.rOf(k)+w.skin
 		for wi := range s.planes {
 			b := s.planes[wi].box
 			if !s.wallOn[wi] || !(x.X-h <= b.Max.X && b.Min.X <= x.X+h && x.Y-h <= b.Max.Y && b.Min.Y <= x.Y+h &&
@@ -118,8 +118,8 @@ func SphereSlotsByDefinition(w *World) (slots, deep int, err error) {
 			at++
 		}
 	}
-	if at != len(s.slots) || int(s.slotStart[n]) != at {
-		return at, deep, fmt.Errorf("%d slots (end %d), by definition %d", len(s.slots), s.slotStart[n], at)
+	if at != len(s.slots) || s.slotAt(n) != at {
+		return at, deep, fmt.Errorf("%d slots (end %d), by definition %d", len(s.slots), s.slotAt(n), at)
 	}
 	return len(s.slots), deep, nil
 }

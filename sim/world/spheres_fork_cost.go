@@ -120,7 +120,7 @@ func (s *Spheres) forkNear(n int, job func(worker, lo, hi int)) {
 	// The evaluation's chunk of range i: the part holding its middle
 	// sphere (evalParts: the parts s.parts, by pairs), or i·nChunks/n
 	// (evalSpheres: the same ranges as these passes').
-	nb := len(s.byBody)
+	nb := len(s.idx)
 	chunkOf := func(i int) int {
 		if t.lastEval != costEvalParts {
 			return i * nChunks / n

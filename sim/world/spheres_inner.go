@@ -201,7 +201,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		sl := &s.slots[i]
 		pl, st := &s.planes[sl.wall], &tr[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N)
-		if !(d >= s.r[sl.k]+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
+		if !(d >= s.specR[sl.spec]+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
 			loose[sl.k] = true
 		}
 	}
@@ -453,7 +453,7 @@ func (s *Spheres) relWallsSet(in *sphere.Inner) bool {
 	for _, i := range in.Watch {
 		sl := &s.slots[i]
 		pl := &s.planes[sl.wall]
-		r := s.r[sl.k]
+		r := s.specR[sl.spec]
 		d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N)
 		if !pl.still || !(d >= r+0x1p-20*r+x) {
 			return false

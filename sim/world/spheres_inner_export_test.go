@@ -124,7 +124,7 @@ func InnerRelWalls(w *World) (used bool, bad int, least float64) {
 	for _, i := range in.Watch {
 		sl := &s.slots[i]
 		pl := &s.planes[sl.wall]
-		r := s.r[sl.k]
+		r := s.rOf(int(sl.k))
 		d := s.tr.L[sl.k].X.Sub(pl.P).Dot(pl.N)
 		if !(d >= r+0x1p-20*r+x) {
 			bad++

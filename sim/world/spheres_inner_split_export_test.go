@@ -95,7 +95,7 @@ func relSerialMarks(j *relJob) (loose []bool, te, tw relTop, withLoose int, grow
 		sl := &s.slots[i]
 		pl, st := &s.planes[sl.wall], &tr[sl.k]
 		d := st.X.Sub(pl.P).Dot(pl.N)
-		if !(d >= s.r[sl.k]+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
+		if !(d >= s.rOf(int(sl.k))+in.Delta/4+relAhead*dt*max(0, -st.V.Dot(pl.N))) {
 			loose[sl.k] = true
 		}
 	}

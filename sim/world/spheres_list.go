@@ -498,7 +498,7 @@ func (s *Spheres) mergeExtras(pt *rebuildPart, old, nl *sphere.List) *mergeExtra
 func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 	old, nl, pt := ex.old, ex.nl, ex.pt
 	ns := int32(len(s.rep))
-	spec, mat, lawOf, nmat := s.spec, s.mat, s.lawOf, s.nmat
+	spec, mat, lawOf, nmat := s.spec, s.specMat, s.lawOf, s.nmat
 	bySpec := s.dt.bySpec
 	for n := n0; n < n1; n++ {
 		ko := kos[n-n0]
@@ -519,7 +519,7 @@ func (ex *mergeExtra) block(s *Spheres, kos []int32, n0, n1 int) {
 					nl.CI[n] = c
 				}
 				if nl.Law != nil {
-					nl.Law[n] = lawOf[int(mat[a])*nmat+int(mat[b])]
+					nl.Law[n] = lawOf[int(mat[spec[a]])*nmat+int(mat[spec[b]])]
 				}
 			} else {
 				s.setPair(nl, n, a, b)
@@ -995,12 +995,12 @@ func (s *Spheres) resizeList(l *sphere.List, n int, shifted bool) {
 // setPair sets pair k between spheres a < b: its class (the species pair's,
 // or its own) and law.
 func (s *Spheres) setPair(l *sphere.List, k int, a, b int32) {
-	li := s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+	li := s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]
 	c := int32(k)
 	if s.pairCls != nil {
 		c = s.spec[a]*int32(len(s.rep)) + s.spec[b]
 	} else {
-		l.Class[k] = sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass, s.laws[li].GammaN)
+		l.Class[k] = sphere.NewPairClass(s.rOf(int(a)), s.rOf(int(b)), s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass, s.laws[li].GammaN)
 	}
 	l.SetPair(k, a, b, c)
 	if l.Law != nil {
@@ -1038,10 +1038,8 @@ func (s *Spheres) finishList() {
 func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	w := s.w
 	n := len(s.idx)
-	old, oldH := s.slots, s.hists
-	s.slots, s.slotsOld = s.slotsOld[:0], old
+	oldH := s.hists // the slots are built in place (spheres_slots_inplace.go), their friction sides into the spare
 	s.hists, s.histsOld = s.histsOld[:0], oldH
-	s.slotStart = sized(s.slotStart, n+1) // one a sphere, whose number is known: no room of a quarter (1 MB at 10⁶)
 	// The candidate boxes of the enabled walls, in wall order, at hand, with
 	// what the deep test reads of each (its triangles and rim, in the world
 	// frame: the same values onSurface and rimDistance compute each time).
@@ -1061,16 +1059,24 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	s.wallStale = false
 	po := 0
 	reach := margin*(1+1e-9) + 1e-15
-	// add lists the slot of sphere k and wall on[o] when their boxes
+	// hit lists the key of sphere k and wall on[o] when their boxes
 	// overlap (the sphere's box: its centre x ± (r + margin)).
-	add := func(k int, o int) {
+	keys := s.slotKeys[:0]
+	hit := func(k int, o int) {
 		x := ref[k]
 		sw := &on[o]
-		h := geom.V(s.r[k]+margin, s.r[k]+margin, s.r[k]+margin)
+		r := s.rOf(k)
+		h := geom.V(r+margin, r+margin, r+margin)
 		box := contact.AABB{Min: x.Sub(h), Max: x.Add(h)}
-		if !box.Overlaps(sw.box) {
-			return
+		if box.Overlaps(sw.box) {
+			keys = append(keys, slotKey{int32(k), int32(o)})
 		}
+	}
+	var old []wallSlot
+	// add lists the slot of sphere k and wall on[o], carrying old's state.
+	add := func(k, o int) {
+		x := ref[k]
+		sw := &on[o]
 		wi := int(sw.wall)
 		pl := &s.planes[wi]
 		for po < len(old) && (old[po].k < int32(k) || old[po].k == int32(k) && old[po].wall < int32(wi)) {
@@ -1080,8 +1086,8 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 		if po < len(old) && old[po].k == int32(k) && old[po].wall == int32(wi) {
 			sl = old[po]
 		}
-		sl.k, sl.wall = int32(k), int32(wi)
-		sl.law = s.lawOf[int(s.mat[k])*s.nmat+pl.body.Material]
+		sl.k, sl.wall, sl.spec = int32(k), int32(wi), s.spec[k]
+		sl.law = s.lawOf[int(s.matOf(k))*s.nmat+pl.body.Material]
 		p := &s.laws[sl.law]
 		// The slot's entries of s.hists: kept (the same order), or
 		// made when some law of the world has friction or rolling
@@ -1098,7 +1104,7 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 			sl.hist, sl.pHist = nb, nb
 		}
 		sl.simple, sl.kn, sl.damp, sl.limit = simple(p), p.Kn, s.specs[s.spec[k]].mass*p.GammaN, p.LimitDamping
-		sl.seen = s.seen[wi*n+k]
+		sl.seen = s.seenAt(wi, k)
 		sl.swap = pl.bi < s.idx[k]
 		d := x.Sub(pl.P).Dot(pl.N)
 		foot := x.AddScaled(-d, pl.N)
@@ -1108,47 +1114,46 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 	}
 	if len(on) > 64 {
 		for k := range n {
-			s.slotStart[k] = int32(len(s.slots))
 			for o := range on {
-				add(k, o)
+				hit(k, o)
 			}
 		}
-		s.slotStart[n] = int32(len(s.slots))
-		return
-	}
-	// The spheres against the walls' boxes along each wall's thinnest
-	// axis (most spheres are off a wall along its normal): a sphere's
-	// box x ± (r + margin) meets the wall's along it; the walls of a
-	// hit in wall order (its bits), each then tested on the three axes
-	// (add). The slots are those of every sphere against every wall in
-	// turn, in the same order; their number is bounded by the hits'
-	// bits, so the slots and their histories are made to size at once.
-	ax := &s.rb.slotAxis
-	for a := range ax {
-		ax[a] = ax[a][:0]
-	}
-	for o := range on {
-		sw := &on[o]
-		ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
-	}
-	hits, nh := slotHits(ref[:n], s.r[:n], margin, ax, s.rb.slotHit[:0])
-	s.rb.slotHit = hits
-	s.slots = slices.Grow(s.slots, nh)
-	if s.moms || len(oldH) > 0 {
-		s.hists = slices.Grow(s.hists, 2*nh)
-	}
-	k0, st := 0, s.slotStart[:n+1]
-	for _, ht := range hits {
-		k := int(ht.k)
-		for at := int32(len(s.slots)); k0 <= k; k0++ {
-			st[k0] = at
+	} else {
+		// The spheres against the walls' boxes along each wall's thinnest
+		// axis (most spheres are off a wall along its normal): a sphere's
+		// box x ± (r + margin) meets the wall's along it; the walls of a
+		// hit in wall order (its bits), each then tested on the three axes
+		// (hit). The slots are those of every sphere against every wall in
+		// turn, in the same order; their number is bounded by the hits'
+		// bits, so the keys and the histories are made to size at once.
+		ax := &s.rb.slotAxis
+		for a := range ax {
+			ax[a] = ax[a][:0]
 		}
-		for m := ht.m; m != 0; m &= m - 1 {
-			add(k, bits.TrailingZeros64(m))
+		for o := range on {
+			sw := &on[o]
+			ax[sw.axis] = append(ax[sw.axis], slotAxisWall{lo: sw.lo, hi: sw.hi, bit: 1 << o})
+		}
+		hits, nh := slotHits(ref[:n], s.spec[:n], s.specR, margin, ax, s.rb.slotHit[:0])
+		s.rb.slotHit = hits
+		keys = slices.Grow(keys, nh)
+		if s.moms || len(oldH) > 0 {
+			s.hists = slices.Grow(s.hists, 2*nh)
+		}
+		for _, ht := range hits {
+			for m := ht.m; m != 0; m &= m - 1 {
+				hit(int(ht.k), bits.TrailingZeros64(m))
+			}
 		}
 	}
-	for at := int32(len(s.slots)); k0 <= n; k0++ {
-		st[k0] = at
+	// The slots in place (spheres_slots_inplace.go): the old ones moved
+	// back as far as the merge needs, the new ones written from the front.
+	s.slotKeys = keys
+	nOld := len(s.slots)
+	arr, base := slotsRoom(s.slots, keys, on)
+	old, s.slots = arr[base:base+nOld], arr[:0]
+	for _, key := range keys {
+		add(int(key.k), int(key.o))
 	}
 }
 
@@ -1158,8 +1163,8 @@ func (s *Spheres) buildSlots(ref []geom.Vec3, margin float64) {
 // their number of bits. A sphere whose centre lies inside the clear box
 // (slotClear: no wall within reach along any axis) has none and is passed
 // over on six comparisons; the others are tested wall by wall.
-func slotHits(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWall, hits []slotHit) ([]slotHit, int) {
-	r = r[:len(ref)]
+func slotHits(ref []geom.Vec3, spec []int32, r []float64, margin float64, ax *[3][]slotAxisWall, hits []slotHit) ([]slotHit, int) {
+	spec = spec[:len(ref)]
 	lo, hi := slotClear(ref, r, margin, ax)
 	nh := 0
 	for k := range ref {
@@ -1167,7 +1172,7 @@ func slotHits(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWal
 		if x.X > lo.X && x.X < hi.X && x.Y > lo.Y && x.Y < hi.Y && x.Z > lo.Z && x.Z < hi.Z {
 			continue
 		}
-		hh := r[k] + margin
+		hh := r[spec[k]] + margin
 		if m := axisBits(x.X, hh, ax[0]) | axisBits(x.Y, hh, ax[1]) | axisBits(x.Z, hh, ax[2]); m != 0 {
 			hits = append(hits, slotHit{int32(k), m})
 			nh += bits.OnesCount64(m)
@@ -1204,7 +1209,9 @@ func slotClear(ref []geom.Vec3, r []float64, margin float64, ax *[3][]slotAxisWa
 	rmax := 0.0
 	for k := range ref {
 		sum = sum.Add(ref[k])
-		rmax = max(rmax, r[k])
+	}
+	for _, rk := range r { // the species' radii (every species has a sphere)
+		rmax = max(rmax, rk)
 	}
 	h := rmax + margin
 	mean := sum.Scale(1 / float64(len(ref)))

@@ -101,7 +101,7 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 			old.CI[k] = s.spec[a]*int32(len(s.rep)) + s.spec[b]
 		}
 		if old.Law != nil {
-			old.Law[k] = s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]
+			old.Law[k] = s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]
 		}
 		r := rec{touch: rng.IntN(2) == 0, fresh: rng.IntN(3) == 0}
 		if MergeCheckNoFresh {
@@ -148,11 +148,11 @@ func SphereMergeCheck(w *World, seed uint64, reordered bool) (ncand, carried int
 		if s.pairCls != nil && l.ClassOf(k) != &s.pairCls[s.spec[a]*ns+s.spec[b]] {
 			return len(cand), carried, fmt.Errorf("pair %d: not the class of species pair %d", k, s.spec[a]*ns+s.spec[b])
 		}
-		if s.pairCls == nil && *l.ClassOf(k) != sphere.NewPairClass(s.r[a], s.r[b], s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
-			s.laws[s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])]].GammaN) {
+		if s.pairCls == nil && *l.ClassOf(k) != sphere.NewPairClass(s.rOf(int(a)), s.rOf(int(b)), s.specs[s.spec[a]].mass, s.specs[s.spec[b]].mass,
+			s.laws[s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))]].GammaN) {
 			return len(cand), carried, fmt.Errorf("pair %d: its class's constants differ", k)
 		}
-		if l.Law != nil && l.Law[k] != s.lawOf[int(s.mat[a])*s.nmat+int(s.mat[b])] {
+		if l.Law != nil && l.Law[k] != s.lawOf[int(s.matOf(int(a)))*s.nmat+int(s.matOf(int(b)))] {
 			return len(cand), carried, fmt.Errorf("pair %d: law %d", k, l.Law[k])
 		}
 		if l.PrevTouch[k] != r.touch || s.isFresh[k] != r.fresh || l.Touch[k] {
@@ -196,7 +196,7 @@ func SphereListConsistent(w *World) error {
 		if s.pairCls != nil && l.ClassOf(k) != &s.pairCls[s.spec[p.I]*ns+s.spec[p.J]] {
 			return fmt.Errorf("pair %d: not the class of its species pair %d", k, s.spec[p.I]*ns+s.spec[p.J])
 		}
-		if li := s.lawOf[int(s.mat[p.I])*s.nmat+int(s.mat[p.J])]; l.Law != nil && l.Law[k] != li {
+		if li := s.lawOf[int(s.matOf(int(p.I)))*s.nmat+int(s.matOf(int(p.J)))]; l.Law != nil && l.Law[k] != li {
 			return fmt.Errorf("pair %d: law %d, its materials' %d", k, l.Law[k], li)
 		}
 	}

@@ -207,22 +207,9 @@ func (s *Spheres) applyOrder(perm []int32, sc *orderScratch) {
 	// wall) gives. (slices.SortStableFunc's rotations of the 250-byte slots
 	// took 1.2·10⁹ instructions at 10⁵ spheres, a fifth of a short run.)
 	// The counts are kept in cyc's storage, read no more.
-	cnt := cyc[:n+1]
-	clear(cnt)
-	for i := range s.slots {
-		cnt[newOf[s.slots[i].k]+1]++
-	}
-	for k := 1; k <= n; k++ {
-		cnt[k] += cnt[k-1]
-	}
-	sorted := resize(s.slotsOld, len(s.slots))
-	for i := range s.slots {
-		k := newOf[s.slots[i].k]
-		sorted[cnt[k]] = s.slots[i]
-		sorted[cnt[k]].k = k
-		cnt[k]++
-	}
-	s.slots, s.slotsOld = sorted, s.slots
+	// In place (spheres_slots_inplace.go), the places in slotKeys' room.
+	s.slotKeys = resize(s.slotKeys, len(s.slots))
+	sortSlotsInPlace(s.slots, newOf, cyc[:n+1], s.slotKeys)
 	s.csrStale, s.partsOK = true, false
 	s.w.verlet.Invalidate()
 	s.listed = false
@@ -254,25 +241,15 @@ func (s *Spheres) orderJob(j int, cyc, newOf []int32, shared bool) {
 		permute(s.body, cyc)
 		permute(s.spec, cyc)
 	case 6:
-		permute(s.r, cyc)
 		permute(s.rad, cyc)
 	case 7:
 		permute(s.idx, cyc)
-		permute(s.mat, cyc)
 		for k, i := range s.idx {
 			s.sidx[i] = int32(k)
 		}
-		// byBody: the spheres in body order.
-		m := 0
-		for _, k := range s.sidx {
-			if k >= 0 {
-				s.byBody[m] = k
-				m++
-			}
-		}
 	case 8:
-		for wi := range len(s.planes) {
-			permute(s.seen[wi*n:(wi+1)*n], cyc)
+		for c := range seenCols(len(s.planes)) {
+			permute(s.seen[c*n:(c+1)*n], cyc)
 		}
 	default:
 		l := &s.lists[s.cur]
@@ -344,8 +321,7 @@ func (s *Spheres) restoreOrder() {
 	if !s.ordered {
 		return
 	}
-	n := len(s.idx)
-	perm := slices.Clone(s.byBody[:n])
+	perm := s.inBodyOrder()
 	s.applyOrder(perm, &orderScratch{})
 	s.ordered = false
 }

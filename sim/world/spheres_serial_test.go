@@ -21,7 +21,7 @@ import (
 func splitSpheres(n, workers int) *Spheres {
 	w := New("serial")
 	w.Settings.Workers = workers
-	s := &Spheres{w: w, byBody: make([]int32, n)}
+	s := &Spheres{w: w, idx: make([]int32, n)}
 	s.round.split = true
 	w.sph = s
 	return s

@@ -52,7 +52,7 @@ func (s *Spheres) acceptSlotsUndo(lo, hi int) (spring float64, other bool) {
 	u := &s.rb.undo
 	spring = inf
 	cls := s.dt.classes
-	i0, i1 := int(s.slotStart[lo]), int(s.slotStart[hi])
+	i0, i1 := s.slotAt(lo), s.slotAt(hi)
 	slots := s.slots[i0:i1]
 	flags, plen := u.flags[i0:i1], u.plen[i0:i1]
 	var hist []int32

@@ -56,7 +56,6 @@ func TestSlotUndoRestores(t *testing.T) {
 		n := 1 + rng.Intn(40)
 		s := &Spheres{moms: trial%2 == 0}
 		s.dt.classes = []dtClass{{hooke: true, spring: 3}, {hooke: false}, {hooke: true, spring: 1}}
-		s.slotStart = make([]int32, n+1)
 		for k := range n {
 			m := rng.Intn(3)
 			for range m {
@@ -77,11 +76,10 @@ func TestSlotUndoRestores(t *testing.T) {
 				}
 				s.slots = append(s.slots, sl)
 			}
-			s.slotStart[k+1] = int32(len(s.slots))
 		}
 		before := slotsOf(s)
 		// The reference: acceptSlots on a copy of the slots (entries copied too).
-		ref := &Spheres{moms: s.moms, dt: s.dt, slotStart: s.slotStart}
+		ref := &Spheres{moms: s.moms, dt: s.dt}
 		ref.slots = append([]wallSlot(nil), s.slots...)
 		for i := range ref.slots {
 			if e := ref.slots[i].e; e != nil {

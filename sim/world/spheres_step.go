@@ -274,7 +274,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 		s.driftRef, s.testDrift = nil, false
 		s.disp.skips++
 	}
-	n := len(s.byBody)
+	n := len(s.idx)
 	var d1, d2 float64
 	finite := true
 	// The rotational skip: while rotStill, both arrays' R already hold what
@@ -306,7 +306,7 @@ func (s *Spheres) Drift(dt float64, kickDrift KickDrift) {
 			s.driftJob = func(k, clo, chi int) {
 				r := &s.part[k]
 				for c := clo; c < chi; c++ {
-					lo, hi := c*len(s.byBody)/driftParts, (c+1)*len(s.byBody)/driftParts
+					lo, hi := c*len(s.idx)/driftParts, (c+1)*len(s.idx)/driftParts
 					e1, e2, fin, fd := s.driftRange(lo, hi, r.found)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e1)
 					r.d1, r.d2 = broad.KeepTwoLargest(r.d1, r.d2, e2)
@@ -394,7 +394,7 @@ func (w *World) SphereRotArrays() int {
 // the evaluation is), on systems of at least passMin spheres (Accept's sums
 // are then split in nChunks on one worker too).
 func (s *Spheres) passes() bool {
-	return s.round.split && s.w.Settings.Workers > 1 && len(s.byBody) >= passMin
+	return s.round.split && s.w.Settings.Workers > 1 && len(s.idx) >= passMin
 }
 
 // passMin is the smallest system whose Drift and Accept passes are split
@@ -600,7 +600,7 @@ func (s *Spheres) Accept(h float64, kick Kick) bool {
 func (s *Spheres) acceptSlots(lo, hi int) (spring float64, other bool) {
 	spring = inf
 	cls := s.dt.classes
-	slots := s.slots[s.slotStart[lo]:s.slotStart[hi]]
+	slots := s.slots[s.slotAt(lo):s.slotAt(hi)]
 	for i := range slots {
 		sl := &slots[i]
 		sl.accept(s.moms)
@@ -649,7 +649,7 @@ func (sl *wallSlot) springBound(cls []dtClass, spring float64, other bool) (floa
 // test restores (spheres_slots_undo.go); one range accepts them after it.
 func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok bool) {
 	var accR float64 // largest |a|/R of a sphere (smoothTravelDt)
-	n := len(s.byBody)
+	n := len(s.idx)
 	s.hFinish, s.kick = h, kick
 	bk := s.badKick
 	s.fsum = 0
@@ -692,7 +692,7 @@ func (s *Spheres) finish(h float64, kick Kick) (ekin, egrav, travel float64, ok 
 				}
 				for c := clo; c < chi; c++ {
 					var t, a float64
-					lo, hi := c*len(s.byBody)/nChunks, (c+1)*len(s.byBody)/nChunks
+					lo, hi := c*len(s.idx)/nChunks, (c+1)*len(s.idx)/nChunks
 					s.chunkFS[c] = 0
 					s.chunkK[c], s.chunkG[c], t, a = s.finishRange(lo, hi, vm, &s.chunkFS[c])
 					r.travel, r.accR = min(r.travel, t), max(r.accR, a)

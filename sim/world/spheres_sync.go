@@ -53,7 +53,7 @@ func (s *Spheres) importWalls() {
 	// Wall pairs: an entry means the pair has been a candidate.
 	for wi := range s.planes {
 		for k := range n {
-			s.seen[wi*n+k] = wi < len(w.wallPair) && len(w.wallPair[wi]) == w.NumBodies() && w.wallPair[wi][s.idx[k]] != nil
+			s.putSeen(wi, k, wi < len(w.wallPair) && len(w.wallPair[wi]) == w.NumBodies() && w.wallPair[wi][s.idx[k]] != nil)
 		}
 	}
 	ref := w.verlet.Ref()
@@ -74,7 +74,7 @@ func (s *Spheres) importWalls() {
 		// finds its history there by key (facetHistory), a rim contact uses it.
 		sl := &s.slots[i]
 		sl.pTouch, sl.pRim, sl.e = false, false, nil
-		if !s.seen[int(sl.wall)*n+int(sl.k)] {
+		if !s.seenAt(int(sl.wall), int(sl.k)) {
 			continue
 		}
 		if e := w.wallPair[sl.wall][s.idx[sl.k]]; len(e.prev) > 0 {
@@ -216,7 +216,7 @@ func (s *Spheres) exportWalls() {
 	w.gen++
 	for wi := range s.planes {
 		for k := range n {
-			if s.seen[wi*n+k] {
+			if s.seenAt(wi, k) {
 				e := w.wallEntry(wi, int(s.idx[k]))
 				e.cur, e.nightOwl = e.cur[:0], false
 				if sl := s.slotOf(k, wi); sl == nil || !sl.pRim {
@@ -255,10 +255,7 @@ func (s *Spheres) listKey(l *sphere.List, k int) pairKey {
 
 // slotOf returns the slot of sphere k and wall wi, or nil.
 func (s *Spheres) slotOf(k, wi int) *wallSlot {
-	if k+1 >= len(s.slotStart) {
-		return nil
-	}
-	for i := s.slotStart[k]; i < s.slotStart[k+1]; i++ {
+	for i := s.slotAt(k); i < len(s.slots) && int(s.slots[i].k) == k; i++ {
 		if int(s.slots[i].wall) == wi {
 			return &s.slots[i]
 		}
@@ -275,7 +272,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 	if l.Shift != nil {
 		xb = xb.Add(l.Shift[k])
 	}
-	ov, n, p, _ := sphere.SphereSphere(xa, xb, s.r[i], s.r[j]) // S2 §2.2
+	ov, n, p, _ := sphere.SphereSphere(xa, xb, s.rOf(int(i)), s.rOf(int(j))) // S2 §2.2
 	c := smoothContact(0, 0, p.AddScaled(-0.5*ov, n), p.AddScaled(0.5*ov, n), n, -ov)
 	c.New = !l.Touch[k] // after Accept: the step before
 	c.Fn = l.Fn[k]
@@ -294,7 +291,7 @@ func (s *Spheres) pairContact(k int) contact.Contact {
 // slotContact returns the accepted facet contact of a wall slot as the
 // generic stages state it (from A, the body of lower index).
 func (s *Spheres) slotContact(sl *wallSlot) contact.Contact {
-	x, r := s.tr.L[sl.k].X, s.r[sl.k]
+	x, r := s.tr.L[sl.k].X, s.rOf(int(sl.k))
 	pl := &s.planes[sl.wall]
 	var pp, ps, n geom.Vec3
 	var gap float64
