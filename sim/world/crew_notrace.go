@@ -7,3 +7,5 @@ package world
 const crewTracing = false
 
 func traceRun(int, func(k, lo, hi int)) bool { return false }
+
+func traceChoice(*splitChoice, bool, int64, int, bool) {}

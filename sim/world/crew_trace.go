@@ -5,6 +5,7 @@ package world
 import (
 	"bufio"
 	"encoding/binary"
+	"fmt"
 	"os"
 	_ "unsafe" // runtime.nanotime
 )
@@ -30,7 +31,31 @@ var (
 	traceFlip bool
 )
 
+// GRAINLAB_CHOICE_TRACE=FILE (same build) writes a line per step that
+// SplitAuto timed: the pick, whether it was a probe, the way in use, the
+// step's wall time (µs) and work, whether it counted, the two averages
+// (ns a unit of work) after it and the probe interval. The steps run as
+// in an ordinary build unless GRAINLAB_CREW_TRACE is set too.
+var choiceOut *bufio.Writer
+
+func traceChoice(c *splitChoice, split bool, d int64, work int, counted bool) {
+	if choiceOut == nil {
+		return
+	}
+	fmt.Fprintf(choiceOut, "%d %t %t %d %.1f %d %t %.4f %.4f %d %d\n", c.count, split, c.probe, c.use,
+		float64(d)/1e3, work, counted, c.ns[0], c.ns[1], c.every, c.next)
+	choiceOut.Flush()
+}
+
 func init() {
+	if p := os.Getenv("GRAINLAB_CHOICE_TRACE"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			panic(err)
+		}
+		choiceOut = bufio.NewWriter(f)
+		fmt.Fprintln(choiceOut, "count split probe use us work counted ns0 ns1 every next")
+	}
 	if p := os.Getenv("GRAINLAB_CREW_TRACE"); p != "" {
 		f, err := os.Create(p)
 		if err != nil {

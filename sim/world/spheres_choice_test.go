@@ -48,14 +48,15 @@ func TestSplitChoiceSkipsCold(t *testing.T) {
 // faster way and 1.3 ms the other; every 12th step of the way in use
 // rebuilds the list and takes 10 ms; the first step of a way after the
 // other takes 5 ms. After the first probes, only the periodic probes
-// (splitProbeRuns steps every splitProbeEvery) take the slower way. Fails
+// (splitProbeRuns steps, and one more for a rebuild within them, every
+// splitProbeEvery steps at most) take the slower way. Fails
 // with the rebuilds counted (after a rebuild the way in use averages
 // above the other's: it flips) or the switches counted (a probe's cold
 // step spoils the faster way's average when the choice returns to it).
 func TestSplitChoiceWholeSteps(t *testing.T) {
 	for _, fast := range []bool{false, true} {
 		var c splitChoice
-		wrong, steps := 0, 6000
+		wrong, steps, probeSteps := 0, 6000, 0
 		prev, begun := false, false
 		for e := 0; e < steps; e++ {
 			probing := c.runs[0] <= splitProbeRuns || c.runs[1] <= splitProbeRuns
@@ -71,13 +72,21 @@ func TestSplitChoiceWholeSteps(t *testing.T) {
 				d = 5 * time.Millisecond
 			}
 			prev, begun = split, true
-			if !probing && c.count%splitProbeEvery >= splitProbeRuns && split != fast {
+			if c.probe && !probing && split != fast {
+				probeSteps++
+			}
+			if !probing && !c.probe && split != fast {
 				wrong++
 			}
 			c.record(split, d, 1, counted)
 		}
 		if wrong > 0 {
 			t.Errorf("faster way split=%v: %d of %d steps outside the probes took the slower way", fast, wrong, steps)
+		}
+		// The probes: every splitProbeEvery steps (or less often), each
+		// splitProbeRuns steps and one more per rebuild in it.
+		if most := (steps/splitProbeEvery + 1) * (splitProbeRuns + 1); probeSteps > most {
+			t.Errorf("faster way split=%v: %d probe steps on the slower way (want ≤ %d)", fast, probeSteps, most)
 		}
 	}
 }

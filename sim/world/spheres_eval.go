@@ -764,141 +764,6 @@ const (
 	SplitAlways
 )
 
-// splitChoice is SplitAuto's bookkeeping: moving averages of a step's
-// wall time (splitRound: Drift, evaluation, Accept) per unit of work on
-// one worker and on two, the faster way in use, the other tried for a few
-// steps every so often. The first step each way is not counted: it is
-// cold (the world's first evaluation: buffers made and first touched; the
-// first split one: the helper started), 3–4× a later one on the
-// 10⁵-sphere box, and it weighed on the first choice (docs/performance.md,
-// "Session 17: two workers").
-type splitChoice struct {
-	ns    [2]float64 // one worker, two: wall time a unit of work (a listed pair or wall slot)
-	runs  [2]int     // steps timed each way, the cold first included
-	since [2]int     // steps counted each way since it was last switched to
-	count int
-	way   int8 // the last step's way: 0 one worker, 1 two
-	// use: the way in use, outside the probes (set when the first probes
-	// end, then by every pick that is not a probe's): the margin keeps it.
-	use   int8
-	begun bool // a step has been recorded (way is set)
-	// every: steps from the start of one periodic probe of the other way
-	// to the next (splitProbeEvery, doubled up to splitProbeMax while
-	// each probe finds the split way the faster by the margin); next: the
-	// count at which the next one starts (0: not set yet).
-	every, next int
-	probe       bool // the last pick was a probe's (the first probes' or a periodic one's)
-}
-
-// The slower way is tried every splitProbeEvery steps for splitProbeRuns
-// steps (the first cold, not counted). A step's cost changes along a run
-// (the 10⁵ box: 1.2 ms a step at its start, 3.5 ms at 534 steps, as the
-// spheres settle and touch), so the averages are per unit of work, and a
-// way's average restarts when the choice comes back to it: an average
-// hundreds of steps old made the way not in use look the faster.
-//
-// A probe of one worker costs its steps on one worker and a cold step
-// back (Session 19: ~2.5% of the quiet 10⁵ box's wall time), and while
-// two workers are in use their average is measured at every step: a
-// machine that gets busy makes it rise and the choice falls back to one
-// worker without waiting for a probe. So each probe that finds the split
-// way faster by splitMargin doubles the interval to the next, up to
-// splitProbeMax; any other outcome (one worker in use, or the win not
-// clear) sets it back to splitProbeEvery, so one worker in use still
-// tries two every splitProbeEvery steps.
-const (
-	splitProbeEvery = 256  // steps between tries of the slower way
-	splitProbeMax   = 2048 // the longest interval, after repeated clear wins of the split way
-	splitProbeRuns  = 6    // steps per try
-	splitMargin     = 0.85 // the other way is taken when this much faster
-)
-
-// pick reports whether the next step (splitRound) is split.
-func (c *splitChoice) pick(can bool, mode SplitMode) bool {
-	switch {
-	case !can || mode == SplitNever:
-		return false
-	case mode == SplitAlways:
-		return true
-	}
-	c.count++
-	c.probe = true
-	switch { // the first probes: one way, then the other, splitProbeRuns counted after the cold one each
-	case c.runs[0] <= splitProbeRuns:
-		return false
-	case c.runs[1] <= splitProbeRuns:
-		return true
-	}
-	if c.next == 0 { // the first probes have ended: the next probe as every splitProbeEvery
-		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
-		c.use = c.way
-	}
-	// The way in use stays unless the other's average is below
-	// splitMargin of its own: a probe of a few steps on a shared machine
-	// is noisy, and a wrong switch holds until the next probe. The way
-	// in use is the one before a probe (use), and a probe runs the other
-	// for all its steps. Both were the last step's way (session 22 and
-	// before): a probe then picked the other way of the last step's,
-	// so with the averages within the margin it alternated at every step
-	// — six switches, each step cold and uncounted: the probe measured
-	// nothing, cost six cold steps, and left the choice on whichever way
-	// its last step took (spheres_choice_test.go, TestSplitChoiceProbeRuns).
-	faster := c.use == 1
-	if c.ns[1-c.use] < splitMargin*c.ns[c.use] {
-		faster = !faster
-	}
-	if c.count >= c.next+splitProbeRuns { // a probe has ended: both averages are fresh
-		// Its last step on one worker (a probe from two) and two the
-		// faster by the margin: a clear win of the way in use.
-		if c.way == 0 && faster && c.ns[1] < splitMargin*c.ns[0] {
-			c.every = min(2*c.every, splitProbeMax)
-		} else {
-			c.every = splitProbeEvery
-		}
-		c.next += c.every
-	}
-	c.probe = c.count >= c.next
-	if !c.probe && !faster && c.every > splitProbeEvery {
-		// Fallen back to one worker between probes (two got slower: a
-		// busy machine): try two again after splitProbeEvery at most.
-		c.every, c.next = splitProbeEvery, (c.count/splitProbeEvery+1)*splitProbeEvery
-	}
-	if c.probe { // the other way of the one in use, for the whole probe
-		return c.use == 0
-	}
-	c.use = 0
-	if faster {
-		c.use = 1
-	}
-	return faster
-}
-
-// record notes the wall time of a step, counted in the averages if
-// counted and the step is not the first of its way after a step of the
-// other (cold: the helper parked or slow to come, the states in the other
-// core's cache).
-func (c *splitChoice) record(split bool, d time.Duration, work int, counted bool) {
-	i := int8(0)
-	if split {
-		i = 1
-	}
-	switched := c.begun && i != c.way
-	c.way, c.begun = i, true
-	if switched {
-		c.since[i] = 0
-	}
-	if !counted || switched {
-		return
-	}
-	x := float64(d) / float64(max(work, 1))
-	c.runs[i]++
-	if c.runs[i] == 1 { // the world's first step this way: cold, not counted
-		return
-	}
-	c.since[i]++ // an average of the steps since the switch, then of the last 8
-	c.ns[i] += (x - c.ns[i]) / float64(min(c.since[i], 8))
-}
-
 // splitRound is the sphere path's choice for one step: Drift's pass, the
 // evaluation (and a list rebuild within it) and Accept's pass are all split
 // or all on the caller, and SplitAuto times the whole step. Chosen for the
@@ -912,6 +777,7 @@ type splitRound struct {
 	split  bool      // the choice
 	evals  int       // evaluations in it (rejected trials: more than one)
 	builds int       // the Verlet list's builds at its beginning
+	scans  int       // inner list selections in it (relSelect's passes, selectLoose): not counted
 	work   int       // the evaluation's listed pairs and wall slots
 	t0     time.Time // its beginning
 }
@@ -929,15 +795,21 @@ func (s *Spheres) beginRound() bool {
 }
 
 // endRound closes the round (Accept) and gives its wall time to the
-// choice: only a round of one evaluation without a list rebuild, so that
-// the two ways' averages compare steps of the same work (a rejected trial
-// would count twice; a rebuild, ~5× a step on the 10⁵ box every ~12
-// steps, weighed 1/8 in the average of the way in use and rarely fell in
-// the other's probes, so the way in use looked the slower after each one).
+// choice: only a round of one evaluation without a list rebuild or an
+// inner list selection, so that the two ways' figures compare steps of the
+// same work (a rejected trial would count twice; a rebuild, ~5× a step on
+// the 10⁵ box every ~12 steps, weighed 1/8 in the average of the way in
+// use and rarely fell in the other's probes, so the way in use looked the
+// slower after each one; a selection, a scan of the list, often comes in
+// the step after a rebuild: 2–5× a plain step).
 func (s *Spheres) endRound() {
 	r := &s.round
 	if r.open {
-		s.choice.record(r.split, time.Since(r.t0), r.work, r.evals == 1 && s.w.verlet.Builds() == r.builds)
+		d, counted := time.Since(r.t0), r.evals == 1 && s.w.verlet.Builds() == r.builds && r.scans == 0
+		s.choice.record(r.split, d, r.work, counted)
+		if crewTracing {
+			traceChoice(&s.choice, r.split, int64(d), r.work, counted)
+		}
 	}
 	r.open = false
 }

@@ -147,6 +147,7 @@ func (s *Spheres) relSelect(l *sphere.List, ref []geom.Vec3) bool {
 		s.relWait--
 		return false
 	}
+	s.round.scans++ // the passes below: a step SplitAuto does not count
 	// The frame: the mean displacement and velocity of the spheres whose
 	// force is their weight (falling freely: the candidates for tight; any
 	// c is sound, and a mean over every sphere is pulled off the free fall

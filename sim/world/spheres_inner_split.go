@@ -284,6 +284,7 @@ func (j *relJob) tightPass() (e1, e2 float64, finite bool, u2 float64) {
 // loose nil), in ranges on the crew when the passes split.
 func (s *Spheres) selectLoose(j *relJob, l *sphere.List, ref []geom.Vec3, loose []bool, t, limit int) bool {
 	in := &l.Inner
+	s.round.scans++ // a scan of the list: a step SplitAuto does not count
 	if !s.passes() {
 		if loose == nil {
 			return in.Select(l, ref, t, limit)
