@@ -114,8 +114,9 @@ func (c *splitChoice) pick(can bool, mode SplitMode) bool {
 	switch {
 	case in >= splitProbeRuns && (c.since[other] >= splitProbeFresh || in >= splitProbeLong):
 		// A probe has ended: both figures are fresh. The way in use
-		// changes here only.
-		if better {
+		// changes here only, and not on the probed way's old figure
+		// (a long probe none of whose steps counted: review r3).
+		if better && c.since[other] > 0 {
 			c.use, other = other, c.use
 		}
 		// Two workers in use after a probe that found them the faster
