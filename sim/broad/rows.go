@@ -136,16 +136,10 @@ const (
 	sampleRun  = 8
 )
 
-// pairRoom: a list's first build makes its pairs' array with a room of
-// 1/pairRoom of the estimate (as sim/sphere's per-pair arrays,
-// sphere.PairRoom): a quarter held ≈ 6 MB at 3 M pairs that only a list
-// that grew needs (Session 27).
-const pairRoom = 16
-
 // samplePairs returns the room for the pairs of the dense level lv that
 // a search in parts likely needs: the pairs a body of the sampled cells'
-// half stencils finds, times the bodies, 1/pairRoom more (what the pairs
-// may grow by, and the parts' partial last blocks), and a block a part.
+// half stencils finds, times the bodies, a quarter more (the room grow
+// gives, and the parts' partial last blocks), and a block a part.
 func (g *Grid) samplePairs(lv *level, m2 float64) int {
 	// blk 0: one slice a bucket, grown by append, counted and emptied
 	// after each run (its room kept: a run's pairs).
@@ -175,7 +169,7 @@ func (g *Grid) samplePairs(lv *level, m2 float64) int {
 	if bodies > 0 {
 		est = int(float64(pairs) / float64(bodies) * float64(lv.n))
 	}
-	return est + est/pairRoom + rowParts*g.blk
+	return est + est/4 + rowParts*g.blk
 }
 
 // slotRoom returns the number of pairs the storage of the slots sl (all

@@ -86,7 +86,7 @@ func (l *List) PrepareSplit() { l.FP = resize(l.FP, len(l.P)) }
 // smooth.
 func (l *List) Resize(n int, shifted, laws, smooth bool) {
 	l.Inner.Off()
-	l.P = resizePairs(l.P, n)
+	l.P = resize(l.P, n)
 	l.Shift = nil
 	if shifted {
 		l.Shift = resize(l.Shift[:0:cap(l.Shift)], n)
@@ -95,8 +95,8 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 	if laws {
 		l.Law = resize(l.Law[:0:cap(l.Law)], n)
 	}
-	l.Touch, l.PrevTouch = resizePairs(l.Touch, n), resizePairs(l.PrevTouch, n)
-	l.Fn = resizePairs(l.Fn, n)
+	l.Touch, l.PrevTouch = resize(l.Touch, n), resize(l.PrevTouch, n)
+	l.Fn = resize(l.Fn, n)
 	l.Delta = nil
 	l.Ft, l.M, l.Epot, l.Hist, l.PrevHist, l.TPA, l.TPB = nil, nil, nil, nil, nil, nil, nil
 	if smooth {
@@ -107,24 +107,6 @@ func (l *List) Resize(n int, shifted, laws, smooth bool) {
 		l.ftBuf, l.mBuf, l.epotBuf, l.histBuf, l.prevHistBuf = l.Ft, l.M, l.Epot, l.Hist, l.PrevHist
 		l.TPA, l.TPB = resize(l.TPA[:0:cap(l.TPA)], n), resize(l.TPB[:0:cap(l.TPB)], n)
 	}
-}
-
-// PairRoom is the room, a fraction 1/PairRoom of the pairs, that Resize
-// gives the per-pair arrays of the Hookean path (P, Touch, PrevTouch, Fn)
-// when it makes them anew. P's and Fn's storage hold the grid's
-// candidates at the next rebuilds (broad.Grid.Pairs: its blocks in the
-// room, a few partial ones a part and bucket), so the room is what they
-// may grow by without a new array; a quarter (resize's) held ≈ 14 MB at
-// 3 M pairs (docs/performance.md, "Session 27: memory at 10⁶ — bodies,
-// pairs, set-up").
-const PairRoom = 16
-
-// resizePairs is resize with a room of 1/PairRoom.
-func resizePairs[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, n+n/PairRoom)
-	}
-	return s[:n]
 }
 
 // ResizeCI makes CI hold n pairs' classes (contents unspecified) when

@@ -782,9 +782,9 @@ func (s *Spheres) sortOld(old, nl *sphere.List) {
 	// the room, holds them at ≈ 3 pairs a sphere), else in an array of
 	// their own (Session 24 kept them in the pairs' step-size classes,
 	// which a pair no longer has: dtTables.classOf).
+	room := fb[nold:cap(fb)]
 	T2 := resize(nl.Touch[:0:cap(nl.Touch)], nold)
-	F2, noFresh := s.sortFreshRoom(old, nold)               // spheres_fresh_none.go
-	room := s.sortOldRoom(fb[nold:cap(fb)], F2, noFresh, n) // spheres_sortold_room.go
+	F2, noFresh := s.sortFreshRoom(old, nold) // spheres_fresh_none.go
 	extras := old.Law != nil || old.CI != nil || old.PrevHist != nil
 	var ord []int32
 	if extras {
