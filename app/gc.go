@@ -2,7 +2,6 @@ package app
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 )
@@ -39,9 +38,15 @@ const (
 // or more, a collection is forced first (≈ 12 ms at 10⁵ spheres, and it
 // frees the set-up's garbage before stepping), so the choice is made on
 // the world's own heap. Smaller worlds pay nothing.
+//
+// The forced collection also returns the free pages to the system
+// (debug.FreeOSMemory): set-up's garbage, freed by its collections, stays
+// resident otherwise, and the steps, which allocate little, reuse little
+// of it — at 10⁶ spheres ≈ 20 MB of the peak RSS (docs/performance.md,
+// "Session 27: memory at 10⁶ — bodies, pairs, set-up").
 func steppingGCPercent() int {
 	if liveHeap() >= LargeHeap/2 {
-		runtime.GC()
+		debug.FreeOSMemory() // a collection, then the free pages returned
 		if liveHeap() >= LargeHeap {
 			return LargeSteppingGCPercent
 		}

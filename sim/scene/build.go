@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -490,11 +489,6 @@ func (b *builder) restOnGround(bd *body.Body, path string) error {
 // slack and randomly oriented, all from the generator's seed. When the
 // region is too short for Count bodies its top is raised.
 func (b *builder) generators() error {
-	total := 0 // room in w.Bodies() for every generated body at once
-	for _, g := range b.s.Generators {
-		total += max(g.Count, 0)
-	}
-	b.w.SetBodies(slices.Grow(b.w.Bodies(), total))
 	for k := range b.s.Generators {
 		g := &b.s.Generators[k]
 		if g.Count <= 0 {
@@ -565,8 +559,11 @@ func (b *builder) generators() error {
 		block := smooth && ss.kind == body.Sphere && !makeEachGenerated
 		var xs []geom.Vec3
 		if block {
-			xs = make([]geom.Vec3, 0, g.Count)
-		} else if !makeEachGenerated && g.Count > 1 {
+			xs = make([]geom.Vec3, 0, g.Count) // a block: no room in the world's records (World.AddSphereBlock)
+		} else {
+			b.w.GrowBodies(g.Count) // room for the generator's records at once
+		}
+		if !block && !makeEachGenerated && g.Count > 1 {
 			names = body.GenNames(g.Name, g.Count)
 		}
 		for k := 0; k < layers; k++ {

@@ -166,7 +166,7 @@ func (w *World) wallsNotFinite(s *Spheres) float64 {
 			n = -1
 			break
 		}
-		b := w.bodies[i] // a wall: a record
+		b := w.BodyRec(i) // a wall: a record
 		z += notFinite(b.X, b.V, b.W, b.Q)
 		n++
 	}

@@ -1,7 +1,6 @@
 package world
 
 import (
-	"slices"
 	"sort"
 	"strconv"
 	"sync/atomic"
@@ -19,8 +18,10 @@ import (
 // centre: one shared shape and mass record, one material, one velocity, one
 // orientation, ω = F = T = 0. AddSphereBlock keeps them as a block — the
 // name prefix, one template record and the centres — and World.bodies holds
-// nil for each of them (the indices are unchanged). Where a sphere's state
-// lives:
+// the records only: a block is the range of body indices first …
+// first+count−1, which the records skip (World.at; the indices are
+// unchanged, NumBodies counts both; Session 27: no nil pointer a sphere).
+// Where a sphere's state lives:
 //
 //   - until the sphere path holds it: the block's centres (x) and the
 //     template (the rest);
@@ -56,7 +57,7 @@ var materializations atomic.Int64
 // are added as records (AddBody). It changes what AddBody changes, as
 // adding them one by one does.
 func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int {
-	first := len(w.bodies)
+	first := w.NumBodies()
 	if len(x) == 0 {
 		return first
 	}
@@ -79,8 +80,7 @@ func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int
 	bl := &sphereBlock{first: first, count: len(x), prefix: prefix, rec: *rec, x: x}
 	bl.rec.Name = prefix + "0"
 	w.blocks = append(w.blocks, bl)
-	w.bodies = slices.Grow(w.bodies, len(x))[:first+len(x)] // the scene's builder has made the room
-	clear(w.bodies[first:])
+	w.nvirt += len(x) // no room in w.bodies: the records skip the block (at)
 	w.invalidate()
 	w.lawGen += uint64(len(x) - 1) // AddBody's count, one a body
 	return first
@@ -96,7 +96,27 @@ func (w *World) Virtual() int {
 	return n
 }
 
-// blockOf returns the block of body i, a block's sphere (w.bodies[i] nil).
+// at returns body i's record, or nil and its block when body i is a sphere
+// of a block: w.bodies holds the records only, each block's spheres
+// skipped.
+func (w *World) at(i int) (*body.Body, *sphereBlock) {
+	if len(w.blocks) == 0 {
+		return w.bodies[i], nil
+	}
+	skip := 0
+	for _, bl := range w.blocks {
+		if i < bl.first {
+			break
+		}
+		if i < bl.first+bl.count {
+			return nil, bl
+		}
+		skip += bl.count
+	}
+	return w.bodies[i-skip], nil
+}
+
+// blockOf returns the block of body i, a block's sphere (w.at(i) nil).
 func (w *World) blockOf(i int) *sphereBlock {
 	if len(w.blocks) == 1 {
 		return w.blocks[0]
@@ -115,18 +135,19 @@ func (w *World) blockSearch(i int) *sphereBlock {
 // Group — without materializing: a block sphere's template, whose Name and
 // state (X, Q, V, W, F, T) are not the sphere's. Read only.
 func (w *World) BodyRec(i int) *body.Body {
-	if b := w.bodies[i]; b != nil {
+	b, bl := w.at(i)
+	if bl == nil {
 		return b
 	}
-	return &w.blockOf(i).rec
+	return &bl.rec
 }
 
 // BodyName returns body i's name without materializing.
 func (w *World) BodyName(i int) string {
-	if b := w.bodies[i]; b != nil {
+	b, bl := w.at(i)
+	if bl == nil {
 		return b.Name
 	}
-	bl := w.blockOf(i)
 	return bl.prefix + strconv.Itoa(i-bl.first)
 }
 
@@ -211,33 +232,31 @@ func (w *World) eachBodyState(f func(i int, b *body.Body)) {
 // named if named.
 func (w *World) eachVirtual(f func(i int, b *body.Body), named bool) {
 	var sc body.Body
-	bi := 0
-	var bl *sphereBlock
 	var names string
-	off := 0
-	for i, b := range w.bodies {
-		if b != nil {
-			f(i, b)
-			continue
+	recs, blocks := w.bodies, w.blocks
+	i, r := 0, 0 // body i, record r: the records skip the blocks
+	for _, bl := range blocks {
+		for ; i < bl.first; i, r = i+1, r+1 {
+			f(i, recs[r])
 		}
-		if bl == nil || i >= bl.first+bl.count {
-			for w.blocks[bi].first+w.blocks[bi].count <= i {
-				bi++
-			}
-			bl = w.blocks[bi]
-			sc = bl.rec // the static fields, once a block (f writes nothing)
-			sc.Name = ""
-			if named {
-				names, off = bl.nameString(), 0
-			}
-		}
+		sc = bl.rec // the static fields, once a block (f writes nothing)
+		sc.Name = ""
+		off := 0
 		if named {
-			n := body.GenNameLen(bl.prefix, i-bl.first)
-			sc.Name = names[off : off+n]
-			off += n
+			names = bl.nameString()
 		}
-		w.fillState(bl, i, &sc)
-		f(i, &sc)
+		for end := bl.first + bl.count; i < end; i++ {
+			if named {
+				n := body.GenNameLen(bl.prefix, i-bl.first)
+				sc.Name = names[off : off+n]
+				off += n
+			}
+			w.fillState(bl, i, &sc)
+			f(i, &sc)
+		}
+	}
+	for ; r < len(recs); i, r = i+1, r+1 {
+		f(i, recs[r])
 	}
 }
 
@@ -253,6 +272,16 @@ func (w *World) materialize() {
 	s := w.sph
 	held := s != nil && s.virt
 	synced := true
+	// Every body's slot: the records where the blocks left them, the
+	// blocks' records made into their ranges.
+	all := make([]*body.Body, w.NumBodies())
+	i, r := 0, 0
+	for _, bl := range w.blocks {
+		r += copy(all[i:bl.first], w.bodies[r:])
+		i = bl.first + bl.count
+	}
+	copy(all[i:], w.bodies[r:])
+	w.bodies = all
 	for _, bl := range w.blocks {
 		names, off := bl.nameString(), 0
 		for k := range bl.count {
@@ -273,7 +302,7 @@ func (w *World) materialize() {
 			w.bodies[bl.first+k] = b
 		}
 	}
-	w.blocks = nil
+	w.blocks, w.nvirt = nil, 0
 	if !held {
 		return
 	}

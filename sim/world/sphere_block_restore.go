@@ -54,7 +54,8 @@ func sameBits(a, b geom.Vec3) bool {
 // or once the sphere path holds the blocks' state); the caller then writes
 // the record (Bodies()[i]). A body with a record is written as the record.
 func (w *World) SetBodyState(i int, x geom.Vec3, q geom.Quat, v, om geom.Vec3, f, t *geom.Vec3) bool {
-	if b := w.bodies[i]; b != nil {
+	b, bl := w.at(i)
+	if bl == nil {
 		b.X, b.Q, b.V, b.W = x, q, v, om
 		if f != nil {
 			b.F = *f
@@ -64,7 +65,6 @@ func (w *World) SetBodyState(i int, x geom.Vec3, q geom.Quat, v, om geom.Vec3, f
 		}
 		return true
 	}
-	bl := w.blockOf(i)
 	rq := bl.rec.Q
 	if !sameBits(geom.V(q.W, q.X, q.Y), geom.V(rq.W, rq.X, rq.Y)) || math.Float64bits(q.Z) != math.Float64bits(rq.Z) ||
 		!sameBits(om, bl.rec.W) || t != nil && !sameBits(*t, bl.rec.T) {

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"grainlab/sim/body"
@@ -165,8 +166,9 @@ type Integrator interface {
 // World is the complete simulation state.
 type World struct {
 	Name     string
-	bodies   []*body.Body   // Bodies; nil for a sphere of a block (sphere_block.go)
+	bodies   []*body.Body   // the records in index order: Bodies() when there is no block; without the blocks' spheres (sphere_block.go)
 	blocks   []*sphereBlock // the spheres without a record, by first body index (sphere_block.go)
+	nvirt    int            // the blocks' spheres: NumBodies() = len(bodies) + nvirt
 	Walls    []Wall
 	Loads    []body.Load
 	Bonds    []Bond
@@ -333,7 +335,7 @@ func (w *World) Bodies() []*body.Body {
 }
 
 // NumBodies returns the number of bodies, len(Bodies()).
-func (w *World) NumBodies() int { return len(w.bodies) }
+func (w *World) NumBodies() int { return len(w.bodies) + w.nvirt }
 
 // EachBody calls f with each body and its index, in index order, for a
 // reader that only looks: f must neither keep b nor write it. The state is
@@ -359,11 +361,18 @@ func (w *World) SetBodies(bs []*body.Body) {
 	w.bodies = bs
 }
 
+// GrowBodies makes room for n more bodies with a record (AddBody), without
+// making a sphere block's records (a builder's room for its bodies; the
+// spheres of a block need none).
+func (w *World) GrowBodies(n int) {
+	w.bodies = slices.Grow(w.bodies, n)
+}
+
 // AddBody appends a body and returns its index.
 func (w *World) AddBody(b *body.Body) int {
 	w.bodies = append(w.bodies, b)
 	w.invalidate()
-	return len(w.bodies) - 1
+	return w.NumBodies() - 1
 }
 
 // AddWall adds a wall surface as a fixed body and returns the wall index.
