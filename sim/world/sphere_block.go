@@ -38,6 +38,7 @@ import (
 // readers of `grainlab bench` and `grainlab run` use them.
 type sphereBlock struct {
 	first, count int         // body indices first … first+count−1
+	before       int         // the spheres of the blocks before it (at: the records' index is i − before − count past it)
 	prefix       string      // the generator's name: sphere k is prefix+strconv.Itoa(k)
 	rec          body.Body   // the template: sphere 0's record (shared shape and mass record, V, Q, material …)
 	x            []geom.Vec3 // the centres while they are the truth (nil once the sphere path holds them)
@@ -77,7 +78,7 @@ func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int
 	if !w.blockCentres() {
 		w.materialize() // blocks whose state is the sphere path's: their records first
 	}
-	bl := &sphereBlock{first: first, count: len(x), prefix: prefix, rec: *rec, x: x}
+	bl := &sphereBlock{first: first, count: len(x), before: w.nvirt, prefix: prefix, rec: *rec, x: x}
 	bl.rec.Name = prefix + "0"
 	w.blocks = append(w.blocks, bl)
 	w.nvirt += len(x) // no room in w.bodies: the records skip the block (at)
@@ -88,32 +89,33 @@ func (w *World) AddSphereBlock(prefix string, rec *body.Body, x []geom.Vec3) int
 
 // Virtual reports how many bodies the world holds without a record (sphere
 // blocks not yet materialized).
-func (w *World) Virtual() int {
-	n := 0
-	for _, bl := range w.blocks {
-		n += bl.count
-	}
-	return n
-}
+func (w *World) Virtual() int { return w.nvirt }
 
 // at returns body i's record, or nil and its block when body i is a sphere
 // of a block: w.bodies holds the records only, each block's spheres
-// skipped.
+// skipped (the last block starting at or before i found by bisection, as
+// blockSearch: a per-body loop over a world of many blocks stays linear).
 func (w *World) at(i int) (*body.Body, *sphereBlock) {
-	if len(w.blocks) == 0 {
+	var bl *sphereBlock
+	switch len(w.blocks) {
+	case 0:
 		return w.bodies[i], nil
-	}
-	skip := 0
-	for _, bl := range w.blocks {
-		if i < bl.first {
-			break
+	case 1:
+		bl = w.blocks[0]
+	default:
+		j := sort.Search(len(w.blocks), func(j int) bool { return w.blocks[j].first > i }) - 1
+		if j < 0 {
+			return w.bodies[i], nil
 		}
-		if i < bl.first+bl.count {
-			return nil, bl
-		}
-		skip += bl.count
+		bl = w.blocks[j]
 	}
-	return w.bodies[i-skip], nil
+	switch {
+	case i < bl.first: // before the only block
+		return w.bodies[i], nil
+	case i < bl.first+bl.count:
+		return nil, bl
+	}
+	return w.bodies[i-bl.before-bl.count], nil
 }
 
 // blockOf returns the block of body i, a block's sphere (w.at(i) nil).

@@ -567,7 +567,7 @@ func (s *Spheres) virtualOK() bool {
 		if !ok {
 			break
 		}
-		ok = b == nil || b.Wall >= 0
+		ok = b.Wall >= 0 // w.bodies holds the records only: any other than a wall's
 	}
 	if !ok {
 		w.materialize()
