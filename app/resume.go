@@ -174,8 +174,14 @@ func (p *resumePlan) decide(every float64) {
 	if !s.lastT0 || s.rows < 2 {
 		return // no row at t0 (a checkpoint between output times), or only the start row
 	}
+	// On the grid, as in RunOutputs' loop (w.Time ≥ nextOut − 1e-12)?
+	// prev is read back from 10 digits: a row at a step end within ulps
+	// of an output time (fixed steps) reads as that time exactly and is
+	// judged right. Only a step end within the 10th digit's rounding
+	// before an output time, followed at once by the stop, could be judged
+	// wrong (one row at t0 kept extra or dropped).
 	if nextTime(s.prev, every) <= s.last+1e-12 {
-		return // on the grid, as in RunOutputs' loop (w.Time ≥ nextOut − 1e-12)
+		return
 	}
 	p.dropT0 = true
 	s.keep = s.lastAt

@@ -192,3 +192,57 @@ func TestResumeRefusesOtherColumns(t *testing.T) {
 		t.Errorf("a restart from a copy kept the earlier series.csv: %.60q", got)
 	}
 }
+
+// The cut of a resume, file by file: rows up to t0 kept, later rows and a
+// cut last line dropped; a stop row off the output grid (and contacts.csv's
+// instant there) dropped, a row on the grid kept; a time that is not a
+// number refused.
+func TestResumeCut(t *testing.T) {
+	const head = "t,dt"
+	cases := []struct {
+		name, series, contacts string
+		t0                     float64
+		keepS, keepC           string // the bytes kept
+		first                  bool   // the resumed run writes its start row
+	}{
+		{"stop row off the grid", "0,1\n0.01,1\n0.02,1\n0.0234,1\n",
+			"0.01,a\n0.02,a\n0.02,b\n0.0234,a\n0.0234,b\n", 0.0234,
+			"0,1\n0.01,1\n0.02,1\n", "0.01,a\n0.02,a\n0.02,b\n", false},
+		{"stop row on the grid", "0,1\n0.01,1\n0.02,1\n0.0300001,1\n",
+			"0.02,a\n0.0300001,a\n", 0.0300001,
+			"0,1\n0.01,1\n0.02,1\n0.0300001,1\n", "0.02,a\n0.0300001,a\n", false},
+		{"checkpoint between rows, later rows and a cut line", "0,1\n0.01,1\n0.02,1\n0.03,1\n0.04",
+			"0.01,a\n0.02,a\n0.03,a\n0.03,b\n0.0", 0.025,
+			"0,1\n0.01,1\n0.02,1\n", "0.01,a\n0.02,a\n", false},
+		{"only the start row", "0.5,1\n0.51,1\n", "", 0.5, "0.5,1\n", "", false},
+		{"no row yet", "", "", 0.5, "", "", true},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, SeriesFile), []byte(head+"\n"+c.series), 0o644)
+		os.WriteFile(filepath.Join(dir, ContactsFile), []byte(contactsHeader+"\n"+c.contacts), 0o644)
+		p, err := planResume(dir, []string{"t", "dt"}, c.t0, true)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		p.decide(0.01)
+		if got, want := p.series.keep, int64(len(head)+1+len(c.keepS)); got != want {
+			t.Errorf("%s: series.csv keeps %d bytes, want %d (%q)", c.name, got, want, c.keepS)
+		}
+		if got, want := p.contacts.keep, int64(len(contactsHeader)+1+len(c.keepC)); got != want {
+			t.Errorf("%s: contacts.csv keeps %d bytes, want %d (%q)", c.name, got, want, c.keepC)
+		}
+		if p.resumeFirstRow() != c.first {
+			t.Errorf("%s: start row written %v, want %v", c.name, !c.first, c.first)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, SeriesFile), []byte("t,dt\n0,1\nx,1\n"), 0o644)
+	if _, err := planResume(dir, []string{"t", "dt"}, 1, false); !errors.As(err, new(*InputError)) || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("a time that is not a number: %v, want an input error naming line 3", err)
+	}
+	os.WriteFile(filepath.Join(dir, SeriesFile), []byte("t,d"), 0o644)
+	if _, err := planResume(dir, []string{"t", "dt"}, 1, false); !errors.As(err, new(*InputError)) {
+		t.Errorf("a cut header: %v, want an input error", err)
+	}
+}
