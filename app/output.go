@@ -25,6 +25,25 @@ func NewSeries(dir string, w *world.World) (*Series, error) {
 		return nil, err
 	}
 	s := &Series{w: out}
+	if err := s.writeRow(seriesColumns(w)); err != nil {
+		out.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// continueSeries continues DIR/series.csv after its first keep bytes (a
+// resume: the header and the rows up to the restart time, resume.go).
+func continueSeries(dir string, keep int64) (*Series, error) {
+	out, err := openKept(filepath.Join(dir, SeriesFile), keep)
+	if err != nil {
+		return nil, err
+	}
+	return &Series{w: out}, nil
+}
+
+// seriesColumns is series.csv's header for the world w.
+func seriesColumns(w *world.World) []string {
 	cols := []string{"t", "dt", "kinetic", "potential_gravity", "potential_contact", "total_energy",
 		"contacts", "contacts_vf", "contacts_ee", "contacts_ve", "contacts_vv", "contacts_suppressed",
 		"night_owls", "rejected_steps", "contacts_sq", "sq_failures", "newton_iters", "linear_iters", "residual",
@@ -39,11 +58,7 @@ func NewSeries(dir string, w *world.World) (*Series, error) {
 	for _, p := range w.Probes {
 		cols = append(cols, "probe_"+p.Name+"_x", "probe_"+p.Name+"_y", "probe_"+p.Name+"_z")
 	}
-	if err := s.writeRow(cols); err != nil {
-		out.Close()
-		return nil, err
-	}
-	return s, nil
+	return cols
 }
 
 func loadName(name string, i int) string {
@@ -142,8 +157,21 @@ func NewContacts(dir string) (*ContactsWriter, error) {
 		return nil, err
 	}
 	c := &ContactsWriter{w: out}
-	fmt.Fprintln(c.w, "t,body_a,body_b,name_a,name_b,type,feature_a,feature_b,x,y,z,nx,ny,nz,gap,fn,ftx,fty,ftz,state,suppressed_by")
+	fmt.Fprintln(c.w, contactsHeader)
 	return c, nil
+}
+
+// contactsHeader is contacts.csv's first line.
+const contactsHeader = "t,body_a,body_b,name_a,name_b,type,feature_a,feature_b,x,y,z,nx,ny,nz,gap,fn,ftx,fty,ftz,state,suppressed_by"
+
+// continueContacts continues DIR/contacts.csv after its first keep bytes
+// (a resume with output.contacts=every, resume.go).
+func continueContacts(dir string, keep int64) (*ContactsWriter, error) {
+	out, err := openKept(filepath.Join(dir, ContactsFile), keep)
+	if err != nil {
+		return nil, err
+	}
+	return &ContactsWriter{w: out}, nil
 }
 
 // Write appends every contact of w at the current time; it returns the

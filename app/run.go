@@ -208,12 +208,36 @@ func nextTime(t, every float64) float64 {
 func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	w := s.World
 	dir := c.Dir
-	if err := removeStale(dir, s.Restart); err != nil {
-		return err
+	allContacts := s.Spec.Output.Contacts == "every"
+	// A resume (--restart DIR/final.json) continues DIR's rows up to the
+	// restart time (resume.go); a refusal has touched nothing.
+	var plan *resumePlan
+	if isResume(dir, s.Restart) {
+		if plan, err = planResume(dir, seriesColumns(w), w.Time, allContacts); err != nil {
+			return err
+		}
+	}
+	start := w.Time // the series' first time: the output interval's base
+	if plan != nil && plan.series.rows > 0 {
+		start = plan.series.first
 	}
 	every := s.Spec.Output.Every
 	if every <= 0 {
-		every = (s.End - w.Time) / 1000
+		every = (s.End - start) / 1000
+	}
+	if plan != nil {
+		plan.decide(every)
+		if c.VTK {
+			aside, err := vtkAside(dir)
+			if err != nil {
+				return err
+			}
+			if aside != "" {
+				fmt.Fprintf(stderr, "grainlab: note: resuming at t=%.6g s: the earlier VTK series is now %s; %s starts at the restart time\n", w.Time, aside, filepath.Join(dir, vtk.Subdir))
+			}
+		}
+	} else if err := removeStale(dir, s.Restart); err != nil {
+		return err
 	}
 	rec, err := newRecorder(c.Record, s, every)
 	if err != nil {
@@ -223,11 +247,21 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 		rec.report = c.recSpent
 	}
 	defer rec.finish(w, false) // closes the file on every path; a no-op after the explicit finish
-	ser, err := NewSeries(dir, w)
+	var ser *Series
+	if plan != nil && plan.series.exists {
+		ser, err = continueSeries(dir, plan.series.keep)
+	} else {
+		ser, err = NewSeries(dir, w)
+	}
 	if err != nil {
 		return err
 	}
-	con, err := NewContacts(dir)
+	var con *ContactsWriter
+	if plan != nil && plan.allContacts && plan.contacts.exists {
+		con, err = continueContacts(dir, plan.contacts.keep)
+	} else {
+		con, err = NewContacts(dir)
+	}
 	if err != nil {
 		ser.Close()
 		return err
@@ -246,7 +280,6 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 	if checkpoint == 0 {
 		checkpoint = s.Spec.Output.Checkpoint
 	}
-	allContacts := s.Spec.Output.Contacts == "every"
 	var bar *Progress
 	if !c.Quiet {
 		bar = NewProgress(stderr, w.Time, s.End)
@@ -319,8 +352,10 @@ func (s *Sim) RunOutputs(c RunConfig, stderr io.Writer) (err error) {
 		// failed run keeps every instant written before.
 		return ser.Flush()
 	}
-	if err := ser.Write(w); err != nil {
-		return err
+	if plan.resumeFirstRow() {
+		if err := ser.Write(w); err != nil {
+			return err
+		}
 	}
 	if err := vtkRow(); err != nil {
 		return err
