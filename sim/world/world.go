@@ -11,10 +11,13 @@
 // The sphere path (Spheres: worlds of spheres and planar walls under the
 // explicit integrator) is the world's sphere force stage on flat arrays, one
 // file per idea: spheres.go the type, whether a world qualifies and its
-// per-sphere tables; spheres_list.go list upkeep (the Verlet test, the half
-// neighbour list and its history carried over at rebuilds, the wall slots);
-// spheres_eval.go evaluation (pair kernels of package sphere, wall slots,
-// sums in pair order, the two workers and the measured choice of splitting);
+// per-sphere tables (read by species: spheres_tables.go); spheres_list.go
+// list upkeep (the Verlet test, the half neighbour list and its history
+// carried over at rebuilds, the wall slots: built in place,
+// spheres_slots_inplace.go, found by bisection, spheres_slots_at.go, seen
+// flags as bits, spheres_seen.go); spheres_eval.go evaluation (pair kernels
+// of package sphere, wall slots, sums in pair order, the two workers) and
+// spheres_choice.go the measured choice of splitting;
 // spheres_dt.go the step bound by class; spheres_step.go the passes over the
 // spheres that read and write the bodies (Drift and Accept, around the
 // integrator's kinematics: SphereKin, KickDrift, Kick); spheres_energy.go
