@@ -124,11 +124,6 @@ func hookeKernel(t *testing.T, limit bool) {
 	}
 }
 
-// List.Smooth with friction history and rolling resistance: every pair's
-// normal force is law.Smooth's; direct and split evaluations give the same
-// bits, forces and moments; momentum (the
-// sum of forces) vanishes and every pair's moment balance holds (the sum of
-// moments about the origin, Σ x×F + T, vanishes) to rounding.
 // identity returns 0 … n−1: a species a sphere (Smooth's radii by species).
 func identity(n int) []int32 {
 	s := make([]int32, n)
@@ -138,6 +133,11 @@ func identity(n int) []int32 {
 	return s
 }
 
+// List.Smooth with friction history and rolling resistance: every pair's
+// normal force is law.Smooth's; direct and split evaluations give the same
+// bits, forces and moments; momentum (the
+// sum of forces) vanishes and every pair's moment balance holds (the sum of
+// moments about the origin, Σ x×F + T, vanishes) to rounding.
 func TestSmoothKernel(t *testing.T) {
 	laws := []law.Smooth{{Model: law.HertzLAMMPS, Kn: 1e5, GammaN: 20, Kt: 3e4, GammaT: 10, Mu: 0.4, MuRoll: 0.02}}
 	if err := laws[0].Validate(); err != nil {
