@@ -141,15 +141,16 @@ func headerDiff(got, want string) string {
 // resumePlan is what a resume keeps of the directory's CSV files.
 type resumePlan struct {
 	series, contacts csvCut
-	allContacts      bool // contacts.csv is continued (output.contacts=every)
-	dropT0           bool // the rows at t0 are a stop's extra instant, dropped
+	allContacts      bool    // contacts.csv is continued (output.contacts=every)
+	dropT0           bool    // the rows at t0 are a stop's extra instant, dropped
+	t0               float64 // the restart time, exact (the rows hold it to 10 digits)
 }
 
 // planResume checks series.csv (and contacts.csv when allContacts) for a
 // resume at t0, touching nothing: a refusal (an *InputError) leaves the
 // directory as it was.
 func planResume(dir string, seriesHeader []string, t0 float64, allContacts bool) (*resumePlan, error) {
-	p := &resumePlan{allContacts: allContacts}
+	p := &resumePlan{allContacts: allContacts, t0: t0}
 	var err error
 	if p.series, err = scanCut(filepath.Join(dir, SeriesFile), strings.Join(seriesHeader, ","), t0); err != nil {
 		return nil, err
@@ -180,7 +181,7 @@ func (p *resumePlan) decide(every float64) {
 	// judged right. Only a step end within the 10th digit's rounding
 	// before an output time, followed at once by the stop, could be judged
 	// wrong (one row at t0 kept extra or dropped).
-	if nextTime(s.prev, every) <= s.last+1e-12 {
+	if nextTime(s.prev, every) <= p.t0+1e-12 {
 		return
 	}
 	p.dropT0 = true
