@@ -176,11 +176,10 @@ func (p *resumePlan) decide(every float64) {
 		return // no row at t0 (a checkpoint between output times), or only the start row
 	}
 	// On the grid, as in RunOutputs' loop (w.Time ≥ nextOut − 1e-12)?
-	// prev is read back from 10 digits: a row at a step end within ulps
-	// of an output time (fixed steps) reads as that time exactly and is
-	// judged right. Only a step end within the 10th digit's rounding
-	// before an output time, followed at once by the stop, could be judged
-	// wrong (one row at t0 kept extra or dropped).
+	// t0 is the restart state's exact time (review r7: its 10-digit row
+	// judged a stop 3e-12 before an output time on the grid); prev, the
+	// row before, is read back from 10 digits, which puts a row at a step
+	// end within ulps of an output time (fixed steps) on that time.
 	if nextTime(s.prev, every) <= p.t0+1e-12 {
 		return
 	}
