@@ -253,6 +253,23 @@ func (s *Spheres) sumChunks() {
 // minParallelSpheres is the smallest system evaluated by two workers.
 const minParallelSpheres = 64
 
+// splitSureSpheres is the smallest system SplitAuto splits at every step
+// without measuring (as SplitAlways): a step of 2·10⁴ spheres or more lasts
+// 0.3 ms and more, against a few µs of fork–join, and the measured choice
+// there took one worker for many steps on a quiet machine — the first
+// steps after a switch run cold (the states in the other core's cache)
+// and the step's cost jumps at list builds and as the pile settles, so
+// short probes misjudge it. Quiet machine, 10⁵ box `--time 0.05`, six
+// alternating rounds: the measured choice 1.5–3.7 fork–joins a step and
+// 1.02–1.62 s on two workers, every step split 3.89 and 0.95–1.14 s (one
+// worker 1.64–2.12 s); 20 000 box `--time 0.1`: 1.33–1.58 s against
+// 1.16–1.31 s (docs/performance.md, "Session 27: two workers — large
+// worlds split at every step"). On a busy machine a split step costs
+// little more than one on the caller: the caller claims the items the
+// helper has not (crew.go), so an absent helper delays nothing but the
+// join.
+const splitSureSpheres = 20000
+
 // pairChunk evaluates the laws of the pairs of chunk c.
 func (s *Spheres) pairChunk(l *sphere.List, c int, dt float64, direct bool) (int, float64) {
 	lo, hi := s.chunk[c], s.chunk[c+1]
@@ -789,7 +806,11 @@ func (s *Spheres) beginRound() bool {
 	if !r.open {
 		w := s.w
 		*r = splitRound{open: true, builds: w.verlet.Builds(), t0: time.Now()}
-		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.idx) >= minParallelSpheres, w.Settings.SphereSplit)
+		mode := w.Settings.SphereSplit
+		if mode == SplitAuto && len(s.idx) >= splitSureSpheres {
+			mode = SplitAlways
+		}
+		r.split = s.choice.pick(w.Settings.Workers > 1 && len(s.idx) >= minParallelSpheres, mode)
 	}
 	return r.split
 }
