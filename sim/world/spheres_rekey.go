@@ -144,14 +144,7 @@ func (s *Spheres) rekey() {
 	s.rkPend.walls = append([]*pairEntry(nil), w.pairs[len(w.bbPairs):]...)
 	s.restoreOrder()
 
-	var rot []sphere.Rot
-	if virt {
-		rot = s.virtBefore()
-	}
-	s.build()
-	if virt {
-		s.virtAfter(rot)
-	}
+	s.buildVirt(virt)
 
 	// importGeneric on the list as it stands: the same pairs in the same
 	// order (restoreOrder renumbered them as build numbers the spheres).
@@ -356,14 +349,7 @@ func (s *Spheres) rekeyPending(virt bool) {
 	w.verlet.Invalidate()
 	s.restoreOrder()
 
-	var rot []sphere.Rot
-	if virt {
-		rot = s.virtBefore()
-	}
-	s.build()
-	if virt {
-		s.virtAfter(rot)
-	}
+	s.buildVirt(virt)
 
 	// importGeneric on the note (importOrder does nothing: rekeyOK wants
 	// no restored order).
@@ -396,4 +382,17 @@ func (s *Spheres) rekeyPending(virt bool) {
 	s.owl = s.owl[:0]
 	s.importWalls()
 	s.rkPend = p
+}
+
+// buildVirt runs build, a block world's (virt) rotational states carried
+// through it (virtBefore, virtAfter): the rekey's and rekeyPending's build.
+func (s *Spheres) buildVirt(virt bool) {
+	var rot []sphere.Rot
+	if virt {
+		rot = s.virtBefore()
+	}
+	s.build()
+	if virt {
+		s.virtAfter(rot)
+	}
 }
