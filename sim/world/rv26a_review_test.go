@@ -168,26 +168,7 @@ func TestRV26aRekeyPeriodic(t *testing.T) {
 	for _, n := range []int{218} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("n=%d/workers=%d", n, workers), func(t *testing.T) {
-				mk := func() *world.World {
-					sp, err := scene.Load("testdata/rv26a-periodic.yaml", fmt.Sprintf("generators[0].count=%d", n), "generators[0].region.max=[0.012,0.012,0.2]")
-					if err != nil {
-						t.Fatal(err)
-					}
-					w, err := scene.Build(sp)
-					if err != nil {
-						t.Fatal(err)
-					}
-					w.SetLazyBodies(true)
-					w.Settings.Workers = workers
-					if workers > 1 {
-						w.Settings.SphereSplit = world.SplitAlways
-					}
-					w.Integrator = &integrate.Explicit{}
-					if err := integrate.Start(w); err != nil {
-						t.Fatal(err)
-					}
-					return w
-				}
+				mk := func() *world.World { return rv26aPeriodicWorld(t, n, workers) }
 				rv26aRun(t, mk, 0.3, func(t *testing.T, w *world.World, dig func()) {
 					t.Logf("contacts at first edit: %d", w.Stats.Contacts)
 					for k, e := range rekeyEdits(10.02, 20) {
@@ -280,4 +261,29 @@ func TestRV26aRekeyRejectedStep(t *testing.T) {
 			})
 		}
 	}
+}
+
+// rv26aPeriodicWorld builds testdata/rv26a-periodic.yaml with n spheres
+// (and the further sets), lazy bodies, explicit, on workers workers (every
+// step split when more than one), started.
+func rv26aPeriodicWorld(t *testing.T, n, workers int, sets ...string) *world.World {
+	t.Helper()
+	sp, err := scene.Load("testdata/rv26a-periodic.yaml", append([]string{fmt.Sprintf("generators[0].count=%d", n), "generators[0].region.max=[0.012,0.012,0.2]"}, sets...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := scene.Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetLazyBodies(true)
+	w.Settings.Workers = workers
+	if workers > 1 {
+		w.Settings.SphereSplit = world.SplitAlways
+	}
+	w.Integrator = &integrate.Explicit{}
+	if err := integrate.Start(w); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
