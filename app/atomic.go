@@ -72,6 +72,11 @@ func (s *sink) fail(op string, err error) {
 // sinkBuf bytes.
 func (s *sink) put(p []byte) {
 	s.buf = append(s.buf, p...)
+	s.filled()
+}
+
+// filled writes the whole rows out once the buffer holds sinkBuf bytes.
+func (s *sink) filled() {
 	if len(s.buf) >= sinkBuf {
 		s.rows()
 	}
@@ -111,9 +116,7 @@ func (s *sink) out(b []byte) {
 func (s *sink) WriteString(v string) {
 	if s.err == nil {
 		s.buf = append(s.buf, v...)
-		if len(s.buf) >= sinkBuf {
-			s.rows()
-		}
+		s.filled()
 	}
 }
 
@@ -121,9 +124,7 @@ func (s *sink) WriteString(v string) {
 func (s *sink) WriteByte(c byte) error {
 	if s.err == nil {
 		s.buf = append(s.buf, c)
-		if len(s.buf) >= sinkBuf {
-			s.rows()
-		}
+		s.filled()
 	}
 	return s.err
 }
